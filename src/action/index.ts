@@ -1,0 +1,2 @@
+// Entry point of dist/action.js (not implemented yet).
+export {};

@@ -1,0 +1,44 @@
+import { Command } from 'commander';
+import { register as registerValidate } from './commands/validate.js';
+import { register as registerFmt } from './commands/fmt.js';
+import { register as registerPlan } from './commands/plan.js';
+import { register as registerApply } from './commands/apply.js';
+import { register as registerImport } from './commands/import.js';
+import { register as registerPresets } from './commands/presets.js';
+import { register as registerEmulator } from './commands/emulator.js';
+import { VERSION } from '../version.js';
+
+/** Builds the `autojoin-sync` command tree; each command lives in ./commands/<name>.ts. */
+export function buildProgram(): Command {
+  const program = new Command('autojoin-sync')
+    .description(
+      'Make the Invitation Service\'s autojoin domains match the policy files in your repository.\n' +
+        'Without AUTOJOIN_BASE_URL (and outside CI) commands run against an embedded local emulator.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false });
+  for (const register of [
+    registerValidate,
+    registerFmt,
+    registerPlan,
+    registerApply,
+    registerImport,
+    registerPresets,
+    registerEmulator,
+  ]) {
+    register(program);
+  }
+  program.addHelpText(
+    'after',
+    `
+Environment:
+  AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback)
+  AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
+  AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
+  NO_COLOR               disable colour
+
+Exit codes: 0 ok · 1 error · 2 changes pending (--detailed-exitcode) · 3 refused by a safety limit · 4 saved plan is stale`,
+  );
+  return program;
+}

@@ -1,0 +1,73 @@
+import type { AutojoinDomain, Invitation } from '../service/types.js';
+import type { ScopeKey } from '../scope.js';
+
+/** One scope as the emulator stores it. */
+export interface EmulatorScope {
+  scopeType: string;
+  scope: string;
+  scopeName?: string;
+  componentId?: string;
+  /** The scope's autojoin invitation (active or deactivated); null until the first sync. */
+  autojoin: { invitation: Invitation; domains: AutojoinDomain[] } | null;
+  /** Ordinary invitations (single_use / multi_use) listed together with the autojoin one. */
+  invitations: Invitation[];
+}
+
+/** The emulator's whole state; persisted as JSON (write-temp + rename) when a data file is given. */
+export interface EmulatorData {
+  formatVersion: 1;
+  scopes: Record<ScopeKey, EmulatorScope>;
+  formStylePresets: Record<string, Record<string, unknown>>;
+  emailPresets: Record<string, unknown>[];
+  /** Counter for new ids, so ids stay unique across restarts. */
+  nextId: number;
+}
+
+export type FaultKind = '500' | '503' | '429' | 'reset' | 'slow' | 'truncated';
+
+/** How the listing reads `start`: a 0-based offset (the emulator default) or "the index after which the page begins". */
+export type StartMode = 'offset' | 'after';
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. The emulator only ever listens on 127.0.0.1. */
+  port?: number;
+  /** JSON file to load the state from and persist it to. */
+  dataFile?: string;
+  /** Initial state when there is no data file (or it does not exist yet). */
+  data?: EmulatorData;
+  apiKey?: string;
+  accessToken?: string;
+  /** Added to every response. */
+  latencyMs?: number;
+  /** Probability in [0, 1] that a request gets a fault instead of its answer. */
+  faultRate?: number;
+  /** Which faults to draw from (default: all). */
+  faults?: FaultKind[];
+  /** Seed for the fault generator, so a run is repeatable. */
+  faultSeed?: number;
+  startMode?: StartMode;
+  /** When false, the listing's autojoin invitation carries no domain targets (forces readers to call 2b). */
+  autojoinTargets?: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  /** Set when the request got an injected fault. */
+  fault?: FaultKind;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  port: number;
+  apiKey: string;
+  accessToken: string;
+  /** Every request served, in order. */
+  requests: RequestLogEntry[];
+  /** A deep copy of the current state. */
+  data(): EmulatorData;
+  /** Stops accepting, closes keep-alive sockets, flushes the data file. */
+  close(): Promise<void>;
+}

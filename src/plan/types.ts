@@ -1,0 +1,85 @@
+import type { SourcePos } from '../policy/types.js';
+import type { ScopeKey } from '../scope.js';
+
+/**
+ * What the plan needs to know of one scope's live autojoin state, reduced from its
+ * listing (src/service/state.ts). Nothing else of the listing is kept.
+ */
+export interface LiveScope {
+  key: ScopeKey;
+  scope: string;
+  scopeType: string;
+  /** Normalized, sorted domains of the active autojoin invitation; [] when there is none. */
+  domains: string[];
+  /** The active (`deactivated: false`) autojoin invitation, or null when there is none. */
+  autojoin: {
+    invitationId: string;
+    status?: string;
+    acceptsCount: number;
+    modifiedAt?: string;
+  } | null;
+}
+
+/**
+ * One change to one scope. Which side is set, per kind:
+ *  - create: no active autojoin yet; `before` is [], `after` is the desired list (non-empty).
+ *  - update: active autojoin whose domains differ; both set, `added`/`removed` say how.
+ *  - clear:  active autojoin with domains, desired []; `after` is [] (deactivates autojoin).
+ */
+export type ChangeKind = 'create' | 'update' | 'clear';
+
+export interface Change {
+  kind: ChangeKind;
+  key: ScopeKey;
+  scope: string;
+  scopeType: string;
+  scopeName?: string;
+  componentId: string;
+  before: string[];
+  after: string[];
+  added: string[];
+  removed: string[];
+  unchanged: number;
+  /** Why the change is planned; explains, never steers apply. */
+  reason: 'declared' | 'pruned';
+  /** The policy file the change comes from (for pruned scopes: the file at the prune revision). */
+  source?: SourcePos;
+  /** True when the file says `domains: []` (an intended clear). */
+  explicitEmpty?: boolean;
+}
+
+/** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */
+export interface ScopeFingerprint {
+  key: ScopeKey;
+  fingerprint: string;
+}
+
+/** The plan document; its JSON form is schemas/plan.schema.json, what saved plans store. */
+export interface Plan {
+  formatVersion: 1;
+  createdAt: string;
+  /** Base URL the plan was made against (never any credential). */
+  target: string;
+  changes: Change[];
+  /** Every scope the plan covers, changed or not, with its live fingerprint. */
+  scopes: ScopeFingerprint[];
+  summary: PlanSummary;
+  /** `K/N` when made with --shard. */
+  shard?: string;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  clear: number;
+  unchanged: number;
+  domainsAdded: number;
+  domainsRemoved: number;
+}
+
+/** Limits checked on a plan before anything is written. */
+export interface SafetyLimits {
+  maxRemovals?: number;
+  maxRemovalPercent?: number;
+  allowEmpty?: boolean;
+}

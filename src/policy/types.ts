@@ -1,0 +1,65 @@
+import type { ScopeKey } from '../scope.js';
+
+/** A position in a policy or project file; line and column are 1-based. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+/** One finding about an input file, printed as `file:line:column: severity: message`. */
+export interface Diagnostic extends SourcePos {
+  severity: Severity;
+  /** Stable machine-readable id, e.g. `webmail-domain`, `unknown-key`, `duplicate-scope`. */
+  code: string;
+  message: string;
+}
+
+/**
+ * One scope's desired autojoin state, as declared in a policy file, after defaults
+ * from the project file and domain normalization (lower case, punycode, no trailing dot,
+ * sorted, de-duplicated).
+ */
+export interface Policy {
+  key: ScopeKey;
+  scope: string;
+  scopeType: string;
+  scopeName?: string;
+  componentId: string;
+  domains: string[];
+  /** Where the policy's document starts. */
+  source: SourcePos;
+  /** True when the file says `domains: []`: the author asked to clear this scope. */
+  explicitEmpty: boolean;
+}
+
+/** Safety limits and defaults from the optional project file `autojoin-sync.yaml`. */
+export interface ProjectConfig {
+  /** Absolute path of the project file, when there is one. */
+  file?: string;
+  baseUrl?: string;
+  defaults?: { componentId?: string; scopeType?: string };
+  safety?: {
+    /** Most domains one run may remove across all scopes (CLI `--max-removals` wins). */
+    maxRemovals?: number;
+    /** Most of one scope's existing domains, in percent, a run may remove. */
+    maxRemovalPercent?: number;
+  };
+}
+
+/** What the loader hands the rest of the program. */
+export interface LoadResult {
+  /** Valid policies, sorted by key; a scope with any error is left out. */
+  policies: Policy[];
+  diagnostics: Diagnostic[];
+  /** Every policy file read, relative to cwd, sorted. */
+  files: string[];
+}
+
+/** A policy file's text, wherever it came from (disk, or a git revision for --prune-from). */
+export interface PolicySource {
+  file: string;
+  text: string;
+}
