@@ -1,0 +1,98 @@
+/**
+ * The differ, shaped like DNSControl's diff2: both sides are keyed by scope first, then
+ * each scope is compared on its own, so the comparison never has to search. Each scope
+ * yields one change or none:
+ *
+ *  | live autojoin       | desired    | change            |
+ *  |---------------------|------------|-------------------|
+ *  | none (or absent)    | non-empty  | create            |
+ *  | none (or absent)    | []         | —                 |
+ *  | active              | non-empty  | update if differs |
+ *  | active with domains | []         | clear             |
+ *  | active, no domains  | []         | —                 |
+ *
+ * Pruned policies (deleted since the --prune-from revision) become desired [] before the
+ * comparison, as DNSControl copies hands-off records into desired, so the differ has no
+ * special case for them beyond the reason it records.
+ */
+import type { Policy } from '../policy/types.js';
+import { compareScopeKeys, type ScopeKey } from '../scope.js';
+import { comparableDomains } from './domains.js';
+import type { Change, LiveScope } from './types.js';
+
+/** One scope's desired side after pruned policies are folded in. */
+interface Desired {
+  policy: Policy;
+  domains: string[];
+  reason: Change['reason'];
+  explicitEmpty: boolean;
+}
+
+/**
+ * Compares desired policies with live state.
+ * @param desired policies from the files now.
+ * @param live live state by scope key; a scope absent here counts as no autojoin.
+ * @param pruned policies present at the --prune-from revision and gone now.
+ * @returns one change per scope that differs, sorted by key.
+ */
+export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly Policy[] = []): Change[] {
+  const changes: Change[] = [];
+  for (const entry of desiredByKey(desired, pruned).values()) {
+    const change = compareScope(entry, live.get(entry.policy.key));
+    if (change) changes.push(change);
+  }
+  return changes.sort((a, b) => compareScopeKeys(a.key, b.key));
+}
+
+/**
+ * Keys the desired side by scope. A pruned policy whose scope is still declared
+ * (the file moved or was renamed) is not pruned: the current declaration wins.
+ */
+export function desiredByKey(desired: readonly Policy[], pruned: readonly Policy[] = []): Map<ScopeKey, Desired> {
+  const byKey = new Map<ScopeKey, Desired>();
+  for (const policy of desired) {
+    if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
+    byKey.set(policy.key, { policy, domains: comparableDomains(policy.domains), reason: 'declared', explicitEmpty: policy.explicitEmpty });
+  }
+  for (const policy of pruned) {
+    if (byKey.has(policy.key)) continue;
+    // Deleting a file is not the same as writing `domains: []`: safety asks for --allow-empty.
+    byKey.set(policy.key, { policy, domains: [], reason: 'pruned', explicitEmpty: false });
+  }
+  return byKey;
+}
+
+function compareScope(desired: Desired, live: LiveScope | undefined): Change | null {
+  const after = desired.domains;
+  if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
+  const before = comparableDomains(live.domains);
+  if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after) : null;
+  return sameList(before, after) ? null : makeChange('update', desired, before, after);
+}
+
+function makeChange(kind: Change['kind'], desired: Desired, before: string[], after: string[]): Change {
+  const { policy } = desired;
+  const beforeSet = new Set(before);
+  const afterSet = new Set(after);
+  const change: Change = {
+    kind,
+    key: policy.key,
+    scope: policy.scope,
+    scopeType: policy.scopeType,
+    componentId: policy.componentId,
+    before,
+    after,
+    added: after.filter((domain) => !beforeSet.has(domain)),
+    removed: before.filter((domain) => !afterSet.has(domain)),
+    unchanged: after.filter((domain) => beforeSet.has(domain)).length,
+    reason: desired.reason,
+    source: policy.source,
+    explicitEmpty: desired.explicitEmpty,
+  };
+  if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
+  return change;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

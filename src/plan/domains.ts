@@ -1,0 +1,24 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * The comparison form of one domain: trimmed, lower case, punycode, no trailing dot.
+ * Policies arrive normalized already; live lists come from a service that may not
+ * normalize, so both sides go through this before they are compared.
+ */
+export function comparableDomain(raw: string): string {
+  const lower = raw.trim().toLowerCase().replace(/\.+$/, '');
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  return domainToASCII(lower) || lower;
+}
+
+/** @returns the list in comparison form: normalized, de-duplicated, sorted. */
+export function comparableDomains(raw: readonly string[]): string[] {
+  const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ''));
+  return [...unique].sort(compareStrings);
+}
+
+/** Code-unit order, independent of locale, so every plan sorts the same everywhere. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,16 @@
+export type * from './types.js';
+export { diff } from './diff.js';
+export { comparableDomain, comparableDomains } from './domains.js';
+export { buildPlan, compareChanges, fingerprint, summarize, type BuildPlanInput } from './plan.js';
+export {
+  checkSafety,
+  findViolations,
+  PERCENT_EXEMPT_BELOW,
+  RemovalPercentError,
+  TooManyRemovalsError,
+  UnintendedClearError,
+  UnsafePlanError,
+  type ScopeRemoval,
+} from './safety.js';
+export { parsePlan, PlanFileError, serializePlan } from './saved.js';
+export { formatShard, inShard, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

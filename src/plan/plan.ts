@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Policy } from '../policy/types.js';
+import { compareScopeKeys, type ScopeKey } from '../scope.js';
+import { desiredByKey, diff } from './diff.js';
+import { comparableDomains } from './domains.js';
+import { formatShard, inShard, type Shard } from './shard.js';
+import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, ScopeFingerprint } from './types.js';
+
+/** What a plan is made from; everything is already read, nothing here does I/O. */
+export interface BuildPlanInput {
+  desired: readonly Policy[];
+  live: ReadonlyMap<ScopeKey, LiveScope>;
+  /** Policies present at the --prune-from revision and gone now. */
+  pruned?: readonly Policy[];
+  /** Base URL the live state was read from; any user:password part is dropped. */
+  target: string;
+  /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
+  shard?: Shard;
+  now?: Date;
+}
+
+/**
+ * Destructive changes come first so a reviewer reads them before anything else, and a
+ * long plan cut short (a PR comment) still shows them (octoDNS orders deletes first too).
+ */
+const KIND_RANK: Record<ChangeKind, number> = { clear: 0, update: 1, create: 2 };
+
+/** Sorts changes by kind rank, then scope key: the one order every format and hash uses. */
+export function compareChanges(a: Change, b: Change): number {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
+}
+
+/**
+ * Builds the plan document: the changes, sorted, and a live fingerprint for every
+ * scope it covers (desired and pruned, changed or not).
+ */
+export function buildPlan(input: BuildPlanInput): Plan {
+  const { shard } = input;
+  const keep = (policy: Policy): boolean => !shard || inShard(policy.key, shard);
+  const desired = input.desired.filter(keep);
+  const pruned = (input.pruned ?? []).filter(keep);
+  const changes = diff(desired, input.live, pruned).sort(compareChanges);
+  const keys = [...desiredByKey(desired, pruned).keys()].sort(compareScopeKeys);
+  const plan: Plan = {
+    formatVersion: 1,
+    createdAt: (input.now ?? new Date()).toISOString(),
+    target: withoutCredentials(input.target),
+    changes,
+    scopes: keys.map((key): ScopeFingerprint => ({ key, fingerprint: fingerprint(input.live.get(key)) })),
+    summary: summarize(changes, keys.length),
+  };
+  if (shard) plan.shard = formatShard(shard);
+  return plan;
+}
+
+/** Counts changes by kind and domains added/removed; `unchanged` = covered scopes without a change. */
+export function summarize(changes: readonly Change[], scopeCount: number): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
+  for (const change of changes) {
+    summary[change.kind] += 1;
+    summary.domainsAdded += change.added.length;
+    summary.domainsRemoved += change.removed.length;
+  }
+  return summary;
+}
+
+/**
+ * A hash of what apply relies on in one scope's live state: whether autojoin is active,
+ * which invitation carries it, and its domains. Status, accepts and timestamps are left
+ * out: they move without changing what apply would write.
+ * @param live the scope's live state; undefined counts as no autojoin.
+ * @returns 64 hex characters (sha256).
+ */
+export function fingerprint(live: LiveScope | undefined): string {
+  const autojoin = live?.autojoin ?? null;
+  const canonical = JSON.stringify({
+    active: autojoin !== null,
+    invitationId: autojoin?.invitationId ?? null,
+    domains: autojoin ? comparableDomains(live?.domains ?? []) : [],
+  });
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+}
+
+/** The plan records where it was made; a URL with user:password must not carry them into it. */
+function withoutCredentials(target: string): string {
+  try {
+    const url = new URL(target);
+    if (!url.username && !url.password) return target;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return target;
+  }
+}

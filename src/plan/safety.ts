@@ -1,0 +1,151 @@
+/**
+ * Safety limits, checked on a finished plan before anything is written (as octoDNS's
+ * Plan does). Every limit a plan breaks is collected, so one run tells the reviewer all
+ * of them: the error thrown is the first violation, its message lists the rest, and
+ * `violations` holds each one. Every message says which limit, which scopes, and how
+ * to override it.
+ *
+ * What each limit counts:
+ *  - --max-removals N: every domain removed, by updates and clears, across the run.
+ *  - safety.maxRemovalPercent: per scope, for updates only. A clear always removes 100 %
+ *    and has its own rule below; creates never remove anything.
+ *  - clears: a clear must be asked for with `domains: []` in its file, or --allow-empty
+ *    (a deleted policy file under --prune-from never says `domains: []`).
+ */
+import type { Change, Plan, SafetyLimits } from './types.js';
+
+/**
+ * Scopes with fewer existing domains than this are exempt from the percent limit: one
+ * removal from a scope of 2 or 3 is already 33–50 %, so the limit would block ordinary
+ * edits there, and --max-removals still bounds them.
+ */
+export const PERCENT_EXEMPT_BELOW = 4;
+
+/** How many scope keys a message names before it says "and N more". */
+const NAMED_SCOPES = 5;
+
+/** A plan refused by a safety limit (exit 3); subclasses say which limit. */
+export class UnsafePlanError extends Error {
+  /** Every limit the plan breaks (this error first). */
+  violations: UnsafePlanError[] = [this];
+  /** The scope keys this limit names. */
+  readonly scopes: string[];
+
+  constructor(message: string, scopes: string[]) {
+    super(message);
+    this.name = 'UnsafePlanError';
+    this.scopes = scopes;
+  }
+}
+
+/** The run removes more domains in total than --max-removals allows. */
+export class TooManyRemovalsError extends UnsafePlanError {
+  constructor(readonly removals: number, readonly limit: number, scopes: string[]) {
+    super(
+      `plan removes ${removals} domains, more than the limit of ${limit} (--max-removals or safety.maxRemovals), from ${nameScopes(scopes)}; ` +
+        `to go ahead, run again with --max-removals ${removals}`,
+      scopes,
+    );
+    this.name = 'TooManyRemovalsError';
+  }
+}
+
+/** One scope's share of removed domains in a {@link RemovalPercentError}. */
+export interface ScopeRemoval {
+  key: string;
+  removed: number;
+  total: number;
+  percent: number;
+}
+
+/** An update removes more than safety.maxRemovalPercent of a scope's existing domains. */
+export class RemovalPercentError extends UnsafePlanError {
+  constructor(readonly removals: ScopeRemoval[], readonly limit: number) {
+    const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
+    super(
+      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? 'a scope' : `${removals.length} scopes`} ` +
+        `(safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
+        `to go ahead, set safety.maxRemovalPercent to ${worst} or more in autojoin-sync.yaml`,
+      removals.map((removal) => removal.key),
+    );
+    this.name = 'RemovalPercentError';
+  }
+}
+
+/** A clear of a scope whose file does not say `domains: []` (a deleted policy file). */
+export class UnintendedClearError extends UnsafePlanError {
+  constructor(scopes: string[], pruned: boolean) {
+    super(
+      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []` +
+        `${pruned ? ' (policy file deleted)' : ''}; to go ahead, run again with --allow-empty, or write domains: [] in the file`,
+      scopes,
+    );
+    this.name = 'UnintendedClearError';
+  }
+}
+
+/**
+ * Checks a plan against the safety limits.
+ * @throws UnsafePlanError (a subclass per limit) when the plan breaks any limit.
+ */
+export function checkSafety(plan: Plan, limits: SafetyLimits): void {
+  const violations = findViolations(plan.changes, limits);
+  const [first, ...rest] = violations;
+  if (!first) return;
+  first.violations = violations;
+  if (rest.length > 0) first.message += ` — also: ${rest.map((violation) => violation.message).join(' — also: ')}`;
+  throw first;
+}
+
+/** @returns every limit the changes break, in a fixed order; [] when the plan is safe. */
+export function findViolations(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError[] {
+  const found = [checkClears(changes, limits), checkTotalRemovals(changes, limits), checkRemovalPercent(changes, limits)];
+  return found.filter((violation): violation is UnsafePlanError => violation !== null);
+}
+
+function checkClears(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
+  if (limits.allowEmpty) return null;
+  const unintended = changes.filter((change) => change.kind === 'clear' && change.explicitEmpty !== true);
+  if (unintended.length === 0) return null;
+  const allPruned = unintended.every((change) => change.reason === 'pruned');
+  return new UnintendedClearError(unintended.map((change) => change.key), allPruned);
+}
+
+function checkTotalRemovals(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
+  if (limits.maxRemovals === undefined) return null;
+  const removing = changes.filter((change) => change.removed.length > 0);
+  const removals = removing.reduce((sum, change) => sum + change.removed.length, 0);
+  if (removals <= limits.maxRemovals) return null;
+  return new TooManyRemovalsError(removals, limits.maxRemovals, removing.map((change) => change.key));
+}
+
+function checkRemovalPercent(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
+  const limit = limits.maxRemovalPercent;
+  if (limit === undefined) return null;
+  const over = changes
+    .filter((change) => change.kind === 'update' && change.before.length >= PERCENT_EXEMPT_BELOW)
+    .map((change): ScopeRemoval => ({
+      key: change.key,
+      removed: change.removed.length,
+      total: change.before.length,
+      percent: (change.removed.length / change.before.length) * 100,
+    }))
+    .filter((removal) => removal.percent > limit);
+  return over.length > 0 ? new RemovalPercentError(over, limit) : null;
+}
+
+function describeRemovals(removals: readonly ScopeRemoval[]): string {
+  const shown = removals.slice(0, NAMED_SCOPES).map((r) => `${r.key} ${r.removed}/${r.total} (${formatPercent(r.percent)}%)`);
+  const more = removals.length - shown.length;
+  return shown.join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+function nameScopes(keys: readonly string[]): string {
+  const shown = keys.slice(0, NAMED_SCOPES).join(', ');
+  const more = keys.length - NAMED_SCOPES;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}
+
+function formatPercent(percent: number): string {
+  return Number.isInteger(percent) ? String(percent) : percent.toFixed(1);
+}

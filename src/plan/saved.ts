@@ -1,0 +1,90 @@
+/**
+ * The saved plan: what `plan --out FILE` writes and `apply --plan FILE` reads. Its text
+ * is stable (fixed key order, 2-space indent, trailing newline), so the same plan always
+ * serializes to the same bytes, and it is validated against schemas/plan.schema.json on
+ * the way back in. A plan holds domains, scope keys and fingerprints, never a credential.
+ */
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
+import type { Plan } from './types.js';
+
+/** A saved plan that cannot be read: not JSON, another format version, or not a plan. */
+export class PlanFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlanFileError';
+  }
+}
+
+const validatePlan = new Ajv2020({ allErrors: false, strict: true }).compile<Plan>(planSchema);
+
+/** Keys in the order a reader expects them; any other key sorts after these, alphabetically. */
+const KEY_ORDER = [
+  'formatVersion', 'createdAt', 'target', 'shard', 'summary', 'changes', 'scopes',
+  'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'reason', 'explicitEmpty', 'source',
+  'before', 'after', 'added', 'removed', 'unchanged', 'fingerprint',
+  'create', 'update', 'clear', 'domainsAdded', 'domainsRemoved',
+  'file', 'line', 'column',
+];
+const KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+
+/** @returns the plan as stable JSON text: fixed key order, 2-space indent, trailing newline. */
+export function serializePlan(plan: Plan): string {
+  return `${JSON.stringify(ordered(plan), null, 2)}\n`;
+}
+
+/**
+ * Reads a saved plan.
+ * @param text the file's text.
+ * @param file the file's name, used only in error messages.
+ * @throws PlanFileError with a one-line reason.
+ */
+export function parsePlan(text: string, file = 'plan file'): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new PlanFileError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const version = isObject(value) ? value.formatVersion : undefined;
+  if (version !== 1) {
+    throw new PlanFileError(`${file} has formatVersion ${JSON.stringify(version) ?? 'missing'}; this autojoin-sync reads formatVersion 1 (make the plan again with this version)`);
+  }
+  if (!validatePlan(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validatePlan.errors?.[0])}`);
+  checkChangesCovered(value, file);
+  return value;
+}
+
+/** apply checks staleness per covered scope, so a change outside `scopes` would go unchecked. */
+function checkChangesCovered(plan: Plan, file: string): void {
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const index = plan.changes.findIndex((change) => !covered.has(change.key));
+  if (index >= 0) {
+    throw new PlanFileError(`${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`);
+  }
+}
+
+function describeError(error: ErrorObject | undefined): string {
+  if (!error) return 'does not match schemas/plan.schema.json';
+  const where = error.instancePath === '' ? 'the top level' : error.instancePath;
+  const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
+  const allowed = error.keyword === 'enum' ? ` (${(error.params.allowedValues as unknown[]).join(', ')})` : '';
+  return `invalid at ${where}: ${error.message ?? 'does not match the schema'}${extra}${allowed}`;
+}
+
+function ordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value).sort(compareKeys);
+  return Object.fromEntries(keys.map((key) => [key, ordered(value[key])]));
+}
+
+function compareKeys(a: string, b: string): number {
+  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
+  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
+  return rankA - rankB || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

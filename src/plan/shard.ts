@@ -1,0 +1,52 @@
+/**
+ * `--shard K/N` splits the scopes of a large estate over N CI jobs. A scope's shard is a
+ * stable hash of its key, so it never depends on which other scopes exist or on their
+ * order: every scope falls in exactly one shard, and the N shards together cover all.
+ */
+import { createHash } from 'node:crypto';
+import type { ScopeKey } from '../scope.js';
+
+/** One shard of N; `index` is 1-based, as typed on the command line. */
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+/** A `--shard` value that is not `K/N` with 1 ≤ K ≤ N. */
+export class ShardError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ShardError';
+  }
+}
+
+/**
+ * Parses `K/N`, e.g. `2/4`.
+ * @throws ShardError when the text is not two positive integers with K ≤ N.
+ */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!match) throw new ShardError(`--shard "${text}" is not K/N; expected e.g. --shard 1/4`);
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
+    throw new ShardError(`--shard "${text}" is out of range; K must be between 1 and N, e.g. --shard 1/${Math.max(total, 1)}`);
+  }
+  return { index, total };
+}
+
+/** @returns the `K/N` text of a shard, as recorded in the plan. */
+export function formatShard(shard: Shard): string {
+  return `${shard.index}/${shard.total}`;
+}
+
+/** @returns true when the scope belongs to the shard. */
+export function inShard(key: ScopeKey, shard: Shard): boolean {
+  return shardIndexOf(key, shard.total) === shard.index;
+}
+
+/** @returns the 1-based shard of N that a scope belongs to. */
+export function shardIndexOf(key: ScopeKey, total: number): number {
+  const bucket = Number.parseInt(createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 8), 16);
+  return (bucket % total) + 1;
+}

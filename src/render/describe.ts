@@ -1,0 +1,62 @@
+/**
+ * The words and signs every plan renderer shares, so text and markdown describe a
+ * change the same way.
+ */
+import { compareStrings } from '../plan/domains.js';
+import type { Change, ChangeKind, PlanSummary } from '../plan/types.js';
+
+/** Terraform-style signs: `+` create, `~` update, `-` clear. */
+export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
+
+/** One line of a domain diff: `+` added, `-` removed, ` ` unchanged (context). */
+export interface DomainLine {
+  sign: '+' | '-' | ' ';
+  domain: string;
+}
+
+/** @returns `team/acme-eng (Acme Engineering)`, or the key alone without a name. */
+export function scopeLabel(change: Pick<Change, 'key' | 'scopeName'>): string {
+  return change.scopeName ? `${change.key} (${change.scopeName})` : change.key;
+}
+
+/** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
+export function changeDetail(change: Change): string {
+  const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : '';
+  switch (change.kind) {
+    case 'create':
+      return `create: +${change.added.length}${pruned}`;
+    case 'update':
+      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
+    case 'clear':
+      return `clear (deactivates autojoin): -${change.removed.length}${pruned}`;
+  }
+}
+
+/**
+ * The change as diff lines, merged in domain order so a renamed domain's `-` and `+`
+ * sit next to each other.
+ * @param context also list the unchanged domains, with a space sign.
+ */
+export function domainLines(change: Change, context: boolean): DomainLine[] {
+  const removed = new Set(change.removed);
+  const added = new Set(change.added);
+  const lines: DomainLine[] = [];
+  for (const domain of new Set([...change.before, ...change.after])) {
+    if (removed.has(domain)) lines.push({ sign: '-', domain });
+    else if (added.has(domain)) lines.push({ sign: '+', domain });
+    else if (context) lines.push({ sign: ' ', domain });
+  }
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain));
+}
+
+/** @returns `N to create, N to update, N to clear, N unchanged.` */
+export function summaryLine(summary: PlanSummary): string {
+  return `${summary.create} to create, ${summary.update} to update, ${summary.clear} to clear, ${summary.unchanged} unchanged.`;
+}
+
+/** @returns `No changes. N scopes match their policy files.` */
+export function noChangesLine(scopeCount: number): string {
+  return scopeCount === 1
+    ? 'No changes. 1 scope matches its policy file.'
+    : `No changes. ${scopeCount} scopes match their policy files.`;
+}

@@ -1,0 +1,59 @@
+import type { Change, Plan } from '../plan/types.js';
+import { joinBounded } from './bounded.js';
+import { changeDetail, domainLines, KIND_SIGN, noChangesLine, summaryLine } from './describe.js';
+import { escapeMarkdown, fenceFor } from './escape.js';
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
+export const DEFAULT_MAX_CHARS = 60_000;
+
+/** Options of the markdown renderer (PR comment, job summary). */
+export interface MarkdownOptions {
+  /** The result never exceeds this many characters (default 60,000). */
+  maxChars?: number;
+  /** Heading text (default `autojoin-sync plan`); markdown, not escaped. */
+  title?: string;
+  /** Appended last, e.g. a hidden marker for a sticky comment; markdown, not escaped. */
+  footer?: string;
+}
+
+/**
+ * Renders a plan as markdown: the summary first, then a `<details>` per changed scope
+ * holding a `diff` fence. When the whole would exceed `maxChars`, the largest changes
+ * that fit are kept and a line says how many scopes were left out.
+ */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  return joinBounded({
+    head: renderHead(plan, options.title ?? 'autojoin-sync plan'),
+    blocks: plan.changes.map(renderDetails),
+    preference: bySize(plan.changes),
+    footer: options.footer,
+    maxChars,
+    omittedNote: (omitted) =>
+      `_${omitted} changed scope${omitted === 1 ? '' : 's'} omitted here to stay under ${maxChars} characters; ` +
+      'see the job summary or the full plan (`autojoin-sync plan --format json`)._',
+  });
+}
+
+function renderHead(plan: Plan, title: string): string {
+  const shard = plan.shard ? ` Shard ${plan.shard}.` : '';
+  if (plan.changes.length === 0) return `### ${title}\n\n${noChangesLine(plan.scopes.length)}${shard}`;
+  const { domainsAdded, domainsRemoved } = plan.summary;
+  return `### ${title}\n\n**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+}
+
+function renderDetails(change: Change): string {
+  const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join('\n');
+  const fence = fenceFor(body);
+  const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : '';
+  // Clears open by default: the destructive change is the one a reviewer must not miss.
+  const open = change.kind === 'clear' ? ' open' : '';
+  const summary = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${changeDetail(change)}`;
+  return `<details${open}><summary>${summary}</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>`;
+}
+
+/** Indices of the changes, most domains touched first; ties keep plan order. */
+function bySize(changes: readonly Change[]): number[] {
+  const size = (change: Change | undefined): number => (change ? change.added.length + change.removed.length : 0);
+  return changes.map((_, index) => index).sort((a, b) => size(changes[b]) - size(changes[a]) || a - b);
+}

@@ -1,0 +1,48 @@
+import pc from 'picocolors';
+import type { Change, ChangeKind, Plan } from '../plan/types.js';
+import { changeDetail, domainLines, KIND_SIGN, noChangesLine, scopeLabel, summaryLine } from './describe.js';
+
+/** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
+export interface TextOptions {
+  color: boolean;
+}
+
+type Paint = (text: string) => string;
+
+interface Palette {
+  kind: Record<ChangeKind, Paint>;
+  added: Paint;
+  removed: Paint;
+  bold: Paint;
+}
+
+function palette(color: boolean): Palette {
+  const colors = pc.createColors(color);
+  return {
+    kind: { create: colors.green, update: colors.yellow, clear: colors.red },
+    added: colors.green,
+    removed: colors.red,
+    bold: colors.bold,
+  };
+}
+
+/**
+ * Renders a plan for a terminal: a header per changed scope, a `+`/`-` line per domain
+ * added or removed, and the summary as the last line.
+ * @returns the text, ending in a newline.
+ */
+export function renderText(plan: Plan, options: TextOptions): string {
+  if (plan.changes.length === 0) return `${noChangesLine(plan.scopes.length)}\n`;
+  const paint = palette(options.color);
+  const blocks = plan.changes.map((change) => renderChange(change, paint));
+  return `${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n`;
+}
+
+function renderChange(change: Change, paint: Palette): string {
+  const kindPaint = paint.kind[change.kind];
+  const header = `${kindPaint(KIND_SIGN[change.kind])} ${paint.bold(scopeLabel(change))}  ${kindPaint(changeDetail(change))}`;
+  const lines = domainLines(change, false).map(({ sign, domain }) =>
+    `    ${(sign === '+' ? paint.added : paint.removed)(`${sign} ${domain}`)}`,
+  );
+  return [header, ...lines].join('\n');
+}

@@ -1,0 +1,36 @@
+/** Tiny builders for policies and live scopes, so each test reads as its table row. */
+import type { LiveScope } from '../../src/plan/types.js';
+import type { Policy } from '../../src/policy/types.js';
+import { parseScopeKey, type ScopeKey } from '../../src/scope.js';
+
+/** A policy as the loader hands it over; `domains: []` counts as written explicitly. */
+export function policy(key: ScopeKey, domains: string[], extra: Partial<Policy> = {}): Policy {
+  const ref = parseScopeKey(key);
+  return {
+    key,
+    ...ref,
+    componentId: 'cmp_1',
+    domains,
+    source: { file: `policies/${ref.scope}.autojoin.yaml`, line: 1, column: 1 },
+    explicitEmpty: domains.length === 0,
+    ...extra,
+  };
+}
+
+/** A live scope with an active autojoin invitation holding `domains`. */
+export function live(key: ScopeKey, domains: string[], invitationId = `inv-${key}`): LiveScope {
+  return { key, ...parseScopeKey(key), domains, autojoin: { invitationId, status: 'sent', acceptsCount: 0 } };
+}
+
+/** A live scope without an active autojoin invitation. */
+export function noAutojoin(key: ScopeKey): LiveScope {
+  return { key, ...parseScopeKey(key), domains: [], autojoin: null };
+}
+
+/** Keys live scopes by scope key, as src/service/state.ts returns them. */
+export function liveMap(...scopes: LiveScope[]): Map<ScopeKey, LiveScope> {
+  return new Map(scopes.map((scope) => [scope.key, scope]));
+}
+
+export const NOW = new Date('2025-01-02T03:04:05.000Z');
+export const TARGET = 'https://invitations.example.com';

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/plan/plan.js';
+import { renderText } from '../../src/render/text.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET } from '../plan/fixtures.js';
+
+const plan = buildPlan({
+  desired: [
+    policy('team/acme-eng', ['acme.com', 'acme.io', 'acme.co.uk', 'acme.dev'], { scopeName: 'Acme Engineering' }),
+    policy('team/new', ['new.com', 'new.org']),
+    policy('team/off', []),
+    policy('team/same', ['same.com']),
+  ],
+  live: liveMap(
+    live('team/acme-eng', ['acme.com', 'acme.io', 'acme.co.uk', 'acme.net']),
+    noAutojoin('team/new'),
+    live('team/off', ['off.com']),
+    live('team/same', ['same.com']),
+    live('team/old', ['old.com', 'old.org']),
+  ),
+  pruned: [policy('team/old', ['old.com'])],
+  target: TARGET,
+  now: NOW,
+});
+
+describe('renderText', () => {
+  it('renders a header per change, a line per domain, and the summary last (colour off)', () => {
+    expect(renderText(plan, { color: false })).toBe(
+      [
+        '- team/off  clear (deactivates autojoin): -1',
+        '    - off.com',
+        '',
+        '- team/old  clear (deactivates autojoin): -2 (policy file deleted)',
+        '    - old.com',
+        '    - old.org',
+        '',
+        '~ team/acme-eng (Acme Engineering)  update: +1 -1, 3 unchanged',
+        '    + acme.dev',
+        '    - acme.net',
+        '',
+        '+ team/new  create: +2',
+        '    + new.com',
+        '    + new.org',
+        '',
+        '1 to create, 1 to update, 2 to clear, 1 unchanged.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when nothing changes', () => {
+    const same = buildPlan({ desired: [policy('team/a', ['a.com']), policy('team/b', [])], live: liveMap(live('team/a', ['A.com.'])), target: TARGET, now: NOW });
+    expect(renderText(same, { color: false })).toBe('No changes. 2 scopes match their policy files.\n');
+    const one = buildPlan({ desired: [policy('team/a', ['a.com'])], live: liveMap(live('team/a', ['a.com'])), target: TARGET, now: NOW });
+    expect(renderText(one, { color: false })).toBe('No changes. 1 scope matches its policy file.\n');
+  });
+
+  it('colours added green, removed red, updates yellow when asked', () => {
+    const text = renderText(plan, { color: true });
+    expect(text).toContain('\u001b[32m+ acme.dev\u001b[39m');
+    expect(text).toContain('\u001b[31m- acme.net\u001b[39m');
+    expect(text).toContain('\u001b[33m~\u001b[39m \u001b[1mteam/acme-eng (Acme Engineering)\u001b[22m');
+    // eslint-disable-next-line no-control-regex
+    expect(text.replace(/\u001b\[\d+m/g, '')).toBe(renderText(plan, { color: false }));
+  });
+
+  it('has no escape codes with colour off', () => {
+    expect(renderText(plan, { color: false })).not.toContain('\u001b[');
+  });
+});
