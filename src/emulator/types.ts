@@ -11,6 +11,8 @@ export interface EmulatorScope {
   autojoin: { invitation: Invitation; domains: AutojoinDomain[] } | null;
   /** Ordinary invitations (single_use / multi_use) listed together with the autojoin one. */
   invitations: Invitation[];
+  /** Every domain this scope ever had, with its id, so a re-added domain gets its old id back. */
+  knownDomainIds?: Record<string, string>;
 }
 
 /** The emulator's whole state; persisted as JSON (write-temp + rename) when a data file is given. */
@@ -48,11 +50,15 @@ export interface EmulatorOptions {
   startMode?: StartMode;
   /** When false, the listing's autojoin invitation carries no domain targets (forces readers to call 2b). */
   autojoinTargets?: boolean;
+  /** How long a 'slow' fault delays its answer (default 3000 ms). */
+  slowMs?: number;
 }
 
 export interface RequestLogEntry {
   method: string;
+  /** The request target as received: percent-encoded path plus query, e.g. `/api/v1/invitations/by-scope/team/a%2Fb?start=19`. */
   path: string;
+  /** 0 when the connection was reset without an answer. */
   status: number;
   /** Set when the request got an injected fault. */
   fault?: FaultKind;

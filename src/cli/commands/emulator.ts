@@ -1,6 +1,166 @@
-import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import {
+  ALL_FAULTS,
+  DEFAULT_ACCESS_TOKEN,
+  DEFAULT_API_KEY,
+  generateData,
+  parseFaultKinds,
+  startEmulator,
+  type EmulatorData,
+  type EmulatorOptions,
+} from '../../emulator/index.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 
-/** Registers `autojoin-sync emulator` (not implemented yet). */
+interface EmulatorFlags {
+  port: string;
+  data?: string;
+  latency?: string;
+  faultRate?: string;
+  faultSeed?: string;
+  faults?: string;
+  slowMs?: string;
+  startMode: 'offset' | 'after';
+  seedScopes?: string;
+  seedInvitations?: string;
+  seedDomains?: string;
+  seed: string;
+  autojoinTargets: boolean;
+}
+
+/** Registers `autojoin-sync emulator`: a local Invitation Service for trying things out and for tests. */
 export function register(program: Command): void {
-  program.command('emulator').description('(not implemented yet)');
+  program
+    .command('emulator')
+    .summary('run a local emulator of the Invitation Service')
+    .description(
+      'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls, auth, webmail rejection, ' +
+        'pagination. Prints "listening on http://127.0.0.1:PORT" on stdout once it accepts requests; notices go to ' +
+        'stderr. It accepts the key in AUTOJOIN_API_KEY and the token in AUTOJOIN_ACCESS_TOKEN, or the local defaults ' +
+        `${DEFAULT_API_KEY} / ${DEFAULT_ACCESS_TOKEN} when they are unset. Stop it with Ctrl-C (SIGINT) or SIGTERM.`,
+    )
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--data <file>', 'JSON file to load the state from and save it to (default: memory only)')
+    .option('--latency <ms>', 'delay every answer by this many milliseconds')
+    .option('--fault-rate <r>', 'probability in [0, 1] that a request gets an injected fault')
+    .option('--fault-seed <n>', 'seed of the fault generator, for repeatable runs', '1')
+    .option('--faults <list>', `comma-separated faults to draw from (default: all of ${ALL_FAULTS.join(',')})`)
+    .option('--slow-ms <ms>', "how long the 'slow' fault delays an answer", '3000')
+    .addOption(
+      new Option('--start-mode <mode>', 'how listings read ?start=: 0-based offset, or the index after which the page begins')
+        .choices(['offset', 'after'])
+        .default('offset'),
+    )
+    .option('--seed-scopes <n>', 'generate N scopes (scope-0001, …) when there is no data file yet')
+    .option('--seed-invitations <m>', 'ordinary invitations per generated scope', '0')
+    .option('--seed-domains <k>', 'autojoin domains per generated scope', '0')
+    .option('--seed <n>', 'seed of the data generator', '1')
+    .option('--no-autojoin-targets', "leave domain targets out of the listings' autojoin invitations (readers must call 2b)")
+    .addHelpText(
+      'after',
+      `
+Example:
+  $ autojoin-sync emulator --port 8787 --data .autojoin-sync/emulator.json --seed-scopes 3 --seed-domains 2
+  listening on http://127.0.0.1:8787
+  $ AUTOJOIN_BASE_URL=http://127.0.0.1:8787 autojoin-sync plan policies/`,
+    )
+    .action(async (flags: EmulatorFlags) => runEmulator(flags));
+}
+
+async function runEmulator(flags: EmulatorFlags): Promise<void> {
+  const options = emulatorOptions(flags, process.env);
+  for (const line of notices(flags, process.env)) process.stderr.write(`${line}\n`);
+  let emulator;
+  try {
+    emulator = await startEmulator(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new CliError(`port ${options.port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
+    }
+    throw new CliError((error as Error).message, ExitCode.error);
+  }
+  process.stdout.write(`listening on ${emulator.url}\n`);
+  const signal = await untilSignal();
+  process.stderr.write(`emulator: ${signal} received, stopping\n`);
+  await emulator.close();
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** @returns the emulator's options from the flags and the environment (credentials only from the environment). */
+function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): EmulatorOptions {
+  return {
+    port: integer('--port', flags.port, 65535),
+    dataFile: flags.data,
+    data: seedData(flags),
+    apiKey: env.AUTOJOIN_API_KEY || undefined,
+    accessToken: env.AUTOJOIN_ACCESS_TOKEN || undefined,
+    latencyMs: flags.latency === undefined ? undefined : integer('--latency', flags.latency, 600_000),
+    faultRate: flags.faultRate === undefined ? undefined : rate(flags.faultRate),
+    faultSeed: integer('--fault-seed', flags.faultSeed ?? '1', 2 ** 32 - 1),
+    faults: flags.faults === undefined ? undefined : faultKinds(flags.faults),
+    slowMs: integer('--slow-ms', flags.slowMs ?? '3000', 600_000),
+    startMode: flags.startMode,
+    autojoinTargets: flags.autojoinTargets,
+  };
+}
+
+function seedData(flags: EmulatorFlags): EmulatorData | undefined {
+  if (flags.seedScopes === undefined) return undefined;
+  return generateData({
+    scopes: integer('--seed-scopes', flags.seedScopes, 100_000),
+    invitationsPerScope: integer('--seed-invitations', flags.seedInvitations ?? '0', 100_000),
+    domainsPerScope: integer('--seed-domains', flags.seedDomains ?? '0', 10_000),
+    seed: integer('--seed', flags.seed, 2 ** 32 - 1),
+  });
+}
+
+/** Which credentials are accepted, without ever echoing one taken from the environment. */
+function notices(flags: EmulatorFlags, env: NodeJS.ProcessEnv): string[] {
+  const lines = [
+    env.AUTOJOIN_API_KEY
+      ? 'emulator: accepting the x-api-key from AUTOJOIN_API_KEY'
+      : `emulator: accepting the default local key ${DEFAULT_API_KEY} (set AUTOJOIN_API_KEY to choose one)`,
+    env.AUTOJOIN_ACCESS_TOKEN
+      ? 'emulator: accepting the bearer token from AUTOJOIN_ACCESS_TOKEN'
+      : `emulator: accepting the default local token ${DEFAULT_ACCESS_TOKEN} (set AUTOJOIN_ACCESS_TOKEN to choose one)`,
+    flags.data ? `emulator: state in ${flags.data}` : 'emulator: state in memory only (use --data FILE to keep it)',
+  ];
+  if (flags.data && flags.seedScopes !== undefined && existsSync(flags.data)) {
+    lines.push(`emulator: ${flags.data} exists; the --seed-* options are ignored`);
+  }
+  return lines;
+}
+
+function integer(flag: string, raw: string, max: number): number {
+  if (!/^\d+$/u.test(raw) || Number(raw) > max) {
+    throw new CliError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`, ExitCode.error);
+  }
+  return Number(raw);
+}
+
+function rate(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new CliError(`--fault-rate must be a number from 0 to 1, got "${raw}"`, ExitCode.error);
+  }
+  return value;
+}
+
+function faultKinds(raw: string): EmulatorOptions['faults'] {
+  try {
+    return parseFaultKinds(raw);
+  } catch (error) {
+    throw new CliError(`--faults: ${(error as Error).message}`, ExitCode.error);
+  }
 }

@@ -1,0 +1,32 @@
+/** Domain rules the service applies to a sync request: normal form, basic shape, no webmail. */
+import webmail from 'email-providers/all.json' with { type: 'json' };
+
+const WEBMAIL = new Set<string>((webmail as string[]).map((domain) => domain.toLowerCase()));
+
+/** Lower-cases and de-duplicates, keeping the first occurrence's order. */
+export function normalizeDomains(domains: readonly string[]): string[] {
+  return [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
+}
+
+/** @returns true when `domain` (any case) is a webmail provider's domain. */
+export function isWebmailDomain(domain: string): boolean {
+  return WEBMAIL.has(domain.toLowerCase());
+}
+
+/**
+ * @returns the service's 400 message for the first unacceptable domain, or null when all are fine.
+ * The shape check is deliberately loose (the live service's exact rule is not shown).
+ */
+export function domainProblem(domains: readonly string[]): string | null {
+  for (const domain of domains) {
+    if (!looksLikeDomain(domain)) return `Domain "${domain}" is not a valid domain name`;
+    if (isWebmailDomain(domain)) return `Domain ${domain} is a webmail domain and cannot be used for autojoin`;
+  }
+  return null;
+}
+
+function looksLikeDomain(domain: string): boolean {
+  if (/[\s@/\\:?#]/u.test(domain)) return false;
+  const labels = domain.split('.');
+  return labels.length >= 2 && labels.every((label) => label.length > 0 && label.length <= 63);
+}

@@ -1,0 +1,85 @@
+/** Reading requests and writing answers in the service's shapes (JSON bodies, NestJS-style error bodies). */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ErrorBody } from '../service/types.js';
+
+/** 1 MiB: larger request bodies get a 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** An answer: status, JSON body and extra headers. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** An error answer thrown by a handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** @returns the service's error body, e.g. {"statusCode":400,"message":"…","error":"Bad Request"}. */
+export function errorBody(status: number, message: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
+}
+
+/** @returns a Reply for an error. */
+export function errorReply(status: number, message: string, headers: Record<string, string> = {}): Reply {
+  return { status, body: errorBody(status, message), headers };
+}
+
+/** Reads the whole request body, refusing (413) more than MAX_BODY_BYTES. */
+export async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(): HttpError {
+  // We stop reading mid-body, so the connection cannot be reused.
+  return new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+}
+
+/** @returns the body of a JSON reply as bytes. */
+export function encodeBody(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+/** Writes a complete JSON reply. */
+export function sendReply(response: ServerResponse, reply: Reply): void {
+  const bytes = encodeBody(reply.body);
+  response.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(bytes.length),
+    ...reply.headers,
+  });
+  response.end(bytes);
+}
+
+/**
+ * Writes the first half of a reply under a Content-Length of the whole, then closes the
+ * connection: the client sees a body that ends early (the 'truncated' fault).
+ */
+export function sendTruncated(response: ServerResponse, reply: Reply): void {
+  const bytes = encodeBody(reply.body);
+  response.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(bytes.length + 16),
+    ...reply.headers,
+  });
+  const socket = response.socket;
+  response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => socket?.end());
+}

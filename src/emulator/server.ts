@@ -1,0 +1,179 @@
+/**
+ * The emulator's HTTP server. Each request goes through one pipeline: draw a fault (on arrival,
+ * so the seeded sequence follows arrival order), wait the configured latency, then either answer
+ * with the fault or route, authenticate and handle it. A handler returns its state change as
+ * `commit` instead of making it, so a faulted request changes nothing; a committed change is
+ * saved to the data file before the answer is sent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { checkAuth } from './auth.js';
+import { createFaultSource, type FaultDraw } from './faults.js';
+import { ROUTES } from './handlers.js';
+import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './http-io.js';
+import { findRoute, type EmulatorState, type Handled } from './routes.js';
+import { emptyData } from './seed.js';
+import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
+import type { Emulator, EmulatorOptions, RequestLogEntry } from './types.js';
+
+/** The local key the emulator accepts when none is configured (public: it guards nothing). */
+export const DEFAULT_API_KEY = 'local-emulator-key';
+/** The local bearer token the emulator accepts when none is configured. */
+export const DEFAULT_ACCESS_TOKEN = 'local-emulator-token';
+
+const DEFAULT_SLOW_MS = 3000;
+
+interface Runtime {
+  state: EmulatorState;
+  secrets: { apiKey: string; accessToken: string };
+  options: EmulatorOptions;
+  faults: ReturnType<typeof createFaultSource>;
+  saver: Saver;
+  requests: RequestLogEntry[];
+  /** Aborted on close, so pending latency and slow faults stop waiting. */
+  closing: AbortController;
+}
+
+/**
+ * Starts an emulator of the Invitation Service on 127.0.0.1.
+ * @param options port (0 = free port), data file, credentials and test knobs (latency, faults, start mode)
+ * @returns the running emulator; call close() when done
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  if (options.dataFile) await removeStaleTempFiles(options.dataFile);
+  const data = (options.dataFile ? await loadDataFile(options.dataFile) : null) ?? structuredClone(options.data ?? emptyData());
+  const runtime: Runtime = {
+    state: { data, startMode: options.startMode ?? 'offset', autojoinTargets: options.autojoinTargets ?? true, now: () => new Date() },
+    secrets: { apiKey: options.apiKey ?? DEFAULT_API_KEY, accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN },
+    options,
+    faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
+    saver: createSaver(options.dataFile, () => JSON.stringify(data)),
+    requests: [],
+    closing: new AbortController(),
+  };
+  await runtime.saver.save();
+  const server = createServer({ keepAlive: true }, (request, response) => {
+    serve(runtime, request, response).catch((error: unknown) => failSafe(runtime, request, response, error));
+  });
+  const port = await listen(server, options.port ?? 0);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    apiKey: runtime.secrets.apiKey,
+    accessToken: runtime.secrets.accessToken,
+    requests: runtime.requests,
+    data: () => structuredClone(data),
+    close: () => close(server, runtime),
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+async function close(server: Server, runtime: Runtime): Promise<void> {
+  runtime.closing.abort();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await closed;
+  await runtime.saver.idle();
+}
+
+async function serve(runtime: Runtime, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const fault = runtime.faults.next();
+  const log = (status: number) => logRequest(runtime, request, status, fault);
+  await wait(runtime, runtime.options.latencyMs ?? 0);
+  if (fault && answerFault(fault, response, log)) return;
+  if (fault?.kind === 'slow') await wait(runtime, runtime.options.slowMs ?? DEFAULT_SLOW_MS);
+  if (runtime.closing.signal.aborted) return;
+  const handled = await handle(runtime, request);
+  if (fault?.kind === 'truncated') {
+    log(handled.reply.status);
+    sendTruncated(response, handled.reply);
+    return;
+  }
+  const reply = await commit(runtime, handled);
+  log(reply.status);
+  sendReply(response, reply);
+}
+
+/** Answers the faults that replace the whole answer; @returns false for those that only alter it. */
+function answerFault(fault: FaultDraw, response: ServerResponse, log: (status: number) => void): boolean {
+  const message = 'injected by the emulator';
+  switch (fault.kind) {
+    case '500':
+    case '503': {
+      const reply = errorReply(Number(fault.kind), `Service error (${message})`);
+      log(reply.status);
+      sendReply(response, reply);
+      return true;
+    }
+    case '429': {
+      const reply = errorReply(429, `Too many requests (${message})`, { 'retry-after': String(fault.retryAfterSeconds) });
+      log(reply.status);
+      sendReply(response, reply);
+      return true;
+    }
+    case 'reset':
+      log(0);
+      response.socket?.resetAndDestroy();
+      return true;
+    default:
+      return false;
+  }
+}
+
+async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handled> {
+  try {
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const { route, params } = findRoute(ROUTES, request.method ?? 'GET', rawPath);
+    checkAuth(route.auth, request.headers, runtime.secrets);
+    return await route.handle({ params, query, request, state: runtime.state });
+  } catch (error) {
+    if (error instanceof HttpError) return { reply: errorReply(error.status, error.message, error.headers) };
+    throw error;
+  }
+}
+
+/** Makes the handler's state change and saves it; a failed save becomes a 500 (the change stays in memory). */
+async function commit(runtime: Runtime, handled: Handled): Promise<Reply> {
+  if (!handled.commit) return handled.reply;
+  handled.commit();
+  try {
+    await runtime.saver.save();
+    return handled.reply;
+  } catch (error) {
+    return errorReply(500, `Could not save the emulator state: ${(error as Error).message}`);
+  }
+}
+
+function wait(runtime: Runtime, ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return delay(ms, undefined, { signal: runtime.closing.signal }).catch(() => undefined);
+}
+
+function logRequest(runtime: Runtime, request: IncomingMessage, status: number, fault: FaultDraw | null): void {
+  const entry: RequestLogEntry = { method: request.method ?? '', path: request.url ?? '', status };
+  if (fault) entry.fault = fault.kind;
+  runtime.requests.push(entry);
+}
+
+/** Last resort for a bug in a handler: answer 500 rather than leave the client hanging. */
+function failSafe(runtime: Runtime, request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  logRequest(runtime, request, 500, null);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  sendReply(response, errorReply(500, `Emulator error: ${(error as Error).message}`));
+}

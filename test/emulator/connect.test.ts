@@ -1,0 +1,78 @@
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/cli/connect.js';
+import { CliError } from '../../src/cli/exit-codes.js';
+import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
+import { tempDir } from './helpers.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+});
+afterEach(() => cleanup());
+
+describe('connect()', () => {
+  it('in CI without a base URL stops with a clear error', async () => {
+    const attempt = connect({ env: { CI: 'true' }, cwd: dir });
+    await expect(attempt).rejects.toBeInstanceOf(CliError);
+    await expect(connect({ env: { CI: 'true' }, cwd: dir })).rejects.toThrow(/AUTOJOIN_BASE_URL is not set.*embedded emulator is only for local use/u);
+    await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
+  });
+
+  it('refuses http:// to a host that is not loopback, without echoing secrets', async () => {
+    const env = { AUTOJOIN_BASE_URL: 'http://example.com', AUTOJOIN_API_KEY: 'key-s3cr3t' };
+    const error = await connect({ env, cwd: dir }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).message).toContain('http://example.com');
+    expect((error as CliError).message).toContain('not loopback');
+    expect((error as CliError).message).not.toContain('key-s3cr3t');
+  });
+
+  it('accepts http:// on loopback and passes the credentials through', async () => {
+    const connection = await connect({
+      env: { AUTOJOIN_BASE_URL: 'http://127.0.0.1:8787/', AUTOJOIN_API_KEY: 'k', AUTOJOIN_ACCESS_TOKEN: 't', CI: 'true' },
+      cwd: dir,
+    });
+    expect(connection).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'k', accessToken: 't', embedded: false });
+    await connection.close();
+  });
+
+  it('takes the project file URL when the environment has none, and the environment over it', async () => {
+    const fromProject = await connect({ env: {}, cwd: dir, baseUrl: 'https://invitations.example.com/base' });
+    expect(fromProject).toMatchObject({ baseUrl: 'https://invitations.example.com/base', embedded: false });
+    expect(fromProject.apiKey).toBeUndefined();
+    const fromEnv = await connect({ env: { AUTOJOIN_BASE_URL: 'https://env.example.com' }, cwd: dir, baseUrl: 'https://project.example.com' });
+    expect(fromEnv.baseUrl).toBe('https://env.example.com');
+  });
+
+  it('without a base URL outside CI starts the embedded emulator over .autojoin-sync/emulator.json', async () => {
+    const notices: string[] = [];
+    const connection = await connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, notice: (message) => notices.push(message) });
+    try {
+      expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
+      expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
+      expect(notices).toEqual(['note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)']);
+      const response = await fetch(`${connection.baseUrl}/api/v1/invitations/autojoin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': connection.apiKey ?? '' },
+        body: JSON.stringify({ domains: ['acme.com'], scope: 'acme', scopeType: 'team', componentId: 'c' }),
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      await connection.close();
+    }
+    const state = JSON.parse(await readFile(join(dir, '.autojoin-sync', 'emulator.json'), 'utf8'));
+    expect(Object.keys(state.scopes)).toEqual(['team/acme']);
+    expect(await readFile(join(dir, '.autojoin-sync', '.gitignore'), 'utf8')).toBe('*\n');
+
+    const again = await connect({ env: {}, cwd: dir, notice: () => undefined });
+    try {
+      const listed = await fetch(`${again.baseUrl}/api/v1/invitations/by-scope/team/acme/autojoin`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+      expect(listed.status).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
+});

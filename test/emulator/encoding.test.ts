@@ -1,0 +1,60 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST, startPeer, type TestPeer } from './helpers.js';
+
+let peer: TestPeer;
+beforeAll(async () => {
+  peer = await startPeer();
+});
+afterAll(() => peer.emulator.close());
+
+/** GET with the path sent byte for byte (fetch's URL parser would fold `%2E%2E` segments). */
+function rawGet(path: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: peer.emulator.port, path, headers: { 'x-api-key': peer.emulator.apiKey } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+const segment = (value: string) => (value === '.' || value === '..' ? value.replaceAll('.', '%2E') : encodeURIComponent(value));
+
+describe('path segments', () => {
+  const scopes = ['a/b', '../x', '..', '.', 'a b', 'ünï', '%2F', 'q?x=1', 'h#frag', 'x/../../y'];
+
+  it.each(scopes)('scope %j stays one scope, in every call', async (scope) => {
+    const domain = `d${scopes.indexOf(scope)}.example.org`;
+    const synced = await peer.sync({ domains: [domain], scope });
+    expect(synced.status).toBe(200);
+    const state = await rawGet(`${LIST}/team/${segment(scope)}/autojoin`);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ autojoinDomains: [{ domain }], invitation: { scope, scopeType: 'team' } });
+    const listing = await rawGet(`${LIST}/team/${segment(scope)}`);
+    expect(listing.body).toMatchObject({ invitations: [{ scope, target: [{ type: 'domain', value: domain }] }] });
+    const byGroup = await rawGet(`/api/v1/invitations/by-group/team/${segment(scope)}`);
+    expect(byGroup.body).toEqual(listing.body);
+  });
+
+  it('did not create neighbouring scopes', async () => {
+    for (const scope of ['a', 'b', 'x', 'y']) {
+      expect((await rawGet(`${LIST}/team/${scope}/autojoin`)).status).toBe(404);
+    }
+    const keys = Object.keys(peer.emulator.data().scopes).sort();
+    expect(keys).toEqual(scopes.map((scope) => `team/${scope}`).sort());
+  });
+
+  it('an encoded slash in the type is one segment too, and never finds another scope', async () => {
+    await peer.sync({ domains: ['z.example.org'], scope: 'b/c', scopeType: 'team' });
+    expect((await rawGet(`${LIST}/team%2Fb/c/autojoin`)).status).toBe(404);
+    expect((await rawGet(`${LIST}/team/b%2Fc/autojoin`)).status).toBe(200);
+    expect((await rawGet(`${LIST}/team/b/c/autojoin`)).status).toBe(404);
+  });
+
+  it('decodes once: %252F is the literal text %2F', async () => {
+    const state = await rawGet(`${LIST}/team/%252F/autojoin`);
+    expect(state.body).toMatchObject({ invitation: { scope: '%2F' } });
+  });
+});

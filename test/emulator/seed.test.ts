@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { emptyData, generateData } from '../../src/emulator/index.js';
+import { contractViolation } from '../../src/service/contract.js';
+
+describe('generateData', () => {
+  const data = generateData({ scopes: 3, invitationsPerScope: 4, domainsPerScope: 2, seed: 5 });
+
+  it('names scopes scope-0001… of type team, each with M ordinary invitations and an active autojoin one', () => {
+    expect(Object.keys(data.scopes)).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
+    const scope = data.scopes['team/scope-0002'];
+    expect(scope?.invitations).toHaveLength(4);
+    expect(scope?.invitations.every((invitation) => invitation.invitationType !== 'autojoin')).toBe(true);
+    expect(scope?.autojoin?.domains.map((domain) => domain.domain)).toEqual(['d1.scope-0002.example', 'd2.scope-0002.example']);
+    expect(scope?.autojoin?.invitation).toMatchObject({ invitationType: 'autojoin', deactivated: false, scope: 'scope-0002', scopeType: 'team' });
+  });
+
+  it('is deterministic per seed, with unique ids and a nextId past them', () => {
+    expect(generateData({ scopes: 3, invitationsPerScope: 4, domainsPerScope: 2, seed: 5 })).toEqual(data);
+    expect(generateData({ scopes: 3, invitationsPerScope: 4, domainsPerScope: 2, seed: 6 })).not.toEqual(data);
+    const ids = Object.values(data.scopes).flatMap((scope) => [
+      ...scope.invitations.map((invitation) => invitation.id),
+      scope.autojoin?.invitation.id,
+      ...(scope.autojoin?.domains.map((domain) => domain.id) ?? []),
+    ]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(data.nextId).toBe(ids.length + 1);
+  });
+
+  it('every generated invitation satisfies the API contract', () => {
+    for (const scope of Object.values(data.scopes)) {
+      for (const invitation of [...scope.invitations, scope.autojoin?.invitation]) {
+        expect(contractViolation('Invitation', invitation)).toBeNull();
+      }
+    }
+    expect(contractViolation('EmailPresetList', data.emailPresets)).toBeNull();
+    for (const preset of Object.values(data.formStylePresets)) expect(contractViolation('FormStylePreset', preset)).toBeNull();
+  });
+
+  it('domainsPerScope 0 gives no autojoin invitation; scopeType is configurable', () => {
+    const plain = generateData({ scopes: 1, invitationsPerScope: 1, domainsPerScope: 0, seed: 1, scopeType: 'workspace' });
+    expect(plain.scopes['workspace/scope-0001']?.autojoin).toBeNull();
+  });
+
+  it('emptyData has no scopes but has presets', () => {
+    const empty = emptyData();
+    expect(empty).toMatchObject({ formatVersion: 1, scopes: {}, nextId: 1 });
+    expect(empty.emailPresets.length).toBeGreaterThan(0);
+  });
+});

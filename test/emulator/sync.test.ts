@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIST, startPeer, type TestPeer } from './helpers.js';
+
+interface State {
+  autojoinDomains: { id: string; domain: string }[];
+  invitation: Record<string, unknown> & { id: string; deactivated: boolean; target: { type: string; value: string }[] };
+}
+
+let peer: TestPeer;
+beforeEach(async () => {
+  peer = await startPeer();
+});
+afterEach(() => peer.emulator.close());
+
+const SYNC = '/api/v1/invitations/autojoin';
+const valid = { domains: ['acme.com'], scope: 'acme', scopeType: 'team', componentId: 'cmp-1' };
+
+describe('sync semantics (call 2)', () => {
+  it('creates the autojoin invitation on the first sync', async () => {
+    const answer = await peer.sync({ domains: ['Acme.com', 'acme.co.uk', 'ACME.com'], scope: 'acme', scopeName: 'Acme' });
+    expect(answer.status).toBe(200);
+    const state = answer.body as State;
+    expect(state.autojoinDomains.map((domain) => domain.domain)).toEqual(['acme.com', 'acme.co.uk']);
+    expect(new Set(state.autojoinDomains.map((domain) => domain.id)).size).toBe(2);
+    expect(state.invitation).toMatchObject({
+      invitationType: 'autojoin',
+      status: 'sent',
+      deactivated: false,
+      scope: 'acme',
+      scopeType: 'team',
+      target: [{ type: 'domain', value: 'acme.com' }, { type: 'domain', value: 'acme.co.uk' }],
+      groups: [{ type: 'team', id: 'acme', name: 'Acme' }],
+      accepts: [],
+    });
+    expect(Date.parse(state.invitation.createdAt as string)).not.toBeNaN();
+    expect(state.invitation.modifiedAt).toBe(state.invitation.createdAt);
+  });
+
+  it('replaces the complete list, keeps ids stable, deactivates on [] and reactivates', async () => {
+    const first = (await peer.sync({ domains: ['a.com', 'b.com'], scope: 'acme' })).body as State;
+    const idOf = (state: State, domain: string) => state.autojoinDomains.find((entry) => entry.domain === domain)?.id;
+    const second = (await peer.sync({ domains: ['b.com', 'c.com'], scope: 'acme' })).body as State;
+    expect(second.autojoinDomains.map((domain) => domain.domain)).toEqual(['b.com', 'c.com']);
+    expect(idOf(second, 'b.com')).toBe(idOf(first, 'b.com'));
+    expect(second.invitation.id).toBe(first.invitation.id);
+
+    const cleared = (await peer.sync({ domains: [], scope: 'acme' })).body as State;
+    expect(cleared.autojoinDomains).toEqual([]);
+    expect(cleared.invitation).toMatchObject({ id: first.invitation.id, deactivated: true, target: [] });
+
+    const back = (await peer.sync({ domains: ['a.com', 'c.com'], scope: 'acme' })).body as State;
+    expect(back.invitation).toMatchObject({ id: first.invitation.id, deactivated: false });
+    expect(idOf(back, 'a.com')).toBe(idOf(first, 'a.com'));
+    expect(idOf(back, 'c.com')).toBe(idOf(second, 'c.com'));
+  });
+
+  it('the deactivated invitation stays in the listing and 2b reports it', async () => {
+    await peer.sync({ domains: ['a.com'], scope: 'acme' });
+    await peer.sync({ domains: [], scope: 'acme' });
+    const listing = (await peer.get(`${LIST}/team/acme`)).body as { invitations: { deactivated: boolean; invitationType: string }[] };
+    expect(listing.invitations).toEqual([expect.objectContaining({ invitationType: 'autojoin', deactivated: true })]);
+    const state = await peer.get(`${LIST}/team/acme/autojoin`);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ autojoinDomains: [], invitation: { deactivated: true } });
+  });
+
+  it('a sync that changes nothing keeps modifiedAt', async () => {
+    const first = (await peer.sync({ domains: ['a.com'], scope: 'acme' })).body as State;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const again = (await peer.sync({ domains: ['A.com'], scope: 'acme' })).body as State;
+    expect(again.invitation.modifiedAt).toBe(first.invitation.modifiedAt);
+    const changed = (await peer.sync({ domains: ['b.com'], scope: 'acme' })).body as State;
+    expect(changed.invitation.modifiedAt).not.toBe(first.invitation.modifiedAt);
+  });
+
+  it('scopes of different types are separate', async () => {
+    await peer.sync({ domains: ['a.com'], scope: 'acme', scopeType: 'team' });
+    await peer.sync({ domains: ['b.com'], scope: 'acme', scopeType: 'workspace' });
+    const team = (await peer.get(`${LIST}/team/acme/autojoin`)).body as State;
+    const workspace = (await peer.get(`${LIST}/workspace/acme/autojoin`)).body as State;
+    expect(team.autojoinDomains.map((domain) => domain.domain)).toEqual(['a.com']);
+    expect(workspace.autojoinDomains.map((domain) => domain.domain)).toEqual(['b.com']);
+  });
+
+  it('the listing carries the current domains as targets', async () => {
+    await peer.sync({ domains: ['x.org', 'y.org'], scope: 'acme' });
+    const listing = (await peer.get(`${LIST}/team/acme?start=0`)).body as { invitations: State['invitation'][] };
+    expect(listing.invitations[0]?.target).toEqual([{ type: 'domain', value: 'x.org' }, { type: 'domain', value: 'y.org' }]);
+  });
+});
+
+describe('sync validation', () => {
+  it('rejects a webmail domain (any case) with the service message and stores nothing', async () => {
+    const answer = await peer.sync({ domains: ['acme.com', 'GMail.com'], scope: 'acme' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      statusCode: 400,
+      message: 'Domain gmail.com is a webmail domain and cannot be used for autojoin',
+      error: 'Bad Request',
+    });
+    expect((await peer.get(`${LIST}/team/acme/autojoin`)).status).toBe(404);
+    expect((await peer.sync({ domains: ['yahoo.co.uk'], scope: 'acme' })).status).toBe(400);
+  });
+
+  it('rejects bodies that break the contract, naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ ...valid, domains: undefined }, "body must have required property 'domains'"],
+      [{ ...valid, scope: undefined }, "body must have required property 'scope'"],
+      [{ ...valid, componentId: undefined }, "body must have required property 'componentId'"],
+      [{ ...valid, domains: 'acme.com' }, '/domains must be array'],
+      [{ ...valid, domains: [''] }, '/domains/0 must NOT have fewer than 1 characters'],
+      [{ ...valid, scopeType: 7 }, '/scopeType must be string'],
+      [{ ...valid, extra: true }, 'body must NOT have additional properties: extra'],
+      [[valid], 'body must be object'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await peer.post(SYNC, body);
+      expect(answer.status, message).toBe(400);
+      expect(answer.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
+    }
+  });
+
+  it('rejects invalid JSON, a non-JSON content type and malformed domains', async () => {
+    const broken = await peer.post(SYNC, '{"domains": [');
+    expect(broken).toMatchObject({ status: 400, body: { message: 'Request body is not valid JSON' } });
+    const text = await peer.post(SYNC, JSON.stringify(valid), { 'x-api-key': peer.emulator.apiKey, 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    const spaced = await peer.sync({ domains: ['acme .com'], scope: 'acme' });
+    expect(spaced).toMatchObject({ status: 400, body: { message: 'Domain "acme .com" is not a valid domain name' } });
+    const slashType = await peer.post(SYNC, { ...valid, scopeType: 'a/b' });
+    expect(slashType).toMatchObject({ status: 400, body: { message: "scopeType must not contain '/'" } });
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const big = { ...valid, scopeName: 'x'.repeat(1024 * 1024) };
+    const answer = await peer.post(SYNC, big);
+    expect(answer.status).toBe(413);
+    expect((answer.body as { error: string }).error).toBe('Payload Too Large');
+    expect((await peer.get(`${LIST}/team/acme/autojoin`)).status).toBe(404);
+  });
+
+  it('a contract-valid body just under the limit is accepted', async () => {
+    const domains = Array.from({ length: 5000 }, (_, i) => `d${i}.example.com`);
+    const answer = await peer.sync({ domains, scope: 'big' });
+    expect(answer.status).toBe(200);
+    expect((answer.body as State).autojoinDomains).toHaveLength(5000);
+  });
+});
