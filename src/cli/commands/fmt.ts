@@ -1,6 +1,66 @@
+/**
+ * `autojoin-sync fmt [--check] [PATH…]`: rewrites policy files in canonical form (keys in
+ * schema order; domains normalized, sorted, de-duplicated), keeping comments.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
+import {
+  discoverPolicyFiles,
+  formatDiagnostic,
+  formatPolicyText,
+  plural,
+  readPolicySources,
+  type Diagnostic,
+} from '../../policy/index.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 
-/** Registers `autojoin-sync fmt` (not implemented yet). */
+interface FmtOptions {
+  check?: boolean;
+}
+
+/** Registers `autojoin-sync fmt`. */
 export function register(program: Command): void {
-  program.command('fmt').description('(not implemented yet)');
+  program
+    .command('fmt')
+    .description('rewrite policy files in canonical form (normalized, sorted domains; comments kept)')
+    .argument('[paths...]', 'policy files or directories to search (default: .)')
+    .option('--check', 'change nothing; list the files that would change and exit 1 if any')
+    .addHelpText(
+      'after',
+      `
+Canonical form: keys in the order scope, scopeType, scopeName, componentId, domains; domains
+trimmed, lower case, punycode, without a trailing dot, sorted and de-duplicated. Comments stay.
+Files with YAML errors are reported on stderr and left untouched (exit 1).
+Prints the files it rewrote (or, with --check, would rewrite) on stdout.
+
+Examples:
+  $ autojoin-sync fmt
+  $ autojoin-sync fmt --check policies/     # in CI: exit 1 when a file is not formatted`,
+    )
+    .action(async (paths: string[], options: FmtOptions) => {
+      await runFmt(paths.length > 0 ? paths : ['.'], options.check ?? false);
+    });
+}
+
+async function runFmt(paths: string[], check: boolean): Promise<void> {
+  const cwd = process.cwd();
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const read = await readPolicySources(discovery.files, cwd);
+  const problems: Diagnostic[] = [...discovery.diagnostics, ...read.diagnostics];
+  const changed: string[] = [];
+  for (const source of read.sources) {
+    const result = formatPolicyText(source);
+    problems.push(...result.diagnostics);
+    if (!result.changed || result.text === undefined) continue;
+    changed.push(source.file);
+    if (!check) await writeFile(path.resolve(cwd, source.file), result.text, 'utf8');
+  }
+  for (const file of changed) process.stdout.write(`${file}\n`);
+  for (const problem of problems) process.stderr.write(`${formatDiagnostic(problem)}\n`);
+  const verb = check ? 'would reformat' : 'reformatted';
+  process.stderr.write(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}\n`);
+  const unformatted = new Set(problems.map((problem) => problem.file)).size;
+  if (unformatted > 0) throw new CliError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
+  if (check && changed.length > 0) process.exitCode = ExitCode.error;
 }

@@ -1,6 +1,72 @@
-import type { Command } from 'commander';
+/**
+ * `autojoin-sync validate [PATH…]`: offline checks of policy files (schema, YAML hazards,
+ * domains, duplicate scopes). Reads files only: no network, no credentials.
+ */
+import { Option, type Command } from 'commander';
+import {
+  compareDiagnostics,
+  countDiagnostics,
+  formatDiagnostic,
+  loadPolicies,
+  loadProjectConfig,
+  summarizeDiagnostics,
+  type Diagnostic,
+  type LoadResult,
+} from '../../policy/index.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 
-/** Registers `autojoin-sync validate` (not implemented yet). */
+interface ValidateOptions {
+  format: 'text' | 'json';
+}
+
+/** Registers `autojoin-sync validate`. */
 export function register(program: Command): void {
-  program.command('validate').description('(not implemented yet)');
+  program
+    .command('validate')
+    .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
+    .argument('[paths...]', 'policy files or directories to search (default: .)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addHelpText(
+      'after',
+      `
+Finds autojoin.yaml, *.autojoin.yaml (and .yml) under the given paths, skipping node_modules and .git,
+and reports every problem in every file, one per line, as file:line:col: error|warning: message.
+Exit code 1 when there is any error; warnings (e.g. a subdomain) do not fail.
+It never contacts the service and needs no credentials: safe for pull requests from forks.
+
+Examples:
+  $ autojoin-sync validate
+  $ autojoin-sync validate policies/ teams/acme.autojoin.yaml
+  $ autojoin-sync validate --format json > diagnostics.json`,
+    )
+    .action(async (paths: string[], options: ValidateOptions) => {
+      await runValidate(paths.length > 0 ? paths : ['.'], options);
+    });
+}
+
+async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
+  const cwd = process.cwd();
+  const project = await loadProjectConfig(cwd);
+  const result = await loadPolicies(paths, { cwd, project: project.config });
+  const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  if (result.files.length === 0 && diagnostics.length === 0) {
+    throw new CliError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
+  }
+  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
+  process.stderr.write(`${summary(result, diagnostics)}\n`);
+  if (countDiagnostics(diagnostics).errors > 0) process.exitCode = ExitCode.error;
+}
+
+function renderText(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join('');
+}
+
+function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
+  return `${JSON.stringify({ files: result.files, policies: result.policies.length, diagnostics }, null, 2)}\n`;
+}
+
+function summary(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
+  const counted = summarizeDiagnostics(diagnostics, result.files.length);
+  const policies = result.policies.length;
+  return `${counted}; ${policies} valid ${policies === 1 ? 'policy' : 'policies'}`;
 }

@@ -1,0 +1,108 @@
+/**
+ * Canonical form of policy files, for `fmt` and `import`. fmt edits the YAML document
+ * tree in place (reorders keys, rewrites domain scalars) instead of re-serializing plain
+ * data, so comments, the `# yaml-language-server: $schema=` line and document markers
+ * survive. The result is a fixed point: formatting it again changes nothing.
+ */
+import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { normalizeDomain } from './domains.js';
+import { parseYamlSource } from './parse.js';
+import { POLICY_KEYS } from './schema.js';
+import type { Diagnostic, Policy, PolicySource } from './types.js';
+
+const STRINGIFY = { lineWidth: 0 } as const;
+
+/**
+ * @returns one policy as canonical YAML text (one document, keys in schema order,
+ * `domains: []` when empty), optionally headed by a yaml-language-server schema line
+ */
+export function renderPolicyDocument(policy: Policy, options: { schemaUrl?: string } = {}): string {
+  const data: Record<string, unknown> = { scope: policy.scope, scopeType: policy.scopeType };
+  if (policy.scopeName !== undefined) data.scopeName = policy.scopeName;
+  data.componentId = policy.componentId;
+  data.domains = [...new Set(policy.domains.map(normalizeDomain))].sort();
+  const doc = new Document(data);
+  if (options.schemaUrl) doc.commentBefore = ` yaml-language-server: $schema=${options.schemaUrl}`;
+  canonicalizeDocument(doc);
+  return doc.toString(STRINGIFY);
+}
+
+export interface FormatResult {
+  /** The canonical text; absent when the file could not be parsed. */
+  text?: string;
+  changed: boolean;
+  /** Parse errors that kept the file from being formatted. */
+  diagnostics: Diagnostic[];
+}
+
+/** Formats one policy file's text; a file with YAML errors is reported, not rewritten. */
+export function formatPolicyText(source: PolicySource): FormatResult {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) return { changed: false, diagnostics: errors };
+  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc);
+  const text = parsed.yamlDocuments.map(stringifyDocument).join('');
+  return { text, changed: text !== source.text, diagnostics: [] };
+}
+
+function stringifyDocument(doc: Document): string {
+  const contents = doc.contents;
+  if (contents && !(isScalar(contents) && contents.value === null)) return doc.toString(STRINGIFY);
+  // An empty document (a stray `---`) is dropped; one holding only comments keeps them.
+  const comments = [doc.commentBefore, contents?.commentBefore, contents?.comment, doc.comment].filter(Boolean).join('\n');
+  if (!comments) return '';
+  return `---\n${comments
+    .split('\n')
+    .map((line) => (line === '' ? '' : `#${line}`))
+    .join('\n')}\n`;
+}
+
+/** Puts one document in canonical form, in place. */
+export function canonicalizeDocument(doc: Document): void {
+  if (!isMap(doc.contents)) return;
+  const map = doc.contents;
+  const first = map.items[0];
+  map.items.sort((a, b) => keyRank(a) - keyRank(b));
+  if (first && map.items[0] !== first) keepHeaderComment(map, first);
+  const domains = doc.contents.get('domains', true);
+  if (isSeq(domains)) canonicalizeDomains(domains);
+}
+
+/**
+ * A comment above the first key (typically the `# yaml-language-server: $schema=` line)
+ * heads the file: when that key moves, the comment stays on top.
+ */
+function keepHeaderComment(map: YAMLMap, formerFirst: Pair<unknown, unknown>): void {
+  if (!isScalar(formerFirst.key) || !formerFirst.key.commentBefore) return;
+  map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join('\n');
+  map.spaceBefore = map.spaceBefore || formerFirst.key.spaceBefore;
+  formerFirst.key.commentBefore = undefined;
+  formerFirst.key.spaceBefore = false;
+}
+
+// Unknown keys sort after the known ones, keeping their order (Array#sort is stable).
+function keyRank(pair: Pair<unknown, unknown>): number {
+  const rank = isScalar(pair.key) ? POLICY_KEYS.indexOf(String(pair.key.value)) : -1;
+  return rank === -1 ? POLICY_KEYS.length : rank;
+}
+
+/** Normalizes, sorts and de-duplicates domain scalars; comments travel with their item. */
+function canonicalizeDomains(seq: YAMLSeq): void {
+  const kept = new Map<string, unknown>();
+  const others: unknown[] = [];
+  for (const item of seq.items) {
+    if (!isScalar(item) || typeof item.value !== 'string') {
+      others.push(item);
+      continue;
+    }
+    const domain = normalizeDomain(item.value);
+    item.value = domain;
+    item.type = 'PLAIN';
+    const first = kept.get(domain);
+    if (!first) kept.set(domain, item);
+    else if (isScalar(first) && !first.comment && item.comment) first.comment = item.comment;
+  }
+  const sorted = [...kept.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+  seq.items = [...sorted, ...others];
+  seq.flow = seq.items.length === 0;
+}

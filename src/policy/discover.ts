@@ -1,0 +1,78 @@
+/**
+ * Finds policy files under the paths a user gave. Directories are walked (skipping
+ * node_modules, .git and our own state directory); a path that names a file is taken as is,
+ * whatever its name, so `validate some/odd-name.yaml` works.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diagnosticAt, filePos } from './format.js';
+import type { Diagnostic } from './types.js';
+
+/** Directory names never descended into. */
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.autojoin-sync']);
+
+const POLICY_FILE_NAME = /^(?:.+\.)?autojoin\.ya?ml$/;
+
+/** @returns true for `autojoin.yaml`, `*.autojoin.yaml` and their `.yml` forms. */
+export function isPolicyFileName(name: string): boolean {
+  return POLICY_FILE_NAME.test(name);
+}
+
+/** @returns `file` relative to `cwd`, with POSIX separators. */
+export function relativePosix(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return (relative === '' ? '.' : relative).split(path.sep).join('/');
+}
+
+export interface Discovery {
+  /** Absolute paths, sorted by their path relative to cwd, without duplicates. */
+  files: string[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * @param paths files or directories, relative to `cwd` or absolute
+ * @returns the policy files found; a missing path is a diagnostic, not an exception
+ */
+export async function discoverPolicyFiles(paths: readonly string[], cwd: string): Promise<Discovery> {
+  const found = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const given of paths) {
+    const absolute = path.resolve(cwd, given);
+    const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error) {
+      const reason = info.code === 'ENOENT' ? 'no such file or directory' : info.message;
+      diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), 'error', 'path-not-found', reason));
+    } else if (info.isDirectory()) {
+      for (const file of await walk(absolute)) found.add(file);
+    } else {
+      found.add(absolute);
+    }
+  }
+  const files = [...found].sort((a, b) => compareStrings(relativePosix(cwd, a), relativePosix(cwd, b)));
+  return { files, diagnostics };
+}
+
+async function walk(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) files.push(...(await walk(full)));
+    } else if (isPolicyFileName(entry.name) && (entry.isFile() || (await isFileLink(full)))) {
+      files.push(full);
+    }
+  }
+  return files;
+}
+
+// Symlinked directories are not followed (no loops); a symlink to a file is read.
+async function isFileLink(full: string): Promise<boolean> {
+  const info = await stat(full).catch(() => null);
+  return info?.isFile() ?? false;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

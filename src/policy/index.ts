@@ -1,0 +1,9 @@
+/** Public surface of the policy module: load + validate policy files, format them. */
+export type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, Severity, SourcePos } from './types.js';
+export { loadPolicies, parsePolicySources, readPolicySources, type LoadOptions } from './load.js';
+export { loadProjectConfig, parseProjectSource, PROJECT_FILE, type ProjectLoad } from './project.js';
+export { discoverPolicyFiles, isPolicyFileName, relativePosix } from './discover.js';
+export { normalizeDomain, checkDomain, type DomainFinding } from './domains.js';
+export { formatDiagnostic, compareDiagnostics, countDiagnostics, summarizeDiagnostics, plural } from './format.js';
+export { renderPolicyDocument, formatPolicyText, type FormatResult } from './canonical.js';
+export { MAX_FILE_BYTES } from './parse.js';

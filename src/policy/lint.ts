@@ -1,0 +1,34 @@
+/** Checks across documents and files: one scope may be declared only once. */
+import { diagnosticAt } from './format.js';
+import type { ScopeKey } from '../scope.js';
+import type { Diagnostic, SourcePos } from './types.js';
+
+/** A scope declared somewhere, with where its document starts. */
+export interface Declaration {
+  key: ScopeKey;
+  source: SourcePos;
+}
+
+/** @returns an error at every declaration of a scope declared more than once, naming the others. */
+export function duplicateScopeDiagnostics(declarations: readonly Declaration[]): Diagnostic[] {
+  const byKey = new Map<ScopeKey, Declaration[]>();
+  for (const declaration of declarations) {
+    const list = byKey.get(declaration.key) ?? [];
+    list.push(declaration);
+    byKey.set(declaration.key, list);
+  }
+  const diagnostics: Diagnostic[] = [];
+  for (const [key, list] of byKey) {
+    if (list.length < 2) continue;
+    for (const declaration of list) {
+      const others = list.filter((other) => other !== declaration).map((other) => where(other.source));
+      const message = `duplicate scope ${key}: also declared at ${others.join(', ')}; a scope may have only one policy`;
+      diagnostics.push(diagnosticAt(declaration.source, 'error', 'duplicate-scope', message));
+    }
+  }
+  return diagnostics;
+}
+
+function where(pos: SourcePos): string {
+  return `${pos.file}:${pos.line}:${pos.column}`;
+}

@@ -1,0 +1,169 @@
+/**
+ * The loader: policy files in, a plain normalized desired state out. Every problem in
+ * every file becomes a diagnostic (nothing stops at the first); a policy with any error
+ * is left out of `policies`, everything else still loads.
+ */
+import { open } from 'node:fs/promises';
+import { compareScopeKeys, scopeKey } from '../scope.js';
+import { discoverPolicyFiles, relativePosix } from './discover.js';
+import { checkDomain, normalizeDomain } from './domains.js';
+import { compareDiagnostics, diagnosticAt } from './format.js';
+import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
+import { locate } from './locate.js';
+import { decodePolicyBytes, MAX_FILE_BYTES, parseYamlSource, tooLarge, type ParsedDocument } from './parse.js';
+import { schemaDiagnostics } from './schema.js';
+import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig } from './types.js';
+
+export interface LoadOptions {
+  /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
+  cwd?: string;
+  /** Defaults from the project file (see loadProjectConfig). */
+  project?: ProjectConfig;
+}
+
+// Enough to keep the disk busy without holding thousands of file handles.
+const READ_CONCURRENCY = 32;
+
+/**
+ * Discovers, reads, parses and checks the policy files under `paths`.
+ * @returns valid policies sorted by key, every diagnostic sorted by position, the files read
+ */
+export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const read = await readPolicySources(discovery.files, cwd);
+  const result = parsePolicySources(read.sources, { project: options.project });
+  const files = discovery.files.map((file) => relativePosix(cwd, file));
+  const diagnostics = [...discovery.diagnostics, ...read.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  return { policies: result.policies, diagnostics, files };
+}
+
+/** Reads files as strict UTF-8 under the size cap; `file` in each source is relative to cwd. */
+export async function readPolicySources(
+  files: readonly string[],
+  cwd: string,
+): Promise<{ sources: PolicySource[]; diagnostics: Diagnostic[] }> {
+  const sources: PolicySource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file)));
+  for (const result of results) {
+    if ('text' in result) sources.push(result);
+    else diagnostics.push(result);
+  }
+  return { sources, diagnostics };
+}
+
+async function readOne(absolute: string, file: string): Promise<PolicySource | Diagnostic> {
+  let handle;
+  try {
+    handle = await open(absolute, 'r');
+    const { size } = await handle.stat();
+    if (size > MAX_FILE_BYTES) return tooLarge(file, size);
+    const decoded = decodePolicyBytes(file, await handle.readFile());
+    return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
+  } catch (error) {
+    return diagnosticAt({ file, line: 1, column: 1 }, 'error', 'read-error', `cannot read file: ${(error as Error).message}`);
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Pure core of the loader, for text from anywhere (disk, or a git revision for --prune-from).
+ * @returns policies sorted by key; diagnostics sorted by file and position
+ */
+export function parsePolicySources(sources: readonly PolicySource[], options: { project?: ProjectConfig } = {}): LoadResult {
+  const project = options.project ?? {};
+  const diagnostics: Diagnostic[] = [];
+  const declarations: Declaration[] = [];
+  const candidates: Policy[] = [];
+  for (const source of sources) {
+    const parsed = parseYamlSource(source);
+    diagnostics.push(...parsed.diagnostics);
+    for (const document of parsed.documents) {
+      const result = readPolicy(document, project);
+      diagnostics.push(...result.diagnostics);
+      if (result.declaration) declarations.push(result.declaration);
+      if (result.policy) candidates.push(result.policy);
+    }
+  }
+  const duplicates = duplicateScopeDiagnostics(declarations);
+  const declared = new Map<string, number>();
+  for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
+  const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
+  const files = [...new Set(sources.map((source) => source.file))].sort();
+  return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files };
+}
+
+interface PolicyReading {
+  declaration?: Declaration;
+  policy?: Policy;
+  diagnostics: Diagnostic[];
+}
+
+/** Checks one document (defaults filled in first) and builds its policy when it has no error. */
+function readPolicy(parsed: ParsedDocument, project: ProjectConfig): PolicyReading {
+  const data = withDefaults(parsed.data, project);
+  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(parsed, data.domains)];
+  const { scope, scopeType } = data;
+  const declaration =
+    typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
+      ? { key: scopeKey({ scopeType, scope }), source: parsed.start }
+      : undefined;
+  if (!declaration || diagnostics.some((d) => d.severity === 'error')) return { declaration, diagnostics };
+  const domains = data.domains as string[];
+  const policy: Policy = {
+    key: declaration.key,
+    scope: scope as string,
+    scopeType: scopeType as string,
+    ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
+    componentId: data.componentId as string,
+    domains: [...new Set(domains.map(normalizeDomain))].sort(),
+    source: parsed.start,
+    explicitEmpty: domains.length === 0,
+  };
+  return { declaration, policy, diagnostics };
+}
+
+function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Record<string, unknown> {
+  const defaults: Record<string, unknown> = { scopeType: project.defaults?.scopeType ?? 'default' };
+  if (project.defaults?.componentId !== undefined) defaults.componentId = project.defaults.componentId;
+  return { ...defaults, ...data };
+}
+
+/** Per-domain checks, then duplicates after normalization (an error at every occurrence). */
+function domainDiagnostics(parsed: ParsedDocument, domains: unknown): Diagnostic[] {
+  if (!Array.isArray(domains)) return [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Map<string, number[]>();
+  domains.forEach((raw: unknown, index) => {
+    if (typeof raw !== 'string') return;
+    const pos = locate(parsed, ['domains', index]);
+    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(pos, finding.severity, finding.code, finding.message));
+    const normalized = normalizeDomain(raw);
+    if (normalized !== '') seen.set(normalized, [...(seen.get(normalized) ?? []), index]);
+  });
+  for (const [domain, indexes] of seen) {
+    if (indexes.length < 2) continue;
+    const positions = indexes.map((index) => locate(parsed, ['domains', index]));
+    for (const pos of positions) {
+      const others = positions.filter((other) => other !== pos).map((other) => other.line);
+      const message = `duplicate domain ${domain} (also at ${others.length > 1 ? 'lines' : 'line'} ${others.join(', ')})`;
+      diagnostics.push(diagnosticAt(pos, 'error', 'duplicate-domain', message));
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,176 @@
+/**
+ * JSON Schema checks for policy and project documents. ajv works on plain data, so each
+ * of its errors is mapped back to the YAML node it is about (via the instance path) and
+ * reworded for a person: an unknown key lists the allowed keys and suggests the nearest,
+ * a wrong type says what was expected and what was found.
+ */
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import policySchema from '../../schemas/autojoin.schema.json' with { type: 'json' };
+import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
+import { diagnosticAt } from './format.js';
+import { locate, type DataPath } from './locate.js';
+import type { ParsedDocument } from './parse.js';
+import type { Diagnostic } from './types.js';
+
+// Compiled once per process: compiling costs far more than validating one small document.
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+const validators = { policy: ajv.compile(policySchema), project: ajv.compile(projectSchema) };
+
+export type SchemaKind = keyof typeof validators;
+
+/** Policy keys in schema order: the order `fmt` writes them in. */
+export const POLICY_KEYS: readonly string[] = Object.keys(policySchema.properties);
+
+const MISSING_KEY_HINTS: Record<string, string> = {
+  scope: ' (the id of the scope in your system)',
+  componentId: ' (or set defaults.componentId in autojoin-sync.yaml)',
+  domains: ' (the complete list of domains; [] clears autojoin)',
+};
+
+/**
+ * @param data the document's data after defaults were filled in
+ * @returns one diagnostic per schema violation, at the offending key or value
+ */
+export function schemaDiagnostics(kind: SchemaKind, parsed: ParsedDocument, data: unknown): Diagnostic[] {
+  const validate = validators[kind];
+  if (validate(data)) return [];
+  const diagnostics: Diagnostic[] = [];
+  for (const error of validate.errors ?? []) {
+    const diagnostic = describe(error, parsed);
+    if (diagnostic) diagnostics.push(diagnostic);
+  }
+  return diagnostics;
+}
+
+function describe(error: ErrorObject, parsed: ParsedDocument): Diagnostic | null {
+  const path = pointerToPath(error.instancePath);
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return unknownKey(parsed, path, String(error.params.additionalProperty), error.parentSchema);
+    case 'required':
+      return missingKey(parsed, path, String(error.params.missingProperty));
+    case 'type':
+      return wrongType(parsed, path, error);
+    case 'uniqueItems':
+      return null; // the domain checks report duplicates, with both positions
+    default:
+      return diagnosticAt(locate(parsed, path), 'error', 'invalid-value', `${labelOf(path)}: ${invalidValue(path, error)}`);
+  }
+}
+
+function pointerToPath(pointer: string): DataPath {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** @returns e.g. `domains[2]`, `safety.maxRemovals`. */
+function labelOf(path: DataPath): string {
+  return path.reduce<string>((label, part) => (typeof part === 'number' ? `${label}[${part}]` : label ? `${label}.${part}` : part), '');
+}
+
+function unknownKey(parsed: ParsedDocument, path: DataPath, key: string, parentSchema: unknown): Diagnostic {
+  const allowed = Object.keys((parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  const nearest = nearestKey(key, allowed);
+  const where = path.length ? ` in ${labelOf(path)}` : '';
+  const suggestion = nearest ? ` (did you mean "${nearest}"?)` : '';
+  const message = `unknown key "${key}"${where}${suggestion}; allowed keys: ${allowed.join(', ')}`;
+  return diagnosticAt(locate(parsed, [...path, key], 'key'), 'error', 'unknown-key', message);
+}
+
+function missingKey(parsed: ParsedDocument, path: DataPath, key: string): Diagnostic {
+  const pos = path.length ? locate(parsed, path, 'key') : parsed.start;
+  const where = path.length ? ` in ${labelOf(path)}` : '';
+  const hint = path.length ? '' : (MISSING_KEY_HINTS[key] ?? '');
+  return diagnosticAt(pos, 'error', 'missing-key', `missing required key "${key}"${where}${hint}`);
+}
+
+function wrongType(parsed: ParsedDocument, path: DataPath, error: ErrorObject): Diagnostic {
+  const expected = expectedOf(path, String(error.params.type));
+  const label = labelOf(path);
+  let message = `${label}: expected ${expected}, got ${describeValue(error.data)}`;
+  const scalar = typeof error.data === 'number' || typeof error.data === 'boolean';
+  if (error.params.type === 'string' && scalar) {
+    const last = path.at(-1);
+    message += typeof last === 'string' ? `; quote it: ${last}: "${String(error.data)}"` : `; quote it: "${String(error.data)}"`;
+  }
+  return diagnosticAt(locate(parsed, path), 'error', 'wrong-type', message);
+}
+
+function expectedOf(path: DataPath, type: string): string {
+  const last = path.at(-1);
+  if (last === 'domains') return 'a list of domains';
+  if (typeof last === 'number' && path.at(-2) === 'domains') return 'a domain name (a string)';
+  const names: Record<string, string> = {
+    string: 'a string',
+    integer: 'a whole number',
+    number: 'a number',
+    object: 'a mapping of keys',
+    array: 'a list',
+    boolean: 'true or false',
+  };
+  return names[type] ?? type;
+}
+
+/** @returns how a person would name a YAML value: `a string`, `a list`, `nothing (an empty value)`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing (an empty value)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return `a number (${value})`;
+  return String(value);
+}
+
+function invalidValue(path: DataPath, error: ErrorObject): string {
+  const limit = (error.params as { limit?: number }).limit;
+  switch (error.keyword) {
+    case 'minLength':
+      return 'must not be empty';
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minimum':
+      return `must be at least ${limit}, got ${String(error.data)}`;
+    case 'maximum':
+      return `must be at most ${limit}, got ${String(error.data)}`;
+    case 'pattern':
+      return path.at(-1) === 'baseUrl' ? 'must start with https:// (http:// only for a loopback host)' : 'must not contain "/"';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * @returns the allowed key nearest to a mistyped one, or undefined when none is close:
+ * case, `-` and `_` are ignored, then edit distance or containment decides.
+ */
+export function nearestKey(key: string, allowed: readonly string[]): string | undefined {
+  const simple = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
+  const target = simple(key);
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of allowed) {
+    const other = simple(candidate);
+    const distance = editDistance(target, other);
+    const contained = target.length >= 4 && (other.includes(target) || target.includes(other));
+    const close = distance <= Math.max(1, Math.floor(other.length / 3)) || contained;
+    if (close && (!best || distance < best.distance)) best = { key: candidate, distance };
+  }
+  return best?.key;
+}
+
+/** Levenshtein distance. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

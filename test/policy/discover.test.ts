@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPolicyFileName, loadPolicies } from '../../src/policy/index.js';
+
+let root: string;
+const policy = (scope: string): string => `scope: ${scope}\ncomponentId: c\ndomains: [acme.com]\n`;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'autojoin-discover-'));
+  const files: Record<string, string> = {
+    'repo/autojoin.yaml': policy('root'),
+    'repo/teams/eng.autojoin.yml': policy('eng'),
+    'repo/teams/sales.autojoin.yaml': policy('sales'),
+    'repo/teams/notes.yaml': 'not: [a policy',
+    'repo/teams/autojoin.yaml.bak': 'not: [a policy',
+    'repo/node_modules/pkg/autojoin.yaml': 'not: [a policy',
+    'repo/.git/autojoin.yaml': 'not: [a policy',
+    'repo/.autojoin-sync/autojoin.yaml': 'not: [a policy',
+    'repo/odd-name.yaml': policy('odd'),
+    'outside/x.autojoin.yaml': policy('outside'),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+    await writeFile(path.join(root, name), text);
+  }
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('discovery', () => {
+  it('finds autojoin.yaml and *.autojoin.yaml/.yml, skipping node_modules, .git and .autojoin-sync', async () => {
+    const result = await loadPolicies(['.'], { cwd: path.join(root, 'repo') });
+    expect(result.files).toEqual(['autojoin.yaml', 'teams/eng.autojoin.yml', 'teams/sales.autojoin.yaml']);
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it('takes a path that is a file as is, de-duplicates, and reports paths relative to cwd', async () => {
+    const cwd = path.join(root, 'repo');
+    const result = await loadPolicies(['odd-name.yaml', 'teams', 'teams/eng.autojoin.yml', path.join(root, 'outside')], { cwd });
+    expect(result.files).toEqual(['../outside/x.autojoin.yaml', 'odd-name.yaml', 'teams/eng.autojoin.yml', 'teams/sales.autojoin.yaml']);
+    expect(result.policies.map((p) => `${p.key} ${p.source.file}`)).toEqual([
+      'default/eng teams/eng.autojoin.yml',
+      'default/odd odd-name.yaml',
+      'default/outside ../outside/x.autojoin.yaml',
+      'default/sales teams/sales.autojoin.yaml',
+    ]);
+  });
+
+  it('reports a missing path as a diagnostic and still loads the rest', async () => {
+    const result = await loadPolicies(['nope', 'autojoin.yaml'], { cwd: path.join(root, 'repo') });
+    expect(result.diagnostics).toEqual([
+      { file: 'nope', line: 1, column: 1, severity: 'error', code: 'path-not-found', message: 'no such file or directory' },
+    ]);
+    expect(result.policies.map((p) => p.key)).toEqual(['default/root']);
+  });
+
+  it.each([
+    ['autojoin.yaml', true],
+    ['autojoin.yml', true],
+    ['eng.autojoin.yaml', true],
+    ['a.b.autojoin.yml', true],
+    ['myautojoin.yaml', false],
+    ['autojoin.json', false],
+    ['autojoin-sync.yaml', false],
+  ])('isPolicyFileName(%j) is %s', (name, expected) => {
+    expect(isPolicyFileName(name)).toBe(expected);
+  });
+});

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkDomain, normalizeDomain } from '../../src/policy/index.js';
+
+describe('normalizeDomain', () => {
+  it.each([
+    ['  Acme.COM  ', 'acme.com'],
+    ['acme.com.', 'acme.com'],
+    ['Bücher.de', 'xn--bcher-kva.de'],
+    ['ÉCOLE.fr', 'xn--cole-9oa.fr'],
+    ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
+    ['bob@acme.com', 'bob@acme.com'],
+    ['', ''],
+  ])('%j → %j', (raw, expected) => {
+    expect(normalizeDomain(raw)).toBe(expected);
+  });
+
+  it('is idempotent', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.domain(), fc.string()), (raw) => {
+        const once = normalizeDomain(raw);
+        expect(normalizeDomain(once)).toBe(once);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('checkDomain', () => {
+  it.each([
+    ['acme.com', []],
+    ['acme.co.uk', []],
+    ['acme.github.io', []],
+    ['Bücher.de', []],
+    ['eng.acme.com', ['warning:subdomain']],
+    ['gmail.com', ['error:webmail-domain']],
+    ['GMAIL.COM.', ['error:webmail-domain']],
+    ['co.uk', ['error:public-suffix']],
+    ['github.io', ['error:public-suffix']],
+    ['com', ['error:public-suffix']],
+    ['[::1]', ['error:ip-address']],
+    ['*.acme.com', ['error:wildcard-domain']],
+    ['mailto:bob@acme.com', ['error:email-address']],
+    ['http://acme.com', ['error:url-not-domain']],
+    ['acme.com-', ['error:invalid-domain']],
+  ])('%j → %j', (raw, expected) => {
+    expect(checkDomain(raw).map((f) => `${f.severity}:${f.code}`)).toEqual(expected);
+  });
+
+  it('suggests the domain of an email address and of a URL', () => {
+    expect(checkDomain('Alice@Bücher.de')[0]?.message).toContain(': xn--bcher-kva.de');
+    expect(checkDomain('https://www.acme.com:8443/path?q=1')[0]?.message).toContain('host name: www.acme.com');
+  });
+
+  it('accepts any syntactically valid registrable domain that is not webmail', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-z0-9]{2,20}$/), (label) => {
+        const errors = checkDomain(`${label}-corp-test.com`).filter((f) => f.severity === 'error');
+        expect(errors).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('webmail list spelled in Unicode', () => {
+  it.each(['müll.email', 'xn--mll-hoa.email', 'MÜLL.email.'])('refuses %j', (raw) => {
+    expect(checkDomain(raw).map((f) => f.code)).toEqual(['webmail-domain']);
+  });
+});

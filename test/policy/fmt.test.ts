@@ -1,0 +1,145 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatPolicyText, parsePolicySources, renderPolicyDocument, type Policy } from '../../src/policy/index.js';
+import { runCli } from '../support/cli.js';
+
+const GOOD = fileURLToPath(new URL('../fixtures/policies/good/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+const TEAMS_CANONICAL = `# yaml-language-server: $schema=../../../../schemas/autojoin.schema.json
+# Not in canonical form on purpose: fmt tests rewrite a copy of this file.
+scope: g-eng
+scopeType: team
+scopeName: Engineering
+componentId: cmp_2
+domains:
+  # unsorted, mixed case, a trailing dot and a Unicode name
+  - acme.com
+  - globex.com
+  - xn--bcher-kva.de
+---
+scope: g-sales
+scopeType: team
+componentId: cmp_2
+domains:
+  - acme.com
+  - initech.com
+  # flow style
+`;
+
+describe('formatPolicyText', () => {
+  it('orders keys as the schema does, normalizes and sorts domains, keeps comments and the schema line', async () => {
+    const text = await readFile(path.join(GOOD, 'teams.autojoin.yaml'), 'utf8');
+    const result = formatPolicyText({ file: 'teams.autojoin.yaml', text });
+    expect(result).toEqual({ text: TEAMS_CANONICAL, changed: true, diagnostics: [] });
+  });
+
+  it('is idempotent and keeps the meaning of the file', async () => {
+    const text = await readFile(path.join(GOOD, 'teams.autojoin.yaml'), 'utf8');
+    const once = formatPolicyText({ file: 'f', text }).text ?? '';
+    expect(formatPolicyText({ file: 'f', text: once })).toEqual({ text: once, changed: false, diagnostics: [] });
+    const strip = (p: Policy): Omit<Policy, 'source'> => ({ ...p, source: undefined }) as Omit<Policy, 'source'>;
+    expect(parsePolicySources([{ file: 'f', text: once }]).policies.map(strip)).toEqual(
+      parsePolicySources([{ file: 'f', text }]).policies.map(strip),
+    );
+  });
+
+  it('de-duplicates domains, keeping a comment, and moves a header comment back on top', () => {
+    const text = '# header\ndomains:\n  - B.com\n  - a.com # first\n  - A.com\nscope: x # the id\ncomponentId: c\nowner: team-x\n';
+    expect(formatPolicyText({ file: 'f', text }).text).toBe(
+      '# header\nscope: x # the id\ncomponentId: c\ndomains:\n  - a.com # first\n  - b.com\nowner: team-x\n',
+    );
+  });
+
+  it('drops a stray trailing document marker but keeps a comment-only document', () => {
+    expect(formatPolicyText({ file: 'f', text: 'scope: a\ncomponentId: c\ndomains: []\n---\n' }).text).toBe(
+      'scope: a\ncomponentId: c\ndomains: []\n',
+    );
+    const commented = 'scope: a\ncomponentId: c\ndomains: []\n---\n# next: sales\n';
+    expect(formatPolicyText({ file: 'f', text: commented })).toEqual({ text: commented, changed: false, diagnostics: [] });
+  });
+
+  it('reports a file with YAML errors instead of formatting it', () => {
+    const result = formatPolicyText({ file: 'f.autojoin.yaml', text: 'scope: a\nscope: b\n' });
+    expect(result.text).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(['2:1 duplicate-key']);
+  });
+
+  it('leaves the examples unchanged (they are canonical)', async () => {
+    for (const file of ['engineering.autojoin.yaml', 'sales.autojoin.yaml', 'holdings/autojoin.yaml', 'retired.autojoin.yml']) {
+      const text = await readFile(path.join(EXAMPLES, 'policies', file), 'utf8');
+      expect(formatPolicyText({ file, text }).changed, file).toBe(false);
+    }
+  });
+});
+
+describe('renderPolicyDocument', () => {
+  const policy: Policy = {
+    key: 'team/123',
+    scope: '123',
+    scopeType: 'team',
+    scopeName: 'Team 123',
+    componentId: 'cmp_1',
+    domains: ['b.com', 'a.com'],
+    source: { file: 'x', line: 1, column: 1 },
+    explicitEmpty: false,
+  };
+
+  it('renders canonical YAML that formats to itself and loads back to the same policy', () => {
+    const text = renderPolicyDocument(policy, { schemaUrl: '../schemas/autojoin.schema.json' });
+    expect(text).toBe(
+      '# yaml-language-server: $schema=../schemas/autojoin.schema.json\n\n' +
+        'scope: "123"\nscopeType: team\nscopeName: Team 123\ncomponentId: cmp_1\ndomains:\n  - a.com\n  - b.com\n',
+    );
+    expect(formatPolicyText({ file: 'x', text }).changed).toBe(false);
+    const [loaded] = parsePolicySources([{ file: 'x', text }]).policies;
+    expect(loaded).toEqual({ ...policy, domains: ['a.com', 'b.com'], source: { file: 'x', line: 3, column: 1 } });
+  });
+
+  it('writes an empty list as domains: []', () => {
+    const text = renderPolicyDocument({ ...policy, scopeName: undefined, domains: [], explicitEmpty: true });
+    expect(text).toBe('scope: "123"\nscopeType: team\ncomponentId: cmp_1\ndomains: []\n');
+  });
+});
+
+describe('autojoin-sync fmt (spawned)', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-fmt-'));
+    await cp(GOOD, dir, { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--check lists files that would change and exits 1; fmt rewrites them; a second run changes nothing', async () => {
+    const check = await runCli(['fmt', '--check'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe('teams.autojoin.yaml\n');
+    expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).not.toBe(TEAMS_CANONICAL);
+
+    const fmt = await runCli(['fmt'], { cwd: dir });
+    expect(fmt.code).toBe(0);
+    expect(fmt.stdout).toBe('teams.autojoin.yaml\n');
+    expect(fmt.stderr).toContain('reformatted 1 of 4 files');
+    expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).toBe(TEAMS_CANONICAL);
+
+    const again = await runCli(['fmt', '--check', '.'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+  });
+
+  it('reports a file with parse errors, leaves it untouched and exits 1', async () => {
+    const broken = 'scope: a\ndomains: [B.com\n';
+    await writeFile(path.join(dir, 'broken.autojoin.yaml'), broken);
+    const result = await runCli(['fmt'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^broken\.autojoin\.yaml:3:1: error: invalid YAML: /m);
+    expect(result.stderr).toContain('1 file could not be formatted');
+    expect(await readFile(path.join(dir, 'broken.autojoin.yaml'), 'utf8')).toBe(broken);
+    expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).toBe(TEAMS_CANONICAL);
+  });
+});

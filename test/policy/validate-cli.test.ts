@@ -1,0 +1,126 @@
+/**
+ * `autojoin-sync validate` as a user runs it: a spawned process, output format, exit codes,
+ * and proof that it contacts nothing even when a base URL is configured.
+ */
+import { createServer, type Server } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic, loadPolicies } from '../../src/policy/index.js';
+import { runCli } from '../support/cli.js';
+
+const fixture = (dir: string): string => fileURLToPath(new URL(`../fixtures/policies/${dir}/`, import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+// A TCP listener that only counts connections: any request by validate would show up here.
+let server: Server;
+let connections = 0;
+let baseUrl: string;
+beforeAll(async () => {
+  server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  baseUrl = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('autojoin-sync validate', () => {
+  it('reports every problem in every bad file, sorted, exits 1 and contacts nothing', async () => {
+    const cwd = fixture('bad');
+    const result = await runCli(['validate'], { cwd, env: { AUTOJOIN_BASE_URL: baseUrl, AUTOJOIN_API_KEY: 'sekret-key-123' } });
+    const expected = await loadPolicies(['.'], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(expected.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(''));
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.length).toBe(63);
+    for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
+    expect(lines[0]).toBe(
+      '01-unknown-key.autojoin.yaml:5:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, domains',
+    );
+    expect(result.stderr).toBe('62 errors, 1 warning in 52 files; 1 valid policy\n');
+    expect(result.stdout + result.stderr).not.toContain('sekret-key-123');
+    expect(connections).toBe(0);
+  });
+
+  it('needs no credentials and ignores an unreachable base URL', async () => {
+    const result = await runCli(['validate', 'policies'], {
+      cwd: EXAMPLES,
+      env: { AUTOJOIN_BASE_URL: 'http://127.0.0.1:1', CI: 'true' },
+      timeoutMs: 20_000,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '0 errors, 0 warnings in 4 files; 8 valid policies\n' });
+  });
+
+  it('exits 0 when there are only warnings, and prints them', async () => {
+    const result = await runCli(['validate', '.'], { cwd: fixture('good'), env: { AUTOJOIN_BASE_URL: baseUrl } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'nested/warnings.autojoin.yaml:5:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n',
+    );
+    expect(result.stderr).toBe('0 errors, 1 warning in 4 files; 5 valid policies\n');
+    expect(connections).toBe(0);
+  });
+
+  it('--format json prints files, the policy count and the diagnostics', async () => {
+    const result = await runCli(['validate', '--format', 'json', '15-webmail.autojoin.yaml', '38-empty.autojoin.yaml', '../good'], {
+      cwd: fixture('bad'),
+    });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: string[]; policies: number; diagnostics: object[] };
+    expect(report.files).toEqual([
+      '../good/autojoin.yml',
+      '../good/minimal.autojoin.yaml',
+      '../good/nested/warnings.autojoin.yaml',
+      '../good/teams.autojoin.yaml',
+      '15-webmail.autojoin.yaml',
+      '38-empty.autojoin.yaml',
+    ]);
+    expect(report.policies).toBe(5);
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({ file: '../good/nested/warnings.autojoin.yaml', line: 5, column: 5, severity: 'warning', code: 'subdomain' }),
+      expect.objectContaining({ file: '15-webmail.autojoin.yaml', line: 5, column: 5, severity: 'error', code: 'webmail-domain' }),
+      expect.objectContaining({ file: '38-empty.autojoin.yaml', line: 1, column: 1, severity: 'error', code: 'empty-file' }),
+    ]);
+  });
+
+  it('includes project file problems and uses its defaults', async () => {
+    const bad = await runCli(['validate'], { cwd: fixture('project-bad') });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout.split('\n')[0]).toBe(
+      'autojoin-sync.yaml:1:10: error: baseUrl: must start with https:// (http:// only for a loopback host)',
+    );
+    expect(bad.stdout).toContain('autojoin.yaml:1:1: error: missing required key "componentId"');
+    const good = await runCli(['validate', 'policies'], { cwd: fixture('project-defaults') });
+    expect(good).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('fails with a clear message when there is nothing to validate', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'autojoin-empty-'));
+    try {
+      const result = await runCli(['validate'], { cwd: empty });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('error: no policy files (autojoin.yaml, *.autojoin.yaml) found under .\n');
+      const missing = await runCli(['validate', 'nope'], { cwd: empty });
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe('nope:1:1: error: no such file or directory\n');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('--help explains the command with examples', async () => {
+    const result = await runCli(['validate', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: autojoin-sync validate [options] [paths...]');
+    expect(result.stdout).toContain('$ autojoin-sync validate --format json');
+    expect(result.stdout).toContain('It never contacts the service and needs no credentials');
+  });
+});
