@@ -1,6 +1,84 @@
+/**
+ * `autojoin-sync presets email list` and `autojoin-sync presets form-style get ID`: read the
+ * customer invitation presets (calls 3 and 4, bearer token) and print them as JSON.
+ */
 import type { Command } from 'commander';
+import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../../policy/index.js';
+import { createClient, type ServiceClient } from '../../service/client.js';
+import { ServiceError } from '../../service/errors.js';
+import { connect } from '../connect.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 
-/** Registers `autojoin-sync presets` (not implemented yet). */
+/** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
 export function register(program: Command): void {
-  program.command('presets').description('(not implemented yet)');
+  const presets = program
+    .command('presets')
+    .summary('read customer invitation presets (JSON to stdout)')
+    .description(
+      'Read the customer invitation presets of the Invitation Service and print the JSON answer to\n' +
+        'stdout. Needs AUTOJOIN_ACCESS_TOKEN (the embedded emulator supplies its own).',
+    )
+    .addHelpText('after', EXAMPLES);
+  presets
+    .command('email')
+    .description('email presets')
+    .addHelpText('after', EXAMPLES)
+    .command('list')
+    .description('list the customer invitation email presets')
+    .addHelpText('after', EXAMPLES)
+    .action(() => withPresetClient((client) => client.listEmailPresets()));
+  presets
+    .command('form-style')
+    .description('form style presets')
+    .addHelpText('after', EXAMPLES)
+    .command('get')
+    .argument('<id>', 'the preset id')
+    .description('get one customer invitation form style preset by id')
+    .addHelpText('after', EXAMPLES)
+    .action((id: string) => withPresetClient((client) => client.getFormStylePreset(id)));
+}
+
+const EXAMPLES = `
+Examples:
+  $ autojoin-sync presets email list
+  $ autojoin-sync presets form-style get fsp-default
+  $ AUTOJOIN_BASE_URL=https://invitations.example.com AUTOJOIN_ACCESS_TOKEN=… autojoin-sync presets email list | jq '.[].id'
+
+Exit codes: 0 printed · 1 error (no token, unknown preset, network)
+`;
+
+/** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
+async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
+  const cwd = process.cwd();
+  const connection = await connect({ cwd, baseUrl: await projectBaseUrl(cwd) });
+  let client: ServiceClient | undefined;
+  try {
+    client = createClient({
+      baseUrl: connection.baseUrl,
+      accessToken: connection.accessToken,
+      onNotice: (message) => process.stderr.write(`notice: ${message}\n`),
+    });
+    const result = await read(client);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } catch (error) {
+    throw toCliError(error);
+  } finally {
+    await client?.close();
+    await connection.close();
+  }
+}
+
+/** The base URL of autojoin-sync.yaml, if any (AUTOJOIN_BASE_URL still wins, in connect()). */
+async function projectBaseUrl(cwd: string): Promise<string | undefined> {
+  const { config, diagnostics } = await loadProjectConfig(cwd);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  for (const diagnostic of errors) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+  if (errors.length > 0) throw new CliError(`${PROJECT_FILE} is invalid (see above)`, ExitCode.error);
+  return config.baseUrl;
+}
+
+function toCliError(error: unknown): unknown {
+  if (error instanceof CliError) return error;
+  if (error instanceof ServiceError || error instanceof Error) return new CliError(error.message, ExitCode.error);
+  return error;
 }

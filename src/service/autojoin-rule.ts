@@ -1,0 +1,61 @@
+/**
+ * The one rule for where a scope's autojoin domains come from (design.md):
+ *
+ * 1. In the scope's listing, the active invitation with `invitationType: "autojoin"`.
+ *    "Active" means `deactivated` is not `true`: the interface does not say which fields are
+ *    always present, and an invitation in a listing of *open* invitations that does not say
+ *    it is deactivated is taken at its word. An explicit `deactivated: true` is inactive.
+ *    Should a listing ever hold two active ones, the most recently modified wins (then the
+ *    first listed), so the choice does not depend on page order.
+ * 2. Its `target` entries of type "domain" are the domains.
+ * 3. When that invitation exists but carries no domain target, the domains come from call 2b
+ *    (`autojoinDomains`) instead: the live service need not repeat them in the listing.
+ *    If call 2b then answers 404, the two calls disagree and reading the scope fails
+ *    (state.ts): taking "no domains" could hide a clear the plan should show.
+ *
+ * Domains are compared normalized: trimmed, lower-case, without trailing dots; sorted, unique.
+ */
+import type { AutojoinState, Invitation } from './types.js';
+
+/** @returns true for an autojoin invitation that is not marked `deactivated: true`. */
+export function isActiveAutojoin(invitation: Invitation): boolean {
+  return invitation.invitationType === 'autojoin' && invitation.deactivated !== true;
+}
+
+/** @returns the active autojoin invitation among `invitations`, or null when there is none. */
+export function findActiveAutojoin(invitations: Iterable<Invitation>): Invitation | null {
+  let found: Invitation | null = null;
+  for (const invitation of invitations) {
+    if (!isActiveAutojoin(invitation)) continue;
+    if (found === null || (invitation.modifiedAt ?? '') > (found.modifiedAt ?? '')) found = invitation;
+  }
+  return found;
+}
+
+/** @returns the normalized domains of an invitation's `target` entries of type "domain" ([] when none). */
+export function domainsFromTargets(invitation: Invitation): string[] {
+  const values = (invitation.target ?? [])
+    .filter((target) => target.type.toLowerCase() === 'domain')
+    .map((target) => target.value);
+  return normalizeDomains(values);
+}
+
+/** @returns the normalized domains of a call 2 / 2b answer. */
+export function domainsFromAutojoinState(state: AutojoinState): string[] {
+  return normalizeDomains(state.autojoinDomains.map((entry) => entry.domain));
+}
+
+/** @returns `raw` trimmed, lower-cased, without trailing dots ("Acme.COM." → "acme.com"). */
+export function normalizeDomain(raw: string): string {
+  return raw.trim().toLowerCase().replace(/\.+$/u, '');
+}
+
+/** @returns the normalized, de-duplicated, sorted list; empty strings are dropped. */
+export function normalizeDomains(domains: Iterable<string>): string[] {
+  const unique = new Set<string>();
+  for (const domain of domains) {
+    const normalized = normalizeDomain(domain);
+    if (normalized !== '') unique.add(normalized);
+  }
+  return [...unique].sort();
+}

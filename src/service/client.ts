@@ -1,0 +1,230 @@
+/**
+ * The Invitation Service client: one object per run, holding one keep-alive pool. Each call
+ * builds its path from encoded segments, sends it through the retrying transport, and
+ * accepts only a 2xx JSON body that satisfies the API contract; anything else becomes a
+ * ServiceError that names the request, never the key.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { ScopeRef } from '../scope.js';
+import { VERSION } from '../version.js';
+import { baseUrlString, checkBaseUrl } from './base-url.js';
+import { contractViolation, type ContractName } from './contract.js';
+import { ServiceError, oneLineMessage } from './errors.js';
+import { parseJsonBody } from './json-body.js';
+import { walkPages } from './pagination.js';
+import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+import { createTransport, type HttpResponse, type Transport } from './transport.js';
+import type { AutojoinState, Invitation, InvitationListing, ListingKind, SyncRequest } from './types.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  accessToken?: string;
+  /** Test seam: the base dispatcher (the caller closes it); default a keep-alive undici Agent. Retries apply either way. */
+  dispatcher?: Dispatcher;
+  /** Pool size per origin (default 16). */
+  connections?: number;
+  /** Headers timeout and body timeout of each request (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Response size cap (default 8 MiB). */
+  maxResponseBytes?: number;
+  /** Page cap of one listing walk (default 500). */
+  maxPages?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Receives notices such as a deprecation, each at most once per client. */
+  onNotice?: (message: string) => void;
+}
+
+export interface ServiceClient {
+  readonly baseUrl: string;
+  /** Walks a scope's listing (call 1 or 1b); yields per page only invitations not seen before. */
+  listInvitationPages(listing: ListingKind, ref: ScopeRef): AsyncGenerator<Invitation[]>;
+  /** The whole de-duplicated listing of a scope. */
+  listInvitations(listing: ListingKind, ref: ScopeRef): Promise<Invitation[]>;
+  /** Call 2b; null when the service answers 404 (no autojoin invitation for the scope). */
+  getAutojoin(ref: ScopeRef): Promise<AutojoinState | null>;
+  /** Call 2: sets the complete domain list of a scope. */
+  syncAutojoin(body: SyncRequest): Promise<AutojoinState>;
+  /** Call 3. */
+  getFormStylePreset(id: string): Promise<Record<string, unknown>>;
+  /** Call 4. */
+  listEmailPresets(): Promise<Record<string, unknown>[]>;
+  /** HTTP requests sent so far, retries included. */
+  readonly requestCount: number;
+  /** Closes the pool (when the client created it). */
+  close(): Promise<void>;
+}
+
+export const CLIENT_DEFAULTS = {
+  connections: 16,
+  requestTimeoutMs: 30_000,
+  maxResponseBytes: 8 * 1024 * 1024,
+  maxPages: 500,
+} as const;
+
+type Credential = 'apiKey' | 'accessToken';
+
+interface CallSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  credential: Credential;
+  contract: ContractName;
+  body?: unknown;
+  /** A 404 answer means "none" (call 2b) instead of an error. */
+  notFoundIsNull?: boolean;
+}
+
+const CREDENTIAL_ENV: Record<Credential, string> = { apiKey: 'AUTOJOIN_API_KEY', accessToken: 'AUTOJOIN_ACCESS_TOKEN' };
+const CREDENTIAL_USE: Record<Credential, string> = {
+  apiKey: 'the invitation calls (listings, autojoin) need an API key',
+  accessToken: 'the preset calls need an access token',
+};
+
+/** @returns a client for the service at `options.baseUrl` (checked with checkBaseUrl). */
+export function createClient(options: ClientOptions): ServiceClient {
+  const base = checkBaseUrl(options.baseUrl);
+  const transport = createTransport({
+    origin: base.origin,
+    dispatcher: options.dispatcher,
+    connections: options.connections ?? CLIENT_DEFAULTS.connections,
+    timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) },
+  });
+  const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options);
+  const listInvitationPages = (listing: ListingKind, ref: ScopeRef): AsyncGenerator<Invitation[]> =>
+    walkPages(
+      async (start) => ((await call(listingCall(listing, ref, start))) as InvitationListing).invitations,
+      { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: 'GET', path: withoutQuery(listingPath(listing, ref, 0)) },
+    );
+  return {
+    baseUrl: baseUrlString(base),
+    listInvitationPages,
+    async listInvitations(listing, ref) {
+      const all: Invitation[] = [];
+      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
+      return all;
+    },
+    getAutojoin: async (ref) =>
+      (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', contract: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
+    syncAutojoin: async (body) =>
+      (await call({ method: 'POST', path: SYNC_PATH, credential: 'apiKey', contract: 'AutojoinState', body })) as AutojoinState,
+    getFormStylePreset: async (id) =>
+      (await call({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', contract: 'FormStylePreset' })) as Record<string, unknown>,
+    listEmailPresets: async () =>
+      (await call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', contract: 'EmailPresetList' })) as Record<string, unknown>[],
+    get requestCount() {
+      return transport.requestCount;
+    },
+    close: () => transport.close(),
+  };
+}
+
+function listingCall(listing: ListingKind, ref: ScopeRef, start: number): CallSpec {
+  return { method: 'GET', path: listingPath(listing, ref, start), credential: 'apiKey', contract: 'InvitationListing' };
+}
+
+/**
+ * @returns the one function every call goes through: credential check, request, deprecation
+ *   notice (once per message), status handling, JSON and contract check
+ */
+function createCaller(transport: Transport, prefix: string, options: ClientOptions): (spec: CallSpec) => Promise<unknown> {
+  const redact = redactor([options.apiKey, options.accessToken]);
+  const noticesGiven = new Set<string>();
+  return async (spec) => {
+    const secret = options[spec.credential];
+    if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
+    const response = await transport.send({
+      method: spec.method,
+      wirePath: prefix + spec.path,
+      path: spec.path,
+      headers: requestHeaders(spec, secret),
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+    });
+    const notice = response.headers.deprecation === undefined ? undefined : deprecationNotice(spec);
+    if (notice !== undefined && !noticesGiven.has(notice)) {
+      noticesGiven.add(notice);
+      options.onNotice?.(notice);
+    }
+    if (response.status === 404 && spec.notFoundIsNull && isEmptyOrJson(response)) return null;
+    if (response.status < 200 || response.status > 299) throw httpError(spec, response, redact);
+    return checkedBody(spec, response, redact);
+  };
+}
+
+function withoutQuery(path: string): string {
+  return path.replace(/\?.*$/u, '');
+}
+
+function requestHeaders(spec: CallSpec, secret: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `autojoin-sync/${VERSION}` };
+  if (spec.credential === 'apiKey') headers['x-api-key'] = secret;
+  else headers.authorization = `Bearer ${secret}`;
+  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+function deprecationNotice(spec: CallSpec): string {
+  return spec.path.startsWith('/api/v1/invitations/by-group/')
+    ? 'the by-group listing is deprecated; use --listing by-scope'
+    : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
+}
+
+function isEmptyOrJson(response: HttpResponse): boolean {
+  return response.body.length === 0 || parseJsonBody(response.body, headerText(response.headers['content-type'])).ok;
+}
+
+/** A 2xx body, parsed and checked against its contract definition. */
+function checkedBody(spec: CallSpec, response: HttpResponse, redact: (text: string) => string): unknown {
+  const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+  const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
+  if (problem !== null) {
+    const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
+    throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts: response.attempts });
+  }
+  return parsed.ok ? parsed.value : undefined;
+}
+
+function httpError(spec: CallSpec, response: HttpResponse, redact: (text: string) => string): ServiceError {
+  const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+  const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
+  const hints: string[] = [];
+  if (message === undefined) hints.push(STATUS_CODES[response.status] ?? 'error');
+  if (!parsed.ok && /HTML/u.test(parsed.problem)) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
+  if (response.status === 401 || response.status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
+  return new ServiceError({
+    code: 'http',
+    method: spec.method,
+    path: spec.path,
+    status: response.status,
+    serviceMessage: message === undefined ? undefined : redact(message),
+    detail: hints.join(' '),
+    attempts: response.attempts,
+  });
+}
+
+/** The `message` of an error body ({statusCode, message, error}); lenient about the rest. */
+function errorMessageOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const message = (value as { message?: unknown }).message;
+  if (typeof message === 'string') return oneLineMessage(message);
+  if (Array.isArray(message) && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
+  return undefined;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** `{ maxRetries: undefined }` keeps the default rather than erasing it. */
+function definedOnly<T extends object>(partial: T): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Defence in depth: a server that echoes a credential back never gets it into our messages. */
+function redactor(secrets: (string | undefined)[]): (text: string) => string {
+  const present = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 4);
+  return (text) => present.reduce((result, secret) => result.replaceAll(secret, '***'), text);
+}

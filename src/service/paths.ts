@@ -1,0 +1,35 @@
+/**
+ * API paths. Every caller-supplied value becomes exactly one path segment: '/' and '?' are
+ * percent-encoded by encodeURIComponent, and the dot segments '.' and '..' (which a server
+ * or proxy would resolve away, changing the path) are encoded as '%2E' and '%2E%2E'.
+ */
+import type { ScopeRef } from '../scope.js';
+import type { ListingKind } from './types.js';
+
+/** @returns `value` encoded as one path segment; throws on an empty value. */
+export function pathSegment(value: string): string {
+  if (value === '') throw new Error('an empty value cannot be a path segment (scope, scopeType or preset id is empty)');
+  if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
+  return encodeURIComponent(value);
+}
+
+/** Call 1 (`by-group/{groupType}/{groupId}`) or 1b (`by-scope/{scopeType}/{scope}`), one page. */
+export function listingPath(listing: ListingKind, ref: ScopeRef, start: number): string {
+  return `/api/v1/invitations/${listing}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
+}
+
+/** Call 2b: the autojoin state of one scope. */
+export function autojoinStatePath(ref: ScopeRef): string {
+  return `/api/v1/invitations/by-scope/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}/autojoin`;
+}
+
+/** Call 2: set the complete domain list. */
+export const SYNC_PATH = '/api/v1/invitations/autojoin';
+
+/** Call 3. */
+export function formStylePresetPath(presetId: string): string {
+  return `/api/v1/customer-invitation-form-style-presets/${pathSegment(presetId)}`;
+}
+
+/** Call 4. */
+export const EMAIL_PRESETS_PATH = '/api/v1/customer-invitation-email-presets';

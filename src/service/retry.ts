@@ -1,0 +1,96 @@
+/**
+ * Retry policy as data, applied by undici's own retry interceptor (see transport.ts) through
+ * the `retry` callback built here. Every call of the client is safe to repeat: the listings
+ * and presets are GETs, and the autojoin POST sends the complete domain list, so sending it
+ * twice leaves the same state as sending it once.
+ */
+
+/**
+ * Statuses worth another attempt. 500 is included on purpose: with idempotent calls only,
+ * a retry cannot do harm, and the live service's 500s are as often transient as its 503s.
+ */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([
+  429, // Too Many Requests: wait for Retry-After
+  500, // Internal Server Error: possibly transient; safe because every call is idempotent
+  502, // Bad Gateway: a proxy lost the upstream
+  503, // Service Unavailable: overloaded or deploying
+  504, // Gateway Timeout
+]);
+
+/** Transport errors worth another attempt (undici and Node error codes). */
+export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET', // the peer reset the connection
+  'ECONNREFUSED', // nothing listening (yet): a restarting service
+  'EPIPE', // wrote to a socket the peer had closed
+  'ETIMEDOUT', // the OS gave up connecting
+  'EAI_AGAIN', // temporary DNS failure
+  'UND_ERR_SOCKET', // socket closed before the response was complete (also a truncated body)
+  'UND_ERR_CLOSED', // a keep-alive connection closed under the request
+  'UND_ERR_CONNECT_TIMEOUT', // no connection within the connect timeout
+  'UND_ERR_HEADERS_TIMEOUT', // no response headers within the request timeout
+  'UND_ERR_BODY_TIMEOUT', // the body stalled longer than the request timeout
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body shorter than its Content-Length
+]);
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 4, so at most 5 attempts). */
+  maxRetries: number;
+  /** Base of the exponential backoff (default 250 ms): ~250, 500, 1000, 2000 ms, with jitter. */
+  minDelayMs: number;
+  /** Upper bound of one backoff delay (default 8 s); a longer Retry-After is still honoured. */
+  maxDelayMs: number;
+  /** Total time budget of one call, attempts and waits included (default 60 s). */
+  maxTotalMs: number;
+  statuses: ReadonlySet<number>;
+  errorCodes: ReadonlySet<string>;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 4,
+  minDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxTotalMs: 60_000,
+  statuses: RETRY_STATUSES,
+  errorCodes: RETRY_ERROR_CODES,
+};
+
+/** What the decider needs to know of a failed attempt. */
+export interface FailedAttempt {
+  /** 1 after the first attempt, 2 after the second, … */
+  attempt: number;
+  status?: number;
+  code?: string;
+  /** Value of the Retry-After header, if any. */
+  retryAfter?: string;
+  /** Milliseconds since the call started. */
+  elapsedMs: number;
+}
+
+/**
+ * Pure retry decision.
+ * @param random a number in [0, 1) for the jitter
+ * @returns the delay in ms before the next attempt, or null to give up
+ */
+export function retryDelayMs(failure: FailedAttempt, policy: RetryPolicy, random: number): number | null {
+  if (failure.attempt > policy.maxRetries) return null;
+  const retryable =
+    failure.status !== undefined ? policy.statuses.has(failure.status) : policy.errorCodes.has(failure.code ?? '');
+  if (!retryable) return null;
+  const backoff = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
+  // "Equal jitter": half the backoff fixed, half random, so concurrent clients spread out.
+  const jittered = backoff / 2 + (backoff / 2) * random;
+  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
+  // A wait that would end past the budget is not worth starting.
+  return failure.elapsedMs + delay > policy.maxTotalMs ? null : Math.round(delay);
+}
+
+/**
+ * Parses Retry-After: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * @returns milliseconds to wait, or undefined when absent or unreadable
+ */
+export function parseRetryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/u.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,119 @@
+/**
+ * Reading live state: for each declared scope, walk its listing page by page, keep only the
+ * active autojoin invitation (autojoin-rule.ts), and reduce it to what the plan needs. Scopes
+ * are read by a small pool of workers sharing one client (one keep-alive pool), so at most
+ * `concurrency` scopes are in flight and no scope keeps more than one page plus its autojoin
+ * invitation in memory while it is read.
+ */
+import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import type { LiveScope } from '../plan/types.js';
+import { domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin } from './autojoin-rule.js';
+import type { ServiceClient } from './client.js';
+import type { Invitation, ListingKind } from './types.js';
+
+export interface ReadLiveStateOptions {
+  /** Which listing call to use (default 'by-group', design.md call 1). */
+  listing?: ListingKind;
+  /** Scopes read at the same time (default 16). */
+  concurrency?: number;
+  /** Called after each scope is read. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Reading one scope failed; the message starts with the scope key. */
+export class LiveStateError extends Error {
+  constructor(
+    readonly key: ScopeKey,
+    cause: unknown,
+  ) {
+    super(`reading ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'LiveStateError';
+  }
+}
+
+/**
+ * Reads the live autojoin state of every scope in `refs` (duplicates read once).
+ * Fails fast: after the first failure no new scope is started, the ones in flight stop at
+ * their next page, and the call rejects with a LiveStateError naming the failed scope.
+ * @returns a map by scope key, in the order of `refs`
+ */
+export async function readLiveState(
+  client: ServiceClient,
+  refs: readonly ScopeRef[],
+  options: ReadLiveStateOptions = {},
+): Promise<Map<ScopeKey, LiveScope>> {
+  const unique = [...new Map(refs.map((ref) => [scopeKey(ref), ref])).values()];
+  const results: LiveScope[] = new Array(unique.length);
+  const abort = new AbortController();
+  let failure: LiveStateError | undefined;
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (!abort.signal.aborted && next < unique.length) {
+      const index = next++;
+      const ref = unique[index] as ScopeRef;
+      try {
+        results[index] = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      } catch (error) {
+        if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
+        abort.abort();
+        return;
+      }
+      options.onProgress?.(++done, unique.length);
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency ?? 16, unique.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failure) throw failure;
+  return new Map(results.map((live) => [live.key, live]));
+}
+
+/**
+ * Reads one scope: its active autojoin invitation from the listing, and its domains from the
+ * invitation's targets or, when it has none, from call 2b.
+ */
+export async function readLiveScope(
+  client: ServiceClient,
+  ref: ScopeRef,
+  options: { listing?: ListingKind; signal?: AbortSignal } = {},
+): Promise<LiveScope> {
+  let autojoin: Invitation | null = null;
+  for await (const page of client.listInvitationPages(options.listing ?? 'by-group', ref)) {
+    options.signal?.throwIfAborted();
+    autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
+  }
+  if (autojoin === null) return liveScopeOf(ref, null, []);
+  const domains = domainsFromTargets(autojoin);
+  return liveScopeOf(ref, autojoin, domains.length > 0 ? domains : await domainsFromCall2b(client, ref, autojoin));
+}
+
+/**
+ * An active autojoin invitation always has domains (an empty list deactivates it), so when
+ * call 2b knows of none the two calls disagree. Reading that as "no domains" could hide a
+ * needed clear, so it is an error instead.
+ */
+async function domainsFromCall2b(client: ServiceClient, ref: ScopeRef, autojoin: Invitation): Promise<string[]> {
+  const state = await client.getAutojoin(ref);
+  if (state === null) {
+    throw new Error(
+      `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/…/autojoin) answers 404`,
+    );
+  }
+  return domainsFromAutojoinState(state);
+}
+
+/** @returns the plan's view of a scope: its domains and the few facts of its autojoin invitation. */
+export function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string[]): LiveScope {
+  return {
+    key: scopeKey(ref),
+    scope: ref.scope,
+    scopeType: ref.scopeType,
+    domains,
+    autojoin: autojoin && {
+      invitationId: autojoin.id,
+      status: autojoin.status ?? undefined,
+      acceptsCount: autojoin.accepts?.length ?? 0,
+      modifiedAt: autojoin.modifiedAt ?? undefined,
+    },
+  };
+}

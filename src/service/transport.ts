@@ -1,0 +1,252 @@
+/**
+ * HTTP transport: one keep-alive undici Agent, composed with three interceptors
+ * (innermost first):
+ *
+ *   count attempts → whole body (size cap) → undici retry (policy from retry.ts)
+ *
+ * The "whole body" interceptor is the reason retries also cover a body cut short: it holds
+ * a response back until its body is complete (and under the size cap) and only then passes
+ * status, body and end upward. A connection that dies mid-body therefore reaches undici's
+ * retry handler as a connection error before any header, which it can simply repeat;
+ * otherwise undici would try to resume with a Range request, which this API does not offer.
+ * Bodies are small (8 MiB cap), so holding one back costs nothing that matters.
+ */
+import { Agent, interceptors, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ServiceError } from './errors.js';
+import { retryDelayMs, type RetryPolicy } from './retry.js';
+
+/** Error code of the size cap; not in any retry set, so it is never retried. */
+const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Path sent on the wire: base path prefix + API path + query. */
+  wirePath: string;
+  /** Path named in errors: the API path and its query (never a header). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** HTTP attempts this call made, retries included. */
+  attempts: number;
+}
+
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  /** HTTP requests sent so far, retries included. */
+  readonly requestCount: number;
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  origin: string;
+  /** Base dispatcher (test seam); when given, the caller owns and closes it. */
+  dispatcher?: Dispatcher;
+  connections: number;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  retry: RetryPolicy;
+}
+
+/** @returns a transport over one keep-alive pool with retries, timeouts and a size cap. */
+export function createTransport(options: TransportOptions): Transport {
+  const owned = options.dispatcher ? undefined : new Agent({ connections: options.connections, pipelining: 1 });
+  const base = options.dispatcher ?? (owned as Agent);
+  const counter = { count: 0 };
+  const dispatcher = base.compose(
+    countAttempts(counter),
+    wholeBody(options.maxResponseBytes),
+    interceptors.retry({
+      throwOnError: true,
+      maxRetries: options.retry.maxRetries,
+      statusCodes: [...options.retry.statuses],
+      errorCodes: [...options.retry.errorCodes],
+      methods: ['GET', 'POST'],
+    }),
+  );
+  return {
+    send: (request) => sendOnce(dispatcher, options, request),
+    get requestCount() {
+      return counter.count;
+    },
+    close: async () => {
+      await owned?.close();
+    },
+  };
+}
+
+function countAttempts(counter: { count: number }): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    counter.count += 1;
+    return dispatch(opts, handler);
+  };
+}
+
+function wholeBody(maxBytes: number): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => dispatch(opts, new WholeBodyHandler(handler, maxBytes));
+}
+
+/** Holds a response back until its body is complete; aborts it past the size cap. */
+class WholeBodyHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private statusMessage = '';
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly next: Dispatcher.DispatchHandler,
+    private readonly maxBytes: number,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.next.onRequestStart?.(controller, context);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    Object.assign(this, { status, headers, statusMessage: statusMessage ?? '' });
+    if (Number(headers['content-length'] ?? 0) > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+    const body = Buffer.concat(this.chunks);
+    try {
+      this.next.onResponseStart?.(controller, this.status, this.headers, this.statusMessage);
+      this.next.onResponseData?.(controller, body);
+      this.next.onResponseEnd?.(controller, trailers);
+    } catch (error) {
+      // undici's retry handler throws here for a retryable status; the body rides along so
+      // that, once retries are spent, the service's own message can still be reported.
+      if (error instanceof Error) Object.assign(error, { responseBody: body });
+      this.next.onResponseError?.(controller, error as Error);
+    }
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.next.onResponseError?.(controller, error);
+  }
+}
+
+function tooLarge(maxBytes: number): Error {
+  return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
+}
+
+/** One logical call: resolves with the final response (after retries) or rejects with a ServiceError. */
+function sendOnce(dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
+  const startedAt = Date.now();
+  const state = { attempts: 1 };
+  const retry: NonNullable<Parameters<typeof interceptors.retry>[0]>['retry'] = (error, { state: retryState }, callback) => {
+    state.attempts = retryState.counter;
+    const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders };
+    const delay = retryDelayMs(
+      {
+        attempt: retryState.counter,
+        status: failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined,
+        code: failure.code,
+        retryAfter: headerValue(failure.headers?.['retry-after']),
+        elapsedMs: Date.now() - startedAt,
+      },
+      options.retry,
+      Math.random(),
+    );
+    if (delay === null) callback(error);
+    else setTimeout(() => callback(null), delay);
+  };
+  return new Promise((resolve, reject) => {
+    const collector = new Collector(request, state, resolve, reject);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: options.origin,
+          path: request.wirePath,
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          retryOptions: { retry },
+        } as Dispatcher.DispatchOptions,
+        collector,
+      );
+    } catch (error) {
+      reject(transportError(request, error, state.attempts));
+    }
+  });
+}
+
+/** The outermost handler: gathers the (already complete) body and settles the call. */
+class Collector implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private chunks: Buffer[] = [];
+
+  constructor(
+    private readonly request: HttpRequest,
+    private readonly state: { attempts: number },
+    private readonly resolve: (response: HttpResponse) => void,
+    private readonly reject: (error: ServiceError) => void,
+  ) {}
+
+  /** Present so undici treats this as a handler of its current (controller) interface. */
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    this.status = status;
+    this.headers = headers;
+    this.chunks = [];
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders; responseBody?: Buffer };
+    if (failure.code === 'UND_ERR_REQ_RETRY' && failure.statusCode !== undefined) {
+      // Retries spent on a retryable status: report it like any other HTTP answer.
+      this.resolve({
+        status: failure.statusCode,
+        headers: failure.headers ?? {},
+        body: failure.responseBody ?? Buffer.alloc(0),
+        attempts: this.state.attempts,
+      });
+      return;
+    }
+    this.reject(transportError(this.request, error, this.state.attempts));
+  }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+function transportError(request: HttpRequest, error: unknown, attempts: number): ServiceError {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = code === TOO_LARGE ? 'too-large' : TIMEOUT_CODES.has(String(code)) ? 'timeout' : 'network';
+  const detail = kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message;
+  return new ServiceError({ code: kind, method: request.method, path: request.path, detail, attempts, cause: error });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,129 @@
+/** readLiveState: the design's rule for a scope's domains, bounded concurrency, fail fast. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, LiveStateError, readLiveState, type ServiceClient } from '../../src/service/index.js';
+import { startPeer, FAST_RETRY, type Peer } from './support/peer.js';
+import { invitations, sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
+
+let peer: Peer | undefined;
+let server: HostileServer | undefined;
+let client: ServiceClient | undefined;
+afterEach(async () => {
+  await peer?.close();
+  await client?.close();
+  await server?.close();
+  peer = server = client = undefined;
+});
+
+const team = (scope: string) => ({ scopeType: 'team', scope });
+const REFS = ['scope-0001', 'scope-0002', 'scope-0003'].map(team);
+
+describe('readLiveState against the emulator', () => {
+  it('reads domains from the autojoin targets, with the facts the plan needs', async () => {
+    peer = await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } });
+    const progress: string[] = [];
+    const live = await readLiveState(peer.client, REFS, { concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
+    expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
+    const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
+    expect(live.get('team/scope-0002')).toEqual({
+      key: 'team/scope-0002',
+      scope: 'scope-0002',
+      scopeType: 'team',
+      domains: ['d1.scope-0002.example', 'd2.scope-0002.example', 'd3.scope-0002.example'],
+      autojoin: { invitationId: stored?.id, status: 'sent', acceptsCount: 0, modifiedAt: stored?.modifiedAt },
+    });
+    expect(progress).toEqual(['1/3', '2/3', '3/3']);
+    // 31 invitations: pages at 0 and 19 per scope, by-group by default, no call 2b.
+    expect(peer.emulator.requests.map((r) => r.path).sort()).toEqual(
+      REFS.flatMap(({ scope }) => [0, 19].map((start) => `/api/v1/invitations/by-group/team/${scope}?start=${start}`)),
+    );
+  });
+
+  it('asks call 2b when the listing\'s autojoin invitation has no domain targets', async () => {
+    peer = await startPeer({ autojoinTargets: false, generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } });
+    const live = await readLiveState(peer.client, REFS, { listing: 'by-scope' });
+    expect(live.get('team/scope-0003')?.domains).toEqual(['d1.scope-0003.example', 'd2.scope-0003.example']);
+    const paths = peer.emulator.requests.map((r) => r.path);
+    expect(paths.filter((p) => p.endsWith('/autojoin'))).toHaveLength(3);
+    expect(paths.filter((p) => p.includes('/by-group/'))).toEqual([]);
+  });
+
+  it('gives autojoin null and domains [] for a deactivated autojoin and for none at all', async () => {
+    peer = await startPeer();
+    await peer.client.syncAutojoin({ ...team('was-on'), componentId: 'c', domains: ['acme.com'] });
+    await peer.client.syncAutojoin({ ...team('was-on'), componentId: 'c', domains: [] });
+    await peer.client.syncAutojoin({ ...team('on'), componentId: 'c', domains: ['Acme.COM', 'b.example'] });
+    const live = await readLiveState(peer.client, [team('was-on'), team('never'), team('on')]);
+    expect(live.get('team/was-on')).toMatchObject({ domains: [], autojoin: null });
+    expect(live.get('team/never')).toMatchObject({ domains: [], autojoin: null });
+    expect(live.get('team/on')?.domains).toEqual(['acme.com', 'b.example']);
+  });
+
+  it('reads a duplicated scope once', async () => {
+    peer = await startPeer({ generate: { scopes: 1 } });
+    const live = await readLiveState(peer.client, [team('scope-0001'), team('scope-0001')]);
+    expect(live.size).toBe(1);
+    expect(peer.emulator.requests).toHaveLength(1);
+  });
+
+  it('reads 200 scopes through one client in a few seconds at most', async () => {
+    peer = await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } });
+    const refs = Array.from({ length: 200 }, (_, i) => team(`scope-${String(i + 1).padStart(4, '0')}`));
+    const live = await readLiveState(peer.client, refs, { concurrency: 16 });
+    expect(live.size).toBe(200);
+    expect([...live.values()].every((scope) => scope.domains.length === 2)).toBe(true);
+    expect(peer.client.requestCount).toBe(400);
+  });
+});
+
+describe('readLiveState concurrency and failures', () => {
+  it('fails when the listing shows an active autojoin without targets and call 2b answers 404', async () => {
+    server = await startHostileServer((request, response) => {
+      if (request.url?.endsWith('/autojoin')) sendJson(response, 404, { statusCode: 404, message: 'Cannot GET' });
+      else sendJson(response, 200, { invitations: [{ id: 'aj-1', invitationType: 'autojoin', deactivated: false }] });
+    });
+    client = createClient({ baseUrl: server.url, apiKey: 'k-123456' });
+    await expect(readLiveState(client, [team('odd')])).rejects.toThrow(
+      'reading team/odd failed: the listing shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) answers 404',
+    );
+  });
+
+  /** A server that answers each listing after `delayMs`, recording how many were in flight. */
+  async function slowListingServer(delayMs: number, failScope?: string) {
+    const stats = { inFlight: 0, maxInFlight: 0 };
+    server = await startHostileServer(async (request, response) => {
+      stats.inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      stats.inFlight--;
+      const scope = decodeURIComponent((request.url ?? '').split('/')[6]?.split('?')[0] ?? '');
+      if (scope === failScope) sendJson(response, 500, { statusCode: 500, message: 'boom' });
+      else sendJson(response, 200, { invitations: [...invitations(3, scope), { id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
+    });
+    client = createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 } });
+    return stats;
+  }
+  const many = Array.from({ length: 20 }, (_, i) => team(`s${i}`));
+
+  it.each([1, 4, 16])('never has more than %i scopes in flight', async (concurrency) => {
+    const stats = await slowListingServer(15);
+    const live = await readLiveState(client as ServiceClient, many, { concurrency });
+    expect(live.size).toBe(20);
+    expect(live.get('team/s7')?.domains).toEqual(['s7.example']);
+    expect(stats.maxInFlight).toBe(concurrency);
+  });
+
+  it('fails fast with an error naming the scope', async () => {
+    await slowListingServer(5, 's2');
+    const error = (await readLiveState(client as ServiceClient, many, { concurrency: 2 }).catch((e: unknown) => e)) as LiveStateError;
+    expect(error).toBeInstanceOf(LiveStateError);
+    expect(error.key).toBe('team/s2');
+    expect(error.message).toBe(
+      'reading team/s2 failed: [GET] /api/v1/invitations/by-group/team/s2?start=0: 500 boom (gave up after 2 attempts)',
+    );
+    // No scope is started after the failure: the request log stays as it was.
+    const seen = server?.requests.length ?? 0;
+    expect(seen).toBeLessThan(20);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server?.requests.length).toBe(seen);
+  });
+});
