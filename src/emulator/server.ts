@@ -5,6 +5,7 @@
  * `commit` instead of making it, so a faulted request changes nothing; a committed change is
  * saved to the data file before the answer is sent.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -52,6 +53,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests: [],
     closing: new AbortController(),
   };
+  // Every request waiting out its latency listens on this signal; hundreds may wait at once.
+  setMaxListeners(0, runtime.closing.signal);
   await runtime.saver.save();
   const server = createServer({ keepAlive: true }, (request, response) => {
     serve(runtime, request, response).catch((error: unknown) => failSafe(runtime, request, response, error));
