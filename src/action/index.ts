@@ -1,2 +1,4 @@
-// Entry point of dist/action.js (not implemented yet).
-export {};
+// Entry point of dist/action.js (action.yml `runs.main`): everything happens in run().
+import { run } from './main.js';
+
+await run();

@@ -1,0 +1,123 @@
+/**
+ * The action's inputs (action.yml) and the workflow context it runs in, parsed into plain data.
+ * Both take their source as an argument (an input getter, an environment), so they stay pure.
+ */
+import { readFileSync } from 'node:fs';
+import type { ListingKind } from '../service/types.js';
+
+export type ActionCommand = 'validate' | 'plan' | 'apply';
+
+/** Everything action.yml declares, parsed and checked. */
+export interface ActionInputs {
+  command: ActionCommand;
+  /** Files or directories of policy files, relative to the workspace (one per line). */
+  paths: string[];
+  baseUrl?: string;
+  apiKey?: string;
+  githubToken?: string;
+  comment: boolean;
+  pruneFrom?: string;
+  maxRemovals?: number;
+  allowEmpty: boolean;
+  concurrency?: number;
+  listing?: ListingKind;
+  /** Fail the step when the plan has changes (drift detection). */
+  detailedExitcode: boolean;
+}
+
+/** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
+export type InputGetter = (name: string) => string;
+
+/**
+ * Parses the inputs; an invalid value throws an Error naming the input and what it accepts.
+ * @param get reads an input (core.getInput in the action)
+ */
+export function parseInputs(get: InputGetter): ActionInputs {
+  const text = (name: string): string | undefined => get(name).trim() || undefined;
+  return {
+    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply'] as const),
+    paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
+    baseUrl: text('base-url'),
+    apiKey: text('api-key'),
+    githubToken: text('github-token'),
+    comment: bool('comment', text('comment'), true),
+    pruneFrom: text('prune-from'),
+    maxRemovals: count('max-removals', text('max-removals'), 0),
+    allowEmpty: bool('allow-empty', text('allow-empty'), false),
+    concurrency: count('concurrency', text('concurrency'), 1),
+    listing: text('listing') === undefined ? undefined : oneOf('listing', text('listing') ?? '', ['by-group', 'by-scope'] as const),
+    detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
+  };
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`input ${name}: "${value}" is not one of ${allowed.join(', ')}`);
+}
+
+// The YAML 1.2 core schema booleans, as @actions/core's getBooleanInput accepts them.
+function bool(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+
+function count(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (Number.isInteger(parsed) && parsed >= min) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a whole number >= ${min}`);
+}
+
+/** What the action needs to know of the workflow run. */
+export interface WorkflowContext {
+  eventName: string;
+  owner?: string;
+  repo?: string;
+  /** The pull request's number, when the event is about one. */
+  pullNumber?: number;
+  apiUrl: string;
+  /** Link to this run, for the comment's pointer to the job summary. */
+  runUrl?: string;
+  workspace: string;
+  runnerTemp: string;
+  /** The step's id (GITHUB_ACTION), unique within the job; names the plan file. */
+  stepId: string;
+}
+
+/**
+ * Reads the context from the runner's environment and event payload (GITHUB_EVENT_PATH).
+ * @param env the process environment
+ */
+export function readWorkflowContext(env: NodeJS.ProcessEnv): WorkflowContext {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    owner: owner || undefined,
+    repo: repo || undefined,
+    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+    runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+    stepId: env.GITHUB_ACTION || 'autojoin-sync',
+  };
+}
+
+function readPayload(path: string | undefined): unknown {
+  if (!path) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PR number of a pull_request / pull_request_target payload (or an issue that is a PR). */
+export function pullNumberOf(payload: unknown): number | undefined {
+  const event = payload as { pull_request?: { number?: unknown }; issue?: { number?: unknown; pull_request?: unknown } } | undefined;
+  const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : undefined);
+  return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
+}

@@ -1,0 +1,67 @@
+/**
+ * The GitHub Action: a thin layer that maps action inputs onto the modules the CLI uses
+ * (src/policy, src/reconcile, src/render) and their results onto the runner's channels:
+ * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
+ */
+import * as core from '@actions/core';
+import { ExitCode, CliError, type ExitCodeValue } from '../cli/exit-codes.js';
+import { toCliError } from '../cli/commands/plan.js';
+import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
+import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
+
+/**
+ * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
+ * failure is reported with core.setFailed, which sets the exit code the runner reads.
+ */
+export async function run(): Promise<void> {
+  // Masked before anything else can print it.
+  maskSecret(core.getInput('api-key'));
+  maskSecret(core.getInput('github-token'));
+  try {
+    const inputs = parseInputs((name) => core.getInput(name));
+    const context = readWorkflowContext(process.env);
+    const outcome = await runStep(inputs, context);
+    conclude(outcome, inputs);
+  } catch (error) {
+    const failure = asCliError(error);
+    core.setOutput('exit-code', String(failure.exitCode));
+    core.setFailed(failure.message);
+  }
+}
+
+function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowContext>): Promise<StepOutcome> {
+  switch (inputs.command) {
+    case 'validate':
+      return validateStep(inputs, context);
+    case 'plan':
+      return planStep(inputs, context);
+    case 'apply':
+      return applyStep(inputs, context);
+  }
+}
+
+/** Sets the outputs and maps the exit code onto the step's result. */
+function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
+  core.setOutput('has-changes', String(outcome.hasChanges));
+  core.setOutput('plan-json', outcome.planJson ?? '');
+  core.setOutput('exit-code', String(outcome.exitCode));
+  core.setOutput('summary', outcome.summary);
+  core.info(outcome.summary);
+  if (isFailure(outcome.exitCode, inputs)) core.setFailed(outcome.failure ?? outcome.summary);
+}
+
+/** Pending changes fail the step only when asked to (drift detection). */
+function isFailure(code: ExitCodeValue, inputs: ActionInputs): boolean {
+  if (code === ExitCode.changesPending) return inputs.detailedExitcode;
+  return code !== ExitCode.ok;
+}
+
+function asCliError(error: unknown): CliError {
+  const mapped = toCliError(error);
+  if (mapped instanceof CliError) return mapped;
+  return new CliError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode.error);
+}
+
+function maskSecret(value: string): void {
+  if (value.trim() !== '') core.setSecret(value.trim());
+}

@@ -1,0 +1,225 @@
+/**
+ * The three steps the action runs. Each reads as a list of calls into the shared modules:
+ * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
+ * left here is where results go (annotations, job summary, PR comment, plan file).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as core from '@actions/core';
+import { connect } from '../cli/connect.js';
+import { limitsFrom } from '../cli/commands/plan.js';
+import { ExitCode, CliError, type ExitCodeValue } from '../cli/exit-codes.js';
+import { loadPolicies, loadProjectConfig, PROJECT_FILE, summarizeDiagnostics } from '../policy/index.js';
+import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
+import { findViolations, serializePlan, type Plan } from '../plan/index.js';
+import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
+import { fenceFor } from '../render/escape.js';
+import { summaryLine } from '../render/describe.js';
+import { applyPlan, makePlan } from '../reconcile/index.js';
+import { createClient, type ServiceClient } from '../service/client.js';
+import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
+import type { ActionInputs, WorkflowContext } from './inputs.js';
+import {
+  COMMENT_MAX_CHARS,
+  SUMMARY_MAX_CHARS,
+  commentFooter,
+  diagnosticsMarkdown,
+  planTitle,
+  redact,
+  unsafeMarkdown,
+} from './markdown.js';
+
+/** What a step hands back for the outputs and the step's result. */
+export interface StepOutcome {
+  exitCode: ExitCodeValue;
+  /** One line, also the `summary` output. */
+  summary: string;
+  hasChanges: boolean;
+  /** Path of the plan JSON file, when a plan was made. */
+  planJson?: string;
+  /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
+  failure?: string;
+}
+
+/** `validate`: offline schema and domain checks; annotations at file:line:col. */
+export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
+  const project = await projectOrFail(context.workspace);
+  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
+  annotate(load.diagnostics);
+  const summary = `${load.policies.length} ${load.policies.length === 1 ? 'policy' : 'policies'}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
+  const failed = load.diagnostics.some((d) => d.severity === 'error');
+  await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
+  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
+}
+
+/** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
+export async function planStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
+  const project = await projectOrFail(context.workspace);
+  const work = withClient(inputs, context, project, async (client) => {
+    const { plan, load } = await planFor(inputs, context, project, client);
+    if (!plan) return loadFailed(inputs, context, load, true);
+    const planJson = await writePlanFile(plan, context);
+    const cautions = findViolations(plan.changes, limitsFrom(project, inputs)).map((violation) => violation.message);
+    for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
+    const prefix = unsafeMarkdown(cautions);
+    const title = planTitle(inputs.paths);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
+    const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+    const pending = plan.changes.length > 0;
+    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson };
+  });
+  return work.catch(async (error: unknown) => {
+    if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
+    throw error;
+  });
+}
+
+/** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
+async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+  const text = message.slice(0, 4000);
+  const fence = fenceFor(text);
+  const body = `### ${planTitle(inputs.paths)}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
+  await publishComment(inputs, context, body).catch((commentError: unknown) => {
+    core.warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
+  });
+}
+
+/** `apply`: plan, safety limits, the POSTs; the report and the plan in the job summary. */
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
+  const project = await projectOrFail(context.workspace);
+  return withClient(inputs, context, project, async (client) => {
+    const { plan, load } = await planFor(inputs, context, project, client);
+    if (!plan) return loadFailed(inputs, context, load, false);
+    const planJson = await writePlanFile(plan, context);
+    const title = planTitle(inputs.paths);
+    let report;
+    try {
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing });
+    } catch (error) {
+      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
+      throw error;
+    }
+    const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
+    await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
+    const summary = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
+    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, failure };
+  });
+}
+
+function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  return makePlan({
+    paths: inputs.paths,
+    cwd: context.workspace,
+    client,
+    project,
+    listing: inputs.listing,
+    concurrency: inputs.concurrency,
+    pruneFrom: inputs.pruneFrom,
+  }).then((made) => {
+    annotate(made.load.diagnostics);
+    return made;
+  });
+}
+
+/** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
+async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
+  const errors = load.diagnostics.filter((d) => d.severity === 'error').length;
+  const headline = `${errors} error${errors === 1 ? '' : 's'} in the policy files; nothing was planned`;
+  const title = planTitle(inputs.paths);
+  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS), inputs);
+  if (comment) {
+    const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}\n${footer}\n`);
+  }
+  return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
+}
+
+/** Connects as the CLI does (base-url / api-key inputs in the environment's place) and always closes. */
+async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+  const env = serviceEnv(inputs, process.env);
+  if (!env.AUTOJOIN_BASE_URL && !project.baseUrl && env.CI === 'true') {
+    throw new CliError(
+      `no Invitation Service to talk to: set the action input base-url (or AUTOJOIN_BASE_URL, or baseUrl in ${PROJECT_FILE}); the embedded emulator is only for local use`,
+    );
+  }
+  const connection = await connect({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: (message) => core.info(message) });
+  const client = createClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, onNotice: (message) => core.notice(message) });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+    await connection.close();
+  }
+}
+
+/** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
+export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    ...(inputs.baseUrl ? { AUTOJOIN_BASE_URL: inputs.baseUrl } : {}),
+    ...(inputs.apiKey ? { AUTOJOIN_API_KEY: inputs.apiKey } : {}),
+  };
+}
+
+async function projectOrFail(workspace: string): Promise<ProjectConfig> {
+  const { config, diagnostics } = await loadProjectConfig(workspace);
+  annotate(diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see the annotations)`);
+  return config;
+}
+
+/** One annotation per diagnostic, at its file, line and column. */
+function annotate(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) {
+    const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+    if (d.severity === 'error') core.error(d.message, properties);
+    else core.warning(d.message, properties);
+  }
+}
+
+/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts. */
+async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<string> {
+  const dir = join(context.runnerTemp, 'autojoin-sync');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  await writeFile(file, serializePlan(plan));
+  return file;
+}
+
+async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  await core.summary.addRaw(redact(markdown, [inputs.apiKey, inputs.githubToken]), true).write();
+}
+
+/**
+ * Creates or updates the sticky comment. Without a PR, a token, or with `comment: false` it
+ * does nothing; a 403/404 (a fork's read-only token, a missing permission) is a warning only.
+ */
+async function publishComment(inputs: ActionInputs, context: WorkflowContext, body: string): Promise<void> {
+  if (!inputs.comment || context.pullNumber === undefined || !context.owner || !context.repo) return;
+  if (!inputs.githubToken) return core.warning('no github-token: the plan is in the job summary only');
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
+  try {
+    const result = await upsertComment(target, commentMarker(inputs.paths.join(',')), redact(body, [inputs.apiKey, inputs.githubToken]));
+    core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
+  } catch (error) {
+    if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {
+      core.warning(
+        `cannot comment on pull request #${context.pullNumber} (${error.message}); the plan is in the job summary. ` +
+          'A pull request from a fork gets a read-only token; otherwise grant `pull-requests: write`.',
+      );
+      return;
+    }
+    throw error;
+  }
+}
+
+function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
+  const shown = failed.slice(0, 5).map((f) => `${f.key}: ${f.reason}`).join('; ');
+  const more = failed.length > 5 ? `; and ${failed.length - 5} more` : '';
+  return `${failed.length} scope${failed.length === 1 ? '' : 's'} failed to apply (${shown}${more}); run apply again to finish`;
+}

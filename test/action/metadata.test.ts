@@ -1,0 +1,96 @@
+/** action.yml and the example workflows agree with the code and with each other. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseInputs } from '../../src/action/inputs.js';
+import { REPO_ROOT } from './support/run-action.js';
+
+interface ActionYml {
+  runs: { using: string; main: string };
+  branding: { icon: string; color: string };
+  inputs: Record<string, { description: string; default?: string }>;
+  outputs: Record<string, { description: string }>;
+}
+
+interface Step {
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions: Record<string, string>;
+  concurrency: { group: string; 'cancel-in-progress': boolean };
+  jobs: Record<string, { steps: Step[] }>;
+}
+
+const read = <T>(path: string): T => parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as T;
+const action = read<ActionYml>('action.yml');
+
+function actionStep(workflow: Workflow): Step {
+  const step = Object.values(workflow.jobs)
+    .flatMap((job) => job.steps)
+    .find((candidate) => candidate.uses?.startsWith('your-org/autojoin-sync@'));
+  if (!step) throw new Error('no autojoin-sync step');
+  return step;
+}
+
+describe('action.yml', () => {
+  it('runs the committed bundle on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/action.js' });
+    expect(action.branding.icon).toBeTruthy();
+  });
+
+  it('declares exactly the inputs the code reads, each described', () => {
+    const read = new Set<string>();
+    parseInputs((name) => {
+      read.add(name);
+      return action.inputs[name]?.default?.startsWith('${{') ? '' : (action.inputs[name]?.default ?? '');
+    });
+    expect(Object.keys(action.inputs).sort()).toEqual([...read].sort());
+    for (const [name, input] of Object.entries(action.inputs)) expect(input.description.length, name).toBeGreaterThan(20);
+    expect(action.inputs['github-token']?.default).toBe('${{ github.token }}');
+    expect(action.inputs.command?.default).toBe('plan');
+  });
+
+  it('declares the outputs the action sets', () => {
+    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'has-changes', 'plan-json', 'summary']);
+  });
+});
+
+describe('example workflows', () => {
+  const workflows = {
+    plan: read<Workflow>('examples/workflows/plan.yml'),
+    apply: read<Workflow>('examples/workflows/apply.yml'),
+    drift: read<Workflow>('examples/workflows/drift.yml'),
+  };
+
+  it('use only declared inputs', () => {
+    for (const [name, workflow] of Object.entries(workflows)) {
+      for (const input of Object.keys(actionStep(workflow).with ?? {})) expect(action.inputs, `${name}: ${input}`).toHaveProperty([input]);
+    }
+  });
+
+  it('plan: pull requests, may comment, cancels superseded runs', () => {
+    const { plan } = workflows;
+    expect(plan.on).toHaveProperty('pull_request');
+    expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(plan.concurrency).toEqual({ group: 'autojoin-plan-${{ github.event.pull_request.number }}', 'cancel-in-progress': true });
+    expect(actionStep(plan).with).toMatchObject({ command: 'plan', 'api-key': '${{ secrets.AUTOJOIN_API_KEY }}' });
+  });
+
+  it('apply: push to main, never cancels a running apply, prunes from the previous commit', () => {
+    const { apply } = workflows;
+    expect(apply.on).toMatchObject({ push: { branches: ['main'] } });
+    expect(apply.concurrency['cancel-in-progress']).toBe(false);
+    expect(apply.jobs.apply?.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+    expect(actionStep(apply).with).toMatchObject({ command: 'apply', 'prune-from': '${{ github.event.before }}' });
+  });
+
+  it('drift: nightly plan that fails on changes', () => {
+    const { drift } = workflows;
+    expect(drift.on).toHaveProperty('schedule');
+    expect(actionStep(drift).with).toMatchObject({ command: 'plan', 'detailed-exitcode': true });
+  });
+});

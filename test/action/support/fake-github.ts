@@ -1,0 +1,120 @@
+/**
+ * A small fake of the GitHub REST API's issue-comment calls on 127.0.0.1, recording every request:
+ * list a PR's comments (paginated with `per_page`/`page` and a `Link` header, as GitHub does),
+ * create one, update one. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+export interface FakeComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: { login: string };
+}
+
+export interface FakeGitHub {
+  url: string;
+  requests: RecordedRequest[];
+  comments: FakeComment[];
+  /** Status for POST/PATCH (default 0: behave normally). */
+  writeStatus: number;
+  /** Adds unrelated comments to an issue (to force pagination). */
+  seed(issue: number, count: number): void;
+  close(): Promise<void>;
+}
+
+/** Starts the fake on a free loopback port; `token` is the only one it accepts. */
+export async function startFakeGitHub(owner: string, repo: string, token: string): Promise<FakeGitHub> {
+  const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], nextId: 1000, writeStatus: 0 };
+  const server: Server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      state.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+      handle(req, res, body);
+    });
+  });
+  const prefix = `/repos/${owner}/${repo}/issues`;
+  const baseUrl = (): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
+    if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { message: 'Bad credentials' });
+    const url = new URL(req.url ?? '/', baseUrl());
+    const list = new RegExp(`^${prefix}/(\\d+)/comments$`).exec(url.pathname);
+    const one = new RegExp(`^${prefix}/comments/(\\d+)$`).exec(url.pathname);
+    if (list && req.method === 'GET') return listComments(res, url, Number(list[1]));
+    if (state.writeStatus && (req.method === 'POST' || req.method === 'PATCH')) {
+      return send(res, state.writeStatus, { message: 'Resource not accessible by integration' });
+    }
+    if (list && req.method === 'POST') return send(res, 201, addComment(Number(list[1]), parse(body)));
+    if (one && req.method === 'PATCH') return updateComment(res, Number(one[1]), parse(body));
+    send(res, 404, { message: 'Not Found' });
+  }
+
+  function listComments(res: ServerResponse, url: URL, issue: number): void {
+    const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const all = state.comments.filter((comment) => comment.issue === issue);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    if (page * perPage < all.length) {
+      const next = new URL(url);
+      next.searchParams.set('page', String(page + 1));
+      res.setHeader('link', `<${next.href}>; rel="next", <${next.href}>; rel="last"`);
+    }
+    send(res, 200, slice);
+  }
+
+  function addComment(issue: number, body: string): FakeComment {
+    const comment = { id: state.nextId++, issue, body, user: { login: 'github-actions[bot]' } };
+    state.comments.push(comment);
+    return comment;
+  }
+
+  function updateComment(res: ServerResponse, id: number, body: string): void {
+    const comment = state.comments.find((candidate) => candidate.id === id);
+    if (!comment) return send(res, 404, { message: 'Not Found' });
+    comment.body = body;
+    send(res, 200, comment);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: baseUrl(),
+    requests: state.requests,
+    comments: state.comments,
+    get writeStatus() {
+      return state.writeStatus;
+    },
+    set writeStatus(status: number) {
+      state.writeStatus = status;
+    },
+    seed(issue, count) {
+      for (let i = 0; i < count; i++) addComment(issue, `unrelated comment ${i}`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function parse(body: string): string {
+  return String((JSON.parse(body) as { body?: unknown }).body ?? '');
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => resolve(body));
+  });
+}
+
+function send(res: ServerResponse, status: number, data: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(data));
+}
