@@ -1,6 +1,143 @@
-import type { Command } from 'commander';
+/**
+ * `autojoin-sync apply`: make the service match the policy files (or a saved plan).
+ * Order, as octoDNS's sync: plan → show it → safety limits → (saved plan) fingerprints →
+ * confirmation → POST complete lists → report. Nothing is written before the confirmation.
+ */
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { InvalidArgumentError, type Command } from 'commander';
+import { parsePlan, type Plan } from '../../plan/index.js';
+import { renderApplyReportText } from '../../render/index.js';
+import { applyPlan } from '../../reconcile/index.js';
+import type { ApplyReport } from '../../apply/types.js';
+import type { ListingKind } from '../../service/types.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import {
+  concurrencyOption,
+  limitsFrom,
+  listingOption,
+  planOrFail,
+  progressOnTty,
+  renderPlan,
+  useColor,
+  withSession,
+  type Session,
+} from './plan.js';
 
-/** Registers `autojoin-sync apply` (not implemented yet). */
+interface ApplyFlags {
+  plan?: string;
+  yes?: boolean;
+  maxRemovals?: number;
+  allowEmpty?: boolean;
+  pruneFrom?: string;
+  listing: ListingKind;
+  concurrency: number;
+}
+
+/** Registers `autojoin-sync apply`. */
 export function register(program: Command): void {
-  program.command('apply').description('(not implemented yet)');
+  program
+    .command('apply')
+    .summary('make the Invitation Service match the policy files')
+    .description(
+      'Plan as `plan` does, show the plan, check the safety limits, then POST the complete domain ' +
+        'list of every changed scope and verify what the service stored. On a terminal apply asks ' +
+        'before writing; without one it needs --yes. With --plan FILE it applies exactly that saved ' +
+        'plan, and only if the live state of every scope in it is unchanged since it was made.',
+    )
+    .argument('[path...]', 'policy files or directories to load (default: .)')
+    .option('--plan <file>', 'apply this saved plan (from `plan --out FILE`) instead of planning anew')
+    .option('-y, --yes', 'apply without asking (required when not on a terminal)')
+    .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
+    .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (e.g. deleted files)')
+    .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(listingOption())
+    .addOption(concurrencyOption())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ autojoin-sync apply policies/
+  $ autojoin-sync apply --yes --prune-from HEAD~1          # in CI, after a merge
+  $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
+  $ autojoin-sync apply --yes --max-removals 50
+
+Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, or not confirmed ·
+3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written)`,
+    )
+    .action((paths: string[], flags: ApplyFlags) => runApply(paths, flags));
+}
+
+async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom)) {
+    throw new CliError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
+  }
+  const cwd = process.cwd();
+  await withSession(cwd, async (session) => {
+    const plan = flags.plan ? await readSavedPlan(flags.plan, session) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
+    process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+    if (plan.changes.length === 0) return;
+    const report = await applyWithConfirmation(plan, flags, session);
+    process.stdout.write(ensureNewline(renderApplyReportText(report, { color: useColor() })));
+    if (report.failed.length > 0) process.exitCode = ExitCode.error;
+  });
+}
+
+async function readSavedPlan(file: string, { client }: Session): Promise<Plan> {
+  const plan = parsePlan(await readFile(file, 'utf8'), file);
+  if (plan.target !== client.baseUrl) {
+    process.stderr.write(`notice: ${file} was made against ${plan.target}; applying to ${client.baseUrl}\n`);
+  }
+  return plan;
+}
+
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {
+  const interrupt = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
+    interrupt.abort();
+  };
+  const progress = progressOnTty('applying');
+  process.once('SIGINT', onSigint);
+  try {
+    return await applyPlan({
+      client,
+      plan,
+      limits: limitsFrom(project, flags),
+      concurrency: flags.concurrency,
+      listing: flags.listing,
+      verifyFingerprints: flags.plan !== undefined,
+      confirm: () => confirm(flags.yes ?? false),
+      onProgress: progress.update,
+      signal: interrupt.signal,
+    });
+  } finally {
+    progress.done();
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */
+async function confirm(yes: boolean): Promise<void> {
+  if (yes) return;
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new CliError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await prompt.question('Apply these changes? [y/N] ');
+    if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Apply cancelled; nothing was written.');
+  } finally {
+    prompt.close();
+  }
+}
+
+function parseCount(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return value;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }

@@ -1,0 +1,28 @@
+import type { ScopeKey } from '../scope.js';
+
+/**
+ * A saved plan no longer matches the service: the live state of some of its scopes changed
+ * after the plan was made. Nothing has been written when this is thrown.
+ */
+export class StalePlanError extends Error {
+  constructor(readonly moved: ScopeKey[]) {
+    super(
+      `the saved plan is stale: the live state of ${moved.length} scope(s) changed since it was made ` +
+        `(${preview(moved)}); nothing was written. Make a new plan and apply that.`,
+    );
+    this.name = 'StalePlanError';
+  }
+}
+
+/** `--prune-from GITREV` could not read the policy files at that revision. */
+export class GitRevisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitRevisionError';
+  }
+}
+
+function preview(keys: readonly ScopeKey[], max = 10): string {
+  const shown = keys.slice(0, max).join(', ');
+  return keys.length > max ? `${shown}, and ${keys.length - max} more` : shown;
+}

@@ -1,0 +1,187 @@
+/**
+ * The orchestrator both front ends call (src/cli, src/action); neither plans or applies on its own.
+ * Like octoDNS's Manager.sync, each entry point reads as a list of steps:
+ *  - makePlan:    load policies → shard → pruned scopes (--prune-from) → read live state → buildPlan
+ *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
+ *  - importScopes: read live state → one canonical policy document per scope
+ */
+import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
+import { loadPolicies, parsePolicySources, renderPolicyDocument } from '../policy/index.js';
+import { readLiveState } from '../service/state.js';
+import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
+import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import type { ServiceClient } from '../service/client.js';
+import type { ListingKind } from '../service/types.js';
+import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
+import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
+import type { ApplyReport } from '../apply/types.js';
+import { isNullRevision, readPolicySourcesAt } from './git.js';
+import { StalePlanError } from './errors.js';
+
+export { StalePlanError, GitRevisionError } from './errors.js';
+
+type Progress = (done: number, total: number) => void;
+
+export interface MakePlanOptions {
+  /** Policy files or directories, relative to cwd (default: cwd). */
+  paths: string[];
+  cwd: string;
+  client: ServiceClient;
+  project: ProjectConfig;
+  listing?: ListingKind;
+  concurrency?: number;
+  /** Git revision whose policy files name the scopes to clear when their policy is gone now. */
+  pruneFrom?: string;
+  /** `K/N`: plan only the scopes of shard K of N. */
+  shard?: string;
+  /** Progress of the live-state read. */
+  onProgress?: Progress;
+}
+
+/**
+ * Loads and validates the policies, reads the live state of their scopes and builds the plan.
+ * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
+ */
+export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  if (hasErrors(load.diagnostics)) return { plan: null, load };
+  const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);
+  const desired = load.policies.filter(inThisShard);
+  const then = options.pruneFrom === undefined ? NOTHING_PRUNED : await prunedPolicies(options.pruneFrom, paths, options, load);
+  const pruned = then.pruned.filter(inThisShard);
+  const live = await readLiveState(options.client, [...desired, ...pruned], {
+    listing: options.listing ?? 'by-group',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    onProgress: options.onProgress,
+  });
+  const plan = buildPlan({ desired, live, pruned, target: options.client.baseUrl, shard });
+  return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
+}
+
+interface Pruned {
+  pruned: Policy[];
+  diagnostics: Diagnostic[];
+}
+
+const NOTHING_PRUNED: Pruned = { pruned: [], diagnostics: [] };
+
+/**
+ * Policies at revision `rev` whose scope has no policy now. The old revision's errors cannot
+ * block today's run: they come back as warnings, and the scopes they affect are not pruned.
+ */
+async function prunedPolicies(rev: string, paths: string[], options: MakePlanOptions, load: LoadResult): Promise<Pruned> {
+  if (isNullRevision(rev)) return NOTHING_PRUNED;
+  const sources = await readPolicySourcesAt(rev, paths, options.cwd);
+  const then = parsePolicySources(sources, { project: options.project });
+  const now = new Set<ScopeKey>(load.policies.map((policy) => policy.key));
+  const diagnostics = then.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d): Diagnostic => ({ ...d, severity: 'warning', message: `at --prune-from ${rev}: ${d.message}` }));
+  return { pruned: then.policies.filter((policy) => !now.has(policy.key)), diagnostics };
+}
+
+export interface ApplyPlanOptions {
+  client: ServiceClient;
+  plan: Plan;
+  limits: SafetyLimits;
+  concurrency?: number;
+  listing?: ListingKind;
+  /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
+  verifyFingerprints?: boolean;
+  /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
+  confirm?: () => Promise<void>;
+  onProgress?: Progress;
+  /** When aborted, changes not yet started are reported as skipped. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Applies a plan: safety limits first (throws UnsafePlanError), then, for a saved plan, the
+ * fingerprint check (throws StalePlanError), then the confirmation, then the POSTs.
+ * Nothing is written when it throws.
+ */
+export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
+  const { client, plan } = options;
+  checkSafety(plan, options.limits);
+  if (options.verifyFingerprints) await verifyFingerprints(client, plan, options);
+  await options.confirm?.();
+  return applyChanges(client, plan, {
+    concurrency: options.concurrency,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+/** Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved. */
+export async function verifyFingerprints(
+  client: ServiceClient,
+  plan: Plan,
+  options: { listing?: ListingKind; concurrency?: number } = {},
+): Promise<void> {
+  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const live = await readLiveState(client, refs, {
+    listing: options.listing ?? 'by-group',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+  });
+  const moved = plan.scopes
+    .filter(({ key, fingerprint: saved }) => {
+      const now = live.get(key);
+      return now === undefined || fingerprint(now) !== saved;
+    })
+    .map(({ key }) => key);
+  if (moved.length > 0) throw new StalePlanError(moved);
+}
+
+export interface ImportOptions {
+  listing?: ListingKind;
+  concurrency?: number;
+  /** componentId to write: the live invitation does not carry one. */
+  componentId?: string;
+}
+
+/** One scope's live state as a policy, and its canonical policy document. */
+export interface ImportedScope {
+  policy: Policy;
+  /** Canonical YAML (renderPolicyDocument), what `fmt` would write. */
+  text: string;
+  /** The live autojoin invitation, null when the scope has none (the file then says `domains: []`). */
+  live: LiveScope;
+}
+
+/**
+ * Reads the live state of `refs` and turns each scope into a canonical policy document,
+ * so that `plan` right after writing them shows no changes.
+ */
+export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions = {}): Promise<ImportedScope[]> {
+  const componentId = options.componentId;
+  if (!componentId) {
+    throw new Error(
+      'import needs a componentId (the live invitation does not carry one): pass --component-id ID ' +
+        'or set defaults.componentId in autojoin-sync.yaml',
+    );
+  }
+  const live = await readLiveState(client, refs, {
+    listing: options.listing ?? 'by-group',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+  });
+  return refs.map((ref) => {
+    const key = scopeKey(ref);
+    const state = live.get(key) ?? { key, ...ref, domains: [], autojoin: null };
+    const policy: Policy = {
+      key,
+      scope: ref.scope,
+      scopeType: ref.scopeType,
+      componentId,
+      domains: state.domains,
+      source: { file: '', line: 1, column: 1 },
+      explicitEmpty: state.domains.length === 0,
+    };
+    return { policy, text: renderPolicyDocument(policy), live: state };
+  });
+}
+
+function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

@@ -1,0 +1,209 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply.js';
+import { forEachBounded } from '../../src/apply/pool.js';
+import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createClient, type ServiceClient } from '../../src/service/client.js';
+import type { Change, ChangeKind, Plan } from '../../src/plan/types.js';
+
+const KEY = 'sk-apply-test-secret-51c0';
+let emulator: Emulator | undefined;
+let client: ServiceClient | undefined;
+let server: Server | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await emulator?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  client = emulator = server = undefined;
+});
+
+function change(kind: ChangeKind, scope: string, before: string[], after: string[], extra: Partial<Change> = {}): Change {
+  return {
+    kind,
+    key: `team/${scope}`,
+    scope,
+    scopeType: 'team',
+    componentId: 'cmp_test',
+    before,
+    after,
+    added: after.filter((d) => !before.includes(d)),
+    removed: before.filter((d) => !after.includes(d)),
+    unchanged: after.filter((d) => before.includes(d)).length,
+    reason: 'declared',
+    ...extra,
+  };
+}
+
+function planOf(changes: Change[]): Plan {
+  return {
+    formatVersion: 1,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    target: 'http://127.0.0.1',
+    changes,
+    scopes: changes.map((c) => ({ key: c.key, fingerprint: 'x' })),
+    summary: { create: 0, update: 0, clear: 0, unchanged: 0, domainsAdded: 0, domainsRemoved: 0 },
+  };
+}
+
+async function connect(options: Parameters<typeof startEmulator>[0] = {}): Promise<{ emulator: Emulator; client: ServiceClient }> {
+  emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY, ...options });
+  client = createClient({ baseUrl: emulator.url, apiKey: KEY, retry: { maxRetries: 0 } });
+  return { emulator, client };
+}
+
+function stored(em: Emulator, scope: string): { domains: string[]; active: boolean } | null {
+  const autojoin = em.data().scopes[`team/${scope}`]?.autojoin;
+  return autojoin ? { domains: autojoin.domains.map((d) => d.domain).sort(), active: !autojoin.invitation.deactivated } : null;
+}
+
+describe('applyChanges against the emulator', () => {
+  it('POSTs the complete list per change and reports every scope applied, in plan order', async () => {
+    const { emulator: em, client: c } = await connect();
+    const progress: [number, number][] = [];
+    const plan = planOf([
+      change('create', 'new', [], ['a.example', 'b.example'], { scopeName: 'New Team' }),
+      change('update', 'upd', ['x.example'], ['x.example', 'y.example']),
+      change('clear', 'clr', ['z.example'], []),
+    ]);
+    const report = await applyChanges(c, plan, { concurrency: 2, onProgress: (done, total) => progress.push([done, total]) });
+    expect(report).toEqual({
+      applied: [
+        { key: 'team/new', kind: 'create', domains: ['a.example', 'b.example'] },
+        { key: 'team/upd', kind: 'update', domains: ['x.example', 'y.example'] },
+        { key: 'team/clr', kind: 'clear', domains: [] },
+      ],
+      failed: [],
+      skipped: [],
+    });
+    expect(progress).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(stored(em, 'new')).toEqual({ domains: ['a.example', 'b.example'], active: true });
+    expect(stored(em, 'upd')).toEqual({ domains: ['x.example', 'y.example'], active: true });
+    expect(stored(em, 'clr')).toEqual({ domains: [], active: false });
+    expect(em.data().scopes['team/new']?.scopeName).toBe('New Team');
+    expect(em.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(
+      Array(3).fill('POST /api/v1/invitations/autojoin 200'),
+    );
+  });
+
+  it('keeps going past a scope the service rejects, with a one-line reason and no key', async () => {
+    const { emulator: em, client: c } = await connect();
+    const plan = planOf([
+      change('create', 'bad', [], ['acme.example', 'gmail.com']),
+      change('create', 'good', [], ['good.example']),
+    ]);
+    const report = await applyChanges(c, plan, { concurrency: 1 });
+    expect(report.applied).toEqual([{ key: 'team/good', kind: 'create', domains: ['good.example'] }]);
+    expect(report.failed).toHaveLength(1);
+    const [failure] = report.failed;
+    expect(failure).toMatchObject({ key: 'team/bad', kind: 'create' });
+    expect(failure?.reason).toMatch(/400/);
+    expect(failure?.reason).toMatch(/gmail\.com/);
+    expect(failure?.reason).not.toContain('\n');
+    expect(failure?.reason).not.toContain(KEY);
+    expect(stored(em, 'bad')).toBeNull();
+    expect(stored(em, 'good')).toEqual({ domains: ['good.example'], active: true });
+  });
+
+  it('accepts a stored list that differs only in case and order', async () => {
+    const { client: c } = await connect();
+    const report = await applyChanges(c, planOf([change('create', 'c', [], ['B.example', 'a.example'])]));
+    expect(report.failed).toEqual([]);
+    expect(report.applied).toHaveLength(1);
+  });
+
+  it('fails a scope whose response does not hold the planned list', async () => {
+    // The emulator is honest; this peer answers every POST with a list it did not get.
+    server = createServer((request, response) => {
+      request.resume().on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            autojoinDomains: [{ id: 'ajd_1', domain: 'old.example' }],
+            invitation: { id: 'inv_1', invitationType: 'autojoin', deactivated: false },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retry: { maxRetries: 0 } });
+    const report = await applyChanges(client, planOf([change('update', 'u', ['old.example'], ['new.example'])]));
+    expect(report.applied).toEqual([]);
+    expect(report.failed).toEqual([
+      { key: 'team/u', kind: 'update', reason: 'service stored [old.example], expected [new.example]' },
+    ]);
+  });
+
+  it('reports scopes not started as skipped when the run is interrupted', async () => {
+    const { emulator: em, client: c } = await connect();
+    const interrupt = new AbortController();
+    const plan = planOf(['s1', 's2', 's3', 's4'].map((s) => change('create', s, [], [`${s}.example`])));
+    const report = await applyChanges(c, plan, {
+      concurrency: 1,
+      signal: interrupt.signal,
+      onProgress: (done) => done === 2 && interrupt.abort(),
+    });
+    expect(report.applied.map((a) => a.key)).toEqual(['team/s1', 'team/s2']);
+    expect(report.skipped).toEqual([
+      { key: 'team/s3', reason: 'not attempted: the run was interrupted' },
+      { key: 'team/s4', reason: 'not attempted: the run was interrupted' },
+    ]);
+    expect(em.requests).toHaveLength(2);
+  });
+
+  it('runs POSTs concurrently up to the bound', async () => {
+    const { client: c } = await connect({ latencyMs: 100 });
+    const plan = planOf(Array.from({ length: 8 }, (_, i) => change('create', `s${i}`, [], [`s${i}.example`])));
+    const started = performance.now();
+    const report = await applyChanges(c, plan, { concurrency: 8 });
+    const elapsed = performance.now() - started;
+    expect(report.applied).toHaveLength(8);
+    // Sequentially this takes ≥ 800 ms; with 8 in flight about one latency.
+    expect(elapsed).toBeLessThan(600);
+  });
+});
+
+describe('verifyStored', () => {
+  const state = (domains: string[]) => ({
+    autojoinDomains: domains.map((domain, i) => ({ id: `ajd_${i}`, domain })),
+    invitation: { id: 'inv_1' },
+  });
+
+  it('compares normalized, sorted, de-duplicated lists', () => {
+    expect(verifyStored(state(['B.example.', 'a.example', 'a.example']), ['a.example', 'b.example'])).toBeNull();
+    expect(verifyStored(state([]), [])).toBeNull();
+    expect(verifyStored(state(['a.example']), [])).toBe('service stored [a.example], expected []');
+    expect(verifyStored(state([]), ['a.example'])).toBe('service stored [], expected [a.example]');
+  });
+});
+
+describe('syncRequest', () => {
+  it('sends the complete desired list, and scopeName only when known', () => {
+    expect(syncRequest(change('update', 's', ['a.example'], ['a.example', 'b.example']))).toEqual({
+      domains: ['a.example', 'b.example'],
+      scope: 's',
+      scopeType: 'team',
+      componentId: 'cmp_test',
+    });
+    expect(syncRequest(change('clear', 's', ['a.example'], [], { scopeName: 'S' }))).toMatchObject({ domains: [], scopeName: 'S' });
+  });
+});
+
+describe('forEachBounded', () => {
+  it('never has more than `concurrency` calls in flight and visits every item once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await forEachBounded(Array.from({ length: 20 }, (_, i) => i), 3, async (item) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1 + (item % 4)));
+      seen.push(item);
+      inFlight--;
+    });
+    expect(peak).toBe(3);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});

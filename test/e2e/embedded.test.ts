@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cli, policy, tempProject } from './support.js';
+
+let project: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(assertBuilt);
+afterEach(async () => project?.cleanup());
+
+describe('without AUTOJOIN_BASE_URL', () => {
+  it('runs against the embedded emulator outside CI, says so on stderr, and keeps its state', async () => {
+    project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });
+    const applied = await cli(['apply', '--yes'], { cwd: project.dir });
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain('embedded emulator');
+    expect(applied.stdout).toContain('Applied 1, failed 0, skipped 0.');
+    expect(existsSync(join(project.dir, '.autojoin-sync/emulator.json'))).toBe(true);
+    const planned = await cli(['plan', '--detailed-exitcode'], { cwd: project.dir });
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain('No changes.');
+  });
+
+  it('stops with a clear error in CI', async () => {
+    project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });
+    const result = await cli(['plan'], { cwd: project.dir, env: { CI: 'true' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('AUTOJOIN_BASE_URL');
+    expect(result.stdout).toBe('');
+    expect(existsSync(join(project.dir, '.autojoin-sync'))).toBe(false);
+  });
+});

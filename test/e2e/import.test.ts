@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/index.js';
+import { assertBuilt, cli, posts, setLive, startTestEmulator, tempProject } from './support.js';
+
+let emulator: Emulator;
+let project: { dir: string; cleanup: () => Promise<void> };
+
+beforeAll(assertBuilt);
+afterEach(async () => {
+  await emulator?.close();
+  await project?.cleanup();
+});
+
+describe('import', () => {
+  it('writes canonical files from live state, and plan right after shows no changes', async () => {
+    emulator = await startTestEmulator();
+    await setLive(emulator, 'acme', ['b.example', 'A.example']);
+    await setLive(emulator, 'odd id', ['odd.example'], 'work space');
+    project = await tempProject();
+    const scopes = ['--scope', 'team/acme', '--scope', 'team/none', '--scope', 'work space/odd id'];
+    const imported = await cli(['import', ...scopes, '--out', 'policies', '--component-id', 'cmp_e2e'], { cwd: project.dir, emulator });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('team/none has no active autojoin');
+    const acme = await readFile(join(project.dir, 'policies/team-acme.autojoin.yaml'), 'utf8');
+    expect(acme).toMatch(/scope: acme/);
+    expect(acme).toMatch(/- a\.example\n\s*- b\.example/);
+    expect(await readFile(join(project.dir, 'policies/team-none.autojoin.yaml'), 'utf8')).toMatch(/domains: \[\]/);
+    expect(await readFile(join(project.dir, 'policies/work_space-odd_id.autojoin.yaml'), 'utf8')).toMatch(/odd\.example/);
+
+    const planned = await cli(['plan', '--detailed-exitcode', 'policies'], { cwd: project.dir, emulator });
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain('No changes. 3 scopes match their policy files.');
+
+    const again = await cli(['import', '--scope', 'team/acme', '--out', 'policies', '--component-id', 'x'], { cwd: project.dir, emulator });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('--force');
+    expect(await readFile(join(project.dir, 'policies/team-acme.autojoin.yaml'), 'utf8')).toBe(acme);
+    expect(posts(emulator)).toBe(2);
+  });
+
+  it('prints to stdout with --out -, taking componentId from the project file; without one it says how to give it', async () => {
+    emulator = await startTestEmulator();
+    await setLive(emulator, 'acme', ['a.example']);
+    project = await tempProject({ 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_project\n' });
+    const printed = await cli(['import', '--scope', 'team/acme', '--out', '-'], { cwd: project.dir, emulator });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('scope: acme');
+    expect(printed.stdout).toContain('a.example');
+
+    const bare = await tempProject();
+    try {
+      const missing = await cli(['import', '--scope', 'team/acme'], { cwd: bare.dir, emulator });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('--component-id');
+    } finally {
+      await bare.cleanup();
+    }
+  });
+});

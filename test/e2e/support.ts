@@ -1,0 +1,108 @@
+/**
+ * Shared by the end-to-end tests: an emulator with a recognizable API key, temp project
+ * directories, and `cli()`, which spawns the built CLI against that emulator and checks
+ * that the key never appears in anything the CLI printed.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { expect } from 'vitest';
+import { emptyData, startEmulator, type Emulator, type EmulatorData, type EmulatorOptions } from '../../src/emulator/index.js';
+import { CLI_PATH, runCli, type CliOptions, type CliResult } from '../support/cli.js';
+
+/** The API key every e2e emulator and CLI run shares; no byte of CLI output may contain it. */
+export const SECRET = 'sk-e2e-DO-NOT-PRINT-7f3a9c2e41b8';
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`node scripts/build.mjs cli\` first`);
+}
+
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ port: 0, data: emptyData(), apiKey: SECRET, ...options });
+}
+
+/** A temp directory holding `files` (path → text); removed by the returned cleanup. */
+export async function tempProject(files: Record<string, string> = {}): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'autojoin-e2e-'));
+  await writeFiles(dir, files);
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+}
+
+/** One policy document. */
+export function policy(scope: string, domains: string[], extra: Record<string, string> = {}): string {
+  const lines = [`scope: ${scope}`, 'scopeType: team', 'componentId: cmp_e2e'];
+  for (const [key, value] of Object.entries(extra)) lines.push(`${key}: ${value}`);
+  lines.push(domains.length === 0 ? 'domains: []' : `domains:\n${domains.map((d) => `  - ${d}`).join('\n')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the built CLI against `emulator` (or with `env` as given) and checks the key stayed secret. */
+export async function cli(args: string[], options: CliOptions & { emulator?: Emulator } = {}): Promise<CliResult> {
+  const env = options.emulator
+    ? { AUTOJOIN_BASE_URL: options.emulator.url, AUTOJOIN_API_KEY: SECRET, ...options.env }
+    : { ...options.env };
+  const result = await runCli(args, { ...options, env });
+  expectNoSecret(result.stdout, `stdout of ${args.join(' ')}`);
+  expectNoSecret(result.stderr, `stderr of ${args.join(' ')}`);
+  return result;
+}
+
+export function expectNoSecret(text: string, where: string): void {
+  expect(text.includes(SECRET), `${where} contains the API key`).toBe(false);
+}
+
+export async function expectFileHasNoSecret(file: string): Promise<void> {
+  expectNoSecret(await readFile(file, 'utf8'), file);
+}
+
+/** Sets a scope's live domains through the real API (call 2), as another actor would. */
+export async function setLive(emulator: Emulator, scope: string, domains: string[], scopeType = 'team'): Promise<void> {
+  const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
+    body: JSON.stringify({ domains, scope, scopeType, componentId: 'cmp_e2e' }),
+  });
+  if (!response.ok) throw new Error(`setLive ${scope}: ${response.status} ${await response.text()}`);
+}
+
+/** The live domains of a scope as the emulator stores them; null when autojoin is not active. */
+export function liveDomains(data: EmulatorData, scope: string, scopeType = 'team'): string[] | null {
+  const stored = data.scopes[`${scopeType}/${scope}`]?.autojoin;
+  if (!stored || stored.invitation.deactivated) return null;
+  return stored.domains.map((d) => d.domain).sort();
+}
+
+export function posts(emulator: Emulator): number {
+  return emulator.requests.filter((r) => r.method === 'POST').length;
+}
+
+/** True when util-linux `script` can give the CLI a pseudo-terminal. */
+export function hasScriptCommand(): boolean {
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Runs the built CLI on a pseudo-terminal (via `script`), typing `input`; stdout and stderr arrive merged. */
+export async function cliOnTty(args: string[], options: { cwd: string; emulator: Emulator; input: string }): Promise<{ code: number | null; output: string }> {
+  const command = ['node', CLI_PATH, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', AUTOJOIN_BASE_URL: options.emulator.url, AUTOJOIN_API_KEY: SECRET };
+  const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: options.cwd, env, stdio: 'pipe' });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+    child.stdin.end(options.input);
+  });
+  expectNoSecret(result.output, `terminal output of ${args.join(' ')}`);
+  return result;
+}
