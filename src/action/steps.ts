@@ -43,7 +43,7 @@ export interface StepOutcome {
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace);
+  const project = await projectOrFail(context.workspace, inputs.paths);
   const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
   annotate(load.diagnostics);
   const summary = `${load.policies.length} ${load.policies.length === 1 ? 'policy' : 'policies'}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -54,7 +54,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
 export async function planStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace);
+  const project = await projectOrFail(context.workspace, inputs.paths);
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
@@ -89,7 +89,7 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 
 /** `apply`: plan, safety limits, the POSTs; the report and the plan in the job summary. */
 export async function applyStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace);
+  const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, false);
@@ -165,8 +165,8 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
   };
 }
 
-async function projectOrFail(workspace: string): Promise<ProjectConfig> {
-  const { config, diagnostics } = await loadProjectConfig(workspace);
+async function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
+  const { config, diagnostics } = await loadProjectConfig(workspace, paths);
   annotate(diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see the annotations)`);
   return config;

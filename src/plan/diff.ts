@@ -17,7 +17,7 @@
  */
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { comparableDomains } from './domains.js';
+import { comparableDomains } from '../domain.js';
 import type { Change, LiveScope } from './types.js';
 
 /** One scope's desired side after pruned policies are folded in. */

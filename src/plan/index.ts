@@ -1,6 +1,6 @@
 export type * from './types.js';
 export { diff } from './diff.js';
-export { comparableDomain, comparableDomains } from './domains.js';
+export { comparableDomain, comparableDomains } from '../domain.js';
 export { buildPlan, compareChanges, fingerprint, summarize, type BuildPlanInput } from './plan.js';
 export {
   checkSafety,

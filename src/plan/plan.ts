@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { desiredByKey, diff } from './diff.js';
-import { comparableDomains } from './domains.js';
+import { comparableDomains } from '../domain.js';
 import { formatShard, inShard, type Shard } from './shard.js';
 import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, ScopeFingerprint } from './types.js';
 

@@ -6,8 +6,9 @@ import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
+import { pathExists } from '../files.js';
 
-/** Name of the project file, looked up in the working directory. */
+/** Name of the project file, looked up from the policy paths upward (see {@link findProjectFile}). */
 export const PROJECT_FILE = 'autojoin-sync.yaml';
 
 export interface ProjectLoad {
@@ -16,22 +17,45 @@ export interface ProjectLoad {
 }
 
 /**
- * Reads `<cwd>/autojoin-sync.yaml` when it exists and checks it against its schema.
+ * Reads the project file that governs `paths` (see {@link findProjectFile}) and checks it against its schema.
+ * @param cwd the working directory paths are relative to
+ * @param paths the policy paths of the command (default: the working directory)
  * @returns the config (`{}` without a file; only `file` when the file has errors) and diagnostics
  */
-export async function loadProjectConfig(cwd: string): Promise<ProjectLoad> {
-  const absolute = path.join(cwd, PROJECT_FILE);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(absolute);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {}, diagnostics: [] };
-    throw error;
-  }
+export async function loadProjectConfig(cwd: string, paths: readonly string[] = ['.']): Promise<ProjectLoad> {
+  const absolute = await findProjectFile(cwd, paths);
+  if (!absolute) return { config: {}, diagnostics: [] };
+  const bytes = await readFile(absolute);
   const file = relativePosix(cwd, absolute);
   const decoded = decodePolicyBytes(file, bytes);
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
   return parseProjectSource({ file, text: decoded.text }, absolute);
+}
+
+/**
+ * Finds the project file the way editors find `.editorconfig`: the nearest `autojoin-sync.yaml`
+ * in the policy paths' common directory or above it, never above the git repository's root;
+ * failing that, the one in the working directory. So `plan examples/policies` run from a
+ * repository's root uses `examples/autojoin-sync.yaml` when there is one.
+ * @returns the absolute path of the file, or null when there is none
+ */
+export async function findProjectFile(cwd: string, paths: readonly string[]): Promise<string | null> {
+  for (let dir = commonDirectory(cwd, paths); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, PROJECT_FILE);
+    if (await pathExists(candidate)) return candidate;
+    if ((await pathExists(path.join(dir, '.git'))) || path.dirname(dir) === dir) break;
+  }
+  const inCwd = path.join(cwd, PROJECT_FILE);
+  return (await pathExists(inCwd)) ? inCwd : null;
+}
+
+function commonDirectory(cwd: string, paths: readonly string[]): string {
+  const dirs = (paths.length > 0 ? paths : ['.']).map((p) => path.resolve(cwd, p));
+  let common = dirs[0] ?? cwd;
+  for (const dir of dirs.slice(1)) {
+    while (dir !== common && !dir.startsWith(common + path.sep)) common = path.dirname(common);
+  }
+  return /\.ya?ml$/i.test(common) ? path.dirname(common) : common;
 }
 
 /** Pure part of {@link loadProjectConfig}: checks a project file's text. */

@@ -2,7 +2,7 @@
  * The words and signs every plan renderer shares, so text and markdown describe a
  * change the same way.
  */
-import { compareStrings } from '../plan/domains.js';
+import { compareStrings } from '../domain.js';
 import type { Change, ChangeKind, PlanSummary } from '../plan/types.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */

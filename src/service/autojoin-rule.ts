@@ -13,8 +13,9 @@
  *    If call 2b then answers 404, the two calls disagree and reading the scope fails
  *    (state.ts): taking "no domains" could hide a clear the plan should show.
  *
- * Domains are compared normalized: trimmed, lower-case, without trailing dots; sorted, unique.
+ * Domains come back in comparison form (src/domain.ts), the form the plan compares.
  */
+import { comparableDomains } from '../domain.js';
 import type { AutojoinState, Invitation } from './types.js';
 
 /** @returns true for an autojoin invitation that is not marked `deactivated: true`. */
@@ -37,25 +38,10 @@ export function domainsFromTargets(invitation: Invitation): string[] {
   const values = (invitation.target ?? [])
     .filter((target) => target.type.toLowerCase() === 'domain')
     .map((target) => target.value);
-  return normalizeDomains(values);
+  return comparableDomains(values);
 }
 
 /** @returns the normalized domains of a call 2 / 2b answer. */
 export function domainsFromAutojoinState(state: AutojoinState): string[] {
-  return normalizeDomains(state.autojoinDomains.map((entry) => entry.domain));
-}
-
-/** @returns `raw` trimmed, lower-cased, without trailing dots ("Acme.COM." → "acme.com"). */
-export function normalizeDomain(raw: string): string {
-  return raw.trim().toLowerCase().replace(/\.+$/u, '');
-}
-
-/** @returns the normalized, de-duplicated, sorted list; empty strings are dropped. */
-export function normalizeDomains(domains: Iterable<string>): string[] {
-  const unique = new Set<string>();
-  for (const domain of domains) {
-    const normalized = normalizeDomain(domain);
-    if (normalized !== '') unique.add(normalized);
-  }
-  return [...unique].sort();
+  return comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
 }

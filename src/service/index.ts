@@ -10,8 +10,6 @@ export {
   findActiveAutojoin,
   domainsFromTargets,
   domainsFromAutojoinState,
-  normalizeDomain,
-  normalizeDomains,
 } from './autojoin-rule.js';
 export { readLiveState, readLiveScope, liveScopeOf, LiveStateError, type ReadLiveStateOptions } from './state.js';
 export type * from './types.js';

@@ -5,7 +5,6 @@ import {
   domainsFromAutojoinState,
   domainsFromTargets,
   findActiveAutojoin,
-  normalizeDomains,
   pathSegment,
   DEFAULT_RETRY_POLICY,
   type Invitation,
@@ -59,7 +58,7 @@ describe('domains', () => {
   it('reads the domains of a call 2b answer the same way', () => {
     const state = { invitation: autojoin('x'), autojoinDomains: [{ id: '2', domain: 'Z.example' }, { id: '1', domain: 'a.example.' }] };
     expect(domainsFromAutojoinState(state)).toEqual(['a.example', 'z.example']);
-    expect(normalizeDomains(['B.example..', 'b.example'])).toEqual(['b.example']);
+    expect(domainsFromAutojoinState({ ...state, autojoinDomains: [{ id: '3', domain: 'B.example..' }, { id: '4', domain: 'b.example' }] })).toEqual(['b.example']);
   });
 });
 

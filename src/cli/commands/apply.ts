@@ -73,7 +73,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     throw new CliError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
   }
   const cwd = process.cwd();
-  await withSession(cwd, async (session) => {
+  await withSession(cwd, paths, async (session) => {
     const plan = flags.plan ? await readSavedPlan(flags.plan, session) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
     process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
     if (plan.changes.length === 0) return;

@@ -2,7 +2,7 @@
  * `autojoin-sync import`: write canonical policy files from the live state of given scopes,
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
@@ -10,6 +10,7 @@ import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { CliError } from '../exit-codes.js';
 import { concurrencyOption, listingOption, withSession } from './plan.js';
+import { pathExists } from '../../files.js';
 
 interface ImportFlags {
   scope: string[];
@@ -57,7 +58,7 @@ function collectScopes(value: string, previous: string[] | undefined): string[] 
 
 async function runImport(flags: ImportFlags): Promise<void> {
   const refs = uniqueRefs(flags.scope);
-  await withSession(process.cwd(), async ({ client, project }) => {
+  await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
     const componentId = flags.componentId ?? project.defaults?.componentId;
     const imported = await importScopes(client, refs, { listing: flags.listing, concurrency: flags.concurrency, componentId });
     for (const { live } of imported) {
@@ -89,7 +90,7 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   if (clash) throw new CliError(`two scopes map to the same file name ${clash}; import them into different directories`);
   if (!force) {
     for (const file of files) {
-      if (await exists(file)) throw new CliError(`${file} exists; nothing was written (pass --force to overwrite)`);
+      if (await pathExists(file)) throw new CliError(`${file} exists; nothing was written (pass --force to overwrite)`);
     }
   }
   await mkdir(dir, { recursive: true });
@@ -113,13 +114,4 @@ function findDuplicate(values: readonly string[]): string | undefined {
     seen.add(value.toLowerCase());
   }
   return undefined;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

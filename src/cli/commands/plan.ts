@@ -61,7 +61,7 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
-  await withSession(cwd, async ({ client, project }) => {
+  await withSession(cwd, paths, async ({ client, project }) => {
     const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'reading live state' });
     process.stdout.write(renderPlan(plan, flags.format));
     if (flags.out) await writeFile(flags.out, serializePlan(plan));
@@ -101,8 +101,8 @@ export interface Session {
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become CliErrors with their exit code.
  */
-export async function withSession<T>(cwd: string, work: (session: Session) => Promise<T>): Promise<T> {
-  const project = await projectOrFail(cwd);
+export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
+  const project = await projectOrFail(cwd, paths);
   const connection = await connect({ cwd, baseUrl: project.baseUrl });
   const client = createClient({
     baseUrl: connection.baseUrl,
@@ -120,8 +120,8 @@ export async function withSession<T>(cwd: string, work: (session: Session) => Pr
 }
 
 /** The project file's settings; its errors end the command (exit 1) before anything is read. */
-async function projectOrFail(cwd: string): Promise<ProjectConfig> {
-  const { config, diagnostics } = await loadProjectConfig(cwd);
+async function projectOrFail(cwd: string, paths: string[]): Promise<ProjectConfig> {
+  const { config, diagnostics } = await loadProjectConfig(cwd, paths);
   printDiagnostics(diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
   return config;

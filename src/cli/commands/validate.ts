@@ -46,7 +46,7 @@ Examples:
 
 async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
   const cwd = process.cwd();
-  const project = await loadProjectConfig(cwd);
+  const project = await loadProjectConfig(cwd, paths);
   const result = await loadPolicies(paths, { cwd, project: project.config });
   const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
   if (result.files.length === 0 && diagnostics.length === 0) {

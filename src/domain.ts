@@ -1,3 +1,8 @@
+/**
+ * The comparison form of domains, shared by the live-state reader (src/service) and the
+ * plan (src/plan), so both sides of a diff are normalized by the same code.
+ * (src/policy has its own normalizeDomain, which also keeps bad input intact for its checks.)
+ */
 import { domainToASCII } from 'node:url';
 
 /**
