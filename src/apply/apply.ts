@@ -8,7 +8,7 @@ import type { ServiceClient } from '../service/client.js';
 import type { AutojoinState, SyncRequest } from '../service/types.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
-import { forEachBounded } from './pool.js';
+import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
 
 export const DEFAULT_CONCURRENCY = 16;

@@ -5,6 +5,7 @@
  * `concurrency` scopes are in flight and no scope keeps more than one page plus its autojoin
  * invitation in memory while it is read.
  */
+import { forEachBounded } from '../concurrency.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from '../plan/types.js';
 import { domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin } from './autojoin-rule.js';
@@ -46,24 +47,18 @@ export async function readLiveState(
   const results: LiveScope[] = new Array(unique.length);
   const abort = new AbortController();
   let failure: LiveStateError | undefined;
-  let next = 0;
   let done = 0;
-  const worker = async (): Promise<void> => {
-    while (!abort.signal.aborted && next < unique.length) {
-      const index = next++;
-      const ref = unique[index] as ScopeRef;
-      try {
-        results[index] = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
-      } catch (error) {
-        if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
-        abort.abort();
-        return;
-      }
-      options.onProgress?.(++done, unique.length);
+  const readOne = async (ref: ScopeRef, index: number): Promise<void> => {
+    try {
+      results[index] = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+    } catch (error) {
+      if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
+      abort.abort();
+      return;
     }
+    options.onProgress?.(++done, unique.length);
   };
-  const workers = Math.max(1, Math.min(options.concurrency ?? 16, unique.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  await forEachBounded(unique, options.concurrency ?? 16, readOne, abort.signal);
   if (failure) throw failure;
   return new Map(results.map((live) => [live.key, live]));
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply.js';
-import { forEachBounded } from '../../src/apply/pool.js';
+import { forEachBounded } from '../../src/concurrency.js';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createClient, type ServiceClient } from '../../src/service/client.js';
 import type { Change, ChangeKind, Plan } from '../../src/plan/types.js';
