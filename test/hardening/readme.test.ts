@@ -1,0 +1,191 @@
+/**
+ * The README is the front page: these tests keep it true. Its key tables must match the JSON
+ * Schemas key for key, its CLI reference must name exactly the flags `--help` shows, and the
+ * quick start and the five-minute tour are run as written (with `npx autojoin-sync` pointed at
+ * the built bundle), checking the output the README quotes after each `#`.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import policySchema from '../../schemas/autojoin.schema.json' with { type: 'json' };
+import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
+import { CLI_PATH, runCli } from '../support/cli.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+let readme: string;
+
+beforeAll(async () => {
+  readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+});
+
+/** The text between `<!-- name… -->` and `<!-- /name -->`. */
+function region(name: string): string {
+  const start = readme.indexOf(`<!-- ${name}`);
+  const end = readme.indexOf(`<!-- /${name} -->`);
+  expect(start, `README region ${name}`).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(start);
+  return readme.slice(start, end);
+}
+
+/** First-column keys of the markdown table in a region: `| \`key\` | …`. */
+function tableKeys(text: string): string[] {
+  return [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1] as string).sort();
+}
+
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+}
+
+/** Leaf property paths of a schema: `baseUrl`, `defaults.componentId`, … */
+function leafKeys(schema: SchemaNode, prefix = ''): string[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, node]) =>
+    node.properties ? leafKeys(node, `${prefix}${name}.`) : [`${prefix}${name}`],
+  );
+}
+
+describe('README reference tables', () => {
+  it('documents exactly the policy schema keys', () => {
+    expect(tableKeys(region('policy-keys'))).toEqual(Object.keys(policySchema.properties).sort());
+  });
+
+  it('documents exactly the project file schema keys', () => {
+    expect(tableKeys(region('project-keys'))).toEqual(leafKeys(projectSchema as SchemaNode).sort());
+  });
+
+  it('lists every exit code the CLI uses', () => {
+    for (const code of [0, 1, 2, 3, 4]) expect(readme).toMatch(new RegExp(`^\\| \`${code}\` \\| \\S`, 'm'));
+  });
+});
+
+/** `#### \`name …\`` sections of the CLI reference, by command. */
+function cliSections(): Map<string, string> {
+  const sections = new Map<string, string>();
+  for (const part of region('cli-reference').split(/^#### /m).slice(1)) {
+    const command = /^`([a-z-]+)/.exec(part)?.[1];
+    if (command) sections.set(command, part);
+  }
+  return sections;
+}
+
+const flagsIn = (text: string): string[] => [...new Set([...text.matchAll(/(?<![\w-])--?[a-z][a-z-]*/g)].map((m) => m[0]))].filter((flag) => flag !== '--help').sort();
+
+/** Flags of a command's `--help` (Options block only). */
+async function helpFlags(command: string[]): Promise<string[]> {
+  const help = await runCli([...command, '--help']);
+  expect(help.code).toBe(0);
+  const options = help.stdout.split(/^Options:$/m)[1]?.split(/^\S/m)[0] ?? '';
+  const flags = [...options.matchAll(/^ {2}(-[a-z], )?(--[a-z][a-z-]*)/gm)].flatMap((m) => [m[1]?.slice(0, 2), m[2]]);
+  return flags.filter((flag): flag is string => flag !== undefined && flag !== '-h' && flag !== '--help').sort();
+}
+
+describe('README CLI reference', () => {
+  it('has a section for every command of `--help`', async () => {
+    const help = await runCli(['--help']);
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((name) => name !== 'help');
+    expect([...cliSections().keys()].sort()).toEqual([...commands].sort());
+  });
+
+  it.each(['validate', 'fmt', 'plan', 'apply', 'import', 'emulator'])('names exactly the flags of `%s --help`', async (command) => {
+    const section = cliSections().get(command) ?? '';
+    expect(flagsIn(section)).toEqual(await helpFlags([command]));
+  });
+
+  it('presets subcommands take no flags, as documented', async () => {
+    expect(await helpFlags(['presets', 'email', 'list'])).toEqual([]);
+    expect(await helpFlags(['presets', 'form-style', 'get'])).toEqual([]);
+  });
+});
+
+/** Shell commands of a ```sh block; a heredoc stays one command with its body. */
+function shellCommands(block: string): string[] {
+  const commands: string[] = [];
+  const lines = block.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    const heredoc = /<<'(\w+)'$/.exec(line);
+    if (!heredoc) {
+      commands.push(line);
+      continue;
+    }
+    const end = lines.indexOf(heredoc[1] as string, i + 1);
+    commands.push(lines.slice(i, end + 1).join('\n'));
+    i = end;
+  }
+  return commands;
+}
+
+function shBlocks(text: string): string[] {
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+}
+
+function section(title: string): string {
+  const start = readme.indexOf(`## ${title}`);
+  expect(start, `README section ${title}`).toBeGreaterThanOrEqual(0);
+  const end = readme.indexOf('\n## ', start + 3);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+describe('README commands work as written', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-readme-'));
+    await cp(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true });
+    await cp(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Runs one README command in `dir` (npx autojoin-sync → the built bundle); @returns its output. */
+  async function sh(command: string): Promise<string> {
+    const script = command.replaceAll('npx autojoin-sync', `node ${JSON.stringify(CLI_PATH)}`);
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1' };
+    try {
+      const { stdout, stderr } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: dir, env, timeout: 60_000 });
+      return stdout + stderr;
+    } catch (error) {
+      const failure = error as { code?: number; stdout?: string; stderr?: string };
+      throw new Error(`README command failed (exit ${String(failure.code)}): ${command}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`);
+    }
+  }
+
+  it('quick start: apply examples/policies to the embedded emulator, then nothing is pending', async () => {
+    const [block] = shBlocks(section('Quick start'));
+    const [install, tests] = shellCommands(block ?? '');
+    expect(install).toBe('npm ci && npx autojoin-sync apply examples/policies --yes');
+    expect(tests).toBe('npm test');
+    const output = await sh((install as string).replace('npm ci && ', ''));
+    expect(output).toMatch(/^Applied \d+, failed 0, skipped 0\.$/m);
+    expect(output).toContain('using the embedded emulator (state in .autojoin-sync/emulator.json)');
+    expect(await sh('npx autojoin-sync plan examples/policies --detailed-exitcode')).toMatch(/^No changes\. \d+ scopes match their policy files\.$/m);
+  });
+
+  it('the five-minute tour: each command succeeds and prints what the README says', async () => {
+    const tour = section('A five-minute tour');
+    const blocks = shBlocks(tour).filter((block) => !block.includes('emulator --port'));
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    for (const block of blocks) {
+      for (const command of shellCommands(block)) {
+        const output = await sh(command);
+        const expected = /\s#\s(.+)$/.exec(command)?.[1];
+        if (expected) expect(output, command).toContain(expected.trim());
+      }
+    }
+    const planOutput = /```\n(\+ team\/acme-design[\s\S]*?)```/.exec(tour)?.[1];
+    expect(planOutput).toBeDefined();
+    await rm(path.join(dir, '.autojoin-sync'), { recursive: true, force: true });
+    expect(await sh('npx autojoin-sync plan my-policies')).toContain(planOutput as string);
+  });
+
+  it('running the emulator on its own, as the tour shows', async () => {
+    const block = shBlocks(section('A five-minute tour')).find((b) => b.includes('emulator --port')) ?? '';
+    const script = block.replaceAll('8787', '18787').replace('kill %1', 'kill %1; wait');
+    expect(await sh(`set -m; ${script.replace(' &\n', ' &\nsleep 1.5\n')}`)).toMatch(/team\/acme-design|No changes/);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Shared by the hardening suites: generated estates (policy files + the emulator data they are
+ * applied to), the emulator as a separate process (so a SIGKILL can hit either side), a
+ * spawned CLI that can be killed mid-run, and the "as declared or as before" check.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { generateData, type EmulatorData } from '../../src/emulator/index.js';
+import { parseScopeKey } from '../../src/scope.js';
+import { createClient, readLiveState } from '../../src/service/index.js';
+import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
+
+export const LONG = Boolean(process.env.AUTOJOIN_LONG_TESTS);
+/** Key of every emulator and CLI run in these suites. */
+export const KEY = 'hardening-key-5d1e';
+const SCOPES_PER_FILE = 10;
+
+/** Live domains of one scope as the reader sees them: [] unless its autojoin invitation is active. */
+export function liveDomainsOf(data: EmulatorData, key: string): string[] {
+  const stored = data.scopes[key as keyof EmulatorData['scopes']]?.autojoin;
+  if (!stored || stored.invitation.deactivated) return [];
+  return stored.domains.map((domain) => domain.domain).sort();
+}
+
+/**
+ * An estate of `scopes` scopes: 80 % exist in the emulator (scope-0001…, 2 domains each, 3
+ * ordinary invitations), 20 % are new (workspace/fresh-…). `variant` shifts which scopes are
+ * cleared, kept, updated or grown, so consecutive variants always have work to do.
+ */
+export interface Estate {
+  seed: EmulatorData;
+  /** Scope key → the sorted domains variant v declares. */
+  declared(variant: number): Map<string, string[]>;
+}
+
+export function makeEstate(scopes: number): Estate {
+  const existing = Math.round(scopes * 0.8);
+  const seed = generateData({ scopes: existing, invitationsPerScope: 3, domainsPerScope: 2, seed: 11 });
+  return {
+    seed,
+    declared(variant) {
+      const result = new Map<string, string[]>();
+      for (let i = 1; i <= scopes; i++) {
+        const isNew = i > existing;
+        const scope = isNew ? `fresh-${String(i).padStart(4, '0')}` : `scope-${String(i).padStart(4, '0')}`;
+        result.set(`${isNew ? 'workspace' : 'team'}/${scope}`, domainsFor(scope, i + variant, variant));
+      }
+      return result;
+    },
+  };
+}
+
+function domainsFor(scope: string, pick: number, variant: number): string[] {
+  const d = (name: string): string => `${name}.${scope}.example`;
+  switch (pick % 5) {
+    case 0: return [];
+    case 1: return [d('d1'), d('d2')];
+    case 2: return [d('d1'), d(`v${variant}-a`)].sort();
+    case 3: return [d(`v${variant}-a`), d(`v${variant}-b`), d(`v${variant}-c`)].sort();
+    default: return [d('d1'), d('d2'), d(`v${variant}-x`)].sort();
+  }
+}
+
+/** Writes the declared estate as policy files (10 documents a file) into `dir`, replacing what was there. */
+export async function writeEstate(dir: string, declared: Map<string, string[]>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const docs = [...declared].map(([key, domains]) => {
+    const [scopeType, scope] = key.split('/') as [string, string];
+    const list = domains.length === 0 ? 'domains: []' : `domains:\n${domains.map((domain) => `  - ${domain}`).join('\n')}`;
+    return `scope: ${scope}\nscopeType: ${scopeType}\ncomponentId: cmp_hardening\n${list}\n`;
+  });
+  for (let first = 0; first < docs.length; first += SCOPES_PER_FILE) {
+    const name = `estate-${String(first / SCOPES_PER_FILE).padStart(3, '0')}.autojoin.yaml`;
+    await writeFile(path.join(dir, name), docs.slice(first, first + SCOPES_PER_FILE).join('---\n'));
+  }
+}
+
+/**
+ * The one invariant that must hold after any run, however it ended: every scope is exactly as
+ * declared or exactly as it was before (a write is all or nothing per scope).
+ * @returns the keys that are not (yet) as declared
+ */
+export function expectDeclaredOrBefore(data: EmulatorData, declared: Map<string, string[]>, before: EmulatorData): string[] {
+  const pending: string[] = [];
+  for (const [key, domains] of declared) {
+    const live = liveDomainsOf(data, key);
+    if (JSON.stringify(live) === JSON.stringify(domains)) continue;
+    expect(live, `${key} is neither as declared nor as before`).toEqual(liveDomainsOf(before, key));
+    pending.push(key);
+  }
+  return pending.sort();
+}
+
+export function expectAllDeclared(data: EmulatorData, declared: Map<string, string[]>): void {
+  const wrong = [...declared].filter(([key, domains]) => JSON.stringify(liveDomainsOf(data, key)) !== JSON.stringify(domains));
+  expect(wrong.map(([key]) => key)).toEqual([]);
+}
+
+/** Keys the apply report lists as failed (`failed  KEY  kind: reason`). */
+export function reportedFailed(stdout: string): string[] {
+  return [...stdout.matchAll(/^failed\s+(\S+)\s/gm)].map((match) => match[1] as string).sort();
+}
+
+/** A spawned process whose output is collected and which may be killed at any time. */
+export interface Spawned {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+}
+
+/** Spawns `node dist/cli.js ...args` with a clean environment plus `env`. */
+export function spawnCli(args: string[], options: { cwd: string; env: Record<string, string> }): Spawned {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+/** The emulator as its own process (`autojoin-sync emulator`), so it can be killed with SIGKILL. */
+export interface EmulatorProcess extends Spawned {
+  url: string;
+}
+
+export async function startEmulatorProcess(cwd: string, dataFile: string, extra: string[] = []): Promise<EmulatorProcess> {
+  const spawned = spawnCli(['emulator', '--port', '0', '--data', dataFile, ...extra], { cwd, env: { AUTOJOIN_API_KEY: KEY } });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${seen}`)), 15_000);
+    spawned.child.stdout?.on('data', (chunk: string) => {
+      seen += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      }
+    });
+    void spawned.done.then((result) => reject(new Error(`emulator exited ${String(result.code)}: ${result.stderr}`)));
+  });
+  return { ...spawned, url };
+}
+
+/** Stops a process (SIGTERM unless told otherwise) and waits for it to exit. */
+export async function stop(spawned: Spawned, signal: NodeJS.Signals = 'SIGTERM'): Promise<CliResult> {
+  if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
+  return spawned.done;
+}
+
+/** Reads the emulator data file; it must always be complete JSON of the emulator's format. */
+export async function readDataFile(file: string): Promise<EmulatorData> {
+  const text = await readFile(file, 'utf8');
+  let data: EmulatorData;
+  try {
+    data = JSON.parse(text) as EmulatorData;
+  } catch (error) {
+    throw new Error(`${file} is corrupt (${(error as Error).message}); ${text.length} bytes, ending ${JSON.stringify(text.slice(-40))}`);
+  }
+  expect(data.formatVersion).toBe(1);
+  expect(typeof data.scopes).toBe('object');
+  return data;
+}
+
+/** A small seeded generator (mulberry32), so kill points repeat from run to run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The CLI's environment for a run against `url`. */
+export function serviceEnv(url: string): Record<string, string> {
+  return { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: KEY };
+}
+
+/** The live state of `keys`, as the real reader sees it, in the emulator's data shape (for the checks above). */
+export async function liveData(url: string, keys: Iterable<string>): Promise<EmulatorData> {
+  const client = createClient({ baseUrl: url, apiKey: KEY });
+  try {
+    const live = await readLiveState(client, [...keys].map((key) => parseScopeKey(key)), { listing: 'by-scope' });
+    return declaredData(new Map([...live].map(([key, scope]) => [key, scope.autojoin ? scope.domains : []])));
+  } finally {
+    await client.close();
+  }
+}
+
+/** A declared estate in the emulator's data shape, to serve as the "before" of the next run. */
+export function declaredData(declared: Map<string, string[]>): EmulatorData {
+  const scopes: Record<string, unknown> = {};
+  for (const [key, domains] of declared) {
+    const stored = domains.map((domain, i) => ({ id: String(i), domain }));
+    scopes[key] = { autojoin: { invitation: { deactivated: domains.length === 0 }, domains: stored } };
+  }
+  return { scopes } as unknown as EmulatorData;
+}
+
+/** A temp directory, removed by the cleanup pushed onto `cleanups`. */
+export async function tempDir(cleanups: (() => Promise<unknown>)[]): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-hardening-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Times a plan (the read phase alone) and then an apply (reads + writes) of the policies in
+ * `dir`/policies, so kills can be aimed at the writes: between 0.9 × readMs and fullMs.
+ */
+export async function measureApply(dir: string, url: string, args: string[]): Promise<{ readMs: number; fullMs: number }> {
+  let started = performance.now();
+  const plan = await runCli(['plan', 'policies', ...args], { cwd: dir, env: serviceEnv(url) });
+  const readMs = performance.now() - started;
+  expect(plan.code, plan.stderr).toBe(0);
+  started = performance.now();
+  const apply = await runCli(['apply', 'policies', '--yes', ...args], { cwd: dir, env: serviceEnv(url) });
+  expect(apply.code, apply.stderr).toBe(0);
+  return { readMs, fullMs: performance.now() - started };
+}
