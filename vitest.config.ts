@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/fast-check-seed.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Spawned CLIs and loopback servers are cheap but not free; two cores is the CI machine.
