@@ -4,7 +4,7 @@
  * serializes to the same bytes, and it is validated against schemas/plan.schema.json on
  * the way back in. A plan holds domains, scope keys and fingerprints, never a credential.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import type { Plan } from './types.js';
 
@@ -16,7 +16,13 @@ export class PlanFileError extends Error {
   }
 }
 
-const validatePlan = new Ajv2020({ allErrors: false, strict: true }).compile<Plan>(planSchema);
+// Compiled on first use, so commands that never read a saved plan do not pay for it.
+let validatePlan: ValidateFunction<Plan> | undefined;
+
+function planValidator(): ValidateFunction<Plan> {
+  validatePlan ??= new Ajv2020({ allErrors: false, strict: true }).compile<Plan>(planSchema);
+  return validatePlan;
+}
 
 /** Keys in the order a reader expects them; any other key sorts after these, alphabetically. */
 const KEY_ORDER = [
@@ -50,7 +56,8 @@ export function parsePlan(text: string, file = 'plan file'): Plan {
   if (version !== 1) {
     throw new PlanFileError(`${file} has formatVersion ${JSON.stringify(version) ?? 'missing'}; this autojoin-sync reads formatVersion 1 (make the plan again with this version)`);
   }
-  if (!validatePlan(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validatePlan.errors?.[0])}`);
+  const validate = planValidator();
+  if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);
   checkChangesCovered(value, file);
   return value;
 }

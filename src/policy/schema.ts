@@ -4,7 +4,7 @@
  * reworded for a person: an unknown key lists the allowed keys and suggests the nearest,
  * a wrong type says what was expected and what was found.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import policySchema from '../../schemas/autojoin.schema.json' with { type: 'json' };
 import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
 import { diagnosticAt } from './format.js';
@@ -12,11 +12,24 @@ import { locate, type DataPath } from './locate.js';
 import type { ParsedDocument } from './parse.js';
 import type { Diagnostic } from './types.js';
 
-// Compiled once per process: compiling costs far more than validating one small document.
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-const validators = { policy: ajv.compile(policySchema), project: ajv.compile(projectSchema) };
+const schemas = { policy: policySchema, project: projectSchema };
 
-export type SchemaKind = keyof typeof validators;
+export type SchemaKind = keyof typeof schemas;
+
+// Compiled once per process, on first use: compiling costs far more than validating one small
+// document, and commands that never load a policy (`--version`, `emulator`) should not pay for it.
+let ajv: Ajv2020 | undefined;
+const validators = new Map<SchemaKind, ValidateFunction>();
+
+function validatorFor(kind: SchemaKind): ValidateFunction {
+  let validate = validators.get(kind);
+  if (!validate) {
+    ajv ??= new Ajv2020({ allErrors: true, strict: true, verbose: true });
+    validate = ajv.compile(schemas[kind]);
+    validators.set(kind, validate);
+  }
+  return validate;
+}
 
 /** Policy keys in schema order: the order `fmt` writes them in. */
 export const POLICY_KEYS: readonly string[] = Object.keys(policySchema.properties);
@@ -32,7 +45,7 @@ const MISSING_KEY_HINTS: Record<string, string> = {
  * @returns one diagnostic per schema violation, at the offending key or value
  */
 export function schemaDiagnostics(kind: SchemaKind, parsed: ParsedDocument, data: unknown): Diagnostic[] {
-  const validate = validators[kind];
+  const validate = validatorFor(kind);
   if (validate(data)) return [];
   const diagnostics: Diagnostic[] = [];
   for (const error of validate.errors ?? []) {

@@ -14,14 +14,14 @@ export type ContractName =
   | 'FormStylePreset'
   | 'EmailPresetList';
 
-const ajv = new Ajv2020({ allErrors: false, strict: true });
-ajv.addSchema(apiSchema);
-
+// Built on first use: commands that never talk to the service should not pay for it.
+let ajv: Ajv2020 | undefined;
 const validators = new Map<ContractName, ValidateFunction>();
 
 function validatorFor(name: ContractName): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
+    ajv ??= new Ajv2020({ allErrors: false, strict: true }).addSchema(apiSchema);
     validate = ajv.getSchema(`${apiSchema.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no contract definition named ${name}`);
     validators.set(name, validate);
