@@ -27246,15 +27246,15 @@ var require_core = __commonJS({
         }
         return metaSchema;
       }
-      _removeAllSchemas(schemas, regex) {
-        for (const keyRef in schemas) {
-          const sch = schemas[keyRef];
+      _removeAllSchemas(schemas2, regex) {
+        for (const keyRef in schemas2) {
+          const sch = schemas2[keyRef];
           if (!regex || regex.test(keyRef)) {
             if (typeof sch == "string") {
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             } else if (sch && !sch.meta) {
               this._cache.delete(sch.schema);
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             }
           }
         }
@@ -29990,7 +29990,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20204 = class extends core_1.default {
+    var Ajv20203 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -30017,11 +30017,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20204;
-    module.exports = exports = Ajv20204;
-    module.exports.Ajv2020 = Ajv20204;
+    exports.Ajv2020 = Ajv20203;
+    module.exports = exports = Ajv20203;
+    module.exports.Ajv2020 = Ajv20203;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20204;
+    exports.default = Ajv20203;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -60724,7 +60724,7 @@ var require_tags = __commonJS({
     var schema$2 = require_schema4();
     var set = require_set();
     var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
+    var schemas2 = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map.map, seq.seq, string.string]],
       ["json", schema$1.schema],
@@ -60760,7 +60760,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
+      const schemaTags = schemas2.get(schemaName);
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
       }
@@ -60769,7 +60769,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas2.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -65686,12 +65686,12 @@ var invitation_service_schema_default = {
 };
 
 // src/service/contract.ts
-var ajv = new import__.Ajv2020({ allErrors: false, strict: true });
-ajv.addSchema(invitation_service_schema_default);
+var ajv;
 var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
   let validate = validators.get(name);
   if (!validate) {
+    ajv ??= new import__.Ajv2020({ allErrors: false, strict: true }).addSchema(invitation_service_schema_default);
     validate = ajv.getSchema(`${invitation_service_schema_default.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no contract definition named ${name}`);
     validators.set(name, validate);
@@ -67327,8 +67327,18 @@ var project_schema_default = {
 };
 
 // src/policy/schema.ts
-var ajv2 = new import__2.Ajv2020({ allErrors: true, strict: true, verbose: true });
-var validators2 = { policy: ajv2.compile(autojoin_schema_default), project: ajv2.compile(project_schema_default) };
+var schemas = { policy: autojoin_schema_default, project: project_schema_default };
+var ajv2;
+var validators2 = /* @__PURE__ */ new Map();
+function validatorFor2(kind) {
+  let validate = validators2.get(kind);
+  if (!validate) {
+    ajv2 ??= new import__2.Ajv2020({ allErrors: true, strict: true, verbose: true });
+    validate = ajv2.compile(schemas[kind]);
+    validators2.set(kind, validate);
+  }
+  return validate;
+}
 var POLICY_KEYS = Object.keys(autojoin_schema_default.properties);
 var MISSING_KEY_HINTS = {
   scope: " (the id of the scope in your system)",
@@ -67336,7 +67346,7 @@ var MISSING_KEY_HINTS = {
   domains: " (the complete list of domains; [] clears autojoin)"
 };
 function schemaDiagnostics(kind, parsed, data) {
-  const validate = validators2[kind];
+  const validate = validatorFor2(kind);
   if (validate(data)) return [];
   const diagnostics = [];
   for (const error3 of validate.errors ?? []) {
@@ -67889,142 +67899,6 @@ function formatPercent(percent) {
 }
 
 // src/plan/saved.ts
-var import__3 = __toESM(require__(), 1);
-
-// schemas/plan.schema.json
-var plan_schema_default = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://autojoin-sync.dev/schemas/plan.schema.json",
-  title: "autojoin-sync plan",
-  description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
-  type: "object",
-  additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "changes", "scopes", "summary"],
-  properties: {
-    formatVersion: {
-      description: "Version of this document format.",
-      const: 1
-    },
-    createdAt: {
-      description: "When the plan was made, ISO 8601 in UTC.",
-      type: "string",
-      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"
-    },
-    target: {
-      description: "Base URL of the Invitation Service the plan was made against (never any credential).",
-      type: "string",
-      minLength: 1
-    },
-    shard: {
-      description: "`K/N` when the plan was made with --shard.",
-      type: "string",
-      pattern: "^[1-9][0-9]*/[1-9][0-9]*$"
-    },
-    summary: { $ref: "#/$defs/PlanSummary" },
-    changes: {
-      description: "One change per scope that differs, clears first, then updates, then creates, each by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/Change" }
-    },
-    scopes: {
-      description: "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/ScopeFingerprint" }
-    }
-  },
-  $defs: {
-    ScopeKey: {
-      description: "`scopeType/scope`.",
-      type: "string",
-      pattern: "^[^/]+/.+$"
-    },
-    Domain: {
-      description: "A normalized domain: lower case, punycode, no trailing dot.",
-      type: "string",
-      minLength: 1
-    },
-    DomainList: {
-      description: "Normalized domains, sorted, unique.",
-      type: "array",
-      items: { $ref: "#/$defs/Domain" },
-      uniqueItems: true
-    },
-    PlanSummary: {
-      description: "Counts over the plan.",
-      type: "object",
-      additionalProperties: false,
-      required: ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"],
-      properties: {
-        create: { description: "Scopes to create autojoin for.", type: "integer", minimum: 0 },
-        update: { description: "Scopes whose domains change.", type: "integer", minimum: 0 },
-        clear: { description: "Scopes to clear (deactivates autojoin).", type: "integer", minimum: 0 },
-        unchanged: { description: "Covered scopes that already match.", type: "integer", minimum: 0 },
-        domainsAdded: { description: "Domains added across all changes.", type: "integer", minimum: 0 },
-        domainsRemoved: { description: "Domains removed across all changes.", type: "integer", minimum: 0 }
-      }
-    },
-    SourcePos: {
-      description: "Where the policy's document starts; line and column are 1-based.",
-      type: "object",
-      additionalProperties: false,
-      required: ["file", "line", "column"],
-      properties: {
-        file: { description: "Policy file path, relative to the working directory.", type: "string", minLength: 1 },
-        line: { description: "1-based line.", type: "integer", minimum: 1 },
-        column: { description: "1-based column.", type: "integer", minimum: 1 }
-      }
-    },
-    Change: {
-      description: "One change to one scope. create: before is [], after non-empty. update: both set. clear: after is [].",
-      type: "object",
-      additionalProperties: false,
-      required: ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"],
-      properties: {
-        kind: { description: "What happens to the scope.", enum: ["create", "update", "clear"] },
-        key: { $ref: "#/$defs/ScopeKey" },
-        scope: { description: "Id of the entity in the caller's system.", type: "string", minLength: 1 },
-        scopeType: { description: "Type of the entity, `default` when there is none.", type: "string", minLength: 1 },
-        scopeName: { description: "Display name of the entity.", type: "string" },
-        componentId: { description: "Component the autojoin invitation belongs to.", type: "string", minLength: 1 },
-        before: { description: "Live domains at plan time.", $ref: "#/$defs/DomainList" },
-        after: { description: "The complete desired list apply writes.", $ref: "#/$defs/DomainList" },
-        added: { description: "Domains in after and not in before.", $ref: "#/$defs/DomainList" },
-        removed: { description: "Domains in before and not in after.", $ref: "#/$defs/DomainList" },
-        unchanged: { description: "How many domains are in both.", type: "integer", minimum: 0 },
-        reason: { description: "Why the change is planned: declared in a file, or the file was deleted (--prune-from). Explains, never steers apply.", enum: ["declared", "pruned"] },
-        source: { $ref: "#/$defs/SourcePos" },
-        explicitEmpty: { description: "True when the file says `domains: []`.", type: "boolean" }
-      },
-      allOf: [
-        {
-          if: { type: "object", properties: { kind: { const: "create" } } },
-          then: { type: "object", properties: { before: { type: "array", maxItems: 0 }, after: { type: "array", minItems: 1 } } }
-        },
-        {
-          if: { type: "object", properties: { kind: { const: "update" } } },
-          then: { type: "object", properties: { after: { type: "array", minItems: 1 } } }
-        },
-        {
-          if: { type: "object", properties: { kind: { const: "clear" } } },
-          then: { type: "object", properties: { before: { type: "array", minItems: 1 }, after: { type: "array", maxItems: 0 } } }
-        }
-      ]
-    },
-    ScopeFingerprint: {
-      description: "One covered scope and the hash of its live autojoin state at plan time.",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "fingerprint"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        fingerprint: { description: "sha256 hex of the scope's live state (active, invitation id, domains).", type: "string", pattern: "^[0-9a-f]{16,}$" }
-      }
-    }
-  }
-};
-
-// src/plan/saved.ts
-var validatePlan = new import__3.Ajv2020({ allErrors: false, strict: true }).compile(plan_schema_default);
 var KEY_ORDER = [
   "formatVersion",
   "createdAt",
