@@ -4,8 +4,7 @@
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
 import * as core from '@actions/core';
-import { ExitCode, CliError, type ExitCodeValue } from '../cli/exit-codes.js';
-import { toCliError } from '../cli/commands/plan.js';
+import { ExitCode, CliError, toCliError, type ExitCodeValue } from '../cli/exit-codes.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
 import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
 

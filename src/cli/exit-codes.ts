@@ -1,3 +1,6 @@
+import { UnsafePlanError } from '../plan/safety.js';
+import { StalePlanError } from '../reconcile/errors.js';
+
 /** Exit codes shared by every command (design.md). */
 export const ExitCode = {
   ok: 0,
@@ -18,4 +21,11 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
   }
+}
+
+/** Maps the orchestrator's refusals onto their exit codes; anything else stays as it is. */
+export function toCliError(error: unknown): unknown {
+  if (error instanceof UnsafePlanError) return new CliError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe);
+  if (error instanceof StalePlanError) return new CliError(error.message, ExitCode.stalePlan);
+  return error;
 }

@@ -185,3 +185,12 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+/** Limits for apply: a --max-removals override beats the project file's; the percentage comes from the file. */
+export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; allowEmpty?: boolean }): SafetyLimits {
+  return {
+    maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
+    maxRemovalPercent: project.safety?.maxRemovalPercent,
+    allowEmpty: flags.allowEmpty ?? false,
+  };
+}

@@ -8,21 +8,13 @@ import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parsePlan, type Plan } from '../../plan/index.js';
 import { renderApplyReportText } from '../../render/index.js';
-import { applyPlan } from '../../reconcile/index.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import {
-  concurrencyOption,
-  limitsFrom,
-  listingOption,
-  planOrFail,
-  progressOnTty,
-  renderPlan,
-  useColor,
-  withSession,
-  type Session,
-} from './plan.js';
+import { applyPlan, limitsFrom } from '../../reconcile/index.js';
+import { concurrencyOption, listingOption } from '../options.js';
+import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
+import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
   plan?: string;

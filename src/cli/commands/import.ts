@@ -9,7 +9,8 @@ import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { CliError } from '../exit-codes.js';
-import { concurrencyOption, listingOption, withSession } from './plan.js';
+import { concurrencyOption, listingOption } from '../options.js';
+import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
 
 interface ImportFlags {

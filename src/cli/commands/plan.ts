@@ -1,18 +1,15 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
- * Also home of the few helpers `apply` and `import` share with it (session, progress, errors).
  */
 import { writeFile } from 'node:fs/promises';
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { connect } from '../connect.js';
-import { createClient, type ServiceClient } from '../../service/client.js';
-import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../../policy/index.js';
-import { findViolations, serializePlan, UnsafePlanError, type Plan, type SafetyLimits } from '../../plan/index.js';
+import { Option, type Command } from 'commander';
+import { findViolations, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
-import { makePlan, StalePlanError } from '../../reconcile/index.js';
+import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
-import type { Diagnostic, LoadResult, ProjectConfig } from '../../policy/types.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
+import { concurrencyOption, listingOption } from '../options.js';
+import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -77,11 +74,6 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** @returns true when stdout is a terminal and NO_COLOR is unset or empty. */
-export function useColor(): boolean {
-  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-}
-
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
 function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
   for (const violation of findViolations(plan.changes, limits)) {
@@ -89,136 +81,6 @@ function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
   }
 }
 
-// ---- shared by plan, apply and import -------------------------------------------------
-
-/** What a command talks to: the service client and the project file. */
-export interface Session {
-  client: ServiceClient;
-  project: ProjectConfig;
-}
-
-/**
- * Connects (base URL or embedded emulator), runs `work`, and always closes client and
- * connection. Known errors become CliErrors with their exit code.
- */
-export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
-  const project = await projectOrFail(cwd, paths);
-  const connection = await connect({ cwd, baseUrl: project.baseUrl });
-  const client = createClient({
-    baseUrl: connection.baseUrl,
-    apiKey: connection.apiKey,
-    onNotice: (message) => process.stderr.write(`notice: ${message}\n`),
-  });
-  try {
-    return await work({ client, project });
-  } catch (error) {
-    throw toCliError(error);
-  } finally {
-    await client.close();
-    await connection.close();
-  }
-}
-
-/** The project file's settings; its errors end the command (exit 1) before anything is read. */
-async function projectOrFail(cwd: string, paths: string[]): Promise<ProjectConfig> {
-  const { config, diagnostics } = await loadProjectConfig(cwd, paths);
-  printDiagnostics(diagnostics);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
-  return config;
-}
-
-/** Maps the orchestrator's refusals onto their exit codes; anything else stays as it is. */
-export function toCliError(error: unknown): unknown {
-  if (error instanceof UnsafePlanError) return new CliError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe);
-  if (error instanceof StalePlanError) return new CliError(error.message, ExitCode.stalePlan);
-  return error;
-}
-
-/** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
-export async function planOrFail(options: {
-  paths: string[];
-  cwd: string;
-  client: ServiceClient;
-  project: ProjectConfig;
-  flags: { pruneFrom?: string; shard?: string; listing: ListingKind; concurrency: number };
-  label: string;
-}): Promise<Plan> {
-  const { flags } = options;
-  const progress = progressOnTty(options.label);
-  const { plan, load } = await makePlan({
-    paths: options.paths,
-    cwd: options.cwd,
-    client: options.client,
-    project: options.project,
-    listing: flags.listing,
-    concurrency: flags.concurrency,
-    pruneFrom: flags.pruneFrom,
-    shard: flags.shard,
-    onProgress: progress.update,
-  }).finally(progress.done);
-  printDiagnostics(load.diagnostics);
-  if (!plan) throw new CliError(invalidFilesMessage(load));
-  return plan;
-}
-
-function invalidFilesMessage(load: LoadResult): string {
-  const errors = load.diagnostics.filter((d) => d.severity === 'error').length;
-  return `${errors} error${errors === 1 ? '' : 's'} in the policy files; nothing was planned (see above, or run \`autojoin-sync validate\`)`;
-}
-
-/** Prints `file:line:col: severity: message`, one per line, on stderr. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
-}
-
-/** Limits for apply: --max-removals beats the project file's; the percentage comes from the file. */
-export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; allowEmpty?: boolean }): SafetyLimits {
-  return {
-    maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: project.safety?.maxRemovalPercent,
-    allowEmpty: flags.allowEmpty ?? false,
-  };
-}
-
-/** `label done/total` on one rewritten stderr line, only when stderr is a terminal. */
-export function progressOnTty(label: string): { update?: (done: number, total: number) => void; done: () => void } {
-  if (!process.stderr.isTTY) return { done: () => undefined };
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total) => {
-      const now = Date.now();
-      if (done < total && now - last < 100) return;
-      last = now;
-      shown = true;
-      process.stderr.write(`\r\x1b[2K${label} ${done}/${total}`);
-    },
-    done: () => {
-      if (shown) process.stderr.write('\r\x1b[2K');
-    },
-  };
-}
-
 function formatOption(): Option {
   return new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text');
-}
-
-/** `--listing by-group|by-scope`: which listing call reads a scope's invitations. */
-export function listingOption(): Option {
-  return new Option('--listing <kind>', 'listing call: by-group (call 1, deprecated) or by-scope (call 1b)')
-    .choices(['by-group', 'by-scope'])
-    .default('by-group');
-}
-
-/** `--concurrency N`: requests in flight at once (1–256). */
-export function concurrencyOption(): Option {
-  return new Option('--concurrency <n>', 'requests in flight at once').default(16).argParser(parseConcurrency);
-}
-
-function parseConcurrency(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > 256) {
-    throw new InvalidArgumentError('expected a whole number from 1 to 256.');
-  }
-  return value;
 }

@@ -1,0 +1,22 @@
+/** Options shared by the commands that talk to the service. */
+import { InvalidArgumentError, Option } from 'commander';
+
+/** `--listing by-group|by-scope`: which listing call reads a scope's invitations. */
+export function listingOption(): Option {
+  return new Option('--listing <kind>', 'listing call: by-group (call 1, deprecated) or by-scope (call 1b)')
+    .choices(['by-group', 'by-scope'])
+    .default('by-group');
+}
+
+/** `--concurrency N`: requests in flight at once (1–256). */
+export function concurrencyOption(): Option {
+  return new Option('--concurrency <n>', 'requests in flight at once').default(16).argParser(parseConcurrency);
+}
+
+function parseConcurrency(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 256) {
+    throw new InvalidArgumentError('expected a whole number from 1 to 256.');
+  }
+  return value;
+}

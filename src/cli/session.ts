@@ -1,0 +1,109 @@
+/**
+ * What plan, apply and import share: a session (project file, connection, client, always
+ * closed), making a plan with diagnostics on stderr, and progress on a terminal.
+ */
+import { connect } from './connect.js';
+import { createClient, type ServiceClient } from '../service/client.js';
+import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../policy/index.js';
+import type { Plan } from '../plan/index.js';
+import { makePlan } from '../reconcile/index.js';
+import type { ListingKind } from '../service/types.js';
+import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
+import { CliError, toCliError } from './exit-codes.js';
+
+/** What a command talks to: the service client and the project file. */
+export interface Session {
+  client: ServiceClient;
+  project: ProjectConfig;
+}
+
+/**
+ * Connects (base URL or embedded emulator), runs `work`, and always closes client and
+ * connection. Known errors become CliErrors with their exit code.
+ */
+export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
+  const project = await projectOrFail(cwd, paths);
+  const connection = await connect({ cwd, baseUrl: project.baseUrl });
+  const client = createClient({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    onNotice: (message) => process.stderr.write(`notice: ${message}\n`),
+  });
+  try {
+    return await work({ client, project });
+  } catch (error) {
+    throw toCliError(error);
+  } finally {
+    await client.close();
+    await connection.close();
+  }
+}
+
+/** The project file's settings; its errors end the command (exit 1) before anything is read. */
+async function projectOrFail(cwd: string, paths: string[]): Promise<ProjectConfig> {
+  const { config, diagnostics } = await loadProjectConfig(cwd, paths);
+  printDiagnostics(diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
+  return config;
+}
+
+/** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
+export async function planOrFail(options: {
+  paths: string[];
+  cwd: string;
+  client: ServiceClient;
+  project: ProjectConfig;
+  flags: { pruneFrom?: string; shard?: string; listing: ListingKind; concurrency: number };
+  label: string;
+}): Promise<Plan> {
+  const { flags } = options;
+  const progress = progressOnTty(options.label);
+  const { plan, load } = await makePlan({
+    paths: options.paths,
+    cwd: options.cwd,
+    client: options.client,
+    project: options.project,
+    listing: flags.listing,
+    concurrency: flags.concurrency,
+    pruneFrom: flags.pruneFrom,
+    shard: flags.shard,
+    onProgress: progress.update,
+  }).finally(progress.done);
+  printDiagnostics(load.diagnostics);
+  if (!plan) throw new CliError(invalidFilesMessage(load));
+  return plan;
+}
+
+function invalidFilesMessage(load: LoadResult): string {
+  const errors = load.diagnostics.filter((d) => d.severity === 'error').length;
+  return `${errors} error${errors === 1 ? '' : 's'} in the policy files; nothing was planned (see above, or run \`autojoin-sync validate\`)`;
+}
+
+/** Prints `file:line:col: severity: message`, one per line, on stderr. */
+export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+}
+
+/** `label done/total` on one rewritten stderr line, only when stderr is a terminal. */
+export function progressOnTty(label: string): { update?: (done: number, total: number) => void; done: () => void } {
+  if (!process.stderr.isTTY) return { done: () => undefined };
+  let last = 0;
+  let shown = false;
+  return {
+    update: (done, total) => {
+      const now = Date.now();
+      if (done < total && now - last < 100) return;
+      last = now;
+      shown = true;
+      process.stderr.write(`\r\x1b[2K${label} ${done}/${total}`);
+    },
+    done: () => {
+      if (shown) process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+/** @returns true when stdout is a terminal and NO_COLOR is unset or empty. */
+export function useColor(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+}
