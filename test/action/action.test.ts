@@ -246,7 +246,7 @@ describe('drift and errors', () => {
 });
 
 describe('runtime', () => {
-  // scripts/node24.sh sets this: the runner runs the action on Node 24, so these tests must too.
+  // scripts/with-node.sh sets this: the runner runs the action on Node 24, so these tests must too.
   it.runIf(process.env.AUTOJOIN_EXPECT_NODE_MAJOR)('runs the action under the expected Node major version', () => {
     const spawned = execFileSync(process.execPath, ['-p', 'process.versions.node'], { encoding: 'utf8' });
     expect(spawned.split('.')[0]).toBe(process.env.AUTOJOIN_EXPECT_NODE_MAJOR);
