@@ -1,17 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { assertBuilt, cli, posts, setLive, startTestEmulator, tempProject } from './support.js';
+import { cli, posts, setLive, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 let emulator: Emulator;
-let project: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(assertBuilt);
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-});
+let project: TempProject;
+useEmulatorProject(() => ({ emulator, project }));
 
 describe('import', () => {
   it('writes canonical files from live state, and plan right after shows no changes', async () => {

@@ -8,23 +8,18 @@
  * scope, then one POST per change, each retried up to maxRetries times), so the test
  * replays the same fault source to find a seed that fails some POSTs but no read.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFaultSource } from '../../src/emulator/faults.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { assertBuilt, cli, liveDomains, policy, startTestEmulator, tempProject } from './support.js';
+import { cli, liveDomains, policy, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 const SCOPES = ['p1', 'p2', 'p3', 'p4'];
 const FAULT_RATE = 0.5;
 
 let emulator: Emulator | undefined;
-let project: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(assertBuilt);
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-});
+let project: TempProject;
+useEmulatorProject(() => ({ emulator, project }));
 
 /** Replays the fault draws: @returns per call, whether it succeeds within the retries, and the draws used. */
 function replay(seed: number, calls: number): { ok: boolean[]; draws: number } {

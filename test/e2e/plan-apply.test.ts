@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import {
-  assertBuilt,
   cli,
   cliOnTty,
   hasScriptCommand,
@@ -14,17 +13,14 @@ import {
   setLive,
   startTestEmulator,
   tempProject,
+  useEmulatorProject,
   writeFiles,
+  type TempProject,
 } from './support.js';
 
 let emulator: Emulator;
-let project: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(assertBuilt);
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-});
+let project: TempProject;
+useEmulatorProject(() => ({ emulator, project }));
 
 async function setup(files: Record<string, string>, live: Record<string, string[]> = {}): Promise<void> {
   emulator = await startTestEmulator();

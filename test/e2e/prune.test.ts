@@ -1,18 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { assertBuilt, cli, liveDomains, policy, posts, startTestEmulator, tempProject } from './support.js';
+import { cli, liveDomains, policy, posts, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 let emulator: Emulator;
-let project: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(assertBuilt);
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-});
+let project: TempProject;
+useEmulatorProject(() => ({ emulator, project }));
 
 function git(dir: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], {

@@ -1,16 +1,11 @@
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { assertBuilt, cli, expectFileHasNoSecret, liveDomains, policy, posts, setLive, startTestEmulator, tempProject } from './support.js';
+import { cli, expectFileHasNoSecret, liveDomains, policy, posts, setLive, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 let emulator: Emulator;
-let project: { dir: string; cleanup: () => Promise<void> };
-
-beforeAll(assertBuilt);
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-});
+let project: TempProject;
+useEmulatorProject(() => ({ emulator, project }));
 
 async function setup(): Promise<void> {
   emulator = await startTestEmulator();

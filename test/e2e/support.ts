@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { emptyData, startEmulator, type Emulator, type EmulatorData, type EmulatorOptions } from '../../src/emulator/index.js';
 import { CLI_PATH, runCli, type CliOptions, type CliResult } from '../support/cli.js';
 
@@ -19,12 +19,31 @@ export function assertBuilt(): void {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`node scripts/build.mjs cli\` first`);
 }
 
+/**
+ * Registers the hooks of an e2e file: the CLI must be built, and after each test the emulator
+ * and project that `current()` returns (the file's own variables) are closed and removed.
+ */
+export function useEmulatorProject(current: () => { emulator?: Emulator; project?: TempProject }): void {
+  beforeAll(assertBuilt);
+  afterEach(async () => {
+    const { emulator, project } = current();
+    await emulator?.close();
+    await project?.cleanup();
+  });
+}
+
 export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({ port: 0, data: emptyData(), apiKey: SECRET, ...options });
 }
 
+/** A temp project directory and how to remove it. */
+export interface TempProject {
+  dir: string;
+  cleanup: () => Promise<void>;
+}
+
 /** A temp directory holding `files` (path → text); removed by the returned cleanup. */
-export async function tempProject(files: Record<string, string> = {}): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+export async function tempProject(files: Record<string, string> = {}): Promise<TempProject> {
   const dir = await mkdtemp(join(tmpdir(), 'autojoin-e2e-'));
   await writeFiles(dir, files);
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };

@@ -8,29 +8,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_FAULTS, startEmulator } from '../../src/emulator/index.js';
 import { runCli } from '../support/cli.js';
-import {
-  KEY,
-  LONG,
-  expectAllDeclared,
-  expectDeclaredOrBefore,
-  makeEstate,
-  readDataFile,
-  reportedFailed,
-  serviceEnv,
-  tempDir,
-  writeEstate,
-} from './support.js';
+import { KEY, LONG, expectAllDeclared, expectDeclaredOrBefore, makeEstate, readDataFile, reportedFailed, serviceEnv, tempDir, useCleanups, writeEstate } from './support.js';
 
 const SCOPES = LONG ? 500 : 50;
 const TIMEOUT = LONG ? 600_000 : 60_000;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe(`apply under a 20 % fault rate (${SCOPES} scopes)`, () => {
   it('ends every scope as declared or reports it failed; a second run converges; plan then shows nothing', { timeout: TIMEOUT }, async () => {

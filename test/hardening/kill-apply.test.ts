@@ -4,28 +4,11 @@
  * before, the emulator's data file must parse, and a rerun must converge. 3 kill points over
  * 50 scopes always; 10 over 500 with AUTOJOIN_LONG_TESTS=1.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { seededRandom } from '../../src/emulator/prng.js';
 import { runCli } from '../support/cli.js';
-import {
-  LONG,
-  declaredData,
-  expectAllDeclared,
-  expectDeclaredOrBefore,
-  liveData,
-  makeEstate,
-  measureApply,
-  readDataFile,
-  seeded,
-  serviceEnv,
-  sleep,
-  spawnCli,
-  startEmulatorProcess,
-  stop,
-  tempDir,
-  writeEstate,
-} from './support.js';
+import { LONG, declaredData, expectAllDeclared, expectDeclaredOrBefore, liveData, readDataFile, serviceEnv, sleep, spawnCli, startKillRun, stop, useCleanups, writeEstate } from './support.js';
 
 const SCOPES = LONG ? 500 : 50;
 const KILL_POINTS = LONG ? 10 : 3;
@@ -33,23 +16,12 @@ const KILL_POINTS = LONG ? 10 : 3;
 const APPLY_ARGS = ['--concurrency', LONG ? '8' : '2'];
 const LATENCY = ['--latency', LONG ? '5' : '10'];
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 it(`killing apply at ${KILL_POINTS} points leaves each scope as declared or as before; reruns converge`, { timeout: LONG ? 600_000 : 60_000 }, async () => {
-  const dir = await tempDir(cleanups);
-  const dataFile = path.join(dir, 'emulator.json');
-  const estate = makeEstate(SCOPES);
-  await writeFile(dataFile, JSON.stringify(estate.seed));
-  const emulator = await startEmulatorProcess(dir, dataFile, LATENCY);
-  cleanups.push(() => stop(emulator));
+  const { dir, dataFile, estate, emulator, readMs, fullMs } = await startKillRun(cleanups, SCOPES, LATENCY, APPLY_ARGS);
   const env = serviceEnv(emulator.url);
-
-  await writeEstate(path.join(dir, 'policies'), estate.declared(0));
-  const { readMs, fullMs } = await measureApply(dir, emulator.url, APPLY_ARGS);
-  const random = seeded(20240601);
+  const random = seededRandom(20240601);
   let partial = 0;
   for (let point = 1; point <= KILL_POINTS; point++) {
     const before = estate.declared(point - 1);

@@ -4,51 +4,26 @@
  * the state before or after that run; after a restart over the same file a rerun converges.
  * 3 kill points over 50 scopes always; 10 over 500 with AUTOJOIN_LONG_TESTS=1.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { seededRandom } from '../../src/emulator/prng.js';
 import { runCli } from '../support/cli.js';
-import {
-  LONG,
-  declaredData,
-  expectAllDeclared,
-  expectDeclaredOrBefore,
-  liveData,
-  makeEstate,
-  measureApply,
-  readDataFile,
-  seeded,
-  serviceEnv,
-  sleep,
-  spawnCli,
-  startEmulatorProcess,
-  stop,
-  tempDir,
-  writeEstate,
-  type EmulatorProcess,
-} from './support.js';
+import { LONG, declaredData, expectAllDeclared, expectDeclaredOrBefore, liveData, readDataFile, serviceEnv, sleep, spawnCli, startEmulatorProcess, startKillRun, stop, useCleanups, writeEstate, type EmulatorProcess } from './support.js';
 
 const SCOPES = LONG ? 500 : 50;
 const KILL_POINTS = LONG ? 10 : 3;
 const APPLY_ARGS = ['--concurrency', LONG ? '8' : '2'];
 const LATENCY = ['--latency', LONG ? '5' : '10'];
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 it(`killing the emulator at ${KILL_POINTS} points never corrupts its data file; reruns converge`, { timeout: LONG ? 600_000 : 60_000 }, async () => {
-  const dir = await tempDir(cleanups);
-  const dataFile = path.join(dir, 'emulator.json');
-  const estate = makeEstate(SCOPES);
-  await writeFile(dataFile, JSON.stringify(estate.seed));
-  let emulator: EmulatorProcess = await startEmulatorProcess(dir, dataFile, LATENCY);
+  const run = await startKillRun(cleanups, SCOPES, LATENCY, APPLY_ARGS);
+  const { dir, dataFile, estate, readMs, fullMs } = run;
+  // Restarted below after each kill: the cleanup stops whichever runs last.
+  let emulator: EmulatorProcess = run.emulator;
   cleanups.push(() => stop(emulator));
-
-  await writeEstate(path.join(dir, 'policies'), estate.declared(0));
-  const { readMs, fullMs } = await measureApply(dir, emulator.url, APPLY_ARGS);
-  const random = seeded(19700101);
+  const random = seededRandom(19700101);
   for (let point = 1; point <= KILL_POINTS; point++) {
     const before = estate.declared(point - 1);
     const declared = estate.declared(point);

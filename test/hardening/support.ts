@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { generateData, type EmulatorData } from '../../src/emulator/index.js';
 import { parseScopeKey } from '../../src/scope.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
@@ -171,18 +171,6 @@ export async function readDataFile(file: string): Promise<EmulatorData> {
   return data;
 }
 
-/** A small seeded generator (mulberry32), so kill points repeat from run to run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The CLI's environment for a run against `url`. */
 export function serviceEnv(url: string): Record<string, string> {
   return { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: KEY };
@@ -216,6 +204,18 @@ export async function tempDir(cleanups: (() => Promise<unknown>)[]): Promise<str
   return dir;
 }
 
+/**
+ * Registers an afterEach that runs, newest first, the cleanups pushed onto the returned list
+ * during a test (temp directories, emulators, processes).
+ */
+export function useCleanups(): (() => Promise<unknown>)[] {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -231,4 +231,31 @@ export async function measureApply(dir: string, url: string, args: string[]): Pr
   const apply = await runCli(['apply', 'policies', '--yes', ...args], { cwd: dir, env: serviceEnv(url) });
   expect(apply.code, apply.stderr).toBe(0);
   return { readMs, fullMs: performance.now() - started };
+}
+
+/** Where a kill suite starts from: variant 0 applied, and how long its phases took. */
+export interface KillRun {
+  dir: string;
+  dataFile: string;
+  estate: Estate;
+  emulator: EmulatorProcess;
+  readMs: number;
+  fullMs: number;
+}
+
+/**
+ * Sets up a kill suite: a temp directory, an estate of `scopes` whose seed is the data file of
+ * an emulator process started with `emulatorArgs` (stopped by a cleanup), and variant 0
+ * applied once with `applyArgs` to time the phases (see measureApply).
+ */
+export async function startKillRun(cleanups: (() => Promise<unknown>)[], scopes: number, emulatorArgs: string[], applyArgs: string[]): Promise<KillRun> {
+  const dir = await tempDir(cleanups);
+  const dataFile = path.join(dir, 'emulator.json');
+  const estate = makeEstate(scopes);
+  await writeFile(dataFile, JSON.stringify(estate.seed));
+  const emulator = await startEmulatorProcess(dir, dataFile, emulatorArgs);
+  cleanups.push(() => stop(emulator));
+  await writeEstate(path.join(dir, 'policies'), estate.declared(0));
+  const { readMs, fullMs } = await measureApply(dir, emulator.url, applyArgs);
+  return { dir, dataFile, estate, emulator, readMs, fullMs };
 }

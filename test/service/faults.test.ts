@@ -2,21 +2,14 @@
  * Retries against the emulator's injected faults: with some faults the call succeeds within
  * the retry budget; with every request faulted it fails with a clear error once it is spent.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultKind } from '../../src/emulator/index.js';
-import { createClient, ServiceError, type ServiceClient } from '../../src/service/index.js';
-import { startPeer, SCOPE_1, FAST_RETRY, type Peer } from './support/peer.js';
-import { sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
+import { createClient, ServiceError } from '../../src/service/index.js';
+import { useCleanup } from './support/cleanup.js';
+import { startPeer, SCOPE_1, FAST_RETRY } from './support/peer.js';
+import { sendJson, startHostileServer } from './support/hostile-server.js';
 
-let peer: Peer | undefined;
-let server: HostileServer | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await peer?.close();
-  await client?.close();
-  await server?.close();
-  peer = server = client = undefined;
-});
+const closeAfterTest = useCleanup();
 
 /**
  * Slow faults answer after 2.5 s; the client stops waiting after 100 ms, which undici's
@@ -29,10 +22,10 @@ const SOME_FAULTS = { faultRate: 0.4, faultSeed: 6 };
 
 describe.each<FaultKind>(['500', '503', '429', 'reset', 'slow', 'truncated'])('fault %s', (kind) => {
   it('is retried until the call succeeds', async () => {
-    peer = await startPeer(
+    const peer = closeAfterTest(await startPeer(
       { ...SLOW, ...SOME_FAULTS, faults: [kind], generate: { invitationsPerScope: 70, domainsPerScope: 2 } },
       SHORT_TIMEOUT,
-    );
+    ));
     const ids = (await peer.client.listInvitations('by-scope', SCOPE_1)).map((i) => i.id);
     await peer.client.syncAutojoin({ ...SCOPE_1, componentId: 'cmp-1', domains: ['one.example', 'two.example'] });
 
@@ -53,7 +46,7 @@ describe('once the retry budget is spent', () => {
     ['truncated', 'network', /\(gave up after 5 attempts\)$/u],
   ];
   it.each(cases)('fault %s fails with a clear %s error after 5 attempts', async (kind, code, message) => {
-    peer = await startPeer({ ...SLOW, faultRate: 1, faults: [kind] }, SHORT_TIMEOUT);
+    const peer = closeAfterTest(await startPeer({ ...SLOW, faultRate: 1, faults: [kind] }, SHORT_TIMEOUT));
     const error = (await peer.client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.code).toBe(code);
@@ -64,7 +57,7 @@ describe('once the retry budget is spent', () => {
   });
 
   it('fault slow fails with a clear timeout error once its (smaller) retry count is spent', async () => {
-    peer = await startPeer({ ...SLOW, faultRate: 1, faults: ['slow'] }, { ...SHORT_TIMEOUT, retry: { ...FAST_RETRY, maxRetries: 1 } });
+    const peer = closeAfterTest(await startPeer({ ...SLOW, faultRate: 1, faults: ['slow'] }, { ...SHORT_TIMEOUT, retry: { ...FAST_RETRY, maxRetries: 1 } }));
     const error = (await peer.client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error.code).toBe('timeout');
     expect(error.message).toBe('[GET] /api/v1/invitations/by-scope/team/scope-0001?start=0: Headers Timeout Error (gave up after 2 attempts)');
@@ -72,7 +65,7 @@ describe('once the retry budget is spent', () => {
   });
 
   it('a POST is retried too, and its 503 message is reported', async () => {
-    peer = await startPeer({ faultRate: 1, faults: ['503'] });
+    const peer = closeAfterTest(await startPeer({ faultRate: 1, faults: ['503'] }));
     const error = (await peer.client
       .syncAutojoin({ ...SCOPE_1, componentId: 'cmp-1', domains: ['a.example'] })
       .catch((e: unknown) => e)) as ServiceError;
@@ -82,7 +75,7 @@ describe('once the retry budget is spent', () => {
   });
 
   it('honours a smaller retry count', async () => {
-    peer = await startPeer({ faultRate: 1, faults: ['reset'] }, { retry: { ...FAST_RETRY, maxRetries: 1 } });
+    const peer = closeAfterTest(await startPeer({ faultRate: 1, faults: ['reset'] }, { retry: { ...FAST_RETRY, maxRetries: 1 } }));
     await expect(peer.client.listEmailPresets()).rejects.toMatchObject({ code: 'network', attempts: 2 });
     expect(peer.client.requestCount).toBe(2);
   });
@@ -91,22 +84,22 @@ describe('once the retry budget is spent', () => {
 describe('Retry-After and the time budget', () => {
   it('waits at least Retry-After seconds before the next attempt', async () => {
     const times: number[] = [];
-    server = await startHostileServer((_request, response, index) => {
+    const server = closeAfterTest(await startHostileServer((_request, response, index) => {
       times.push(Date.now());
       if (index === 0) sendJson(response, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1' });
       else sendJson(response, 200, [{ id: 'ep-1' }]);
-    });
-    client = createClient({ baseUrl: server.url, accessToken: 't-123456', retry: FAST_RETRY });
+    }));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, accessToken: 't-123456', retry: FAST_RETRY }));
     expect(await client.listEmailPresets()).toEqual([{ id: 'ep-1' }]);
     expect(times).toHaveLength(2);
     expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(990);
   });
 
   it('gives up at once when Retry-After would end past the total budget', async () => {
-    server = await startHostileServer((_request, response) =>
+    const server = closeAfterTest(await startHostileServer((_request, response) =>
       sendJson(response, 429, { statusCode: 429, message: 'come back tomorrow' }, { 'retry-after': '86400' }),
-    );
-    client = createClient({ baseUrl: server.url, accessToken: 't-123456', retry: FAST_RETRY });
+    ));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, accessToken: 't-123456', retry: FAST_RETRY }));
     const started = Date.now();
     const error = (await client.listEmailPresets().catch((e: unknown) => e)) as ServiceError;
     expect(Date.now() - started).toBeLessThan(1000);
@@ -115,12 +108,12 @@ describe('Retry-After and the time budget', () => {
   });
 
   it('stops retrying when the total time budget is spent', async () => {
-    server = await startHostileServer((_request, response) => sendJson(response, 503, { statusCode: 503, message: 'down' }));
-    client = createClient({
+    const server = closeAfterTest(await startHostileServer((_request, response) => sendJson(response, 503, { statusCode: 503, message: 'down' })));
+    const client = closeAfterTest(createClient({
       baseUrl: server.url,
       accessToken: 't-123456',
       retry: { minDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 250 },
-    });
+    }));
     const started = Date.now();
     const error = (await client.listEmailPresets().catch((e: unknown) => e)) as ServiceError;
     expect(Date.now() - started).toBeLessThan(600);
@@ -131,11 +124,10 @@ describe('Retry-After and the time budget', () => {
   });
 
   it('retries a refused connection, then reports it', async () => {
-    server = await startHostileServer(() => undefined);
+    const server = await startHostileServer(() => undefined);
     const url = server.url;
     await server.close();
-    server = undefined;
-    client = createClient({ baseUrl: url, apiKey: 'k-123456', retry: FAST_RETRY });
+    const client = closeAfterTest(createClient({ baseUrl: url, apiKey: 'k-123456', retry: FAST_RETRY }));
     const error = (await client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error.code).toBe('network');
     expect(error.message).toMatch(/ECONNREFUSED.*\(gave up after 5 attempts\)$/u);

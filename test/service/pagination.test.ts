@@ -1,18 +1,11 @@
 /** The listing walk: 0, 19, 39, …, de-duplicated, correct under both readings of `start`. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, pageStart, ServiceError, type ServiceClient } from '../../src/service/index.js';
-import { startPeer, SCOPE_1, FAST_RETRY, type Peer } from './support/peer.js';
-import { invitations, sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, pageStart, ServiceError } from '../../src/service/index.js';
+import { useCleanup } from './support/cleanup.js';
+import { startPeer, SCOPE_1, FAST_RETRY } from './support/peer.js';
+import { invitations, sendJson, startHostileServer } from './support/hostile-server.js';
 
-let peer: Peer | undefined;
-let server: HostileServer | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await peer?.close();
-  await client?.close();
-  await server?.close();
-  peer = server = client = undefined;
-});
+const closeAfterTest = useCleanup();
 
 const SIZES = [0, 1, 19, 20, 21, 39, 40, 41, 1000];
 
@@ -37,7 +30,7 @@ describe('pageStart', () => {
 
 describe.each(['offset', 'after'] as const)('listing walk, start read as %s', (startMode) => {
   it.each(SIZES)('reads all %i invitations exactly once', async (n) => {
-    peer = await startPeer({ startMode, generate: { invitationsPerScope: n } });
+    const peer = closeAfterTest(await startPeer({ startMode, generate: { invitationsPerScope: n } }));
     const pages: string[][] = [];
     for await (const page of peer.client.listInvitationPages('by-scope', SCOPE_1)) pages.push(page.map((i) => i.id));
     const ids = pages.flat();
@@ -53,8 +46,8 @@ describe.each(['offset', 'after'] as const)('listing walk, start read as %s', (s
 
 describe('listing walk against misbehaving servers', () => {
   it('stops on a page with no new ids when the server ignores start', async () => {
-    server = await startHostileServer((_request, response) => sendJson(response, 200, { invitations: invitations(20) }));
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY });
+    const server = closeAfterTest(await startHostileServer((_request, response) => sendJson(response, 200, { invitations: invitations(20) })));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY }));
     const all = await client.listInvitations('by-scope', SCOPE_1);
     expect(all.map((i) => i.id)).toEqual(invitations(20).map((i) => i.id));
     expect(server.requests.map((r) => r.url)).toEqual([
@@ -64,22 +57,22 @@ describe('listing walk against misbehaving servers', () => {
   });
 
   it('de-duplicates ids repeated within and across pages', async () => {
-    server = await startHostileServer((request, response) => {
+    const server = closeAfterTest(await startHostileServer((request, response) => {
       const start = Number(new URL(request.url ?? '', 'http://x').searchParams.get('start'));
       const page = start === 0 ? [...invitations(19), { id: 'inv-0', invitationType: 'single_use' }] : invitations(5, 'inv', 15);
       sendJson(response, 200, { invitations: page });
-    });
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456' });
+    }));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' }));
     const ids = (await client.listInvitations('by-group', SCOPE_1)).map((i) => i.id);
     expect(ids).toEqual(invitations(20).map((i) => i.id));
   });
 
   it('fails with too-many-pages when the listing never ends', async () => {
-    server = await startHostileServer((request, response) => {
+    const server = closeAfterTest(await startHostileServer((request, response) => {
       const start = Number(new URL(request.url ?? '', 'http://x').searchParams.get('start'));
       sendJson(response, 200, { invitations: invitations(20, `p${start}`) });
-    });
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456', maxPages: 7 });
+    }));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', maxPages: 7 }));
     const error = (await client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.code).toBe('too-many-pages');
@@ -88,11 +81,11 @@ describe('listing walk against misbehaving servers', () => {
   });
 
   it('stops reading when the consumer stops early', async () => {
-    server = await startHostileServer((request, response) => {
+    const server = closeAfterTest(await startHostileServer((request, response) => {
       const start = Number(new URL(request.url ?? '', 'http://x').searchParams.get('start'));
       sendJson(response, 200, { invitations: invitations(20, `p${start}`) });
-    });
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456' });
+    }));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' }));
     for await (const page of client.listInvitationPages('by-scope', SCOPE_1)) {
       expect(page).toHaveLength(20);
       break;

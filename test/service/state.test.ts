@@ -1,25 +1,18 @@
 /** readLiveState: the design's rule for a scope's domains, bounded concurrency, fail fast. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, LiveStateError, readLiveState, type ServiceClient } from '../../src/service/index.js';
-import { startPeer, FAST_RETRY, type Peer } from './support/peer.js';
+import { useCleanup } from './support/cleanup.js';
+import { startPeer, FAST_RETRY } from './support/peer.js';
 import { invitations, sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
 
-let peer: Peer | undefined;
-let server: HostileServer | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await peer?.close();
-  await client?.close();
-  await server?.close();
-  peer = server = client = undefined;
-});
+const closeAfterTest = useCleanup();
 
 const team = (scope: string) => ({ scopeType: 'team', scope });
 const REFS = ['scope-0001', 'scope-0002', 'scope-0003'].map(team);
 
 describe('readLiveState against the emulator', () => {
   it('reads domains from the autojoin targets, with the facts the plan needs', async () => {
-    peer = await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } });
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
     const progress: string[] = [];
     const live = await readLiveState(peer.client, REFS, { concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
     expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
@@ -39,7 +32,7 @@ describe('readLiveState against the emulator', () => {
   });
 
   it('asks call 2b when the listing\'s autojoin invitation has no domain targets', async () => {
-    peer = await startPeer({ autojoinTargets: false, generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } });
+    const peer = closeAfterTest(await startPeer({ autojoinTargets: false, generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } }));
     const live = await readLiveState(peer.client, REFS, { listing: 'by-scope' });
     expect(live.get('team/scope-0003')?.domains).toEqual(['d1.scope-0003.example', 'd2.scope-0003.example']);
     const paths = peer.emulator.requests.map((r) => r.path);
@@ -48,7 +41,7 @@ describe('readLiveState against the emulator', () => {
   });
 
   it('gives autojoin null and domains [] for a deactivated autojoin and for none at all', async () => {
-    peer = await startPeer();
+    const peer = closeAfterTest(await startPeer());
     await peer.client.syncAutojoin({ ...team('was-on'), componentId: 'c', domains: ['acme.com'] });
     await peer.client.syncAutojoin({ ...team('was-on'), componentId: 'c', domains: [] });
     await peer.client.syncAutojoin({ ...team('on'), componentId: 'c', domains: ['Acme.COM', 'b.example'] });
@@ -59,14 +52,14 @@ describe('readLiveState against the emulator', () => {
   });
 
   it('reads a duplicated scope once', async () => {
-    peer = await startPeer({ generate: { scopes: 1 } });
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 1 } }));
     const live = await readLiveState(peer.client, [team('scope-0001'), team('scope-0001')]);
     expect(live.size).toBe(1);
     expect(peer.emulator.requests).toHaveLength(1);
   });
 
   it('reads 200 scopes through one client in a few seconds at most', async () => {
-    peer = await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } });
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
     const refs = Array.from({ length: 200 }, (_, i) => team(`scope-${String(i + 1).padStart(4, '0')}`));
     const live = await readLiveState(peer.client, refs, { concurrency: 16 });
     expect(live.size).toBe(200);
@@ -77,20 +70,22 @@ describe('readLiveState against the emulator', () => {
 
 describe('readLiveState concurrency and failures', () => {
   it('fails when the listing shows an active autojoin without targets and call 2b answers 404', async () => {
-    server = await startHostileServer((request, response) => {
+    const server = closeAfterTest(await startHostileServer((request, response) => {
       if (request.url?.endsWith('/autojoin')) sendJson(response, 404, { statusCode: 404, message: 'Cannot GET' });
       else sendJson(response, 200, { invitations: [{ id: 'aj-1', invitationType: 'autojoin', deactivated: false }] });
-    });
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456' });
+    }));
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' }));
     await expect(readLiveState(client, [team('odd')])).rejects.toThrow(
       'reading team/odd failed: the listing shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) answers 404',
     );
   });
 
-  /** A server that answers each listing after `delayMs`, recording how many were in flight. */
+  let server: HostileServer | undefined;
+  let client: ServiceClient | undefined;
+  /** A server that answers each listing after `delayMs`, recording how many were in flight (sets `server` and `client`). */
   async function slowListingServer(delayMs: number, failScope?: string) {
     const stats = { inFlight: 0, maxInFlight: 0 };
-    server = await startHostileServer(async (request, response) => {
+    server = closeAfterTest(await startHostileServer(async (request, response) => {
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -98,8 +93,8 @@ describe('readLiveState concurrency and failures', () => {
       const scope = decodeURIComponent((request.url ?? '').split('/')[6]?.split('?')[0] ?? '');
       if (scope === failScope) sendJson(response, 500, { statusCode: 500, message: 'boom' });
       else sendJson(response, 200, { invitations: [...invitations(3, scope), { id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
-    });
-    client = createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 } });
+    }));
+    client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 } }));
     return stats;
   }
   const many = Array.from({ length: 20 }, (_, i) => team(`s${i}`));
