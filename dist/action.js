@@ -63909,10 +63909,10 @@ function compareScope(desired, live) {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after) : null;
-  return sameList(before, after) ? null : makeChange("update", desired, before, after);
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
+  return sameList(before, after) ? null : makeChange("update", desired, before, after, live);
 }
-function makeChange(kind, desired, before, after) {
+function makeChange(kind, desired, before, after, live) {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -63932,6 +63932,7 @@ function makeChange(kind, desired, before, after) {
     explicitEmpty: desired.explicitEmpty
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
+  if (live?.autojoin) change.autojoin = live.autojoin;
   return change;
 }
 function sameList(a, b) {
@@ -64086,8 +64087,12 @@ function changeDetail(change) {
     case "update":
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
     case "clear":
-      return `clear (deactivates autojoin): -${change.removed.length}${pruned}`;
+      return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
+}
+function joinedThrough(change) {
+  const accepts = change.autojoin?.acceptsCount ?? 0;
+  return accepts > 0 ? `; ${accepts} ${accepts === 1 ? "person" : "people"} joined through it` : "";
 }
 function domainLines(change, context) {
   const removed = new Set(change.removed);

@@ -66,11 +66,11 @@ function compareScope(desired: Desired, live: LiveScope | undefined): Change | n
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after) : null;
-  return sameList(before, after) ? null : makeChange('update', desired, before, after);
+  if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live) : null;
+  return sameList(before, after) ? null : makeChange('update', desired, before, after, live);
 }
 
-function makeChange(kind: Change['kind'], desired: Desired, before: string[], after: string[]): Change {
+function makeChange(kind: Change['kind'], desired: Desired, before: string[], after: string[], live?: LiveScope): Change {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -90,6 +90,7 @@ function makeChange(kind: Change['kind'], desired: Desired, before: string[], af
     explicitEmpty: desired.explicitEmpty,
   };
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
+  if (live?.autojoin) change.autojoin = live.autojoin;
   return change;
 }
 

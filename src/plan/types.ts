@@ -46,6 +46,8 @@ export interface Change {
   source?: SourcePos;
   /** True when the file says `domains: []` (an intended clear). */
   explicitEmpty?: boolean;
+  /** update and clear: the live autojoin invitation the change rewrites, so a reviewer sees what a clear switches off. */
+  autojoin?: NonNullable<LiveScope['autojoin']>;
 }
 
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */

@@ -28,8 +28,14 @@ export function changeDetail(change: Change): string {
     case 'update':
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
     case 'clear':
-      return `clear (deactivates autojoin): -${change.removed.length}${pruned}`;
+      return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
+}
+
+/** @returns `; 12 joined through it` for a clear whose invitation has accepts, else ''. */
+function joinedThrough(change: Change): string {
+  const accepts = change.autojoin?.acceptsCount ?? 0;
+  return accepts > 0 ? `; ${accepts} ${accepts === 1 ? 'person' : 'people'} joined through it` : '';
 }
 
 /**

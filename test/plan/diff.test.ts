@@ -54,6 +54,16 @@ describe('diff', () => {
     expect(change).toMatchObject({ kind: 'clear', before: ['x.com', 'y.com'], after: [], removed: ['x.com', 'y.com'], added: [], explicitEmpty: true, reason: 'declared' });
   });
 
+  it('carries the live autojoin invitation on update and clear, never on create', () => {
+    const joined = { ...live('team/a', ['x.com']), autojoin: { invitationId: 'inv_9', status: 'sent', acceptsCount: 12, modifiedAt: '2026-01-01T00:00:00Z' } };
+    const [clear] = diff([policy('team/a', [])], liveMap(joined));
+    expect(clear?.autojoin).toEqual({ invitationId: 'inv_9', status: 'sent', acceptsCount: 12, modifiedAt: '2026-01-01T00:00:00Z' });
+    const [update] = diff([policy('team/a', ['y.com'])], liveMap(joined));
+    expect(update?.autojoin?.invitationId).toBe('inv_9');
+    const [create] = diff([policy('team/b', ['y.com'])], liveMap(noAutojoin('team/b')));
+    expect(create).not.toHaveProperty('autojoin');
+  });
+
   it('plans nothing for desired [] without active autojoin, or with an empty one', () => {
     expect(diff([policy('team/a', [])], liveMap(noAutojoin('team/a')))).toEqual([]);
     expect(diff([policy('team/a', [])], liveMap())).toEqual([]);

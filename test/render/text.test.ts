@@ -47,6 +47,14 @@ describe('renderText', () => {
     );
   });
 
+  it('says how many people joined through an invitation a clear deactivates', () => {
+    const joined = (n: number) => ({ ...live('team/off', ['off.com']), autojoin: { invitationId: 'inv_1', acceptsCount: n } });
+    const render = (n: number) => renderText(buildPlan({ desired: [policy('team/off', [])], live: liveMap(joined(n)), target: TARGET, now: NOW }), { color: false });
+    expect(render(12)).toContain('- team/off  clear (deactivates autojoin; 12 people joined through it): -1\n');
+    expect(render(1)).toContain('clear (deactivates autojoin; 1 person joined through it): -1\n');
+    expect(render(0)).toContain('clear (deactivates autojoin): -1\n');
+  });
+
   it('says so when nothing changes', () => {
     const same = buildPlan({ desired: [policy('team/a', ['a.com']), policy('team/b', [])], live: liveMap(live('team/a', ['A.com.'])), target: TARGET, now: NOW });
     expect(renderText(same, { color: false })).toBe('No changes. 2 scopes match their policy files.\n');
