@@ -64180,11 +64180,20 @@ function renderDetails(change) {
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open4}><summary>${summary2}</summary>
 
-${fence}diff
+${sourceLine(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
+}
+function sourceLine(change) {
+  if (!change.source) return "";
+  const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
+  return change.reason === "pruned" ? `Policy file deleted (it was ${where2} at the --prune-from revision).
+
+` : `Declared in ${where2}.
+
+`;
 }
 function bySize(changes) {
   const size = (change) => change ? change.added.length + change.removed.length : 0;

@@ -49,7 +49,14 @@ function renderDetails(change: Change): string {
   // Clears open by default: the destructive change is the one a reviewer must not miss.
   const open = change.kind === 'clear' ? ' open' : '';
   const summary = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${changeDetail(change)}`;
-  return `<details${open}><summary>${summary}</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>`;
+  return `<details${open}><summary>${summary}</summary>\n\n${sourceLine(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+}
+
+/** Where the change comes from, so a reviewer can jump to the file: `Declared in path:line.` */
+function sourceLine(change: Change): string {
+  if (!change.source) return '';
+  const where = escapeMarkdown(`${change.source.file}:${change.source.line}`);
+  return change.reason === 'pruned' ? `Policy file deleted (it was ${where} at the --prune-from revision).\n\n` : `Declared in ${where}.\n\n`;
 }
 
 /** Indices of the changes, most domains touched first; ties keep plan order. */

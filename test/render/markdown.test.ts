@@ -32,6 +32,8 @@ describe('renderMarkdown', () => {
         '',
         '<details open><summary><code>-</code> <b>team/off</b> — clear (deactivates autojoin): -1</summary>',
         '',
+        'Declared in policies/off.autojoin.yaml:1.',
+        '',
         '```diff',
         '- off.com',
         '```',
@@ -39,6 +41,8 @@ describe('renderMarkdown', () => {
         '</details>',
         '',
         '<details><summary><code>~</code> <b>team/acme-eng</b> (Acme Engineering) — update: +1 -1, 1 unchanged</summary>',
+        '',
+        'Declared in policies/acme-eng.autojoin.yaml:1.',
         '',
         '```diff',
         '  acme.com',
@@ -50,6 +54,8 @@ describe('renderMarkdown', () => {
         '',
         '<details><summary><code>+</code> <b>team/new</b> — create: +1</summary>',
         '',
+        'Declared in policies/new.autojoin.yaml:1.',
+        '',
         '```diff',
         '+ new.com',
         '```',
@@ -60,6 +66,11 @@ describe('renderMarkdown', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('points a pruned clear at the file it came from', () => {
+    const pruned = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [policy('team/gone', ['x.com'])], target: TARGET, now: NOW });
+    expect(renderMarkdown(pruned)).toContain('\n\nPolicy file deleted (it was policies/gone.autojoin.yaml:1 at the --prune-from revision).\n\n```diff\n- x.com\n');
   });
 
   it('says so when nothing changes, with a custom title and the shard', () => {
