@@ -1,7 +1,9 @@
 /** Domain rules the service applies to a sync request: normal form, basic shape, no webmail. */
 import webmail from 'email-providers/all.json' with { type: 'json' };
 
-const WEBMAIL = new Set<string>((webmail as string[]).map((domain) => domain.toLowerCase()));
+// Built on first use: every CLI start loads this module (src/cli/connect.ts imports the
+// emulator), but only a sync request needs the list.
+let webmailSet: ReadonlySet<string> | undefined;
 
 /** Lower-cases and de-duplicates, keeping the first occurrence's order. */
 export function normalizeDomains(domains: readonly string[]): string[] {
@@ -9,8 +11,9 @@ export function normalizeDomains(domains: readonly string[]): string[] {
 }
 
 /** @returns true when `domain` (any case) is a webmail provider's domain. */
-export function isWebmailDomain(domain: string): boolean {
-  return WEBMAIL.has(domain.toLowerCase());
+function isWebmailDomain(domain: string): boolean {
+  webmailSet ??= new Set((webmail as string[]).map((entry) => entry.toLowerCase()));
+  return webmailSet.has(domain.toLowerCase());
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { FaultKind } from './types.js';
 import { randomIndex, seededRandom, type Random } from './prng.js';
 
+/** Every fault the emulator can inject (the default set). */
 export const ALL_FAULTS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'slow', 'truncated'];
 
 export interface FaultDraw {

@@ -1,6 +1,8 @@
 /** The six calls of design.md, each as a handler over the emulator's state. */
+import apiSchema from '../../schemas/api/invitation-service.schema.json' with { type: 'json' };
 import type { SyncRequest } from '../service/types.js';
 import { contractViolation } from '../service/contract.js';
+import { pathSegment } from '../service/paths.js';
 import { scopeKey, type ScopeRef } from '../scope.js';
 import { domainProblem, normalizeDomains } from './domains.js';
 import { HttpError, readBody } from './http-io.js';
@@ -24,7 +26,7 @@ export const ROUTES: readonly Route[] = [
 /** Call 1 (deprecated): the same listing as 1b, plus headers naming its successor. */
 function listByGroup(context: HandlerContext): Handled {
   const { groupType, groupId } = context.params as { groupType: string; groupId: string };
-  const successor = `${INVITATIONS}/by-scope/${encodeURIComponent(groupType)}/${encodeURIComponent(groupId)}`;
+  const successor = `${INVITATIONS}/by-scope/${pathSegment(groupType)}/${pathSegment(groupId)}`;
   const handled = listing(context, { scopeType: groupType, scope: groupId });
   handled.reply.headers = { deprecation: 'true', link: `<${successor}>; rel="successor-version"` };
   return handled;
@@ -36,7 +38,7 @@ function listByScope(context: HandlerContext): Handled {
   return listing(context, { scopeType, scope });
 }
 
-function listing(context: HandlerContext, ref: { scopeType: string; scope: string }): Handled {
+function listing(context: HandlerContext, ref: ScopeRef): Handled {
   const start = parseStart(context.query.get('start'));
   if (start === null) throw new HttpError(400, 'start must be a non-negative integer');
   const stored = findScope(context.state.data, ref);
@@ -52,8 +54,13 @@ function getAutojoin(context: HandlerContext): Handled {
   return { reply: { status: 200, body: { autojoinDomains: autojoin.domains, invitation: autojoin.invitation } } };
 }
 
+/**
+ * The key alone is not proof: a path may carry a scopeType with an encoded '/' (`team%2Fb` + `c`),
+ * whose key `team/b/c` is that of scope `b/c` of type `team`. So the stored pair must match too.
+ */
 function findScope(data: EmulatorData, ref: ScopeRef): EmulatorScope | undefined {
-  const stored = Object.hasOwn(data.scopes, scopeKey(ref)) ? data.scopes[scopeKey(ref)] : undefined;
+  const key = scopeKey(ref);
+  const stored = Object.hasOwn(data.scopes, key) ? data.scopes[key] : undefined;
   return stored && stored.scopeType === ref.scopeType && stored.scope === ref.scope ? stored : undefined;
 }
 
@@ -87,11 +94,12 @@ function parseSyncRequest(bytes: Buffer, contentType: string | undefined): SyncR
   return request;
 }
 
+const SYNC_REQUEST_FIELDS = new Set(Object.keys(apiSchema.$defs.SyncRequest.properties));
+
 /** Ajv says "must NOT have additional properties" without naming them; name them. */
 function withExtraFields(violation: string, body: unknown): string {
   if (!/additional properties/u.test(violation) || typeof body !== 'object' || body === null) return violation;
-  const known = new Set(['domains', 'scope', 'scopeType', 'componentId', 'scopeName']);
-  const extra = Object.keys(body).filter((key) => !known.has(key));
+  const extra = Object.keys(body).filter((key) => !SYNC_REQUEST_FIELDS.has(key));
   return `${violation}: ${extra.join(', ')}`;
 }
 

@@ -3,7 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { ErrorBody } from '../service/types.js';
 
 /** 1 MiB: larger request bodies get a 413. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** An answer: status, JSON body and extra headers. */
 export interface Reply {
@@ -25,7 +25,7 @@ export class HttpError extends Error {
 }
 
 /** @returns the service's error body, e.g. {"statusCode":400,"message":"…","error":"Bad Request"}. */
-export function errorBody(status: number, message: string): ErrorBody {
+function errorBody(status: number, message: string): ErrorBody {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
 }
 
@@ -53,19 +53,10 @@ function tooLarge(): HttpError {
   return new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
 }
 
-/** @returns the body of a JSON reply as bytes. */
-export function encodeBody(body: unknown): Buffer {
-  return Buffer.from(JSON.stringify(body), 'utf8');
-}
-
 /** Writes a complete JSON reply. */
 export function sendReply(response: ServerResponse, reply: Reply): void {
   const bytes = encodeBody(reply.body);
-  response.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(bytes.length),
-    ...reply.headers,
-  });
+  writeHead(response, reply, bytes.length);
   response.end(bytes);
 }
 
@@ -75,11 +66,19 @@ export function sendReply(response: ServerResponse, reply: Reply): void {
  */
 export function sendTruncated(response: ServerResponse, reply: Reply): void {
   const bytes = encodeBody(reply.body);
-  response.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(bytes.length + 16),
-    ...reply.headers,
-  });
+  writeHead(response, reply, bytes.length + 16);
   const socket = response.socket;
   response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => socket?.end());
+}
+
+function encodeBody(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+function writeHead(response: ServerResponse, reply: Reply, contentLength: number): void {
+  response.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(contentLength),
+    ...reply.headers,
+  });
 }

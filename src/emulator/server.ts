@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkAuth } from './auth.js';
-import { createFaultSource, type FaultDraw } from './faults.js';
+import { createFaultSource, type FaultDraw, type FaultSource } from './faults.js';
 import { ROUTES } from './handlers.js';
 import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './http-io.js';
 import { findRoute, type EmulatorState, type Handled } from './routes.js';
@@ -29,7 +29,7 @@ interface Runtime {
   state: EmulatorState;
   secrets: { apiKey: string; accessToken: string };
   options: EmulatorOptions;
-  faults: ReturnType<typeof createFaultSource>;
+  faults: FaultSource;
   saver: Saver;
   requests: RequestLogEntry[];
   /** Aborted on close, so pending latency and slow faults stop waiting. */
@@ -43,7 +43,8 @@ interface Runtime {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   if (options.dataFile) await removeStaleTempFiles(options.dataFile);
-  const data = (options.dataFile ? await loadDataFile(options.dataFile) : null) ?? structuredClone(options.data ?? emptyData());
+  const stored = options.dataFile ? await loadDataFile(options.dataFile) : null;
+  const data = stored ?? (options.data ? structuredClone(options.data) : emptyData());
   const runtime: Runtime = {
     state: { data, startMode: options.startMode ?? 'offset', autojoinTargets: options.autojoinTargets ?? true, now: () => new Date() },
     secrets: { apiKey: options.apiKey ?? DEFAULT_API_KEY, accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN },
@@ -55,6 +56,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   // Every request waiting out its latency listens on this signal; hundreds may wait at once.
   setMaxListeners(0, runtime.closing.signal);
+  // Written at once even when just loaded: an unwritable data file fails here, not on the first sync.
   await runtime.saver.save();
   const server = createServer({ keepAlive: true }, (request, response) => {
     serve(runtime, request, response).catch((error: unknown) => failSafe(runtime, request, response, error));
@@ -109,27 +111,29 @@ async function serve(runtime: Runtime, request: IncomingMessage, response: Serve
 
 /** Answers the faults that replace the whole answer; @returns false for those that only alter it. */
 function answerFault(fault: FaultDraw, response: ServerResponse, log: (status: number) => void): boolean {
-  const message = 'injected by the emulator';
+  if (fault.kind === 'reset') {
+    log(0);
+    response.socket?.resetAndDestroy();
+    return true;
+  }
+  const reply = faultReply(fault);
+  if (!reply) return false;
+  log(reply.status);
+  sendReply(response, reply);
+  return true;
+}
+
+/** @returns the error answer of a 500, 503 or 429 fault; null for the other kinds. */
+function faultReply(fault: FaultDraw): Reply | null {
+  const injected = 'injected by the emulator';
   switch (fault.kind) {
     case '500':
-    case '503': {
-      const reply = errorReply(Number(fault.kind), `Service error (${message})`);
-      log(reply.status);
-      sendReply(response, reply);
-      return true;
-    }
-    case '429': {
-      const reply = errorReply(429, `Too many requests (${message})`, { 'retry-after': String(fault.retryAfterSeconds) });
-      log(reply.status);
-      sendReply(response, reply);
-      return true;
-    }
-    case 'reset':
-      log(0);
-      response.socket?.resetAndDestroy();
-      return true;
+    case '503':
+      return errorReply(Number(fault.kind), `Service error (${injected})`);
+    case '429':
+      return errorReply(429, `Too many requests (${injected})`, { 'retry-after': String(fault.retryAfterSeconds) });
     default:
-      return false;
+      return null;
   }
 }
 

@@ -5,7 +5,7 @@
  * A domain keeps its id for as long as the scope exists, even after it was removed and re-added.
  */
 import type { AutojoinDomain, AutojoinState, Invitation, SyncRequest } from '../service/types.js';
-import { scopeKey, type ScopeKey } from '../scope.js';
+import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import { normalizeDomains } from './domains.js';
 import { formatId } from './ids.js';
 import type { EmulatorData, EmulatorScope } from './types.js';
@@ -31,12 +31,7 @@ export function planSync(data: EmulatorData, request: SyncRequest, now: Date): S
   const scopeName = request.scopeName ?? before.scopeName;
   const timestamp = now.toISOString();
   const previous = before.autojoin?.invitation ?? newAutojoinInvitation(request, formatId('inv', nextId++), timestamp);
-  const next: Invitation = {
-    ...previous,
-    deactivated: domains.length === 0,
-    target: domains.map((domain) => ({ type: 'domain', value: domain.domain })),
-    groups: [{ type: request.scopeType, id: request.scope, name: scopeName ?? request.scope }],
-  };
+  const next: Invitation = { ...previous, ...autojoinFields(request, scopeName ?? request.scope, domains) };
   // A sync that changes nothing leaves modifiedAt alone, as a reader comparing states would expect.
   const invitation = sameInvitation(previous, next) ? previous : { ...next, modifiedAt: timestamp };
   const scope: EmulatorScope = {
@@ -59,12 +54,21 @@ function sameInvitation(a: Invitation, b: Invitation): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The fields of the autojoin invitation that follow from its scope and domain list. */
+export function autojoinFields(ref: ScopeRef, scopeName: string, domains: readonly AutojoinDomain[]): Pick<Invitation, 'deactivated' | 'target' | 'groups'> {
+  return {
+    deactivated: domains.length === 0,
+    target: domains.map((domain) => ({ type: 'domain', value: domain.domain })),
+    groups: [{ type: ref.scopeType, id: ref.scope, name: scopeName }],
+  };
+}
+
 function newScope(request: SyncRequest): EmulatorScope {
   return { scopeType: request.scopeType, scope: request.scope, autojoin: null, invitations: [] };
 }
 
 /** The autojoin invitation as first created for a scope. */
-export function newAutojoinInvitation(ref: { scope: string; scopeType: string }, id: string, timestamp: string): Invitation {
+export function newAutojoinInvitation(ref: ScopeRef, id: string, timestamp: string): Invitation {
   return {
     id,
     accountId: 'acc_emulator',

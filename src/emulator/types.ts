@@ -25,11 +25,13 @@ export interface EmulatorData {
   nextId: number;
 }
 
+/** An injected fault: an error status, a reset connection, a late answer or a body cut short. */
 export type FaultKind = '500' | '503' | '429' | 'reset' | 'slow' | 'truncated';
 
 /** How the listing reads `start`: a 0-based offset (the emulator default) or "the index after which the page begins". */
 export type StartMode = 'offset' | 'after';
 
+/** Options of startEmulator; all optional. */
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. The emulator only ever listens on 127.0.0.1. */
   port?: number;
@@ -54,6 +56,7 @@ export interface EmulatorOptions {
   slowMs?: number;
 }
 
+/** One request as the emulator served it. */
 export interface RequestLogEntry {
   method: string;
   /** The request target as received: percent-encoded path plus query, e.g. `/api/v1/invitations/by-scope/team/a%2Fb?start=19`. */
@@ -64,6 +67,7 @@ export interface RequestLogEntry {
   fault?: FaultKind;
 }
 
+/** A running emulator. */
 export interface Emulator {
   /** `http://127.0.0.1:PORT` */
   url: string;

@@ -18,8 +18,7 @@
 import { comparableDomains } from '../domain.js';
 import type { AutojoinState, Invitation } from './types.js';
 
-/** @returns true for an autojoin invitation that is not marked `deactivated: true`. */
-export function isActiveAutojoin(invitation: Invitation): boolean {
+function isActiveAutojoin(invitation: Invitation): boolean {
   return invitation.invitationType === 'autojoin' && invitation.deactivated !== true;
 }
 
@@ -28,9 +27,18 @@ export function findActiveAutojoin(invitations: Iterable<Invitation>): Invitatio
   let found: Invitation | null = null;
   for (const invitation of invitations) {
     if (!isActiveAutojoin(invitation)) continue;
-    if (found === null || (invitation.modifiedAt ?? '') > (found.modifiedAt ?? '')) found = invitation;
+    if (found === null || modifiedTime(invitation) > modifiedTime(found)) found = invitation;
   }
   return found;
+}
+
+/**
+ * As a number, because ISO 8601 text does not sort by time once offsets or optional
+ * milliseconds appear (`02:00+02:00` is earlier than `01:00Z`). Missing or unreadable sorts first.
+ */
+function modifiedTime(invitation: Invitation): number {
+  const time = Date.parse(invitation.modifiedAt ?? '');
+  return Number.isNaN(time) ? -Infinity : time;
 }
 
 /** @returns the normalized domains of an invitation's `target` entries of type "domain" ([] when none). */

@@ -11,13 +11,14 @@ import { VERSION } from '../version.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { contractViolation, type ContractName } from './contract.js';
 import { ServiceError, oneLineMessage } from './errors.js';
-import { parseJsonBody } from './json-body.js';
+import { parseJsonBody, type JsonResult } from './json-body.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
-import { createTransport, type HttpResponse, type Transport } from './transport.js';
+import { createTransport, type Transport } from './transport.js';
 import type { AutojoinState, Invitation, InvitationListing, ListingKind, SyncRequest } from './types.js';
 
+/** How to reach the service; everything but baseUrl has a default. */
 export interface ClientOptions {
   baseUrl: string;
   apiKey?: string;
@@ -37,6 +38,7 @@ export interface ClientOptions {
   onNotice?: (message: string) => void;
 }
 
+/** The six calls of the Invitation Service, over one keep-alive pool. */
 export interface ServiceClient {
   readonly baseUrl: string;
   /** Walks a scope's listing (call 1 or 1b); yields per page only invitations not seen before. */
@@ -57,7 +59,7 @@ export interface ServiceClient {
   close(): Promise<void>;
 }
 
-export const CLIENT_DEFAULTS = {
+const CLIENT_DEFAULTS = {
   connections: 16,
   requestTimeoutMs: 30_000,
   maxResponseBytes: 8 * 1024 * 1024,
@@ -132,7 +134,7 @@ function listingCall(listing: ListingKind, ref: ScopeRef, start: number): CallSp
  */
 function createCaller(transport: Transport, prefix: string, options: ClientOptions): (spec: CallSpec) => Promise<unknown> {
   const redact = redactor([options.apiKey, options.accessToken]);
-  const noticesGiven = new Set<string>();
+  const notice = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -143,15 +145,30 @@ function createCaller(transport: Transport, prefix: string, options: ClientOptio
       headers: requestHeaders(spec, secret),
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
     });
-    const notice = response.headers.deprecation === undefined ? undefined : deprecationNotice(spec);
-    if (notice !== undefined && !noticesGiven.has(notice)) {
-      noticesGiven.add(notice);
-      options.onNotice?.(notice);
-    }
-    if (response.status === 404 && spec.notFoundIsNull && isEmptyOrJson(response)) return null;
-    if (response.status < 200 || response.status > 299) throw httpError(spec, response, redact);
-    return checkedBody(spec, response, redact);
+    if (response.headers.deprecation !== undefined) notice(deprecationNotice(spec));
+    const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+    const answer: Answer = { status: response.status, attempts: response.attempts, parsed };
+    if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
+    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
+    return checkedBody(spec, answer, redact);
   };
+}
+
+/** @returns a function that passes each distinct message on once. */
+function oncePerMessage(onNotice: ((message: string) => void) | undefined): (message: string) => void {
+  const given = new Set<string>();
+  return (message) => {
+    if (given.has(message)) return;
+    given.add(message);
+    onNotice?.(message);
+  };
+}
+
+/** What the status and body checks need of a response: its body parsed once. */
+interface Answer {
+  status: number;
+  attempts: number;
+  parsed: JsonResult;
 }
 
 function withoutQuery(path: string): string {
@@ -172,36 +189,30 @@ function deprecationNotice(spec: CallSpec): string {
     : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 
-function isEmptyOrJson(response: HttpResponse): boolean {
-  return response.body.length === 0 || parseJsonBody(response.body, headerText(response.headers['content-type'])).ok;
-}
-
-/** A 2xx body, parsed and checked against its contract definition. */
-function checkedBody(spec: CallSpec, response: HttpResponse, redact: (text: string) => string): unknown {
-  const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+/** A 2xx body, checked against its contract definition. */
+function checkedBody(spec: CallSpec, { parsed, attempts }: Answer, redact: (text: string) => string): unknown {
   const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
   if (problem !== null) {
     const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts: response.attempts });
+    throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts });
   }
   return parsed.ok ? parsed.value : undefined;
 }
 
-function httpError(spec: CallSpec, response: HttpResponse, redact: (text: string) => string): ServiceError {
-  const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact: (text: string) => string): ServiceError {
   const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
   const hints: string[] = [];
-  if (message === undefined) hints.push(STATUS_CODES[response.status] ?? 'error');
+  if (message === undefined) hints.push(STATUS_CODES[status] ?? 'error');
   if (!parsed.ok && /HTML/u.test(parsed.problem)) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
-  if (response.status === 401 || response.status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
+  if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
   return new ServiceError({
     code: 'http',
     method: spec.method,
     path: spec.path,
-    status: response.status,
+    status,
     serviceMessage: message === undefined ? undefined : redact(message),
     detail: hints.join(' '),
-    attempts: response.attempts,
+    attempts,
   });
 }
 

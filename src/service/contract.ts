@@ -5,6 +5,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import apiSchema from '../../schemas/api/invitation-service.schema.json' with { type: 'json' };
 
+/** The `$defs` of the API schema that requests and responses are checked against. */
 export type ContractName =
   | 'Invitation'
   | 'InvitationListing'

@@ -1,17 +1,12 @@
 /** Public surface of src/service: the Invitation Service client and the live-state reader. */
-export { createClient, CLIENT_DEFAULTS, type ClientOptions, type ServiceClient } from './client.js';
+export { createClient, type ClientOptions, type ServiceClient } from './client.js';
 export { ServiceError, type ServiceErrorCode } from './errors.js';
 export { checkBaseUrl, baseUrlString } from './base-url.js';
-export { DEFAULT_RETRY_POLICY, RETRY_STATUSES, RETRY_ERROR_CODES, type RetryPolicy } from './retry.js';
-export { pageStart, walkPages } from './pagination.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+export { pageStart } from './pagination.js';
 export { pathSegment } from './paths.js';
-export {
-  isActiveAutojoin,
-  findActiveAutojoin,
-  domainsFromTargets,
-  domainsFromAutojoinState,
-} from './autojoin-rule.js';
-export { readLiveState, readLiveScope, liveScopeOf, LiveStateError, type ReadLiveStateOptions } from './state.js';
+export { findActiveAutojoin, domainsFromTargets, domainsFromAutojoinState } from './autojoin-rule.js';
+export { readLiveState, LiveStateError, type ReadLiveStateOptions } from './state.js';
 export type * from './types.js';
 export { PAGE_SIZE } from './types.js';
 export { contractViolation, type ContractName } from './contract.js';

@@ -44,10 +44,21 @@ export async function* walkPages(
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) throw pageCapError(options);
     const page = await fetchPage(pageStart(index));
-    const fresh = page.filter((invitation) => !seen.has(invitation.id) && Boolean(seen.add(invitation.id)));
+    const fresh = notSeenBefore(page, seen);
     if (fresh.length > 0) yield fresh;
     if (page.length < PAGE_SIZE || fresh.length === 0) return;
   }
+}
+
+/** @returns the invitations of `page` whose id is not in `seen` (nor earlier on the page), adding them to it. */
+function notSeenBefore(page: readonly Invitation[], seen: Set<string>): Invitation[] {
+  const fresh: Invitation[] = [];
+  for (const invitation of page) {
+    if (seen.has(invitation.id)) continue;
+    seen.add(invitation.id);
+    fresh.push(invitation);
+  }
+  return fresh;
 }
 
 function pageCapError(options: WalkOptions): ServiceError {

@@ -9,7 +9,7 @@
  * Statuses worth another attempt. 500 is included on purpose: with idempotent calls only,
  * a retry cannot do harm, and the live service's 500s are as often transient as its 503s.
  */
-export const RETRY_STATUSES: ReadonlySet<number> = new Set([
+const RETRY_STATUSES: ReadonlySet<number> = new Set([
   429, // Too Many Requests: wait for Retry-After
   500, // Internal Server Error: possibly transient; safe because every call is idempotent
   502, // Bad Gateway: a proxy lost the upstream
@@ -18,7 +18,7 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([
 ]);
 
 /** Transport errors worth another attempt (undici and Node error codes). */
-export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
+const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET', // the peer reset the connection
   'ECONNREFUSED', // nothing listening (yet): a restarting service
   'EPIPE', // wrote to a socket the peer had closed
@@ -32,6 +32,7 @@ export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body shorter than its Content-Length
 ]);
 
+/** When and how long to wait before another attempt; see {@link retryDelayMs}. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4, so at most 5 attempts). */
   maxRetries: number;
@@ -45,6 +46,7 @@ export interface RetryPolicy {
   errorCodes: ReadonlySet<string>;
 }
 
+/** At most 5 attempts within 60 s, on the statuses and error codes above. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 4,
   minDelayMs: 250,
@@ -89,8 +91,9 @@ export function retryDelayMs(failure: FailedAttempt, policy: RetryPolicy, random
  * @returns milliseconds to wait, or undefined when absent or unreadable
  */
 export function parseRetryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/u.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  if (/^\d+$/u.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -12,6 +12,7 @@ import { domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin } from
 import type { ServiceClient } from './client.js';
 import type { Invitation, ListingKind } from './types.js';
 
+/** Options of {@link readLiveState}; all optional. */
 export interface ReadLiveStateOptions {
   /** Which listing call to use (default 'by-group', design.md call 1). */
   listing?: ListingKind;
@@ -67,7 +68,7 @@ export async function readLiveState(
  * Reads one scope: its active autojoin invitation from the listing, and its domains from the
  * invitation's targets or, when it has none, from call 2b.
  */
-export async function readLiveScope(
+async function readLiveScope(
   client: ServiceClient,
   ref: ScopeRef,
   options: { listing?: ListingKind; signal?: AbortSignal } = {},
@@ -98,7 +99,7 @@ async function domainsFromCall2b(client: ServiceClient, ref: ScopeRef, autojoin:
 }
 
 /** @returns the plan's view of a scope: its domains and the few facts of its autojoin invitation. */
-export function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string[]): LiveScope {
+function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string[]): LiveScope {
   return {
     key: scopeKey(ref),
     scope: ref.scope,

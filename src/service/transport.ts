@@ -71,7 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
     }),
   );
   return {
-    send: (request) => sendOnce(dispatcher, options, request),
+    send: (request) => sendCall(dispatcher, options, request),
     get requestCount() {
       return counter.count;
     },
@@ -149,26 +149,9 @@ function tooLarge(maxBytes: number): Error {
 }
 
 /** One logical call: resolves with the final response (after retries) or rejects with a ServiceError. */
-function sendOnce(dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
-  const startedAt = Date.now();
+function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: HttpRequest): Promise<HttpResponse> {
   const state = { attempts: 1 };
-  const retry: NonNullable<Parameters<typeof interceptors.retry>[0]>['retry'] = (error, { state: retryState }, callback) => {
-    state.attempts = retryState.counter;
-    const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders };
-    const delay = retryDelayMs(
-      {
-        attempt: retryState.counter,
-        status: failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined,
-        code: failure.code,
-        retryAfter: headerValue(failure.headers?.['retry-after']),
-        elapsedMs: Date.now() - startedAt,
-      },
-      options.retry,
-      Math.random(),
-    );
-    if (delay === null) callback(error);
-    else setTimeout(() => callback(null), delay);
-  };
+  const retry = retryDecider(options.retry, state);
   return new Promise((resolve, reject) => {
     const collector = new Collector(request, state, resolve, reject);
     try {
@@ -189,6 +172,33 @@ function sendOnce(dispatcher: Dispatcher, options: TransportOptions, request: Ht
       reject(transportError(request, error, state.attempts));
     }
   });
+}
+
+type RetryCallback = NonNullable<NonNullable<Parameters<typeof interceptors.retry>[0]>['retry']>;
+
+/**
+ * undici's per-request `retry` hook, deciding by retry.ts; it also records the attempt count
+ * in `state` (undici's counter is 1 after the first attempt) for the error message.
+ */
+function retryDecider(policy: RetryPolicy, state: { attempts: number }): RetryCallback {
+  const startedAt = Date.now();
+  return (error, { state: retryState }, callback) => {
+    state.attempts = retryState.counter;
+    const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders };
+    const delay = retryDelayMs(
+      {
+        attempt: retryState.counter,
+        status: failure.code === 'UND_ERR_REQ_RETRY' ? failure.statusCode : undefined,
+        code: failure.code,
+        retryAfter: headerValue(failure.headers?.['retry-after']),
+        elapsedMs: Date.now() - startedAt,
+      },
+      policy,
+      Math.random(),
+    );
+    if (delay === null) callback(error);
+    else setTimeout(() => callback(null), delay);
+  };
 }
 
 /** The outermost handler: gathers the (already complete) body and settles the call. */

@@ -56,4 +56,5 @@ export interface ErrorBody {
 /** Which listing call reads a scope's invitations: call 1 (deprecated) or call 1b. */
 export type ListingKind = 'by-group' | 'by-scope';
 
+/** Invitations per listing page: the interface says exactly 20. */
 export const PAGE_SIZE = 20;

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST, startPeer, type TestPeer } from './helpers.js';
 
@@ -9,12 +9,12 @@ beforeAll(async () => {
 afterAll(() => peer.emulator.close());
 
 /** GET with the path sent byte for byte (fetch's URL parser would fold `%2E%2E` segments). */
-function rawGet(path: string): Promise<{ status: number; body: unknown }> {
+function rawGet(path: string): Promise<{ status: number; body: unknown; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: peer.emulator.port, path, headers: { 'x-api-key': peer.emulator.apiKey } }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), headers: res.headers }));
     });
     req.on('error', reject).end();
   });
@@ -51,6 +51,13 @@ describe('path segments', () => {
     expect((await rawGet(`${LIST}/team%2Fb/c/autojoin`)).status).toBe(404);
     expect((await rawGet(`${LIST}/team/b%2Fc/autojoin`)).status).toBe(200);
     expect((await rawGet(`${LIST}/team/b/c/autojoin`)).status).toBe(404);
+  });
+
+  it('the by-group successor link keeps every scope in one segment, dot segments too', async () => {
+    for (const scope of ['..', '.', 'a/b']) {
+      const byGroup = await rawGet(`/api/v1/invitations/by-group/team/${segment(scope)}`);
+      expect(byGroup.headers.link).toBe(`<${LIST}/team/${segment(scope)}>; rel="successor-version"`);
+    }
   });
 
   it('decodes once: %252F is the literal text %2F', async () => {

@@ -37,6 +37,20 @@ describe('findActiveAutojoin', () => {
     expect(findActiveAutojoin([older, newer])?.id).toBe('newer');
     expect(findActiveAutojoin([newer, older])?.id).toBe('newer');
   });
+
+  it('compares modifiedAt as points in time, whatever ISO 8601 spelling the service uses', () => {
+    // 02:00+02:00 is 00:00Z, an hour before 01:00Z; as text it would sort after it.
+    const offset = autojoin('offset', { modifiedAt: '2024-06-01T02:00:00+02:00' });
+    const utc = autojoin('utc', { modifiedAt: '2024-06-01T01:00:00Z' });
+    expect(findActiveAutojoin([offset, utc])?.id).toBe('utc');
+    expect(findActiveAutojoin([utc, offset])?.id).toBe('utc');
+    // The same instant with and without milliseconds is a tie: the first listed stays.
+    const plain = autojoin('plain', { modifiedAt: '2024-06-01T00:00:00Z' });
+    const millis = autojoin('millis', { modifiedAt: '2024-06-01T00:00:00.000Z' });
+    expect(findActiveAutojoin([millis, plain])?.id).toBe('millis');
+    // A missing or unreadable modifiedAt never beats a readable one.
+    expect(findActiveAutojoin([autojoin('none'), autojoin('bad', { modifiedAt: 'yesterday' }), utc])?.id).toBe('utc');
+  });
 });
 
 describe('domains', () => {
