@@ -1,7 +1,8 @@
 /**
  * The comparison form of domains, shared by the live-state reader (src/service) and the
  * plan (src/plan), so both sides of a diff are normalized by the same code.
- * (src/policy has its own normalizeDomain, which also keeps bad input intact for its checks.)
+ * (src/policy's normalizeDomain shares the punycode step, {@link asciiDomain}, but keeps
+ * bad input such as `acme.com..` or `a@b` intact for its checks.)
  */
 import { domainToASCII } from 'node:url';
 
@@ -11,7 +12,17 @@ import { domainToASCII } from 'node:url';
  * normalize, so both sides go through this before they are compared.
  */
 export function comparableDomain(raw: string): string {
-  const lower = raw.trim().toLowerCase().replace(/\.+$/, '');
+  return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ''));
+}
+
+/**
+ * The punycode step of domain normalization: Unicode labels become `xn--` labels (the
+ * platform's IDNA); text IDNA refuses comes back as it was. ASCII text is returned as is,
+ * which also skips the WHATWG host parser's IPv4 rewriting (`0x7f.1` would become
+ * `127.0.0.1`), so an invalid entry is never turned into a different one.
+ * @param lower text already trimmed and lower-cased
+ */
+export function asciiDomain(lower: string): string {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(lower)) return lower;
   return domainToASCII(lower) || lower;

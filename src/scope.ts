@@ -4,6 +4,8 @@
  * maps, plan changes, shards, fingerprints and messages. scopeType never contains '/',
  * so the key splits back unambiguously at the first '/'.
  */
+import { compareStrings } from './domain.js';
+
 export interface ScopeRef {
   scopeType: string;
   scope: string;
@@ -25,7 +27,7 @@ export function parseScopeKey(key: string): ScopeRef {
   return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
 }
 
-/** Orders scopes by key so every listing, plan and fingerprint is stable. */
+/** Orders scopes by key (code-unit order) so every listing, plan and fingerprint is stable. */
 export function compareScopeKeys(a: ScopeKey, b: ScopeKey): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareStrings(a, b);
 }

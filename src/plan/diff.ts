@@ -21,7 +21,7 @@ import { comparableDomains } from '../domain.js';
 import type { Change, LiveScope } from './types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
-interface Desired {
+export interface Desired {
   policy: Policy;
   domains: string[];
   reason: Change['reason'];
@@ -36,12 +36,20 @@ interface Desired {
  * @returns one change per scope that differs, sorted by key.
  */
 export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly Policy[] = []): Change[] {
+  return diffDesired(desiredByKey(desired, pruned), live).sort((a, b) => compareScopeKeys(a.key, b.key));
+}
+
+/**
+ * The comparison itself, for a caller that keeps the desired map (buildPlan also needs its keys).
+ * @returns one change per scope that differs, in the map's order.
+ */
+export function diffDesired(desired: ReadonlyMap<ScopeKey, Desired>, live: ReadonlyMap<ScopeKey, LiveScope>): Change[] {
   const changes: Change[] = [];
-  for (const entry of desiredByKey(desired, pruned).values()) {
+  for (const entry of desired.values()) {
     const change = compareScope(entry, live.get(entry.policy.key));
     if (change) changes.push(change);
   }
-  return changes.sort((a, b) => compareScopeKeys(a.key, b.key));
+  return changes;
 }
 
 /**

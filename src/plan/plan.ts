@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { desiredByKey, diff } from './diff.js';
+import { desiredByKey, diffDesired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShard, type Shard } from './shard.js';
 import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, ScopeFingerprint } from './types.js';
@@ -39,8 +39,9 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const keep = (policy: Policy): boolean => !shard || inShard(policy.key, shard);
   const desired = input.desired.filter(keep);
   const pruned = (input.pruned ?? []).filter(keep);
-  const changes = diff(desired, input.live, pruned).sort(compareChanges);
-  const keys = [...desiredByKey(desired, pruned).keys()].sort(compareScopeKeys);
+  const byKey = desiredByKey(desired, pruned);
+  const changes = diffDesired(byKey, input.live).sort(compareChanges);
+  const keys = [...byKey.keys()].sort(compareScopeKeys);
   const plan: Plan = {
     formatVersion: 1,
     createdAt: (input.now ?? new Date()).toISOString(),
@@ -76,7 +77,7 @@ export function fingerprint(live: LiveScope | undefined): string {
   const canonical = JSON.stringify({
     active: autojoin !== null,
     invitationId: autojoin?.invitationId ?? null,
-    domains: autojoin ? comparableDomains(live?.domains ?? []) : [],
+    domains: live?.autojoin ? comparableDomains(live.domains) : [],
   });
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

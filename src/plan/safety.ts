@@ -135,14 +135,13 @@ function checkRemovalPercent(changes: readonly Change[], limits: SafetyLimits): 
 }
 
 function describeRemovals(removals: readonly ScopeRemoval[]): string {
-  const shown = removals.slice(0, NAMED_SCOPES).map((r) => `${r.key} ${r.removed}/${r.total} (${formatPercent(r.percent)}%)`);
-  const more = removals.length - shown.length;
-  return shown.join(', ') + (more > 0 ? ` and ${more} more` : '');
+  return nameScopes(removals.map((r) => `${r.key} ${r.removed}/${r.total} (${formatPercent(r.percent)}%)`));
 }
 
-function nameScopes(keys: readonly string[]): string {
-  const shown = keys.slice(0, NAMED_SCOPES).join(', ');
-  const more = keys.length - NAMED_SCOPES;
+/** @returns the first {@link NAMED_SCOPES} items, then `and N more`. */
+function nameScopes(items: readonly string[]): string {
+  const shown = items.slice(0, NAMED_SCOPES).join(', ');
+  const more = items.length - NAMED_SCOPES;
   return more > 0 ? `${shown} and ${more} more` : shown;
 }
 

@@ -6,6 +6,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
+import { compareStrings } from '../domain.js';
 import type { Plan } from './types.js';
 
 /** A saved plan that cannot be read: not JSON, another format version, or not a plan. */
@@ -89,7 +90,7 @@ function ordered(value: unknown): unknown {
 function compareKeys(a: string, b: string): number {
   const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
   const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
-  return rankA - rankB || (a < b ? -1 : a > b ? 1 : 0);
+  return rankA - rankB || compareStrings(a, b);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,6 +5,7 @@
  * survive. The result is a fixed point: formatting it again changes nothing.
  */
 import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { compareStrings } from '../domain.js';
 import { normalizeDomain } from './domains.js';
 import { parseYamlSource } from './parse.js';
 import { POLICY_KEYS } from './schema.js';
@@ -20,7 +21,8 @@ export function renderPolicyDocument(policy: Policy, options: { schemaUrl?: stri
   const data: Record<string, unknown> = { scope: policy.scope, scopeType: policy.scopeType };
   if (policy.scopeName !== undefined) data.scopeName = policy.scopeName;
   data.componentId = policy.componentId;
-  data.domains = [...new Set(policy.domains.map(normalizeDomain))].sort();
+  // canonicalizeDocument normalizes, de-duplicates and sorts them, exactly as fmt does.
+  data.domains = [...policy.domains];
   const doc = new Document(data);
   if (options.schemaUrl) doc.commentBefore = ` yaml-language-server: $schema=${options.schemaUrl}`;
   canonicalizeDocument(doc);
@@ -58,7 +60,7 @@ function stringifyDocument(doc: Document): string {
 }
 
 /** Puts one document in canonical form, in place. */
-export function canonicalizeDocument(doc: Document): void {
+function canonicalizeDocument(doc: Document): void {
   if (!isMap(doc.contents)) return;
   const map = doc.contents;
   const first = map.items[0];
@@ -102,7 +104,7 @@ function canonicalizeDomains(seq: YAMLSeq): void {
     if (!first) kept.set(domain, item);
     else if (isScalar(first) && !first.comment && item.comment) first.comment = item.comment;
   }
-  const sorted = [...kept.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+  const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
   seq.items = [...sorted, ...others];
   seq.flow = seq.items.length === 0;
 }

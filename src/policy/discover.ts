@@ -5,6 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { compareStrings } from '../domain.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
@@ -49,8 +50,7 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
       found.add(absolute);
     }
   }
-  const files = [...found].sort((a, b) => compareStrings(relativePosix(cwd, a), relativePosix(cwd, b)));
-  return { files, diagnostics };
+  return { files: sortByRelativePath([...found], cwd), diagnostics };
 }
 
 async function walk(directory: string): Promise<string[]> {
@@ -73,6 +73,10 @@ async function isFileLink(full: string): Promise<boolean> {
   return info?.isFile() ?? false;
 }
 
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+// Each path is made relative once, not twice per comparison (10,000 files need ~130,000 comparisons).
+function sortByRelativePath(files: readonly string[], cwd: string): string[] {
+  return files
+    .map((file) => ({ file, relative: relativePosix(cwd, file) }))
+    .sort((a, b) => compareStrings(a.relative, b.relative))
+    .map(({ file }) => file);
 }

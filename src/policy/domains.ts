@@ -8,10 +8,17 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
+import { asciiDomain } from '../domain.js';
 import type { Severity } from './types.js';
 
+// Built on first use (~9,000 entries, a few ms): commands that never check a domain skip it.
 // The list spells a few domains in Unicode (müll.email); domains are compared in punycode.
-const WEBMAIL = new Set<string>(webmailList.map((domain) => (/[^\x20-\x7e]/.test(domain) ? normalizeDomain(domain) : domain)));
+let webmail: ReadonlySet<string> | undefined;
+
+function isWebmail(domain: string): boolean {
+  webmail ??= new Set(webmailList.map(normalizeDomain));
+  return webmail.has(domain);
+}
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const MAX_DOMAIN_LENGTH = 253;
@@ -25,13 +32,13 @@ export interface DomainFinding {
 
 /**
  * @returns the domain as the service stores it: trimmed, lower case, without a trailing
- * dot, Unicode labels in punycode (the platform's IDNA). Text that is no hostname at all
- * comes back only trimmed and lower-cased, for the checks to report.
+ * dot, Unicode labels in punycode (the platform's IDNA, see {@link asciiDomain}). Text that
+ * is no hostname at all comes back only trimmed and lower-cased, for the checks to report.
  */
 export function normalizeDomain(raw: string): string {
   const lower = raw.trim().toLowerCase();
   if (lower === '' || /[@/:*\s[\]]/.test(lower)) return lower;
-  return withoutFinalDot(domainToASCII(lower) || lower);
+  return withoutFinalDot(asciiDomain(lower));
 }
 
 // One final dot marks a fully qualified name; `acme.com..` keeps its dots for the checks to report.
@@ -113,7 +120,7 @@ function shorten(text: string): string {
 
 /** Checks against the public-suffix and webmail lists. */
 function checkRegistry(domain: string): DomainFinding[] {
-  if (WEBMAIL.has(domain)) {
+  if (isWebmail(domain)) {
     return [error('webmail-domain', `${domain} is a webmail domain; the service would reject it with 400 (anyone can get an address there)`)];
   }
   const parsed = parseDomain(domain, { allowPrivateDomains: true });

@@ -1,3 +1,4 @@
+import { compareStrings } from '../domain.js';
 import type { Diagnostic, Severity, SourcePos } from './types.js';
 
 /** Builds a diagnostic at a position. */
@@ -19,10 +20,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 /** Orders diagnostics by file, line, column, then message, so output is stable. */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  if (a.line !== b.line) return a.line - b.line;
-  if (a.column !== b.column) return a.column - b.column;
-  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.message, b.message);
 }
 
 /** @returns how many errors and warnings a list holds. */

@@ -7,12 +7,12 @@ import { open } from 'node:fs/promises';
 import { compareScopeKeys, scopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
 import { checkDomain, normalizeDomain } from './domains.js';
-import { compareDiagnostics, diagnosticAt } from './format.js';
+import { compareDiagnostics, diagnosticAt, filePos } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
 import { decodePolicyBytes, MAX_FILE_BYTES, parseYamlSource, tooLarge, type ParsedDocument } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
-import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig } from './types.js';
+import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
@@ -62,7 +62,7 @@ async function readOne(absolute: string, file: string): Promise<PolicySource | D
     const decoded = decodePolicyBytes(file, await handle.readFile());
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error) {
-    return diagnosticAt({ file, line: 1, column: 1 }, 'error', 'read-error', `cannot read file: ${(error as Error).message}`);
+    return diagnosticAt(filePos(file), 'error', 'read-error', `cannot read file: ${(error as Error).message}`);
   } finally {
     await handle?.close();
   }
@@ -144,26 +144,34 @@ function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Re
   return { ...defaults, ...data };
 }
 
-/** Per-domain checks, then duplicates after normalization (an error at every occurrence). */
+/**
+ * Per-domain checks, then duplicates after normalization (an error at every occurrence).
+ * A domain is located in the file only when there is something to report: most are fine.
+ */
 function domainDiagnostics(parsed: ParsedDocument, domains: unknown): Diagnostic[] {
   if (!Array.isArray(domains)) return [];
+  const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number[]>();
   domains.forEach((raw: unknown, index) => {
     if (typeof raw !== 'string') return;
-    const pos = locate(parsed, ['domains', index]);
-    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(pos, finding.severity, finding.code, finding.message));
+    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
     const normalized = normalizeDomain(raw);
-    if (normalized !== '') seen.set(normalized, [...(seen.get(normalized) ?? []), index]);
+    if (normalized === '') return;
+    const indexes = seen.get(normalized);
+    if (indexes) indexes.push(index);
+    else seen.set(normalized, [index]);
   });
   for (const [domain, indexes] of seen) {
-    if (indexes.length < 2) continue;
-    const positions = indexes.map((index) => locate(parsed, ['domains', index]));
-    for (const pos of positions) {
-      const others = positions.filter((other) => other !== pos).map((other) => other.line);
-      const message = `duplicate domain ${domain} (also at ${others.length > 1 ? 'lines' : 'line'} ${others.join(', ')})`;
-      diagnostics.push(diagnosticAt(pos, 'error', 'duplicate-domain', message));
-    }
+    if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
   return diagnostics;
+}
+
+function duplicateDomainDiagnostics(domain: string, positions: readonly SourcePos[]): Diagnostic[] {
+  return positions.map((pos) => {
+    const others = positions.filter((other) => other !== pos).map((other) => other.line);
+    const message = `duplicate domain ${domain} (also at ${others.length > 1 ? 'lines' : 'line'} ${others.join(', ')})`;
+    return diagnosticAt(pos, 'error', 'duplicate-domain', message);
+  });
 }

@@ -12,7 +12,7 @@ import type { Diagnostic, PolicySource, SourcePos } from './types.js';
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 /** Most alias expansions one document may need; a policy file has no reason for more. */
-export const MAX_ALIAS_COUNT = 16;
+const MAX_ALIAS_COUNT = 16;
 
 /** One YAML document that is a mapping without syntax errors, with its plain data. */
 export interface ParsedDocument {

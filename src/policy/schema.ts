@@ -113,23 +113,25 @@ function wrongType(parsed: ParsedDocument, path: DataPath, error: ErrorObject): 
   return diagnosticAt(locate(parsed, path), 'error', 'wrong-type', message);
 }
 
+/** JSON Schema types as a person would name them. */
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  object: 'a mapping of keys',
+  array: 'a list',
+  boolean: 'true or false',
+};
+
 function expectedOf(path: DataPath, type: string): string {
   const last = path.at(-1);
   if (last === 'domains') return 'a list of domains';
   if (typeof last === 'number' && path.at(-2) === 'domains') return 'a domain name (a string)';
-  const names: Record<string, string> = {
-    string: 'a string',
-    integer: 'a whole number',
-    number: 'a number',
-    object: 'a mapping of keys',
-    array: 'a list',
-    boolean: 'true or false',
-  };
-  return names[type] ?? type;
+  return TYPE_NAMES[type] ?? type;
 }
 
 /** @returns how a person would name a YAML value: `a string`, `a list`, `nothing (an empty value)`. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing (an empty value)';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
@@ -160,7 +162,7 @@ function invalidValue(path: DataPath, error: ErrorObject): string {
  * @returns the allowed key nearest to a mistyped one, or undefined when none is close:
  * case, `-` and `_` are ignored, then edit distance or containment decides.
  */
-export function nearestKey(key: string, allowed: readonly string[]): string | undefined {
+function nearestKey(key: string, allowed: readonly string[]): string | undefined {
   const simple = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
   const target = simple(key);
   let best: { key: string; distance: number } | undefined;
@@ -175,7 +177,7 @@ export function nearestKey(key: string, allowed: readonly string[]): string | un
 }
 
 /** Levenshtein distance. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { ApplyReport } from '../apply/types.js';
+import { plural } from '../policy/format.js';
 import { joinBounded } from './bounded.js';
 import { escapeMarkdown } from './escape.js';
 import { DEFAULT_MAX_CHARS } from './markdown.js';
@@ -18,7 +19,7 @@ export function renderApplyReportText(report: ApplyReport, options: { color: boo
   const lines = [
     ...report.failed.map((f) => `${colors.red('failed ')}  ${colors.bold(f.key)}  ${f.kind}: ${f.reason}`),
     ...report.skipped.map((s) => `${colors.yellow('skipped')}  ${colors.bold(s.key)}  ${s.reason}`),
-    ...report.applied.map((a) => `${colors.green('applied')}  ${colors.bold(a.key)}  ${a.kind} (${countDomains(a.domains.length)})`),
+    ...report.applied.map((a) => `${colors.green('applied')}  ${colors.bold(a.key)}  ${a.kind} (${plural(a.domains.length, 'domain')})`),
   ];
   return [...lines, ...(lines.length > 0 ? [''] : []), applySummaryLine(report)].join('\n') + '\n';
 }
@@ -32,7 +33,7 @@ export function renderApplyReportMarkdown(report: ApplyReport, options: { maxCha
   const rows = [
     ...report.failed.map((f) => row(f.key, f.kind, `❌ failed: ${escapeMarkdown(f.reason)}`)),
     ...report.skipped.map((s) => row(s.key, '', `⏭️ skipped: ${escapeMarkdown(s.reason)}`)),
-    ...report.applied.map((a) => row(a.key, a.kind, `✅ applied (${countDomains(a.domains.length)})`)),
+    ...report.applied.map((a) => row(a.key, a.kind, `✅ applied (${plural(a.domains.length, 'domain')})`)),
   ];
   const summary = `### ${options.title ?? 'autojoin-sync apply'}\n\n**${applySummaryLine(report)}**`;
   if (rows.length === 0) return `${summary}\n`;
@@ -42,14 +43,10 @@ export function renderApplyReportMarkdown(report: ApplyReport, options: { maxCha
     preference: rows.map((_, index) => index),
     blockSeparator: '\n',
     maxChars,
-    omittedNote: (omitted) => `_${omitted} more row${omitted === 1 ? '' : 's'} omitted to stay under ${maxChars} characters._`,
+    omittedNote: (omitted) => `_${plural(omitted, 'more row')} omitted to stay under ${maxChars} characters._`,
   });
 }
 
 function row(key: string, kind: string, result: string): string {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result} |`;
-}
-
-function countDomains(count: number): string {
-  return count === 1 ? '1 domain' : `${count} domains`;
 }

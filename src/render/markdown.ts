@@ -1,4 +1,5 @@
 import type { Change, Plan } from '../plan/types.js';
+import { plural } from '../policy/format.js';
 import { joinBounded } from './bounded.js';
 import { changeDetail, domainLines, KIND_SIGN, noChangesLine, summaryLine } from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
@@ -30,7 +31,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) =>
-      `_${omitted} changed scope${omitted === 1 ? '' : 's'} omitted here to stay under ${maxChars} characters; ` +
+      `_${plural(omitted, 'changed scope')} omitted here to stay under ${maxChars} characters; ` +
       'see the job summary or the full plan (`autojoin-sync plan --format json`)._',
   });
 }

@@ -68,3 +68,22 @@ describe('webmail list spelled in Unicode', () => {
     expect(checkDomain(raw).map((f) => f.code)).toEqual(['webmail-domain']);
   });
 });
+
+// Bug: normalizeDomain ran ASCII text through the WHATWG host parser, whose IPv4 rules
+// rewrote `0x7f.1` into `127.0.0.1`: fmt changed the entry, and validate quoted a value
+// nobody wrote.
+describe('IPv4-like entries', () => {
+  it.each([
+    ['0x7f.1', '0x7f.1'],
+    ['192.168.1', '192.168.1'],
+    ['01.02.03.04', '01.02.03.04'],
+  ])('normalizeDomain keeps %j as written', (raw, expected) => {
+    expect(normalizeDomain(raw)).toBe(expected);
+  });
+
+  it('validate quotes the entry as written', () => {
+    expect(checkDomain('0x7f.1')).toEqual([
+      { severity: 'error', code: 'invalid-domain', message: '"0x7f.1" is not a valid domain name: the top-level label is numeric' },
+    ]);
+  });
+});

@@ -143,3 +143,15 @@ describe('autojoin-sync fmt (spawned)', () => {
     expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).toBe(TEAMS_CANONICAL);
   });
 });
+
+describe('fmt and IPv4-like entries', () => {
+  // Bug: fmt rewrote `- 192.168.1` into `- 192.168.0.1` (the WHATWG host parser's IPv4 rules).
+  it('leaves an invalid entry as written', () => {
+    const text = 'scope: a\ncomponentId: c\ndomains:\n  - 192.168.1\n  - 0x7f.1\n';
+    expect(formatPolicyText({ file: 'f', text })).toEqual({
+      text: 'scope: a\ncomponentId: c\ndomains:\n  - 0x7f.1\n  - 192.168.1\n',
+      changed: true,
+      diagnostics: [],
+    });
+  });
+});
