@@ -34,6 +34,7 @@ export type InputGetter = (name: string) => string;
  */
 export function parseInputs(get: InputGetter): ActionInputs {
   const text = (name: string): string | undefined => get(name).trim() || undefined;
+  const listing = text('listing');
   return {
     command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply'] as const),
     paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
@@ -45,7 +46,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     maxRemovals: count('max-removals', text('max-removals'), 0),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1),
-    listing: text('listing') === undefined ? undefined : oneOf('listing', text('listing') ?? '', ['by-group', 'by-scope'] as const),
+    listing: listing === undefined ? undefined : oneOf('listing', listing, ['by-group', 'by-scope'] as const),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
   };
 }

@@ -6,16 +6,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import { connect } from '../cli/connect.js';
+import { withServiceClient } from '../cli/connect.js';
 import { ExitCode, CliError, type ExitCodeValue } from '../cli/exit-codes.js';
-import { loadPolicies, loadProjectConfig, PROJECT_FILE, summarizeDiagnostics } from '../policy/index.js';
+import { loadPolicies, loadProjectConfig, plural, PROJECT_FILE, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, limitsFrom, makePlan } from '../reconcile/index.js';
-import { createClient, type ServiceClient } from '../service/client.js';
+import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
+import type { ServiceClient } from '../service/client.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
@@ -45,7 +45,8 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const project = await projectOrFail(context.workspace, inputs.paths);
   const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
   annotate(load.diagnostics);
-  const summary = `${load.policies.length} ${load.policies.length === 1 ? 'policy' : 'policies'}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
+  const policies = load.policies.length === 1 ? '1 policy' : `${load.policies.length} policies`;
+  const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
@@ -63,7 +64,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
-    const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+    const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const pending = plan.changes.length > 0;
     return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson };
@@ -77,7 +78,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+  const footer = planCommentFooter(inputs, context);
   const text = message.slice(0, 4000);
   const fence = fenceFor(text);
   const body = `### ${planTitle(inputs.paths)}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
@@ -126,12 +127,11 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
 async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
-  const errors = load.diagnostics.filter((d) => d.severity === 'error').length;
-  const headline = `${errors} error${errors === 1 ? '' : 's'} in the policy files; nothing was planned`;
+  const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
   await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS), inputs);
   if (comment) {
-    const footer = commentFooter(commentMarker(inputs.paths.join(',')), context.runUrl);
+    const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}\n${footer}\n`);
   }
   return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
@@ -145,14 +145,8 @@ async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, pro
       `no Invitation Service to talk to: set the action input base-url (or AUTOJOIN_BASE_URL, or baseUrl in ${PROJECT_FILE}); the embedded emulator is only for local use`,
     );
   }
-  const connection = await connect({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: (message) => core.info(message) });
-  const client = createClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, onNotice: (message) => core.notice(message) });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-    await connection.close();
-  }
+  const notice = (message: string): void => core.info(message);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice }, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
@@ -203,7 +197,7 @@ async function publishComment(inputs: ActionInputs, context: WorkflowContext, bo
   if (!inputs.githubToken) return core.warning('no github-token: the plan is in the job summary only');
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, commentMarker(inputs.paths.join(',')), redact(body, [inputs.apiKey, inputs.githubToken]));
+    const result = await upsertComment(target, planCommentMarker(inputs), redact(body, [inputs.apiKey, inputs.githubToken]));
     core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error) {
     if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {
@@ -217,8 +211,17 @@ async function publishComment(inputs: ActionInputs, context: WorkflowContext, bo
   }
 }
 
+/** The sticky comment's marker: one comment per set of paths (see commentMarker). */
+function planCommentMarker(inputs: ActionInputs): string {
+  return commentMarker(inputs.paths.join(','));
+}
+
+function planCommentFooter(inputs: ActionInputs, context: WorkflowContext): string {
+  return commentFooter(planCommentMarker(inputs), context.runUrl);
+}
+
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
   const shown = failed.slice(0, 5).map((f) => `${f.key}: ${f.reason}`).join('; ');
   const more = failed.length > 5 ? `; and ${failed.length - 5} more` : '';
-  return `${failed.length} scope${failed.length === 1 ? '' : 's'} failed to apply (${shown}${more}); run apply again to finish`;
+  return `${plural(failed.length, 'scope')} failed to apply (${shown}${more}); run apply again to finish`;
 }

@@ -14,7 +14,7 @@ export interface FailedScope {
   reason: string;
 }
 
-/** What apply did, scope by scope; exit 1 when `failed` is non-empty. */
+/** What apply did, scope by scope; exit 1 when `failed` or `skipped` is non-empty. */
 export interface ApplyReport {
   applied: AppliedScope[];
   failed: FailedScope[];

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEmulator, DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../emulator/index.js';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
+import { createClient, type ServiceClient } from '../service/client.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
 export interface ConnectOptions {
@@ -29,8 +30,8 @@ export interface Connection {
 }
 
 /** Directory (under cwd) and file of the embedded emulator's state. */
-export const EMBEDDED_STATE_DIR = '.autojoin-sync';
-export const EMBEDDED_STATE_FILE = 'emulator.json';
+const EMBEDDED_STATE_DIR = '.autojoin-sync';
+const EMBEDDED_STATE_FILE = 'emulator.json';
 
 /**
  * Resolves the service to talk to.
@@ -49,6 +50,30 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
     );
   }
   return embedded(options.cwd ?? process.cwd(), options.notice ?? ((message) => process.stderr.write(`${message}\n`)));
+}
+
+/**
+ * Connects, creates the service client with the connection's credentials, runs `work`, and
+ * always closes client and connection (the embedded emulator flushes its state on close).
+ * @param onNotice where the client's notices go (e.g. that a listing call is deprecated)
+ */
+export async function withServiceClient<T>(
+  options: ConnectOptions,
+  onNotice: (message: string) => void,
+  work: (client: ServiceClient) => Promise<T>,
+): Promise<T> {
+  const connection = await connect(options);
+  try {
+    const { baseUrl, apiKey, accessToken } = connection;
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    try {
+      return await work(client);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await connection.close();
+  }
 }
 
 function remote(url: string, env: NodeJS.ProcessEnv): Connection {

@@ -2,13 +2,13 @@
  * What plan, apply and import share: a session (project file, connection, client, always
  * closed), making a plan with diagnostics on stderr, and progress on a terminal.
  */
-import { connect } from './connect.js';
-import { createClient, type ServiceClient } from '../service/client.js';
+import { withServiceClient } from './connect.js';
+import type { ServiceClient } from '../service/client.js';
 import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../policy/index.js';
 import type { Plan } from '../plan/index.js';
-import { makePlan } from '../reconcile/index.js';
+import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
-import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { CliError, toCliError } from './exit-codes.js';
 
 /** What a command talks to: the service client and the project file. */
@@ -23,20 +23,16 @@ export interface Session {
  */
 export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
   const project = await projectOrFail(cwd, paths);
-  const connection = await connect({ cwd, baseUrl: project.baseUrl });
-  const client = createClient({
-    baseUrl: connection.baseUrl,
-    apiKey: connection.apiKey,
-    onNotice: (message) => process.stderr.write(`notice: ${message}\n`),
-  });
   try {
-    return await work({ client, project });
+    return await withServiceClient({ cwd, baseUrl: project.baseUrl }, printNotice, (client) => work({ client, project }));
   } catch (error) {
     throw toCliError(error);
-  } finally {
-    await client.close();
-    await connection.close();
   }
+}
+
+/** Prints a notice of the service client (`notice: …`) on stderr. */
+export function printNotice(message: string): void {
+  process.stderr.write(`notice: ${message}\n`);
 }
 
 /** The project file's settings; its errors end the command (exit 1) before anything is read. */
@@ -70,13 +66,8 @@ export async function planOrFail(options: {
     onProgress: progress.update,
   }).finally(progress.done);
   printDiagnostics(load.diagnostics);
-  if (!plan) throw new CliError(invalidFilesMessage(load));
+  if (!plan) throw new CliError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
   return plan;
-}
-
-function invalidFilesMessage(load: LoadResult): string {
-  const errors = load.diagnostics.filter((d) => d.severity === 'error').length;
-  return `${errors} error${errors === 1 ? '' : 's'} in the policy files; nothing was planned (see above, or run \`autojoin-sync validate\`)`;
 }
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */

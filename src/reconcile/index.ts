@@ -6,7 +6,7 @@
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
-import { loadPolicies, parsePolicySources, renderPolicyDocument } from '../policy/index.js';
+import { countDiagnostics, loadPolicies, parsePolicySources, plural, renderPolicyDocument } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
 import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
@@ -17,8 +17,6 @@ import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/ty
 import type { ApplyReport } from '../apply/types.js';
 import { isNullRevision, readPolicySourcesAt } from './git.js';
 import { StalePlanError } from './errors.js';
-
-export { StalePlanError, GitRevisionError } from './errors.js';
 
 type Progress = (done: number, total: number) => void;
 
@@ -58,6 +56,11 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   });
   const plan = buildPlan({ desired, live, pruned, target: options.client.baseUrl, shard });
   return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
+}
+
+/** @returns `N errors in the policy files; nothing was planned`: why makePlan returned no plan. */
+export function nothingPlannedMessage(load: LoadResult): string {
+  return `${plural(countDiagnostics(load.diagnostics).errors, 'error')} in the policy files; nothing was planned`;
 }
 
 interface Pruned {
@@ -115,7 +118,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
 }
 
 /** Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved. */
-export async function verifyFingerprints(
+async function verifyFingerprints(
   client: ServiceClient,
   plan: Plan,
   options: { listing?: ListingKind; concurrency?: number } = {},

@@ -105,6 +105,16 @@ describe('plan and apply against the emulator', () => {
     expect(liveDomains(emulator.data(), 'a')).toEqual(['a.example']);
   });
 
+  it.skipIf(!hasScriptCommand())('on a terminal, Ctrl-C or Ctrl-D at the prompt cancels and writes nothing', async () => {
+    await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) });
+    for (const key of ['\x03', '\x04']) {
+      const result = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: key, typeAfter: '[y/N]' });
+      expect(result.output).toContain('Apply cancelled; nothing was written.');
+      expect(result.code).toBe(1);
+    }
+    expect(posts(emulator)).toBe(0);
+  });
+
   it('ends with "No changes." and exit 0 when there is nothing to do, even without --yes', async () => {
     await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) }, { a: ['a.example'] });
     const result = await cli(['apply'], { cwd: project.dir, emulator });

@@ -109,18 +109,34 @@ export function hasScriptCommand(): boolean {
   return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Runs the built CLI on a pseudo-terminal (via `script`), typing `input`; stdout and stderr arrive merged. */
-export async function cliOnTty(args: string[], options: { cwd: string; emulator: Emulator; input: string }): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the built CLI on a pseudo-terminal (via `script`), typing `input`; stdout and stderr arrive
+ * merged. With `typeAfter`, `input` is typed once the output shows that text (a control key such
+ * as Ctrl-C typed before the CLI reads the terminal would reach the process as a signal instead).
+ */
+export async function cliOnTty(
+  args: string[],
+  options: { cwd: string; emulator: Emulator; input: string; typeAfter?: string },
+): Promise<{ code: number | null; output: string }> {
   const command = ['node', CLI_PATH, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', AUTOJOIN_BASE_URL: options.emulator.url, AUTOJOIN_API_KEY: SECRET };
   const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: options.cwd, env, stdio: 'pipe' });
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    let typed = false;
+    const type = (): void => {
+      typed = true;
+      child.stdin.end(options.input);
+    };
+    const collect = (chunk: string): void => {
+      output += chunk;
+      if (!typed && options.typeAfter !== undefined && output.includes(options.typeAfter)) type();
+    };
+    child.stdout.setEncoding('utf8').on('data', collect);
+    child.stderr.setEncoding('utf8').on('data', collect);
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
-    child.stdin.end(options.input);
+    if (options.typeAfter === undefined) type();
   });
   expectNoSecret(result.output, `terminal output of ${args.join(' ')}`);
   return result;

@@ -54,7 +54,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --yes --max-removals 50
 
-Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, or not confirmed ·
+Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
 3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written)`,
     )
     .action((paths: string[], flags: ApplyFlags) => runApply(paths, flags));
@@ -70,8 +70,9 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
     if (plan.changes.length === 0) return;
     const report = await applyWithConfirmation(plan, flags, session);
-    process.stdout.write(ensureNewline(renderApplyReportText(report, { color: useColor() })));
-    if (report.failed.length > 0) process.exitCode = ExitCode.error;
+    process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
   });
 }
 
@@ -116,20 +117,21 @@ async function confirm(yes: boolean): Promise<void> {
     throw new CliError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
   }
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  let answer: string;
   try {
-    const answer = await prompt.question('Apply these changes? [y/N] ');
-    if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Apply cancelled; nothing was written.');
+    answer = await prompt.question('Apply these changes? [y/N] ');
+  } catch (error) {
+    // Ctrl-C or Ctrl-D at the prompt rejects the question (AbortError): that is a "no" too.
+    if ((error as Error).name !== 'AbortError') throw error;
+    answer = '';
   } finally {
     prompt.close();
   }
+  if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Apply cancelled; nothing was written.');
 }
 
 function parseCount(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
   return value;
-}
-
-function ensureNewline(text: string): string {
-  return text.endsWith('\n') ? text : `${text}\n`;
 }

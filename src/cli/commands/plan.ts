@@ -67,11 +67,10 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   });
 }
 
-/** Renders a plan for stdout in the chosen format; colour only for a terminal without NO_COLOR. */
+/** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
 export function renderPlan(plan: Plan, format: Format = 'text'): string {
-  const text =
-    format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, {}) : renderText(plan, { color: useColor() });
-  return text.endsWith('\n') ? text : `${text}\n`;
+  if (format === 'json') return renderJson(plan);
+  return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor() });
 }
 
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */

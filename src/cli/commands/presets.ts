@@ -3,11 +3,11 @@
  * customer invitation presets (calls 3 and 4, bearer token) and print them as JSON.
  */
 import type { Command } from 'commander';
-import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../../policy/index.js';
-import { createClient, type ServiceClient } from '../../service/client.js';
-import { ServiceError } from '../../service/errors.js';
-import { connect } from '../connect.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { loadProjectConfig, PROJECT_FILE } from '../../policy/index.js';
+import type { ServiceClient } from '../../service/client.js';
+import { withServiceClient } from '../connect.js';
+import { CliError } from '../exit-codes.js';
+import { printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
 export function register(program: Command): void {
@@ -50,35 +50,16 @@ Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  const connection = await connect({ cwd, baseUrl: await projectBaseUrl(cwd) });
-  let client: ServiceClient | undefined;
-  try {
-    client = createClient({
-      baseUrl: connection.baseUrl,
-      accessToken: connection.accessToken,
-      onNotice: (message) => process.stderr.write(`notice: ${message}\n`),
-    });
-    const result = await read(client);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  } catch (error) {
-    throw toCliError(error);
-  } finally {
-    await client?.close();
-    await connection.close();
-  }
+  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd) }, printNotice, async (client) => {
+    process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
+  });
 }
 
 /** The base URL of autojoin-sync.yaml, if any (AUTOJOIN_BASE_URL still wins, in connect()). */
 async function projectBaseUrl(cwd: string): Promise<string | undefined> {
   const { config, diagnostics } = await loadProjectConfig(cwd);
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  for (const diagnostic of errors) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
-  if (errors.length > 0) throw new CliError(`${PROJECT_FILE} is invalid (see above)`, ExitCode.error);
+  printDiagnostics(errors);
+  if (errors.length > 0) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
   return config.baseUrl;
-}
-
-function toCliError(error: unknown): unknown {
-  if (error instanceof CliError) return error;
-  if (error instanceof ServiceError || error instanceof Error) return new CliError(error.message, ExitCode.error);
-  return error;
 }
