@@ -62066,6 +62066,12 @@ var StalePlanError = class extends Error {
   }
   moved;
 };
+var PlanTargetError = class extends Error {
+  constructor(planTarget, target) {
+    super(`the saved plan was made against ${planTarget}, but this run targets ${target}; nothing was written. Make a plan against ${target} and apply that.`);
+    this.name = "PlanTargetError";
+  }
+};
 var GitRevisionError = class extends Error {
   constructor(message) {
     super(message);
@@ -63004,6 +63010,13 @@ function failSafe(runtime, request2, response, error3) {
 function isLoopbackHost(hostname) {
   if (hostname === "localhost" || hostname === "[::1]") return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
+}
+function isLoopbackUrl(url) {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 function checkBaseUrl(url) {
   let parsed;
@@ -65042,13 +65055,20 @@ async function prunedPolicies(rev, paths, options, load) {
 async function applyPlan(options) {
   const { client, plan } = options;
   checkSafety(plan, options.limits);
-  if (options.verifyFingerprints) await verifyFingerprints(client, plan, options);
+  if (options.verifyFingerprints) {
+    checkPlanTarget(plan.target, client.baseUrl);
+    await verifyFingerprints(client, plan, options);
+  }
   await options.confirm?.();
   return applyChanges(client, plan, {
     concurrency: options.concurrency,
     onProgress: options.onProgress,
     signal: options.signal
   });
+}
+function checkPlanTarget(planTarget, target) {
+  if (planTarget === target || isLoopbackUrl(planTarget) && isLoopbackUrl(target)) return;
+  throw new PlanTargetError(planTarget, target);
 }
 async function verifyFingerprints(client, plan, options = {}) {
   const refs = plan.scopes.map(({ key }) => parseScopeKey(key));

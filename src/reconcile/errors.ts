@@ -14,6 +14,17 @@ export class StalePlanError extends Error {
   }
 }
 
+/**
+ * A saved plan made against one service cannot be applied to another: the fingerprint of a
+ * scope without autojoin is the same everywhere, so the stale check alone would not notice.
+ */
+export class PlanTargetError extends Error {
+  constructor(planTarget: string, target: string) {
+    super(`the saved plan was made against ${planTarget}, but this run targets ${target}; nothing was written. Make a plan against ${target} and apply that.`);
+    this.name = 'PlanTargetError';
+  }
+}
+
 /** `--prune-from GITREV` could not read the policy files at that revision. */
 export class GitRevisionError extends Error {
   constructor(message: string) {

@@ -16,7 +16,8 @@ import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
 import { isNullRevision, readPolicySourcesAt } from './git.js';
-import { StalePlanError } from './errors.js';
+import { PlanTargetError, StalePlanError } from './errors.js';
+import { isLoopbackUrl } from '../service/base-url.js';
 
 type Progress = (done: number, total: number) => void;
 
@@ -108,7 +109,10 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   checkSafety(plan, options.limits);
-  if (options.verifyFingerprints) await verifyFingerprints(client, plan, options);
+  if (options.verifyFingerprints) {
+    checkPlanTarget(plan.target, client.baseUrl);
+    await verifyFingerprints(client, plan, options);
+  }
   await options.confirm?.();
   return applyChanges(client, plan, {
     concurrency: options.concurrency,
@@ -118,6 +122,12 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
 }
 
 /** Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved. */
+/** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
+function checkPlanTarget(planTarget: string, target: string): void {
+  if (planTarget === target || (isLoopbackUrl(planTarget) && isLoopbackUrl(target))) return;
+  throw new PlanTargetError(planTarget, target);
+}
+
 async function verifyFingerprints(
   client: ServiceClient,
   plan: Plan,

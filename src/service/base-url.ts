@@ -9,6 +9,15 @@ function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
 }
 
+/** @returns true when `url` parses and its host is loopback (the embedded or a local emulator). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Validates the service base URL.
  * @param url e.g. `https://invitations.example.com` or `http://127.0.0.1:8080`

@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -43,6 +44,17 @@ describe('apply --plan FILE', () => {
     expect(result.stderr).toContain('team/b');
     expect(posts(emulator)).toBe(0);
     expect(emulator.data()).toEqual(before);
+  });
+
+  it('refuses a plan made against another service with exit 1 and writes nothing', async () => {
+    await setup();
+    const file = join(project.dir, 'plan.json');
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { target: string };
+    await writeFile(file, JSON.stringify({ ...saved, target: 'https://invitations.example.com' }, null, 2));
+    const result = await cli(['apply', '--plan', 'plan.json', '--yes'], { cwd: project.dir, emulator });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the saved plan was made against https://invitations.example.com, but this run targets http://127.0.0.1:');
+    expect(posts(emulator)).toBe(0);
   });
 
   it('refuses a saved plan that breaks a safety limit with exit 3', async () => {

@@ -66,7 +66,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   }
   const cwd = process.cwd();
   await withSession(cwd, paths, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan, session) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
+    const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
     process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
     if (plan.changes.length === 0) return;
     const report = await applyWithConfirmation(plan, flags, session);
@@ -76,12 +76,8 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   });
 }
 
-async function readSavedPlan(file: string, { client }: Session): Promise<Plan> {
-  const plan = parsePlan(await readFile(file, 'utf8'), file);
-  if (plan.target !== client.baseUrl) {
-    process.stderr.write(`notice: ${file} was made against ${plan.target}; applying to ${client.baseUrl}\n`);
-  }
-  return plan;
+async function readSavedPlan(file: string): Promise<Plan> {
+  return parsePlan(await readFile(file, 'utf8'), file);
 }
 
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {
