@@ -432,7 +432,7 @@ var require_errors = __commonJS({
       [kResponseStatusCodeError] = true;
     };
     var kInvalidArgumentError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_INVALID_ARG");
-    var InvalidArgumentError = class extends UndiciError {
+    var InvalidArgumentError2 = class extends UndiciError {
       constructor(message) {
         super(message);
         this.name = "InvalidArgumentError";
@@ -685,7 +685,7 @@ var require_errors = __commonJS({
       RequestContentLengthMismatchError,
       ConnectTimeoutError,
       ResponseStatusCodeError,
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InvalidReturnValueError,
       RequestAbortedError,
       ClientDestroyedError,
@@ -972,7 +972,7 @@ var require_util = __commonJS({
     var nodeUtil = __require("node:util");
     var { stringify } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
     var { tree } = require_tree();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".").map((v) => Number(v));
@@ -1047,31 +1047,31 @@ var require_util = __commonJS({
       if (typeof url === "string") {
         url = new URL(url);
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         return url;
       }
       if (!url || typeof url !== "object") {
-        throw new InvalidArgumentError("Invalid URL: The URL argument must be a non-null object.");
+        throw new InvalidArgumentError2("Invalid URL: The URL argument must be a non-null object.");
       }
       if (!(url instanceof URL)) {
         if (url.port != null && url.port !== "" && isValidPort(url.port) === false) {
-          throw new InvalidArgumentError("Invalid URL: port must be a valid integer or a string representation of an integer.");
+          throw new InvalidArgumentError2("Invalid URL: port must be a valid integer or a string representation of an integer.");
         }
         if (url.path != null && typeof url.path !== "string") {
-          throw new InvalidArgumentError("Invalid URL path: the path must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL path: the path must be a string or null/undefined.");
         }
         if (url.pathname != null && typeof url.pathname !== "string") {
-          throw new InvalidArgumentError("Invalid URL pathname: the pathname must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL pathname: the pathname must be a string or null/undefined.");
         }
         if (url.hostname != null && typeof url.hostname !== "string") {
-          throw new InvalidArgumentError("Invalid URL hostname: the hostname must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL hostname: the hostname must be a string or null/undefined.");
         }
         if (url.origin != null && typeof url.origin !== "string") {
-          throw new InvalidArgumentError("Invalid URL origin: the origin must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL origin: the origin must be a string or null/undefined.");
         }
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
@@ -1085,14 +1085,14 @@ var require_util = __commonJS({
         return new URL(`${origin}${path3}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-        throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+        throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
       }
       return url;
     }
     function parseOrigin(url) {
       url = parseURL(url);
       if (url.pathname !== "/" || url.search || url.hash) {
-        throw new InvalidArgumentError("invalid url");
+        throw new InvalidArgumentError2("invalid url");
       }
       return url;
     }
@@ -1228,30 +1228,30 @@ var require_util = __commonJS({
     }
     function validateHandler(handler, method, upgrade) {
       if (!handler || typeof handler !== "object") {
-        throw new InvalidArgumentError("handler must be an object");
+        throw new InvalidArgumentError2("handler must be an object");
       }
       if (typeof handler.onConnect !== "function") {
-        throw new InvalidArgumentError("invalid onConnect method");
+        throw new InvalidArgumentError2("invalid onConnect method");
       }
       if (typeof handler.onError !== "function") {
-        throw new InvalidArgumentError("invalid onError method");
+        throw new InvalidArgumentError2("invalid onError method");
       }
       if (typeof handler.onBodySent !== "function" && handler.onBodySent !== void 0) {
-        throw new InvalidArgumentError("invalid onBodySent method");
+        throw new InvalidArgumentError2("invalid onBodySent method");
       }
       if (upgrade || method === "CONNECT") {
         if (typeof handler.onUpgrade !== "function") {
-          throw new InvalidArgumentError("invalid onUpgrade method");
+          throw new InvalidArgumentError2("invalid onUpgrade method");
         }
       } else {
         if (typeof handler.onHeaders !== "function") {
-          throw new InvalidArgumentError("invalid onHeaders method");
+          throw new InvalidArgumentError2("invalid onHeaders method");
         }
         if (typeof handler.onData !== "function") {
-          throw new InvalidArgumentError("invalid onData method");
+          throw new InvalidArgumentError2("invalid onData method");
         }
         if (typeof handler.onComplete !== "function") {
-          throw new InvalidArgumentError("invalid onComplete method");
+          throw new InvalidArgumentError2("invalid onComplete method");
         }
       }
     }
@@ -1655,7 +1655,7 @@ var require_request = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/core/request.js"(exports, module) {
     "use strict";
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       NotSupportedError
     } = require_errors();
     var assert = __require("node:assert");
@@ -1695,34 +1695,34 @@ var require_request = __commonJS({
         servername
       }, handler) {
         if (typeof path3 !== "string") {
-          throw new InvalidArgumentError("path must be a string");
+          throw new InvalidArgumentError2("path must be a string");
         } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
-          throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
+          throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
         } else if (invalidPathRegex.test(path3)) {
-          throw new InvalidArgumentError("invalid request path");
+          throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
-          throw new InvalidArgumentError("method must be a string");
+          throw new InvalidArgumentError2("method must be a string");
         } else if (normalizedMethodRecords[method] === void 0 && !isValidHTTPToken(method)) {
-          throw new InvalidArgumentError("invalid request method");
+          throw new InvalidArgumentError2("invalid request method");
         }
         if (upgrade && typeof upgrade !== "string") {
-          throw new InvalidArgumentError("upgrade must be a string");
+          throw new InvalidArgumentError2("upgrade must be a string");
         }
         if (upgrade && !isValidHeaderValue(upgrade)) {
-          throw new InvalidArgumentError("invalid upgrade header");
+          throw new InvalidArgumentError2("invalid upgrade header");
         }
         if (headersTimeout != null && (!Number.isFinite(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError("invalid headersTimeout");
+          throw new InvalidArgumentError2("invalid headersTimeout");
         }
         if (bodyTimeout != null && (!Number.isFinite(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError("invalid bodyTimeout");
+          throw new InvalidArgumentError2("invalid bodyTimeout");
         }
         if (reset != null && typeof reset !== "boolean") {
-          throw new InvalidArgumentError("invalid reset");
+          throw new InvalidArgumentError2("invalid reset");
         }
         if (expectContinue != null && typeof expectContinue !== "boolean") {
-          throw new InvalidArgumentError("invalid expectContinue");
+          throw new InvalidArgumentError2("invalid expectContinue");
         }
         this.headersTimeout = headersTimeout;
         this.bodyTimeout = bodyTimeout;
@@ -1759,7 +1759,7 @@ var require_request = __commonJS({
         } else if (isFormDataLike(body) || isIterable(body) || isBlobLike(body)) {
           this.body = body;
         } else {
-          throw new InvalidArgumentError("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
+          throw new InvalidArgumentError2("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
         this.completed = false;
         this.aborted = false;
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.expectContinue = expectContinue != null ? expectContinue : false;
         if (Array.isArray(headers2)) {
           if (headers2.length % 2 !== 0) {
-            throw new InvalidArgumentError("headers array must be even");
+            throw new InvalidArgumentError2("headers array must be even");
           }
           for (let i = 0; i < headers2.length; i += 2) {
             processHeader(this, headers2[i], headers2[i + 1]);
@@ -1785,7 +1785,7 @@ var require_request = __commonJS({
           if (headers2[Symbol.iterator]) {
             for (const header of headers2) {
               if (!Array.isArray(header) || header.length !== 2) {
-                throw new InvalidArgumentError("headers must be in key-value pair format");
+                throw new InvalidArgumentError2("headers must be in key-value pair format");
               }
               processHeader(this, header[0], header[1]);
             }
@@ -1796,7 +1796,7 @@ var require_request = __commonJS({
             }
           }
         } else if (headers2 != null) {
-          throw new InvalidArgumentError("headers must be an object or an array");
+          throw new InvalidArgumentError2("headers must be an object or an array");
         }
         validateHandler(handler, method, upgrade);
         this.servername = servername || getServerName(this.host);
@@ -1963,7 +1963,7 @@ var require_request = __commonJS({
     };
     function processHeader(request2, key, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError(`invalid ${key} header`);
+        throw new InvalidArgumentError2(`invalid ${key} header`);
       } else if (val === void 0) {
         return;
       }
@@ -1971,7 +1971,7 @@ var require_request = __commonJS({
       if (headerName === void 0) {
         headerName = key.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
-          throw new InvalidArgumentError("invalid header key");
+          throw new InvalidArgumentError2("invalid header key");
         }
       }
       if (Array.isArray(val)) {
@@ -1979,17 +1979,17 @@ var require_request = __commonJS({
         for (let i = 0; i < val.length; i++) {
           if (typeof val[i] === "string") {
             if (!isValidHeaderValue(val[i])) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError2(`invalid ${key} header`);
             }
             arr.push(val[i]);
           } else if (val[i] === null) {
             arr.push("");
           } else if (typeof val[i] === "object") {
-            throw new InvalidArgumentError(`invalid ${key} header`);
+            throw new InvalidArgumentError2(`invalid ${key} header`);
           } else {
             const str = `${val[i]}`;
             if (!isValidHeaderValue(str)) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError2(`invalid ${key} header`);
             }
             arr.push(str);
           }
@@ -1997,41 +1997,41 @@ var require_request = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError2(`invalid ${key} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError2(`invalid ${key} header`);
         }
       }
       if (headerName === "host") {
         if (request2.host !== null) {
-          throw new InvalidArgumentError("duplicate host header");
+          throw new InvalidArgumentError2("duplicate host header");
         }
         if (typeof val !== "string") {
-          throw new InvalidArgumentError("invalid host header");
+          throw new InvalidArgumentError2("invalid host header");
         }
         request2.host = val;
       } else if (headerName === "content-length") {
         if (request2.contentLength !== null) {
-          throw new InvalidArgumentError("duplicate content-length header");
+          throw new InvalidArgumentError2("duplicate content-length header");
         }
         request2.contentLength = parseInt(val, 10);
         if (!Number.isFinite(request2.contentLength)) {
-          throw new InvalidArgumentError("invalid content-length header");
+          throw new InvalidArgumentError2("invalid content-length header");
         }
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
         request2.headers.push(key, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
-        throw new InvalidArgumentError(`invalid ${headerName} header`);
+        throw new InvalidArgumentError2(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
         const value = typeof val === "string" ? val.toLowerCase() : null;
         if (value !== "close" && value !== "keep-alive") {
-          throw new InvalidArgumentError("invalid connection header");
+          throw new InvalidArgumentError2("invalid connection header");
         }
         if (value === "close") {
           request2.reset = true;
@@ -2110,7 +2110,7 @@ var require_dispatcher_base = __commonJS({
     var {
       ClientDestroyedError,
       ClientClosedError,
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors();
     var { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = require_symbols();
     var kOnDestroyed = /* @__PURE__ */ Symbol("onDestroyed");
@@ -2153,7 +2153,7 @@ var require_dispatcher_base = __commonJS({
           for (let i = newInterceptors.length - 1; i >= 0; i--) {
             const interceptor = this[kInterceptors][i];
             if (typeof interceptor !== "function") {
-              throw new InvalidArgumentError("interceptor must be an function");
+              throw new InvalidArgumentError2("interceptor must be an function");
             }
           }
         }
@@ -2168,7 +2168,7 @@ var require_dispatcher_base = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         if (this[kDestroyed]) {
           queueMicrotask(() => callback(new ClientDestroyedError(), null));
@@ -2211,7 +2211,7 @@ var require_dispatcher_base = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         if (this[kDestroyed]) {
           if (this[kOnDestroyed]) {
@@ -2252,11 +2252,11 @@ var require_dispatcher_base = __commonJS({
       }
       dispatch(opts, handler) {
         if (!handler || typeof handler !== "object") {
-          throw new InvalidArgumentError("handler must be an object");
+          throw new InvalidArgumentError2("handler must be an object");
         }
         try {
           if (!opts || typeof opts !== "object") {
-            throw new InvalidArgumentError("opts must be an object.");
+            throw new InvalidArgumentError2("opts must be an object.");
           }
           if (this[kDestroyed] || this[kOnDestroyed]) {
             throw new ClientDestroyedError();
@@ -2267,7 +2267,7 @@ var require_dispatcher_base = __commonJS({
           return this[kInterceptedDispatch](opts, handler);
         } catch (err) {
           if (typeof handler.onError !== "function") {
-            throw new InvalidArgumentError("invalid onError method");
+            throw new InvalidArgumentError2("invalid onError method");
           }
           handler.onError(err);
           return false;
@@ -2516,7 +2516,7 @@ var require_connect = __commonJS({
     var net = __require("node:net");
     var assert = __require("node:assert");
     var util = require_util();
-    var { InvalidArgumentError, ConnectTimeoutError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors();
     var timers = require_timers();
     function noop() {
     }
@@ -2572,7 +2572,7 @@ var require_connect = __commonJS({
     }
     function buildConnector({ allowH2, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
-        throw new InvalidArgumentError("maxCachedSessions must be a positive integer or zero");
+        throw new InvalidArgumentError2("maxCachedSessions must be a positive integer or zero");
       }
       const options = { path: socketPath, ...opts };
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
@@ -5744,7 +5744,7 @@ var require_client_h1 = __commonJS({
       RequestContentLengthMismatchError,
       ResponseContentLengthMismatchError,
       RequestAbortedError,
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       HeadersTimeoutError,
       HeadersOverflowError,
       SocketError,
@@ -6475,7 +6475,7 @@ var require_client_h1 = __commonJS({
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
+            util.errorRequest(client, request2, new InvalidArgumentError2("invalid content-type header"));
             return false;
           }
           headers2.push("content-type", contentTypeValue);
@@ -7443,7 +7443,7 @@ var require_redirect_handler = __commonJS({
     var util = require_util();
     var { kBodyUsed } = require_symbols();
     var assert = __require("node:assert");
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
@@ -7461,7 +7461,7 @@ var require_redirect_handler = __commonJS({
     var RedirectHandler = class {
       constructor(dispatch, maxRedirections, opts, handler) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError("maxRedirections must be a positive number");
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
         util.validateHandler(handler, opts.method, opts.upgrade);
         this.dispatch = dispatch;
@@ -7629,7 +7629,7 @@ var require_client = __commonJS({
     var Request = require_request();
     var DispatcherBase = require_dispatcher_base();
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InformationalError,
       ClientDestroyedError
     } = require_errors();
@@ -7725,67 +7725,67 @@ var require_client = __commonJS({
       } = {}) {
         super({ webSocket, eventSource });
         if (keepAlive !== void 0) {
-          throw new InvalidArgumentError("unsupported keepAlive, use pipelining=0 instead");
+          throw new InvalidArgumentError2("unsupported keepAlive, use pipelining=0 instead");
         }
         if (socketTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError2("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (requestTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError2("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported idleTimeout, use keepAliveTimeout instead");
+          throw new InvalidArgumentError2("unsupported idleTimeout, use keepAliveTimeout instead");
         }
         if (maxKeepAliveTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
+          throw new InvalidArgumentError2("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
         }
         if (maxHeaderSize != null && !Number.isFinite(maxHeaderSize)) {
-          throw new InvalidArgumentError("invalid maxHeaderSize");
+          throw new InvalidArgumentError2("invalid maxHeaderSize");
         }
         if (socketPath != null && typeof socketPath !== "string") {
-          throw new InvalidArgumentError("invalid socketPath");
+          throw new InvalidArgumentError2("invalid socketPath");
         }
         if (connectTimeout != null && (!Number.isFinite(connectTimeout) || connectTimeout < 0)) {
-          throw new InvalidArgumentError("invalid connectTimeout");
+          throw new InvalidArgumentError2("invalid connectTimeout");
         }
         if (keepAliveTimeout != null && (!Number.isFinite(keepAliveTimeout) || keepAliveTimeout <= 0)) {
-          throw new InvalidArgumentError("invalid keepAliveTimeout");
+          throw new InvalidArgumentError2("invalid keepAliveTimeout");
         }
         if (keepAliveMaxTimeout != null && (!Number.isFinite(keepAliveMaxTimeout) || keepAliveMaxTimeout <= 0)) {
-          throw new InvalidArgumentError("invalid keepAliveMaxTimeout");
+          throw new InvalidArgumentError2("invalid keepAliveMaxTimeout");
         }
         if (keepAliveTimeoutThreshold != null && !Number.isFinite(keepAliveTimeoutThreshold)) {
-          throw new InvalidArgumentError("invalid keepAliveTimeoutThreshold");
+          throw new InvalidArgumentError2("invalid keepAliveTimeoutThreshold");
         }
         if (headersTimeout != null && (!Number.isInteger(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError("headersTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError2("headersTimeout must be a positive integer or zero");
         }
         if (bodyTimeout != null && (!Number.isInteger(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError("bodyTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError2("bodyTimeout must be a positive integer or zero");
         }
         if (connect3 != null && typeof connect3 !== "function" && typeof connect3 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError("maxRedirections must be a positive number");
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
         if (maxRequestsPerClient != null && (!Number.isInteger(maxRequestsPerClient) || maxRequestsPerClient < 0)) {
-          throw new InvalidArgumentError("maxRequestsPerClient must be a positive number");
+          throw new InvalidArgumentError2("maxRequestsPerClient must be a positive number");
         }
         if (localAddress != null && (typeof localAddress !== "string" || net.isIP(localAddress) === 0)) {
-          throw new InvalidArgumentError("localAddress must be valid string IP address");
+          throw new InvalidArgumentError2("localAddress must be valid string IP address");
         }
         if (maxResponseSize != null && (!Number.isInteger(maxResponseSize) || maxResponseSize < -1)) {
-          throw new InvalidArgumentError("maxResponseSize must be a positive number");
+          throw new InvalidArgumentError2("maxResponseSize must be a positive number");
         }
         if (autoSelectFamilyAttemptTimeout != null && (!Number.isInteger(autoSelectFamilyAttemptTimeout) || autoSelectFamilyAttemptTimeout < -1)) {
-          throw new InvalidArgumentError("autoSelectFamilyAttemptTimeout must be a positive number");
+          throw new InvalidArgumentError2("autoSelectFamilyAttemptTimeout must be a positive number");
         }
         if (allowH2 != null && typeof allowH2 !== "boolean") {
-          throw new InvalidArgumentError("allowH2 must be a valid boolean value");
+          throw new InvalidArgumentError2("allowH2 must be a valid boolean value");
         }
         if (maxConcurrentStreams != null && (typeof maxConcurrentStreams !== "number" || maxConcurrentStreams < 1)) {
-          throw new InvalidArgumentError("maxConcurrentStreams must be a positive integer, greater than 0");
+          throw new InvalidArgumentError2("maxConcurrentStreams must be a positive integer, greater than 0");
         }
         if (typeof connect3 !== "function") {
           connect3 = buildConnector({
@@ -8376,7 +8376,7 @@ var require_pool = __commonJS({
     } = require_pool_base();
     var Client = require_client();
     var {
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors();
     var util = require_util();
     var { kUrl, kInterceptors } = require_symbols();
@@ -8402,13 +8402,13 @@ var require_pool = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError("invalid connections");
+          throw new InvalidArgumentError2("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -8460,7 +8460,7 @@ var require_balanced_pool = __commonJS({
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors();
     var {
       PoolBase,
@@ -8505,7 +8505,7 @@ var require_balanced_pool = __commonJS({
           upstreams = [upstreams];
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         this[kInterceptors] = opts.interceptors?.BalancedPool && Array.isArray(opts.interceptors.BalancedPool) ? opts.interceptors.BalancedPool : [];
         this[kFactory] = factory;
@@ -8602,7 +8602,7 @@ var require_balanced_pool = __commonJS({
 var require_agent = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/dispatcher/agent.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var DispatcherBase = require_dispatcher_base();
     var Pool = require_pool();
@@ -8622,13 +8622,13 @@ var require_agent = __commonJS({
     var Agent2 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxRedirections = 0, connect: connect2, tls, ...options } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (!Number.isInteger(maxRedirections) || maxRedirections < 0) {
-          throw new InvalidArgumentError("maxRedirections must be a positive number");
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
         super(options);
         if (connect2 && typeof connect2 !== "function") {
@@ -8668,7 +8668,7 @@ var require_agent = __commonJS({
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
           key = String(opts.origin);
         } else {
-          throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
+          throw new InvalidArgumentError2("opts.origin must be a non-empty string or URL.");
         }
         let dispatcher = this[kClients].get(key);
         if (!dispatcher) {
@@ -8707,7 +8707,7 @@ var require_proxy_agent = __commonJS({
     var Agent2 = require_agent();
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
-    var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError } = require_errors();
     var buildConnector = require_connect();
     var Client = require_client();
     var kAgent = /* @__PURE__ */ Symbol("proxy agent");
@@ -8736,7 +8736,7 @@ var require_proxy_agent = __commonJS({
       constructor(proxyUrl, { headers: headers2 = {}, connect: connect2, factory }) {
         super();
         if (!proxyUrl) {
-          throw new InvalidArgumentError("Proxy URL is mandatory");
+          throw new InvalidArgumentError2("Proxy URL is mandatory");
         }
         this[kProxyHeaders] = headers2;
         if (factory) {
@@ -8750,7 +8750,7 @@ var require_proxy_agent = __commonJS({
         handler.onHeaders = function(statusCode, data, resume) {
           if (statusCode === 407) {
             if (typeof handler.onError === "function") {
-              handler.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
+              handler.onError(new InvalidArgumentError2("Proxy Authentication Required (407)"));
             }
             return;
           }
@@ -8780,11 +8780,11 @@ var require_proxy_agent = __commonJS({
       constructor(opts) {
         super();
         if (!opts || typeof opts === "object" && !(opts instanceof URL2) && !opts.uri) {
-          throw new InvalidArgumentError("Proxy uri is mandatory");
+          throw new InvalidArgumentError2("Proxy uri is mandatory");
         }
         const { clientFactory = defaultFactory } = opts;
         if (typeof clientFactory !== "function") {
-          throw new InvalidArgumentError("Proxy opts.clientFactory must be a function.");
+          throw new InvalidArgumentError2("Proxy opts.clientFactory must be a function.");
         }
         const { proxyTunnel = true } = opts;
         const url = this.#getUrl(opts);
@@ -8796,7 +8796,7 @@ var require_proxy_agent = __commonJS({
         this[kProxyHeaders] = opts.headers || {};
         this[kTunnelProxy] = proxyTunnel;
         if (opts.auth && opts.token) {
-          throw new InvalidArgumentError("opts.auth cannot be used in combination with opts.token");
+          throw new InvalidArgumentError2("opts.auth cannot be used in combination with opts.token");
         } else if (opts.auth) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${opts.auth}`;
         } else if (opts.token) {
@@ -8914,7 +8914,7 @@ var require_proxy_agent = __commonJS({
     function throwIfProxyAuthIsSent(headers2) {
       const existProxyAuth = headers2 && Object.keys(headers2).find((key) => key.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
-        throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
+        throw new InvalidArgumentError2("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
     }
     module.exports = ProxyAgent2;
@@ -9447,7 +9447,7 @@ var require_readable = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = __require("node:stream");
-    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
+    var { RequestAbortedError, NotSupportedError, InvalidArgumentError: InvalidArgumentError2, AbortError } = require_errors();
     var util = require_util();
     var { ReadableStreamFrom } = require_util();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
@@ -9567,7 +9567,7 @@ var require_readable = __commonJS({
         let limit = Number.isFinite(opts?.limit) ? opts.limit : 128 * 1024;
         const signal = opts?.signal;
         if (signal != null && (typeof signal !== "object" || !("aborted" in signal))) {
-          throw new InvalidArgumentError("signal must be an AbortSignal");
+          throw new InvalidArgumentError2("signal must be an AbortSignal");
         }
         signal?.throwIfAborted();
         if (this._readableState.closeEmitted) {
@@ -9801,31 +9801,31 @@ var require_api_request = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = require_readable();
-    var { InvalidArgumentError, RequestAbortedError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
     var RequestHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError("invalid callback");
+            throw new InvalidArgumentError2("invalid callback");
           }
           if (highWaterMark && (typeof highWaterMark !== "number" || highWaterMark < 0)) {
-            throw new InvalidArgumentError("invalid highWaterMark");
+            throw new InvalidArgumentError2("invalid highWaterMark");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError("invalid method");
+            throw new InvalidArgumentError2("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError("invalid onInfo callback");
+            throw new InvalidArgumentError2("invalid onInfo callback");
           }
           super("UNDICI_REQUEST");
         } catch (err) {
@@ -10038,7 +10038,7 @@ var require_api_stream = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { finished, PassThrough } = __require("node:stream");
-    var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
@@ -10046,24 +10046,24 @@ var require_api_stream = __commonJS({
     var StreamHandler = class extends AsyncResource {
       constructor(opts, factory, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError("invalid callback");
+            throw new InvalidArgumentError2("invalid callback");
           }
           if (typeof factory !== "function") {
-            throw new InvalidArgumentError("invalid factory");
+            throw new InvalidArgumentError2("invalid factory");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError("invalid method");
+            throw new InvalidArgumentError2("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError("invalid onInfo callback");
+            throw new InvalidArgumentError2("invalid onInfo callback");
           }
           super("UNDICI_STREAM");
         } catch (err) {
@@ -10215,7 +10215,7 @@ var require_api_pipeline = __commonJS({
       PassThrough
     } = __require("node:stream");
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InvalidReturnValueError,
       RequestAbortedError
     } = require_errors();
@@ -10259,20 +10259,20 @@ var require_api_pipeline = __commonJS({
     var PipelineHandler = class extends AsyncResource {
       constructor(opts, handler) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof handler !== "function") {
-          throw new InvalidArgumentError("invalid handler");
+          throw new InvalidArgumentError2("invalid handler");
         }
         const { signal, method, opaque, onInfo, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         if (method === "CONNECT") {
-          throw new InvalidArgumentError("invalid method");
+          throw new InvalidArgumentError2("invalid method");
         }
         if (onInfo && typeof onInfo !== "function") {
-          throw new InvalidArgumentError("invalid onInfo callback");
+          throw new InvalidArgumentError2("invalid onInfo callback");
         }
         super("UNDICI_PIPELINE");
         this.opaque = opaque || null;
@@ -10409,7 +10409,7 @@ var require_api_pipeline = __commonJS({
 var require_api_upgrade = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError, SocketError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors();
     var { AsyncResource } = __require("node:async_hooks");
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
@@ -10417,14 +10417,14 @@ var require_api_upgrade = __commonJS({
     var UpgradeHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_UPGRADE");
         this.responseHeaders = responseHeaders || null;
@@ -10503,20 +10503,20 @@ var require_api_connect = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError, SocketError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var ConnectHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
@@ -10961,7 +10961,7 @@ var require_mock_interceptor = __commonJS({
       kContentLength,
       kMockDispatch
     } = require_mock_symbols();
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var { buildURL } = require_util();
     var MockScope = class {
       constructor(mockDispatch) {
@@ -10972,7 +10972,7 @@ var require_mock_interceptor = __commonJS({
        */
       delay(waitInMs) {
         if (typeof waitInMs !== "number" || !Number.isInteger(waitInMs) || waitInMs <= 0) {
-          throw new InvalidArgumentError("waitInMs must be a valid integer > 0");
+          throw new InvalidArgumentError2("waitInMs must be a valid integer > 0");
         }
         this[kMockDispatch].delay = waitInMs;
         return this;
@@ -10989,7 +10989,7 @@ var require_mock_interceptor = __commonJS({
        */
       times(repeatTimes) {
         if (typeof repeatTimes !== "number" || !Number.isInteger(repeatTimes) || repeatTimes <= 0) {
-          throw new InvalidArgumentError("repeatTimes must be a valid integer > 0");
+          throw new InvalidArgumentError2("repeatTimes must be a valid integer > 0");
         }
         this[kMockDispatch].times = repeatTimes;
         return this;
@@ -10998,10 +10998,10 @@ var require_mock_interceptor = __commonJS({
     var MockInterceptor = class {
       constructor(opts, mockDispatches) {
         if (typeof opts !== "object") {
-          throw new InvalidArgumentError("opts must be an object");
+          throw new InvalidArgumentError2("opts must be an object");
         }
         if (typeof opts.path === "undefined") {
-          throw new InvalidArgumentError("opts.path must be defined");
+          throw new InvalidArgumentError2("opts.path must be defined");
         }
         if (typeof opts.method === "undefined") {
           opts.method = "GET";
@@ -11032,10 +11032,10 @@ var require_mock_interceptor = __commonJS({
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
-          throw new InvalidArgumentError("statusCode must be defined");
+          throw new InvalidArgumentError2("statusCode must be defined");
         }
         if (typeof replyParameters.responseOptions !== "object" || replyParameters.responseOptions === null) {
-          throw new InvalidArgumentError("responseOptions must be an object");
+          throw new InvalidArgumentError2("responseOptions must be an object");
         }
       }
       /**
@@ -11046,7 +11046,7 @@ var require_mock_interceptor = __commonJS({
           const wrappedDefaultsCallback = (opts) => {
             const resolvedData = replyOptionsCallbackOrStatusCode(opts);
             if (typeof resolvedData !== "object" || resolvedData === null) {
-              throw new InvalidArgumentError("reply options callback must return an object");
+              throw new InvalidArgumentError2("reply options callback must return an object");
             }
             const replyParameters2 = { data: "", responseOptions: {}, ...resolvedData };
             this.validateReplyParameters(replyParameters2);
@@ -11072,7 +11072,7 @@ var require_mock_interceptor = __commonJS({
        */
       replyWithError(error3) {
         if (typeof error3 === "undefined") {
-          throw new InvalidArgumentError("error must be defined");
+          throw new InvalidArgumentError2("error must be defined");
         }
         const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 });
         return new MockScope(newMockDispatch);
@@ -11082,7 +11082,7 @@ var require_mock_interceptor = __commonJS({
        */
       defaultReplyHeaders(headers2) {
         if (typeof headers2 === "undefined") {
-          throw new InvalidArgumentError("headers must be defined");
+          throw new InvalidArgumentError2("headers must be defined");
         }
         this[kDefaultHeaders] = headers2;
         return this;
@@ -11092,7 +11092,7 @@ var require_mock_interceptor = __commonJS({
        */
       defaultReplyTrailers(trailers) {
         if (typeof trailers === "undefined") {
-          throw new InvalidArgumentError("trailers must be defined");
+          throw new InvalidArgumentError2("trailers must be defined");
         }
         this[kDefaultTrailers] = trailers;
         return this;
@@ -11128,12 +11128,12 @@ var require_mock_client = __commonJS({
     } = require_mock_symbols();
     var { MockInterceptor } = require_mock_interceptor();
     var Symbols = require_symbols();
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var MockClient = class extends Client {
       constructor(origin, opts) {
         super(origin, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
         this[kOrigin] = origin;
@@ -11181,12 +11181,12 @@ var require_mock_pool = __commonJS({
     } = require_mock_symbols();
     var { MockInterceptor } = require_mock_interceptor();
     var Symbols = require_symbols();
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var MockPool = class extends Pool {
       constructor(origin, opts) {
         super(origin, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
         this[kOrigin] = origin;
@@ -11308,7 +11308,7 @@ var require_mock_agent = __commonJS({
     var MockClient = require_mock_client();
     var MockPool = require_mock_pool();
     var { matchValue, buildMockOptions } = require_mock_utils();
-    var { InvalidArgumentError, UndiciError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors();
     var Dispatcher = require_dispatcher();
     var Pluralizer = require_pluralizer();
     var PendingInterceptorsFormatter = require_pending_interceptors_formatter();
@@ -11318,7 +11318,7 @@ var require_mock_agent = __commonJS({
         this[kNetConnect] = true;
         this[kIsMockActive] = true;
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         const agent = opts?.agent ? opts.agent : new Agent2(opts);
         this[kAgent] = agent;
@@ -11357,7 +11357,7 @@ var require_mock_agent = __commonJS({
         } else if (typeof matcher === "undefined") {
           this[kNetConnect] = true;
         } else {
-          throw new InvalidArgumentError("Unsupported matcher. Must be one of String|Function|RegExp.");
+          throw new InvalidArgumentError2("Unsupported matcher. Must be one of String|Function|RegExp.");
         }
       }
       disableNetConnect() {
@@ -11423,14 +11423,14 @@ var require_global2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/global.js"(exports, module) {
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
-    var { InvalidArgumentError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
     var Agent2 = require_agent();
     if (getGlobalDispatcher() === void 0) {
       setGlobalDispatcher(new Agent2());
     }
     function setGlobalDispatcher(agent) {
       if (!agent || typeof agent.dispatch !== "function") {
-        throw new InvalidArgumentError("Argument agent must implement Agent");
+        throw new InvalidArgumentError2("Argument agent must implement Agent");
       }
       Object.defineProperty(globalThis, globalDispatcher, {
         value: agent,
@@ -11544,7 +11544,7 @@ var require_dump = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/interceptor/dump.js"(exports, module) {
     "use strict";
     var util = require_util();
-    var { InvalidArgumentError, RequestAbortedError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors();
     var DecoratorHandler = require_decorator_handler();
     var DumpHandler = class extends DecoratorHandler {
       #maxSize = 1024 * 1024;
@@ -11557,7 +11557,7 @@ var require_dump = __commonJS({
       constructor({ maxSize }, handler) {
         super(handler);
         if (maxSize != null && (!Number.isFinite(maxSize) || maxSize < 1)) {
-          throw new InvalidArgumentError("maxSize must be a number greater than 0");
+          throw new InvalidArgumentError2("maxSize must be a number greater than 0");
         }
         this.#maxSize = maxSize ?? this.#maxSize;
         this.#handler = handler;
@@ -11644,7 +11644,7 @@ var require_dns = __commonJS({
     var { isIP: isIP2 } = __require("node:net");
     var { lookup } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
-    var { InvalidArgumentError, InformationalError } = require_errors();
+    var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors();
     var maxInt = Math.pow(2, 31) - 1;
     var DNSInstance = class {
       #maxTTL = 0;
@@ -11857,24 +11857,24 @@ var require_dns = __commonJS({
     };
     module.exports = (interceptorOpts) => {
       if (interceptorOpts?.maxTTL != null && (typeof interceptorOpts?.maxTTL !== "number" || interceptorOpts?.maxTTL < 0)) {
-        throw new InvalidArgumentError("Invalid maxTTL. Must be a positive number");
+        throw new InvalidArgumentError2("Invalid maxTTL. Must be a positive number");
       }
       if (interceptorOpts?.maxItems != null && (typeof interceptorOpts?.maxItems !== "number" || interceptorOpts?.maxItems < 1)) {
-        throw new InvalidArgumentError(
+        throw new InvalidArgumentError2(
           "Invalid maxItems. Must be a positive number and greater than zero"
         );
       }
       if (interceptorOpts?.affinity != null && interceptorOpts?.affinity !== 4 && interceptorOpts?.affinity !== 6) {
-        throw new InvalidArgumentError("Invalid affinity. Must be either 4 or 6");
+        throw new InvalidArgumentError2("Invalid affinity. Must be either 4 or 6");
       }
       if (interceptorOpts?.dualStack != null && typeof interceptorOpts?.dualStack !== "boolean") {
-        throw new InvalidArgumentError("Invalid dualStack. Must be a boolean");
+        throw new InvalidArgumentError2("Invalid dualStack. Must be a boolean");
       }
       if (interceptorOpts?.lookup != null && typeof interceptorOpts?.lookup !== "function") {
-        throw new InvalidArgumentError("Invalid lookup. Must be a function");
+        throw new InvalidArgumentError2("Invalid lookup. Must be a function");
       }
       if (interceptorOpts?.pick != null && typeof interceptorOpts?.pick !== "function") {
-        throw new InvalidArgumentError("Invalid pick. Must be a function");
+        throw new InvalidArgumentError2("Invalid pick. Must be a function");
       }
       const dualStack = interceptorOpts?.dualStack ?? true;
       let affinity;
@@ -19022,7 +19022,7 @@ var require_undici = __commonJS({
     var RetryAgent = require_retry_agent();
     var errors = require_errors();
     var util = require_util();
-    var { InvalidArgumentError } = errors;
+    var { InvalidArgumentError: InvalidArgumentError2 } = errors;
     var api = require_api();
     var buildConnector = require_connect();
     var MockClient = require_mock_client();
@@ -19066,14 +19066,14 @@ var require_undici = __commonJS({
           opts = null;
         }
         if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-          throw new InvalidArgumentError("invalid url");
+          throw new InvalidArgumentError2("invalid url");
         }
         if (opts != null && typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (opts && opts.path != null) {
           if (typeof opts.path !== "string") {
-            throw new InvalidArgumentError("invalid opts.path");
+            throw new InvalidArgumentError2("invalid opts.path");
           }
           let path3 = opts.path;
           if (!opts.path.startsWith("/")) {
@@ -19088,7 +19088,7 @@ var require_undici = __commonJS({
         }
         const { agent, dispatcher = getGlobalDispatcher() } = opts;
         if (agent) {
-          throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
+          throw new InvalidArgumentError2("unsupported opts.agent. Did you mean opts.client?");
         }
         return fn.call(dispatcher, {
           ...opts,
@@ -19147,6 +19147,3432 @@ var require_undici = __commonJS({
     module.exports.mockErrors = mockErrors;
     var { EventSource } = require_eventsource();
     module.exports.EventSource = EventSource;
+  }
+});
+
+// node_modules/commander/lib/error.js
+var require_error = __commonJS({
+  "node_modules/commander/lib/error.js"(exports) {
+    var CommanderError2 = class extends Error {
+      /**
+       * Constructs the CommanderError class
+       * @param {number} exitCode suggested exit code which could be used with process.exit
+       * @param {string} code an id string representing the error
+       * @param {string} message human-readable description of the error
+       */
+      constructor(exitCode, code, message) {
+        super(message);
+        Error.captureStackTrace(this, this.constructor);
+        this.name = this.constructor.name;
+        this.code = code;
+        this.exitCode = exitCode;
+        this.nestedError = void 0;
+      }
+    };
+    var InvalidArgumentError2 = class extends CommanderError2 {
+      /**
+       * Constructs the InvalidArgumentError class
+       * @param {string} [message] explanation of why argument is invalid
+       */
+      constructor(message) {
+        super(1, "commander.invalidArgument", message);
+        Error.captureStackTrace(this, this.constructor);
+        this.name = this.constructor.name;
+      }
+    };
+    exports.CommanderError = CommanderError2;
+    exports.InvalidArgumentError = InvalidArgumentError2;
+  }
+});
+
+// node_modules/commander/lib/argument.js
+var require_argument = __commonJS({
+  "node_modules/commander/lib/argument.js"(exports) {
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
+    var Argument2 = class {
+      /**
+       * Initialize a new command argument with the given name and description.
+       * The default is that the argument is required, and you can explicitly
+       * indicate this with <> around the name. Put [] around the name for an optional argument.
+       *
+       * @param {string} name
+       * @param {string} [description]
+       */
+      constructor(name, description) {
+        this.description = description || "";
+        this.variadic = false;
+        this.parseArg = void 0;
+        this.defaultValue = void 0;
+        this.defaultValueDescription = void 0;
+        this.argChoices = void 0;
+        switch (name[0]) {
+          case "<":
+            this.required = true;
+            this._name = name.slice(1, -1);
+            break;
+          case "[":
+            this.required = false;
+            this._name = name.slice(1, -1);
+            break;
+          default:
+            this.required = true;
+            this._name = name;
+            break;
+        }
+        if (this._name.endsWith("...")) {
+          this.variadic = true;
+          this._name = this._name.slice(0, -3);
+        }
+      }
+      /**
+       * Return argument name.
+       *
+       * @return {string}
+       */
+      name() {
+        return this._name;
+      }
+      /**
+       * @package
+       */
+      _collectValue(value, previous) {
+        if (previous === this.defaultValue || !Array.isArray(previous)) {
+          return [value];
+        }
+        previous.push(value);
+        return previous;
+      }
+      /**
+       * Set the default value, and optionally supply the description to be displayed in the help.
+       *
+       * @param {*} value
+       * @param {string} [description]
+       * @return {Argument}
+       */
+      default(value, description) {
+        this.defaultValue = value;
+        this.defaultValueDescription = description;
+        return this;
+      }
+      /**
+       * Set the custom handler for processing CLI command arguments into argument values.
+       *
+       * @param {Function} [fn]
+       * @return {Argument}
+       */
+      argParser(fn) {
+        this.parseArg = fn;
+        return this;
+      }
+      /**
+       * Only allow argument value to be one of choices.
+       *
+       * @param {string[]} values
+       * @return {Argument}
+       */
+      choices(values) {
+        this.argChoices = values.slice();
+        this.parseArg = (arg, previous) => {
+          if (!this.argChoices.includes(arg)) {
+            throw new InvalidArgumentError2(
+              `Allowed choices are ${this.argChoices.join(", ")}.`
+            );
+          }
+          if (this.variadic) {
+            return this._collectValue(arg, previous);
+          }
+          return arg;
+        };
+        return this;
+      }
+      /**
+       * Make argument required.
+       *
+       * @returns {Argument}
+       */
+      argRequired() {
+        this.required = true;
+        return this;
+      }
+      /**
+       * Make argument optional.
+       *
+       * @returns {Argument}
+       */
+      argOptional() {
+        this.required = false;
+        return this;
+      }
+    };
+    function humanReadableArgName(arg) {
+      const nameOutput = arg.name() + (arg.variadic === true ? "..." : "");
+      return arg.required ? "<" + nameOutput + ">" : "[" + nameOutput + "]";
+    }
+    exports.Argument = Argument2;
+    exports.humanReadableArgName = humanReadableArgName;
+  }
+});
+
+// node_modules/commander/lib/help.js
+var require_help = __commonJS({
+  "node_modules/commander/lib/help.js"(exports) {
+    var { humanReadableArgName } = require_argument();
+    var Help2 = class {
+      constructor() {
+        this.helpWidth = void 0;
+        this.minWidthToWrap = 40;
+        this.sortSubcommands = false;
+        this.sortOptions = false;
+        this.showGlobalOptions = false;
+      }
+      /**
+       * prepareContext is called by Commander after applying overrides from `Command.configureHelp()`
+       * and just before calling `formatHelp()`.
+       *
+       * Commander just uses the helpWidth and the rest is provided for optional use by more complex subclasses.
+       *
+       * @param {{ error?: boolean, helpWidth?: number, outputHasColors?: boolean }} contextOptions
+       */
+      prepareContext(contextOptions) {
+        this.helpWidth = this.helpWidth ?? contextOptions.helpWidth ?? 80;
+      }
+      /**
+       * Get an array of the visible subcommands. Includes a placeholder for the implicit help command, if there is one.
+       *
+       * @param {Command} cmd
+       * @returns {Command[]}
+       */
+      visibleCommands(cmd) {
+        const visibleCommands = cmd.commands.filter((cmd2) => !cmd2._hidden);
+        const helpCommand = cmd._getHelpCommand();
+        if (helpCommand && !helpCommand._hidden) {
+          visibleCommands.push(helpCommand);
+        }
+        if (this.sortSubcommands) {
+          visibleCommands.sort((a, b) => {
+            return a.name().localeCompare(b.name());
+          });
+        }
+        return visibleCommands;
+      }
+      /**
+       * Compare options for sort.
+       *
+       * @param {Option} a
+       * @param {Option} b
+       * @returns {number}
+       */
+      compareOptions(a, b) {
+        const getSortKey = (option) => {
+          return option.short ? option.short.replace(/^-/, "") : option.long.replace(/^--/, "");
+        };
+        return getSortKey(a).localeCompare(getSortKey(b));
+      }
+      /**
+       * Get an array of the visible options. Includes a placeholder for the implicit help option, if there is one.
+       *
+       * @param {Command} cmd
+       * @returns {Option[]}
+       */
+      visibleOptions(cmd) {
+        const visibleOptions = cmd.options.filter((option) => !option.hidden);
+        const helpOption = cmd._getHelpOption();
+        if (helpOption && !helpOption.hidden) {
+          const removeShort = helpOption.short && cmd._findOption(helpOption.short);
+          const removeLong = helpOption.long && cmd._findOption(helpOption.long);
+          if (!removeShort && !removeLong) {
+            visibleOptions.push(helpOption);
+          } else if (helpOption.long && !removeLong) {
+            visibleOptions.push(
+              cmd.createOption(helpOption.long, helpOption.description)
+            );
+          } else if (helpOption.short && !removeShort) {
+            visibleOptions.push(
+              cmd.createOption(helpOption.short, helpOption.description)
+            );
+          }
+        }
+        if (this.sortOptions) {
+          visibleOptions.sort(this.compareOptions);
+        }
+        return visibleOptions;
+      }
+      /**
+       * Get an array of the visible global options. (Not including help.)
+       *
+       * @param {Command} cmd
+       * @returns {Option[]}
+       */
+      visibleGlobalOptions(cmd) {
+        if (!this.showGlobalOptions) return [];
+        const globalOptions = [];
+        for (let ancestorCmd = cmd.parent; ancestorCmd; ancestorCmd = ancestorCmd.parent) {
+          const visibleOptions = ancestorCmd.options.filter(
+            (option) => !option.hidden
+          );
+          globalOptions.push(...visibleOptions);
+        }
+        if (this.sortOptions) {
+          globalOptions.sort(this.compareOptions);
+        }
+        return globalOptions;
+      }
+      /**
+       * Get an array of the arguments if any have a description.
+       *
+       * @param {Command} cmd
+       * @returns {Argument[]}
+       */
+      visibleArguments(cmd) {
+        if (cmd._argsDescription) {
+          cmd.registeredArguments.forEach((argument) => {
+            argument.description = argument.description || cmd._argsDescription[argument.name()] || "";
+          });
+        }
+        if (cmd.registeredArguments.find((argument) => argument.description)) {
+          return cmd.registeredArguments;
+        }
+        return [];
+      }
+      /**
+       * Get the command term to show in the list of subcommands.
+       *
+       * @param {Command} cmd
+       * @returns {string}
+       */
+      subcommandTerm(cmd) {
+        const args = cmd.registeredArguments.map((arg) => humanReadableArgName(arg)).join(" ");
+        return cmd._name + (cmd._aliases[0] ? "|" + cmd._aliases[0] : "") + (cmd.options.length ? " [options]" : "") + // simplistic check for non-help option
+        (args ? " " + args : "");
+      }
+      /**
+       * Get the option term to show in the list of options.
+       *
+       * @param {Option} option
+       * @returns {string}
+       */
+      optionTerm(option) {
+        return option.flags;
+      }
+      /**
+       * Get the argument term to show in the list of arguments.
+       *
+       * @param {Argument} argument
+       * @returns {string}
+       */
+      argumentTerm(argument) {
+        return argument.name();
+      }
+      /**
+       * Get the longest command term length.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {number}
+       */
+      longestSubcommandTermLength(cmd, helper) {
+        return helper.visibleCommands(cmd).reduce((max, command) => {
+          return Math.max(
+            max,
+            this.displayWidth(
+              helper.styleSubcommandTerm(helper.subcommandTerm(command))
+            )
+          );
+        }, 0);
+      }
+      /**
+       * Get the longest option term length.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {number}
+       */
+      longestOptionTermLength(cmd, helper) {
+        return helper.visibleOptions(cmd).reduce((max, option) => {
+          return Math.max(
+            max,
+            this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
+          );
+        }, 0);
+      }
+      /**
+       * Get the longest global option term length.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {number}
+       */
+      longestGlobalOptionTermLength(cmd, helper) {
+        return helper.visibleGlobalOptions(cmd).reduce((max, option) => {
+          return Math.max(
+            max,
+            this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
+          );
+        }, 0);
+      }
+      /**
+       * Get the longest argument term length.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {number}
+       */
+      longestArgumentTermLength(cmd, helper) {
+        return helper.visibleArguments(cmd).reduce((max, argument) => {
+          return Math.max(
+            max,
+            this.displayWidth(
+              helper.styleArgumentTerm(helper.argumentTerm(argument))
+            )
+          );
+        }, 0);
+      }
+      /**
+       * Get the command usage to be displayed at the top of the built-in help.
+       *
+       * @param {Command} cmd
+       * @returns {string}
+       */
+      commandUsage(cmd) {
+        let cmdName = cmd._name;
+        if (cmd._aliases[0]) {
+          cmdName = cmdName + "|" + cmd._aliases[0];
+        }
+        let ancestorCmdNames = "";
+        for (let ancestorCmd = cmd.parent; ancestorCmd; ancestorCmd = ancestorCmd.parent) {
+          ancestorCmdNames = ancestorCmd.name() + " " + ancestorCmdNames;
+        }
+        return ancestorCmdNames + cmdName + " " + cmd.usage();
+      }
+      /**
+       * Get the description for the command.
+       *
+       * @param {Command} cmd
+       * @returns {string}
+       */
+      commandDescription(cmd) {
+        return cmd.description();
+      }
+      /**
+       * Get the subcommand summary to show in the list of subcommands.
+       * (Fallback to description for backwards compatibility.)
+       *
+       * @param {Command} cmd
+       * @returns {string}
+       */
+      subcommandDescription(cmd) {
+        return cmd.summary() || cmd.description();
+      }
+      /**
+       * Get the option description to show in the list of options.
+       *
+       * @param {Option} option
+       * @return {string}
+       */
+      optionDescription(option) {
+        const extraInfo = [];
+        if (option.argChoices) {
+          extraInfo.push(
+            // use stringify to match the display of the default value
+            `choices: ${option.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
+          );
+        }
+        if (option.defaultValue !== void 0) {
+          const showDefault = option.required || option.optional || option.isBoolean() && typeof option.defaultValue === "boolean";
+          if (showDefault) {
+            extraInfo.push(
+              `default: ${option.defaultValueDescription || JSON.stringify(option.defaultValue)}`
+            );
+          }
+        }
+        if (option.presetArg !== void 0 && option.optional) {
+          extraInfo.push(`preset: ${JSON.stringify(option.presetArg)}`);
+        }
+        if (option.envVar !== void 0) {
+          extraInfo.push(`env: ${option.envVar}`);
+        }
+        if (extraInfo.length > 0) {
+          const extraDescription = `(${extraInfo.join(", ")})`;
+          if (option.description) {
+            return `${option.description} ${extraDescription}`;
+          }
+          return extraDescription;
+        }
+        return option.description;
+      }
+      /**
+       * Get the argument description to show in the list of arguments.
+       *
+       * @param {Argument} argument
+       * @return {string}
+       */
+      argumentDescription(argument) {
+        const extraInfo = [];
+        if (argument.argChoices) {
+          extraInfo.push(
+            // use stringify to match the display of the default value
+            `choices: ${argument.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
+          );
+        }
+        if (argument.defaultValue !== void 0) {
+          extraInfo.push(
+            `default: ${argument.defaultValueDescription || JSON.stringify(argument.defaultValue)}`
+          );
+        }
+        if (extraInfo.length > 0) {
+          const extraDescription = `(${extraInfo.join(", ")})`;
+          if (argument.description) {
+            return `${argument.description} ${extraDescription}`;
+          }
+          return extraDescription;
+        }
+        return argument.description;
+      }
+      /**
+       * Format a list of items, given a heading and an array of formatted items.
+       *
+       * @param {string} heading
+       * @param {string[]} items
+       * @param {Help} helper
+       * @returns string[]
+       */
+      formatItemList(heading, items, helper) {
+        if (items.length === 0) return [];
+        return [helper.styleTitle(heading), ...items, ""];
+      }
+      /**
+       * Group items by their help group heading.
+       *
+       * @param {Command[] | Option[]} unsortedItems
+       * @param {Command[] | Option[]} visibleItems
+       * @param {Function} getGroup
+       * @returns {Map<string, Command[] | Option[]>}
+       */
+      groupItems(unsortedItems, visibleItems, getGroup) {
+        const result = /* @__PURE__ */ new Map();
+        unsortedItems.forEach((item) => {
+          const group = getGroup(item);
+          if (!result.has(group)) result.set(group, []);
+        });
+        visibleItems.forEach((item) => {
+          const group = getGroup(item);
+          if (!result.has(group)) {
+            result.set(group, []);
+          }
+          result.get(group).push(item);
+        });
+        return result;
+      }
+      /**
+       * Generate the built-in help text.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {string}
+       */
+      formatHelp(cmd, helper) {
+        const termWidth = helper.padWidth(cmd, helper);
+        const helpWidth = helper.helpWidth ?? 80;
+        function callFormatItem(term, description) {
+          return helper.formatItem(term, termWidth, description, helper);
+        }
+        let output = [
+          `${helper.styleTitle("Usage:")} ${helper.styleUsage(helper.commandUsage(cmd))}`,
+          ""
+        ];
+        const commandDescription = helper.commandDescription(cmd);
+        if (commandDescription.length > 0) {
+          output = output.concat([
+            helper.boxWrap(
+              helper.styleCommandDescription(commandDescription),
+              helpWidth
+            ),
+            ""
+          ]);
+        }
+        const argumentList = helper.visibleArguments(cmd).map((argument) => {
+          return callFormatItem(
+            helper.styleArgumentTerm(helper.argumentTerm(argument)),
+            helper.styleArgumentDescription(helper.argumentDescription(argument))
+          );
+        });
+        output = output.concat(
+          this.formatItemList("Arguments:", argumentList, helper)
+        );
+        const optionGroups = this.groupItems(
+          cmd.options,
+          helper.visibleOptions(cmd),
+          (option) => option.helpGroupHeading ?? "Options:"
+        );
+        optionGroups.forEach((options, group) => {
+          const optionList = options.map((option) => {
+            return callFormatItem(
+              helper.styleOptionTerm(helper.optionTerm(option)),
+              helper.styleOptionDescription(helper.optionDescription(option))
+            );
+          });
+          output = output.concat(this.formatItemList(group, optionList, helper));
+        });
+        if (helper.showGlobalOptions) {
+          const globalOptionList = helper.visibleGlobalOptions(cmd).map((option) => {
+            return callFormatItem(
+              helper.styleOptionTerm(helper.optionTerm(option)),
+              helper.styleOptionDescription(helper.optionDescription(option))
+            );
+          });
+          output = output.concat(
+            this.formatItemList("Global Options:", globalOptionList, helper)
+          );
+        }
+        const commandGroups = this.groupItems(
+          cmd.commands,
+          helper.visibleCommands(cmd),
+          (sub) => sub.helpGroup() || "Commands:"
+        );
+        commandGroups.forEach((commands, group) => {
+          const commandList = commands.map((sub) => {
+            return callFormatItem(
+              helper.styleSubcommandTerm(helper.subcommandTerm(sub)),
+              helper.styleSubcommandDescription(helper.subcommandDescription(sub))
+            );
+          });
+          output = output.concat(this.formatItemList(group, commandList, helper));
+        });
+        return output.join("\n");
+      }
+      /**
+       * Return display width of string, ignoring ANSI escape sequences. Used in padding and wrapping calculations.
+       *
+       * @param {string} str
+       * @returns {number}
+       */
+      displayWidth(str) {
+        return stripColor(str).length;
+      }
+      /**
+       * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
+       *
+       * @param {string} str
+       * @returns {string}
+       */
+      styleTitle(str) {
+        return str;
+      }
+      styleUsage(str) {
+        return str.split(" ").map((word) => {
+          if (word === "[options]") return this.styleOptionText(word);
+          if (word === "[command]") return this.styleSubcommandText(word);
+          if (word[0] === "[" || word[0] === "<")
+            return this.styleArgumentText(word);
+          return this.styleCommandText(word);
+        }).join(" ");
+      }
+      styleCommandDescription(str) {
+        return this.styleDescriptionText(str);
+      }
+      styleOptionDescription(str) {
+        return this.styleDescriptionText(str);
+      }
+      styleSubcommandDescription(str) {
+        return this.styleDescriptionText(str);
+      }
+      styleArgumentDescription(str) {
+        return this.styleDescriptionText(str);
+      }
+      styleDescriptionText(str) {
+        return str;
+      }
+      styleOptionTerm(str) {
+        return this.styleOptionText(str);
+      }
+      styleSubcommandTerm(str) {
+        return str.split(" ").map((word) => {
+          if (word === "[options]") return this.styleOptionText(word);
+          if (word[0] === "[" || word[0] === "<")
+            return this.styleArgumentText(word);
+          return this.styleSubcommandText(word);
+        }).join(" ");
+      }
+      styleArgumentTerm(str) {
+        return this.styleArgumentText(str);
+      }
+      styleOptionText(str) {
+        return str;
+      }
+      styleArgumentText(str) {
+        return str;
+      }
+      styleSubcommandText(str) {
+        return str;
+      }
+      styleCommandText(str) {
+        return str;
+      }
+      /**
+       * Calculate the pad width from the maximum term length.
+       *
+       * @param {Command} cmd
+       * @param {Help} helper
+       * @returns {number}
+       */
+      padWidth(cmd, helper) {
+        return Math.max(
+          helper.longestOptionTermLength(cmd, helper),
+          helper.longestGlobalOptionTermLength(cmd, helper),
+          helper.longestSubcommandTermLength(cmd, helper),
+          helper.longestArgumentTermLength(cmd, helper)
+        );
+      }
+      /**
+       * Detect manually wrapped and indented strings by checking for line break followed by whitespace.
+       *
+       * @param {string} str
+       * @returns {boolean}
+       */
+      preformatted(str) {
+        return /\n[^\S\r\n]/.test(str);
+      }
+      /**
+       * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
+       *
+       * So "TTT", 5, "DDD DDDD DD DDD" might be formatted for this.helpWidth=17 like so:
+       *   TTT  DDD DDDD
+       *        DD DDD
+       *
+       * @param {string} term
+       * @param {number} termWidth
+       * @param {string} description
+       * @param {Help} helper
+       * @returns {string}
+       */
+      formatItem(term, termWidth, description, helper) {
+        const itemIndent = 2;
+        const itemIndentStr = " ".repeat(itemIndent);
+        if (!description) return itemIndentStr + term;
+        const paddedTerm = term.padEnd(
+          termWidth + term.length - helper.displayWidth(term)
+        );
+        const spacerWidth = 2;
+        const helpWidth = this.helpWidth ?? 80;
+        const remainingWidth = helpWidth - termWidth - spacerWidth - itemIndent;
+        let formattedDescription;
+        if (remainingWidth < this.minWidthToWrap || helper.preformatted(description)) {
+          formattedDescription = description;
+        } else {
+          const wrappedDescription = helper.boxWrap(description, remainingWidth);
+          formattedDescription = wrappedDescription.replace(
+            /\n/g,
+            "\n" + " ".repeat(termWidth + spacerWidth)
+          );
+        }
+        return itemIndentStr + paddedTerm + " ".repeat(spacerWidth) + formattedDescription.replace(/\n/g, `
+${itemIndentStr}`);
+      }
+      /**
+       * Wrap a string at whitespace, preserving existing line breaks.
+       * Wrapping is skipped if the width is less than `minWidthToWrap`.
+       *
+       * @param {string} str
+       * @param {number} width
+       * @returns {string}
+       */
+      boxWrap(str, width) {
+        if (width < this.minWidthToWrap) return str;
+        const rawLines = str.split(/\r\n|\n/);
+        const chunkPattern = /[\s]*[^\s]+/g;
+        const wrappedLines = [];
+        rawLines.forEach((line) => {
+          const chunks = line.match(chunkPattern);
+          if (chunks === null) {
+            wrappedLines.push("");
+            return;
+          }
+          let sumChunks = [chunks.shift()];
+          let sumWidth = this.displayWidth(sumChunks[0]);
+          chunks.forEach((chunk) => {
+            const visibleWidth = this.displayWidth(chunk);
+            if (sumWidth + visibleWidth <= width) {
+              sumChunks.push(chunk);
+              sumWidth += visibleWidth;
+              return;
+            }
+            wrappedLines.push(sumChunks.join(""));
+            const nextChunk = chunk.trimStart();
+            sumChunks = [nextChunk];
+            sumWidth = this.displayWidth(nextChunk);
+          });
+          wrappedLines.push(sumChunks.join(""));
+        });
+        return wrappedLines.join("\n");
+      }
+    };
+    function stripColor(str) {
+      const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
+      return str.replace(sgrPattern, "");
+    }
+    exports.Help = Help2;
+    exports.stripColor = stripColor;
+  }
+});
+
+// node_modules/commander/lib/option.js
+var require_option = __commonJS({
+  "node_modules/commander/lib/option.js"(exports) {
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
+    var Option2 = class {
+      /**
+       * Initialize a new `Option` with the given `flags` and `description`.
+       *
+       * @param {string} flags
+       * @param {string} [description]
+       */
+      constructor(flags, description) {
+        this.flags = flags;
+        this.description = description || "";
+        this.required = flags.includes("<");
+        this.optional = flags.includes("[");
+        this.variadic = /\w\.\.\.[>\]]$/.test(flags);
+        this.mandatory = false;
+        const optionFlags = splitOptionFlags(flags);
+        this.short = optionFlags.shortFlag;
+        this.long = optionFlags.longFlag;
+        this.negate = false;
+        if (this.long) {
+          this.negate = this.long.startsWith("--no-");
+        }
+        this.defaultValue = void 0;
+        this.defaultValueDescription = void 0;
+        this.presetArg = void 0;
+        this.envVar = void 0;
+        this.parseArg = void 0;
+        this.hidden = false;
+        this.argChoices = void 0;
+        this.conflictsWith = [];
+        this.implied = void 0;
+        this.helpGroupHeading = void 0;
+      }
+      /**
+       * Set the default value, and optionally supply the description to be displayed in the help.
+       *
+       * @param {*} value
+       * @param {string} [description]
+       * @return {Option}
+       */
+      default(value, description) {
+        this.defaultValue = value;
+        this.defaultValueDescription = description;
+        return this;
+      }
+      /**
+       * Preset to use when option used without option-argument, especially optional but also boolean and negated.
+       * The custom processing (parseArg) is called.
+       *
+       * @example
+       * new Option('--color').default('GREYSCALE').preset('RGB');
+       * new Option('--donate [amount]').preset('20').argParser(parseFloat);
+       *
+       * @param {*} arg
+       * @return {Option}
+       */
+      preset(arg) {
+        this.presetArg = arg;
+        return this;
+      }
+      /**
+       * Add option name(s) that conflict with this option.
+       * An error will be displayed if conflicting options are found during parsing.
+       *
+       * @example
+       * new Option('--rgb').conflicts('cmyk');
+       * new Option('--js').conflicts(['ts', 'jsx']);
+       *
+       * @param {(string | string[])} names
+       * @return {Option}
+       */
+      conflicts(names) {
+        this.conflictsWith = this.conflictsWith.concat(names);
+        return this;
+      }
+      /**
+       * Specify implied option values for when this option is set and the implied options are not.
+       *
+       * The custom processing (parseArg) is not called on the implied values.
+       *
+       * @example
+       * program
+       *   .addOption(new Option('--log', 'write logging information to file'))
+       *   .addOption(new Option('--trace', 'log extra details').implies({ log: 'trace.txt' }));
+       *
+       * @param {object} impliedOptionValues
+       * @return {Option}
+       */
+      implies(impliedOptionValues) {
+        let newImplied = impliedOptionValues;
+        if (typeof impliedOptionValues === "string") {
+          newImplied = { [impliedOptionValues]: true };
+        }
+        this.implied = Object.assign(this.implied || {}, newImplied);
+        return this;
+      }
+      /**
+       * Set environment variable to check for option value.
+       *
+       * An environment variable is only used if when processed the current option value is
+       * undefined, or the source of the current value is 'default' or 'config' or 'env'.
+       *
+       * @param {string} name
+       * @return {Option}
+       */
+      env(name) {
+        this.envVar = name;
+        return this;
+      }
+      /**
+       * Set the custom handler for processing CLI option arguments into option values.
+       *
+       * @param {Function} [fn]
+       * @return {Option}
+       */
+      argParser(fn) {
+        this.parseArg = fn;
+        return this;
+      }
+      /**
+       * Whether the option is mandatory and must have a value after parsing.
+       *
+       * @param {boolean} [mandatory=true]
+       * @return {Option}
+       */
+      makeOptionMandatory(mandatory = true) {
+        this.mandatory = !!mandatory;
+        return this;
+      }
+      /**
+       * Hide option in help.
+       *
+       * @param {boolean} [hide=true]
+       * @return {Option}
+       */
+      hideHelp(hide = true) {
+        this.hidden = !!hide;
+        return this;
+      }
+      /**
+       * @package
+       */
+      _collectValue(value, previous) {
+        if (previous === this.defaultValue || !Array.isArray(previous)) {
+          return [value];
+        }
+        previous.push(value);
+        return previous;
+      }
+      /**
+       * Only allow option value to be one of choices.
+       *
+       * @param {string[]} values
+       * @return {Option}
+       */
+      choices(values) {
+        this.argChoices = values.slice();
+        this.parseArg = (arg, previous) => {
+          if (!this.argChoices.includes(arg)) {
+            throw new InvalidArgumentError2(
+              `Allowed choices are ${this.argChoices.join(", ")}.`
+            );
+          }
+          if (this.variadic) {
+            return this._collectValue(arg, previous);
+          }
+          return arg;
+        };
+        return this;
+      }
+      /**
+       * Return option name.
+       *
+       * @return {string}
+       */
+      name() {
+        if (this.long) {
+          return this.long.replace(/^--/, "");
+        }
+        return this.short.replace(/^-/, "");
+      }
+      /**
+       * Return option name, in a camelcase format that can be used
+       * as an object attribute key.
+       *
+       * @return {string}
+       */
+      attributeName() {
+        if (this.negate) {
+          return camelcase(this.name().replace(/^no-/, ""));
+        }
+        return camelcase(this.name());
+      }
+      /**
+       * Set the help group heading.
+       *
+       * @param {string} heading
+       * @return {Option}
+       */
+      helpGroup(heading) {
+        this.helpGroupHeading = heading;
+        return this;
+      }
+      /**
+       * Check if `arg` matches the short or long flag.
+       *
+       * @param {string} arg
+       * @return {boolean}
+       * @package
+       */
+      is(arg) {
+        return this.short === arg || this.long === arg;
+      }
+      /**
+       * Return whether a boolean option.
+       *
+       * Options are one of boolean, negated, required argument, or optional argument.
+       *
+       * @return {boolean}
+       * @package
+       */
+      isBoolean() {
+        return !this.required && !this.optional && !this.negate;
+      }
+    };
+    var DualOptions = class {
+      /**
+       * @param {Option[]} options
+       */
+      constructor(options) {
+        this.positiveOptions = /* @__PURE__ */ new Map();
+        this.negativeOptions = /* @__PURE__ */ new Map();
+        this.dualOptions = /* @__PURE__ */ new Set();
+        options.forEach((option) => {
+          if (option.negate) {
+            this.negativeOptions.set(option.attributeName(), option);
+          } else {
+            this.positiveOptions.set(option.attributeName(), option);
+          }
+        });
+        this.negativeOptions.forEach((value, key) => {
+          if (this.positiveOptions.has(key)) {
+            this.dualOptions.add(key);
+          }
+        });
+      }
+      /**
+       * Did the value come from the option, and not from possible matching dual option?
+       *
+       * @param {*} value
+       * @param {Option} option
+       * @returns {boolean}
+       */
+      valueFromOption(value, option) {
+        const optionKey = option.attributeName();
+        if (!this.dualOptions.has(optionKey)) return true;
+        const preset = this.negativeOptions.get(optionKey).presetArg;
+        const negativeValue = preset !== void 0 ? preset : false;
+        return option.negate === (negativeValue === value);
+      }
+    };
+    function camelcase(str) {
+      return str.split("-").reduce((str2, word) => {
+        return str2 + word[0].toUpperCase() + word.slice(1);
+      });
+    }
+    function splitOptionFlags(flags) {
+      let shortFlag;
+      let longFlag;
+      const shortFlagExp = /^-[^-]$/;
+      const longFlagExp = /^--[^-]/;
+      const flagParts = flags.split(/[ |,]+/).concat("guard");
+      if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
+      if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
+      if (!shortFlag && shortFlagExp.test(flagParts[0]))
+        shortFlag = flagParts.shift();
+      if (!shortFlag && longFlagExp.test(flagParts[0])) {
+        shortFlag = longFlag;
+        longFlag = flagParts.shift();
+      }
+      if (flagParts[0].startsWith("-")) {
+        const unsupportedFlag = flagParts[0];
+        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags}'`;
+        if (/^-[^-][^-]/.test(unsupportedFlag))
+          throw new Error(
+            `${baseError}
+- a short flag is a single dash and a single character
+  - either use a single dash and a single character (for a short flag)
+  - or use a double dash for a long option (and can have two, like '--ws, --workspace')`
+          );
+        if (shortFlagExp.test(unsupportedFlag))
+          throw new Error(`${baseError}
+- too many short flags`);
+        if (longFlagExp.test(unsupportedFlag))
+          throw new Error(`${baseError}
+- too many long flags`);
+        throw new Error(`${baseError}
+- unrecognised flag format`);
+      }
+      if (shortFlag === void 0 && longFlag === void 0)
+        throw new Error(
+          `option creation failed due to no flags found in '${flags}'.`
+        );
+      return { shortFlag, longFlag };
+    }
+    exports.Option = Option2;
+    exports.DualOptions = DualOptions;
+  }
+});
+
+// node_modules/commander/lib/suggestSimilar.js
+var require_suggestSimilar = __commonJS({
+  "node_modules/commander/lib/suggestSimilar.js"(exports) {
+    var maxDistance = 3;
+    function editDistance2(a, b) {
+      if (Math.abs(a.length - b.length) > maxDistance)
+        return Math.max(a.length, b.length);
+      const d = [];
+      for (let i = 0; i <= a.length; i++) {
+        d[i] = [i];
+      }
+      for (let j = 0; j <= b.length; j++) {
+        d[0][j] = j;
+      }
+      for (let j = 1; j <= b.length; j++) {
+        for (let i = 1; i <= a.length; i++) {
+          let cost = 1;
+          if (a[i - 1] === b[j - 1]) {
+            cost = 0;
+          } else {
+            cost = 1;
+          }
+          d[i][j] = Math.min(
+            d[i - 1][j] + 1,
+            // deletion
+            d[i][j - 1] + 1,
+            // insertion
+            d[i - 1][j - 1] + cost
+            // substitution
+          );
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+            d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+          }
+        }
+      }
+      return d[a.length][b.length];
+    }
+    function suggestSimilar(word, candidates) {
+      if (!candidates || candidates.length === 0) return "";
+      candidates = Array.from(new Set(candidates));
+      const searchingOptions = word.startsWith("--");
+      if (searchingOptions) {
+        word = word.slice(2);
+        candidates = candidates.map((candidate) => candidate.slice(2));
+      }
+      let similar = [];
+      let bestDistance = maxDistance;
+      const minSimilarity = 0.4;
+      candidates.forEach((candidate) => {
+        if (candidate.length <= 1) return;
+        const distance = editDistance2(word, candidate);
+        const length = Math.max(word.length, candidate.length);
+        const similarity = (length - distance) / length;
+        if (similarity > minSimilarity) {
+          if (distance < bestDistance) {
+            bestDistance = distance;
+            similar = [candidate];
+          } else if (distance === bestDistance) {
+            similar.push(candidate);
+          }
+        }
+      });
+      similar.sort((a, b) => a.localeCompare(b));
+      if (searchingOptions) {
+        similar = similar.map((candidate) => `--${candidate}`);
+      }
+      if (similar.length > 1) {
+        return `
+(Did you mean one of ${similar.join(", ")}?)`;
+      }
+      if (similar.length === 1) {
+        return `
+(Did you mean ${similar[0]}?)`;
+      }
+      return "";
+    }
+    exports.suggestSimilar = suggestSimilar;
+  }
+});
+
+// node_modules/commander/lib/command.js
+var require_command = __commonJS({
+  "node_modules/commander/lib/command.js"(exports) {
+    var EventEmitter = __require("node:events").EventEmitter;
+    var childProcess = __require("node:child_process");
+    var path3 = __require("node:path");
+    var fs3 = __require("node:fs");
+    var process2 = __require("node:process");
+    var { Argument: Argument2, humanReadableArgName } = require_argument();
+    var { CommanderError: CommanderError2 } = require_error();
+    var { Help: Help2, stripColor } = require_help();
+    var { Option: Option2, DualOptions } = require_option();
+    var { suggestSimilar } = require_suggestSimilar();
+    var Command3 = class _Command extends EventEmitter {
+      /**
+       * Initialize a new `Command`.
+       *
+       * @param {string} [name]
+       */
+      constructor(name) {
+        super();
+        this.commands = [];
+        this.options = [];
+        this.parent = null;
+        this._allowUnknownOption = false;
+        this._allowExcessArguments = false;
+        this.registeredArguments = [];
+        this._args = this.registeredArguments;
+        this.args = [];
+        this.rawArgs = [];
+        this.processedArgs = [];
+        this._scriptPath = null;
+        this._name = name || "";
+        this._optionValues = {};
+        this._optionValueSources = {};
+        this._storeOptionsAsProperties = false;
+        this._actionHandler = null;
+        this._executableHandler = false;
+        this._executableFile = null;
+        this._executableDir = null;
+        this._defaultCommandName = null;
+        this._exitCallback = null;
+        this._aliases = [];
+        this._combineFlagAndOptionalValue = true;
+        this._description = "";
+        this._summary = "";
+        this._argsDescription = void 0;
+        this._enablePositionalOptions = false;
+        this._passThroughOptions = false;
+        this._lifeCycleHooks = {};
+        this._showHelpAfterError = false;
+        this._showSuggestionAfterError = true;
+        this._savedState = null;
+        this._outputConfiguration = {
+          writeOut: (str) => process2.stdout.write(str),
+          writeErr: (str) => process2.stderr.write(str),
+          outputError: (str, write) => write(str),
+          getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
+          getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
+          getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
+          getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
+          stripColor: (str) => stripColor(str)
+        };
+        this._hidden = false;
+        this._helpOption = void 0;
+        this._addImplicitHelpCommand = void 0;
+        this._helpCommand = void 0;
+        this._helpConfiguration = {};
+        this._helpGroupHeading = void 0;
+        this._defaultCommandGroup = void 0;
+        this._defaultOptionGroup = void 0;
+      }
+      /**
+       * Copy settings that are useful to have in common across root command and subcommands.
+       *
+       * (Used internally when adding a command using `.command()` so subcommands inherit parent settings.)
+       *
+       * @param {Command} sourceCommand
+       * @return {Command} `this` command for chaining
+       */
+      copyInheritedSettings(sourceCommand) {
+        this._outputConfiguration = sourceCommand._outputConfiguration;
+        this._helpOption = sourceCommand._helpOption;
+        this._helpCommand = sourceCommand._helpCommand;
+        this._helpConfiguration = sourceCommand._helpConfiguration;
+        this._exitCallback = sourceCommand._exitCallback;
+        this._storeOptionsAsProperties = sourceCommand._storeOptionsAsProperties;
+        this._combineFlagAndOptionalValue = sourceCommand._combineFlagAndOptionalValue;
+        this._allowExcessArguments = sourceCommand._allowExcessArguments;
+        this._enablePositionalOptions = sourceCommand._enablePositionalOptions;
+        this._showHelpAfterError = sourceCommand._showHelpAfterError;
+        this._showSuggestionAfterError = sourceCommand._showSuggestionAfterError;
+        return this;
+      }
+      /**
+       * @returns {Command[]}
+       * @private
+       */
+      _getCommandAndAncestors() {
+        const result = [];
+        for (let command = this; command; command = command.parent) {
+          result.push(command);
+        }
+        return result;
+      }
+      /**
+       * Define a command.
+       *
+       * There are two styles of command: pay attention to where to put the description.
+       *
+       * @example
+       * // Command implemented using action handler (description is supplied separately to `.command`)
+       * program
+       *   .command('clone <source> [destination]')
+       *   .description('clone a repository into a newly created directory')
+       *   .action((source, destination) => {
+       *     console.log('clone command called');
+       *   });
+       *
+       * // Command implemented using separate executable file (description is second parameter to `.command`)
+       * program
+       *   .command('start <service>', 'start named service')
+       *   .command('stop [service]', 'stop named service, or all if no name supplied');
+       *
+       * @param {string} nameAndArgs - command name and arguments, args are `<required>` or `[optional]` and last may also be `variadic...`
+       * @param {(object | string)} [actionOptsOrExecDesc] - configuration options (for action), or description (for executable)
+       * @param {object} [execOpts] - configuration options (for executable)
+       * @return {Command} returns new command for action handler, or `this` for executable command
+       */
+      command(nameAndArgs, actionOptsOrExecDesc, execOpts) {
+        let desc = actionOptsOrExecDesc;
+        let opts = execOpts;
+        if (typeof desc === "object" && desc !== null) {
+          opts = desc;
+          desc = null;
+        }
+        opts = opts || {};
+        const [, name, args] = nameAndArgs.match(/([^ ]+) *(.*)/);
+        const cmd = this.createCommand(name);
+        if (desc) {
+          cmd.description(desc);
+          cmd._executableHandler = true;
+        }
+        if (opts.isDefault) this._defaultCommandName = cmd._name;
+        cmd._hidden = !!(opts.noHelp || opts.hidden);
+        cmd._executableFile = opts.executableFile || null;
+        if (args) cmd.arguments(args);
+        this._registerCommand(cmd);
+        cmd.parent = this;
+        cmd.copyInheritedSettings(this);
+        if (desc) return this;
+        return cmd;
+      }
+      /**
+       * Factory routine to create a new unattached command.
+       *
+       * See .command() for creating an attached subcommand, which uses this routine to
+       * create the command. You can override createCommand to customise subcommands.
+       *
+       * @param {string} [name]
+       * @return {Command} new command
+       */
+      createCommand(name) {
+        return new _Command(name);
+      }
+      /**
+       * You can customise the help with a subclass of Help by overriding createHelp,
+       * or by overriding Help properties using configureHelp().
+       *
+       * @return {Help}
+       */
+      createHelp() {
+        return Object.assign(new Help2(), this.configureHelp());
+      }
+      /**
+       * You can customise the help by overriding Help properties using configureHelp(),
+       * or with a subclass of Help by overriding createHelp().
+       *
+       * @param {object} [configuration] - configuration options
+       * @return {(Command | object)} `this` command for chaining, or stored configuration
+       */
+      configureHelp(configuration) {
+        if (configuration === void 0) return this._helpConfiguration;
+        this._helpConfiguration = configuration;
+        return this;
+      }
+      /**
+       * The default output goes to stdout and stderr. You can customise this for special
+       * applications. You can also customise the display of errors by overriding outputError.
+       *
+       * The configuration properties are all functions:
+       *
+       *     // change how output being written, defaults to stdout and stderr
+       *     writeOut(str)
+       *     writeErr(str)
+       *     // change how output being written for errors, defaults to writeErr
+       *     outputError(str, write) // used for displaying errors and not used for displaying help
+       *     // specify width for wrapping help
+       *     getOutHelpWidth()
+       *     getErrHelpWidth()
+       *     // color support, currently only used with Help
+       *     getOutHasColors()
+       *     getErrHasColors()
+       *     stripColor() // used to remove ANSI escape codes if output does not have colors
+       *
+       * @param {object} [configuration] - configuration options
+       * @return {(Command | object)} `this` command for chaining, or stored configuration
+       */
+      configureOutput(configuration) {
+        if (configuration === void 0) return this._outputConfiguration;
+        this._outputConfiguration = {
+          ...this._outputConfiguration,
+          ...configuration
+        };
+        return this;
+      }
+      /**
+       * Display the help or a custom message after an error occurs.
+       *
+       * @param {(boolean|string)} [displayHelp]
+       * @return {Command} `this` command for chaining
+       */
+      showHelpAfterError(displayHelp = true) {
+        if (typeof displayHelp !== "string") displayHelp = !!displayHelp;
+        this._showHelpAfterError = displayHelp;
+        return this;
+      }
+      /**
+       * Display suggestion of similar commands for unknown commands, or options for unknown options.
+       *
+       * @param {boolean} [displaySuggestion]
+       * @return {Command} `this` command for chaining
+       */
+      showSuggestionAfterError(displaySuggestion = true) {
+        this._showSuggestionAfterError = !!displaySuggestion;
+        return this;
+      }
+      /**
+       * Add a prepared subcommand.
+       *
+       * See .command() for creating an attached subcommand which inherits settings from its parent.
+       *
+       * @param {Command} cmd - new subcommand
+       * @param {object} [opts] - configuration options
+       * @return {Command} `this` command for chaining
+       */
+      addCommand(cmd, opts) {
+        if (!cmd._name) {
+          throw new Error(`Command passed to .addCommand() must have a name
+- specify the name in Command constructor or using .name()`);
+        }
+        opts = opts || {};
+        if (opts.isDefault) this._defaultCommandName = cmd._name;
+        if (opts.noHelp || opts.hidden) cmd._hidden = true;
+        this._registerCommand(cmd);
+        cmd.parent = this;
+        cmd._checkForBrokenPassThrough();
+        return this;
+      }
+      /**
+       * Factory routine to create a new unattached argument.
+       *
+       * See .argument() for creating an attached argument, which uses this routine to
+       * create the argument. You can override createArgument to return a custom argument.
+       *
+       * @param {string} name
+       * @param {string} [description]
+       * @return {Argument} new argument
+       */
+      createArgument(name, description) {
+        return new Argument2(name, description);
+      }
+      /**
+       * Define argument syntax for command.
+       *
+       * The default is that the argument is required, and you can explicitly
+       * indicate this with <> around the name. Put [] around the name for an optional argument.
+       *
+       * @example
+       * program.argument('<input-file>');
+       * program.argument('[output-file]');
+       *
+       * @param {string} name
+       * @param {string} [description]
+       * @param {(Function|*)} [parseArg] - custom argument processing function or default value
+       * @param {*} [defaultValue]
+       * @return {Command} `this` command for chaining
+       */
+      argument(name, description, parseArg, defaultValue) {
+        const argument = this.createArgument(name, description);
+        if (typeof parseArg === "function") {
+          argument.default(defaultValue).argParser(parseArg);
+        } else {
+          argument.default(parseArg);
+        }
+        this.addArgument(argument);
+        return this;
+      }
+      /**
+       * Define argument syntax for command, adding multiple at once (without descriptions).
+       *
+       * See also .argument().
+       *
+       * @example
+       * program.arguments('<cmd> [env]');
+       *
+       * @param {string} names
+       * @return {Command} `this` command for chaining
+       */
+      arguments(names) {
+        names.trim().split(/ +/).forEach((detail) => {
+          this.argument(detail);
+        });
+        return this;
+      }
+      /**
+       * Define argument syntax for command, adding a prepared argument.
+       *
+       * @param {Argument} argument
+       * @return {Command} `this` command for chaining
+       */
+      addArgument(argument) {
+        const previousArgument = this.registeredArguments.slice(-1)[0];
+        if (previousArgument?.variadic) {
+          throw new Error(
+            `only the last argument can be variadic '${previousArgument.name()}'`
+          );
+        }
+        if (argument.required && argument.defaultValue !== void 0 && argument.parseArg === void 0) {
+          throw new Error(
+            `a default value for a required argument is never used: '${argument.name()}'`
+          );
+        }
+        this.registeredArguments.push(argument);
+        return this;
+      }
+      /**
+       * Customise or override default help command. By default a help command is automatically added if your command has subcommands.
+       *
+       * @example
+       *    program.helpCommand('help [cmd]');
+       *    program.helpCommand('help [cmd]', 'show help');
+       *    program.helpCommand(false); // suppress default help command
+       *    program.helpCommand(true); // add help command even if no subcommands
+       *
+       * @param {string|boolean} enableOrNameAndArgs - enable with custom name and/or arguments, or boolean to override whether added
+       * @param {string} [description] - custom description
+       * @return {Command} `this` command for chaining
+       */
+      helpCommand(enableOrNameAndArgs, description) {
+        if (typeof enableOrNameAndArgs === "boolean") {
+          this._addImplicitHelpCommand = enableOrNameAndArgs;
+          if (enableOrNameAndArgs && this._defaultCommandGroup) {
+            this._initCommandGroup(this._getHelpCommand());
+          }
+          return this;
+        }
+        const nameAndArgs = enableOrNameAndArgs ?? "help [command]";
+        const [, helpName, helpArgs] = nameAndArgs.match(/([^ ]+) *(.*)/);
+        const helpDescription = description ?? "display help for command";
+        const helpCommand = this.createCommand(helpName);
+        helpCommand.helpOption(false);
+        if (helpArgs) helpCommand.arguments(helpArgs);
+        if (helpDescription) helpCommand.description(helpDescription);
+        this._addImplicitHelpCommand = true;
+        this._helpCommand = helpCommand;
+        if (enableOrNameAndArgs || description) this._initCommandGroup(helpCommand);
+        return this;
+      }
+      /**
+       * Add prepared custom help command.
+       *
+       * @param {(Command|string|boolean)} helpCommand - custom help command, or deprecated enableOrNameAndArgs as for `.helpCommand()`
+       * @param {string} [deprecatedDescription] - deprecated custom description used with custom name only
+       * @return {Command} `this` command for chaining
+       */
+      addHelpCommand(helpCommand, deprecatedDescription) {
+        if (typeof helpCommand !== "object") {
+          this.helpCommand(helpCommand, deprecatedDescription);
+          return this;
+        }
+        this._addImplicitHelpCommand = true;
+        this._helpCommand = helpCommand;
+        this._initCommandGroup(helpCommand);
+        return this;
+      }
+      /**
+       * Lazy create help command.
+       *
+       * @return {(Command|null)}
+       * @package
+       */
+      _getHelpCommand() {
+        const hasImplicitHelpCommand = this._addImplicitHelpCommand ?? (this.commands.length && !this._actionHandler && !this._findCommand("help"));
+        if (hasImplicitHelpCommand) {
+          if (this._helpCommand === void 0) {
+            this.helpCommand(void 0, void 0);
+          }
+          return this._helpCommand;
+        }
+        return null;
+      }
+      /**
+       * Add hook for life cycle event.
+       *
+       * @param {string} event
+       * @param {Function} listener
+       * @return {Command} `this` command for chaining
+       */
+      hook(event, listener) {
+        const allowedValues = ["preSubcommand", "preAction", "postAction"];
+        if (!allowedValues.includes(event)) {
+          throw new Error(`Unexpected value for event passed to hook : '${event}'.
+Expecting one of '${allowedValues.join("', '")}'`);
+        }
+        if (this._lifeCycleHooks[event]) {
+          this._lifeCycleHooks[event].push(listener);
+        } else {
+          this._lifeCycleHooks[event] = [listener];
+        }
+        return this;
+      }
+      /**
+       * Register callback to use as replacement for calling process.exit.
+       *
+       * @param {Function} [fn] optional callback which will be passed a CommanderError, defaults to throwing
+       * @return {Command} `this` command for chaining
+       */
+      exitOverride(fn) {
+        if (fn) {
+          this._exitCallback = fn;
+        } else {
+          this._exitCallback = (err) => {
+            if (err.code !== "commander.executeSubCommandAsync") {
+              throw err;
+            } else {
+            }
+          };
+        }
+        return this;
+      }
+      /**
+       * Call process.exit, and _exitCallback if defined.
+       *
+       * @param {number} exitCode exit code for using with process.exit
+       * @param {string} code an id string representing the error
+       * @param {string} message human-readable description of the error
+       * @return never
+       * @private
+       */
+      _exit(exitCode, code, message) {
+        if (this._exitCallback) {
+          this._exitCallback(new CommanderError2(exitCode, code, message));
+        }
+        process2.exit(exitCode);
+      }
+      /**
+       * Register callback `fn` for the command.
+       *
+       * @example
+       * program
+       *   .command('serve')
+       *   .description('start service')
+       *   .action(function() {
+       *      // do work here
+       *   });
+       *
+       * @param {Function} fn
+       * @return {Command} `this` command for chaining
+       */
+      action(fn) {
+        const listener = (args) => {
+          const expectedArgsCount = this.registeredArguments.length;
+          const actionArgs = args.slice(0, expectedArgsCount);
+          if (this._storeOptionsAsProperties) {
+            actionArgs[expectedArgsCount] = this;
+          } else {
+            actionArgs[expectedArgsCount] = this.opts();
+          }
+          actionArgs.push(this);
+          return fn.apply(this, actionArgs);
+        };
+        this._actionHandler = listener;
+        return this;
+      }
+      /**
+       * Factory routine to create a new unattached option.
+       *
+       * See .option() for creating an attached option, which uses this routine to
+       * create the option. You can override createOption to return a custom option.
+       *
+       * @param {string} flags
+       * @param {string} [description]
+       * @return {Option} new option
+       */
+      createOption(flags, description) {
+        return new Option2(flags, description);
+      }
+      /**
+       * Wrap parseArgs to catch 'commander.invalidArgument'.
+       *
+       * @param {(Option | Argument)} target
+       * @param {string} value
+       * @param {*} previous
+       * @param {string} invalidArgumentMessage
+       * @private
+       */
+      _callParseArg(target, value, previous, invalidArgumentMessage) {
+        try {
+          return target.parseArg(value, previous);
+        } catch (err) {
+          if (err.code === "commander.invalidArgument") {
+            const message = `${invalidArgumentMessage} ${err.message}`;
+            this.error(message, { exitCode: err.exitCode, code: err.code });
+          }
+          throw err;
+        }
+      }
+      /**
+       * Check for option flag conflicts.
+       * Register option if no conflicts found, or throw on conflict.
+       *
+       * @param {Option} option
+       * @private
+       */
+      _registerOption(option) {
+        const matchingOption = option.short && this._findOption(option.short) || option.long && this._findOption(option.long);
+        if (matchingOption) {
+          const matchingFlag = option.long && this._findOption(option.long) ? option.long : option.short;
+          throw new Error(`Cannot add option '${option.flags}'${this._name && ` to command '${this._name}'`} due to conflicting flag '${matchingFlag}'
+-  already used by option '${matchingOption.flags}'`);
+        }
+        this._initOptionGroup(option);
+        this.options.push(option);
+      }
+      /**
+       * Check for command name and alias conflicts with existing commands.
+       * Register command if no conflicts found, or throw on conflict.
+       *
+       * @param {Command} command
+       * @private
+       */
+      _registerCommand(command) {
+        const knownBy = (cmd) => {
+          return [cmd.name()].concat(cmd.aliases());
+        };
+        const alreadyUsed = knownBy(command).find(
+          (name) => this._findCommand(name)
+        );
+        if (alreadyUsed) {
+          const existingCmd = knownBy(this._findCommand(alreadyUsed)).join("|");
+          const newCmd = knownBy(command).join("|");
+          throw new Error(
+            `cannot add command '${newCmd}' as already have command '${existingCmd}'`
+          );
+        }
+        this._initCommandGroup(command);
+        this.commands.push(command);
+      }
+      /**
+       * Add an option.
+       *
+       * @param {Option} option
+       * @return {Command} `this` command for chaining
+       */
+      addOption(option) {
+        this._registerOption(option);
+        const oname = option.name();
+        const name = option.attributeName();
+        if (option.negate) {
+          const positiveLongFlag = option.long.replace(/^--no-/, "--");
+          if (!this._findOption(positiveLongFlag)) {
+            this.setOptionValueWithSource(
+              name,
+              option.defaultValue === void 0 ? true : option.defaultValue,
+              "default"
+            );
+          }
+        } else if (option.defaultValue !== void 0) {
+          this.setOptionValueWithSource(name, option.defaultValue, "default");
+        }
+        const handleOptionValue = (val, invalidValueMessage, valueSource) => {
+          if (val == null && option.presetArg !== void 0) {
+            val = option.presetArg;
+          }
+          const oldValue = this.getOptionValue(name);
+          if (val !== null && option.parseArg) {
+            val = this._callParseArg(option, val, oldValue, invalidValueMessage);
+          } else if (val !== null && option.variadic) {
+            val = option._collectValue(val, oldValue);
+          }
+          if (val == null) {
+            if (option.negate) {
+              val = false;
+            } else if (option.isBoolean() || option.optional) {
+              val = true;
+            } else {
+              val = "";
+            }
+          }
+          this.setOptionValueWithSource(name, val, valueSource);
+        };
+        this.on("option:" + oname, (val) => {
+          const invalidValueMessage = `error: option '${option.flags}' argument '${val}' is invalid.`;
+          handleOptionValue(val, invalidValueMessage, "cli");
+        });
+        if (option.envVar) {
+          this.on("optionEnv:" + oname, (val) => {
+            const invalidValueMessage = `error: option '${option.flags}' value '${val}' from env '${option.envVar}' is invalid.`;
+            handleOptionValue(val, invalidValueMessage, "env");
+          });
+        }
+        return this;
+      }
+      /**
+       * Internal implementation shared by .option() and .requiredOption()
+       *
+       * @return {Command} `this` command for chaining
+       * @private
+       */
+      _optionEx(config, flags, description, fn, defaultValue) {
+        if (typeof flags === "object" && flags instanceof Option2) {
+          throw new Error(
+            "To add an Option object use addOption() instead of option() or requiredOption()"
+          );
+        }
+        const option = this.createOption(flags, description);
+        option.makeOptionMandatory(!!config.mandatory);
+        if (typeof fn === "function") {
+          option.default(defaultValue).argParser(fn);
+        } else if (fn instanceof RegExp) {
+          const regex = fn;
+          fn = (val, def) => {
+            const m = regex.exec(val);
+            return m ? m[0] : def;
+          };
+          option.default(defaultValue).argParser(fn);
+        } else {
+          option.default(fn);
+        }
+        return this.addOption(option);
+      }
+      /**
+       * Define option with `flags`, `description`, and optional argument parsing function or `defaultValue` or both.
+       *
+       * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space. A required
+       * option-argument is indicated by `<>` and an optional option-argument by `[]`.
+       *
+       * See the README for more details, and see also addOption() and requiredOption().
+       *
+       * @example
+       * program
+       *     .option('-p, --pepper', 'add pepper')
+       *     .option('--pt, --pizza-type <TYPE>', 'type of pizza') // required option-argument
+       *     .option('-c, --cheese [CHEESE]', 'add extra cheese', 'mozzarella') // optional option-argument with default
+       *     .option('-t, --tip <VALUE>', 'add tip to purchase cost', parseFloat) // custom parse function
+       *
+       * @param {string} flags
+       * @param {string} [description]
+       * @param {(Function|*)} [parseArg] - custom option processing function or default value
+       * @param {*} [defaultValue]
+       * @return {Command} `this` command for chaining
+       */
+      option(flags, description, parseArg, defaultValue) {
+        return this._optionEx({}, flags, description, parseArg, defaultValue);
+      }
+      /**
+       * Add a required option which must have a value after parsing. This usually means
+       * the option must be specified on the command line. (Otherwise the same as .option().)
+       *
+       * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space.
+       *
+       * @param {string} flags
+       * @param {string} [description]
+       * @param {(Function|*)} [parseArg] - custom option processing function or default value
+       * @param {*} [defaultValue]
+       * @return {Command} `this` command for chaining
+       */
+      requiredOption(flags, description, parseArg, defaultValue) {
+        return this._optionEx(
+          { mandatory: true },
+          flags,
+          description,
+          parseArg,
+          defaultValue
+        );
+      }
+      /**
+       * Alter parsing of short flags with optional values.
+       *
+       * @example
+       * // for `.option('-f,--flag [value]'):
+       * program.combineFlagAndOptionalValue(true);  // `-f80` is treated like `--flag=80`, this is the default behaviour
+       * program.combineFlagAndOptionalValue(false) // `-fb` is treated like `-f -b`
+       *
+       * @param {boolean} [combine] - if `true` or omitted, an optional value can be specified directly after the flag.
+       * @return {Command} `this` command for chaining
+       */
+      combineFlagAndOptionalValue(combine = true) {
+        this._combineFlagAndOptionalValue = !!combine;
+        return this;
+      }
+      /**
+       * Allow unknown options on the command line.
+       *
+       * @param {boolean} [allowUnknown] - if `true` or omitted, no error will be thrown for unknown options.
+       * @return {Command} `this` command for chaining
+       */
+      allowUnknownOption(allowUnknown = true) {
+        this._allowUnknownOption = !!allowUnknown;
+        return this;
+      }
+      /**
+       * Allow excess command-arguments on the command line. Pass false to make excess arguments an error.
+       *
+       * @param {boolean} [allowExcess] - if `true` or omitted, no error will be thrown for excess arguments.
+       * @return {Command} `this` command for chaining
+       */
+      allowExcessArguments(allowExcess = true) {
+        this._allowExcessArguments = !!allowExcess;
+        return this;
+      }
+      /**
+       * Enable positional options. Positional means global options are specified before subcommands which lets
+       * subcommands reuse the same option names, and also enables subcommands to turn on passThroughOptions.
+       * The default behaviour is non-positional and global options may appear anywhere on the command line.
+       *
+       * @param {boolean} [positional]
+       * @return {Command} `this` command for chaining
+       */
+      enablePositionalOptions(positional = true) {
+        this._enablePositionalOptions = !!positional;
+        return this;
+      }
+      /**
+       * Pass through options that come after command-arguments rather than treat them as command-options,
+       * so actual command-options come before command-arguments. Turning this on for a subcommand requires
+       * positional options to have been enabled on the program (parent commands).
+       * The default behaviour is non-positional and options may appear before or after command-arguments.
+       *
+       * @param {boolean} [passThrough] for unknown options.
+       * @return {Command} `this` command for chaining
+       */
+      passThroughOptions(passThrough = true) {
+        this._passThroughOptions = !!passThrough;
+        this._checkForBrokenPassThrough();
+        return this;
+      }
+      /**
+       * @private
+       */
+      _checkForBrokenPassThrough() {
+        if (this.parent && this._passThroughOptions && !this.parent._enablePositionalOptions) {
+          throw new Error(
+            `passThroughOptions cannot be used for '${this._name}' without turning on enablePositionalOptions for parent command(s)`
+          );
+        }
+      }
+      /**
+       * Whether to store option values as properties on command object,
+       * or store separately (specify false). In both cases the option values can be accessed using .opts().
+       *
+       * @param {boolean} [storeAsProperties=true]
+       * @return {Command} `this` command for chaining
+       */
+      storeOptionsAsProperties(storeAsProperties = true) {
+        if (this.options.length) {
+          throw new Error("call .storeOptionsAsProperties() before adding options");
+        }
+        if (Object.keys(this._optionValues).length) {
+          throw new Error(
+            "call .storeOptionsAsProperties() before setting option values"
+          );
+        }
+        this._storeOptionsAsProperties = !!storeAsProperties;
+        return this;
+      }
+      /**
+       * Retrieve option value.
+       *
+       * @param {string} key
+       * @return {object} value
+       */
+      getOptionValue(key) {
+        if (this._storeOptionsAsProperties) {
+          return this[key];
+        }
+        return this._optionValues[key];
+      }
+      /**
+       * Store option value.
+       *
+       * @param {string} key
+       * @param {object} value
+       * @return {Command} `this` command for chaining
+       */
+      setOptionValue(key, value) {
+        return this.setOptionValueWithSource(key, value, void 0);
+      }
+      /**
+       * Store option value and where the value came from.
+       *
+       * @param {string} key
+       * @param {object} value
+       * @param {string} source - expected values are default/config/env/cli/implied
+       * @return {Command} `this` command for chaining
+       */
+      setOptionValueWithSource(key, value, source) {
+        if (this._storeOptionsAsProperties) {
+          this[key] = value;
+        } else {
+          this._optionValues[key] = value;
+        }
+        this._optionValueSources[key] = source;
+        return this;
+      }
+      /**
+       * Get source of option value.
+       * Expected values are default | config | env | cli | implied
+       *
+       * @param {string} key
+       * @return {string}
+       */
+      getOptionValueSource(key) {
+        return this._optionValueSources[key];
+      }
+      /**
+       * Get source of option value. See also .optsWithGlobals().
+       * Expected values are default | config | env | cli | implied
+       *
+       * @param {string} key
+       * @return {string}
+       */
+      getOptionValueSourceWithGlobals(key) {
+        let source;
+        this._getCommandAndAncestors().forEach((cmd) => {
+          if (cmd.getOptionValueSource(key) !== void 0) {
+            source = cmd.getOptionValueSource(key);
+          }
+        });
+        return source;
+      }
+      /**
+       * Get user arguments from implied or explicit arguments.
+       * Side-effects: set _scriptPath if args included script. Used for default program name, and subcommand searches.
+       *
+       * @private
+       */
+      _prepareUserArgs(argv, parseOptions) {
+        if (argv !== void 0 && !Array.isArray(argv)) {
+          throw new Error("first parameter to parse must be array or undefined");
+        }
+        parseOptions = parseOptions || {};
+        if (argv === void 0 && parseOptions.from === void 0) {
+          if (process2.versions?.electron) {
+            parseOptions.from = "electron";
+          }
+          const execArgv = process2.execArgv ?? [];
+          if (execArgv.includes("-e") || execArgv.includes("--eval") || execArgv.includes("-p") || execArgv.includes("--print")) {
+            parseOptions.from = "eval";
+          }
+        }
+        if (argv === void 0) {
+          argv = process2.argv;
+        }
+        this.rawArgs = argv.slice();
+        let userArgs;
+        switch (parseOptions.from) {
+          case void 0:
+          case "node":
+            this._scriptPath = argv[1];
+            userArgs = argv.slice(2);
+            break;
+          case "electron":
+            if (process2.defaultApp) {
+              this._scriptPath = argv[1];
+              userArgs = argv.slice(2);
+            } else {
+              userArgs = argv.slice(1);
+            }
+            break;
+          case "user":
+            userArgs = argv.slice(0);
+            break;
+          case "eval":
+            userArgs = argv.slice(1);
+            break;
+          default:
+            throw new Error(
+              `unexpected parse option { from: '${parseOptions.from}' }`
+            );
+        }
+        if (!this._name && this._scriptPath)
+          this.nameFromFilename(this._scriptPath);
+        this._name = this._name || "program";
+        return userArgs;
+      }
+      /**
+       * Parse `argv`, setting options and invoking commands when defined.
+       *
+       * Use parseAsync instead of parse if any of your action handlers are async.
+       *
+       * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
+       *
+       * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
+       * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
+       * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
+       * - `'user'`: just user arguments
+       *
+       * @example
+       * program.parse(); // parse process.argv and auto-detect electron and special node flags
+       * program.parse(process.argv); // assume argv[0] is app and argv[1] is script
+       * program.parse(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
+       *
+       * @param {string[]} [argv] - optional, defaults to process.argv
+       * @param {object} [parseOptions] - optionally specify style of options with from: node/user/electron
+       * @param {string} [parseOptions.from] - where the args are from: 'node', 'user', 'electron'
+       * @return {Command} `this` command for chaining
+       */
+      parse(argv, parseOptions) {
+        this._prepareForParse();
+        const userArgs = this._prepareUserArgs(argv, parseOptions);
+        this._parseCommand([], userArgs);
+        return this;
+      }
+      /**
+       * Parse `argv`, setting options and invoking commands when defined.
+       *
+       * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
+       *
+       * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
+       * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
+       * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
+       * - `'user'`: just user arguments
+       *
+       * @example
+       * await program.parseAsync(); // parse process.argv and auto-detect electron and special node flags
+       * await program.parseAsync(process.argv); // assume argv[0] is app and argv[1] is script
+       * await program.parseAsync(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
+       *
+       * @param {string[]} [argv]
+       * @param {object} [parseOptions]
+       * @param {string} parseOptions.from - where the args are from: 'node', 'user', 'electron'
+       * @return {Promise}
+       */
+      async parseAsync(argv, parseOptions) {
+        this._prepareForParse();
+        const userArgs = this._prepareUserArgs(argv, parseOptions);
+        await this._parseCommand([], userArgs);
+        return this;
+      }
+      _prepareForParse() {
+        if (this._savedState === null) {
+          this.saveStateBeforeParse();
+        } else {
+          this.restoreStateBeforeParse();
+        }
+      }
+      /**
+       * Called the first time parse is called to save state and allow a restore before subsequent calls to parse.
+       * Not usually called directly, but available for subclasses to save their custom state.
+       *
+       * This is called in a lazy way. Only commands used in parsing chain will have state saved.
+       */
+      saveStateBeforeParse() {
+        this._savedState = {
+          // name is stable if supplied by author, but may be unspecified for root command and deduced during parsing
+          _name: this._name,
+          // option values before parse have default values (including false for negated options)
+          // shallow clones
+          _optionValues: { ...this._optionValues },
+          _optionValueSources: { ...this._optionValueSources }
+        };
+      }
+      /**
+       * Restore state before parse for calls after the first.
+       * Not usually called directly, but available for subclasses to save their custom state.
+       *
+       * This is called in a lazy way. Only commands used in parsing chain will have state restored.
+       */
+      restoreStateBeforeParse() {
+        if (this._storeOptionsAsProperties)
+          throw new Error(`Can not call parse again when storeOptionsAsProperties is true.
+- either make a new Command for each call to parse, or stop storing options as properties`);
+        this._name = this._savedState._name;
+        this._scriptPath = null;
+        this.rawArgs = [];
+        this._optionValues = { ...this._savedState._optionValues };
+        this._optionValueSources = { ...this._savedState._optionValueSources };
+        this.args = [];
+        this.processedArgs = [];
+      }
+      /**
+       * Throw if expected executable is missing. Add lots of help for author.
+       *
+       * @param {string} executableFile
+       * @param {string} executableDir
+       * @param {string} subcommandName
+       */
+      _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
+        if (fs3.existsSync(executableFile)) return;
+        const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
+        const executableMissing = `'${executableFile}' does not exist
+ - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
+ - if the default executable name is not suitable, use the executableFile option to supply a custom name or path
+ - ${executableDirMessage}`;
+        throw new Error(executableMissing);
+      }
+      /**
+       * Execute a sub-command executable.
+       *
+       * @private
+       */
+      _executeSubCommand(subcommand, args) {
+        args = args.slice();
+        let launchWithNode = false;
+        const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
+        function findFile(baseDir, baseName) {
+          const localBin = path3.resolve(baseDir, baseName);
+          if (fs3.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path3.extname(baseName))) return void 0;
+          const foundExt = sourceExt.find(
+            (ext) => fs3.existsSync(`${localBin}${ext}`)
+          );
+          if (foundExt) return `${localBin}${foundExt}`;
+          return void 0;
+        }
+        this._checkForMissingMandatoryOptions();
+        this._checkForConflictingOptions();
+        let executableFile = subcommand._executableFile || `${this._name}-${subcommand._name}`;
+        let executableDir = this._executableDir || "";
+        if (this._scriptPath) {
+          let resolvedScriptPath;
+          try {
+            resolvedScriptPath = fs3.realpathSync(this._scriptPath);
+          } catch {
+            resolvedScriptPath = this._scriptPath;
+          }
+          executableDir = path3.resolve(
+            path3.dirname(resolvedScriptPath),
+            executableDir
+          );
+        }
+        if (executableDir) {
+          let localFile = findFile(executableDir, executableFile);
+          if (!localFile && !subcommand._executableFile && this._scriptPath) {
+            const legacyName = path3.basename(
+              this._scriptPath,
+              path3.extname(this._scriptPath)
+            );
+            if (legacyName !== this._name) {
+              localFile = findFile(
+                executableDir,
+                `${legacyName}-${subcommand._name}`
+              );
+            }
+          }
+          executableFile = localFile || executableFile;
+        }
+        launchWithNode = sourceExt.includes(path3.extname(executableFile));
+        let proc;
+        if (process2.platform !== "win32") {
+          if (launchWithNode) {
+            args.unshift(executableFile);
+            args = incrementNodeInspectorPort(process2.execArgv).concat(args);
+            proc = childProcess.spawn(process2.argv[0], args, { stdio: "inherit" });
+          } else {
+            proc = childProcess.spawn(executableFile, args, { stdio: "inherit" });
+          }
+        } else {
+          this._checkForMissingExecutable(
+            executableFile,
+            executableDir,
+            subcommand._name
+          );
+          args.unshift(executableFile);
+          args = incrementNodeInspectorPort(process2.execArgv).concat(args);
+          proc = childProcess.spawn(process2.execPath, args, { stdio: "inherit" });
+        }
+        if (!proc.killed) {
+          const signals = ["SIGUSR1", "SIGUSR2", "SIGTERM", "SIGINT", "SIGHUP"];
+          signals.forEach((signal) => {
+            process2.on(signal, () => {
+              if (proc.killed === false && proc.exitCode === null) {
+                proc.kill(signal);
+              }
+            });
+          });
+        }
+        const exitCallback = this._exitCallback;
+        proc.on("close", (code) => {
+          code = code ?? 1;
+          if (!exitCallback) {
+            process2.exit(code);
+          } else {
+            exitCallback(
+              new CommanderError2(
+                code,
+                "commander.executeSubCommandAsync",
+                "(close)"
+              )
+            );
+          }
+        });
+        proc.on("error", (err) => {
+          if (err.code === "ENOENT") {
+            this._checkForMissingExecutable(
+              executableFile,
+              executableDir,
+              subcommand._name
+            );
+          } else if (err.code === "EACCES") {
+            throw new Error(`'${executableFile}' not executable`);
+          }
+          if (!exitCallback) {
+            process2.exit(1);
+          } else {
+            const wrappedError = new CommanderError2(
+              1,
+              "commander.executeSubCommandAsync",
+              "(error)"
+            );
+            wrappedError.nestedError = err;
+            exitCallback(wrappedError);
+          }
+        });
+        this.runningCommand = proc;
+      }
+      /**
+       * @private
+       */
+      _dispatchSubcommand(commandName, operands, unknown) {
+        const subCommand = this._findCommand(commandName);
+        if (!subCommand) this.help({ error: true });
+        subCommand._prepareForParse();
+        let promiseChain;
+        promiseChain = this._chainOrCallSubCommandHook(
+          promiseChain,
+          subCommand,
+          "preSubcommand"
+        );
+        promiseChain = this._chainOrCall(promiseChain, () => {
+          if (subCommand._executableHandler) {
+            this._executeSubCommand(subCommand, operands.concat(unknown));
+          } else {
+            return subCommand._parseCommand(operands, unknown);
+          }
+        });
+        return promiseChain;
+      }
+      /**
+       * Invoke help directly if possible, or dispatch if necessary.
+       * e.g. help foo
+       *
+       * @private
+       */
+      _dispatchHelpCommand(subcommandName) {
+        if (!subcommandName) {
+          this.help();
+        }
+        const subCommand = this._findCommand(subcommandName);
+        if (subCommand && !subCommand._executableHandler) {
+          subCommand.help();
+        }
+        return this._dispatchSubcommand(
+          subcommandName,
+          [],
+          [this._getHelpOption()?.long ?? this._getHelpOption()?.short ?? "--help"]
+        );
+      }
+      /**
+       * Check this.args against expected this.registeredArguments.
+       *
+       * @private
+       */
+      _checkNumberOfArguments() {
+        this.registeredArguments.forEach((arg, i) => {
+          if (arg.required && this.args[i] == null) {
+            this.missingArgument(arg.name());
+          }
+        });
+        if (this.registeredArguments.length > 0 && this.registeredArguments[this.registeredArguments.length - 1].variadic) {
+          return;
+        }
+        if (this.args.length > this.registeredArguments.length) {
+          this._excessArguments(this.args);
+        }
+      }
+      /**
+       * Process this.args using this.registeredArguments and save as this.processedArgs!
+       *
+       * @private
+       */
+      _processArguments() {
+        const myParseArg = (argument, value, previous) => {
+          let parsedValue = value;
+          if (value !== null && argument.parseArg) {
+            const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
+            parsedValue = this._callParseArg(
+              argument,
+              value,
+              previous,
+              invalidValueMessage
+            );
+          }
+          return parsedValue;
+        };
+        this._checkNumberOfArguments();
+        const processedArgs = [];
+        this.registeredArguments.forEach((declaredArg, index) => {
+          let value = declaredArg.defaultValue;
+          if (declaredArg.variadic) {
+            if (index < this.args.length) {
+              value = this.args.slice(index);
+              if (declaredArg.parseArg) {
+                value = value.reduce((processed, v) => {
+                  return myParseArg(declaredArg, v, processed);
+                }, declaredArg.defaultValue);
+              }
+            } else if (value === void 0) {
+              value = [];
+            }
+          } else if (index < this.args.length) {
+            value = this.args[index];
+            if (declaredArg.parseArg) {
+              value = myParseArg(declaredArg, value, declaredArg.defaultValue);
+            }
+          }
+          processedArgs[index] = value;
+        });
+        this.processedArgs = processedArgs;
+      }
+      /**
+       * Once we have a promise we chain, but call synchronously until then.
+       *
+       * @param {(Promise|undefined)} promise
+       * @param {Function} fn
+       * @return {(Promise|undefined)}
+       * @private
+       */
+      _chainOrCall(promise, fn) {
+        if (promise?.then && typeof promise.then === "function") {
+          return promise.then(() => fn());
+        }
+        return fn();
+      }
+      /**
+       *
+       * @param {(Promise|undefined)} promise
+       * @param {string} event
+       * @return {(Promise|undefined)}
+       * @private
+       */
+      _chainOrCallHooks(promise, event) {
+        let result = promise;
+        const hooks = [];
+        this._getCommandAndAncestors().reverse().filter((cmd) => cmd._lifeCycleHooks[event] !== void 0).forEach((hookedCommand) => {
+          hookedCommand._lifeCycleHooks[event].forEach((callback) => {
+            hooks.push({ hookedCommand, callback });
+          });
+        });
+        if (event === "postAction") {
+          hooks.reverse();
+        }
+        hooks.forEach((hookDetail) => {
+          result = this._chainOrCall(result, () => {
+            return hookDetail.callback(hookDetail.hookedCommand, this);
+          });
+        });
+        return result;
+      }
+      /**
+       *
+       * @param {(Promise|undefined)} promise
+       * @param {Command} subCommand
+       * @param {string} event
+       * @return {(Promise|undefined)}
+       * @private
+       */
+      _chainOrCallSubCommandHook(promise, subCommand, event) {
+        let result = promise;
+        if (this._lifeCycleHooks[event] !== void 0) {
+          this._lifeCycleHooks[event].forEach((hook) => {
+            result = this._chainOrCall(result, () => {
+              return hook(this, subCommand);
+            });
+          });
+        }
+        return result;
+      }
+      /**
+       * Process arguments in context of this command.
+       * Returns action result, in case it is a promise.
+       *
+       * @private
+       */
+      _parseCommand(operands, unknown) {
+        const parsed = this.parseOptions(unknown);
+        this._parseOptionsEnv();
+        this._parseOptionsImplied();
+        operands = operands.concat(parsed.operands);
+        unknown = parsed.unknown;
+        this.args = operands.concat(unknown);
+        if (operands && this._findCommand(operands[0])) {
+          return this._dispatchSubcommand(operands[0], operands.slice(1), unknown);
+        }
+        if (this._getHelpCommand() && operands[0] === this._getHelpCommand().name()) {
+          return this._dispatchHelpCommand(operands[1]);
+        }
+        if (this._defaultCommandName) {
+          this._outputHelpIfRequested(unknown);
+          return this._dispatchSubcommand(
+            this._defaultCommandName,
+            operands,
+            unknown
+          );
+        }
+        if (this.commands.length && this.args.length === 0 && !this._actionHandler && !this._defaultCommandName) {
+          this.help({ error: true });
+        }
+        this._outputHelpIfRequested(parsed.unknown);
+        this._checkForMissingMandatoryOptions();
+        this._checkForConflictingOptions();
+        const checkForUnknownOptions = () => {
+          if (parsed.unknown.length > 0) {
+            this.unknownOption(parsed.unknown[0]);
+          }
+        };
+        const commandEvent = `command:${this.name()}`;
+        if (this._actionHandler) {
+          checkForUnknownOptions();
+          this._processArguments();
+          let promiseChain;
+          promiseChain = this._chainOrCallHooks(promiseChain, "preAction");
+          promiseChain = this._chainOrCall(
+            promiseChain,
+            () => this._actionHandler(this.processedArgs)
+          );
+          if (this.parent) {
+            promiseChain = this._chainOrCall(promiseChain, () => {
+              this.parent.emit(commandEvent, operands, unknown);
+            });
+          }
+          promiseChain = this._chainOrCallHooks(promiseChain, "postAction");
+          return promiseChain;
+        }
+        if (this.parent?.listenerCount(commandEvent)) {
+          checkForUnknownOptions();
+          this._processArguments();
+          this.parent.emit(commandEvent, operands, unknown);
+        } else if (operands.length) {
+          if (this._findCommand("*")) {
+            return this._dispatchSubcommand("*", operands, unknown);
+          }
+          if (this.listenerCount("command:*")) {
+            this.emit("command:*", operands, unknown);
+          } else if (this.commands.length) {
+            this.unknownCommand();
+          } else {
+            checkForUnknownOptions();
+            this._processArguments();
+          }
+        } else if (this.commands.length) {
+          checkForUnknownOptions();
+          this.help({ error: true });
+        } else {
+          checkForUnknownOptions();
+          this._processArguments();
+        }
+      }
+      /**
+       * Find matching command.
+       *
+       * @private
+       * @return {Command | undefined}
+       */
+      _findCommand(name) {
+        if (!name) return void 0;
+        return this.commands.find(
+          (cmd) => cmd._name === name || cmd._aliases.includes(name)
+        );
+      }
+      /**
+       * Return an option matching `arg` if any.
+       *
+       * @param {string} arg
+       * @return {Option}
+       * @package
+       */
+      _findOption(arg) {
+        return this.options.find((option) => option.is(arg));
+      }
+      /**
+       * Display an error message if a mandatory option does not have a value.
+       * Called after checking for help flags in leaf subcommand.
+       *
+       * @private
+       */
+      _checkForMissingMandatoryOptions() {
+        this._getCommandAndAncestors().forEach((cmd) => {
+          cmd.options.forEach((anOption) => {
+            if (anOption.mandatory && cmd.getOptionValue(anOption.attributeName()) === void 0) {
+              cmd.missingMandatoryOptionValue(anOption);
+            }
+          });
+        });
+      }
+      /**
+       * Display an error message if conflicting options are used together in this.
+       *
+       * @private
+       */
+      _checkForConflictingLocalOptions() {
+        const definedNonDefaultOptions = this.options.filter((option) => {
+          const optionKey = option.attributeName();
+          if (this.getOptionValue(optionKey) === void 0) {
+            return false;
+          }
+          return this.getOptionValueSource(optionKey) !== "default";
+        });
+        const optionsWithConflicting = definedNonDefaultOptions.filter(
+          (option) => option.conflictsWith.length > 0
+        );
+        optionsWithConflicting.forEach((option) => {
+          const conflictingAndDefined = definedNonDefaultOptions.find(
+            (defined) => option.conflictsWith.includes(defined.attributeName())
+          );
+          if (conflictingAndDefined) {
+            this._conflictingOption(option, conflictingAndDefined);
+          }
+        });
+      }
+      /**
+       * Display an error message if conflicting options are used together.
+       * Called after checking for help flags in leaf subcommand.
+       *
+       * @private
+       */
+      _checkForConflictingOptions() {
+        this._getCommandAndAncestors().forEach((cmd) => {
+          cmd._checkForConflictingLocalOptions();
+        });
+      }
+      /**
+       * Parse options from `argv` removing known options,
+       * and return argv split into operands and unknown arguments.
+       *
+       * Side effects: modifies command by storing options. Does not reset state if called again.
+       *
+       * Examples:
+       *
+       *     argv => operands, unknown
+       *     --known kkk op => [op], []
+       *     op --known kkk => [op], []
+       *     sub --unknown uuu op => [sub], [--unknown uuu op]
+       *     sub -- --unknown uuu op => [sub --unknown uuu op], []
+       *
+       * @param {string[]} args
+       * @return {{operands: string[], unknown: string[]}}
+       */
+      parseOptions(args) {
+        const operands = [];
+        const unknown = [];
+        let dest = operands;
+        function maybeOption(arg) {
+          return arg.length > 1 && arg[0] === "-";
+        }
+        const negativeNumberArg = (arg) => {
+          if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
+          return !this._getCommandAndAncestors().some(
+            (cmd) => cmd.options.map((opt) => opt.short).some((short) => /^-\d$/.test(short))
+          );
+        };
+        let activeVariadicOption = null;
+        let activeGroup = null;
+        let i = 0;
+        while (i < args.length || activeGroup) {
+          const arg = activeGroup ?? args[i++];
+          activeGroup = null;
+          if (arg === "--") {
+            if (dest === unknown) dest.push(arg);
+            dest.push(...args.slice(i));
+            break;
+          }
+          if (activeVariadicOption && (!maybeOption(arg) || negativeNumberArg(arg))) {
+            this.emit(`option:${activeVariadicOption.name()}`, arg);
+            continue;
+          }
+          activeVariadicOption = null;
+          if (maybeOption(arg)) {
+            const option = this._findOption(arg);
+            if (option) {
+              if (option.required) {
+                const value = args[i++];
+                if (value === void 0) this.optionMissingArgument(option);
+                this.emit(`option:${option.name()}`, value);
+              } else if (option.optional) {
+                let value = null;
+                if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
+                  value = args[i++];
+                }
+                this.emit(`option:${option.name()}`, value);
+              } else {
+                this.emit(`option:${option.name()}`);
+              }
+              activeVariadicOption = option.variadic ? option : null;
+              continue;
+            }
+          }
+          if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
+            const option = this._findOption(`-${arg[1]}`);
+            if (option) {
+              if (option.required || option.optional && this._combineFlagAndOptionalValue) {
+                this.emit(`option:${option.name()}`, arg.slice(2));
+              } else {
+                this.emit(`option:${option.name()}`);
+                activeGroup = `-${arg.slice(2)}`;
+              }
+              continue;
+            }
+          }
+          if (/^--[^=]+=/.test(arg)) {
+            const index = arg.indexOf("=");
+            const option = this._findOption(arg.slice(0, index));
+            if (option && (option.required || option.optional)) {
+              this.emit(`option:${option.name()}`, arg.slice(index + 1));
+              continue;
+            }
+          }
+          if (dest === operands && maybeOption(arg) && !(this.commands.length === 0 && negativeNumberArg(arg))) {
+            dest = unknown;
+          }
+          if ((this._enablePositionalOptions || this._passThroughOptions) && operands.length === 0 && unknown.length === 0) {
+            if (this._findCommand(arg)) {
+              operands.push(arg);
+              unknown.push(...args.slice(i));
+              break;
+            } else if (this._getHelpCommand() && arg === this._getHelpCommand().name()) {
+              operands.push(arg, ...args.slice(i));
+              break;
+            } else if (this._defaultCommandName) {
+              unknown.push(arg, ...args.slice(i));
+              break;
+            }
+          }
+          if (this._passThroughOptions) {
+            dest.push(arg, ...args.slice(i));
+            break;
+          }
+          dest.push(arg);
+        }
+        return { operands, unknown };
+      }
+      /**
+       * Return an object containing local option values as key-value pairs.
+       *
+       * @return {object}
+       */
+      opts() {
+        if (this._storeOptionsAsProperties) {
+          const result = {};
+          const len = this.options.length;
+          for (let i = 0; i < len; i++) {
+            const key = this.options[i].attributeName();
+            result[key] = key === this._versionOptionName ? this._version : this[key];
+          }
+          return result;
+        }
+        return this._optionValues;
+      }
+      /**
+       * Return an object containing merged local and global option values as key-value pairs.
+       *
+       * @return {object}
+       */
+      optsWithGlobals() {
+        return this._getCommandAndAncestors().reduce(
+          (combinedOptions, cmd) => Object.assign(combinedOptions, cmd.opts()),
+          {}
+        );
+      }
+      /**
+       * Display error message and exit (or call exitOverride).
+       *
+       * @param {string} message
+       * @param {object} [errorOptions]
+       * @param {string} [errorOptions.code] - an id string representing the error
+       * @param {number} [errorOptions.exitCode] - used with process.exit
+       */
+      error(message, errorOptions) {
+        this._outputConfiguration.outputError(
+          `${message}
+`,
+          this._outputConfiguration.writeErr
+        );
+        if (typeof this._showHelpAfterError === "string") {
+          this._outputConfiguration.writeErr(`${this._showHelpAfterError}
+`);
+        } else if (this._showHelpAfterError) {
+          this._outputConfiguration.writeErr("\n");
+          this.outputHelp({ error: true });
+        }
+        const config = errorOptions || {};
+        const exitCode = config.exitCode || 1;
+        const code = config.code || "commander.error";
+        this._exit(exitCode, code, message);
+      }
+      /**
+       * Apply any option related environment variables, if option does
+       * not have a value from cli or client code.
+       *
+       * @private
+       */
+      _parseOptionsEnv() {
+        this.options.forEach((option) => {
+          if (option.envVar && option.envVar in process2.env) {
+            const optionKey = option.attributeName();
+            if (this.getOptionValue(optionKey) === void 0 || ["default", "config", "env"].includes(
+              this.getOptionValueSource(optionKey)
+            )) {
+              if (option.required || option.optional) {
+                this.emit(`optionEnv:${option.name()}`, process2.env[option.envVar]);
+              } else {
+                this.emit(`optionEnv:${option.name()}`);
+              }
+            }
+          }
+        });
+      }
+      /**
+       * Apply any implied option values, if option is undefined or default value.
+       *
+       * @private
+       */
+      _parseOptionsImplied() {
+        const dualHelper = new DualOptions(this.options);
+        const hasCustomOptionValue = (optionKey) => {
+          return this.getOptionValue(optionKey) !== void 0 && !["default", "implied"].includes(this.getOptionValueSource(optionKey));
+        };
+        this.options.filter(
+          (option) => option.implied !== void 0 && hasCustomOptionValue(option.attributeName()) && dualHelper.valueFromOption(
+            this.getOptionValue(option.attributeName()),
+            option
+          )
+        ).forEach((option) => {
+          Object.keys(option.implied).filter((impliedKey) => !hasCustomOptionValue(impliedKey)).forEach((impliedKey) => {
+            this.setOptionValueWithSource(
+              impliedKey,
+              option.implied[impliedKey],
+              "implied"
+            );
+          });
+        });
+      }
+      /**
+       * Argument `name` is missing.
+       *
+       * @param {string} name
+       * @private
+       */
+      missingArgument(name) {
+        const message = `error: missing required argument '${name}'`;
+        this.error(message, { code: "commander.missingArgument" });
+      }
+      /**
+       * `Option` is missing an argument.
+       *
+       * @param {Option} option
+       * @private
+       */
+      optionMissingArgument(option) {
+        const message = `error: option '${option.flags}' argument missing`;
+        this.error(message, { code: "commander.optionMissingArgument" });
+      }
+      /**
+       * `Option` does not have a value, and is a mandatory option.
+       *
+       * @param {Option} option
+       * @private
+       */
+      missingMandatoryOptionValue(option) {
+        const message = `error: required option '${option.flags}' not specified`;
+        this.error(message, { code: "commander.missingMandatoryOptionValue" });
+      }
+      /**
+       * `Option` conflicts with another option.
+       *
+       * @param {Option} option
+       * @param {Option} conflictingOption
+       * @private
+       */
+      _conflictingOption(option, conflictingOption) {
+        const findBestOptionFromValue = (option2) => {
+          const optionKey = option2.attributeName();
+          const optionValue = this.getOptionValue(optionKey);
+          const negativeOption = this.options.find(
+            (target) => target.negate && optionKey === target.attributeName()
+          );
+          const positiveOption = this.options.find(
+            (target) => !target.negate && optionKey === target.attributeName()
+          );
+          if (negativeOption && (negativeOption.presetArg === void 0 && optionValue === false || negativeOption.presetArg !== void 0 && optionValue === negativeOption.presetArg)) {
+            return negativeOption;
+          }
+          return positiveOption || option2;
+        };
+        const getErrorMessage = (option2) => {
+          const bestOption = findBestOptionFromValue(option2);
+          const optionKey = bestOption.attributeName();
+          const source = this.getOptionValueSource(optionKey);
+          if (source === "env") {
+            return `environment variable '${bestOption.envVar}'`;
+          }
+          return `option '${bestOption.flags}'`;
+        };
+        const message = `error: ${getErrorMessage(option)} cannot be used with ${getErrorMessage(conflictingOption)}`;
+        this.error(message, { code: "commander.conflictingOption" });
+      }
+      /**
+       * Unknown option `flag`.
+       *
+       * @param {string} flag
+       * @private
+       */
+      unknownOption(flag) {
+        if (this._allowUnknownOption) return;
+        let suggestion = "";
+        if (flag.startsWith("--") && this._showSuggestionAfterError) {
+          let candidateFlags = [];
+          let command = this;
+          do {
+            const moreFlags = command.createHelp().visibleOptions(command).filter((option) => option.long).map((option) => option.long);
+            candidateFlags = candidateFlags.concat(moreFlags);
+            command = command.parent;
+          } while (command && !command._enablePositionalOptions);
+          suggestion = suggestSimilar(flag, candidateFlags);
+        }
+        const message = `error: unknown option '${flag}'${suggestion}`;
+        this.error(message, { code: "commander.unknownOption" });
+      }
+      /**
+       * Excess arguments, more than expected.
+       *
+       * @param {string[]} receivedArgs
+       * @private
+       */
+      _excessArguments(receivedArgs) {
+        if (this._allowExcessArguments) return;
+        const expected = this.registeredArguments.length;
+        const s = expected === 1 ? "" : "s";
+        const forSubcommand = this.parent ? ` for '${this.name()}'` : "";
+        const message = `error: too many arguments${forSubcommand}. Expected ${expected} argument${s} but got ${receivedArgs.length}.`;
+        this.error(message, { code: "commander.excessArguments" });
+      }
+      /**
+       * Unknown command.
+       *
+       * @private
+       */
+      unknownCommand() {
+        const unknownName = this.args[0];
+        let suggestion = "";
+        if (this._showSuggestionAfterError) {
+          const candidateNames = [];
+          this.createHelp().visibleCommands(this).forEach((command) => {
+            candidateNames.push(command.name());
+            if (command.alias()) candidateNames.push(command.alias());
+          });
+          suggestion = suggestSimilar(unknownName, candidateNames);
+        }
+        const message = `error: unknown command '${unknownName}'${suggestion}`;
+        this.error(message, { code: "commander.unknownCommand" });
+      }
+      /**
+       * Get or set the program version.
+       *
+       * This method auto-registers the "-V, --version" option which will print the version number.
+       *
+       * You can optionally supply the flags and description to override the defaults.
+       *
+       * @param {string} [str]
+       * @param {string} [flags]
+       * @param {string} [description]
+       * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
+       */
+      version(str, flags, description) {
+        if (str === void 0) return this._version;
+        this._version = str;
+        flags = flags || "-V, --version";
+        description = description || "output the version number";
+        const versionOption = this.createOption(flags, description);
+        this._versionOptionName = versionOption.attributeName();
+        this._registerOption(versionOption);
+        this.on("option:" + versionOption.name(), () => {
+          this._outputConfiguration.writeOut(`${str}
+`);
+          this._exit(0, "commander.version", str);
+        });
+        return this;
+      }
+      /**
+       * Set the description.
+       *
+       * @param {string} [str]
+       * @param {object} [argsDescription]
+       * @return {(string|Command)}
+       */
+      description(str, argsDescription) {
+        if (str === void 0 && argsDescription === void 0)
+          return this._description;
+        this._description = str;
+        if (argsDescription) {
+          this._argsDescription = argsDescription;
+        }
+        return this;
+      }
+      /**
+       * Set the summary. Used when listed as subcommand of parent.
+       *
+       * @param {string} [str]
+       * @return {(string|Command)}
+       */
+      summary(str) {
+        if (str === void 0) return this._summary;
+        this._summary = str;
+        return this;
+      }
+      /**
+       * Set an alias for the command.
+       *
+       * You may call more than once to add multiple aliases. Only the first alias is shown in the auto-generated help.
+       *
+       * @param {string} [alias]
+       * @return {(string|Command)}
+       */
+      alias(alias) {
+        if (alias === void 0) return this._aliases[0];
+        let command = this;
+        if (this.commands.length !== 0 && this.commands[this.commands.length - 1]._executableHandler) {
+          command = this.commands[this.commands.length - 1];
+        }
+        if (alias === command._name)
+          throw new Error("Command alias can't be the same as its name");
+        const matchingCommand = this.parent?._findCommand(alias);
+        if (matchingCommand) {
+          const existingCmd = [matchingCommand.name()].concat(matchingCommand.aliases()).join("|");
+          throw new Error(
+            `cannot add alias '${alias}' to command '${this.name()}' as already have command '${existingCmd}'`
+          );
+        }
+        command._aliases.push(alias);
+        return this;
+      }
+      /**
+       * Set aliases for the command.
+       *
+       * Only the first alias is shown in the auto-generated help.
+       *
+       * @param {string[]} [aliases]
+       * @return {(string[]|Command)}
+       */
+      aliases(aliases) {
+        if (aliases === void 0) return this._aliases;
+        aliases.forEach((alias) => this.alias(alias));
+        return this;
+      }
+      /**
+       * Set / get the command usage `str`.
+       *
+       * @param {string} [str]
+       * @return {(string|Command)}
+       */
+      usage(str) {
+        if (str === void 0) {
+          if (this._usage) return this._usage;
+          const args = this.registeredArguments.map((arg) => {
+            return humanReadableArgName(arg);
+          });
+          return [].concat(
+            this.options.length || this._helpOption !== null ? "[options]" : [],
+            this.commands.length ? "[command]" : [],
+            this.registeredArguments.length ? args : []
+          ).join(" ");
+        }
+        this._usage = str;
+        return this;
+      }
+      /**
+       * Get or set the name of the command.
+       *
+       * @param {string} [str]
+       * @return {(string|Command)}
+       */
+      name(str) {
+        if (str === void 0) return this._name;
+        this._name = str;
+        return this;
+      }
+      /**
+       * Set/get the help group heading for this subcommand in parent command's help.
+       *
+       * @param {string} [heading]
+       * @return {Command | string}
+       */
+      helpGroup(heading) {
+        if (heading === void 0) return this._helpGroupHeading ?? "";
+        this._helpGroupHeading = heading;
+        return this;
+      }
+      /**
+       * Set/get the default help group heading for subcommands added to this command.
+       * (This does not override a group set directly on the subcommand using .helpGroup().)
+       *
+       * @example
+       * program.commandsGroup('Development Commands:);
+       * program.command('watch')...
+       * program.command('lint')...
+       * ...
+       *
+       * @param {string} [heading]
+       * @returns {Command | string}
+       */
+      commandsGroup(heading) {
+        if (heading === void 0) return this._defaultCommandGroup ?? "";
+        this._defaultCommandGroup = heading;
+        return this;
+      }
+      /**
+       * Set/get the default help group heading for options added to this command.
+       * (This does not override a group set directly on the option using .helpGroup().)
+       *
+       * @example
+       * program
+       *   .optionsGroup('Development Options:')
+       *   .option('-d, --debug', 'output extra debugging')
+       *   .option('-p, --profile', 'output profiling information')
+       *
+       * @param {string} [heading]
+       * @returns {Command | string}
+       */
+      optionsGroup(heading) {
+        if (heading === void 0) return this._defaultOptionGroup ?? "";
+        this._defaultOptionGroup = heading;
+        return this;
+      }
+      /**
+       * @param {Option} option
+       * @private
+       */
+      _initOptionGroup(option) {
+        if (this._defaultOptionGroup && !option.helpGroupHeading)
+          option.helpGroup(this._defaultOptionGroup);
+      }
+      /**
+       * @param {Command} cmd
+       * @private
+       */
+      _initCommandGroup(cmd) {
+        if (this._defaultCommandGroup && !cmd.helpGroup())
+          cmd.helpGroup(this._defaultCommandGroup);
+      }
+      /**
+       * Set the name of the command from script filename, such as process.argv[1],
+       * or require.main.filename, or __filename.
+       *
+       * (Used internally and public although not documented in README.)
+       *
+       * @example
+       * program.nameFromFilename(require.main.filename);
+       *
+       * @param {string} filename
+       * @return {Command}
+       */
+      nameFromFilename(filename) {
+        this._name = path3.basename(filename, path3.extname(filename));
+        return this;
+      }
+      /**
+       * Get or set the directory for searching for executable subcommands of this command.
+       *
+       * @example
+       * program.executableDir(__dirname);
+       * // or
+       * program.executableDir('subcommands');
+       *
+       * @param {string} [path]
+       * @return {(string|null|Command)}
+       */
+      executableDir(path4) {
+        if (path4 === void 0) return this._executableDir;
+        this._executableDir = path4;
+        return this;
+      }
+      /**
+       * Return program help documentation.
+       *
+       * @param {{ error: boolean }} [contextOptions] - pass {error:true} to wrap for stderr instead of stdout
+       * @return {string}
+       */
+      helpInformation(contextOptions) {
+        const helper = this.createHelp();
+        const context = this._getOutputContext(contextOptions);
+        helper.prepareContext({
+          error: context.error,
+          helpWidth: context.helpWidth,
+          outputHasColors: context.hasColors
+        });
+        const text = helper.formatHelp(this, helper);
+        if (context.hasColors) return text;
+        return this._outputConfiguration.stripColor(text);
+      }
+      /**
+       * @typedef HelpContext
+       * @type {object}
+       * @property {boolean} error
+       * @property {number} helpWidth
+       * @property {boolean} hasColors
+       * @property {function} write - includes stripColor if needed
+       *
+       * @returns {HelpContext}
+       * @private
+       */
+      _getOutputContext(contextOptions) {
+        contextOptions = contextOptions || {};
+        const error3 = !!contextOptions.error;
+        let baseWrite;
+        let hasColors;
+        let helpWidth;
+        if (error3) {
+          baseWrite = (str) => this._outputConfiguration.writeErr(str);
+          hasColors = this._outputConfiguration.getErrHasColors();
+          helpWidth = this._outputConfiguration.getErrHelpWidth();
+        } else {
+          baseWrite = (str) => this._outputConfiguration.writeOut(str);
+          hasColors = this._outputConfiguration.getOutHasColors();
+          helpWidth = this._outputConfiguration.getOutHelpWidth();
+        }
+        const write = (str) => {
+          if (!hasColors) str = this._outputConfiguration.stripColor(str);
+          return baseWrite(str);
+        };
+        return { error: error3, write, hasColors, helpWidth };
+      }
+      /**
+       * Output help information for this command.
+       *
+       * Outputs built-in help, and custom text added using `.addHelpText()`.
+       *
+       * @param {{ error: boolean } | Function} [contextOptions] - pass {error:true} to write to stderr instead of stdout
+       */
+      outputHelp(contextOptions) {
+        let deprecatedCallback;
+        if (typeof contextOptions === "function") {
+          deprecatedCallback = contextOptions;
+          contextOptions = void 0;
+        }
+        const outputContext = this._getOutputContext(contextOptions);
+        const eventContext = {
+          error: outputContext.error,
+          write: outputContext.write,
+          command: this
+        };
+        this._getCommandAndAncestors().reverse().forEach((command) => command.emit("beforeAllHelp", eventContext));
+        this.emit("beforeHelp", eventContext);
+        let helpInformation = this.helpInformation({ error: outputContext.error });
+        if (deprecatedCallback) {
+          helpInformation = deprecatedCallback(helpInformation);
+          if (typeof helpInformation !== "string" && !Buffer.isBuffer(helpInformation)) {
+            throw new Error("outputHelp callback must return a string or a Buffer");
+          }
+        }
+        outputContext.write(helpInformation);
+        if (this._getHelpOption()?.long) {
+          this.emit(this._getHelpOption().long);
+        }
+        this.emit("afterHelp", eventContext);
+        this._getCommandAndAncestors().forEach(
+          (command) => command.emit("afterAllHelp", eventContext)
+        );
+      }
+      /**
+       * You can pass in flags and a description to customise the built-in help option.
+       * Pass in false to disable the built-in help option.
+       *
+       * @example
+       * program.helpOption('-?, --help' 'show help'); // customise
+       * program.helpOption(false); // disable
+       *
+       * @param {(string | boolean)} flags
+       * @param {string} [description]
+       * @return {Command} `this` command for chaining
+       */
+      helpOption(flags, description) {
+        if (typeof flags === "boolean") {
+          if (flags) {
+            if (this._helpOption === null) this._helpOption = void 0;
+            if (this._defaultOptionGroup) {
+              this._initOptionGroup(this._getHelpOption());
+            }
+          } else {
+            this._helpOption = null;
+          }
+          return this;
+        }
+        this._helpOption = this.createOption(
+          flags ?? "-h, --help",
+          description ?? "display help for command"
+        );
+        if (flags || description) this._initOptionGroup(this._helpOption);
+        return this;
+      }
+      /**
+       * Lazy create help option.
+       * Returns null if has been disabled with .helpOption(false).
+       *
+       * @returns {(Option | null)} the help option
+       * @package
+       */
+      _getHelpOption() {
+        if (this._helpOption === void 0) {
+          this.helpOption(void 0, void 0);
+        }
+        return this._helpOption;
+      }
+      /**
+       * Supply your own option to use for the built-in help option.
+       * This is an alternative to using helpOption() to customise the flags and description etc.
+       *
+       * @param {Option} option
+       * @return {Command} `this` command for chaining
+       */
+      addHelpOption(option) {
+        this._helpOption = option;
+        this._initOptionGroup(option);
+        return this;
+      }
+      /**
+       * Output help information and exit.
+       *
+       * Outputs built-in help, and custom text added using `.addHelpText()`.
+       *
+       * @param {{ error: boolean }} [contextOptions] - pass {error:true} to write to stderr instead of stdout
+       */
+      help(contextOptions) {
+        this.outputHelp(contextOptions);
+        let exitCode = Number(process2.exitCode ?? 0);
+        if (exitCode === 0 && contextOptions && typeof contextOptions !== "function" && contextOptions.error) {
+          exitCode = 1;
+        }
+        this._exit(exitCode, "commander.help", "(outputHelp)");
+      }
+      /**
+       * // Do a little typing to coordinate emit and listener for the help text events.
+       * @typedef HelpTextEventContext
+       * @type {object}
+       * @property {boolean} error
+       * @property {Command} command
+       * @property {function} write
+       */
+      /**
+       * Add additional text to be displayed with the built-in help.
+       *
+       * Position is 'before' or 'after' to affect just this command,
+       * and 'beforeAll' or 'afterAll' to affect this command and all its subcommands.
+       *
+       * @param {string} position - before or after built-in help
+       * @param {(string | Function)} text - string to add, or a function returning a string
+       * @return {Command} `this` command for chaining
+       */
+      addHelpText(position, text) {
+        const allowedValues = ["beforeAll", "before", "after", "afterAll"];
+        if (!allowedValues.includes(position)) {
+          throw new Error(`Unexpected value for position to addHelpText.
+Expecting one of '${allowedValues.join("', '")}'`);
+        }
+        const helpEvent = `${position}Help`;
+        this.on(helpEvent, (context) => {
+          let helpStr;
+          if (typeof text === "function") {
+            helpStr = text({ error: context.error, command: context.command });
+          } else {
+            helpStr = text;
+          }
+          if (helpStr) {
+            context.write(`${helpStr}
+`);
+          }
+        });
+        return this;
+      }
+      /**
+       * Output help information if help flags specified
+       *
+       * @param {Array} args - array of options to search for help flags
+       * @private
+       */
+      _outputHelpIfRequested(args) {
+        const helpOption = this._getHelpOption();
+        const helpRequested = helpOption && args.find((arg) => helpOption.is(arg));
+        if (helpRequested) {
+          this.outputHelp();
+          this._exit(0, "commander.helpDisplayed", "(outputHelp)");
+        }
+      }
+    };
+    function incrementNodeInspectorPort(args) {
+      return args.map((arg) => {
+        if (!arg.startsWith("--inspect")) {
+          return arg;
+        }
+        let debugOption;
+        let debugHost = "127.0.0.1";
+        let debugPort = "9229";
+        let match;
+        if ((match = arg.match(/^(--inspect(-brk)?)$/)) !== null) {
+          debugOption = match[1];
+        } else if ((match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+)$/)) !== null) {
+          debugOption = match[1];
+          if (/^\d+$/.test(match[3])) {
+            debugPort = match[3];
+          } else {
+            debugHost = match[3];
+          }
+        } else if ((match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+):(\d+)$/)) !== null) {
+          debugOption = match[1];
+          debugHost = match[3];
+          debugPort = match[4];
+        }
+        if (debugOption && debugPort !== "0") {
+          return `${debugOption}=${debugHost}:${parseInt(debugPort) + 1}`;
+        }
+        return arg;
+      });
+    }
+    function useColor() {
+      if (process2.env.NO_COLOR || process2.env.FORCE_COLOR === "0" || process2.env.FORCE_COLOR === "false")
+        return false;
+      if (process2.env.FORCE_COLOR || process2.env.CLICOLOR_FORCE !== void 0)
+        return true;
+      return void 0;
+    }
+    exports.Command = Command3;
+    exports.useColor = useColor;
+  }
+});
+
+// node_modules/commander/index.js
+var require_commander = __commonJS({
+  "node_modules/commander/index.js"(exports) {
+    var { Argument: Argument2 } = require_argument();
+    var { Command: Command3 } = require_command();
+    var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
+    var { Help: Help2 } = require_help();
+    var { Option: Option2 } = require_option();
+    exports.program = new Command3();
+    exports.createCommand = (name) => new Command3(name);
+    exports.createOption = (flags, description) => new Option2(flags, description);
+    exports.createArgument = (name, description) => new Argument2(name, description);
+    exports.Command = Command3;
+    exports.Option = Option2;
+    exports.Argument = Argument2;
+    exports.Help = Help2;
+    exports.CommanderError = CommanderError2;
+    exports.InvalidArgumentError = InvalidArgumentError2;
+    exports.InvalidOptionArgumentError = InvalidArgumentError2;
   }
 });
 
@@ -27019,7 +30445,7 @@ var require_errors3 = __commonJS({
       }
     };
     var kInvalidArgumentError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_INVALID_ARG");
-    var InvalidArgumentError = class extends UndiciError {
+    var InvalidArgumentError2 = class extends UndiciError {
       constructor(message) {
         super(message);
         this.name = "InvalidArgumentError";
@@ -27328,7 +30754,7 @@ var require_errors3 = __commonJS({
       BodyTimeoutError,
       RequestContentLengthMismatchError,
       ConnectTimeoutError,
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InvalidReturnValueError,
       RequestAbortedError,
       ClientDestroyedError,
@@ -27631,7 +31057,7 @@ var require_util10 = __commonJS({
     var { stringify } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers2();
-    var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
     var { headerNameLowerCasedRecord } = require_constants6();
     var { tree } = require_tree2();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".", 2).map((v) => Number(v));
@@ -27711,31 +31137,31 @@ var require_util10 = __commonJS({
       if (typeof url === "string") {
         url = new URL(url);
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         return url;
       }
       if (!url || typeof url !== "object") {
-        throw new InvalidArgumentError("Invalid URL: The URL argument must be a non-null object.");
+        throw new InvalidArgumentError2("Invalid URL: The URL argument must be a non-null object.");
       }
       if (!(url instanceof URL)) {
         if (url.port != null && url.port !== "" && isValidPort(url.port) === false) {
-          throw new InvalidArgumentError("Invalid URL: port must be a valid integer or a string representation of an integer.");
+          throw new InvalidArgumentError2("Invalid URL: port must be a valid integer or a string representation of an integer.");
         }
         if (url.path != null && typeof url.path !== "string") {
-          throw new InvalidArgumentError("Invalid URL path: the path must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL path: the path must be a string or null/undefined.");
         }
         if (url.pathname != null && typeof url.pathname !== "string") {
-          throw new InvalidArgumentError("Invalid URL pathname: the pathname must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL pathname: the pathname must be a string or null/undefined.");
         }
         if (url.hostname != null && typeof url.hostname !== "string") {
-          throw new InvalidArgumentError("Invalid URL hostname: the hostname must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL hostname: the hostname must be a string or null/undefined.");
         }
         if (url.origin != null && typeof url.origin !== "string") {
-          throw new InvalidArgumentError("Invalid URL origin: the origin must be a string or null/undefined.");
+          throw new InvalidArgumentError2("Invalid URL origin: the origin must be a string or null/undefined.");
         }
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
@@ -27749,14 +31175,14 @@ var require_util10 = __commonJS({
         return new URL(`${origin}${path3}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-        throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+        throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
       }
       return url;
     }
     function parseOrigin(url) {
       url = parseURL(url);
       if (url.pathname !== "/" || url.search || url.hash) {
-        throw new InvalidArgumentError("invalid url");
+        throw new InvalidArgumentError2("invalid url");
       }
       return url;
     }
@@ -27911,33 +31337,33 @@ var require_util10 = __commonJS({
     }
     function assertRequestHandler(handler, method, upgrade) {
       if (!handler || typeof handler !== "object") {
-        throw new InvalidArgumentError("handler must be an object");
+        throw new InvalidArgumentError2("handler must be an object");
       }
       if (typeof handler.onRequestStart === "function") {
         return;
       }
       if (typeof handler.onConnect !== "function") {
-        throw new InvalidArgumentError("invalid onConnect method");
+        throw new InvalidArgumentError2("invalid onConnect method");
       }
       if (typeof handler.onError !== "function") {
-        throw new InvalidArgumentError("invalid onError method");
+        throw new InvalidArgumentError2("invalid onError method");
       }
       if (typeof handler.onBodySent !== "function" && handler.onBodySent !== void 0) {
-        throw new InvalidArgumentError("invalid onBodySent method");
+        throw new InvalidArgumentError2("invalid onBodySent method");
       }
       if (upgrade || method === "CONNECT") {
         if (typeof handler.onUpgrade !== "function") {
-          throw new InvalidArgumentError("invalid onUpgrade method");
+          throw new InvalidArgumentError2("invalid onUpgrade method");
         }
       } else {
         if (typeof handler.onHeaders !== "function") {
-          throw new InvalidArgumentError("invalid onHeaders method");
+          throw new InvalidArgumentError2("invalid onHeaders method");
         }
         if (typeof handler.onData !== "function") {
-          throw new InvalidArgumentError("invalid onData method");
+          throw new InvalidArgumentError2("invalid onData method");
         }
         if (typeof handler.onComplete !== "function") {
-          throw new InvalidArgumentError("invalid onComplete method");
+          throw new InvalidArgumentError2("invalid onComplete method");
         }
       }
     }
@@ -28710,7 +32136,7 @@ var require_request3 = __commonJS({
   "node_modules/undici/lib/core/request.js"(exports, module) {
     "use strict";
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       NotSupportedError
     } = require_errors3();
     var assert = __require("node:assert");
@@ -28766,43 +32192,43 @@ var require_request3 = __commonJS({
         typeOfService
       }, handler) {
         if (typeof path3 !== "string") {
-          throw new InvalidArgumentError("path must be a string");
+          throw new InvalidArgumentError2("path must be a string");
         } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
-          throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
+          throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
         } else if (invalidPathRegex.test(path3)) {
-          throw new InvalidArgumentError("invalid request path");
+          throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
-          throw new InvalidArgumentError("method must be a string");
+          throw new InvalidArgumentError2("method must be a string");
         } else if (normalizedMethodRecords[method] === void 0 && !isValidHTTPToken(method)) {
-          throw new InvalidArgumentError("invalid request method");
+          throw new InvalidArgumentError2("invalid request method");
         }
         if (upgrade && typeof upgrade !== "string") {
-          throw new InvalidArgumentError("upgrade must be a string");
+          throw new InvalidArgumentError2("upgrade must be a string");
         }
         if (upgrade && !isValidHeaderValue(upgrade)) {
-          throw new InvalidArgumentError("invalid upgrade header");
+          throw new InvalidArgumentError2("invalid upgrade header");
         }
         if (headersTimeout != null && (!Number.isFinite(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError("invalid headersTimeout");
+          throw new InvalidArgumentError2("invalid headersTimeout");
         }
         if (bodyTimeout != null && (!Number.isFinite(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError("invalid bodyTimeout");
+          throw new InvalidArgumentError2("invalid bodyTimeout");
         }
         if (reset != null && typeof reset !== "boolean") {
-          throw new InvalidArgumentError("invalid reset");
+          throw new InvalidArgumentError2("invalid reset");
         }
         if (expectContinue != null && typeof expectContinue !== "boolean") {
-          throw new InvalidArgumentError("invalid expectContinue");
+          throw new InvalidArgumentError2("invalid expectContinue");
         }
         if (throwOnError != null) {
-          throw new InvalidArgumentError("invalid throwOnError");
+          throw new InvalidArgumentError2("invalid throwOnError");
         }
         if (maxRedirections != null && maxRedirections !== 0) {
-          throw new InvalidArgumentError("maxRedirections is not supported, use the redirect interceptor");
+          throw new InvalidArgumentError2("maxRedirections is not supported, use the redirect interceptor");
         }
         if (typeOfService != null && (!Number.isInteger(typeOfService) || typeOfService < 0 || typeOfService > 255)) {
-          throw new InvalidArgumentError("typeOfService must be an integer between 0 and 255");
+          throw new InvalidArgumentError2("typeOfService must be an integer between 0 and 255");
         }
         this.headersTimeout = headersTimeout;
         this.bodyTimeout = bodyTimeout;
@@ -28839,7 +32265,7 @@ var require_request3 = __commonJS({
         } else if (isFormDataLike(body) || isIterable(body) || isBlobLike(body)) {
           this.body = body;
         } else {
-          throw new InvalidArgumentError("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
+          throw new InvalidArgumentError2("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
         this.completed = false;
         this.aborted = false;
@@ -28857,7 +32283,7 @@ var require_request3 = __commonJS({
         this.expectContinue = expectContinue != null ? expectContinue : false;
         if (Array.isArray(headers2)) {
           if (headers2.length % 2 !== 0) {
-            throw new InvalidArgumentError("headers array must be even");
+            throw new InvalidArgumentError2("headers array must be even");
           }
           for (let i = 0; i < headers2.length; i += 2) {
             processHeader(this, headers2[i], headers2[i + 1]);
@@ -28866,7 +32292,7 @@ var require_request3 = __commonJS({
           if (hasSafeIterator(headers2)) {
             for (const header of headers2) {
               if (!Array.isArray(header) || header.length !== 2) {
-                throw new InvalidArgumentError("headers must be in key-value pair format");
+                throw new InvalidArgumentError2("headers must be in key-value pair format");
               }
               processHeader(this, header[0], header[1]);
             }
@@ -28877,7 +32303,7 @@ var require_request3 = __commonJS({
             }
           }
         } else if (headers2 != null) {
-          throw new InvalidArgumentError("headers must be an object or an array");
+          throw new InvalidArgumentError2("headers must be an object or an array");
         }
         assertRequestHandler(handler, method, upgrade);
         this.servername = servername || getServerName(this.host) || null;
@@ -29012,7 +32438,7 @@ var require_request3 = __commonJS({
     };
     function processHeader(request2, key, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError(`invalid ${key} header`);
+        throw new InvalidArgumentError2(`invalid ${key} header`);
       } else if (val === void 0) {
         return;
       }
@@ -29020,7 +32446,7 @@ var require_request3 = __commonJS({
       if (headerName === void 0) {
         headerName = key.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
-          throw new InvalidArgumentError("invalid header key");
+          throw new InvalidArgumentError2("invalid header key");
         }
       }
       if (Array.isArray(val)) {
@@ -29028,17 +32454,17 @@ var require_request3 = __commonJS({
         for (let i = 0; i < val.length; i++) {
           if (typeof val[i] === "string") {
             if (!isValidHeaderValue(val[i])) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError2(`invalid ${key} header`);
             }
             arr.push(val[i]);
           } else if (val[i] === null) {
             arr.push("");
           } else if (typeof val[i] === "object") {
-            throw new InvalidArgumentError(`invalid ${key} header`);
+            throw new InvalidArgumentError2(`invalid ${key} header`);
           } else {
             const str = `${val[i]}`;
             if (!isValidHeaderValue(str)) {
-              throw new InvalidArgumentError(`invalid ${key} header`);
+              throw new InvalidArgumentError2(`invalid ${key} header`);
             }
             arr.push(str);
           }
@@ -29046,46 +32472,46 @@ var require_request3 = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError2(`invalid ${key} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError(`invalid ${key} header`);
+          throw new InvalidArgumentError2(`invalid ${key} header`);
         }
       }
       if (headerName === "host") {
         if (request2.host !== null) {
-          throw new InvalidArgumentError("duplicate host header");
+          throw new InvalidArgumentError2("duplicate host header");
         }
         if (typeof val !== "string") {
-          throw new InvalidArgumentError("invalid host header");
+          throw new InvalidArgumentError2("invalid host header");
         }
         request2.host = val;
       } else if (headerName === "content-length") {
         if (request2.contentLength !== null) {
-          throw new InvalidArgumentError("duplicate content-length header");
+          throw new InvalidArgumentError2("duplicate content-length header");
         }
         if (!isValidContentLengthHeaderValue(val)) {
-          throw new InvalidArgumentError("invalid content-length header");
+          throw new InvalidArgumentError2("invalid content-length header");
         }
         request2.contentLength = parseInt(val, 10);
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
         request2.headers.push(key, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
-        throw new InvalidArgumentError(`invalid ${headerName} header`);
+        throw new InvalidArgumentError2(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
         const value = typeof val === "string" ? val : null;
         if (value === null) {
-          throw new InvalidArgumentError("invalid connection header");
+          throw new InvalidArgumentError2("invalid connection header");
         }
         for (const token of value.toLowerCase().split(",")) {
           const trimmed = token.trim();
           if (!isValidHTTPToken(trimmed)) {
-            throw new InvalidArgumentError("invalid connection header");
+            throw new InvalidArgumentError2("invalid connection header");
           }
           if (trimmed === "close") {
             request2.reset = true;
@@ -29105,7 +32531,7 @@ var require_request3 = __commonJS({
 var require_wrap_handler = __commonJS({
   "node_modules/undici/lib/handler/wrap-handler.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     module.exports = class WrapHandler {
       #handler;
       constructor(handler) {
@@ -29173,7 +32599,7 @@ var require_wrap_handler = __commonJS({
       }
       onResponseError(controller, err) {
         if (!this.#handler.onError) {
-          throw new InvalidArgumentError("invalid onError method");
+          throw new InvalidArgumentError2("invalid onError method");
         }
         this.#handler.onError?.(err);
       }
@@ -29231,7 +32657,7 @@ var require_unwrap_handler = __commonJS({
   "node_modules/undici/lib/handler/unwrap-handler.js"(exports, module) {
     "use strict";
     var { parseHeaders } = require_util10();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var kResume = /* @__PURE__ */ Symbol("resume");
     var UnwrapController = class {
       #paused = false;
@@ -29306,7 +32732,7 @@ var require_unwrap_handler = __commonJS({
       }
       onError(err) {
         if (!this.#handler.onResponseError) {
-          throw new InvalidArgumentError("invalid onError method");
+          throw new InvalidArgumentError2("invalid onError method");
         }
         this.#handler.onResponseError?.(this.#controller, err);
       }
@@ -29324,7 +32750,7 @@ var require_dispatcher_base2 = __commonJS({
     var {
       ClientDestroyedError,
       ClientClosedError,
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors3();
     var { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = require_symbols6();
     var kOnDestroyed = /* @__PURE__ */ Symbol("onDestroyed");
@@ -29383,7 +32809,7 @@ var require_dispatcher_base2 = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         if (this[kDestroyed]) {
           const err = new ClientDestroyedError();
@@ -29423,7 +32849,7 @@ var require_dispatcher_base2 = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         if (this[kDestroyed]) {
           if (this[kOnDestroyed]) {
@@ -29450,12 +32876,12 @@ var require_dispatcher_base2 = __commonJS({
       }
       dispatch(opts, handler) {
         if (!handler || typeof handler !== "object") {
-          throw new InvalidArgumentError("handler must be an object");
+          throw new InvalidArgumentError2("handler must be an object");
         }
         handler = UnwrapHandler.unwrap(handler);
         try {
           if (!opts || typeof opts !== "object") {
-            throw new InvalidArgumentError("opts must be an object.");
+            throw new InvalidArgumentError2("opts must be an object.");
           }
           if (this[kDestroyed] || this[kOnDestroyed]) {
             throw new ClientDestroyedError();
@@ -29484,7 +32910,7 @@ var require_connect2 = __commonJS({
     var net = __require("node:net");
     var assert = __require("node:assert");
     var util = require_util10();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var tls;
     var SessionCache = class WeakSessionCache {
       constructor(maxCachedSessions) {
@@ -29532,7 +32958,7 @@ var require_connect2 = __commonJS({
     };
     function buildConnector({ allowH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
-        throw new InvalidArgumentError("maxCachedSessions must be a positive integer or zero");
+        throw new InvalidArgumentError2("maxCachedSessions must be a positive integer or zero");
       }
       const options = { path: socketPath, ...opts };
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
@@ -33231,7 +36657,7 @@ var require_client_h12 = __commonJS({
       RequestContentLengthMismatchError,
       ResponseContentLengthMismatchError,
       RequestAbortedError,
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       HeadersTimeoutError,
       HeadersOverflowError,
       SocketError,
@@ -34106,7 +37532,7 @@ var require_client_h12 = __commonJS({
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
+            util.errorRequest(client, request2, new InvalidArgumentError2("invalid content-type header"));
             return false;
           }
           headers2.push("content-type", contentTypeValue);
@@ -34522,7 +37948,7 @@ var require_client_h22 = __commonJS({
       RequestAbortedError,
       SocketError,
       InformationalError,
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       HeadersTimeoutError,
       BodyTimeoutError
     } = require_errors3();
@@ -34844,7 +38270,7 @@ var require_client_h22 = __commonJS({
       const { method, path: path3, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
-        util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
+        util.errorRequest(client, request2, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
       }
       const headers2 = {};
@@ -35289,7 +38715,7 @@ var require_client2 = __commonJS({
     var Request = require_request3();
     var DispatcherBase = require_dispatcher_base2();
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InformationalError,
       ClientDestroyedError
     } = require_errors3();
@@ -35341,7 +38767,7 @@ var require_client2 = __commonJS({
     var connectH2 = require_client_h22();
     var kClosedResolve = /* @__PURE__ */ Symbol("kClosedResolve");
     var getDefaultNodeMaxHeaderSize = http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0 ? () => http.maxHeaderSize : () => {
-      throw new InvalidArgumentError("http module not available or http.maxHeaderSize invalid");
+      throw new InvalidArgumentError2("http module not available or http.maxHeaderSize invalid");
     };
     var noop = () => {
     };
@@ -35389,80 +38815,80 @@ var require_client2 = __commonJS({
         eventSource
       } = {}) {
         if (keepAlive !== void 0) {
-          throw new InvalidArgumentError("unsupported keepAlive, use pipelining=0 instead");
+          throw new InvalidArgumentError2("unsupported keepAlive, use pipelining=0 instead");
         }
         if (socketTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError2("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (requestTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError2("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported idleTimeout, use keepAliveTimeout instead");
+          throw new InvalidArgumentError2("unsupported idleTimeout, use keepAliveTimeout instead");
         }
         if (maxKeepAliveTimeout !== void 0) {
-          throw new InvalidArgumentError("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
+          throw new InvalidArgumentError2("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
         }
         if (maxHeaderSize != null) {
           if (!Number.isInteger(maxHeaderSize) || maxHeaderSize < 1) {
-            throw new InvalidArgumentError("invalid maxHeaderSize");
+            throw new InvalidArgumentError2("invalid maxHeaderSize");
           }
         } else {
           maxHeaderSize = getDefaultNodeMaxHeaderSize();
         }
         if (socketPath != null && typeof socketPath !== "string") {
-          throw new InvalidArgumentError("invalid socketPath");
+          throw new InvalidArgumentError2("invalid socketPath");
         }
         if (connectTimeout != null && (!Number.isFinite(connectTimeout) || connectTimeout < 0)) {
-          throw new InvalidArgumentError("invalid connectTimeout");
+          throw new InvalidArgumentError2("invalid connectTimeout");
         }
         if (keepAliveTimeout != null && (!Number.isFinite(keepAliveTimeout) || keepAliveTimeout <= 0)) {
-          throw new InvalidArgumentError("invalid keepAliveTimeout");
+          throw new InvalidArgumentError2("invalid keepAliveTimeout");
         }
         if (keepAliveMaxTimeout != null && (!Number.isFinite(keepAliveMaxTimeout) || keepAliveMaxTimeout <= 0)) {
-          throw new InvalidArgumentError("invalid keepAliveMaxTimeout");
+          throw new InvalidArgumentError2("invalid keepAliveMaxTimeout");
         }
         if (keepAliveTimeoutThreshold != null && !Number.isFinite(keepAliveTimeoutThreshold)) {
-          throw new InvalidArgumentError("invalid keepAliveTimeoutThreshold");
+          throw new InvalidArgumentError2("invalid keepAliveTimeoutThreshold");
         }
         if (headersTimeout != null && (!Number.isInteger(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError("headersTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError2("headersTimeout must be a positive integer or zero");
         }
         if (bodyTimeout != null && (!Number.isInteger(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError("bodyTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError2("bodyTimeout must be a positive integer or zero");
         }
         if (connect3 != null && typeof connect3 !== "function" && typeof connect3 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (maxRequestsPerClient != null && (!Number.isInteger(maxRequestsPerClient) || maxRequestsPerClient < 0)) {
-          throw new InvalidArgumentError("maxRequestsPerClient must be a positive number");
+          throw new InvalidArgumentError2("maxRequestsPerClient must be a positive number");
         }
         if (localAddress != null && (typeof localAddress !== "string" || net.isIP(localAddress) === 0)) {
-          throw new InvalidArgumentError("localAddress must be valid string IP address");
+          throw new InvalidArgumentError2("localAddress must be valid string IP address");
         }
         if (maxResponseSize != null && (!Number.isInteger(maxResponseSize) || maxResponseSize < -1)) {
-          throw new InvalidArgumentError("maxResponseSize must be a positive number");
+          throw new InvalidArgumentError2("maxResponseSize must be a positive number");
         }
         if (autoSelectFamilyAttemptTimeout != null && (!Number.isInteger(autoSelectFamilyAttemptTimeout) || autoSelectFamilyAttemptTimeout < -1)) {
-          throw new InvalidArgumentError("autoSelectFamilyAttemptTimeout must be a positive number");
+          throw new InvalidArgumentError2("autoSelectFamilyAttemptTimeout must be a positive number");
         }
         if (allowH2 != null && typeof allowH2 !== "boolean") {
-          throw new InvalidArgumentError("allowH2 must be a valid boolean value");
+          throw new InvalidArgumentError2("allowH2 must be a valid boolean value");
         }
         if (maxConcurrentStreams != null && (typeof maxConcurrentStreams !== "number" || maxConcurrentStreams < 1)) {
-          throw new InvalidArgumentError("maxConcurrentStreams must be a positive integer, greater than 0");
+          throw new InvalidArgumentError2("maxConcurrentStreams must be a positive integer, greater than 0");
         }
         if (useH2c != null && typeof useH2c !== "boolean") {
-          throw new InvalidArgumentError("useH2c must be a valid boolean value");
+          throw new InvalidArgumentError2("useH2c must be a valid boolean value");
         }
         if (initialWindowSize != null && (!Number.isInteger(initialWindowSize) || initialWindowSize < 1)) {
-          throw new InvalidArgumentError("initialWindowSize must be a positive integer, greater than 0");
+          throw new InvalidArgumentError2("initialWindowSize must be a positive integer, greater than 0");
         }
         if (connectionWindowSize != null && (!Number.isInteger(connectionWindowSize) || connectionWindowSize < 1)) {
-          throw new InvalidArgumentError("connectionWindowSize must be a positive integer, greater than 0");
+          throw new InvalidArgumentError2("connectionWindowSize must be a positive integer, greater than 0");
         }
         if (pingInterval != null && (typeof pingInterval !== "number" || !Number.isInteger(pingInterval) || pingInterval < 0)) {
-          throw new InvalidArgumentError("pingInterval must be a positive integer, greater or equal to 0");
+          throw new InvalidArgumentError2("pingInterval must be a positive integer, greater or equal to 0");
         }
         super({ webSocket, eventSource });
         if (typeof connect3 !== "function") {
@@ -36069,7 +39495,7 @@ var require_pool2 = __commonJS({
     } = require_pool_base2();
     var Client = require_client2();
     var {
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors3();
     var util = require_util10();
     var { kUrl } = require_symbols6();
@@ -36096,13 +39522,13 @@ var require_pool2 = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError("invalid connections");
+          throw new InvalidArgumentError2("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -36163,7 +39589,7 @@ var require_balanced_pool2 = __commonJS({
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors3();
     var {
       PoolBase,
@@ -36199,7 +39625,7 @@ var require_balanced_pool2 = __commonJS({
     var BalancedPool = class extends PoolBase {
       constructor(upstreams = [], { factory = defaultFactory, connect: connect2, tls, ...opts } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         super(opts);
         if (connect2 && typeof connect2 !== "function") connect2 = { ...connect2 };
@@ -36321,7 +39747,7 @@ var require_round_robin_pool = __commonJS({
     } = require_pool_base2();
     var Client = require_client2();
     var {
-      InvalidArgumentError
+      InvalidArgumentError: InvalidArgumentError2
     } = require_errors3();
     var util = require_util10();
     var { kUrl } = require_symbols6();
@@ -36349,13 +39775,13 @@ var require_round_robin_pool = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError("invalid connections");
+          throw new InvalidArgumentError2("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -36428,7 +39854,7 @@ var require_round_robin_pool = __commonJS({
 var require_agent2 = __commonJS({
   "node_modules/undici/lib/dispatcher/agent.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError, MaxOriginsReachedError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, MaxOriginsReachedError } = require_errors3();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kUrl } = require_symbols6();
     var DispatcherBase = require_dispatcher_base2();
     var Pool = require_pool2();
@@ -36447,13 +39873,13 @@ var require_agent2 = __commonJS({
     var Agent2 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxOrigins = Infinity, connect: connect2, tls, ...options } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError("factory must be a function.");
+          throw new InvalidArgumentError2("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError("connect must be a function or an object");
+          throw new InvalidArgumentError2("connect must be a function or an object");
         }
         if (typeof maxOrigins !== "number" || Number.isNaN(maxOrigins) || maxOrigins <= 0) {
-          throw new InvalidArgumentError("maxOrigins must be a number greater than 0");
+          throw new InvalidArgumentError2("maxOrigins must be a number greater than 0");
         }
         super(options);
         if (connect2 && typeof connect2 !== "function") {
@@ -36491,7 +39917,7 @@ var require_agent2 = __commonJS({
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
           key = String(opts.origin);
         } else {
-          throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
+          throw new InvalidArgumentError2("opts.origin must be a non-empty string or URL.");
         }
         if (this[kOrigins].size >= this[kOptions].maxOrigins && !this[kOrigins].has(key)) {
           throw new MaxOriginsReachedError();
@@ -36566,7 +39992,7 @@ var require_socks5_utils = __commonJS({
     "use strict";
     var { Buffer: Buffer2 } = __require("node:buffer");
     var net = __require("node:net");
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     function parseAddress(address) {
       if (net.isIPv4(address)) {
         const parts = address.split(".").map(Number);
@@ -36585,7 +40011,7 @@ var require_socks5_utils = __commonJS({
       }
       const domainBuffer = Buffer2.from(address, "utf8");
       if (domainBuffer.length > 255) {
-        throw new InvalidArgumentError("Domain name too long (max 255 bytes)");
+        throw new InvalidArgumentError2("Domain name too long (max 255 bytes)");
       }
       return {
         type: 3,
@@ -36641,7 +40067,7 @@ var require_socks5_utils = __commonJS({
     }
     function parseResponseAddress(buffer, offset = 0) {
       if (buffer.length < offset + 1) {
-        throw new InvalidArgumentError("Buffer too small to contain address type");
+        throw new InvalidArgumentError2("Buffer too small to contain address type");
       }
       const addressType = buffer[offset];
       let address;
@@ -36649,7 +40075,7 @@ var require_socks5_utils = __commonJS({
       switch (addressType) {
         case 1: {
           if (buffer.length < currentOffset + 6) {
-            throw new InvalidArgumentError("Buffer too small for IPv4 address");
+            throw new InvalidArgumentError2("Buffer too small for IPv4 address");
           }
           address = Array.from(buffer.subarray(currentOffset, currentOffset + 4)).join(".");
           currentOffset += 4;
@@ -36657,12 +40083,12 @@ var require_socks5_utils = __commonJS({
         }
         case 3: {
           if (buffer.length < currentOffset + 1) {
-            throw new InvalidArgumentError("Buffer too small for domain length");
+            throw new InvalidArgumentError2("Buffer too small for domain length");
           }
           const domainLength = buffer[currentOffset];
           currentOffset += 1;
           if (buffer.length < currentOffset + domainLength + 2) {
-            throw new InvalidArgumentError("Buffer too small for domain address");
+            throw new InvalidArgumentError2("Buffer too small for domain address");
           }
           address = buffer.subarray(currentOffset, currentOffset + domainLength).toString("utf8");
           currentOffset += domainLength;
@@ -36670,7 +40096,7 @@ var require_socks5_utils = __commonJS({
         }
         case 4: {
           if (buffer.length < currentOffset + 18) {
-            throw new InvalidArgumentError("Buffer too small for IPv6 address");
+            throw new InvalidArgumentError2("Buffer too small for IPv6 address");
           }
           const parts = [];
           for (let i = 0; i < 8; i++) {
@@ -36682,10 +40108,10 @@ var require_socks5_utils = __commonJS({
           break;
         }
         default:
-          throw new InvalidArgumentError(`Invalid address type: ${addressType}`);
+          throw new InvalidArgumentError2(`Invalid address type: ${addressType}`);
       }
       if (buffer.length < currentOffset + 2) {
-        throw new InvalidArgumentError("Buffer too small for port");
+        throw new InvalidArgumentError2("Buffer too small for port");
       }
       const port = buffer.readUInt16BE(currentOffset);
       currentOffset += 2;
@@ -36727,7 +40153,7 @@ var require_socks5_client = __commonJS({
     "use strict";
     var { EventEmitter } = __require("node:events");
     var { Buffer: Buffer2 } = __require("node:buffer");
-    var { InvalidArgumentError, Socks5ProxyError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, Socks5ProxyError } = require_errors3();
     var { debuglog } = __require("node:util");
     var { parseAddress } = require_socks5_utils();
     var debug2 = debuglog("undici:socks5");
@@ -36774,7 +40200,7 @@ var require_socks5_client = __commonJS({
       constructor(socket, options = {}) {
         super();
         if (!socket) {
-          throw new InvalidArgumentError("socket is required");
+          throw new InvalidArgumentError2("socket is required");
         }
         this.socket = socket;
         this.options = options;
@@ -36848,7 +40274,7 @@ var require_socks5_client = __commonJS({
        */
       handshake() {
         if (this.state !== STATES.INITIAL) {
-          throw new InvalidArgumentError("Handshake already started");
+          throw new InvalidArgumentError2("Handshake already started");
         }
         debug2("starting handshake with", this.authMethods.length, "auth methods");
         this.state = STATES.HANDSHAKING;
@@ -36892,13 +40318,13 @@ var require_socks5_client = __commonJS({
       sendAuthRequest() {
         const { username, password } = this.options;
         if (!username || !password) {
-          throw new InvalidArgumentError("Username and password required for authentication");
+          throw new InvalidArgumentError2("Username and password required for authentication");
         }
         debug2("sending username/password auth");
         const usernameBuffer = Buffer2.from(username);
         const passwordBuffer = Buffer2.from(password);
         if (usernameBuffer.length > 255 || passwordBuffer.length > 255) {
-          throw new InvalidArgumentError("Username or password too long");
+          throw new InvalidArgumentError2("Username or password too long");
         }
         const request2 = Buffer2.alloc(3 + usernameBuffer.length + passwordBuffer.length);
         request2[0] = 1;
@@ -36934,10 +40360,10 @@ var require_socks5_client = __commonJS({
        */
       connect(address, port) {
         if (this.state === STATES.CONNECTING || this.state === STATES.CONNECTED) {
-          throw new InvalidArgumentError("Connection already in progress");
+          throw new InvalidArgumentError2("Connection already in progress");
         }
         if (this.state !== STATES.AUTHENTICATED) {
-          throw new InvalidArgumentError("Client must be authenticated before CONNECT");
+          throw new InvalidArgumentError2("Client must be authenticated before CONNECT");
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
@@ -37061,7 +40487,7 @@ var require_socks5_proxy_agent = __commonJS({
     var { URL: URL2 } = __require("node:url");
     var tls;
     var DispatcherBase = require_dispatcher_base2();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var { Socks5Client, STATES } = require_socks5_client();
     var { kDispatch, kClose, kDestroy } = require_symbols6();
     var Pool = require_pool2();
@@ -37087,11 +40513,11 @@ var require_socks5_proxy_agent = __commonJS({
           experimentalWarningEmitted = true;
         }
         if (!proxyUrl) {
-          throw new InvalidArgumentError("Proxy URL is mandatory");
+          throw new InvalidArgumentError2("Proxy URL is mandatory");
         }
         const url = typeof proxyUrl === "string" ? new URL2(proxyUrl) : proxyUrl;
         if (url.protocol !== "socks5:" && url.protocol !== "socks:") {
-          throw new InvalidArgumentError("Proxy URL must use socks5:// or socks:// protocol");
+          throw new InvalidArgumentError2("Proxy URL must use socks5:// or socks:// protocol");
         }
         this[kProxyUrl] = url;
         this[kProxyHeaders] = options.headers || {};
@@ -37265,7 +40691,7 @@ var require_proxy_agent2 = __commonJS({
     var Agent2 = require_agent2();
     var Pool = require_pool2();
     var DispatcherBase = require_dispatcher_base2();
-    var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError } = require_errors3();
     var buildConnector = require_connect2();
     var Client = require_client2();
     var { channels } = require_diagnostics2();
@@ -37295,7 +40721,7 @@ var require_proxy_agent2 = __commonJS({
       #client;
       constructor(proxyUrl, { headers: headers2 = {}, connect: connect2, factory }) {
         if (!proxyUrl) {
-          throw new InvalidArgumentError("Proxy URL is mandatory");
+          throw new InvalidArgumentError2("Proxy URL is mandatory");
         }
         super();
         this[kProxyHeaders] = headers2;
@@ -37310,7 +40736,7 @@ var require_proxy_agent2 = __commonJS({
         handler.onHeaders = function(statusCode, data, resume) {
           if (statusCode === 407) {
             if (typeof handler.onError === "function") {
-              handler.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
+              handler.onError(new InvalidArgumentError2("Proxy Authentication Required (407)"));
             }
             return;
           }
@@ -37339,11 +40765,11 @@ var require_proxy_agent2 = __commonJS({
     var ProxyAgent2 = class extends DispatcherBase {
       constructor(opts) {
         if (!opts || typeof opts === "object" && !(opts instanceof URL) && !opts.uri) {
-          throw new InvalidArgumentError("Proxy uri is mandatory");
+          throw new InvalidArgumentError2("Proxy uri is mandatory");
         }
         const { clientFactory = defaultFactory } = opts;
         if (typeof clientFactory !== "function") {
-          throw new InvalidArgumentError("Proxy opts.clientFactory must be a function.");
+          throw new InvalidArgumentError2("Proxy opts.clientFactory must be a function.");
         }
         const { proxyTunnel = true } = opts;
         super();
@@ -37355,7 +40781,7 @@ var require_proxy_agent2 = __commonJS({
         this[kProxyHeaders] = opts.headers || {};
         this[kTunnelProxy] = proxyTunnel;
         if (opts.auth && opts.token) {
-          throw new InvalidArgumentError("opts.auth cannot be used in combination with opts.token");
+          throw new InvalidArgumentError2("opts.auth cannot be used in combination with opts.token");
         } else if (opts.auth) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${opts.auth}`;
         } else if (opts.token) {
@@ -37398,7 +40824,7 @@ var require_proxy_agent2 = __commonJS({
           factory,
           connect: async (opts2, callback) => {
             if (!this[kClient]) {
-              callback(new InvalidArgumentError("Cannot establish tunnel connection without a proxy client"));
+              callback(new InvalidArgumentError2("Cannot establish tunnel connection without a proxy client"));
               return;
             }
             let requestedPath = opts2.host;
@@ -37507,7 +40933,7 @@ var require_proxy_agent2 = __commonJS({
     function throwIfProxyAuthIsSent(headers2) {
       const existProxyAuth = headers2 && Object.keys(headers2).find((key) => key.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
-        throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
+        throw new InvalidArgumentError2("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
     }
     module.exports = ProxyAgent2;
@@ -38081,7 +41507,7 @@ var require_retry_agent2 = __commonJS({
 var require_h2c_client = __commonJS({
   "node_modules/undici/lib/dispatcher/h2c-client.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var Client = require_client2();
     var H2CClient = class extends Client {
       constructor(origin, clientOpts) {
@@ -38089,7 +41515,7 @@ var require_h2c_client = __commonJS({
           origin = new URL(origin);
         }
         if (origin.protocol !== "http:") {
-          throw new InvalidArgumentError(
+          throw new InvalidArgumentError2(
             "h2c-client: Only h2c protocol is supported"
           );
         }
@@ -38103,7 +41529,7 @@ var require_h2c_client = __commonJS({
           defaultPipelining = pipelining;
         }
         if (defaultPipelining > defaultMaxConcurrentStreams) {
-          throw new InvalidArgumentError(
+          throw new InvalidArgumentError2(
             "h2c-client: pipelining cannot be greater than maxConcurrentStreams"
           );
         }
@@ -38126,7 +41552,7 @@ var require_readable2 = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = __require("node:stream");
-    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors3();
+    var { RequestAbortedError, NotSupportedError, InvalidArgumentError: InvalidArgumentError2, AbortError } = require_errors3();
     var util = require_util10();
     var { ReadableStreamFrom } = require_util10();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
@@ -38333,7 +41759,7 @@ var require_readable2 = __commonJS({
       dump(opts) {
         const signal = opts?.signal;
         if (signal != null && (typeof signal !== "object" || !("aborted" in signal))) {
-          return Promise.reject(new InvalidArgumentError("signal must be an AbortSignal"));
+          return Promise.reject(new InvalidArgumentError2("signal must be an AbortSignal"));
         }
         const limit = opts?.limit && Number.isFinite(opts.limit) ? opts.limit : 128 * 1024;
         if (signal?.aborted) {
@@ -38529,31 +41955,31 @@ var require_api_request2 = __commonJS({
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
     var { Readable } = require_readable2();
-    var { InvalidArgumentError, RequestAbortedError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors3();
     var util = require_util10();
     function noop() {
     }
     var RequestHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError("invalid callback");
+            throw new InvalidArgumentError2("invalid callback");
           }
           if (highWaterMark != null && (!Number.isFinite(highWaterMark) || highWaterMark < 0)) {
-            throw new InvalidArgumentError("invalid highWaterMark");
+            throw new InvalidArgumentError2("invalid highWaterMark");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError("invalid method");
+            throw new InvalidArgumentError2("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError("invalid onInfo callback");
+            throw new InvalidArgumentError2("invalid onInfo callback");
           }
           super("UNDICI_REQUEST");
         } catch (err) {
@@ -38759,7 +42185,7 @@ var require_api_stream2 = __commonJS({
     var assert = __require("node:assert");
     var { finished } = __require("node:stream");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError, InvalidReturnValueError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors3();
     var util = require_util10();
     var { addSignal, removeSignal } = require_abort_signal2();
     function noop() {
@@ -38767,24 +42193,24 @@ var require_api_stream2 = __commonJS({
     var StreamHandler = class extends AsyncResource {
       constructor(opts, factory, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError("invalid callback");
+            throw new InvalidArgumentError2("invalid callback");
           }
           if (typeof factory !== "function") {
-            throw new InvalidArgumentError("invalid factory");
+            throw new InvalidArgumentError2("invalid factory");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError("invalid method");
+            throw new InvalidArgumentError2("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError("invalid onInfo callback");
+            throw new InvalidArgumentError2("invalid onInfo callback");
           }
           super("UNDICI_STREAM");
         } catch (err) {
@@ -38925,7 +42351,7 @@ var require_api_pipeline2 = __commonJS({
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
     var {
-      InvalidArgumentError,
+      InvalidArgumentError: InvalidArgumentError2,
       InvalidReturnValueError,
       RequestAbortedError
     } = require_errors3();
@@ -38969,20 +42395,20 @@ var require_api_pipeline2 = __commonJS({
     var PipelineHandler = class extends AsyncResource {
       constructor(opts, handler) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof handler !== "function") {
-          throw new InvalidArgumentError("invalid handler");
+          throw new InvalidArgumentError2("invalid handler");
         }
         const { signal, method, opaque, onInfo, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         if (method === "CONNECT") {
-          throw new InvalidArgumentError("invalid method");
+          throw new InvalidArgumentError2("invalid method");
         }
         if (onInfo && typeof onInfo !== "function") {
-          throw new InvalidArgumentError("invalid onInfo callback");
+          throw new InvalidArgumentError2("invalid onInfo callback");
         }
         super("UNDICI_PIPELINE");
         this.opaque = opaque || null;
@@ -39118,7 +42544,7 @@ var require_api_pipeline2 = __commonJS({
 var require_api_upgrade2 = __commonJS({
   "node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError, SocketError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors3();
     var { AsyncResource } = __require("node:async_hooks");
     var assert = __require("node:assert");
     var util = require_util10();
@@ -39127,14 +42553,14 @@ var require_api_upgrade2 = __commonJS({
     var UpgradeHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_UPGRADE");
         this.responseHeaders = responseHeaders || null;
@@ -39214,20 +42640,20 @@ var require_api_connect2 = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError, SocketError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors3();
     var util = require_util10();
     var { addSignal, removeSignal } = require_abort_signal2();
     var ConnectHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError("invalid callback");
+          throw new InvalidArgumentError2("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
@@ -39394,7 +42820,7 @@ var require_mock_utils2 = __commonJS({
         isPromise
       }
     } = __require("node:util");
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     function matchValue(match, value) {
       if (typeof match === "string") {
         return match === value;
@@ -39719,13 +43145,13 @@ var require_mock_utils2 = __commonJS({
     function buildAndValidateMockOptions(opts) {
       const { agent, ...mockOptions } = opts;
       if ("enableCallHistory" in mockOptions && typeof mockOptions.enableCallHistory !== "boolean") {
-        throw new InvalidArgumentError("options.enableCallHistory must to be a boolean");
+        throw new InvalidArgumentError2("options.enableCallHistory must to be a boolean");
       }
       if ("acceptNonStandardSearchParameters" in mockOptions && typeof mockOptions.acceptNonStandardSearchParameters !== "boolean") {
-        throw new InvalidArgumentError("options.acceptNonStandardSearchParameters must to be a boolean");
+        throw new InvalidArgumentError2("options.acceptNonStandardSearchParameters must to be a boolean");
       }
       if ("ignoreTrailingSlash" in mockOptions && typeof mockOptions.ignoreTrailingSlash !== "boolean") {
-        throw new InvalidArgumentError("options.ignoreTrailingSlash must to be a boolean");
+        throw new InvalidArgumentError2("options.ignoreTrailingSlash must to be a boolean");
       }
       return mockOptions;
     }
@@ -39765,7 +43191,7 @@ var require_mock_interceptor2 = __commonJS({
       kMockDispatch,
       kIgnoreTrailingSlash
     } = require_mock_symbols2();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var { serializePathWithQuery } = require_util10();
     var MockScope = class {
       constructor(mockDispatch) {
@@ -39776,7 +43202,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       delay(waitInMs) {
         if (typeof waitInMs !== "number" || !Number.isInteger(waitInMs) || waitInMs <= 0) {
-          throw new InvalidArgumentError("waitInMs must be a valid integer > 0");
+          throw new InvalidArgumentError2("waitInMs must be a valid integer > 0");
         }
         this[kMockDispatch].delay = waitInMs;
         return this;
@@ -39793,7 +43219,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       times(repeatTimes) {
         if (typeof repeatTimes !== "number" || !Number.isInteger(repeatTimes) || repeatTimes <= 0) {
-          throw new InvalidArgumentError("repeatTimes must be a valid integer > 0");
+          throw new InvalidArgumentError2("repeatTimes must be a valid integer > 0");
         }
         this[kMockDispatch].times = repeatTimes;
         return this;
@@ -39802,10 +43228,10 @@ var require_mock_interceptor2 = __commonJS({
     var MockInterceptor = class {
       constructor(opts, mockDispatches) {
         if (typeof opts !== "object") {
-          throw new InvalidArgumentError("opts must be an object");
+          throw new InvalidArgumentError2("opts must be an object");
         }
         if (typeof opts.path === "undefined") {
-          throw new InvalidArgumentError("opts.path must be defined");
+          throw new InvalidArgumentError2("opts.path must be defined");
         }
         if (typeof opts.method === "undefined") {
           opts.method = "GET";
@@ -39837,10 +43263,10 @@ var require_mock_interceptor2 = __commonJS({
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
-          throw new InvalidArgumentError("statusCode must be defined");
+          throw new InvalidArgumentError2("statusCode must be defined");
         }
         if (typeof replyParameters.responseOptions !== "object" || replyParameters.responseOptions === null) {
-          throw new InvalidArgumentError("responseOptions must be an object");
+          throw new InvalidArgumentError2("responseOptions must be an object");
         }
       }
       /**
@@ -39851,7 +43277,7 @@ var require_mock_interceptor2 = __commonJS({
           const wrappedDefaultsCallback = (opts) => {
             const resolvedData = replyOptionsCallbackOrStatusCode(opts);
             if (typeof resolvedData !== "object" || resolvedData === null) {
-              throw new InvalidArgumentError("reply options callback must return an object");
+              throw new InvalidArgumentError2("reply options callback must return an object");
             }
             const replyParameters2 = { data: "", responseOptions: {}, ...resolvedData };
             this.validateReplyParameters(replyParameters2);
@@ -39877,7 +43303,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       replyWithError(error3) {
         if (typeof error3 === "undefined") {
-          throw new InvalidArgumentError("error must be defined");
+          throw new InvalidArgumentError2("error must be defined");
         }
         const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 }, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
         return new MockScope(newMockDispatch);
@@ -39887,7 +43313,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       defaultReplyHeaders(headers2) {
         if (typeof headers2 === "undefined") {
-          throw new InvalidArgumentError("headers must be defined");
+          throw new InvalidArgumentError2("headers must be defined");
         }
         this[kDefaultHeaders] = headers2;
         return this;
@@ -39897,7 +43323,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       defaultReplyTrailers(trailers) {
         if (typeof trailers === "undefined") {
-          throw new InvalidArgumentError("trailers must be defined");
+          throw new InvalidArgumentError2("trailers must be defined");
         }
         this[kDefaultTrailers] = trailers;
         return this;
@@ -39934,11 +43360,11 @@ var require_mock_client2 = __commonJS({
     } = require_mock_symbols2();
     var { MockInterceptor } = require_mock_interceptor2();
     var Symbols = require_symbols6();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var MockClient = class extends Client {
       constructor(origin, opts) {
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         super(origin, opts);
         this[kMockAgent] = opts.agent;
@@ -39981,7 +43407,7 @@ var require_mock_call_history = __commonJS({
   "node_modules/undici/lib/mock/mock-call-history.js"(exports, module) {
     "use strict";
     var { kMockCallHistoryAddLog } = require_mock_symbols2();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     function handleFilterCallsWithOptions(criteria, options, handler, store, allLogs) {
       switch (options.operator) {
         case "OR":
@@ -39990,14 +43416,14 @@ var require_mock_call_history = __commonJS({
         case "AND":
           return handler(criteria, store);
         default:
-          throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
       }
     }
     function buildAndValidateFilterCallsOptions(options = {}) {
       const finalOptions = {};
       if ("operator" in options) {
         if (typeof options.operator !== "string" || options.operator.toUpperCase() !== "OR" && options.operator.toUpperCase() !== "AND") {
-          throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
         }
         return {
           ...finalOptions,
@@ -40018,7 +43444,7 @@ var require_mock_call_history = __commonJS({
             return parameterValue.test(log[parameterName]);
           });
         }
-        throw new InvalidArgumentError(`${parameterName} parameter should be one of string, regexp, undefined or null`);
+        throw new InvalidArgumentError2(`${parameterName} parameter should be one of string, regexp, undefined or null`);
       };
     }
     function computeUrlWithMaybeSearchParameters(requestInit) {
@@ -40030,7 +43456,7 @@ var require_mock_call_history = __commonJS({
         url.search = new URLSearchParams(requestInit.query).toString();
         return url;
       } catch (error3) {
-        throw new InvalidArgumentError("An error occurred when computing MockCallHistoryLog.url", { cause: error3 });
+        throw new InvalidArgumentError2("An error occurred when computing MockCallHistoryLog.url", { cause: error3 });
       }
     }
     var MockCallHistoryLog = class {
@@ -40092,13 +43518,13 @@ var require_mock_call_history = __commonJS({
       }
       nthCall(number) {
         if (typeof number !== "number") {
-          throw new InvalidArgumentError("nthCall must be called with a number");
+          throw new InvalidArgumentError2("nthCall must be called with a number");
         }
         if (!Number.isInteger(number)) {
-          throw new InvalidArgumentError("nthCall must be called with an integer");
+          throw new InvalidArgumentError2("nthCall must be called with an integer");
         }
         if (Math.sign(number) !== 1) {
-          throw new InvalidArgumentError("nthCall must be called with a positive value. use firstCall or lastCall instead");
+          throw new InvalidArgumentError2("nthCall must be called with a positive value. use firstCall or lastCall instead");
         }
         return this.logs.at(number - 1);
       }
@@ -40147,7 +43573,7 @@ var require_mock_call_history = __commonJS({
           const uniqLogsFiltered = [...new Set(maybeDuplicatedLogsFiltered)];
           return uniqLogsFiltered;
         }
-        throw new InvalidArgumentError("criteria parameter should be one of function, regexp, or object");
+        throw new InvalidArgumentError2("criteria parameter should be one of function, regexp, or object");
       }
       filterCallsByProtocol = makeFilterCalls.call(this, "protocol");
       filterCallsByHost = makeFilterCalls.call(this, "host");
@@ -40195,11 +43621,11 @@ var require_mock_pool2 = __commonJS({
     } = require_mock_symbols2();
     var { MockInterceptor } = require_mock_interceptor2();
     var Symbols = require_symbols6();
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var MockPool = class extends Pool {
       constructor(origin, opts) {
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         super(origin, opts);
         this[kMockAgent] = opts.agent;
@@ -40305,7 +43731,7 @@ var require_mock_agent2 = __commonJS({
     var MockClient = require_mock_client2();
     var MockPool = require_mock_pool2();
     var { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = require_mock_utils2();
-    var { InvalidArgumentError, UndiciError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var Dispatcher = require_dispatcher2();
     var PendingInterceptorsFormatter = require_pending_interceptors_formatter2();
     var { MockCallHistory } = require_mock_call_history();
@@ -40319,7 +43745,7 @@ var require_mock_agent2 = __commonJS({
         this[kMockAgentAcceptsNonStandardSearchParameters] = mockOptions.acceptNonStandardSearchParameters ?? false;
         this[kIgnoreTrailingSlash] = mockOptions.ignoreTrailingSlash ?? false;
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
         }
         const agent = opts?.agent ? opts.agent : new Agent2(opts);
         this[kAgent] = agent;
@@ -40373,7 +43799,7 @@ var require_mock_agent2 = __commonJS({
         } else if (typeof matcher === "undefined") {
           this[kNetConnect] = true;
         } else {
-          throw new InvalidArgumentError("Unsupported matcher. Must be one of String|Function|RegExp.");
+          throw new InvalidArgumentError2("Unsupported matcher. Must be one of String|Function|RegExp.");
         }
       }
       disableNetConnect() {
@@ -40466,7 +43892,7 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
 var require_snapshot_utils = __commonJS({
   "node_modules/undici/lib/mock/snapshot-utils.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var { runtimeFeatures } = require_runtime_features();
     function createHeaderFilters(matchOptions = {}) {
       const { ignoreHeaders = [], excludeHeaders = [], matchHeaders = [], caseSensitive = false } = matchOptions;
@@ -40534,7 +43960,7 @@ var require_snapshot_utils = __commonJS({
     );
     function validateSnapshotMode(mode) {
       if (!validSnapshotModes.includes(mode)) {
-        throw new InvalidArgumentError(`Invalid snapshot mode: ${mode}. Must be one of: ${validSnapshotModes.join(", ")}`);
+        throw new InvalidArgumentError2(`Invalid snapshot mode: ${mode}. Must be one of: ${validSnapshotModes.join(", ")}`);
       }
     }
     module.exports = {
@@ -40555,7 +43981,7 @@ var require_snapshot_recorder = __commonJS({
     var { writeFile: writeFile4, readFile: readFile3, mkdir: mkdir5 } = __require("node:fs/promises");
     var { dirname: dirname2, resolve } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
-    var { InvalidArgumentError, UndiciError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
     function formatRequestKey(opts, headerFilters, matchOptions = {}) {
       const url = new URL(opts.path, opts.origin);
@@ -40751,7 +44177,7 @@ var require_snapshot_recorder = __commonJS({
       async loadSnapshots(filePath) {
         const path3 = filePath || this.#snapshotPath;
         if (!path3) {
-          throw new InvalidArgumentError("Snapshot path is required");
+          throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
           const data = await readFile3(resolve(path3), "utf8");
@@ -40781,7 +44207,7 @@ var require_snapshot_recorder = __commonJS({
       async saveSnapshots(filePath) {
         const path3 = filePath || this.#snapshotPath;
         if (!path3) {
-          throw new InvalidArgumentError("Snapshot path is required");
+          throw new InvalidArgumentError2("Snapshot path is required");
         }
         const resolvedPath = resolve(path3);
         await mkdir5(dirname2(resolvedPath), { recursive: true });
@@ -40932,7 +44358,7 @@ var require_snapshot_agent = __commonJS({
     var MockAgent = require_mock_agent2();
     var { SnapshotRecorder } = require_snapshot_recorder();
     var WrapHandler = require_wrap_handler();
-    var { InvalidArgumentError, UndiciError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { validateSnapshotMode } = require_snapshot_utils();
     var kSnapshotRecorder = /* @__PURE__ */ Symbol("kSnapshotRecorder");
     var kSnapshotMode = /* @__PURE__ */ Symbol("kSnapshotMode");
@@ -40957,7 +44383,7 @@ var require_snapshot_agent = __commonJS({
         super(mockAgentOpts);
         validateSnapshotMode(mode);
         if ((mode === "playback" || mode === "update") && !snapshotPath) {
-          throw new InvalidArgumentError(`snapshotPath is required when mode is '${mode}'`);
+          throw new InvalidArgumentError2(`snapshotPath is required when mode is '${mode}'`);
         }
         this[kSnapshotMode] = mode;
         this[kSnapshotPath] = snapshotPath;
@@ -41217,14 +44643,14 @@ var require_global4 = __commonJS({
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.2");
     var legacyGlobalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var Agent2 = require_agent2();
     if (getGlobalDispatcher() === void 0) {
       setGlobalDispatcher(new Agent2());
     }
     function setGlobalDispatcher(agent) {
       if (!agent || typeof agent.dispatch !== "function") {
-        throw new InvalidArgumentError("Argument agent must implement Agent");
+        throw new InvalidArgumentError2("Argument agent must implement Agent");
       }
       Object.defineProperty(globalThis, globalDispatcher, {
         value: agent,
@@ -41328,7 +44754,7 @@ var require_redirect_handler2 = __commonJS({
     var util = require_util10();
     var { kBodyUsed, kRedirectCacheControl } = require_symbols6();
     var assert = __require("node:assert");
-    var { InvalidArgumentError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
@@ -41348,14 +44774,14 @@ var require_redirect_handler2 = __commonJS({
     var RedirectHandler = class _RedirectHandler {
       static buildDispatch(dispatcher, maxRedirections) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError("maxRedirections must be a positive number");
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
         const dispatch = dispatcher.dispatch.bind(dispatcher);
         return (opts, originalHandler) => dispatch(opts, new _RedirectHandler(dispatch, maxRedirections, opts, originalHandler));
       }
       constructor(dispatch, maxRedirections, opts, handler) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError("maxRedirections must be a positive number");
+          throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
         this.dispatch = dispatch;
         this.location = null;
@@ -41428,7 +44854,7 @@ var require_redirect_handler2 = __commonJS({
         const redirectUrlString = `${origin}${path3}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
-            throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
+            throw new InvalidArgumentError2(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
@@ -41630,7 +45056,7 @@ var require_retry2 = __commonJS({
 var require_dump2 = __commonJS({
   "node_modules/undici/lib/interceptor/dump.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError, RequestAbortedError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors3();
     var DecoratorHandler = require_decorator_handler2();
     var DumpHandler = class extends DecoratorHandler {
       #maxSize = 1024 * 1024;
@@ -41640,7 +45066,7 @@ var require_dump2 = __commonJS({
       reason = false;
       constructor({ maxSize, signal }, handler) {
         if (maxSize != null && (!Number.isFinite(maxSize) || maxSize < 1)) {
-          throw new InvalidArgumentError("maxSize must be a number greater than 0");
+          throw new InvalidArgumentError2("maxSize must be a number greater than 0");
         }
         super(handler);
         this.#maxSize = maxSize ?? this.#maxSize;
@@ -41710,7 +45136,7 @@ var require_dns2 = __commonJS({
     var { isIP: isIP2 } = __require("node:net");
     var { lookup } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler2();
-    var { InvalidArgumentError, InformationalError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
     var maxInt = Math.pow(2, 31) - 1;
     function hasSafeIterator(headers2) {
       const prototype = Object.getPrototypeOf(headers2);
@@ -42070,27 +45496,27 @@ var require_dns2 = __commonJS({
     };
     module.exports = (interceptorOpts) => {
       if (interceptorOpts?.maxTTL != null && (typeof interceptorOpts?.maxTTL !== "number" || interceptorOpts?.maxTTL < 0)) {
-        throw new InvalidArgumentError("Invalid maxTTL. Must be a positive number");
+        throw new InvalidArgumentError2("Invalid maxTTL. Must be a positive number");
       }
       if (interceptorOpts?.maxItems != null && (typeof interceptorOpts?.maxItems !== "number" || interceptorOpts?.maxItems < 1)) {
-        throw new InvalidArgumentError(
+        throw new InvalidArgumentError2(
           "Invalid maxItems. Must be a positive number and greater than zero"
         );
       }
       if (interceptorOpts?.affinity != null && interceptorOpts?.affinity !== 4 && interceptorOpts?.affinity !== 6) {
-        throw new InvalidArgumentError("Invalid affinity. Must be either 4 or 6");
+        throw new InvalidArgumentError2("Invalid affinity. Must be either 4 or 6");
       }
       if (interceptorOpts?.dualStack != null && typeof interceptorOpts?.dualStack !== "boolean") {
-        throw new InvalidArgumentError("Invalid dualStack. Must be a boolean");
+        throw new InvalidArgumentError2("Invalid dualStack. Must be a boolean");
       }
       if (interceptorOpts?.lookup != null && typeof interceptorOpts?.lookup !== "function") {
-        throw new InvalidArgumentError("Invalid lookup. Must be a function");
+        throw new InvalidArgumentError2("Invalid lookup. Must be a function");
       }
       if (interceptorOpts?.pick != null && typeof interceptorOpts?.pick !== "function") {
-        throw new InvalidArgumentError("Invalid pick. Must be a function");
+        throw new InvalidArgumentError2("Invalid pick. Must be a function");
       }
       if (interceptorOpts?.storage != null && (typeof interceptorOpts?.storage?.get !== "function" || typeof interceptorOpts?.storage?.set !== "function" || typeof interceptorOpts?.storage?.full !== "function" || typeof interceptorOpts?.storage?.delete !== "function")) {
-        throw new InvalidArgumentError("Invalid storage. Must be a object with methods: { get, set, full, delete }");
+        throw new InvalidArgumentError2("Invalid storage. Must be a object with methods: { get, set, full, delete }");
       }
       const dualStack = interceptorOpts?.dualStack ?? true;
       let affinity;
@@ -44717,7 +48143,7 @@ var require_decompress = __commonJS({
     "use strict";
     var { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress } = __require("node:zlib");
     var { pipeline, Transform: TransformStream2 } = __require("node:stream");
-    var { InvalidArgumentError, ResponseExceededMaxSizeError } = require_errors3();
+    var { InvalidArgumentError: InvalidArgumentError2, ResponseExceededMaxSizeError } = require_errors3();
     var DecoratorHandler = require_decorator_handler2();
     var { runtimeFeatures } = require_runtime_features();
     var DecompressController = class {
@@ -44842,7 +48268,7 @@ var require_decompress = __commonJS({
       #controller;
       constructor(handler, { skipStatusCodes = defaultSkipStatusCodes, skipErrorResponses = true, maxSize = defaultMaxSize } = {}) {
         if (!Number.isSafeInteger(maxSize) || maxSize < 0) {
-          throw new InvalidArgumentError("maxSize must be a non-negative integer");
+          throw new InvalidArgumentError2("maxSize must be a non-negative integer");
         }
         super(handler);
         this.#skipStatusCodes = skipStatusCodes;
@@ -53085,7 +56511,7 @@ var require_undici2 = __commonJS({
     var H2CClient = require_h2c_client();
     var errors = require_errors3();
     var util = require_util10();
-    var { InvalidArgumentError } = errors;
+    var { InvalidArgumentError: InvalidArgumentError2 } = errors;
     var api = require_api2();
     var buildConnector = require_connect2();
     var MockClient = require_mock_client2();
@@ -53141,14 +56567,14 @@ var require_undici2 = __commonJS({
           opts = null;
         }
         if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-          throw new InvalidArgumentError("invalid url");
+          throw new InvalidArgumentError2("invalid url");
         }
         if (opts != null && typeof opts !== "object") {
-          throw new InvalidArgumentError("invalid opts");
+          throw new InvalidArgumentError2("invalid opts");
         }
         if (opts && opts.path != null) {
           if (typeof opts.path !== "string") {
-            throw new InvalidArgumentError("invalid opts.path");
+            throw new InvalidArgumentError2("invalid opts.path");
           }
           let path3 = opts.path;
           if (!opts.path.startsWith("/")) {
@@ -53163,7 +56589,7 @@ var require_undici2 = __commonJS({
         }
         const { agent, dispatcher = getGlobalDispatcher() } = opts;
         if (agent) {
-          throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
+          throw new InvalidArgumentError2("unsupported opts.agent. Did you mean opts.client?");
         }
         return fn.call(dispatcher, {
           ...opts,
@@ -62107,6 +65533,34 @@ function toCliError(error3) {
 
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
+
+// node_modules/commander/esm.mjs
+var import_index = __toESM(require_commander(), 1);
+var {
+  program,
+  createCommand,
+  createArgument,
+  createOption,
+  CommanderError,
+  InvalidArgumentError,
+  InvalidOptionArgumentError,
+  // deprecated old name
+  Command: Command2,
+  Argument,
+  Option,
+  Help
+} = import_index.default;
+
+// src/cli/options.ts
+var MAX_CONCURRENCY = 256;
+function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
+  const text = raw.trim();
+  if (!/^\d+$/u.test(text)) return null;
+  const value = Number(text);
+  return value >= min && value <= max ? value : null;
+}
+
+// src/action/inputs.ts
 function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const listing2 = text("listing");
@@ -62120,7 +65574,7 @@ function parseInputs(get) {
     pruneFrom: text("prune-from"),
     maxRemovals: count("max-removals", text("max-removals"), 0),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
-    concurrency: count("concurrency", text("concurrency"), 1),
+    concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing2 === void 0 ? void 0 : oneOf("listing", listing2, ["by-group", "by-scope"]),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false)
   };
@@ -62135,11 +65589,11 @@ function bool(name, value, fallback) {
   if (["false", "False", "FALSE"].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
 }
-function count(name, value, min) {
+function count(name, value, min, max) {
   if (value === void 0) return void 0;
-  const parsed = Number(value);
-  if (Number.isInteger(parsed) && parsed >= min) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a whole number >= ${min}`);
+  const parsed = parseWholeNumber(value, min, max);
+  if (parsed !== null) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a whole number ${max === void 0 ? `>= ${min}` : `from ${min} to ${max}`}`);
 }
 function readWorkflowContext(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ListingKind } from '../service/types.js';
+import { MAX_CONCURRENCY, parseWholeNumber } from '../cli/options.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply';
 
@@ -45,7 +46,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     pruneFrom: text('prune-from'),
     maxRemovals: count('max-removals', text('max-removals'), 0),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
-    concurrency: count('concurrency', text('concurrency'), 1),
+    concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
     listing: listing === undefined ? undefined : oneOf('listing', listing, ['by-group', 'by-scope'] as const),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
   };
@@ -64,11 +65,11 @@ function bool(name: string, value: string | undefined, fallback: boolean): boole
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
 }
 
-function count(name: string, value: string | undefined, min: number): number | undefined {
+function count(name: string, value: string | undefined, min: number, max?: number): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (Number.isInteger(parsed) && parsed >= min) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a whole number >= ${min}`);
+  const parsed = parseWholeNumber(value, min, max);
+  if (parsed !== null) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a whole number ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`}`);
 }
 
 /** What the action needs to know of the workflow run. */

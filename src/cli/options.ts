@@ -8,15 +8,28 @@ export function listingOption(): Option {
     .default('by-group');
 }
 
+/** Most requests in flight at once, for the CLI and the action alike. */
+export const MAX_CONCURRENCY = 256;
+
+/**
+ * The one parser of whole-number flags and inputs: digits only, so `0x10`, `1e2`, `-1` and an
+ * empty value are refused rather than read as something the user did not write.
+ * @returns the number when it lies in [min, max], else null
+ */
+export function parseWholeNumber(raw: string, min: number, max: number = Number.MAX_SAFE_INTEGER): number | null {
+  const text = raw.trim();
+  if (!/^\d+$/u.test(text)) return null;
+  const value = Number(text);
+  return value >= min && value <= max ? value : null;
+}
+
 /** `--concurrency N`: requests in flight at once (1–256). */
 export function concurrencyOption(): Option {
   return new Option('--concurrency <n>', 'requests in flight at once').default(16).argParser(parseConcurrency);
 }
 
 function parseConcurrency(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > 256) {
-    throw new InvalidArgumentError('expected a whole number from 1 to 256.');
-  }
+  const value = parseWholeNumber(text, 1, MAX_CONCURRENCY);
+  if (value === null) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_CONCURRENCY}.`);
   return value;
 }

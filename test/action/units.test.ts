@@ -57,7 +57,7 @@ describe('parseInputs', () => {
     ['command', 'destroy', 'input command: "destroy" is not one of validate, plan, apply'],
     ['comment', 'yes', 'input comment: "yes" is not a boolean; use true or false'],
     ['max-removals', '-1', 'input max-removals: "-1" is not a whole number >= 0'],
-    ['concurrency', '0', 'input concurrency: "0" is not a whole number >= 1'],
+    ['concurrency', '0', 'input concurrency: "0" is not a whole number from 1 to 256'],
     ['listing', 'by-team', 'input listing: "by-team" is not one of by-group, by-scope'],
   ])('refuses %s: %s', (name, value, message) => {
     expect(() => parseInputs(given({ [name]: value }))).toThrow(message);

@@ -12,7 +12,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { applyPlan, limitsFrom } from '../../reconcile/index.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { concurrencyOption, listingOption, parseWholeNumber } from '../options.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
 
@@ -127,7 +127,7 @@ async function confirm(yes: boolean): Promise<void> {
 }
 
 function parseCount(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  const value = parseWholeNumber(text, 0);
+  if (value === null) throw new InvalidArgumentError('expected a whole number, 0 or more.');
   return value;
 }

@@ -11,6 +11,7 @@ import {
   type EmulatorOptions,
 } from '../../emulator/index.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { parseWholeNumber } from '../options.js';
 
 interface EmulatorFlags {
   port: string;
@@ -143,10 +144,9 @@ function notices(flags: EmulatorFlags, env: NodeJS.ProcessEnv): string[] {
 }
 
 function integer(flag: string, raw: string, max: number): number {
-  if (!/^\d+$/u.test(raw) || Number(raw) > max) {
-    throw new CliError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`, ExitCode.error);
-  }
-  return Number(raw);
+  const value = parseWholeNumber(raw, 0, max);
+  if (value === null) throw new CliError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`, ExitCode.error);
+  return value;
 }
 
 function rate(raw: string): number {
