@@ -32,6 +32,12 @@ export function buildProgram(): Command {
   program.addHelpText(
     'after',
     `
+Getting started:
+  $ autojoin-sync validate policies/     check the files offline (no credentials)
+  $ autojoin-sync plan policies/         show what would change on the service
+  $ autojoin-sync apply policies/        make the service match (shows the plan, asks first)
+  $ autojoin-sync <command> --help       flags and examples of one command
+
 Environment:
   AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback)
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)

@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .command('presets')
     .summary('read customer invitation presets (JSON to stdout)')
     .description(
-      'Read the customer invitation presets of the Invitation Service and print the JSON answer to\n' +
+      'Read the customer invitation presets of the Invitation Service and print the JSON answer to ' +
         'stdout. Needs AUTOJOIN_ACCESS_TOKEN (the embedded emulator supplies its own).',
     )
     .addHelpText('after', EXAMPLES);
