@@ -5,7 +5,7 @@
  * either never matches or lets far too many people in.
  */
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
 import { asciiDomain } from '../domain.js';
@@ -108,10 +108,20 @@ function checkSyntax(domain: string): DomainFinding | null {
     );
   }
   if (/^\d+$/.test(labels.at(-1) ?? '')) return error('invalid-domain', `"${domain}" is not a valid domain name: the top-level label is numeric`);
-  if (domain.startsWith('xn--') || labels.some((label) => label.startsWith('xn--'))) {
-    if (!domainToASCII(domain)) return error('invalid-domain', `"${domain}" is not valid punycode`);
+  if (labels.some((label) => label.startsWith('xn--') && !isValidPunycode(label))) {
+    return error('invalid-domain', `"${domain}" is not valid punycode`);
   }
   return null;
+}
+
+/**
+ * A punycode label must decode and encode back to itself. Checked label by label rather than
+ * trusting domainToASCII to reject it: Node 24's IDNA passes `xn--zz` through unchanged where
+ * Node 20 and 22 return ''.
+ */
+function isValidPunycode(label: string): boolean {
+  const unicode = domainToUnicode(label);
+  return unicode !== '' && unicode !== label && domainToASCII(unicode) === label;
 }
 
 function shorten(text: string): string {
