@@ -67183,7 +67183,7 @@ function sortByRelativePath(files, cwd) {
 // src/policy/domains.ts
 var import_tldts = __toESM(require_cjs(), 1);
 import { isIP } from "node:net";
-import { domainToASCII as domainToASCII2 } from "node:url";
+import { domainToASCII as domainToASCII2, domainToUnicode } from "node:url";
 var webmail;
 function isWebmail(domain) {
   webmail ??= new Set(all_default.map(normalizeDomain));
@@ -67254,10 +67254,14 @@ function checkSyntax(domain) {
     );
   }
   if (/^\d+$/.test(labels.at(-1) ?? "")) return error2("invalid-domain", `"${domain}" is not a valid domain name: the top-level label is numeric`);
-  if (domain.startsWith("xn--") || labels.some((label) => label.startsWith("xn--"))) {
-    if (!domainToASCII2(domain)) return error2("invalid-domain", `"${domain}" is not valid punycode`);
+  if (labels.some((label) => label.startsWith("xn--") && !isValidPunycode(label))) {
+    return error2("invalid-domain", `"${domain}" is not valid punycode`);
   }
   return null;
+}
+function isValidPunycode(label) {
+  const unicode = domainToUnicode(label);
+  return unicode !== "" && unicode !== label && domainToASCII2(unicode) === label;
 }
 function shorten(text) {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
