@@ -432,7 +432,7 @@ var require_errors = __commonJS({
       [kResponseStatusCodeError] = true;
     };
     var kInvalidArgumentError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_INVALID_ARG");
-    var InvalidArgumentError2 = class extends UndiciError {
+    var InvalidArgumentError = class extends UndiciError {
       constructor(message) {
         super(message);
         this.name = "InvalidArgumentError";
@@ -685,7 +685,7 @@ var require_errors = __commonJS({
       RequestContentLengthMismatchError,
       ConnectTimeoutError,
       ResponseStatusCodeError,
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InvalidReturnValueError,
       RequestAbortedError,
       ClientDestroyedError,
@@ -972,7 +972,7 @@ var require_util = __commonJS({
     var nodeUtil = __require("node:util");
     var { stringify } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
     var { tree } = require_tree();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".").map((v) => Number(v));
@@ -1047,31 +1047,31 @@ var require_util = __commonJS({
       if (typeof url === "string") {
         url = new URL(url);
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         return url;
       }
       if (!url || typeof url !== "object") {
-        throw new InvalidArgumentError2("Invalid URL: The URL argument must be a non-null object.");
+        throw new InvalidArgumentError("Invalid URL: The URL argument must be a non-null object.");
       }
       if (!(url instanceof URL)) {
         if (url.port != null && url.port !== "" && isValidPort(url.port) === false) {
-          throw new InvalidArgumentError2("Invalid URL: port must be a valid integer or a string representation of an integer.");
+          throw new InvalidArgumentError("Invalid URL: port must be a valid integer or a string representation of an integer.");
         }
         if (url.path != null && typeof url.path !== "string") {
-          throw new InvalidArgumentError2("Invalid URL path: the path must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL path: the path must be a string or null/undefined.");
         }
         if (url.pathname != null && typeof url.pathname !== "string") {
-          throw new InvalidArgumentError2("Invalid URL pathname: the pathname must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL pathname: the pathname must be a string or null/undefined.");
         }
         if (url.hostname != null && typeof url.hostname !== "string") {
-          throw new InvalidArgumentError2("Invalid URL hostname: the hostname must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL hostname: the hostname must be a string or null/undefined.");
         }
         if (url.origin != null && typeof url.origin !== "string") {
-          throw new InvalidArgumentError2("Invalid URL origin: the origin must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL origin: the origin must be a string or null/undefined.");
         }
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
@@ -1085,14 +1085,14 @@ var require_util = __commonJS({
         return new URL(`${origin}${path3}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-        throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+        throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
       }
       return url;
     }
     function parseOrigin(url) {
       url = parseURL(url);
       if (url.pathname !== "/" || url.search || url.hash) {
-        throw new InvalidArgumentError2("invalid url");
+        throw new InvalidArgumentError("invalid url");
       }
       return url;
     }
@@ -1228,30 +1228,30 @@ var require_util = __commonJS({
     }
     function validateHandler(handler, method, upgrade) {
       if (!handler || typeof handler !== "object") {
-        throw new InvalidArgumentError2("handler must be an object");
+        throw new InvalidArgumentError("handler must be an object");
       }
       if (typeof handler.onConnect !== "function") {
-        throw new InvalidArgumentError2("invalid onConnect method");
+        throw new InvalidArgumentError("invalid onConnect method");
       }
       if (typeof handler.onError !== "function") {
-        throw new InvalidArgumentError2("invalid onError method");
+        throw new InvalidArgumentError("invalid onError method");
       }
       if (typeof handler.onBodySent !== "function" && handler.onBodySent !== void 0) {
-        throw new InvalidArgumentError2("invalid onBodySent method");
+        throw new InvalidArgumentError("invalid onBodySent method");
       }
       if (upgrade || method === "CONNECT") {
         if (typeof handler.onUpgrade !== "function") {
-          throw new InvalidArgumentError2("invalid onUpgrade method");
+          throw new InvalidArgumentError("invalid onUpgrade method");
         }
       } else {
         if (typeof handler.onHeaders !== "function") {
-          throw new InvalidArgumentError2("invalid onHeaders method");
+          throw new InvalidArgumentError("invalid onHeaders method");
         }
         if (typeof handler.onData !== "function") {
-          throw new InvalidArgumentError2("invalid onData method");
+          throw new InvalidArgumentError("invalid onData method");
         }
         if (typeof handler.onComplete !== "function") {
-          throw new InvalidArgumentError2("invalid onComplete method");
+          throw new InvalidArgumentError("invalid onComplete method");
         }
       }
     }
@@ -1655,7 +1655,7 @@ var require_request = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/core/request.js"(exports, module) {
     "use strict";
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       NotSupportedError
     } = require_errors();
     var assert = __require("node:assert");
@@ -1695,34 +1695,34 @@ var require_request = __commonJS({
         servername
       }, handler) {
         if (typeof path3 !== "string") {
-          throw new InvalidArgumentError2("path must be a string");
+          throw new InvalidArgumentError("path must be a string");
         } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
-          throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
+          throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
         } else if (invalidPathRegex.test(path3)) {
-          throw new InvalidArgumentError2("invalid request path");
+          throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
-          throw new InvalidArgumentError2("method must be a string");
+          throw new InvalidArgumentError("method must be a string");
         } else if (normalizedMethodRecords[method] === void 0 && !isValidHTTPToken(method)) {
-          throw new InvalidArgumentError2("invalid request method");
+          throw new InvalidArgumentError("invalid request method");
         }
         if (upgrade && typeof upgrade !== "string") {
-          throw new InvalidArgumentError2("upgrade must be a string");
+          throw new InvalidArgumentError("upgrade must be a string");
         }
         if (upgrade && !isValidHeaderValue(upgrade)) {
-          throw new InvalidArgumentError2("invalid upgrade header");
+          throw new InvalidArgumentError("invalid upgrade header");
         }
         if (headersTimeout != null && (!Number.isFinite(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid headersTimeout");
+          throw new InvalidArgumentError("invalid headersTimeout");
         }
         if (bodyTimeout != null && (!Number.isFinite(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid bodyTimeout");
+          throw new InvalidArgumentError("invalid bodyTimeout");
         }
         if (reset != null && typeof reset !== "boolean") {
-          throw new InvalidArgumentError2("invalid reset");
+          throw new InvalidArgumentError("invalid reset");
         }
         if (expectContinue != null && typeof expectContinue !== "boolean") {
-          throw new InvalidArgumentError2("invalid expectContinue");
+          throw new InvalidArgumentError("invalid expectContinue");
         }
         this.headersTimeout = headersTimeout;
         this.bodyTimeout = bodyTimeout;
@@ -1759,7 +1759,7 @@ var require_request = __commonJS({
         } else if (isFormDataLike(body) || isIterable(body) || isBlobLike(body)) {
           this.body = body;
         } else {
-          throw new InvalidArgumentError2("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
+          throw new InvalidArgumentError("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
         this.completed = false;
         this.aborted = false;
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.expectContinue = expectContinue != null ? expectContinue : false;
         if (Array.isArray(headers2)) {
           if (headers2.length % 2 !== 0) {
-            throw new InvalidArgumentError2("headers array must be even");
+            throw new InvalidArgumentError("headers array must be even");
           }
           for (let i = 0; i < headers2.length; i += 2) {
             processHeader(this, headers2[i], headers2[i + 1]);
@@ -1785,7 +1785,7 @@ var require_request = __commonJS({
           if (headers2[Symbol.iterator]) {
             for (const header of headers2) {
               if (!Array.isArray(header) || header.length !== 2) {
-                throw new InvalidArgumentError2("headers must be in key-value pair format");
+                throw new InvalidArgumentError("headers must be in key-value pair format");
               }
               processHeader(this, header[0], header[1]);
             }
@@ -1796,7 +1796,7 @@ var require_request = __commonJS({
             }
           }
         } else if (headers2 != null) {
-          throw new InvalidArgumentError2("headers must be an object or an array");
+          throw new InvalidArgumentError("headers must be an object or an array");
         }
         validateHandler(handler, method, upgrade);
         this.servername = servername || getServerName(this.host);
@@ -1963,7 +1963,7 @@ var require_request = __commonJS({
     };
     function processHeader(request2, key, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError2(`invalid ${key} header`);
+        throw new InvalidArgumentError(`invalid ${key} header`);
       } else if (val === void 0) {
         return;
       }
@@ -1971,7 +1971,7 @@ var require_request = __commonJS({
       if (headerName === void 0) {
         headerName = key.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
-          throw new InvalidArgumentError2("invalid header key");
+          throw new InvalidArgumentError("invalid header key");
         }
       }
       if (Array.isArray(val)) {
@@ -1979,17 +1979,17 @@ var require_request = __commonJS({
         for (let i = 0; i < val.length; i++) {
           if (typeof val[i] === "string") {
             if (!isValidHeaderValue(val[i])) {
-              throw new InvalidArgumentError2(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key} header`);
             }
             arr.push(val[i]);
           } else if (val[i] === null) {
             arr.push("");
           } else if (typeof val[i] === "object") {
-            throw new InvalidArgumentError2(`invalid ${key} header`);
+            throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
             const str = `${val[i]}`;
             if (!isValidHeaderValue(str)) {
-              throw new InvalidArgumentError2(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key} header`);
             }
             arr.push(str);
           }
@@ -1997,41 +1997,41 @@ var require_request = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError2(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError2(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key} header`);
         }
       }
       if (headerName === "host") {
         if (request2.host !== null) {
-          throw new InvalidArgumentError2("duplicate host header");
+          throw new InvalidArgumentError("duplicate host header");
         }
         if (typeof val !== "string") {
-          throw new InvalidArgumentError2("invalid host header");
+          throw new InvalidArgumentError("invalid host header");
         }
         request2.host = val;
       } else if (headerName === "content-length") {
         if (request2.contentLength !== null) {
-          throw new InvalidArgumentError2("duplicate content-length header");
+          throw new InvalidArgumentError("duplicate content-length header");
         }
         request2.contentLength = parseInt(val, 10);
         if (!Number.isFinite(request2.contentLength)) {
-          throw new InvalidArgumentError2("invalid content-length header");
+          throw new InvalidArgumentError("invalid content-length header");
         }
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
         request2.headers.push(key, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
-        throw new InvalidArgumentError2(`invalid ${headerName} header`);
+        throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
         const value = typeof val === "string" ? val.toLowerCase() : null;
         if (value !== "close" && value !== "keep-alive") {
-          throw new InvalidArgumentError2("invalid connection header");
+          throw new InvalidArgumentError("invalid connection header");
         }
         if (value === "close") {
           request2.reset = true;
@@ -2110,7 +2110,7 @@ var require_dispatcher_base = __commonJS({
     var {
       ClientDestroyedError,
       ClientClosedError,
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors();
     var { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = require_symbols();
     var kOnDestroyed = /* @__PURE__ */ Symbol("onDestroyed");
@@ -2153,7 +2153,7 @@ var require_dispatcher_base = __commonJS({
           for (let i = newInterceptors.length - 1; i >= 0; i--) {
             const interceptor = this[kInterceptors][i];
             if (typeof interceptor !== "function") {
-              throw new InvalidArgumentError2("interceptor must be an function");
+              throw new InvalidArgumentError("interceptor must be an function");
             }
           }
         }
@@ -2168,7 +2168,7 @@ var require_dispatcher_base = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
           queueMicrotask(() => callback(new ClientDestroyedError(), null));
@@ -2211,7 +2211,7 @@ var require_dispatcher_base = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
           if (this[kOnDestroyed]) {
@@ -2252,11 +2252,11 @@ var require_dispatcher_base = __commonJS({
       }
       dispatch(opts, handler) {
         if (!handler || typeof handler !== "object") {
-          throw new InvalidArgumentError2("handler must be an object");
+          throw new InvalidArgumentError("handler must be an object");
         }
         try {
           if (!opts || typeof opts !== "object") {
-            throw new InvalidArgumentError2("opts must be an object.");
+            throw new InvalidArgumentError("opts must be an object.");
           }
           if (this[kDestroyed] || this[kOnDestroyed]) {
             throw new ClientDestroyedError();
@@ -2267,7 +2267,7 @@ var require_dispatcher_base = __commonJS({
           return this[kInterceptedDispatch](opts, handler);
         } catch (err) {
           if (typeof handler.onError !== "function") {
-            throw new InvalidArgumentError2("invalid onError method");
+            throw new InvalidArgumentError("invalid onError method");
           }
           handler.onError(err);
           return false;
@@ -2381,9 +2381,9 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay2, arg) {
+      constructor(callback, delay, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay2;
+        this._idleTimeout = delay;
         this._timerArg = arg;
         this.refresh();
       }
@@ -2428,8 +2428,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay2, arg) {
-        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
+      setTimeout(callback, delay, arg) {
+        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -2455,8 +2455,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay2, arg) {
-        return new FastTimer(callback, delay2, arg);
+      setFastTimeout(callback, delay, arg) {
+        return new FastTimer(callback, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -2482,8 +2482,8 @@ var require_timers = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay2 = 0) {
-        fastNow += delay2 - RESOLUTION_MS + 1;
+      tick(delay = 0) {
+        fastNow += delay - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -2516,7 +2516,7 @@ var require_connect = __commonJS({
     var net = __require("node:net");
     var assert = __require("node:assert");
     var util = require_util();
-    var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors();
+    var { InvalidArgumentError, ConnectTimeoutError } = require_errors();
     var timers = require_timers();
     function noop() {
     }
@@ -2572,7 +2572,7 @@ var require_connect = __commonJS({
     }
     function buildConnector({ allowH2, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
-        throw new InvalidArgumentError2("maxCachedSessions must be a positive integer or zero");
+        throw new InvalidArgumentError("maxCachedSessions must be a positive integer or zero");
       }
       const options = { path: socketPath, ...opts };
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
@@ -5744,7 +5744,7 @@ var require_client_h1 = __commonJS({
       RequestContentLengthMismatchError,
       ResponseContentLengthMismatchError,
       RequestAbortedError,
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       HeadersTimeoutError,
       HeadersOverflowError,
       SocketError,
@@ -5882,21 +5882,21 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay2, type) {
-        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay, type) {
+        if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay2) {
+          if (delay) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, new WeakRef(this));
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay, new WeakRef(this));
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay2, new WeakRef(this));
+              this.timeout = setTimeout(onParserTimeout, delay, new WeakRef(this));
               this.timeout.unref();
             }
           }
-          this.timeoutValue = delay2;
+          this.timeoutValue = delay;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -6475,7 +6475,7 @@ var require_client_h1 = __commonJS({
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError2("invalid content-type header"));
+            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
             return false;
           }
           headers2.push("content-type", contentTypeValue);
@@ -7443,7 +7443,7 @@ var require_redirect_handler = __commonJS({
     var util = require_util();
     var { kBodyUsed } = require_symbols();
     var assert = __require("node:assert");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
@@ -7461,7 +7461,7 @@ var require_redirect_handler = __commonJS({
     var RedirectHandler = class {
       constructor(dispatch, maxRedirections, opts, handler) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+          throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         util.validateHandler(handler, opts.method, opts.upgrade);
         this.dispatch = dispatch;
@@ -7629,7 +7629,7 @@ var require_client = __commonJS({
     var Request = require_request();
     var DispatcherBase = require_dispatcher_base();
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InformationalError,
       ClientDestroyedError
     } = require_errors();
@@ -7725,67 +7725,67 @@ var require_client = __commonJS({
       } = {}) {
         super({ webSocket, eventSource });
         if (keepAlive !== void 0) {
-          throw new InvalidArgumentError2("unsupported keepAlive, use pipelining=0 instead");
+          throw new InvalidArgumentError("unsupported keepAlive, use pipelining=0 instead");
         }
         if (socketTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (requestTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported idleTimeout, use keepAliveTimeout instead");
+          throw new InvalidArgumentError("unsupported idleTimeout, use keepAliveTimeout instead");
         }
         if (maxKeepAliveTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
+          throw new InvalidArgumentError("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
         }
         if (maxHeaderSize != null && !Number.isFinite(maxHeaderSize)) {
-          throw new InvalidArgumentError2("invalid maxHeaderSize");
+          throw new InvalidArgumentError("invalid maxHeaderSize");
         }
         if (socketPath != null && typeof socketPath !== "string") {
-          throw new InvalidArgumentError2("invalid socketPath");
+          throw new InvalidArgumentError("invalid socketPath");
         }
         if (connectTimeout != null && (!Number.isFinite(connectTimeout) || connectTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid connectTimeout");
+          throw new InvalidArgumentError("invalid connectTimeout");
         }
         if (keepAliveTimeout != null && (!Number.isFinite(keepAliveTimeout) || keepAliveTimeout <= 0)) {
-          throw new InvalidArgumentError2("invalid keepAliveTimeout");
+          throw new InvalidArgumentError("invalid keepAliveTimeout");
         }
         if (keepAliveMaxTimeout != null && (!Number.isFinite(keepAliveMaxTimeout) || keepAliveMaxTimeout <= 0)) {
-          throw new InvalidArgumentError2("invalid keepAliveMaxTimeout");
+          throw new InvalidArgumentError("invalid keepAliveMaxTimeout");
         }
         if (keepAliveTimeoutThreshold != null && !Number.isFinite(keepAliveTimeoutThreshold)) {
-          throw new InvalidArgumentError2("invalid keepAliveTimeoutThreshold");
+          throw new InvalidArgumentError("invalid keepAliveTimeoutThreshold");
         }
         if (headersTimeout != null && (!Number.isInteger(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError2("headersTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError("headersTimeout must be a positive integer or zero");
         }
         if (bodyTimeout != null && (!Number.isInteger(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError2("bodyTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError("bodyTimeout must be a positive integer or zero");
         }
         if (connect3 != null && typeof connect3 !== "function" && typeof connect3 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+          throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         if (maxRequestsPerClient != null && (!Number.isInteger(maxRequestsPerClient) || maxRequestsPerClient < 0)) {
-          throw new InvalidArgumentError2("maxRequestsPerClient must be a positive number");
+          throw new InvalidArgumentError("maxRequestsPerClient must be a positive number");
         }
         if (localAddress != null && (typeof localAddress !== "string" || net.isIP(localAddress) === 0)) {
-          throw new InvalidArgumentError2("localAddress must be valid string IP address");
+          throw new InvalidArgumentError("localAddress must be valid string IP address");
         }
         if (maxResponseSize != null && (!Number.isInteger(maxResponseSize) || maxResponseSize < -1)) {
-          throw new InvalidArgumentError2("maxResponseSize must be a positive number");
+          throw new InvalidArgumentError("maxResponseSize must be a positive number");
         }
         if (autoSelectFamilyAttemptTimeout != null && (!Number.isInteger(autoSelectFamilyAttemptTimeout) || autoSelectFamilyAttemptTimeout < -1)) {
-          throw new InvalidArgumentError2("autoSelectFamilyAttemptTimeout must be a positive number");
+          throw new InvalidArgumentError("autoSelectFamilyAttemptTimeout must be a positive number");
         }
         if (allowH2 != null && typeof allowH2 !== "boolean") {
-          throw new InvalidArgumentError2("allowH2 must be a valid boolean value");
+          throw new InvalidArgumentError("allowH2 must be a valid boolean value");
         }
         if (maxConcurrentStreams != null && (typeof maxConcurrentStreams !== "number" || maxConcurrentStreams < 1)) {
-          throw new InvalidArgumentError2("maxConcurrentStreams must be a positive integer, greater than 0");
+          throw new InvalidArgumentError("maxConcurrentStreams must be a positive integer, greater than 0");
         }
         if (typeof connect3 !== "function") {
           connect3 = buildConnector({
@@ -8376,7 +8376,7 @@ var require_pool = __commonJS({
     } = require_pool_base();
     var Client = require_client();
     var {
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors();
     var util = require_util();
     var { kUrl, kInterceptors } = require_symbols();
@@ -8402,13 +8402,13 @@ var require_pool = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError2("invalid connections");
+          throw new InvalidArgumentError("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -8460,7 +8460,7 @@ var require_balanced_pool = __commonJS({
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors();
     var {
       PoolBase,
@@ -8505,7 +8505,7 @@ var require_balanced_pool = __commonJS({
           upstreams = [upstreams];
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         this[kInterceptors] = opts.interceptors?.BalancedPool && Array.isArray(opts.interceptors.BalancedPool) ? opts.interceptors.BalancedPool : [];
         this[kFactory] = factory;
@@ -8602,7 +8602,7 @@ var require_balanced_pool = __commonJS({
 var require_agent = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/dispatcher/agent.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var DispatcherBase = require_dispatcher_base();
     var Pool = require_pool();
@@ -8622,13 +8622,13 @@ var require_agent = __commonJS({
     var Agent2 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxRedirections = 0, connect: connect2, tls, ...options } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (!Number.isInteger(maxRedirections) || maxRedirections < 0) {
-          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+          throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         super(options);
         if (connect2 && typeof connect2 !== "function") {
@@ -8668,7 +8668,7 @@ var require_agent = __commonJS({
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
           key = String(opts.origin);
         } else {
-          throw new InvalidArgumentError2("opts.origin must be a non-empty string or URL.");
+          throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
         }
         let dispatcher = this[kClients].get(key);
         if (!dispatcher) {
@@ -8707,7 +8707,7 @@ var require_proxy_agent = __commonJS({
     var Agent2 = require_agent();
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError } = require_errors();
+    var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors();
     var buildConnector = require_connect();
     var Client = require_client();
     var kAgent = /* @__PURE__ */ Symbol("proxy agent");
@@ -8736,7 +8736,7 @@ var require_proxy_agent = __commonJS({
       constructor(proxyUrl, { headers: headers2 = {}, connect: connect2, factory }) {
         super();
         if (!proxyUrl) {
-          throw new InvalidArgumentError2("Proxy URL is mandatory");
+          throw new InvalidArgumentError("Proxy URL is mandatory");
         }
         this[kProxyHeaders] = headers2;
         if (factory) {
@@ -8750,7 +8750,7 @@ var require_proxy_agent = __commonJS({
         handler.onHeaders = function(statusCode, data, resume) {
           if (statusCode === 407) {
             if (typeof handler.onError === "function") {
-              handler.onError(new InvalidArgumentError2("Proxy Authentication Required (407)"));
+              handler.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
@@ -8780,11 +8780,11 @@ var require_proxy_agent = __commonJS({
       constructor(opts) {
         super();
         if (!opts || typeof opts === "object" && !(opts instanceof URL2) && !opts.uri) {
-          throw new InvalidArgumentError2("Proxy uri is mandatory");
+          throw new InvalidArgumentError("Proxy uri is mandatory");
         }
         const { clientFactory = defaultFactory } = opts;
         if (typeof clientFactory !== "function") {
-          throw new InvalidArgumentError2("Proxy opts.clientFactory must be a function.");
+          throw new InvalidArgumentError("Proxy opts.clientFactory must be a function.");
         }
         const { proxyTunnel = true } = opts;
         const url = this.#getUrl(opts);
@@ -8796,7 +8796,7 @@ var require_proxy_agent = __commonJS({
         this[kProxyHeaders] = opts.headers || {};
         this[kTunnelProxy] = proxyTunnel;
         if (opts.auth && opts.token) {
-          throw new InvalidArgumentError2("opts.auth cannot be used in combination with opts.token");
+          throw new InvalidArgumentError("opts.auth cannot be used in combination with opts.token");
         } else if (opts.auth) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${opts.auth}`;
         } else if (opts.token) {
@@ -8914,7 +8914,7 @@ var require_proxy_agent = __commonJS({
     function throwIfProxyAuthIsSent(headers2) {
       const existProxyAuth = headers2 && Object.keys(headers2).find((key) => key.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
-        throw new InvalidArgumentError2("Proxy-Authorization should be sent in ProxyAgent constructor");
+        throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
     }
     module.exports = ProxyAgent2;
@@ -9447,7 +9447,7 @@ var require_readable = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = __require("node:stream");
-    var { RequestAbortedError, NotSupportedError, InvalidArgumentError: InvalidArgumentError2, AbortError } = require_errors();
+    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
     var util = require_util();
     var { ReadableStreamFrom } = require_util();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
@@ -9567,7 +9567,7 @@ var require_readable = __commonJS({
         let limit = Number.isFinite(opts?.limit) ? opts.limit : 128 * 1024;
         const signal = opts?.signal;
         if (signal != null && (typeof signal !== "object" || !("aborted" in signal))) {
-          throw new InvalidArgumentError2("signal must be an AbortSignal");
+          throw new InvalidArgumentError("signal must be an AbortSignal");
         }
         signal?.throwIfAborted();
         if (this._readableState.closeEmitted) {
@@ -9801,31 +9801,31 @@ var require_api_request = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = require_readable();
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors();
+    var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
     var RequestHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError2("invalid callback");
+            throw new InvalidArgumentError("invalid callback");
           }
           if (highWaterMark && (typeof highWaterMark !== "number" || highWaterMark < 0)) {
-            throw new InvalidArgumentError2("invalid highWaterMark");
+            throw new InvalidArgumentError("invalid highWaterMark");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError2("invalid method");
+            throw new InvalidArgumentError("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError2("invalid onInfo callback");
+            throw new InvalidArgumentError("invalid onInfo callback");
           }
           super("UNDICI_REQUEST");
         } catch (err) {
@@ -10038,7 +10038,7 @@ var require_api_stream = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { finished, PassThrough } = __require("node:stream");
-    var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors();
+    var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
@@ -10046,24 +10046,24 @@ var require_api_stream = __commonJS({
     var StreamHandler = class extends AsyncResource {
       constructor(opts, factory, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError2("invalid callback");
+            throw new InvalidArgumentError("invalid callback");
           }
           if (typeof factory !== "function") {
-            throw new InvalidArgumentError2("invalid factory");
+            throw new InvalidArgumentError("invalid factory");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError2("invalid method");
+            throw new InvalidArgumentError("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError2("invalid onInfo callback");
+            throw new InvalidArgumentError("invalid onInfo callback");
           }
           super("UNDICI_STREAM");
         } catch (err) {
@@ -10215,7 +10215,7 @@ var require_api_pipeline = __commonJS({
       PassThrough
     } = __require("node:stream");
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InvalidReturnValueError,
       RequestAbortedError
     } = require_errors();
@@ -10259,20 +10259,20 @@ var require_api_pipeline = __commonJS({
     var PipelineHandler = class extends AsyncResource {
       constructor(opts, handler) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof handler !== "function") {
-          throw new InvalidArgumentError2("invalid handler");
+          throw new InvalidArgumentError("invalid handler");
         }
         const { signal, method, opaque, onInfo, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         if (method === "CONNECT") {
-          throw new InvalidArgumentError2("invalid method");
+          throw new InvalidArgumentError("invalid method");
         }
         if (onInfo && typeof onInfo !== "function") {
-          throw new InvalidArgumentError2("invalid onInfo callback");
+          throw new InvalidArgumentError("invalid onInfo callback");
         }
         super("UNDICI_PIPELINE");
         this.opaque = opaque || null;
@@ -10409,7 +10409,7 @@ var require_api_pipeline = __commonJS({
 var require_api_upgrade = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors();
+    var { InvalidArgumentError, SocketError } = require_errors();
     var { AsyncResource } = __require("node:async_hooks");
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
@@ -10417,14 +10417,14 @@ var require_api_upgrade = __commonJS({
     var UpgradeHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_UPGRADE");
         this.responseHeaders = responseHeaders || null;
@@ -10503,20 +10503,20 @@ var require_api_connect = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors();
+    var { InvalidArgumentError, SocketError } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var ConnectHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
@@ -10665,7 +10665,7 @@ var require_mock_utils = __commonJS({
       kGetNetConnect
     } = require_mock_symbols();
     var { buildURL } = require_util();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
     var {
       types: {
         isPromise
@@ -10833,7 +10833,7 @@ var require_mock_utils = __commonJS({
       return result;
     }
     function getStatusText(statusCode) {
-      return STATUS_CODES3[statusCode] || "unknown";
+      return STATUS_CODES2[statusCode] || "unknown";
     }
     async function getResponse(body) {
       const buffers = [];
@@ -10849,7 +10849,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay: delay2, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -10858,10 +10858,10 @@ var require_mock_utils = __commonJS({
         handler.onError(error3);
         return true;
       }
-      if (typeof delay2 === "number" && delay2 > 0) {
+      if (typeof delay === "number" && delay > 0) {
         setTimeout(() => {
           handleReply(this[kDispatches]);
-        }, delay2);
+        }, delay);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -10961,7 +10961,7 @@ var require_mock_interceptor = __commonJS({
       kContentLength,
       kMockDispatch
     } = require_mock_symbols();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var { buildURL } = require_util();
     var MockScope = class {
       constructor(mockDispatch) {
@@ -10972,7 +10972,7 @@ var require_mock_interceptor = __commonJS({
        */
       delay(waitInMs) {
         if (typeof waitInMs !== "number" || !Number.isInteger(waitInMs) || waitInMs <= 0) {
-          throw new InvalidArgumentError2("waitInMs must be a valid integer > 0");
+          throw new InvalidArgumentError("waitInMs must be a valid integer > 0");
         }
         this[kMockDispatch].delay = waitInMs;
         return this;
@@ -10989,7 +10989,7 @@ var require_mock_interceptor = __commonJS({
        */
       times(repeatTimes) {
         if (typeof repeatTimes !== "number" || !Number.isInteger(repeatTimes) || repeatTimes <= 0) {
-          throw new InvalidArgumentError2("repeatTimes must be a valid integer > 0");
+          throw new InvalidArgumentError("repeatTimes must be a valid integer > 0");
         }
         this[kMockDispatch].times = repeatTimes;
         return this;
@@ -10998,10 +10998,10 @@ var require_mock_interceptor = __commonJS({
     var MockInterceptor = class {
       constructor(opts, mockDispatches) {
         if (typeof opts !== "object") {
-          throw new InvalidArgumentError2("opts must be an object");
+          throw new InvalidArgumentError("opts must be an object");
         }
         if (typeof opts.path === "undefined") {
-          throw new InvalidArgumentError2("opts.path must be defined");
+          throw new InvalidArgumentError("opts.path must be defined");
         }
         if (typeof opts.method === "undefined") {
           opts.method = "GET";
@@ -11032,10 +11032,10 @@ var require_mock_interceptor = __commonJS({
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
-          throw new InvalidArgumentError2("statusCode must be defined");
+          throw new InvalidArgumentError("statusCode must be defined");
         }
         if (typeof replyParameters.responseOptions !== "object" || replyParameters.responseOptions === null) {
-          throw new InvalidArgumentError2("responseOptions must be an object");
+          throw new InvalidArgumentError("responseOptions must be an object");
         }
       }
       /**
@@ -11046,7 +11046,7 @@ var require_mock_interceptor = __commonJS({
           const wrappedDefaultsCallback = (opts) => {
             const resolvedData = replyOptionsCallbackOrStatusCode(opts);
             if (typeof resolvedData !== "object" || resolvedData === null) {
-              throw new InvalidArgumentError2("reply options callback must return an object");
+              throw new InvalidArgumentError("reply options callback must return an object");
             }
             const replyParameters2 = { data: "", responseOptions: {}, ...resolvedData };
             this.validateReplyParameters(replyParameters2);
@@ -11072,7 +11072,7 @@ var require_mock_interceptor = __commonJS({
        */
       replyWithError(error3) {
         if (typeof error3 === "undefined") {
-          throw new InvalidArgumentError2("error must be defined");
+          throw new InvalidArgumentError("error must be defined");
         }
         const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 });
         return new MockScope(newMockDispatch);
@@ -11082,7 +11082,7 @@ var require_mock_interceptor = __commonJS({
        */
       defaultReplyHeaders(headers2) {
         if (typeof headers2 === "undefined") {
-          throw new InvalidArgumentError2("headers must be defined");
+          throw new InvalidArgumentError("headers must be defined");
         }
         this[kDefaultHeaders] = headers2;
         return this;
@@ -11092,7 +11092,7 @@ var require_mock_interceptor = __commonJS({
        */
       defaultReplyTrailers(trailers) {
         if (typeof trailers === "undefined") {
-          throw new InvalidArgumentError2("trailers must be defined");
+          throw new InvalidArgumentError("trailers must be defined");
         }
         this[kDefaultTrailers] = trailers;
         return this;
@@ -11128,12 +11128,12 @@ var require_mock_client = __commonJS({
     } = require_mock_symbols();
     var { MockInterceptor } = require_mock_interceptor();
     var Symbols = require_symbols();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var MockClient = class extends Client {
       constructor(origin, opts) {
         super(origin, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
         this[kOrigin] = origin;
@@ -11181,12 +11181,12 @@ var require_mock_pool = __commonJS({
     } = require_mock_symbols();
     var { MockInterceptor } = require_mock_interceptor();
     var Symbols = require_symbols();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var MockPool = class extends Pool {
       constructor(origin, opts) {
         super(origin, opts);
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         this[kMockAgent] = opts.agent;
         this[kOrigin] = origin;
@@ -11308,7 +11308,7 @@ var require_mock_agent = __commonJS({
     var MockClient = require_mock_client();
     var MockPool = require_mock_pool();
     var { matchValue, buildMockOptions } = require_mock_utils();
-    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors();
+    var { InvalidArgumentError, UndiciError } = require_errors();
     var Dispatcher = require_dispatcher();
     var Pluralizer = require_pluralizer();
     var PendingInterceptorsFormatter = require_pending_interceptors_formatter();
@@ -11318,7 +11318,7 @@ var require_mock_agent = __commonJS({
         this[kNetConnect] = true;
         this[kIsMockActive] = true;
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         const agent = opts?.agent ? opts.agent : new Agent2(opts);
         this[kAgent] = agent;
@@ -11357,7 +11357,7 @@ var require_mock_agent = __commonJS({
         } else if (typeof matcher === "undefined") {
           this[kNetConnect] = true;
         } else {
-          throw new InvalidArgumentError2("Unsupported matcher. Must be one of String|Function|RegExp.");
+          throw new InvalidArgumentError("Unsupported matcher. Must be one of String|Function|RegExp.");
         }
       }
       disableNetConnect() {
@@ -11423,14 +11423,14 @@ var require_global2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/global.js"(exports, module) {
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors();
+    var { InvalidArgumentError } = require_errors();
     var Agent2 = require_agent();
     if (getGlobalDispatcher() === void 0) {
       setGlobalDispatcher(new Agent2());
     }
     function setGlobalDispatcher(agent) {
       if (!agent || typeof agent.dispatch !== "function") {
-        throw new InvalidArgumentError2("Argument agent must implement Agent");
+        throw new InvalidArgumentError("Argument agent must implement Agent");
       }
       Object.defineProperty(globalThis, globalDispatcher, {
         value: agent,
@@ -11544,7 +11544,7 @@ var require_dump = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/interceptor/dump.js"(exports, module) {
     "use strict";
     var util = require_util();
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors();
+    var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var DecoratorHandler = require_decorator_handler();
     var DumpHandler = class extends DecoratorHandler {
       #maxSize = 1024 * 1024;
@@ -11557,7 +11557,7 @@ var require_dump = __commonJS({
       constructor({ maxSize }, handler) {
         super(handler);
         if (maxSize != null && (!Number.isFinite(maxSize) || maxSize < 1)) {
-          throw new InvalidArgumentError2("maxSize must be a number greater than 0");
+          throw new InvalidArgumentError("maxSize must be a number greater than 0");
         }
         this.#maxSize = maxSize ?? this.#maxSize;
         this.#handler = handler;
@@ -11644,7 +11644,7 @@ var require_dns = __commonJS({
     var { isIP: isIP2 } = __require("node:net");
     var { lookup } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
-    var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors();
+    var { InvalidArgumentError, InformationalError } = require_errors();
     var maxInt = Math.pow(2, 31) - 1;
     var DNSInstance = class {
       #maxTTL = 0;
@@ -11857,24 +11857,24 @@ var require_dns = __commonJS({
     };
     module.exports = (interceptorOpts) => {
       if (interceptorOpts?.maxTTL != null && (typeof interceptorOpts?.maxTTL !== "number" || interceptorOpts?.maxTTL < 0)) {
-        throw new InvalidArgumentError2("Invalid maxTTL. Must be a positive number");
+        throw new InvalidArgumentError("Invalid maxTTL. Must be a positive number");
       }
       if (interceptorOpts?.maxItems != null && (typeof interceptorOpts?.maxItems !== "number" || interceptorOpts?.maxItems < 1)) {
-        throw new InvalidArgumentError2(
+        throw new InvalidArgumentError(
           "Invalid maxItems. Must be a positive number and greater than zero"
         );
       }
       if (interceptorOpts?.affinity != null && interceptorOpts?.affinity !== 4 && interceptorOpts?.affinity !== 6) {
-        throw new InvalidArgumentError2("Invalid affinity. Must be either 4 or 6");
+        throw new InvalidArgumentError("Invalid affinity. Must be either 4 or 6");
       }
       if (interceptorOpts?.dualStack != null && typeof interceptorOpts?.dualStack !== "boolean") {
-        throw new InvalidArgumentError2("Invalid dualStack. Must be a boolean");
+        throw new InvalidArgumentError("Invalid dualStack. Must be a boolean");
       }
       if (interceptorOpts?.lookup != null && typeof interceptorOpts?.lookup !== "function") {
-        throw new InvalidArgumentError2("Invalid lookup. Must be a function");
+        throw new InvalidArgumentError("Invalid lookup. Must be a function");
       }
       if (interceptorOpts?.pick != null && typeof interceptorOpts?.pick !== "function") {
-        throw new InvalidArgumentError2("Invalid pick. Must be a function");
+        throw new InvalidArgumentError("Invalid pick. Must be a function");
       }
       const dualStack = interceptorOpts?.dualStack ?? true;
       let affinity;
@@ -12841,7 +12841,7 @@ var require_request2 = __commonJS({
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
     var assert = __require("node:assert");
-    var { getMaxListeners, setMaxListeners: setMaxListeners2, getEventListeners, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __require("node:events");
     var kAbortController = /* @__PURE__ */ Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry2(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -13074,9 +13074,9 @@ var require_request2 = __commonJS({
             const abort = buildAbort(acRef);
             try {
               if (typeof getMaxListeners === "function" && getMaxListeners(signal) === defaultMaxListeners) {
-                setMaxListeners2(1500, signal);
+                setMaxListeners(1500, signal);
               } else if (getEventListeners(signal, "abort").length >= defaultMaxListeners) {
-                setMaxListeners2(1500, signal);
+                setMaxListeners(1500, signal);
               }
             } catch {
             }
@@ -13571,7 +13571,7 @@ var require_fetch = __commonJS({
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
     var { webidl } = require_webidl();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
     var GET_OR_HEAD = ["GET", "HEAD"];
     var defaultUserAgent = typeof __UNDICI_IS_NODE__ !== "undefined" || typeof esbuildDetection !== "undefined" ? "node" : "undici";
     var resolveObjectURL;
@@ -14552,7 +14552,7 @@ var require_fetch = __commonJS({
               }
               resolve({
                 status,
-                statusText: STATUS_CODES3[status],
+                statusText: STATUS_CODES2[status],
                 headersList,
                 socket
               });
@@ -18290,7 +18290,7 @@ var require_util8 = __commonJS({
       }
       return true;
     }
-    function delay2(ms) {
+    function delay(ms) {
       return new Promise((resolve) => {
         setTimeout(resolve, ms).unref();
       });
@@ -18298,7 +18298,7 @@ var require_util8 = __commonJS({
     module.exports = {
       isValidLastEventId,
       isASCIINumber,
-      delay: delay2
+      delay
     };
   }
 });
@@ -18720,7 +18720,7 @@ var require_eventsource = __commonJS({
     var { parseMIMEType } = require_data_url();
     var { createFastMessageEvent } = require_events();
     var { isNetworkError } = require_response();
-    var { delay: delay2 } = require_util8();
+    var { delay } = require_util8();
     var { kEnumerableProperty } = require_util();
     var { environmentSettingsObject } = require_util2();
     var { getGlobalDispatcher } = require_global2();
@@ -18893,7 +18893,7 @@ var require_eventsource = __commonJS({
         if (this.#readyState === CLOSED) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
-        await delay2(this.#state.reconnectionTime);
+        await delay(this.#state.reconnectionTime);
         if (this.#readyState !== CONNECTING) return;
         if (this.#state.lastEventId.length) {
           this.#request.headersList.set("last-event-id", this.#state.lastEventId, true);
@@ -19022,7 +19022,7 @@ var require_undici = __commonJS({
     var RetryAgent = require_retry_agent();
     var errors = require_errors();
     var util = require_util();
-    var { InvalidArgumentError: InvalidArgumentError2 } = errors;
+    var { InvalidArgumentError } = errors;
     var api = require_api();
     var buildConnector = require_connect();
     var MockClient = require_mock_client();
@@ -19066,14 +19066,14 @@ var require_undici = __commonJS({
           opts = null;
         }
         if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-          throw new InvalidArgumentError2("invalid url");
+          throw new InvalidArgumentError("invalid url");
         }
         if (opts != null && typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (opts && opts.path != null) {
           if (typeof opts.path !== "string") {
-            throw new InvalidArgumentError2("invalid opts.path");
+            throw new InvalidArgumentError("invalid opts.path");
           }
           let path3 = opts.path;
           if (!opts.path.startsWith("/")) {
@@ -19088,7 +19088,7 @@ var require_undici = __commonJS({
         }
         const { agent, dispatcher = getGlobalDispatcher() } = opts;
         if (agent) {
-          throw new InvalidArgumentError2("unsupported opts.agent. Did you mean opts.client?");
+          throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
         }
         return fn.call(dispatcher, {
           ...opts,
@@ -19147,3432 +19147,6 @@ var require_undici = __commonJS({
     module.exports.mockErrors = mockErrors;
     var { EventSource } = require_eventsource();
     module.exports.EventSource = EventSource;
-  }
-});
-
-// node_modules/commander/lib/error.js
-var require_error = __commonJS({
-  "node_modules/commander/lib/error.js"(exports) {
-    var CommanderError2 = class extends Error {
-      /**
-       * Constructs the CommanderError class
-       * @param {number} exitCode suggested exit code which could be used with process.exit
-       * @param {string} code an id string representing the error
-       * @param {string} message human-readable description of the error
-       */
-      constructor(exitCode, code, message) {
-        super(message);
-        Error.captureStackTrace(this, this.constructor);
-        this.name = this.constructor.name;
-        this.code = code;
-        this.exitCode = exitCode;
-        this.nestedError = void 0;
-      }
-    };
-    var InvalidArgumentError2 = class extends CommanderError2 {
-      /**
-       * Constructs the InvalidArgumentError class
-       * @param {string} [message] explanation of why argument is invalid
-       */
-      constructor(message) {
-        super(1, "commander.invalidArgument", message);
-        Error.captureStackTrace(this, this.constructor);
-        this.name = this.constructor.name;
-      }
-    };
-    exports.CommanderError = CommanderError2;
-    exports.InvalidArgumentError = InvalidArgumentError2;
-  }
-});
-
-// node_modules/commander/lib/argument.js
-var require_argument = __commonJS({
-  "node_modules/commander/lib/argument.js"(exports) {
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
-    var Argument2 = class {
-      /**
-       * Initialize a new command argument with the given name and description.
-       * The default is that the argument is required, and you can explicitly
-       * indicate this with <> around the name. Put [] around the name for an optional argument.
-       *
-       * @param {string} name
-       * @param {string} [description]
-       */
-      constructor(name, description) {
-        this.description = description || "";
-        this.variadic = false;
-        this.parseArg = void 0;
-        this.defaultValue = void 0;
-        this.defaultValueDescription = void 0;
-        this.argChoices = void 0;
-        switch (name[0]) {
-          case "<":
-            this.required = true;
-            this._name = name.slice(1, -1);
-            break;
-          case "[":
-            this.required = false;
-            this._name = name.slice(1, -1);
-            break;
-          default:
-            this.required = true;
-            this._name = name;
-            break;
-        }
-        if (this._name.endsWith("...")) {
-          this.variadic = true;
-          this._name = this._name.slice(0, -3);
-        }
-      }
-      /**
-       * Return argument name.
-       *
-       * @return {string}
-       */
-      name() {
-        return this._name;
-      }
-      /**
-       * @package
-       */
-      _collectValue(value, previous) {
-        if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
-        }
-        previous.push(value);
-        return previous;
-      }
-      /**
-       * Set the default value, and optionally supply the description to be displayed in the help.
-       *
-       * @param {*} value
-       * @param {string} [description]
-       * @return {Argument}
-       */
-      default(value, description) {
-        this.defaultValue = value;
-        this.defaultValueDescription = description;
-        return this;
-      }
-      /**
-       * Set the custom handler for processing CLI command arguments into argument values.
-       *
-       * @param {Function} [fn]
-       * @return {Argument}
-       */
-      argParser(fn) {
-        this.parseArg = fn;
-        return this;
-      }
-      /**
-       * Only allow argument value to be one of choices.
-       *
-       * @param {string[]} values
-       * @return {Argument}
-       */
-      choices(values) {
-        this.argChoices = values.slice();
-        this.parseArg = (arg, previous) => {
-          if (!this.argChoices.includes(arg)) {
-            throw new InvalidArgumentError2(
-              `Allowed choices are ${this.argChoices.join(", ")}.`
-            );
-          }
-          if (this.variadic) {
-            return this._collectValue(arg, previous);
-          }
-          return arg;
-        };
-        return this;
-      }
-      /**
-       * Make argument required.
-       *
-       * @returns {Argument}
-       */
-      argRequired() {
-        this.required = true;
-        return this;
-      }
-      /**
-       * Make argument optional.
-       *
-       * @returns {Argument}
-       */
-      argOptional() {
-        this.required = false;
-        return this;
-      }
-    };
-    function humanReadableArgName(arg) {
-      const nameOutput = arg.name() + (arg.variadic === true ? "..." : "");
-      return arg.required ? "<" + nameOutput + ">" : "[" + nameOutput + "]";
-    }
-    exports.Argument = Argument2;
-    exports.humanReadableArgName = humanReadableArgName;
-  }
-});
-
-// node_modules/commander/lib/help.js
-var require_help = __commonJS({
-  "node_modules/commander/lib/help.js"(exports) {
-    var { humanReadableArgName } = require_argument();
-    var Help2 = class {
-      constructor() {
-        this.helpWidth = void 0;
-        this.minWidthToWrap = 40;
-        this.sortSubcommands = false;
-        this.sortOptions = false;
-        this.showGlobalOptions = false;
-      }
-      /**
-       * prepareContext is called by Commander after applying overrides from `Command.configureHelp()`
-       * and just before calling `formatHelp()`.
-       *
-       * Commander just uses the helpWidth and the rest is provided for optional use by more complex subclasses.
-       *
-       * @param {{ error?: boolean, helpWidth?: number, outputHasColors?: boolean }} contextOptions
-       */
-      prepareContext(contextOptions) {
-        this.helpWidth = this.helpWidth ?? contextOptions.helpWidth ?? 80;
-      }
-      /**
-       * Get an array of the visible subcommands. Includes a placeholder for the implicit help command, if there is one.
-       *
-       * @param {Command} cmd
-       * @returns {Command[]}
-       */
-      visibleCommands(cmd) {
-        const visibleCommands = cmd.commands.filter((cmd2) => !cmd2._hidden);
-        const helpCommand = cmd._getHelpCommand();
-        if (helpCommand && !helpCommand._hidden) {
-          visibleCommands.push(helpCommand);
-        }
-        if (this.sortSubcommands) {
-          visibleCommands.sort((a, b) => {
-            return a.name().localeCompare(b.name());
-          });
-        }
-        return visibleCommands;
-      }
-      /**
-       * Compare options for sort.
-       *
-       * @param {Option} a
-       * @param {Option} b
-       * @returns {number}
-       */
-      compareOptions(a, b) {
-        const getSortKey = (option) => {
-          return option.short ? option.short.replace(/^-/, "") : option.long.replace(/^--/, "");
-        };
-        return getSortKey(a).localeCompare(getSortKey(b));
-      }
-      /**
-       * Get an array of the visible options. Includes a placeholder for the implicit help option, if there is one.
-       *
-       * @param {Command} cmd
-       * @returns {Option[]}
-       */
-      visibleOptions(cmd) {
-        const visibleOptions = cmd.options.filter((option) => !option.hidden);
-        const helpOption = cmd._getHelpOption();
-        if (helpOption && !helpOption.hidden) {
-          const removeShort = helpOption.short && cmd._findOption(helpOption.short);
-          const removeLong = helpOption.long && cmd._findOption(helpOption.long);
-          if (!removeShort && !removeLong) {
-            visibleOptions.push(helpOption);
-          } else if (helpOption.long && !removeLong) {
-            visibleOptions.push(
-              cmd.createOption(helpOption.long, helpOption.description)
-            );
-          } else if (helpOption.short && !removeShort) {
-            visibleOptions.push(
-              cmd.createOption(helpOption.short, helpOption.description)
-            );
-          }
-        }
-        if (this.sortOptions) {
-          visibleOptions.sort(this.compareOptions);
-        }
-        return visibleOptions;
-      }
-      /**
-       * Get an array of the visible global options. (Not including help.)
-       *
-       * @param {Command} cmd
-       * @returns {Option[]}
-       */
-      visibleGlobalOptions(cmd) {
-        if (!this.showGlobalOptions) return [];
-        const globalOptions = [];
-        for (let ancestorCmd = cmd.parent; ancestorCmd; ancestorCmd = ancestorCmd.parent) {
-          const visibleOptions = ancestorCmd.options.filter(
-            (option) => !option.hidden
-          );
-          globalOptions.push(...visibleOptions);
-        }
-        if (this.sortOptions) {
-          globalOptions.sort(this.compareOptions);
-        }
-        return globalOptions;
-      }
-      /**
-       * Get an array of the arguments if any have a description.
-       *
-       * @param {Command} cmd
-       * @returns {Argument[]}
-       */
-      visibleArguments(cmd) {
-        if (cmd._argsDescription) {
-          cmd.registeredArguments.forEach((argument) => {
-            argument.description = argument.description || cmd._argsDescription[argument.name()] || "";
-          });
-        }
-        if (cmd.registeredArguments.find((argument) => argument.description)) {
-          return cmd.registeredArguments;
-        }
-        return [];
-      }
-      /**
-       * Get the command term to show in the list of subcommands.
-       *
-       * @param {Command} cmd
-       * @returns {string}
-       */
-      subcommandTerm(cmd) {
-        const args = cmd.registeredArguments.map((arg) => humanReadableArgName(arg)).join(" ");
-        return cmd._name + (cmd._aliases[0] ? "|" + cmd._aliases[0] : "") + (cmd.options.length ? " [options]" : "") + // simplistic check for non-help option
-        (args ? " " + args : "");
-      }
-      /**
-       * Get the option term to show in the list of options.
-       *
-       * @param {Option} option
-       * @returns {string}
-       */
-      optionTerm(option) {
-        return option.flags;
-      }
-      /**
-       * Get the argument term to show in the list of arguments.
-       *
-       * @param {Argument} argument
-       * @returns {string}
-       */
-      argumentTerm(argument) {
-        return argument.name();
-      }
-      /**
-       * Get the longest command term length.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {number}
-       */
-      longestSubcommandTermLength(cmd, helper) {
-        return helper.visibleCommands(cmd).reduce((max, command) => {
-          return Math.max(
-            max,
-            this.displayWidth(
-              helper.styleSubcommandTerm(helper.subcommandTerm(command))
-            )
-          );
-        }, 0);
-      }
-      /**
-       * Get the longest option term length.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {number}
-       */
-      longestOptionTermLength(cmd, helper) {
-        return helper.visibleOptions(cmd).reduce((max, option) => {
-          return Math.max(
-            max,
-            this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
-          );
-        }, 0);
-      }
-      /**
-       * Get the longest global option term length.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {number}
-       */
-      longestGlobalOptionTermLength(cmd, helper) {
-        return helper.visibleGlobalOptions(cmd).reduce((max, option) => {
-          return Math.max(
-            max,
-            this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option)))
-          );
-        }, 0);
-      }
-      /**
-       * Get the longest argument term length.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {number}
-       */
-      longestArgumentTermLength(cmd, helper) {
-        return helper.visibleArguments(cmd).reduce((max, argument) => {
-          return Math.max(
-            max,
-            this.displayWidth(
-              helper.styleArgumentTerm(helper.argumentTerm(argument))
-            )
-          );
-        }, 0);
-      }
-      /**
-       * Get the command usage to be displayed at the top of the built-in help.
-       *
-       * @param {Command} cmd
-       * @returns {string}
-       */
-      commandUsage(cmd) {
-        let cmdName = cmd._name;
-        if (cmd._aliases[0]) {
-          cmdName = cmdName + "|" + cmd._aliases[0];
-        }
-        let ancestorCmdNames = "";
-        for (let ancestorCmd = cmd.parent; ancestorCmd; ancestorCmd = ancestorCmd.parent) {
-          ancestorCmdNames = ancestorCmd.name() + " " + ancestorCmdNames;
-        }
-        return ancestorCmdNames + cmdName + " " + cmd.usage();
-      }
-      /**
-       * Get the description for the command.
-       *
-       * @param {Command} cmd
-       * @returns {string}
-       */
-      commandDescription(cmd) {
-        return cmd.description();
-      }
-      /**
-       * Get the subcommand summary to show in the list of subcommands.
-       * (Fallback to description for backwards compatibility.)
-       *
-       * @param {Command} cmd
-       * @returns {string}
-       */
-      subcommandDescription(cmd) {
-        return cmd.summary() || cmd.description();
-      }
-      /**
-       * Get the option description to show in the list of options.
-       *
-       * @param {Option} option
-       * @return {string}
-       */
-      optionDescription(option) {
-        const extraInfo = [];
-        if (option.argChoices) {
-          extraInfo.push(
-            // use stringify to match the display of the default value
-            `choices: ${option.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
-          );
-        }
-        if (option.defaultValue !== void 0) {
-          const showDefault = option.required || option.optional || option.isBoolean() && typeof option.defaultValue === "boolean";
-          if (showDefault) {
-            extraInfo.push(
-              `default: ${option.defaultValueDescription || JSON.stringify(option.defaultValue)}`
-            );
-          }
-        }
-        if (option.presetArg !== void 0 && option.optional) {
-          extraInfo.push(`preset: ${JSON.stringify(option.presetArg)}`);
-        }
-        if (option.envVar !== void 0) {
-          extraInfo.push(`env: ${option.envVar}`);
-        }
-        if (extraInfo.length > 0) {
-          const extraDescription = `(${extraInfo.join(", ")})`;
-          if (option.description) {
-            return `${option.description} ${extraDescription}`;
-          }
-          return extraDescription;
-        }
-        return option.description;
-      }
-      /**
-       * Get the argument description to show in the list of arguments.
-       *
-       * @param {Argument} argument
-       * @return {string}
-       */
-      argumentDescription(argument) {
-        const extraInfo = [];
-        if (argument.argChoices) {
-          extraInfo.push(
-            // use stringify to match the display of the default value
-            `choices: ${argument.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
-          );
-        }
-        if (argument.defaultValue !== void 0) {
-          extraInfo.push(
-            `default: ${argument.defaultValueDescription || JSON.stringify(argument.defaultValue)}`
-          );
-        }
-        if (extraInfo.length > 0) {
-          const extraDescription = `(${extraInfo.join(", ")})`;
-          if (argument.description) {
-            return `${argument.description} ${extraDescription}`;
-          }
-          return extraDescription;
-        }
-        return argument.description;
-      }
-      /**
-       * Format a list of items, given a heading and an array of formatted items.
-       *
-       * @param {string} heading
-       * @param {string[]} items
-       * @param {Help} helper
-       * @returns string[]
-       */
-      formatItemList(heading, items, helper) {
-        if (items.length === 0) return [];
-        return [helper.styleTitle(heading), ...items, ""];
-      }
-      /**
-       * Group items by their help group heading.
-       *
-       * @param {Command[] | Option[]} unsortedItems
-       * @param {Command[] | Option[]} visibleItems
-       * @param {Function} getGroup
-       * @returns {Map<string, Command[] | Option[]>}
-       */
-      groupItems(unsortedItems, visibleItems, getGroup) {
-        const result = /* @__PURE__ */ new Map();
-        unsortedItems.forEach((item) => {
-          const group = getGroup(item);
-          if (!result.has(group)) result.set(group, []);
-        });
-        visibleItems.forEach((item) => {
-          const group = getGroup(item);
-          if (!result.has(group)) {
-            result.set(group, []);
-          }
-          result.get(group).push(item);
-        });
-        return result;
-      }
-      /**
-       * Generate the built-in help text.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {string}
-       */
-      formatHelp(cmd, helper) {
-        const termWidth = helper.padWidth(cmd, helper);
-        const helpWidth = helper.helpWidth ?? 80;
-        function callFormatItem(term, description) {
-          return helper.formatItem(term, termWidth, description, helper);
-        }
-        let output = [
-          `${helper.styleTitle("Usage:")} ${helper.styleUsage(helper.commandUsage(cmd))}`,
-          ""
-        ];
-        const commandDescription = helper.commandDescription(cmd);
-        if (commandDescription.length > 0) {
-          output = output.concat([
-            helper.boxWrap(
-              helper.styleCommandDescription(commandDescription),
-              helpWidth
-            ),
-            ""
-          ]);
-        }
-        const argumentList = helper.visibleArguments(cmd).map((argument) => {
-          return callFormatItem(
-            helper.styleArgumentTerm(helper.argumentTerm(argument)),
-            helper.styleArgumentDescription(helper.argumentDescription(argument))
-          );
-        });
-        output = output.concat(
-          this.formatItemList("Arguments:", argumentList, helper)
-        );
-        const optionGroups = this.groupItems(
-          cmd.options,
-          helper.visibleOptions(cmd),
-          (option) => option.helpGroupHeading ?? "Options:"
-        );
-        optionGroups.forEach((options, group) => {
-          const optionList = options.map((option) => {
-            return callFormatItem(
-              helper.styleOptionTerm(helper.optionTerm(option)),
-              helper.styleOptionDescription(helper.optionDescription(option))
-            );
-          });
-          output = output.concat(this.formatItemList(group, optionList, helper));
-        });
-        if (helper.showGlobalOptions) {
-          const globalOptionList = helper.visibleGlobalOptions(cmd).map((option) => {
-            return callFormatItem(
-              helper.styleOptionTerm(helper.optionTerm(option)),
-              helper.styleOptionDescription(helper.optionDescription(option))
-            );
-          });
-          output = output.concat(
-            this.formatItemList("Global Options:", globalOptionList, helper)
-          );
-        }
-        const commandGroups = this.groupItems(
-          cmd.commands,
-          helper.visibleCommands(cmd),
-          (sub) => sub.helpGroup() || "Commands:"
-        );
-        commandGroups.forEach((commands, group) => {
-          const commandList = commands.map((sub) => {
-            return callFormatItem(
-              helper.styleSubcommandTerm(helper.subcommandTerm(sub)),
-              helper.styleSubcommandDescription(helper.subcommandDescription(sub))
-            );
-          });
-          output = output.concat(this.formatItemList(group, commandList, helper));
-        });
-        return output.join("\n");
-      }
-      /**
-       * Return display width of string, ignoring ANSI escape sequences. Used in padding and wrapping calculations.
-       *
-       * @param {string} str
-       * @returns {number}
-       */
-      displayWidth(str) {
-        return stripColor(str).length;
-      }
-      /**
-       * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
-       *
-       * @param {string} str
-       * @returns {string}
-       */
-      styleTitle(str) {
-        return str;
-      }
-      styleUsage(str) {
-        return str.split(" ").map((word) => {
-          if (word === "[options]") return this.styleOptionText(word);
-          if (word === "[command]") return this.styleSubcommandText(word);
-          if (word[0] === "[" || word[0] === "<")
-            return this.styleArgumentText(word);
-          return this.styleCommandText(word);
-        }).join(" ");
-      }
-      styleCommandDescription(str) {
-        return this.styleDescriptionText(str);
-      }
-      styleOptionDescription(str) {
-        return this.styleDescriptionText(str);
-      }
-      styleSubcommandDescription(str) {
-        return this.styleDescriptionText(str);
-      }
-      styleArgumentDescription(str) {
-        return this.styleDescriptionText(str);
-      }
-      styleDescriptionText(str) {
-        return str;
-      }
-      styleOptionTerm(str) {
-        return this.styleOptionText(str);
-      }
-      styleSubcommandTerm(str) {
-        return str.split(" ").map((word) => {
-          if (word === "[options]") return this.styleOptionText(word);
-          if (word[0] === "[" || word[0] === "<")
-            return this.styleArgumentText(word);
-          return this.styleSubcommandText(word);
-        }).join(" ");
-      }
-      styleArgumentTerm(str) {
-        return this.styleArgumentText(str);
-      }
-      styleOptionText(str) {
-        return str;
-      }
-      styleArgumentText(str) {
-        return str;
-      }
-      styleSubcommandText(str) {
-        return str;
-      }
-      styleCommandText(str) {
-        return str;
-      }
-      /**
-       * Calculate the pad width from the maximum term length.
-       *
-       * @param {Command} cmd
-       * @param {Help} helper
-       * @returns {number}
-       */
-      padWidth(cmd, helper) {
-        return Math.max(
-          helper.longestOptionTermLength(cmd, helper),
-          helper.longestGlobalOptionTermLength(cmd, helper),
-          helper.longestSubcommandTermLength(cmd, helper),
-          helper.longestArgumentTermLength(cmd, helper)
-        );
-      }
-      /**
-       * Detect manually wrapped and indented strings by checking for line break followed by whitespace.
-       *
-       * @param {string} str
-       * @returns {boolean}
-       */
-      preformatted(str) {
-        return /\n[^\S\r\n]/.test(str);
-      }
-      /**
-       * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
-       *
-       * So "TTT", 5, "DDD DDDD DD DDD" might be formatted for this.helpWidth=17 like so:
-       *   TTT  DDD DDDD
-       *        DD DDD
-       *
-       * @param {string} term
-       * @param {number} termWidth
-       * @param {string} description
-       * @param {Help} helper
-       * @returns {string}
-       */
-      formatItem(term, termWidth, description, helper) {
-        const itemIndent = 2;
-        const itemIndentStr = " ".repeat(itemIndent);
-        if (!description) return itemIndentStr + term;
-        const paddedTerm = term.padEnd(
-          termWidth + term.length - helper.displayWidth(term)
-        );
-        const spacerWidth = 2;
-        const helpWidth = this.helpWidth ?? 80;
-        const remainingWidth = helpWidth - termWidth - spacerWidth - itemIndent;
-        let formattedDescription;
-        if (remainingWidth < this.minWidthToWrap || helper.preformatted(description)) {
-          formattedDescription = description;
-        } else {
-          const wrappedDescription = helper.boxWrap(description, remainingWidth);
-          formattedDescription = wrappedDescription.replace(
-            /\n/g,
-            "\n" + " ".repeat(termWidth + spacerWidth)
-          );
-        }
-        return itemIndentStr + paddedTerm + " ".repeat(spacerWidth) + formattedDescription.replace(/\n/g, `
-${itemIndentStr}`);
-      }
-      /**
-       * Wrap a string at whitespace, preserving existing line breaks.
-       * Wrapping is skipped if the width is less than `minWidthToWrap`.
-       *
-       * @param {string} str
-       * @param {number} width
-       * @returns {string}
-       */
-      boxWrap(str, width) {
-        if (width < this.minWidthToWrap) return str;
-        const rawLines = str.split(/\r\n|\n/);
-        const chunkPattern = /[\s]*[^\s]+/g;
-        const wrappedLines = [];
-        rawLines.forEach((line) => {
-          const chunks = line.match(chunkPattern);
-          if (chunks === null) {
-            wrappedLines.push("");
-            return;
-          }
-          let sumChunks = [chunks.shift()];
-          let sumWidth = this.displayWidth(sumChunks[0]);
-          chunks.forEach((chunk) => {
-            const visibleWidth = this.displayWidth(chunk);
-            if (sumWidth + visibleWidth <= width) {
-              sumChunks.push(chunk);
-              sumWidth += visibleWidth;
-              return;
-            }
-            wrappedLines.push(sumChunks.join(""));
-            const nextChunk = chunk.trimStart();
-            sumChunks = [nextChunk];
-            sumWidth = this.displayWidth(nextChunk);
-          });
-          wrappedLines.push(sumChunks.join(""));
-        });
-        return wrappedLines.join("\n");
-      }
-    };
-    function stripColor(str) {
-      const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str.replace(sgrPattern, "");
-    }
-    exports.Help = Help2;
-    exports.stripColor = stripColor;
-  }
-});
-
-// node_modules/commander/lib/option.js
-var require_option = __commonJS({
-  "node_modules/commander/lib/option.js"(exports) {
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_error();
-    var Option2 = class {
-      /**
-       * Initialize a new `Option` with the given `flags` and `description`.
-       *
-       * @param {string} flags
-       * @param {string} [description]
-       */
-      constructor(flags, description) {
-        this.flags = flags;
-        this.description = description || "";
-        this.required = flags.includes("<");
-        this.optional = flags.includes("[");
-        this.variadic = /\w\.\.\.[>\]]$/.test(flags);
-        this.mandatory = false;
-        const optionFlags = splitOptionFlags(flags);
-        this.short = optionFlags.shortFlag;
-        this.long = optionFlags.longFlag;
-        this.negate = false;
-        if (this.long) {
-          this.negate = this.long.startsWith("--no-");
-        }
-        this.defaultValue = void 0;
-        this.defaultValueDescription = void 0;
-        this.presetArg = void 0;
-        this.envVar = void 0;
-        this.parseArg = void 0;
-        this.hidden = false;
-        this.argChoices = void 0;
-        this.conflictsWith = [];
-        this.implied = void 0;
-        this.helpGroupHeading = void 0;
-      }
-      /**
-       * Set the default value, and optionally supply the description to be displayed in the help.
-       *
-       * @param {*} value
-       * @param {string} [description]
-       * @return {Option}
-       */
-      default(value, description) {
-        this.defaultValue = value;
-        this.defaultValueDescription = description;
-        return this;
-      }
-      /**
-       * Preset to use when option used without option-argument, especially optional but also boolean and negated.
-       * The custom processing (parseArg) is called.
-       *
-       * @example
-       * new Option('--color').default('GREYSCALE').preset('RGB');
-       * new Option('--donate [amount]').preset('20').argParser(parseFloat);
-       *
-       * @param {*} arg
-       * @return {Option}
-       */
-      preset(arg) {
-        this.presetArg = arg;
-        return this;
-      }
-      /**
-       * Add option name(s) that conflict with this option.
-       * An error will be displayed if conflicting options are found during parsing.
-       *
-       * @example
-       * new Option('--rgb').conflicts('cmyk');
-       * new Option('--js').conflicts(['ts', 'jsx']);
-       *
-       * @param {(string | string[])} names
-       * @return {Option}
-       */
-      conflicts(names) {
-        this.conflictsWith = this.conflictsWith.concat(names);
-        return this;
-      }
-      /**
-       * Specify implied option values for when this option is set and the implied options are not.
-       *
-       * The custom processing (parseArg) is not called on the implied values.
-       *
-       * @example
-       * program
-       *   .addOption(new Option('--log', 'write logging information to file'))
-       *   .addOption(new Option('--trace', 'log extra details').implies({ log: 'trace.txt' }));
-       *
-       * @param {object} impliedOptionValues
-       * @return {Option}
-       */
-      implies(impliedOptionValues) {
-        let newImplied = impliedOptionValues;
-        if (typeof impliedOptionValues === "string") {
-          newImplied = { [impliedOptionValues]: true };
-        }
-        this.implied = Object.assign(this.implied || {}, newImplied);
-        return this;
-      }
-      /**
-       * Set environment variable to check for option value.
-       *
-       * An environment variable is only used if when processed the current option value is
-       * undefined, or the source of the current value is 'default' or 'config' or 'env'.
-       *
-       * @param {string} name
-       * @return {Option}
-       */
-      env(name) {
-        this.envVar = name;
-        return this;
-      }
-      /**
-       * Set the custom handler for processing CLI option arguments into option values.
-       *
-       * @param {Function} [fn]
-       * @return {Option}
-       */
-      argParser(fn) {
-        this.parseArg = fn;
-        return this;
-      }
-      /**
-       * Whether the option is mandatory and must have a value after parsing.
-       *
-       * @param {boolean} [mandatory=true]
-       * @return {Option}
-       */
-      makeOptionMandatory(mandatory = true) {
-        this.mandatory = !!mandatory;
-        return this;
-      }
-      /**
-       * Hide option in help.
-       *
-       * @param {boolean} [hide=true]
-       * @return {Option}
-       */
-      hideHelp(hide = true) {
-        this.hidden = !!hide;
-        return this;
-      }
-      /**
-       * @package
-       */
-      _collectValue(value, previous) {
-        if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
-        }
-        previous.push(value);
-        return previous;
-      }
-      /**
-       * Only allow option value to be one of choices.
-       *
-       * @param {string[]} values
-       * @return {Option}
-       */
-      choices(values) {
-        this.argChoices = values.slice();
-        this.parseArg = (arg, previous) => {
-          if (!this.argChoices.includes(arg)) {
-            throw new InvalidArgumentError2(
-              `Allowed choices are ${this.argChoices.join(", ")}.`
-            );
-          }
-          if (this.variadic) {
-            return this._collectValue(arg, previous);
-          }
-          return arg;
-        };
-        return this;
-      }
-      /**
-       * Return option name.
-       *
-       * @return {string}
-       */
-      name() {
-        if (this.long) {
-          return this.long.replace(/^--/, "");
-        }
-        return this.short.replace(/^-/, "");
-      }
-      /**
-       * Return option name, in a camelcase format that can be used
-       * as an object attribute key.
-       *
-       * @return {string}
-       */
-      attributeName() {
-        if (this.negate) {
-          return camelcase(this.name().replace(/^no-/, ""));
-        }
-        return camelcase(this.name());
-      }
-      /**
-       * Set the help group heading.
-       *
-       * @param {string} heading
-       * @return {Option}
-       */
-      helpGroup(heading) {
-        this.helpGroupHeading = heading;
-        return this;
-      }
-      /**
-       * Check if `arg` matches the short or long flag.
-       *
-       * @param {string} arg
-       * @return {boolean}
-       * @package
-       */
-      is(arg) {
-        return this.short === arg || this.long === arg;
-      }
-      /**
-       * Return whether a boolean option.
-       *
-       * Options are one of boolean, negated, required argument, or optional argument.
-       *
-       * @return {boolean}
-       * @package
-       */
-      isBoolean() {
-        return !this.required && !this.optional && !this.negate;
-      }
-    };
-    var DualOptions = class {
-      /**
-       * @param {Option[]} options
-       */
-      constructor(options) {
-        this.positiveOptions = /* @__PURE__ */ new Map();
-        this.negativeOptions = /* @__PURE__ */ new Map();
-        this.dualOptions = /* @__PURE__ */ new Set();
-        options.forEach((option) => {
-          if (option.negate) {
-            this.negativeOptions.set(option.attributeName(), option);
-          } else {
-            this.positiveOptions.set(option.attributeName(), option);
-          }
-        });
-        this.negativeOptions.forEach((value, key) => {
-          if (this.positiveOptions.has(key)) {
-            this.dualOptions.add(key);
-          }
-        });
-      }
-      /**
-       * Did the value come from the option, and not from possible matching dual option?
-       *
-       * @param {*} value
-       * @param {Option} option
-       * @returns {boolean}
-       */
-      valueFromOption(value, option) {
-        const optionKey = option.attributeName();
-        if (!this.dualOptions.has(optionKey)) return true;
-        const preset = this.negativeOptions.get(optionKey).presetArg;
-        const negativeValue = preset !== void 0 ? preset : false;
-        return option.negate === (negativeValue === value);
-      }
-    };
-    function camelcase(str) {
-      return str.split("-").reduce((str2, word) => {
-        return str2 + word[0].toUpperCase() + word.slice(1);
-      });
-    }
-    function splitOptionFlags(flags) {
-      let shortFlag;
-      let longFlag;
-      const shortFlagExp = /^-[^-]$/;
-      const longFlagExp = /^--[^-]/;
-      const flagParts = flags.split(/[ |,]+/).concat("guard");
-      if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
-      if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
-      if (!shortFlag && shortFlagExp.test(flagParts[0]))
-        shortFlag = flagParts.shift();
-      if (!shortFlag && longFlagExp.test(flagParts[0])) {
-        shortFlag = longFlag;
-        longFlag = flagParts.shift();
-      }
-      if (flagParts[0].startsWith("-")) {
-        const unsupportedFlag = flagParts[0];
-        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags}'`;
-        if (/^-[^-][^-]/.test(unsupportedFlag))
-          throw new Error(
-            `${baseError}
-- a short flag is a single dash and a single character
-  - either use a single dash and a single character (for a short flag)
-  - or use a double dash for a long option (and can have two, like '--ws, --workspace')`
-          );
-        if (shortFlagExp.test(unsupportedFlag))
-          throw new Error(`${baseError}
-- too many short flags`);
-        if (longFlagExp.test(unsupportedFlag))
-          throw new Error(`${baseError}
-- too many long flags`);
-        throw new Error(`${baseError}
-- unrecognised flag format`);
-      }
-      if (shortFlag === void 0 && longFlag === void 0)
-        throw new Error(
-          `option creation failed due to no flags found in '${flags}'.`
-        );
-      return { shortFlag, longFlag };
-    }
-    exports.Option = Option2;
-    exports.DualOptions = DualOptions;
-  }
-});
-
-// node_modules/commander/lib/suggestSimilar.js
-var require_suggestSimilar = __commonJS({
-  "node_modules/commander/lib/suggestSimilar.js"(exports) {
-    var maxDistance = 3;
-    function editDistance2(a, b) {
-      if (Math.abs(a.length - b.length) > maxDistance)
-        return Math.max(a.length, b.length);
-      const d = [];
-      for (let i = 0; i <= a.length; i++) {
-        d[i] = [i];
-      }
-      for (let j = 0; j <= b.length; j++) {
-        d[0][j] = j;
-      }
-      for (let j = 1; j <= b.length; j++) {
-        for (let i = 1; i <= a.length; i++) {
-          let cost = 1;
-          if (a[i - 1] === b[j - 1]) {
-            cost = 0;
-          } else {
-            cost = 1;
-          }
-          d[i][j] = Math.min(
-            d[i - 1][j] + 1,
-            // deletion
-            d[i][j - 1] + 1,
-            // insertion
-            d[i - 1][j - 1] + cost
-            // substitution
-          );
-          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-            d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-          }
-        }
-      }
-      return d[a.length][b.length];
-    }
-    function suggestSimilar(word, candidates) {
-      if (!candidates || candidates.length === 0) return "";
-      candidates = Array.from(new Set(candidates));
-      const searchingOptions = word.startsWith("--");
-      if (searchingOptions) {
-        word = word.slice(2);
-        candidates = candidates.map((candidate) => candidate.slice(2));
-      }
-      let similar = [];
-      let bestDistance = maxDistance;
-      const minSimilarity = 0.4;
-      candidates.forEach((candidate) => {
-        if (candidate.length <= 1) return;
-        const distance = editDistance2(word, candidate);
-        const length = Math.max(word.length, candidate.length);
-        const similarity = (length - distance) / length;
-        if (similarity > minSimilarity) {
-          if (distance < bestDistance) {
-            bestDistance = distance;
-            similar = [candidate];
-          } else if (distance === bestDistance) {
-            similar.push(candidate);
-          }
-        }
-      });
-      similar.sort((a, b) => a.localeCompare(b));
-      if (searchingOptions) {
-        similar = similar.map((candidate) => `--${candidate}`);
-      }
-      if (similar.length > 1) {
-        return `
-(Did you mean one of ${similar.join(", ")}?)`;
-      }
-      if (similar.length === 1) {
-        return `
-(Did you mean ${similar[0]}?)`;
-      }
-      return "";
-    }
-    exports.suggestSimilar = suggestSimilar;
-  }
-});
-
-// node_modules/commander/lib/command.js
-var require_command = __commonJS({
-  "node_modules/commander/lib/command.js"(exports) {
-    var EventEmitter = __require("node:events").EventEmitter;
-    var childProcess = __require("node:child_process");
-    var path3 = __require("node:path");
-    var fs3 = __require("node:fs");
-    var process2 = __require("node:process");
-    var { Argument: Argument2, humanReadableArgName } = require_argument();
-    var { CommanderError: CommanderError2 } = require_error();
-    var { Help: Help2, stripColor } = require_help();
-    var { Option: Option2, DualOptions } = require_option();
-    var { suggestSimilar } = require_suggestSimilar();
-    var Command3 = class _Command extends EventEmitter {
-      /**
-       * Initialize a new `Command`.
-       *
-       * @param {string} [name]
-       */
-      constructor(name) {
-        super();
-        this.commands = [];
-        this.options = [];
-        this.parent = null;
-        this._allowUnknownOption = false;
-        this._allowExcessArguments = false;
-        this.registeredArguments = [];
-        this._args = this.registeredArguments;
-        this.args = [];
-        this.rawArgs = [];
-        this.processedArgs = [];
-        this._scriptPath = null;
-        this._name = name || "";
-        this._optionValues = {};
-        this._optionValueSources = {};
-        this._storeOptionsAsProperties = false;
-        this._actionHandler = null;
-        this._executableHandler = false;
-        this._executableFile = null;
-        this._executableDir = null;
-        this._defaultCommandName = null;
-        this._exitCallback = null;
-        this._aliases = [];
-        this._combineFlagAndOptionalValue = true;
-        this._description = "";
-        this._summary = "";
-        this._argsDescription = void 0;
-        this._enablePositionalOptions = false;
-        this._passThroughOptions = false;
-        this._lifeCycleHooks = {};
-        this._showHelpAfterError = false;
-        this._showSuggestionAfterError = true;
-        this._savedState = null;
-        this._outputConfiguration = {
-          writeOut: (str) => process2.stdout.write(str),
-          writeErr: (str) => process2.stderr.write(str),
-          outputError: (str, write) => write(str),
-          getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
-          getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
-          getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
-          getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str) => stripColor(str)
-        };
-        this._hidden = false;
-        this._helpOption = void 0;
-        this._addImplicitHelpCommand = void 0;
-        this._helpCommand = void 0;
-        this._helpConfiguration = {};
-        this._helpGroupHeading = void 0;
-        this._defaultCommandGroup = void 0;
-        this._defaultOptionGroup = void 0;
-      }
-      /**
-       * Copy settings that are useful to have in common across root command and subcommands.
-       *
-       * (Used internally when adding a command using `.command()` so subcommands inherit parent settings.)
-       *
-       * @param {Command} sourceCommand
-       * @return {Command} `this` command for chaining
-       */
-      copyInheritedSettings(sourceCommand) {
-        this._outputConfiguration = sourceCommand._outputConfiguration;
-        this._helpOption = sourceCommand._helpOption;
-        this._helpCommand = sourceCommand._helpCommand;
-        this._helpConfiguration = sourceCommand._helpConfiguration;
-        this._exitCallback = sourceCommand._exitCallback;
-        this._storeOptionsAsProperties = sourceCommand._storeOptionsAsProperties;
-        this._combineFlagAndOptionalValue = sourceCommand._combineFlagAndOptionalValue;
-        this._allowExcessArguments = sourceCommand._allowExcessArguments;
-        this._enablePositionalOptions = sourceCommand._enablePositionalOptions;
-        this._showHelpAfterError = sourceCommand._showHelpAfterError;
-        this._showSuggestionAfterError = sourceCommand._showSuggestionAfterError;
-        return this;
-      }
-      /**
-       * @returns {Command[]}
-       * @private
-       */
-      _getCommandAndAncestors() {
-        const result = [];
-        for (let command = this; command; command = command.parent) {
-          result.push(command);
-        }
-        return result;
-      }
-      /**
-       * Define a command.
-       *
-       * There are two styles of command: pay attention to where to put the description.
-       *
-       * @example
-       * // Command implemented using action handler (description is supplied separately to `.command`)
-       * program
-       *   .command('clone <source> [destination]')
-       *   .description('clone a repository into a newly created directory')
-       *   .action((source, destination) => {
-       *     console.log('clone command called');
-       *   });
-       *
-       * // Command implemented using separate executable file (description is second parameter to `.command`)
-       * program
-       *   .command('start <service>', 'start named service')
-       *   .command('stop [service]', 'stop named service, or all if no name supplied');
-       *
-       * @param {string} nameAndArgs - command name and arguments, args are `<required>` or `[optional]` and last may also be `variadic...`
-       * @param {(object | string)} [actionOptsOrExecDesc] - configuration options (for action), or description (for executable)
-       * @param {object} [execOpts] - configuration options (for executable)
-       * @return {Command} returns new command for action handler, or `this` for executable command
-       */
-      command(nameAndArgs, actionOptsOrExecDesc, execOpts) {
-        let desc = actionOptsOrExecDesc;
-        let opts = execOpts;
-        if (typeof desc === "object" && desc !== null) {
-          opts = desc;
-          desc = null;
-        }
-        opts = opts || {};
-        const [, name, args] = nameAndArgs.match(/([^ ]+) *(.*)/);
-        const cmd = this.createCommand(name);
-        if (desc) {
-          cmd.description(desc);
-          cmd._executableHandler = true;
-        }
-        if (opts.isDefault) this._defaultCommandName = cmd._name;
-        cmd._hidden = !!(opts.noHelp || opts.hidden);
-        cmd._executableFile = opts.executableFile || null;
-        if (args) cmd.arguments(args);
-        this._registerCommand(cmd);
-        cmd.parent = this;
-        cmd.copyInheritedSettings(this);
-        if (desc) return this;
-        return cmd;
-      }
-      /**
-       * Factory routine to create a new unattached command.
-       *
-       * See .command() for creating an attached subcommand, which uses this routine to
-       * create the command. You can override createCommand to customise subcommands.
-       *
-       * @param {string} [name]
-       * @return {Command} new command
-       */
-      createCommand(name) {
-        return new _Command(name);
-      }
-      /**
-       * You can customise the help with a subclass of Help by overriding createHelp,
-       * or by overriding Help properties using configureHelp().
-       *
-       * @return {Help}
-       */
-      createHelp() {
-        return Object.assign(new Help2(), this.configureHelp());
-      }
-      /**
-       * You can customise the help by overriding Help properties using configureHelp(),
-       * or with a subclass of Help by overriding createHelp().
-       *
-       * @param {object} [configuration] - configuration options
-       * @return {(Command | object)} `this` command for chaining, or stored configuration
-       */
-      configureHelp(configuration) {
-        if (configuration === void 0) return this._helpConfiguration;
-        this._helpConfiguration = configuration;
-        return this;
-      }
-      /**
-       * The default output goes to stdout and stderr. You can customise this for special
-       * applications. You can also customise the display of errors by overriding outputError.
-       *
-       * The configuration properties are all functions:
-       *
-       *     // change how output being written, defaults to stdout and stderr
-       *     writeOut(str)
-       *     writeErr(str)
-       *     // change how output being written for errors, defaults to writeErr
-       *     outputError(str, write) // used for displaying errors and not used for displaying help
-       *     // specify width for wrapping help
-       *     getOutHelpWidth()
-       *     getErrHelpWidth()
-       *     // color support, currently only used with Help
-       *     getOutHasColors()
-       *     getErrHasColors()
-       *     stripColor() // used to remove ANSI escape codes if output does not have colors
-       *
-       * @param {object} [configuration] - configuration options
-       * @return {(Command | object)} `this` command for chaining, or stored configuration
-       */
-      configureOutput(configuration) {
-        if (configuration === void 0) return this._outputConfiguration;
-        this._outputConfiguration = {
-          ...this._outputConfiguration,
-          ...configuration
-        };
-        return this;
-      }
-      /**
-       * Display the help or a custom message after an error occurs.
-       *
-       * @param {(boolean|string)} [displayHelp]
-       * @return {Command} `this` command for chaining
-       */
-      showHelpAfterError(displayHelp = true) {
-        if (typeof displayHelp !== "string") displayHelp = !!displayHelp;
-        this._showHelpAfterError = displayHelp;
-        return this;
-      }
-      /**
-       * Display suggestion of similar commands for unknown commands, or options for unknown options.
-       *
-       * @param {boolean} [displaySuggestion]
-       * @return {Command} `this` command for chaining
-       */
-      showSuggestionAfterError(displaySuggestion = true) {
-        this._showSuggestionAfterError = !!displaySuggestion;
-        return this;
-      }
-      /**
-       * Add a prepared subcommand.
-       *
-       * See .command() for creating an attached subcommand which inherits settings from its parent.
-       *
-       * @param {Command} cmd - new subcommand
-       * @param {object} [opts] - configuration options
-       * @return {Command} `this` command for chaining
-       */
-      addCommand(cmd, opts) {
-        if (!cmd._name) {
-          throw new Error(`Command passed to .addCommand() must have a name
-- specify the name in Command constructor or using .name()`);
-        }
-        opts = opts || {};
-        if (opts.isDefault) this._defaultCommandName = cmd._name;
-        if (opts.noHelp || opts.hidden) cmd._hidden = true;
-        this._registerCommand(cmd);
-        cmd.parent = this;
-        cmd._checkForBrokenPassThrough();
-        return this;
-      }
-      /**
-       * Factory routine to create a new unattached argument.
-       *
-       * See .argument() for creating an attached argument, which uses this routine to
-       * create the argument. You can override createArgument to return a custom argument.
-       *
-       * @param {string} name
-       * @param {string} [description]
-       * @return {Argument} new argument
-       */
-      createArgument(name, description) {
-        return new Argument2(name, description);
-      }
-      /**
-       * Define argument syntax for command.
-       *
-       * The default is that the argument is required, and you can explicitly
-       * indicate this with <> around the name. Put [] around the name for an optional argument.
-       *
-       * @example
-       * program.argument('<input-file>');
-       * program.argument('[output-file]');
-       *
-       * @param {string} name
-       * @param {string} [description]
-       * @param {(Function|*)} [parseArg] - custom argument processing function or default value
-       * @param {*} [defaultValue]
-       * @return {Command} `this` command for chaining
-       */
-      argument(name, description, parseArg, defaultValue) {
-        const argument = this.createArgument(name, description);
-        if (typeof parseArg === "function") {
-          argument.default(defaultValue).argParser(parseArg);
-        } else {
-          argument.default(parseArg);
-        }
-        this.addArgument(argument);
-        return this;
-      }
-      /**
-       * Define argument syntax for command, adding multiple at once (without descriptions).
-       *
-       * See also .argument().
-       *
-       * @example
-       * program.arguments('<cmd> [env]');
-       *
-       * @param {string} names
-       * @return {Command} `this` command for chaining
-       */
-      arguments(names) {
-        names.trim().split(/ +/).forEach((detail) => {
-          this.argument(detail);
-        });
-        return this;
-      }
-      /**
-       * Define argument syntax for command, adding a prepared argument.
-       *
-       * @param {Argument} argument
-       * @return {Command} `this` command for chaining
-       */
-      addArgument(argument) {
-        const previousArgument = this.registeredArguments.slice(-1)[0];
-        if (previousArgument?.variadic) {
-          throw new Error(
-            `only the last argument can be variadic '${previousArgument.name()}'`
-          );
-        }
-        if (argument.required && argument.defaultValue !== void 0 && argument.parseArg === void 0) {
-          throw new Error(
-            `a default value for a required argument is never used: '${argument.name()}'`
-          );
-        }
-        this.registeredArguments.push(argument);
-        return this;
-      }
-      /**
-       * Customise or override default help command. By default a help command is automatically added if your command has subcommands.
-       *
-       * @example
-       *    program.helpCommand('help [cmd]');
-       *    program.helpCommand('help [cmd]', 'show help');
-       *    program.helpCommand(false); // suppress default help command
-       *    program.helpCommand(true); // add help command even if no subcommands
-       *
-       * @param {string|boolean} enableOrNameAndArgs - enable with custom name and/or arguments, or boolean to override whether added
-       * @param {string} [description] - custom description
-       * @return {Command} `this` command for chaining
-       */
-      helpCommand(enableOrNameAndArgs, description) {
-        if (typeof enableOrNameAndArgs === "boolean") {
-          this._addImplicitHelpCommand = enableOrNameAndArgs;
-          if (enableOrNameAndArgs && this._defaultCommandGroup) {
-            this._initCommandGroup(this._getHelpCommand());
-          }
-          return this;
-        }
-        const nameAndArgs = enableOrNameAndArgs ?? "help [command]";
-        const [, helpName, helpArgs] = nameAndArgs.match(/([^ ]+) *(.*)/);
-        const helpDescription = description ?? "display help for command";
-        const helpCommand = this.createCommand(helpName);
-        helpCommand.helpOption(false);
-        if (helpArgs) helpCommand.arguments(helpArgs);
-        if (helpDescription) helpCommand.description(helpDescription);
-        this._addImplicitHelpCommand = true;
-        this._helpCommand = helpCommand;
-        if (enableOrNameAndArgs || description) this._initCommandGroup(helpCommand);
-        return this;
-      }
-      /**
-       * Add prepared custom help command.
-       *
-       * @param {(Command|string|boolean)} helpCommand - custom help command, or deprecated enableOrNameAndArgs as for `.helpCommand()`
-       * @param {string} [deprecatedDescription] - deprecated custom description used with custom name only
-       * @return {Command} `this` command for chaining
-       */
-      addHelpCommand(helpCommand, deprecatedDescription) {
-        if (typeof helpCommand !== "object") {
-          this.helpCommand(helpCommand, deprecatedDescription);
-          return this;
-        }
-        this._addImplicitHelpCommand = true;
-        this._helpCommand = helpCommand;
-        this._initCommandGroup(helpCommand);
-        return this;
-      }
-      /**
-       * Lazy create help command.
-       *
-       * @return {(Command|null)}
-       * @package
-       */
-      _getHelpCommand() {
-        const hasImplicitHelpCommand = this._addImplicitHelpCommand ?? (this.commands.length && !this._actionHandler && !this._findCommand("help"));
-        if (hasImplicitHelpCommand) {
-          if (this._helpCommand === void 0) {
-            this.helpCommand(void 0, void 0);
-          }
-          return this._helpCommand;
-        }
-        return null;
-      }
-      /**
-       * Add hook for life cycle event.
-       *
-       * @param {string} event
-       * @param {Function} listener
-       * @return {Command} `this` command for chaining
-       */
-      hook(event, listener) {
-        const allowedValues = ["preSubcommand", "preAction", "postAction"];
-        if (!allowedValues.includes(event)) {
-          throw new Error(`Unexpected value for event passed to hook : '${event}'.
-Expecting one of '${allowedValues.join("', '")}'`);
-        }
-        if (this._lifeCycleHooks[event]) {
-          this._lifeCycleHooks[event].push(listener);
-        } else {
-          this._lifeCycleHooks[event] = [listener];
-        }
-        return this;
-      }
-      /**
-       * Register callback to use as replacement for calling process.exit.
-       *
-       * @param {Function} [fn] optional callback which will be passed a CommanderError, defaults to throwing
-       * @return {Command} `this` command for chaining
-       */
-      exitOverride(fn) {
-        if (fn) {
-          this._exitCallback = fn;
-        } else {
-          this._exitCallback = (err) => {
-            if (err.code !== "commander.executeSubCommandAsync") {
-              throw err;
-            } else {
-            }
-          };
-        }
-        return this;
-      }
-      /**
-       * Call process.exit, and _exitCallback if defined.
-       *
-       * @param {number} exitCode exit code for using with process.exit
-       * @param {string} code an id string representing the error
-       * @param {string} message human-readable description of the error
-       * @return never
-       * @private
-       */
-      _exit(exitCode, code, message) {
-        if (this._exitCallback) {
-          this._exitCallback(new CommanderError2(exitCode, code, message));
-        }
-        process2.exit(exitCode);
-      }
-      /**
-       * Register callback `fn` for the command.
-       *
-       * @example
-       * program
-       *   .command('serve')
-       *   .description('start service')
-       *   .action(function() {
-       *      // do work here
-       *   });
-       *
-       * @param {Function} fn
-       * @return {Command} `this` command for chaining
-       */
-      action(fn) {
-        const listener = (args) => {
-          const expectedArgsCount = this.registeredArguments.length;
-          const actionArgs = args.slice(0, expectedArgsCount);
-          if (this._storeOptionsAsProperties) {
-            actionArgs[expectedArgsCount] = this;
-          } else {
-            actionArgs[expectedArgsCount] = this.opts();
-          }
-          actionArgs.push(this);
-          return fn.apply(this, actionArgs);
-        };
-        this._actionHandler = listener;
-        return this;
-      }
-      /**
-       * Factory routine to create a new unattached option.
-       *
-       * See .option() for creating an attached option, which uses this routine to
-       * create the option. You can override createOption to return a custom option.
-       *
-       * @param {string} flags
-       * @param {string} [description]
-       * @return {Option} new option
-       */
-      createOption(flags, description) {
-        return new Option2(flags, description);
-      }
-      /**
-       * Wrap parseArgs to catch 'commander.invalidArgument'.
-       *
-       * @param {(Option | Argument)} target
-       * @param {string} value
-       * @param {*} previous
-       * @param {string} invalidArgumentMessage
-       * @private
-       */
-      _callParseArg(target, value, previous, invalidArgumentMessage) {
-        try {
-          return target.parseArg(value, previous);
-        } catch (err) {
-          if (err.code === "commander.invalidArgument") {
-            const message = `${invalidArgumentMessage} ${err.message}`;
-            this.error(message, { exitCode: err.exitCode, code: err.code });
-          }
-          throw err;
-        }
-      }
-      /**
-       * Check for option flag conflicts.
-       * Register option if no conflicts found, or throw on conflict.
-       *
-       * @param {Option} option
-       * @private
-       */
-      _registerOption(option) {
-        const matchingOption = option.short && this._findOption(option.short) || option.long && this._findOption(option.long);
-        if (matchingOption) {
-          const matchingFlag = option.long && this._findOption(option.long) ? option.long : option.short;
-          throw new Error(`Cannot add option '${option.flags}'${this._name && ` to command '${this._name}'`} due to conflicting flag '${matchingFlag}'
--  already used by option '${matchingOption.flags}'`);
-        }
-        this._initOptionGroup(option);
-        this.options.push(option);
-      }
-      /**
-       * Check for command name and alias conflicts with existing commands.
-       * Register command if no conflicts found, or throw on conflict.
-       *
-       * @param {Command} command
-       * @private
-       */
-      _registerCommand(command) {
-        const knownBy = (cmd) => {
-          return [cmd.name()].concat(cmd.aliases());
-        };
-        const alreadyUsed = knownBy(command).find(
-          (name) => this._findCommand(name)
-        );
-        if (alreadyUsed) {
-          const existingCmd = knownBy(this._findCommand(alreadyUsed)).join("|");
-          const newCmd = knownBy(command).join("|");
-          throw new Error(
-            `cannot add command '${newCmd}' as already have command '${existingCmd}'`
-          );
-        }
-        this._initCommandGroup(command);
-        this.commands.push(command);
-      }
-      /**
-       * Add an option.
-       *
-       * @param {Option} option
-       * @return {Command} `this` command for chaining
-       */
-      addOption(option) {
-        this._registerOption(option);
-        const oname = option.name();
-        const name = option.attributeName();
-        if (option.negate) {
-          const positiveLongFlag = option.long.replace(/^--no-/, "--");
-          if (!this._findOption(positiveLongFlag)) {
-            this.setOptionValueWithSource(
-              name,
-              option.defaultValue === void 0 ? true : option.defaultValue,
-              "default"
-            );
-          }
-        } else if (option.defaultValue !== void 0) {
-          this.setOptionValueWithSource(name, option.defaultValue, "default");
-        }
-        const handleOptionValue = (val, invalidValueMessage, valueSource) => {
-          if (val == null && option.presetArg !== void 0) {
-            val = option.presetArg;
-          }
-          const oldValue = this.getOptionValue(name);
-          if (val !== null && option.parseArg) {
-            val = this._callParseArg(option, val, oldValue, invalidValueMessage);
-          } else if (val !== null && option.variadic) {
-            val = option._collectValue(val, oldValue);
-          }
-          if (val == null) {
-            if (option.negate) {
-              val = false;
-            } else if (option.isBoolean() || option.optional) {
-              val = true;
-            } else {
-              val = "";
-            }
-          }
-          this.setOptionValueWithSource(name, val, valueSource);
-        };
-        this.on("option:" + oname, (val) => {
-          const invalidValueMessage = `error: option '${option.flags}' argument '${val}' is invalid.`;
-          handleOptionValue(val, invalidValueMessage, "cli");
-        });
-        if (option.envVar) {
-          this.on("optionEnv:" + oname, (val) => {
-            const invalidValueMessage = `error: option '${option.flags}' value '${val}' from env '${option.envVar}' is invalid.`;
-            handleOptionValue(val, invalidValueMessage, "env");
-          });
-        }
-        return this;
-      }
-      /**
-       * Internal implementation shared by .option() and .requiredOption()
-       *
-       * @return {Command} `this` command for chaining
-       * @private
-       */
-      _optionEx(config, flags, description, fn, defaultValue) {
-        if (typeof flags === "object" && flags instanceof Option2) {
-          throw new Error(
-            "To add an Option object use addOption() instead of option() or requiredOption()"
-          );
-        }
-        const option = this.createOption(flags, description);
-        option.makeOptionMandatory(!!config.mandatory);
-        if (typeof fn === "function") {
-          option.default(defaultValue).argParser(fn);
-        } else if (fn instanceof RegExp) {
-          const regex = fn;
-          fn = (val, def) => {
-            const m = regex.exec(val);
-            return m ? m[0] : def;
-          };
-          option.default(defaultValue).argParser(fn);
-        } else {
-          option.default(fn);
-        }
-        return this.addOption(option);
-      }
-      /**
-       * Define option with `flags`, `description`, and optional argument parsing function or `defaultValue` or both.
-       *
-       * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space. A required
-       * option-argument is indicated by `<>` and an optional option-argument by `[]`.
-       *
-       * See the README for more details, and see also addOption() and requiredOption().
-       *
-       * @example
-       * program
-       *     .option('-p, --pepper', 'add pepper')
-       *     .option('--pt, --pizza-type <TYPE>', 'type of pizza') // required option-argument
-       *     .option('-c, --cheese [CHEESE]', 'add extra cheese', 'mozzarella') // optional option-argument with default
-       *     .option('-t, --tip <VALUE>', 'add tip to purchase cost', parseFloat) // custom parse function
-       *
-       * @param {string} flags
-       * @param {string} [description]
-       * @param {(Function|*)} [parseArg] - custom option processing function or default value
-       * @param {*} [defaultValue]
-       * @return {Command} `this` command for chaining
-       */
-      option(flags, description, parseArg, defaultValue) {
-        return this._optionEx({}, flags, description, parseArg, defaultValue);
-      }
-      /**
-       * Add a required option which must have a value after parsing. This usually means
-       * the option must be specified on the command line. (Otherwise the same as .option().)
-       *
-       * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space.
-       *
-       * @param {string} flags
-       * @param {string} [description]
-       * @param {(Function|*)} [parseArg] - custom option processing function or default value
-       * @param {*} [defaultValue]
-       * @return {Command} `this` command for chaining
-       */
-      requiredOption(flags, description, parseArg, defaultValue) {
-        return this._optionEx(
-          { mandatory: true },
-          flags,
-          description,
-          parseArg,
-          defaultValue
-        );
-      }
-      /**
-       * Alter parsing of short flags with optional values.
-       *
-       * @example
-       * // for `.option('-f,--flag [value]'):
-       * program.combineFlagAndOptionalValue(true);  // `-f80` is treated like `--flag=80`, this is the default behaviour
-       * program.combineFlagAndOptionalValue(false) // `-fb` is treated like `-f -b`
-       *
-       * @param {boolean} [combine] - if `true` or omitted, an optional value can be specified directly after the flag.
-       * @return {Command} `this` command for chaining
-       */
-      combineFlagAndOptionalValue(combine = true) {
-        this._combineFlagAndOptionalValue = !!combine;
-        return this;
-      }
-      /**
-       * Allow unknown options on the command line.
-       *
-       * @param {boolean} [allowUnknown] - if `true` or omitted, no error will be thrown for unknown options.
-       * @return {Command} `this` command for chaining
-       */
-      allowUnknownOption(allowUnknown = true) {
-        this._allowUnknownOption = !!allowUnknown;
-        return this;
-      }
-      /**
-       * Allow excess command-arguments on the command line. Pass false to make excess arguments an error.
-       *
-       * @param {boolean} [allowExcess] - if `true` or omitted, no error will be thrown for excess arguments.
-       * @return {Command} `this` command for chaining
-       */
-      allowExcessArguments(allowExcess = true) {
-        this._allowExcessArguments = !!allowExcess;
-        return this;
-      }
-      /**
-       * Enable positional options. Positional means global options are specified before subcommands which lets
-       * subcommands reuse the same option names, and also enables subcommands to turn on passThroughOptions.
-       * The default behaviour is non-positional and global options may appear anywhere on the command line.
-       *
-       * @param {boolean} [positional]
-       * @return {Command} `this` command for chaining
-       */
-      enablePositionalOptions(positional = true) {
-        this._enablePositionalOptions = !!positional;
-        return this;
-      }
-      /**
-       * Pass through options that come after command-arguments rather than treat them as command-options,
-       * so actual command-options come before command-arguments. Turning this on for a subcommand requires
-       * positional options to have been enabled on the program (parent commands).
-       * The default behaviour is non-positional and options may appear before or after command-arguments.
-       *
-       * @param {boolean} [passThrough] for unknown options.
-       * @return {Command} `this` command for chaining
-       */
-      passThroughOptions(passThrough = true) {
-        this._passThroughOptions = !!passThrough;
-        this._checkForBrokenPassThrough();
-        return this;
-      }
-      /**
-       * @private
-       */
-      _checkForBrokenPassThrough() {
-        if (this.parent && this._passThroughOptions && !this.parent._enablePositionalOptions) {
-          throw new Error(
-            `passThroughOptions cannot be used for '${this._name}' without turning on enablePositionalOptions for parent command(s)`
-          );
-        }
-      }
-      /**
-       * Whether to store option values as properties on command object,
-       * or store separately (specify false). In both cases the option values can be accessed using .opts().
-       *
-       * @param {boolean} [storeAsProperties=true]
-       * @return {Command} `this` command for chaining
-       */
-      storeOptionsAsProperties(storeAsProperties = true) {
-        if (this.options.length) {
-          throw new Error("call .storeOptionsAsProperties() before adding options");
-        }
-        if (Object.keys(this._optionValues).length) {
-          throw new Error(
-            "call .storeOptionsAsProperties() before setting option values"
-          );
-        }
-        this._storeOptionsAsProperties = !!storeAsProperties;
-        return this;
-      }
-      /**
-       * Retrieve option value.
-       *
-       * @param {string} key
-       * @return {object} value
-       */
-      getOptionValue(key) {
-        if (this._storeOptionsAsProperties) {
-          return this[key];
-        }
-        return this._optionValues[key];
-      }
-      /**
-       * Store option value.
-       *
-       * @param {string} key
-       * @param {object} value
-       * @return {Command} `this` command for chaining
-       */
-      setOptionValue(key, value) {
-        return this.setOptionValueWithSource(key, value, void 0);
-      }
-      /**
-       * Store option value and where the value came from.
-       *
-       * @param {string} key
-       * @param {object} value
-       * @param {string} source - expected values are default/config/env/cli/implied
-       * @return {Command} `this` command for chaining
-       */
-      setOptionValueWithSource(key, value, source) {
-        if (this._storeOptionsAsProperties) {
-          this[key] = value;
-        } else {
-          this._optionValues[key] = value;
-        }
-        this._optionValueSources[key] = source;
-        return this;
-      }
-      /**
-       * Get source of option value.
-       * Expected values are default | config | env | cli | implied
-       *
-       * @param {string} key
-       * @return {string}
-       */
-      getOptionValueSource(key) {
-        return this._optionValueSources[key];
-      }
-      /**
-       * Get source of option value. See also .optsWithGlobals().
-       * Expected values are default | config | env | cli | implied
-       *
-       * @param {string} key
-       * @return {string}
-       */
-      getOptionValueSourceWithGlobals(key) {
-        let source;
-        this._getCommandAndAncestors().forEach((cmd) => {
-          if (cmd.getOptionValueSource(key) !== void 0) {
-            source = cmd.getOptionValueSource(key);
-          }
-        });
-        return source;
-      }
-      /**
-       * Get user arguments from implied or explicit arguments.
-       * Side-effects: set _scriptPath if args included script. Used for default program name, and subcommand searches.
-       *
-       * @private
-       */
-      _prepareUserArgs(argv, parseOptions) {
-        if (argv !== void 0 && !Array.isArray(argv)) {
-          throw new Error("first parameter to parse must be array or undefined");
-        }
-        parseOptions = parseOptions || {};
-        if (argv === void 0 && parseOptions.from === void 0) {
-          if (process2.versions?.electron) {
-            parseOptions.from = "electron";
-          }
-          const execArgv = process2.execArgv ?? [];
-          if (execArgv.includes("-e") || execArgv.includes("--eval") || execArgv.includes("-p") || execArgv.includes("--print")) {
-            parseOptions.from = "eval";
-          }
-        }
-        if (argv === void 0) {
-          argv = process2.argv;
-        }
-        this.rawArgs = argv.slice();
-        let userArgs;
-        switch (parseOptions.from) {
-          case void 0:
-          case "node":
-            this._scriptPath = argv[1];
-            userArgs = argv.slice(2);
-            break;
-          case "electron":
-            if (process2.defaultApp) {
-              this._scriptPath = argv[1];
-              userArgs = argv.slice(2);
-            } else {
-              userArgs = argv.slice(1);
-            }
-            break;
-          case "user":
-            userArgs = argv.slice(0);
-            break;
-          case "eval":
-            userArgs = argv.slice(1);
-            break;
-          default:
-            throw new Error(
-              `unexpected parse option { from: '${parseOptions.from}' }`
-            );
-        }
-        if (!this._name && this._scriptPath)
-          this.nameFromFilename(this._scriptPath);
-        this._name = this._name || "program";
-        return userArgs;
-      }
-      /**
-       * Parse `argv`, setting options and invoking commands when defined.
-       *
-       * Use parseAsync instead of parse if any of your action handlers are async.
-       *
-       * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
-       *
-       * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
-       * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
-       * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
-       * - `'user'`: just user arguments
-       *
-       * @example
-       * program.parse(); // parse process.argv and auto-detect electron and special node flags
-       * program.parse(process.argv); // assume argv[0] is app and argv[1] is script
-       * program.parse(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
-       *
-       * @param {string[]} [argv] - optional, defaults to process.argv
-       * @param {object} [parseOptions] - optionally specify style of options with from: node/user/electron
-       * @param {string} [parseOptions.from] - where the args are from: 'node', 'user', 'electron'
-       * @return {Command} `this` command for chaining
-       */
-      parse(argv, parseOptions) {
-        this._prepareForParse();
-        const userArgs = this._prepareUserArgs(argv, parseOptions);
-        this._parseCommand([], userArgs);
-        return this;
-      }
-      /**
-       * Parse `argv`, setting options and invoking commands when defined.
-       *
-       * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
-       *
-       * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
-       * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
-       * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
-       * - `'user'`: just user arguments
-       *
-       * @example
-       * await program.parseAsync(); // parse process.argv and auto-detect electron and special node flags
-       * await program.parseAsync(process.argv); // assume argv[0] is app and argv[1] is script
-       * await program.parseAsync(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
-       *
-       * @param {string[]} [argv]
-       * @param {object} [parseOptions]
-       * @param {string} parseOptions.from - where the args are from: 'node', 'user', 'electron'
-       * @return {Promise}
-       */
-      async parseAsync(argv, parseOptions) {
-        this._prepareForParse();
-        const userArgs = this._prepareUserArgs(argv, parseOptions);
-        await this._parseCommand([], userArgs);
-        return this;
-      }
-      _prepareForParse() {
-        if (this._savedState === null) {
-          this.saveStateBeforeParse();
-        } else {
-          this.restoreStateBeforeParse();
-        }
-      }
-      /**
-       * Called the first time parse is called to save state and allow a restore before subsequent calls to parse.
-       * Not usually called directly, but available for subclasses to save their custom state.
-       *
-       * This is called in a lazy way. Only commands used in parsing chain will have state saved.
-       */
-      saveStateBeforeParse() {
-        this._savedState = {
-          // name is stable if supplied by author, but may be unspecified for root command and deduced during parsing
-          _name: this._name,
-          // option values before parse have default values (including false for negated options)
-          // shallow clones
-          _optionValues: { ...this._optionValues },
-          _optionValueSources: { ...this._optionValueSources }
-        };
-      }
-      /**
-       * Restore state before parse for calls after the first.
-       * Not usually called directly, but available for subclasses to save their custom state.
-       *
-       * This is called in a lazy way. Only commands used in parsing chain will have state restored.
-       */
-      restoreStateBeforeParse() {
-        if (this._storeOptionsAsProperties)
-          throw new Error(`Can not call parse again when storeOptionsAsProperties is true.
-- either make a new Command for each call to parse, or stop storing options as properties`);
-        this._name = this._savedState._name;
-        this._scriptPath = null;
-        this.rawArgs = [];
-        this._optionValues = { ...this._savedState._optionValues };
-        this._optionValueSources = { ...this._savedState._optionValueSources };
-        this.args = [];
-        this.processedArgs = [];
-      }
-      /**
-       * Throw if expected executable is missing. Add lots of help for author.
-       *
-       * @param {string} executableFile
-       * @param {string} executableDir
-       * @param {string} subcommandName
-       */
-      _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs3.existsSync(executableFile)) return;
-        const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
-        const executableMissing = `'${executableFile}' does not exist
- - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
- - if the default executable name is not suitable, use the executableFile option to supply a custom name or path
- - ${executableDirMessage}`;
-        throw new Error(executableMissing);
-      }
-      /**
-       * Execute a sub-command executable.
-       *
-       * @private
-       */
-      _executeSubCommand(subcommand, args) {
-        args = args.slice();
-        let launchWithNode = false;
-        const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
-        function findFile(baseDir, baseName) {
-          const localBin = path3.resolve(baseDir, baseName);
-          if (fs3.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path3.extname(baseName))) return void 0;
-          const foundExt = sourceExt.find(
-            (ext) => fs3.existsSync(`${localBin}${ext}`)
-          );
-          if (foundExt) return `${localBin}${foundExt}`;
-          return void 0;
-        }
-        this._checkForMissingMandatoryOptions();
-        this._checkForConflictingOptions();
-        let executableFile = subcommand._executableFile || `${this._name}-${subcommand._name}`;
-        let executableDir = this._executableDir || "";
-        if (this._scriptPath) {
-          let resolvedScriptPath;
-          try {
-            resolvedScriptPath = fs3.realpathSync(this._scriptPath);
-          } catch {
-            resolvedScriptPath = this._scriptPath;
-          }
-          executableDir = path3.resolve(
-            path3.dirname(resolvedScriptPath),
-            executableDir
-          );
-        }
-        if (executableDir) {
-          let localFile = findFile(executableDir, executableFile);
-          if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path3.basename(
-              this._scriptPath,
-              path3.extname(this._scriptPath)
-            );
-            if (legacyName !== this._name) {
-              localFile = findFile(
-                executableDir,
-                `${legacyName}-${subcommand._name}`
-              );
-            }
-          }
-          executableFile = localFile || executableFile;
-        }
-        launchWithNode = sourceExt.includes(path3.extname(executableFile));
-        let proc;
-        if (process2.platform !== "win32") {
-          if (launchWithNode) {
-            args.unshift(executableFile);
-            args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-            proc = childProcess.spawn(process2.argv[0], args, { stdio: "inherit" });
-          } else {
-            proc = childProcess.spawn(executableFile, args, { stdio: "inherit" });
-          }
-        } else {
-          this._checkForMissingExecutable(
-            executableFile,
-            executableDir,
-            subcommand._name
-          );
-          args.unshift(executableFile);
-          args = incrementNodeInspectorPort(process2.execArgv).concat(args);
-          proc = childProcess.spawn(process2.execPath, args, { stdio: "inherit" });
-        }
-        if (!proc.killed) {
-          const signals = ["SIGUSR1", "SIGUSR2", "SIGTERM", "SIGINT", "SIGHUP"];
-          signals.forEach((signal) => {
-            process2.on(signal, () => {
-              if (proc.killed === false && proc.exitCode === null) {
-                proc.kill(signal);
-              }
-            });
-          });
-        }
-        const exitCallback = this._exitCallback;
-        proc.on("close", (code) => {
-          code = code ?? 1;
-          if (!exitCallback) {
-            process2.exit(code);
-          } else {
-            exitCallback(
-              new CommanderError2(
-                code,
-                "commander.executeSubCommandAsync",
-                "(close)"
-              )
-            );
-          }
-        });
-        proc.on("error", (err) => {
-          if (err.code === "ENOENT") {
-            this._checkForMissingExecutable(
-              executableFile,
-              executableDir,
-              subcommand._name
-            );
-          } else if (err.code === "EACCES") {
-            throw new Error(`'${executableFile}' not executable`);
-          }
-          if (!exitCallback) {
-            process2.exit(1);
-          } else {
-            const wrappedError = new CommanderError2(
-              1,
-              "commander.executeSubCommandAsync",
-              "(error)"
-            );
-            wrappedError.nestedError = err;
-            exitCallback(wrappedError);
-          }
-        });
-        this.runningCommand = proc;
-      }
-      /**
-       * @private
-       */
-      _dispatchSubcommand(commandName, operands, unknown) {
-        const subCommand = this._findCommand(commandName);
-        if (!subCommand) this.help({ error: true });
-        subCommand._prepareForParse();
-        let promiseChain;
-        promiseChain = this._chainOrCallSubCommandHook(
-          promiseChain,
-          subCommand,
-          "preSubcommand"
-        );
-        promiseChain = this._chainOrCall(promiseChain, () => {
-          if (subCommand._executableHandler) {
-            this._executeSubCommand(subCommand, operands.concat(unknown));
-          } else {
-            return subCommand._parseCommand(operands, unknown);
-          }
-        });
-        return promiseChain;
-      }
-      /**
-       * Invoke help directly if possible, or dispatch if necessary.
-       * e.g. help foo
-       *
-       * @private
-       */
-      _dispatchHelpCommand(subcommandName) {
-        if (!subcommandName) {
-          this.help();
-        }
-        const subCommand = this._findCommand(subcommandName);
-        if (subCommand && !subCommand._executableHandler) {
-          subCommand.help();
-        }
-        return this._dispatchSubcommand(
-          subcommandName,
-          [],
-          [this._getHelpOption()?.long ?? this._getHelpOption()?.short ?? "--help"]
-        );
-      }
-      /**
-       * Check this.args against expected this.registeredArguments.
-       *
-       * @private
-       */
-      _checkNumberOfArguments() {
-        this.registeredArguments.forEach((arg, i) => {
-          if (arg.required && this.args[i] == null) {
-            this.missingArgument(arg.name());
-          }
-        });
-        if (this.registeredArguments.length > 0 && this.registeredArguments[this.registeredArguments.length - 1].variadic) {
-          return;
-        }
-        if (this.args.length > this.registeredArguments.length) {
-          this._excessArguments(this.args);
-        }
-      }
-      /**
-       * Process this.args using this.registeredArguments and save as this.processedArgs!
-       *
-       * @private
-       */
-      _processArguments() {
-        const myParseArg = (argument, value, previous) => {
-          let parsedValue = value;
-          if (value !== null && argument.parseArg) {
-            const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
-            parsedValue = this._callParseArg(
-              argument,
-              value,
-              previous,
-              invalidValueMessage
-            );
-          }
-          return parsedValue;
-        };
-        this._checkNumberOfArguments();
-        const processedArgs = [];
-        this.registeredArguments.forEach((declaredArg, index) => {
-          let value = declaredArg.defaultValue;
-          if (declaredArg.variadic) {
-            if (index < this.args.length) {
-              value = this.args.slice(index);
-              if (declaredArg.parseArg) {
-                value = value.reduce((processed, v) => {
-                  return myParseArg(declaredArg, v, processed);
-                }, declaredArg.defaultValue);
-              }
-            } else if (value === void 0) {
-              value = [];
-            }
-          } else if (index < this.args.length) {
-            value = this.args[index];
-            if (declaredArg.parseArg) {
-              value = myParseArg(declaredArg, value, declaredArg.defaultValue);
-            }
-          }
-          processedArgs[index] = value;
-        });
-        this.processedArgs = processedArgs;
-      }
-      /**
-       * Once we have a promise we chain, but call synchronously until then.
-       *
-       * @param {(Promise|undefined)} promise
-       * @param {Function} fn
-       * @return {(Promise|undefined)}
-       * @private
-       */
-      _chainOrCall(promise, fn) {
-        if (promise?.then && typeof promise.then === "function") {
-          return promise.then(() => fn());
-        }
-        return fn();
-      }
-      /**
-       *
-       * @param {(Promise|undefined)} promise
-       * @param {string} event
-       * @return {(Promise|undefined)}
-       * @private
-       */
-      _chainOrCallHooks(promise, event) {
-        let result = promise;
-        const hooks = [];
-        this._getCommandAndAncestors().reverse().filter((cmd) => cmd._lifeCycleHooks[event] !== void 0).forEach((hookedCommand) => {
-          hookedCommand._lifeCycleHooks[event].forEach((callback) => {
-            hooks.push({ hookedCommand, callback });
-          });
-        });
-        if (event === "postAction") {
-          hooks.reverse();
-        }
-        hooks.forEach((hookDetail) => {
-          result = this._chainOrCall(result, () => {
-            return hookDetail.callback(hookDetail.hookedCommand, this);
-          });
-        });
-        return result;
-      }
-      /**
-       *
-       * @param {(Promise|undefined)} promise
-       * @param {Command} subCommand
-       * @param {string} event
-       * @return {(Promise|undefined)}
-       * @private
-       */
-      _chainOrCallSubCommandHook(promise, subCommand, event) {
-        let result = promise;
-        if (this._lifeCycleHooks[event] !== void 0) {
-          this._lifeCycleHooks[event].forEach((hook) => {
-            result = this._chainOrCall(result, () => {
-              return hook(this, subCommand);
-            });
-          });
-        }
-        return result;
-      }
-      /**
-       * Process arguments in context of this command.
-       * Returns action result, in case it is a promise.
-       *
-       * @private
-       */
-      _parseCommand(operands, unknown) {
-        const parsed = this.parseOptions(unknown);
-        this._parseOptionsEnv();
-        this._parseOptionsImplied();
-        operands = operands.concat(parsed.operands);
-        unknown = parsed.unknown;
-        this.args = operands.concat(unknown);
-        if (operands && this._findCommand(operands[0])) {
-          return this._dispatchSubcommand(operands[0], operands.slice(1), unknown);
-        }
-        if (this._getHelpCommand() && operands[0] === this._getHelpCommand().name()) {
-          return this._dispatchHelpCommand(operands[1]);
-        }
-        if (this._defaultCommandName) {
-          this._outputHelpIfRequested(unknown);
-          return this._dispatchSubcommand(
-            this._defaultCommandName,
-            operands,
-            unknown
-          );
-        }
-        if (this.commands.length && this.args.length === 0 && !this._actionHandler && !this._defaultCommandName) {
-          this.help({ error: true });
-        }
-        this._outputHelpIfRequested(parsed.unknown);
-        this._checkForMissingMandatoryOptions();
-        this._checkForConflictingOptions();
-        const checkForUnknownOptions = () => {
-          if (parsed.unknown.length > 0) {
-            this.unknownOption(parsed.unknown[0]);
-          }
-        };
-        const commandEvent = `command:${this.name()}`;
-        if (this._actionHandler) {
-          checkForUnknownOptions();
-          this._processArguments();
-          let promiseChain;
-          promiseChain = this._chainOrCallHooks(promiseChain, "preAction");
-          promiseChain = this._chainOrCall(
-            promiseChain,
-            () => this._actionHandler(this.processedArgs)
-          );
-          if (this.parent) {
-            promiseChain = this._chainOrCall(promiseChain, () => {
-              this.parent.emit(commandEvent, operands, unknown);
-            });
-          }
-          promiseChain = this._chainOrCallHooks(promiseChain, "postAction");
-          return promiseChain;
-        }
-        if (this.parent?.listenerCount(commandEvent)) {
-          checkForUnknownOptions();
-          this._processArguments();
-          this.parent.emit(commandEvent, operands, unknown);
-        } else if (operands.length) {
-          if (this._findCommand("*")) {
-            return this._dispatchSubcommand("*", operands, unknown);
-          }
-          if (this.listenerCount("command:*")) {
-            this.emit("command:*", operands, unknown);
-          } else if (this.commands.length) {
-            this.unknownCommand();
-          } else {
-            checkForUnknownOptions();
-            this._processArguments();
-          }
-        } else if (this.commands.length) {
-          checkForUnknownOptions();
-          this.help({ error: true });
-        } else {
-          checkForUnknownOptions();
-          this._processArguments();
-        }
-      }
-      /**
-       * Find matching command.
-       *
-       * @private
-       * @return {Command | undefined}
-       */
-      _findCommand(name) {
-        if (!name) return void 0;
-        return this.commands.find(
-          (cmd) => cmd._name === name || cmd._aliases.includes(name)
-        );
-      }
-      /**
-       * Return an option matching `arg` if any.
-       *
-       * @param {string} arg
-       * @return {Option}
-       * @package
-       */
-      _findOption(arg) {
-        return this.options.find((option) => option.is(arg));
-      }
-      /**
-       * Display an error message if a mandatory option does not have a value.
-       * Called after checking for help flags in leaf subcommand.
-       *
-       * @private
-       */
-      _checkForMissingMandatoryOptions() {
-        this._getCommandAndAncestors().forEach((cmd) => {
-          cmd.options.forEach((anOption) => {
-            if (anOption.mandatory && cmd.getOptionValue(anOption.attributeName()) === void 0) {
-              cmd.missingMandatoryOptionValue(anOption);
-            }
-          });
-        });
-      }
-      /**
-       * Display an error message if conflicting options are used together in this.
-       *
-       * @private
-       */
-      _checkForConflictingLocalOptions() {
-        const definedNonDefaultOptions = this.options.filter((option) => {
-          const optionKey = option.attributeName();
-          if (this.getOptionValue(optionKey) === void 0) {
-            return false;
-          }
-          return this.getOptionValueSource(optionKey) !== "default";
-        });
-        const optionsWithConflicting = definedNonDefaultOptions.filter(
-          (option) => option.conflictsWith.length > 0
-        );
-        optionsWithConflicting.forEach((option) => {
-          const conflictingAndDefined = definedNonDefaultOptions.find(
-            (defined) => option.conflictsWith.includes(defined.attributeName())
-          );
-          if (conflictingAndDefined) {
-            this._conflictingOption(option, conflictingAndDefined);
-          }
-        });
-      }
-      /**
-       * Display an error message if conflicting options are used together.
-       * Called after checking for help flags in leaf subcommand.
-       *
-       * @private
-       */
-      _checkForConflictingOptions() {
-        this._getCommandAndAncestors().forEach((cmd) => {
-          cmd._checkForConflictingLocalOptions();
-        });
-      }
-      /**
-       * Parse options from `argv` removing known options,
-       * and return argv split into operands and unknown arguments.
-       *
-       * Side effects: modifies command by storing options. Does not reset state if called again.
-       *
-       * Examples:
-       *
-       *     argv => operands, unknown
-       *     --known kkk op => [op], []
-       *     op --known kkk => [op], []
-       *     sub --unknown uuu op => [sub], [--unknown uuu op]
-       *     sub -- --unknown uuu op => [sub --unknown uuu op], []
-       *
-       * @param {string[]} args
-       * @return {{operands: string[], unknown: string[]}}
-       */
-      parseOptions(args) {
-        const operands = [];
-        const unknown = [];
-        let dest = operands;
-        function maybeOption(arg) {
-          return arg.length > 1 && arg[0] === "-";
-        }
-        const negativeNumberArg = (arg) => {
-          if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
-          return !this._getCommandAndAncestors().some(
-            (cmd) => cmd.options.map((opt) => opt.short).some((short) => /^-\d$/.test(short))
-          );
-        };
-        let activeVariadicOption = null;
-        let activeGroup = null;
-        let i = 0;
-        while (i < args.length || activeGroup) {
-          const arg = activeGroup ?? args[i++];
-          activeGroup = null;
-          if (arg === "--") {
-            if (dest === unknown) dest.push(arg);
-            dest.push(...args.slice(i));
-            break;
-          }
-          if (activeVariadicOption && (!maybeOption(arg) || negativeNumberArg(arg))) {
-            this.emit(`option:${activeVariadicOption.name()}`, arg);
-            continue;
-          }
-          activeVariadicOption = null;
-          if (maybeOption(arg)) {
-            const option = this._findOption(arg);
-            if (option) {
-              if (option.required) {
-                const value = args[i++];
-                if (value === void 0) this.optionMissingArgument(option);
-                this.emit(`option:${option.name()}`, value);
-              } else if (option.optional) {
-                let value = null;
-                if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
-                  value = args[i++];
-                }
-                this.emit(`option:${option.name()}`, value);
-              } else {
-                this.emit(`option:${option.name()}`);
-              }
-              activeVariadicOption = option.variadic ? option : null;
-              continue;
-            }
-          }
-          if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
-            const option = this._findOption(`-${arg[1]}`);
-            if (option) {
-              if (option.required || option.optional && this._combineFlagAndOptionalValue) {
-                this.emit(`option:${option.name()}`, arg.slice(2));
-              } else {
-                this.emit(`option:${option.name()}`);
-                activeGroup = `-${arg.slice(2)}`;
-              }
-              continue;
-            }
-          }
-          if (/^--[^=]+=/.test(arg)) {
-            const index = arg.indexOf("=");
-            const option = this._findOption(arg.slice(0, index));
-            if (option && (option.required || option.optional)) {
-              this.emit(`option:${option.name()}`, arg.slice(index + 1));
-              continue;
-            }
-          }
-          if (dest === operands && maybeOption(arg) && !(this.commands.length === 0 && negativeNumberArg(arg))) {
-            dest = unknown;
-          }
-          if ((this._enablePositionalOptions || this._passThroughOptions) && operands.length === 0 && unknown.length === 0) {
-            if (this._findCommand(arg)) {
-              operands.push(arg);
-              unknown.push(...args.slice(i));
-              break;
-            } else if (this._getHelpCommand() && arg === this._getHelpCommand().name()) {
-              operands.push(arg, ...args.slice(i));
-              break;
-            } else if (this._defaultCommandName) {
-              unknown.push(arg, ...args.slice(i));
-              break;
-            }
-          }
-          if (this._passThroughOptions) {
-            dest.push(arg, ...args.slice(i));
-            break;
-          }
-          dest.push(arg);
-        }
-        return { operands, unknown };
-      }
-      /**
-       * Return an object containing local option values as key-value pairs.
-       *
-       * @return {object}
-       */
-      opts() {
-        if (this._storeOptionsAsProperties) {
-          const result = {};
-          const len = this.options.length;
-          for (let i = 0; i < len; i++) {
-            const key = this.options[i].attributeName();
-            result[key] = key === this._versionOptionName ? this._version : this[key];
-          }
-          return result;
-        }
-        return this._optionValues;
-      }
-      /**
-       * Return an object containing merged local and global option values as key-value pairs.
-       *
-       * @return {object}
-       */
-      optsWithGlobals() {
-        return this._getCommandAndAncestors().reduce(
-          (combinedOptions, cmd) => Object.assign(combinedOptions, cmd.opts()),
-          {}
-        );
-      }
-      /**
-       * Display error message and exit (or call exitOverride).
-       *
-       * @param {string} message
-       * @param {object} [errorOptions]
-       * @param {string} [errorOptions.code] - an id string representing the error
-       * @param {number} [errorOptions.exitCode] - used with process.exit
-       */
-      error(message, errorOptions) {
-        this._outputConfiguration.outputError(
-          `${message}
-`,
-          this._outputConfiguration.writeErr
-        );
-        if (typeof this._showHelpAfterError === "string") {
-          this._outputConfiguration.writeErr(`${this._showHelpAfterError}
-`);
-        } else if (this._showHelpAfterError) {
-          this._outputConfiguration.writeErr("\n");
-          this.outputHelp({ error: true });
-        }
-        const config = errorOptions || {};
-        const exitCode = config.exitCode || 1;
-        const code = config.code || "commander.error";
-        this._exit(exitCode, code, message);
-      }
-      /**
-       * Apply any option related environment variables, if option does
-       * not have a value from cli or client code.
-       *
-       * @private
-       */
-      _parseOptionsEnv() {
-        this.options.forEach((option) => {
-          if (option.envVar && option.envVar in process2.env) {
-            const optionKey = option.attributeName();
-            if (this.getOptionValue(optionKey) === void 0 || ["default", "config", "env"].includes(
-              this.getOptionValueSource(optionKey)
-            )) {
-              if (option.required || option.optional) {
-                this.emit(`optionEnv:${option.name()}`, process2.env[option.envVar]);
-              } else {
-                this.emit(`optionEnv:${option.name()}`);
-              }
-            }
-          }
-        });
-      }
-      /**
-       * Apply any implied option values, if option is undefined or default value.
-       *
-       * @private
-       */
-      _parseOptionsImplied() {
-        const dualHelper = new DualOptions(this.options);
-        const hasCustomOptionValue = (optionKey) => {
-          return this.getOptionValue(optionKey) !== void 0 && !["default", "implied"].includes(this.getOptionValueSource(optionKey));
-        };
-        this.options.filter(
-          (option) => option.implied !== void 0 && hasCustomOptionValue(option.attributeName()) && dualHelper.valueFromOption(
-            this.getOptionValue(option.attributeName()),
-            option
-          )
-        ).forEach((option) => {
-          Object.keys(option.implied).filter((impliedKey) => !hasCustomOptionValue(impliedKey)).forEach((impliedKey) => {
-            this.setOptionValueWithSource(
-              impliedKey,
-              option.implied[impliedKey],
-              "implied"
-            );
-          });
-        });
-      }
-      /**
-       * Argument `name` is missing.
-       *
-       * @param {string} name
-       * @private
-       */
-      missingArgument(name) {
-        const message = `error: missing required argument '${name}'`;
-        this.error(message, { code: "commander.missingArgument" });
-      }
-      /**
-       * `Option` is missing an argument.
-       *
-       * @param {Option} option
-       * @private
-       */
-      optionMissingArgument(option) {
-        const message = `error: option '${option.flags}' argument missing`;
-        this.error(message, { code: "commander.optionMissingArgument" });
-      }
-      /**
-       * `Option` does not have a value, and is a mandatory option.
-       *
-       * @param {Option} option
-       * @private
-       */
-      missingMandatoryOptionValue(option) {
-        const message = `error: required option '${option.flags}' not specified`;
-        this.error(message, { code: "commander.missingMandatoryOptionValue" });
-      }
-      /**
-       * `Option` conflicts with another option.
-       *
-       * @param {Option} option
-       * @param {Option} conflictingOption
-       * @private
-       */
-      _conflictingOption(option, conflictingOption) {
-        const findBestOptionFromValue = (option2) => {
-          const optionKey = option2.attributeName();
-          const optionValue = this.getOptionValue(optionKey);
-          const negativeOption = this.options.find(
-            (target) => target.negate && optionKey === target.attributeName()
-          );
-          const positiveOption = this.options.find(
-            (target) => !target.negate && optionKey === target.attributeName()
-          );
-          if (negativeOption && (negativeOption.presetArg === void 0 && optionValue === false || negativeOption.presetArg !== void 0 && optionValue === negativeOption.presetArg)) {
-            return negativeOption;
-          }
-          return positiveOption || option2;
-        };
-        const getErrorMessage = (option2) => {
-          const bestOption = findBestOptionFromValue(option2);
-          const optionKey = bestOption.attributeName();
-          const source = this.getOptionValueSource(optionKey);
-          if (source === "env") {
-            return `environment variable '${bestOption.envVar}'`;
-          }
-          return `option '${bestOption.flags}'`;
-        };
-        const message = `error: ${getErrorMessage(option)} cannot be used with ${getErrorMessage(conflictingOption)}`;
-        this.error(message, { code: "commander.conflictingOption" });
-      }
-      /**
-       * Unknown option `flag`.
-       *
-       * @param {string} flag
-       * @private
-       */
-      unknownOption(flag) {
-        if (this._allowUnknownOption) return;
-        let suggestion = "";
-        if (flag.startsWith("--") && this._showSuggestionAfterError) {
-          let candidateFlags = [];
-          let command = this;
-          do {
-            const moreFlags = command.createHelp().visibleOptions(command).filter((option) => option.long).map((option) => option.long);
-            candidateFlags = candidateFlags.concat(moreFlags);
-            command = command.parent;
-          } while (command && !command._enablePositionalOptions);
-          suggestion = suggestSimilar(flag, candidateFlags);
-        }
-        const message = `error: unknown option '${flag}'${suggestion}`;
-        this.error(message, { code: "commander.unknownOption" });
-      }
-      /**
-       * Excess arguments, more than expected.
-       *
-       * @param {string[]} receivedArgs
-       * @private
-       */
-      _excessArguments(receivedArgs) {
-        if (this._allowExcessArguments) return;
-        const expected = this.registeredArguments.length;
-        const s = expected === 1 ? "" : "s";
-        const forSubcommand = this.parent ? ` for '${this.name()}'` : "";
-        const message = `error: too many arguments${forSubcommand}. Expected ${expected} argument${s} but got ${receivedArgs.length}.`;
-        this.error(message, { code: "commander.excessArguments" });
-      }
-      /**
-       * Unknown command.
-       *
-       * @private
-       */
-      unknownCommand() {
-        const unknownName = this.args[0];
-        let suggestion = "";
-        if (this._showSuggestionAfterError) {
-          const candidateNames = [];
-          this.createHelp().visibleCommands(this).forEach((command) => {
-            candidateNames.push(command.name());
-            if (command.alias()) candidateNames.push(command.alias());
-          });
-          suggestion = suggestSimilar(unknownName, candidateNames);
-        }
-        const message = `error: unknown command '${unknownName}'${suggestion}`;
-        this.error(message, { code: "commander.unknownCommand" });
-      }
-      /**
-       * Get or set the program version.
-       *
-       * This method auto-registers the "-V, --version" option which will print the version number.
-       *
-       * You can optionally supply the flags and description to override the defaults.
-       *
-       * @param {string} [str]
-       * @param {string} [flags]
-       * @param {string} [description]
-       * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
-       */
-      version(str, flags, description) {
-        if (str === void 0) return this._version;
-        this._version = str;
-        flags = flags || "-V, --version";
-        description = description || "output the version number";
-        const versionOption = this.createOption(flags, description);
-        this._versionOptionName = versionOption.attributeName();
-        this._registerOption(versionOption);
-        this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str}
-`);
-          this._exit(0, "commander.version", str);
-        });
-        return this;
-      }
-      /**
-       * Set the description.
-       *
-       * @param {string} [str]
-       * @param {object} [argsDescription]
-       * @return {(string|Command)}
-       */
-      description(str, argsDescription) {
-        if (str === void 0 && argsDescription === void 0)
-          return this._description;
-        this._description = str;
-        if (argsDescription) {
-          this._argsDescription = argsDescription;
-        }
-        return this;
-      }
-      /**
-       * Set the summary. Used when listed as subcommand of parent.
-       *
-       * @param {string} [str]
-       * @return {(string|Command)}
-       */
-      summary(str) {
-        if (str === void 0) return this._summary;
-        this._summary = str;
-        return this;
-      }
-      /**
-       * Set an alias for the command.
-       *
-       * You may call more than once to add multiple aliases. Only the first alias is shown in the auto-generated help.
-       *
-       * @param {string} [alias]
-       * @return {(string|Command)}
-       */
-      alias(alias) {
-        if (alias === void 0) return this._aliases[0];
-        let command = this;
-        if (this.commands.length !== 0 && this.commands[this.commands.length - 1]._executableHandler) {
-          command = this.commands[this.commands.length - 1];
-        }
-        if (alias === command._name)
-          throw new Error("Command alias can't be the same as its name");
-        const matchingCommand = this.parent?._findCommand(alias);
-        if (matchingCommand) {
-          const existingCmd = [matchingCommand.name()].concat(matchingCommand.aliases()).join("|");
-          throw new Error(
-            `cannot add alias '${alias}' to command '${this.name()}' as already have command '${existingCmd}'`
-          );
-        }
-        command._aliases.push(alias);
-        return this;
-      }
-      /**
-       * Set aliases for the command.
-       *
-       * Only the first alias is shown in the auto-generated help.
-       *
-       * @param {string[]} [aliases]
-       * @return {(string[]|Command)}
-       */
-      aliases(aliases) {
-        if (aliases === void 0) return this._aliases;
-        aliases.forEach((alias) => this.alias(alias));
-        return this;
-      }
-      /**
-       * Set / get the command usage `str`.
-       *
-       * @param {string} [str]
-       * @return {(string|Command)}
-       */
-      usage(str) {
-        if (str === void 0) {
-          if (this._usage) return this._usage;
-          const args = this.registeredArguments.map((arg) => {
-            return humanReadableArgName(arg);
-          });
-          return [].concat(
-            this.options.length || this._helpOption !== null ? "[options]" : [],
-            this.commands.length ? "[command]" : [],
-            this.registeredArguments.length ? args : []
-          ).join(" ");
-        }
-        this._usage = str;
-        return this;
-      }
-      /**
-       * Get or set the name of the command.
-       *
-       * @param {string} [str]
-       * @return {(string|Command)}
-       */
-      name(str) {
-        if (str === void 0) return this._name;
-        this._name = str;
-        return this;
-      }
-      /**
-       * Set/get the help group heading for this subcommand in parent command's help.
-       *
-       * @param {string} [heading]
-       * @return {Command | string}
-       */
-      helpGroup(heading) {
-        if (heading === void 0) return this._helpGroupHeading ?? "";
-        this._helpGroupHeading = heading;
-        return this;
-      }
-      /**
-       * Set/get the default help group heading for subcommands added to this command.
-       * (This does not override a group set directly on the subcommand using .helpGroup().)
-       *
-       * @example
-       * program.commandsGroup('Development Commands:);
-       * program.command('watch')...
-       * program.command('lint')...
-       * ...
-       *
-       * @param {string} [heading]
-       * @returns {Command | string}
-       */
-      commandsGroup(heading) {
-        if (heading === void 0) return this._defaultCommandGroup ?? "";
-        this._defaultCommandGroup = heading;
-        return this;
-      }
-      /**
-       * Set/get the default help group heading for options added to this command.
-       * (This does not override a group set directly on the option using .helpGroup().)
-       *
-       * @example
-       * program
-       *   .optionsGroup('Development Options:')
-       *   .option('-d, --debug', 'output extra debugging')
-       *   .option('-p, --profile', 'output profiling information')
-       *
-       * @param {string} [heading]
-       * @returns {Command | string}
-       */
-      optionsGroup(heading) {
-        if (heading === void 0) return this._defaultOptionGroup ?? "";
-        this._defaultOptionGroup = heading;
-        return this;
-      }
-      /**
-       * @param {Option} option
-       * @private
-       */
-      _initOptionGroup(option) {
-        if (this._defaultOptionGroup && !option.helpGroupHeading)
-          option.helpGroup(this._defaultOptionGroup);
-      }
-      /**
-       * @param {Command} cmd
-       * @private
-       */
-      _initCommandGroup(cmd) {
-        if (this._defaultCommandGroup && !cmd.helpGroup())
-          cmd.helpGroup(this._defaultCommandGroup);
-      }
-      /**
-       * Set the name of the command from script filename, such as process.argv[1],
-       * or require.main.filename, or __filename.
-       *
-       * (Used internally and public although not documented in README.)
-       *
-       * @example
-       * program.nameFromFilename(require.main.filename);
-       *
-       * @param {string} filename
-       * @return {Command}
-       */
-      nameFromFilename(filename) {
-        this._name = path3.basename(filename, path3.extname(filename));
-        return this;
-      }
-      /**
-       * Get or set the directory for searching for executable subcommands of this command.
-       *
-       * @example
-       * program.executableDir(__dirname);
-       * // or
-       * program.executableDir('subcommands');
-       *
-       * @param {string} [path]
-       * @return {(string|null|Command)}
-       */
-      executableDir(path4) {
-        if (path4 === void 0) return this._executableDir;
-        this._executableDir = path4;
-        return this;
-      }
-      /**
-       * Return program help documentation.
-       *
-       * @param {{ error: boolean }} [contextOptions] - pass {error:true} to wrap for stderr instead of stdout
-       * @return {string}
-       */
-      helpInformation(contextOptions) {
-        const helper = this.createHelp();
-        const context = this._getOutputContext(contextOptions);
-        helper.prepareContext({
-          error: context.error,
-          helpWidth: context.helpWidth,
-          outputHasColors: context.hasColors
-        });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
-      }
-      /**
-       * @typedef HelpContext
-       * @type {object}
-       * @property {boolean} error
-       * @property {number} helpWidth
-       * @property {boolean} hasColors
-       * @property {function} write - includes stripColor if needed
-       *
-       * @returns {HelpContext}
-       * @private
-       */
-      _getOutputContext(contextOptions) {
-        contextOptions = contextOptions || {};
-        const error3 = !!contextOptions.error;
-        let baseWrite;
-        let hasColors;
-        let helpWidth;
-        if (error3) {
-          baseWrite = (str) => this._outputConfiguration.writeErr(str);
-          hasColors = this._outputConfiguration.getErrHasColors();
-          helpWidth = this._outputConfiguration.getErrHelpWidth();
-        } else {
-          baseWrite = (str) => this._outputConfiguration.writeOut(str);
-          hasColors = this._outputConfiguration.getOutHasColors();
-          helpWidth = this._outputConfiguration.getOutHelpWidth();
-        }
-        const write = (str) => {
-          if (!hasColors) str = this._outputConfiguration.stripColor(str);
-          return baseWrite(str);
-        };
-        return { error: error3, write, hasColors, helpWidth };
-      }
-      /**
-       * Output help information for this command.
-       *
-       * Outputs built-in help, and custom text added using `.addHelpText()`.
-       *
-       * @param {{ error: boolean } | Function} [contextOptions] - pass {error:true} to write to stderr instead of stdout
-       */
-      outputHelp(contextOptions) {
-        let deprecatedCallback;
-        if (typeof contextOptions === "function") {
-          deprecatedCallback = contextOptions;
-          contextOptions = void 0;
-        }
-        const outputContext = this._getOutputContext(contextOptions);
-        const eventContext = {
-          error: outputContext.error,
-          write: outputContext.write,
-          command: this
-        };
-        this._getCommandAndAncestors().reverse().forEach((command) => command.emit("beforeAllHelp", eventContext));
-        this.emit("beforeHelp", eventContext);
-        let helpInformation = this.helpInformation({ error: outputContext.error });
-        if (deprecatedCallback) {
-          helpInformation = deprecatedCallback(helpInformation);
-          if (typeof helpInformation !== "string" && !Buffer.isBuffer(helpInformation)) {
-            throw new Error("outputHelp callback must return a string or a Buffer");
-          }
-        }
-        outputContext.write(helpInformation);
-        if (this._getHelpOption()?.long) {
-          this.emit(this._getHelpOption().long);
-        }
-        this.emit("afterHelp", eventContext);
-        this._getCommandAndAncestors().forEach(
-          (command) => command.emit("afterAllHelp", eventContext)
-        );
-      }
-      /**
-       * You can pass in flags and a description to customise the built-in help option.
-       * Pass in false to disable the built-in help option.
-       *
-       * @example
-       * program.helpOption('-?, --help' 'show help'); // customise
-       * program.helpOption(false); // disable
-       *
-       * @param {(string | boolean)} flags
-       * @param {string} [description]
-       * @return {Command} `this` command for chaining
-       */
-      helpOption(flags, description) {
-        if (typeof flags === "boolean") {
-          if (flags) {
-            if (this._helpOption === null) this._helpOption = void 0;
-            if (this._defaultOptionGroup) {
-              this._initOptionGroup(this._getHelpOption());
-            }
-          } else {
-            this._helpOption = null;
-          }
-          return this;
-        }
-        this._helpOption = this.createOption(
-          flags ?? "-h, --help",
-          description ?? "display help for command"
-        );
-        if (flags || description) this._initOptionGroup(this._helpOption);
-        return this;
-      }
-      /**
-       * Lazy create help option.
-       * Returns null if has been disabled with .helpOption(false).
-       *
-       * @returns {(Option | null)} the help option
-       * @package
-       */
-      _getHelpOption() {
-        if (this._helpOption === void 0) {
-          this.helpOption(void 0, void 0);
-        }
-        return this._helpOption;
-      }
-      /**
-       * Supply your own option to use for the built-in help option.
-       * This is an alternative to using helpOption() to customise the flags and description etc.
-       *
-       * @param {Option} option
-       * @return {Command} `this` command for chaining
-       */
-      addHelpOption(option) {
-        this._helpOption = option;
-        this._initOptionGroup(option);
-        return this;
-      }
-      /**
-       * Output help information and exit.
-       *
-       * Outputs built-in help, and custom text added using `.addHelpText()`.
-       *
-       * @param {{ error: boolean }} [contextOptions] - pass {error:true} to write to stderr instead of stdout
-       */
-      help(contextOptions) {
-        this.outputHelp(contextOptions);
-        let exitCode = Number(process2.exitCode ?? 0);
-        if (exitCode === 0 && contextOptions && typeof contextOptions !== "function" && contextOptions.error) {
-          exitCode = 1;
-        }
-        this._exit(exitCode, "commander.help", "(outputHelp)");
-      }
-      /**
-       * // Do a little typing to coordinate emit and listener for the help text events.
-       * @typedef HelpTextEventContext
-       * @type {object}
-       * @property {boolean} error
-       * @property {Command} command
-       * @property {function} write
-       */
-      /**
-       * Add additional text to be displayed with the built-in help.
-       *
-       * Position is 'before' or 'after' to affect just this command,
-       * and 'beforeAll' or 'afterAll' to affect this command and all its subcommands.
-       *
-       * @param {string} position - before or after built-in help
-       * @param {(string | Function)} text - string to add, or a function returning a string
-       * @return {Command} `this` command for chaining
-       */
-      addHelpText(position, text) {
-        const allowedValues = ["beforeAll", "before", "after", "afterAll"];
-        if (!allowedValues.includes(position)) {
-          throw new Error(`Unexpected value for position to addHelpText.
-Expecting one of '${allowedValues.join("', '")}'`);
-        }
-        const helpEvent = `${position}Help`;
-        this.on(helpEvent, (context) => {
-          let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
-          } else {
-            helpStr = text;
-          }
-          if (helpStr) {
-            context.write(`${helpStr}
-`);
-          }
-        });
-        return this;
-      }
-      /**
-       * Output help information if help flags specified
-       *
-       * @param {Array} args - array of options to search for help flags
-       * @private
-       */
-      _outputHelpIfRequested(args) {
-        const helpOption = this._getHelpOption();
-        const helpRequested = helpOption && args.find((arg) => helpOption.is(arg));
-        if (helpRequested) {
-          this.outputHelp();
-          this._exit(0, "commander.helpDisplayed", "(outputHelp)");
-        }
-      }
-    };
-    function incrementNodeInspectorPort(args) {
-      return args.map((arg) => {
-        if (!arg.startsWith("--inspect")) {
-          return arg;
-        }
-        let debugOption;
-        let debugHost = "127.0.0.1";
-        let debugPort = "9229";
-        let match;
-        if ((match = arg.match(/^(--inspect(-brk)?)$/)) !== null) {
-          debugOption = match[1];
-        } else if ((match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+)$/)) !== null) {
-          debugOption = match[1];
-          if (/^\d+$/.test(match[3])) {
-            debugPort = match[3];
-          } else {
-            debugHost = match[3];
-          }
-        } else if ((match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+):(\d+)$/)) !== null) {
-          debugOption = match[1];
-          debugHost = match[3];
-          debugPort = match[4];
-        }
-        if (debugOption && debugPort !== "0") {
-          return `${debugOption}=${debugHost}:${parseInt(debugPort) + 1}`;
-        }
-        return arg;
-      });
-    }
-    function useColor() {
-      if (process2.env.NO_COLOR || process2.env.FORCE_COLOR === "0" || process2.env.FORCE_COLOR === "false")
-        return false;
-      if (process2.env.FORCE_COLOR || process2.env.CLICOLOR_FORCE !== void 0)
-        return true;
-      return void 0;
-    }
-    exports.Command = Command3;
-    exports.useColor = useColor;
-  }
-});
-
-// node_modules/commander/index.js
-var require_commander = __commonJS({
-  "node_modules/commander/index.js"(exports) {
-    var { Argument: Argument2 } = require_argument();
-    var { Command: Command3 } = require_command();
-    var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
-    var { Help: Help2 } = require_help();
-    var { Option: Option2 } = require_option();
-    exports.program = new Command3();
-    exports.createCommand = (name) => new Command3(name);
-    exports.createOption = (flags, description) => new Option2(flags, description);
-    exports.createArgument = (name, description) => new Argument2(name, description);
-    exports.Command = Command3;
-    exports.Option = Option2;
-    exports.Argument = Argument2;
-    exports.Help = Help2;
-    exports.CommanderError = CommanderError2;
-    exports.InvalidArgumentError = InvalidArgumentError2;
-    exports.InvalidOptionArgumentError = InvalidArgumentError2;
   }
 });
 
@@ -30238,9 +26812,9 @@ var require_timers2 = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay2, arg) {
+      constructor(callback, delay, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay2;
+        this._idleTimeout = delay;
         this._timerArg = arg;
         this.refresh();
       }
@@ -30285,8 +26859,8 @@ var require_timers2 = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay2, arg) {
-        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
+      setTimeout(callback, delay, arg) {
+        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -30312,8 +26886,8 @@ var require_timers2 = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay2, arg) {
-        return new FastTimer(callback, delay2, arg);
+      setFastTimeout(callback, delay, arg) {
+        return new FastTimer(callback, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -30339,8 +26913,8 @@ var require_timers2 = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay2 = 0) {
-        fastNow += delay2 - RESOLUTION_MS + 1;
+      tick(delay = 0) {
+        fastNow += delay - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -30445,7 +27019,7 @@ var require_errors3 = __commonJS({
       }
     };
     var kInvalidArgumentError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_INVALID_ARG");
-    var InvalidArgumentError2 = class extends UndiciError {
+    var InvalidArgumentError = class extends UndiciError {
       constructor(message) {
         super(message);
         this.name = "InvalidArgumentError";
@@ -30754,7 +27328,7 @@ var require_errors3 = __commonJS({
       BodyTimeoutError,
       RequestContentLengthMismatchError,
       ConnectTimeoutError,
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InvalidReturnValueError,
       RequestAbortedError,
       ClientDestroyedError,
@@ -31057,7 +27631,7 @@ var require_util10 = __commonJS({
     var { stringify } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers2();
-    var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
+    var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
     var { headerNameLowerCasedRecord } = require_constants6();
     var { tree } = require_tree2();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".", 2).map((v) => Number(v));
@@ -31137,31 +27711,31 @@ var require_util10 = __commonJS({
       if (typeof url === "string") {
         url = new URL(url);
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         return url;
       }
       if (!url || typeof url !== "object") {
-        throw new InvalidArgumentError2("Invalid URL: The URL argument must be a non-null object.");
+        throw new InvalidArgumentError("Invalid URL: The URL argument must be a non-null object.");
       }
       if (!(url instanceof URL)) {
         if (url.port != null && url.port !== "" && isValidPort(url.port) === false) {
-          throw new InvalidArgumentError2("Invalid URL: port must be a valid integer or a string representation of an integer.");
+          throw new InvalidArgumentError("Invalid URL: port must be a valid integer or a string representation of an integer.");
         }
         if (url.path != null && typeof url.path !== "string") {
-          throw new InvalidArgumentError2("Invalid URL path: the path must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL path: the path must be a string or null/undefined.");
         }
         if (url.pathname != null && typeof url.pathname !== "string") {
-          throw new InvalidArgumentError2("Invalid URL pathname: the pathname must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL pathname: the pathname must be a string or null/undefined.");
         }
         if (url.hostname != null && typeof url.hostname !== "string") {
-          throw new InvalidArgumentError2("Invalid URL hostname: the hostname must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL hostname: the hostname must be a string or null/undefined.");
         }
         if (url.origin != null && typeof url.origin !== "string") {
-          throw new InvalidArgumentError2("Invalid URL origin: the origin must be a string or null/undefined.");
+          throw new InvalidArgumentError("Invalid URL origin: the origin must be a string or null/undefined.");
         }
         if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-          throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+          throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
@@ -31175,14 +27749,14 @@ var require_util10 = __commonJS({
         return new URL(`${origin}${path3}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
-        throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+        throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
       }
       return url;
     }
     function parseOrigin(url) {
       url = parseURL(url);
       if (url.pathname !== "/" || url.search || url.hash) {
-        throw new InvalidArgumentError2("invalid url");
+        throw new InvalidArgumentError("invalid url");
       }
       return url;
     }
@@ -31337,33 +27911,33 @@ var require_util10 = __commonJS({
     }
     function assertRequestHandler(handler, method, upgrade) {
       if (!handler || typeof handler !== "object") {
-        throw new InvalidArgumentError2("handler must be an object");
+        throw new InvalidArgumentError("handler must be an object");
       }
       if (typeof handler.onRequestStart === "function") {
         return;
       }
       if (typeof handler.onConnect !== "function") {
-        throw new InvalidArgumentError2("invalid onConnect method");
+        throw new InvalidArgumentError("invalid onConnect method");
       }
       if (typeof handler.onError !== "function") {
-        throw new InvalidArgumentError2("invalid onError method");
+        throw new InvalidArgumentError("invalid onError method");
       }
       if (typeof handler.onBodySent !== "function" && handler.onBodySent !== void 0) {
-        throw new InvalidArgumentError2("invalid onBodySent method");
+        throw new InvalidArgumentError("invalid onBodySent method");
       }
       if (upgrade || method === "CONNECT") {
         if (typeof handler.onUpgrade !== "function") {
-          throw new InvalidArgumentError2("invalid onUpgrade method");
+          throw new InvalidArgumentError("invalid onUpgrade method");
         }
       } else {
         if (typeof handler.onHeaders !== "function") {
-          throw new InvalidArgumentError2("invalid onHeaders method");
+          throw new InvalidArgumentError("invalid onHeaders method");
         }
         if (typeof handler.onData !== "function") {
-          throw new InvalidArgumentError2("invalid onData method");
+          throw new InvalidArgumentError("invalid onData method");
         }
         if (typeof handler.onComplete !== "function") {
-          throw new InvalidArgumentError2("invalid onComplete method");
+          throw new InvalidArgumentError("invalid onComplete method");
         }
       }
     }
@@ -32136,7 +28710,7 @@ var require_request3 = __commonJS({
   "node_modules/undici/lib/core/request.js"(exports, module) {
     "use strict";
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       NotSupportedError
     } = require_errors3();
     var assert = __require("node:assert");
@@ -32192,43 +28766,43 @@ var require_request3 = __commonJS({
         typeOfService
       }, handler) {
         if (typeof path3 !== "string") {
-          throw new InvalidArgumentError2("path must be a string");
+          throw new InvalidArgumentError("path must be a string");
         } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
-          throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
+          throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
         } else if (invalidPathRegex.test(path3)) {
-          throw new InvalidArgumentError2("invalid request path");
+          throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
-          throw new InvalidArgumentError2("method must be a string");
+          throw new InvalidArgumentError("method must be a string");
         } else if (normalizedMethodRecords[method] === void 0 && !isValidHTTPToken(method)) {
-          throw new InvalidArgumentError2("invalid request method");
+          throw new InvalidArgumentError("invalid request method");
         }
         if (upgrade && typeof upgrade !== "string") {
-          throw new InvalidArgumentError2("upgrade must be a string");
+          throw new InvalidArgumentError("upgrade must be a string");
         }
         if (upgrade && !isValidHeaderValue(upgrade)) {
-          throw new InvalidArgumentError2("invalid upgrade header");
+          throw new InvalidArgumentError("invalid upgrade header");
         }
         if (headersTimeout != null && (!Number.isFinite(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid headersTimeout");
+          throw new InvalidArgumentError("invalid headersTimeout");
         }
         if (bodyTimeout != null && (!Number.isFinite(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid bodyTimeout");
+          throw new InvalidArgumentError("invalid bodyTimeout");
         }
         if (reset != null && typeof reset !== "boolean") {
-          throw new InvalidArgumentError2("invalid reset");
+          throw new InvalidArgumentError("invalid reset");
         }
         if (expectContinue != null && typeof expectContinue !== "boolean") {
-          throw new InvalidArgumentError2("invalid expectContinue");
+          throw new InvalidArgumentError("invalid expectContinue");
         }
         if (throwOnError != null) {
-          throw new InvalidArgumentError2("invalid throwOnError");
+          throw new InvalidArgumentError("invalid throwOnError");
         }
         if (maxRedirections != null && maxRedirections !== 0) {
-          throw new InvalidArgumentError2("maxRedirections is not supported, use the redirect interceptor");
+          throw new InvalidArgumentError("maxRedirections is not supported, use the redirect interceptor");
         }
         if (typeOfService != null && (!Number.isInteger(typeOfService) || typeOfService < 0 || typeOfService > 255)) {
-          throw new InvalidArgumentError2("typeOfService must be an integer between 0 and 255");
+          throw new InvalidArgumentError("typeOfService must be an integer between 0 and 255");
         }
         this.headersTimeout = headersTimeout;
         this.bodyTimeout = bodyTimeout;
@@ -32265,7 +28839,7 @@ var require_request3 = __commonJS({
         } else if (isFormDataLike(body) || isIterable(body) || isBlobLike(body)) {
           this.body = body;
         } else {
-          throw new InvalidArgumentError2("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
+          throw new InvalidArgumentError("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
         this.completed = false;
         this.aborted = false;
@@ -32283,7 +28857,7 @@ var require_request3 = __commonJS({
         this.expectContinue = expectContinue != null ? expectContinue : false;
         if (Array.isArray(headers2)) {
           if (headers2.length % 2 !== 0) {
-            throw new InvalidArgumentError2("headers array must be even");
+            throw new InvalidArgumentError("headers array must be even");
           }
           for (let i = 0; i < headers2.length; i += 2) {
             processHeader(this, headers2[i], headers2[i + 1]);
@@ -32292,7 +28866,7 @@ var require_request3 = __commonJS({
           if (hasSafeIterator(headers2)) {
             for (const header of headers2) {
               if (!Array.isArray(header) || header.length !== 2) {
-                throw new InvalidArgumentError2("headers must be in key-value pair format");
+                throw new InvalidArgumentError("headers must be in key-value pair format");
               }
               processHeader(this, header[0], header[1]);
             }
@@ -32303,7 +28877,7 @@ var require_request3 = __commonJS({
             }
           }
         } else if (headers2 != null) {
-          throw new InvalidArgumentError2("headers must be an object or an array");
+          throw new InvalidArgumentError("headers must be an object or an array");
         }
         assertRequestHandler(handler, method, upgrade);
         this.servername = servername || getServerName(this.host) || null;
@@ -32438,7 +29012,7 @@ var require_request3 = __commonJS({
     };
     function processHeader(request2, key, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
-        throw new InvalidArgumentError2(`invalid ${key} header`);
+        throw new InvalidArgumentError(`invalid ${key} header`);
       } else if (val === void 0) {
         return;
       }
@@ -32446,7 +29020,7 @@ var require_request3 = __commonJS({
       if (headerName === void 0) {
         headerName = key.toLowerCase();
         if (headerNameLowerCasedRecord[headerName] === void 0 && !isValidHTTPToken(headerName)) {
-          throw new InvalidArgumentError2("invalid header key");
+          throw new InvalidArgumentError("invalid header key");
         }
       }
       if (Array.isArray(val)) {
@@ -32454,17 +29028,17 @@ var require_request3 = __commonJS({
         for (let i = 0; i < val.length; i++) {
           if (typeof val[i] === "string") {
             if (!isValidHeaderValue(val[i])) {
-              throw new InvalidArgumentError2(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key} header`);
             }
             arr.push(val[i]);
           } else if (val[i] === null) {
             arr.push("");
           } else if (typeof val[i] === "object") {
-            throw new InvalidArgumentError2(`invalid ${key} header`);
+            throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
             const str = `${val[i]}`;
             if (!isValidHeaderValue(str)) {
-              throw new InvalidArgumentError2(`invalid ${key} header`);
+              throw new InvalidArgumentError(`invalid ${key} header`);
             }
             arr.push(str);
           }
@@ -32472,46 +29046,46 @@ var require_request3 = __commonJS({
         val = arr;
       } else if (typeof val === "string") {
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError2(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key} header`);
         }
       } else if (val === null) {
         val = "";
       } else {
         val = `${val}`;
         if (!isValidHeaderValue(val)) {
-          throw new InvalidArgumentError2(`invalid ${key} header`);
+          throw new InvalidArgumentError(`invalid ${key} header`);
         }
       }
       if (headerName === "host") {
         if (request2.host !== null) {
-          throw new InvalidArgumentError2("duplicate host header");
+          throw new InvalidArgumentError("duplicate host header");
         }
         if (typeof val !== "string") {
-          throw new InvalidArgumentError2("invalid host header");
+          throw new InvalidArgumentError("invalid host header");
         }
         request2.host = val;
       } else if (headerName === "content-length") {
         if (request2.contentLength !== null) {
-          throw new InvalidArgumentError2("duplicate content-length header");
+          throw new InvalidArgumentError("duplicate content-length header");
         }
         if (!isValidContentLengthHeaderValue(val)) {
-          throw new InvalidArgumentError2("invalid content-length header");
+          throw new InvalidArgumentError("invalid content-length header");
         }
         request2.contentLength = parseInt(val, 10);
       } else if (request2.contentType === null && headerName === "content-type") {
         request2.contentType = val;
         request2.headers.push(key, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
-        throw new InvalidArgumentError2(`invalid ${headerName} header`);
+        throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
         const value = typeof val === "string" ? val : null;
         if (value === null) {
-          throw new InvalidArgumentError2("invalid connection header");
+          throw new InvalidArgumentError("invalid connection header");
         }
         for (const token of value.toLowerCase().split(",")) {
           const trimmed = token.trim();
           if (!isValidHTTPToken(trimmed)) {
-            throw new InvalidArgumentError2("invalid connection header");
+            throw new InvalidArgumentError("invalid connection header");
           }
           if (trimmed === "close") {
             request2.reset = true;
@@ -32531,7 +29105,7 @@ var require_request3 = __commonJS({
 var require_wrap_handler = __commonJS({
   "node_modules/undici/lib/handler/wrap-handler.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     module.exports = class WrapHandler {
       #handler;
       constructor(handler) {
@@ -32599,7 +29173,7 @@ var require_wrap_handler = __commonJS({
       }
       onResponseError(controller, err) {
         if (!this.#handler.onError) {
-          throw new InvalidArgumentError2("invalid onError method");
+          throw new InvalidArgumentError("invalid onError method");
         }
         this.#handler.onError?.(err);
       }
@@ -32657,7 +29231,7 @@ var require_unwrap_handler = __commonJS({
   "node_modules/undici/lib/handler/unwrap-handler.js"(exports, module) {
     "use strict";
     var { parseHeaders } = require_util10();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var kResume = /* @__PURE__ */ Symbol("resume");
     var UnwrapController = class {
       #paused = false;
@@ -32732,7 +29306,7 @@ var require_unwrap_handler = __commonJS({
       }
       onError(err) {
         if (!this.#handler.onResponseError) {
-          throw new InvalidArgumentError2("invalid onError method");
+          throw new InvalidArgumentError("invalid onError method");
         }
         this.#handler.onResponseError?.(this.#controller, err);
       }
@@ -32750,7 +29324,7 @@ var require_dispatcher_base2 = __commonJS({
     var {
       ClientDestroyedError,
       ClientClosedError,
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors3();
     var { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = require_symbols6();
     var kOnDestroyed = /* @__PURE__ */ Symbol("onDestroyed");
@@ -32809,7 +29383,7 @@ var require_dispatcher_base2 = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
           const err = new ClientDestroyedError();
@@ -32849,7 +29423,7 @@ var require_dispatcher_base2 = __commonJS({
           });
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
           if (this[kOnDestroyed]) {
@@ -32876,12 +29450,12 @@ var require_dispatcher_base2 = __commonJS({
       }
       dispatch(opts, handler) {
         if (!handler || typeof handler !== "object") {
-          throw new InvalidArgumentError2("handler must be an object");
+          throw new InvalidArgumentError("handler must be an object");
         }
         handler = UnwrapHandler.unwrap(handler);
         try {
           if (!opts || typeof opts !== "object") {
-            throw new InvalidArgumentError2("opts must be an object.");
+            throw new InvalidArgumentError("opts must be an object.");
           }
           if (this[kDestroyed] || this[kOnDestroyed]) {
             throw new ClientDestroyedError();
@@ -32910,7 +29484,7 @@ var require_connect2 = __commonJS({
     var net = __require("node:net");
     var assert = __require("node:assert");
     var util = require_util10();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var tls;
     var SessionCache = class WeakSessionCache {
       constructor(maxCachedSessions) {
@@ -32958,7 +29532,7 @@ var require_connect2 = __commonJS({
     };
     function buildConnector({ allowH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
-        throw new InvalidArgumentError2("maxCachedSessions must be a positive integer or zero");
+        throw new InvalidArgumentError("maxCachedSessions must be a positive integer or zero");
       }
       const options = { path: socketPath, ...opts };
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
@@ -36657,7 +33231,7 @@ var require_client_h12 = __commonJS({
       RequestContentLengthMismatchError,
       ResponseContentLengthMismatchError,
       RequestAbortedError,
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       HeadersTimeoutError,
       HeadersOverflowError,
       SocketError,
@@ -36858,21 +33432,21 @@ var require_client_h12 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay2, type) {
-        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay, type) {
+        if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay2) {
+          if (delay) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, this.timeoutWeakRef);
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay, this.timeoutWeakRef);
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay2, this.timeoutWeakRef);
+              this.timeout = setTimeout(onParserTimeout, delay, this.timeoutWeakRef);
               this.timeout?.unref();
             }
           }
-          this.timeoutValue = delay2;
+          this.timeoutValue = delay;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -37532,7 +34106,7 @@ var require_client_h12 = __commonJS({
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError2("invalid content-type header"));
+            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
             return false;
           }
           headers2.push("content-type", contentTypeValue);
@@ -37948,7 +34522,7 @@ var require_client_h22 = __commonJS({
       RequestAbortedError,
       SocketError,
       InformationalError,
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       HeadersTimeoutError,
       BodyTimeoutError
     } = require_errors3();
@@ -38270,7 +34844,7 @@ var require_client_h22 = __commonJS({
       const { method, path: path3, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
-        util.errorRequest(client, request2, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
+        util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
       }
       const headers2 = {};
@@ -38715,7 +35289,7 @@ var require_client2 = __commonJS({
     var Request = require_request3();
     var DispatcherBase = require_dispatcher_base2();
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InformationalError,
       ClientDestroyedError
     } = require_errors3();
@@ -38767,7 +35341,7 @@ var require_client2 = __commonJS({
     var connectH2 = require_client_h22();
     var kClosedResolve = /* @__PURE__ */ Symbol("kClosedResolve");
     var getDefaultNodeMaxHeaderSize = http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0 ? () => http.maxHeaderSize : () => {
-      throw new InvalidArgumentError2("http module not available or http.maxHeaderSize invalid");
+      throw new InvalidArgumentError("http module not available or http.maxHeaderSize invalid");
     };
     var noop = () => {
     };
@@ -38815,80 +35389,80 @@ var require_client2 = __commonJS({
         eventSource
       } = {}) {
         if (keepAlive !== void 0) {
-          throw new InvalidArgumentError2("unsupported keepAlive, use pipelining=0 instead");
+          throw new InvalidArgumentError("unsupported keepAlive, use pipelining=0 instead");
         }
         if (socketTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (requestTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
+          throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported idleTimeout, use keepAliveTimeout instead");
+          throw new InvalidArgumentError("unsupported idleTimeout, use keepAliveTimeout instead");
         }
         if (maxKeepAliveTimeout !== void 0) {
-          throw new InvalidArgumentError2("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
+          throw new InvalidArgumentError("unsupported maxKeepAliveTimeout, use keepAliveMaxTimeout instead");
         }
         if (maxHeaderSize != null) {
           if (!Number.isInteger(maxHeaderSize) || maxHeaderSize < 1) {
-            throw new InvalidArgumentError2("invalid maxHeaderSize");
+            throw new InvalidArgumentError("invalid maxHeaderSize");
           }
         } else {
           maxHeaderSize = getDefaultNodeMaxHeaderSize();
         }
         if (socketPath != null && typeof socketPath !== "string") {
-          throw new InvalidArgumentError2("invalid socketPath");
+          throw new InvalidArgumentError("invalid socketPath");
         }
         if (connectTimeout != null && (!Number.isFinite(connectTimeout) || connectTimeout < 0)) {
-          throw new InvalidArgumentError2("invalid connectTimeout");
+          throw new InvalidArgumentError("invalid connectTimeout");
         }
         if (keepAliveTimeout != null && (!Number.isFinite(keepAliveTimeout) || keepAliveTimeout <= 0)) {
-          throw new InvalidArgumentError2("invalid keepAliveTimeout");
+          throw new InvalidArgumentError("invalid keepAliveTimeout");
         }
         if (keepAliveMaxTimeout != null && (!Number.isFinite(keepAliveMaxTimeout) || keepAliveMaxTimeout <= 0)) {
-          throw new InvalidArgumentError2("invalid keepAliveMaxTimeout");
+          throw new InvalidArgumentError("invalid keepAliveMaxTimeout");
         }
         if (keepAliveTimeoutThreshold != null && !Number.isFinite(keepAliveTimeoutThreshold)) {
-          throw new InvalidArgumentError2("invalid keepAliveTimeoutThreshold");
+          throw new InvalidArgumentError("invalid keepAliveTimeoutThreshold");
         }
         if (headersTimeout != null && (!Number.isInteger(headersTimeout) || headersTimeout < 0)) {
-          throw new InvalidArgumentError2("headersTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError("headersTimeout must be a positive integer or zero");
         }
         if (bodyTimeout != null && (!Number.isInteger(bodyTimeout) || bodyTimeout < 0)) {
-          throw new InvalidArgumentError2("bodyTimeout must be a positive integer or zero");
+          throw new InvalidArgumentError("bodyTimeout must be a positive integer or zero");
         }
         if (connect3 != null && typeof connect3 !== "function" && typeof connect3 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (maxRequestsPerClient != null && (!Number.isInteger(maxRequestsPerClient) || maxRequestsPerClient < 0)) {
-          throw new InvalidArgumentError2("maxRequestsPerClient must be a positive number");
+          throw new InvalidArgumentError("maxRequestsPerClient must be a positive number");
         }
         if (localAddress != null && (typeof localAddress !== "string" || net.isIP(localAddress) === 0)) {
-          throw new InvalidArgumentError2("localAddress must be valid string IP address");
+          throw new InvalidArgumentError("localAddress must be valid string IP address");
         }
         if (maxResponseSize != null && (!Number.isInteger(maxResponseSize) || maxResponseSize < -1)) {
-          throw new InvalidArgumentError2("maxResponseSize must be a positive number");
+          throw new InvalidArgumentError("maxResponseSize must be a positive number");
         }
         if (autoSelectFamilyAttemptTimeout != null && (!Number.isInteger(autoSelectFamilyAttemptTimeout) || autoSelectFamilyAttemptTimeout < -1)) {
-          throw new InvalidArgumentError2("autoSelectFamilyAttemptTimeout must be a positive number");
+          throw new InvalidArgumentError("autoSelectFamilyAttemptTimeout must be a positive number");
         }
         if (allowH2 != null && typeof allowH2 !== "boolean") {
-          throw new InvalidArgumentError2("allowH2 must be a valid boolean value");
+          throw new InvalidArgumentError("allowH2 must be a valid boolean value");
         }
         if (maxConcurrentStreams != null && (typeof maxConcurrentStreams !== "number" || maxConcurrentStreams < 1)) {
-          throw new InvalidArgumentError2("maxConcurrentStreams must be a positive integer, greater than 0");
+          throw new InvalidArgumentError("maxConcurrentStreams must be a positive integer, greater than 0");
         }
         if (useH2c != null && typeof useH2c !== "boolean") {
-          throw new InvalidArgumentError2("useH2c must be a valid boolean value");
+          throw new InvalidArgumentError("useH2c must be a valid boolean value");
         }
         if (initialWindowSize != null && (!Number.isInteger(initialWindowSize) || initialWindowSize < 1)) {
-          throw new InvalidArgumentError2("initialWindowSize must be a positive integer, greater than 0");
+          throw new InvalidArgumentError("initialWindowSize must be a positive integer, greater than 0");
         }
         if (connectionWindowSize != null && (!Number.isInteger(connectionWindowSize) || connectionWindowSize < 1)) {
-          throw new InvalidArgumentError2("connectionWindowSize must be a positive integer, greater than 0");
+          throw new InvalidArgumentError("connectionWindowSize must be a positive integer, greater than 0");
         }
         if (pingInterval != null && (typeof pingInterval !== "number" || !Number.isInteger(pingInterval) || pingInterval < 0)) {
-          throw new InvalidArgumentError2("pingInterval must be a positive integer, greater or equal to 0");
+          throw new InvalidArgumentError("pingInterval must be a positive integer, greater or equal to 0");
         }
         super({ webSocket, eventSource });
         if (typeof connect3 !== "function") {
@@ -39495,7 +36069,7 @@ var require_pool2 = __commonJS({
     } = require_pool_base2();
     var Client = require_client2();
     var {
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors3();
     var util = require_util10();
     var { kUrl } = require_symbols6();
@@ -39522,13 +36096,13 @@ var require_pool2 = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError2("invalid connections");
+          throw new InvalidArgumentError("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -39589,7 +36163,7 @@ var require_balanced_pool2 = __commonJS({
     "use strict";
     var {
       BalancedPoolMissingUpstreamError,
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors3();
     var {
       PoolBase,
@@ -39625,7 +36199,7 @@ var require_balanced_pool2 = __commonJS({
     var BalancedPool = class extends PoolBase {
       constructor(upstreams = [], { factory = defaultFactory, connect: connect2, tls, ...opts } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         super(opts);
         if (connect2 && typeof connect2 !== "function") connect2 = { ...connect2 };
@@ -39747,7 +36321,7 @@ var require_round_robin_pool = __commonJS({
     } = require_pool_base2();
     var Client = require_client2();
     var {
-      InvalidArgumentError: InvalidArgumentError2
+      InvalidArgumentError
     } = require_errors3();
     var util = require_util10();
     var { kUrl } = require_symbols6();
@@ -39775,13 +36349,13 @@ var require_round_robin_pool = __commonJS({
         ...options
       } = {}) {
         if (connections != null && (!Number.isFinite(connections) || connections < 0)) {
-          throw new InvalidArgumentError2("invalid connections");
+          throw new InvalidArgumentError("invalid connections");
         }
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof connect2 !== "function") {
           connect2 = buildConnector({
@@ -39854,7 +36428,7 @@ var require_round_robin_pool = __commonJS({
 var require_agent2 = __commonJS({
   "node_modules/undici/lib/dispatcher/agent.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2, MaxOriginsReachedError } = require_errors3();
+    var { InvalidArgumentError, MaxOriginsReachedError } = require_errors3();
     var { kClients, kRunning, kClose, kDestroy, kDispatch, kUrl } = require_symbols6();
     var DispatcherBase = require_dispatcher_base2();
     var Pool = require_pool2();
@@ -39873,13 +36447,13 @@ var require_agent2 = __commonJS({
     var Agent2 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxOrigins = Infinity, connect: connect2, tls, ...options } = {}) {
         if (typeof factory !== "function") {
-          throw new InvalidArgumentError2("factory must be a function.");
+          throw new InvalidArgumentError("factory must be a function.");
         }
         if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
-          throw new InvalidArgumentError2("connect must be a function or an object");
+          throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof maxOrigins !== "number" || Number.isNaN(maxOrigins) || maxOrigins <= 0) {
-          throw new InvalidArgumentError2("maxOrigins must be a number greater than 0");
+          throw new InvalidArgumentError("maxOrigins must be a number greater than 0");
         }
         super(options);
         if (connect2 && typeof connect2 !== "function") {
@@ -39917,7 +36491,7 @@ var require_agent2 = __commonJS({
         if (opts.origin && (typeof opts.origin === "string" || opts.origin instanceof URL)) {
           key = String(opts.origin);
         } else {
-          throw new InvalidArgumentError2("opts.origin must be a non-empty string or URL.");
+          throw new InvalidArgumentError("opts.origin must be a non-empty string or URL.");
         }
         if (this[kOrigins].size >= this[kOptions].maxOrigins && !this[kOrigins].has(key)) {
           throw new MaxOriginsReachedError();
@@ -39992,7 +36566,7 @@ var require_socks5_utils = __commonJS({
     "use strict";
     var { Buffer: Buffer2 } = __require("node:buffer");
     var net = __require("node:net");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     function parseAddress(address) {
       if (net.isIPv4(address)) {
         const parts = address.split(".").map(Number);
@@ -40011,7 +36585,7 @@ var require_socks5_utils = __commonJS({
       }
       const domainBuffer = Buffer2.from(address, "utf8");
       if (domainBuffer.length > 255) {
-        throw new InvalidArgumentError2("Domain name too long (max 255 bytes)");
+        throw new InvalidArgumentError("Domain name too long (max 255 bytes)");
       }
       return {
         type: 3,
@@ -40067,7 +36641,7 @@ var require_socks5_utils = __commonJS({
     }
     function parseResponseAddress(buffer, offset = 0) {
       if (buffer.length < offset + 1) {
-        throw new InvalidArgumentError2("Buffer too small to contain address type");
+        throw new InvalidArgumentError("Buffer too small to contain address type");
       }
       const addressType = buffer[offset];
       let address;
@@ -40075,7 +36649,7 @@ var require_socks5_utils = __commonJS({
       switch (addressType) {
         case 1: {
           if (buffer.length < currentOffset + 6) {
-            throw new InvalidArgumentError2("Buffer too small for IPv4 address");
+            throw new InvalidArgumentError("Buffer too small for IPv4 address");
           }
           address = Array.from(buffer.subarray(currentOffset, currentOffset + 4)).join(".");
           currentOffset += 4;
@@ -40083,12 +36657,12 @@ var require_socks5_utils = __commonJS({
         }
         case 3: {
           if (buffer.length < currentOffset + 1) {
-            throw new InvalidArgumentError2("Buffer too small for domain length");
+            throw new InvalidArgumentError("Buffer too small for domain length");
           }
           const domainLength = buffer[currentOffset];
           currentOffset += 1;
           if (buffer.length < currentOffset + domainLength + 2) {
-            throw new InvalidArgumentError2("Buffer too small for domain address");
+            throw new InvalidArgumentError("Buffer too small for domain address");
           }
           address = buffer.subarray(currentOffset, currentOffset + domainLength).toString("utf8");
           currentOffset += domainLength;
@@ -40096,7 +36670,7 @@ var require_socks5_utils = __commonJS({
         }
         case 4: {
           if (buffer.length < currentOffset + 18) {
-            throw new InvalidArgumentError2("Buffer too small for IPv6 address");
+            throw new InvalidArgumentError("Buffer too small for IPv6 address");
           }
           const parts = [];
           for (let i = 0; i < 8; i++) {
@@ -40108,10 +36682,10 @@ var require_socks5_utils = __commonJS({
           break;
         }
         default:
-          throw new InvalidArgumentError2(`Invalid address type: ${addressType}`);
+          throw new InvalidArgumentError(`Invalid address type: ${addressType}`);
       }
       if (buffer.length < currentOffset + 2) {
-        throw new InvalidArgumentError2("Buffer too small for port");
+        throw new InvalidArgumentError("Buffer too small for port");
       }
       const port = buffer.readUInt16BE(currentOffset);
       currentOffset += 2;
@@ -40153,7 +36727,7 @@ var require_socks5_client = __commonJS({
     "use strict";
     var { EventEmitter } = __require("node:events");
     var { Buffer: Buffer2 } = __require("node:buffer");
-    var { InvalidArgumentError: InvalidArgumentError2, Socks5ProxyError } = require_errors3();
+    var { InvalidArgumentError, Socks5ProxyError } = require_errors3();
     var { debuglog } = __require("node:util");
     var { parseAddress } = require_socks5_utils();
     var debug2 = debuglog("undici:socks5");
@@ -40200,7 +36774,7 @@ var require_socks5_client = __commonJS({
       constructor(socket, options = {}) {
         super();
         if (!socket) {
-          throw new InvalidArgumentError2("socket is required");
+          throw new InvalidArgumentError("socket is required");
         }
         this.socket = socket;
         this.options = options;
@@ -40274,7 +36848,7 @@ var require_socks5_client = __commonJS({
        */
       handshake() {
         if (this.state !== STATES.INITIAL) {
-          throw new InvalidArgumentError2("Handshake already started");
+          throw new InvalidArgumentError("Handshake already started");
         }
         debug2("starting handshake with", this.authMethods.length, "auth methods");
         this.state = STATES.HANDSHAKING;
@@ -40318,13 +36892,13 @@ var require_socks5_client = __commonJS({
       sendAuthRequest() {
         const { username, password } = this.options;
         if (!username || !password) {
-          throw new InvalidArgumentError2("Username and password required for authentication");
+          throw new InvalidArgumentError("Username and password required for authentication");
         }
         debug2("sending username/password auth");
         const usernameBuffer = Buffer2.from(username);
         const passwordBuffer = Buffer2.from(password);
         if (usernameBuffer.length > 255 || passwordBuffer.length > 255) {
-          throw new InvalidArgumentError2("Username or password too long");
+          throw new InvalidArgumentError("Username or password too long");
         }
         const request2 = Buffer2.alloc(3 + usernameBuffer.length + passwordBuffer.length);
         request2[0] = 1;
@@ -40360,10 +36934,10 @@ var require_socks5_client = __commonJS({
        */
       connect(address, port) {
         if (this.state === STATES.CONNECTING || this.state === STATES.CONNECTED) {
-          throw new InvalidArgumentError2("Connection already in progress");
+          throw new InvalidArgumentError("Connection already in progress");
         }
         if (this.state !== STATES.AUTHENTICATED) {
-          throw new InvalidArgumentError2("Client must be authenticated before CONNECT");
+          throw new InvalidArgumentError("Client must be authenticated before CONNECT");
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
@@ -40487,7 +37061,7 @@ var require_socks5_proxy_agent = __commonJS({
     var { URL: URL2 } = __require("node:url");
     var tls;
     var DispatcherBase = require_dispatcher_base2();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var { Socks5Client, STATES } = require_socks5_client();
     var { kDispatch, kClose, kDestroy } = require_symbols6();
     var Pool = require_pool2();
@@ -40513,11 +37087,11 @@ var require_socks5_proxy_agent = __commonJS({
           experimentalWarningEmitted = true;
         }
         if (!proxyUrl) {
-          throw new InvalidArgumentError2("Proxy URL is mandatory");
+          throw new InvalidArgumentError("Proxy URL is mandatory");
         }
         const url = typeof proxyUrl === "string" ? new URL2(proxyUrl) : proxyUrl;
         if (url.protocol !== "socks5:" && url.protocol !== "socks:") {
-          throw new InvalidArgumentError2("Proxy URL must use socks5:// or socks:// protocol");
+          throw new InvalidArgumentError("Proxy URL must use socks5:// or socks:// protocol");
         }
         this[kProxyUrl] = url;
         this[kProxyHeaders] = options.headers || {};
@@ -40691,7 +37265,7 @@ var require_proxy_agent2 = __commonJS({
     var Agent2 = require_agent2();
     var Pool = require_pool2();
     var DispatcherBase = require_dispatcher_base2();
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError, SecureProxyConnectionError } = require_errors3();
+    var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors3();
     var buildConnector = require_connect2();
     var Client = require_client2();
     var { channels } = require_diagnostics2();
@@ -40721,7 +37295,7 @@ var require_proxy_agent2 = __commonJS({
       #client;
       constructor(proxyUrl, { headers: headers2 = {}, connect: connect2, factory }) {
         if (!proxyUrl) {
-          throw new InvalidArgumentError2("Proxy URL is mandatory");
+          throw new InvalidArgumentError("Proxy URL is mandatory");
         }
         super();
         this[kProxyHeaders] = headers2;
@@ -40736,7 +37310,7 @@ var require_proxy_agent2 = __commonJS({
         handler.onHeaders = function(statusCode, data, resume) {
           if (statusCode === 407) {
             if (typeof handler.onError === "function") {
-              handler.onError(new InvalidArgumentError2("Proxy Authentication Required (407)"));
+              handler.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
@@ -40765,11 +37339,11 @@ var require_proxy_agent2 = __commonJS({
     var ProxyAgent2 = class extends DispatcherBase {
       constructor(opts) {
         if (!opts || typeof opts === "object" && !(opts instanceof URL) && !opts.uri) {
-          throw new InvalidArgumentError2("Proxy uri is mandatory");
+          throw new InvalidArgumentError("Proxy uri is mandatory");
         }
         const { clientFactory = defaultFactory } = opts;
         if (typeof clientFactory !== "function") {
-          throw new InvalidArgumentError2("Proxy opts.clientFactory must be a function.");
+          throw new InvalidArgumentError("Proxy opts.clientFactory must be a function.");
         }
         const { proxyTunnel = true } = opts;
         super();
@@ -40781,7 +37355,7 @@ var require_proxy_agent2 = __commonJS({
         this[kProxyHeaders] = opts.headers || {};
         this[kTunnelProxy] = proxyTunnel;
         if (opts.auth && opts.token) {
-          throw new InvalidArgumentError2("opts.auth cannot be used in combination with opts.token");
+          throw new InvalidArgumentError("opts.auth cannot be used in combination with opts.token");
         } else if (opts.auth) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${opts.auth}`;
         } else if (opts.token) {
@@ -40824,7 +37398,7 @@ var require_proxy_agent2 = __commonJS({
           factory,
           connect: async (opts2, callback) => {
             if (!this[kClient]) {
-              callback(new InvalidArgumentError2("Cannot establish tunnel connection without a proxy client"));
+              callback(new InvalidArgumentError("Cannot establish tunnel connection without a proxy client"));
               return;
             }
             let requestedPath = opts2.host;
@@ -40933,7 +37507,7 @@ var require_proxy_agent2 = __commonJS({
     function throwIfProxyAuthIsSent(headers2) {
       const existProxyAuth = headers2 && Object.keys(headers2).find((key) => key.toLowerCase() === "proxy-authorization");
       if (existProxyAuth) {
-        throw new InvalidArgumentError2("Proxy-Authorization should be sent in ProxyAgent constructor");
+        throw new InvalidArgumentError("Proxy-Authorization should be sent in ProxyAgent constructor");
       }
     }
     module.exports = ProxyAgent2;
@@ -41507,7 +38081,7 @@ var require_retry_agent2 = __commonJS({
 var require_h2c_client = __commonJS({
   "node_modules/undici/lib/dispatcher/h2c-client.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var Client = require_client2();
     var H2CClient = class extends Client {
       constructor(origin, clientOpts) {
@@ -41515,7 +38089,7 @@ var require_h2c_client = __commonJS({
           origin = new URL(origin);
         }
         if (origin.protocol !== "http:") {
-          throw new InvalidArgumentError2(
+          throw new InvalidArgumentError(
             "h2c-client: Only h2c protocol is supported"
           );
         }
@@ -41529,7 +38103,7 @@ var require_h2c_client = __commonJS({
           defaultPipelining = pipelining;
         }
         if (defaultPipelining > defaultMaxConcurrentStreams) {
-          throw new InvalidArgumentError2(
+          throw new InvalidArgumentError(
             "h2c-client: pipelining cannot be greater than maxConcurrentStreams"
           );
         }
@@ -41552,7 +38126,7 @@ var require_readable2 = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { Readable } = __require("node:stream");
-    var { RequestAbortedError, NotSupportedError, InvalidArgumentError: InvalidArgumentError2, AbortError } = require_errors3();
+    var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors3();
     var util = require_util10();
     var { ReadableStreamFrom } = require_util10();
     var kConsume = /* @__PURE__ */ Symbol("kConsume");
@@ -41759,7 +38333,7 @@ var require_readable2 = __commonJS({
       dump(opts) {
         const signal = opts?.signal;
         if (signal != null && (typeof signal !== "object" || !("aborted" in signal))) {
-          return Promise.reject(new InvalidArgumentError2("signal must be an AbortSignal"));
+          return Promise.reject(new InvalidArgumentError("signal must be an AbortSignal"));
         }
         const limit = opts?.limit && Number.isFinite(opts.limit) ? opts.limit : 128 * 1024;
         if (signal?.aborted) {
@@ -41955,31 +38529,31 @@ var require_api_request2 = __commonJS({
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
     var { Readable } = require_readable2();
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors3();
+    var { InvalidArgumentError, RequestAbortedError } = require_errors3();
     var util = require_util10();
     function noop() {
     }
     var RequestHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError2("invalid callback");
+            throw new InvalidArgumentError("invalid callback");
           }
           if (highWaterMark != null && (!Number.isFinite(highWaterMark) || highWaterMark < 0)) {
-            throw new InvalidArgumentError2("invalid highWaterMark");
+            throw new InvalidArgumentError("invalid highWaterMark");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError2("invalid method");
+            throw new InvalidArgumentError("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError2("invalid onInfo callback");
+            throw new InvalidArgumentError("invalid onInfo callback");
           }
           super("UNDICI_REQUEST");
         } catch (err) {
@@ -42185,7 +38759,7 @@ var require_api_stream2 = __commonJS({
     var assert = __require("node:assert");
     var { finished } = __require("node:stream");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors3();
+    var { InvalidArgumentError, InvalidReturnValueError } = require_errors3();
     var util = require_util10();
     var { addSignal, removeSignal } = require_abort_signal2();
     function noop() {
@@ -42193,24 +38767,24 @@ var require_api_stream2 = __commonJS({
     var StreamHandler = class extends AsyncResource {
       constructor(opts, factory, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body, onInfo, responseHeaders } = opts;
         try {
           if (typeof callback !== "function") {
-            throw new InvalidArgumentError2("invalid callback");
+            throw new InvalidArgumentError("invalid callback");
           }
           if (typeof factory !== "function") {
-            throw new InvalidArgumentError2("invalid factory");
+            throw new InvalidArgumentError("invalid factory");
           }
           if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-            throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+            throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
           }
           if (method === "CONNECT") {
-            throw new InvalidArgumentError2("invalid method");
+            throw new InvalidArgumentError("invalid method");
           }
           if (onInfo && typeof onInfo !== "function") {
-            throw new InvalidArgumentError2("invalid onInfo callback");
+            throw new InvalidArgumentError("invalid onInfo callback");
           }
           super("UNDICI_STREAM");
         } catch (err) {
@@ -42351,7 +38925,7 @@ var require_api_pipeline2 = __commonJS({
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
     var {
-      InvalidArgumentError: InvalidArgumentError2,
+      InvalidArgumentError,
       InvalidReturnValueError,
       RequestAbortedError
     } = require_errors3();
@@ -42395,20 +38969,20 @@ var require_api_pipeline2 = __commonJS({
     var PipelineHandler = class extends AsyncResource {
       constructor(opts, handler) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof handler !== "function") {
-          throw new InvalidArgumentError2("invalid handler");
+          throw new InvalidArgumentError("invalid handler");
         }
         const { signal, method, opaque, onInfo, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         if (method === "CONNECT") {
-          throw new InvalidArgumentError2("invalid method");
+          throw new InvalidArgumentError("invalid method");
         }
         if (onInfo && typeof onInfo !== "function") {
-          throw new InvalidArgumentError2("invalid onInfo callback");
+          throw new InvalidArgumentError("invalid onInfo callback");
         }
         super("UNDICI_PIPELINE");
         this.opaque = opaque || null;
@@ -42544,7 +39118,7 @@ var require_api_pipeline2 = __commonJS({
 var require_api_upgrade2 = __commonJS({
   "node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors3();
+    var { InvalidArgumentError, SocketError } = require_errors3();
     var { AsyncResource } = __require("node:async_hooks");
     var assert = __require("node:assert");
     var util = require_util10();
@@ -42553,14 +39127,14 @@ var require_api_upgrade2 = __commonJS({
     var UpgradeHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_UPGRADE");
         this.responseHeaders = responseHeaders || null;
@@ -42640,20 +39214,20 @@ var require_api_connect2 = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { AsyncResource } = __require("node:async_hooks");
-    var { InvalidArgumentError: InvalidArgumentError2, SocketError } = require_errors3();
+    var { InvalidArgumentError, SocketError } = require_errors3();
     var util = require_util10();
     var { addSignal, removeSignal } = require_abort_signal2();
     var ConnectHandler = class extends AsyncResource {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (typeof callback !== "function") {
-          throw new InvalidArgumentError2("invalid callback");
+          throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
-          throw new InvalidArgumentError2("signal must be an EventEmitter or EventTarget");
+          throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
@@ -42814,13 +39388,13 @@ var require_mock_utils2 = __commonJS({
       kTotalDispatchCount
     } = require_mock_symbols2();
     var { serializePathWithQuery } = require_util10();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
     var {
       types: {
         isPromise
       }
     } = __require("node:util");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     function matchValue(match, value) {
       if (typeof match === "string") {
         return match === value;
@@ -43022,7 +39596,7 @@ var require_mock_utils2 = __commonJS({
       return result;
     }
     function getStatusText(statusCode) {
-      return STATUS_CODES3[statusCode] || "unknown";
+      return STATUS_CODES2[statusCode] || "unknown";
     }
     async function getResponse(body) {
       const buffers = [];
@@ -43038,7 +39612,7 @@ var require_mock_utils2 = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay: delay2, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -43061,11 +39635,11 @@ var require_mock_utils2 = __commonJS({
         handler.onError(err);
       }
       handler.onConnect?.(abort, null);
-      if (typeof delay2 === "number" && delay2 > 0) {
+      if (typeof delay === "number" && delay > 0) {
         timer = setTimeout(() => {
           timer = null;
           handleReply(this[kDispatches]);
-        }, delay2);
+        }, delay);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -43145,13 +39719,13 @@ var require_mock_utils2 = __commonJS({
     function buildAndValidateMockOptions(opts) {
       const { agent, ...mockOptions } = opts;
       if ("enableCallHistory" in mockOptions && typeof mockOptions.enableCallHistory !== "boolean") {
-        throw new InvalidArgumentError2("options.enableCallHistory must to be a boolean");
+        throw new InvalidArgumentError("options.enableCallHistory must to be a boolean");
       }
       if ("acceptNonStandardSearchParameters" in mockOptions && typeof mockOptions.acceptNonStandardSearchParameters !== "boolean") {
-        throw new InvalidArgumentError2("options.acceptNonStandardSearchParameters must to be a boolean");
+        throw new InvalidArgumentError("options.acceptNonStandardSearchParameters must to be a boolean");
       }
       if ("ignoreTrailingSlash" in mockOptions && typeof mockOptions.ignoreTrailingSlash !== "boolean") {
-        throw new InvalidArgumentError2("options.ignoreTrailingSlash must to be a boolean");
+        throw new InvalidArgumentError("options.ignoreTrailingSlash must to be a boolean");
       }
       return mockOptions;
     }
@@ -43191,7 +39765,7 @@ var require_mock_interceptor2 = __commonJS({
       kMockDispatch,
       kIgnoreTrailingSlash
     } = require_mock_symbols2();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var { serializePathWithQuery } = require_util10();
     var MockScope = class {
       constructor(mockDispatch) {
@@ -43202,7 +39776,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       delay(waitInMs) {
         if (typeof waitInMs !== "number" || !Number.isInteger(waitInMs) || waitInMs <= 0) {
-          throw new InvalidArgumentError2("waitInMs must be a valid integer > 0");
+          throw new InvalidArgumentError("waitInMs must be a valid integer > 0");
         }
         this[kMockDispatch].delay = waitInMs;
         return this;
@@ -43219,7 +39793,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       times(repeatTimes) {
         if (typeof repeatTimes !== "number" || !Number.isInteger(repeatTimes) || repeatTimes <= 0) {
-          throw new InvalidArgumentError2("repeatTimes must be a valid integer > 0");
+          throw new InvalidArgumentError("repeatTimes must be a valid integer > 0");
         }
         this[kMockDispatch].times = repeatTimes;
         return this;
@@ -43228,10 +39802,10 @@ var require_mock_interceptor2 = __commonJS({
     var MockInterceptor = class {
       constructor(opts, mockDispatches) {
         if (typeof opts !== "object") {
-          throw new InvalidArgumentError2("opts must be an object");
+          throw new InvalidArgumentError("opts must be an object");
         }
         if (typeof opts.path === "undefined") {
-          throw new InvalidArgumentError2("opts.path must be defined");
+          throw new InvalidArgumentError("opts.path must be defined");
         }
         if (typeof opts.method === "undefined") {
           opts.method = "GET";
@@ -43263,10 +39837,10 @@ var require_mock_interceptor2 = __commonJS({
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
-          throw new InvalidArgumentError2("statusCode must be defined");
+          throw new InvalidArgumentError("statusCode must be defined");
         }
         if (typeof replyParameters.responseOptions !== "object" || replyParameters.responseOptions === null) {
-          throw new InvalidArgumentError2("responseOptions must be an object");
+          throw new InvalidArgumentError("responseOptions must be an object");
         }
       }
       /**
@@ -43277,7 +39851,7 @@ var require_mock_interceptor2 = __commonJS({
           const wrappedDefaultsCallback = (opts) => {
             const resolvedData = replyOptionsCallbackOrStatusCode(opts);
             if (typeof resolvedData !== "object" || resolvedData === null) {
-              throw new InvalidArgumentError2("reply options callback must return an object");
+              throw new InvalidArgumentError("reply options callback must return an object");
             }
             const replyParameters2 = { data: "", responseOptions: {}, ...resolvedData };
             this.validateReplyParameters(replyParameters2);
@@ -43303,7 +39877,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       replyWithError(error3) {
         if (typeof error3 === "undefined") {
-          throw new InvalidArgumentError2("error must be defined");
+          throw new InvalidArgumentError("error must be defined");
         }
         const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 }, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
         return new MockScope(newMockDispatch);
@@ -43313,7 +39887,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       defaultReplyHeaders(headers2) {
         if (typeof headers2 === "undefined") {
-          throw new InvalidArgumentError2("headers must be defined");
+          throw new InvalidArgumentError("headers must be defined");
         }
         this[kDefaultHeaders] = headers2;
         return this;
@@ -43323,7 +39897,7 @@ var require_mock_interceptor2 = __commonJS({
        */
       defaultReplyTrailers(trailers) {
         if (typeof trailers === "undefined") {
-          throw new InvalidArgumentError2("trailers must be defined");
+          throw new InvalidArgumentError("trailers must be defined");
         }
         this[kDefaultTrailers] = trailers;
         return this;
@@ -43360,11 +39934,11 @@ var require_mock_client2 = __commonJS({
     } = require_mock_symbols2();
     var { MockInterceptor } = require_mock_interceptor2();
     var Symbols = require_symbols6();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var MockClient = class extends Client {
       constructor(origin, opts) {
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         super(origin, opts);
         this[kMockAgent] = opts.agent;
@@ -43407,7 +39981,7 @@ var require_mock_call_history = __commonJS({
   "node_modules/undici/lib/mock/mock-call-history.js"(exports, module) {
     "use strict";
     var { kMockCallHistoryAddLog } = require_mock_symbols2();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     function handleFilterCallsWithOptions(criteria, options, handler, store, allLogs) {
       switch (options.operator) {
         case "OR":
@@ -43416,14 +39990,14 @@ var require_mock_call_history = __commonJS({
         case "AND":
           return handler(criteria, store);
         default:
-          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+          throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
       }
     }
     function buildAndValidateFilterCallsOptions(options = {}) {
       const finalOptions = {};
       if ("operator" in options) {
         if (typeof options.operator !== "string" || options.operator.toUpperCase() !== "OR" && options.operator.toUpperCase() !== "AND") {
-          throw new InvalidArgumentError2("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
+          throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
         }
         return {
           ...finalOptions,
@@ -43444,7 +40018,7 @@ var require_mock_call_history = __commonJS({
             return parameterValue.test(log[parameterName]);
           });
         }
-        throw new InvalidArgumentError2(`${parameterName} parameter should be one of string, regexp, undefined or null`);
+        throw new InvalidArgumentError(`${parameterName} parameter should be one of string, regexp, undefined or null`);
       };
     }
     function computeUrlWithMaybeSearchParameters(requestInit) {
@@ -43456,7 +40030,7 @@ var require_mock_call_history = __commonJS({
         url.search = new URLSearchParams(requestInit.query).toString();
         return url;
       } catch (error3) {
-        throw new InvalidArgumentError2("An error occurred when computing MockCallHistoryLog.url", { cause: error3 });
+        throw new InvalidArgumentError("An error occurred when computing MockCallHistoryLog.url", { cause: error3 });
       }
     }
     var MockCallHistoryLog = class {
@@ -43518,13 +40092,13 @@ var require_mock_call_history = __commonJS({
       }
       nthCall(number) {
         if (typeof number !== "number") {
-          throw new InvalidArgumentError2("nthCall must be called with a number");
+          throw new InvalidArgumentError("nthCall must be called with a number");
         }
         if (!Number.isInteger(number)) {
-          throw new InvalidArgumentError2("nthCall must be called with an integer");
+          throw new InvalidArgumentError("nthCall must be called with an integer");
         }
         if (Math.sign(number) !== 1) {
-          throw new InvalidArgumentError2("nthCall must be called with a positive value. use firstCall or lastCall instead");
+          throw new InvalidArgumentError("nthCall must be called with a positive value. use firstCall or lastCall instead");
         }
         return this.logs.at(number - 1);
       }
@@ -43573,7 +40147,7 @@ var require_mock_call_history = __commonJS({
           const uniqLogsFiltered = [...new Set(maybeDuplicatedLogsFiltered)];
           return uniqLogsFiltered;
         }
-        throw new InvalidArgumentError2("criteria parameter should be one of function, regexp, or object");
+        throw new InvalidArgumentError("criteria parameter should be one of function, regexp, or object");
       }
       filterCallsByProtocol = makeFilterCalls.call(this, "protocol");
       filterCallsByHost = makeFilterCalls.call(this, "host");
@@ -43621,11 +40195,11 @@ var require_mock_pool2 = __commonJS({
     } = require_mock_symbols2();
     var { MockInterceptor } = require_mock_interceptor2();
     var Symbols = require_symbols6();
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var MockPool = class extends Pool {
       constructor(origin, opts) {
         if (!opts || !opts.agent || typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         super(origin, opts);
         this[kMockAgent] = opts.agent;
@@ -43731,7 +40305,7 @@ var require_mock_agent2 = __commonJS({
     var MockClient = require_mock_client2();
     var MockPool = require_mock_pool2();
     var { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = require_mock_utils2();
-    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
+    var { InvalidArgumentError, UndiciError } = require_errors3();
     var Dispatcher = require_dispatcher2();
     var PendingInterceptorsFormatter = require_pending_interceptors_formatter2();
     var { MockCallHistory } = require_mock_call_history();
@@ -43745,7 +40319,7 @@ var require_mock_agent2 = __commonJS({
         this[kMockAgentAcceptsNonStandardSearchParameters] = mockOptions.acceptNonStandardSearchParameters ?? false;
         this[kIgnoreTrailingSlash] = mockOptions.ignoreTrailingSlash ?? false;
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
-          throw new InvalidArgumentError2("Argument opts.agent must implement Agent");
+          throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
         const agent = opts?.agent ? opts.agent : new Agent2(opts);
         this[kAgent] = agent;
@@ -43799,7 +40373,7 @@ var require_mock_agent2 = __commonJS({
         } else if (typeof matcher === "undefined") {
           this[kNetConnect] = true;
         } else {
-          throw new InvalidArgumentError2("Unsupported matcher. Must be one of String|Function|RegExp.");
+          throw new InvalidArgumentError("Unsupported matcher. Must be one of String|Function|RegExp.");
         }
       }
       disableNetConnect() {
@@ -43892,7 +40466,7 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
 var require_snapshot_utils = __commonJS({
   "node_modules/undici/lib/mock/snapshot-utils.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var { runtimeFeatures } = require_runtime_features();
     function createHeaderFilters(matchOptions = {}) {
       const { ignoreHeaders = [], excludeHeaders = [], matchHeaders = [], caseSensitive = false } = matchOptions;
@@ -43960,7 +40534,7 @@ var require_snapshot_utils = __commonJS({
     );
     function validateSnapshotMode(mode) {
       if (!validSnapshotModes.includes(mode)) {
-        throw new InvalidArgumentError2(`Invalid snapshot mode: ${mode}. Must be one of: ${validSnapshotModes.join(", ")}`);
+        throw new InvalidArgumentError(`Invalid snapshot mode: ${mode}. Must be one of: ${validSnapshotModes.join(", ")}`);
       }
     }
     module.exports = {
@@ -43978,10 +40552,10 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile3, mkdir: mkdir5 } = __require("node:fs/promises");
-    var { dirname: dirname2, resolve } = __require("node:path");
+    var { writeFile: writeFile4, readFile: readFile2, mkdir: mkdir4 } = __require("node:fs/promises");
+    var { dirname, resolve } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
-    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
+    var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
     function formatRequestKey(opts, headerFilters, matchOptions = {}) {
       const url = new URL(opts.path, opts.origin);
@@ -44177,10 +40751,10 @@ var require_snapshot_recorder = __commonJS({
       async loadSnapshots(filePath) {
         const path3 = filePath || this.#snapshotPath;
         if (!path3) {
-          throw new InvalidArgumentError2("Snapshot path is required");
+          throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile3(resolve(path3), "utf8");
+          const data = await readFile2(resolve(path3), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -44207,10 +40781,10 @@ var require_snapshot_recorder = __commonJS({
       async saveSnapshots(filePath) {
         const path3 = filePath || this.#snapshotPath;
         if (!path3) {
-          throw new InvalidArgumentError2("Snapshot path is required");
+          throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve(path3);
-        await mkdir5(dirname2(resolvedPath), { recursive: true });
+        await mkdir4(dirname(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -44358,7 +40932,7 @@ var require_snapshot_agent = __commonJS({
     var MockAgent = require_mock_agent2();
     var { SnapshotRecorder } = require_snapshot_recorder();
     var WrapHandler = require_wrap_handler();
-    var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
+    var { InvalidArgumentError, UndiciError } = require_errors3();
     var { validateSnapshotMode } = require_snapshot_utils();
     var kSnapshotRecorder = /* @__PURE__ */ Symbol("kSnapshotRecorder");
     var kSnapshotMode = /* @__PURE__ */ Symbol("kSnapshotMode");
@@ -44383,7 +40957,7 @@ var require_snapshot_agent = __commonJS({
         super(mockAgentOpts);
         validateSnapshotMode(mode);
         if ((mode === "playback" || mode === "update") && !snapshotPath) {
-          throw new InvalidArgumentError2(`snapshotPath is required when mode is '${mode}'`);
+          throw new InvalidArgumentError(`snapshotPath is required when mode is '${mode}'`);
         }
         this[kSnapshotMode] = mode;
         this[kSnapshotPath] = snapshotPath;
@@ -44643,14 +41217,14 @@ var require_global4 = __commonJS({
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.2");
     var legacyGlobalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var Agent2 = require_agent2();
     if (getGlobalDispatcher() === void 0) {
       setGlobalDispatcher(new Agent2());
     }
     function setGlobalDispatcher(agent) {
       if (!agent || typeof agent.dispatch !== "function") {
-        throw new InvalidArgumentError2("Argument agent must implement Agent");
+        throw new InvalidArgumentError("Argument agent must implement Agent");
       }
       Object.defineProperty(globalThis, globalDispatcher, {
         value: agent,
@@ -44754,7 +41328,7 @@ var require_redirect_handler2 = __commonJS({
     var util = require_util10();
     var { kBodyUsed, kRedirectCacheControl } = require_symbols6();
     var assert = __require("node:assert");
-    var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
+    var { InvalidArgumentError } = require_errors3();
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
@@ -44774,14 +41348,14 @@ var require_redirect_handler2 = __commonJS({
     var RedirectHandler = class _RedirectHandler {
       static buildDispatch(dispatcher, maxRedirections) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+          throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         const dispatch = dispatcher.dispatch.bind(dispatcher);
         return (opts, originalHandler) => dispatch(opts, new _RedirectHandler(dispatch, maxRedirections, opts, originalHandler));
       }
       constructor(dispatch, maxRedirections, opts, handler) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
-          throw new InvalidArgumentError2("maxRedirections must be a positive number");
+          throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         this.dispatch = dispatch;
         this.location = null;
@@ -44854,7 +41428,7 @@ var require_redirect_handler2 = __commonJS({
         const redirectUrlString = `${origin}${path3}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
-            throw new InvalidArgumentError2(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
+            throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
@@ -45056,7 +41630,7 @@ var require_retry2 = __commonJS({
 var require_dump2 = __commonJS({
   "node_modules/undici/lib/interceptor/dump.js"(exports, module) {
     "use strict";
-    var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors3();
+    var { InvalidArgumentError, RequestAbortedError } = require_errors3();
     var DecoratorHandler = require_decorator_handler2();
     var DumpHandler = class extends DecoratorHandler {
       #maxSize = 1024 * 1024;
@@ -45066,7 +41640,7 @@ var require_dump2 = __commonJS({
       reason = false;
       constructor({ maxSize, signal }, handler) {
         if (maxSize != null && (!Number.isFinite(maxSize) || maxSize < 1)) {
-          throw new InvalidArgumentError2("maxSize must be a number greater than 0");
+          throw new InvalidArgumentError("maxSize must be a number greater than 0");
         }
         super(handler);
         this.#maxSize = maxSize ?? this.#maxSize;
@@ -45136,7 +41710,7 @@ var require_dns2 = __commonJS({
     var { isIP: isIP2 } = __require("node:net");
     var { lookup } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler2();
-    var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
+    var { InvalidArgumentError, InformationalError } = require_errors3();
     var maxInt = Math.pow(2, 31) - 1;
     function hasSafeIterator(headers2) {
       const prototype = Object.getPrototypeOf(headers2);
@@ -45496,27 +42070,27 @@ var require_dns2 = __commonJS({
     };
     module.exports = (interceptorOpts) => {
       if (interceptorOpts?.maxTTL != null && (typeof interceptorOpts?.maxTTL !== "number" || interceptorOpts?.maxTTL < 0)) {
-        throw new InvalidArgumentError2("Invalid maxTTL. Must be a positive number");
+        throw new InvalidArgumentError("Invalid maxTTL. Must be a positive number");
       }
       if (interceptorOpts?.maxItems != null && (typeof interceptorOpts?.maxItems !== "number" || interceptorOpts?.maxItems < 1)) {
-        throw new InvalidArgumentError2(
+        throw new InvalidArgumentError(
           "Invalid maxItems. Must be a positive number and greater than zero"
         );
       }
       if (interceptorOpts?.affinity != null && interceptorOpts?.affinity !== 4 && interceptorOpts?.affinity !== 6) {
-        throw new InvalidArgumentError2("Invalid affinity. Must be either 4 or 6");
+        throw new InvalidArgumentError("Invalid affinity. Must be either 4 or 6");
       }
       if (interceptorOpts?.dualStack != null && typeof interceptorOpts?.dualStack !== "boolean") {
-        throw new InvalidArgumentError2("Invalid dualStack. Must be a boolean");
+        throw new InvalidArgumentError("Invalid dualStack. Must be a boolean");
       }
       if (interceptorOpts?.lookup != null && typeof interceptorOpts?.lookup !== "function") {
-        throw new InvalidArgumentError2("Invalid lookup. Must be a function");
+        throw new InvalidArgumentError("Invalid lookup. Must be a function");
       }
       if (interceptorOpts?.pick != null && typeof interceptorOpts?.pick !== "function") {
-        throw new InvalidArgumentError2("Invalid pick. Must be a function");
+        throw new InvalidArgumentError("Invalid pick. Must be a function");
       }
       if (interceptorOpts?.storage != null && (typeof interceptorOpts?.storage?.get !== "function" || typeof interceptorOpts?.storage?.set !== "function" || typeof interceptorOpts?.storage?.full !== "function" || typeof interceptorOpts?.storage?.delete !== "function")) {
-        throw new InvalidArgumentError2("Invalid storage. Must be a object with methods: { get, set, full, delete }");
+        throw new InvalidArgumentError("Invalid storage. Must be a object with methods: { get, set, full, delete }");
       }
       const dualStack = interceptorOpts?.dualStack ?? true;
       let affinity;
@@ -48143,7 +44717,7 @@ var require_decompress = __commonJS({
     "use strict";
     var { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress } = __require("node:zlib");
     var { pipeline, Transform: TransformStream2 } = __require("node:stream");
-    var { InvalidArgumentError: InvalidArgumentError2, ResponseExceededMaxSizeError } = require_errors3();
+    var { InvalidArgumentError, ResponseExceededMaxSizeError } = require_errors3();
     var DecoratorHandler = require_decorator_handler2();
     var { runtimeFeatures } = require_runtime_features();
     var DecompressController = class {
@@ -48268,7 +44842,7 @@ var require_decompress = __commonJS({
       #controller;
       constructor(handler, { skipStatusCodes = defaultSkipStatusCodes, skipErrorResponses = true, maxSize = defaultMaxSize } = {}) {
         if (!Number.isSafeInteger(maxSize) || maxSize < 0) {
-          throw new InvalidArgumentError2("maxSize must be a non-negative integer");
+          throw new InvalidArgumentError("maxSize must be a non-negative integer");
         }
         super(handler);
         this.#skipStatusCodes = skipStatusCodes;
@@ -50365,7 +46939,7 @@ var require_request4 = __commonJS({
     var { URLSerializer } = require_data_url2();
     var { kConstruct } = require_symbols6();
     var assert = __require("node:assert");
-    var { getMaxListeners, setMaxListeners: setMaxListeners2, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners, defaultMaxListeners } = __require("node:events");
     var kAbortController = /* @__PURE__ */ Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -50605,7 +47179,7 @@ var require_request4 = __commonJS({
             const acRef = new WeakRef(ac);
             const abort = buildAbort(acRef);
             if (abortSignalHasEventHandlerLeakWarning && getMaxListeners(signal) === defaultMaxListeners) {
-              setMaxListeners2(1500, signal);
+              setMaxListeners(1500, signal);
             }
             util.addAbortListener(signal, abort);
             requestFinalizer.register(ac, { signal, abort }, abort);
@@ -51295,7 +47869,7 @@ var require_fetch2 = __commonJS({
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url2();
     var { getGlobalDispatcher } = require_global4();
     var { webidl } = require_webidl2();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES: STATUS_CODES2 } = __require("node:http");
     var { bytesMatch } = require_subresource_integrity();
     var { createDeferredPromise } = require_promise();
     var { isomorphicEncode } = require_infra();
@@ -52332,7 +48906,7 @@ var require_fetch2 = __commonJS({
               }
               resolve({
                 status,
-                statusText: STATUS_CODES3[status],
+                statusText: STATUS_CODES2[status],
                 headersList,
                 socket
               });
@@ -52356,7 +48930,7 @@ var require_fetch2 = __commonJS({
               }
               resolve({
                 status,
-                statusText: STATUS_CODES3[status],
+                statusText: STATUS_CODES2[status],
                 headersList,
                 socket
               });
@@ -56511,7 +53085,7 @@ var require_undici2 = __commonJS({
     var H2CClient = require_h2c_client();
     var errors = require_errors3();
     var util = require_util10();
-    var { InvalidArgumentError: InvalidArgumentError2 } = errors;
+    var { InvalidArgumentError } = errors;
     var api = require_api2();
     var buildConnector = require_connect2();
     var MockClient = require_mock_client2();
@@ -56567,14 +53141,14 @@ var require_undici2 = __commonJS({
           opts = null;
         }
         if (!url || typeof url !== "string" && typeof url !== "object" && !(url instanceof URL)) {
-          throw new InvalidArgumentError2("invalid url");
+          throw new InvalidArgumentError("invalid url");
         }
         if (opts != null && typeof opts !== "object") {
-          throw new InvalidArgumentError2("invalid opts");
+          throw new InvalidArgumentError("invalid opts");
         }
         if (opts && opts.path != null) {
           if (typeof opts.path !== "string") {
-            throw new InvalidArgumentError2("invalid opts.path");
+            throw new InvalidArgumentError("invalid opts.path");
           }
           let path3 = opts.path;
           if (!opts.path.startsWith("/")) {
@@ -56589,7 +53163,7 @@ var require_undici2 = __commonJS({
         }
         const { agent, dispatcher = getGlobalDispatcher() } = opts;
         if (agent) {
-          throw new InvalidArgumentError2("unsupported opts.agent. Did you mean opts.client?");
+          throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
         }
         return fn.call(dispatcher, {
           ...opts,
@@ -57832,8 +54406,8 @@ var require_directives = __commonJS({
               if (parts.length < 2)
                 return false;
             }
-            const [handle2, prefix] = parts;
-            this.tags[handle2] = prefix;
+            const [handle, prefix] = parts;
+            this.tags[handle] = prefix;
             return true;
           }
           case "%YAML": {
@@ -57880,10 +54454,10 @@ var require_directives = __commonJS({
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
           onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle2];
+        const prefix = this.tags[handle];
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
@@ -57892,7 +54466,7 @@ var require_directives = __commonJS({
             return null;
           }
         }
-        if (handle2 === "!")
+        if (handle === "!")
           return source;
         onError(`Could not resolve tag: ${source}`);
         return null;
@@ -57902,9 +54476,9 @@ var require_directives = __commonJS({
        * taking into account current tag prefixes and defaults.
        */
       tagString(tag) {
-        for (const [handle2, prefix] of Object.entries(this.tags)) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
           if (tag.startsWith(prefix))
-            return handle2 + escapeTagName(tag.substring(prefix.length));
+            return handle + escapeTagName(tag.substring(prefix.length));
         }
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
@@ -57921,11 +54495,11 @@ var require_directives = __commonJS({
           tagNames = Object.keys(tags);
         } else
           tagNames = [];
-        for (const [handle2, prefix] of tagEntries) {
-          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
+        for (const [handle, prefix] of tagEntries) {
+          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle2} ${prefix}`);
+            lines.push(`%TAG ${handle} ${prefix}`);
         }
         return lines.join("\n");
       }
@@ -65509,7 +62083,7 @@ function preview(keys, max = 10) {
   return keys.length > max ? `${shown}, and ${keys.length - max} more` : shown;
 }
 
-// src/cli/exit-codes.ts
+// src/run/exit-codes.ts
 var ExitCode2 = {
   ok: 0,
   error: 1,
@@ -65517,41 +62091,24 @@ var ExitCode2 = {
   unsafe: 3,
   stalePlan: 4
 };
-var CliError = class extends Error {
+var RunError = class extends Error {
   constructor(message, exitCode = ExitCode2.error) {
     super(message);
     this.exitCode = exitCode;
-    this.name = "CliError";
+    this.name = "RunError";
   }
   exitCode;
 };
-function toCliError(error3) {
-  if (error3 instanceof UnsafePlanError) return new CliError(`refused by a safety limit: ${error3.message}`, ExitCode2.unsafe);
-  if (error3 instanceof StalePlanError) return new CliError(error3.message, ExitCode2.stalePlan);
+function toRunError(error3) {
+  if (error3 instanceof UnsafePlanError) return new RunError(`refused by a safety limit: ${error3.message}`, ExitCode2.unsafe);
+  if (error3 instanceof StalePlanError) return new RunError(error3.message, ExitCode2.stalePlan);
   return error3;
 }
 
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
-// node_modules/commander/esm.mjs
-var import_index = __toESM(require_commander(), 1);
-var {
-  program,
-  createCommand,
-  createArgument,
-  createOption,
-  CommanderError,
-  InvalidArgumentError,
-  InvalidOptionArgumentError,
-  // deprecated old name
-  Command: Command2,
-  Argument,
-  Option,
-  Help
-} = import_index.default;
-
-// src/cli/options.ts
+// src/run/numbers.ts
 var MAX_CONCURRENCY = 256;
 function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
   const text = raw.trim();
@@ -65563,7 +62120,7 @@ function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
 // src/action/inputs.ts
 function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
-  const listing2 = text("listing");
+  const listing = text("listing");
   return {
     command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply"]),
     paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
@@ -65575,7 +62132,7 @@ function parseInputs(get) {
     maxRemovals: count("max-removals", text("max-removals"), 0),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
-    listing: listing2 === void 0 ? void 0 : oneOf("listing", listing2, ["by-group", "by-scope"]),
+    listing: listing === void 0 ? void 0 : oneOf("listing", listing, ["by-group", "by-scope"]),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false)
   };
 }
@@ -65625,126 +62182,116 @@ function pullNumberOf(payload) {
 }
 
 // src/action/steps.ts
-import { mkdir as mkdir4, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join3 } from "node:path";
-
-// src/cli/connect.ts
-import { mkdir as mkdir3, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 
-// src/emulator/server.ts
-import { setMaxListeners } from "node:events";
-import { createServer } from "node:http";
-import { setTimeout as delay } from "node:timers/promises";
+// src/run/connect.ts
+import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
+import { join } from "node:path";
 
-// src/emulator/auth.ts
-import { createHash, timingSafeEqual } from "node:crypto";
+// src/service/base-url.ts
+function isLoopbackHost(hostname) {
+  if (hostname === "localhost" || hostname === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
+}
+function isLoopbackUrl(url) {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+function checkBaseUrl(url) {
+  let parsed;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new Error(`base URL "${redactUserInfo(url)}" is not a valid URL (check AUTOJOIN_BASE_URL)`);
+  }
+  const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new Error(`base URL ${shown} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    throw new Error(`base URL ${shown} must not have a query or a fragment`);
+  }
+  if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
+    throw new Error(
+      `base URL ${shown} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
+    );
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new Error(`base URL ${shown} must start with https://`);
+  }
+  parsed.pathname = parsed.pathname.replace(/\/+$/u, "") || "/";
+  return parsed;
+}
+function baseUrlString(url) {
+  return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
+}
+function redactUserInfo(url) {
+  return url.replace(/\/\/[^/@]*@/u, "//***@");
+}
 
-// src/emulator/http-io.ts
+// src/service/client.ts
 import { STATUS_CODES } from "node:http";
-var MAX_BODY_BYTES = 1024 * 1024;
-var HttpError = class extends Error {
-  constructor(status, message, headers2 = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers2;
-    this.name = "HttpError";
+
+// package.json
+var package_default = {
+  name: "autojoin-sync",
+  version: "0.1.0",
+  description: "Declarative GitOps reconciler for the autojoin domains of the Invitation Service",
+  type: "module",
+  license: "MIT",
+  bin: {
+    "autojoin-sync": "dist/cli.js"
+  },
+  engines: {
+    node: ">=20.19"
+  },
+  files: [
+    "dist",
+    "schemas"
+  ],
+  scripts: {
+    build: "node scripts/build.mjs",
+    prepare: "node scripts/build.mjs",
+    typecheck: "tsc -p tsconfig.json",
+    lint: "eslint . && tsc -p tsconfig.json",
+    test: "vitest run",
+    bench: "node scripts/build.mjs && tsx bench/run.ts",
+    "check-dist": "node scripts/check-dist.mjs"
+  },
+  dependencies: {
+    "@actions/core": "^3.0.1",
+    ajv: "^8.20.0",
+    "ajv-formats": "^3.0.1",
+    commander: "^14.0.3",
+    diff: "^8.0.4",
+    "email-providers": "^2.26.0",
+    picocolors: "^1.1.1",
+    tldts: "^7.5.4",
+    undici: "^7.30.2",
+    yaml: "^2.9.1"
+  },
+  devDependencies: {
+    "@eslint/js": "^9.39.5",
+    "@types/node": "^20.19.43",
+    esbuild: "^0.28.2",
+    eslint: "^9.39.5",
+    "fast-check": "^4.10.2",
+    tsx: "^4.23.15",
+    typescript: "5.9",
+    "typescript-eslint": "^8.73.0",
+    vitest: "^4.1.12"
   }
-  status;
-  headers;
 };
-function errorBody(status, message) {
-  return { statusCode: status, message, error: STATUS_CODES[status] ?? "Error" };
-}
-function errorReply(status, message, headers2 = {}) {
-  return { status, body: errorBody(status, message), headers: headers2 };
-}
-async function readBody(request2) {
-  const declared = Number(request2.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of request2) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-function tooLarge() {
-  return new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-}
-function sendReply(response, reply) {
-  const bytes = encodeBody(reply.body);
-  writeHead(response, reply, bytes.length);
-  response.end(bytes);
-}
-function sendTruncated(response, reply) {
-  const bytes = encodeBody(reply.body);
-  writeHead(response, reply, bytes.length + 16);
-  const socket = response.socket;
-  response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => socket?.end());
-}
-function encodeBody(body) {
-  return Buffer.from(JSON.stringify(body), "utf8");
-}
-function writeHead(response, reply, contentLength) {
-  response.writeHead(reply.status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(contentLength),
-    ...reply.headers
-  });
-}
 
-// src/emulator/auth.ts
-function secretsEqual(given, expected) {
-  const digest = (value) => createHash("sha256").update(value, "utf8").digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-function checkAuth(scheme, headers2, secrets) {
-  if (scheme === "apiKey") {
-    const key = headers2["x-api-key"];
-    if (typeof key !== "string" || !secretsEqual(key, secrets.apiKey)) {
-      throw new HttpError(401, "Missing or invalid x-api-key header");
-    }
-    return;
-  }
-  const match = /^bearer +(.+)$/iu.exec(headers2.authorization ?? "");
-  if (!match || !secretsEqual(match[1], secrets.accessToken)) {
-    throw new HttpError(401, "Missing or invalid bearer token in the Authorization header", { "www-authenticate": "Bearer" });
-  }
-}
+// src/version.ts
+var VERSION = package_default.version;
 
-// src/emulator/prng.ts
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = state + 1831565813 >>> 0;
-    let t = state;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function randomIndex(random, n) {
-  return Math.floor(random() * n);
-}
-
-// src/emulator/faults.ts
-var ALL_FAULTS = ["500", "503", "429", "reset", "slow", "truncated"];
-function createFaultSource(options) {
-  const rate = options.rate ?? 0;
-  const kinds = options.kinds && options.kinds.length > 0 ? options.kinds : ALL_FAULTS;
-  const random = seededRandom(options.seed ?? 1);
-  return {
-    next() {
-      if (rate <= 0) return null;
-      if (random() >= rate) return null;
-      const kind = kinds[randomIndex(random, kinds.length)];
-      return { kind, retryAfterSeconds: randomIndex(random, 2) };
-    }
-  };
-}
+// src/service/contract.ts
+var import__ = __toESM(require__(), 1);
 
 // schemas/api/invitation-service.schema.json
 var invitation_service_schema_default = {
@@ -65894,7 +62441,6 @@ var invitation_service_schema_default = {
 };
 
 // src/service/contract.ts
-var import__ = __toESM(require__(), 1);
 var ajv;
 var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
@@ -65917,649 +62463,6 @@ function describeError(error3) {
   const where2 = error3.instancePath === "" ? "body" : error3.instancePath;
   return `${where2} ${error3.message ?? "is invalid"}`;
 }
-
-// src/service/paths.ts
-function pathSegment(value) {
-  if (value === "") throw new Error("an empty value cannot be a path segment (scope, scopeType or preset id is empty)");
-  if (value === "." || value === "..") return value.replaceAll(".", "%2E");
-  return encodeURIComponent(value);
-}
-function listingPath(listing2, ref, start) {
-  return `/api/v1/invitations/${listing2}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
-}
-function autojoinStatePath(ref) {
-  return `/api/v1/invitations/by-scope/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}/autojoin`;
-}
-var SYNC_PATH = "/api/v1/invitations/autojoin";
-function formStylePresetPath(presetId) {
-  return `/api/v1/customer-invitation-form-style-presets/${pathSegment(presetId)}`;
-}
-var EMAIL_PRESETS_PATH = "/api/v1/customer-invitation-email-presets";
-
-// src/domain.ts
-import { domainToASCII } from "node:url";
-function comparableDomain(raw) {
-  return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ""));
-}
-function asciiDomain(lower) {
-  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
-  return domainToASCII(lower) || lower;
-}
-function comparableDomains(raw) {
-  const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ""));
-  return [...unique].sort(compareStrings);
-}
-function compareStrings(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// src/scope.ts
-function scopeKey(ref) {
-  return `${ref.scopeType}/${ref.scope}`;
-}
-function parseScopeKey(key) {
-  const slash = key.indexOf("/");
-  if (slash <= 0 || slash === key.length - 1) {
-    throw new Error(`"${key}" is not a scope key; expected TYPE/ID, e.g. team/acme-eng`);
-  }
-  return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
-}
-function compareScopeKeys(a, b) {
-  return compareStrings(a, b);
-}
-
-// node_modules/email-providers/all.json
-var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
-
-// src/emulator/domains.ts
-var webmailSet;
-function normalizeDomains(domains) {
-  return [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
-}
-function isWebmailDomain(domain) {
-  webmailSet ??= new Set(all_default.map((entry) => entry.toLowerCase()));
-  return webmailSet.has(domain.toLowerCase());
-}
-function domainProblem(domains) {
-  for (const domain of domains) {
-    if (!looksLikeDomain(domain)) return `Domain "${domain}" is not a valid domain name`;
-    if (isWebmailDomain(domain)) return `Domain ${domain} is a webmail domain and cannot be used for autojoin`;
-  }
-  return null;
-}
-function looksLikeDomain(domain) {
-  if (/[\s@/\\:?#]/u.test(domain)) return false;
-  const labels = domain.split(".");
-  return labels.length >= 2 && labels.every((label) => label.length > 0 && label.length <= 63);
-}
-
-// src/service/types.ts
-var PAGE_SIZE = 20;
-
-// src/emulator/listing.ts
-function listedInvitations(scope, options) {
-  const ordinary = scope.invitations;
-  if (!scope.autojoin) return ordinary;
-  const autojoin = options.autojoinTargets ? scope.autojoin.invitation : withoutTargets(scope.autojoin.invitation);
-  const at = Math.floor(ordinary.length / 2);
-  return [...ordinary.slice(0, at), autojoin, ...ordinary.slice(at)];
-}
-function withoutTargets(invitation) {
-  const { target: _target, ...rest } = invitation;
-  return rest;
-}
-function pageOf(items, start, mode) {
-  const from = mode === "after" && start > 0 ? start + 1 : start;
-  return items.slice(from, from + PAGE_SIZE);
-}
-function parseStart(raw) {
-  if (raw === null || raw === "") return 0;
-  if (!/^\d{1,9}$/u.test(raw)) return null;
-  return Number(raw);
-}
-
-// src/emulator/ids.ts
-function formatId(prefix, n) {
-  return `${prefix}_${String(n).padStart(6, "0")}`;
-}
-
-// src/emulator/sync.ts
-function planSync(data, request2, now) {
-  const key = scopeKey(request2);
-  const before = data.scopes[key] ?? newScope(request2);
-  let nextId = data.nextId;
-  const knownDomainIds = { ...before.knownDomainIds };
-  for (const domain of before.autojoin?.domains ?? []) knownDomainIds[domain.domain] ??= domain.id;
-  const domains = normalizeDomains(request2.domains).map((domain) => {
-    knownDomainIds[domain] ??= formatId("ajd", nextId++);
-    return { id: knownDomainIds[domain], domain };
-  });
-  const scopeName = request2.scopeName ?? before.scopeName;
-  const timestamp = now.toISOString();
-  const previous = before.autojoin?.invitation ?? newAutojoinInvitation(request2, formatId("inv", nextId++), timestamp);
-  const next = { ...previous, ...autojoinFields(request2, scopeName ?? request2.scope, domains) };
-  const invitation = sameInvitation(previous, next) ? previous : { ...next, modifiedAt: timestamp };
-  const scope = {
-    ...before,
-    ...scopeName === void 0 ? {} : { scopeName },
-    componentId: request2.componentId,
-    autojoin: { invitation, domains },
-    knownDomainIds
-  };
-  return { key, scope, nextId, state: { autojoinDomains: domains, invitation } };
-}
-function commitSync(data, outcome) {
-  data.scopes[outcome.key] = outcome.scope;
-  data.nextId = outcome.nextId;
-}
-function sameInvitation(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-function autojoinFields(ref, scopeName, domains) {
-  return {
-    deactivated: domains.length === 0,
-    target: domains.map((domain) => ({ type: "domain", value: domain.domain })),
-    groups: [{ type: ref.scopeType, id: ref.scope, name: scopeName }]
-  };
-}
-function newScope(request2) {
-  return { scopeType: request2.scopeType, scope: request2.scope, autojoin: null, invitations: [] };
-}
-function newAutojoinInvitation(ref, id, timestamp) {
-  return {
-    id,
-    accountId: "acc_emulator",
-    invitationType: "autojoin",
-    status: "sent",
-    deactivated: false,
-    scope: ref.scope,
-    scopeType: ref.scopeType,
-    target: [],
-    groups: [],
-    accepts: [],
-    attributes: {},
-    configurationAttributes: {},
-    formSubmissionData: {},
-    metadata: {},
-    clickThroughs: 0,
-    views: 0,
-    deliveryCount: 0,
-    deliveryTypes: [],
-    widgetId: "wdg_emulator",
-    expired: false,
-    createdAt: timestamp,
-    modifiedAt: timestamp
-  };
-}
-
-// src/emulator/handlers.ts
-var INVITATIONS = "/api/v1/invitations";
-var ROUTES = [
-  { method: "GET", pattern: `${INVITATIONS}/by-group/:groupType/:groupId`, auth: "apiKey", handle: listByGroup },
-  { method: "GET", pattern: `${INVITATIONS}/by-scope/:scopeType/:scope`, auth: "apiKey", handle: listByScope },
-  { method: "GET", pattern: `${INVITATIONS}/by-scope/:scopeType/:scope/autojoin`, auth: "apiKey", handle: getAutojoin },
-  { method: "POST", pattern: `${INVITATIONS}/autojoin`, auth: "apiKey", handle: syncAutojoin },
-  { method: "GET", pattern: "/api/v1/customer-invitation-form-style-presets/:presetId", auth: "bearer", handle: getFormStylePreset },
-  { method: "GET", pattern: "/api/v1/customer-invitation-email-presets", auth: "bearer", handle: listEmailPresets }
-];
-function listByGroup(context) {
-  const { groupType, groupId } = context.params;
-  const successor = `${INVITATIONS}/by-scope/${pathSegment(groupType)}/${pathSegment(groupId)}`;
-  const handled = listing(context, { scopeType: groupType, scope: groupId });
-  handled.reply.headers = { deprecation: "true", link: `<${successor}>; rel="successor-version"` };
-  return handled;
-}
-function listByScope(context) {
-  const { scopeType, scope } = context.params;
-  return listing(context, { scopeType, scope });
-}
-function listing(context, ref) {
-  const start = parseStart(context.query.get("start"));
-  if (start === null) throw new HttpError(400, "start must be a non-negative integer");
-  const stored = findScope(context.state.data, ref);
-  const all = stored ? listedInvitations(stored, { autojoinTargets: context.state.autojoinTargets }) : [];
-  return { reply: { status: 200, body: { invitations: pageOf(all, start, context.state.startMode) } } };
-}
-function getAutojoin(context) {
-  const { scopeType, scope } = context.params;
-  const autojoin = findScope(context.state.data, { scopeType, scope })?.autojoin;
-  if (!autojoin) throw new HttpError(404, `No autojoin invitation for scope ${scopeType}/${scope}`);
-  return { reply: { status: 200, body: { autojoinDomains: autojoin.domains, invitation: autojoin.invitation } } };
-}
-function findScope(data, ref) {
-  const key = scopeKey(ref);
-  const stored = Object.hasOwn(data.scopes, key) ? data.scopes[key] : void 0;
-  return stored && stored.scopeType === ref.scopeType && stored.scope === ref.scope ? stored : void 0;
-}
-async function syncAutojoin(context) {
-  const request2 = parseSyncRequest(await readBody(context.request), context.request.headers["content-type"]);
-  const problem = domainProblem(normalizeDomains(request2.domains));
-  if (problem) throw new HttpError(400, problem);
-  const outcome = planSync(context.state.data, request2, context.state.now());
-  return {
-    reply: { status: 200, body: outcome.state },
-    commit: () => commitSync(context.state.data, outcome)
-  };
-}
-function parseSyncRequest(bytes, contentType) {
-  if (contentType !== void 0 && !/\bjson\b/iu.test(contentType)) {
-    throw new HttpError(415, `Content-Type must be application/json, got ${contentType}`);
-  }
-  let body;
-  try {
-    body = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    throw new HttpError(400, "Request body is not valid JSON");
-  }
-  const violation = contractViolation("SyncRequest", body);
-  if (violation) throw new HttpError(400, withExtraFields(violation, body));
-  const request2 = body;
-  if (request2.scopeType.includes("/")) throw new HttpError(400, "scopeType must not contain '/'");
-  return request2;
-}
-var SYNC_REQUEST_FIELDS = new Set(Object.keys(invitation_service_schema_default.$defs.SyncRequest.properties));
-function withExtraFields(violation, body) {
-  if (!/additional properties/u.test(violation) || typeof body !== "object" || body === null) return violation;
-  const extra = Object.keys(body).filter((key) => !SYNC_REQUEST_FIELDS.has(key));
-  return `${violation}: ${extra.join(", ")}`;
-}
-function getFormStylePreset(context) {
-  const { presetId } = context.params;
-  const preset = Object.hasOwn(context.state.data.formStylePresets, presetId) ? context.state.data.formStylePresets[presetId] : void 0;
-  if (!preset) throw new HttpError(404, `Form style preset ${presetId} not found`);
-  return { reply: { status: 200, body: preset } };
-}
-function listEmailPresets(context) {
-  return { reply: { status: 200, body: context.state.data.emailPresets } };
-}
-
-// src/emulator/routes.ts
-function findRoute(routes, method, rawPath) {
-  const segments = rawPath.split("/");
-  const matches = routes.map((route) => ({ route, params: matchPattern(route.pattern, segments) })).filter((match2) => match2.params !== null);
-  if (matches.length === 0) throw new HttpError(404, `Cannot ${method} ${rawPath}`);
-  const match = matches.find((candidate) => candidate.route.method === method);
-  if (!match) {
-    const allow = [...new Set(matches.map((candidate) => candidate.route.method))].join(", ");
-    throw new HttpError(405, `Method ${method} is not allowed on ${rawPath}`, { allow });
-  }
-  return match;
-}
-function matchPattern(pattern, segments) {
-  const parts = pattern.split("/");
-  if (parts.length !== segments.length) return null;
-  const fits = parts.every((part, i) => part.startsWith(":") ? segments[i] !== "" : part === segments[i]);
-  if (!fits) return null;
-  const params = {};
-  for (const [i, part] of parts.entries()) {
-    if (part.startsWith(":")) params[part.slice(1)] = decodeSegment(segments[i]);
-  }
-  return params;
-}
-function decodeSegment(segment) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, `Path segment "${segment}" is not valid percent-encoding`);
-  }
-}
-
-// src/emulator/seed.ts
-var BASE_TIME = Date.UTC(2024, 0, 1);
-function emptyData() {
-  return {
-    formatVersion: 1,
-    scopes: {},
-    formStylePresets: {
-      "fsp-default": { id: "fsp-default", name: "Default", primaryColor: "#1f6feb", fontFamily: "system-ui", borderRadius: 6 },
-      "fsp-compact": { id: "fsp-compact", name: "Compact", primaryColor: "#24292f", fontFamily: "Inter", borderRadius: 2 }
-    },
-    emailPresets: [
-      { id: "ep-welcome", name: "Welcome", subject: "You are invited to join {{scopeName}}", locale: "en" },
-      { id: "ep-reminder", name: "Reminder", subject: "Your invitation to {{scopeName}} is waiting", locale: "en" }
-    ],
-    nextId: 1
-  };
-}
-
-// src/emulator/store.ts
-import { mkdir as mkdir2, open as open2, readdir as readdir2, readFile, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { dirname, basename, join } from "node:path";
-async function loadDataFile(file) {
-  let text;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error3) {
-    if (error3.code === "ENOENT") return null;
-    throw new Error(`cannot read emulator data file ${file}: ${error3.message}`);
-  }
-  return parseData(text, file);
-}
-function parseData(text, file) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error3) {
-    throw new Error(`emulator data file ${file}${lineOf(text, error3)} is not valid JSON (${error3.message}); fix or delete it`);
-  }
-  const data = value;
-  const valid = typeof data === "object" && data !== null && data.formatVersion === 1 && isRecord(data.scopes) && isRecord(data.formStylePresets) && Array.isArray(data.emailPresets) && Number.isInteger(data.nextId);
-  if (!valid) {
-    throw new Error(`emulator data file ${file} is not an emulator state (expected formatVersion 1 with scopes, presets and nextId); fix or delete it`);
-  }
-  return data;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function lineOf(text, error3) {
-  const position = /position (\d+)/u.exec(String(error3.message))?.[1];
-  if (position === void 0) return "";
-  return `:${text.slice(0, Number(position)).split("\n").length}`;
-}
-var tempCounter = 0;
-async function removeStaleTempFiles(file) {
-  const dir = dirname(file);
-  const prefix = `.${basename(file)}.`;
-  const entries = await readdir2(dir).catch(() => []);
-  for (const entry of entries) {
-    const pid = /^\.(?:.+)\.(\d+)\.\d+\.tmp$/u.exec(entry)?.[1];
-    if (!entry.startsWith(prefix) || pid === void 0 || isAlive(Number(pid))) continue;
-    await rm2(join(dir, entry), { force: true });
-  }
-}
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error3) {
-    return error3.code === "EPERM";
-  }
-}
-async function writeFileAtomic(file, text) {
-  const dir = dirname(file);
-  await mkdir2(dir, { recursive: true });
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  try {
-    const handle2 = await open2(temp, "w", 384);
-    try {
-      await handle2.writeFile(text, "utf8");
-      await handle2.sync();
-    } finally {
-      await handle2.close();
-    }
-    await rename2(temp, file);
-  } catch (error3) {
-    await rm2(temp, { force: true });
-    throw error3;
-  }
-  await syncDirectory(dir);
-}
-async function syncDirectory(dir) {
-  try {
-    const handle2 = await open2(dir, "r");
-    try {
-      await handle2.sync();
-    } finally {
-      await handle2.close();
-    }
-  } catch {
-  }
-}
-function createSaver(file, snapshot) {
-  let running = Promise.resolve();
-  let queued = null;
-  return {
-    save() {
-      if (!file) return Promise.resolve();
-      if (queued) return queued;
-      const next = running.then(() => {
-        queued = null;
-        return writeFileAtomic(file, snapshot());
-      });
-      queued = next;
-      running = next.catch(() => void 0);
-      return next;
-    },
-    async idle() {
-      while (queued) await queued.catch(() => void 0);
-      await running;
-    }
-  };
-}
-
-// src/emulator/server.ts
-var DEFAULT_API_KEY = "local-emulator-key";
-var DEFAULT_ACCESS_TOKEN = "local-emulator-token";
-var DEFAULT_SLOW_MS = 3e3;
-async function startEmulator(options = {}) {
-  if (options.dataFile) await removeStaleTempFiles(options.dataFile);
-  const stored = options.dataFile ? await loadDataFile(options.dataFile) : null;
-  const data = stored ?? (options.data ? structuredClone(options.data) : emptyData());
-  const runtime = {
-    state: { data, startMode: options.startMode ?? "offset", autojoinTargets: options.autojoinTargets ?? true, now: () => /* @__PURE__ */ new Date() },
-    secrets: { apiKey: options.apiKey ?? DEFAULT_API_KEY, accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN },
-    options,
-    faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
-    saver: createSaver(options.dataFile, () => JSON.stringify(data)),
-    requests: [],
-    closing: new AbortController()
-  };
-  setMaxListeners(0, runtime.closing.signal);
-  await runtime.saver.save();
-  const server = createServer({ keepAlive: true }, (request2, response) => {
-    serve(runtime, request2, response).catch((error3) => failSafe(runtime, request2, response, error3));
-  });
-  const port = await listen(server, options.port ?? 0);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    apiKey: runtime.secrets.apiKey,
-    accessToken: runtime.secrets.accessToken,
-    requests: runtime.requests,
-    data: () => structuredClone(data),
-    close: () => close(server, runtime)
-  };
-}
-function listen(server, port) {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve(server.address().port);
-    });
-  });
-}
-async function close(server, runtime) {
-  runtime.closing.abort();
-  const closed = new Promise((resolve) => server.close(() => resolve()));
-  server.closeAllConnections();
-  await closed;
-  await runtime.saver.idle();
-}
-async function serve(runtime, request2, response) {
-  const fault = runtime.faults.next();
-  const log = (status) => logRequest(runtime, request2, status, fault);
-  await wait(runtime, runtime.options.latencyMs ?? 0);
-  if (fault && answerFault(fault, response, log)) return;
-  if (fault?.kind === "slow") await wait(runtime, runtime.options.slowMs ?? DEFAULT_SLOW_MS);
-  if (runtime.closing.signal.aborted) return;
-  const handled = await handle(runtime, request2);
-  if (fault?.kind === "truncated") {
-    log(handled.reply.status);
-    sendTruncated(response, handled.reply);
-    return;
-  }
-  const reply = await commit(runtime, handled);
-  log(reply.status);
-  sendReply(response, reply);
-}
-function answerFault(fault, response, log) {
-  if (fault.kind === "reset") {
-    log(0);
-    response.socket?.resetAndDestroy();
-    return true;
-  }
-  const reply = faultReply(fault);
-  if (!reply) return false;
-  log(reply.status);
-  sendReply(response, reply);
-  return true;
-}
-function faultReply(fault) {
-  const injected = "injected by the emulator";
-  switch (fault.kind) {
-    case "500":
-    case "503":
-      return errorReply(Number(fault.kind), `Service error (${injected})`);
-    case "429":
-      return errorReply(429, `Too many requests (${injected})`, { "retry-after": String(fault.retryAfterSeconds) });
-    default:
-      return null;
-  }
-}
-async function handle(runtime, request2) {
-  try {
-    const url = request2.url ?? "/";
-    const queryAt = url.indexOf("?");
-    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1));
-    const { route, params } = findRoute(ROUTES, request2.method ?? "GET", rawPath);
-    checkAuth(route.auth, request2.headers, runtime.secrets);
-    return await route.handle({ params, query, request: request2, state: runtime.state });
-  } catch (error3) {
-    if (error3 instanceof HttpError) return { reply: errorReply(error3.status, error3.message, error3.headers) };
-    throw error3;
-  }
-}
-async function commit(runtime, handled) {
-  if (!handled.commit) return handled.reply;
-  handled.commit();
-  try {
-    await runtime.saver.save();
-    return handled.reply;
-  } catch (error3) {
-    return errorReply(500, `Could not save the emulator state: ${error3.message}`);
-  }
-}
-function wait(runtime, ms) {
-  if (ms <= 0) return Promise.resolve();
-  return delay(ms, void 0, { signal: runtime.closing.signal }).catch(() => void 0);
-}
-function logRequest(runtime, request2, status, fault) {
-  const entry = { method: request2.method ?? "", path: request2.url ?? "", status };
-  if (fault) entry.fault = fault.kind;
-  runtime.requests.push(entry);
-}
-function failSafe(runtime, request2, response, error3) {
-  logRequest(runtime, request2, 500, null);
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  sendReply(response, errorReply(500, `Emulator error: ${error3.message}`));
-}
-
-// src/service/base-url.ts
-function isLoopbackHost(hostname) {
-  if (hostname === "localhost" || hostname === "[::1]") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
-}
-function isLoopbackUrl(url) {
-  try {
-    return isLoopbackHost(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
-function checkBaseUrl(url) {
-  let parsed;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new Error(`base URL "${redactUserInfo(url)}" is not a valid URL (check AUTOJOIN_BASE_URL)`);
-  }
-  const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw new Error(`base URL ${shown} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
-  }
-  if (parsed.search !== "" || parsed.hash !== "") {
-    throw new Error(`base URL ${shown} must not have a query or a fragment`);
-  }
-  if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
-    throw new Error(
-      `base URL ${shown} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
-    );
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new Error(`base URL ${shown} must start with https://`);
-  }
-  parsed.pathname = parsed.pathname.replace(/\/+$/u, "") || "/";
-  return parsed;
-}
-function baseUrlString(url) {
-  return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
-}
-function redactUserInfo(url) {
-  return url.replace(/\/\/[^/@]*@/u, "//***@");
-}
-
-// src/service/client.ts
-import { STATUS_CODES as STATUS_CODES2 } from "node:http";
-
-// package.json
-var package_default = {
-  name: "autojoin-sync",
-  version: "0.1.0",
-  description: "Declarative GitOps reconciler for the autojoin domains of the Invitation Service",
-  type: "module",
-  license: "MIT",
-  bin: {
-    "autojoin-sync": "dist/cli.js"
-  },
-  engines: {
-    node: ">=20.19"
-  },
-  files: [
-    "dist",
-    "schemas"
-  ],
-  scripts: {
-    build: "node scripts/build.mjs",
-    prepare: "node scripts/build.mjs",
-    typecheck: "tsc -p tsconfig.json",
-    lint: "eslint . && tsc -p tsconfig.json",
-    test: "node scripts/build.mjs && vitest run",
-    bench: "node scripts/build.mjs && tsx bench/run.ts",
-    "check-dist": "node scripts/check-dist.mjs"
-  },
-  dependencies: {
-    "@actions/core": "^3.0.1",
-    ajv: "^8.20.0",
-    "ajv-formats": "^3.0.1",
-    commander: "^14.0.3",
-    diff: "^8.0.4",
-    "email-providers": "^2.26.0",
-    picocolors: "^1.1.1",
-    tldts: "^7.5.4",
-    undici: "^7.30.2",
-    yaml: "^2.9.1"
-  },
-  devDependencies: {
-    "@eslint/js": "^9.39.5",
-    "@types/node": "^20.19.43",
-    esbuild: "^0.28.2",
-    eslint: "^9.39.5",
-    "fast-check": "^4.10.2",
-    tsx: "^4.23.15",
-    typescript: "5.9",
-    "typescript-eslint": "^8.73.0",
-    vitest: "^4.1.12"
-  }
-};
-
-// src/version.ts
-var VERSION = package_default.version;
 
 // src/service/errors.ts
 var ServiceError = class extends Error {
@@ -66624,6 +62527,9 @@ function nestingDepth(text) {
   return max;
 }
 
+// src/service/types.ts
+var PAGE_SIZE = 20;
+
 // src/service/pagination.ts
 function pageStart(index) {
   return index === 0 ? 0 : index * PAGE_SIZE - 1;
@@ -66655,6 +62561,24 @@ function pageCapError(options) {
     detail: `the listing did not end within ${options.maxPages} pages (${options.maxPages * PAGE_SIZE} invitations); raise maxPages if the scope really has more invitations`
   });
 }
+
+// src/service/paths.ts
+function pathSegment(value) {
+  if (value === "") throw new Error("an empty value cannot be a path segment (scope, scopeType or preset id is empty)");
+  if (value === "." || value === "..") return value.replaceAll(".", "%2E");
+  return encodeURIComponent(value);
+}
+function listingPath(listing, ref, start) {
+  return `/api/v1/invitations/${listing}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
+}
+function autojoinStatePath(ref) {
+  return `/api/v1/invitations/by-scope/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}/autojoin`;
+}
+var SYNC_PATH = "/api/v1/invitations/autojoin";
+function formStylePresetPath(presetId) {
+  return `/api/v1/customer-invitation-form-style-presets/${pathSegment(presetId)}`;
+}
+var EMAIL_PRESETS_PATH = "/api/v1/customer-invitation-email-presets";
 
 // src/service/retry.ts
 var RETRY_STATUSES = /* @__PURE__ */ new Set([
@@ -66707,8 +62631,8 @@ function retryDelayMs(failure, policy, random) {
   if (!retryable) return null;
   const backoff = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
   const jittered = backoff / 2 + backoff / 2 * random;
-  const delay2 = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
-  return failure.elapsedMs + delay2 > policy.maxTotalMs ? null : Math.round(delay2);
+  const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
+  return failure.elapsedMs + delay > policy.maxTotalMs ? null : Math.round(delay);
 }
 function parseRetryAfterMs(value, now = Date.now()) {
   const text = value?.trim() ?? "";
@@ -66772,11 +62696,11 @@ var WholeBodyHandler = class {
   }
   onResponseStart(controller, status, headers2, statusMessage) {
     Object.assign(this, { status, headers: headers2, statusMessage: statusMessage ?? "" });
-    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge2(this.maxBytes));
+    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
   }
   onResponseData(controller, chunk) {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) controller.abort(tooLarge2(this.maxBytes));
+    if (this.bytes > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
     else this.chunks.push(chunk);
   }
   onResponseEnd(controller, trailers) {
@@ -66794,7 +62718,7 @@ var WholeBodyHandler = class {
     this.next.onResponseError?.(controller, error3);
   }
 };
-function tooLarge2(maxBytes) {
+function tooLarge(maxBytes) {
   return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
 }
 function sendCall(dispatcher, options, request2) {
@@ -66826,7 +62750,7 @@ function retryDecider(policy, state) {
   return (error3, { state: retryState }, callback) => {
     state.attempts = retryState.counter;
     const failure = error3;
-    const delay2 = retryDelayMs(
+    const delay = retryDelayMs(
       {
         attempt: retryState.counter,
         status: failure.code === "UND_ERR_REQ_RETRY" ? failure.statusCode : void 0,
@@ -66837,8 +62761,8 @@ function retryDecider(policy, state) {
       policy,
       Math.random()
     );
-    if (delay2 === null) callback(error3);
-    else setTimeout(() => callback(null), delay2);
+    if (delay === null) callback(error3);
+    else setTimeout(() => callback(null), delay);
   };
 }
 var Collector = class {
@@ -66918,16 +62842,16 @@ function createClient(options) {
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) }
   });
   const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options);
-  const listInvitationPages = (listing2, ref) => walkPages(
-    async (start) => (await call(listingCall(listing2, ref, start))).invitations,
-    { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing2, ref, 0)) }
+  const listInvitationPages = (listing, ref) => walkPages(
+    async (start) => (await call(listingCall(listing, ref, start))).invitations,
+    { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
   );
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    async listInvitations(listing2, ref) {
+    async listInvitations(listing, ref) {
       const all = [];
-      for await (const page of listInvitationPages(listing2, ref)) all.push(...page);
+      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
       return all;
     },
     getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", contract: "AutojoinState", notFoundIsNull: true }),
@@ -66940,8 +62864,8 @@ function createClient(options) {
     close: () => transport.close()
   };
 }
-function listingCall(listing2, ref, start) {
-  return { method: "GET", path: listingPath(listing2, ref, start), credential: "apiKey", contract: "InvitationListing" };
+function listingCall(listing, ref, start) {
+  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", contract: "InvitationListing" };
 }
 function createCaller(transport, prefix, options) {
   const redact2 = redactor([options.apiKey, options.accessToken]);
@@ -66996,7 +62920,7 @@ function checkedBody(spec, { parsed, attempts }, redact2) {
 function httpError(spec, { status, attempts, parsed }, redact2) {
   const message = parsed.ok ? errorMessageOf(parsed.value) : void 0;
   const hints = [];
-  if (message === void 0) hints.push(STATUS_CODES2[status] ?? "error");
+  if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
   if (!parsed.ok && /HTML/u.test(parsed.problem)) hints.push("(an HTML page, not the service: check AUTOJOIN_BASE_URL)");
   if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
   return new ServiceError({
@@ -67027,83 +62951,43 @@ function redactor(secrets) {
   return (text) => present.reduce((result, secret) => result.replaceAll(secret, "***"), text);
 }
 
-// src/cli/connect.ts
-var EMBEDDED_STATE_DIR = ".autojoin-sync";
-var EMBEDDED_STATE_FILE = "emulator.json";
-async function connect(options = {}) {
-  const env = options.env ?? process.env;
-  const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
-  if (configured) return remote(configured, env);
-  if (env.CI === "true") {
-    throw new CliError(
-      "AUTOJOIN_BASE_URL is not set; in CI set it (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN) to the Invitation Service. The embedded emulator is only for local use.",
-      ExitCode2.error
-    );
-  }
-  return embedded(options.cwd ?? process.cwd(), options.notice ?? ((message) => process.stderr.write(`${message}
-`)));
+// src/policy/load.ts
+import { open as open2 } from "node:fs/promises";
+
+// src/domain.ts
+import { domainToASCII } from "node:url";
+function comparableDomain(raw) {
+  return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ""));
 }
-async function withServiceClient(options, onNotice, work) {
-  const connection = await connect(options);
-  try {
-    const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
-    try {
-      return await work(client);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await connection.close();
-  }
+function asciiDomain(lower) {
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  return domainToASCII(lower) || lower;
 }
-function remote(url, env) {
-  let checked;
-  try {
-    checked = checkBaseUrl(url);
-  } catch (error3) {
-    throw new CliError(error3.message, ExitCode2.error);
-  }
-  return {
-    baseUrl: baseUrlString(checked),
-    ...credential("apiKey", env.AUTOJOIN_API_KEY),
-    ...credential("accessToken", env.AUTOJOIN_ACCESS_TOKEN),
-    embedded: false,
-    close: async () => void 0
-  };
+function comparableDomains(raw) {
+  const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ""));
+  return [...unique].sort(compareStrings);
 }
-async function embedded(cwd, notice2) {
-  const dir = join2(cwd, EMBEDDED_STATE_DIR);
-  await mkdir3(dir, { recursive: true });
-  await writeFile2(join2(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
-  let emulator;
-  try {
-    emulator = await startEmulator({ port: 0, dataFile: join2(dir, EMBEDDED_STATE_FILE) });
-  } catch (error3) {
-    throw new CliError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
-  }
-  notice2(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
-  return {
-    baseUrl: emulator.url,
-    apiKey: DEFAULT_API_KEY,
-    accessToken: DEFAULT_ACCESS_TOKEN,
-    embedded: true,
-    close: () => emulator.close()
-  };
-}
-function nonEmpty(value) {
-  return value === void 0 || value.trim() === "" ? void 0 : value;
-}
-function credential(name, value) {
-  return value === void 0 || value === "" ? {} : { [name]: value };
+function compareStrings(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// src/policy/load.ts
-import { open as open3 } from "node:fs/promises";
+// src/scope.ts
+function scopeKey(ref) {
+  return `${ref.scopeType}/${ref.scope}`;
+}
+function parseScopeKey(key) {
+  const slash = key.indexOf("/");
+  if (slash <= 0 || slash === key.length - 1) {
+    throw new Error(`"${key}" is not a scope key; expected TYPE/ID, e.g. team/acme-eng`);
+  }
+  return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
+}
+function compareScopeKeys(a, b) {
+  return compareStrings(a, b);
+}
 
 // src/policy/discover.ts
-import { readdir as readdir3, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
 import path from "node:path";
 
 // src/policy/format.ts
@@ -67160,7 +63044,7 @@ async function discoverPolicyFiles(paths, cwd) {
   return { files: sortByRelativePath([...found], cwd), diagnostics };
 }
 async function walk(directory) {
-  const entries = await readdir3(directory, { withFileTypes: true });
+  const entries = await readdir2(directory, { withFileTypes: true });
   const files = [];
   for (const entry of entries) {
     const full = path.join(directory, entry.name);
@@ -67184,6 +63068,11 @@ function sortByRelativePath(files, cwd) {
 var import_tldts = __toESM(require_cjs(), 1);
 import { isIP } from "node:net";
 import { domainToASCII as domainToASCII2, domainToUnicode } from "node:url";
+
+// node_modules/email-providers/all.json
+var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
+
+// src/policy/domains.ts
 var webmail;
 function isWebmail(domain) {
   webmail ??= new Set(all_default.map(normalizeDomain));
@@ -67315,14 +63204,14 @@ var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
 function decodePolicyBytes(file, bytes) {
-  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge3(file, bytes.length) };
+  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge2(file, bytes.length) };
   try {
     return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     return { ok: false, diagnostic: notUtf8(file, bytes) };
   }
 }
-function tooLarge3(file, size) {
+function tooLarge2(file, size) {
   const message = `file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
   return diagnosticAt(filePos(file), "error", "file-too-large", message);
 }
@@ -67336,7 +63225,7 @@ function notUtf8(file, bytes) {
 function parseYamlSource(source) {
   const { file, text } = source;
   const size = Buffer.byteLength(text, "utf8");
-  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge3(file, size)] };
+  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge2(file, size)] };
   if (text.trim() === "") return onlyDiagnostic(emptyFile(file, "file is empty"));
   const lineCounter = new import_yaml.LineCounter();
   const yamlDocuments = (0, import_yaml.parseAllDocuments)(text, {
@@ -67720,8 +63609,8 @@ function nearestKey(key, allowed) {
     const other = simple(candidate);
     const distance = editDistance(target, other);
     const contained = target.length >= 4 && (other.includes(target) || target.includes(other));
-    const close2 = distance <= Math.max(1, Math.floor(other.length / 3)) || contained;
-    if (close2 && (!best || distance < best.distance)) best = { key: candidate, distance };
+    const close = distance <= Math.max(1, Math.floor(other.length / 3)) || contained;
+    if (close && (!best || distance < best.distance)) best = { key: candidate, distance };
   }
   return best?.key;
 }
@@ -67760,17 +63649,17 @@ async function readPolicySources(files, cwd) {
   return { sources, diagnostics };
 }
 async function readOne(absolute, file) {
-  let handle2;
+  let handle;
   try {
-    handle2 = await open3(absolute, "r");
-    const { size } = await handle2.stat();
-    if (size > MAX_FILE_BYTES) return tooLarge3(file, size);
-    const decoded = decodePolicyBytes(file, await handle2.readFile());
+    handle = await open2(absolute, "r");
+    const { size } = await handle.stat();
+    if (size > MAX_FILE_BYTES) return tooLarge2(file, size);
+    const decoded = decodePolicyBytes(file, await handle.readFile());
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error3) {
     return diagnosticAt(filePos(file), "error", "read-error", `cannot read file: ${error3.message}`);
   } finally {
-    await handle2?.close();
+    await handle?.close();
   }
 }
 async function mapLimit(items, limit, work) {
@@ -67859,7 +63748,7 @@ function duplicateDomainDiagnostics(domain, positions) {
 }
 
 // src/policy/project.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path2 from "node:path";
 
 // src/files.ts
@@ -67878,7 +63767,7 @@ var PROJECT_FILE = "autojoin-sync.yaml";
 async function loadProjectConfig(cwd, paths = ["."]) {
   const absolute = await findProjectFile(cwd, paths);
   if (!absolute) return { config: {}, diagnostics: [] };
-  const bytes = await readFile2(absolute);
+  const bytes = await readFile(absolute);
   const file = relativePosix(cwd, absolute);
   const decoded = decodePolicyBytes(file, bytes);
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
@@ -67916,6 +63805,89 @@ function parseProjectSource(source, absoluteFile) {
 
 // src/policy/canonical.ts
 var import_yaml3 = __toESM(require_dist(), 1);
+
+// src/run/connect.ts
+var EMBEDDED_STATE_DIR = ".autojoin-sync";
+var EMBEDDED_STATE_FILE = "emulator.json";
+async function connect(options = {}) {
+  const env = options.env ?? process.env;
+  const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
+  if (configured) return remote(configured, env);
+  if (env.CI === "true" || !options.startEmbedded) throw noService(options.baseUrlHint);
+  const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
+`));
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice2);
+}
+async function withServiceClient(options, onNotice, work) {
+  const connection = await connect(options);
+  try {
+    const { baseUrl, apiKey, accessToken } = connection;
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    try {
+      return await work(client);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await connection.close();
+  }
+}
+function remote(url, env) {
+  let checked;
+  try {
+    checked = checkBaseUrl(url);
+  } catch (error3) {
+    throw new RunError(error3.message, ExitCode2.error);
+  }
+  return {
+    baseUrl: baseUrlString(checked),
+    ...credential("apiKey", env.AUTOJOIN_API_KEY),
+    ...credential("accessToken", env.AUTOJOIN_ACCESS_TOKEN),
+    embedded: false,
+    close: async () => void 0
+  };
+}
+async function embedded(cwd, start, notice2) {
+  const dir = join(cwd, EMBEDDED_STATE_DIR);
+  await mkdir2(dir, { recursive: true });
+  await writeFile2(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
+  const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
+  let emulator;
+  try {
+    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
+  } catch (error3) {
+    throw new RunError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
+  }
+  notice2(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
+  return {
+    baseUrl: emulator.url,
+    apiKey: emulator.apiKey,
+    accessToken: emulator.accessToken,
+    embedded: true,
+    close: () => emulator.close()
+  };
+}
+function noService(hint) {
+  const where2 = ["AUTOJOIN_BASE_URL", ...hint ? [hint] : [], `baseUrl in ${PROJECT_FILE}`].join(", or ");
+  return new RunError(
+    `AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN); the embedded emulator is only for local use.`,
+    ExitCode2.error
+  );
+}
+function nonEmpty(value) {
+  return value === void 0 || value.trim() === "" ? void 0 : value;
+}
+function credential(name, value) {
+  return value === void 0 || value === "" ? {} : { [name]: value };
+}
+
+// src/run/project.ts
+async function loadProjectOrFail(cwd, paths, report, seeWhere = "see above") {
+  const { config, diagnostics } = await loadProjectConfig(cwd, paths);
+  report(diagnostics);
+  if (diagnostics.some((d) => d.severity === "error")) throw new RunError(`${PROJECT_FILE} is invalid (${seeWhere})`);
+  return config;
+}
 
 // src/plan/diff.ts
 function diffDesired(desired, live) {
@@ -67973,10 +63945,10 @@ function sameList(a, b) {
 }
 
 // src/plan/plan.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 
 // src/plan/shard.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash } from "node:crypto";
 var ShardError = class extends Error {
   constructor(message) {
     super(message);
@@ -68000,7 +63972,7 @@ function inShard(key, shard) {
   return shardIndexOf(key, shard.total) === shard.index;
 }
 function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash2("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
   return bucket % total + 1;
 }
 
@@ -68044,7 +64016,7 @@ function fingerprint(live) {
     invitationId: autojoin?.invitationId ?? null,
     domains: live?.autojoin ? comparableDomains(live.domains) : []
   });
-  return createHash3("sha256").update(canonical, "utf8").digest("hex");
+  return createHash2("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
   try {
@@ -68210,9 +64182,9 @@ function renderDetails(change) {
   const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
   const fence = fenceFor(body);
   const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : "";
-  const open4 = change.kind === "clear" ? " open" : "";
+  const open3 = change.kind === "clear" ? " open" : "";
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
-  return `<details${open4}><summary>${summary2}</summary>
+  return `<details${open3}><summary>${summary2}</summary>
 
 ${sourceLine(change)}${fence}diff
 ${body}
@@ -68792,13 +64764,8 @@ ${footer}
 }
 async function withClient(inputs, context, project, work) {
   const env = serviceEnv(inputs, process.env);
-  if (!env.AUTOJOIN_BASE_URL && !project.baseUrl && env.CI === "true") {
-    throw new CliError(
-      `no Invitation Service to talk to: set the action input base-url (or AUTOJOIN_BASE_URL, or baseUrl in ${PROJECT_FILE}); the embedded emulator is only for local use`
-    );
-  }
   const notice2 = (message) => info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: notice2 }, (message) => notice(message), work);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: notice2, baseUrlHint: "the action input base-url" }, (message) => notice(message), work);
 }
 function serviceEnv(inputs, env) {
   return {
@@ -68807,11 +64774,8 @@ function serviceEnv(inputs, env) {
     ...inputs.apiKey ? { AUTOJOIN_API_KEY: inputs.apiKey } : {}
   };
 }
-async function projectOrFail(workspace, paths) {
-  const { config, diagnostics } = await loadProjectConfig(workspace, paths);
-  annotate(diagnostics);
-  if (diagnostics.some((d) => d.severity === "error")) throw new CliError(`${PROJECT_FILE} is invalid (see the annotations)`);
-  return config;
+function projectOrFail(workspace, paths) {
+  return loadProjectOrFail(workspace, paths, annotate, "see the annotations");
 }
 function annotate(diagnostics) {
   for (const d of diagnostics) {
@@ -68821,9 +64785,9 @@ function annotate(diagnostics) {
   }
 }
 async function writePlanFile(plan, context) {
-  const dir = join3(context.runnerTemp, "autojoin-sync");
-  await mkdir4(dir, { recursive: true });
-  const file = join3(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  const dir = join2(context.runnerTemp, "autojoin-sync");
+  await mkdir3(dir, { recursive: true });
+  const file = join2(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
   await writeFile3(file, serializePlan(plan));
   return file;
 }
@@ -68870,7 +64834,7 @@ async function run2() {
     const outcome = await runStep(inputs, context);
     conclude(outcome, inputs);
   } catch (error3) {
-    const failure = asCliError(error3);
+    const failure = asRunError(error3);
     setOutput("exit-code", String(failure.exitCode));
     setFailed(failure.message);
   }
@@ -68897,10 +64861,10 @@ function isFailure(code, inputs) {
   if (code === ExitCode2.changesPending) return inputs.detailedExitcode;
   return code !== ExitCode2.ok;
 }
-function asCliError(error3) {
-  const mapped = toCliError(error3);
-  if (mapped instanceof CliError) return mapped;
-  return new CliError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode2.error);
+function asRunError(error3) {
+  const mapped = toRunError(error3);
+  if (mapped instanceof RunError) return mapped;
+  return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode2.error);
 }
 function maskSecret(value) {
   if (value.trim() !== "") setSecret(value.trim());

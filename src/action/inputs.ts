@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ListingKind } from '../service/types.js';
-import { MAX_CONCURRENCY, parseWholeNumber } from '../cli/options.js';
+import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply';
 

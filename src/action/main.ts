@@ -4,7 +4,7 @@
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
 import * as core from '@actions/core';
-import { ExitCode, CliError, toCliError, type ExitCodeValue } from '../cli/exit-codes.js';
+import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
 import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
 
@@ -22,7 +22,7 @@ export async function run(): Promise<void> {
     const outcome = await runStep(inputs, context);
     conclude(outcome, inputs);
   } catch (error) {
-    const failure = asCliError(error);
+    const failure = asRunError(error);
     core.setOutput('exit-code', String(failure.exitCode));
     core.setFailed(failure.message);
   }
@@ -55,10 +55,10 @@ function isFailure(code: ExitCodeValue, inputs: ActionInputs): boolean {
   return code !== ExitCode.ok;
 }
 
-function asCliError(error: unknown): CliError {
-  const mapped = toCliError(error);
-  if (mapped instanceof CliError) return mapped;
-  return new CliError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode.error);
+function asRunError(error: unknown): RunError {
+  const mapped = toRunError(error);
+  if (mapped instanceof RunError) return mapped;
+  return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode.error);
 }
 
 function maskSecret(value: string): void {

@@ -6,9 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import { withServiceClient } from '../cli/connect.js';
-import { ExitCode, CliError, type ExitCodeValue } from '../cli/exit-codes.js';
-import { loadPolicies, loadProjectConfig, plural, PROJECT_FILE, summarizeDiagnostics } from '../policy/index.js';
+import { withServiceClient } from '../run/connect.js';
+import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { loadProjectOrFail } from '../run/project.js';
+import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
@@ -140,13 +141,8 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 /** Connects as the CLI does (base-url / api-key inputs in the environment's place) and always closes. */
 async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
-  if (!env.AUTOJOIN_BASE_URL && !project.baseUrl && env.CI === 'true') {
-    throw new CliError(
-      `no Invitation Service to talk to: set the action input base-url (or AUTOJOIN_BASE_URL, or baseUrl in ${PROJECT_FILE}); the embedded emulator is only for local use`,
-    );
-  }
   const notice = (message: string): void => core.info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice }, (message) => core.notice(message), work);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
@@ -158,11 +154,8 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
   };
 }
 
-async function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
-  const { config, diagnostics } = await loadProjectConfig(workspace, paths);
-  annotate(diagnostics);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see the annotations)`);
-  return config;
+function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
+  return loadProjectOrFail(workspace, paths, annotate, 'see the annotations');
 }
 
 /** One annotation per diagnostic, at its file, line and column. */

@@ -1,5 +1,5 @@
 import { buildProgram } from './program.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { RunError, ExitCode } from '../run/exit-codes.js';
 
 /** Entry point of dist/cli.js: runs one command and sets the process exit code. */
 async function main(argv: string[]): Promise<void> {
@@ -11,7 +11,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function reportError(error: unknown): number {
-  if (error instanceof CliError) {
+  if (error instanceof RunError) {
     process.stderr.write(`error: ${error.message}\n`);
     return error.exitCode;
   }

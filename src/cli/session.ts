@@ -2,14 +2,16 @@
  * What plan, apply and import share: a session (project file, connection, client, always
  * closed), making a plan with diagnostics on stderr, and progress on a terminal.
  */
-import { withServiceClient } from './connect.js';
+import { withServiceClient } from '../run/connect.js';
+import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
-import { formatDiagnostic, loadProjectConfig, PROJECT_FILE } from '../policy/index.js';
+import { formatDiagnostic } from '../policy/index.js';
+import { loadProjectOrFail } from '../run/project.js';
 import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
-import { CliError, toCliError } from './exit-codes.js';
+import { RunError, toRunError } from '../run/exit-codes.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -19,28 +21,20 @@ export interface Session {
 
 /**
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
- * connection. Known errors become CliErrors with their exit code.
+ * connection. Known errors become RunErrors with their exit code.
  */
 export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
-  const project = await projectOrFail(cwd, paths);
+  const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    return await withServiceClient({ cwd, baseUrl: project.baseUrl }, printNotice, (client) => work({ client, project }));
+    return await withServiceClient({ cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
   } catch (error) {
-    throw toCliError(error);
+    throw toRunError(error);
   }
 }
 
 /** Prints a notice of the service client (`notice: …`) on stderr. */
 export function printNotice(message: string): void {
   process.stderr.write(`notice: ${message}\n`);
-}
-
-/** The project file's settings; its errors end the command (exit 1) before anything is read. */
-async function projectOrFail(cwd: string, paths: string[]): Promise<ProjectConfig> {
-  const { config, diagnostics } = await loadProjectConfig(cwd, paths);
-  printDiagnostics(diagnostics);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
-  return config;
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
@@ -66,7 +60,7 @@ export async function planOrFail(options: {
     onProgress: progress.update,
   }).finally(progress.done);
   printDiagnostics(load.diagnostics);
-  if (!plan) throw new CliError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
+  if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
   return plan;
 }
 

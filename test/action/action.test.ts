@@ -234,7 +234,7 @@ describe('drift and errors', () => {
   it('stops with a clear message in CI when no base URL is given', async () => {
     const run = await action({ command: 'plan', 'base-url': '' });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^::error::no Invitation Service to talk to: set the action input base-url/m);
+    expect(run.stdout).toMatch(/^::error::AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set AUTOJOIN_BASE_URL, or the action input base-url/m);
     expect(run.outputs['exit-code']).toBe('1');
   });
 

@@ -1,6 +1,6 @@
 /** Whole-number flags and action inputs share one parser: digits only, within bounds. */
 import { describe, expect, it } from 'vitest';
-import { MAX_CONCURRENCY, parseWholeNumber } from '../../src/cli/options.js';
+import { MAX_CONCURRENCY, parseWholeNumber } from '../../src/run/numbers.js';
 import { parseInputs } from '../../src/action/inputs.js';
 
 describe('parseWholeNumber', () => {

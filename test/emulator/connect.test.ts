@@ -1,8 +1,9 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/cli/connect.js';
-import { CliError } from '../../src/cli/exit-codes.js';
+import { connect } from '../../src/run/connect.js';
+import { RunError } from '../../src/run/exit-codes.js';
+import { startEmbeddedEmulator } from '../../src/run/embedded.js';
 import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
 
@@ -16,7 +17,7 @@ afterEach(() => cleanup());
 describe('connect()', () => {
   it('in CI without a base URL stops with a clear error', async () => {
     const attempt = connect({ env: { CI: 'true' }, cwd: dir });
-    await expect(attempt).rejects.toBeInstanceOf(CliError);
+    await expect(attempt).rejects.toBeInstanceOf(RunError);
     await expect(connect({ env: { CI: 'true' }, cwd: dir })).rejects.toThrow(/AUTOJOIN_BASE_URL is not set.*embedded emulator is only for local use/u);
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
   });
@@ -24,10 +25,10 @@ describe('connect()', () => {
   it('refuses http:// to a host that is not loopback, without echoing secrets', async () => {
     const env = { AUTOJOIN_BASE_URL: 'http://example.com', AUTOJOIN_API_KEY: 'key-s3cr3t' };
     const error = await connect({ env, cwd: dir }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).message).toContain('http://example.com');
-    expect((error as CliError).message).toContain('not loopback');
-    expect((error as CliError).message).not.toContain('key-s3cr3t');
+    expect(error).toBeInstanceOf(RunError);
+    expect((error as RunError).message).toContain('http://example.com');
+    expect((error as RunError).message).toContain('not loopback');
+    expect((error as RunError).message).not.toContain('key-s3cr3t');
   });
 
   it('accepts http:// on loopback and passes the credentials through', async () => {
@@ -40,7 +41,7 @@ describe('connect()', () => {
   });
 
   it('takes the project file URL when the environment has none, and the environment over it', async () => {
-    const fromProject = await connect({ env: {}, cwd: dir, baseUrl: 'https://invitations.example.com/base' });
+    const fromProject = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, baseUrl: 'https://invitations.example.com/base' });
     expect(fromProject).toMatchObject({ baseUrl: 'https://invitations.example.com/base', embedded: false });
     expect(fromProject.apiKey).toBeUndefined();
     const fromEnv = await connect({ env: { AUTOJOIN_BASE_URL: 'https://env.example.com' }, cwd: dir, baseUrl: 'https://project.example.com' });
@@ -49,7 +50,7 @@ describe('connect()', () => {
 
   it('without a base URL outside CI starts the embedded emulator over .autojoin-sync/emulator.json', async () => {
     const notices: string[] = [];
-    const connection = await connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, notice: (message) => notices.push(message) });
+    const connection = await connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
     try {
       expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
       expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
@@ -67,7 +68,7 @@ describe('connect()', () => {
     expect(Object.keys(state.scopes)).toEqual(['team/acme']);
     expect(await readFile(join(dir, '.autojoin-sync', '.gitignore'), 'utf8')).toBe('*\n');
 
-    const again = await connect({ env: {}, cwd: dir, notice: () => undefined });
+    const again = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: () => undefined });
     try {
       const listed = await fetch(`${again.baseUrl}/api/v1/invitations/by-scope/team/acme/autojoin`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
       expect(listed.status).toBe(200);

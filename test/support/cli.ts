@@ -1,6 +1,6 @@
 /**
  * Runs the built CLI (dist/cli.js) as a separate process, as a user would.
- * `npm test` builds it first; run `node scripts/build.mjs cli` when running one test file alone.
+ * vitest's globalSetup (test/support/global-setup.ts) builds it before any test runs.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -10,9 +10,10 @@ import { parsePlan, type Plan } from '../../plan/index.js';
 import { renderApplyReportText } from '../../render/index.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom } from '../../reconcile/index.js';
-import { concurrencyOption, listingOption, parseWholeNumber } from '../options.js';
+import { concurrencyOption, listingOption } from '../options.js';
+import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
 
@@ -62,7 +63,7 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   if (flags.plan && (paths.length > 0 || flags.pruneFrom)) {
-    throw new CliError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
   }
   const cwd = process.cwd();
   await withSession(cwd, paths, async (session) => {
@@ -110,7 +111,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
 async function confirm(yes: boolean): Promise<void> {
   if (yes) return;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new CliError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
+    throw new RunError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
   }
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   let answer: string;
@@ -123,7 +124,7 @@ async function confirm(yes: boolean): Promise<void> {
   } finally {
     prompt.close();
   }
-  if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('Apply cancelled; nothing was written.');
+  if (!/^y(es)?$/i.test(answer.trim())) throw new RunError('Apply cancelled; nothing was written.');
 }
 
 function parseCount(text: string): number {

@@ -10,8 +10,8 @@ import {
   type EmulatorData,
   type EmulatorOptions,
 } from '../../emulator/index.js';
-import { CliError, ExitCode } from '../exit-codes.js';
-import { parseWholeNumber } from '../options.js';
+import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { parseWholeNumber } from '../../run/numbers.js';
 
 interface EmulatorFlags {
   port: string;
@@ -76,9 +76,9 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
     emulator = await startEmulator(options);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new CliError(`port ${options.port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
+      throw new RunError(`port ${options.port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)`);
     }
-    throw new CliError((error as Error).message, ExitCode.error);
+    throw new RunError((error as Error).message, ExitCode.error);
   }
   process.stdout.write(`listening on ${emulator.url}\n`);
   const signal = await untilSignal();
@@ -145,14 +145,14 @@ function notices(flags: EmulatorFlags, env: NodeJS.ProcessEnv): string[] {
 
 function integer(flag: string, raw: string, max: number): number {
   const value = parseWholeNumber(raw, 0, max);
-  if (value === null) throw new CliError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`, ExitCode.error);
+  if (value === null) throw new RunError(`${flag} must be a whole number from 0 to ${max}, got "${raw}"`, ExitCode.error);
   return value;
 }
 
 function rate(raw: string): number {
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new CliError(`--fault-rate must be a number from 0 to 1, got "${raw}"`, ExitCode.error);
+    throw new RunError(`--fault-rate must be a number from 0 to 1, got "${raw}"`, ExitCode.error);
   }
   return value;
 }
@@ -161,6 +161,6 @@ function faultKinds(raw: string): EmulatorOptions['faults'] {
   try {
     return parseFaultKinds(raw);
   } catch (error) {
-    throw new CliError(`--faults: ${(error as Error).message}`, ExitCode.error);
+    throw new RunError(`--faults: ${(error as Error).message}`, ExitCode.error);
   }
 }

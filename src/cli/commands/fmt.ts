@@ -13,7 +13,7 @@ import {
   readPolicySources,
   type Diagnostic,
 } from '../../policy/index.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { RunError, ExitCode } from '../../run/exit-codes.js';
 
 interface FmtOptions {
   check?: boolean;
@@ -61,6 +61,6 @@ async function runFmt(paths: string[], check: boolean): Promise<void> {
   const verb = check ? 'would reformat' : 'reformatted';
   process.stderr.write(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}\n`);
   const unformatted = new Set(problems.map((problem) => problem.file)).size;
-  if (unformatted > 0) throw new CliError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
+  if (unformatted > 0) throw new RunError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
   if (check && changed.length > 0) process.exitCode = ExitCode.error;
 }

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
-import { CliError } from '../exit-codes.js';
+import { RunError } from '../../run/exit-codes.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
@@ -77,7 +77,7 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
     try {
       ref = parseScopeKey(key);
     } catch (error) {
-      throw new CliError(`--scope: ${(error as Error).message}`);
+      throw new RunError(`--scope: ${(error as Error).message}`);
     }
     refs.set(scopeKey(ref), ref);
   }
@@ -88,10 +88,10 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
 async function writeFiles(imported: readonly ImportedScope[], dir: string, force: boolean): Promise<void> {
   const files = imported.map((entry) => join(dir, policyFileName(entry.policy)));
   const clash = findDuplicate(files);
-  if (clash) throw new CliError(`two scopes map to the same file name ${clash}; import them into different directories`);
+  if (clash) throw new RunError(`two scopes map to the same file name ${clash}; import them into different directories`);
   if (!force) {
     for (const file of files) {
-      if (await pathExists(file)) throw new CliError(`${file} exists; nothing was written (pass --force to overwrite)`);
+      if (await pathExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
     }
   }
   await mkdir(dir, { recursive: true });

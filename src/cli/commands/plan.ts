@@ -7,7 +7,7 @@ import { findViolations, serializePlan, type Plan, type SafetyLimits } from '../
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode } from '../../run/exit-codes.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 

@@ -3,10 +3,10 @@
  * customer invitation presets (calls 3 and 4, bearer token) and print them as JSON.
  */
 import type { Command } from 'commander';
-import { loadProjectConfig, PROJECT_FILE } from '../../policy/index.js';
+import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
-import { withServiceClient } from '../connect.js';
-import { CliError } from '../exit-codes.js';
+import { withServiceClient } from '../../run/connect.js';
+import { startEmbeddedEmulator } from '../../run/embedded.js';
 import { printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
@@ -50,16 +50,13 @@ Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd) }, printNotice, async (client) => {
+  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator }, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }
 
 /** The base URL of autojoin-sync.yaml, if any (AUTOJOIN_BASE_URL still wins, in connect()). */
 async function projectBaseUrl(cwd: string): Promise<string | undefined> {
-  const { config, diagnostics } = await loadProjectConfig(cwd);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  printDiagnostics(errors);
-  if (errors.length > 0) throw new CliError(`${PROJECT_FILE} is invalid (see above)`);
+  const config = await loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
   return config.baseUrl;
 }

@@ -13,7 +13,7 @@ import {
   type Diagnostic,
   type LoadResult,
 } from '../../policy/index.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { RunError, ExitCode } from '../../run/exit-codes.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -50,7 +50,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const result = await loadPolicies(paths, { cwd, project: project.config });
   const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
   if (result.files.length === 0 && diagnostics.length === 0) {
-    throw new CliError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
+    throw new RunError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
   }
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
   process.stderr.write(`${summary(result, diagnostics)}\n`);

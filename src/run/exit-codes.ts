@@ -13,19 +13,19 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** An error that ends a command with a given exit code and a message for stderr. */
-export class CliError extends Error {
+export class RunError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue = ExitCode.error,
   ) {
     super(message);
-    this.name = 'CliError';
+    this.name = 'RunError';
   }
 }
 
 /** Maps the orchestrator's refusals onto their exit codes; anything else stays as it is. */
-export function toCliError(error: unknown): unknown {
-  if (error instanceof UnsafePlanError) return new CliError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe);
-  if (error instanceof StalePlanError) return new CliError(error.message, ExitCode.stalePlan);
+export function toRunError(error: unknown): unknown {
+  if (error instanceof UnsafePlanError) return new RunError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe);
+  if (error instanceof StalePlanError) return new RunError(error.message, ExitCode.stalePlan);
   return error;
 }

@@ -5,10 +5,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEmulator, DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../emulator/index.js';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { RunError, ExitCode } from './exit-codes.js';
+import { PROJECT_FILE } from '../policy/index.js';
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
@@ -17,7 +17,24 @@ export interface ConnectOptions {
   baseUrl?: string;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
+  /** Where else the front end takes a base URL from, named in the error when none is set. */
+  baseUrlHint?: string;
+  /**
+   * Starts the embedded emulator when no service is configured. Front ends that never run one
+   * (the action) leave it out, so their bundle carries no emulator.
+   */
+  startEmbedded?: EmbeddedStarter;
 }
+
+/** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
+export interface EmbeddedEmulator {
+  url: string;
+  apiKey: string;
+  accessToken: string;
+  close(): Promise<void>;
+}
+
+export type EmbeddedStarter = (dataFile: string) => Promise<EmbeddedEmulator>;
 
 export interface Connection {
   baseUrl: string;
@@ -36,20 +53,15 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
 /**
  * Resolves the service to talk to.
  * @returns the base URL and credentials to use, and how to release them
- * @throws CliError when the base URL is refused, or when none is set in CI
+ * @throws RunError when the base URL is refused, or when none is set in CI
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
   if (configured) return remote(configured, env);
-  if (env.CI === 'true') {
-    throw new CliError(
-      'AUTOJOIN_BASE_URL is not set; in CI set it (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN) to the Invitation Service. ' +
-        'The embedded emulator is only for local use.',
-      ExitCode.error,
-    );
-  }
-  return embedded(options.cwd ?? process.cwd(), options.notice ?? ((message) => process.stderr.write(`${message}\n`)));
+  if (env.CI === 'true' || !options.startEmbedded) throw noService(options.baseUrlHint);
+  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice);
 }
 
 /**
@@ -81,7 +93,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
   try {
     checked = checkBaseUrl(url);
   } catch (error) {
-    throw new CliError((error as Error).message, ExitCode.error);
+    throw new RunError((error as Error).message, ExitCode.error);
   }
   return {
     baseUrl: baseUrlString(checked),
@@ -92,7 +104,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
   };
 }
 
-async function embedded(cwd: string, notice: (message: string) => void): Promise<Connection> {
+async function embedded(cwd: string, start: EmbeddedStarter, notice: (message: string) => void): Promise<Connection> {
   const dir = join(cwd, EMBEDDED_STATE_DIR);
   await mkdir(dir, { recursive: true });
   // Local state is never meant to be committed.
@@ -100,18 +112,28 @@ async function embedded(cwd: string, notice: (message: string) => void): Promise
   const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
   let emulator;
   try {
-    emulator = await startEmulator({ port: 0, dataFile: join(dir, EMBEDDED_STATE_FILE) });
+    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
   } catch (error) {
-    throw new CliError(`cannot start the embedded emulator: ${(error as Error).message}`, ExitCode.error);
+    throw new RunError(`cannot start the embedded emulator: ${(error as Error).message}`, ExitCode.error);
   }
   notice(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
   return {
     baseUrl: emulator.url,
-    apiKey: DEFAULT_API_KEY,
-    accessToken: DEFAULT_ACCESS_TOKEN,
+    apiKey: emulator.apiKey,
+    accessToken: emulator.accessToken,
     embedded: true,
     close: () => emulator.close(),
   };
+}
+
+/** The one rule for "no service named": an error naming where to set one, never a silent emulator. */
+function noService(hint: string | undefined): RunError {
+  const where = ['AUTOJOIN_BASE_URL', ...(hint ? [hint] : []), `baseUrl in ${PROJECT_FILE}`].join(', or ');
+  return new RunError(
+    `AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN); ` +
+      'the embedded emulator is only for local use.',
+    ExitCode.error,
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
