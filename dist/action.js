@@ -5786,7 +5786,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5861,7 +5861,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5956,11 +5956,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5983,10 +5983,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6003,7 +6003,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6183,7 +6183,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6205,7 +6205,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6241,13 +6241,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -19527,11 +19527,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants3);
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -19548,10 +19548,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants3);
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -19612,8 +19612,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants3) {
-        this.code = optimizeExpr(this.code, names, constants3);
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
         return this;
       }
       get names() {
@@ -19642,12 +19642,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants3))
+          if (n.optimizeNames(names, constants4))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -19700,12 +19700,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        if (!(super.optimizeNames(names, constants3) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants3);
+        this.condition = optimizeExpr(this.condition, names, constants4);
         return this;
       }
       get names() {
@@ -19728,10 +19728,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants3);
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
         return this;
       }
       get names() {
@@ -19767,10 +19767,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants3);
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
         return this;
       }
       get names() {
@@ -19812,11 +19812,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a, _b;
-        super.optimizeNames(names, constants3);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
+        super.optimizeNames(names, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
         return this;
       }
       get names() {
@@ -20117,7 +20117,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants3) {
+    function optimizeExpr(expr, names, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -20132,14 +20132,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants3[n.str];
+        const c = constants4[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -23028,50 +23028,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative, options, skipNormalization) {
+    function resolveComponent(base, relative2, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse(serialize(base, options), options);
-        relative = parse(serialize(relative, options), options);
+        relative2 = parse(serialize(relative2, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative.scheme) {
-        target.scheme = relative.scheme;
-        target.userinfo = relative.userinfo;
-        target.host = relative.host;
-        target.port = relative.port;
-        target.path = removeDotSegments(relative.path || "");
-        target.query = relative.query;
+      if (!options.tolerant && relative2.scheme) {
+        target.scheme = relative2.scheme;
+        target.userinfo = relative2.userinfo;
+        target.host = relative2.host;
+        target.port = relative2.port;
+        target.path = removeDotSegments(relative2.path || "");
+        target.query = relative2.query;
       } else {
-        if (relative.userinfo !== void 0 || relative.host !== void 0 || relative.port !== void 0) {
-          target.userinfo = relative.userinfo;
-          target.host = relative.host;
-          target.port = relative.port;
-          target.path = removeDotSegments(relative.path || "");
-          target.query = relative.query;
+        if (relative2.userinfo !== void 0 || relative2.host !== void 0 || relative2.port !== void 0) {
+          target.userinfo = relative2.userinfo;
+          target.host = relative2.host;
+          target.port = relative2.port;
+          target.path = removeDotSegments(relative2.path || "");
+          target.query = relative2.query;
         } else {
-          if (!relative.path) {
+          if (!relative2.path) {
             target.path = base.path;
-            if (relative.query !== void 0) {
-              target.query = relative.query;
+            if (relative2.query !== void 0) {
+              target.query = relative2.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative.path[0] === "/") {
-              target.path = removeDotSegments(relative.path);
+            if (relative2.path[0] === "/") {
+              target.path = removeDotSegments(relative2.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative.path;
+                target.path = "/" + relative2.path;
               } else if (!base.path) {
-                target.path = relative.path;
+                target.path = relative2.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative2.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative.query;
+            target.query = relative2.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -23079,7 +23079,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative.fragment;
+      target.fragment = relative2.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -33274,7 +33274,7 @@ var require_client_h12 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols6();
-    var constants3 = require_constants7();
+    var constants4 = require_constants7();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -33410,7 +33410,7 @@ var require_client_h12 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -33506,11 +33506,11 @@ var require_client_h12 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -33533,10 +33533,10 @@ var require_client_h12 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -33553,7 +33553,7 @@ var require_client_h12 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -33764,7 +33764,7 @@ var require_client_h12 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -33790,7 +33790,7 @@ var require_client_h12 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
         return 0;
       }
@@ -33830,13 +33830,13 @@ var require_client_h12 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -40552,8 +40552,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile2, mkdir: mkdir4 } = __require("node:fs/promises");
-    var { dirname, resolve } = __require("node:path");
+    var { writeFile: writeFile4, readFile, mkdir: mkdir4 } = __require("node:fs/promises");
+    var { dirname: dirname2, resolve } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -40754,7 +40754,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile2(resolve(path3), "utf8");
+          const data = await readFile(resolve(path3), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40784,7 +40784,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve(path3);
-        await mkdir4(dirname(resolvedPath), { recursive: true });
+        await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -62183,11 +62183,11 @@ function pullNumberOf(payload) {
 
 // src/action/steps.ts
 import { mkdir as mkdir3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 
 // src/run/connect.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 
 // src/service/base-url.ts
 function isLoopbackHost(hostname) {
@@ -62206,7 +62206,7 @@ function checkBaseUrl(url) {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new Error(`base URL "${redactUserInfo(url)}" is not a valid URL (check AUTOJOIN_BASE_URL)`);
+    throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
   }
   const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
   if (parsed.username !== "" || parsed.password !== "") {
@@ -62229,8 +62229,9 @@ function checkBaseUrl(url) {
 function baseUrlString(url) {
   return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
 }
-function redactUserInfo(url) {
-  return url.replace(/\/\/[^/@]*@/u, "//***@");
+function schemeOnly(url) {
+  const scheme = /^\s*([a-z][a-z0-9+.-]{0,15}:)/iu.exec(url)?.[1];
+  return scheme ? `"${scheme}//\u2026" (the rest not shown)` : "(not shown)";
 }
 
 // src/service/client.ts
@@ -62289,6 +62290,43 @@ var package_default = {
 
 // src/version.ts
 var VERSION = package_default.version;
+
+// src/redact.ts
+var MIN_EMBEDDED_RUN = 6;
+function createRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (secret === void 0 || secret === "") continue;
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  if (forms.size === 0) return (text) => text;
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(alternatives.join("|"), "giu");
+  return (text) => text.replace(pattern, "***");
+}
+function secretForms(secret) {
+  const forms = /* @__PURE__ */ new Set([secret, secret.trim(), encodeURIComponent(secret)]);
+  const bytes = Buffer.from(secret, "utf8");
+  for (const encoding of ["base64", "base64url"]) {
+    forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
+    for (const run3 of embeddedRuns(bytes, encoding)) if (run3.length >= MIN_EMBEDDED_RUN) forms.add(run3);
+  }
+  forms.delete("");
+  return [...forms];
+}
+function embeddedRuns(bytes, encoding) {
+  const runs = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/u, "");
+    const first = Math.ceil(8 * offset / 6);
+    const last = Math.floor(8 * (offset + bytes.length) / 6);
+    runs.push(encoded.slice(first, last));
+  }
+  return runs;
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+}
 
 // src/service/contract.ts
 var import__ = __toESM(require__(), 1);
@@ -62868,7 +62906,7 @@ function listingCall(listing, ref, start) {
   return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", contract: "InvitationListing" };
 }
 function createCaller(transport, prefix, options) {
-  const redact2 = redactor([options.apiKey, options.accessToken]);
+  const redact = createRedactor([options.apiKey, options.accessToken]);
   const notice2 = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
@@ -62884,8 +62922,8 @@ function createCaller(transport, prefix, options) {
     const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]));
     const answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
-    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact2);
-    return checkedBody(spec, answer, redact2);
+    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
+    return checkedBody(spec, answer, redact);
   };
 }
 function oncePerMessage(onNotice) {
@@ -62909,15 +62947,15 @@ function requestHeaders(spec, secret) {
 function deprecationNotice(spec) {
   return spec.path.startsWith("/api/v1/invitations/by-group/") ? "the by-group listing is deprecated; use --listing by-scope" : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
-function checkedBody(spec, { parsed, attempts }, redact2) {
+function checkedBody(spec, { parsed, attempts }, redact) {
   const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
   if (problem !== null) {
     const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact2(detail), attempts });
+    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts });
   }
   return parsed.ok ? parsed.value : void 0;
 }
-function httpError(spec, { status, attempts, parsed }, redact2) {
+function httpError(spec, { status, attempts, parsed }, redact) {
   const message = parsed.ok ? errorMessageOf(parsed.value) : void 0;
   const hints = [];
   if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
@@ -62928,7 +62966,7 @@ function httpError(spec, { status, attempts, parsed }, redact2) {
     method: spec.method,
     path: spec.path,
     status,
-    serviceMessage: message === void 0 ? void 0 : redact2(message),
+    serviceMessage: message === void 0 ? void 0 : redact(message),
     detail: hints.join(" "),
     attempts
   });
@@ -62946,13 +62984,6 @@ function headerText(value) {
 function definedOnly(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
-function redactor(secrets) {
-  const present = secrets.filter((secret) => secret !== void 0 && secret.length >= 4);
-  return (text) => present.reduce((result, secret) => result.replaceAll(secret, "***"), text);
-}
-
-// src/policy/load.ts
-import { open as open2 } from "node:fs/promises";
 
 // src/domain.ts
 import { domainToASCII } from "node:url";
@@ -63023,8 +63054,8 @@ function isPolicyFileName(name) {
   return POLICY_FILE_NAME.test(name);
 }
 function relativePosix(cwd, file) {
-  const relative = path.relative(cwd, file);
-  return (relative === "" ? "." : relative).split(path.sep).join("/");
+  const relative2 = path.relative(cwd, file);
+  return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
 }
 async function discoverPolicyFiles(paths, cwd) {
   const found = /* @__PURE__ */ new Set();
@@ -63201,19 +63232,123 @@ var import_yaml2 = __toESM(require_dist(), 1);
 
 // src/policy/parse.ts
 var import_yaml = __toESM(require_dist(), 1);
+
+// src/files.ts
+import { constants as constants3 } from "node:fs";
+import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2, stat as stat3 } from "node:fs/promises";
+import { basename, dirname, join, relative, isAbsolute } from "node:path";
+async function pathExists(file) {
+  try {
+    await access2(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var FileAccessError = class extends Error {
+  constructor(message, problem, size) {
+    super(message);
+    this.problem = problem;
+    this.size = size;
+    this.name = "FileAccessError";
+  }
+  problem;
+  size;
+};
+async function readRegularFile(file, options) {
+  const what = options.what ?? "file";
+  const real = await resolveRegular(file, what);
+  if (options.root !== void 0) await checkInsideRoot(file, real, options.root, what);
+  let handle;
+  try {
+    handle = await open2(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+    const info2 = await handle.stat();
+    if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
+    if (info2.size > options.maxBytes) throw tooLarge2(file, what, info2.size, options.maxBytes);
+    return await readAtMost(handle, file, what, options.maxBytes);
+  } catch (error3) {
+    if (error3 instanceof FileAccessError) throw error3;
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
+  } finally {
+    await handle?.close();
+  }
+}
+async function resolveRegular(file, what) {
+  let info2;
+  try {
+    info2 = await lstat2(file);
+  } catch (error3) {
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
+  }
+  if (info2.isSymbolicLink()) {
+    const target = await stat3(file).catch(() => null);
+    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
+    info2 = target;
+  }
+  if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info2)})`, "not-regular");
+  return realpath(file);
+}
+function kindOf(info2) {
+  if (info2.isDirectory()) return "a directory";
+  if (info2.isFIFO()) return "a FIFO";
+  if (info2.isCharacterDevice() || info2.isBlockDevice()) return "a device";
+  if (info2.isSocket()) return "a socket";
+  return "not a file";
+}
+async function checkInsideRoot(file, real, root, what) {
+  const realRoot = await realpath(root).catch(() => root);
+  if (isInside(realRoot, real)) return;
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${realRoot}; only files inside the repository are read`, "outside-root");
+}
+function isInside(dir, file) {
+  const rel = relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+async function readAtMost(handle, file, what, maxBytes) {
+  const buffer = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+  const chunks = [];
+  let total = 0;
+  for (; ; ) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > maxBytes) throw tooLarge2(file, what, total, maxBytes);
+    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+  }
+}
+function tooLarge2(file, what, size, maxBytes) {
+  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
+}
+async function repositoryRoot(cwd) {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await pathExists(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+async function readableRoot(cwd) {
+  return await repositoryRoot(cwd) ?? cwd;
+}
+
+// src/policy/parse.ts
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
 function decodePolicyBytes(file, bytes) {
-  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge2(file, bytes.length) };
+  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge3(file, bytes.length) };
   try {
     return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     return { ok: false, diagnostic: notUtf8(file, bytes) };
   }
 }
-function tooLarge2(file, size) {
+function tooLarge3(file, size) {
   const message = `file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
   return diagnosticAt(filePos(file), "error", "file-too-large", message);
+}
+function fileDiagnostic(file, error3) {
+  if (error3 instanceof FileAccessError && error3.problem === "too-large") return tooLarge3(file, error3.size ?? MAX_FILE_BYTES + 1);
+  const code = error3 instanceof FileAccessError && error3.problem !== "read-error" ? "unsafe-file" : "read-error";
+  const message = error3 instanceof FileAccessError ? error3.message : `cannot read file: ${error3.message}`;
+  return diagnosticAt(filePos(file), "error", code, message);
 }
 function notUtf8(file, bytes) {
   const lenient = new TextDecoder("utf-8").decode(bytes);
@@ -63225,7 +63360,7 @@ function notUtf8(file, bytes) {
 function parseYamlSource(source) {
   const { file, text } = source;
   const size = Buffer.byteLength(text, "utf8");
-  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge2(file, size)] };
+  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge3(file, size)] };
   if (text.trim() === "") return onlyDiagnostic(emptyFile(file, "file is empty"));
   const lineCounter = new import_yaml.LineCounter();
   const yamlDocuments = (0, import_yaml.parseAllDocuments)(text, {
@@ -63367,6 +63502,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["acme-eng", "ws_4f1a9c"]
     },
     scopeType: {
@@ -63374,7 +63510,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
-      pattern: "^[^/]+$",
+      pattern: "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
       default: "default",
       examples: ["team", "workspace", "default"]
     },
@@ -63383,6 +63519,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["Acme Engineering"]
     },
     componentId: {
@@ -63390,6 +63527,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["cmp_8f2c"]
     },
     domains: {
@@ -63399,6 +63537,7 @@ var autojoin_schema_default = {
       items: {
         description: "An email domain such as acme.com (no '@', no URL, no wildcard). Unicode names are converted to punycode.",
         type: "string",
+        pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
         examples: ["acme.com", "acme.co.uk"]
       },
       examples: [["acme.com", "acme.co.uk"], []]
@@ -63428,7 +63567,7 @@ var project_schema_default = {
       description: "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.",
       type: "string",
       minLength: 1,
-      pattern: "^https?://",
+      pattern: "^https?://[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["https://invitations.example.com"]
     },
     defaults: {
@@ -63441,6 +63580,7 @@ var project_schema_default = {
           type: "string",
           minLength: 1,
           maxLength: 256,
+          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
           examples: ["cmp_8f2c"]
         },
         scopeType: {
@@ -63448,7 +63588,7 @@ var project_schema_default = {
           type: "string",
           minLength: 1,
           maxLength: 256,
-          pattern: "^[^/]+$",
+          pattern: "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
           examples: ["team"]
         }
       },
@@ -63596,10 +63736,19 @@ function invalidValue(path3, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return path3.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+      return patternProblem(path3, error3.data);
     default:
       return error3.message ?? "is invalid";
   }
+}
+var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+function patternProblem(path3, value) {
+  const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
+  if (bad !== void 0) {
+    const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+    return `must not contain control characters or bidirectional overrides (found ${code})`;
+  }
+  return path3.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -63641,25 +63790,21 @@ async function loadPolicies(paths, options = {}) {
 async function readPolicySources(files, cwd) {
   const sources = [];
   const diagnostics = [];
-  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file)));
+  const root = await readableRoot(cwd);
+  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file), root));
   for (const result of results) {
     if ("text" in result) sources.push(result);
     else diagnostics.push(result);
   }
   return { sources, diagnostics };
 }
-async function readOne(absolute, file) {
-  let handle;
+async function readOne(absolute, file, root) {
   try {
-    handle = await open2(absolute, "r");
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) return tooLarge2(file, size);
-    const decoded = decodePolicyBytes(file, await handle.readFile());
+    const bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" });
+    const decoded = decodePolicyBytes(file, bytes);
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error3) {
-    return diagnosticAt(filePos(file), "error", "read-error", `cannot read file: ${error3.message}`);
-  } finally {
-    await handle?.close();
+    return fileDiagnostic(file, error3);
   }
 }
 async function mapLimit(items, limit, work) {
@@ -63748,36 +63893,32 @@ function duplicateDomainDiagnostics(domain, positions) {
 }
 
 // src/policy/project.ts
-import { readFile } from "node:fs/promises";
 import path2 from "node:path";
-
-// src/files.ts
-import { access as access2 } from "node:fs/promises";
-async function pathExists(file) {
-  try {
-    await access2(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// src/policy/project.ts
 var PROJECT_FILE = "autojoin-sync.yaml";
 async function loadProjectConfig(cwd, paths = ["."]) {
-  const absolute = await findProjectFile(cwd, paths);
+  const repository = await repositoryRoot(cwd);
+  const absolute = await findProjectFile(cwd, paths, repository);
   if (!absolute) return { config: {}, diagnostics: [] };
-  const bytes = await readFile(absolute);
   const file = relativePosix(cwd, absolute);
+  let bytes;
+  try {
+    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: repository ?? cwd, what: "project file" });
+  } catch (error3) {
+    return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error3)] };
+  }
   const decoded = decodePolicyBytes(file, bytes);
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
   return parseProjectSource({ file, text: decoded.text }, absolute);
 }
-async function findProjectFile(cwd, paths) {
-  for (let dir = commonDirectory(cwd, paths); ; dir = path2.dirname(dir)) {
-    const candidate = path2.join(dir, PROJECT_FILE);
-    if (await pathExists(candidate)) return candidate;
-    if (await pathExists(path2.join(dir, ".git")) || path2.dirname(dir) === dir) break;
+async function findProjectFile(cwd, paths, repository) {
+  const root = repository === void 0 ? await repositoryRoot(cwd) : repository;
+  const start = commonDirectory(cwd, paths);
+  if (root !== null && isInside(root, start)) {
+    for (let dir = start; ; dir = path2.dirname(dir)) {
+      const candidate = path2.join(dir, PROJECT_FILE);
+      if (await pathExists(candidate)) return candidate;
+      if (dir === root || path2.dirname(dir) === dir) break;
+    }
   }
   const inCwd = path2.join(cwd, PROJECT_FILE);
   return await pathExists(inCwd) ? inCwd : null;
@@ -63848,17 +63989,17 @@ function remote(url, env) {
   };
 }
 async function embedded(cwd, start, notice2) {
-  const dir = join(cwd, EMBEDDED_STATE_DIR);
+  const dir = join2(cwd, EMBEDDED_STATE_DIR);
   await mkdir2(dir, { recursive: true });
-  await writeFile2(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
+  await writeFile2(join2(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
+  const relative2 = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
   let emulator;
   try {
-    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
+    emulator = await start(join2(dir, EMBEDDED_STATE_FILE));
   } catch (error3) {
     throw new RunError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
   }
-  notice2(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
+  notice2(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative2})`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -64084,7 +64225,33 @@ function isObject(value) {
 }
 
 // src/render/describe.ts
+import { domainToUnicode as domainToUnicode2 } from "node:url";
+
+// src/render/escape.ts
+var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
+function escapeMarkdown(text) {
+  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
+}
+function fenceFor(content) {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run3) => run3.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+function escapeControls(text, keepNewlines = false) {
+  return text.replace(NON_PRINTABLE, (char) => {
+    if (keepNewlines && char === "\n") return char;
+    const code = char.codePointAt(0) ?? 0;
+    return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+// src/render/describe.ts
 var KIND_SIGN = { create: "+", update: "~", clear: "-" };
+function showDomain(domain) {
+  if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
+  const unicode = domainToUnicode2(domain);
+  return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
+}
 function changeDetail(change) {
   const pruned = change.reason === "pruned" ? " (policy file deleted)" : "";
   switch (change.kind) {
@@ -64109,7 +64276,7 @@ function domainLines(change, context) {
     else if (added.has(domain)) lines.push({ sign: "+", domain });
     else if (context) lines.push({ sign: " ", domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain));
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 function summaryLine(summary2) {
   return `${summary2.create} to create, ${summary2.update} to update, ${summary2.clear} to clear, ${summary2.unchanged} unchanged.`;
@@ -64143,16 +64310,6 @@ function assemble(input, blocks, note) {
   if (input.footer) text += PARAGRAPH + input.footer;
   return `${text}
 `;
-}
-
-// src/render/escape.ts
-var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
-function escapeMarkdown(text) {
-  return text.replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`).replace(/[\r\n]+/g, " ");
-}
-function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run3) => run3.length));
-  return "`".repeat(Math.max(3, longest + 1));
 }
 
 // src/render/markdown.ts
@@ -64553,15 +64710,15 @@ async function upsertComment(target, marker, body) {
 async function findComment(target, firstPage, marker) {
   let next = firstPage;
   for (let page = 0; next && page < 100; page++) {
-    const { data, link } = await requestWithLink(target, "GET", next);
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
     const found = data.find((comment) => comment.body?.includes(marker));
     if (found) return found;
-    next = nextPagePath(link, target.apiUrl);
+    next = nextPagePath(link2, target.apiUrl);
   }
   return void 0;
 }
-function nextPagePath(link, apiUrl) {
-  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link ?? "");
+function nextPagePath(link2, apiUrl) {
+  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
   const url = new URL(match[1], apiUrl);
   const api = new URL(apiUrl);
@@ -64653,11 +64810,6 @@ function unsafeMarkdown(messages) {
 ${items}
 
 `;
-}
-function redact(text, secrets) {
-  let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join("***");
-  return out;
 }
 
 // src/action/steps.ts
@@ -64785,22 +64937,22 @@ function annotate(diagnostics) {
   }
 }
 async function writePlanFile(plan, context) {
-  const dir = join2(context.runnerTemp, "autojoin-sync");
+  const dir = join3(context.runnerTemp, "autojoin-sync");
   await mkdir3(dir, { recursive: true });
-  const file = join2(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  const file = join3(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
   await writeFile3(file, serializePlan(plan));
   return file;
 }
 async function writeJobSummary(markdown, inputs) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await summary.addRaw(redact(markdown, [inputs.apiKey, inputs.githubToken]), true).write();
+  await summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
 }
 async function publishComment(inputs, context, body) {
   if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
   if (!inputs.githubToken) return warning("no github-token: the plan is in the job summary only");
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), redact(body, [inputs.apiKey, inputs.githubToken]));
+    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
     info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error3) {
     if (error3 instanceof GitHubApiError && (error3.status === 403 || error3.status === 404)) {

@@ -18,6 +18,7 @@ import { summaryLine } from '../render/describe.js';
 import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
+import { createRedactor } from '../redact.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
   COMMENT_MAX_CHARS,
@@ -25,7 +26,6 @@ import {
   commentFooter,
   diagnosticsMarkdown,
   planTitle,
-  redact,
   unsafeMarkdown,
 } from './markdown.js';
 
@@ -178,7 +178,7 @@ async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<stri
 
 async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(redact(markdown, [inputs.apiKey, inputs.githubToken]), true).write();
+  await core.summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
 }
 
 /**
@@ -190,7 +190,7 @@ async function publishComment(inputs: ActionInputs, context: WorkflowContext, bo
   if (!inputs.githubToken) return core.warning('no github-token: the plan is in the job summary only');
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), redact(body, [inputs.apiKey, inputs.githubToken]));
+    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
     core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error) {
     if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {

@@ -2,4 +2,5 @@ export { renderText, type TextOptions } from './text.js';
 export { DEFAULT_MAX_CHARS, renderMarkdown, type MarkdownOptions } from './markdown.js';
 export { renderJson } from './json.js';
 export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } from './apply-report.js';
-export { escapeMarkdown } from './escape.js';
+export { escapeControls, escapeMarkdown } from './escape.js';
+export { showDomain } from './describe.js';

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ScopeRef } from '../scope.js';
 import { VERSION } from '../version.js';
+import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { contractViolation, type ContractName } from './contract.js';
 import { ServiceError, oneLineMessage } from './errors.js';
@@ -133,7 +134,7 @@ function listingCall(listing: ListingKind, ref: ScopeRef, start: number): CallSp
  *   notice (once per message), status handling, JSON and contract check
  */
 function createCaller(transport: Transport, prefix: string, options: ClientOptions): (spec: CallSpec) => Promise<unknown> {
-  const redact = redactor([options.apiKey, options.accessToken]);
+  const redact = createRedactor([options.apiKey, options.accessToken]);
   const notice = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
@@ -232,10 +233,4 @@ function headerText(value: string | string[] | undefined): string | undefined {
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */
 function definedOnly<T extends object>(partial: T): Partial<T> {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** Defence in depth: a server that echoes a credential back never gets it into our messages. */
-function redactor(secrets: (string | undefined)[]): (text: string) => string {
-  const present = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 4);
-  return (text) => present.reduce((result, secret) => result.replaceAll(secret, '***'), text);
 }

@@ -2,7 +2,6 @@
  * `autojoin-sync fmt [--check] [PATH…]`: rewrites policy files in canonical form (keys in
  * schema order; domains normalized, sorted, de-duplicated), keeping comments.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import {
@@ -14,6 +13,7 @@ import {
   type Diagnostic,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { writeFileAtomic } from '../../files.js';
 
 interface FmtOptions {
   check?: boolean;
@@ -54,7 +54,7 @@ async function runFmt(paths: string[], check: boolean): Promise<void> {
     problems.push(...result.diagnostics);
     if (!result.changed || result.text === undefined) continue;
     changed.push(source.file);
-    if (!check) await writeFile(path.resolve(cwd, source.file), result.text, 'utf8');
+    if (!check) await writeFileAtomic(path.resolve(cwd, source.file), result.text);
   }
   for (const file of changed) process.stdout.write(`${file}\n`);
   for (const problem of problems) process.stderr.write(`${formatDiagnostic(problem)}\n`);

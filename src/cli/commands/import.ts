@@ -2,7 +2,7 @@
  * `autojoin-sync import`: write canonical policy files from the live state of given scopes,
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
@@ -11,7 +11,7 @@ import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { withSession } from '../session.js';
-import { pathExists } from '../../files.js';
+import { entryExists, writeFileAtomic } from '../../files.js';
 
 interface ImportFlags {
   scope: string[];
@@ -91,13 +91,14 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   if (clash) throw new RunError(`two scopes map to the same file name ${clash}; import them into different directories`);
   if (!force) {
     for (const file of files) {
-      if (await pathExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
+      if (await entryExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
     }
   }
   await mkdir(dir, { recursive: true });
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
-    await writeFile(file, entry.text);
+    // Never through a symlink; without --force a file that appeared meanwhile is not replaced either.
+    await writeFileAtomic(file, entry.text, { overwrite: force });
     process.stderr.write(`wrote ${file} (${entry.policy.key}: ${entry.policy.domains.length} domains)\n`);
   }
 }
