@@ -30,11 +30,11 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
 
 /**
  * @returns the shapes a secret is looked for in (also what the action registers with the
- *   runner's log masking): as written, trimmed, URL-encoded, base64 and base64url, and the
+ *   runner's log masking): as written, trimmed, lower and upper case, URL-encoded, base64 and base64url, and the
  *   parts of its base64 that stay the same at any offset inside a longer encoded string.
  */
 export function secretForms(secret: string): string[] {
-  const forms = new Set<string>([secret, secret.trim(), encodeURIComponent(secret)]);
+  const forms = new Set<string>([secret, secret.trim(), secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
   const bytes = Buffer.from(secret, 'utf8');
   for (const encoding of ['base64', 'base64url'] as const) {
     forms.add(bytes.toString(encoding).replace(/=+$/u, ''));

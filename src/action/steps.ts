@@ -13,7 +13,7 @@ import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
-import { fenceFor } from '../render/escape.js';
+import { escapeControls, fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
 import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
@@ -142,7 +142,7 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, projectFile: project.file, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
@@ -162,8 +162,8 @@ function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfi
 function annotate(diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) {
     const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
-    if (d.severity === 'error') core.error(d.message, properties);
-    else core.warning(d.message, properties);
+    if (d.severity === 'error') core.error(escapeControls(d.message), properties);
+    else core.warning(escapeControls(d.message), properties);
   }
 }
 

@@ -12,6 +12,7 @@ import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
+import { escapeControls } from '../render/escape.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -26,7 +27,7 @@ export interface Session {
 export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    return await withServiceClient({ cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
+    return await withServiceClient({ cwd, baseUrl: project.baseUrl, projectFile: project.file, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -34,7 +35,7 @@ export async function withSession<T>(cwd: string, paths: string[], work: (sessio
 
 /** Prints a notice of the service client (`notice: …`) on stderr. */
 export function printNotice(message: string): void {
-  process.stderr.write(`notice: ${message}\n`);
+  process.stderr.write(`notice: ${escapeControls(message)}\n`);
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
@@ -66,7 +67,7 @@ export async function planOrFail(options: {
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+  for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /** `label done/total` on one rewritten stderr line, only when stderr is a terminal. */

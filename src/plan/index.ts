@@ -1,7 +1,7 @@
 export type * from './types.js';
 export { diff } from './diff.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, fingerprint, summarize, type BuildPlanInput } from './plan.js';
+export { buildPlan, compareChanges, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
 export {
   checkSafety,
   findViolations,
@@ -12,5 +12,5 @@ export {
   UnsafePlanError,
   type ScopeRemoval,
 } from './safety.js';
-export { parsePlan, PlanFileError, serializePlan } from './saved.js';
+export { parsePlan, planDigest, PlanFileError, serializePlan } from './saved.js';
 export { formatShard, inShard, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

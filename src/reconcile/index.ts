@@ -5,7 +5,7 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
+import { buildPlan, checkSafety, comparableDomains, fingerprint, inShard, parseShard, PlanFileError } from '../plan/index.js';
 import { countDiagnostics, loadPolicies, parsePolicySources, plural, renderPolicyDocument } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
@@ -86,6 +86,8 @@ async function prunedPolicies(rev: string, paths: string[], options: MakePlanOpt
   return { pruned: then.policies.filter((policy) => !now.has(policy.key)), diagnostics };
 }
 
+export { MAX_PLAN_BYTES, readSavedPlan } from './saved-plan.js';
+
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
@@ -121,13 +123,16 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   });
 }
 
-/** Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved. */
 /** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
 function checkPlanTarget(planTarget: string, target: string): void {
   if (planTarget === target || (isLoopbackUrl(planTarget) && isLoopbackUrl(target))) return;
   throw new PlanTargetError(planTarget, target);
 }
 
+/**
+ * Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved,
+ * PlanFileError when a change misstates the live state its fingerprint vouches for.
+ */
 async function verifyFingerprints(
   client: ServiceClient,
   plan: Plan,
@@ -145,6 +150,24 @@ async function verifyFingerprints(
     })
     .map(({ key }) => key);
   if (moved.length > 0) throw new StalePlanError(moved);
+  checkChangesAgainstLive(plan, live);
+}
+
+/**
+ * With every fingerprint matching, what a change says of the live state must be that state:
+ * `before` (what the reviewer saw removed and kept) and the invitation it rewrites.
+ */
+function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
+  for (const change of plan.changes) {
+    const now = live.get(change.key);
+    const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+    const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+    const invitation = now?.autojoin?.invitationId;
+    if (!sameBefore || (change.autojoin !== undefined && change.autojoin.invitationId !== invitation)) {
+      const what = sameBefore ? `names invitation ${change.autojoin?.invitationId}, live is ${invitation ?? 'none'}` : 'before is not the live domain list its fingerprint vouches for';
+      throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${what}; nothing was written`);
+    }
+  }
 }
 
 export interface ImportOptions {

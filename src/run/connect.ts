@@ -4,7 +4,7 @@
  * `.autojoin-sync/emulator.json`, so a first run works with no setup and no credentials.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import { RunError, ExitCode } from './exit-codes.js';
@@ -15,6 +15,8 @@ export interface ConnectOptions {
   cwd?: string;
   /** Base URL from the project file (autojoin-sync.yaml); AUTOJOIN_BASE_URL wins over it. */
   baseUrl?: string;
+  /** Absolute path of the project file in use, if any: named on stderr with the service's host. */
+  projectFile?: string;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
   /** Where else the front end takes a base URL from, named in the error when none is set. */
@@ -57,11 +59,32 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
+  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const connection = await resolve(options, env, notice);
+  notice(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
+  return connection;
+}
+
+async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<Connection> {
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
   if (configured) return remote(configured, env);
   if (env.CI === 'true' || !options.startEmbedded) throw noService(options.baseUrlHint);
-  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
   return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice);
+}
+
+/**
+ * `using autojoin-sync.yaml; service host invitations.example.com`: which file chose the service
+ * and where the key goes, so a project file from an unexpected place cannot go unnoticed.
+ */
+function usingLine(projectFile: string | undefined, cwd: string, connection: Connection): string {
+  const file = projectFile === undefined ? 'no project file' : `project file ${shownPath(cwd, projectFile)}`;
+  const host = new URL(connection.baseUrl).host;
+  return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
+}
+
+function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
 /**

@@ -3,15 +3,14 @@
  * Order, as octoDNS's sync: plan → show it → safety limits → (saved plan) fingerprints →
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { parsePlan, type Plan } from '../../plan/index.js';
+import type { Plan } from '../../plan/index.js';
 import { renderApplyReportText } from '../../render/index.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, limitsFrom } from '../../reconcile/index.js';
+import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
@@ -19,6 +18,7 @@ import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
   plan?: string;
+  planSha256?: string;
   yes?: boolean;
   maxRemovals?: number;
   allowEmpty?: boolean;
@@ -40,6 +40,7 @@ export function register(program: Command): void {
     )
     .argument('[path...]', 'policy files or directories to load (default: .)')
     .option('--plan <file>', 'apply this saved plan (from `plan --out FILE`) instead of planning anew')
+    .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (e.g. deleted files)')
@@ -53,6 +54,7 @@ Examples:
   $ autojoin-sync apply policies/
   $ autojoin-sync apply --yes --prune-from HEAD~1          # in CI, after a merge
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
+  $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -65,9 +67,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   if (flags.plan && (paths.length > 0 || flags.pruneFrom)) {
     throw new RunError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
   }
+  if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
   const cwd = process.cwd();
   await withSession(cwd, paths, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
+    const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
     process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
     if (plan.changes.length === 0) return;
     const report = await applyWithConfirmation(plan, flags, session);
@@ -75,10 +78,6 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
     if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
   });
-}
-
-async function readSavedPlan(file: string): Promise<Plan> {
-  return parsePlan(await readFile(file, 'utf8'), file);
 }
 
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {

@@ -1,9 +1,9 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
-import { findViolations, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
+import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
@@ -34,7 +34,7 @@ export function register(program: Command): void {
         'The plan goes to stdout; notices and progress go to stderr.',
     )
     .argument('[path...]', 'policy files or directories to load (default: .)')
-    .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`')
+    .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`; prints its sha256 on stderr')
     .addOption(formatOption())
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
@@ -61,10 +61,18 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   await withSession(cwd, paths, async ({ client, project }) => {
     const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'reading live state' });
     process.stdout.write(renderPlan(plan, flags.format));
-    if (flags.out) await writeFile(flags.out, serializePlan(plan));
+    if (flags.out) await savePlan(flags.out, plan);
     warnIfUnsafe(plan, limitsFrom(project, {}));
     if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
   });
+}
+
+/** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
+async function savePlan(file: string, plan: Plan): Promise<void> {
+  const text = serializePlan(plan);
+  await writeFileAtomic(file, text);
+  const digest = planDigest(Buffer.from(text, 'utf8'));
+  process.stderr.write(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})\n`);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */

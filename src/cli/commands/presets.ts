@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
+import type { ProjectConfig } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
 import { startEmbeddedEmulator } from '../../run/embedded.js';
 import { printDiagnostics, printNotice } from '../session.js';
@@ -50,13 +51,13 @@ Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator }, printNotice, async (client) => {
+  const project = await projectConfig(cwd);
+  await withServiceClient({ cwd, baseUrl: project.baseUrl, projectFile: project.file, startEmbedded: startEmbeddedEmulator }, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }
 
-/** The base URL of autojoin-sync.yaml, if any (AUTOJOIN_BASE_URL still wins, in connect()). */
-async function projectBaseUrl(cwd: string): Promise<string | undefined> {
-  const config = await loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
-  return config.baseUrl;
+/** autojoin-sync.yaml, for its base URL (AUTOJOIN_BASE_URL still wins, in connect()). */
+function projectConfig(cwd: string): Promise<ProjectConfig> {
+  return loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
 }
