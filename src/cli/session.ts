@@ -24,10 +24,16 @@ export interface Session {
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become RunErrors with their exit code.
  */
-export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  cwd: string,
+  paths: string[],
+  work: (session: Session) => Promise<T>,
+  flags: { requestTimeout?: number } = {},
+): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
+  const connect = { cwd, baseUrl: project.baseUrl, projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout, startEmbedded: startEmbeddedEmulator };
   try {
-    return await withServiceClient({ cwd, baseUrl: project.baseUrl, projectFile: project.file, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
+    return await withServiceClient(connect, printNotice, (client) => work({ client, project }));
   } catch (error) {
     throw toRunError(error);
   }

@@ -9,6 +9,7 @@ import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
+import { parseWholeNumber } from './numbers.js';
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
@@ -17,6 +18,8 @@ export interface ConnectOptions {
   baseUrl?: string;
   /** Absolute path of the project file in use, if any: named on stderr with the service's host. */
   projectFile?: string;
+  /** `--request-timeout SECONDS`; AUTOJOIN_REQUEST_TIMEOUT when not given, else the client's 30 s. */
+  requestTimeoutSeconds?: number;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
   /** Where else the front end takes a base URL from, named in the error when none is set. */
@@ -97,10 +100,11 @@ export async function withServiceClient<T>(
   onNotice: (message: string) => void,
   work: (client: ServiceClient) => Promise<T>,
 ): Promise<T> {
+  const requestTimeoutMs = requestTimeout(options.requestTimeoutSeconds, options.env ?? process.env);
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, requestTimeoutMs });
     try {
       return await work(client);
     } finally {
@@ -109,6 +113,21 @@ export async function withServiceClient<T>(
   } finally {
     await connection.close();
   }
+}
+
+/** Longest request deadline accepted, in seconds. */
+export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+
+/** @returns the per-attempt deadline in ms: the flag, else AUTOJOIN_REQUEST_TIMEOUT, else undefined (the client's default). */
+function requestTimeout(seconds: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (seconds !== undefined) return seconds * 1000;
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === undefined) return undefined;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) {
+    throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`, ExitCode.error);
+  }
+  return parsed * 1000;
 }
 
 function remote(url: string, env: NodeJS.ProcessEnv): Connection {

@@ -28,7 +28,7 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Pool size per origin (default 16). */
   connections?: number;
-  /** Headers timeout and body timeout of each request (default 30 s). */
+  /** Total deadline of each request attempt, headers and body (default 30 s); also undici's idle timeouts. */
   requestTimeoutMs?: number;
   /** Response size cap (default 8 MiB). */
   maxResponseBytes?: number;

@@ -2,7 +2,7 @@
  * HTTP transport: one keep-alive undici Agent, composed with three interceptors
  * (innermost first):
  *
- *   count attempts → whole body (size cap) → undici retry (policy from retry.ts)
+ *   count attempts → deadline (deadline.ts) → whole body (size cap) → undici retry (policy from retry.ts)
  *
  * The "whole body" interceptor is the reason retries also cover a body cut short: it holds
  * a response back until its body is complete (and under the size cap) and only then passes
@@ -15,6 +15,7 @@ import { Agent, interceptors, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
+import { DEADLINE_CODE, deadline } from './deadline.js';
 
 /** Error code of the size cap; not in any retry set, so it is never retried. */
 const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
@@ -61,6 +62,7 @@ export function createTransport(options: TransportOptions): Transport {
   const counter = { count: 0 };
   const dispatcher = base.compose(
     countAttempts(counter),
+    deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
     interceptors.retry({
       throwOnError: true,
@@ -162,8 +164,9 @@ function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: Ht
           method: request.method,
           headers: request.headers,
           body: request.body,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
+          // The deadline interceptor bounds headers and body together; these idle timers stay as a backstop.
+          headersTimeout: 2 * options.timeoutMs,
+          bodyTimeout: 2 * options.timeoutMs,
           retryOptions: { retry },
         } as Dispatcher.DispatchOptions,
         collector,
@@ -247,7 +250,7 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([DEADLINE_CODE, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
 function transportError(request: HttpRequest, error: unknown, attempts: number): ServiceError {
   const code = (error as { code?: unknown }).code;

@@ -11,7 +11,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { concurrencyOption, listingOption, requestTimeoutOption } from '../options.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
@@ -25,6 +25,7 @@ interface ApplyFlags {
   pruneFrom?: string;
   listing: ListingKind;
   concurrency: number;
+  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -47,6 +48,7 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(requestTimeoutOption())
     .addHelpText(
       'after',
       `
@@ -77,7 +79,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     process.stdout.write(renderApplyReportText(report, { color: useColor() }));
     // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
     if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-  });
+  }, flags);
 }
 
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {

@@ -8,7 +8,7 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { concurrencyOption, listingOption, requestTimeoutOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -21,6 +21,7 @@ interface PlanFlags {
   shard?: string;
   listing: ListingKind;
   concurrency: number;
+  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -41,6 +42,7 @@ export function register(program: Command): void {
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(requestTimeoutOption())
     .addHelpText(
       'after',
       `
@@ -64,7 +66,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     if (flags.out) await savePlan(flags.out, plan);
     warnIfUnsafe(plan, limitsFrom(project, {}));
     if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-  });
+  }, flags);
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
