@@ -14,6 +14,7 @@ import {
   type LoadResult,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { escapeControls, showDomain } from '../../render/index.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -52,13 +53,21 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   if (result.files.length === 0 && diagnostics.length === 0) {
     throw new RunError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
   }
-  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
+  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
   process.stderr.write(`${summary(result, diagnostics)}\n`);
   if (countDiagnostics(diagnostics).errors > 0) process.exitCode = ExitCode.error;
 }
 
 function renderText(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join('');
+  return diagnostics.map((d) => `${escapeControls(formatDiagnostic(d))}\n`).join('');
+}
+
+/** Every internationalized domain as punycode beside its Unicode form, so a reviewer sees both. */
+function renderIdns(result: LoadResult): string {
+  const lines = result.policies.flatMap((policy) =>
+    policy.domains.filter((domain) => /(^|\.)xn--/u.test(domain)).map((domain) => `  ${escapeControls(policy.key)}  ${showDomain(domain)}\n`),
+  );
+  return lines.length > 0 ? `internationalized domains (punycode, then Unicode):\n${lines.join('')}` : '';
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
