@@ -46,6 +46,7 @@ function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowCo
 function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
   core.setOutput('has-changes', String(outcome.hasChanges));
   core.setOutput('plan-json', outcome.planJson ?? '');
+  core.setOutput('plan-sha256', outcome.planSha256 ?? '');
   core.setOutput('exit-code', String(outcome.exitCode));
   core.setOutput('summary', outcome.summary);
   core.info(outcome.summary);

@@ -3,19 +3,20 @@
  * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
  * left here is where results go (annotations, job summary, PR comment, plan file).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../files.js';
 import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { loadProjectOrFail } from '../run/project.js';
 import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
-import { findViolations, serializePlan, type Plan } from '../plan/index.js';
+import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
+import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
 import { createRedactor } from '../redact.js';
@@ -37,6 +38,8 @@ export interface StepOutcome {
   hasChanges: boolean;
   /** Path of the plan JSON file, when a plan was made. */
   planJson?: string;
+  /** sha256 of that file, for `plan-sha256` (pins it for a later apply). */
+  planSha256?: string;
   /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
   failure?: string;
 }
@@ -59,7 +62,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
-    const planJson = await writePlanFile(plan, context);
+    const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs)).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
@@ -68,7 +71,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const pending = plan.changes.length > 0;
-    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson };
+    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -88,17 +91,18 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
   });
 }
 
-/** `apply`: plan, safety limits, the POSTs; the report and the plan in the job summary. */
+/** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
 export async function applyStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor(inputs, context, project, client);
-    if (!plan) return loadFailed(inputs, context, load, false);
-    const planJson = await writePlanFile(plan, context);
+    const made = await planToApply(inputs, context, project, client);
+    if (!made.plan) return loadFailed(inputs, context, made.load, false);
+    const { plan, planJson } = made;
     const title = planTitle(inputs.paths);
     let report;
     try {
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing });
+      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing };
+      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined });
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -109,6 +113,18 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
     return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, failure };
   });
+}
+
+type PlanToApply = { plan: Plan; planJson: string } | { plan: null; load: LoadResult };
+
+/** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<PlanToApply> {
+  if (inputs.planFile !== undefined) {
+    const file = resolve(context.workspace, inputs.planFile);
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
+  }
+  const { plan, load } = await planFor(inputs, context, project, client);
+  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
 function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
@@ -167,13 +183,14 @@ function annotate(diagnostics: readonly Diagnostic[]): void {
   }
 }
 
-/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts. */
-async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<string> {
+/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts; @returns it and its sha256. */
+async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ file: string; sha256: string }> {
   const dir = join(context.runnerTemp, 'autojoin-sync');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
-  await writeFile(file, serializePlan(plan));
-  return file;
+  const text = serializePlan(plan);
+  await writeFileAtomic(file, text);
+  return { file, sha256: planDigest(Buffer.from(text, 'utf8')) };
 }
 
 async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<void> {
