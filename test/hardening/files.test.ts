@@ -11,6 +11,7 @@ import { mkdir, readFile, symlink, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli, policy, tempProject, writeFiles, type TempProject } from '../e2e/support.js';
+import { writeFileAtomic as writeEmulatorState } from '../../src/emulator/store.js';
 
 const BOUND_MS = 15_000;
 let project: TempProject | undefined;
@@ -131,6 +132,17 @@ describe('symlinks', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('plan.json is a symlink; refusing to write through it');
     await expect(lstat(join(dir, '../planted.json'))).rejects.toThrow(/ENOENT/u);
+  });
+});
+
+describe('writes', () => {
+  it('the emulator creates its temp file exclusively: a symlink planted at the temp name is never followed', async () => {
+    project = await tempProject();
+    const state = join(project.dir, 'state.json');
+    const victim = join(project.dir, 'victim.txt');
+    for (let counter = 1; counter <= 3; counter += 1) await symlink(victim, join(project.dir, `.state.json.${process.pid}.${counter}.tmp`));
+    await expect(writeEmulatorState(state, '{}')).rejects.toThrow(/EEXIST/u);
+    await expect(lstat(victim)).rejects.toThrow(/ENOENT/u);
   });
 });
 
