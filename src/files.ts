@@ -44,7 +44,7 @@ export class FileAccessError extends Error {
 export interface ReadOptions {
   /** Largest size read, in bytes; a larger file is refused before any byte is read. */
   maxBytes: number;
-  /** When set, the file's real path (symlinks resolved) must lie inside this directory. */
+  /** When set, the file's real path must lie inside this directory (a real path itself, as {@link readableRoot} returns). */
   root?: string;
   /** What the file is, for messages: `policy file`, `saved plan`. */
   what?: string;
@@ -57,7 +57,7 @@ export interface ReadOptions {
 export async function readRegularFile(file: string, options: ReadOptions): Promise<Buffer> {
   const what = options.what ?? 'file';
   const real = await resolveRegular(file, what);
-  if (options.root !== undefined) await checkInsideRoot(file, real, options.root, what);
+  if (options.root !== undefined) checkInsideRoot(file, real, options.root, what);
   let handle: FileHandle | undefined;
   try {
     // O_NONBLOCK: a FIFO swapped in after the check cannot hang the open; O_NOFOLLOW: nor a new symlink.
@@ -65,7 +65,7 @@ export async function readRegularFile(file: string, options: ReadOptions): Promi
     const info = await handle.stat();
     if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, 'not-regular');
     if (info.size > options.maxBytes) throw tooLarge(file, what, info.size, options.maxBytes);
-    return await readAtMost(handle, file, what, options.maxBytes);
+    return await readAtMost(handle, { file, what, maxBytes: options.maxBytes, expected: info.size });
   } catch (error) {
     if (error instanceof FileAccessError) throw error;
     throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
@@ -99,10 +99,9 @@ function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDe
   return 'not a file';
 }
 
-async function checkInsideRoot(file: string, real: string, root: string, what: string): Promise<void> {
-  const realRoot = await realpath(root).catch(() => root);
-  if (isInside(realRoot, real)) return;
-  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${realRoot}; only files inside the repository are read`, 'outside-root');
+function checkInsideRoot(file: string, real: string, root: string, what: string): void {
+  if (isInside(root, real)) return;
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, 'outside-root');
 }
 
 /** @returns true when `file` is `dir` or lies under it (both absolute, symlinks resolved). */
@@ -111,15 +110,17 @@ export function isInside(dir: string, file: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-async function readAtMost(handle: FileHandle, file: string, what: string, maxBytes: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+/** Reads to the end, but never more than `maxBytes` (a file may grow after its size was read). */
+async function readAtMost(handle: FileHandle, read: { file: string; what: string; maxBytes: number; expected: number }): Promise<Buffer> {
+  // One byte more than expected, so an unchanged file ends in a single read plus the end-of-file read.
+  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
     if (bytesRead === 0) return Buffer.concat(chunks, total);
     total += bytesRead;
-    if (total > maxBytes) throw tooLarge(file, what, total, maxBytes);
+    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
     chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
   }
 }
@@ -139,9 +140,10 @@ export async function repositoryRoot(cwd: string): Promise<string | null> {
   }
 }
 
-/** @returns the repository root around `cwd`, or `cwd` outside a repository. */
+/** @returns the real path (symlinks resolved) of the repository root around `cwd`, or of `cwd` outside a repository. */
 export async function readableRoot(cwd: string): Promise<string> {
-  return (await repositoryRoot(cwd)) ?? cwd;
+  const root = (await repositoryRoot(cwd)) ?? cwd;
+  return realpath(root).catch(() => root);
 }
 
 export interface WriteOptions {

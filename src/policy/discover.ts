@@ -60,7 +60,7 @@ async function walk(directory: string): Promise<string[]> {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) files.push(...(await walk(full)));
-    } else if (isPolicyFileName(entry.name) && !(await isDirectoryLink(full))) {
+    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !(await isDirectoryLink(full)))) {
       // Anything else with a policy file's name is read, so a FIFO, a device or a symlink out
       // of the repository is reported by the reader (src/files.ts) instead of silently skipped.
       files.push(full);

@@ -5,7 +5,7 @@ import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
-import { isInside, pathExists, readRegularFile, repositoryRoot } from '../files.js';
+import { isInside, pathExists, readableRoot, readRegularFile, repositoryRoot } from '../files.js';
 
 /** Name of the project file, looked up from the policy paths upward (see {@link findProjectFile}). */
 export const PROJECT_FILE = 'autojoin-sync.yaml';
@@ -28,7 +28,7 @@ export async function loadProjectConfig(cwd: string, paths: readonly string[] = 
   const file = relativePosix(cwd, absolute);
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: repository ?? cwd, what: 'project file' });
+    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: 'project file' });
   } catch (error) {
     return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error)] };
   }
