@@ -50,7 +50,7 @@ describe('connect()', () => {
 
   it('without a base URL outside CI starts the embedded emulator over .autojoin-sync/emulator.json', async () => {
     const notices: string[] = [];
-    const connection = await connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
+    const connection = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
     try {
       expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
       expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
