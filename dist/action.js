@@ -64027,6 +64027,10 @@ function checkPoliciesFound(paths, load, cwd, allow = false) {
   if (empty.length > 0) throw new NoPoliciesError(empty, false);
   if (load.policies.length === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
 }
+function tolerateMissingPaths(diagnostics, allow = false) {
+  if (!allow) return [...diagnostics];
+  return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
+}
 
 // src/run/ci.ts
 var CI_VARIABLES = [
@@ -64739,7 +64743,8 @@ function keptScopes(project) {
 async function makePlan(options) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy) => shard === void 0 || inShard(policy.key, shard);

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { relativePosix } from './discover.js';
-import type { LoadResult } from './types.js';
+import type { Diagnostic, LoadResult } from './types.js';
 
 /** The paths a command was given hold no policy file, or their files declare no policy. */
 export class NoPoliciesError extends Error {
@@ -36,4 +36,14 @@ export function checkPoliciesFound(paths: readonly string[], load: LoadResult, c
   const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
   if (empty.length > 0) throw new NoPoliciesError(empty, false);
   if (load.policies.length === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ['.'], true);
+}
+
+/**
+ * With `--allow-no-policies` a path that is gone is no error either: deleting every policy file
+ * of a directory removes the directory from a fresh checkout (git keeps no empty directories).
+ * @returns the diagnostics, `path-not-found` as a warning when `allow` is set
+ */
+export function tolerateMissingPaths(diagnostics: readonly Diagnostic[], allow = false): Diagnostic[] {
+  if (!allow) return [...diagnostics];
+  return diagnostics.map((d) => (d.code === 'path-not-found' ? { ...d, severity: 'warning' } : d));
 }

@@ -6,7 +6,7 @@
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
-import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument } from '../policy/index.js';
+import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../scope.js';
@@ -50,7 +50,8 @@ export interface MakePlanOptions {
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);

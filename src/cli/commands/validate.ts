@@ -11,6 +11,7 @@ import {
   loadPolicies,
   loadProjectConfig,
   summarizeDiagnostics,
+  tolerateMissingPaths,
   type Diagnostic,
   type LoadResult,
 } from '../../policy/index.js';
@@ -53,7 +54,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
   const result = await loadPolicies(paths, { cwd, project: project.config });
-  const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
