@@ -64082,7 +64082,7 @@ async function connect(options = {}) {
   if (askedFor && !options.startEmbedded) {
     throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
   }
-  const refusal = askedFor ? null : embeddedRefusal(env);
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
 `));

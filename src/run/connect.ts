@@ -71,7 +71,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
   if (askedFor && !options.startEmbedded) {
     throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
   }
-  const refusal = askedFor ? null : embeddedRefusal(env);
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
   return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice, askedFor);
