@@ -64720,13 +64720,50 @@ async function findPruned(request2, context, declared) {
 }
 function prunedFromHistory(sources, declared, project) {
   const found = /* @__PURE__ */ new Map();
+  const scopeType = project.defaults?.scopeType ?? "default";
   for (const source of sources) {
+    if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
     for (const policy of parsePolicySources([source], { project }).policies) {
       if (declared.has(policy.key) || found.has(policy.key)) continue;
       found.set(policy.key, { ...policy, removedBy: source.removedBy });
     }
   }
   return [...found.values()];
+}
+var DOCUMENT_START = /^---[ \t]*(?:#.*)?$/;
+var BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
+var TOP_LEVEL_KEY = /^[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)/;
+var SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:#.*)?$/;
+function scopesAtAGlance(text, defaultScopeType) {
+  const documents = [[]];
+  for (const line of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    if (DOCUMENT_START.test(line)) documents.push([]);
+    else if (line.startsWith("---") || line.startsWith("...") || line.startsWith("%")) return null;
+    else documents[documents.length - 1]?.push(line);
+  }
+  const keys = [];
+  for (const lines of documents) {
+    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
+    if (content.length === 0) continue;
+    const key = documentScope(content, defaultScopeType);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  return keys;
+}
+function documentScope(content, defaultScopeType) {
+  const values = /* @__PURE__ */ new Map();
+  for (const [index, line] of content.entries()) {
+    if (/^[ \t]/.test(line)) continue;
+    if (!TOP_LEVEL_KEY.test(line)) return null;
+    const simple = SIMPLE_VALUE.exec(line);
+    const name = line.slice(0, line.indexOf(":"));
+    if (name !== "scope" && name !== "scopeType") continue;
+    if (!simple || values.has(name) || /^[ \t]/.test(content[index + 1] ?? "")) return null;
+    values.set(name, simple[2]);
+  }
+  const scope = values.get("scope");
+  return scope === void 0 ? null : scopeKey({ scopeType: values.get("scopeType") ?? defaultScopeType, scope });
 }
 async function prunedSince(rev, context, declared) {
   if (isNullRevision(rev)) return NOTHING_PRUNED;

@@ -58,13 +58,64 @@ export async function findPruned(request: PruneRequest, context: PruneContext, d
  */
 export function prunedFromHistory(sources: readonly ReplacedSource[], declared: ReadonlySet<ScopeKey>, project: ProjectConfig): PrunedPolicy[] {
   const found = new Map<ScopeKey, PrunedPolicy>();
+  const scopeType = project.defaults?.scopeType ?? 'default';
   for (const source of sources) {
+    // Most replaced versions are edits of scopes still declared: skip those without parsing YAML.
+    if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
     for (const policy of parsePolicySources([source], { project }).policies) {
       if (declared.has(policy.key) || found.has(policy.key)) continue;
       found.set(policy.key, { ...policy, removedBy: source.removedBy });
     }
   }
   return [...found.values()];
+}
+
+const DOCUMENT_START = /^---[ \t]*(?:#.*)?$/;
+const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
+const TOP_LEVEL_KEY = /^[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)/;
+const SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:#.*)?$/;
+
+/**
+ * The scope keys a policy file declares, read without a YAML parser, for files in the plain
+ * shape every policy file has: documents split by bare `---` lines, each a block mapping whose
+ * top-level lines are `key:` at column 0, with one `scope:` and at most one `scopeType:` holding a
+ * plain word. Anything else (flow style, quotes, anchors, tags, directives, a value continued on
+ * the next line) returns null, and the caller parses the file for real.
+ * @param defaultScopeType scopeType of a document without one (project defaults, else `default`)
+ */
+export function scopesAtAGlance(text: string, defaultScopeType: string): ScopeKey[] | null {
+  const documents: string[][] = [[]];
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    if (DOCUMENT_START.test(line)) documents.push([]);
+    else if (line.startsWith('---') || line.startsWith('...') || line.startsWith('%')) return null;
+    else documents[documents.length - 1]?.push(line);
+  }
+  const keys: ScopeKey[] = [];
+  for (const lines of documents) {
+    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
+    if (content.length === 0) continue;
+    const key = documentScope(content, defaultScopeType);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** One document's key, from its non-blank, non-comment lines; null unless in the plain shape. */
+function documentScope(content: readonly string[], defaultScopeType: string): ScopeKey | null {
+  const values = new Map<string, string>();
+  for (const [index, line] of content.entries()) {
+    if (/^[ \t]/.test(line)) continue;
+    if (!TOP_LEVEL_KEY.test(line)) return null;
+    const simple = SIMPLE_VALUE.exec(line);
+    const name = line.slice(0, line.indexOf(':'));
+    if (name !== 'scope' && name !== 'scopeType') continue;
+    // A value in the plain shape, once, and not continued on an indented next line.
+    if (!simple || values.has(name) || /^[ \t]/.test(content[index + 1] ?? '')) return null;
+    values.set(name, simple[2] as string);
+  }
+  const scope = values.get('scope');
+  return scope === undefined ? null : scopeKey({ scopeType: values.get('scopeType') ?? defaultScopeType, scope });
 }
 
 /**
