@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
+import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
 
@@ -24,6 +25,8 @@ export interface ConnectOptions {
    * (the action) leave it out, so their bundle carries no emulator.
    */
   startEmbedded?: EmbeddedStarter;
+  /** The service client's request hook (one event per HTTP attempt), e.g. the logger's --verbose lines. */
+  onRequest?: RequestHook;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -77,7 +80,8 @@ export async function withServiceClient<T>(
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    // The embedded emulator runs in this process: never send its requests through a proxy.
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded });
     try {
       return await work(client);
     } finally {

@@ -14,7 +14,7 @@ import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom } from '../../reconcile/index.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
+import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
@@ -67,7 +67,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   }
   const cwd = process.cwd();
   await withSession(cwd, paths, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
+    const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
     process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
     if (plan.changes.length === 0) return;
     const report = await applyWithConfirmation(plan, flags, session);
@@ -87,7 +87,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
-  const progress = progressOnTty('applying');
+  const progress = progressOf('applied');
   process.once('SIGINT', onSigint);
   try {
     return await applyPlan({

@@ -14,6 +14,7 @@ import {
   type Diagnostic,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 
 interface FmtOptions {
   check?: boolean;
@@ -59,7 +60,7 @@ async function runFmt(paths: string[], check: boolean): Promise<void> {
   for (const file of changed) process.stdout.write(`${file}\n`);
   for (const problem of problems) process.stderr.write(`${formatDiagnostic(problem)}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
-  process.stderr.write(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}\n`);
+  log().info(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}`);
   const unformatted = new Set(problems.map((problem) => problem.file)).size;
   if (unformatted > 0) throw new RunError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
   if (check && changed.length > 0) process.exitCode = ExitCode.error;

@@ -9,6 +9,7 @@ import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
@@ -63,7 +64,7 @@ async function runImport(flags: ImportFlags): Promise<void> {
     const componentId = flags.componentId ?? project.defaults?.componentId;
     const imported = await importScopes(client, refs, { listing: flags.listing, concurrency: flags.concurrency, componentId });
     for (const { live } of imported) {
-      if (!live.autojoin) process.stderr.write(`notice: ${live.key} has no active autojoin; its file says domains: []\n`);
+      if (!live.autojoin) log().info(`notice: ${live.key} has no active autojoin; its file says domains: []`);
     }
     if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
@@ -98,7 +99,7 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
     await writeFile(file, entry.text);
-    process.stderr.write(`wrote ${file} (${entry.policy.key}: ${entry.policy.domains.length} domains)\n`);
+    log().info(`wrote ${file} (${entry.policy.key}: ${entry.policy.domains.length} domains)`);
   }
 }
 

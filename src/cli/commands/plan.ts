@@ -8,6 +8,7 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 import { concurrencyOption, listingOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
@@ -59,7 +60,7 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
   await withSession(cwd, paths, async ({ client, project }) => {
-    const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'reading live state' });
+    const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'read' });
     process.stdout.write(renderPlan(plan, flags.format));
     if (flags.out) await writeFile(flags.out, serializePlan(plan));
     warnIfUnsafe(plan, limitsFrom(project, {}));
@@ -76,7 +77,7 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
 function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
   for (const violation of findViolations(plan.changes, limits)) {
-    process.stderr.write(`warning: apply would refuse this plan: ${violation.message}\n`);
+    log().warn(`apply would refuse this plan: ${violation.message}`);
   }
 }
 

@@ -6,8 +6,7 @@ import type { Command } from 'commander';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
 import { withServiceClient } from '../../run/connect.js';
-import { startEmbeddedEmulator } from '../../run/embedded.js';
-import { printDiagnostics, printNotice } from '../session.js';
+import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
 export function register(program: Command): void {
@@ -50,7 +49,7 @@ Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator }, printNotice, async (client) => {
+  await withServiceClient(connectOptions(cwd, await projectBaseUrl(cwd)), printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }

@@ -14,6 +14,7 @@ import {
   type LoadResult,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -53,7 +54,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
     throw new RunError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
   }
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
-  process.stderr.write(`${summary(result, diagnostics)}\n`);
+  log().info(summary(result, diagnostics));
   if (countDiagnostics(diagnostics).errors > 0) process.exitCode = ExitCode.error;
 }
 
