@@ -50,6 +50,8 @@ Examples:
   $ autojoin-sync plan --format markdown > plan.md
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
+  $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
 Exit codes: 0 no changes (or changes without --detailed-exitcode) · 1 invalid policy files or
 another error · 2 changes pending (with --detailed-exitcode)`,
