@@ -155,6 +155,17 @@ export function setLogger(logger: Logger): void {
 /** A logger on process.stderr: a live counter when stderr is a terminal. */
 export function stderrLogger(level: LogLevel): Logger {
   const stderr = process.stderr;
-  const rewrite = stderr.isTTY ? (text: string) => stderr.write(`\r\x1b[2K${text}`) : undefined;
-  return createLogger({ level, write: (line) => stderr.write(`${line}\n`), rewrite });
+  let counterShown = false;
+  const rewrite = stderr.isTTY
+    ? (text: string) => {
+        counterShown = text !== '';
+        stderr.write(`\r\x1b[2K${text}`);
+      }
+    : undefined;
+  // A line written while the live counter shows replaces it; the next update draws it again.
+  const write = (line: string): void => {
+    stderr.write(`${counterShown ? '\r\x1b[2K' : ''}${line}\n`);
+    counterShown = false;
+  };
+  return createLogger({ level, write, rewrite });
 }
