@@ -4,6 +4,7 @@
  * (the script as an async function body with `github`, `context`, `core`, `require`), with a
  * `github.rest.issues` client that sends real REST calls to the fake GitHub API.
  */
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,12 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'autojoin-drift-'));
   await mkdir(join(workspace, 'policies'));
   await writeFile(join(workspace, 'policies/eng.autojoin.yaml'), ENG);
+  // The workflow checks out the whole history (fetch-depth: 0): prune reads it.
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'policies');
 });
 
 afterEach(async () => {
