@@ -8,9 +8,10 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
+import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { loadProjectOrFail } from '../run/project.js';
-import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
@@ -18,6 +19,7 @@ import { escapeControls, fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
 import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
+import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
 import { createRedactor } from '../redact.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
@@ -52,6 +54,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const policies = load.policies.length === 1 ? '1 policy' : `${load.policies.length} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
+  if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
 }
@@ -63,7 +66,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
-    const cautions = findViolations(plan.changes, limitsFrom(project, inputs)).map((violation) => violation.message);
+    const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -101,8 +104,9 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     const title = planTitle(inputs.paths);
     let report;
     try {
-      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined });
+      const progress = log().progress('applied');
+      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing, onProgress: progress.update };
+      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -128,6 +132,7 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, proje
 }
 
 function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     paths: inputs.paths,
     cwd: context.workspace,
@@ -136,7 +141,10 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     listing: inputs.listing,
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
-  }).then((made) => {
+    prune: inputs.prune,
+    allowNoPolicies: inputs.allowNoPolicies,
+    onProgress: progress.update,
+  }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
@@ -158,7 +166,9 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, projectFile: project.file, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
+  const onRequest = (event: RequestEvent): void => log().request(event);
+  const options = { env, cwd: context.workspace, baseUrl: project.baseUrl, projectFile: project.file, notice, baseUrlHint: 'the action input base-url', onRequest };
+  return withServiceClient(options, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */

@@ -1,7 +1,8 @@
-/** Options shared by the commands that talk to the service. */
-import { InvalidArgumentError, Option } from 'commander';
+/** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS } from '../run/connect.js';
+import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /** `--listing by-group|by-scope`: which listing call reads a scope's invitations. */
 export function listingOption(): Option {
@@ -19,6 +20,55 @@ function parseConcurrency(text: string): number {
   const value = parseWholeNumber(text, 1, MAX_CONCURRENCY);
   if (value === null) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_CONCURRENCY}.`);
   return value;
+}
+
+/** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
+export function emulatorOption(): Option {
+  return new Option('--emulator', 'run against the embedded local emulator (.autojoin-sync/emulator.json), even in CI or with AUTOJOIN_API_KEY set');
+}
+
+/** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */
+export function allowNoPoliciesOption(): Option {
+  return new Option('--allow-no-policies', 'go ahead when the paths hold no policy file (e.g. to prune every scope)');
+}
+
+/** `--prune`: clear every scope git history declared and no file declares now (as prune.history). */
+export function pruneOption(): Option {
+  return new Option('--prune', 'clear every scope a policy file declared in git history (any commit reachable from HEAD) that no file declares now');
+}
+
+/** `--no-prune`: beats prune.history of the project file. */
+export function noPruneOption(): Option {
+  return new Option('--no-prune', 'do not prune, whatever prune.history in autojoin-sync.yaml says');
+}
+
+/** The global flags every command takes, as the hook received them. */
+interface OutputFlags {
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+let outputFlags: OutputFlags = {};
+
+/**
+ * Adds the global flags --quiet, --verbose and --no-color (shown in every command's --help) and
+ * sets up the logger from them (and AUTOJOIN_LOG) before a command runs.
+ */
+export function addOutputOptions(program: Command): Command {
+  return program
+    .addOption(new Option('-q, --quiet', 'results only: no notices, summaries or progress (warnings and errors still shown)').conflicts('verbose'))
+    .addOption(new Option('-v, --verbose', 'also one stderr line per HTTP request: method, path, status, ms, retry (never a header or body)'))
+    .addOption(new Option('--no-color', 'no colour (as NO_COLOR=1 does; FORCE_COLOR=1 forces colour off a terminal)'))
+    .hook('preAction', (_program, command) => {
+      outputFlags = command.optsWithGlobals<OutputFlags>();
+      setLogger(stderrLogger(logLevel(outputFlags, process.env)));
+    });
+}
+
+/** @returns whether stdout gets colour: --no-color, FORCE_COLOR, NO_COLOR, TERM and the terminal, as clig.dev says. */
+export function useColor(): boolean {
+  return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: Boolean(process.stdout.isTTY) });
 }
 
 /** `--request-timeout SECONDS`: total deadline of each request attempt (default 30, or AUTOJOIN_REQUEST_TIMEOUT). */

@@ -1,11 +1,12 @@
 export type * from './types.js';
 export { diff } from './diff.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
+export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
 export {
   checkSafety,
   findViolations,
   PERCENT_EXEMPT_BELOW,
+  PrunePercentError,
   RemovalPercentError,
   TooManyRemovalsError,
   UnintendedClearError,

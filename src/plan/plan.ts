@@ -4,15 +4,21 @@ import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { desiredByKey, diffDesired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShard, type Shard } from './shard.js';
-import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, ScopeFingerprint } from './types.js';
+import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, PrunedPolicy, ScopeFingerprint } from './types.js';
+
+/**
+ * `target` of a plan made against the embedded emulator: renderers say so in the header, and
+ * `AUTOJOIN_BASE_URL=embedded` asks for that emulator.
+ */
+export const EMBEDDED_TARGET = 'embedded';
 
 /** What a plan is made from; everything is already read, nothing here does I/O. */
 export interface BuildPlanInput {
   desired: readonly Policy[];
   live: ReadonlyMap<ScopeKey, LiveScope>;
-  /** Policies present at the --prune-from revision and gone now. */
-  pruned?: readonly Policy[];
-  /** Base URL the live state was read from; any user:password part is dropped. */
+  /** Policies gone now: present at the --prune-from revision, or in git history (--prune). */
+  pruned?: readonly PrunedPolicy[];
+  /** Base URL the live state was read from (any user:password part is dropped), or EMBEDDED_TARGET. */
   target: string;
   /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
   shard?: Shard;

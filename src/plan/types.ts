@@ -1,4 +1,4 @@
-import type { SourcePos } from '../policy/types.js';
+import type { Policy, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 
 /**
@@ -48,6 +48,23 @@ export interface Change {
   explicitEmpty?: boolean;
   /** update and clear: the live autojoin invitation the change rewrites, so a reviewer sees what a clear switches off. */
   autojoin?: NonNullable<LiveScope['autojoin']>;
+  /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
+  removedBy?: RemovalCommit;
+}
+
+/** The commit after which no policy file declared a scope any more. */
+export interface RemovalCommit {
+  /** Abbreviated commit id (12 hex digits). */
+  commit: string;
+  /** Committer date, ISO 8601. */
+  date: string;
+  /** First line of the commit message. */
+  subject: string;
+}
+
+/** A policy no file declares now (deleted since --prune-from, or found in git history by --prune). */
+export interface PrunedPolicy extends Policy {
+  removedBy?: RemovalCommit;
 }
 
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */

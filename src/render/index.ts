@@ -4,3 +4,4 @@ export { renderJson } from './json.js';
 export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } from './apply-report.js';
 export { escapeControls, escapeMarkdown } from './escape.js';
 export { showDomain } from './describe.js';
+export { applyReportDocument, renderApplyReportJson, APPLY_REPORT_VERSION, type ApplyReportDocument } from './apply-json.js';

@@ -4,16 +4,17 @@
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
-import { renderApplyReportText } from '../../render/index.js';
+import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
+import { log } from '../../run/log.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { concurrencyOption, listingOption, requestTimeoutOption } from '../options.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
+import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
@@ -23,8 +24,12 @@ interface ApplyFlags {
   maxRemovals?: number;
   allowEmpty?: boolean;
   pruneFrom?: string;
+  prune?: boolean;
+  allowNoPolicies?: boolean;
+  emulator?: boolean;
   listing: ListingKind;
   concurrency: number;
+  format: 'text' | 'json';
   requestTimeout?: number;
 }
 
@@ -44,20 +49,31 @@ export function register(program: Command): void {
     .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
-    .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (e.g. deleted files)')
-    .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
+    .addOption(pruneOption())
+    .addOption(noPruneOption())
+    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(allowNoPoliciesOption())
     .addOption(listingOption())
     .addOption(concurrencyOption())
     .addOption(requestTimeoutOption())
+    .addOption(emulatorOption())
+    .addOption(
+      new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ autojoin-sync apply policies/
-  $ autojoin-sync apply --yes --prune-from HEAD~1          # in CI, after a merge
+  $ autojoin-sync apply --yes --prune                      # in CI, after a merge (full history checked out)
+  $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
 3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written)`,
@@ -66,39 +82,50 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
   const cwd = process.cwd();
-  await withSession(cwd, paths, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
-    process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-    if (plan.changes.length === 0) return;
-    const report = await applyWithConfirmation(plan, flags, session);
-    process.stdout.write(renderApplyReportText(report, { color: useColor() }));
-    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-  }, flags);
+  await withSession(
+    cwd,
+    paths,
+    async (session) => {
+      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
+      const json = flags.format === 'json';
+      // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
+      if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
+      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+      if (json) process.stdout.write(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+    },
+    flags,
+  );
 }
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {
+const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
+
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
-  const progress = progressOnTty('applying');
+  const progress = progressOf('applied');
   process.once('SIGINT', onSigint);
   try {
     return await applyPlan({
       client,
       plan,
       limits: limitsFrom(project, flags),
+      target,
       concurrency: flags.concurrency,
       listing: flags.listing,
       verifyFingerprints: flags.plan !== undefined,
-      confirm: () => confirm(flags.yes ?? false),
+      confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,
       signal: interrupt.signal,
     });
@@ -109,12 +136,12 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
 }
 
 /** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */
-async function confirm(yes: boolean): Promise<void> {
+async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  if (!process.stdin.isTTY || !output.isTTY) {
     throw new RunError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const prompt = createInterface({ input: process.stdin, output });
   let answer: string;
   try {
     answer = await prompt.question('Apply these changes? [y/N] ');

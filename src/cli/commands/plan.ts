@@ -8,7 +8,8 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
-import { concurrencyOption, listingOption, requestTimeoutOption } from '../options.js';
+import { log } from '../../run/log.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -18,6 +19,9 @@ interface PlanFlags {
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
+  prune?: boolean;
+  allowNoPolicies?: boolean;
+  emulator?: boolean;
   shard?: string;
   listing: ListingKind;
   concurrency: number;
@@ -38,11 +42,15 @@ export function register(program: Command): void {
     .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`; prints its sha256 on stderr')
     .addOption(formatOption())
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
-    .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(pruneOption())
+    .addOption(noPruneOption())
+    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())
     .addOption(concurrencyOption())
     .addOption(requestTimeoutOption())
+    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `
@@ -50,7 +58,10 @@ Examples:
   $ autojoin-sync plan policies/
   $ autojoin-sync plan --format markdown > plan.md
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
+  $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
+  $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
 Exit codes: 0 no changes (or changes without --detailed-exitcode) · 1 invalid policy files or
 another error · 2 changes pending (with --detailed-exitcode)`,
@@ -60,13 +71,18 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
-  await withSession(cwd, paths, async ({ client, project }) => {
-    const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'reading live state' });
-    process.stdout.write(renderPlan(plan, flags.format));
-    if (flags.out) await savePlan(flags.out, plan);
-    warnIfUnsafe(plan, limitsFrom(project, {}));
-    if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-  }, flags);
+  await withSession(
+    cwd,
+    paths,
+    async ({ client, project, target }) => {
+      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
+      process.stdout.write(renderPlan(plan, flags.format));
+      if (flags.out) await savePlan(flags.out, plan);
+      warnIfUnsafe(plan, limitsFrom(project, {}));
+      if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+    },
+    flags,
+  );
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
@@ -74,7 +90,7 @@ async function savePlan(file: string, plan: Plan): Promise<void> {
   const text = serializePlan(plan);
   await writeFileAtomic(file, text);
   const digest = planDigest(Buffer.from(text, 'utf8'));
-  process.stderr.write(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})\n`);
+  log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
@@ -85,8 +101,8 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
 function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
-  for (const violation of findViolations(plan.changes, limits)) {
-    process.stderr.write(`warning: apply would refuse this plan: ${violation.message}\n`);
+  for (const violation of findViolations(plan.changes, limits, plan.scopes)) {
+    log().warn(`apply would refuse this plan: ${violation.message}`);
   }
 }
 

@@ -4,20 +4,25 @@
  */
 import { Option, type Command } from 'commander';
 import {
+  checkPoliciesFound,
   compareDiagnostics,
   countDiagnostics,
   formatDiagnostic,
   loadPolicies,
   loadProjectConfig,
   summarizeDiagnostics,
+  tolerateMissingPaths,
   type Diagnostic,
   type LoadResult,
 } from '../../policy/index.js';
-import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { ExitCode } from '../../run/exit-codes.js';
+import { allowNoPoliciesOption } from '../options.js';
+import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
+  allowNoPolicies?: boolean;
 }
 
 /** Registers `autojoin-sync validate`. */
@@ -26,19 +31,22 @@ export function register(program: Command): void {
     .command('validate')
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format (json: schemas/validate-report.schema.json)').choices(['text', 'json']).default('text'))
+    .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',
       `
 Finds autojoin.yaml, *.autojoin.yaml (and .yml) under the given paths, skipping node_modules and .git,
 and reports every problem in every file, one per line, as file:line:col: error|warning: message.
-Exit code 1 when there is any error; warnings (e.g. a subdomain) do not fail.
+Exit code 1 when there is any error, or when a path holds no policy file (unless --allow-no-policies);
+warnings (e.g. a subdomain) do not fail.
 It never contacts the service and needs no credentials: safe for pull requests from forks.
 
 Examples:
   $ autojoin-sync validate
   $ autojoin-sync validate policies/ teams/acme.autojoin.yaml
-  $ autojoin-sync validate --format json > diagnostics.json`,
+  $ autojoin-sync validate --format json > diagnostics.json   # schemas/validate-report.schema.json
+  $ autojoin-sync validate --quiet policies/                  # problems only, no summary line`,
     )
     .action(async (paths: string[], options: ValidateOptions) => {
       await runValidate(paths.length > 0 ? paths : ['.'], options);
@@ -49,13 +57,12 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
   const result = await loadPolicies(paths, { cwd, project: project.config });
-  const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  if (result.files.length === 0 && diagnostics.length === 0) {
-    throw new RunError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
-  }
+  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
+  const failed = countDiagnostics(diagnostics).errors > 0;
+  if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
-  process.stderr.write(`${summary(result, diagnostics)}\n`);
-  if (countDiagnostics(diagnostics).errors > 0) process.exitCode = ExitCode.error;
+  log().info(summary(result, diagnostics));
+  if (failed) process.exitCode = ExitCode.error;
 }
 
 function renderText(diagnostics: readonly Diagnostic[]): string {
@@ -71,7 +78,9 @@ function renderIdns(result: LoadResult): string {
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
-  return `${JSON.stringify({ files: result.files, policies: result.policies.length, diagnostics }, null, 2)}\n`;
+  // schemas/validate-report.schema.json
+  const report = { formatVersion: 1, files: result.files, policies: result.policies.length, diagnostics };
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 function summary(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
