@@ -10,6 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, renderText } from '../../src/render/index.js';
 import { escapeControls } from '../../src/render/escape.js';
 import { checkDomain } from '../../src/policy/index.js';
+import shipped from '../../src/policy/confusables.json' with { type: 'json' };
+import unhomoglyphData from 'unhomoglyph/data.json' with { type: 'json' };
 import { buildPlan } from '../../src/plan/plan.js';
 import { liveMap, policy as planPolicy, TARGET } from '../plan/fixtures.js';
 import { assertBuilt, cli, policy, tempProject, type TempProject } from '../e2e/support.js';
@@ -80,6 +82,12 @@ describe('homographs', () => {
 
   it.each(['müller.de', 'bücher.example', 'пример.рф', '日本語.jp', 'ελλάδα.gr', 'straße.de', 'acme.com'])('%s is fine', (domain) => {
     expect(checkDomain(domain).filter((finding) => finding.severity === 'error')).toEqual([]);
+  });
+
+  it('ships the ASCII part of unhomoglyph\'s confusables.txt data, up to date (node scripts/confusables.mjs)', () => {
+    const ascii = Object.entries(unhomoglyphData as Record<string, string>).filter(([, prototype]) => /^[\x20-\x7e]+$/u.test(prototype));
+    expect(shipped).toEqual(Object.fromEntries(ascii));
+    expect(Object.keys(shipped).length).toBeGreaterThan(1_500);
   });
 
   it('validate reports them at file:line, shows IDNs as punycode and Unicode, and exits 1', async () => {
