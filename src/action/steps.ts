@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
 import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
@@ -98,7 +99,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     const title = planTitle(inputs.paths);
     let report;
     try {
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing });
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project) });
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -117,7 +118,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     cwd: context.workspace,
     client,
     project,
-    listing: inputs.listing,
+    listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
   }).then((made) => {

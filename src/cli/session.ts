@@ -12,6 +12,7 @@ import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
+import { resolveListing } from '../run/listing.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -43,7 +44,7 @@ export async function planOrFail(options: {
   cwd: string;
   client: ServiceClient;
   project: ProjectConfig;
-  flags: { pruneFrom?: string; shard?: string; listing: ListingKind; concurrency: number };
+  flags: { pruneFrom?: string; shard?: string; listing?: ListingKind; concurrency: number };
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
@@ -53,7 +54,7 @@ export async function planOrFail(options: {
     cwd: options.cwd,
     client: options.client,
     project: options.project,
-    listing: flags.listing,
+    listing: resolveListing(flags.listing, options.project),
     concurrency: flags.concurrency,
     pruneFrom: flags.pruneFrom,
     shard: flags.shard,

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
-import { changeDetail, domainLines, KIND_SIGN, noChangesLine, scopeLabel, summaryLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, scopeLabel, summaryLine } from './describe.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -44,5 +44,6 @@ function renderChange(change: Change, paint: Palette): string {
   const lines = domainLines(change, false).map(({ sign, domain }) =>
     `    ${(sign === '+' ? paint.added : paint.removed)(`${sign} ${domain}`)}`,
   );
-  return [header, ...lines].join('\n');
+  const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
+  return [header, ...lines, ...fields].join('\n');
 }

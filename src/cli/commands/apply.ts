@@ -13,6 +13,7 @@ import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom } from '../../reconcile/index.js';
 import { concurrencyOption, listingOption } from '../options.js';
+import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
@@ -23,7 +24,7 @@ interface ApplyFlags {
   maxRemovals?: number;
   allowEmpty?: boolean;
   pruneFrom?: string;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
 }
 
@@ -95,7 +96,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       plan,
       limits: limitsFrom(project, flags),
       concurrency: flags.concurrency,
-      listing: flags.listing,
+      listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
       confirm: () => confirm(flags.yes ?? false),
       onProgress: progress.update,

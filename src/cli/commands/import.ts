@@ -10,6 +10,7 @@ import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { concurrencyOption, listingOption } from '../options.js';
+import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
 
@@ -18,7 +19,7 @@ interface ImportFlags {
   out: string;
   componentId?: string;
   force?: boolean;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
 }
 
@@ -61,7 +62,8 @@ async function runImport(flags: ImportFlags): Promise<void> {
   const refs = uniqueRefs(flags.scope);
   await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
     const componentId = flags.componentId ?? project.defaults?.componentId;
-    const imported = await importScopes(client, refs, { listing: flags.listing, concurrency: flags.concurrency, componentId });
+    const listing = resolveListing(flags.listing, project);
+    const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
     for (const { live } of imported) {
       if (!live.autojoin) process.stderr.write(`notice: ${live.key} has no active autojoin; its file says domains: []\n`);
     }

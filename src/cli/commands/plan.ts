@@ -19,7 +19,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   pruneFrom?: string;
   shard?: string;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
 }
 
