@@ -17,6 +17,7 @@ const benches: Bench[] = [
   { name: 'reconcile', run: benchReconcile },
   { name: 'memory', run: benchMemory },
   { name: 'startup', run: benchStartup },
+  { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
 ];
 
 async function main(): Promise<void> {
