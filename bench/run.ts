@@ -9,6 +9,7 @@ import { benchValidate } from './validate.js';
 import { benchReconcile } from './reconcile.js';
 import { benchMemory } from './memory.js';
 import { benchStartup } from './startup.js';
+import { benchHistory } from './history.js';
 
 type Bench = { name: string; run: () => Promise<BenchRow[]> };
 
@@ -17,6 +18,7 @@ const benches: Bench[] = [
   { name: 'reconcile', run: benchReconcile },
   { name: 'memory', run: benchMemory },
   { name: 'startup', run: benchStartup },
+  { name: 'history', run: benchHistory },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
 ];
 

@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path3 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path4 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path3 && path3[0] !== "/") {
-          path3 = `/${path3}`;
+        if (path4 && path4[0] !== "/") {
+          path4 = `/${path4}`;
         }
-        return new URL(`${origin}${path3}`);
+        return new URL(`${origin}${path4}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path3, origin }
+          request: { method, path: path4, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path3);
+        debuglog("sending request to %s %s/%s", method, origin, path4);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path3, origin },
+          request: { method, path: path4, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path3,
+          path4,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path3, origin }
+          request: { method, path: path4, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path3);
+        debuglog("trailers received from %s %s/%s", method, origin, path4);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path3, origin },
+          request: { method, path: path4, origin },
           error: error3
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path3,
+          path4,
           error3.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path3, origin }
+            request: { method, path: path4, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path3);
+          debuglog("sending request to %s %s/%s", method, origin, path4);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path3,
+        path: path4,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path3 !== "string") {
+        if (typeof path4 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path4[0] !== "/" && !(path4.startsWith("http://") || path4.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path3)) {
+        } else if (invalidPathRegex.test(path4)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path3, query) : path3;
+        this.path = query ? buildURL(path4, query) : path4;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path3, host, upgrade, blocking, reset } = request2;
+      const { method, path: path4, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path3} HTTP/1.1\r
+      let header = `${method} ${path4} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path3, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path4, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path3;
+      headers2[HTTP2_HEADER_PATH] = path4;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path3 = search ? `${pathname}${search}` : pathname;
+        const path4 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path3;
+        this.opts.path = path4;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path3 = "/",
+          path: path4 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path3;
+        opts.path = origin + path4;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path3) {
-      if (typeof path3 !== "string") {
-        return path3;
+    function safeUrl(path4) {
+      if (typeof path4 !== "string") {
+        return path4;
       }
-      const pathSegments = path3.split("?");
+      const pathSegments = path4.split("?");
       if (pathSegments.length !== 2) {
-        return path3;
+        return path4;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path3, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path3);
+    function matchKey(mockDispatch2, { path: path4, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path4);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path3 }) => matchValue(safeUrl(path3), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path4 }) => matchValue(safeUrl(path4), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path3, method, body, headers: headers2, query } = opts;
+      const { path: path4, method, body, headers: headers2, query } = opts;
       return {
-        path: path3,
+        path: path4,
         method,
         body,
         headers: headers2,
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path3, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path4, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path3,
+            Path: path4,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path3) {
-      for (let i = 0; i < path3.length; ++i) {
-        const code = path3.charCodeAt(i);
+    function validateCookiePath(path4) {
+      for (let i = 0; i < path4.length; ++i) {
+        const code = path4.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path3 = opts.path;
+          let path4 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path3 = `/${path3}`;
+            path4 = `/${path4}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path3);
+          url = new URL(util.parseOrigin(url).origin + path4);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path3) {
-      let input = path3;
+    function removeDotSegments(path4) {
+      let input = path4;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path3) {
-      if (path3 === "" || path3[0] === "/") {
-        return removeDotSegments(path3);
+    function removeDotSegmentsRelative(path4) {
+      if (path4 === "" || path4[0] === "/") {
+        return removeDotSegments(path4);
       }
-      const segments = path3.split("/");
+      const segments = path4.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path3 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path3 && path3 !== "/" ? path3 : void 0;
+        const path4 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path4 && path4 !== "/" ? path4 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path3 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path4 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path3 && path3[0] !== "/") {
-          path3 = `/${path3}`;
+        if (path4 && path4[0] !== "/") {
+          path4 = `/${path4}`;
         }
-        return new URL(`${origin}${path3}`);
+        return new URL(`${origin}${path4}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path3, origin }
+            request: { method, path: path4, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path3);
+          debugLog("sending request to %s %s%s", method, origin, path4);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path3, origin },
+            request: { method, path: path4, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path3,
+            path4,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path3, origin }
+            request: { method, path: path4, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path3);
+          debugLog("trailers received from %s %s%s", method, origin, path4);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path3, origin },
+            request: { method, path: path4, origin },
             error: error3
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path3,
+            path4,
             error3.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path3,
+        path: path4,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path3 !== "string") {
+        if (typeof path4 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path3[0] !== "/" && !(path3.startsWith("http://") || path3.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path4[0] !== "/" && !(path4.startsWith("http://") || path4.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path3)) {
+        } else if (invalidPathRegex.test(path4)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path3, query) : path3;
+        this.path = query ? serializePathWithQuery(path4, query) : path4;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path3, host, upgrade, blocking, reset } = request2;
+      const { method, path: path4, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path3} HTTP/1.1\r
+      let header = `${method} ${path4} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path3, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path4, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path3;
+          headers2[HTTP2_HEADER_PATH] = path4;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path3;
+      headers2[HTTP2_HEADER_PATH] = path4;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path3 = "/",
+          path: path4 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path3;
+        opts.path = origin + path4;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path3) {
-      if (typeof path3 !== "string") {
-        return path3;
+    function safeUrl(path4) {
+      if (typeof path4 !== "string") {
+        return path4;
       }
-      const pathSegments = path3.split("?", 3);
+      const pathSegments = path4.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path3;
+        return path4;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path3, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path3);
+    function matchKey(mockDispatch2, { path: path4, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path4);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path3, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path3)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path3), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path4, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path4)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path4), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path3) {
-      while (path3.endsWith("/")) {
-        path3 = path3.slice(0, -1);
+    function removeTrailingSlash(path4) {
+      while (path4.endsWith("/")) {
+        path4 = path4.slice(0, -1);
       }
-      if (path3.length === 0) {
-        path3 = "/";
+      if (path4.length === 0) {
+        path4 = "/";
       }
-      return path3;
+      return path4;
     }
     function buildKey(opts) {
-      const { path: path3, method, body, headers: headers2, query } = opts;
+      const { path: path4, method, body, headers: headers2, query } = opts;
       return {
-        path: path3,
+        path: path4,
         method,
         body,
         headers: headers2,
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path3, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path4, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path3,
+            Path: path4,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path3, searchParams] = dispatchOpts.path.split("?");
+          const [path4, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path3}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path4}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path3 = filePath || this.#snapshotPath;
-        if (!path3) {
+        const path4 = filePath || this.#snapshotPath;
+        if (!path4) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile2(resolve(path3), "utf8");
+          const data = await readFile2(resolve(path4), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error3.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path3}`, { cause: error3 });
+            throw new UndiciError(`Failed to load snapshots from ${path4}`, { cause: error3 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path3 = filePath || this.#snapshotPath;
-        if (!path3) {
+        const path4 = filePath || this.#snapshotPath;
+        if (!path4) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve(path3);
+        const resolvedPath = resolve(path4);
         await mkdir4(dirname(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path3 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path3}`;
+        const path4 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path4}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path3;
+        this.opts.path = path4;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path3) {
+    function deleteCachedUri(store, cacheKey, path4) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path3
+        path: path4
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path3
+            path: path4
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue2) ? headerValue2 : [headerValue2];
       for (let i = 0; i < values.length; i++) {
-        const path3 = getSameOriginPath(cacheKey, values[i]);
-        if (path3 !== void 0) {
-          deleteCachedUri(store, cacheKey, path3);
+        const path4 = getSameOriginPath(cacheKey, values[i]);
+        if (path4 !== void 0) {
+          deleteCachedUri(store, cacheKey, path4);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path3 = url.pathname + url.search;
+        const path4 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path3}?` : path3,
+            path: hasTrailingQuestionMark ? `${path4}?` : path4,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path3) {
-      for (let i = 0; i < path3.length; ++i) {
-        const code = path3.charCodeAt(i);
+    function validateCookiePath(path4) {
+      for (let i = 0; i < path4.length; ++i) {
+        const code = path4.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path3 = opts.path;
+          let path4 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path3 = `/${path3}`;
+            path4 = `/${path4}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path3);
+          url = new URL(util.parseOrigin(url).origin + path4);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path3) {
-      const ctrl = callVisitor(key, node, visitor, path3);
+    function visit_(key, node, visitor, path4) {
+      const ctrl = callVisitor(key, node, visitor, path4);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path3, ctrl);
-        return visit_(key, ctrl, visitor, path3);
+        replaceNode(key, path4, ctrl);
+        return visit_(key, ctrl, visitor, path4);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path3 = Object.freeze(path3.concat(node));
+          path4 = Object.freeze(path4.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path3);
+            const ci = visit_(i, node.items[i], visitor, path4);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path3 = Object.freeze(path3.concat(node));
-          const ck = visit_("key", node.key, visitor, path3);
+          path4 = Object.freeze(path4.concat(node));
+          const ck = visit_("key", node.key, visitor, path4);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path3);
+          const cv = visit_("value", node.value, visitor, path4);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path3) {
-      const ctrl = await callVisitor(key, node, visitor, path3);
+    async function visitAsync_(key, node, visitor, path4) {
+      const ctrl = await callVisitor(key, node, visitor, path4);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path3, ctrl);
-        return visitAsync_(key, ctrl, visitor, path3);
+        replaceNode(key, path4, ctrl);
+        return visitAsync_(key, ctrl, visitor, path4);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path3 = Object.freeze(path3.concat(node));
+          path4 = Object.freeze(path4.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path3);
+            const ci = await visitAsync_(i, node.items[i], visitor, path4);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path3 = Object.freeze(path3.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path3);
+          path4 = Object.freeze(path4.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path4);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path3);
+          const cv = await visitAsync_("value", node.value, visitor, path4);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path3) {
+    function callVisitor(key, node, visitor, path4) {
       if (typeof visitor === "function")
-        return visitor(key, node, path3);
+        return visitor(key, node, path4);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path3);
+        return visitor.Map?.(key, node, path4);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path3);
+        return visitor.Seq?.(key, node, path4);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path3);
+        return visitor.Pair?.(key, node, path4);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path3);
+        return visitor.Scalar?.(key, node, path4);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path3);
+        return visitor.Alias?.(key, node, path4);
       return void 0;
     }
-    function replaceNode(key, path3, node) {
-      const parent = path3[path3.length - 1];
+    function replaceNode(key, path4, node) {
+      const parent = path4[path4.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path3, value) {
+    function collectionFromPath(schema, path4, value) {
       let v = value;
-      for (let i = path3.length - 1; i >= 0; --i) {
-        const k = path3[i];
+      for (let i = path4.length - 1; i >= 0; --i) {
+        const k = path4[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path3) => path3 == null || typeof path3 === "object" && !!path3[Symbol.iterator]().next().done;
+    var isEmptyPath = (path4) => path4 == null || typeof path4 === "object" && !!path4[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path3, value) {
-        if (isEmptyPath(path3))
+      addIn(path4, value) {
+        if (isEmptyPath(path4))
           this.add(value);
         else {
-          const [key, ...rest] = path3;
+          const [key, ...rest] = path4;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path3) {
-        const [key, ...rest] = path3;
+      deleteIn(path4) {
+        const [key, ...rest] = path4;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path3, keepScalar) {
-        const [key, ...rest] = path3;
+      getIn(path4, keepScalar) {
+        const [key, ...rest] = path4;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path3) {
-        const [key, ...rest] = path3;
+      hasIn(path4) {
+        const [key, ...rest] = path4;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path3, value) {
-        const [key, ...rest] = path3;
+      setIn(path4, value) {
+        const [key, ...rest] = path4;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path3, value) {
+      addIn(path4, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path3, value);
+          this.contents.addIn(path4, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path3) {
-        if (Collection.isEmptyPath(path3)) {
+      deleteIn(path4) {
+        if (Collection.isEmptyPath(path4)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path3) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path4) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path3, keepScalar) {
-        if (Collection.isEmptyPath(path3))
+      getIn(path4, keepScalar) {
+        if (Collection.isEmptyPath(path4))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path3, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path4, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path3) {
-        if (Collection.isEmptyPath(path3))
+      hasIn(path4) {
+        if (Collection.isEmptyPath(path4))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path3) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path4) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path3, value) {
-        if (Collection.isEmptyPath(path3)) {
+      setIn(path4, value) {
+        if (Collection.isEmptyPath(path4)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path3), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path4), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path3, value);
+          this.contents.setIn(path4, value);
         }
       }
       /**
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path3) => {
+    visit2.itemAtPath = (cst, path4) => {
       let item = cst;
-      for (const [field, index] of path3) {
+      for (const [field, index] of path4) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path3) => {
-      const parent = visit2.itemAtPath(cst, path3.slice(0, -1));
-      const field = path3[path3.length - 1][0];
+    visit2.parentCollection = (cst, path4) => {
+      const parent = visit2.itemAtPath(cst, path4.slice(0, -1));
+      const field = path4[path4.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path3, item, visitor) {
-      let ctrl = visitor(item, path3);
+    function _visit(path4, item, visitor) {
+      let ctrl = visitor(item, path4);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path3.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path4.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path3);
+            ctrl = ctrl(item, path4);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path3) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path4) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -61956,6 +61956,215 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// src/plan/plan.ts
+import { createHash as createHash2 } from "node:crypto";
+
+// src/domain.ts
+import { domainToASCII } from "node:url";
+function comparableDomain(raw) {
+  return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ""));
+}
+function asciiDomain(lower) {
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  return domainToASCII(lower) || lower;
+}
+function comparableDomains(raw) {
+  const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ""));
+  return [...unique].sort(compareStrings);
+}
+function compareStrings(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// src/scope.ts
+function scopeKey(ref) {
+  return `${ref.scopeType}/${ref.scope}`;
+}
+function parseScopeKey(key) {
+  const slash = key.indexOf("/");
+  if (slash <= 0 || slash === key.length - 1) {
+    throw new Error(`"${key}" is not a scope key; expected TYPE/ID, e.g. team/acme-eng`);
+  }
+  return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
+}
+function compareScopeKeys(a, b) {
+  return compareStrings(a, b);
+}
+
+// src/plan/fields.ts
+function fieldChanges(policy, live) {
+  const changes = [];
+  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
+    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
+  }
+  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
+    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
+  }
+  return changes;
+}
+function sameMetadata(live, desired) {
+  return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortedKeys(value)) ?? "null";
+}
+function sortedKeys(value) {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
+}
+
+// src/plan/diff.ts
+function diffDesired(desired, live) {
+  const changes = [];
+  for (const entry of desired.values()) {
+    const change = compareScope(entry, live.get(entry.policy.key));
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+function desiredByKey(desired, pruned = []) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const policy of desired) {
+    if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
+    byKey.set(policy.key, { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty });
+  }
+  for (const policy of pruned) {
+    if (byKey.has(policy.key)) continue;
+    byKey.set(policy.key, { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy });
+  }
+  return byKey;
+}
+function compareScope(desired, live) {
+  const after = desired.domains;
+  if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
+  const before = comparableDomains(live.domains);
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
+  const fields = fieldChanges(desired.policy, live);
+  if (sameList(before, after) && fields.length === 0) return null;
+  return makeChange("update", desired, before, after, live, fields);
+}
+function makeChange(kind, desired, before, after, live, fields = []) {
+  const { policy } = desired;
+  const beforeSet = new Set(before);
+  const afterSet = new Set(after);
+  const change = {
+    kind,
+    key: policy.key,
+    scope: policy.scope,
+    scopeType: policy.scopeType,
+    componentId: policy.componentId,
+    before,
+    after,
+    added: after.filter((domain) => !beforeSet.has(domain)),
+    removed: before.filter((domain) => !afterSet.has(domain)),
+    unchanged: after.filter((domain) => beforeSet.has(domain)).length,
+    reason: desired.reason,
+    source: policy.source,
+    explicitEmpty: desired.explicitEmpty
+  };
+  if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
+  if (policy.metadata !== void 0) change.metadata = policy.metadata;
+  if (live?.autojoin) change.autojoin = live.autojoin;
+  if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (fields.length > 0) change.fieldChanges = fields;
+  return change;
+}
+function sameList(a, b) {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+// src/plan/shard.ts
+import { createHash } from "node:crypto";
+var ShardError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ShardError";
+  }
+};
+function parseShard(text) {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!match) throw new ShardError(`--shard "${text}" is not K/N; expected e.g. --shard 1/4`);
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
+    throw new ShardError(`--shard "${text}" is out of range; K must be between 1 and N, e.g. --shard 1/${Math.max(total, 1)}`);
+  }
+  return { index, total };
+}
+function formatShard(shard) {
+  return `${shard.index}/${shard.total}`;
+}
+function inShard(key, shard) {
+  return shardIndexOf(key, shard.total) === shard.index;
+}
+function shardIndexOf(key, total) {
+  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  return bucket % total + 1;
+}
+
+// src/plan/types.ts
+var PLAN_FORMAT_VERSION = 2;
+
+// src/plan/plan.ts
+var EMBEDDED_TARGET = "embedded";
+var KIND_RANK = { clear: 0, update: 1, create: 2 };
+function compareChanges(a, b) {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
+}
+function buildPlan(input) {
+  const { shard } = input;
+  const keep = (policy) => !shard || inShard(policy.key, shard);
+  const desired = input.desired.filter(keep);
+  const pruned = (input.pruned ?? []).filter(keep);
+  const byKey = desiredByKey(desired, pruned);
+  const changes = diffDesired(byKey, input.live).sort(compareChanges);
+  const keys = [...byKey.keys()].sort(compareScopeKeys);
+  const plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    target: withoutCredentials(input.target),
+    changes,
+    scopes: keys.map((key) => ({ key, fingerprint: fingerprint(input.live.get(key)) })),
+    summary: summarize(changes, keys.length)
+  };
+  if (shard) plan.shard = formatShard(shard);
+  return plan;
+}
+function summarize(changes, scopeCount) {
+  const summary2 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
+  for (const change of changes) {
+    summary2[change.kind] += 1;
+    summary2.domainsAdded += change.added.length;
+    summary2.domainsRemoved += change.removed.length;
+  }
+  return summary2;
+}
+function fingerprint(live) {
+  const autojoin = live?.autojoin ?? null;
+  const state = {
+    active: autojoin !== null,
+    invitationId: autojoin?.invitationId ?? null,
+    domains: live?.autojoin ? comparableDomains(live.domains) : []
+  };
+  if (autojoin && live?.scopeName !== void 0) state.scopeName = live.scopeName;
+  if (autojoin && live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
+  const canonical = JSON.stringify(state);
+  return createHash2("sha256").update(canonical, "utf8").digest("hex");
+}
+function withoutCredentials(target) {
+  try {
+    const url = new URL(target);
+    if (!url.username && !url.password) return target;
+    url.username = "";
+    url.password = "";
+    return url.toString();
+  } catch {
+    return target;
+  }
+}
+
 // src/plan/safety.ts
 var PERCENT_EXEMPT_BELOW = 4;
 var NAMED_SCOPES = 5;
@@ -61998,32 +62207,61 @@ var RemovalPercentError = class extends UnsafePlanError {
   limit;
 };
 var UnintendedClearError = class extends UnsafePlanError {
-  constructor(scopes, pruned) {
+  constructor(scopes) {
     super(
-      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []${pruned ? " (policy file deleted)" : ""}; to go ahead, run again with --allow-empty, or write domains: [] in the file`,
+      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []; to go ahead, run again with --allow-empty, or write domains: [] in the file`,
       scopes
     );
     this.name = "UnintendedClearError";
   }
 };
+var PrunePercentError = class extends UnsafePlanError {
+  constructor(cleared, active, limit) {
+    const percent = cleared.length / active * 100;
+    super(
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, set safety.maxRemovalPercent to ${Math.ceil(percent)} or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone`,
+      cleared
+    );
+    this.cleared = cleared;
+    this.active = active;
+    this.limit = limit;
+    this.name = "PrunePercentError";
+  }
+  cleared;
+  active;
+  limit;
+};
 function checkSafety(plan, limits) {
-  const violations = findViolations(plan.changes, limits);
+  const violations = findViolations(plan.changes, limits, plan.scopes);
   const [first, ...rest] = violations;
   if (!first) return;
   first.violations = violations;
   if (rest.length > 0) first.message += ` \u2014 also: ${rest.map((violation) => violation.message).join(" \u2014 also: ")}`;
   throw first;
 }
-function findViolations(changes, limits) {
-  const found = [checkClears(changes, limits), checkTotalRemovals(changes, limits), checkRemovalPercent(changes, limits)];
+function findViolations(changes, limits, scopes) {
+  const found = [
+    checkClears(changes, limits),
+    checkTotalRemovals(changes, limits),
+    checkRemovalPercent(changes, limits),
+    scopes ? checkPrunePercent(changes, scopes, limits) : null
+  ];
   return found.filter((violation) => violation !== null);
 }
 function checkClears(changes, limits) {
   if (limits.allowEmpty) return null;
-  const unintended = changes.filter((change) => change.kind === "clear" && change.explicitEmpty !== true);
-  if (unintended.length === 0) return null;
-  const allPruned = unintended.every((change) => change.reason === "pruned");
-  return new UnintendedClearError(unintended.map((change) => change.key), allPruned);
+  const unintended = changes.filter((change) => change.kind === "clear" && change.explicitEmpty !== true && change.reason !== "pruned");
+  return unintended.length === 0 ? null : new UnintendedClearError(unintended.map((change) => change.key));
+}
+function checkPrunePercent(changes, scopes, limits) {
+  const limit = limits.maxRemovalPercent;
+  if (limit === void 0) return null;
+  const cleared = changes.filter((change) => change.kind === "clear" && change.reason === "pruned").map((change) => change.key);
+  if (cleared.length === 0) return null;
+  const inactive = fingerprint(void 0);
+  const active = scopes.filter((scope) => scope.fingerprint !== inactive).length;
+  if (active < PERCENT_EXEMPT_BELOW || cleared.length / active * 100 <= limit) return null;
+  return new PrunePercentError(cleared, active, limit);
 }
 function checkTotalRemovals(changes, limits) {
   if (limits.maxRemovals === void 0) return null;
@@ -62145,6 +62383,8 @@ function parseInputs(get) {
     githubToken: text("github-token"),
     comment: bool("comment", text("comment"), true),
     pruneFrom: text("prune-from"),
+    prune: optionalBool("prune", text("prune")),
+    allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
     maxRemovals: count("max-removals", text("max-removals"), 0),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
@@ -62161,6 +62401,9 @@ function bool(name, value, fallback) {
   if (["true", "True", "TRUE"].includes(value)) return true;
   if (["false", "False", "FALSE"].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+function optionalBool(name, value) {
+  return value === void 0 ? void 0 : bool(name, value, false);
 }
 function count(name, value, min, max) {
   if (value === void 0) return void 0;
@@ -62183,10 +62426,10 @@ function readWorkflowContext(env) {
     stepId: env.GITHUB_ACTION || "autojoin-sync"
   };
 }
-function readPayload(path3) {
-  if (!path3) return void 0;
+function readPayload(path4) {
+  if (!path4) return void 0;
   try {
-    return JSON.parse(readFileSync(path3, "utf8"));
+    return JSON.parse(readFileSync(path4, "utf8"));
   } catch {
     return void 0;
   }
@@ -62879,8 +63122,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path3) {
-  return path3.replace(/\?.*$/u, "");
+function withoutQuery(path4) {
+  return path4.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -62937,38 +63180,6 @@ function redactor(secrets) {
 
 // src/policy/load.ts
 import { open as open2 } from "node:fs/promises";
-
-// src/domain.ts
-import { domainToASCII } from "node:url";
-function comparableDomain(raw) {
-  return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ""));
-}
-function asciiDomain(lower) {
-  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
-  return domainToASCII(lower) || lower;
-}
-function comparableDomains(raw) {
-  const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ""));
-  return [...unique].sort(compareStrings);
-}
-function compareStrings(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// src/scope.ts
-function scopeKey(ref) {
-  return `${ref.scopeType}/${ref.scope}`;
-}
-function parseScopeKey(key) {
-  const slash = key.indexOf("/");
-  if (slash <= 0 || slash === key.length - 1) {
-    throw new Error(`"${key}" is not a scope key; expected TYPE/ID, e.g. team/acme-eng`);
-  }
-  return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
-}
-function compareScopeKeys(a, b) {
-  return compareStrings(a, b);
-}
 
 // src/policy/discover.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
@@ -63299,11 +63510,11 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path3, part = "value") {
+function locate(parsed, path4, part = "value") {
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path3.entries()) {
-    const last = index === path3.length - 1;
+  for (const [index, segment] of path4.entries()) {
+    const last = index === path4.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -63470,13 +63681,34 @@ var project_schema_default = {
         }
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
+    },
+    prune: {
+      description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        history: {
+          description: "Plan a `clear` for every scope that a policy file under the paths declared in any commit reachable from HEAD and that no file declares now (as --prune; needs the full history, not a shallow clone).",
+          type: "boolean",
+          examples: [true]
+        },
+        keep: {
+          description: "Scopes (`TYPE/ID`) released from management: never pruned, their live autojoin left as it is.",
+          type: "array",
+          items: { type: "string", pattern: "^[^/]+/.+$" },
+          uniqueItems: true,
+          examples: [["team/legacy-sales"]]
+        }
+      },
+      examples: [{ history: true, keep: ["team/legacy-sales"] }]
     }
   },
   examples: [
     {
       baseUrl: "https://invitations.example.com",
       defaults: { componentId: "cmp_8f2c", scopeType: "team" },
-      safety: { maxRemovals: 25, maxRemovalPercent: 50 }
+      safety: { maxRemovals: 25, maxRemovalPercent: 50 },
+      prune: { history: true }
     }
   ]
 };
@@ -63511,52 +63743,52 @@ function schemaDiagnostics(kind, parsed, data) {
   return diagnostics;
 }
 function describe(error3, parsed) {
-  const path3 = pointerToPath(error3.instancePath);
+  const path4 = pointerToPath(error3.instancePath);
   switch (error3.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path3, String(error3.params.additionalProperty), error3.parentSchema);
+      return unknownKey(parsed, path4, String(error3.params.additionalProperty), error3.parentSchema);
     case "required":
-      return missingKey(parsed, path3, String(error3.params.missingProperty));
+      return missingKey(parsed, path4, String(error3.params.missingProperty));
     case "type":
-      return wrongType(parsed, path3, error3);
+      return wrongType(parsed, path4, error3);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
     default:
-      return diagnosticAt(locate(parsed, path3), "error", "invalid-value", `${labelOf(path3)}: ${invalidValue(path3, error3)}`);
+      return diagnosticAt(locate(parsed, path4), "error", "invalid-value", `${labelOf(path4)}: ${invalidValue(path4, error3)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path3) {
-  return path3.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path4) {
+  return path4.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path3, key, parentSchema) {
+function unknownKey(parsed, path4, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path3.length ? ` in ${labelOf(path3)}` : "";
+  const where2 = path4.length ? ` in ${labelOf(path4)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path3, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path4, key], "key"), "error", "unknown-key", message);
 }
-function missingKey(parsed, path3, key) {
-  const pos = path3.length ? locate(parsed, path3, "key") : parsed.start;
-  const where2 = path3.length ? ` in ${labelOf(path3)}` : "";
-  const hint = path3.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path4, key) {
+  const pos = path4.length ? locate(parsed, path4, "key") : parsed.start;
+  const where2 = path4.length ? ` in ${labelOf(path4)}` : "";
+  const hint = path4.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path3, error3) {
-  const expected = expectedOf(path3, String(error3.params.type));
-  const label = labelOf(path3);
+function wrongType(parsed, path4, error3) {
+  const expected = expectedOf(path4, String(error3.params.type));
+  const label = labelOf(path4);
   let message = `${label}: expected ${expected}, got ${describeValue(error3.data)}`;
   const scalar = typeof error3.data === "number" || typeof error3.data === "boolean";
   if (error3.params.type === "string" && scalar) {
-    const last = path3.at(-1);
+    const last = path4.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error3.data)}"` : `; quote it: "${String(error3.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path3), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path4), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -63566,10 +63798,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path3, type) {
-  const last = path3.at(-1);
+function expectedOf(path4, type) {
+  const last = path4.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path3.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path4.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -63580,7 +63812,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return String(value);
 }
-function invalidValue(path3, error3) {
+function invalidValue(path4, error3) {
   const limit = error3.params.limit;
   switch (error3.keyword) {
     case "minLength":
@@ -63592,7 +63824,7 @@ function invalidValue(path3, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return path3.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+      return path4.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
     default:
       return error3.message ?? "is invalid";
   }
@@ -63806,17 +64038,95 @@ function parseProjectSource(source, absoluteFile) {
 // src/policy/canonical.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
+// src/policy/found.ts
+import path3 from "node:path";
+var NoPoliciesError = class extends Error {
+  constructor(paths, filesFound) {
+    const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
+    super(`${what} under ${paths.join(", ")}; nothing was done. Check the path, or pass --allow-no-policies when that is intended (e.g. to prune every scope)`);
+    this.paths = paths;
+    this.name = "NoPoliciesError";
+  }
+  paths;
+};
+function pathsWithoutPolicyFiles(paths, files, cwd) {
+  return (paths.length > 0 ? paths : ["."]).filter((given) => {
+    const prefix = relativePosix(cwd, path3.resolve(cwd, given));
+    return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
+  });
+}
+function checkPoliciesFound(paths, load, cwd, allow = false) {
+  if (allow) return;
+  const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
+  if (empty.length > 0) throw new NoPoliciesError(empty, false);
+  if (load.policies.length === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
+}
+function tolerateMissingPaths(diagnostics, allow = false) {
+  if (!allow) return [...diagnostics];
+  return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
+}
+
+// src/run/ci.ts
+var CI_VARIABLES = [
+  "CONTINUOUS_INTEGRATION",
+  "BUILD_ID",
+  "BUILD_NUMBER",
+  "CI_NAME",
+  "RUN_ID",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "TF_BUILD",
+  // Azure Pipelines
+  "JENKINS_URL",
+  "HUDSON_URL",
+  "BUILDKITE",
+  "CIRCLECI",
+  "TRAVIS",
+  "TEAMCITY_VERSION",
+  "BITBUCKET_BUILD_NUMBER",
+  "CODEBUILD_BUILD_ID",
+  // AWS CodeBuild
+  "APPVEYOR",
+  "DRONE",
+  "SEMAPHORE",
+  "bamboo_planKey",
+  "GO_PIPELINE_LABEL",
+  // GoCD
+  "CF_BUILD_ID",
+  // Codefresh
+  "HARNESS_BUILD_ID",
+  "WOODPECKER_CI",
+  "VERCEL",
+  "NETLIFY"
+];
+function ciVariable(env) {
+  const ci = env.CI?.trim();
+  if (ci !== void 0 && ci !== "" && ci !== "false" && ci !== "0") return "CI";
+  return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
+}
+
 // src/run/connect.ts
 var EMBEDDED_STATE_DIR = ".autojoin-sync";
 var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options = {}) {
   const env = options.env ?? process.env;
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
-  if (configured) return remote(configured, env);
-  if (env.CI === "true" || !options.startEmbedded) throw noService(options.baseUrlHint);
+  const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
+  if (configured && !askedFor) return remote(configured, env);
+  if (askedFor && !options.startEmbedded) {
+    throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
+  }
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
+  if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
 `));
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice2);
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice2, askedFor);
+}
+function embeddedRefusal(env) {
+  const ci = ciVariable(env);
+  if (ci !== null) return `this looks like CI (${ci} is set)`;
+  if (nonEmpty(env.AUTOJOIN_API_KEY)) return "AUTOJOIN_API_KEY is set, so a real service was meant";
+  return null;
 }
 async function withServiceClient(options, onNotice, work) {
   const connection = await connect(options);
@@ -63824,7 +64134,7 @@ async function withServiceClient(options, onNotice, work) {
     const { baseUrl, apiKey, accessToken } = connection;
     const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
     try {
-      return await work(client);
+      return await work(client, connection);
     } finally {
       await client.close();
     }
@@ -63839,15 +64149,17 @@ function remote(url, env) {
   } catch (error3) {
     throw new RunError(error3.message, ExitCode2.error);
   }
+  const baseUrl = baseUrlString(checked);
   return {
-    baseUrl: baseUrlString(checked),
+    baseUrl,
+    target: baseUrl,
     ...credential("apiKey", env.AUTOJOIN_API_KEY),
     ...credential("accessToken", env.AUTOJOIN_ACCESS_TOKEN),
     embedded: false,
     close: async () => void 0
   };
 }
-async function embedded(cwd, start, notice2) {
+async function embedded(cwd, start, notice2, askedFor) {
   const dir = join(cwd, EMBEDDED_STATE_DIR);
   await mkdir2(dir, { recursive: true });
   await writeFile2(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
@@ -63858,19 +64170,23 @@ async function embedded(cwd, start, notice2) {
   } catch (error3) {
     throw new RunError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
   }
-  notice2(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
+  const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
+  notice2(`note: ${why}; using the embedded emulator (state in ${relative})`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
     accessToken: emulator.accessToken,
     embedded: true,
+    target: EMBEDDED_TARGET,
     close: () => emulator.close()
   };
 }
-function noService(hint) {
-  const where2 = ["AUTOJOIN_BASE_URL", ...hint ? [hint] : [], `baseUrl in ${PROJECT_FILE}`].join(", or ");
+function noService(options, refusal) {
+  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${PROJECT_FILE}`].join(", or ");
+  const because = refusal ? ` and ${refusal}` : "";
+  const optIn = options.startEmbedded ? `; to use the local embedded emulator on purpose, pass --emulator or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
   return new RunError(
-    `AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN); the embedded emulator is only for local use.`,
+    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
     ExitCode2.error
   );
 }
@@ -63887,181 +64203,6 @@ async function loadProjectOrFail(cwd, paths, report, seeWhere = "see above") {
   report(diagnostics);
   if (diagnostics.some((d) => d.severity === "error")) throw new RunError(`${PROJECT_FILE} is invalid (${seeWhere})`);
   return config;
-}
-
-// src/plan/fields.ts
-function fieldChanges(policy, live) {
-  const changes = [];
-  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
-    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
-  }
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
-    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
-  }
-  return changes;
-}
-function sameMetadata(live, desired) {
-  return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortedKeys(value)) ?? "null";
-}
-function sortedKeys(value) {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
-}
-
-// src/plan/diff.ts
-function diffDesired(desired, live) {
-  const changes = [];
-  for (const entry of desired.values()) {
-    const change = compareScope(entry, live.get(entry.policy.key));
-    if (change) changes.push(change);
-  }
-  return changes;
-}
-function desiredByKey(desired, pruned = []) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const policy of desired) {
-    if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
-    byKey.set(policy.key, { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty });
-  }
-  for (const policy of pruned) {
-    if (byKey.has(policy.key)) continue;
-    byKey.set(policy.key, { policy, domains: [], reason: "pruned", explicitEmpty: false });
-  }
-  return byKey;
-}
-function compareScope(desired, live) {
-  const after = desired.domains;
-  if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
-  const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  const fields = fieldChanges(desired.policy, live);
-  if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange("update", desired, before, after, live, fields);
-}
-function makeChange(kind, desired, before, after, live, fields = []) {
-  const { policy } = desired;
-  const beforeSet = new Set(before);
-  const afterSet = new Set(after);
-  const change = {
-    kind,
-    key: policy.key,
-    scope: policy.scope,
-    scopeType: policy.scopeType,
-    componentId: policy.componentId,
-    before,
-    after,
-    added: after.filter((domain) => !beforeSet.has(domain)),
-    removed: before.filter((domain) => !afterSet.has(domain)),
-    unchanged: after.filter((domain) => beforeSet.has(domain)).length,
-    reason: desired.reason,
-    source: policy.source,
-    explicitEmpty: desired.explicitEmpty
-  };
-  if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
-  if (policy.metadata !== void 0) change.metadata = policy.metadata;
-  if (live?.autojoin) change.autojoin = live.autojoin;
-  if (fields.length > 0) change.fieldChanges = fields;
-  return change;
-}
-function sameList(a, b) {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
-}
-
-// src/plan/types.ts
-var PLAN_FORMAT_VERSION = 2;
-
-// src/plan/plan.ts
-import { createHash as createHash2 } from "node:crypto";
-
-// src/plan/shard.ts
-import { createHash } from "node:crypto";
-var ShardError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ShardError";
-  }
-};
-function parseShard(text) {
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!match) throw new ShardError(`--shard "${text}" is not K/N; expected e.g. --shard 1/4`);
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
-    throw new ShardError(`--shard "${text}" is out of range; K must be between 1 and N, e.g. --shard 1/${Math.max(total, 1)}`);
-  }
-  return { index, total };
-}
-function formatShard(shard) {
-  return `${shard.index}/${shard.total}`;
-}
-function inShard(key, shard) {
-  return shardIndexOf(key, shard.total) === shard.index;
-}
-function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
-  return bucket % total + 1;
-}
-
-// src/plan/plan.ts
-var KIND_RANK = { clear: 0, update: 1, create: 2 };
-function compareChanges(a, b) {
-  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
-}
-function buildPlan(input) {
-  const { shard } = input;
-  const keep = (policy) => !shard || inShard(policy.key, shard);
-  const desired = input.desired.filter(keep);
-  const pruned = (input.pruned ?? []).filter(keep);
-  const byKey = desiredByKey(desired, pruned);
-  const changes = diffDesired(byKey, input.live).sort(compareChanges);
-  const keys = [...byKey.keys()].sort(compareScopeKeys);
-  const plan = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    target: withoutCredentials(input.target),
-    changes,
-    scopes: keys.map((key) => ({ key, fingerprint: fingerprint(input.live.get(key)) })),
-    summary: summarize(changes, keys.length)
-  };
-  if (shard) plan.shard = formatShard(shard);
-  return plan;
-}
-function summarize(changes, scopeCount) {
-  const summary2 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
-  for (const change of changes) {
-    summary2[change.kind] += 1;
-    summary2.domainsAdded += change.added.length;
-    summary2.domainsRemoved += change.removed.length;
-  }
-  return summary2;
-}
-function fingerprint(live) {
-  const autojoin = live?.autojoin ?? null;
-  const state = {
-    active: autojoin !== null,
-    invitationId: autojoin?.invitationId ?? null,
-    domains: live?.autojoin ? comparableDomains(live.domains) : []
-  };
-  if (autojoin && live?.scopeName !== void 0) state.scopeName = live.scopeName;
-  if (autojoin && live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
-  const canonical = JSON.stringify(state);
-  return createHash2("sha256").update(canonical, "utf8").digest("hex");
-}
-function withoutCredentials(target) {
-  try {
-    const url = new URL(target);
-    if (!url.username && !url.password) return target;
-    url.username = "";
-    url.password = "";
-    return url.toString();
-  } catch {
-    return target;
-  }
 }
 
 // src/plan/saved.ts
@@ -64167,6 +64308,17 @@ function summaryLine(summary2) {
 function noChangesLine(scopeCount) {
   return scopeCount === 1 ? "No changes. 1 scope matches its policy file." : `No changes. ${scopeCount} scopes match their policy files.`;
 }
+function targetLine(plan) {
+  return plan.target === EMBEDDED_TARGET ? "Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one." : null;
+}
+var SUBJECT_CHARS = 100;
+function removalLine(change) {
+  const by = change.removedBy;
+  if (!by) return null;
+  const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
+  const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}\u2026` : clean;
+  return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
+}
 
 // src/render/bounded.ts
 var PARAGRAPH = "\n\n";
@@ -64220,13 +64372,15 @@ function renderMarkdown(plan, options = {}) {
 }
 function renderHead(plan, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
-  if (plan.changes.length === 0) return `### ${title}
+  const target = targetLine(plan);
+  const heading = `### ${title}
 
-${noChangesLine(plan.scopes.length)}${shard}`;
+${target === null ? "" : `:warning: ${escapeMarkdown(target)}
+
+`}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `### ${title}
-
-**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
 }
 function renderDetails(change) {
   const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
@@ -64251,9 +64405,14 @@ function fieldList(change) {
 function sourceLine(change) {
   if (!change.source) return "";
   const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
-  return change.reason === "pruned" ? `Policy file deleted (it was ${where2} at the --prune-from revision).
+  if (change.reason !== "pruned") return `Declared in ${where2}.
 
-` : `Declared in ${where2}.
+`;
+  const removal = removalLine(change);
+  if (removal === null) return `Policy file deleted (it was ${where2} at the --prune-from revision).
+
+`;
+  return `No policy file declares this scope any more (it was ${where2}); ${escapeMarkdown(removal)}.
 
 `;
 }
@@ -64494,7 +64653,7 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path3) => posix.normalize(path3)));
+  const explicit = new Set(paths.map((path4) => posix.normalize(path4)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
@@ -64537,41 +64696,200 @@ function gitMessage(error3) {
   return firstLine?.trim() ?? "unknown error";
 }
 
+// src/reconcile/history.ts
+import { spawn } from "node:child_process";
+import { posix as posix2 } from "node:path";
+var SHORT_SHA = 12;
+var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".autojoin-sync"]);
+async function readReplacedPolicySources(paths, cwd) {
+  const prefix = await repositoryPrefix(cwd);
+  const given = paths.length > 0 ? paths : ["."];
+  const explicit = new Set(given.map((path4) => posix2.join(prefix, path4)));
+  const log = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
+    (error3) => {
+      if (error3 instanceof GitRevisionError && /does not have any commits yet/.test(error3.message)) return Buffer.alloc(0);
+      throw error3;
+    }
+  );
+  const replaced = parseLog(log).filter(({ file }) => isUnderPaths(file, explicit));
+  if (replaced.length === 0) return [];
+  const blobs = [...new Set(replaced.map(({ blob }) => blob))];
+  const texts = splitBatch2(await git2(["cat-file", "--batch"], cwd, `${blobs.join("\n")}
+`), blobs);
+  return replaced.flatMap(({ file, blob, removedBy }) => {
+    const text = texts.get(blob);
+    return text === void 0 ? [] : [{ file: posix2.relative(prefix, file) || file, text, removedBy }];
+  });
+}
+async function repositoryPrefix(cwd) {
+  const output = (await git2(["rev-parse", "--is-shallow-repository", "--show-prefix"], cwd)).toString("utf8");
+  const [shallow, prefix = ""] = output.split("\n");
+  if (shallow === "true") {
+    throw new GitRevisionError(
+      "--prune reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. Fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout), or use --prune-from GITREV."
+    );
+  }
+  return prefix;
+}
+function parseLog(output) {
+  const tokens = output.toString("utf8").split("\0");
+  const replaced = [];
+  let commit;
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index].replace(/^\n/, "");
+    if (token.startsWith("")) {
+      commit = { commit: token.slice(1, 1 + SHORT_SHA), date: tokens[index + 1] ?? "", subject: tokens[index + 2] ?? "" };
+      index += 2;
+    } else if (token.startsWith(":") && commit) {
+      const blob = token.split(" ")[2] ?? "";
+      replaced.push({ file: tokens[index + 1] ?? "", blob, removedBy: commit });
+      index += 1;
+    }
+  }
+  return replaced.filter(({ blob }) => /^[0-9a-f]+$/.test(blob) && !/^0+$/.test(blob));
+}
+function isUnderPaths(file, explicit) {
+  if (explicit.has(file)) return true;
+  const parts = file.split("/");
+  return isPolicyFileName(parts[parts.length - 1] ?? "") && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES2.has(part));
+}
+function splitBatch2(output, blobs) {
+  const texts = /* @__PURE__ */ new Map();
+  let at = 0;
+  for (const blob of blobs) {
+    const headerEnd = output.indexOf(10, at);
+    if (headerEnd < 0) break;
+    const [, type, size] = output.subarray(at, headerEnd).toString("utf8").split(" ");
+    if (type === void 0 || size === void 0) {
+      at = headerEnd + 1;
+      continue;
+    }
+    if (type === "blob") texts.set(blob, output.subarray(headerEnd + 1, headerEnd + 1 + Number(size)).toString("utf8"));
+    at = headerEnd + 1 + Number(size) + 1;
+  }
+  return texts;
+}
+function git2(args, cwd, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const stdout = [];
+    let stderr = "";
+    child.stdout.on("data", (chunk) => stdout.push(chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => stderr += chunk);
+    child.on("error", (error3) => reject(gitFailed(args, error3.code === "ENOENT" ? "git is not installed or not on PATH" : error3.message)));
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(stdout));
+      else reject(gitFailed(args, stderr));
+    });
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(input ?? "");
+  });
+}
+function gitFailed(args, stderr) {
+  const detail = stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
+  if (/not a git repository/i.test(detail)) {
+    return new GitRevisionError("--prune reads the git history of the policy files, but this is not a git repository (run it in a clone, or leave --prune out)");
+  }
+  return new GitRevisionError(`--prune: git ${args[0]} failed: ${detail}`);
+}
+
+// src/reconcile/prune.ts
+var NOTHING_PRUNED = { pruned: [], diagnostics: [] };
+async function findPruned(request2, context, declared) {
+  let found;
+  if (request2.from !== void 0) found = await prunedSince(request2.from, context, declared);
+  else if (request2.history) found = { pruned: prunedFromHistory(await readReplacedPolicySources(context.paths, context.cwd), declared, context.project), diagnostics: [] };
+  else return NOTHING_PRUNED;
+  const kept = keptScopes(context.project);
+  return { ...found, pruned: found.pruned.filter((policy) => !kept.has(policy.key)) };
+}
+function prunedFromHistory(sources, declared, project) {
+  const found = /* @__PURE__ */ new Map();
+  const scopeType = project.defaults?.scopeType ?? "default";
+  for (const source of sources) {
+    if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
+    for (const policy of parsePolicySources([source], { project }).policies) {
+      if (declared.has(policy.key) || found.has(policy.key)) continue;
+      found.set(policy.key, { ...policy, removedBy: source.removedBy });
+    }
+  }
+  return [...found.values()];
+}
+var DOCUMENT_START = /^---[ \t]*(?:#.*)?$/;
+var BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
+var TOP_LEVEL_KEY = /^[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)/;
+var SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:#.*)?$/;
+function scopesAtAGlance(text, defaultScopeType) {
+  const documents = [[]];
+  for (const line of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    if (DOCUMENT_START.test(line)) documents.push([]);
+    else if (line.startsWith("---") || line.startsWith("...") || line.startsWith("%")) return null;
+    else documents[documents.length - 1]?.push(line);
+  }
+  const keys = [];
+  for (const lines of documents) {
+    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
+    if (content.length === 0) continue;
+    const key = documentScope(content, defaultScopeType);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  return keys;
+}
+function documentScope(content, defaultScopeType) {
+  const values = /* @__PURE__ */ new Map();
+  for (const [index, line] of content.entries()) {
+    if (/^[ \t]/.test(line)) continue;
+    if (!TOP_LEVEL_KEY.test(line)) return null;
+    const simple = SIMPLE_VALUE.exec(line);
+    const name = line.slice(0, line.indexOf(":"));
+    if (name !== "scope" && name !== "scopeType") continue;
+    if (!simple || values.has(name) || /^[ \t]/.test(content[index + 1] ?? "")) return null;
+    values.set(name, simple[2]);
+  }
+  const scope = values.get("scope");
+  return scope === void 0 ? null : scopeKey({ scopeType: values.get("scopeType") ?? defaultScopeType, scope });
+}
+async function prunedSince(rev, context, declared) {
+  if (isNullRevision(rev)) return NOTHING_PRUNED;
+  const sources = await readPolicySourcesAt(rev, context.paths, context.cwd);
+  const then = parsePolicySources(sources, { project: context.project });
+  const diagnostics = then.diagnostics.filter((d) => d.severity === "error").map((d) => ({ ...d, severity: "warning", message: `at --prune-from ${rev}: ${d.message}` }));
+  return { pruned: then.policies.filter((policy) => !declared.has(policy.key)), diagnostics };
+}
+function keptScopes(project) {
+  return new Set((project.prune?.keep ?? []).map((entry) => scopeKey(parseScopeKey(entry))));
+}
+
 // src/reconcile/index.ts
 async function makePlan(options) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
+  checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy) => shard === void 0 || inShard(policy.key, shard);
   const desired = load.policies.filter(inThisShard);
-  const then = options.pruneFrom === void 0 ? NOTHING_PRUNED : await prunedPolicies(options.pruneFrom, paths, options, load);
+  const request2 = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  const then = await findPruned(request2, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
   const live = await readLiveState(options.client, [...desired, ...pruned], {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     onProgress: options.onProgress
   });
-  const plan = buildPlan({ desired, live, pruned, target: options.client.baseUrl, shard });
+  const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
   return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
 }
 function nothingPlannedMessage(load) {
   return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
 }
-var NOTHING_PRUNED = { pruned: [], diagnostics: [] };
-async function prunedPolicies(rev, paths, options, load) {
-  if (isNullRevision(rev)) return NOTHING_PRUNED;
-  const sources = await readPolicySourcesAt(rev, paths, options.cwd);
-  const then = parsePolicySources(sources, { project: options.project });
-  const now = new Set(load.policies.map((policy) => policy.key));
-  const diagnostics = then.diagnostics.filter((d) => d.severity === "error").map((d) => ({ ...d, severity: "warning", message: `at --prune-from ${rev}: ${d.message}` }));
-  return { pruned: then.policies.filter((policy) => !now.has(policy.key)), diagnostics };
-}
 async function applyPlan(options) {
   const { client, plan } = options;
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
-    checkPlanTarget(plan.target, client.baseUrl);
+    checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();
@@ -64609,15 +64927,15 @@ function limitsFrom(project, flags) {
 }
 
 // src/action/comment.ts
-function commentMarker(path3) {
-  const normalized = path3.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path4) {
+  const normalized = path4.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path3, status, detail, options) {
-    super(`[${method}] ${path3}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path4, status, detail, options) {
+    super(`[${method}] ${path4}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path3;
+    this.path = path4;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -64654,15 +64972,15 @@ function nextPagePath(link, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path3, body) {
-  return (await requestWithLink(target, method, path3, body)).data;
+async function request(target, method, path4, body) {
+  return (await requestWithLink(target, method, path4, body)).data;
 }
-async function requestWithLink(target, method, path3, body) {
+async function requestWithLink(target, method, path4, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath = path3.split("?")[0] ?? path3;
+  const shownPath = path4.split("?")[0] ?? path4;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path3}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path4}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -64753,6 +65071,7 @@ async function validateStep(inputs, context) {
   const policies = load.policies.length === 1 ? "1 policy" : `${load.policies.length} policies`;
   const summary2 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === "error");
+  if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, "validate")}
 
 ${failed ? ":x:" : ":white_check_mark:"} ${summary2}
@@ -64765,7 +65084,7 @@ async function planStep(inputs, context) {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const planJson = await writePlanFile(plan, context);
-    const cautions = findViolations(plan.changes, limitsFrom(project, inputs)).map((violation) => violation.message);
+    const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) warning(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -64829,7 +65148,9 @@ function planFor(inputs, context, project, client) {
     project,
     listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
-    pruneFrom: inputs.pruneFrom
+    pruneFrom: inputs.pruneFrom,
+    prune: inputs.prune,
+    allowNoPolicies: inputs.allowNoPolicies
   }).then((made) => {
     annotate(made.load.diagnostics);
     return made;

@@ -19,6 +19,10 @@ export interface ActionInputs {
   githubToken?: string;
   comment: boolean;
   pruneFrom?: string;
+  /** Clear every scope git history declared and no file declares now (`--prune`); unset: the project file decides. */
+  prune?: boolean;
+  /** Paths without any policy file are not an error. */
+  allowNoPolicies: boolean;
   maxRemovals?: number;
   allowEmpty: boolean;
   concurrency?: number;
@@ -46,6 +50,8 @@ export function parseInputs(get: InputGetter): ActionInputs {
     githubToken: text('github-token'),
     comment: bool('comment', text('comment'), true),
     pruneFrom: text('prune-from'),
+    prune: optionalBool('prune', text('prune')),
+    allowNoPolicies: bool('allow-no-policies', text('allow-no-policies'), false),
     maxRemovals: count('max-removals', text('max-removals'), 0),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
@@ -65,6 +71,10 @@ function bool(name: string, value: string | undefined, fallback: boolean): boole
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+
+function optionalBool(name: string, value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : bool(name, value, false);
 }
 
 function count(name: string, value: string | undefined, min: number, max?: number): number | undefined {

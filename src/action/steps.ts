@@ -10,7 +10,7 @@ import { withServiceClient } from '../run/connect.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
-import { loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
@@ -50,6 +50,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const policies = load.policies.length === 1 ? '1 policy' : `${load.policies.length} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
+  if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
 }
@@ -61,7 +62,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const planJson = await writePlanFile(plan, context);
-    const cautions = findViolations(plan.changes, limitsFrom(project, inputs)).map((violation) => violation.message);
+    const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -121,6 +122,8 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
+    prune: inputs.prune,
+    allowNoPolicies: inputs.allowNoPolicies,
   }).then((made) => {
     annotate(made.load.diagnostics);
     return made;

@@ -25,3 +25,23 @@ function parseConcurrency(text: string): number {
   if (value === null) throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_CONCURRENCY}.`);
   return value;
 }
+
+/** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
+export function emulatorOption(): Option {
+  return new Option('--emulator', 'run against the embedded local emulator (.autojoin-sync/emulator.json), even in CI or with AUTOJOIN_API_KEY set');
+}
+
+/** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */
+export function allowNoPoliciesOption(): Option {
+  return new Option('--allow-no-policies', 'go ahead when the paths hold no policy file (e.g. to prune every scope)');
+}
+
+/** `--prune`: clear every scope git history declared and no file declares now (as prune.history). */
+export function pruneOption(): Option {
+  return new Option('--prune', 'clear every scope a policy file declared in git history (any commit reachable from HEAD) that no file declares now');
+}
+
+/** `--no-prune`: beats prune.history of the project file. */
+export function noPruneOption(): Option {
+  return new Option('--no-prune', 'do not prune, whatever prune.history in autojoin-sync.yaml says');
+}

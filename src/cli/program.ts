@@ -13,7 +13,8 @@ export function buildProgram(): Command {
   const program = new Command('autojoin-sync')
     .description(
       'Make the Invitation Service\'s autojoin domains match the policy files in your repository.\n' +
-        'Without AUTOJOIN_BASE_URL (and outside CI) commands run against an embedded local emulator.',
+        'Without AUTOJOIN_BASE_URL, outside CI and without AUTOJOIN_API_KEY, commands run against an embedded\n' +
+        'local emulator and say so; in CI they stop instead (pass --emulator to use it anyway).',
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
@@ -39,7 +40,7 @@ Getting started:
   $ autojoin-sync <command> --help       flags and examples of one command
 
 Environment:
-  AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback)
+  AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback; \`embedded\`: as --emulator)
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
   AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
   NO_COLOR               disable colour

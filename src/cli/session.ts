@@ -18,16 +18,20 @@ import { resolveListing } from '../run/listing.js';
 export interface Session {
   client: ServiceClient;
   project: ProjectConfig;
+  /** Where plans say they were made: the base URL, or `embedded`. */
+  target: string;
 }
 
 /**
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become RunErrors with their exit code.
+ * @param flags `emulator`: the --emulator flag
  */
-export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>, flags: { emulator?: boolean } = {}): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    return await withServiceClient({ cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
+    const options = { cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator, emulator: flags.emulator };
+    return await withServiceClient(options, printNotice, (client, { target }) => work({ client, project, target }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -44,7 +48,8 @@ export async function planOrFail(options: {
   cwd: string;
   client: ServiceClient;
   project: ProjectConfig;
-  flags: { pruneFrom?: string; shard?: string; listing?: ListingKind; concurrency: number };
+  target: string;
+  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number };
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
@@ -57,6 +62,9 @@ export async function planOrFail(options: {
     listing: resolveListing(flags.listing, options.project),
     concurrency: flags.concurrency,
     pruneFrom: flags.pruneFrom,
+    prune: flags.prune,
+    allowNoPolicies: flags.allowNoPolicies,
+    target: options.target,
     shard: flags.shard,
     onProgress: progress.update,
   }).finally(progress.done);

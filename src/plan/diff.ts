@@ -11,16 +11,16 @@
  *  | active with domains | []         | clear             |
  *  | active, no domains  | []         | —                 |
  *
- * Pruned policies (deleted since the --prune-from revision) become desired [] before the
- * comparison, as DNSControl copies hands-off records into desired, so the differ has no
- * special case for them beyond the reason it records. Name and metadata are compared only
- * where the file states them and the service shows them (fields.ts).
+ * Pruned policies (declared in git history or at the --prune-from revision, gone now) become
+ * desired [] before the comparison, as DNSControl copies hands-off records into desired, so the
+ * differ has no special case for them beyond the reason it records. Name and metadata are
+ * compared only where the file states them and the service shows them (fields.ts).
  */
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { comparableDomains } from '../domain.js';
 import { fieldChanges } from './fields.js';
-import type { Change, FieldChange, LiveScope } from './types.js';
+import type { Change, FieldChange, LiveScope, PrunedPolicy } from './types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
 export interface Desired {
@@ -28,16 +28,17 @@ export interface Desired {
   domains: string[];
   reason: Change['reason'];
   explicitEmpty: boolean;
+  removedBy?: Change['removedBy'];
 }
 
 /**
  * Compares desired policies with live state.
  * @param desired policies from the files now.
  * @param live live state by scope key; a scope absent here counts as no autojoin.
- * @param pruned policies present at the --prune-from revision and gone now.
+ * @param pruned policies gone now (git history, or the --prune-from revision).
  * @returns one change per scope that differs, sorted by key.
  */
-export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly Policy[] = []): Change[] {
+export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly PrunedPolicy[] = []): Change[] {
   return diffDesired(desiredByKey(desired, pruned), live).sort((a, b) => compareScopeKeys(a.key, b.key));
 }
 
@@ -58,7 +59,7 @@ export function diffDesired(desired: ReadonlyMap<ScopeKey, Desired>, live: Reado
  * Keys the desired side by scope. A pruned policy whose scope is still declared
  * (the file moved or was renamed) is not pruned: the current declaration wins.
  */
-export function desiredByKey(desired: readonly Policy[], pruned: readonly Policy[] = []): Map<ScopeKey, Desired> {
+export function desiredByKey(desired: readonly Policy[], pruned: readonly PrunedPolicy[] = []): Map<ScopeKey, Desired> {
   const byKey = new Map<ScopeKey, Desired>();
   for (const policy of desired) {
     if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
@@ -66,8 +67,8 @@ export function desiredByKey(desired: readonly Policy[], pruned: readonly Policy
   }
   for (const policy of pruned) {
     if (byKey.has(policy.key)) continue;
-    // Deleting a file is not the same as writing `domains: []`: safety asks for --allow-empty.
-    byKey.set(policy.key, { policy, domains: [], reason: 'pruned', explicitEmpty: false });
+    // Not `domains: []` in a file: safety tells the two apart (a deletion needs no --allow-empty).
+    byKey.set(policy.key, { policy, domains: [], reason: 'pruned', explicitEmpty: false, removedBy: policy.removedBy });
   }
   return byKey;
 }
@@ -111,6 +112,7 @@ function makeChange(
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
   if (policy.metadata !== undefined) change.metadata = policy.metadata;
   if (live?.autojoin) change.autojoin = live.autojoin;
+  if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields.length > 0) change.fieldChanges = fields;
   return change;
 }

@@ -3,11 +3,12 @@ export { diff } from './diff.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, fingerprint, summarize, type BuildPlanInput } from './plan.js';
+export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, summarize, type BuildPlanInput } from './plan.js';
 export {
   checkSafety,
   findViolations,
   PERCENT_EXEMPT_BELOW,
+  PrunePercentError,
   RemovalPercentError,
   TooManyRemovalsError,
   UnintendedClearError,

@@ -5,15 +5,30 @@ import { desiredByKey, diffDesired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShard, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
-import { PLAN_FORMAT_VERSION, type Change, type ChangeKind, type LiveScope, type Plan, type PlanSummary, type ScopeFingerprint } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type Change,
+  type ChangeKind,
+  type LiveScope,
+  type Plan,
+  type PlanSummary,
+  type PrunedPolicy,
+  type ScopeFingerprint,
+} from './types.js';
+
+/**
+ * `target` of a plan made against the embedded emulator: renderers say so in the header, and
+ * `AUTOJOIN_BASE_URL=embedded` asks for that emulator.
+ */
+export const EMBEDDED_TARGET = 'embedded';
 
 /** What a plan is made from; everything is already read, nothing here does I/O. */
 export interface BuildPlanInput {
   desired: readonly Policy[];
   live: ReadonlyMap<ScopeKey, LiveScope>;
-  /** Policies present at the --prune-from revision and gone now. */
-  pruned?: readonly Policy[];
-  /** Base URL the live state was read from; any user:password part is dropped. */
+  /** Policies gone now: present at the --prune-from revision, or in git history (--prune). */
+  pruned?: readonly PrunedPolicy[];
+  /** Base URL the live state was read from (any user:password part is dropped), or EMBEDDED_TARGET. */
   target: string;
   /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
   shard?: Shard;

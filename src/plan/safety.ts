@@ -6,13 +6,15 @@
  * to override it.
  *
  * What each limit counts:
- *  - --max-removals N: every domain removed, by updates and clears, across the run.
- *  - safety.maxRemovalPercent: per scope, for updates only. A clear always removes 100 %
- *    and has its own rule below; creates never remove anything.
- *  - clears: a clear must be asked for with `domains: []` in its file, or --allow-empty
- *    (a deleted policy file under --prune-from never says `domains: []`).
+ *  - --max-removals N: every domain removed, by updates and clears (pruned ones too), across the run.
+ *  - safety.maxRemovalPercent: per scope, for updates; and run-wide for clears of deleted policy
+ *    files (pruned), as a share of the scopes whose autojoin is active, so deleting most of the
+ *    files is refused like octoDNS refuses deleting most of a zone. Creates never remove anything.
+ *  - clears: a clear must be asked for with `domains: []` in its file, by deleting the file
+ *    (a pruned clear: the deletion was reviewed like any edit), or with --allow-empty.
  */
-import type { Change, Plan, SafetyLimits } from './types.js';
+import { fingerprint } from './plan.js';
+import type { Change, Plan, SafetyLimits, ScopeFingerprint } from './types.js';
 
 /**
  * Scopes with fewer existing domains than this are exempt from the percent limit: one
@@ -72,15 +74,29 @@ export class RemovalPercentError extends UnsafePlanError {
   }
 }
 
-/** A clear of a scope whose file does not say `domains: []` (a deleted policy file). */
+/** A clear of a scope whose file does not say `domains: []` (live domains the file does not list). */
 export class UnintendedClearError extends UnsafePlanError {
-  constructor(scopes: string[], pruned: boolean) {
+  constructor(scopes: string[]) {
     super(
-      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []` +
-        `${pruned ? ' (policy file deleted)' : ''}; to go ahead, run again with --allow-empty, or write domains: [] in the file`,
+      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []; ` +
+        'to go ahead, run again with --allow-empty, or write domains: [] in the file',
       scopes,
     );
     this.name = 'UnintendedClearError';
+  }
+}
+
+/** Clears of deleted policy files take more than safety.maxRemovalPercent of the active scopes. */
+export class PrunePercentError extends UnsafePlanError {
+  constructor(readonly cleared: string[], readonly active: number, readonly limit: number) {
+    const percent = (cleared.length / active) * 100;
+    super(
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, ` +
+        `more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` +
+        `to go ahead, set safety.maxRemovalPercent to ${Math.ceil(percent)} or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone`,
+      cleared,
+    );
+    this.name = 'PrunePercentError';
   }
 }
 
@@ -89,7 +105,7 @@ export class UnintendedClearError extends UnsafePlanError {
  * @throws UnsafePlanError (a subclass per limit) when the plan breaks any limit.
  */
 export function checkSafety(plan: Plan, limits: SafetyLimits): void {
-  const violations = findViolations(plan.changes, limits);
+  const violations = findViolations(plan.changes, limits, plan.scopes);
   const [first, ...rest] = violations;
   if (!first) return;
   first.violations = violations;
@@ -97,18 +113,37 @@ export function checkSafety(plan: Plan, limits: SafetyLimits): void {
   throw first;
 }
 
-/** @returns every limit the changes break, in a fixed order; [] when the plan is safe. */
-export function findViolations(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError[] {
-  const found = [checkClears(changes, limits), checkTotalRemovals(changes, limits), checkRemovalPercent(changes, limits)];
+/**
+ * @param scopes the plan's covered scopes with their live fingerprints: the run-wide percent rule
+ *   for pruned clears counts those with active autojoin (without them it is not checked)
+ * @returns every limit the changes break, in a fixed order; [] when the plan is safe.
+ */
+export function findViolations(changes: readonly Change[], limits: SafetyLimits, scopes?: readonly ScopeFingerprint[]): UnsafePlanError[] {
+  const found = [
+    checkClears(changes, limits),
+    checkTotalRemovals(changes, limits),
+    checkRemovalPercent(changes, limits),
+    scopes ? checkPrunePercent(changes, scopes, limits) : null,
+  ];
   return found.filter((violation): violation is UnsafePlanError => violation !== null);
 }
 
 function checkClears(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
   if (limits.allowEmpty) return null;
-  const unintended = changes.filter((change) => change.kind === 'clear' && change.explicitEmpty !== true);
-  if (unintended.length === 0) return null;
-  const allPruned = unintended.every((change) => change.reason === 'pruned');
-  return new UnintendedClearError(unintended.map((change) => change.key), allPruned);
+  const unintended = changes.filter((change) => change.kind === 'clear' && change.explicitEmpty !== true && change.reason !== 'pruned');
+  return unintended.length === 0 ? null : new UnintendedClearError(unintended.map((change) => change.key));
+}
+
+/** Pruned clears as a share of the scopes whose autojoin is active now (creates have none yet). */
+function checkPrunePercent(changes: readonly Change[], scopes: readonly ScopeFingerprint[], limits: SafetyLimits): UnsafePlanError | null {
+  const limit = limits.maxRemovalPercent;
+  if (limit === undefined) return null;
+  const cleared = changes.filter((change) => change.kind === 'clear' && change.reason === 'pruned').map((change) => change.key);
+  if (cleared.length === 0) return null;
+  const inactive = fingerprint(undefined);
+  const active = scopes.filter((scope) => scope.fingerprint !== inactive).length;
+  if (active < PERCENT_EXEMPT_BELOW || (cleared.length / active) * 100 <= limit) return null;
+  return new PrunePercentError(cleared, active, limit);
 }
 
 function checkTotalRemovals(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {

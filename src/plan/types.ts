@@ -1,4 +1,4 @@
-import type { SourcePos } from '../policy/types.js';
+import type { Policy, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 
 /**
@@ -62,6 +62,23 @@ export interface Change {
   autojoin?: NonNullable<LiveScope['autojoin']>;
   /** update: the scope's name and metadata where the file and the service differ (old → new). */
   fieldChanges?: FieldChange[];
+  /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
+  removedBy?: RemovalCommit;
+}
+
+/** The commit after which no policy file declared a scope any more. */
+export interface RemovalCommit {
+  /** Abbreviated commit id (12 hex digits). */
+  commit: string;
+  /** Committer date, ISO 8601. */
+  date: string;
+  /** First line of the commit message. */
+  subject: string;
+}
+
+/** A policy no file declares now (deleted since --prune-from, or found in git history by --prune). */
+export interface PrunedPolicy extends Policy {
+  removedBy?: RemovalCommit;
 }
 
 /**

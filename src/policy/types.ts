@@ -51,6 +51,12 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
+  prune?: {
+    /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
+    history?: boolean;
+    /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
+    keep?: string[];
+  };
 }
 
 /** What the loader hands the rest of the program. */

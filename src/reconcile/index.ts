@@ -1,22 +1,22 @@
 /**
  * The orchestrator both front ends call (src/cli, src/action); neither plans or applies on its own.
  * Like octoDNS's Manager.sync, each entry point reads as a list of steps:
- *  - makePlan:    load policies → shard → pruned scopes (--prune-from) → read live state → buildPlan
+ *  - makePlan:    load policies → shard → pruned scopes (--prune, --prune-from; prune.ts) → read live state → buildPlan
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
-import { countDiagnostics, loadPolicies, parsePolicySources, plural, renderPolicyDocument } from '../policy/index.js';
+import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import { parseScopeKey, scopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
-import { isNullRevision, readPolicySourcesAt } from './git.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
+import { findPruned } from './prune.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 
 type Progress = (done: number, total: number) => void;
@@ -31,6 +31,12 @@ export interface MakePlanOptions {
   concurrency?: number;
   /** Git revision whose policy files name the scopes to clear when their policy is gone now. */
   pruneFrom?: string;
+  /** Clear every scope git history declared and no file declares now (--prune; prune.history beats nothing, loses to false). */
+  prune?: boolean;
+  /** A path set with no policy file is fine (exit 0): the "prune everything" case. */
+  allowNoPolicies?: boolean;
+  /** Where the plan says it was made (default: the client's base URL); `embedded` for the embedded emulator. */
+  target?: string;
   /** `K/N`: plan only the scopes of shard K of N. */
   shard?: string;
   /** Progress of the live-state read. */
@@ -44,18 +50,21 @@ export interface MakePlanOptions {
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
+  checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);
   const desired = load.policies.filter(inThisShard);
-  const then = options.pruneFrom === undefined ? NOTHING_PRUNED : await prunedPolicies(options.pruneFrom, paths, options, load);
+  const request = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  const then = await findPruned(request, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
   const live = await readLiveState(options.client, [...desired, ...pruned], {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     onProgress: options.onProgress,
   });
-  const plan = buildPlan({ desired, live, pruned, target: options.client.baseUrl, shard });
+  const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
   return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
 }
 
@@ -64,34 +73,14 @@ export function nothingPlannedMessage(load: LoadResult): string {
   return `${plural(countDiagnostics(load.diagnostics).errors, 'error')} in the policy files; nothing was planned`;
 }
 
-interface Pruned {
-  pruned: Policy[];
-  diagnostics: Diagnostic[];
-}
-
-const NOTHING_PRUNED: Pruned = { pruned: [], diagnostics: [] };
-
-/**
- * Policies at revision `rev` whose scope has no policy now. The old revision's errors cannot
- * block today's run: they come back as warnings, and the scopes they affect are not pruned.
- */
-async function prunedPolicies(rev: string, paths: string[], options: MakePlanOptions, load: LoadResult): Promise<Pruned> {
-  if (isNullRevision(rev)) return NOTHING_PRUNED;
-  const sources = await readPolicySourcesAt(rev, paths, options.cwd);
-  const then = parsePolicySources(sources, { project: options.project });
-  const now = new Set<ScopeKey>(load.policies.map((policy) => policy.key));
-  const diagnostics = then.diagnostics
-    .filter((d) => d.severity === 'error')
-    .map((d): Diagnostic => ({ ...d, severity: 'warning', message: `at --prune-from ${rev}: ${d.message}` }));
-  return { pruned: then.policies.filter((policy) => !now.has(policy.key)), diagnostics };
-}
-
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
   limits: SafetyLimits;
   concurrency?: number;
   listing?: ListingKind;
+  /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
+  target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
   verifyFingerprints?: boolean;
   /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
@@ -110,7 +99,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   const { client, plan } = options;
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
-    checkPlanTarget(plan.target, client.baseUrl);
+    checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();

@@ -3,7 +3,8 @@
  * change the same way.
  */
 import { compareStrings } from '../domain.js';
-import type { Change, ChangeKind, FieldChange, PlanSummary } from '../plan/types.js';
+import { EMBEDDED_TARGET } from '../plan/plan.js';
+import type { Change, ChangeKind, FieldChange, Plan, PlanSummary } from '../plan/types.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -88,4 +89,27 @@ export function noChangesLine(scopeCount: number): string {
   return scopeCount === 1
     ? 'No changes. 1 scope matches its policy file.'
     : `No changes. ${scopeCount} scopes match their policy files.`;
+}
+
+/** @returns the header line of a plan made against the embedded emulator, else null. */
+export function targetLine(plan: Pick<Plan, 'target'>): string | null {
+  return plan.target === EMBEDDED_TARGET
+    ? 'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.'
+    : null;
+}
+
+/** Longest commit subject shown; the plan JSON keeps the whole line. */
+const SUBJECT_CHARS = 100;
+
+/**
+ * @returns `removed by 1a2b3c4d5e6f (2025-01-02) "Retire acme-old"` for a scope pruned from
+ *   git history, else null. Control characters of the subject are dropped (it reaches terminals).
+ */
+export function removalLine(change: Pick<Change, 'removedBy'>): string | null {
+  const by = change.removedBy;
+  if (!by) return null;
+  // eslint-disable-next-line no-control-regex
+  const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}…` : clean;
+  return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
 }

@@ -1,7 +1,7 @@
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../policy/format.js';
 import { joinBounded } from './bounded.js';
-import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, summaryLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
@@ -38,9 +38,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
 
 function renderHead(plan: Plan, title: string): string {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : '';
-  if (plan.changes.length === 0) return `### ${title}\n\n${noChangesLine(plan.scopes.length)}${shard}`;
+  const target = targetLine(plan);
+  const heading = `### ${title}\n\n${target === null ? '' : `:warning: ${escapeMarkdown(target)}\n\n`}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `### ${title}\n\n**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
 }
 
 function renderDetails(change: Change): string {
@@ -63,7 +65,10 @@ function fieldList(change: Change): string {
 function sourceLine(change: Change): string {
   if (!change.source) return '';
   const where = escapeMarkdown(`${change.source.file}:${change.source.line}`);
-  return change.reason === 'pruned' ? `Policy file deleted (it was ${where} at the --prune-from revision).\n\n` : `Declared in ${where}.\n\n`;
+  if (change.reason !== 'pruned') return `Declared in ${where}.\n\n`;
+  const removal = removalLine(change);
+  if (removal === null) return `Policy file deleted (it was ${where} at the --prune-from revision).\n\n`;
+  return `No policy file declares this scope any more (it was ${where}); ${escapeMarkdown(removal)}.\n\n`;
 }
 
 /** Indices of the changes, most domains touched first; ties keep plan order. */

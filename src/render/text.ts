@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
-import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, scopeLabel, summaryLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -32,10 +32,12 @@ function palette(color: boolean): Palette {
  * @returns the text, ending in a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
-  if (plan.changes.length === 0) return `${noChangesLine(plan.scopes.length)}\n`;
+  const target = targetLine(plan);
+  const head = target === null ? '' : `${target}\n\n`;
+  if (plan.changes.length === 0) return `${head}${noChangesLine(plan.scopes.length)}\n`;
   const paint = palette(options.color);
   const blocks = plan.changes.map((change) => renderChange(change, paint));
-  return `${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n`;
+  return `${head}${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n`;
 }
 
 function renderChange(change: Change, paint: Palette): string {
@@ -44,6 +46,7 @@ function renderChange(change: Change, paint: Palette): string {
   const lines = domainLines(change, false).map(({ sign, domain }) =>
     `    ${(sign === '+' ? paint.added : paint.removed)(`${sign} ${domain}`)}`,
   );
+  const removal = removalLine(change);
   const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
-  return [header, ...lines, ...fields].join('\n');
+  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields].join('\n');
 }

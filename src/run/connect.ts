@@ -1,7 +1,8 @@
 /**
  * Where commands send their requests: the service named by AUTOJOIN_BASE_URL (or the project
- * file), or, when none is set and we are not in CI, an emulator started in this process over
- * `.autojoin-sync/emulator.json`, so a first run works with no setup and no credentials.
+ * file), or, when none is set, outside CI and without an API key, an emulator started in this
+ * process over `.autojoin-sync/emulator.json`, so a first run works with no setup and no
+ * credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for that emulator anywhere.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
+import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { ciVariable } from './ci.js';
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
@@ -24,6 +27,8 @@ export interface ConnectOptions {
    * (the action) leave it out, so their bundle carries no emulator.
    */
   startEmbedded?: EmbeddedStarter;
+  /** `--emulator`: use the embedded emulator whatever else is set (in CI too). */
+  emulator?: boolean;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -42,6 +47,8 @@ export interface Connection {
   accessToken?: string;
   /** True when the embedded emulator serves this connection. */
   embedded: boolean;
+  /** What a plan records as where it was made: the base URL, or `embedded` (EMBEDDED_TARGET). */
+  target: string;
   /** Stops the embedded emulator (flushing its state); nothing to do for a remote service. */
   close(): Promise<void>;
 }
@@ -53,15 +60,32 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
 /**
  * Resolves the service to talk to.
  * @returns the base URL and credentials to use, and how to release them
- * @throws RunError when the base URL is refused, or when none is set in CI
+ * @throws RunError when the base URL is refused, or when none is set and the embedded emulator
+ *   may not stand in (in CI, with an API key, or in a front end without one)
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
-  if (configured) return remote(configured, env);
-  if (env.CI === 'true' || !options.startEmbedded) throw noService(options.baseUrlHint);
+  const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
+  if (configured && !askedFor) return remote(configured, env);
+  if (askedFor && !options.startEmbedded) {
+    throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
+  }
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
+  if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice);
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice, askedFor);
+}
+
+/**
+ * Why the embedded emulator may not stand in for a missing base URL, or null when it may:
+ * in CI it would "succeed" against throwaway state, and an API key was meant for a real service.
+ */
+function embeddedRefusal(env: NodeJS.ProcessEnv): string | null {
+  const ci = ciVariable(env);
+  if (ci !== null) return `this looks like CI (${ci} is set)`;
+  if (nonEmpty(env.AUTOJOIN_API_KEY)) return 'AUTOJOIN_API_KEY is set, so a real service was meant';
+  return null;
 }
 
 /**
@@ -72,14 +96,14 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
 export async function withServiceClient<T>(
   options: ConnectOptions,
   onNotice: (message: string) => void,
-  work: (client: ServiceClient) => Promise<T>,
+  work: (client: ServiceClient, connection: Connection) => Promise<T>,
 ): Promise<T> {
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
     const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
     try {
-      return await work(client);
+      return await work(client, connection);
     } finally {
       await client.close();
     }
@@ -95,8 +119,10 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
   } catch (error) {
     throw new RunError((error as Error).message, ExitCode.error);
   }
+  const baseUrl = baseUrlString(checked);
   return {
-    baseUrl: baseUrlString(checked),
+    baseUrl,
+    target: baseUrl,
     ...credential('apiKey', env.AUTOJOIN_API_KEY),
     ...credential('accessToken', env.AUTOJOIN_ACCESS_TOKEN),
     embedded: false,
@@ -104,7 +130,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
   };
 }
 
-async function embedded(cwd: string, start: EmbeddedStarter, notice: (message: string) => void): Promise<Connection> {
+async function embedded(cwd: string, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean): Promise<Connection> {
   const dir = join(cwd, EMBEDDED_STATE_DIR);
   await mkdir(dir, { recursive: true });
   // Local state is never meant to be committed.
@@ -116,22 +142,28 @@ async function embedded(cwd: string, start: EmbeddedStarter, notice: (message: s
   } catch (error) {
     throw new RunError(`cannot start the embedded emulator: ${(error as Error).message}`, ExitCode.error);
   }
-  notice(`note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in ${relative})`);
+  const why = askedFor ? 'as asked' : 'AUTOJOIN_BASE_URL is not set';
+  notice(`note: ${why}; using the embedded emulator (state in ${relative})`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
     accessToken: emulator.accessToken,
     embedded: true,
+    target: EMBEDDED_TARGET,
     close: () => emulator.close(),
   };
 }
 
 /** The one rule for "no service named": an error naming where to set one, never a silent emulator. */
-function noService(hint: string | undefined): RunError {
-  const where = ['AUTOJOIN_BASE_URL', ...(hint ? [hint] : []), `baseUrl in ${PROJECT_FILE}`].join(', or ');
+function noService(options: ConnectOptions, refusal: string | null): RunError {
+  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${PROJECT_FILE}`].join(', or ');
+  const because = refusal ? ` and ${refusal}` : '';
+  const optIn = options.startEmbedded
+    ? `; to use the local embedded emulator on purpose, pass --emulator or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`
+    : '; the embedded emulator is only for local use';
   return new RunError(
-    `AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN); ` +
-      'the embedded emulator is only for local use.',
+    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. ` +
+      `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
     ExitCode.error,
   );
 }

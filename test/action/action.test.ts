@@ -234,7 +234,7 @@ describe('drift and errors', () => {
   it('stops with a clear message in CI when no base URL is given', async () => {
     const run = await action({ command: 'plan', 'base-url': '' });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^::error::AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to. Set AUTOJOIN_BASE_URL, or the action input base-url/m);
+    expect(run.stdout).toMatch(/^::error::AUTOJOIN_BASE_URL is not set: no Invitation Service to talk to, and nothing was written. Set AUTOJOIN_BASE_URL, or the action input base-url/m);
     expect(run.outputs['exit-code']).toBe('1');
   });
 
@@ -282,6 +282,30 @@ describe('apply on push', () => {
     expect(run.outputs.summary).toBe('0 to create, 0 to update, 1 to clear, 1 unchanged. Applied 1, failed 0, skipped 0.');
     expect(emulator.data().scopes['team/acme-sales']?.autojoin?.invitation.deactivated).toBe(true);
     expect(emulator.data().scopes['team/acme-eng']?.autojoin?.invitation.deactivated).toBe(false);
+  });
+
+  it('with prune, a pull request that deletes a policy file lists the clear in the sticky comment', async () => {
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'two scopes');
+    expect((await action({ command: 'apply', prune: 'true' }, { eventName: 'push', payload: {} })).code).toBe(0);
+    git('rm', '-q', 'policies/sales.autojoin.yaml');
+    git('commit', '-q', '-m', 'Retire the sales team');
+    const sha = git('rev-parse', '--short=12', 'HEAD');
+
+    const run = await action({ command: 'plan', prune: 'true' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs.summary).toBe('0 to create, 0 to update, 1 to clear, 1 unchanged.');
+    const body = markerComments()[0]?.body ?? '';
+    expect(body).toContain('<code>-</code> <b>team/acme-sales</b> — clear (deactivates autojoin): -1 (policy file deleted)');
+    expect(body).toContain(`removed by ${sha} (`);
+    expect(body).toContain('Retire the sales team');
+    expect(body).toContain('- acme-sales.com');
+    expect(body).not.toContain('--allow-empty');
+    expect(JSON.parse(run.planJson ?? '{}')).toMatchObject({ changes: [{ key: 'team/acme-sales', kind: 'clear', reason: 'pruned', removedBy: { commit: sha } }] });
+    expect(emulator.data().scopes['team/acme-sales']?.autojoin?.invitation.deactivated).toBe(false);
   });
 
   it('plan shows, but does not fail on, what apply would refuse', async () => {

@@ -77,20 +77,28 @@ describe('example workflows', () => {
     expect(plan.on).toHaveProperty('pull_request');
     expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     expect(plan.concurrency).toEqual({ group: 'autojoin-plan-${{ github.event.pull_request.number }}', 'cancel-in-progress': true });
-    expect(actionStep(plan).with).toMatchObject({ command: 'plan', 'api-key': '${{ secrets.AUTOJOIN_API_KEY }}' });
+    expect(actionStep(plan).with).toMatchObject({ command: 'plan', 'api-key': '${{ secrets.AUTOJOIN_API_KEY }}', prune: true });
   });
 
-  it('apply: push to main, never cancels a running apply, prunes from the previous commit', () => {
+  it('apply: push to main, never cancels a running apply, prunes from the whole history', () => {
     const { apply } = workflows;
     expect(apply.on).toMatchObject({ push: { branches: ['main'] } });
     expect(apply.concurrency['cancel-in-progress']).toBe(false);
-    expect(apply.jobs.apply?.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
-    expect(actionStep(apply).with).toMatchObject({ command: 'apply', 'prune-from': '${{ github.event.before }}' });
+    expect(actionStep(apply).with).toMatchObject({ command: 'apply', prune: true });
+    expect(actionStep(apply).with).not.toHaveProperty('prune-from');
   });
 
   it('drift: nightly plan that fails on changes', () => {
     const { drift } = workflows;
     expect(drift.on).toHaveProperty('schedule');
-    expect(actionStep(drift).with).toMatchObject({ command: 'plan', 'detailed-exitcode': true });
+    expect(actionStep(drift).with).toMatchObject({ command: 'plan', 'detailed-exitcode': true, prune: true });
+  });
+
+  it('every workflow that prunes checks out the whole history', () => {
+    for (const [name, workflow] of Object.entries(workflows)) {
+      if (!actionStep(workflow).with?.prune) continue;
+      const job = Object.values(workflow.jobs)[0];
+      expect(job?.steps[0], name).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+    }
   });
 });

@@ -18,6 +18,8 @@ describe('parseInputs', () => {
       githubToken: undefined,
       comment: true,
       pruneFrom: undefined,
+      prune: undefined,
+      allowNoPolicies: false,
       maxRemovals: undefined,
       allowEmpty: false,
       concurrency: undefined,
@@ -38,6 +40,8 @@ describe('parseInputs', () => {
         comment: 'false',
         'detailed-exitcode': 'true',
         'prune-from': 'abc123',
+        prune: 'false',
+        'allow-no-policies': 'true',
       }),
     );
     expect(inputs).toMatchObject({
@@ -50,12 +54,15 @@ describe('parseInputs', () => {
       comment: false,
       detailedExitcode: true,
       pruneFrom: 'abc123',
+      prune: false,
+      allowNoPolicies: true,
     });
   });
 
   it.each([
     ['command', 'destroy', 'input command: "destroy" is not one of validate, plan, apply'],
     ['comment', 'yes', 'input comment: "yes" is not a boolean; use true or false'],
+    ['prune', 'always', 'input prune: "always" is not a boolean; use true or false'],
     ['max-removals', '-1', 'input max-removals: "-1" is not a whole number >= 0'],
     ['concurrency', '0', 'input concurrency: "0" is not a whole number from 1 to 256'],
     ['listing', 'by-team', 'input listing: "by-team" is not one of by-group, by-scope'],

@@ -17,7 +17,7 @@ function git(dir: string, ...args: string[]): void {
 }
 
 describe('--prune-from GITREV', () => {
-  it('clears scopes whose policy file was deleted since GITREV, only when asked and allowed', async () => {
+  it('clears scopes whose policy file was deleted since GITREV, only when asked and within the removal limits', async () => {
     emulator = await startTestEmulator();
     project = await tempProject({
       'policies/keep.autojoin.yaml': policy('keep', ['keep.example']),
@@ -41,12 +41,13 @@ describe('--prune-from GITREV', () => {
     expect(planned.stdout).toContain('policy file deleted');
     expect(planned.stdout).toContain('0 to create, 0 to update, 1 to clear, 1 unchanged.');
 
-    const refused = await cli(['apply', '--yes', '--prune-from', 'HEAD~1', 'policies'], { cwd: project.dir, emulator });
+    // A deletion needs no --allow-empty, but its domains count against --max-removals.
+    const refused = await cli(['apply', '--yes', '--max-removals', '1', '--prune-from', 'HEAD~1', 'policies'], { cwd: project.dir, emulator });
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('--allow-empty');
+    expect(refused.stderr).toContain('--max-removals 2');
     expect(posts(emulator)).toBe(0);
 
-    const applied = await cli(['apply', '--yes', '--allow-empty', '--prune-from', 'HEAD~1', 'policies'], { cwd: project.dir, emulator });
+    const applied = await cli(['apply', '--yes', '--prune-from', 'HEAD~1', 'policies'], { cwd: project.dir, emulator });
     expect(applied.code).toBe(0);
     expect(liveDomains(emulator.data(), 'gone')).toBeNull();
     expect(liveDomains(emulator.data(), 'keep')).toEqual(['keep.example']);

@@ -22,6 +22,21 @@ describe('connect()', () => {
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
   });
 
+  it('with an API key but no base URL stops too, outside CI: the key was meant for a real service', async () => {
+    const attempt = connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, startEmbedded: startEmbeddedEmulator });
+    await expect(attempt).rejects.toThrow(/^AUTOJOIN_BASE_URL is not set and AUTOJOIN_API_KEY is set, so a real service was meant: .*pass --emulator or set AUTOJOIN_BASE_URL=embedded\.$/u);
+    await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
+  });
+
+  it('--emulator and AUTOJOIN_BASE_URL=embedded start the embedded emulator in CI too; a front end without one refuses', async () => {
+    for (const options of [{ emulator: true, env: { CI: 'true', AUTOJOIN_BASE_URL: 'https://real.example.com' } }, { env: { GITLAB_CI: 'true', AUTOJOIN_BASE_URL: 'embedded' } }]) {
+      const connection = await connect({ ...options, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: () => undefined });
+      expect(connection).toMatchObject({ embedded: true, target: 'embedded' });
+      await connection.close();
+    }
+    await expect(connect({ env: { AUTOJOIN_BASE_URL: 'embedded' }, cwd: dir })).rejects.toThrow(/only for local use/u);
+  });
+
   it('refuses http:// to a host that is not loopback, without echoing secrets', async () => {
     const env = { AUTOJOIN_BASE_URL: 'http://example.com', AUTOJOIN_API_KEY: 'key-s3cr3t' };
     const error = await connect({ env, cwd: dir }).catch((caught: unknown) => caught);
@@ -50,7 +65,7 @@ describe('connect()', () => {
 
   it('without a base URL outside CI starts the embedded emulator over .autojoin-sync/emulator.json', async () => {
     const notices: string[] = [];
-    const connection = await connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
+    const connection = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
     try {
       expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
       expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);

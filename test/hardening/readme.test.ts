@@ -95,9 +95,11 @@ describe('README CLI reference', () => {
     expect(flagsIn(section)).toEqual(await helpFlags([command]));
   });
 
-  it('presets subcommands take no flags, as documented', async () => {
-    expect(await helpFlags(['presets', 'email', 'list'])).toEqual([]);
-    expect(await helpFlags(['presets', 'form-style', 'get'])).toEqual([]);
+  it('presets subcommands take only --emulator, as documented', async () => {
+    const section = cliSections().get('presets') ?? '';
+    expect(flagsIn(section)).toEqual(['--emulator']);
+    expect(await helpFlags(['presets', 'email', 'list'])).toEqual(['--emulator']);
+    expect(await helpFlags(['presets', 'form-style', 'get'])).toEqual(['--emulator']);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import {
   checkSafety,
+  PrunePercentError,
   RemovalPercentError,
   TooManyRemovalsError,
   UnintendedClearError,
@@ -9,7 +10,7 @@ import {
 } from '../../src/plan/safety.js';
 import type { Plan, SafetyLimits } from '../../src/plan/types.js';
 import type { Policy } from '../../src/policy/types.js';
-import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
 import type { LiveScope } from '../../src/plan/types.js';
 
 function planOf(desired: Policy[], current: LiveScope[], pruned: Policy[] = []): Plan {
@@ -101,29 +102,69 @@ describe('checkSafety', () => {
   });
 
   describe('clears', () => {
-    const pruned = planOf([], [live('team/gone', ['x.com'])], [policy('team/gone', ['x.com'])]);
+    const pruned = planOf([], [live('team/gone', ['x.com', 'y.com'])], [policy('team/gone', ['x.com'])]);
+    /** A clear no file asked for: a saved plan whose change lacks explicitEmpty. */
+    const unasked = (): Plan => {
+      const plan = planOf([policy('team/c', [])], [live('team/c', ['x.com'])]);
+      for (const change of plan.changes) change.explicitEmpty = false;
+      return plan;
+    };
 
-    it('refuses clearing a pruned scope without --allow-empty, naming scope and override', () => {
-      const error = thrown(pruned, {});
-      expect(error).toBeInstanceOf(UnintendedClearError);
-      expect(error.message).toBe(
-        'plan clears team/gone (deactivates autojoin) though no policy file says domains: [] (policy file deleted); to go ahead, run again with --allow-empty, or write domains: [] in the file',
-      );
+    it('a clear of a deleted policy file needs no --allow-empty: the deletion was reviewed', () => {
+      expect(() => checkSafety(pruned, {})).not.toThrow();
     });
 
-    it('accepts it with --allow-empty, and accepts an explicit domains: [] without it', () => {
-      expect(() => checkSafety(pruned, { allowEmpty: true })).not.toThrow();
+    it('but counts against --max-removals like any removal', () => {
+      const error = thrown(pruned, { maxRemovals: 1 });
+      expect(error).toBeInstanceOf(TooManyRemovalsError);
+      expect(error.message).toContain('plan removes 2 domains, more than the limit of 1');
+    });
+
+    it('refuses a clear no file asked for without --allow-empty, naming scope and override', () => {
+      const error = thrown(unasked(), {});
+      expect(error).toBeInstanceOf(UnintendedClearError);
+      expect(error.message).toBe(
+        'plan clears team/c (deactivates autojoin) though no policy file says domains: []; to go ahead, run again with --allow-empty, or write domains: [] in the file',
+      );
+      expect(() => checkSafety(unasked(), { allowEmpty: true })).not.toThrow();
       const explicit = planOf([policy('team/c', [])], [live('team/c', ['x.com'])]);
       expect(() => checkSafety(explicit, {})).not.toThrow();
     });
   });
 
+  describe('safety.maxRemovalPercent for deleted policy files', () => {
+    const keys = ['team/a', 'team/b', 'team/c', 'team/d', 'team/e'];
+    /** Five scopes with active autojoin, the first `deleted` of them pruned; plus one without autojoin. */
+    const deleting = (deleted: number): Plan =>
+      planOf(
+        keys.slice(deleted).map((key) => policy(key, ['k.com'])),
+        [...keys.map((key) => live(key, ['k.com'])), noAutojoin('team/idle')],
+        [...keys.slice(0, deleted).map((key) => policy(key, ['k.com'])), policy('team/idle', ['old.com'])],
+      );
+
+    it('refuses clearing more than the percent of the scopes with active autojoin, naming the override', () => {
+      const error = thrown(deleting(3), { maxRemovalPercent: 50 });
+      expect(error).toBeInstanceOf(PrunePercentError);
+      expect(error.scopes).toEqual(['team/a', 'team/b', 'team/c']);
+      expect(error.message).toBe(
+        'plan clears 3 of 5 scopes with active autojoin (60%) because their policy files were deleted, more than safety.maxRemovalPercent (50%): ' +
+          'team/a, team/b, team/c; to go ahead, set safety.maxRemovalPercent to 60 or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone',
+      );
+    });
+
+    it('accepts up to the percent, and exempts plans with fewer than 4 active scopes', () => {
+      expect(() => checkSafety(deleting(2), { maxRemovalPercent: 40 })).not.toThrow();
+      const small = planOf([policy('team/a', ['k.com'])], [live('team/a', ['k.com']), live('team/b', ['k.com'])], [policy('team/b', ['k.com'])]);
+      expect(() => checkSafety(small, { maxRemovalPercent: 10 })).not.toThrow();
+    });
+  });
+
   it('reports every limit broken at once, the first as the error', () => {
     const plan = planOf(
-      [policy('team/a', ['a0.com'])],
-      [live('team/a', domains('a', 8)), live('team/gone', ['x.com'])],
-      [policy('team/gone', ['x.com'])],
+      [policy('team/a', ['a0.com']), policy('team/c', [])],
+      [live('team/a', domains('a', 8)), live('team/c', ['x.com'])],
     );
+    for (const change of plan.changes) if (change.kind === 'clear') change.explicitEmpty = false;
     const error = thrown(plan, { maxRemovals: 2, maxRemovalPercent: 20 });
     expect(error).toBeInstanceOf(UnintendedClearError);
     expect(error.violations.map((violation) => violation.name)).toEqual(['UnintendedClearError', 'TooManyRemovalsError', 'RemovalPercentError']);

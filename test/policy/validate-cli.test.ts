@@ -107,7 +107,7 @@ describe('autojoin-sync validate', () => {
     try {
       const result = await runCli(['validate'], { cwd: empty });
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe('error: no policy files (autojoin.yaml, *.autojoin.yaml) found under .\n');
+      expect(result.stderr).toBe('error: no policy files (autojoin.yaml, *.autojoin.yaml or .yml) under .; nothing was done. Check the path, or pass --allow-no-policies when that is intended (e.g. to prune every scope)\n');
       const missing = await runCli(['validate', 'nope'], { cwd: empty });
       expect(missing.code).toBe(1);
       expect(missing.stdout).toBe('nope:1:1: error: no such file or directory\n');

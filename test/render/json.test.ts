@@ -12,3 +12,13 @@ describe('renderJson', () => {
     expect(JSON.parse(text).changes[0]).toMatchObject({ kind: 'update', added: ['a.com'], removed: ['b.com'] });
   });
 });
+
+describe('renderJson of a pruned plan against the embedded emulator', () => {
+  it('carries removedBy and target "embedded", and reads back as the same plan', () => {
+    const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire gone' };
+    const plan = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+    const text = renderJson(plan);
+    expect(JSON.parse(text)).toMatchObject({ target: 'embedded', changes: [{ key: 'team/gone', kind: 'clear', reason: 'pruned', removedBy }] });
+    expect(parsePlan(text)).toEqual(plan);
+  });
+});

@@ -117,3 +117,16 @@ describe('renderMarkdown', () => {
     expect(text).not.toContain('omitted');
   });
 });
+
+describe('renderMarkdown: pruning and the embedded emulator', () => {
+  const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire <b>gone</b> *now*' };
+  const plan = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+
+  it('names the commit that removed a pruned scope, escaped, and warns that the target is the embedded emulator', () => {
+    const markdown = renderMarkdown(plan);
+    expect(markdown).toMatch(/^### autojoin-sync plan\n\n:warning: Target: the embedded emulator/);
+    expect(markdown).toContain(
+      'No policy file declares this scope any more (it was policies/gone.autojoin.yaml:1); removed by 3f9c2a7e41b0 (2025-03-14) &#34;Retire &#60;b&#62;gone&#60;/b&#62; &#42;now&#42;&#34;.',
+    );
+  });
+});

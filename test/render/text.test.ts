@@ -75,3 +75,24 @@ describe('renderText', () => {
     expect(renderText(plan, { color: false })).not.toContain('\u001b[');
   });
 });
+
+describe('renderText: pruning and the embedded emulator', () => {
+  it('puts the removing commit under a pruned clear (control characters dropped) and the embedded target first', () => {
+    const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire\u001b[31m gone' };
+    const pruned = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+    expect(renderText(pruned, { color: false })).toBe(
+      [
+        'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',
+        '',
+        '- team/gone  clear (deactivates autojoin): -1 (policy file deleted)',
+        '    removed by 3f9c2a7e41b0 (2025-03-14) "Retire [31m gone"',
+        '    - x.com',
+        '',
+        '0 to create, 0 to update, 1 to clear, 0 unchanged.',
+        '',
+      ].join('\n'),
+    );
+    const none = buildPlan({ desired: [], live: liveMap(), target: 'embedded', now: NOW });
+    expect(renderText(none, { color: false })).toMatch(/^Target: the embedded emulator .*\n\nNo changes\. 0 scopes/);
+  });
+});

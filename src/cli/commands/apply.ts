@@ -12,7 +12,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom } from '../../reconcile/index.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
@@ -24,6 +24,9 @@ interface ApplyFlags {
   maxRemovals?: number;
   allowEmpty?: boolean;
   pruneFrom?: string;
+  prune?: boolean;
+  allowNoPolicies?: boolean;
+  emulator?: boolean;
   listing?: ListingKind;
   concurrency: number;
 }
@@ -43,16 +46,21 @@ export function register(program: Command): void {
     .option('--plan <file>', 'apply this saved plan (from `plan --out FILE`) instead of planning anew')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
-    .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (e.g. deleted files)')
-    .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
+    .addOption(pruneOption())
+    .addOption(noPruneOption())
+    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(allowNoPoliciesOption())
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `
 Examples:
   $ autojoin-sync apply policies/
-  $ autojoin-sync apply --yes --prune-from HEAD~1          # in CI, after a merge
+  $ autojoin-sync apply --yes --prune                      # in CI, after a merge (full history checked out)
+  $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --yes --max-removals 50
 
@@ -63,26 +71,31 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths or --prune-from');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
   }
   const cwd = process.cwd();
-  await withSession(cwd, paths, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
-    process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-    if (plan.changes.length === 0) return;
-    const report = await applyWithConfirmation(plan, flags, session);
-    process.stdout.write(renderApplyReportText(report, { color: useColor() }));
-    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-  });
+  await withSession(
+    cwd,
+    paths,
+    async (session) => {
+      const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
+      process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+      if (plan.changes.length === 0) return;
+      const report = await applyWithConfirmation(plan, flags, session);
+      process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+    },
+    flags,
+  );
 }
 
 async function readSavedPlan(file: string): Promise<Plan> {
   return parsePlan(await readFile(file, 'utf8'), file);
 }
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project }: Session): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -95,6 +108,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       client,
       plan,
       limits: limitsFrom(project, flags),
+      target,
       concurrency: flags.concurrency,
       listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,

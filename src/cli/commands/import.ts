@@ -9,7 +9,7 @@ import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { concurrencyOption, emulatorOption, listingOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
@@ -19,6 +19,7 @@ interface ImportFlags {
   out: string;
   componentId?: string;
   force?: boolean;
+  emulator?: boolean;
   listing?: ListingKind;
   concurrency: number;
 }
@@ -41,6 +42,7 @@ export function register(program: Command): void {
     .option('--force', 'overwrite existing files')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `
@@ -69,7 +71,7 @@ async function runImport(flags: ImportFlags): Promise<void> {
     }
     if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
-  });
+  }, flags);
 }
 
 function uniqueRefs(keys: readonly string[]): ScopeRef[] {

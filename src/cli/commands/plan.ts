@@ -8,7 +8,7 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
-import { concurrencyOption, listingOption } from '../options.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -18,6 +18,9 @@ interface PlanFlags {
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
+  prune?: boolean;
+  allowNoPolicies?: boolean;
+  emulator?: boolean;
   shard?: string;
   listing?: ListingKind;
   concurrency: number;
@@ -37,10 +40,14 @@ export function register(program: Command): void {
     .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`')
     .addOption(formatOption())
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
-    .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(pruneOption())
+    .addOption(noPruneOption())
+    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `
@@ -48,6 +55,7 @@ Examples:
   $ autojoin-sync plan policies/
   $ autojoin-sync plan --format markdown > plan.md
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
+  $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
 
 Exit codes: 0 no changes (or changes without --detailed-exitcode) · 1 invalid policy files or
@@ -58,13 +66,18 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
-  await withSession(cwd, paths, async ({ client, project }) => {
-    const plan = await planOrFail({ paths, cwd, client, project, flags, label: 'reading live state' });
-    process.stdout.write(renderPlan(plan, flags.format));
-    if (flags.out) await writeFile(flags.out, serializePlan(plan));
-    warnIfUnsafe(plan, limitsFrom(project, {}));
-    if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-  });
+  await withSession(
+    cwd,
+    paths,
+    async ({ client, project, target }) => {
+      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'reading live state' });
+      process.stdout.write(renderPlan(plan, flags.format));
+      if (flags.out) await writeFile(flags.out, serializePlan(plan));
+      warnIfUnsafe(plan, limitsFrom(project, {}));
+      if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+    },
+    flags,
+  );
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
@@ -75,7 +88,7 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
 function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
-  for (const violation of findViolations(plan.changes, limits)) {
+  for (const violation of findViolations(plan.changes, limits, plan.scopes)) {
     process.stderr.write(`warning: apply would refuse this plan: ${violation.message}\n`);
   }
 }

@@ -3,6 +3,7 @@
  * customer invitation presets (calls 3 and 4, bearer token) and print them as JSON.
  */
 import type { Command } from 'commander';
+import { emulatorOption } from '../options.js';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
 import { withServiceClient } from '../../run/connect.js';
@@ -25,8 +26,9 @@ export function register(program: Command): void {
     .addHelpText('after', EXAMPLES)
     .command('list')
     .description('list the customer invitation email presets')
+    .addOption(emulatorOption())
     .addHelpText('after', EXAMPLES)
-    .action(() => withPresetClient((client) => client.listEmailPresets()));
+    .action((flags: PresetFlags) => withPresetClient(flags, (client) => client.listEmailPresets()));
   presets
     .command('form-style')
     .description('form style presets')
@@ -34,8 +36,9 @@ export function register(program: Command): void {
     .command('get')
     .argument('<id>', 'the preset id')
     .description('get one customer invitation form style preset by id')
+    .addOption(emulatorOption())
     .addHelpText('after', EXAMPLES)
-    .action((id: string) => withPresetClient((client) => client.getFormStylePreset(id)));
+    .action((id: string, flags: PresetFlags) => withPresetClient(flags, (client) => client.getFormStylePreset(id)));
 }
 
 const EXAMPLES = `
@@ -47,10 +50,15 @@ Examples:
 Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 `;
 
+interface PresetFlags {
+  emulator?: boolean;
+}
+
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
-async function withPresetClient(read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
+async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  await withServiceClient({ cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator }, printNotice, async (client) => {
+  const options = { cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator, emulator: flags.emulator };
+  await withServiceClient(options, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }

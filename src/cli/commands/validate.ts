@@ -4,19 +4,23 @@
  */
 import { Option, type Command } from 'commander';
 import {
+  checkPoliciesFound,
   compareDiagnostics,
   countDiagnostics,
   formatDiagnostic,
   loadPolicies,
   loadProjectConfig,
   summarizeDiagnostics,
+  tolerateMissingPaths,
   type Diagnostic,
   type LoadResult,
 } from '../../policy/index.js';
-import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { ExitCode } from '../../run/exit-codes.js';
+import { allowNoPoliciesOption } from '../options.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
+  allowNoPolicies?: boolean;
 }
 
 /** Registers `autojoin-sync validate`. */
@@ -26,12 +30,14 @@ export function register(program: Command): void {
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',
       `
 Finds autojoin.yaml, *.autojoin.yaml (and .yml) under the given paths, skipping node_modules and .git,
 and reports every problem in every file, one per line, as file:line:col: error|warning: message.
-Exit code 1 when there is any error; warnings (e.g. a subdomain) do not fail.
+Exit code 1 when there is any error, or when a path holds no policy file (unless --allow-no-policies);
+warnings (e.g. a subdomain) do not fail.
 It never contacts the service and needs no credentials: safe for pull requests from forks.
 
 Examples:
@@ -48,13 +54,12 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
   const result = await loadPolicies(paths, { cwd, project: project.config });
-  const diagnostics = [...project.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  if (result.files.length === 0 && diagnostics.length === 0) {
-    throw new RunError(`no policy files (autojoin.yaml, *.autojoin.yaml) found under ${paths.join(', ')}`, ExitCode.error);
-  }
+  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
+  const failed = countDiagnostics(diagnostics).errors > 0;
+  if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
   process.stderr.write(`${summary(result, diagnostics)}\n`);
-  if (countDiagnostics(diagnostics).errors > 0) process.exitCode = ExitCode.error;
+  if (failed) process.exitCode = ExitCode.error;
 }
 
 function renderText(diagnostics: readonly Diagnostic[]): string {

@@ -1,0 +1,138 @@
+/**
+ * Which scopes a run clears because no policy file declares them any more. Git history is the
+ * state (design.md, "Pruning"): with `--prune` every scope a policy file under the paths declared
+ * in any commit reachable from HEAD counts, so a run that never happened is caught up by the next;
+ * `--prune-from REV` is the narrow form, the scopes declared at REV. Either way a scope declared
+ * now (again, or in another file) is not pruned, and `prune.keep` releases scopes altogether.
+ */
+import { parsePolicySources } from '../policy/index.js';
+import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
+import type { PrunedPolicy } from '../plan/types.js';
+import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
+import { isNullRevision, readPolicySourcesAt } from './git.js';
+import { readReplacedPolicySources, type ReplacedSource } from './history.js';
+
+/** What to prune: the flags and the project file's `prune` settings, already merged. */
+export interface PruneRequest {
+  /** `--prune-from REV`: the scopes declared at REV (the narrow form; wins over `history`). */
+  from?: string;
+  /** `--prune` / `prune.history`: every scope declared anywhere in git history. */
+  history?: boolean;
+}
+
+/** The scopes to clear, and warnings about what was read to find them. */
+export interface Pruned {
+  pruned: PrunedPolicy[];
+  diagnostics: Diagnostic[];
+}
+
+export const NOTHING_PRUNED: Pruned = { pruned: [], diagnostics: [] };
+
+/** Where the policy files are and how they are read. */
+export interface PruneContext {
+  paths: string[];
+  cwd: string;
+  project: ProjectConfig;
+}
+
+/**
+ * Finds the policies to prune: scopes declared in history (or at `from`), not declared now,
+ * and not released by `prune.keep`.
+ * @param declared the keys of the policies the files declare now
+ */
+export async function findPruned(request: PruneRequest, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
+  let found: Pruned;
+  if (request.from !== undefined) found = await prunedSince(request.from, context, declared);
+  else if (request.history) found = { pruned: prunedFromHistory(await readReplacedPolicySources(context.paths, context.cwd), declared, context.project), diagnostics: [] };
+  else return NOTHING_PRUNED;
+  const kept = keptScopes(context.project);
+  return { ...found, pruned: found.pruned.filter((policy) => !kept.has(policy.key)) };
+}
+
+/**
+ * The pure half of `--prune`: walks replaced file versions newest first; the first version
+ * declaring a scope that is not declared now gives its policy (componentId for the POST) and
+ * the commit that removed it. Each version is checked on its own, as the file it was; a
+ * document with an error (fixed in a later commit, say) names no scope.
+ * @param sources replaced versions, newest commit first (readReplacedPolicySources)
+ */
+export function prunedFromHistory(sources: readonly ReplacedSource[], declared: ReadonlySet<ScopeKey>, project: ProjectConfig): PrunedPolicy[] {
+  const found = new Map<ScopeKey, PrunedPolicy>();
+  const scopeType = project.defaults?.scopeType ?? 'default';
+  for (const source of sources) {
+    // Most replaced versions are edits of scopes still declared: skip those without parsing YAML.
+    if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
+    for (const policy of parsePolicySources([source], { project }).policies) {
+      if (declared.has(policy.key) || found.has(policy.key)) continue;
+      found.set(policy.key, { ...policy, removedBy: source.removedBy });
+    }
+  }
+  return [...found.values()];
+}
+
+const DOCUMENT_START = /^---[ \t]*(?:#.*)?$/;
+const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
+const TOP_LEVEL_KEY = /^[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)/;
+const SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:#.*)?$/;
+
+/**
+ * The scope keys a policy file declares, read without a YAML parser, for files in the plain
+ * shape every policy file has: documents split by bare `---` lines, each a block mapping whose
+ * top-level lines are `key:` at column 0, with one `scope:` and at most one `scopeType:` holding a
+ * plain word. Anything else (flow style, quotes, anchors, tags, directives, a value continued on
+ * the next line) returns null, and the caller parses the file for real.
+ * @param defaultScopeType scopeType of a document without one (project defaults, else `default`)
+ */
+export function scopesAtAGlance(text: string, defaultScopeType: string): ScopeKey[] | null {
+  const documents: string[][] = [[]];
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    if (DOCUMENT_START.test(line)) documents.push([]);
+    else if (line.startsWith('---') || line.startsWith('...') || line.startsWith('%')) return null;
+    else documents[documents.length - 1]?.push(line);
+  }
+  const keys: ScopeKey[] = [];
+  for (const lines of documents) {
+    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
+    if (content.length === 0) continue;
+    const key = documentScope(content, defaultScopeType);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** One document's key, from its non-blank, non-comment lines; null unless in the plain shape. */
+function documentScope(content: readonly string[], defaultScopeType: string): ScopeKey | null {
+  const values = new Map<string, string>();
+  for (const [index, line] of content.entries()) {
+    if (/^[ \t]/.test(line)) continue;
+    if (!TOP_LEVEL_KEY.test(line)) return null;
+    const simple = SIMPLE_VALUE.exec(line);
+    const name = line.slice(0, line.indexOf(':'));
+    if (name !== 'scope' && name !== 'scopeType') continue;
+    // A value in the plain shape, once, and not continued on an indented next line.
+    if (!simple || values.has(name) || /^[ \t]/.test(content[index + 1] ?? '')) return null;
+    values.set(name, simple[2] as string);
+  }
+  const scope = values.get('scope');
+  return scope === undefined ? null : scopeKey({ scopeType: values.get('scopeType') ?? defaultScopeType, scope });
+}
+
+/**
+ * Policies at revision `rev` whose scope has no policy now. The old revision's errors cannot
+ * block today's run: they come back as warnings, and the scopes they affect are not pruned.
+ */
+async function prunedSince(rev: string, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
+  if (isNullRevision(rev)) return NOTHING_PRUNED;
+  const sources: PolicySource[] = await readPolicySourcesAt(rev, context.paths, context.cwd);
+  const then = parsePolicySources(sources, { project: context.project });
+  const diagnostics = then.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d): Diagnostic => ({ ...d, severity: 'warning', message: `at --prune-from ${rev}: ${d.message}` }));
+  return { pruned: then.policies.filter((policy) => !declared.has(policy.key)), diagnostics };
+}
+
+/** `prune.keep` of the project file as scope keys (the schema checked their TYPE/ID form). */
+function keptScopes(project: ProjectConfig): Set<ScopeKey> {
+  return new Set((project.prune?.keep ?? []).map((entry) => scopeKey(parseScopeKey(entry))));
+}
