@@ -8934,7 +8934,7 @@ var require_env_http_proxy_agent = __commonJS({
       "https:": 443
     };
     var experimentalWarned = false;
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -9053,7 +9053,7 @@ var require_env_http_proxy_agent = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -9071,8 +9071,8 @@ var require_retry_handler = __commonJS({
       wrapRequestBody
     } = require_util();
     function calculateRetryAfterHeader(retryAfter) {
-      const current = Date.now();
-      return new Date(retryAfter).getTime() - current;
+      const current2 = Date.now();
+      return new Date(retryAfter).getTime() - current2;
     }
     function validatePartialResponseContentLength(headers2, range, statusCode, retryCount) {
       const contentLength = headers2["content-length"];
@@ -19018,7 +19018,7 @@ var require_undici = __commonJS({
     var BalancedPool = require_balanced_pool();
     var Agent2 = require_agent();
     var ProxyAgent2 = require_proxy_agent();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
     var errors = require_errors();
     var util = require_util();
@@ -19041,7 +19041,7 @@ var require_undici = __commonJS({
     module.exports.BalancedPool = BalancedPool;
     module.exports.Agent = Agent2;
     module.exports.ProxyAgent = ProxyAgent2;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.RetryHandler = RetryHandler;
     module.exports.DecoratorHandler = DecoratorHandler;
@@ -23887,11 +23887,11 @@ var require_core = __commonJS({
     Ajv.ValidationError = validation_error_1.default;
     Ajv.MissingRefError = ref_error_1.default;
     exports.default = Ajv;
-    function checkOptions(checkOpts, options, msg, log = "error") {
+    function checkOptions(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
         if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log2](`${msg}: option ${key}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -37526,7 +37526,7 @@ var require_env_http_proxy_agent2 = __commonJS({
       "http:": 80,
       "https:": 443
     };
-    var EnvHttpProxyAgent = class extends DispatcherBase {
+    var EnvHttpProxyAgent2 = class extends DispatcherBase {
       #noProxyValue = null;
       #noProxyEntries = null;
       #opts = null;
@@ -37633,7 +37633,7 @@ var require_env_http_proxy_agent2 = __commonJS({
         return process.env.no_proxy ?? process.env.NO_PROXY ?? "";
       }
     };
-    module.exports = EnvHttpProxyAgent;
+    module.exports = EnvHttpProxyAgent2;
   }
 });
 
@@ -40009,13 +40009,13 @@ var require_mock_call_history = __commonJS({
     function makeFilterCalls(parameterName) {
       return (parameterValue, logs) => {
         if (typeof parameterValue === "string" || parameterValue == null) {
-          return logs.filter((log) => {
-            return log[parameterName] === parameterValue;
+          return logs.filter((log2) => {
+            return log2[parameterName] === parameterValue;
           });
         }
         if (parameterValue instanceof RegExp) {
-          return logs.filter((log) => {
-            return parameterValue.test(log[parameterName]);
+          return logs.filter((log2) => {
+            return parameterValue.test(log2[parameterName]);
           });
         }
         throw new InvalidArgumentError(`${parameterName} parameter should be one of string, regexp, undefined or null`);
@@ -40110,8 +40110,8 @@ var require_mock_call_history = __commonJS({
           return this.logs.filter(criteria);
         }
         if (criteria instanceof RegExp) {
-          return this.logs.filter((log) => {
-            return criteria.test(log.toString());
+          return this.logs.filter((log2) => {
+            return criteria.test(log2.toString());
           });
         }
         if (typeof criteria === "object" && criteria !== null) {
@@ -40161,13 +40161,13 @@ var require_mock_call_history = __commonJS({
         this.logs = [];
       }
       [kMockCallHistoryAddLog](requestInit) {
-        const log = new MockCallHistoryLog(requestInit);
-        this.logs.push(log);
-        return log;
+        const log2 = new MockCallHistoryLog(requestInit);
+        this.logs.push(log2);
+        return log2;
       }
       *[Symbol.iterator]() {
-        for (const log of this.calls()) {
-          yield log;
+        for (const log2 of this.calls()) {
+          yield log2;
         }
       }
     };
@@ -42281,14 +42281,14 @@ var require_cache2 = __commonJS({
     }
     function appendHeader(headers2, key, val) {
       const headerName = key.toLowerCase();
-      const current = headers2[headerName];
+      const current2 = headers2[headerName];
       const values = Array.isArray(val) ? val : [val];
-      if (current === void 0) {
+      if (current2 === void 0) {
         headers2[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current)) {
-        current.push(...values);
+      } else if (Array.isArray(current2)) {
+        current2.push(...values);
       } else {
-        headers2[headerName] = [current, ...values];
+        headers2[headerName] = [current2, ...values];
       }
     }
     function normalizeHeaders(opts) {
@@ -42461,12 +42461,12 @@ var require_cache2 = __commonJS({
             if (value) {
               if (value[0] === '"') {
                 value = trimOWSEnd(value);
-                let fieldList2 = "";
+                let fieldList = "";
                 let lastQuotedPart = i;
                 let foundEndingQuote = false;
                 const closingQuote = findUnescapedQuote(value, 1);
                 if (closingQuote !== -1) {
-                  fieldList2 = value.substring(1, closingQuote);
+                  fieldList = value.substring(1, closingQuote);
                   foundEndingQuote = true;
                 } else {
                   const fieldListParts = [value.substring(1)];
@@ -42481,14 +42481,14 @@ var require_cache2 = __commonJS({
                     }
                     fieldListParts.push(nextPart);
                   }
-                  fieldList2 = fieldListParts.join(",");
+                  fieldList = fieldListParts.join(",");
                 }
                 if (!foundEndingQuote) {
                   output[key] = true;
                   break;
                 }
                 i = lastQuotedPart;
-                const headers2 = fieldList2.split(",");
+                const headers2 = fieldList.split(",");
                 let validFieldNames = true;
                 for (let j = 0; j < headers2.length; j++) {
                   headers2[j] = trimOWS(headers2[j]);
@@ -53080,7 +53080,7 @@ var require_undici2 = __commonJS({
     var Agent2 = require_agent2();
     var ProxyAgent2 = require_proxy_agent2();
     var Socks5ProxyAgent = require_socks5_proxy_agent();
-    var EnvHttpProxyAgent = require_env_http_proxy_agent2();
+    var EnvHttpProxyAgent2 = require_env_http_proxy_agent2();
     var RetryAgent = require_retry_agent2();
     var H2CClient = require_h2c_client();
     var errors = require_errors3();
@@ -53107,7 +53107,7 @@ var require_undici2 = __commonJS({
     module.exports.Agent = Agent2;
     module.exports.ProxyAgent = ProxyAgent2;
     module.exports.Socks5ProxyAgent = Socks5ProxyAgent;
-    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
+    module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent2;
     module.exports.RetryAgent = RetryAgent;
     module.exports.H2CClient = H2CClient;
     module.exports.RetryHandler = RetryHandler;
@@ -55765,12 +55765,12 @@ var require_log = __commonJS({
   "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
-    function debug2(logLevel, ...messages) {
-      if (logLevel === "debug")
+    function debug2(logLevel2, ...messages) {
+      if (logLevel2 === "debug")
         console.log(...messages);
     }
-    function warn(logLevel, warning2) {
-      if (logLevel === "debug" || logLevel === "warn") {
+    function warn(logLevel2, warning2) {
+      if (logLevel2 === "debug" || logLevel2 === "warn") {
         if (typeof node_process.emitWarning === "function")
           node_process.emitWarning(warning2);
         else
@@ -55846,7 +55846,7 @@ var require_merge = __commonJS({
 var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
-    var log = require_log();
+    var log2 = require_log();
     var merge = require_merge();
     var stringify = require_stringify();
     var identity = require_identity();
@@ -55895,7 +55895,7 @@ var require_addPairToJSMap = __commonJS({
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
             jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          log2.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
           ctx.mapKeyWarned = true;
         }
         return strKey;
@@ -61312,7 +61312,7 @@ var require_public_api = __commonJS({
     var composer = require_composer();
     var Document2 = require_Document();
     var errors = require_errors4();
-    var log = require_log();
+    var log2 = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
@@ -61364,7 +61364,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
+      doc.warnings.forEach((warning2) => log2.warn(doc.options.logLevel, warning2));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -61991,30 +61991,6 @@ function compareScopeKeys(a, b) {
   return compareStrings(a, b);
 }
 
-// src/plan/fields.ts
-function fieldChanges(policy, live) {
-  const changes = [];
-  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
-    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
-  }
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
-    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
-  }
-  return changes;
-}
-function sameMetadata(live, desired) {
-  return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortedKeys(value)) ?? "null";
-}
-function sortedKeys(value) {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
-}
-
 // src/plan/diff.ts
 function diffDesired(desired, live) {
   const changes = [];
@@ -62041,11 +62017,9 @@ function compareScope(desired, live) {
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
   if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  const fields = fieldChanges(desired.policy, live);
-  if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange("update", desired, before, after, live, fields);
+  return sameList(before, after) ? null : makeChange("update", desired, before, after, live);
 }
-function makeChange(kind, desired, before, after, live, fields = []) {
+function makeChange(kind, desired, before, after, live) {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -62065,10 +62039,8 @@ function makeChange(kind, desired, before, after, live, fields = []) {
     explicitEmpty: desired.explicitEmpty
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
-  if (policy.metadata !== void 0) change.metadata = policy.metadata;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
-  if (fields.length > 0) change.fieldChanges = fields;
   return change;
 }
 function sameList(a, b) {
@@ -62104,9 +62076,6 @@ function shardIndexOf(key, total) {
   return bucket % total + 1;
 }
 
-// src/plan/types.ts
-var PLAN_FORMAT_VERSION = 2;
-
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
 var KIND_RANK = { clear: 0, update: 1, create: 2 };
@@ -62122,7 +62091,7 @@ function buildPlan(input) {
   const changes = diffDesired(byKey, input.live).sort(compareChanges);
   const keys = [...byKey.keys()].sort(compareScopeKeys);
   const plan = {
-    formatVersion: PLAN_FORMAT_VERSION,
+    formatVersion: 1,
     createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
     target: withoutCredentials(input.target),
     changes,
@@ -62143,14 +62112,11 @@ function summarize(changes, scopeCount) {
 }
 function fingerprint(live) {
   const autojoin = live?.autojoin ?? null;
-  const state = {
+  const canonical = JSON.stringify({
     active: autojoin !== null,
     invitationId: autojoin?.invitationId ?? null,
     domains: live?.autojoin ? comparableDomains(live.domains) : []
-  };
-  if (autojoin && live?.scopeName !== void 0) state.scopeName = live.scopeName;
-  if (autojoin && live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
-  const canonical = JSON.stringify(state);
+  });
   return createHash2("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
@@ -62346,22 +62312,6 @@ function toRunError(error3) {
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
-// src/run/listing.ts
-var LISTING_KINDS = ["by-group", "by-scope", "autojoin"];
-var DEFAULT_LISTING = "by-group";
-function isListingKind(value) {
-  return LISTING_KINDS.includes(value);
-}
-function resolveListing(flag, project, env = process.env) {
-  if (flag !== void 0) return flag;
-  const fromEnv = env.AUTOJOIN_LISTING?.trim();
-  if (fromEnv) {
-    if (!isListingKind(fromEnv)) throw new RunError(`AUTOJOIN_LISTING must be one of ${LISTING_KINDS.join(", ")}, got "${fromEnv}"`);
-    return fromEnv;
-  }
-  return project.listing ?? DEFAULT_LISTING;
-}
-
 // src/run/numbers.ts
 var MAX_CONCURRENCY = 256;
 function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
@@ -62388,7 +62338,7 @@ function parseInputs(get) {
     maxRemovals: count("max-removals", text("max-removals"), 0),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
-    listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
+    listing: listing === void 0 ? void 0 : oneOf("listing", listing, ["by-group", "by-scope"]),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false)
   };
 }
@@ -62509,8 +62459,10 @@ var package_default = {
     node: ">=20.19"
   },
   files: [
-    "dist",
-    "schemas"
+    "dist/",
+    "!dist/action.js",
+    "schemas/",
+    "CHANGELOG.md"
   ],
   scripts: {
     build: "node scripts/build.mjs",
@@ -62521,48 +62473,54 @@ var package_default = {
     bench: "node scripts/build.mjs && tsx bench/run.ts",
     "check-dist": "node scripts/check-dist.mjs"
   },
-  dependencies: {
+  devDependencies: {
     "@actions/core": "^3.0.1",
+    "@eslint/js": "^9.39.5",
+    "@types/node": "^20.19.43",
     ajv: "^8.20.0",
     "ajv-formats": "^3.0.1",
     commander: "^14.0.3",
     diff: "^8.0.4",
     "email-providers": "^2.26.0",
-    picocolors: "^1.1.1",
-    tldts: "^7.5.4",
-    undici: "^7.30.2",
-    yaml: "^2.9.1"
-  },
-  devDependencies: {
-    "@eslint/js": "^9.39.5",
-    "@teamvortexsoftware/vortex-node-22-sdk": "^0.20.0",
-    "@types/node": "^20.19.43",
     esbuild: "^0.28.2",
     eslint: "^9.39.5",
     "fast-check": "^4.10.2",
+    picocolors: "^1.1.1",
+    proxy: "^4.1.0",
+    tldts: "^7.5.4",
     tsx: "^4.23.15",
     typescript: "5.9",
     "typescript-eslint": "^8.73.0",
-    vitest: "^4.1.12"
-  }
+    undici: "^7.30.2",
+    vitest: "^4.1.12",
+    yaml: "^2.9.1"
+  },
+  keywords: [
+    "autojoin",
+    "gitops",
+    "reconciler",
+    "invitation-service",
+    "github-action",
+    "cli"
+  ]
 };
 
 // src/version.ts
 var VERSION = package_default.version;
 
-// src/service/reader.ts
+// src/service/contract.ts
 var import__ = __toESM(require__(), 1);
 
 // schemas/api/invitation-service.schema.json
 var invitation_service_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://autojoin-sync.dev/schemas/api/invitation-service.schema.json",
-  title: "Invitation Service responses, as autojoin-sync reads them",
-  description: "The client's tolerant reader (src/service/reader.ts): each definition names only the fields autojoin-sync uses, with their types; every other field, and every value of a field not listed (formSubmissionData, attributes, metadata, passThrough, accepts[] items, enum values), passes unchecked. Sizes are bounded by the client's byte cap and depth limit, not here. The emulator does not use this file: it is written from the interface text and the SDKs' types.",
+  title: "Invitation Service API contract",
+  description: "Requests and responses of the Invitation Service calls used by autojoin-sync (design.md calls 1, 1b, 2, 2b, 3, 4). The client validates every response against these definitions and the emulator validates every request body: one contract, two sides. Responses allow fields beyond those listed (the live service may add some); requests do not.",
   $defs: {
     NullableString: { type: ["string", "null"] },
     Target: {
-      description: "One target of an invitation. The SDKs know email | phone | share | internal; a {type: 'domain'} target, when a service sends one, carries an autojoin domain.",
+      description: "One target of an invitation. For the autojoin invitation the emulator uses {type: 'domain', value: '<domain>'}.",
       type: "object",
       required: ["type", "value"],
       properties: {
@@ -62571,55 +62529,115 @@ var invitation_service_schema_default = {
       }
     },
     Group: {
-      description: "An item of groups[]: {id: service id, accountId, groupId: the caller's scope id, type, name, createdAt}. `name` is the last scopeName posted. Older answers carry the scope id in `id` and no groupId.",
       type: "object",
+      required: ["type", "id"],
       properties: {
-        id: { $ref: "#/$defs/NullableString" },
-        groupId: { $ref: "#/$defs/NullableString" },
-        type: { $ref: "#/$defs/NullableString" },
+        type: { type: "string" },
+        id: { type: "string" },
         name: { $ref: "#/$defs/NullableString" }
       }
     },
+    Accept: {
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "string" },
+        status: { $ref: "#/$defs/NullableString" }
+      }
+    },
+    FormSubmissionValue: {
+      type: "object",
+      properties: {
+        type: { type: "string" },
+        value: { type: "string" }
+      }
+    },
     Invitation: {
-      description: "An invitation as the service returns it. Only id is required; the other fields autojoin-sync uses are type-checked when present.",
+      description: "An invitation as the service returns it. Only id is required; every other documented field is type-checked when present.",
       type: "object",
       required: ["id"],
       properties: {
         id: { type: "string", minLength: 1, maxLength: 256 },
-        invitationType: { $ref: "#/$defs/NullableString" },
+        accountId: { $ref: "#/$defs/NullableString" },
+        attributes: { type: ["object", "null"] },
+        clickThroughs: { type: ["integer", "null"] },
+        configurationAttributes: { type: ["object", "null"] },
+        formSubmissionData: {
+          type: ["object", "null"],
+          additionalProperties: { $ref: "#/$defs/FormSubmissionValue" }
+        },
+        createdAt: { $ref: "#/$defs/NullableString" },
         deactivated: { type: "boolean" },
-        status: { $ref: "#/$defs/NullableString" },
+        deliveryCount: { type: ["integer", "null"] },
+        deliveryTypes: { type: ["array", "null"], items: { type: "string" } },
+        foreignCreatorId: { $ref: "#/$defs/NullableString" },
+        invitationType: { $ref: "#/$defs/NullableString" },
         modifiedAt: { $ref: "#/$defs/NullableString" },
-        target: { type: ["array", "null"], items: { $ref: "#/$defs/Target" } },
+        status: { $ref: "#/$defs/NullableString" },
+        target: { type: ["array", "null"], items: { $ref: "#/$defs/Target" }, maxItems: 1e4 },
+        views: { type: ["integer", "null"] },
+        widgetConfigurationId: { $ref: "#/$defs/NullableString" },
+        widgetId: { $ref: "#/$defs/NullableString" },
+        deploymentId: { $ref: "#/$defs/NullableString" },
+        projectId: { $ref: "#/$defs/NullableString" },
         groups: { type: ["array", "null"], items: { $ref: "#/$defs/Group" } },
-        accepts: { type: ["array", "null"] }
+        accepts: { type: ["array", "null"], items: { $ref: "#/$defs/Accept" } },
+        scope: { $ref: "#/$defs/NullableString" },
+        scopeType: { $ref: "#/$defs/NullableString" },
+        expired: { type: ["boolean", "null"] },
+        source: { $ref: "#/$defs/NullableString" },
+        subtype: { $ref: "#/$defs/NullableString" },
+        expires: { $ref: "#/$defs/NullableString" },
+        metadata: { type: ["object", "null"] },
+        passThrough: { $ref: "#/$defs/NullableString" }
       }
     },
     InvitationListing: {
-      description: "Response of call 1 (GET /invitations/by-group/{groupType}/{groupId}) and 1b (GET /invitations/by-scope/{scopeType}/{scope}): one page of 20 invitations, or (a service that does not paginate) all of them.",
+      description: "Response of call 1 (GET /invitations/by-group/{groupType}/{groupId}) and 1b (GET /invitations/by-scope/{scopeType}/{scope}): one page of at most 20 invitations.",
       type: "object",
       required: ["invitations"],
       properties: {
-        invitations: { type: "array", items: { $ref: "#/$defs/Invitation" } }
+        invitations: { type: "array", items: { $ref: "#/$defs/Invitation" }, maxItems: 1e3 }
       }
     },
     AutojoinDomain: {
       type: "object",
-      required: ["domain"],
+      required: ["id", "domain"],
       properties: {
         id: { type: "string" },
         domain: { type: "string", minLength: 1, maxLength: 253 }
       }
     },
     AutojoinState: {
-      description: "Response of call 2 (POST /invitations/autojoin) and 2b (GET /invitations/by-scope/{scopeType}/{scope}/autojoin): the domains, and the autojoin invitation if one exists, null otherwise.",
+      description: "Response of call 2 (POST /invitations/autojoin) and 2b (GET /invitations/by-scope/{scopeType}/{scope}/autojoin).",
       type: "object",
-      required: ["autojoinDomains"],
+      required: ["autojoinDomains", "invitation"],
       properties: {
-        autojoinDomains: { type: "array", items: { $ref: "#/$defs/AutojoinDomain" } },
-        invitation: {
-          anyOf: [{ type: "null" }, { $ref: "#/$defs/Invitation" }]
-        }
+        autojoinDomains: { type: "array", items: { $ref: "#/$defs/AutojoinDomain" }, maxItems: 1e4 },
+        invitation: { $ref: "#/$defs/Invitation" }
+      }
+    },
+    SyncRequest: {
+      description: "Body of call 2: the complete list of domains for one scope. An empty list deactivates the scope's autojoin invitation.",
+      type: "object",
+      additionalProperties: false,
+      required: ["domains", "scope", "scopeType", "componentId"],
+      properties: {
+        domains: { type: "array", items: { type: "string", minLength: 1, maxLength: 253 }, maxItems: 1e4 },
+        scope: { type: "string", minLength: 1, maxLength: 256 },
+        scopeType: { type: "string", minLength: 1, maxLength: 128 },
+        componentId: { type: "string", minLength: 1, maxLength: 256 },
+        scopeName: { type: "string", maxLength: 512 }
+      }
+    },
+    ErrorBody: {
+      description: 'Error response body, e.g. {"statusCode":400,"message":"\u2026","error":"Bad Request"}. message may be a string or a list of strings.',
+      type: "object",
+      required: ["statusCode", "message"],
+      properties: {
+        statusCode: { type: "integer" },
+        message: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+        error: { type: "string" }
       }
     },
     FormStylePreset: {
@@ -62640,7 +62658,7 @@ var invitation_service_schema_default = {
   }
 };
 
-// src/service/reader.ts
+// src/service/contract.ts
 var ajv;
 var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
@@ -62648,18 +62666,18 @@ function validatorFor(name) {
   if (!validate) {
     ajv ??= new import__.Ajv2020({ allErrors: false, strict: true }).addSchema(invitation_service_schema_default);
     validate = ajv.getSchema(`${invitation_service_schema_default.$id}#/$defs/${name}`);
-    if (!validate) throw new Error(`no answer shape named ${name}`);
+    if (!validate) throw new Error(`no contract definition named ${name}`);
     validators.set(name, validate);
   }
   return validate;
 }
-function answerProblem(name, value) {
+function contractViolation(name, value) {
   const validate = validatorFor(name);
   if (validate(value)) return null;
   return describeError(validate.errors?.[0]);
 }
 function describeError(error3) {
-  if (!error3) return "does not have the expected shape";
+  if (!error3) return "does not match the contract";
   const where2 = error3.instancePath === "" ? "body" : error3.instancePath;
   return `${where2} ${error3.message ?? "is invalid"}`;
 }
@@ -62727,22 +62745,6 @@ function nestingDepth(text) {
   return max;
 }
 
-// src/service/listing-switch.ts
-var GONE = /* @__PURE__ */ new Set([404, 410]);
-function createListingSwitch(notice2) {
-  let byGroupGone = false;
-  return {
-    callFor: (wanted) => wanted === "by-group" && byGroupGone ? "by-scope" : wanted,
-    switchesOn(call, error3) {
-      if (call !== "by-group" || !(error3 instanceof ServiceError) || error3.code !== "http") return false;
-      if (!GONE.has(error3.status ?? 0)) return false;
-      if (!byGroupGone) notice2(`the by-group listing answered ${error3.status}: reading with by-scope (call 1b) for the rest of this run`);
-      byGroupGone = true;
-      return true;
-    }
-  };
-}
-
 // src/service/types.ts
 var PAGE_SIZE = 20;
 
@@ -62757,7 +62759,7 @@ async function* walkPages(fetchPage, options) {
     const page = await fetchPage(pageStart(index));
     const fresh = notSeenBefore(page, seen);
     if (fresh.length > 0) yield fresh;
-    if (page.length !== PAGE_SIZE || fresh.length === 0) return;
+    if (page.length < PAGE_SIZE || fresh.length === 0) return;
   }
 }
 function notSeenBefore(page, seen) {
@@ -62860,13 +62862,91 @@ function parseRetryAfterMs(value, now = Date.now()) {
 
 // src/service/transport.ts
 var import_undici2 = __toESM(require_undici2(), 1);
+
+// src/service/trace.ts
+function traceRequests(hook) {
+  return (dispatch) => (opts, handler) => {
+    const trace = opts.trace;
+    if (!hook || !trace) return dispatch(opts, handler);
+    trace.attempts += 1;
+    const base = { method: trace.method, path: trace.path, retry: trace.attempts - 1 };
+    const startedAt = performance.now();
+    const report = (result) => {
+      try {
+        hook({ ...base, ...result, ms: performance.now() - startedAt });
+      } catch {
+      }
+    };
+    return dispatch(opts, new TracingHandler(handler, report));
+  };
+}
+var TracingHandler = class {
+  constructor(next, report) {
+    this.next = next;
+    this.report = report;
+  }
+  next;
+  report;
+  status;
+  onRequestStart(controller, context) {
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    this.status = status;
+    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    this.report({ status: this.status });
+    this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error3) {
+    const code = error3.code;
+    this.report(this.status !== void 0 ? { status: this.status } : { error: typeof code === "string" ? code : error3.name });
+    this.next.onResponseError?.(controller, error3);
+  }
+};
+
+// src/service/tls.ts
+var UNKNOWN_CA = /* @__PURE__ */ new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_UNTRUSTED"
+]);
+var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_REVOKED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "HOSTNAME_MISMATCH"
+]);
+var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
+function describeTlsFailure(error3) {
+  const code = error3?.code;
+  if (typeof code !== "string") return void 0;
+  const message = error3 instanceof Error ? error3.message.split("\n")[0] : code;
+  if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
+  if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
+  return void 0;
+}
+
+// src/service/transport.ts
 var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
 function createTransport(options) {
-  const owned = options.dispatcher ? void 0 : new import_undici2.Agent({ connections: options.connections, pipelining: 1 });
+  const owned = options.dispatcher ? void 0 : ownAgent(options);
   const base = options.dispatcher ?? owned;
   const counter = { count: 0 };
   const dispatcher = base.compose(
     countAttempts(counter),
+    traceRequests(options.onRequest),
     wholeBody(options.maxResponseBytes),
     import_undici2.interceptors.retry({
       throwOnError: true,
@@ -62885,6 +62965,10 @@ function createTransport(options) {
       await owned?.close();
     }
   };
+}
+function ownAgent(options) {
+  const pool = { connections: options.connections, pipelining: 1 };
+  return options.proxyFromEnv === false ? new import_undici2.Agent(pool) : new import_undici2.EnvHttpProxyAgent(pool);
 }
 function countAttempts(counter) {
   return (dispatch) => (opts, handler) => {
@@ -62952,7 +63036,8 @@ function sendCall(dispatcher, options, request2) {
           body: request2.body,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
-          retryOptions: { retry }
+          retryOptions: { retry },
+          trace: { method: request2.method, path: request2.path, attempts: 0 }
         },
         collector
       );
@@ -63028,7 +63113,7 @@ function transportError(request2, error3, attempts) {
   const code = error3.code;
   const message = error3 instanceof Error ? error3.message : String(error3);
   const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
-  const detail = kind === "network" && typeof code === "string" ? `${message} (${code})` : message;
+  const detail = describeTlsFailure(error3) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
   return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error3 });
 }
 function headerValue(value) {
@@ -63055,13 +63140,13 @@ function createClient(options) {
     connections: options.connections ?? CLIENT_DEFAULTS.connections,
     timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
-    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) }
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) },
+    onRequest: options.onRequest,
+    proxyFromEnv: options.proxyFromEnv
   });
-  const notice2 = oncePerMessage(options.onNotice);
-  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, notice2);
-  const listingSwitch = createListingSwitch(notice2);
+  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options);
   const listInvitationPages = (listing, ref) => walkPages(
-    (start) => listingPage(call, listingSwitch, listing, ref, start),
+    async (start) => (await call(listingCall(listing, ref, start))).invitations,
     { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
   );
   return {
@@ -63072,10 +63157,10 @@ function createClient(options) {
       for await (const page of listInvitationPages(listing, ref)) all.push(...page);
       return all;
     },
-    getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", shape: "AutojoinState", notFoundIsNull: true }),
-    syncAutojoin: async (body) => await call({ method: "POST", path: SYNC_PATH, credential: "apiKey", shape: "AutojoinState", body }),
-    getFormStylePreset: async (id) => await call({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", shape: "FormStylePreset" }),
-    listEmailPresets: async () => await call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", shape: "EmailPresetList" }),
+    getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", contract: "AutojoinState", notFoundIsNull: true }),
+    syncAutojoin: async (body) => await call({ method: "POST", path: SYNC_PATH, credential: "apiKey", contract: "AutojoinState", body }),
+    getFormStylePreset: async (id) => await call({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", contract: "FormStylePreset" }),
+    listEmailPresets: async () => await call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", contract: "EmailPresetList" }),
     get requestCount() {
       return transport.requestCount;
     },
@@ -63083,19 +63168,11 @@ function createClient(options) {
   };
 }
 function listingCall(listing, ref, start) {
-  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", shape: "InvitationListing" };
+  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", contract: "InvitationListing" };
 }
-async function listingPage(call, listingSwitch, wanted, ref, start) {
-  const listing = listingSwitch.callFor(wanted);
-  try {
-    return (await call(listingCall(listing, ref, start))).invitations;
-  } catch (error3) {
-    if (!listingSwitch.switchesOn(listing, error3)) throw error3;
-    return (await call(listingCall("by-scope", ref, start))).invitations;
-  }
-}
-function createCaller(transport, prefix, options, notice2) {
+function createCaller(transport, prefix, options) {
   const redact2 = redactor([options.apiKey, options.accessToken]);
+  const notice2 = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -63136,9 +63213,9 @@ function deprecationNotice(spec) {
   return spec.path.startsWith("/api/v1/invitations/by-group/") ? "the by-group listing is deprecated; use --listing by-scope" : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 function checkedBody(spec, { parsed, attempts }, redact2) {
-  const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
+  const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
   if (problem !== null) {
-    const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
+    const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
     throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact2(detail), attempts });
   }
   return parsed.ok ? parsed.value : void 0;
@@ -63161,10 +63238,9 @@ function httpError(spec, { status, attempts, parsed }, redact2) {
 }
 function errorMessageOf(value) {
   if (typeof value !== "object" || value === null) return void 0;
-  const { message, error: error3 } = value;
-  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message);
-  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message);
-  if (typeof error3 === "string" && error3.trim() !== "") return oneLineMessage(error3);
+  const message = value.message;
+  if (typeof message === "string") return oneLineMessage(message);
+  if (Array.isArray(message) && message.every((item) => typeof item === "string")) return oneLineMessage(message);
   return void 0;
 }
 function headerText(value) {
@@ -63574,7 +63650,7 @@ var autojoin_schema_default = {
       examples: ["team", "workspace", "default"]
     },
     scopeName: {
-      description: "Optional display name of the scope, sent along with the domains. When present it is policy: a different name on the service (the scope's group name) is planned as an update. Left out, the name on the service is left alone.",
+      description: "Optional display name of the scope, sent along with the domains.",
       type: "string",
       minLength: 1,
       maxLength: 256,
@@ -63586,12 +63662,6 @@ var autojoin_schema_default = {
       minLength: 1,
       maxLength: 256,
       examples: ["cmp_8f2c"]
-    },
-    metadata: {
-      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone.",
-      type: "object",
-      maxProperties: 100,
-      examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
     domains: {
       description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
@@ -63611,7 +63681,6 @@ var autojoin_schema_default = {
       scopeType: "team",
       scopeName: "Acme Engineering",
       componentId: "cmp_8f2c",
-      metadata: { owner: "eng" },
       domains: ["acme.com", "acme.co.uk"]
     }
   ]
@@ -63632,11 +63701,6 @@ var project_schema_default = {
       minLength: 1,
       pattern: "^https?://",
       examples: ["https://invitations.example.com"]
-    },
-    listing: {
-      description: "How live state is read: by-group (call 1, deprecated; the default), by-scope (call 1b) or autojoin (call 2b only, one request per scope). The --listing flag and AUTOJOIN_LISTING win.",
-      enum: ["by-group", "by-scope", "autojoin"],
-      examples: ["by-scope"]
     },
     defaults: {
       description: "Values used by every policy that leaves them out.",
@@ -63845,12 +63909,12 @@ function nearestKey(key, allowed) {
 function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
+    const current2 = [i];
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      current2[j] = Math.min((previous[j] ?? 0) + 1, (current2[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
     }
-    previous = current;
+    previous = current2;
   }
   return previous[b.length] ?? 0;
 }
@@ -63937,15 +64001,11 @@ function readPolicy(parsed, project) {
     scopeType,
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: data.componentId,
-    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0
   };
   return { declaration, policy, diagnostics };
-}
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
   const defaults = { scopeType: project.defaults?.scopeType ?? "default" };
@@ -64132,7 +64192,7 @@ async function withServiceClient(options, onNotice, work) {
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded });
     try {
       return await work(client, connection);
     } finally {
@@ -64197,6 +64257,82 @@ function credential(name, value) {
   return value === void 0 || value === "" ? {} : { [name]: value };
 }
 
+// src/run/log.ts
+var PROGRESS_INTERVAL_MS = 1e4;
+var TTY_REFRESH_MS = 100;
+function createLogger(options) {
+  const { level, write } = options;
+  const shown = (needed) => rank(level) >= rank(needed);
+  return {
+    level,
+    info: (message) => shown("normal") && write(message),
+    warn: (message) => write(`warning: ${message}`),
+    always: (message) => write(message),
+    debug: (message) => shown("verbose") && write(message),
+    request: (event) => shown("verbose") && write(formatRequest(event)),
+    progress: (verb) => {
+      if (!shown("normal")) return SILENT_PROGRESS;
+      return options.rewrite ? liveCounter(verb, options.rewrite) : periodicLines(verb, write, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+    }
+  };
+}
+function rank(level) {
+  return level === "quiet" ? 0 : level === "normal" ? 1 : 2;
+}
+var SILENT_PROGRESS = { update: () => void 0, done: () => void 0 };
+function formatRequest(event) {
+  const outcome = event.status !== void 0 ? String(event.status) : `failed (${event.error ?? "error"})`;
+  const retry = event.retry > 0 ? ` retry ${event.retry}` : "";
+  return `http: ${event.method} ${event.path} ${outcome} ${Math.round(event.ms)} ms${retry}`;
+}
+function progressText(verb, done, total) {
+  return `${verb} ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} scopes`;
+}
+function liveCounter(verb, rewrite) {
+  let last = 0;
+  let shown = false;
+  return {
+    update: (done, total) => {
+      const now = Date.now();
+      if (done < total && now - last < TTY_REFRESH_MS) return;
+      last = now;
+      shown = true;
+      rewrite(progressText(verb, done, total));
+    },
+    done: () => {
+      if (shown) rewrite("");
+    }
+  };
+}
+function periodicLines(verb, write, intervalMs) {
+  let latest;
+  const timer = setInterval(() => {
+    if (latest) write(progressText(verb, latest.done, latest.total));
+  }, intervalMs);
+  timer.unref();
+  return {
+    update: (done, total) => {
+      latest = { done, total };
+    },
+    done: () => clearInterval(timer)
+  };
+}
+function logLevel(flags, env) {
+  if (flags.verbose) return "verbose";
+  if (flags.quiet) return "quiet";
+  const fromEnv = env.AUTOJOIN_LOG?.trim().toLowerCase();
+  if (fromEnv === "debug") return "verbose";
+  return fromEnv === "quiet" ? "quiet" : "normal";
+}
+var current = createLogger({ level: "normal", write: (line) => process.stderr.write(`${line}
+`) });
+function log() {
+  return current;
+}
+function setLogger(logger) {
+  current = logger;
+}
+
 // src/run/project.ts
 async function loadProjectOrFail(cwd, paths, report, seeWhere = "see above") {
   const { config, diagnostics } = await loadProjectConfig(cwd, paths);
@@ -64223,14 +64359,11 @@ var KEY_ORDER = [
   "reason",
   "explicitEmpty",
   "source",
-  "field",
-  "metadata",
   "before",
   "after",
   "added",
   "removed",
   "unchanged",
-  "fieldChanges",
   "fingerprint",
   "create",
   "update",
@@ -64269,23 +64402,10 @@ function changeDetail(change) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
     case "update":
-      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
+      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
     case "clear":
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
-}
-function fieldsChanged(change) {
-  const fields = (change.fieldChanges ?? []).map((field) => field.field);
-  if (fields.length === 0) return "";
-  return `; ${fields.join(" and ")} ${fields.length === 1 ? "changes" : "change"}`;
-}
-var MAX_VALUE_CHARS = 200;
-function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
-}
-function shownValue(value) {
-  const text = JSON.stringify(value) ?? "null";
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
 }
 function joinedThrough(change) {
   const accepts = change.autojoin?.acceptsCount ?? 0;
@@ -64390,17 +64510,11 @@ function renderDetails(change) {
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary2}</summary>
 
-${sourceLine(change)}${fieldList(change)}${fence}diff
+${sourceLine(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
-}
-function fieldList(change) {
-  const lines = fieldLines(change);
-  return lines.length === 0 ? "" : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
-
-`;
 }
 function sourceLine(change) {
   if (!change.source) return "";
@@ -64470,18 +64584,6 @@ async function forEachBounded(items, concurrency, work, signal) {
 function isActiveAutojoin(invitation) {
   return invitation.invitationType === "autojoin" && invitation.deactivated !== true;
 }
-function activeAutojoinOf(state) {
-  const invitation = state.invitation ?? null;
-  return invitation !== null && invitation.deactivated !== true ? invitation : null;
-}
-function scopeNameOf(invitation, ref) {
-  if (!Array.isArray(invitation.groups)) return void 0;
-  const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
-  return typeof group?.name === "string" ? group.name : null;
-}
-function groupScope(group) {
-  return typeof group.groupId === "string" ? group.groupId : group.id;
-}
 function findActiveAutojoin(invitations) {
   let found = null;
   for (const invitation of invitations) {
@@ -64531,22 +64633,10 @@ async function readLiveState(client, refs, options = {}) {
   if (failure) throw failure;
   return new Map(results.map((live) => [live.key, live]));
 }
-function readLiveScope(client, ref, options = {}) {
-  const listing = options.listing ?? "by-group";
-  return listing === "autojoin" ? readByCall2b(client, ref) : readByListing(client, ref, listing, options.signal);
-}
-async function readByCall2b(client, ref) {
-  const state = await client.getAutojoin(ref);
-  if (state === null) {
-    throw new Error("call 2b (by-scope/\u2026/autojoin) answers 404, so --listing autojoin cannot tell whether the scope has autojoin; use --listing by-scope");
-  }
-  const autojoin = activeAutojoinOf(state);
-  return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
-}
-async function readByListing(client, ref, listing, signal) {
+async function readLiveScope(client, ref, options = {}) {
   let autojoin = null;
-  for await (const page of client.listInvitationPages(listing, ref)) {
-    signal?.throwIfAborted();
+  for await (const page of client.listInvitationPages(options.listing ?? "by-group", ref)) {
+    options.signal?.throwIfAborted();
     autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
   }
   if (autojoin === null) return liveScopeOf(ref, null, []);
@@ -64555,14 +64645,15 @@ async function readByListing(client, ref, listing, signal) {
 }
 async function domainsFromCall2b(client, ref, autojoin) {
   const state = await client.getAutojoin(ref);
-  const disagree = `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/\u2026/autojoin)`;
-  if (state === null) throw new Error(`${disagree} answers 404`);
-  const domains = activeAutojoinOf(state) === null ? [] : domainsFromAutojoinState(state);
-  if (domains.length === 0) throw new Error(`${disagree} shows no active autojoin`);
-  return domains;
+  if (state === null) {
+    throw new Error(
+      `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/\u2026/autojoin) answers 404`
+    );
+  }
+  return domainsFromAutojoinState(state);
 }
 function liveScopeOf(ref, autojoin, domains) {
-  const live = {
+  return {
     key: scopeKey(ref),
     scope: ref.scope,
     scopeType: ref.scopeType,
@@ -64574,11 +64665,6 @@ function liveScopeOf(ref, autojoin, domains) {
       modifiedAt: autojoin.modifiedAt ?? void 0
     }
   };
-  if (autojoin === null) return live;
-  const scopeName = scopeNameOf(autojoin, ref);
-  if (scopeName !== void 0) live.scopeName = scopeName;
-  if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
-  return live;
 }
 
 // src/apply/apply.ts
@@ -64601,7 +64687,10 @@ async function applyOne(client, change) {
   try {
     const state = await client.syncAutojoin(syncRequest(change));
     const mismatch = verifyStored(state, change.after);
-    if (mismatch) return { failed: { key: change.key, kind: change.kind, reason: mismatch } };
+    if (mismatch) {
+      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
+    }
     return { applied: { key: change.key, kind: change.kind, domains: change.after } };
   } catch (error3) {
     return { failed: { key: change.key, kind: change.kind, reason: oneLine(error3) } };
@@ -64615,7 +64704,6 @@ function syncRequest(change) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  if (change.metadata !== void 0) body.metadata = change.metadata;
   return body;
 }
 function verifyStored(state, expected) {
@@ -64705,13 +64793,13 @@ async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
   const explicit = new Set(given.map((path4) => posix2.join(prefix, path4)));
-  const log = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
+  const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error3) => {
       if (error3 instanceof GitRevisionError && /does not have any commits yet/.test(error3.message)) return Buffer.alloc(0);
       throw error3;
     }
   );
-  const replaced = parseLog(log).filter(({ file }) => isUnderPaths(file, explicit));
+  const replaced = parseLog(log2).filter(({ file }) => isUnderPaths(file, explicit));
   if (replaced.length === 0) return [];
   const blobs = [...new Set(replaced.map(({ blob }) => blob))];
   const texts = splitBatch2(await git2(["cat-file", "--batch"], cwd, `${blobs.join("\n")}
@@ -65127,7 +65215,8 @@ async function applyStep(inputs, context) {
     const title = planTitle(inputs.paths);
     let report;
     try {
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project) });
+      const progress = log().progress("applied");
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing, onProgress: progress.update }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -65141,17 +65230,19 @@ ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
   });
 }
 function planFor(inputs, context, project, client) {
+  const progress = log().progress("read");
   return makePlan({
     paths: inputs.paths,
     cwd: context.workspace,
     client,
     project,
-    listing: resolveListing(inputs.listing, project),
+    listing: inputs.listing,
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,
-    allowNoPolicies: inputs.allowNoPolicies
-  }).then((made) => {
+    allowNoPolicies: inputs.allowNoPolicies,
+    onProgress: progress.update
+  }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
@@ -65171,7 +65262,8 @@ ${footer}
 async function withClient(inputs, context, project, work) {
   const env = serviceEnv(inputs, process.env);
   const notice2 = (message) => info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: notice2, baseUrlHint: "the action input base-url" }, (message) => notice(message), work);
+  const onRequest = (event) => log().request(event);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: notice2, baseUrlHint: "the action input base-url", onRequest }, (message) => notice(message), work);
 }
 function serviceEnv(inputs, env) {
   return {
@@ -65234,6 +65326,7 @@ function failedScopesMessage(failed) {
 async function run2() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
+  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
   try {
     const inputs = parseInputs((name) => getInput(name));
     const context = readWorkflowContext(process.env);

@@ -7,6 +7,7 @@ import * as core from '@actions/core';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
 import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
+import { createLogger, logLevel, setLogger } from '../run/log.js';
 
 /**
  * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
@@ -16,6 +17,8 @@ export async function run(): Promise<void> {
   // Masked before anything else can print it.
   maskSecret(core.getInput('api-key'));
   maskSecret(core.getInput('github-token'));
+  // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
+  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const context = readWorkflowContext(process.env);

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
+import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
@@ -18,6 +19,7 @@ import { fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
 import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
+import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
@@ -100,7 +102,8 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     const title = planTitle(inputs.paths);
     let report;
     try {
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project) });
+      const progress = log().progress('applied');
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -114,6 +117,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
 }
 
 function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     paths: inputs.paths,
     cwd: context.workspace,
@@ -124,7 +128,8 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
-  }).then((made) => {
+    onProgress: progress.update,
+  }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
@@ -146,7 +151,8 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
+  const onRequest = (event: RequestEvent): void => log().request(event);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url', onRequest }, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */

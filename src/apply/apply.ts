@@ -47,7 +47,10 @@ async function applyOne(client: ServiceClient, change: Change): Promise<Outcome>
   try {
     const state = await client.syncAutojoin(syncRequest(change));
     const mismatch = verifyStored(state, change.after);
-    if (mismatch) return { failed: { key: change.key, kind: change.kind, reason: mismatch } };
+    if (mismatch) {
+      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
+    }
     return { applied: { key: change.key, kind: change.kind, domains: change.after } };
   } catch (error) {
     return { failed: { key: change.key, kind: change.kind, reason: oneLine(error) } };

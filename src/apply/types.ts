@@ -12,6 +12,8 @@ export interface FailedScope {
   kind: ChangeKind;
   /** One line, never a credential. */
   reason: string;
+  /** When the service answered with other domains than planned: the domains it stored. */
+  liveDomains?: string[];
 }
 
 /** What apply did, scope by scope; exit 1 when `failed` or `skipped` is non-empty. */

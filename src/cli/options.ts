@@ -1,7 +1,8 @@
-/** Options shared by the commands that talk to the service. */
-import { InvalidArgumentError, Option } from 'commander';
+/** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
+import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /**
  * `--listing by-group|by-scope|autojoin`: how live state is read. No commander default: when
@@ -44,4 +45,33 @@ export function pruneOption(): Option {
 /** `--no-prune`: beats prune.history of the project file. */
 export function noPruneOption(): Option {
   return new Option('--no-prune', 'do not prune, whatever prune.history in autojoin-sync.yaml says');
+}
+
+/** The global flags every command takes, as the hook received them. */
+interface OutputFlags {
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+let outputFlags: OutputFlags = {};
+
+/**
+ * Adds the global flags --quiet, --verbose and --no-color (shown in every command's --help) and
+ * sets up the logger from them (and AUTOJOIN_LOG) before a command runs.
+ */
+export function addOutputOptions(program: Command): Command {
+  return program
+    .addOption(new Option('-q, --quiet', 'results only: no notices, summaries or progress (warnings and errors still shown)').conflicts('verbose'))
+    .addOption(new Option('-v, --verbose', 'also one stderr line per HTTP request: method, path, status, ms, retry (never a header or body)'))
+    .addOption(new Option('--no-color', 'no colour (as NO_COLOR=1 does; FORCE_COLOR=1 forces colour off a terminal)'))
+    .hook('preAction', (_program, command) => {
+      outputFlags = command.optsWithGlobals<OutputFlags>();
+      setLogger(stderrLogger(logLevel(outputFlags, process.env)));
+    });
+}
+
+/** @returns whether stdout gets colour: --no-color, FORCE_COLOR, NO_COLOR, TERM and the terminal, as clig.dev says. */
+export function useColor(): boolean {
+  return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: Boolean(process.stdout.isTTY) });
 }

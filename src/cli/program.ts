@@ -7,6 +7,7 @@ import { register as registerImport } from './commands/import.js';
 import { register as registerPresets } from './commands/presets.js';
 import { register as registerEmulator } from './commands/emulator.js';
 import { VERSION } from '../version.js';
+import { addOutputOptions } from './options.js';
 
 /** Builds the `autojoin-sync` command tree; each command lives in ./commands/<name>.ts. */
 export function buildProgram(): Command {
@@ -18,7 +19,8 @@ export function buildProgram(): Command {
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+  addOutputOptions(program);
   for (const register of [
     registerValidate,
     registerFmt,
@@ -43,7 +45,10 @@ Environment:
   AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback; \`embedded\`: as --emulator)
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
   AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
-  NO_COLOR               disable colour
+  AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
+  HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
+  NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust
+  NO_COLOR, FORCE_COLOR  disable / force colour
 
 Exit codes: 0 ok · 1 error · 2 changes pending (--detailed-exitcode) · 3 refused by a safety limit · 4 saved plan is stale`,
   );

@@ -2,7 +2,7 @@
  * What plan, apply and import share: a session (project file, connection, client, always
  * closed), making a plan with diagnostics on stderr, and progress on a terminal.
  */
-import { withServiceClient } from '../run/connect.js';
+import { withServiceClient, type ConnectOptions } from '../run/connect.js';
 import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
 import { formatDiagnostic } from '../policy/index.js';
@@ -13,6 +13,7 @@ import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
 import { resolveListing } from '../run/listing.js';
+import { log, type Progress } from '../run/log.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -30,16 +31,27 @@ export interface Session {
 export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>, flags: { emulator?: boolean } = {}): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    const options = { cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator, emulator: flags.emulator };
+    const options = { ...connectOptions(cwd, project.baseUrl), emulator: flags.emulator };
     return await withServiceClient(options, printNotice, (client, { target }) => work({ client, project, target }));
   } catch (error) {
     throw toRunError(error);
   }
 }
 
-/** Prints a notice of the service client (`notice: …`) on stderr. */
+/** How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger. */
+export function connectOptions(cwd: string, baseUrl: string | undefined): ConnectOptions {
+  return {
+    cwd,
+    baseUrl,
+    startEmbedded: startEmbeddedEmulator,
+    notice: (message) => log().info(message),
+    onRequest: (event) => log().request(event),
+  };
+}
+
+/** Prints a notice of the service client (`notice: …`) on stderr, unless --quiet. */
 export function printNotice(message: string): void {
-  process.stderr.write(`notice: ${message}\n`);
+  log().info(`notice: ${message}`);
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
@@ -50,10 +62,11 @@ export async function planOrFail(options: {
   project: ProjectConfig;
   target: string;
   flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number };
+  /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
-  const progress = progressOnTty(options.label);
+  const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
     paths: options.paths,
     cwd: options.cwd,
@@ -78,26 +91,9 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
   for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
 }
 
-/** `label done/total` on one rewritten stderr line, only when stderr is a terminal. */
-export function progressOnTty(label: string): { update?: (done: number, total: number) => void; done: () => void } {
-  if (!process.stderr.isTTY) return { done: () => undefined };
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total) => {
-      const now = Date.now();
-      if (done < total && now - last < 100) return;
-      last = now;
-      shown = true;
-      process.stderr.write(`\r\x1b[2K${label} ${done}/${total}`);
-    },
-    done: () => {
-      if (shown) process.stderr.write('\r\x1b[2K');
-    },
-  };
+/** Progress of a phase on stderr (a live counter on a terminal, a line every 10 s elsewhere; none with --quiet). */
+export function progressOf(verb: string): Progress {
+  return log().progress(verb);
 }
 
-/** @returns true when stdout is a terminal and NO_COLOR is unset or empty. */
-export function useColor(): boolean {
-  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-}
+export { useColor } from './options.js';

@@ -3,3 +3,4 @@ export { DEFAULT_MAX_CHARS, renderMarkdown, type MarkdownOptions } from './markd
 export { renderJson } from './json.js';
 export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } from './apply-report.js';
 export { escapeMarkdown } from './escape.js';
+export { applyReportDocument, renderApplyReportJson, APPLY_REPORT_VERSION, type ApplyReportDocument } from './apply-json.js';

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
+import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
@@ -29,6 +30,8 @@ export interface ConnectOptions {
   startEmbedded?: EmbeddedStarter;
   /** `--emulator`: use the embedded emulator whatever else is set (in CI too). */
   emulator?: boolean;
+  /** The service client's request hook (one event per HTTP attempt), e.g. the logger's --verbose lines. */
+  onRequest?: RequestHook;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -101,7 +104,8 @@ export async function withServiceClient<T>(
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    // The embedded emulator runs in this process: never send its requests through a proxy.
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded });
     try {
       return await work(client, connection);
     } finally {

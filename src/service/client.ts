@@ -17,6 +17,7 @@ import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { createTransport, type Transport } from './transport.js';
+import type { RequestHook } from './trace.js';
 import type { AutojoinState, Invitation, InvitationListing, ListingCall, SyncRequest } from './types.js';
 
 /** How to reach the service; everything but baseUrl has a default. */
@@ -37,6 +38,10 @@ export interface ClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Receives notices such as a deprecation, each at most once per client. */
   onNotice?: (message: string) => void;
+  /** Called once per HTTP attempt with method, path, status, ms and retry number (e.g. for --verbose). */
+  onRequest?: RequestHook;
+  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true). */
+  proxyFromEnv?: boolean;
 }
 
 /** The six calls of the Invitation Service, over one keep-alive pool. */
@@ -101,6 +106,8 @@ export function createClient(options: ClientOptions): ServiceClient {
     timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) },
+    onRequest: options.onRequest,
+    proxyFromEnv: options.proxyFromEnv,
   });
   const notice = oncePerMessage(options.onNotice);
   const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options, notice);

@@ -11,10 +11,12 @@
  * otherwise undici would try to resume with a Range request, which this API does not offer.
  * Bodies are small (8 MiB cap), so holding one back costs nothing that matters.
  */
-import { Agent, interceptors, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
+import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
+import { describeTlsFailure } from './tls.js';
 
 /** Error code of the size cap; not in any retry set, so it is never retried. */
 const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
@@ -52,15 +54,20 @@ export interface TransportOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetryPolicy;
+  /** Called once per HTTP attempt (method, path, status, ms, retry number); never sees a header. */
+  onRequest?: RequestHook;
+  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true; off for the in-process emulator). */
+  proxyFromEnv?: boolean;
 }
 
 /** @returns a transport over one keep-alive pool with retries, timeouts and a size cap. */
 export function createTransport(options: TransportOptions): Transport {
-  const owned = options.dispatcher ? undefined : new Agent({ connections: options.connections, pipelining: 1 });
+  const owned = options.dispatcher ? undefined : ownAgent(options);
   const base = options.dispatcher ?? (owned as Agent);
   const counter = { count: 0 };
   const dispatcher = base.compose(
     countAttempts(counter),
+    traceRequests(options.onRequest),
     wholeBody(options.maxResponseBytes),
     interceptors.retry({
       throwOnError: true,
@@ -79,6 +86,12 @@ export function createTransport(options: TransportOptions): Transport {
       await owned?.close();
     },
   };
+}
+
+/** The pool: an EnvHttpProxyAgent (a plain Agent when no proxy variable is set) unless told not to proxy. */
+function ownAgent(options: TransportOptions): Dispatcher {
+  const pool = { connections: options.connections, pipelining: 1 };
+  return options.proxyFromEnv === false ? new Agent(pool) : new EnvHttpProxyAgent(pool);
 }
 
 function countAttempts(counter: { count: number }): Dispatcher.DispatcherComposeInterceptor {
@@ -165,6 +178,7 @@ function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: Ht
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
           retryOptions: { retry },
+          trace: { method: request.method, path: request.path, attempts: 0 } satisfies RequestTrace,
         } as Dispatcher.DispatchOptions,
         collector,
       );
@@ -253,7 +267,7 @@ function transportError(request: HttpRequest, error: unknown, attempts: number):
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   const kind = code === TOO_LARGE ? 'too-large' : TIMEOUT_CODES.has(String(code)) ? 'timeout' : 'network';
-  const detail = kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message;
+  const detail = describeTlsFailure(error) ?? (kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message);
   return new ServiceError({ code: kind, method: request.method, path: request.path, detail, attempts, cause: error });
 }
 

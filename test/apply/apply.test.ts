@@ -132,7 +132,7 @@ describe('applyChanges against the emulator', () => {
     const report = await applyChanges(client, planOf([change('update', 'u', ['old.example'], ['new.example'])]));
     expect(report.applied).toEqual([]);
     expect(report.failed).toEqual([
-      { key: 'team/u', kind: 'update', reason: 'service stored [old.example], expected [new.example]' },
+      { key: 'team/u', kind: 'update', reason: 'service stored [old.example], expected [new.example]', liveDomains: ['old.example'] },
     ]);
   });
 

@@ -5,9 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parsePlan, type Plan } from '../../plan/index.js';
-import { renderApplyReportText } from '../../render/index.js';
+import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
+import { log } from '../../run/log.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
@@ -15,7 +16,7 @@ import { applyPlan, limitsFrom } from '../../reconcile/index.js';
 import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOnTty, useColor, withSession, type Session } from '../session.js';
+import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
@@ -29,6 +30,7 @@ interface ApplyFlags {
   emulator?: boolean;
   listing?: ListingKind;
   concurrency: number;
+  format: 'text' | 'json';
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -54,6 +56,11 @@ export function register(program: Command): void {
     .addOption(listingOption())
     .addOption(concurrencyOption())
     .addOption(emulatorOption())
+    .addOption(
+      new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .addHelpText(
       'after',
       `
@@ -63,6 +70,7 @@ Examples:
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
 3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written)`,
@@ -79,17 +87,22 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     cwd,
     paths,
     async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'reading live state' });
-      process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-      if (plan.changes.length === 0) return;
-      const report = await applyWithConfirmation(plan, flags, session);
-      process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+      const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
+      const json = flags.format === 'json';
+      // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
+      if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
+      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+      if (json) process.stdout.write(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
       if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
     },
     flags,
   );
 }
+
+const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
 async function readSavedPlan(file: string): Promise<Plan> {
   return parsePlan(await readFile(file, 'utf8'), file);
@@ -101,7 +114,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
-  const progress = progressOnTty('applying');
+  const progress = progressOf('applied');
   process.once('SIGINT', onSigint);
   try {
     return await applyPlan({
@@ -112,7 +125,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       concurrency: flags.concurrency,
       listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
-      confirm: () => confirm(flags.yes ?? false),
+      confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,
       signal: interrupt.signal,
     });
@@ -123,12 +136,12 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
 }
 
 /** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */
-async function confirm(yes: boolean): Promise<void> {
+async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  if (!process.stdin.isTTY || !output.isTTY) {
     throw new RunError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const prompt = createInterface({ input: process.stdin, output });
   let answer: string;
   try {
     answer = await prompt.question('Apply these changes? [y/N] ');

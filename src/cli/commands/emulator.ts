@@ -12,6 +12,7 @@ import {
 } from '../../emulator/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { parseWholeNumber } from '../../run/numbers.js';
+import { log } from '../../run/log.js';
 
 interface EmulatorFlags {
   port: string;
@@ -74,7 +75,7 @@ Example:
 
 async function runEmulator(flags: EmulatorFlags): Promise<void> {
   const options = emulatorOptions(flags, process.env);
-  for (const line of notices(flags, process.env)) process.stderr.write(`${line}\n`);
+  for (const line of notices(flags, process.env)) log().info(line);
   let emulator;
   try {
     emulator = await startEmulator(options);

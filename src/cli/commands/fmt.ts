@@ -5,6 +5,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { createTwoFilesPatch } from 'diff';
+import pc from 'picocolors';
+import { useColor } from '../options.js';
 import {
   discoverPolicyFiles,
   formatDiagnostic,
@@ -14,9 +17,11 @@ import {
   type Diagnostic,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 
 interface FmtOptions {
   check?: boolean;
+  diff?: boolean;
 }
 
 /** Registers `autojoin-sync fmt`. */
@@ -26,6 +31,7 @@ export function register(program: Command): void {
     .description('rewrite policy files in canonical form (normalized, sorted domains; comments kept)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
     .option('--check', 'change nothing; list the files that would change and exit 1 if any')
+    .option('--diff', 'print a unified diff of each change instead of the file names (with --check: of what fmt would change)')
     .addHelpText(
       'after',
       `
@@ -36,14 +42,15 @@ Prints the files it rewrote (or, with --check, would rewrite) on stdout.
 
 Examples:
   $ autojoin-sync fmt
-  $ autojoin-sync fmt --check policies/     # in CI: exit 1 when a file is not formatted`,
+  $ autojoin-sync fmt --check policies/     # in CI: exit 1 when a file is not formatted
+  $ autojoin-sync fmt --check --diff        # and show how: a unified diff per file`,
     )
     .action(async (paths: string[], options: FmtOptions) => {
-      await runFmt(paths.length > 0 ? paths : ['.'], options.check ?? false);
+      await runFmt(paths.length > 0 ? paths : ['.'], options.check ?? false, options.diff ?? false);
     });
 }
 
-async function runFmt(paths: string[], check: boolean): Promise<void> {
+async function runFmt(paths: string[], check: boolean, showDiff: boolean): Promise<void> {
   const cwd = process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
   const read = await readPolicySources(discovery.files, cwd);
@@ -54,13 +61,27 @@ async function runFmt(paths: string[], check: boolean): Promise<void> {
     problems.push(...result.diagnostics);
     if (!result.changed || result.text === undefined) continue;
     changed.push(source.file);
+    if (showDiff) process.stdout.write(unifiedDiff(source.file, source.text, result.text));
     if (!check) await writeFile(path.resolve(cwd, source.file), result.text, 'utf8');
   }
-  for (const file of changed) process.stdout.write(`${file}\n`);
+  if (!showDiff) for (const file of changed) process.stdout.write(`${file}\n`);
   for (const problem of problems) process.stderr.write(`${formatDiagnostic(problem)}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
-  process.stderr.write(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}\n`);
+  log().info(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}`);
   const unformatted = new Set(problems.map((problem) => problem.file)).size;
   if (unformatted > 0) throw new RunError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
   if (check && changed.length > 0) process.exitCode = ExitCode.error;
+}
+
+/** `--- a/FILE` / `+++ b/FILE` and its hunks, as `git diff` shows them; coloured on a terminal. */
+function unifiedDiff(file: string, before: string, after: string): string {
+  const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 });
+  // The diff package starts with a `===` rule that git-style tools do not expect.
+  const text = patch.replace(/^(Index: .*\n)?=+\n/, '');
+  if (!useColor()) return text;
+  const colors = pc.createColors(true);
+  return text
+    .split('\n')
+    .map((line) => (line.startsWith('+') ? colors.green(line) : line.startsWith('-') ? colors.red(line) : line.startsWith('@@') ? colors.cyan(line) : line))
+    .join('\n');
 }

@@ -9,13 +9,18 @@ import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
+import { compareDiagnostics, formatDiagnostic, parsePolicySources, plural } from '../../policy/index.js';
+import type { ProjectConfig } from '../../policy/types.js';
+import { readScopesFrom } from '../scopes-from.js';
 import { concurrencyOption, emulatorOption, listingOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { pathExists } from '../../files.js';
 
 interface ImportFlags {
-  scope: string[];
+  scope?: string[];
+  scopesFrom?: string;
   out: string;
   componentId?: string;
   force?: boolean;
@@ -30,13 +35,14 @@ export function register(program: Command): void {
     .command('import')
     .summary('write policy files from the live state of scopes')
     .description(
-      'Read the live autojoin domains of each --scope and write one canonical policy file per scope, ' +
+      'Read the live autojoin domains of each --scope (or each scope listed in --scopes-from FILE) and write one canonical policy file per scope, ' +
         'named <scopeType>-<scope>.autojoin.yaml (characters other than letters, digits, ".", "_" and ' +
         '"-" become "_"), into DIR. `--out -` prints the documents to stdout instead (separated by ' +
         '---). A scope without active autojoin gets `domains: []`. When any of the files exists, ' +
         'nothing is written unless --force.',
     )
-    .requiredOption('--scope <TYPE/ID...>', 'scopes to import, e.g. team/acme-eng (repeatable)', collectScopes)
+    .option('--scope <TYPE/ID...>', 'scopes to import, e.g. team/acme-eng (repeatable)', collectScopes)
+    .option('--scopes-from <file>', 'read the scopes from FILE (- for stdin): one TYPE/ID a line (# comments), or a plan JSON')
     .option('--out <dir>', 'directory to write the files into, or - for stdout', '.')
     .option('--component-id <id>', 'componentId to write (default: defaults.componentId of autojoin-sync.yaml)')
     .option('--force', 'overwrite existing files')
@@ -49,6 +55,8 @@ export function register(program: Command): void {
 Examples:
   $ autojoin-sync import --scope team/acme-eng --scope team/acme-ops --out policies --component-id cmp_8f2c
   $ autojoin-sync import --scope workspace/main --out -
+  $ autojoin-sync import --scopes-from scopes.txt --out policies --component-id cmp_8f2c --quiet
+  $ autojoin-sync plan --format json | autojoin-sync import --scopes-from - --out policies --force
   $ autojoin-sync import --scope team/acme-eng --out policies && autojoin-sync plan policies   # no changes
 
 Exit codes: 0 written · 1 error (no componentId, a file exists, a network error)`,
@@ -61,16 +69,17 @@ function collectScopes(value: string, previous: string[] | undefined): string[] 
 }
 
 async function runImport(flags: ImportFlags): Promise<void> {
-  const refs = uniqueRefs(flags.scope);
+  const listed = flags.scopesFrom === undefined ? [] : (await readScopesFrom(flags.scopesFrom)).map(scopeKey);
+  const refs = uniqueRefs([...(flags.scope ?? []), ...listed]);
+  if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
     const componentId = flags.componentId ?? project.defaults?.componentId;
     const listing = resolveListing(flags.listing, project);
     const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
-    for (const { live } of imported) {
-      if (!live.autojoin) process.stderr.write(`notice: ${live.key} has no active autojoin; its file says domains: []\n`);
-    }
+    noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
     if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
+    summarizeImportDiagnostics(imported, flags.out === '-' ? '' : flags.out, project);
   }, flags);
 }
 
@@ -102,8 +111,36 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
     await writeFile(file, entry.text);
-    process.stderr.write(`wrote ${file} (${entry.policy.key}: ${entry.policy.domains.length} domains)\n`);
+    log().debug(`wrote ${file} (${entry.policy.key}: ${plural(entry.policy.domains.length, 'domain')})`);
   }
+  log().info(`wrote ${plural(files.length, 'policy file')} in ${dir}`);
+}
+
+const LISTED_INACTIVE = 5;
+
+/** Scopes without active autojoin, by name when few; a count (and --verbose for the names) when many. */
+function noticeInactive(keys: readonly string[]): void {
+  const named = log().level === 'verbose' || keys.length <= LISTED_INACTIVE;
+  if (named) for (const key of keys) log().info(`notice: ${key} has no active autojoin; its file says domains: []`);
+  else log().info(`notice: ${keys.length} scopes have no active autojoin; their files say domains: [] (--verbose lists them)`);
+}
+
+/**
+ * Checks the imported documents as `validate` would and reports warnings per kind
+ * (`312 subdomain warnings; --verbose lists them`); errors (e.g. a webmail domain already live) are listed.
+ */
+function summarizeImportDiagnostics(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): void {
+  const sources = imported.map((entry) => ({ file: join(dir, policyFileName(entry.policy)), text: entry.text }));
+  const diagnostics = parsePolicySources(sources, { project }).diagnostics.sort(compareDiagnostics);
+  for (const error of diagnostics.filter((d) => d.severity === 'error')) log().always(formatDiagnostic(error));
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (log().level === 'verbose') {
+    for (const warning of warnings) log().always(formatDiagnostic(warning));
+    return;
+  }
+  const byCode = new Map<string, number>();
+  for (const warning of warnings) byCode.set(warning.code, (byCode.get(warning.code) ?? 0) + 1);
+  for (const [code, count] of byCode) log().warn(`${count} ${code} ${count === 1 ? 'warning' : 'warnings'}; --verbose lists them`);
 }
 
 /** `<scopeType>-<scope>.autojoin.yaml` with anything but `[A-Za-z0-9._-]` as `_`, never hidden. */

@@ -8,6 +8,7 @@ import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
+import { log } from '../../run/log.js';
 import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
@@ -57,6 +58,8 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
+  $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
 Exit codes: 0 no changes (or changes without --detailed-exitcode) · 1 invalid policy files or
 another error · 2 changes pending (with --detailed-exitcode)`,
@@ -70,7 +73,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     cwd,
     paths,
     async ({ client, project, target }) => {
-      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'reading live state' });
+      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
       process.stdout.write(renderPlan(plan, flags.format));
       if (flags.out) await writeFile(flags.out, serializePlan(plan));
       warnIfUnsafe(plan, limitsFrom(project, {}));
@@ -89,7 +92,7 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
 function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
   for (const violation of findViolations(plan.changes, limits, plan.scopes)) {
-    process.stderr.write(`warning: apply would refuse this plan: ${violation.message}\n`);
+    log().warn(`apply would refuse this plan: ${violation.message}`);
   }
 }
 

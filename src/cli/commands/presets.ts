@@ -7,8 +7,7 @@ import { emulatorOption } from '../options.js';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
 import { withServiceClient } from '../../run/connect.js';
-import { startEmbeddedEmulator } from '../../run/embedded.js';
-import { printDiagnostics, printNotice } from '../session.js';
+import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
 export function register(program: Command): void {
@@ -57,7 +56,7 @@ interface PresetFlags {
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  const options = { cwd, baseUrl: await projectBaseUrl(cwd), startEmbedded: startEmbeddedEmulator, emulator: flags.emulator };
+  const options = { ...connectOptions(cwd, await projectBaseUrl(cwd)), emulator: flags.emulator };
   await withServiceClient(options, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });

@@ -17,6 +17,7 @@ import {
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { allowNoPoliciesOption } from '../options.js';
+import { log } from '../../run/log.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -29,7 +30,7 @@ export function register(program: Command): void {
     .command('validate')
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format (json: schemas/validate-report.schema.json)').choices(['text', 'json']).default('text'))
     .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',
@@ -43,7 +44,8 @@ It never contacts the service and needs no credentials: safe for pull requests f
 Examples:
   $ autojoin-sync validate
   $ autojoin-sync validate policies/ teams/acme.autojoin.yaml
-  $ autojoin-sync validate --format json > diagnostics.json`,
+  $ autojoin-sync validate --format json > diagnostics.json   # schemas/validate-report.schema.json
+  $ autojoin-sync validate --quiet policies/                  # problems only, no summary line`,
     )
     .action(async (paths: string[], options: ValidateOptions) => {
       await runValidate(paths.length > 0 ? paths : ['.'], options);
@@ -58,7 +60,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
-  process.stderr.write(`${summary(result, diagnostics)}\n`);
+  log().info(summary(result, diagnostics));
   if (failed) process.exitCode = ExitCode.error;
 }
 
@@ -67,7 +69,9 @@ function renderText(diagnostics: readonly Diagnostic[]): string {
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {
-  return `${JSON.stringify({ files: result.files, policies: result.policies.length, diagnostics }, null, 2)}\n`;
+  // schemas/validate-report.schema.json
+  const report = { formatVersion: 1, files: result.files, policies: result.policies.length, diagnostics };
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 function summary(result: LoadResult, diagnostics: readonly Diagnostic[]): string {

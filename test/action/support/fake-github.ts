@@ -1,7 +1,7 @@
 /**
  * A small fake of the GitHub REST API's issue-comment calls on 127.0.0.1, recording every request:
  * list a PR's comments (paginated with `per_page`/`page` and a `Link` header, as GitHub does),
- * create one, update one. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
+ * create one, update one; and issues: list a repository's (by `state` and `labels`), create, update. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,10 +21,20 @@ export interface FakeComment {
   user: { login: string };
 }
 
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason?: string | null;
+  labels: { name: string }[];
+}
+
 export interface FakeGitHub {
   url: string;
   requests: RecordedRequest[];
   comments: FakeComment[];
+  issues: FakeIssue[];
   /** Status for POST/PATCH (default 0: behave normally). */
   writeStatus: number;
   /** Adds unrelated comments to an issue (to force pagination). */
@@ -34,7 +44,7 @@ export interface FakeGitHub {
 
 /** Starts the fake on a free loopback port; `token` is the only one it accepts. */
 export async function startFakeGitHub(owner: string, repo: string, token: string): Promise<FakeGitHub> {
-  const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], nextId: 1000, writeStatus: 0 };
+  const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], issues: [] as FakeIssue[], nextId: 1000, writeStatus: 0 };
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
       state.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
@@ -50,11 +60,15 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     const list = new RegExp(`^${prefix}/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${prefix}/comments/(\\d+)$`).exec(url.pathname);
     if (list && req.method === 'GET') return listComments(res, url, Number(list[1]));
+    const issue = new RegExp(`^${prefix}(?:/(\\d+))?$`).exec(url.pathname);
+    if (issue && !issue[1] && req.method === 'GET') return send(res, 200, listIssues(url));
     if (state.writeStatus && (req.method === 'POST' || req.method === 'PATCH')) {
       return send(res, state.writeStatus, { message: 'Resource not accessible by integration' });
     }
     if (list && req.method === 'POST') return send(res, 201, addComment(Number(list[1]), parse(body)));
     if (one && req.method === 'PATCH') return updateComment(res, Number(one[1]), parse(body));
+    if (issue && !issue[1] && req.method === 'POST') return send(res, 201, addIssue(JSON.parse(body) as Partial<FakeIssue> & { labels?: string[] }));
+    if (issue?.[1] && req.method === 'PATCH') return updateIssue(res, Number(issue[1]), JSON.parse(body) as Partial<FakeIssue>);
     send(res, 404, { message: 'Not Found' });
   }
 
@@ -77,6 +91,29 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     return comment;
   }
 
+  function listIssues(url: URL): FakeIssue[] {
+    const wanted = url.searchParams.get('state') ?? 'open';
+    const labels = (url.searchParams.get('labels') ?? '').split(',').filter(Boolean);
+    return state.issues.filter(
+      (issue) => (wanted === 'all' || issue.state === wanted) && labels.every((name) => issue.labels.some((label) => label.name === name)),
+    );
+  }
+
+  function addIssue(input: { title?: string; body?: string; labels?: string[] }): FakeIssue {
+    const issue: FakeIssue = { number: state.nextId++, title: input.title ?? '', body: input.body ?? '', state: 'open', labels: (input.labels ?? []).map((name) => ({ name })) };
+    state.issues.push(issue);
+    return issue;
+  }
+
+  function updateIssue(res: ServerResponse, number: number, input: Partial<FakeIssue>): void {
+    const issue = state.issues.find((candidate) => candidate.number === number);
+    if (!issue) return send(res, 404, { message: 'Not Found' });
+    if (input.body !== undefined) issue.body = input.body;
+    if (input.state !== undefined) issue.state = input.state;
+    if (input.state_reason !== undefined) issue.state_reason = input.state_reason;
+    send(res, 200, issue);
+  }
+
   function updateComment(res: ServerResponse, id: number, body: string): void {
     const comment = state.comments.find((candidate) => candidate.id === id);
     if (!comment) return send(res, 404, { message: 'Not Found' });
@@ -89,6 +126,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     url: baseUrl(),
     requests: state.requests,
     comments: state.comments,
+    issues: state.issues,
     get writeStatus() {
       return state.writeStatus;
     },
