@@ -9,6 +9,7 @@ import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
 import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
@@ -102,7 +103,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     let report;
     try {
       const progress = log().progress('applied');
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing, onProgress: progress.update }).finally(progress.done);
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -122,7 +123,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     cwd: context.workspace,
     client,
     project,
-    listing: inputs.listing,
+    listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,

@@ -175,6 +175,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
       key,
       scope: ref.scope,
       scopeType: ref.scopeType,
+      ...importedFields(state),
       componentId,
       domains: state.domains,
       source: { file: '', line: 1, column: 1 },
@@ -182,6 +183,17 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
     };
     return { policy, text: renderPolicyDocument(policy), live: state };
   });
+}
+
+/** The name and metadata the service shows, as a policy states them (metadata only when it is a non-empty object). */
+function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'> {
+  const fields: Pick<Policy, 'scopeName' | 'metadata'> = {};
+  if (typeof live.scopeName === 'string' && live.scopeName !== '') fields.scopeName = live.scopeName;
+  const metadata = live.metadata;
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length > 0) {
+    fields.metadata = metadata as Record<string, unknown>;
+  }
+  return fields;
 }
 
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
