@@ -19,6 +19,7 @@ const benches: Bench[] = [
   { name: 'memory', run: benchMemory },
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
+  { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
 ];
 
 async function main(): Promise<void> {

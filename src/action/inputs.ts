@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ListingKind } from '../service/types.js';
+import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply';
@@ -25,6 +26,7 @@ export interface ActionInputs {
   maxRemovals?: number;
   allowEmpty: boolean;
   concurrency?: number;
+  /** Unset: AUTOJOIN_LISTING, then the project file, then by-group (src/run/listing.ts). */
   listing?: ListingKind;
   /** Fail the step when the plan has changes (drift detection). */
   detailedExitcode: boolean;
@@ -57,7 +59,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     maxRemovals: count('max-removals', text('max-removals'), 0),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
-    listing: listing === undefined ? undefined : oneOf('listing', listing, ['by-group', 'by-scope'] as const),
+    listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
   };

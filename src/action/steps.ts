@@ -10,6 +10,7 @@ import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
 import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
@@ -105,7 +106,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     let report;
     try {
       const progress = log().progress('applied');
-      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing, onProgress: progress.update };
+      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
       report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
@@ -138,7 +139,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     cwd: context.workspace,
     client,
     project,
-    listing: inputs.listing,
+    listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,

@@ -57,7 +57,7 @@ async function applyOne(client: ServiceClient, change: Change): Promise<Outcome>
   }
 }
 
-/** The body of call 2 for one change: always the complete desired list. */
+/** The body of call 2 for one change: always the complete desired list, with the file's name and metadata when it has them. */
 export function syncRequest(change: Change): SyncRequest {
   const body: SyncRequest = {
     domains: change.after,
@@ -66,6 +66,7 @@ export function syncRequest(change: Change): SyncRequest {
     componentId: change.componentId,
   };
   if (change.scopeName !== undefined) body.scopeName = change.scopeName;
+  if (change.metadata !== undefined) body.metadata = change.metadata;
   return body;
 }
 

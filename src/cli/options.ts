@@ -1,14 +1,20 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS } from '../run/connect.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
-/** `--listing by-group|by-scope`: which listing call reads a scope's invitations. */
+/**
+ * `--listing by-group|by-scope|autojoin`: how live state is read. No commander default: when
+ * left out, src/run/listing.ts falls back to AUTOJOIN_LISTING, the project file, then by-group.
+ */
 export function listingOption(): Option {
-  return new Option('--listing <kind>', 'listing call: by-group (call 1, deprecated) or by-scope (call 1b)')
-    .choices(['by-group', 'by-scope'])
-    .default('by-group');
+  return new Option(
+    '--listing <kind>',
+    'how live state is read: by-group (call 1, deprecated; default), by-scope (call 1b) or autojoin (call 2b only); ' +
+      'else AUTOJOIN_LISTING, else listing: in autojoin-sync.yaml',
+  ).choices(LISTING_KINDS);
 }
 
 /** `--concurrency N`: requests in flight at once (1–256). */

@@ -13,6 +13,7 @@ import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
 import { escapeControls } from '../render/escape.js';
+import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 
 /** What a command talks to: the service client and the project file. */
@@ -74,7 +75,7 @@ export async function planOrFail(options: {
   client: ServiceClient;
   project: ProjectConfig;
   target: string;
-  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing: ListingKind; concurrency: number };
+  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -85,7 +86,7 @@ export async function planOrFail(options: {
     cwd: options.cwd,
     client: options.client,
     project: options.project,
-    listing: flags.listing,
+    listing: resolveListing(flags.listing, options.project),
     concurrency: flags.concurrency,
     pruneFrom: flags.pruneFrom,
     prune: flags.prune,

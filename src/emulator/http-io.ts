@@ -1,6 +1,12 @@
 /** Reading requests and writing answers in the service's shapes (JSON bodies, NestJS-style error bodies). */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { ErrorBody } from '../service/types.js';
+
+/** The service's error body; `message` is a list when a request breaks several rules. */
+interface ErrorBody {
+  statusCode: number;
+  message: string | string[];
+  error: string;
+}
 
 /** 1 MiB: larger request bodies get a 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,23 +20,27 @@ export interface Reply {
 
 /** An error answer thrown by a handler. */
 export class HttpError extends Error {
+  /** What the error body's `message` says: one line, or a list. */
+  readonly messages: string | string[];
+
   constructor(
     readonly status: number,
-    message: string,
+    message: string | string[],
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(Array.isArray(message) ? message.join('; ') : message);
     this.name = 'HttpError';
+    this.messages = message;
   }
 }
 
 /** @returns the service's error body, e.g. {"statusCode":400,"message":"…","error":"Bad Request"}. */
-function errorBody(status: number, message: string): ErrorBody {
+function errorBody(status: number, message: string | string[]): ErrorBody {
   return { statusCode: status, message, error: STATUS_CODES[status] ?? 'Error' };
 }
 
 /** @returns a Reply for an error. */
-export function errorReply(status: number, message: string, headers: Record<string, string> = {}): Reply {
+export function errorReply(status: number, message: string | string[], headers: Record<string, string> = {}): Reply {
   return { status, body: errorBody(status, message), headers };
 }
 

@@ -1,24 +1,33 @@
 /**
  * What calls 1 and 1b list for a scope, and how `start` picks a page of it.
  * The autojoin invitation (active or deactivated) sits in the middle of the ordinary ones,
- * at index floor(n / 2), so readers cannot assume it comes first or last.
+ * at index floor(n / 2), so readers cannot assume it comes first or last. Like the real
+ * service, it carries no domain targets unless the emulator runs with `domainTargets`.
  */
-import type { Invitation } from '../service/types.js';
-import { PAGE_SIZE } from '../service/types.js';
 import type { EmulatorScope, StartMode } from './types.js';
+import { LISTING_PAGE_SIZE, type WireInvitation, type WireTarget } from './wire.js';
 
-/** @returns every invitation of a scope in listing order (stable between calls). */
-export function listedInvitations(scope: EmulatorScope, options: { autojoinTargets: boolean }): Invitation[] {
-  const ordinary = scope.invitations;
-  if (!scope.autojoin) return ordinary;
-  const autojoin = options.autojoinTargets ? scope.autojoin.invitation : withoutTargets(scope.autojoin.invitation);
-  const at = Math.floor(ordinary.length / 2);
-  return [...ordinary.slice(0, at), autojoin, ...ordinary.slice(at)];
+/** How listings are presented. */
+export interface ListingOptions {
+  domainTargets: boolean;
 }
 
-function withoutTargets(invitation: Invitation): Invitation {
-  const { target: _target, ...rest } = invitation;
-  return rest;
+/** @returns every invitation of a scope in listing order (stable between calls). */
+export function listedInvitations(scope: EmulatorScope, options: ListingOptions): WireInvitation[] {
+  const ordinary = scope.invitations;
+  if (!scope.autojoin) return ordinary;
+  const at = Math.floor(ordinary.length / 2);
+  return [...ordinary.slice(0, at), presentedAutojoin(scope, options), ...ordinary.slice(at)];
+}
+
+/** @returns the scope's autojoin invitation as answers show it: domain targets only with `domainTargets`. */
+export function presentedAutojoin(scope: EmulatorScope, options: ListingOptions): WireInvitation {
+  const autojoin = scope.autojoin as NonNullable<EmulatorScope['autojoin']>;
+  const invitation = autojoin.invitation;
+  // Older data files stored domain targets on the invitation itself.
+  const others = (invitation.target ?? []).filter((target) => target.type !== 'domain');
+  const domains: WireTarget[] = options.domainTargets ? autojoin.domains.map((d) => ({ type: 'domain', value: d.domain })) : [];
+  return { ...invitation, target: [...others, ...domains] };
 }
 
 /**
@@ -27,7 +36,7 @@ function withoutTargets(invitation: Invitation): Invitation {
  */
 export function pageOf<T>(items: readonly T[], start: number, mode: StartMode): T[] {
   const from = mode === 'after' && start > 0 ? start + 1 : start;
-  return items.slice(from, from + PAGE_SIZE);
+  return items.slice(from, from + LISTING_PAGE_SIZE);
 }
 
 /** @returns the parsed `start` query value, or null when it is not a non-negative integer. */

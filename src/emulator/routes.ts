@@ -12,7 +12,9 @@ import type { EmulatorData, StartMode } from './types.js';
 export interface EmulatorState {
   data: EmulatorData;
   startMode: StartMode;
-  autojoinTargets: boolean;
+  domainTargets: boolean;
+  unpaginated: boolean;
+  byGroup: boolean;
   now(): Date;
 }
 

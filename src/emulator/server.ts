@@ -46,7 +46,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const stored = options.dataFile ? await loadDataFile(options.dataFile) : null;
   const data = stored ?? (options.data ? structuredClone(options.data) : emptyData());
   const runtime: Runtime = {
-    state: { data, startMode: options.startMode ?? 'offset', autojoinTargets: options.autojoinTargets ?? true, now: () => new Date() },
+    state: {
+      data,
+      startMode: options.startMode ?? 'offset',
+      domainTargets: options.domainTargets ?? false,
+      unpaginated: options.unpaginated ?? false,
+      byGroup: options.byGroup ?? true,
+      now: () => new Date(),
+    },
     secrets: { apiKey: options.apiKey ?? DEFAULT_API_KEY, accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN },
     options,
     faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
@@ -147,7 +154,7 @@ async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handl
     checkAuth(route.auth, request.headers, runtime.secrets);
     return await route.handle({ params, query, request, state: runtime.state });
   } catch (error) {
-    if (error instanceof HttpError) return { reply: errorReply(error.status, error.message, error.headers) };
+    if (error instanceof HttpError) return { reply: errorReply(error.status, error.messages, error.headers) };
     throw error;
   }
 }

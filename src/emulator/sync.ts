@@ -3,37 +3,51 @@
  * The list in the request is complete: it replaces the stored one. An empty list deactivates the
  * scope's autojoin invitation, a non-empty one (re)activates it, creating it on the first sync.
  * A domain keeps its id for as long as the scope exists, even after it was removed and re-added.
+ * The scope's group takes the last scopeName posted; `metadata`, when posted, replaces the
+ * invitation's. The answer carries the invitation only while it is active (`null` after a clear),
+ * as the SDKs' AutojoinDomainsResponse says: "the autojoin invitation if one exists, null otherwise".
  */
-import type { AutojoinDomain, AutojoinState, Invitation, SyncRequest } from '../service/types.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import { normalizeDomains } from './domains.js';
 import { formatId } from './ids.js';
+import { presentedAutojoin } from './listing.js';
 import type { EmulatorData, EmulatorScope } from './types.js';
+import type { WireAutojoinAnswer, WireDomain, WireGroup, WireInvitation, WireSyncRequest } from './wire.js';
+
+/** The account every emulated record belongs to. */
+export const EMULATOR_ACCOUNT = 'acc_emulator';
 
 export interface SyncOutcome {
   key: ScopeKey;
   scope: EmulatorScope;
   nextId: number;
-  state: AutojoinState;
+  state: WireAutojoinAnswer;
+}
+
+/** What presenting the answer needs of the emulator's options. */
+export interface PresentOptions {
+  domainTargets: boolean;
 }
 
 /** @returns the outcome of a validated sync request; `data` is not modified (see commitSync). */
-export function planSync(data: EmulatorData, request: SyncRequest, now: Date): SyncOutcome {
+export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date, options: PresentOptions): SyncOutcome {
   const key = scopeKey(request);
   const before = data.scopes[key] ?? newScope(request);
   let nextId = data.nextId;
   const knownDomainIds = { ...before.knownDomainIds };
   for (const domain of before.autojoin?.domains ?? []) knownDomainIds[domain.domain] ??= domain.id;
-  const domains: AutojoinDomain[] = normalizeDomains(request.domains).map((domain) => {
+  const domains: WireDomain[] = normalizeDomains(request.domains).map((domain) => {
     knownDomainIds[domain] ??= formatId('ajd', nextId++);
     return { id: knownDomainIds[domain] as string, domain };
   });
   const scopeName = request.scopeName ?? before.scopeName;
   const timestamp = now.toISOString();
   const previous = before.autojoin?.invitation ?? newAutojoinInvitation(request, formatId('inv', nextId++), timestamp);
-  const next: Invitation = { ...previous, ...autojoinFields(request, scopeName ?? request.scope, domains) };
+  const group = groupOf(previous, request, scopeName ?? request.scope, () => formatId('grp', nextId++), timestamp);
+  const next: WireInvitation = { ...previous, ...autojoinFields(domains, group), ...metadataOf(request, previous) };
   // A sync that changes nothing leaves modifiedAt alone, as a reader comparing states would expect.
-  const invitation = sameInvitation(previous, next) ? previous : { ...next, modifiedAt: timestamp };
+  const unchanged = sameJson(previous, next) && sameJson(before.autojoin?.domains ?? [], domains);
+  const invitation = unchanged ? previous : { ...next, modifiedAt: timestamp };
   const scope: EmulatorScope = {
     ...before,
     ...(scopeName === undefined ? {} : { scopeName }),
@@ -41,7 +55,7 @@ export function planSync(data: EmulatorData, request: SyncRequest, now: Date): S
     autojoin: { invitation, domains },
     knownDomainIds,
   };
-  return { key, scope, nextId, state: { autojoinDomains: domains, invitation } };
+  return { key, scope, nextId, state: autojoinAnswer(scope, options) };
 }
 
 /** Stores a planned sync in `data`. */
@@ -50,28 +64,43 @@ export function commitSync(data: EmulatorData, outcome: SyncOutcome): void {
   data.nextId = outcome.nextId;
 }
 
-function sameInvitation(a: Invitation, b: Invitation): boolean {
+/** @returns the answer of call 2 and 2b for a stored scope (or none): the invitation only while active. */
+export function autojoinAnswer(scope: EmulatorScope | undefined, options: PresentOptions): WireAutojoinAnswer {
+  const autojoin = scope?.autojoin;
+  if (!scope || !autojoin || autojoin.invitation.deactivated) return { autojoinDomains: [], invitation: null };
+  return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(scope, options) };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The fields of the autojoin invitation that follow from its scope and domain list. */
-export function autojoinFields(ref: ScopeRef, scopeName: string, domains: readonly AutojoinDomain[]): Pick<Invitation, 'deactivated' | 'target' | 'groups'> {
-  return {
-    deactivated: domains.length === 0,
-    target: domains.map((domain) => ({ type: 'domain', value: domain.domain })),
-    groups: [{ type: ref.scopeType, id: ref.scope, name: scopeName }],
-  };
+/** The fields of the autojoin invitation that follow from its domain list and group. */
+export function autojoinFields(domains: readonly WireDomain[], group: WireGroup): Pick<WireInvitation, 'deactivated' | 'groups'> {
+  return { deactivated: domains.length === 0, groups: [group] };
 }
 
-function newScope(request: SyncRequest): EmulatorScope {
+/** The scope's group: kept (with its service id) across syncs, renamed to the last scopeName posted. */
+function groupOf(invitation: WireInvitation, ref: ScopeRef, name: string, newId: () => string, timestamp: string): WireGroup {
+  const existing = invitation.groups.find((group) => group.groupId === ref.scope && typeof group.id === 'string');
+  return existing
+    ? { ...existing, name }
+    : { id: newId(), accountId: EMULATOR_ACCOUNT, groupId: ref.scope, type: ref.scopeType, name, createdAt: timestamp };
+}
+
+function metadataOf(request: WireSyncRequest, previous: WireInvitation): Pick<WireInvitation, 'metadata'> {
+  return { metadata: request.metadata ?? previous.metadata ?? null };
+}
+
+function newScope(request: WireSyncRequest): EmulatorScope {
   return { scopeType: request.scopeType, scope: request.scope, autojoin: null, invitations: [] };
 }
 
-/** The autojoin invitation as first created for a scope. */
-export function newAutojoinInvitation(ref: ScopeRef, id: string, timestamp: string): Invitation {
+/** The autojoin invitation as first created for a scope (its group is added by the sync). */
+export function newAutojoinInvitation(ref: ScopeRef, id: string, timestamp: string): WireInvitation {
   return {
     id,
-    accountId: 'acc_emulator',
+    accountId: EMULATOR_ACCOUNT,
     invitationType: 'autojoin',
     status: 'sent',
     deactivated: false,
@@ -80,15 +109,17 @@ export function newAutojoinInvitation(ref: ScopeRef, id: string, timestamp: stri
     target: [],
     groups: [],
     accepts: [],
-    attributes: {},
-    configurationAttributes: {},
-    formSubmissionData: {},
-    metadata: {},
+    attributes: null,
+    configurationAttributes: null,
+    formSubmissionData: null,
+    metadata: null,
     clickThroughs: 0,
     views: 0,
     deliveryCount: 0,
     deliveryTypes: [],
-    widgetId: 'wdg_emulator',
+    foreignCreatorId: '',
+    widgetConfigurationId: 'wcf_emulator',
+    projectId: 'prj_emulator',
     expired: false,
     createdAt: timestamp,
     modifiedAt: timestamp,

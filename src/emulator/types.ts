@@ -1,5 +1,5 @@
-import type { AutojoinDomain, Invitation } from '../service/types.js';
 import type { ScopeKey } from '../scope.js';
+import type { WireDomain, WireInvitation } from './wire.js';
 
 /** One scope as the emulator stores it. */
 export interface EmulatorScope {
@@ -7,10 +7,14 @@ export interface EmulatorScope {
   scope: string;
   scopeName?: string;
   componentId?: string;
-  /** The scope's autojoin invitation (active or deactivated); null until the first sync. */
-  autojoin: { invitation: Invitation; domains: AutojoinDomain[] } | null;
+  /**
+   * The scope's autojoin invitation (active or deactivated) and its domains; null until the
+   * first sync. The invitation is stored without domain targets: listings add them only
+   * with `domainTargets`.
+   */
+  autojoin: { invitation: WireInvitation; domains: WireDomain[] } | null;
   /** Ordinary invitations (single_use / multi_use) listed together with the autojoin one. */
-  invitations: Invitation[];
+  invitations: WireInvitation[];
   /** Every domain this scope ever had, with its id, so a re-added domain gets its old id back. */
   knownDomainIds?: Record<string, string>;
 }
@@ -50,8 +54,15 @@ export interface EmulatorOptions {
   /** Seed for the fault generator, so a run is repeatable. */
   faultSeed?: number;
   startMode?: StartMode;
-  /** When false, the listing's autojoin invitation carries no domain targets (forces readers to call 2b). */
-  autojoinTargets?: boolean;
+  /**
+   * List the autojoin invitation with `{type: "domain"}` targets (default false: like the real
+   * service, whose SDKs know only email | phone | share | internal targets; readers use call 2b).
+   */
+  domainTargets?: boolean;
+  /** Answer every invitation of a scope in one page, whatever `start` says (as the SDKs assume). */
+  unpaginated?: boolean;
+  /** When false, the deprecated by-group call answers 404, as after its removal (default true). */
+  byGroup?: boolean;
   /** How long a 'slow' fault delays its answer (default 3000 ms). */
   slowMs?: number;
 }

@@ -15,6 +15,7 @@ import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
 import { parseScopeKey, scopeKey } from '../scope.js';
 import { NO_AUTOJOIN, summarize } from './plan.js';
+import { canonicalJson } from './fields.js';
 import type { Change, ChangeKind, Plan } from './types.js';
 
 /**
@@ -52,10 +53,26 @@ function scopeProblem(plan: Plan): string | null {
 function changeProblem(change: Change, fingerprint: string, seen: ReadonlySet<string>): string | null {
   if (seen.has(change.key)) return 'a second change of the same scope';
   if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
-  const policy = { scope: change.scope, scopeType: change.scopeType, componentId: change.componentId, domains: change.after };
-  const fields = schemaProblem('policy', change.scopeName === undefined ? policy : { ...policy, scopeName: change.scopeName });
+  const policy = {
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId,
+    domains: change.after,
+    ...(change.scopeName === undefined ? {} : { scopeName: change.scopeName }),
+    ...(change.metadata === undefined ? {} : { metadata: change.metadata }),
+  };
+  const fields = schemaProblem('policy', policy);
   if (fields) return fields;
-  return listProblem(change) ?? kindProblem(change, fingerprint) ?? derivedProblem(change);
+  return listProblem(change) ?? kindProblem(change, fingerprint) ?? derivedProblem(change) ?? fieldProblem(change);
+}
+
+/** What `fieldChanges` shows as the new name or metadata must be what apply sends. */
+function fieldProblem(change: Change): string | null {
+  for (const field of change.fieldChanges ?? []) {
+    const sent = canonicalJson(change[field.field] ?? null);
+    if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
 }
 
 /** before and after in the form the differ writes (normalized, unique, sorted); every domain of after valid. */

@@ -7,18 +7,20 @@
  *  |---------------------|------------|-------------------|
  *  | none (or absent)    | non-empty  | create            |
  *  | none (or absent)    | []         | —                 |
- *  | active              | non-empty  | update if differs |
+ *  | active              | non-empty  | update if domains, name or metadata differ |
  *  | active with domains | []         | clear             |
  *  | active, no domains  | []         | —                 |
  *
  * Pruned policies (declared in git history or at the --prune-from revision, gone now) become
  * desired [] before the comparison, as DNSControl copies hands-off records into desired, so the
- * differ has no special case for them beyond the reason it records.
+ * differ has no special case for them beyond the reason it records. Name and metadata are
+ * compared only where the file states them and the service shows them (fields.ts).
  */
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { comparableDomains } from '../domain.js';
-import type { Change, LiveScope, PrunedPolicy } from './types.js';
+import { fieldChanges } from './fields.js';
+import type { Change, FieldChange, LiveScope, PrunedPolicy } from './types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
 export interface Desired {
@@ -76,10 +78,19 @@ function compareScope(desired: Desired, live: LiveScope | undefined): Change | n
   if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
   const before = comparableDomains(live.domains);
   if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live) : null;
-  return sameList(before, after) ? null : makeChange('update', desired, before, after, live);
+  const fields = fieldChanges(desired.policy, live);
+  if (sameList(before, after) && fields.length === 0) return null;
+  return makeChange('update', desired, before, after, live, fields);
 }
 
-function makeChange(kind: Change['kind'], desired: Desired, before: string[], after: string[], live?: LiveScope): Change {
+function makeChange(
+  kind: Change['kind'],
+  desired: Desired,
+  before: string[],
+  after: string[],
+  live?: LiveScope,
+  fields: FieldChange[] = [],
+): Change {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -99,8 +110,10 @@ function makeChange(kind: Change['kind'], desired: Desired, before: string[], af
     explicitEmpty: desired.explicitEmpty,
   };
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
+  if (policy.metadata !== undefined) change.metadata = policy.metadata;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (fields.length > 0) change.fieldChanges = fields;
   return change;
 }
 

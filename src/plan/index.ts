@@ -1,5 +1,7 @@
 export type * from './types.js';
 export { diff } from './diff.js';
+export { PLAN_FORMAT_VERSION } from './types.js';
+export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
 export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
 export {

@@ -4,7 +4,17 @@ import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { desiredByKey, diffDesired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShard, type Shard } from './shard.js';
-import type { Change, ChangeKind, LiveScope, Plan, PlanSummary, PrunedPolicy, ScopeFingerprint } from './types.js';
+import { canonicalJson } from './fields.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type Change,
+  type ChangeKind,
+  type LiveScope,
+  type Plan,
+  type PlanSummary,
+  type PrunedPolicy,
+  type ScopeFingerprint,
+} from './types.js';
 
 /**
  * `target` of a plan made against the embedded emulator: renderers say so in the header, and
@@ -49,7 +59,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const changes = diffDesired(byKey, input.live).sort(compareChanges);
   const keys = [...byKey.keys()].sort(compareScopeKeys);
   const plan: Plan = {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
     target: withoutCredentials(input.target),
     changes,
@@ -80,7 +90,8 @@ export const NO_AUTOJOIN = 'no autojoin';
 
 /**
  * What apply relies on in one scope's live state: whether autojoin is active, which
- * invitation carries it, and its domains. Status, accepts and timestamps are left
+ * invitation carries it, its domains, and the name and metadata it shows (when it shows
+ * them, so a scope without them hashes as before). Status, accepts and timestamps are left
  * out: they move without changing what apply would write.
  * @param live the scope's live state; undefined counts as no autojoin.
  * @returns {@link NO_AUTOJOIN}, or 64 hex characters (sha256) for an active autojoin invitation.
@@ -88,11 +99,14 @@ export const NO_AUTOJOIN = 'no autojoin';
 export function fingerprint(live: LiveScope | undefined): string {
   const autojoin = live?.autojoin ?? null;
   if (autojoin === null) return NO_AUTOJOIN;
-  const canonical = JSON.stringify({
+  const state: Record<string, unknown> = {
     active: true,
     invitationId: autojoin.invitationId,
     domains: comparableDomains(live?.domains ?? []),
-  });
+  };
+  if (live?.scopeName !== undefined) state.scopeName = live.scopeName;
+  if (live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
+  const canonical = JSON.stringify(state);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 

@@ -7,7 +7,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { compareStrings } from '../domain.js';
-import type { Plan } from './types.js';
+import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 import { planInconsistency } from './checks.js';
 import { createHash } from 'node:crypto';
 
@@ -31,7 +31,7 @@ function planValidator(): ValidateFunction<Plan> {
 const KEY_ORDER = [
   'formatVersion', 'createdAt', 'target', 'shard', 'summary', 'changes', 'scopes',
   'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'reason', 'explicitEmpty', 'source',
-  'before', 'after', 'added', 'removed', 'unchanged', 'fingerprint',
+  'field', 'metadata', 'before', 'after', 'added', 'removed', 'unchanged', 'fieldChanges', 'fingerprint',
   'create', 'update', 'clear', 'domainsAdded', 'domainsRemoved',
   'file', 'line', 'column',
 ];
@@ -56,8 +56,10 @@ export function parsePlan(text: string, file = 'plan file'): Plan {
     throw new PlanFileError(`${file} is not JSON: ${(error as Error).message}`);
   }
   const version = isObject(value) ? value.formatVersion : undefined;
-  if (version !== 1) {
-    throw new PlanFileError(`${file} has formatVersion ${JSON.stringify(version) ?? 'missing'}; this autojoin-sync reads formatVersion 1 (make the plan again with this version)`);
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new PlanFileError(
+      `${file} has formatVersion ${JSON.stringify(version) ?? 'missing'}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`,
+    );
   }
   const validate = planValidator();
   if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);

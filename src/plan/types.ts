@@ -18,12 +18,22 @@ export interface LiveScope {
     acceptsCount: number;
     modifiedAt?: string;
   } | null;
+  /**
+   * The scope's name as the active autojoin invitation shows it (`groups[].name` of the scope's
+   * group): null when it shows none; absent when there is no active autojoin invitation or it
+   * carries no `groups`, and then the name is not compared.
+   */
+  scopeName?: string | null;
+  /** The active autojoin invitation's `metadata` (any JSON); absent when it has no such field (then not compared). */
+  metadata?: unknown;
 }
 
 /**
  * One change to one scope. Which side is set, per kind:
  *  - create: no active autojoin yet; `before` is [], `after` is the desired list (non-empty).
- *  - update: active autojoin whose domains differ; both set, `added`/`removed` say how.
+ *  - update: active autojoin whose domains, name or metadata differ; both set, `added`/`removed`
+ *            say how the domains change (both [] when only the name or metadata does),
+ *            `fieldChanges` how the name and metadata do.
  *  - clear:  active autojoin with domains, desired []; `after` is [] (deactivates autojoin).
  */
 export type ChangeKind = 'create' | 'update' | 'clear';
@@ -35,6 +45,8 @@ export interface Change {
   scopeType: string;
   scopeName?: string;
   componentId: string;
+  /** The file's metadata, sent with the POST; absent when the file has none (not managed). */
+  metadata?: Record<string, unknown>;
   before: string[];
   after: string[];
   added: string[];
@@ -48,6 +60,8 @@ export interface Change {
   explicitEmpty?: boolean;
   /** update and clear: the live autojoin invitation the change rewrites, so a reviewer sees what a clear switches off. */
   autojoin?: NonNullable<LiveScope['autojoin']>;
+  /** update: the scope's name and metadata where the file and the service differ (old → new). */
+  fieldChanges?: FieldChange[];
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
   removedBy?: RemovalCommit;
 }
@@ -67,6 +81,21 @@ export interface PrunedPolicy extends Policy {
   removedBy?: RemovalCommit;
 }
 
+/**
+ * One managed field besides the domains whose live value differs from the file's. A field
+ * the file leaves out, or the service does not show, is never one.
+ */
+export interface FieldChange {
+  field: 'scopeName' | 'metadata';
+  /** What the service shows now; null when it shows none. */
+  before: unknown;
+  /** The file's value, which apply sends. */
+  after: unknown;
+}
+
+/** Version of the plan document; 2 added `metadata` and `fieldChanges` to changes. */
+export const PLAN_FORMAT_VERSION = 2;
+
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */
 export interface ScopeFingerprint {
   key: ScopeKey;
@@ -75,7 +104,7 @@ export interface ScopeFingerprint {
 
 /** The plan document; its JSON form is schemas/plan.schema.json, what saved plans store. */
 export interface Plan {
-  formatVersion: 1;
+  formatVersion: typeof PLAN_FORMAT_VERSION;
   createdAt: string;
   /** Base URL the plan was made against (never any credential). */
   target: string;

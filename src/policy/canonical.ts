@@ -21,6 +21,7 @@ export function renderPolicyDocument(policy: Policy, options: { schemaUrl?: stri
   const data: Record<string, unknown> = { scope: policy.scope, scopeType: policy.scopeType };
   if (policy.scopeName !== undefined) data.scopeName = policy.scopeName;
   data.componentId = policy.componentId;
+  if (policy.metadata !== undefined) data.metadata = policy.metadata;
   // canonicalizeDocument normalizes, de-duplicates and sorts them, exactly as fmt does.
   data.domains = [...policy.domains];
   const doc = new Document(data);

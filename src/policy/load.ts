@@ -130,11 +130,16 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig): PolicyReadi
     scopeType: scopeType as string,
     ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
     componentId: data.componentId as string,
+    ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0,
   };
   return { declaration, policy, diagnostics };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Record<string, unknown> {

@@ -28,6 +28,8 @@ export interface Policy {
   scopeType: string;
   scopeName?: string;
   componentId: string;
+  /** Free-form data for the autojoin invitation; absent when the file leaves it out (then not managed). */
+  metadata?: Record<string, unknown>;
   domains: string[];
   /** Where the policy's document starts. */
   source: SourcePos;
@@ -40,6 +42,8 @@ export interface ProjectConfig {
   /** Absolute path of the project file, when there is one. */
   file?: string;
   baseUrl?: string;
+  /** How live state is read (`--listing` and AUTOJOIN_LISTING win; src/run/listing.ts). */
+  listing?: 'by-group' | 'by-scope' | 'autojoin';
   defaults?: { componentId?: string; scopeType?: string };
   safety?: {
     /** Most domains one run may remove across all scopes (CLI `--max-removals` wins). */

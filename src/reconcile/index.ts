@@ -8,6 +8,7 @@
 import { buildPlan, checkSafety, comparableDomains, fingerprint, inShard, parseShard, PlanFileError } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
+import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
 import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
@@ -148,15 +149,19 @@ async function verifyFingerprints(
  */
 function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
   for (const change of plan.changes) {
-    const now = live.get(change.key);
-    const domains = now?.autojoin ? comparableDomains(now.domains) : [];
-    const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
-    const invitation = now?.autojoin?.invitationId;
-    if (!sameBefore || (change.autojoin !== undefined && change.autojoin.invitationId !== invitation)) {
-      const what = sameBefore ? `names invitation ${change.autojoin?.invitationId}, live is ${invitation ?? 'none'}` : 'before is not the live domain list its fingerprint vouches for';
-      throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${what}; nothing was written`);
-    }
+    const problem = liveProblem(change, live.get(change.key));
+    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
+}
+
+function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined): string | null {
+  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
+  const invitation = now?.autojoin?.invitationId;
+  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
 }
 
 export interface ImportOptions {
@@ -198,6 +203,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
       key,
       scope: ref.scope,
       scopeType: ref.scopeType,
+      ...importedFields(state),
       componentId,
       domains: state.domains,
       source: { file: '', line: 1, column: 1 },
@@ -205,6 +211,17 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
     };
     return { policy, text: renderPolicyDocument(policy), live: state };
   });
+}
+
+/** The name and metadata the service shows, as a policy states them (metadata only when it is a non-empty object). */
+function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'> {
+  const fields: Pick<Policy, 'scopeName' | 'metadata'> = {};
+  if (typeof live.scopeName === 'string' && live.scopeName !== '') fields.scopeName = live.scopeName;
+  const metadata = live.metadata;
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length > 0) {
+    fields.metadata = metadata as Record<string, unknown>;
+  }
+  return fields;
 }
 
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

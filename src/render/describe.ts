@@ -6,7 +6,7 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
-import type { Change, ChangeKind, Plan, PlanSummary } from '../plan/types.js';
+import type { Change, ChangeKind, FieldChange, Plan, PlanSummary } from '../plan/types.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -41,10 +41,34 @@ export function changeDetail(change: Change): string {
     case 'create':
       return `create: +${change.added.length}${pruned}`;
     case 'update':
-      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
+      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case 'clear':
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
+}
+
+/** @returns `; scopeName and metadata change` when an update changes them, else ''. */
+function fieldsChanged(change: Change): string {
+  const fields = (change.fieldChanges ?? []).map((field) => field.field);
+  if (fields.length === 0) return '';
+  return `; ${fields.join(' and ')} ${fields.length === 1 ? 'changes' : 'change'}`;
+}
+
+/** Longest value shown in a field line; longer metadata is cut (the plan JSON has it whole). */
+const MAX_VALUE_CHARS = 200;
+
+/**
+ * @returns one line per changed field: `scopeName: "Acme" → "Acme Engineering"`. Values are
+ *   JSON, so control characters and quotes from the service are escaped, never interpreted.
+ */
+export function fieldLines(change: Change): string[] {
+  return (change.fieldChanges ?? []).map((field: FieldChange) => `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`);
+}
+
+function shownValue(value: unknown): string {
+  // JSON escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi overrides need escapeControls.
+  const text = escapeControls(JSON.stringify(value) ?? 'null');
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
 /** @returns `; 12 joined through it` for a clear whose invitation has accepts, else ''. */

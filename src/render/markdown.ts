@@ -1,7 +1,7 @@
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../policy/format.js';
 import { joinBounded } from './bounded.js';
-import { changeDetail, domainLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
@@ -52,7 +52,13 @@ function renderDetails(change: Change): string {
   // Clears open by default: the destructive change is the one a reviewer must not miss.
   const open = change.kind === 'clear' ? ' open' : '';
   const summary = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${changeDetail(change)}`;
-  return `<details${open}><summary>${summary}</summary>\n\n${sourceLine(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+  return `<details${open}><summary>${summary}</summary>\n\n${sourceLine(change)}${fieldList(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+}
+
+/** The name and metadata changes as a list, old → new, escaped like every other text from files and the service. */
+function fieldList(change: Change): string {
+  const lines = fieldLines(change);
+  return lines.length === 0 ? '' : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n\n`;
 }
 
 /** Where the change comes from, so a reviewer can jump to the file: `Declared in path:line.` */

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
-import { changeDetail, domainLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -47,5 +47,6 @@ function renderChange(change: Change, paint: Palette): string {
     `    ${(sign === '+' ? paint.added : paint.removed)(`${sign} ${domain}`)}`,
   );
   const removal = removalLine(change);
-  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines].join('\n');
+  const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
+  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields].join('\n');
 }

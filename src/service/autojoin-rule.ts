@@ -9,17 +9,43 @@
  *    first listed), so the choice does not depend on page order.
  * 2. Its `target` entries of type "domain" are the domains.
  * 3. When that invitation exists but carries no domain target, the domains come from call 2b
- *    (`autojoinDomains`) instead: the live service need not repeat them in the listing.
- *    If call 2b then answers 404, the two calls disagree and reading the scope fails
- *    (state.ts): taking "no domains" could hide a clear the plan should show.
+ *    (`autojoinDomains`) instead: the real service's listings carry no domains (the SDKs know
+ *    only email | phone | share | internal targets). If call 2b then shows no active autojoin
+ *    (404, `invitation: null` or no domains), the two calls disagree and reading the scope
+ *    fails (state.ts): taking "no domains" could hide a clear the plan should show.
+ * 4. Under `--listing autojoin`, call 2b alone: active when its `invitation` is present and not
+ *    deactivated; its `autojoinDomains` are the domains.
  *
- * Domains come back in comparison form (src/domain.ts), the form the plan compares.
+ * The scope's name is `groups[].name` of the autojoin invitation's group for the scope (the
+ * item whose `groupId`, or in older answers `id`, is the scope); its metadata the invitation's
+ * `metadata`. Domains come back in comparison form (src/domain.ts), the form the plan compares.
  */
 import { comparableDomains } from '../domain.js';
-import type { AutojoinState, Invitation } from './types.js';
+import type { ScopeRef } from '../scope.js';
+import type { AutojoinState, Group, Invitation } from './types.js';
 
 function isActiveAutojoin(invitation: Invitation): boolean {
   return invitation.invitationType === 'autojoin' && invitation.deactivated !== true;
+}
+
+/** @returns the active autojoin invitation of a call 2 / 2b answer, or null (rule 4). */
+export function activeAutojoinOf(state: AutojoinState): Invitation | null {
+  const invitation = state.invitation ?? null;
+  return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+
+/**
+ * @returns the scope's name as the invitation shows it: a string; null when its `groups` hold
+ *   no named group for the scope; undefined when it carries no `groups` (the name cannot be read)
+ */
+export function scopeNameOf(invitation: Invitation, ref: ScopeRef): string | null | undefined {
+  if (!Array.isArray(invitation.groups)) return undefined;
+  const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
+  return typeof group?.name === 'string' ? group.name : null;
+}
+
+function groupScope(group: Group): string | null | undefined {
+  return typeof group.groupId === 'string' ? group.groupId : group.id;
 }
 
 /** @returns the active autojoin invitation among `invitations`, or null when there is none. */

@@ -10,15 +10,16 @@ import type { ScopeRef } from '../scope.js';
 import { VERSION } from '../version.js';
 import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
-import { contractViolation, type ContractName } from './contract.js';
+import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
+import { createListingSwitch, type ListingSwitch } from './listing-switch.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { createTransport, type Transport } from './transport.js';
 import type { RequestHook } from './trace.js';
-import type { AutojoinState, Invitation, InvitationListing, ListingKind, SyncRequest } from './types.js';
+import type { AutojoinState, Invitation, InvitationListing, ListingCall, SyncRequest } from './types.js';
 
 /** How to reach the service; everything but baseUrl has a default. */
 export interface ClientOptions {
@@ -47,11 +48,17 @@ export interface ClientOptions {
 /** The six calls of the Invitation Service, over one keep-alive pool. */
 export interface ServiceClient {
   readonly baseUrl: string;
-  /** Walks a scope's listing (call 1 or 1b); yields per page only invitations not seen before. */
-  listInvitationPages(listing: ListingKind, ref: ScopeRef): AsyncGenerator<Invitation[]>;
+  /**
+   * Walks a scope's listing (call 1 or 1b); yields per page only invitations not seen before.
+   * Once call 1 answers 404 or 410, it and every later walk of this client use call 1b.
+   */
+  listInvitationPages(listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]>;
   /** The whole de-duplicated listing of a scope. */
-  listInvitations(listing: ListingKind, ref: ScopeRef): Promise<Invitation[]>;
-  /** Call 2b; null when the service answers 404 (no autojoin invitation for the scope). */
+  listInvitations(listing: ListingCall, ref: ScopeRef): Promise<Invitation[]>;
+  /**
+   * Call 2b: `{autojoinDomains: [], invitation: null}` for a scope without autojoin; null when
+   * the service answers 404 instead (older services).
+   */
   getAutojoin(ref: ScopeRef): Promise<AutojoinState | null>;
   /** Call 2: sets the complete domain list of a scope. */
   syncAutojoin(body: SyncRequest): Promise<AutojoinState>;
@@ -78,7 +85,7 @@ interface CallSpec {
   method: 'GET' | 'POST';
   path: string;
   credential: Credential;
-  contract: ContractName;
+  shape: AnswerShape;
   body?: unknown;
   /** A 404 answer means "none" (call 2b) instead of an error. */
   notFoundIsNull?: boolean;
@@ -103,10 +110,12 @@ export function createClient(options: ClientOptions): ServiceClient {
     onRequest: options.onRequest,
     proxyFromEnv: options.proxyFromEnv,
   });
-  const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options);
-  const listInvitationPages = (listing: ListingKind, ref: ScopeRef): AsyncGenerator<Invitation[]> =>
+  const notice = oncePerMessage(options.onNotice);
+  const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options, notice);
+  const listingSwitch = createListingSwitch(notice);
+  const listInvitationPages = (listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]> =>
     walkPages(
-      async (start) => ((await call(listingCall(listing, ref, start))) as InvitationListing).invitations,
+      (start) => listingPage(call, listingSwitch, listing, ref, start),
       { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: 'GET', path: withoutQuery(listingPath(listing, ref, 0)) },
     );
   return {
@@ -118,13 +127,13 @@ export function createClient(options: ClientOptions): ServiceClient {
       return all;
     },
     getAutojoin: async (ref) =>
-      (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', contract: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
+      (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
     syncAutojoin: async (body) =>
-      (await call({ method: 'POST', path: SYNC_PATH, credential: 'apiKey', contract: 'AutojoinState', body })) as AutojoinState,
+      (await call({ method: 'POST', path: SYNC_PATH, credential: 'apiKey', shape: 'AutojoinState', body })) as AutojoinState,
     getFormStylePreset: async (id) =>
-      (await call({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', contract: 'FormStylePreset' })) as Record<string, unknown>,
+      (await call({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', shape: 'FormStylePreset' })) as Record<string, unknown>,
     listEmailPresets: async () =>
-      (await call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', contract: 'EmailPresetList' })) as Record<string, unknown>[],
+      (await call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', shape: 'EmailPresetList' })) as Record<string, unknown>[],
     get requestCount() {
       return transport.requestCount;
     },
@@ -132,17 +141,38 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
 }
 
-function listingCall(listing: ListingKind, ref: ScopeRef, start: number): CallSpec {
-  return { method: 'GET', path: listingPath(listing, ref, start), credential: 'apiKey', contract: 'InvitationListing' };
+function listingCall(listing: ListingCall, ref: ScopeRef, start: number): CallSpec {
+  return { method: 'GET', path: listingPath(listing, ref, start), credential: 'apiKey', shape: 'InvitationListing' };
+}
+
+/** One listing page, by call 1b instead once call 1 is gone (listing-switch.ts). */
+async function listingPage(
+  call: (spec: CallSpec) => Promise<unknown>,
+  listingSwitch: ListingSwitch,
+  wanted: ListingCall,
+  ref: ScopeRef,
+  start: number,
+): Promise<Invitation[]> {
+  const listing = listingSwitch.callFor(wanted);
+  try {
+    return ((await call(listingCall(listing, ref, start))) as InvitationListing).invitations;
+  } catch (error) {
+    if (!listingSwitch.switchesOn(listing, error)) throw error;
+    return ((await call(listingCall('by-scope', ref, start))) as InvitationListing).invitations;
+  }
 }
 
 /**
  * @returns the one function every call goes through: credential check, request, deprecation
  *   notice (once per message), status handling, JSON and contract check
  */
-function createCaller(transport: Transport, prefix: string, options: ClientOptions): (spec: CallSpec) => Promise<unknown> {
+function createCaller(
+  transport: Transport,
+  prefix: string,
+  options: ClientOptions,
+  notice: (message: string) => void,
+): (spec: CallSpec) => Promise<unknown> {
   const redact = createRedactor([options.apiKey, options.accessToken]);
-  const notice = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -197,11 +227,11 @@ function deprecationNotice(spec: CallSpec): string {
     : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 
-/** A 2xx body, checked against its contract definition. */
+/** A 2xx body, checked by the tolerant reader (the fields the client uses). */
 function checkedBody(spec: CallSpec, { parsed, attempts }: Answer, redact: (text: string) => string): unknown {
-  const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
+  const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
   if (problem !== null) {
-    const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
+    const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
     throw new ServiceError({ code: 'invalid-response', method: spec.method, path: spec.path, detail: redact(detail), attempts });
   }
   return parsed.ok ? parsed.value : undefined;
@@ -224,12 +254,17 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
   });
 }
 
-/** The `message` of an error body ({statusCode, message, error}); lenient about the rest. */
+/**
+ * The service's reason in an error body: its `message` (a string, or a list of strings),
+ * else its `error` (some answers carry only `{"error": "…"}`); undefined when neither is
+ * text, and the caller falls back to the status text.
+ */
 function errorMessageOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const message = (value as { message?: unknown }).message;
-  if (typeof message === 'string') return oneLineMessage(message);
-  if (Array.isArray(message) && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
+  const { message, error } = value as { message?: unknown; error?: unknown };
+  if (typeof message === 'string' && message.trim() !== '') return oneLineMessage(message);
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
+  if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error);
   return undefined;
 }
 

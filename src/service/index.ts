@@ -9,4 +9,4 @@ export { findActiveAutojoin, domainsFromTargets, domainsFromAutojoinState } from
 export { readLiveState, LiveStateError, type ReadLiveStateOptions } from './state.js';
 export type * from './types.js';
 export { PAGE_SIZE } from './types.js';
-export { contractViolation, type ContractName } from './contract.js';
+export { answerProblem, type AnswerShape } from './reader.js';

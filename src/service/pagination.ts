@@ -13,7 +13,9 @@
  * readings only the last page can hold fewer than 20, so a short page ends the walk; and a
  * full page always brings at least 19 new ids, so a page with no new id can only come from a
  * server that ignores `start` (it would repeat itself forever): that ends the walk too. A
- * page cap stops a server that never ends, with an error rather than a silent partial read.
+ * page of more than 20 comes from a server that does not paginate at all (no SDK sends
+ * `start`, and a big scope may come back whole): it holds everything, so it ends the walk.
+ * A page cap stops a server that never ends, with an error rather than a silent partial read.
  */
 import { ServiceError } from './errors.js';
 import { PAGE_SIZE, type Invitation } from './types.js';
@@ -46,7 +48,7 @@ export async function* walkPages(
     const page = await fetchPage(pageStart(index));
     const fresh = notSeenBefore(page, seen);
     if (fresh.length > 0) yield fresh;
-    if (page.length < PAGE_SIZE || fresh.length === 0) return;
+    if (page.length !== PAGE_SIZE || fresh.length === 0) return;
   }
 }
 

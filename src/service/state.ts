@@ -1,20 +1,20 @@
 /**
  * Reading live state: for each declared scope, walk its listing page by page, keep only the
- * active autojoin invitation (autojoin-rule.ts), and reduce it to what the plan needs. Scopes
- * are read by a small pool of workers sharing one client (one keep-alive pool), so at most
- * `concurrency` scopes are in flight and no scope keeps more than one page plus its autojoin
- * invitation in memory while it is read.
+ * active autojoin invitation (autojoin-rule.ts), and reduce it to what the plan needs; or,
+ * under `--listing autojoin`, ask call 2b alone. Scopes are read by a small pool of workers
+ * sharing one client (one keep-alive pool), so at most `concurrency` scopes are in flight and
+ * no scope keeps more than one page plus its autojoin invitation in memory while it is read.
  */
 import { forEachBounded } from '../concurrency.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from '../plan/types.js';
-import { domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin } from './autojoin-rule.js';
+import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
-import type { Invitation, ListingKind } from './types.js';
+import type { Invitation, ListingCall, ListingKind } from './types.js';
 
 /** Options of {@link readLiveState}; all optional. */
 export interface ReadLiveStateOptions {
-  /** Which listing call to use (default 'by-group', design.md call 1). */
+  /** How to read: listing call 1 (default 'by-group'), 1b ('by-scope'), or call 2b alone ('autojoin'). */
   listing?: ListingKind;
   /** Scopes read at the same time (default 16). */
   concurrency?: number;
@@ -64,18 +64,33 @@ export async function readLiveState(
   return new Map(results.map((live) => [live.key, live]));
 }
 
+/** Reads one scope, by its listing or (listing mode 'autojoin') by call 2b alone. */
+function readLiveScope(client: ServiceClient, ref: ScopeRef, options: { listing?: ListingKind; signal?: AbortSignal } = {}): Promise<LiveScope> {
+  const listing = options.listing ?? 'by-group';
+  return listing === 'autojoin' ? readByCall2b(client, ref) : readByListing(client, ref, listing, options.signal);
+}
+
+/**
+ * Reads one scope with call 2b only. A 404 is not "no autojoin" here (the service answers
+ * `invitation: null` for that): nothing else would show a clear the plan needs, so it fails.
+ */
+async function readByCall2b(client: ServiceClient, ref: ScopeRef): Promise<LiveScope> {
+  const state = await client.getAutojoin(ref);
+  if (state === null) {
+    throw new Error('call 2b (by-scope/…/autojoin) answers 404, so --listing autojoin cannot tell whether the scope has autojoin; use --listing by-scope');
+  }
+  const autojoin = activeAutojoinOf(state);
+  return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
+}
+
 /**
  * Reads one scope: its active autojoin invitation from the listing, and its domains from the
  * invitation's targets or, when it has none, from call 2b.
  */
-async function readLiveScope(
-  client: ServiceClient,
-  ref: ScopeRef,
-  options: { listing?: ListingKind; signal?: AbortSignal } = {},
-): Promise<LiveScope> {
+async function readByListing(client: ServiceClient, ref: ScopeRef, listing: ListingCall, signal?: AbortSignal): Promise<LiveScope> {
   let autojoin: Invitation | null = null;
-  for await (const page of client.listInvitationPages(options.listing ?? 'by-group', ref)) {
-    options.signal?.throwIfAborted();
+  for await (const page of client.listInvitationPages(listing, ref)) {
+    signal?.throwIfAborted();
     autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
   }
   if (autojoin === null) return liveScopeOf(ref, null, []);
@@ -90,17 +105,19 @@ async function readLiveScope(
  */
 async function domainsFromCall2b(client: ServiceClient, ref: ScopeRef, autojoin: Invitation): Promise<string[]> {
   const state = await client.getAutojoin(ref);
-  if (state === null) {
-    throw new Error(
-      `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/…/autojoin) answers 404`,
-    );
-  }
-  return domainsFromAutojoinState(state);
+  const disagree = `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/…/autojoin)`;
+  if (state === null) throw new Error(`${disagree} answers 404`);
+  const domains = activeAutojoinOf(state) === null ? [] : domainsFromAutojoinState(state);
+  if (domains.length === 0) throw new Error(`${disagree} shows no active autojoin`);
+  return domains;
 }
 
-/** @returns the plan's view of a scope: its domains and the few facts of its autojoin invitation. */
+/**
+ * @returns the plan's view of a scope: its domains, the few facts of its autojoin invitation,
+ *   and the name and metadata it shows (only what the invitation carries: see LiveScope)
+ */
 function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string[]): LiveScope {
-  return {
+  const live: LiveScope = {
     key: scopeKey(ref),
     scope: ref.scope,
     scopeType: ref.scopeType,
@@ -112,4 +129,9 @@ function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string
       modifiedAt: autojoin.modifiedAt ?? undefined,
     },
   };
+  if (autojoin === null) return live;
+  const scopeName = scopeNameOf(autojoin, ref);
+  if (scopeName !== undefined) live.scopeName = scopeName;
+  if (Object.hasOwn(autojoin, 'metadata')) live.metadata = autojoin.metadata ?? null;
+  return live;
 }

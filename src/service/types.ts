@@ -1,6 +1,7 @@
 /**
- * Wire types of the Invitation Service, as described by schemas/api/invitation-service.schema.json.
- * Responses are validated against that schema before they are typed as these.
+ * Wire types of the Invitation Service, as the client reads them: the fields it uses, as
+ * schemas/api/invitation-service.schema.json checks them (answers pass that tolerant reader
+ * before they are typed as these). Every other field may be there, with any value.
  */
 export interface Target {
   type: string;
@@ -13,29 +14,43 @@ export interface Invitation {
   deactivated?: boolean;
   status?: string | null;
   target?: Target[] | null;
-  scope?: string | null;
-  scopeType?: string | null;
-  accepts?: { id: string; status?: string | null }[] | null;
-  groups?: { type: string; id: string; name?: string | null }[] | null;
+  accepts?: unknown[] | null;
+  groups?: Group[] | null;
   modifiedAt?: string | null;
-  createdAt?: string | null;
+  /** Any JSON: free-form data the SDKs attach (the autojoin invitation's comes from the POST's `metadata`). */
+  metadata?: unknown;
   [field: string]: unknown;
 }
 
-/** Response of calls 1 and 1b: one page of at most 20 invitations. */
+/**
+ * An item of `groups[]`: `id` is the service's own id, `groupId` the caller's scope id,
+ * `name` the last scopeName posted. Older answers carry the scope id in `id`, without groupId.
+ */
+export interface Group {
+  id?: string | null;
+  groupId?: string | null;
+  type?: string | null;
+  name?: string | null;
+}
+
+/** Response of calls 1 and 1b: one page of 20 invitations, or all of them from a service that does not paginate. */
 export interface InvitationListing {
   invitations: Invitation[];
 }
 
 export interface AutojoinDomain {
-  id: string;
+  id?: string;
   domain: string;
 }
 
-/** Response of call 2 (POST autojoin) and call 2b (GET by-scope/.../autojoin). */
+/**
+ * Response of call 2 (POST autojoin) and call 2b (GET by-scope/.../autojoin). `invitation` is
+ * the autojoin invitation if one exists, null (or absent) otherwise: after a clear, and for a
+ * scope that never had autojoin.
+ */
 export interface AutojoinState {
   autojoinDomains: AutojoinDomain[];
-  invitation: Invitation;
+  invitation?: Invitation | null;
 }
 
 /** Body of call 2: the complete domain list of one scope. */
@@ -45,16 +60,18 @@ export interface SyncRequest {
   scopeType: string;
   componentId: string;
   scopeName?: string;
+  /** Stored on the autojoin invitation as its `metadata` (the SDKs' ConfigureAutojoinRequest). */
+  metadata?: Record<string, unknown>;
 }
 
-export interface ErrorBody {
-  statusCode: number;
-  message: string | string[];
-  error?: string;
-}
+/**
+ * How live state is read (design.md "Listing modes"): `by-group` (call 1, deprecated, the
+ * default), `by-scope` (call 1b), or `autojoin` (call 2b only, one request per scope).
+ */
+export type ListingKind = 'by-group' | 'by-scope' | 'autojoin';
 
-/** Which listing call reads a scope's invitations: call 1 (deprecated) or call 1b. */
-export type ListingKind = 'by-group' | 'by-scope';
+/** The two listing calls, 1 and 1b. */
+export type ListingCall = 'by-group' | 'by-scope';
 
 /** Invitations per listing page: the interface says exactly 20. */
 export const PAGE_SIZE = 20;

@@ -17,9 +17,11 @@ describe('--verbose', () => {
     const applied = await cli(['apply', '--yes', '--verbose', '--listing', 'by-scope'], { cwd: project.dir, emulator });
     expect(applied.code, applied.stderr).toBe(0);
     const lines = applied.stderr.split('\n').filter((line) => line.startsWith('http: '));
-    expect(lines).toHaveLength(2);
+    // Real listings carry no domains: an active autojoin invitation needs call 2b as well.
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^http: GET \/api\/v1\/invitations\/by-scope\/team\/acme\?start=0 200 \d+ ms$/);
-    expect(lines[1]).toMatch(/^http: POST \/api\/v1\/invitations\/autojoin 200 \d+ ms$/);
+    expect(lines[1]).toMatch(/^http: GET \/api\/v1\/invitations\/by-scope\/team\/acme\/autojoin 200 \d+ ms$/);
+    expect(lines[2]).toMatch(/^http: POST \/api\/v1\/invitations\/autojoin 200 \d+ ms$/);
     expect(applied.stderr).not.toMatch(/x-api-key|user-agent|content-type|127\.0\.0\.1:\d+\/api/i);
     expect(applied.stdout).not.toContain('http: ');
   });

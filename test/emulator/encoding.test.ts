@@ -20,6 +20,9 @@ function rawGet(path: string): Promise<{ status: number; body: unknown; headers:
   });
 }
 
+/** Call 2b's answer for a scope without autojoin. */
+const NONE = { autojoinDomains: [], invitation: null };
+
 const segment = (value: string) => (value === '.' || value === '..' ? value.replaceAll('.', '%2E') : encodeURIComponent(value));
 
 describe('path segments', () => {
@@ -33,14 +36,14 @@ describe('path segments', () => {
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ autojoinDomains: [{ domain }], invitation: { scope, scopeType: 'team' } });
     const listing = await rawGet(`${LIST}/team/${segment(scope)}`);
-    expect(listing.body).toMatchObject({ invitations: [{ scope, target: [{ type: 'domain', value: domain }] }] });
+    expect(listing.body).toMatchObject({ invitations: [{ scope, groups: [{ groupId: scope, type: 'team' }] }] });
     const byGroup = await rawGet(`/api/v1/invitations/by-group/team/${segment(scope)}`);
     expect(byGroup.body).toEqual(listing.body);
   });
 
   it('did not create neighbouring scopes', async () => {
     for (const scope of ['a', 'b', 'x', 'y']) {
-      expect((await rawGet(`${LIST}/team/${scope}/autojoin`)).status).toBe(404);
+      expect((await rawGet(`${LIST}/team/${scope}/autojoin`)).body).toEqual(NONE);
     }
     const keys = Object.keys(peer.emulator.data().scopes).sort();
     expect(keys).toEqual(scopes.map((scope) => `team/${scope}`).sort());
@@ -48,9 +51,9 @@ describe('path segments', () => {
 
   it('an encoded slash in the type is one segment too, and never finds another scope', async () => {
     await peer.sync({ domains: ['z.example.org'], scope: 'b/c', scopeType: 'team' });
-    expect((await rawGet(`${LIST}/team%2Fb/c/autojoin`)).status).toBe(404);
-    expect((await rawGet(`${LIST}/team/b%2Fc/autojoin`)).status).toBe(200);
-    expect((await rawGet(`${LIST}/team/b/c/autojoin`)).status).toBe(404);
+    expect((await rawGet(`${LIST}/team%2Fb/c/autojoin`)).body).toEqual(NONE);
+    expect((await rawGet(`${LIST}/team/b%2Fc/autojoin`)).body).toMatchObject({ autojoinDomains: [{ domain: 'z.example.org' }] });
+    expect((await rawGet(`${LIST}/team/b/c/autojoin`)).status).toBe(404); // no such route: one segment too many
   });
 
   it('the by-group successor link keeps every scope in one segment, dot segments too', async () => {

@@ -150,15 +150,37 @@ describe('latency and listing options', () => {
     }
   });
 
-  it('autojoinTargets: false leaves the targets out of listings only', async () => {
-    const peer = await startPeer({ data: data(), autojoinTargets: false });
+  it('domainTargets adds {type: "domain"} targets to the autojoin invitation, in listings and in 2b', async () => {
+    const peer = await startPeer({ data: data(), domainTargets: true });
     try {
       const listing = (await peer.get(`${LIST}/team/scope-0001?start=0`)).body as { invitations: Record<string, unknown>[] };
       const autojoin = listing.invitations.find((invitation) => invitation.invitationType === 'autojoin');
-      expect(autojoin).toBeDefined();
-      expect(autojoin).not.toHaveProperty('target');
-      const state = await peer.get(`${LIST}/team/scope-0001/autojoin`);
-      expect(state.body).toMatchObject({ invitation: { target: [{ type: 'domain', value: 'd1.scope-0001.example' }, { type: 'domain', value: 'd2.scope-0001.example' }] } });
+      const domainTargets = [{ type: 'domain', value: 'd1.scope-0001.example' }, { type: 'domain', value: 'd2.scope-0001.example' }];
+      expect(autojoin?.target).toEqual(domainTargets);
+      expect((await peer.get(`${LIST}/team/scope-0001/autojoin`)).body).toMatchObject({ invitation: { target: domainTargets } });
+    } finally {
+      await peer.emulator.close();
+    }
+  });
+
+  it('unpaginated answers all 31 invitations in one page, whatever start says', async () => {
+    const peer = await startPeer({ data: data(), unpaginated: true });
+    try {
+      for (const start of ['', '?start=0', '?start=19']) {
+        const listing = (await peer.get(`${LIST}/team/scope-0001${start}`)).body as { invitations: unknown[] };
+        expect(listing.invitations).toHaveLength(31);
+      }
+    } finally {
+      await peer.emulator.close();
+    }
+  });
+
+  it('byGroup: false answers the deprecated call with 404; by-scope still answers', async () => {
+    const peer = await startPeer({ data: data(), byGroup: false });
+    try {
+      const gone = await peer.get('/api/v1/invitations/by-group/team/scope-0001?start=0');
+      expect(gone).toMatchObject({ status: 404, body: { statusCode: 404, message: 'Cannot GET /api/v1/invitations/by-group/team/scope-0001' } });
+      expect((await peer.get(`${LIST}/team/scope-0001`)).status).toBe(200);
     } finally {
       await peer.emulator.close();
     }

@@ -9,17 +9,14 @@ beforeAll(async () => {
 afterAll(() => peer.emulator.close());
 
 describe('listings (calls 1 and 1b)', () => {
-  it('by-scope lists ordinary invitations and the autojoin one', async () => {
+  it('by-scope lists ordinary invitations and the autojoin one, without domain targets (the real shape)', async () => {
     const answer = await peer.get(`${LIST}/team/scope-0001?start=0`);
     expect(answer.status).toBe(200);
     const invitations = (answer.body as { invitations: { invitationType: string; target?: unknown }[] }).invitations;
     expect(invitations).toHaveLength(4);
     const autojoin = invitations.filter((invitation) => invitation.invitationType === 'autojoin');
     expect(autojoin).toHaveLength(1);
-    expect(autojoin[0]?.target).toEqual([
-      { type: 'domain', value: 'd1.scope-0001.example' },
-      { type: 'domain', value: 'd2.scope-0001.example' },
-    ]);
+    expect(autojoin[0]?.target).toEqual([]);
     expect(answer.headers.get('deprecation')).toBeNull();
   });
 
@@ -55,10 +52,9 @@ describe('call 2b', () => {
     expect(body.invitation).toMatchObject({ invitationType: 'autojoin', scope: 'scope-0002', scopeType: 'team', deactivated: false });
   });
 
-  it('is a 404 with an error body for a scope without autojoin', async () => {
+  it('answers 200 {autojoinDomains: [], invitation: null} for a scope without autojoin, never 404', async () => {
     const answer = await peer.get(`${LIST}/team/nobody/autojoin`);
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ statusCode: 404, message: 'No autojoin invitation for scope team/nobody', error: 'Not Found' });
+    expect(answer).toMatchObject({ status: 200, body: { autojoinDomains: [], invitation: null } });
   });
 });
 

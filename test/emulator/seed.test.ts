@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyData, generateData } from '../../src/emulator/index.js';
-import { contractViolation } from '../../src/service/contract.js';
+import { answerProblem } from '../../src/service/reader.js';
 
 describe('generateData', () => {
   const data = generateData({ scopes: 3, invitationsPerScope: 4, domainsPerScope: 2, seed: 5 });
@@ -19,6 +19,7 @@ describe('generateData', () => {
     expect(generateData({ scopes: 3, invitationsPerScope: 4, domainsPerScope: 2, seed: 6 })).not.toEqual(data);
     const ids = Object.values(data.scopes).flatMap((scope) => [
       ...scope.invitations.map((invitation) => invitation.id),
+      scope.autojoin?.invitation.groups[0]?.id,
       scope.autojoin?.invitation.id,
       ...(scope.autojoin?.domains.map((domain) => domain.id) ?? []),
     ]);
@@ -26,14 +27,35 @@ describe('generateData', () => {
     expect(data.nextId).toBe(ids.length + 1);
   });
 
-  it('every generated invitation satisfies the API contract', () => {
+  it('generates the shapes the SDKs describe: every target type, groups and accepts items, null modifiedAt, mobile form data, unknown fields', () => {
+    const many = generateData({ scopes: 1, invitationsPerScope: 40, domainsPerScope: 1, seed: 2 });
+    const scope = many.scopes['team/scope-0001'];
+    const invitations = scope?.invitations ?? [];
+    expect(new Set(invitations.map((invitation) => invitation.target[0]?.type))).toEqual(new Set(['email', 'phone', 'share', 'internal']));
+    expect(invitations[0]?.groups).toEqual([
+      { id: expect.stringMatching(/^grp_/u), accountId: 'acc_emulator', groupId: 'scope-0001', type: 'team', name: 'Scope 0001', createdAt: expect.any(String) },
+    ]);
+    expect(scope?.autojoin?.invitation.groups).toEqual(invitations[0]?.groups);
+    const accepted = invitations.find((invitation) => (invitation.accepts ?? []).length > 0);
+    expect(accepted?.accepts?.[0]).toEqual({
+      id: expect.any(String), accountId: 'acc_emulator', projectId: 'prj_emulator', acceptedAt: expect.any(String), target: accepted?.target[0],
+    });
+    expect(invitations.some((invitation) => invitation.modifiedAt === null)).toBe(true);
+    const mobile = invitations.map((invitation) => invitation.formSubmissionData as Record<string, { value?: unknown }> | null);
+    expect(mobile.some((data) => Array.isArray(data?.emails?.value))).toBe(true);
+    expect(mobile.some((data) => typeof data?.contact?.value === 'object')).toBe(true);
+    expect(invitations.some((invitation) => 'x_rollout' in invitation)).toBe(true);
+    expect(invitations.every((invitation) => typeof invitation.widgetConfigurationId === 'string')).toBe(true);
+  });
+
+  it("passes the client's tolerant reader (checked here, never inside the emulator)", () => {
     for (const scope of Object.values(data.scopes)) {
       for (const invitation of [...scope.invitations, scope.autojoin?.invitation]) {
-        expect(contractViolation('Invitation', invitation)).toBeNull();
+        expect(answerProblem('Invitation', invitation)).toBeNull();
       }
     }
-    expect(contractViolation('EmailPresetList', data.emailPresets)).toBeNull();
-    for (const preset of Object.values(data.formStylePresets)) expect(contractViolation('FormStylePreset', preset)).toBeNull();
+    expect(answerProblem('EmailPresetList', data.emailPresets)).toBeNull();
+    for (const preset of Object.values(data.formStylePresets)) expect(answerProblem('FormStylePreset', preset)).toBeNull();
   });
 
   it('domainsPerScope 0 gives no autojoin invitation; scopeType is configurable', () => {

@@ -6,6 +6,9 @@ interface State {
   invitation: Record<string, unknown> & { id: string; deactivated: boolean; target: { type: string; value: string }[] };
 }
 
+/** Call 2 and 2b for a scope without active autojoin (the SDKs: "null otherwise"). */
+const NONE = { autojoinDomains: [], invitation: null };
+
 let peer: TestPeer;
 beforeEach(async () => {
   peer = await startPeer();
@@ -28,9 +31,10 @@ describe('sync semantics (call 2)', () => {
       deactivated: false,
       scope: 'acme',
       scopeType: 'team',
-      target: [{ type: 'domain', value: 'acme.com' }, { type: 'domain', value: 'acme.co.uk' }],
-      groups: [{ type: 'team', id: 'acme', name: 'Acme' }],
+      target: [],
+      groups: [{ id: expect.stringMatching(/^grp_/u), accountId: 'acc_emulator', groupId: 'acme', type: 'team', name: 'Acme', createdAt: expect.any(String) }],
       accepts: [],
+      widgetConfigurationId: expect.any(String),
     });
     expect(Date.parse(state.invitation.createdAt as string)).not.toBeNaN();
     expect(state.invitation.modifiedAt).toBe(state.invitation.createdAt);
@@ -44,9 +48,9 @@ describe('sync semantics (call 2)', () => {
     expect(idOf(second, 'b.com')).toBe(idOf(first, 'b.com'));
     expect(second.invitation.id).toBe(first.invitation.id);
 
-    const cleared = (await peer.sync({ domains: [], scope: 'acme' })).body as State;
-    expect(cleared.autojoinDomains).toEqual([]);
-    expect(cleared.invitation).toMatchObject({ id: first.invitation.id, deactivated: true, target: [] });
+    const cleared = await peer.sync({ domains: [], scope: 'acme' });
+    expect(cleared).toMatchObject({ status: 200, body: NONE });
+    expect(peer.emulator.data().scopes['team/acme']?.autojoin?.invitation).toMatchObject({ id: first.invitation.id, deactivated: true });
 
     const back = (await peer.sync({ domains: ['a.com', 'c.com'], scope: 'acme' })).body as State;
     expect(back.invitation).toMatchObject({ id: first.invitation.id, deactivated: false });
@@ -54,14 +58,36 @@ describe('sync semantics (call 2)', () => {
     expect(idOf(back, 'c.com')).toBe(idOf(second, 'c.com'));
   });
 
-  it('the deactivated invitation stays in the listing and 2b reports it', async () => {
+  it('the deactivated invitation stays in the listing; 2b answers invitation null', async () => {
     await peer.sync({ domains: ['a.com'], scope: 'acme' });
     await peer.sync({ domains: [], scope: 'acme' });
     const listing = (await peer.get(`${LIST}/team/acme`)).body as { invitations: { deactivated: boolean; invitationType: string }[] };
     expect(listing.invitations).toEqual([expect.objectContaining({ invitationType: 'autojoin', deactivated: true })]);
     const state = await peer.get(`${LIST}/team/acme/autojoin`);
-    expect(state.status).toBe(200);
-    expect(state.body).toMatchObject({ autojoinDomains: [], invitation: { deactivated: true } });
+    expect(state).toMatchObject({ status: 200, body: NONE });
+  });
+
+  it('2b of a scope never configured is 200 with invitation null, never 404', async () => {
+    expect(await peer.get(`${LIST}/team/never/autojoin`)).toMatchObject({ status: 200, body: NONE });
+  });
+
+  it('renames the group to the last scopeName posted, keeping its service id; a POST without one keeps the name', async () => {
+    const first = (await peer.sync({ domains: ['a.com'], scope: 'acme', scopeName: 'Acme' })).body as State;
+    const renamed = (await peer.sync({ domains: ['a.com'], scope: 'acme', scopeName: 'Acme Engineering' })).body as State;
+    const group = (state: State) => (state.invitation.groups as { id: string; name: string }[])[0];
+    expect(group(renamed)).toMatchObject({ id: group(first)?.id, name: 'Acme Engineering' });
+    const unnamed = (await peer.sync({ domains: ['a.com'], scope: 'acme' })).body as State;
+    expect(group(unnamed)?.name).toBe('Acme Engineering');
+  });
+
+  it('stores the optional metadata on the autojoin invitation; a POST without it keeps it', async () => {
+    const tagged = await peer.post(SYNC, { ...valid, metadata: { owner: 'eng', tags: ['a'] } });
+    expect(tagged.status).toBe(200);
+    expect((tagged.body as State).invitation.metadata).toEqual({ owner: 'eng', tags: ['a'] });
+    const again = (await peer.sync({ domains: ['acme.com'], scope: 'acme' })).body as State;
+    expect(again.invitation.metadata).toEqual({ owner: 'eng', tags: ['a'] });
+    const listing = (await peer.get(`${LIST}/team/acme`)).body as { invitations: State['invitation'][] };
+    expect(listing.invitations[0]?.metadata).toEqual({ owner: 'eng', tags: ['a'] });
   });
 
   it('a sync that changes nothing keeps modifiedAt', async () => {
@@ -82,10 +108,17 @@ describe('sync semantics (call 2)', () => {
     expect(workspace.autojoinDomains.map((domain) => domain.domain)).toEqual(['b.com']);
   });
 
-  it('the listing carries the current domains as targets', async () => {
+  it('the listing carries no domain targets by default, the current domains as targets with domainTargets', async () => {
     await peer.sync({ domains: ['x.org', 'y.org'], scope: 'acme' });
-    const listing = (await peer.get(`${LIST}/team/acme?start=0`)).body as { invitations: State['invitation'][] };
-    expect(listing.invitations[0]?.target).toEqual([{ type: 'domain', value: 'x.org' }, { type: 'domain', value: 'y.org' }]);
+    const plain = (await peer.get(`${LIST}/team/acme?start=0`)).body as { invitations: State['invitation'][] };
+    expect(plain.invitations[0]?.target).toEqual([]);
+    const withTargets = await startPeer({ data: peer.emulator.data(), domainTargets: true });
+    try {
+      const listing = (await withTargets.get(`${LIST}/team/acme?start=0`)).body as { invitations: State['invitation'][] };
+      expect(listing.invitations[0]?.target).toEqual([{ type: 'domain', value: 'x.org' }, { type: 'domain', value: 'y.org' }]);
+    } finally {
+      await withTargets.emulator.close();
+    }
   });
 });
 
@@ -98,24 +131,25 @@ describe('sync validation', () => {
       message: 'Domain gmail.com is a webmail domain and cannot be used for autojoin',
       error: 'Bad Request',
     });
-    expect((await peer.get(`${LIST}/team/acme/autojoin`)).status).toBe(404);
+    expect((await peer.get(`${LIST}/team/acme/autojoin`)).body).toEqual(NONE);
     expect((await peer.sync({ domains: ['yahoo.co.uk'], scope: 'acme' })).status).toBe(400);
   });
 
-  it('rejects bodies that break the contract, naming the field', async () => {
-    const cases: [unknown, string][] = [
-      [{ ...valid, domains: undefined }, "body must have required property 'domains'"],
-      [{ ...valid, scope: undefined }, "body must have required property 'scope'"],
-      [{ ...valid, componentId: undefined }, "body must have required property 'componentId'"],
-      [{ ...valid, domains: 'acme.com' }, '/domains must be array'],
-      [{ ...valid, domains: [''] }, '/domains/0 must NOT have fewer than 1 characters'],
-      [{ ...valid, scopeType: 7 }, '/scopeType must be string'],
-      [{ ...valid, extra: true }, 'body must NOT have additional properties: extra'],
-      [[valid], 'body must be object'],
+  it('rejects bodies that break the interface, naming every field (a list of messages)', async () => {
+    const cases: [unknown, string | string[]][] = [
+      [{ ...valid, domains: undefined }, ['domains is required']],
+      [{ ...valid, scope: undefined, componentId: undefined }, ['scope is required', 'componentId is required']],
+      [{ ...valid, domains: 'acme.com' }, ['domains must be an array']],
+      [{ ...valid, domains: [''] }, ['domains each value must be a domain of 1 to 253 characters (item 0 is not)']],
+      [{ ...valid, scopeType: 7 }, ['scopeType must be a string']],
+      [{ ...valid, extra: true }, ['property extra should not exist']],
+      [{ ...valid, metadata: ['a'] }, ['metadata must be an object']],
+      [{ ...valid, metadata: null }, ['metadata must be an object']],
+      [[valid], 'Request body must be a JSON object'],
     ];
     for (const [body, message] of cases) {
       const answer = await peer.post(SYNC, body);
-      expect(answer.status, message).toBe(400);
+      expect(answer.status, JSON.stringify(message)).toBe(400);
       expect(answer.body).toEqual({ statusCode: 400, message, error: 'Bad Request' });
     }
   });
@@ -136,7 +170,7 @@ describe('sync validation', () => {
     const answer = await peer.post(SYNC, big);
     expect(answer.status).toBe(413);
     expect((answer.body as { error: string }).error).toBe('Payload Too Large');
-    expect((await peer.get(`${LIST}/team/acme/autojoin`)).status).toBe(404);
+    expect((await peer.get(`${LIST}/team/acme/autojoin`)).body).toEqual(NONE);
   });
 
   it('a contract-valid body just under the limit is accepted', async () => {

@@ -41,7 +41,7 @@ describe('saved plans', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n').slice(0, 6)).toEqual([
       '{',
-      '  "formatVersion": 1,',
+      '  "formatVersion": 2,',
       '  "createdAt": "2025-01-02T03:04:05.000Z",',
       '  "target": "https://invitations.example.com",',
       '  "shard": "1/1",',
@@ -59,8 +59,8 @@ describe('saved plans', () => {
   });
 
   it('refuses another formatVersion, and a missing one', () => {
-    expect(parseError(mutated((doc) => { doc.formatVersion = 2 as 1; }))).toBe(
-      'plan.json has formatVersion 2; this autojoin-sync reads formatVersion 1 (make the plan again with this version)',
+    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 2; }))).toBe(
+      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 2 (make the plan again with this version)',
     );
     expect(parseError('[]')).toContain('has formatVersion missing;');
   });

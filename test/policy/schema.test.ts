@@ -63,7 +63,7 @@ describe('schemas/autojoin.schema.json', () => {
     expect(policySchema.$id).toBe('https://autojoin-sync.dev/schemas/autojoin.schema.json');
     expect(policySchema.additionalProperties).toBe(false);
     expect(policySchema.properties.scopeType.default).toBe('default');
-    expect(Object.keys(policySchema.properties)).toEqual(['scope', 'scopeType', 'scopeName', 'componentId', 'domains']);
+    expect(Object.keys(policySchema.properties)).toEqual(['scope', 'scopeType', 'scopeName', 'componentId', 'metadata', 'domains']);
     expectDocumented(policySchema.properties);
     expectDocumented(projectSchema.properties);
     expect(policySchema.description).toContain('defaults.componentId');

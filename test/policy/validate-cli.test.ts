@@ -43,7 +43,7 @@ describe('autojoin-sync validate', () => {
     expect(lines.length).toBe(63);
     for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
     expect(lines[0]).toBe(
-      '01-unknown-key.autojoin.yaml:5:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, domains',
+      '01-unknown-key.autojoin.yaml:5:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, domains',
     );
     expect(result.stderr).toBe('62 errors, 1 warning in 52 files; 1 valid policy\n');
     expect(result.stdout + result.stderr).not.toContain('sekret-key-123');

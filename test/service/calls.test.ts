@@ -16,13 +16,13 @@ describe('client against the emulator', () => {
     peer = await startPeer();
     const state = await peer.client.syncAutojoin({ ...SYNC, domains: ['acme.com', 'acme.co.uk'] });
     expect(state.autojoinDomains.map((d) => d.domain).sort()).toEqual(['acme.co.uk', 'acme.com']);
-    expect(state.invitation.invitationType).toBe('autojoin');
+    expect(state.invitation?.invitationType).toBe('autojoin');
 
     const ref = { scopeType: 'team', scope: 'acme-eng' };
     const byScope = await peer.client.listInvitations('by-scope', ref);
     const byGroup = await peer.client.listInvitations('by-group', ref);
-    expect(byScope.map((i) => i.id)).toEqual([state.invitation.id]);
-    expect(byGroup.map((i) => i.id)).toEqual([state.invitation.id]);
+    expect(byScope.map((i) => i.id)).toEqual([state.invitation?.id]);
+    expect(byGroup.map((i) => i.id)).toEqual([state.invitation?.id]);
 
     const read = await peer.client.getAutojoin(ref);
     expect(read?.autojoinDomains.map((d) => d.id).sort()).toEqual(state.autojoinDomains.map((d) => d.id).sort());
@@ -35,9 +35,15 @@ describe('client against the emulator', () => {
     expect(peer.client.requestCount).toBe(4);
   });
 
-  it('returns null from call 2b for a scope without autojoin (404)', async () => {
+  it('reads call 2b of a scope without autojoin as the emulator answers it: domains [], invitation null', async () => {
     peer = await startPeer();
-    expect(await peer.client.getAutojoin({ scopeType: 'team', scope: 'nobody' })).toBeNull();
+    expect(await peer.client.getAutojoin({ scopeType: 'team', scope: 'nobody' })).toEqual({ autojoinDomains: [], invitation: null });
+  });
+
+  it('reads a clear answered with invitation null', async () => {
+    peer = await startPeer();
+    await peer.client.syncAutojoin({ ...SYNC, domains: ['acme.com'] });
+    expect(await peer.client.syncAutojoin({ ...SYNC, domains: [] })).toEqual({ autojoinDomains: [], invitation: null });
   });
 
   it('reads the presets (calls 3 and 4) with the bearer token only', async () => {
@@ -136,8 +142,10 @@ describe('client against the emulator', () => {
       const listed = await peer.client.listInvitations('by-scope', ref);
       expect(listed).toHaveLength(1);
       expect(listed[0]?.scope).toBe(scope);
-      expect(listed[0]?.target).toEqual([{ type: 'domain', value: `${index}.example.com` }]);
-      expect((await peer.client.getAutojoin(ref))?.invitation.scope).toBe(scope);
+      expect(listed[0]?.groups?.[0]?.groupId).toBe(scope);
+      const state = await peer.client.getAutojoin(ref);
+      expect(state?.autojoinDomains.map((d) => d.domain)).toEqual([`${index}.example.com`]);
+      expect(state?.invitation?.scope).toBe(scope);
     }
     const paths = peer.emulator.requests.filter((r) => r.method === 'GET').map((r) => r.path);
     expect(paths).toContain('/api/v1/invitations/by-scope/team/a%2Fb?start=0');

@@ -11,8 +11,8 @@ const team = (scope: string) => ({ scopeType: 'team', scope });
 const REFS = ['scope-0001', 'scope-0002', 'scope-0003'].map(team);
 
 describe('readLiveState against the emulator', () => {
-  it('reads domains from the autojoin targets, with the facts the plan needs', async () => {
-    const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
+  it('reads domains from the autojoin targets (--domain-targets), with the facts the plan needs', async () => {
+    const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
     const progress: string[] = [];
     const live = await readLiveState(peer.client, REFS, { concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
     expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
@@ -23,6 +23,8 @@ describe('readLiveState against the emulator', () => {
       scopeType: 'team',
       domains: ['d1.scope-0002.example', 'd2.scope-0002.example', 'd3.scope-0002.example'],
       autojoin: { invitationId: stored?.id, status: 'sent', acceptsCount: 0, modifiedAt: stored?.modifiedAt },
+      scopeName: 'Scope 0002',
+      metadata: null,
     });
     expect(progress).toEqual(['1/3', '2/3', '3/3']);
     // 31 invitations: pages at 0 and 19 per scope, by-group by default, no call 2b.
@@ -31,8 +33,8 @@ describe('readLiveState against the emulator', () => {
     );
   });
 
-  it('asks call 2b when the listing\'s autojoin invitation has no domain targets', async () => {
-    const peer = closeAfterTest(await startPeer({ autojoinTargets: false, generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } }));
+  it('asks call 2b when the listing\'s autojoin invitation has no domain targets (the real shape, the default)', async () => {
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } }));
     const live = await readLiveState(peer.client, REFS, { listing: 'by-scope' });
     expect(live.get('team/scope-0003')?.domains).toEqual(['d1.scope-0003.example', 'd2.scope-0003.example']);
     const paths = peer.emulator.requests.map((r) => r.path);
@@ -59,7 +61,7 @@ describe('readLiveState against the emulator', () => {
   });
 
   it('reads 200 scopes through one client in a few seconds at most', async () => {
-    const peer = closeAfterTest(await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
+    const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
     const refs = Array.from({ length: 200 }, (_, i) => team(`scope-${String(i + 1).padStart(4, '0')}`));
     const live = await readLiveState(peer.client, refs, { concurrency: 16 });
     expect(live.size).toBe(200);

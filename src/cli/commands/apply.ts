@@ -13,6 +13,7 @@ import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
 import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
+import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
 import { renderPlan } from './plan.js';
@@ -27,7 +28,7 @@ interface ApplyFlags {
   prune?: boolean;
   allowNoPolicies?: boolean;
   emulator?: boolean;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
   format: 'text' | 'json';
   requestTimeout?: number;
@@ -123,7 +124,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       limits: limitsFrom(project, flags),
       target,
       concurrency: flags.concurrency,
-      listing: flags.listing,
+      listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
       confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,

@@ -27,7 +27,9 @@ interface EmulatorFlags {
   seedInvitations?: string;
   seedDomains?: string;
   seed: string;
-  autojoinTargets: boolean;
+  domainTargets?: boolean;
+  unpaginated?: boolean;
+  byGroup: boolean;
 }
 
 /** Registers `autojoin-sync emulator`: a local Invitation Service for trying things out and for tests. */
@@ -57,7 +59,9 @@ export function register(program: Command): void {
     .option('--seed-invitations <m>', 'ordinary invitations per generated scope', '0')
     .option('--seed-domains <k>', 'autojoin domains per generated scope', '0')
     .option('--seed <n>', 'seed of the data generator', '1')
-    .option('--no-autojoin-targets', "leave domain targets out of the listings' autojoin invitations (readers must call 2b)")
+    .option('--domain-targets', "list the autojoin invitation with {type: \"domain\"} targets (the real service has none; readers then skip call 2b)")
+    .option('--unpaginated', 'answer every invitation of a scope in one page, ignoring ?start= (as the SDKs assume)')
+    .option('--no-by-group', 'answer the deprecated by-group listing with 404, as after its removal')
     .addHelpText(
       'after',
       `
@@ -113,7 +117,9 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
     faults: flags.faults === undefined ? undefined : faultKinds(flags.faults),
     slowMs: integer('--slow-ms', flags.slowMs ?? '3000', 600_000),
     startMode: flags.startMode,
-    autojoinTargets: flags.autojoinTargets,
+    domainTargets: flags.domainTargets ?? false,
+    unpaginated: flags.unpaginated ?? false,
+    byGroup: flags.byGroup,
   };
 }
 

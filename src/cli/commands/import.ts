@@ -14,6 +14,7 @@ import { compareDiagnostics, formatDiagnostic, parsePolicySources, plural } from
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
 import { concurrencyOption, emulatorOption, listingOption, requestTimeoutOption } from '../options.js';
+import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { entryExists, writeFileAtomic } from '../../files.js';
 
@@ -24,7 +25,7 @@ interface ImportFlags {
   componentId?: string;
   force?: boolean;
   emulator?: boolean;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
   requestTimeout?: number;
 }
@@ -75,7 +76,8 @@ async function runImport(flags: ImportFlags): Promise<void> {
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
     const componentId = flags.componentId ?? project.defaults?.componentId;
-    const imported = await importScopes(client, refs, { listing: flags.listing, concurrency: flags.concurrency, componentId });
+    const listing = resolveListing(flags.listing, project);
+    const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
     if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);

@@ -23,7 +23,7 @@ interface PlanFlags {
   allowNoPolicies?: boolean;
   emulator?: boolean;
   shard?: string;
-  listing: ListingKind;
+  listing?: ListingKind;
   concurrency: number;
   requestTimeout?: number;
 }
