@@ -42461,12 +42461,12 @@ var require_cache2 = __commonJS({
             if (value) {
               if (value[0] === '"') {
                 value = trimOWSEnd(value);
-                let fieldList = "";
+                let fieldList2 = "";
                 let lastQuotedPart = i;
                 let foundEndingQuote = false;
                 const closingQuote = findUnescapedQuote(value, 1);
                 if (closingQuote !== -1) {
-                  fieldList = value.substring(1, closingQuote);
+                  fieldList2 = value.substring(1, closingQuote);
                   foundEndingQuote = true;
                 } else {
                   const fieldListParts = [value.substring(1)];
@@ -42481,14 +42481,14 @@ var require_cache2 = __commonJS({
                     }
                     fieldListParts.push(nextPart);
                   }
-                  fieldList = fieldListParts.join(",");
+                  fieldList2 = fieldListParts.join(",");
                 }
                 if (!foundEndingQuote) {
                   output[key] = true;
                   break;
                 }
                 i = lastQuotedPart;
-                const headers2 = fieldList.split(",");
+                const headers2 = fieldList2.split(",");
                 let validFieldNames = true;
                 for (let j = 0; j < headers2.length; j++) {
                   headers2[j] = trimOWS(headers2[j]);
@@ -61991,6 +61991,30 @@ function compareScopeKeys(a, b) {
   return compareStrings(a, b);
 }
 
+// src/plan/fields.ts
+function fieldChanges(policy, live) {
+  const changes = [];
+  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
+    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
+  }
+  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
+    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
+  }
+  return changes;
+}
+function sameMetadata(live, desired) {
+  return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortedKeys(value)) ?? "null";
+}
+function sortedKeys(value) {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
+}
+
 // src/plan/diff.ts
 function diffDesired(desired, live) {
   const changes = [];
@@ -62017,9 +62041,11 @@ function compareScope(desired, live) {
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
   if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  return sameList(before, after) ? null : makeChange("update", desired, before, after, live);
+  const fields = fieldChanges(desired.policy, live);
+  if (sameList(before, after) && fields.length === 0) return null;
+  return makeChange("update", desired, before, after, live, fields);
 }
-function makeChange(kind, desired, before, after, live) {
+function makeChange(kind, desired, before, after, live, fields = []) {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -62039,8 +62065,10 @@ function makeChange(kind, desired, before, after, live) {
     explicitEmpty: desired.explicitEmpty
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
+  if (policy.metadata !== void 0) change.metadata = policy.metadata;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (fields.length > 0) change.fieldChanges = fields;
   return change;
 }
 function sameList(a, b) {
@@ -62076,6 +62104,9 @@ function shardIndexOf(key, total) {
   return bucket % total + 1;
 }
 
+// src/plan/types.ts
+var PLAN_FORMAT_VERSION = 2;
+
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
 var KIND_RANK = { clear: 0, update: 1, create: 2 };
@@ -62091,7 +62122,7 @@ function buildPlan(input) {
   const changes = diffDesired(byKey, input.live).sort(compareChanges);
   const keys = [...byKey.keys()].sort(compareScopeKeys);
   const plan = {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
     target: withoutCredentials(input.target),
     changes,
@@ -62112,11 +62143,14 @@ function summarize(changes, scopeCount) {
 }
 function fingerprint(live) {
   const autojoin = live?.autojoin ?? null;
-  const canonical = JSON.stringify({
+  const state = {
     active: autojoin !== null,
     invitationId: autojoin?.invitationId ?? null,
     domains: live?.autojoin ? comparableDomains(live.domains) : []
-  });
+  };
+  if (autojoin && live?.scopeName !== void 0) state.scopeName = live.scopeName;
+  if (autojoin && live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
+  const canonical = JSON.stringify(state);
   return createHash2("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
@@ -62312,6 +62346,22 @@ function toRunError(error3) {
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
+// src/run/listing.ts
+var LISTING_KINDS = ["by-group", "by-scope", "autojoin"];
+var DEFAULT_LISTING = "by-group";
+function isListingKind(value) {
+  return LISTING_KINDS.includes(value);
+}
+function resolveListing(flag, project, env = process.env) {
+  if (flag !== void 0) return flag;
+  const fromEnv = env.AUTOJOIN_LISTING?.trim();
+  if (fromEnv) {
+    if (!isListingKind(fromEnv)) throw new RunError(`AUTOJOIN_LISTING must be one of ${LISTING_KINDS.join(", ")}, got "${fromEnv}"`);
+    return fromEnv;
+  }
+  return project.listing ?? DEFAULT_LISTING;
+}
+
 // src/run/numbers.ts
 var MAX_CONCURRENCY = 256;
 function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
@@ -62338,7 +62388,7 @@ function parseInputs(get) {
     maxRemovals: count("max-removals", text("max-removals"), 0),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
-    listing: listing === void 0 ? void 0 : oneOf("listing", listing, ["by-group", "by-scope"]),
+    listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false)
   };
 }
@@ -62476,6 +62526,7 @@ var package_default = {
   devDependencies: {
     "@actions/core": "^3.0.1",
     "@eslint/js": "^9.39.5",
+    "@teamvortexsoftware/vortex-node-22-sdk": "^0.20.0",
     "@types/node": "^20.19.43",
     ajv: "^8.20.0",
     "ajv-formats": "^3.0.1",
@@ -62508,19 +62559,19 @@ var package_default = {
 // src/version.ts
 var VERSION = package_default.version;
 
-// src/service/contract.ts
+// src/service/reader.ts
 var import__ = __toESM(require__(), 1);
 
 // schemas/api/invitation-service.schema.json
 var invitation_service_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://autojoin-sync.dev/schemas/api/invitation-service.schema.json",
-  title: "Invitation Service API contract",
-  description: "Requests and responses of the Invitation Service calls used by autojoin-sync (design.md calls 1, 1b, 2, 2b, 3, 4). The client validates every response against these definitions and the emulator validates every request body: one contract, two sides. Responses allow fields beyond those listed (the live service may add some); requests do not.",
+  title: "Invitation Service responses, as autojoin-sync reads them",
+  description: "The client's tolerant reader (src/service/reader.ts): each definition names only the fields autojoin-sync uses, with their types; every other field, and every value of a field not listed (formSubmissionData, attributes, metadata, passThrough, accepts[] items, enum values), passes unchecked. Sizes are bounded by the client's byte cap and depth limit, not here. The emulator does not use this file: it is written from the interface text and the SDKs' types.",
   $defs: {
     NullableString: { type: ["string", "null"] },
     Target: {
-      description: "One target of an invitation. For the autojoin invitation the emulator uses {type: 'domain', value: '<domain>'}.",
+      description: "One target of an invitation. The SDKs know email | phone | share | internal; a {type: 'domain'} target, when a service sends one, carries an autojoin domain.",
       type: "object",
       required: ["type", "value"],
       properties: {
@@ -62529,115 +62580,55 @@ var invitation_service_schema_default = {
       }
     },
     Group: {
+      description: "An item of groups[]: {id: service id, accountId, groupId: the caller's scope id, type, name, createdAt}. `name` is the last scopeName posted. Older answers carry the scope id in `id` and no groupId.",
       type: "object",
-      required: ["type", "id"],
       properties: {
-        type: { type: "string" },
-        id: { type: "string" },
+        id: { $ref: "#/$defs/NullableString" },
+        groupId: { $ref: "#/$defs/NullableString" },
+        type: { $ref: "#/$defs/NullableString" },
         name: { $ref: "#/$defs/NullableString" }
       }
     },
-    Accept: {
-      type: "object",
-      required: ["id"],
-      properties: {
-        id: { type: "string" },
-        status: { $ref: "#/$defs/NullableString" }
-      }
-    },
-    FormSubmissionValue: {
-      type: "object",
-      properties: {
-        type: { type: "string" },
-        value: { type: "string" }
-      }
-    },
     Invitation: {
-      description: "An invitation as the service returns it. Only id is required; every other documented field is type-checked when present.",
+      description: "An invitation as the service returns it. Only id is required; the other fields autojoin-sync uses are type-checked when present.",
       type: "object",
       required: ["id"],
       properties: {
         id: { type: "string", minLength: 1, maxLength: 256 },
-        accountId: { $ref: "#/$defs/NullableString" },
-        attributes: { type: ["object", "null"] },
-        clickThroughs: { type: ["integer", "null"] },
-        configurationAttributes: { type: ["object", "null"] },
-        formSubmissionData: {
-          type: ["object", "null"],
-          additionalProperties: { $ref: "#/$defs/FormSubmissionValue" }
-        },
-        createdAt: { $ref: "#/$defs/NullableString" },
-        deactivated: { type: "boolean" },
-        deliveryCount: { type: ["integer", "null"] },
-        deliveryTypes: { type: ["array", "null"], items: { type: "string" } },
-        foreignCreatorId: { $ref: "#/$defs/NullableString" },
         invitationType: { $ref: "#/$defs/NullableString" },
-        modifiedAt: { $ref: "#/$defs/NullableString" },
+        deactivated: { type: "boolean" },
         status: { $ref: "#/$defs/NullableString" },
-        target: { type: ["array", "null"], items: { $ref: "#/$defs/Target" }, maxItems: 1e4 },
-        views: { type: ["integer", "null"] },
-        widgetConfigurationId: { $ref: "#/$defs/NullableString" },
-        widgetId: { $ref: "#/$defs/NullableString" },
-        deploymentId: { $ref: "#/$defs/NullableString" },
-        projectId: { $ref: "#/$defs/NullableString" },
+        modifiedAt: { $ref: "#/$defs/NullableString" },
+        target: { type: ["array", "null"], items: { $ref: "#/$defs/Target" } },
         groups: { type: ["array", "null"], items: { $ref: "#/$defs/Group" } },
-        accepts: { type: ["array", "null"], items: { $ref: "#/$defs/Accept" } },
-        scope: { $ref: "#/$defs/NullableString" },
-        scopeType: { $ref: "#/$defs/NullableString" },
-        expired: { type: ["boolean", "null"] },
-        source: { $ref: "#/$defs/NullableString" },
-        subtype: { $ref: "#/$defs/NullableString" },
-        expires: { $ref: "#/$defs/NullableString" },
-        metadata: { type: ["object", "null"] },
-        passThrough: { $ref: "#/$defs/NullableString" }
+        accepts: { type: ["array", "null"] }
       }
     },
     InvitationListing: {
-      description: "Response of call 1 (GET /invitations/by-group/{groupType}/{groupId}) and 1b (GET /invitations/by-scope/{scopeType}/{scope}): one page of at most 20 invitations.",
+      description: "Response of call 1 (GET /invitations/by-group/{groupType}/{groupId}) and 1b (GET /invitations/by-scope/{scopeType}/{scope}): one page of 20 invitations, or (a service that does not paginate) all of them.",
       type: "object",
       required: ["invitations"],
       properties: {
-        invitations: { type: "array", items: { $ref: "#/$defs/Invitation" }, maxItems: 1e3 }
+        invitations: { type: "array", items: { $ref: "#/$defs/Invitation" } }
       }
     },
     AutojoinDomain: {
       type: "object",
-      required: ["id", "domain"],
+      required: ["domain"],
       properties: {
         id: { type: "string" },
         domain: { type: "string", minLength: 1, maxLength: 253 }
       }
     },
     AutojoinState: {
-      description: "Response of call 2 (POST /invitations/autojoin) and 2b (GET /invitations/by-scope/{scopeType}/{scope}/autojoin).",
+      description: "Response of call 2 (POST /invitations/autojoin) and 2b (GET /invitations/by-scope/{scopeType}/{scope}/autojoin): the domains, and the autojoin invitation if one exists, null otherwise.",
       type: "object",
-      required: ["autojoinDomains", "invitation"],
+      required: ["autojoinDomains"],
       properties: {
-        autojoinDomains: { type: "array", items: { $ref: "#/$defs/AutojoinDomain" }, maxItems: 1e4 },
-        invitation: { $ref: "#/$defs/Invitation" }
-      }
-    },
-    SyncRequest: {
-      description: "Body of call 2: the complete list of domains for one scope. An empty list deactivates the scope's autojoin invitation.",
-      type: "object",
-      additionalProperties: false,
-      required: ["domains", "scope", "scopeType", "componentId"],
-      properties: {
-        domains: { type: "array", items: { type: "string", minLength: 1, maxLength: 253 }, maxItems: 1e4 },
-        scope: { type: "string", minLength: 1, maxLength: 256 },
-        scopeType: { type: "string", minLength: 1, maxLength: 128 },
-        componentId: { type: "string", minLength: 1, maxLength: 256 },
-        scopeName: { type: "string", maxLength: 512 }
-      }
-    },
-    ErrorBody: {
-      description: 'Error response body, e.g. {"statusCode":400,"message":"\u2026","error":"Bad Request"}. message may be a string or a list of strings.',
-      type: "object",
-      required: ["statusCode", "message"],
-      properties: {
-        statusCode: { type: "integer" },
-        message: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
-        error: { type: "string" }
+        autojoinDomains: { type: "array", items: { $ref: "#/$defs/AutojoinDomain" } },
+        invitation: {
+          anyOf: [{ type: "null" }, { $ref: "#/$defs/Invitation" }]
+        }
       }
     },
     FormStylePreset: {
@@ -62658,7 +62649,7 @@ var invitation_service_schema_default = {
   }
 };
 
-// src/service/contract.ts
+// src/service/reader.ts
 var ajv;
 var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
@@ -62666,18 +62657,18 @@ function validatorFor(name) {
   if (!validate) {
     ajv ??= new import__.Ajv2020({ allErrors: false, strict: true }).addSchema(invitation_service_schema_default);
     validate = ajv.getSchema(`${invitation_service_schema_default.$id}#/$defs/${name}`);
-    if (!validate) throw new Error(`no contract definition named ${name}`);
+    if (!validate) throw new Error(`no answer shape named ${name}`);
     validators.set(name, validate);
   }
   return validate;
 }
-function contractViolation(name, value) {
+function answerProblem(name, value) {
   const validate = validatorFor(name);
   if (validate(value)) return null;
   return describeError(validate.errors?.[0]);
 }
 function describeError(error3) {
-  if (!error3) return "does not match the contract";
+  if (!error3) return "does not have the expected shape";
   const where2 = error3.instancePath === "" ? "body" : error3.instancePath;
   return `${where2} ${error3.message ?? "is invalid"}`;
 }
@@ -62745,6 +62736,22 @@ function nestingDepth(text) {
   return max;
 }
 
+// src/service/listing-switch.ts
+var GONE = /* @__PURE__ */ new Set([404, 410]);
+function createListingSwitch(notice2) {
+  let byGroupGone = false;
+  return {
+    callFor: (wanted) => wanted === "by-group" && byGroupGone ? "by-scope" : wanted,
+    switchesOn(call, error3) {
+      if (call !== "by-group" || !(error3 instanceof ServiceError) || error3.code !== "http") return false;
+      if (!GONE.has(error3.status ?? 0)) return false;
+      if (!byGroupGone) notice2(`the by-group listing answered ${error3.status}: reading with by-scope (call 1b) for the rest of this run`);
+      byGroupGone = true;
+      return true;
+    }
+  };
+}
+
 // src/service/types.ts
 var PAGE_SIZE = 20;
 
@@ -62759,7 +62766,7 @@ async function* walkPages(fetchPage, options) {
     const page = await fetchPage(pageStart(index));
     const fresh = notSeenBefore(page, seen);
     if (fresh.length > 0) yield fresh;
-    if (page.length < PAGE_SIZE || fresh.length === 0) return;
+    if (page.length !== PAGE_SIZE || fresh.length === 0) return;
   }
 }
 function notSeenBefore(page, seen) {
@@ -63144,9 +63151,11 @@ function createClient(options) {
     onRequest: options.onRequest,
     proxyFromEnv: options.proxyFromEnv
   });
-  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options);
+  const notice2 = oncePerMessage(options.onNotice);
+  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, notice2);
+  const listingSwitch = createListingSwitch(notice2);
   const listInvitationPages = (listing, ref) => walkPages(
-    async (start) => (await call(listingCall(listing, ref, start))).invitations,
+    (start) => listingPage(call, listingSwitch, listing, ref, start),
     { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
   );
   return {
@@ -63157,10 +63166,10 @@ function createClient(options) {
       for await (const page of listInvitationPages(listing, ref)) all.push(...page);
       return all;
     },
-    getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", contract: "AutojoinState", notFoundIsNull: true }),
-    syncAutojoin: async (body) => await call({ method: "POST", path: SYNC_PATH, credential: "apiKey", contract: "AutojoinState", body }),
-    getFormStylePreset: async (id) => await call({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", contract: "FormStylePreset" }),
-    listEmailPresets: async () => await call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", contract: "EmailPresetList" }),
+    getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", shape: "AutojoinState", notFoundIsNull: true }),
+    syncAutojoin: async (body) => await call({ method: "POST", path: SYNC_PATH, credential: "apiKey", shape: "AutojoinState", body }),
+    getFormStylePreset: async (id) => await call({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", shape: "FormStylePreset" }),
+    listEmailPresets: async () => await call({ method: "GET", path: EMAIL_PRESETS_PATH, credential: "accessToken", shape: "EmailPresetList" }),
     get requestCount() {
       return transport.requestCount;
     },
@@ -63168,11 +63177,19 @@ function createClient(options) {
   };
 }
 function listingCall(listing, ref, start) {
-  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", contract: "InvitationListing" };
+  return { method: "GET", path: listingPath(listing, ref, start), credential: "apiKey", shape: "InvitationListing" };
 }
-function createCaller(transport, prefix, options) {
+async function listingPage(call, listingSwitch, wanted, ref, start) {
+  const listing = listingSwitch.callFor(wanted);
+  try {
+    return (await call(listingCall(listing, ref, start))).invitations;
+  } catch (error3) {
+    if (!listingSwitch.switchesOn(listing, error3)) throw error3;
+    return (await call(listingCall("by-scope", ref, start))).invitations;
+  }
+}
+function createCaller(transport, prefix, options, notice2) {
   const redact2 = redactor([options.apiKey, options.accessToken]);
-  const notice2 = oncePerMessage(options.onNotice);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -63213,9 +63230,9 @@ function deprecationNotice(spec) {
   return spec.path.startsWith("/api/v1/invitations/by-group/") ? "the by-group listing is deprecated; use --listing by-scope" : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 function checkedBody(spec, { parsed, attempts }, redact2) {
-  const problem = parsed.ok ? contractViolation(spec.contract, parsed.value) : parsed.problem;
+  const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
   if (problem !== null) {
-    const detail = parsed.ok ? `invalid response: ${spec.contract} ${problem}` : `invalid response: ${problem}`;
+    const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
     throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact2(detail), attempts });
   }
   return parsed.ok ? parsed.value : void 0;
@@ -63238,9 +63255,10 @@ function httpError(spec, { status, attempts, parsed }, redact2) {
 }
 function errorMessageOf(value) {
   if (typeof value !== "object" || value === null) return void 0;
-  const message = value.message;
-  if (typeof message === "string") return oneLineMessage(message);
-  if (Array.isArray(message) && message.every((item) => typeof item === "string")) return oneLineMessage(message);
+  const { message, error: error3 } = value;
+  if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message);
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message);
+  if (typeof error3 === "string" && error3.trim() !== "") return oneLineMessage(error3);
   return void 0;
 }
 function headerText(value) {
@@ -63650,7 +63668,7 @@ var autojoin_schema_default = {
       examples: ["team", "workspace", "default"]
     },
     scopeName: {
-      description: "Optional display name of the scope, sent along with the domains.",
+      description: "Optional display name of the scope, sent along with the domains. When present it is policy: a different name on the service (the scope's group name) is planned as an update. Left out, the name on the service is left alone.",
       type: "string",
       minLength: 1,
       maxLength: 256,
@@ -63662,6 +63680,12 @@ var autojoin_schema_default = {
       minLength: 1,
       maxLength: 256,
       examples: ["cmp_8f2c"]
+    },
+    metadata: {
+      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone.",
+      type: "object",
+      maxProperties: 100,
+      examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
     domains: {
       description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
@@ -63681,6 +63705,7 @@ var autojoin_schema_default = {
       scopeType: "team",
       scopeName: "Acme Engineering",
       componentId: "cmp_8f2c",
+      metadata: { owner: "eng" },
       domains: ["acme.com", "acme.co.uk"]
     }
   ]
@@ -63701,6 +63726,11 @@ var project_schema_default = {
       minLength: 1,
       pattern: "^https?://",
       examples: ["https://invitations.example.com"]
+    },
+    listing: {
+      description: "How live state is read: by-group (call 1, deprecated; the default), by-scope (call 1b) or autojoin (call 2b only, one request per scope). The --listing flag and AUTOJOIN_LISTING win.",
+      enum: ["by-group", "by-scope", "autojoin"],
+      examples: ["by-scope"]
     },
     defaults: {
       description: "Values used by every policy that leaves them out.",
@@ -64001,11 +64031,15 @@ function readPolicy(parsed, project) {
     scopeType,
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: data.componentId,
+    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0
   };
   return { declaration, policy, diagnostics };
+}
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
   const defaults = { scopeType: project.defaults?.scopeType ?? "default" };
@@ -64359,11 +64393,14 @@ var KEY_ORDER = [
   "reason",
   "explicitEmpty",
   "source",
+  "field",
+  "metadata",
   "before",
   "after",
   "added",
   "removed",
   "unchanged",
+  "fieldChanges",
   "fingerprint",
   "create",
   "update",
@@ -64402,10 +64439,23 @@ function changeDetail(change) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
     case "update":
-      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${pruned}`;
+      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case "clear":
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
+}
+function fieldsChanged(change) {
+  const fields = (change.fieldChanges ?? []).map((field) => field.field);
+  if (fields.length === 0) return "";
+  return `; ${fields.join(" and ")} ${fields.length === 1 ? "changes" : "change"}`;
+}
+var MAX_VALUE_CHARS = 200;
+function fieldLines(change) {
+  return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+}
+function shownValue(value) {
+  const text = JSON.stringify(value) ?? "null";
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
 }
 function joinedThrough(change) {
   const accepts = change.autojoin?.acceptsCount ?? 0;
@@ -64510,11 +64560,17 @@ function renderDetails(change) {
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary2}</summary>
 
-${sourceLine(change)}${fence}diff
+${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
+}
+function fieldList(change) {
+  const lines = fieldLines(change);
+  return lines.length === 0 ? "" : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
+
+`;
 }
 function sourceLine(change) {
   if (!change.source) return "";
@@ -64584,6 +64640,18 @@ async function forEachBounded(items, concurrency, work, signal) {
 function isActiveAutojoin(invitation) {
   return invitation.invitationType === "autojoin" && invitation.deactivated !== true;
 }
+function activeAutojoinOf(state) {
+  const invitation = state.invitation ?? null;
+  return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+function scopeNameOf(invitation, ref) {
+  if (!Array.isArray(invitation.groups)) return void 0;
+  const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
+  return typeof group?.name === "string" ? group.name : null;
+}
+function groupScope(group) {
+  return typeof group.groupId === "string" ? group.groupId : group.id;
+}
 function findActiveAutojoin(invitations) {
   let found = null;
   for (const invitation of invitations) {
@@ -64633,10 +64701,22 @@ async function readLiveState(client, refs, options = {}) {
   if (failure) throw failure;
   return new Map(results.map((live) => [live.key, live]));
 }
-async function readLiveScope(client, ref, options = {}) {
+function readLiveScope(client, ref, options = {}) {
+  const listing = options.listing ?? "by-group";
+  return listing === "autojoin" ? readByCall2b(client, ref) : readByListing(client, ref, listing, options.signal);
+}
+async function readByCall2b(client, ref) {
+  const state = await client.getAutojoin(ref);
+  if (state === null) {
+    throw new Error("call 2b (by-scope/\u2026/autojoin) answers 404, so --listing autojoin cannot tell whether the scope has autojoin; use --listing by-scope");
+  }
+  const autojoin = activeAutojoinOf(state);
+  return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
+}
+async function readByListing(client, ref, listing, signal) {
   let autojoin = null;
-  for await (const page of client.listInvitationPages(options.listing ?? "by-group", ref)) {
-    options.signal?.throwIfAborted();
+  for await (const page of client.listInvitationPages(listing, ref)) {
+    signal?.throwIfAborted();
     autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
   }
   if (autojoin === null) return liveScopeOf(ref, null, []);
@@ -64645,15 +64725,14 @@ async function readLiveScope(client, ref, options = {}) {
 }
 async function domainsFromCall2b(client, ref, autojoin) {
   const state = await client.getAutojoin(ref);
-  if (state === null) {
-    throw new Error(
-      `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/\u2026/autojoin) answers 404`
-    );
-  }
-  return domainsFromAutojoinState(state);
+  const disagree = `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/\u2026/autojoin)`;
+  if (state === null) throw new Error(`${disagree} answers 404`);
+  const domains = activeAutojoinOf(state) === null ? [] : domainsFromAutojoinState(state);
+  if (domains.length === 0) throw new Error(`${disagree} shows no active autojoin`);
+  return domains;
 }
 function liveScopeOf(ref, autojoin, domains) {
-  return {
+  const live = {
     key: scopeKey(ref),
     scope: ref.scope,
     scopeType: ref.scopeType,
@@ -64665,6 +64744,11 @@ function liveScopeOf(ref, autojoin, domains) {
       modifiedAt: autojoin.modifiedAt ?? void 0
     }
   };
+  if (autojoin === null) return live;
+  const scopeName = scopeNameOf(autojoin, ref);
+  if (scopeName !== void 0) live.scopeName = scopeName;
+  if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
+  return live;
 }
 
 // src/apply/apply.ts
@@ -64704,6 +64788,7 @@ function syncRequest(change) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
+  if (change.metadata !== void 0) body.metadata = change.metadata;
   return body;
 }
 function verifyStored(state, expected) {
@@ -65216,7 +65301,7 @@ async function applyStep(inputs, context) {
     let report;
     try {
       const progress = log().progress("applied");
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: inputs.listing, onProgress: progress.update }).finally(progress.done);
+      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -65236,7 +65321,7 @@ function planFor(inputs, context, project, client) {
     cwd: context.workspace,
     client,
     project,
-    listing: inputs.listing,
+    listing: resolveListing(inputs.listing, project),
     concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,

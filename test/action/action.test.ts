@@ -6,10 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
-import { pullRequestPayload, pushPayload, REPO_ROOT, runAction, type ActionRun, type ActionRunOptions } from './support/run-action.js';
+import { pullRequestPayload, pushPayload, runAction, type ActionRun, type ActionRunOptions } from './support/run-action.js';
+import { git as gitIn } from '../support/git.js';
 
 const API_KEY = 'ak-action-test-NEVER-SHOWN-5c1d9e';
 const GITHUB_TOKEN = 'ghs_fakeTokenForTests0123456789';
@@ -44,10 +45,6 @@ let emulator: Emulator;
 let github: FakeGitHub;
 let workspace: string;
 const runs: ActionRun[] = [];
-
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs', 'action'], { cwd: REPO_ROOT, stdio: 'inherit' });
-});
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: API_KEY });
@@ -286,8 +283,7 @@ describe('apply on push', () => {
   });
 
   it('clears the scope of a policy file the push deleted (prune-from: github.event.before)', async () => {
-    const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' }).trim();
+    const git = (...args: string[]): string => gitIn(workspace, ...args);
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-q', '-m', 'two scopes');
@@ -304,8 +300,7 @@ describe('apply on push', () => {
   });
 
   it('with prune, a pull request that deletes a policy file lists the clear in the sticky comment', async () => {
-    const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' }).trim();
+    const git = (...args: string[]): string => gitIn(workspace, ...args);
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-q', '-m', 'two scopes');

@@ -4,7 +4,6 @@
  * (the script as an async function body with `github`, `context`, `core`, `require`), with a
  * `github.rest.issues` client that sends real REST calls to the fake GitHub API.
  */
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
 import { REPO_ROOT, runAction, type ActionRun } from './support/run-action.js';
+import { commitAll } from '../support/git.js';
 
 const API_KEY = 'ak-drift-test-NEVER-SHOWN-0b7e';
 const TOKEN = 'ghs_driftWorkflowToken0123456789';
@@ -45,12 +45,7 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'autojoin-drift-'));
   await mkdir(join(workspace, 'policies'));
   await writeFile(join(workspace, 'policies/eng.autojoin.yaml'), ENG);
-  // The workflow checks out the whole history (fetch-depth: 0): prune reads it.
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-q', '-m', 'policies');
+  commitAll(workspace); // the workflow checks out the whole history (fetch-depth: 0): prune reads it
 });
 
 afterEach(async () => {

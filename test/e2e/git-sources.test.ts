@@ -1,15 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readPolicySourcesAt, isNullRevision } from '../../src/reconcile/git.js';
 import { tempProject } from './support.js';
+import { git } from '../support/git.js';
 
 let project: { dir: string; cleanup: () => Promise<void> };
 afterEach(async () => project?.cleanup());
 
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
-}
 
 describe('readPolicySourcesAt (real git)', () => {
   it('reads policy files by the loader name rule, odd names included, relative to cwd', async () => {

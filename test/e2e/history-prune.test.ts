@@ -2,25 +2,18 @@
  * `--prune`: git history is the state. Real git repositories (init, commit, delete, move,
  * re-add, shallow clone) and the CLI as a process against the emulator.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { cli, liveDomains, policy, posts, startTestEmulator, tempProject, useEmulatorProject, writeFiles, type TempProject } from './support.js';
+import { git } from '../support/git.js';
 
 let emulator: Emulator;
 let project: TempProject;
 useEmulatorProject(() => ({ emulator, project }));
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], {
-    cwd: dir,
-    stdio: 'pipe',
-    encoding: 'utf8',
-  });
-}
 
 /** Commits everything in the work tree (deletions too) with `subject`. */
 function commitAll(dir: string, subject: string): void {

@@ -1,20 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { cli, liveDomains, policy, posts, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { git } from '../support/git.js';
 
 let emulator: Emulator;
 let project: TempProject;
 useEmulatorProject(() => ({ emulator, project }));
 
-function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: dir,
-    stdio: 'pipe',
-  });
-}
 
 describe('--prune-from GITREV', () => {
   it('clears scopes whose policy file was deleted since GITREV, only when asked and within the removal limits', async () => {

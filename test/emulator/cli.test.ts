@@ -1,6 +1,6 @@
 /**
  * `autojoin-sync emulator` as a user runs it: the built CLI in its own process.
- * Needs dist/cli.js (`npm test` builds it; alone: `node scripts/build.mjs cli`).
+ * Runs dist/cli.js, which vitest's globalSetup builds.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -7,8 +7,8 @@
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { seededRandom } from '../../src/emulator/prng.js';
-import { runCli } from '../support/cli.js';
-import { LONG, declaredData, expectAllDeclared, expectDeclaredOrBefore, liveData, readDataFile, serviceEnv, sleep, spawnCli, startKillRun, stop, useCleanups, writeEstate } from './support.js';
+import { runCli, spawnCli, stop } from '../support/cli.js';
+import { LONG, declaredData, expectAllDeclared, expectDeclaredOrBefore, liveData, readDataFile, serviceEnv, sleep, startKillRun, useCleanups, writeEstate } from './support.js';
 
 const SCOPES = LONG ? 500 : 50;
 const KILL_POINTS = LONG ? 10 : 3;

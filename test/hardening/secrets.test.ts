@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
+import { CLI_PATH, runCli, type CliResult, spawnCli, stop } from '../support/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../action/support/fake-github.js';
 import { ACTION_PATH, pullRequestPayload, pushPayload, runAction, type ActionRun } from '../action/support/run-action.js';
-import { spawnCli, stop } from './support.js';
+
 
 const KEY = 'sk_live_SECRETKEY_123456';
 const TOKEN = 'tok_SECRETTOKEN_987654';

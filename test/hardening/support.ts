@@ -3,7 +3,6 @@
  * applied to), the emulator as a separate process (so a SIGKILL can hit either side), a
  * spawned CLI that can be killed mid-run, and the "as declared or as before" check.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +10,11 @@ import { afterEach, expect } from 'vitest';
 import { generateData, type EmulatorData } from '../../src/emulator/index.js';
 import { parseScopeKey } from '../../src/scope.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
-import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
+import { runCli, startEmulatorProcess, stop, type EmulatorProcess } from '../support/cli.js';
 
 export const LONG = Boolean(process.env.AUTOJOIN_LONG_TESTS);
 /** Key of every emulator and CLI run in these suites. */
-export const KEY = 'hardening-key-5d1e';
+export const KEY = 'hardening-key-5d1e'; // as startEmulatorProcess's default key
 const SCOPES_PER_FILE = 10;
 
 /** Live domains of one scope as the reader sees them: [] unless its autojoin invitation is active. */
@@ -102,59 +101,6 @@ export function expectAllDeclared(data: EmulatorData, declared: Map<string, stri
 /** Keys the apply report lists as failed (`failed  KEY  kind: reason`). */
 export function reportedFailed(stdout: string): string[] {
   return [...stdout.matchAll(/^failed\s+(\S+)\s/gm)].map((match) => match[1] as string).sort();
-}
-
-/** A spawned process whose output is collected and which may be killed at any time. */
-export interface Spawned {
-  child: ChildProcess;
-  done: Promise<CliResult>;
-}
-
-/** Spawns `node dist/cli.js ...args` with a clean environment plus `env`. */
-export function spawnCli(args: string[], options: { cwd: string; env: Record<string, string> }): Spawned {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, NO_COLOR: '1', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-  return { child, done };
-}
-
-/** The emulator as its own process (`autojoin-sync emulator`), so it can be killed with SIGKILL. */
-export interface EmulatorProcess extends Spawned {
-  url: string;
-}
-
-export async function startEmulatorProcess(cwd: string, dataFile: string, extra: string[] = []): Promise<EmulatorProcess> {
-  const spawned = spawnCli(['emulator', '--port', '0', '--data', dataFile, ...extra], { cwd, env: { AUTOJOIN_API_KEY: KEY } });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${seen}`)), 15_000);
-    spawned.child.stdout?.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    void spawned.done.then((result) => reject(new Error(`emulator exited ${String(result.code)}: ${result.stderr}`)));
-  });
-  return { ...spawned, url };
-}
-
-/** Stops a process (SIGTERM unless told otherwise) and waits for it to exit. */
-export async function stop(spawned: Spawned, signal: NodeJS.Signals = 'SIGTERM'): Promise<CliResult> {
-  if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
-  return spawned.done;
 }
 
 /** Reads the emulator data file; it must always be complete JSON of the emulator's format. */
