@@ -1,4 +1,15 @@
-import { access } from 'node:fs/promises';
+/**
+ * Every file the tool reads or writes on a user's behalf goes through here, because a path in
+ * a repository is input like any other: it may be a symlink out of the repository, a FIFO that
+ * never ends, `/dev/zero`, or a file far larger than any policy. So a read is: lstat, follow a
+ * symlink only to a regular file inside the root, refuse anything but a regular file, cap the
+ * size before reading, open without blocking and read at most the cap. A write is: never
+ * through a symlink, a temp file created exclusively, then a rename (or a link, which cannot
+ * clobber, when the target must not exist yet).
+ */
+import { constants } from 'node:fs';
+import { access, link, lstat, open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 
 /** @returns true when `file` exists (any kind of entry the process can see). */
 export async function pathExists(file: string): Promise<boolean> {
@@ -7,5 +18,183 @@ export async function pathExists(file: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** @returns true when there is any directory entry at `file`, a dangling symlink included. */
+export async function entryExists(file: string): Promise<boolean> {
+  return (await lstat(file).catch(() => null)) !== null;
+}
+
+/** Why a file was refused; `too-large` carries the size found. */
+export type FileProblem = 'not-regular' | 'outside-root' | 'too-large' | 'symlink' | 'read-error';
+
+/** A file that cannot be read or written safely; the message names it. */
+export class FileAccessError extends Error {
+  constructor(
+    message: string,
+    readonly problem: FileProblem,
+    readonly size?: number,
+  ) {
+    super(message);
+    this.name = 'FileAccessError';
+  }
+}
+
+export interface ReadOptions {
+  /** Largest size read, in bytes; a larger file is refused before any byte is read. */
+  maxBytes: number;
+  /** When set, the file's real path must lie inside this directory (a real path itself, as {@link readableRoot} returns). */
+  root?: string;
+  /** What the file is, for messages: `policy file`, `saved plan`. */
+  what?: string;
+}
+
+/**
+ * Reads a regular file safely (see the module comment).
+ * @throws FileAccessError naming the file and what is wrong with it
+ */
+export async function readRegularFile(file: string, options: ReadOptions): Promise<Buffer> {
+  const what = options.what ?? 'file';
+  const real = await resolveRegular(file, what);
+  if (options.root !== undefined) checkInsideRoot(file, real, options.root, what);
+  let handle: FileHandle | undefined;
+  try {
+    // O_NONBLOCK: a FIFO swapped in after the check cannot hang the open; O_NOFOLLOW: nor a new symlink.
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, 'not-regular');
+    if (info.size > options.maxBytes) throw tooLarge(file, what, info.size, options.maxBytes);
+    return await readAtMost(handle, { file, what, maxBytes: options.maxBytes, expected: info.size });
+  } catch (error) {
+    if (error instanceof FileAccessError) throw error;
+    throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** lstat, then (for a symlink) the target: @returns the real path of a regular file. */
+async function resolveRegular(file: string, what: string): Promise<string> {
+  let info;
+  try {
+    info = await lstat(file);
+  } catch (error) {
+    throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
+  }
+  if (info.isSymbolicLink()) {
+    const target = await stat(file).catch(() => null);
+    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, 'not-regular');
+    info = target;
+  }
+  if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info)})`, 'not-regular');
+  return realpath(file);
+}
+
+function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+function checkInsideRoot(file: string, real: string, root: string, what: string): void {
+  if (isInside(root, real)) return;
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, 'outside-root');
+}
+
+/** @returns true when `file` is `dir` or lies under it (both absolute, symlinks resolved). */
+export function isInside(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Reads to the end, but never more than `maxBytes` (a file may grow after its size was read). */
+async function readAtMost(handle: FileHandle, read: { file: string; what: string; maxBytes: number; expected: number }): Promise<Buffer> {
+  // One byte more than expected, so an unchanged file ends in a single read plus the end-of-file read.
+  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
+    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+  }
+}
+
+function tooLarge(file: string, what: string, size: number, maxBytes: number): FileAccessError {
+  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, 'too-large', size);
+}
+
+/**
+ * The directory whose files the tool may read: the git repository around `cwd` (the nearest
+ * directory holding `.git`, a directory or a worktree's file), else `cwd` itself.
+ */
+export async function repositoryRoot(cwd: string): Promise<string | null> {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await pathExists(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** @returns the real path (symlinks resolved) of the repository root around `cwd`, or of `cwd` outside a repository. */
+export async function readableRoot(cwd: string): Promise<string> {
+  const root = (await repositoryRoot(cwd)) ?? cwd;
+  return realpath(root).catch(() => root);
+}
+
+export interface WriteOptions {
+  /** Replace an existing regular file (default). When false, an existing entry of any kind is an error. */
+  overwrite?: boolean;
+  /** Mode of a new file (default 0o666 less the umask); an overwritten file keeps its own. */
+  mode?: number;
+}
+
+let tempCounter = 0;
+
+/**
+ * Writes `text` to `file` atomically and never through a symlink: a temp file beside it,
+ * created exclusively (`wx`), fsync, then rename, or, when the file must not exist yet,
+ * a hard link, which fails rather than replace anything (a dangling symlink included).
+ * @throws FileAccessError for a symlink or non-regular target; an EEXIST error when `overwrite` is false and it exists
+ */
+export async function writeFileAtomic(file: string, text: string, options: WriteOptions = {}): Promise<void> {
+  const overwrite = options.overwrite ?? true;
+  const existing = await lstat(file).catch(() => null);
+  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, 'symlink');
+  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, 'not-regular');
+  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: 'EEXIST' });
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', existing ? existing.mode & 0o777 : (options.mode ?? 0o666));
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (overwrite) await rename(temp, file);
+    else await link(temp, file);
+  } finally {
+    // After a rename the temp name is gone already; after a link (or a failure) it is removed here.
+    await rm(temp, { force: true });
+  }
+  await syncDirectory(dir);
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not every platform can fsync a directory (Windows); the rename itself is still atomic.
   }
 }

@@ -30,6 +30,10 @@ export interface ActionInputs {
   listing?: ListingKind;
   /** Fail the step when the plan has changes (drift detection). */
   detailedExitcode: boolean;
+  /** apply: the saved plan to apply (from a plan step's `plan-json`), relative to the workspace. */
+  planFile?: string;
+  /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
+  planSha256?: string;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -57,7 +61,16 @@ export function parseInputs(get: InputGetter): ActionInputs {
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
     listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
+    ...savedPlan(text('plan-file'), text('plan-sha256')),
   };
+}
+
+/** A saved plan is only applied pinned: between the plan job and the apply job anyone with access to the artifact could edit it. */
+function savedPlan(planFile: string | undefined, planSha256: string | undefined): Pick<ActionInputs, 'planFile' | 'planSha256'> {
+  if (planFile === undefined && planSha256 === undefined) return {};
+  if (planFile === undefined) throw new Error('input plan-sha256 pins a saved plan: give plan-file too');
+  if (planSha256 === undefined) throw new Error('input plan-file needs plan-sha256 (the plan step\'s plan-sha256 output), so only the reviewed plan is applied');
+  return { planFile, planSha256 };
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {

@@ -5,6 +5,9 @@
  */
 import * as core from '@actions/core';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
+import { errorText } from '../run/error-text.js';
+import { secretForms } from '../redact.js';
+import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
 import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
@@ -27,7 +30,7 @@ export async function run(): Promise<void> {
   } catch (error) {
     const failure = asRunError(error);
     core.setOutput('exit-code', String(failure.exitCode));
-    core.setFailed(failure.message);
+    core.setFailed(errorText(failure, [core.getInput('api-key'), core.getInput('github-token')]));
   }
 }
 
@@ -46,10 +49,11 @@ function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowCo
 function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
   core.setOutput('has-changes', String(outcome.hasChanges));
   core.setOutput('plan-json', outcome.planJson ?? '');
+  core.setOutput('plan-sha256', outcome.planSha256 ?? '');
   core.setOutput('exit-code', String(outcome.exitCode));
   core.setOutput('summary', outcome.summary);
   core.info(outcome.summary);
-  if (isFailure(outcome.exitCode, inputs)) core.setFailed(outcome.failure ?? outcome.summary);
+  if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }
 
 /** Pending changes fail the step only when asked to (drift detection). */
@@ -64,6 +68,8 @@ function asRunError(error: unknown): RunError {
   return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode.error);
 }
 
+/** Registers every form the redactor looks for (upper case, base64, …) with the runner's log masking. */
 function maskSecret(value: string): void {
-  if (value.trim() !== '') core.setSecret(value.trim());
+  if (value.trim() === '') return;
+  for (const form of secretForms(value.trim())) core.setSecret(form);
 }

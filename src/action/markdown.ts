@@ -53,13 +53,3 @@ export function unsafeMarkdown(messages: readonly string[]): string {
   const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join('\n');
   return `> [!CAUTION]\n> **apply would refuse this plan** (exit code 3):\n${items}\n\n`;
 }
-
-/**
- * Replaces every occurrence of a secret with `***`: the runner masks its log, but not what
- * this action writes to a comment or a file.
- */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  return out;
-}

@@ -3,8 +3,9 @@
  * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
  * left here is where results go (annotations, job summary, PR comment, plan file).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../files.js';
 import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
@@ -13,14 +14,15 @@ import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
 import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
-import { findViolations, serializePlan, type Plan } from '../plan/index.js';
+import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
-import { fenceFor } from '../render/escape.js';
+import { escapeControls, fenceFor } from '../render/escape.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage } from '../reconcile/index.js';
+import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
+import { createRedactor } from '../redact.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
   COMMENT_MAX_CHARS,
@@ -28,7 +30,6 @@ import {
   commentFooter,
   diagnosticsMarkdown,
   planTitle,
-  redact,
   unsafeMarkdown,
 } from './markdown.js';
 
@@ -40,6 +41,8 @@ export interface StepOutcome {
   hasChanges: boolean;
   /** Path of the plan JSON file, when a plan was made. */
   planJson?: string;
+  /** sha256 of that file, for `plan-sha256` (pins it for a later apply). */
+  planSha256?: string;
   /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
   failure?: string;
 }
@@ -63,7 +66,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
-    const planJson = await writePlanFile(plan, context);
+    const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
@@ -72,7 +75,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const pending = plan.changes.length > 0;
-    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson };
+    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -92,18 +95,19 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
   });
 }
 
-/** `apply`: plan, safety limits, the POSTs; the report and the plan in the job summary. */
+/** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
 export async function applyStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor(inputs, context, project, client);
-    if (!plan) return loadFailed(inputs, context, load, false);
-    const planJson = await writePlanFile(plan, context);
+    const made = await planToApply(inputs, context, project, client);
+    if (!made.plan) return loadFailed(inputs, context, made.load, false);
+    const { plan, planJson } = made;
     const title = planTitle(inputs.paths);
     let report;
     try {
       const progress = log().progress('applied');
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update }).finally(progress.done);
+      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
+      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -114,6 +118,18 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext):
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
     return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, failure };
   });
+}
+
+type PlanToApply = { plan: Plan; planJson: string } | { plan: null; load: LoadResult };
+
+/** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<PlanToApply> {
+  if (inputs.planFile !== undefined) {
+    const file = resolve(context.workspace, inputs.planFile);
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
+  }
+  const { plan, load } = await planFor(inputs, context, project, client);
+  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
 function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
@@ -152,7 +168,8 @@ async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, pro
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url', onRequest }, (message) => core.notice(message), work);
+  const options = { env, cwd: context.workspace, baseUrl: project.baseUrl, projectFile: project.file, notice, baseUrlHint: 'the action input base-url', onRequest };
+  return withServiceClient(options, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
@@ -172,23 +189,24 @@ function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfi
 function annotate(diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) {
     const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
-    if (d.severity === 'error') core.error(d.message, properties);
-    else core.warning(d.message, properties);
+    if (d.severity === 'error') core.error(escapeControls(d.message), properties);
+    else core.warning(escapeControls(d.message), properties);
   }
 }
 
-/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts. */
-async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<string> {
+/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts; @returns it and its sha256. */
+async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ file: string; sha256: string }> {
   const dir = join(context.runnerTemp, 'autojoin-sync');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
-  await writeFile(file, serializePlan(plan));
-  return file;
+  const text = serializePlan(plan);
+  await writeFileAtomic(file, text);
+  return { file, sha256: planDigest(Buffer.from(text, 'utf8')) };
 }
 
 async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(redact(markdown, [inputs.apiKey, inputs.githubToken]), true).write();
+  await core.summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
 }
 
 /**
@@ -200,7 +218,7 @@ async function publishComment(inputs: ActionInputs, context: WorkflowContext, bo
   if (!inputs.githubToken) return core.warning('no github-token: the plan is in the job summary only');
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), redact(body, [inputs.apiKey, inputs.githubToken]));
+    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
     core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error) {
     if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {

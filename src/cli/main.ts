@@ -1,5 +1,6 @@
 import { buildProgram } from './program.js';
 import { RunError, ExitCode } from '../run/exit-codes.js';
+import { errorText } from '../run/error-text.js';
 
 /** Entry point of dist/cli.js: runs one command and sets the process exit code. */
 async function main(argv: string[]): Promise<void> {
@@ -11,13 +12,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function reportError(error: unknown): number {
-  if (error instanceof RunError) {
-    process.stderr.write(`error: ${error.message}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message}\n`);
-  return ExitCode.error;
+  process.stderr.write(`error: ${errorText(error, [process.env.AUTOJOIN_API_KEY, process.env.AUTOJOIN_ACCESS_TOKEN])}\n`);
+  return error instanceof RunError ? error.exitCode : ExitCode.error;
 }
 
 await main(process.argv);

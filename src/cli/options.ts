@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
+import { MAX_REQUEST_TIMEOUT_SECONDS } from '../run/connect.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /**
@@ -74,4 +75,17 @@ export function addOutputOptions(program: Command): Command {
 /** @returns whether stdout gets colour: --no-color, FORCE_COLOR, NO_COLOR, TERM and the terminal, as clig.dev says. */
 export function useColor(): boolean {
   return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: Boolean(process.stdout.isTTY) });
+}
+
+/** `--request-timeout SECONDS`: total deadline of each request attempt (default 30, or AUTOJOIN_REQUEST_TIMEOUT). */
+export function requestTimeoutOption(): Option {
+  return new Option('--request-timeout <seconds>', 'deadline of each request attempt, headers and body (default 30; env AUTOJOIN_REQUEST_TIMEOUT)').argParser(
+    parseRequestTimeout,
+  );
+}
+
+function parseRequestTimeout(text: string): number {
+  const value = parseWholeNumber(text, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (value === null) throw new InvalidArgumentError(`expected a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}.`);
+  return value;
 }

@@ -12,6 +12,7 @@ import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
+import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 
@@ -28,30 +29,43 @@ export interface Session {
  * connection. Known errors become RunErrors with their exit code.
  * @param flags `emulator`: the --emulator flag
  */
-export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>, flags: { emulator?: boolean } = {}): Promise<T> {
+export async function withSession<T>(
+  cwd: string,
+  paths: string[],
+  work: (session: Session) => Promise<T>,
+  flags: { emulator?: boolean; requestTimeout?: number } = {},
+): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    const options = { ...connectOptions(cwd, project.baseUrl), emulator: flags.emulator };
+    const options = { ...connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout }), emulator: flags.emulator };
     return await withServiceClient(options, printNotice, (client, { target }) => work({ client, project, target }));
   } catch (error) {
     throw toRunError(error);
   }
 }
 
-/** How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger. */
-export function connectOptions(cwd: string, baseUrl: string | undefined): ConnectOptions {
+/**
+ * How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger.
+ * @param extra the project file in use (named on stderr with the host) and `--request-timeout`
+ */
+export function connectOptions(
+  cwd: string,
+  baseUrl: string | undefined,
+  extra: Pick<ConnectOptions, 'projectFile' | 'requestTimeoutSeconds'> = {},
+): ConnectOptions {
   return {
+    ...extra,
     cwd,
     baseUrl,
     startEmbedded: startEmbeddedEmulator,
-    notice: (message) => log().info(message),
+    notice: (message) => log().info(escapeControls(message)),
     onRequest: (event) => log().request(event),
   };
 }
 
 /** Prints a notice of the service client (`notice: …`) on stderr, unless --quiet. */
 export function printNotice(message: string): void {
-  log().info(`notice: ${message}`);
+  log().info(`notice: ${escapeControls(message)}`);
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
@@ -88,7 +102,7 @@ export async function planOrFail(options: {
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+  for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /** Progress of a phase on stderr (a live counter on a terminal, a line every 10 s elsewhere; none with --quiet). */

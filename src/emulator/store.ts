@@ -5,9 +5,10 @@
  * runs, any number of save requests share the single next write, which snapshots the state when
  * it starts, so no two renames race and the last state always lands on disk.
  */
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { EmulatorData } from './types.js';
+import { writeFileAtomic as writeAtomically } from '../files.js';
 
 /** @returns the state in `file`, or null when the file does not exist; throws naming the file when it is unreadable. */
 export async function loadDataFile(file: string): Promise<EmulatorData | null> {
@@ -50,8 +51,6 @@ function lineOf(text: string, error: unknown): string {
   return `:${text.slice(0, Number(position)).split('\n').length}`;
 }
 
-let tempCounter = 0;
-
 /** Removes temp files a killed emulator left next to `file` (those of live processes are kept). */
 export async function removeStaleTempFiles(file: string): Promise<void> {
   const dir = dirname(file);
@@ -73,38 +72,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Writes `text` to `file` atomically: temp file, fsync, rename, then fsync of the directory. */
+/** Writes `text` to `file` atomically (src/files.ts: exclusive temp file, fsync, rename), readable by the owner only. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await syncDirectory(dir);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not every platform can fsync a directory (Windows); the rename itself is still atomic.
-  }
+  await mkdir(dirname(file), { recursive: true });
+  await writeAtomically(file, text, { mode: 0o600 });
 }
 
 export interface Saver {

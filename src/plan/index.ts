@@ -3,7 +3,7 @@ export { diff } from './diff.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, summarize, type BuildPlanInput } from './plan.js';
+export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
 export {
   checkSafety,
   findViolations,
@@ -15,5 +15,5 @@ export {
   UnsafePlanError,
   type ScopeRemoval,
 } from './safety.js';
-export { parsePlan, PlanFileError, serializePlan } from './saved.js';
+export { parsePlan, planDigest, PlanFileError, serializePlan } from './saved.js';
 export { formatShard, inShard, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

@@ -82,22 +82,30 @@ export function summarize(changes: readonly Change[], scopeCount: number): PlanS
 }
 
 /**
- * A hash of what apply relies on in one scope's live state: whether autojoin is active,
- * which invitation carries it, its domains, and the name and metadata it shows (when it shows
+ * The fingerprint of a scope without an active autojoin invitation. It is named rather than
+ * hashed: a hash of "nothing" is the same for every scope and would vouch for any scope a
+ * plan is edited to name, whereas this says what apply checks, that the scope still has none.
+ */
+export const NO_AUTOJOIN = 'no autojoin';
+
+/**
+ * What apply relies on in one scope's live state: whether autojoin is active, which
+ * invitation carries it, its domains, and the name and metadata it shows (when it shows
  * them, so a scope without them hashes as before). Status, accepts and timestamps are left
  * out: they move without changing what apply would write.
  * @param live the scope's live state; undefined counts as no autojoin.
- * @returns 64 hex characters (sha256).
+ * @returns {@link NO_AUTOJOIN}, or 64 hex characters (sha256) for an active autojoin invitation.
  */
 export function fingerprint(live: LiveScope | undefined): string {
   const autojoin = live?.autojoin ?? null;
+  if (autojoin === null) return NO_AUTOJOIN;
   const state: Record<string, unknown> = {
-    active: autojoin !== null,
-    invitationId: autojoin?.invitationId ?? null,
-    domains: live?.autojoin ? comparableDomains(live.domains) : [],
+    active: true,
+    invitationId: autojoin.invitationId,
+    domains: comparableDomains(live?.domains ?? []),
   };
-  if (autojoin && live?.scopeName !== undefined) state.scopeName = live.scopeName;
-  if (autojoin && live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
+  if (live?.scopeName !== undefined) state.scopeName = live.scopeName;
+  if (live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
   const canonical = JSON.stringify(state);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

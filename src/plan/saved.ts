@@ -8,6 +8,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { compareStrings } from '../domain.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
+import { planInconsistency } from './checks.js';
+import { createHash } from 'node:crypto';
 
 /** A saved plan that cannot be read: not JSON, another format version, or not a plan. */
 export class PlanFileError extends Error {
@@ -62,7 +64,14 @@ export function parsePlan(text: string, file = 'plan file'): Plan {
   const validate = planValidator();
   if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);
   checkChangesCovered(value, file);
+  const inconsistency = planInconsistency(value);
+  if (inconsistency) throw new PlanFileError(`${file} is not a valid plan: ${inconsistency}; nothing was applied`);
   return value;
+}
+
+/** @returns the sha256 of a saved plan's bytes, 64 lower-case hex characters (what `--plan-sha256` pins). */
+export function planDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** apply checks staleness per covered scope, so a change outside `scopes` would go unchecked. */

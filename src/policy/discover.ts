@@ -60,17 +60,19 @@ async function walk(directory: string): Promise<string[]> {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) files.push(...(await walk(full)));
-    } else if (isPolicyFileName(entry.name) && (entry.isFile() || (await isFileLink(full)))) {
+    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !(await isDirectoryLink(full)))) {
+      // Anything else with a policy file's name is read, so a FIFO, a device or a symlink out
+      // of the repository is reported by the reader (src/files.ts) instead of silently skipped.
       files.push(full);
     }
   }
   return files;
 }
 
-// Symlinked directories are not followed (no loops); a symlink to a file is read.
-async function isFileLink(full: string): Promise<boolean> {
+// Symlinked directories are not followed (no loops).
+async function isDirectoryLink(full: string): Promise<boolean> {
   const info = await stat(full).catch(() => null);
-  return info?.isFile() ?? false;
+  return info?.isDirectory() ?? false;
 }
 
 // Each path is made relative once, not twice per comparison (10,000 files need ~130,000 comparisons).

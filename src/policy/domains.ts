@@ -9,15 +9,20 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
 import { asciiDomain } from '../domain.js';
+import { homographProblem } from './homographs.js';
 import type { Severity } from './types.js';
 
 // Built on first use (~9,000 entries, a few ms): commands that never check a domain skip it.
 // The list spells a few domains in Unicode (müll.email); domains are compared in punycode.
 let webmail: ReadonlySet<string> | undefined;
 
-function isWebmail(domain: string): boolean {
+function webmailSet(): ReadonlySet<string> {
   webmail ??= new Set(webmailList.map(normalizeDomain));
-  return webmail.has(domain);
+  return webmail;
+}
+
+function isWebmail(domain: string): boolean {
+  return webmailSet().has(domain);
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -53,6 +58,8 @@ export function checkDomain(raw: string): DomainFinding[] {
   const domain = normalizeDomain(raw);
   const syntax = checkSyntax(domain);
   if (syntax) return [syntax];
+  const homograph = homographProblem(domain, webmailSet);
+  if (homograph) return [error('homograph', homograph)];
   return checkRegistry(domain);
 }
 

@@ -3,14 +3,14 @@
  * every file becomes a diagnostic (nothing stops at the first); a policy with any error
  * is left out of `policies`, everything else still loads.
  */
-import { open } from 'node:fs/promises';
 import { compareScopeKeys, scopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
 import { checkDomain, normalizeDomain } from './domains.js';
-import { compareDiagnostics, diagnosticAt, filePos } from './format.js';
+import { compareDiagnostics, diagnosticAt } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
-import { decodePolicyBytes, MAX_FILE_BYTES, parseYamlSource, tooLarge, type ParsedDocument } from './parse.js';
+import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource, type ParsedDocument } from './parse.js';
+import { readableRoot, readRegularFile } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
 
@@ -38,14 +38,18 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
   return { policies: result.policies, diagnostics, files };
 }
 
-/** Reads files as strict UTF-8 under the size cap; `file` in each source is relative to cwd. */
+/**
+ * Reads files as strict UTF-8 under the size cap, through src/files.ts: regular files only, and
+ * only inside the repository around `cwd` (or `cwd` outside one); `file` in each source is relative to cwd.
+ */
 export async function readPolicySources(
   files: readonly string[],
   cwd: string,
 ): Promise<{ sources: PolicySource[]; diagnostics: Diagnostic[] }> {
   const sources: PolicySource[] = [];
   const diagnostics: Diagnostic[] = [];
-  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file)));
+  const root = await readableRoot(cwd);
+  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file), root));
   for (const result of results) {
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
@@ -53,18 +57,13 @@ export async function readPolicySources(
   return { sources, diagnostics };
 }
 
-async function readOne(absolute: string, file: string): Promise<PolicySource | Diagnostic> {
-  let handle;
+async function readOne(absolute: string, file: string, root: string): Promise<PolicySource | Diagnostic> {
   try {
-    handle = await open(absolute, 'r');
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) return tooLarge(file, size);
-    const decoded = decodePolicyBytes(file, await handle.readFile());
+    const bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: 'policy file' });
+    const decoded = decodePolicyBytes(file, bytes);
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error) {
-    return diagnosticAt(filePos(file), 'error', 'read-error', `cannot read file: ${(error as Error).message}`);
-  } finally {
-    await handle?.close();
+    return fileDiagnostic(file, error);
   }
 }
 

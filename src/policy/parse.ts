@@ -7,6 +7,7 @@
 import { LineCounter, parseAllDocuments, visit, isMap, isScalar, isSeq, type Document, type YAMLError } from 'yaml';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic, PolicySource, SourcePos } from './types.js';
+import { FileAccessError } from '../files.js';
 
 /** Largest policy or project file read, in bytes; real files are a few hundred bytes. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -49,6 +50,14 @@ export function decodePolicyBytes(file: string, bytes: Uint8Array): Decoded {
 export function tooLarge(file: string, size: number): Diagnostic {
   const message = `file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
   return diagnosticAt(filePos(file), 'error', 'file-too-large', message);
+}
+
+/** @returns the diagnostic for a file that could not be read safely (src/files.ts). */
+export function fileDiagnostic(file: string, error: unknown): Diagnostic {
+  if (error instanceof FileAccessError && error.problem === 'too-large') return tooLarge(file, error.size ?? MAX_FILE_BYTES + 1);
+  const code = error instanceof FileAccessError && error.problem !== 'read-error' ? 'unsafe-file' : 'read-error';
+  const message = error instanceof FileAccessError ? error.message : `cannot read file: ${(error as Error).message}`;
+  return diagnosticAt(filePos(file), 'error', code, message);
 }
 
 function notUtf8(file: string, bytes: Uint8Array): Diagnostic {

@@ -55,6 +55,23 @@ export function schemaDiagnostics(kind: SchemaKind, parsed: ParsedDocument, data
   return diagnostics;
 }
 
+/**
+ * The schema check of {@link schemaDiagnostics} for data that has no YAML behind it (a saved
+ * plan's scope fields), so a plan can hold only what a policy file could.
+ * @returns the first problem as one line, e.g. `scope: must not contain control characters`, or null
+ */
+export function schemaProblem(kind: SchemaKind, data: unknown): string | null {
+  const validate = validatorFor(kind);
+  if (validate(data)) return null;
+  const error = validate.errors?.find((e) => e.keyword !== 'uniqueItems');
+  if (!error) return null;
+  const path = pointerToPath(error.instancePath);
+  if (error.keyword === 'additionalProperties') return `unknown key "${String(error.params.additionalProperty)}"`;
+  if (error.keyword === 'required') return `missing required key "${String(error.params.missingProperty)}"`;
+  if (error.keyword === 'type') return `${labelOf(path)}: expected ${expectedOf(path, String(error.params.type))}`;
+  return `${labelOf(path)}: ${invalidValue(path, error)}`;
+}
+
 function describe(error: ErrorObject, parsed: ParsedDocument): Diagnostic | null {
   const path = pointerToPath(error.instancePath);
   switch (error.keyword) {
@@ -152,10 +169,24 @@ function invalidValue(path: DataPath, error: ErrorObject): string {
     case 'maximum':
       return `must be at most ${limit}, got ${String(error.data)}`;
     case 'pattern':
-      return path.at(-1) === 'baseUrl' ? 'must start with https:// (http:// only for a loopback host)' : 'must not contain "/"';
+      return patternProblem(path, error.data);
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+// The characters every string of a policy or project file leaves out (the schemas' patterns):
+// C0 and C1 controls and the bidirectional marks, embeddings, overrides and isolates.
+// eslint-disable-next-line no-control-regex
+const NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+function patternProblem(path: DataPath, value: unknown): string {
+  const bad = typeof value === 'string' ? NOT_INERT.exec(value)?.[0] : undefined;
+  if (bad !== undefined) {
+    const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return `must not contain control characters or bidirectional overrides (found ${code})`;
+  }
+  return path.at(-1) === 'baseUrl' ? 'must start with https:// (http:// only for a loopback host)' : 'must not contain "/"';
 }
 
 /**

@@ -5,11 +5,12 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { buildPlan, checkSafety, fingerprint, inShard, parseShard } from '../plan/index.js';
+import { buildPlan, checkSafety, comparableDomains, fingerprint, inShard, parseShard, PlanFileError } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { readLiveState } from '../service/state.js';
+import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeRef } from '../scope.js';
+import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
@@ -73,6 +74,8 @@ export function nothingPlannedMessage(load: LoadResult): string {
   return `${plural(countDiagnostics(load.diagnostics).errors, 'error')} in the policy files; nothing was planned`;
 }
 
+export { MAX_PLAN_BYTES, readSavedPlan } from './saved-plan.js';
+
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
@@ -110,13 +113,16 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   });
 }
 
-/** Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved. */
 /** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
 function checkPlanTarget(planTarget: string, target: string): void {
   if (planTarget === target || (isLoopbackUrl(planTarget) && isLoopbackUrl(target))) return;
   throw new PlanTargetError(planTarget, target);
 }
 
+/**
+ * Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved,
+ * PlanFileError when a change misstates the live state its fingerprint vouches for.
+ */
 async function verifyFingerprints(
   client: ServiceClient,
   plan: Plan,
@@ -134,6 +140,28 @@ async function verifyFingerprints(
     })
     .map(({ key }) => key);
   if (moved.length > 0) throw new StalePlanError(moved);
+  checkChangesAgainstLive(plan, live);
+}
+
+/**
+ * With every fingerprint matching, what a change says of the live state must be that state:
+ * `before` (what the reviewer saw removed and kept) and the invitation it rewrites.
+ */
+function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
+  for (const change of plan.changes) {
+    const problem = liveProblem(change, live.get(change.key));
+    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
+  }
+}
+
+function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined): string | null {
+  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
+  const invitation = now?.autojoin?.invitationId;
+  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
 }
 
 export interface ImportOptions {

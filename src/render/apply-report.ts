@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { ApplyReport } from '../apply/types.js';
 import { plural } from '../policy/format.js';
 import { joinBounded } from './bounded.js';
-import { escapeMarkdown } from './escape.js';
+import { escapeControls, escapeMarkdown } from './escape.js';
 import { DEFAULT_MAX_CHARS } from './markdown.js';
 
 /** @returns `Applied N, failed N, skipped N.` */
@@ -17,9 +17,9 @@ export function applySummaryLine(report: ApplyReport): string {
 export function renderApplyReportText(report: ApplyReport, options: { color: boolean }): string {
   const colors = pc.createColors(options.color);
   const lines = [
-    ...report.failed.map((f) => `${colors.red('failed ')}  ${colors.bold(f.key)}  ${f.kind}: ${f.reason}`),
-    ...report.skipped.map((s) => `${colors.yellow('skipped')}  ${colors.bold(s.key)}  ${s.reason}`),
-    ...report.applied.map((a) => `${colors.green('applied')}  ${colors.bold(a.key)}  ${a.kind} (${plural(a.domains.length, 'domain')})`),
+    ...report.failed.map((f) => `${colors.red('failed ')}  ${colors.bold(escapeControls(f.key))}  ${f.kind}: ${escapeControls(f.reason)}`),
+    ...report.skipped.map((s) => `${colors.yellow('skipped')}  ${colors.bold(escapeControls(s.key))}  ${escapeControls(s.reason)}`),
+    ...report.applied.map((a) => `${colors.green('applied')}  ${colors.bold(escapeControls(a.key))}  ${a.kind} (${plural(a.domains.length, 'domain')})`),
   ];
   return [...lines, ...(lines.length > 0 ? [''] : []), applySummaryLine(report)].join('\n') + '\n';
 }

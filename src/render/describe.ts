@@ -2,7 +2,9 @@
  * The words and signs every plan renderer shares, so text and markdown describe a
  * change the same way.
  */
+import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
+import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import type { Change, ChangeKind, FieldChange, Plan, PlanSummary } from '../plan/types.js';
 
@@ -12,12 +14,24 @@ export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~',
 /** One line of a domain diff: `+` added, `-` removed, ` ` unchanged (context). */
 export interface DomainLine {
   sign: '+' | '-' | ' ';
+  /** The domain as shown ({@link showDomain}). */
   domain: string;
 }
 
-/** @returns `team/acme-eng (Acme Engineering)`, or the key alone without a name. */
+/** @returns `team/acme-eng (Acme Engineering)`, or the key alone without a name; non-printable characters escaped. */
 export function scopeLabel(change: Pick<Change, 'key' | 'scopeName'>): string {
-  return change.scopeName ? `${change.key} (${change.scopeName})` : change.key;
+  return escapeControls(change.scopeName ? `${change.key} (${change.scopeName})` : change.key);
+}
+
+/**
+ * @returns a domain as a reviewer should see it: an internationalized one as its punycode
+ * (what the service stores) beside its Unicode form, `xn--mller-kva.de (müller.de)`, so
+ * neither form can pass for the other; non-printable characters escaped.
+ */
+export function showDomain(domain: string): string {
+  if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
+  const unicode = domainToUnicode(domain);
+  return unicode === '' || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
 }
 
 /** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
@@ -52,7 +66,8 @@ export function fieldLines(change: Change): string[] {
 }
 
 function shownValue(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null';
+  // JSON escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi overrides need escapeControls.
+  const text = escapeControls(JSON.stringify(value) ?? 'null');
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
@@ -76,7 +91,7 @@ export function domainLines(change: Change, context: boolean): DomainLine[] {
     else if (added.has(domain)) lines.push({ sign: '+', domain });
     else if (context) lines.push({ sign: ' ', domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain));
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 
 /** @returns `N to create, N to update, N to clear, N unchanged.` */

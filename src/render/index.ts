@@ -2,5 +2,6 @@ export { renderText, type TextOptions } from './text.js';
 export { DEFAULT_MAX_CHARS, renderMarkdown, type MarkdownOptions } from './markdown.js';
 export { renderJson } from './json.js';
 export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } from './apply-report.js';
-export { escapeMarkdown } from './escape.js';
+export { escapeControls, escapeMarkdown } from './escape.js';
+export { showDomain } from './describe.js';
 export { applyReportDocument, renderApplyReportJson, APPLY_REPORT_VERSION, type ApplyReportDocument } from './apply-json.js';

@@ -5,12 +5,13 @@
  * credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for that emulator anywhere.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
+import { parseWholeNumber } from './numbers.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { ciVariable } from './ci.js';
 
@@ -19,6 +20,10 @@ export interface ConnectOptions {
   cwd?: string;
   /** Base URL from the project file (autojoin-sync.yaml); AUTOJOIN_BASE_URL wins over it. */
   baseUrl?: string;
+  /** Absolute path of the project file in use, if any: named on stderr with the service's host. */
+  projectFile?: string;
+  /** `--request-timeout SECONDS`; AUTOJOIN_REQUEST_TIMEOUT when not given, else the client's 30 s. */
+  requestTimeoutSeconds?: number;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
   /** Where else the front end takes a base URL from, named in the error when none is set. */
@@ -68,6 +73,13 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
+  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const connection = await resolve(options, env, notice);
+  notice(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
+  return connection;
+}
+
+async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<Connection> {
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
   const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
   if (configured && !askedFor) return remote(configured, env);
@@ -76,7 +88,6 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
   return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice, askedFor);
 }
 
@@ -92,6 +103,21 @@ function embeddedRefusal(env: NodeJS.ProcessEnv): string | null {
 }
 
 /**
+ * `using autojoin-sync.yaml; service host invitations.example.com`: which file chose the service
+ * and where the key goes, so a project file from an unexpected place cannot go unnoticed.
+ */
+function usingLine(projectFile: string | undefined, cwd: string, connection: Connection): string {
+  const file = projectFile === undefined ? 'no project file' : `project file ${shownPath(cwd, projectFile)}`;
+  const host = new URL(connection.baseUrl).host;
+  return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
+}
+
+function shownPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/**
  * Connects, creates the service client with the connection's credentials, runs `work`, and
  * always closes client and connection (the embedded emulator flushes its state on close).
  * @param onNotice where the client's notices go (e.g. that a listing call is deprecated)
@@ -101,11 +127,12 @@ export async function withServiceClient<T>(
   onNotice: (message: string) => void,
   work: (client: ServiceClient, connection: Connection) => Promise<T>,
 ): Promise<T> {
+  const requestTimeoutMs = requestTimeout(options.requestTimeoutSeconds, options.env ?? process.env);
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
     // The embedded emulator runs in this process: never send its requests through a proxy.
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs });
     try {
       return await work(client, connection);
     } finally {
@@ -114,6 +141,21 @@ export async function withServiceClient<T>(
   } finally {
     await connection.close();
   }
+}
+
+/** Longest request deadline accepted, in seconds. */
+export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+
+/** @returns the per-attempt deadline in ms: the flag, else AUTOJOIN_REQUEST_TIMEOUT, else undefined (the client's default). */
+function requestTimeout(seconds: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (seconds !== undefined) return seconds * 1000;
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === undefined) return undefined;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) {
+    throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`, ExitCode.error);
+  }
+  return parsed * 1000;
 }
 
 function remote(url: string, env: NodeJS.ProcessEnv): Connection {

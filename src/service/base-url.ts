@@ -30,7 +30,7 @@ export function checkBaseUrl(url: string): URL {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new Error(`base URL "${redactUserInfo(url)}" is not a valid URL (check AUTOJOIN_BASE_URL)`);
+    throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
   }
   const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
   if (parsed.username !== '' || parsed.password !== '') {
@@ -56,7 +56,11 @@ export function baseUrlString(url: URL): string {
   return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
-/** An unparsable URL is echoed in the error, so any `user:pass@` part is removed first. */
-function redactUserInfo(url: string): string {
-  return url.replace(/\/\/[^/@]*@/u, '//***@');
+/**
+ * An unparsable URL is never echoed: where its credentials end cannot be known
+ * (`https://user:hun/ter2@host` does not parse), so only its scheme is shown.
+ */
+function schemeOnly(url: string): string {
+  const scheme = /^\s*([a-z][a-z0-9+.-]{0,15}:)/iu.exec(url)?.[1];
+  return scheme ? `"${scheme}//…" (the rest not shown)` : '(not shown)';
 }

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ScopeRef } from '../scope.js';
 import { VERSION } from '../version.js';
+import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
@@ -29,7 +30,7 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Pool size per origin (default 16). */
   connections?: number;
-  /** Headers timeout and body timeout of each request (default 30 s). */
+  /** Total deadline of each request attempt, headers and body (default 30 s); also undici's idle timeouts. */
   requestTimeoutMs?: number;
   /** Response size cap (default 8 MiB). */
   maxResponseBytes?: number;
@@ -171,7 +172,7 @@ function createCaller(
   options: ClientOptions,
   notice: (message: string) => void,
 ): (spec: CallSpec) => Promise<unknown> {
-  const redact = redactor([options.apiKey, options.accessToken]);
+  const redact = createRedactor([options.apiKey, options.accessToken]);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -274,10 +275,4 @@ function headerText(value: string | string[] | undefined): string | undefined {
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */
 function definedOnly<T extends object>(partial: T): Partial<T> {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** Defence in depth: a server that echoes a credential back never gets it into our messages. */
-function redactor(secrets: (string | undefined)[]): (text: string) => string {
-  const present = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 4);
-  return (text) => present.reduce((result, secret) => result.replaceAll(secret, '***'), text);
 }

@@ -29,6 +29,7 @@ const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT', // no connection within the connect timeout
   'UND_ERR_HEADERS_TIMEOUT', // no response headers within the request timeout
   'UND_ERR_BODY_TIMEOUT', // the body stalled longer than the request timeout
+  'AUTOJOIN_REQUEST_DEADLINE', // the attempt passed its total deadline (deadline.ts)
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body shorter than its Content-Length
 ]);
 

@@ -1,8 +1,8 @@
 /**
- * HTTP transport: one keep-alive undici Agent, composed with three interceptors
+ * HTTP transport: one keep-alive undici Agent, composed with its interceptors
  * (innermost first):
  *
- *   count attempts → whole body (size cap) → undici retry (policy from retry.ts)
+ *   count attempts → trace (trace.ts) → deadline (deadline.ts) → whole body (size cap) → undici retry (policy from retry.ts)
  *
  * The "whole body" interceptor is the reason retries also cover a body cut short: it holds
  * a response back until its body is complete (and under the size cap) and only then passes
@@ -15,6 +15,7 @@ import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici'
 import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
+import { DEADLINE_CODE, deadline } from './deadline.js';
 import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
 import { describeTlsFailure } from './tls.js';
 
@@ -68,6 +69,7 @@ export function createTransport(options: TransportOptions): Transport {
   const dispatcher = base.compose(
     countAttempts(counter),
     traceRequests(options.onRequest),
+    deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
     interceptors.retry({
       throwOnError: true,
@@ -175,8 +177,9 @@ function sendCall(dispatcher: Dispatcher, options: TransportOptions, request: Ht
           method: request.method,
           headers: request.headers,
           body: request.body,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
+          // The deadline interceptor bounds headers and body together; these idle timers stay as a backstop.
+          headersTimeout: 2 * options.timeoutMs,
+          bodyTimeout: 2 * options.timeoutMs,
           retryOptions: { retry },
           trace: { method: request.method, path: request.path, attempts: 0 } satisfies RequestTrace,
         } as Dispatcher.DispatchOptions,
@@ -261,7 +264,7 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([DEADLINE_CODE, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
 function transportError(request: HttpRequest, error: unknown, attempts: number): ServiceError {
   const code = (error as { code?: unknown }).code;

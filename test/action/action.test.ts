@@ -208,7 +208,7 @@ describe('plan in a pull request', () => {
   it('writes every output in the GITHUB_OUTPUT multiline form', async () => {
     const run = await action({ command: 'plan' });
     const names = [...run.outputFile.matchAll(/^([\w-]+)<<ghadelimiter_[0-9a-f-]+$/gm)].map((match) => match[1]);
-    expect(names.sort()).toEqual(['exit-code', 'has-changes', 'plan-json', 'summary']);
+    expect(names.sort()).toEqual(['exit-code', 'has-changes', 'plan-json', 'plan-sha256', 'summary']);
     expect(run.outputFile).not.toMatch(/^[\w-]+=/m);
   });
 });
@@ -251,6 +251,25 @@ describe('runtime', () => {
 });
 
 describe('apply on push', () => {
+  it('applies a saved plan only with its sha256, and only the plan that was reviewed', async () => {
+    const planned = await action({ command: 'plan', comment: 'false' });
+    expect(planned.outputs['plan-sha256']).toMatch(/^[0-9a-f]{64}$/u);
+    await writeFiles({ 'artifact/plan.json': planned.planJson ?? '' });
+    const push = { eventName: 'push', payload: pushPayload('1'.repeat(40), '2'.repeat(40)) };
+    const unpinned = await action({ command: 'apply', 'plan-file': 'artifact/plan.json' }, push);
+    expect(unpinned.outputs['exit-code']).toBe('1');
+    expect(unpinned.stdout).toContain('input plan-file needs plan-sha256');
+    const edited = (planned.planJson ?? '').replace('"acme.com"', '"acme.com", "evil.example"');
+    await writeFiles({ 'artifact/edited.json': edited });
+    const tampered = await action({ command: 'apply', 'plan-file': 'artifact/edited.json', 'plan-sha256': planned.outputs['plan-sha256'] ?? '' }, push);
+    expect(tampered.outputs['exit-code']).toBe('1');
+    expect(tampered.stdout).toContain(`not the pinned ${planned.outputs['plan-sha256']}`);
+    expect(emulator.data().scopes['team/acme-eng']).toBeUndefined();
+    const run = await action({ command: 'apply', 'plan-file': 'artifact/plan.json', 'plan-sha256': planned.outputs['plan-sha256'] ?? '' }, push);
+    expect(run.code, run.stdout).toBe(0);
+    expect(emulator.data().scopes['team/acme-eng']?.autojoin?.domains.map((d) => d.domain).sort()).toEqual(['acme.co.uk', 'acme.com']);
+  });
+
   it('applies, writes the report to the job summary and changes the service', async () => {
     const run = await action({ command: 'apply' }, { eventName: 'push', payload: pushPayload('1'.repeat(40), '2'.repeat(40)) });
     expect(run.code, run.stdout).toBe(0);

@@ -22,7 +22,7 @@ interface Workflow {
   on: Record<string, unknown>;
   permissions: Record<string, string>;
   concurrency: { group: string; 'cancel-in-progress': boolean };
-  jobs: Record<string, { steps: Step[] }>;
+  jobs: Record<string, { steps: Step[]; needs?: string; environment?: string; outputs?: Record<string, string> }>;
 }
 
 const read = <T>(path: string): T => parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as T;
@@ -55,7 +55,7 @@ describe('action.yml', () => {
   });
 
   it('declares the outputs the action sets', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'has-changes', 'plan-json', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'has-changes', 'plan-json', 'plan-sha256', 'summary']);
   });
 });
 
@@ -86,6 +86,19 @@ describe('example workflows', () => {
     expect(apply.concurrency['cancel-in-progress']).toBe(false);
     expect(actionStep(apply).with).toMatchObject({ command: 'apply', prune: true });
     expect(actionStep(apply).with).not.toHaveProperty('prune-from');
+  });
+
+  it('apply a reviewed plan: the plan job hands its sha256 to the apply job, which pins the artifact with it', () => {
+    const reviewed = read<Workflow>('examples/workflows/apply-reviewed-plan.yml');
+    const { plan, apply } = reviewed.jobs;
+    const steps = (job: typeof plan) => (job?.steps ?? []).filter((step) => step.uses?.startsWith('your-org/autojoin-sync@'));
+    for (const step of [...steps(plan), ...steps(apply)]) {
+      for (const input of Object.keys(step.with ?? {})) expect(action.inputs, input).toHaveProperty([input]);
+    }
+    expect(plan?.outputs).toEqual({ 'plan-sha256': '${{ steps.plan.outputs.plan-sha256 }}' });
+    expect(apply).toMatchObject({ needs: 'plan', environment: 'production' });
+    expect(steps(apply)[0]?.with).toMatchObject({ command: 'apply', 'plan-sha256': '${{ needs.plan.outputs.plan-sha256 }}' });
+    expect(String(steps(apply)[0]?.with?.['plan-file'])).toMatch(/plan-plan\.json$/u);
   });
 
   it('drift: nightly plan that fails on changes', () => {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commentMarker, nextPagePath, upsertComment } from '../../src/action/comment.js';
 import { parseInputs, pullNumberOf } from '../../src/action/inputs.js';
-import { redact } from '../../src/action/markdown.js';
+import { createRedactor } from '../../src/redact.js';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
 import { pullRequestPayload } from './support/run-action.js';
 
@@ -131,6 +131,6 @@ describe('upsertComment', () => {
 
 describe('redact', () => {
   it('replaces every occurrence of each secret', () => {
-    expect(redact('key=abcd1234 again abcd1234', ['abcd1234', undefined])).toBe('key=*** again ***');
+    expect(createRedactor(['abcd1234', undefined])('key=abcd1234 again abcd1234')).toBe('key=*** again ***');
   });
 });

@@ -69,7 +69,11 @@ describe('connect()', () => {
     try {
       expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
       expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
-      expect(notices).toEqual(['note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)']);
+      // Issue 12: then which project file and which host are in use.
+      expect(notices).toEqual([
+        'note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)',
+        `using no project file; service host ${new URL(connection.baseUrl).host} (embedded emulator)`,
+      ]);
       const response = await fetch(`${connection.baseUrl}/api/v1/invitations/autojoin`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': connection.apiKey ?? '' },

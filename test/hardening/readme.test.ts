@@ -139,6 +139,9 @@ describe('README commands work as written', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-readme-'));
     await cp(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true });
     await cp(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+    // The README speaks of a clone, a git repository: outside one, the project file would be
+    // read from the working directory only (issue 12), not from examples/.
+    await run('git', ['init', '-q'], { cwd: dir });
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

@@ -37,7 +37,8 @@ function plan(env: Record<string, string | undefined>, baseUrl = relay.url): Ret
 }
 
 function expectOneLineError(stderr: string, pattern: RegExp): void {
-  const lines = stderr.trim().split('\n');
+  // Issue 12: the one line naming the project file and the service host comes first.
+  const lines = stderr.trim().split('\n').filter((line) => !line.startsWith('using '));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
   expect(stderr).not.toMatch(/^\s+at /m);

@@ -39,14 +39,23 @@ describe('discovery', () => {
 
   it('takes a path that is a file as is, de-duplicates, and reports paths relative to cwd', async () => {
     const cwd = path.join(root, 'repo');
-    const result = await loadPolicies(['odd-name.yaml', 'teams', 'teams/eng.autojoin.yml', path.join(root, 'outside')], { cwd });
-    expect(result.files).toEqual(['../outside/x.autojoin.yaml', 'odd-name.yaml', 'teams/eng.autojoin.yml', 'teams/sales.autojoin.yaml']);
+    const result = await loadPolicies(['odd-name.yaml', 'teams', 'teams/eng.autojoin.yml'], { cwd });
+    expect(result.files).toEqual(['odd-name.yaml', 'teams/eng.autojoin.yml', 'teams/sales.autojoin.yaml']);
     expect(result.policies.map((p) => `${p.key} ${p.source.file}`)).toEqual([
       'default/eng teams/eng.autojoin.yml',
       'default/odd odd-name.yaml',
-      'default/outside ../outside/x.autojoin.yaml',
       'default/sales teams/sales.autojoin.yaml',
     ]);
+  });
+
+  // Issue 12: a policy file outside the repository (here: outside the working directory, as
+  // there is no repository) is an error naming it, even when given by path.
+  it('refuses a policy file outside the working directory when there is no repository', async () => {
+    const cwd = path.join(root, 'repo');
+    const result = await loadPolicies(['autojoin.yaml', path.join(root, 'outside')], { cwd });
+    expect(result.policies.map((p) => p.key)).toEqual(['default/root']);
+    expect(result.diagnostics).toMatchObject([{ file: '../outside/x.autojoin.yaml', severity: 'error', code: 'unsafe-file' }]);
+    expect(result.diagnostics[0]?.message).toContain('outside');
   });
 
   it('reports a missing path as a diagnostic and still loads the rest', async () => {

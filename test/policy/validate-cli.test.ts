@@ -63,7 +63,9 @@ describe('autojoin-sync validate', () => {
     const result = await runCli(['validate', '.'], { cwd: fixture('good'), env: { AUTOJOIN_BASE_URL: baseUrl } });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      'nested/warnings.autojoin.yaml:5:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n',
+      'nested/warnings.autojoin.yaml:5:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n' +
+        // Issue 12: every IDN shown as punycode beside Unicode.
+        'internationalized domains (punycode, then Unicode):\n  team/g-eng  xn--bcher-kva.de (bücher.de)\n',
     );
     expect(result.stderr).toBe('0 errors, 1 warning in 4 files; 5 valid policies\n');
     expect(connections).toBe(0);

@@ -170,7 +170,8 @@ describe('hostile responses', () => {
     );
     const error = await failure(c.listInvitations('by-scope', SCOPE_1));
     expect(error.code).toBe('timeout');
-    expect(error.message).toBe(`${LISTING}: Body Timeout Error`);
+    // Issue 12: a timeout is the total deadline of the attempt now, and says so.
+    expect(error.message).toBe(`${LISTING}: no complete answer within the 50 ms request deadline (headers and body; --request-timeout or AUTOJOIN_REQUEST_TIMEOUT)`);
   });
 
   it('sends the credential headers of each call and nothing else secret', async () => {

@@ -18,13 +18,15 @@ afterAll(async () => {
 });
 
 const remote = () => ({ AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_ACCESS_TOKEN: 'cli-token-31337' });
+// Issue 12: every command that talks to a service names its project file and host on stderr first.
+const using = (): string => `using no project file; service host ${new URL(emulator.url).host}\n`;
 
 describe('autojoin-sync presets', () => {
   it('lists the email presets as 2-space JSON on stdout', async () => {
     const result = await runCli(['presets', 'email', 'list'], { cwd, env: remote() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${JSON.stringify(emulator.data().emailPresets, null, 2)}\n`);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe(using());
   });
 
   it('gets one form style preset', async () => {
@@ -38,20 +40,20 @@ describe('autojoin-sync presets', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      'error: [GET] /api/v1/customer-invitation-form-style-presets/a%2F..%2Fb: 404 Form style preset a/../b not found\n',
+      using() + 'error: [GET] /api/v1/customer-invitation-form-style-presets/a%2F..%2Fb: 404 Form style preset a/../b not found\n',
     );
   });
 
   it('names AUTOJOIN_ACCESS_TOKEN when it is missing, and a wrong one never shows', async () => {
     const missing = await runCli(['presets', 'email', 'list'], { cwd, env: { AUTOJOIN_BASE_URL: emulator.url } });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('error: AUTOJOIN_ACCESS_TOKEN is not set: the preset calls need an access token\n');
+    expect(missing.stderr).toBe(using() + 'error: AUTOJOIN_ACCESS_TOKEN is not set: the preset calls need an access token\n');
     const wrong = await runCli(['presets', 'email', 'list'], {
       cwd,
       env: { AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_ACCESS_TOKEN: 'not-the-token-777' },
     });
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^error: \[GET\] \/api\/v1\/customer-invitation-email-presets: 401 .*\(check AUTOJOIN_ACCESS_TOKEN\)\n$/u);
+    expect(wrong.stderr.slice(using().length)).toMatch(/^error: \[GET\] \/api\/v1\/customer-invitation-email-presets: 401 .*\(check AUTOJOIN_ACCESS_TOKEN\)\n$/u);
     expect(wrong.stderr + wrong.stdout).not.toContain('not-the-token-777');
   });
 

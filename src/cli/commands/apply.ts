@@ -3,17 +3,16 @@
  * Order, as octoDNS's sync: plan → show it → safety limits → (saved plan) fingerprints →
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parsePlan, type Plan } from '../../plan/index.js';
+import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, limitsFrom } from '../../reconcile/index.js';
-import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
+import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
@@ -21,6 +20,7 @@ import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
   plan?: string;
+  planSha256?: string;
   yes?: boolean;
   maxRemovals?: number;
   allowEmpty?: boolean;
@@ -31,6 +31,7 @@ interface ApplyFlags {
   listing?: ListingKind;
   concurrency: number;
   format: 'text' | 'json';
+  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -46,6 +47,7 @@ export function register(program: Command): void {
     )
     .argument('[path...]', 'policy files or directories to load (default: .)')
     .option('--plan <file>', 'apply this saved plan (from `plan --out FILE`) instead of planning anew')
+    .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
@@ -55,6 +57,7 @@ export function register(program: Command): void {
     .addOption(allowNoPoliciesOption())
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(requestTimeoutOption())
     .addOption(emulatorOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
@@ -69,6 +72,7 @@ Examples:
   $ autojoin-sync apply --yes --prune                      # in CI, after a merge (full history checked out)
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
+  $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
@@ -82,12 +86,13 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies)) {
     throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
   }
+  if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
   const cwd = process.cwd();
   await withSession(
     cwd,
     paths,
     async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
+      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
       const json = flags.format === 'json';
       // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
       if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
@@ -103,10 +108,6 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
-
-async function readSavedPlan(file: string): Promise<Plan> {
-  return parsePlan(await readFile(file, 'utf8'), file);
-}
 
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();

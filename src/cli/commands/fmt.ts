@@ -2,7 +2,6 @@
  * `autojoin-sync fmt [--check] [PATH…]`: rewrites policy files in canonical form (keys in
  * schema order; domains normalized, sorted, de-duplicated), keeping comments.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
@@ -17,6 +16,8 @@ import {
   type Diagnostic,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { writeFileAtomic } from '../../files.js';
+import { escapeControls } from '../../render/escape.js';
 import { log } from '../../run/log.js';
 
 interface FmtOptions {
@@ -62,10 +63,10 @@ async function runFmt(paths: string[], check: boolean, showDiff: boolean): Promi
     if (!result.changed || result.text === undefined) continue;
     changed.push(source.file);
     if (showDiff) process.stdout.write(unifiedDiff(source.file, source.text, result.text));
-    if (!check) await writeFile(path.resolve(cwd, source.file), result.text, 'utf8');
+    if (!check) await writeFileAtomic(path.resolve(cwd, source.file), result.text);
   }
   if (!showDiff) for (const file of changed) process.stdout.write(`${file}\n`);
-  for (const problem of problems) process.stderr.write(`${formatDiagnostic(problem)}\n`);
+  for (const problem of problems) process.stderr.write(`${escapeControls(formatDiagnostic(problem))}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
   log().info(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}`);
   const unformatted = new Set(problems.map((problem) => problem.file)).size;

@@ -2,7 +2,7 @@
  * `autojoin-sync import`: write canonical policy files from the live state of given scopes,
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
@@ -13,10 +13,10 @@ import { log } from '../../run/log.js';
 import { compareDiagnostics, formatDiagnostic, parsePolicySources, plural } from '../../policy/index.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
-import { concurrencyOption, emulatorOption, listingOption } from '../options.js';
+import { concurrencyOption, emulatorOption, listingOption, requestTimeoutOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
-import { pathExists } from '../../files.js';
+import { entryExists, writeFileAtomic } from '../../files.js';
 
 interface ImportFlags {
   scope?: string[];
@@ -27,6 +27,7 @@ interface ImportFlags {
   emulator?: boolean;
   listing?: ListingKind;
   concurrency: number;
+  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync import`. */
@@ -48,6 +49,7 @@ export function register(program: Command): void {
     .option('--force', 'overwrite existing files')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(requestTimeoutOption())
     .addOption(emulatorOption())
     .addHelpText(
       'after',
@@ -104,13 +106,14 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   if (clash) throw new RunError(`two scopes map to the same file name ${clash}; import them into different directories`);
   if (!force) {
     for (const file of files) {
-      if (await pathExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
+      if (await entryExists(file)) throw new RunError(`${file} exists; nothing was written (pass --force to overwrite)`);
     }
   }
   await mkdir(dir, { recursive: true });
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
-    await writeFile(file, entry.text);
+    // Never through a symlink; without --force a file that appeared meanwhile is not replaced either.
+    await writeFileAtomic(file, entry.text, { overwrite: force });
     log().debug(`wrote ${file} (${entry.policy.key}: ${plural(entry.policy.domains.length, 'domain')})`);
   }
   log().info(`wrote ${plural(files.length, 'policy file')} in ${dir}`);

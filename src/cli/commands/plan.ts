@@ -1,15 +1,15 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
-import { findViolations, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
+import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption } from '../options.js';
+import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -25,6 +25,7 @@ interface PlanFlags {
   shard?: string;
   listing?: ListingKind;
   concurrency: number;
+  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -38,7 +39,7 @@ export function register(program: Command): void {
         'The plan goes to stdout; notices and progress go to stderr.',
     )
     .argument('[path...]', 'policy files or directories to load (default: .)')
-    .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`')
+    .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`; prints its sha256 on stderr')
     .addOption(formatOption())
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .addOption(pruneOption())
@@ -48,6 +49,7 @@ export function register(program: Command): void {
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())
     .addOption(concurrencyOption())
+    .addOption(requestTimeoutOption())
     .addOption(emulatorOption())
     .addHelpText(
       'after',
@@ -75,12 +77,20 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     async ({ client, project, target }) => {
       const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
       process.stdout.write(renderPlan(plan, flags.format));
-      if (flags.out) await writeFile(flags.out, serializePlan(plan));
+      if (flags.out) await savePlan(flags.out, plan);
       warnIfUnsafe(plan, limitsFrom(project, {}));
       if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
     },
     flags,
   );
+}
+
+/** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
+async function savePlan(file: string, plan: Plan): Promise<void> {
+  const text = serializePlan(plan);
+  await writeFileAtomic(file, text);
+  const digest = planDigest(Buffer.from(text, 'utf8'));
+  log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { emulatorOption } from '../options.js';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
+import type { ProjectConfig } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
 import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 
@@ -56,14 +57,14 @@ interface PresetFlags {
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
-  const options = { ...connectOptions(cwd, await projectBaseUrl(cwd)), emulator: flags.emulator };
+  const project = await projectConfig(cwd);
+  const options = { ...connectOptions(cwd, project.baseUrl, { projectFile: project.file }), emulator: flags.emulator };
   await withServiceClient(options, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }
 
-/** The base URL of autojoin-sync.yaml, if any (AUTOJOIN_BASE_URL still wins, in connect()). */
-async function projectBaseUrl(cwd: string): Promise<string | undefined> {
-  const config = await loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
-  return config.baseUrl;
+/** autojoin-sync.yaml, for its base URL (AUTOJOIN_BASE_URL still wins, in connect()). */
+function projectConfig(cwd: string): Promise<ProjectConfig> {
+  return loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
 }

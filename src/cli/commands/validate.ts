@@ -18,6 +18,7 @@ import {
 import { ExitCode } from '../../run/exit-codes.js';
 import { allowNoPoliciesOption } from '../options.js';
 import { log } from '../../run/log.js';
+import { escapeControls, showDomain } from '../../render/index.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -59,13 +60,21 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics));
+  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
   log().info(summary(result, diagnostics));
   if (failed) process.exitCode = ExitCode.error;
 }
 
 function renderText(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join('');
+  return diagnostics.map((d) => `${escapeControls(formatDiagnostic(d))}\n`).join('');
+}
+
+/** Every internationalized domain as punycode beside its Unicode form, so a reviewer sees both. */
+function renderIdns(result: LoadResult): string {
+  const lines = result.policies.flatMap((policy) =>
+    policy.domains.filter((domain) => /(^|\.)xn--/u.test(domain)).map((domain) => `  ${escapeControls(policy.key)}  ${showDomain(domain)}\n`),
+  );
+  return lines.length > 0 ? `internationalized domains (punycode, then Unicode):\n${lines.join('')}` : '';
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {

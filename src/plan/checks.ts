@@ -1,0 +1,112 @@
+/**
+ * A saved plan is input, not a record to trust: anyone who can touch the file between the plan
+ * job and the apply job can edit it. apply POSTs `scope`, `scopeType` and `after`, while
+ * reviewers, the renderers and the safety limits read `key`, `added` and `removed`; if those
+ * could disagree, an edited plan would widen access while showing the reviewed diff. So every
+ * derived field is recomputed from the fields apply writes and must match, and everything apply
+ * writes must pass the checks a policy file passes. What no check can catch is a wholly
+ * consistent forgery: that is what `--plan-sha256` pins (README, Security).
+ *
+ * Order of the checks: fingerprints (keys unique), then each change (key, fields a policy file
+ * could hold, domains, kind, derived lists), then the summary. The first problem is reported.
+ */
+import { comparableDomains } from '../domain.js';
+import { checkDomain } from '../policy/domains.js';
+import { schemaProblem } from '../policy/schema.js';
+import { parseScopeKey, scopeKey } from '../scope.js';
+import { NO_AUTOJOIN, summarize } from './plan.js';
+import { canonicalJson } from './fields.js';
+import type { Change, ChangeKind, Plan } from './types.js';
+
+/**
+ * Checks that a saved plan holds together (see the module comment). Every change must have a
+ * fingerprint in `scopes` (parsePlan checks that first).
+ * @returns null when it does, else the first problem, e.g. `/changes/0 (team/a): added does not match before/after`
+ */
+export function planInconsistency(plan: Plan): string | null {
+  const fingerprints = scopeProblem(plan);
+  if (fingerprints) return fingerprints;
+  const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
+  const seen = new Set<string>();
+  for (const [index, change] of plan.changes.entries()) {
+    const problem = changeProblem(change, covered.get(change.key) ?? '', seen);
+    if (problem) return `/changes/${index} (${change.key}): ${problem}`;
+    seen.add(change.key);
+  }
+  const summary = summarize(plan.changes, plan.scopes.length);
+  const wrong = (Object.keys(summary) as (keyof typeof summary)[]).find((name) => summary[name] !== plan.summary[name]);
+  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary[wrong]}` : null;
+}
+
+function scopeProblem(plan: Plan): string | null {
+  const seen = new Set<string>();
+  for (const [index, { key }] of plan.scopes.entries()) {
+    if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
+    seen.add(key);
+    const ref = parseScopeKey(key);
+    const problem = schemaProblem('policy', { scope: ref.scope, scopeType: ref.scopeType, componentId: 'x', domains: [] });
+    if (problem) return `/scopes/${index} (${key}): ${problem}`;
+  }
+  return null;
+}
+
+function changeProblem(change: Change, fingerprint: string, seen: ReadonlySet<string>): string | null {
+  if (seen.has(change.key)) return 'a second change of the same scope';
+  if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
+  const policy = {
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId,
+    domains: change.after,
+    ...(change.scopeName === undefined ? {} : { scopeName: change.scopeName }),
+    ...(change.metadata === undefined ? {} : { metadata: change.metadata }),
+  };
+  const fields = schemaProblem('policy', policy);
+  if (fields) return fields;
+  return listProblem(change) ?? kindProblem(change, fingerprint) ?? derivedProblem(change) ?? fieldProblem(change);
+}
+
+/** What `fieldChanges` shows as the new name or metadata must be what apply sends. */
+function fieldProblem(change: Change): string | null {
+  for (const field of change.fieldChanges ?? []) {
+    const sent = canonicalJson(change[field.field] ?? null);
+    if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+
+/** before and after in the form the differ writes (normalized, unique, sorted); every domain of after valid. */
+function listProblem(change: Change): string | null {
+  for (const side of ['before', 'after'] as const) {
+    if (!sameList(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
+  }
+  for (const domain of change.after) {
+    const error = checkDomain(domain).find((finding) => finding.severity === 'error');
+    if (error) return `after: ${error.message}`;
+  }
+  return null;
+}
+
+/** The kind follows from after and the fingerprint: [] clears; no autojoin creates; else it updates. */
+function kindProblem(change: Change, fingerprint: string): string | null {
+  const expected: ChangeKind = change.after.length === 0 ? 'clear' : fingerprint === NO_AUTOJOIN ? 'create' : 'update';
+  if (change.kind !== expected) return `kind is ${change.kind}, but before/after and the fingerprint make it ${expected}`;
+  if (change.reason === 'pruned' && change.explicitEmpty === true) return 'a pruned scope cannot say domains: [] (explicitEmpty)';
+  return null;
+}
+
+function derivedProblem(change: Change): string | null {
+  const before = new Set(change.before);
+  const after = new Set(change.after);
+  const added = change.after.filter((domain) => !before.has(domain));
+  const removed = change.before.filter((domain) => !after.has(domain));
+  if (!sameList(change.added, added)) return `added does not match before/after (expected [${added.join(', ')}])`;
+  if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(', ')}])`;
+  const unchanged = change.after.length - added.length;
+  if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
+  return null;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

@@ -1,0 +1,65 @@
+/**
+ * The one redactor of the codebase: the service client, the run layer, the CLI and the action
+ * pass every text that may carry an echo of a credential through it before it is printed,
+ * posted or saved. A server (or a proxy) can echo a key in many shapes, so each secret is
+ * caught as written, in any letter case, URL-encoded, and base64-encoded (standard and URL
+ * alphabets, on its own or inside a longer encoded string such as a Basic credential).
+ */
+
+/** Replaces every known form of the secrets given with `***`. */
+export type Redactor = (text: string) => string;
+
+/** Shortest base64 run of a secret inside a longer encoding that is still replaced; shorter runs would hit ordinary words. */
+const MIN_EMBEDDED_RUN = 6;
+
+/**
+ * @param secrets the key and token; undefined and empty ones are skipped, any other length counts
+ * @returns a function replacing every form of every secret with `***`
+ */
+export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === undefined || secret === '') continue;
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  if (forms.size === 0) return (text) => text;
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(alternatives.join('|'), 'giu');
+  return (text) => text.replace(pattern, '***');
+}
+
+/**
+ * @returns the shapes a secret is looked for in (also what the action registers with the
+ *   runner's log masking): as written, trimmed, lower and upper case, URL-encoded, base64 and base64url, and the
+ *   parts of its base64 that stay the same at any offset inside a longer encoded string.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([secret, secret.trim(), secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
+  const bytes = Buffer.from(secret, 'utf8');
+  for (const encoding of ['base64', 'base64url'] as const) {
+    forms.add(bytes.toString(encoding).replace(/=+$/u, ''));
+    for (const run of embeddedRuns(bytes, encoding)) if (run.length >= MIN_EMBEDDED_RUN) forms.add(run);
+  }
+  forms.delete('');
+  return [...forms];
+}
+
+/**
+ * base64 turns 3 bytes into 4 characters, so how a secret encodes inside a longer string
+ * depends on its offset modulo 3. For each offset, @returns the characters that depend on the
+ * secret's bytes alone.
+ */
+function embeddedRuns(bytes: Buffer, encoding: 'base64' | 'base64url'): string[] {
+  const runs: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/u, '');
+    const first = Math.ceil((8 * offset) / 6);
+    const last = Math.floor((8 * (offset + bytes.length)) / 6); // exclusive: the last character may hold bits of what follows
+    runs.push(encoded.slice(first, last));
+  }
+  return runs;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}

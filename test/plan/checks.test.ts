@@ -1,0 +1,39 @@
+/** The consistency checks of a saved plan on the fields issue 10 added: names and metadata. */
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/plan/plan.js';
+import { parsePlan, serializePlan } from '../../src/plan/saved.js';
+import type { Plan } from '../../src/plan/types.js';
+import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
+import { fieldLines } from '../../src/render/describe.js';
+
+const plan: Plan = buildPlan({
+  desired: [policy('team/a', ['a.com'], { scopeName: 'New name', metadata: { owner: 'eng' } })],
+  live: liveMap({ ...live('team/a', ['a.com']), scopeName: 'Old name', metadata: { owner: 'eng' } }),
+  target: TARGET,
+  now: NOW,
+});
+
+function edited(edit: (doc: Plan) => void): string {
+  const doc = JSON.parse(serializePlan(plan)) as Plan;
+  edit(doc);
+  return JSON.stringify(doc);
+}
+
+describe('saved plan checks of names and metadata', () => {
+  it('a rename is an update with fieldChanges, and it round-trips', () => {
+    expect(plan.changes[0]).toMatchObject({ kind: 'update', fieldChanges: [{ field: 'scopeName', before: 'Old name', after: 'New name' }] });
+    expect(parsePlan(serializePlan(plan))).toEqual(plan);
+  });
+
+  it('refuses a scopeName that is not the one fieldChanges shows', () => {
+    expect(() => parsePlan(edited((doc) => { doc.changes[0]!.scopeName = 'Someone else'; }), 'plan.json')).toThrow(
+      'plan.json is not a valid plan: /changes/0 (team/a): fieldChanges shows scopeName "New name", but apply sends "Someone else"; nothing was applied',
+    );
+  });
+
+  it('shows names and metadata with every control character escaped, C1 and bidi included', () => {
+    const hostile = { ...plan.changes[0]!, fieldChanges: [{ field: 'metadata' as const, before: { owner: 'a\u009b2J\u202e' }, after: { owner: 'eng' } }] };
+    const [line] = fieldLines(hostile);
+    expect(line).toBe('metadata: {"owner":"a\\x9b2J\\u{202e}"} → {"owner":"eng"}');
+  });
+});
