@@ -142,7 +142,7 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url' }, (message) => core.notice(message), work);
+  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice, baseUrlHint: 'the action input base-url', connections: inputs.concurrency }, (message) => core.notice(message), work);
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */

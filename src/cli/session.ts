@@ -22,11 +22,12 @@ export interface Session {
 /**
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become RunErrors with their exit code.
+ * @param connections the pool size, i.e. the command's `--concurrency` (default 16)
  */
-export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(cwd: string, paths: string[], work: (session: Session) => Promise<T>, connections?: number): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    return await withServiceClient({ cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator }, printNotice, (client) => work({ client, project }));
+    return await withServiceClient({ cwd, baseUrl: project.baseUrl, startEmbedded: startEmbeddedEmulator, connections }, printNotice, (client) => work({ client, project }));
   } catch (error) {
     throw toRunError(error);
   }

@@ -24,6 +24,8 @@ export interface ConnectOptions {
    * (the action) leave it out, so their bundle carries no emulator.
    */
   startEmbedded?: EmbeddedStarter;
+  /** Size of the client's connection pool: the run's `--concurrency` (default 16). */
+  connections?: number;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -77,7 +79,7 @@ export async function withServiceClient<T>(
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, connections: options.connections });
     try {
       return await work(client);
     } finally {

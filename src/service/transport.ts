@@ -62,13 +62,10 @@ export function createTransport(options: TransportOptions): Transport {
   const dispatcher = base.compose(
     countAttempts(counter),
     wholeBody(options.maxResponseBytes),
-    interceptors.retry({
-      throwOnError: true,
-      maxRetries: options.retry.maxRetries,
-      statusCodes: [...options.retry.statuses],
-      errorCodes: [...options.retry.errorCodes],
-      methods: ['GET', 'POST'],
-    }),
+    // Only statusCodes matters here (it decides which answers become retryable errors): the
+    // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
+    // and methods checks, so those are not passed.
+    interceptors.retry({ throwOnError: true, statusCodes: [...options.retry.statuses] }),
   );
   return {
     send: (request) => sendCall(dispatcher, options, request),

@@ -74,7 +74,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     process.stdout.write(renderApplyReportText(report, { color: useColor() }));
     // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
     if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-  });
+  }, flags.concurrency);
 }
 
 async function readSavedPlan(file: string): Promise<Plan> {

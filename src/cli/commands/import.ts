@@ -67,7 +67,7 @@ async function runImport(flags: ImportFlags): Promise<void> {
     }
     if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
-  });
+  }, flags.concurrency);
 }
 
 function uniqueRefs(keys: readonly string[]): ScopeRef[] {

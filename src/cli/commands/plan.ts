@@ -64,7 +64,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     if (flags.out) await writeFile(flags.out, serializePlan(plan));
     warnIfUnsafe(plan, limitsFrom(project, {}));
     if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-  });
+  }, flags.concurrency);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
