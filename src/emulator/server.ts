@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkAuth } from './auth.js';
 import { createFaultSource, type FaultDraw, type FaultSource } from './faults.js';
+import { createInFlightLimit } from './in-flight.js';
 import { ROUTES } from './handlers.js';
 import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './http-io.js';
 import { findRoute, type EmulatorState, type Handled } from './routes.js';
@@ -34,6 +35,8 @@ interface Runtime {
   requests: RequestLogEntry[];
   /** Aborted on close, so pending latency and slow faults stop waiting. */
   closing: AbortController;
+  /** Counts a request in flight, or says it is over options.maxInFlight. */
+  admit: (response: ServerResponse) => boolean;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     saver: createSaver(options.dataFile, () => JSON.stringify(data)),
     requests: [],
     closing: new AbortController(),
+    admit: createInFlightLimit(options.maxInFlight),
   };
   // Every request waiting out its latency listens on this signal; hundreds may wait at once.
   setMaxListeners(0, runtime.closing.signal);
@@ -92,6 +96,11 @@ async function close(server: Server, runtime: Runtime): Promise<void> {
 }
 
 async function serve(runtime: Runtime, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!runtime.admit(response)) {
+    logRequest(runtime, request, 429, null);
+    sendReply(response, errorReply(429, `Too many requests in flight (limit ${String(runtime.options.maxInFlight)})`));
+    return;
+  }
   const fault = runtime.faults.next();
   const log = (status: number) => logRequest(runtime, request, status, fault);
   await wait(runtime, runtime.options.latencyMs ?? 0);

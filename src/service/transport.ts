@@ -1,8 +1,8 @@
 /**
- * HTTP transport: one keep-alive undici Agent, composed with three interceptors
+ * HTTP transport: one keep-alive undici Agent, composed with four interceptors
  * (innermost first):
  *
- *   count attempts → whole body (size cap) → undici retry (policy from retry.ts)
+ *   count attempts → whole body (size cap) → pacing (pacing.ts) → undici retry (policy from retry.ts)
  *
  * The "whole body" interceptor is the reason retries also cover a body cut short: it holds
  * a response back until its body is complete (and under the size cap) and only then passes
@@ -15,6 +15,7 @@ import { Agent, interceptors, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
+import { createPacer, pacingInterceptor } from './pacing.js';
 
 /** Error code of the size cap; not in any retry set, so it is never retried. */
 const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
@@ -62,6 +63,8 @@ export function createTransport(options: TransportOptions): Transport {
   const dispatcher = base.compose(
     countAttempts(counter),
     wholeBody(options.maxResponseBytes),
+    // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
+    pacingInterceptor(createPacer(options.connections)),
     // Only statusCodes matters here (it decides which answers become retryable errors): the
     // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
     // and methods checks, so those are not passed.

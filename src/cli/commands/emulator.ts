@@ -27,6 +27,7 @@ interface EmulatorFlags {
   seedDomains?: string;
   seed: string;
   autojoinTargets: boolean;
+  maxInFlight?: string;
 }
 
 /** Registers `autojoin-sync emulator`: a local Invitation Service for trying things out and for tests. */
@@ -52,6 +53,7 @@ export function register(program: Command): void {
         .choices(['offset', 'after'])
         .default('offset'),
     )
+    .option('--max-in-flight <n>', 'answer 429 at once to a request arriving while N are in flight')
     .option('--seed-scopes <n>', 'generate N scopes (scope-0001, …) when there is no data file yet')
     .option('--seed-invitations <m>', 'ordinary invitations per generated scope', '0')
     .option('--seed-domains <k>', 'autojoin domains per generated scope', '0')
@@ -113,6 +115,7 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
     slowMs: integer('--slow-ms', flags.slowMs ?? '3000', 600_000),
     startMode: flags.startMode,
     autojoinTargets: flags.autojoinTargets,
+    maxInFlight: flags.maxInFlight === undefined ? undefined : integer('--max-in-flight', flags.maxInFlight, 100_000),
   };
 }
 
