@@ -34,7 +34,6 @@ interface EmulatorFlags {
 export function register(program: Command): void {
   program
     .command('emulator')
-    .summary('run a local emulator of the Invitation Service')
     .description(
       'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls, auth, webmail rejection, ' +
         'pagination. Prints "listening on http://127.0.0.1:PORT" on stdout once it accepts requests; notices go to ' +

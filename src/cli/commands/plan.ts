@@ -27,7 +27,6 @@ interface PlanFlags {
 export function register(program: Command): void {
   program
     .command('plan')
-    .summary('show what apply would change (writes nothing)')
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
