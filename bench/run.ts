@@ -14,6 +14,7 @@ import { benchValidate } from './validate.js';
 import { benchReconcile } from './reconcile.js';
 import { benchMemory } from './memory.js';
 import { benchStartup } from './startup.js';
+import { benchEmulator } from './emulator.js';
 
 type Bench = { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> };
 
@@ -21,6 +22,7 @@ const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
   { name: 'reconcile', run: benchReconcile },
   { name: 'memory', run: benchMemory },
+  { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },
 ];
 

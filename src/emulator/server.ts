@@ -17,6 +17,7 @@ import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './h
 import { findRoute, type EmulatorState, type Handled } from './routes.js';
 import { emptyData } from './seed.js';
 import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
+import { createJournal, type Journal } from './journal.js';
 import type { Emulator, EmulatorOptions, RequestLogEntry } from './types.js';
 
 /** The local key the emulator accepts when none is configured (public: it guards nothing). */
@@ -31,7 +32,9 @@ interface Runtime {
   secrets: { apiKey: string; accessToken: string };
   options: EmulatorOptions;
   faults: FaultSource;
+  /** Rewrites the whole data file: only to compact the journal, on start and on stop. */
   saver: Saver;
+  journal: Journal;
   requests: RequestLogEntry[];
   /** Aborted on close, so pending latency and slow faults stop waiting. */
   closing: AbortController;
@@ -54,14 +57,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options,
     faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
     saver: createSaver(options.dataFile, () => JSON.stringify(data)),
+    journal: createJournal(options.dataFile),
     requests: [],
     closing: new AbortController(),
     admit: createInFlightLimit(options.maxInFlight),
   };
   // Every request waiting out its latency listens on this signal; hundreds may wait at once.
   setMaxListeners(0, runtime.closing.signal);
-  // Written at once even when just loaded: an unwritable data file fails here, not on the first sync.
+  // Written at once even when just loaded (this also compacts a journal left by a killed run):
+  // an unwritable data file fails here, not on the first sync.
   await runtime.saver.save();
+  await runtime.journal.clear();
   const server = createServer({ keepAlive: true }, (request, response) => {
     serve(runtime, request, response).catch((error: unknown) => failSafe(runtime, request, response, error));
   });
@@ -92,7 +98,12 @@ async function close(server: Server, runtime: Runtime): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await closed;
-  await runtime.saver.idle();
+  try {
+    await runtime.saver.save();
+    await runtime.journal.clear();
+  } catch {
+    // Not compacted: the journal still holds every acknowledged write, and the next start replays it.
+  }
 }
 
 async function serve(runtime: Runtime, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -161,12 +172,13 @@ async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handl
   }
 }
 
-/** Makes the handler's state change and saves it; a failed save becomes a 500 (the change stays in memory). */
+/** Makes the handler's state change and journals it; a failed write becomes a 500 (the change stays in memory). */
 async function commit(runtime: Runtime, handled: Handled): Promise<Reply> {
   if (!handled.commit) return handled.reply;
-  handled.commit();
+  const { data } = runtime.state;
+  const changed = handled.commit();
   try {
-    await runtime.saver.save();
+    await runtime.journal.append(changed.map((key) => ({ key, scope: data.scopes[key] ?? null, nextId: data.nextId })));
     return handled.reply;
   } catch (error) {
     return errorReply(500, `Could not save the emulator state: ${(error as Error).message}`);

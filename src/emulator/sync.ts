@@ -44,10 +44,11 @@ export function planSync(data: EmulatorData, request: SyncRequest, now: Date): S
   return { key, scope, nextId, state: { autojoinDomains: domains, invitation } };
 }
 
-/** Stores a planned sync in `data`. */
-export function commitSync(data: EmulatorData, outcome: SyncOutcome): void {
+/** Stores a planned sync in `data`; @returns the key of the scope it changed. */
+export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[] {
   data.scopes[outcome.key] = outcome.scope;
   data.nextId = outcome.nextId;
+  return [outcome.key];
 }
 
 function sameInvitation(a: Invitation, b: Invitation): boolean {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { generateData, type EmulatorData } from '../../src/emulator/index.js';
+import { replayJournal } from '../../src/emulator/journal.js';
 import { parseScopeKey } from '../../src/scope.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
 import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
@@ -168,6 +169,8 @@ export async function readDataFile(file: string): Promise<EmulatorData> {
   }
   expect(data.formatVersion).toBe(1);
   expect(typeof data.scopes).toBe('object');
+  // Writes since the last compaction live in the journal; it must replay cleanly too.
+  await replayJournal(file, data);
   return data;
 }
 
