@@ -4,6 +4,7 @@
  * is left out of `policies`, everything else still loads.
  */
 import { open } from 'node:fs/promises';
+import { forEachBounded } from '../concurrency.js';
 import { compareScopeKeys, scopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
 import { checkDomain, normalizeDomain } from './domains.js';
@@ -45,7 +46,10 @@ export async function readPolicySources(
 ): Promise<{ sources: PolicySource[]; diagnostics: Diagnostic[] }> {
   const sources: PolicySource[] = [];
   const diagnostics: Diagnostic[] = [];
-  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file)));
+  const results = new Array<PolicySource | Diagnostic>(files.length);
+  await forEachBounded(files, READ_CONCURRENCY, async (file, index) => {
+    results[index] = await readOne(file, relativePosix(cwd, file));
+  });
   for (const result of results) {
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
@@ -66,19 +70,6 @@ async function readOne(absolute: string, file: string): Promise<PolicySource | D
   } finally {
     await handle?.close();
   }
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
