@@ -44,7 +44,7 @@ export async function planOrFail(options: {
   cwd: string;
   client: ServiceClient;
   project: ProjectConfig;
-  flags: { pruneFrom?: string; shard?: string; listing: ListingKind; concurrency: number };
+  flags: { pruneFrom?: string; shard?: string; listing: ListingKind; concurrency: number; changedSince?: string };
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
@@ -59,6 +59,8 @@ export async function planOrFail(options: {
     pruneFrom: flags.pruneFrom,
     shard: flags.shard,
     onProgress: progress.update,
+    changedSince: flags.changedSince,
+    onNotice: printNotice,
   }).finally(progress.done);
   printDiagnostics(load.diagnostics);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);

@@ -16,6 +16,7 @@ import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
 import { isNullRevision, readPolicySourcesAt } from './git.js';
+import { loadChangedSince } from './changed.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 
@@ -35,6 +36,10 @@ export interface MakePlanOptions {
   shard?: string;
   /** Progress of the live-state read. */
   onProgress?: Progress;
+  /** Git revision: load only the policy files changed since it (changed.ts); cannot be combined with pruneFrom. */
+  changedSince?: string;
+  /** Notices for the user, e.g. scopes whose policy was deleted since `changedSince`. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -44,7 +49,13 @@ export interface MakePlanOptions {
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const load = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  if (options.changedSince !== undefined && options.pruneFrom !== undefined) {
+    throw new Error('--changed-since plans only the changed files, so it cannot prune: drop --prune-from, or plan in full');
+  }
+  const load =
+    options.changedSince === undefined
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project })
+      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);
   const desired = load.policies.filter(inThisShard);

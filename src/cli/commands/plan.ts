@@ -21,6 +21,7 @@ interface PlanFlags {
   shard?: string;
   listing: ListingKind;
   concurrency: number;
+  changedSince?: string;
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -37,6 +38,7 @@ export function register(program: Command): void {
     .addOption(formatOption())
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .option('--prune-from <gitrev>', 'clear scopes whose policy file existed at GITREV and is gone now')
+    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())
     .addOption(concurrencyOption())
