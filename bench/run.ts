@@ -15,12 +15,14 @@ import { benchReconcile } from './reconcile.js';
 import { benchMemory } from './memory.js';
 import { benchStartup } from './startup.js';
 import { benchEmulator } from './emulator.js';
+import { benchChanged } from './changed.js';
 
 type Bench = { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> };
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
   { name: 'reconcile', run: benchReconcile },
+  { name: 'changed', run: benchChanged },
   { name: 'memory', run: benchMemory },
   { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },

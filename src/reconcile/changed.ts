@@ -42,9 +42,12 @@ export interface ChangedLoad {
  */
 export async function loadChangedPolicies(rev: string, paths: readonly string[], cwd: string, project: ProjectConfig): Promise<ChangedLoad> {
   const changed = await changedPolicyFiles(rev, paths, cwd);
-  const read = await readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd);
+  const [read, previous] = await Promise.all([
+    readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd),
+    changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd),
+  ]);
   const now = parsePolicySources(read.sources, { project });
-  const then = changed.previous.length === 0 ? [] : parsePolicySources(await readPolicySourcesAt(rev, changed.previous, cwd), { project }).policies;
+  const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
   const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
@@ -76,8 +79,12 @@ export async function changedPolicyFiles(rev: string, paths: readonly string[], 
   const scope = ['--', ...(paths.length > 0 ? paths : ['.'])];
   const explicit = new Set(paths.map((path) => posix.normalize(path)));
   const isPolicy = (file: string): boolean => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file));
-  const diff = fields(await git(['diff', '--name-status', '-z', '--no-renames', '--relative', rev, ...scope], cwd, rev));
-  const untracked = fields(await git(['ls-files', '-z', '--others', '--exclude-standard', ...scope], cwd, rev));
+  const [diff, untracked] = (
+    await Promise.all([
+      git(['diff', '--name-status', '-z', '--no-renames', '--relative', rev, ...scope], cwd, rev),
+      git(['ls-files', '-z', '--others', '--exclude-standard', ...scope], cwd, rev),
+    ])
+  ).map(fields) as [string[], string[]];
   const present = new Set(untracked.filter(isPolicy));
   const previous = new Set<string>();
   for (let i = 0; i + 1 < diff.length; i += 2) {

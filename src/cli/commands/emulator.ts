@@ -85,6 +85,8 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
   const signal = await untilSignal();
   process.stderr.write(`emulator: ${signal} received, stopping\n`);
   await emulator.close();
+  const throttled = emulator.requests.filter((request) => request.status === 429).length;
+  process.stderr.write(`emulator: served ${emulator.requests.length} requests (${throttled} answered 429)\n`);
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
