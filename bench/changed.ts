@@ -27,7 +27,7 @@ function policyText(n: number, extra = ''): string {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', ...args], { cwd, stdio: 'ignore' });
 }
 
 /** A committed repository of `files` policy files, then `EDITED` of them edited in the working tree. */
@@ -84,6 +84,6 @@ export async function benchChanged(options: BenchOptions): Promise<BenchRow[]> {
     ];
   } finally {
     await emulator.close();
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }

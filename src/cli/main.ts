@@ -12,7 +12,8 @@ import v8 from 'node:v8';
 // page; V8's default heap growth would let that garbage pile up into hundreds of MB at 30,000
 // scopes. Sizing the heap for memory keeps peak RSS nearly flat in the number of scopes
 // (bench/memory.ts); the flag is read as the heap grows, so setting it here still takes effect.
-v8.setFlagsFromString('--optimize-for-size');
+// It costs CPU, so the emulator (a server whose memory is its data) runs without it.
+if (!process.argv.slice(2).includes('emulator')) v8.setFlagsFromString('--optimize-for-size');
 const { RunError, ExitCode } = await import('../run/exit-codes.js');
 const { buildProgram } = await import('./program.js');
 
