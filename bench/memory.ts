@@ -1,7 +1,7 @@
 /**
- * Peak memory of `plan` as the estate grows: 10,000 scopes (each with 30 ordinary invitations in
- * its listing, so two pages per scope) beside 1,000 scopes in the same run. If the state reader
- * kept every invitation, memory would grow about 10× with the scopes; it should stay nearly flat.
+ * Peak memory of `plan` as the estate grows: 30,000 scopes (each with 30 ordinary invitations in
+ * its listing, so two pages per scope) beside 10,000 scopes in the same run. If the state reader
+ * kept every invitation, memory would grow about 3× with the scopes; it should stay nearly flat.
  *
  * How RSS is measured, and why it is honest: the built CLI runs as its own process, exactly as a
  * user runs it, with one preloaded module (`node --import probe.mjs`) that on exit writes
@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateData, startEmulator } from '../src/emulator/index.js';
-import type { BenchRow } from './types.js';
+import type { BenchOptions, BenchRow } from './types.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const INVITATIONS_PER_SCOPE = 30;
@@ -78,21 +78,36 @@ async function planPeakRss(tmp: string, scopes: number): Promise<number> {
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
+/** Issue 13: peak RSS at 10,000 scopes within 120 MB, and 30,000 within 1.2× of that. */
+const GOAL_BYTES = 120e6;
+const GOAL_GROWTH = 1.2;
+
 /**
- * Peak RSS of a 10,000-scope plan beside a 1,000-scope plan and a bare Node process.
- * @returns one table row
+ * Peak RSS of plan at 10,000 and 30,000 scopes (200 and 600 when short) beside a bare Node process.
+ * @returns two table rows
  */
-export async function benchMemory(): Promise<BenchRow[]> {
+export async function benchMemory(options: BenchOptions): Promise<BenchRow[]> {
+  const [small, large] = options.short ? [200, 600] : [10_000, 30_000];
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'autojoin-bench-memory-'));
   try {
     const bare = await peakRss(tmp, ['-e', '0'], {});
-    const small = await planPeakRss(tmp, 1_000);
-    const large = await planPeakRss(tmp, 10_000);
+    const smallRss = await planPeakRss(tmp, small);
+    const largeRss = await planPeakRss(tmp, large);
+    const label = (scopes: number) => `plan ${scopes.toLocaleString('en')} scopes × ${INVITATIONS_PER_SCOPE} invitations: peak RSS`;
     return [
       {
-        name: `plan 10,000 scopes × ${INVITATIONS_PER_SCOPE} invitations: peak RSS`,
-        value: mib(large),
-        comparison: `1,000 scopes: ${mib(small)} (10× the scopes → ${(large / small).toFixed(2)}× the memory); bare \`node -e 0\`: ${mib(bare)}`,
+        name: label(small),
+        value: mib(smallRss),
+        comparison: `bare \`node -e 0\`: ${mib(bare)}`,
+        goal: `≤ 120 MB (${mib(GOAL_BYTES)})`,
+        met: smallRss <= GOAL_BYTES,
+      },
+      {
+        name: label(large),
+        value: mib(largeRss),
+        comparison: `${(largeRss / smallRss).toFixed(2)}× the ${small.toLocaleString('en')}-scope plan (3× the scopes)`,
+        goal: `≤ ${GOAL_GROWTH}× the ${small.toLocaleString('en')}-scope plan`,
+        met: largeRss / smallRss <= GOAL_GROWTH,
       },
     ];
   } finally {

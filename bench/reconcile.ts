@@ -1,14 +1,19 @@
 /**
  * Reconcile throughput: plan and apply over 2,000 scopes (30 ordinary invitations + the
  * autojoin one each, so two listing pages per scope) against the emulator answering every
- * request after 20 ms, through the same core the CLI and the action call (makePlan, applyPlan).
+ * request after 20 ms, through the same core the CLI and the action call (makePlan, applyPlan),
+ * at --concurrency 16 and 64, and once against an emulator that answers 429 above 32 requests in
+ * flight while the client may use 64 (adaptive pacing must find the limit without failing).
  *
- * Each figure stands beside two comparisons measured in this run: a naive sequential client
- * (a plain `fetch` loop doing the identical requests, timed on a 200-scope subset and scaled
- * linearly, since at ~20 ms a request the full naive run would take minutes), and the
- * latency-bound limit, requests × latency ÷ concurrency, which no client at that concurrency
- * can beat. The emulator runs in a child process (the built CLI), so the RSS measured here is
- * the reconciler's process alone and the two do not share an event loop.
+ * Each figure is a ratio measured in this run:
+ *  - to the latency-bound limit, requests × latency ÷ concurrency, which no client at that
+ *    concurrency can beat. The requests are those the emulator itself counted as served (it
+ *    prints the count when it stops), so extra pages and 2b calls are in the limit; answers of
+ *    429 are not: they did no work, and the time they cost is the client's to explain;
+ *  - to a naive sequential client (a plain `fetch` loop doing the identical requests, timed on a
+ *    200-scope subset and scaled linearly).
+ * Every phase gets a fresh emulator child process (the built CLI) seeded alike, so the reconciler
+ * and the emulator never share an event loop and each count covers one phase only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,156 +26,174 @@ import { syncRequest } from '../src/apply/apply.js';
 import { createClient } from '../src/service/client.js';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';
 import type { Plan } from '../src/plan/types.js';
-import type { BenchRow } from './types.js';
+import type { BenchOptions, BenchRow } from './types.js';
 
-const SCOPES = 2_000;
 const INVITATIONS_PER_SCOPE = 30;
 const DOMAINS_PER_SCOPE = 2;
 const LATENCY_MS = 20;
-const CONCURRENCY = 16;
-const NAIVE_SUBSET = 200;
+const THROTTLE_AT = 32;
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const GOAL_LIMIT = 1.1;
+const GOAL_THROTTLED = 1.3;
+const GOAL_NAIVE = 25;
 
-interface Measured {
+interface Sizes {
+  scopes: number;
+  naiveSubset: number;
+}
+
+/** One phase against its own emulator: wall time and what the emulator served. */
+interface Phase {
   seconds: number;
-  requests: number;
-  peakRssMiB: number;
-  /** RSS when the phase started (modules, earlier benches). */
-  baselineRssMiB: number;
+  served: number;
+  throttled: number;
 }
 
 /** Runs the benchmark and returns its rows for the `npm run bench` table. */
-export async function benchReconcile(): Promise<BenchRow[]> {
+export async function benchReconcile(options: BenchOptions): Promise<BenchRow[]> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing; run \`npm run bench\` (it builds dist/ first)`);
+  const sizes: Sizes = options.short ? { scopes: 100, naiveSubset: 10 } : { scopes: 2_000, naiveSubset: 200 };
   const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-bench-reconcile-'));
-  const emulator = await spawnEmulator();
   try {
-    await writePolicies(dir);
-    const { plan, measured: planned } = await measurePlan(emulator.url, dir);
-    const applied = await measureApply(emulator.url, plan);
-    const naive = await measureNaive(emulator.url, plan);
-    const scale = SCOPES / NAIVE_SUBSET;
-    return [
-      row(`plan ${SCOPES.toLocaleString('en')} scopes × ${INVITATIONS_PER_SCOPE + 1} invitations @ ${LATENCY_MS} ms`, planned, naive.planSeconds * scale),
-      row(`apply ${plan.changes.length.toLocaleString('en')} scopes (one POST each) @ ${LATENCY_MS} ms`, applied, naive.applySeconds * scale),
-    ];
+    await writePolicies(dir, sizes.scopes);
+    const rows: BenchRow[] = [];
+    const naive = (await withEmulator(sizes.scopes, [], (url) => measureNaive(url, sizes))).result;
+    let plan: Plan | undefined;
+    for (const concurrency of [16, 64]) {
+      const planned = await withEmulator(sizes.scopes, [], (url) => measurePlan(url, dir, concurrency, sizes.scopes));
+      plan = planned.result;
+      const applied = await withEmulator(sizes.scopes, [], (url) => measureApply(url, planned.result, concurrency));
+      const naiveVs = concurrency === 16 ? naive : undefined;
+      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.planSeconds));
+      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.applySeconds));
+    }
+    const throttled = await withEmulator(sizes.scopes, ['--max-in-flight', String(THROTTLE_AT)], (url) => measurePlan(url, dir, 64, sizes.scopes));
+    rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency 64, service answers 429 above ${THROTTLE_AT} in flight`, throttled.phase, THROTTLE_AT, GOAL_THROTTLED));
+    return rows;
   } finally {
-    emulator.child.kill('SIGTERM');
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function row(name: string, measured: Measured, naiveSeconds: number): BenchRow {
-  const limit = (measured.requests * LATENCY_MS) / 1000 / CONCURRENCY;
+function label(scopes: number): string {
+  return `${scopes.toLocaleString('en')} scopes`;
+}
+
+/** A row: the phase against the latency-bound limit at `concurrency` (and the naive client, when given). */
+function limitRow(name: string, phase: Phase, concurrency: number, goal: number, naiveSeconds?: number): BenchRow {
+  const useful = phase.served - phase.throttled;
+  const limit = (useful * LATENCY_MS) / 1000 / concurrency;
+  const ratio = phase.seconds / limit;
+  const naive = naiveSeconds === undefined ? '' : `; ${(naiveSeconds / phase.seconds).toFixed(1)}× faster than naive sequential (${naiveSeconds.toFixed(1)} s, scaled from a subset)`;
+  const throttled = phase.throttled > 0 ? `, plus ${phase.throttled} answered 429` : '';
   return {
     name,
-    value:
-      `${measured.seconds.toFixed(2)} s · ${Math.round(measured.requests / measured.seconds).toLocaleString('en')} req/s ` +
-      `(${measured.requests.toLocaleString('en')} requests) · peak RSS ${measured.peakRssMiB.toFixed(0)} MiB ` +
-      `(${measured.baselineRssMiB.toFixed(0)} MiB before the phase)`,
-    comparison:
-      `${(naiveSeconds / measured.seconds).toFixed(1)}× faster than naive sequential ` +
-      `(${naiveSeconds.toFixed(1)} s: ${NAIVE_SUBSET} scopes timed, scaled ×${SCOPES / NAIVE_SUBSET}); ` +
-      `${(measured.seconds / limit).toFixed(2)}× the latency-bound limit ` +
-      `(${measured.requests.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${CONCURRENCY} = ${limit.toFixed(2)} s)`,
+    value: `${phase.seconds.toFixed(2)} s (${useful.toLocaleString('en')} requests served${throttled}; none failed)`,
+    comparison: `${ratio.toFixed(2)}× the latency-bound limit (${useful.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s)${naive}`,
+    // ≥ 25× naive at 16 would beat the limit itself (naive is 1 request per latency + overhead), so it is shown, not held.
+    goal: `≤ ${goal.toFixed(2)}× the limit${naiveSeconds === undefined ? '' : ` (≥ ${GOAL_NAIVE}× naive is out of reach at 16)`}`,
+    met: ratio <= goal,
   };
 }
 
-async function measurePlan(baseUrl: string, cwd: string): Promise<{ plan: Plan; measured: Measured }> {
-  const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: CONCURRENCY });
+async function measurePlan(baseUrl: string, cwd: string, concurrency: number, scopes: number): Promise<Plan> {
+  const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
-    let plan: Plan | null = null;
-    const measured = await measure(async () => {
-      const result = await makePlan({ paths: ['.'], cwd, client, project: {}, concurrency: CONCURRENCY });
-      plan = result.plan;
-    }, () => client.requestCount);
-    const made = plan as Plan | null;
-    if (!made || made.changes.length !== SCOPES) throw new Error(`bench plan has ${made?.changes.length ?? 'no'} changes, expected ${SCOPES}`);
-    return { plan: made, measured };
+    const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, concurrency });
+    if (!plan || plan.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
+    return plan;
   } finally {
     await client.close();
   }
 }
 
-async function measureApply(baseUrl: string, plan: Plan): Promise<Measured> {
-  const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: CONCURRENCY });
+async function measureApply(baseUrl: string, plan: Plan, concurrency: number): Promise<void> {
+  const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
-    return await measure(async () => {
-      const report = await applyPlan({ client, plan, limits: {}, concurrency: CONCURRENCY });
-      if (report.failed.length > 0) throw new Error(`bench apply failed for ${report.failed.length} scopes: ${report.failed[0]?.reason}`);
-    }, () => client.requestCount);
+    const report = await applyPlan({ client, plan, limits: {}, concurrency });
+    if (report.failed.length > 0) throw new Error(`bench apply failed for ${report.failed.length} scopes: ${report.failed[0]?.reason}`);
   } finally {
     await client.close();
   }
-}
-
-/** Times `work`, sampling this process's RSS every 20 ms for the phase's peak. */
-async function measure(work: () => Promise<void>, requests: () => number): Promise<Measured> {
-  const baseline = process.memoryUsage.rss();
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-  const started = performance.now();
-  try {
-    await work();
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  peak = Math.max(peak, process.memoryUsage.rss());
-  return { seconds, requests: requests(), peakRssMiB: peak / 2 ** 20, baselineRssMiB: baseline / 2 ** 20 };
 }
 
 /**
  * The naive client: one request at a time with plain fetch, the same listing walk
  * (start 0, 19, 39, … until a short page) and the same POST bodies, for the first scopes.
+ * @returns seconds scaled to the whole estate
  */
-async function measureNaive(baseUrl: string, plan: Plan): Promise<{ planSeconds: number; applySeconds: number }> {
+async function measureNaive(baseUrl: string, sizes: Sizes): Promise<{ planSeconds: number; applySeconds: number }> {
   const headers = { 'x-api-key': DEFAULT_API_KEY };
-  const subset = plan.changes.slice(0, NAIVE_SUBSET);
+  const scopes = Array.from({ length: sizes.naiveSubset }, (_, i) => scopeName(i + 1));
   let started = performance.now();
-  for (const change of subset) {
+  for (const scope of scopes) {
     for (let page = 0; ; page++) {
       const start = page === 0 ? 0 : page * 20 - 1;
-      const url = `${baseUrl}/api/v1/invitations/by-group/${encodeURIComponent(change.scopeType)}/${encodeURIComponent(change.scope)}?start=${start}`;
-      const body = (await (await fetch(url, { headers })).json()) as { invitations: unknown[] };
+      const body = (await (await fetch(`${baseUrl}/api/v1/invitations/by-group/team/${scope}?start=${start}`, { headers })).json()) as { invitations: unknown[] };
       if (body.invitations.length < 20) break;
     }
   }
   const planSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  for (const change of subset) {
+  for (const scope of scopes) {
+    const change = { scope, scopeType: 'team', componentId: 'cmp-bench', after: domainsOf(scope) };
     const response = await fetch(`${baseUrl}/api/v1/invitations/autojoin`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(syncRequest(change)),
+      body: JSON.stringify(syncRequest(change as Parameters<typeof syncRequest>[0])),
     });
     await response.arrayBuffer();
   }
-  return { planSeconds, applySeconds: (performance.now() - started) / 1000 };
+  const scale = sizes.scopes / sizes.naiveSubset;
+  return { planSeconds: planSeconds * scale, applySeconds: ((performance.now() - started) / 1000) * scale };
 }
 
+const scopeName = (n: number): string => `scope-${String(n).padStart(4, '0')}`;
+const domainsOf = (scope: string): string[] => [1, 2, 3].map((n) => `d${n}.${scope}.example`);
+
 /** One policy file per scope, each adding a third domain to the two the emulator holds. */
-async function writePolicies(dir: string): Promise<void> {
-  for (let group = 0; group < SCOPES / 100; group++) {
+async function writePolicies(dir: string, scopes: number): Promise<void> {
+  for (let group = 0; group * 100 < scopes; group++) {
     const sub = path.join(dir, `group-${String(group).padStart(2, '0')}`);
     await mkdir(sub);
+    const count = Math.min(100, scopes - group * 100);
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => {
-        const scope = `scope-${String(group * 100 + i + 1).padStart(4, '0')}`;
-        const domains = [1, 2, 3].map((n) => `  - d${n}.${scope}.example`).join('\n');
-        const text = `scope: ${scope}\nscopeType: team\ncomponentId: cmp-bench\ndomains:\n${domains}\n`;
-        return writeFile(path.join(sub, `${scope}.autojoin.yaml`), text);
+      Array.from({ length: count }, (_, i) => {
+        const scope = scopeName(group * 100 + i + 1);
+        const domains = domainsOf(scope).map((domain) => `  - ${domain}`).join('\n');
+        return writeFile(path.join(sub, `${scope}.autojoin.yaml`), `scope: ${scope}\nscopeType: team\ncomponentId: cmp-bench\ndomains:\n${domains}\n`);
       }),
     );
   }
 }
 
+/**
+ * Runs `work` against a fresh `autojoin-sync emulator` child seeded with the bench's scopes, timing
+ * it; stops the child and reads the request count it prints on the way out.
+ */
+async function withEmulator<T>(scopes: number, extra: string[], work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
+  const { url, child, stderr } = await spawnEmulator(scopes, extra);
+  let result: T;
+  let seconds: number;
+  try {
+    const started = performance.now();
+    result = await work(url);
+    seconds = (performance.now() - started) / 1000;
+  } finally {
+    child.kill('SIGTERM');
+  }
+  await new Promise((resolve) => child.once('close', resolve));
+  const match = /served (\d+) requests \((\d+) answered 429\)/u.exec(stderr());
+  if (!match) throw new Error(`the emulator did not report what it served: ${stderr()}`);
+  return { result, phase: { seconds, served: Number(match[1]), throttled: Number(match[2]) } };
+}
+
 /** Starts `autojoin-sync emulator` with generated data and waits for its `listening on URL` line. */
-async function spawnEmulator(): Promise<{ url: string; child: ChildProcess }> {
+async function spawnEmulator(scopes: number, extra: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const args = [
     CLI, 'emulator', '--port', '0', '--latency', String(LATENCY_MS),
-    '--seed-scopes', String(SCOPES), '--seed-invitations', String(INVITATIONS_PER_SCOPE),
-    '--seed-domains', String(DOMAINS_PER_SCOPE), '--seed', '1',
+    '--seed-scopes', String(scopes), '--seed-invitations', String(INVITATIONS_PER_SCOPE),
+    '--seed-domains', String(DOMAINS_PER_SCOPE), '--seed', '1', ...extra,
   ];
   const env = { ...process.env, AUTOJOIN_API_KEY: DEFAULT_API_KEY };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -185,5 +208,5 @@ async function spawnEmulator(): Promise<{ url: string; child: ChildProcess }> {
     });
     child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening: ${errors.trim()}`)));
   });
-  return { url, child };
+  return { url, child, stderr: () => errors };
 }

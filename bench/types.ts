@@ -6,4 +6,13 @@ export interface BenchRow {
   value: string;
   /** Ratios measured in the same run, e.g. "41.3× faster than naive sequential; 1.21× the latency-bound limit". */
   comparison: string;
+  /** The goal the figure is held to (issue 13), e.g. "≤ 1.10× the limit"; absent for a figure without one. */
+  goal?: string;
+  /** Whether this run met the goal. */
+  met?: boolean;
+}
+
+/** How a bench runs: `--short` (CI) shrinks every size to check that it runs, not how fast. */
+export interface BenchOptions {
+  short: boolean;
 }

@@ -2161,9 +2161,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -2201,12 +2201,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve(data);
+              ) : resolve4(data);
             });
           });
         }
@@ -4473,8 +4473,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve, reject) => {
-        res = resolve;
+      const promise = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5333,23 +5333,23 @@ var require_formdata_parser = __commonJS({
             break;
           }
           case "content-type": {
-            let headerValue2 = collectASequenceOfBytes(
+            let headerValue3 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
-            contentType = isomorphicDecode(headerValue2);
+            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
+            contentType = isomorphicDecode(headerValue3);
             break;
           }
           case "content-transfer-encoding": {
-            let headerValue2 = collectASequenceOfBytes(
+            let headerValue3 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
-            encoding = isomorphicDecode(headerValue2);
+            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
+            encoding = isomorphicDecode(headerValue3);
             break;
           }
           default: {
@@ -5786,7 +5786,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5861,7 +5861,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5956,11 +5956,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5983,10 +5983,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6003,7 +6003,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6183,7 +6183,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6205,7 +6205,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6241,13 +6241,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6725,12 +6725,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7400,12 +7400,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7696,7 +7696,7 @@ var require_client = __commonJS({
         maxHeaderSize,
         headersTimeout,
         socketTimeout,
-        requestTimeout,
+        requestTimeout: requestTimeout2,
         connectTimeout,
         bodyTimeout,
         idleTimeout,
@@ -7730,7 +7730,7 @@ var require_client = __commonJS({
         if (socketTimeout !== void 0) {
           throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
-        if (requestTimeout !== void 0) {
+        if (requestTimeout2 !== void 0) {
           throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
@@ -7884,16 +7884,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve(null);
+            resolve4(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7904,7 +7904,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7955,7 +7955,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -8303,8 +8303,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve) => {
-            this[kClosedResolve] = resolve;
+          await new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -9573,7 +9573,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve, reject) => {
+        return await new Promise((resolve4, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9586,7 +9586,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve(null);
+              resolve4(null);
             }
           }).on("error", noop).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9605,7 +9605,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9622,7 +9622,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -9692,18 +9692,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve, stream, length } = consume2;
+      const { type, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve(chunksDecode(body, length));
+          resolve4(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve(JSON.parse(chunksDecode(body, length)));
+          resolve4(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9960,9 +9960,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10185,9 +10185,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10472,9 +10472,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10566,9 +10566,9 @@ var require_api_connect = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10685,8 +10685,8 @@ var require_mock_utils = __commonJS({
     }
     function lowerCaseEntries(headers2) {
       return Object.fromEntries(
-        Object.entries(headers2).map(([headerName, headerValue2]) => {
-          return [headerName.toLocaleLowerCase(), headerValue2];
+        Object.entries(headers2).map(([headerName, headerValue3]) => {
+          return [headerName.toLocaleLowerCase(), headerValue3];
         })
       );
     }
@@ -10726,8 +10726,8 @@ var require_mock_utils = __commonJS({
         return false;
       }
       for (const [matchHeaderName, matchHeaderValue] of Object.entries(mockDispatch2.headers)) {
-        const headerValue2 = getHeaderByName(headers2, matchHeaderName);
-        if (!matchValue(matchHeaderValue, headerValue2)) {
+        const headerValue3 = getHeaderByName(headers2, matchHeaderName);
+        if (!matchValue(matchHeaderValue, headerValue3)) {
           return false;
         }
       }
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -14431,7 +14431,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14507,7 +14507,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve({
+              resolve4({
                 status,
                 statusText,
                 headersList,
@@ -14550,7 +14550,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve({
+              resolve4({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -18291,8 +18291,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve) => {
-        setTimeout(resolve, ms).unref();
+      return new Promise((resolve4) => {
+        setTimeout(resolve4, ms).unref();
       });
     }
     module.exports = {
@@ -19527,11 +19527,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants3);
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -19548,10 +19548,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants3);
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -19612,8 +19612,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants3) {
-        this.code = optimizeExpr(this.code, names, constants3);
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
         return this;
       }
       get names() {
@@ -19642,12 +19642,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants3))
+          if (n.optimizeNames(names, constants4))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -19700,12 +19700,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        if (!(super.optimizeNames(names, constants3) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants3);
+        this.condition = optimizeExpr(this.condition, names, constants4);
         return this;
       }
       get names() {
@@ -19728,10 +19728,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants3);
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
         return this;
       }
       get names() {
@@ -19767,10 +19767,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants3);
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
         return this;
       }
       get names() {
@@ -19812,11 +19812,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a, _b;
-        super.optimizeNames(names, constants3);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
+        super.optimizeNames(names, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
         return this;
       }
       get names() {
@@ -20117,7 +20117,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants3) {
+    function optimizeExpr(expr, names, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -20132,14 +20132,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants3[n.str];
+        const c = constants4[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -22101,7 +22101,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve.call(this, root, ref);
+      let _sch = resolve4.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -22128,7 +22128,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve(root, ref) {
+    function resolve4(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -22992,7 +22992,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve(baseURI, relativeURI, options) {
+    function resolve4(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -23028,50 +23028,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative, options, skipNormalization) {
+    function resolveComponent(base, relative3, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse(serialize(base, options), options);
-        relative = parse(serialize(relative, options), options);
+        relative3 = parse(serialize(relative3, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative.scheme) {
-        target.scheme = relative.scheme;
-        target.userinfo = relative.userinfo;
-        target.host = relative.host;
-        target.port = relative.port;
-        target.path = removeDotSegments(relative.path || "");
-        target.query = relative.query;
+      if (!options.tolerant && relative3.scheme) {
+        target.scheme = relative3.scheme;
+        target.userinfo = relative3.userinfo;
+        target.host = relative3.host;
+        target.port = relative3.port;
+        target.path = removeDotSegments(relative3.path || "");
+        target.query = relative3.query;
       } else {
-        if (relative.userinfo !== void 0 || relative.host !== void 0 || relative.port !== void 0) {
-          target.userinfo = relative.userinfo;
-          target.host = relative.host;
-          target.port = relative.port;
-          target.path = removeDotSegments(relative.path || "");
-          target.query = relative.query;
+        if (relative3.userinfo !== void 0 || relative3.host !== void 0 || relative3.port !== void 0) {
+          target.userinfo = relative3.userinfo;
+          target.host = relative3.host;
+          target.port = relative3.port;
+          target.path = removeDotSegments(relative3.path || "");
+          target.query = relative3.query;
         } else {
-          if (!relative.path) {
+          if (!relative3.path) {
             target.path = base.path;
-            if (relative.query !== void 0) {
-              target.query = relative.query;
+            if (relative3.query !== void 0) {
+              target.query = relative3.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative.path[0] === "/") {
-              target.path = removeDotSegments(relative.path);
+            if (relative3.path[0] === "/") {
+              target.path = removeDotSegments(relative3.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative.path;
+                target.path = "/" + relative3.path;
               } else if (!base.path) {
-                target.path = relative.path;
+                target.path = relative3.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative3.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative.query;
+            target.query = relative3.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -23079,7 +23079,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative.fragment;
+      target.fragment = relative3.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -23383,7 +23383,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve,
+      resolve: resolve4,
       resolveComponent,
       equal,
       serialize,
@@ -26564,7 +26564,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20203 = class extends core_1.default {
+    var Ajv20204 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -26591,11 +26591,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20203;
-    module.exports = exports = Ajv20203;
-    module.exports.Ajv2020 = Ajv20203;
+    exports.Ajv2020 = Ajv20204;
+    module.exports = exports = Ajv20204;
+    module.exports.Ajv2020 = Ajv20204;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20203;
+    exports.default = Ajv20204;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -29376,9 +29376,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -29416,9 +29416,9 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve(data);
+              return err2 ? reject(err2) : resolve4(data);
             });
           });
         }
@@ -32717,20 +32717,20 @@ var require_formdata_parser2 = __commonJS({
       );
       let value;
       if (isExtended) {
-        const headerValue2 = collectASequenceOfBytes(
+        const headerValue3 = collectASequenceOfBytes(
           (char) => char !== 32 && char !== 13 && char !== 10 && char !== 59,
           // not space, CRLF, or ;
           input,
           position
         );
-        if (headerValue2[0] !== 117 && headerValue2[0] !== 85 || // u or U
-        headerValue2[1] !== 116 && headerValue2[1] !== 84 || // t or T
-        headerValue2[2] !== 102 && headerValue2[2] !== 70 || // f or F
-        headerValue2[3] !== 45 || // -
-        headerValue2[4] !== 56) {
+        if (headerValue3[0] !== 117 && headerValue3[0] !== 85 || // u or U
+        headerValue3[1] !== 116 && headerValue3[1] !== 84 || // t or T
+        headerValue3[2] !== 102 && headerValue3[2] !== 70 || // f or F
+        headerValue3[3] !== 45 || // -
+        headerValue3[4] !== 56) {
           throw parsingError("unknown encoding, expected utf-8''");
         }
-        value = decodeURIComponent(decoder.decode(headerValue2.subarray(7)));
+        value = decodeURIComponent(decoder.decode(headerValue3.subarray(7)));
       } else if (input[position.position] === 34) {
         position.position++;
         const quotedValue = collectASequenceOfBytes(
@@ -32819,23 +32819,23 @@ var require_formdata_parser2 = __commonJS({
             break;
           }
           case "content-type": {
-            let headerValue2 = collectASequenceOfBytes(
+            let headerValue3 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
-            contentType = isomorphicDecode(headerValue2);
+            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
+            contentType = isomorphicDecode(headerValue3);
             break;
           }
           case "content-transfer-encoding": {
-            let headerValue2 = collectASequenceOfBytes(
+            let headerValue3 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
-            encoding = isomorphicDecode(headerValue2);
+            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
+            encoding = isomorphicDecode(headerValue3);
             break;
           }
           default: {
@@ -32924,8 +32924,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve, reject) => {
-        res = resolve;
+      const promise = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -33274,7 +33274,7 @@ var require_client_h12 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols6();
-    var constants3 = require_constants7();
+    var constants4 = require_constants7();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -33410,7 +33410,7 @@ var require_client_h12 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -33506,11 +33506,11 @@ var require_client_h12 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -33533,10 +33533,10 @@ var require_client_h12 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -33553,7 +33553,7 @@ var require_client_h12 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -33764,7 +33764,7 @@ var require_client_h12 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -33790,7 +33790,7 @@ var require_client_h12 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
         return 0;
       }
@@ -33830,13 +33830,13 @@ var require_client_h12 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -34351,12 +34351,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -35240,12 +35240,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -35358,7 +35358,7 @@ var require_client2 = __commonJS({
         maxHeaderSize,
         headersTimeout,
         socketTimeout,
-        requestTimeout,
+        requestTimeout: requestTimeout2,
         connectTimeout,
         bodyTimeout,
         idleTimeout,
@@ -35394,7 +35394,7 @@ var require_client2 = __commonJS({
         if (socketTimeout !== void 0) {
           throw new InvalidArgumentError("unsupported socketTimeout, use headersTimeout & bodyTimeout instead");
         }
-        if (requestTimeout !== void 0) {
+        if (requestTimeout2 !== void 0) {
           throw new InvalidArgumentError("unsupported requestTimeout, use headersTimeout & bodyTimeout instead");
         }
         if (idleTimeout !== void 0) {
@@ -35562,16 +35562,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve(null);
+            resolve4(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -35584,7 +35584,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -35991,8 +35991,8 @@ var require_pool_base2 = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve) => {
-            this[kClosedResolve] = resolve;
+          return new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -37114,7 +37114,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -37124,7 +37124,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -37134,14 +37134,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve, reject) => {
+        await new Promise((resolve4, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve();
+            resolve4();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -37150,14 +37150,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve();
+            resolve4();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve, reject) => {
+        await new Promise((resolve4, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -37165,7 +37165,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve();
+            resolve4();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -37208,8 +37208,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve, reject) => {
-                      finalSocket.once("secureConnect", resolve);
+                    await new Promise((resolve4, reject) => {
+                      finalSocket.once("secureConnect", resolve4);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -38342,7 +38342,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -38356,11 +38356,11 @@ var require_readable2 = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve(null);
+                resolve4(null);
               }
             });
           } else {
-            this.on("close", resolve);
+            this.on("close", resolve4);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -38388,7 +38388,7 @@ var require_readable2 = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -38403,7 +38403,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -38477,18 +38477,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve, stream, length } = consume2;
+      const { type, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve(chunksDecode(body, length, encoding));
+          resolve4(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve4(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -38678,9 +38678,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -38892,9 +38892,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -39182,9 +39182,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -39277,9 +39277,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve, reject) => {
+        return new Promise((resolve4, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -39409,8 +39409,8 @@ var require_mock_utils2 = __commonJS({
     }
     function lowerCaseEntries(headers2) {
       return Object.fromEntries(
-        Object.entries(headers2).map(([headerName, headerValue2]) => {
-          return [headerName.toLocaleLowerCase(), headerValue2];
+        Object.entries(headers2).map(([headerName, headerValue3]) => {
+          return [headerName.toLocaleLowerCase(), headerValue3];
         })
       );
     }
@@ -39450,8 +39450,8 @@ var require_mock_utils2 = __commonJS({
         return false;
       }
       for (const [matchHeaderName, matchHeaderValue] of Object.entries(mockDispatch2.headers)) {
-        const headerValue2 = getHeaderByName(headers2, matchHeaderName);
-        if (!matchValue(matchHeaderValue, headerValue2)) {
+        const headerValue3 = getHeaderByName(headers2, matchHeaderName);
+        if (!matchValue(matchHeaderValue, headerValue3)) {
           return false;
         }
       }
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify2 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify2(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40552,8 +40552,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile2, mkdir: mkdir4 } = __require("node:fs/promises");
-    var { dirname, resolve } = __require("node:path");
+    var { writeFile: writeFile3, readFile, mkdir: mkdir4 } = __require("node:fs/promises");
+    var { dirname: dirname2, resolve: resolve4 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -40754,7 +40754,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile2(resolve(path4), "utf8");
+          const data = await readFile(resolve4(path4), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40783,13 +40783,13 @@ var require_snapshot_recorder = __commonJS({
         if (!path4) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve(path4);
-        await mkdir4(dirname(resolvedPath), { recursive: true });
+        const resolvedPath = resolve4(path4);
+        await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
         }));
-        await writeFile4(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -42584,8 +42584,8 @@ var require_cache2 = __commonJS({
         if (!isValidHTTPToken(trimmedHeader)) {
           return void 0;
         }
-        const headerValue2 = headers2[trimmedHeader];
-        output[trimmedHeader] = Array.isArray(headerValue2) ? headerValue2.slice() : headerValue2 ?? null;
+        const headerValue3 = headers2[trimmedHeader];
+        output[trimmedHeader] = Array.isArray(headerValue3) ? headerValue3.slice() : headerValue3 ?? null;
       }
       return output;
     }
@@ -43265,11 +43265,11 @@ var require_cache_handler = __commonJS({
         }
       }
     }
-    function deleteLocationTargets(store, cacheKey, headerValue2) {
-      if (headerValue2 === void 0) {
+    function deleteLocationTargets(store, cacheKey, headerValue3) {
+      if (headerValue3 === void 0) {
         return;
       }
-      const values = Array.isArray(headerValue2) ? headerValue2 : [headerValue2];
+      const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
         const path4 = getSameOriginPath(cacheKey, values[i]);
         if (path4 !== void 0) {
@@ -48763,7 +48763,7 @@ var require_fetch2 = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path4 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path4}?` : path4,
             origin: url.origin,
@@ -48851,7 +48851,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve({
+              resolve4({
                 status,
                 statusText,
                 headersList,
@@ -48904,7 +48904,7 @@ var require_fetch2 = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve({
+              resolve4({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -48928,7 +48928,7 @@ var require_fetch2 = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve({
+              resolve4({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -61616,11 +61616,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61636,7 +61636,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -62041,11 +62041,11 @@ function compareScope(desired, live) {
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
   if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  const fields = fieldChanges(desired.policy, live);
-  if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange("update", desired, before, after, live, fields);
+  const fields2 = fieldChanges(desired.policy, live);
+  if (sameList(before, after) && fields2.length === 0) return null;
+  return makeChange("update", desired, before, after, live, fields2);
 }
-function makeChange(kind, desired, before, after, live, fields = []) {
+function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
@@ -62068,7 +62068,7 @@ function makeChange(kind, desired, before, after, live, fields = []) {
   if (policy.metadata !== void 0) change.metadata = policy.metadata;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
-  if (fields.length > 0) change.fieldChanges = fields;
+  if (fields2.length > 0) change.fieldChanges = fields2;
   return change;
 }
 function sameList(a, b) {
@@ -62141,15 +62141,17 @@ function summarize(changes, scopeCount) {
   }
   return summary2;
 }
+var NO_AUTOJOIN = "no autojoin";
 function fingerprint(live) {
   const autojoin = live?.autojoin ?? null;
+  if (autojoin === null) return NO_AUTOJOIN;
   const state = {
-    active: autojoin !== null,
-    invitationId: autojoin?.invitationId ?? null,
-    domains: live?.autojoin ? comparableDomains(live.domains) : []
+    active: true,
+    invitationId: autojoin.invitationId,
+    domains: comparableDomains(live?.domains ?? [])
   };
-  if (autojoin && live?.scopeName !== void 0) state.scopeName = live.scopeName;
-  if (autojoin && live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
+  if (live?.scopeName !== void 0) state.scopeName = live.scopeName;
+  if (live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
   const canonical = JSON.stringify(state);
   return createHash2("sha256").update(canonical, "utf8").digest("hex");
 }
@@ -62343,6 +62345,67 @@ function toRunError(error3) {
   return error3;
 }
 
+// src/redact.ts
+var MIN_EMBEDDED_RUN = 6;
+function createRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (secret === void 0 || secret === "") continue;
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  if (forms.size === 0) return (text) => text;
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(alternatives.join("|"), "giu");
+  return (text) => text.replace(pattern, "***");
+}
+function secretForms(secret) {
+  const forms = /* @__PURE__ */ new Set([secret, secret.trim(), secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
+  const bytes = Buffer.from(secret, "utf8");
+  for (const encoding of ["base64", "base64url"]) {
+    forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
+    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
+  }
+  forms.delete("");
+  return [...forms];
+}
+function embeddedRuns(bytes, encoding) {
+  const runs = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/u, "");
+    const first = Math.ceil(8 * offset / 6);
+    const last = Math.floor(8 * (offset + bytes.length) / 6);
+    runs.push(encoded.slice(first, last));
+  }
+  return runs;
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+}
+
+// src/render/escape.ts
+var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
+function escapeMarkdown(text) {
+  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
+}
+function fenceFor(content) {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+function escapeControls(text, keepNewlines = false) {
+  return text.replace(NON_PRINTABLE, (char) => {
+    if (keepNewlines && char === "\n") return char;
+    const code = char.codePointAt(0) ?? 0;
+    return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+// src/run/error-text.ts
+function errorText(error3, secrets) {
+  const message = error3 instanceof Error ? error3.message : String(error3);
+  return escapeControls(createRedactor(secrets)(message), true);
+}
+
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
@@ -62389,8 +62452,15 @@ function parseInputs(get) {
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
-    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false)
+    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    ...savedPlan(text("plan-file"), text("plan-sha256"))
   };
+}
+function savedPlan(planFile, planSha256) {
+  if (planFile === void 0 && planSha256 === void 0) return {};
+  if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
+  if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
+  return { planFile, planSha256 };
 }
 function oneOf(name, value, allowed) {
   if (allowed.includes(value)) return value;
@@ -62441,12 +62511,143 @@ function pullNumberOf(payload) {
 }
 
 // src/action/steps.ts
-import { mkdir as mkdir3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { join as join3, resolve as resolve3 } from "node:path";
+
+// src/files.ts
+import { constants as constants3 } from "node:fs";
+import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2, stat as stat2 } from "node:fs/promises";
+import { basename, dirname, join, relative, isAbsolute } from "node:path";
+async function pathExists(file) {
+  try {
+    await access2(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var FileAccessError = class extends Error {
+  constructor(message, problem, size) {
+    super(message);
+    this.problem = problem;
+    this.size = size;
+    this.name = "FileAccessError";
+  }
+  problem;
+  size;
+};
+async function readRegularFile(file, options) {
+  const what = options.what ?? "file";
+  const real = await resolveRegular(file, what);
+  if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
+  let handle;
+  try {
+    handle = await open2(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+    const info2 = await handle.stat();
+    if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
+    if (info2.size > options.maxBytes) throw tooLarge(file, what, info2.size, options.maxBytes);
+    return await readAtMost(handle, { file, what, maxBytes: options.maxBytes, expected: info2.size });
+  } catch (error3) {
+    if (error3 instanceof FileAccessError) throw error3;
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
+  } finally {
+    await handle?.close();
+  }
+}
+async function resolveRegular(file, what) {
+  let info2;
+  try {
+    info2 = await lstat2(file);
+  } catch (error3) {
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
+  }
+  if (info2.isSymbolicLink()) {
+    const target = await stat2(file).catch(() => null);
+    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
+    info2 = target;
+  }
+  if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info2)})`, "not-regular");
+  return realpath(file);
+}
+function kindOf(info2) {
+  if (info2.isDirectory()) return "a directory";
+  if (info2.isFIFO()) return "a FIFO";
+  if (info2.isCharacterDevice() || info2.isBlockDevice()) return "a device";
+  if (info2.isSocket()) return "a socket";
+  return "not a file";
+}
+function checkInsideRoot(file, real, root, what) {
+  if (isInside(root, real)) return;
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, "outside-root");
+}
+function isInside(dir, file) {
+  const rel = relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+async function readAtMost(handle, read) {
+  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
+  const chunks = [];
+  let total = 0;
+  for (; ; ) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
+    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+  }
+}
+function tooLarge(file, what, size, maxBytes) {
+  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
+}
+async function repositoryRoot(cwd) {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await pathExists(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+async function readableRoot(cwd) {
+  const root = await repositoryRoot(cwd) ?? cwd;
+  return realpath(root).catch(() => root);
+}
+var tempCounter = 0;
+async function writeFileAtomic(file, text, options = {}) {
+  const overwrite = options.overwrite ?? true;
+  const existing = await lstat2(file).catch(() => null);
+  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, "symlink");
+  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, "not-regular");
+  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: "EEXIST" });
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  try {
+    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (overwrite) await rename2(temp, file);
+    else await link(temp, file);
+  } finally {
+    await rm2(temp, { force: true });
+  }
+  await syncDirectory(dir);
+}
+async function syncDirectory(dir) {
+  try {
+    const handle = await open2(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+  }
+}
 
 // src/run/connect.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute as isAbsolute2, join as join2, relative as relative2 } from "node:path";
 
 // src/service/base-url.ts
 function isLoopbackHost(hostname) {
@@ -62465,7 +62666,7 @@ function checkBaseUrl(url) {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new Error(`base URL "${redactUserInfo(url)}" is not a valid URL (check AUTOJOIN_BASE_URL)`);
+    throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
   }
   const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
   if (parsed.username !== "" || parsed.password !== "") {
@@ -62488,8 +62689,9 @@ function checkBaseUrl(url) {
 function baseUrlString(url) {
   return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
 }
-function redactUserInfo(url) {
-  return url.replace(/\/\/[^/@]*@/u, "//***@");
+function schemeOnly(url) {
+  const scheme = /^\s*([a-z][a-z0-9+.-]{0,15}:)/iu.exec(url)?.[1];
+  return scheme ? `"${scheme}//\u2026" (the rest not shown)` : "(not shown)";
 }
 
 // src/service/client.ts
@@ -62543,6 +62745,7 @@ var package_default = {
     typescript: "5.9",
     "typescript-eslint": "^8.73.0",
     undici: "^7.30.2",
+    unhomoglyph: "^1.0.6",
     vitest: "^4.1.12",
     yaml: "^2.9.1"
   },
@@ -62839,6 +63042,8 @@ var RETRY_ERROR_CODES = /* @__PURE__ */ new Set([
   // no response headers within the request timeout
   "UND_ERR_BODY_TIMEOUT",
   // the body stalled longer than the request timeout
+  "AUTOJOIN_REQUEST_DEADLINE",
+  // the attempt passed its total deadline (deadline.ts)
   "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"
   // body shorter than its Content-Length
 ]);
@@ -62869,6 +63074,209 @@ function parseRetryAfterMs(value, now = Date.now()) {
 
 // src/service/transport.ts
 var import_undici2 = __toESM(require_undici2(), 1);
+
+// src/service/deadline.ts
+var DEADLINE_CODE = "AUTOJOIN_REQUEST_DEADLINE";
+function deadline(ms) {
+  return (dispatch) => (opts, handler) => dispatch(opts, new DeadlineHandler(handler, ms));
+}
+var DeadlineHandler = class {
+  constructor(next, ms) {
+    this.next = next;
+    this.ms = ms;
+  }
+  next;
+  ms;
+  timer;
+  settled = false;
+  onRequestStart(controller, context) {
+    this.timer = setTimeout(() => this.expire(controller), this.ms);
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    if (!this.settled) this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    if (!this.settled) this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error3) {
+    if (this.settle()) this.next.onResponseError?.(controller, error3);
+  }
+  /**
+   * The error is handed on before the attempt is aborted: undici's retry handler never repeats
+   * a request whose controller is aborted, and a deadline is worth a retry like any timeout.
+   */
+  expire(controller) {
+    if (!this.settle()) return;
+    const error3 = deadlineError(this.ms);
+    this.next.onResponseError?.(controller, error3);
+    controller.abort(error3);
+  }
+  /** @returns true the first time: exactly one of end, error and expiry goes on. */
+  settle() {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    return true;
+  }
+};
+function deadlineError(ms) {
+  const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
+  const message = `no complete answer within the ${seconds} request deadline (headers and body; --request-timeout or AUTOJOIN_REQUEST_TIMEOUT)`;
+  return Object.assign(new Error(message), { code: DEADLINE_CODE });
+}
+
+// src/service/pacing.ts
+var DECREASE_FACTOR = 0.75;
+var SLOW_FACTOR = 3;
+var SLOW_MARGIN_MS = 200;
+var SMOOTHING = 0.1;
+var MAX_PAUSE_MS = 6e4;
+var AimdWindow = class {
+  constructor(max) {
+    this.max = max;
+    this.size = max;
+  }
+  max;
+  size;
+  round = 0;
+  fastestMs = Number.POSITIVE_INFINITY;
+  smoothedMs;
+  /** Requests allowed in flight now: a whole number from 1 to max. */
+  get limit() {
+    return Math.max(1, Math.floor(this.size));
+  }
+  /** The round a request sent now belongs to; pass it back to {@link record}. */
+  get currentRound() {
+    return this.round;
+  }
+  /** Updates the window with the outcome of an attempt sent in round `sentIn`. */
+  record(signal, sentIn) {
+    if (signal.kind === "failed") return;
+    if (signal.kind === "throttled") return this.decrease(sentIn);
+    this.fastestMs = Math.min(this.fastestMs, signal.latencyMs);
+    this.smoothedMs = this.smoothedMs === void 0 ? signal.latencyMs : this.smoothedMs + SMOOTHING * (signal.latencyMs - this.smoothedMs);
+    if (this.smoothedMs > Math.max(SLOW_FACTOR * this.fastestMs, this.fastestMs + SLOW_MARGIN_MS)) {
+      this.decrease(sentIn);
+      return;
+    }
+    this.size = Math.min(this.max, this.size + 1 / this.size);
+  }
+  decrease(sentIn) {
+    if (sentIn < this.round) return;
+    this.round += 1;
+    this.size = Math.max(1, this.size * DECREASE_FACTOR);
+    this.smoothedMs = void 0;
+  }
+};
+function createPacer(max, now = Date.now) {
+  const window = new AimdWindow(max);
+  const waiting = [];
+  let inFlight = 0;
+  let pausedUntil = 0;
+  let timer;
+  const admit = () => {
+    const wait = pausedUntil - now();
+    if (wait > 0) {
+      timer ??= setTimeout(() => {
+        timer = void 0;
+        admit();
+      }, wait);
+      return;
+    }
+    while (waiting.length > 0 && inFlight < window.limit) {
+      inFlight += 1;
+      waiting.shift()?.();
+    }
+  };
+  const permit = () => {
+    const sentIn = window.currentRound;
+    let released = false;
+    return {
+      release(signal) {
+        if (released) return;
+        released = true;
+        inFlight -= 1;
+        window.record(signal, sentIn);
+        admit();
+      }
+    };
+  };
+  return {
+    acquire() {
+      return new Promise((resolve4) => {
+        waiting.push(() => resolve4(permit()));
+        admit();
+      });
+    },
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, now() + Math.min(Math.max(0, ms), MAX_PAUSE_MS));
+      clearTimeout(timer);
+      timer = void 0;
+      admit();
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get limit() {
+      return window.limit;
+    }
+  };
+}
+function pacingInterceptor(pacer, now = () => performance.now()) {
+  return (dispatch) => (opts, handler) => {
+    void pacer.acquire().then((permit) => {
+      const paced = new PacedHandler(handler, permit, pacer, now);
+      try {
+        dispatch(opts, paced);
+      } catch (error3) {
+        paced.onResponseError(void 0, error3);
+      }
+    });
+    return true;
+  };
+}
+var PacedHandler = class {
+  constructor(next, permit, pacer, now) {
+    this.next = next;
+    this.permit = permit;
+    this.pacer = pacer;
+    this.now = now;
+    this.startedAt = now();
+  }
+  next;
+  permit;
+  pacer;
+  now;
+  status = 0;
+  startedAt;
+  onRequestStart(controller, context) {
+    this.next.onRequestStart?.(controller, context);
+  }
+  onResponseStart(controller, status, headers2, statusMessage) {
+    this.status = status;
+    const retryAfter = parseRetryAfterMs(headerValue(headers2["retry-after"]));
+    if (retryAfter !== void 0 && (status === 429 || status === 503)) this.pacer.pause(retryAfter);
+    this.next.onResponseStart?.(controller, status, headers2, statusMessage);
+  }
+  onResponseData(controller, chunk) {
+    this.next.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(controller, trailers) {
+    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "answer", latencyMs: this.now() - this.startedAt });
+    this.next.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller, error3) {
+    this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "failed" });
+    this.next.onResponseError?.(controller, error3);
+  }
+};
+function headerValue(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 // src/service/trace.ts
 function traceRequests(hook) {
@@ -62954,14 +63362,14 @@ function createTransport(options) {
   const dispatcher = base.compose(
     countAttempts(counter),
     traceRequests(options.onRequest),
+    deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
-    import_undici2.interceptors.retry({
-      throwOnError: true,
-      maxRetries: options.retry.maxRetries,
-      statusCodes: [...options.retry.statuses],
-      errorCodes: [...options.retry.errorCodes],
-      methods: ["GET", "POST"]
-    })
+    // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
+    pacingInterceptor(createPacer(options.connections)),
+    // Only statusCodes matters here (it decides which answers become retryable errors): the
+    // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
+    // and methods checks, so those are not passed.
+    import_undici2.interceptors.retry({ throwOnError: true, statusCodes: [...options.retry.statuses] })
   );
   return {
     send: (request2) => sendCall(dispatcher, options, request2),
@@ -63003,11 +63411,11 @@ var WholeBodyHandler = class {
   }
   onResponseStart(controller, status, headers2, statusMessage) {
     Object.assign(this, { status, headers: headers2, statusMessage: statusMessage ?? "" });
-    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
+    if (Number(headers2["content-length"] ?? 0) > this.maxBytes) controller.abort(tooLarge2(this.maxBytes));
   }
   onResponseData(controller, chunk) {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) controller.abort(tooLarge(this.maxBytes));
+    if (this.bytes > this.maxBytes) controller.abort(tooLarge2(this.maxBytes));
     else this.chunks.push(chunk);
   }
   onResponseEnd(controller, trailers) {
@@ -63025,14 +63433,14 @@ var WholeBodyHandler = class {
     this.next.onResponseError?.(controller, error3);
   }
 };
-function tooLarge(maxBytes) {
+function tooLarge2(maxBytes) {
   return Object.assign(new Error(`response body exceeds ${maxBytes} bytes`), { code: TOO_LARGE });
 }
 function sendCall(dispatcher, options, request2) {
   const state = { attempts: 1 };
   const retry = retryDecider(options.retry, state);
-  return new Promise((resolve, reject) => {
-    const collector = new Collector(request2, state, resolve, reject);
+  return new Promise((resolve4, reject) => {
+    const collector = new Collector(request2, state, resolve4, reject);
     try {
       dispatcher.dispatch(
         {
@@ -63041,8 +63449,9 @@ function sendCall(dispatcher, options, request2) {
           method: request2.method,
           headers: request2.headers,
           body: request2.body,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
+          // The deadline interceptor bounds headers and body together; these idle timers stay as a backstop.
+          headersTimeout: 2 * options.timeoutMs,
+          bodyTimeout: 2 * options.timeoutMs,
           retryOptions: { retry },
           trace: { method: request2.method, path: request2.path, attempts: 0 }
         },
@@ -63063,7 +63472,7 @@ function retryDecider(policy, state) {
         attempt: retryState.counter,
         status: failure.code === "UND_ERR_REQ_RETRY" ? failure.statusCode : void 0,
         code: failure.code,
-        retryAfter: headerValue(failure.headers?.["retry-after"]),
+        retryAfter: headerValue2(failure.headers?.["retry-after"]),
         elapsedMs: Date.now() - startedAt
       },
       policy,
@@ -63074,10 +63483,10 @@ function retryDecider(policy, state) {
   };
 }
 var Collector = class {
-  constructor(request2, state, resolve, reject) {
+  constructor(request2, state, resolve4, reject) {
     this.request = request2;
     this.state = state;
-    this.resolve = resolve;
+    this.resolve = resolve4;
     this.reject = reject;
   }
   request;
@@ -63115,7 +63524,7 @@ var Collector = class {
     this.reject(transportError(this.request, error3, this.state.attempts));
   }
 };
-var TIMEOUT_CODES = /* @__PURE__ */ new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
 function transportError(request2, error3, attempts) {
   const code = error3.code;
   const message = error3 instanceof Error ? error3.message : String(error3);
@@ -63123,7 +63532,7 @@ function transportError(request2, error3, attempts) {
   const detail = describeTlsFailure(error3) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
   return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error3 });
 }
-function headerValue(value) {
+function headerValue2(value) {
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -63189,7 +63598,7 @@ async function listingPage(call, listingSwitch, wanted, ref, start) {
   }
 }
 function createCaller(transport, prefix, options, notice2) {
-  const redact2 = redactor([options.apiKey, options.accessToken]);
+  const redact = createRedactor([options.apiKey, options.accessToken]);
   return async (spec) => {
     const secret = options[spec.credential];
     if (!secret) throw new Error(`${CREDENTIAL_ENV[spec.credential]} is not set: ${CREDENTIAL_USE[spec.credential]}`);
@@ -63204,8 +63613,8 @@ function createCaller(transport, prefix, options, notice2) {
     const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]));
     const answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
-    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact2);
-    return checkedBody(spec, answer, redact2);
+    if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
+    return checkedBody(spec, answer, redact);
   };
 }
 function oncePerMessage(onNotice) {
@@ -63229,15 +63638,15 @@ function requestHeaders(spec, secret) {
 function deprecationNotice(spec) {
   return spec.path.startsWith("/api/v1/invitations/by-group/") ? "the by-group listing is deprecated; use --listing by-scope" : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
-function checkedBody(spec, { parsed, attempts }, redact2) {
+function checkedBody(spec, { parsed, attempts }, redact) {
   const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
   if (problem !== null) {
     const detail = parsed.ok ? `invalid response: ${spec.shape} ${problem}` : `invalid response: ${problem}`;
-    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact2(detail), attempts });
+    throw new ServiceError({ code: "invalid-response", method: spec.method, path: spec.path, detail: redact(detail), attempts });
   }
   return parsed.ok ? parsed.value : void 0;
 }
-function httpError(spec, { status, attempts, parsed }, redact2) {
+function httpError(spec, { status, attempts, parsed }, redact) {
   const message = parsed.ok ? errorMessageOf(parsed.value) : void 0;
   const hints = [];
   if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
@@ -63248,7 +63657,7 @@ function httpError(spec, { status, attempts, parsed }, redact2) {
     method: spec.method,
     path: spec.path,
     status,
-    serviceMessage: message === void 0 ? void 0 : redact2(message),
+    serviceMessage: message === void 0 ? void 0 : redact(message),
     detail: hints.join(" "),
     attempts
   });
@@ -63267,16 +63676,22 @@ function headerText(value) {
 function definedOnly(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
-function redactor(secrets) {
-  const present = secrets.filter((secret) => secret !== void 0 && secret.length >= 4);
-  return (text) => present.reduce((result, secret) => result.replaceAll(secret, "***"), text);
+
+// src/concurrency.ts
+async function forEachBounded(items, concurrency, work, signal) {
+  let cursor = 0;
+  const worker = async () => {
+    while (cursor < items.length && !signal?.aborted) {
+      const index = cursor++;
+      await work(items[index], index);
+    }
+  };
+  const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
+  await Promise.all(Array.from({ length: width }, worker));
 }
 
-// src/policy/load.ts
-import { open as open2 } from "node:fs/promises";
-
 // src/policy/discover.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
 import path from "node:path";
 
 // src/policy/format.ts
@@ -63312,15 +63727,15 @@ function isPolicyFileName(name) {
   return POLICY_FILE_NAME.test(name);
 }
 function relativePosix(cwd, file) {
-  const relative = path.relative(cwd, file);
-  return (relative === "" ? "." : relative).split(path.sep).join("/");
+  const relative3 = path.relative(cwd, file);
+  return (relative3 === "" ? "." : relative3).split(path.sep).join("/");
 }
 async function discoverPolicyFiles(paths, cwd) {
   const found = /* @__PURE__ */ new Set();
   const diagnostics = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const info2 = await stat2(absolute).catch((error3) => error3);
+    const info2 = await stat3(absolute).catch((error3) => error3);
     if (info2 instanceof Error) {
       const reason = info2.code === "ENOENT" ? "no such file or directory" : info2.message;
       diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason));
@@ -63339,15 +63754,15 @@ async function walk(directory) {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) files.push(...await walk(full));
-    } else if (isPolicyFileName(entry.name) && (entry.isFile() || await isFileLink(full))) {
+    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !await isDirectoryLink(full))) {
       files.push(full);
     }
   }
   return files;
 }
-async function isFileLink(full) {
-  const info2 = await stat2(full).catch(() => null);
-  return info2?.isFile() ?? false;
+async function isDirectoryLink(full) {
+  const info2 = await stat3(full).catch(() => null);
+  return info2?.isDirectory() ?? false;
 }
 function sortByRelativePath(files, cwd) {
   return files.map((file) => ({ file, relative: relativePosix(cwd, file) })).sort((a, b) => compareStrings(a.relative, b.relative)).map(({ file }) => file);
@@ -63356,16 +63771,145 @@ function sortByRelativePath(files, cwd) {
 // src/policy/domains.ts
 var import_tldts = __toESM(require_cjs(), 1);
 import { isIP } from "node:net";
-import { domainToASCII as domainToASCII2, domainToUnicode } from "node:url";
+import { domainToASCII as domainToASCII2, domainToUnicode as domainToUnicode2 } from "node:url";
 
 // node_modules/email-providers/all.json
 var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
 
+// src/policy/homographs.ts
+import { domainToUnicode } from "node:url";
+
+// src/policy/confusables.json
+var confusables_default = { "0": "O", "1": "l", '"': "''", I: "l", "`": "'", m: "rn", "|": "l", "\xA0": " ", "\xB4": "'", "\xB8": ",", \u00C6: "AE", "\xD7": "x", \u00E6: "ae", \u0131: "i", \u0132: "lJ", \u0133: "ij", \u0149: "'n", \u0152: "OE", \u0153: "oe", \u017F: "f", \u0181: "'B", \u0184: "b", \u0187: "C'", \u018A: "'D", \u018D: "g", \u0193: "G'", \u0196: "l", \u0198: "K'", \u01A0: "O'", \u01A1: "o'", \u01A4: "'P", \u01A6: "R", \u01A7: "2", \u01AC: "'T", \u01B3: "'Y", \u01B7: "3", \u01BC: "5", \u01BD: "s", \u01C0: "l", \u01C1: "ll", \u01C3: "!", \u01C7: "LJ", \u01C8: "Lj", \u01C9: "lj", \u01CA: "NJ", \u01CB: "Nj", \u01CC: "nj", \u01F1: "DZ", \u01F2: "Dz", \u01F3: "dz", \u021C: "3", \u0222: "8", \u0223: "8", "\u0241": "?", \u0251: "a", \u0261: "g", \u0263: "y", \u0269: "i", \u026A: "i", \u026F: "w", \u028B: "u", \u028F: "y", \u0294: "?", \u02A3: "dz", \u02A6: "ts", \u02AA: "ls", \u02AB: "lz", "\u02B9": "'", "\u02BA": "''", \u02BB: "'", \u02BC: "'", \u02BD: "'", \u02BE: "'", "\u02C2": "<", "\u02C3": ">", "\u02C4": "^", "\u02C6": "^", "\u02C8": "'", "\u02CA": "'", "\u02CB": "'", \u02D0: ":", "\u02D7": "-", "\u02DB": "i", "\u02DC": "~", "\u02DD": "''", \u02EE: "''", "\u02F4": "'", "\u02F6": "''", "\u02F8": ":", "\u0374": "'", \u037A: "i", "\u037E": ";", "\u037F": "J", "\u0384": "'", \u0391: "A", \u0392: "B", \u0395: "E", \u0396: "Z", \u0397: "H", \u0399: "l", \u039A: "K", \u039C: "M", \u039D: "N", \u039F: "O", \u03A1: "P", \u03A4: "T", \u03A5: "Y", \u03A7: "X", \u03B1: "a", \u03B3: "y", \u03B9: "i", \u03BD: "v", \u03BF: "o", \u03C1: "p", \u03C3: "o", \u03C5: "u", \u03D2: "Y", \u03DC: "F", \u03E8: "2", \u03F1: "p", \u03F2: "c", \u03F3: "j", "\u03F9": "C", "\u03FA": "M", \u0405: "S", \u0406: "l", \u0408: "J", \u0410: "A", \u0412: "B", \u0415: "E", \u0417: "3", \u041A: "K", \u041C: "M", \u041D: "H", \u041E: "O", \u0420: "P", \u0421: "C", \u0422: "T", \u0423: "Y", \u0425: "X", \u042B: "bl", \u042C: "b", \u042E: "lO", \u0430: "a", \u0431: "6", \u0433: "r", \u0435: "e", \u043E: "o", \u0440: "p", \u0441: "c", \u0443: "y", \u0445: "x", \u0455: "s", \u0456: "i", \u0458: "j", \u0461: "w", \u0474: "V", \u0475: "v", \u0491: "r'", \u04AE: "Y", \u04AF: "y", \u04BB: "h", \u04BD: "e", \u04C0: "l", "\u04CF": "i", \u04D4: "AE", \u04D5: "ae", \u04E0: "3", "\u0501": "d", "\u050C": "G", "\u051B": "q", "\u051C": "W", "\u051D": "w", \u054D: "U", \u054F: "S", \u0555: "O", "\u055A": "'", "\u055D": "'", \u0561: "w", \u0563: "q", \u0566: "q", \u0570: "h", \u0578: "n", \u057C: "n", \u057D: "u", \u0581: "g", \u0584: "f", \u0585: "o", "\u0589": ":", "\u05C0": "l", "\u05C3": ":", \u05D5: "l", \u05D8: "v", \u05D9: "'", \u05DF: "l", \u05E1: "o", \u05F0: "ll", \u05F1: "l'", \u05F2: "''", "\u05F3": "'", "\u05F4": "''", "\u060D": ",", \u0627: "l", \u0647: "o", "\u0660": ".", "\u0661": "l", "\u0665": "o", "\u0667": "V", "\u066B": ",", "\u066D": "*", \u06BE: "o", \u06C1: "o", "\u06D4": "-", \u06D5: "o", "\u06F0": ".", "\u06F1": "l", "\u06F5": "o", "\u06F7": "V", "\u0701": ".", "\u0702": ".", "\u0703": ":", "\u0704": ":", "\u07C0": "O", "\u07CA": "l", "\u07F4": "'", "\u07F5": "'", "\u07FA": "_", "\u0903": ":", "\u0966": "o", "\u097D": "?", "\u09E6": "O", "\u09EA": "8", "\u09ED": "9", "\u0A66": "o", "\u0A67": "9", "\u0A6A": "8", "\u0A83": ":", "\u0AE6": "o", "\u0B03": "8", \u0B20: "O", "\u0B66": "O", "\u0B68": "9", "\u0BE6": "o", "\u0C02": "o", "\u0C66": "o", "\u0C82": "o", "\u0CE6": "o", "\u0D02": "o", \u0D20: "o", "\u0D66": "o", "\u0D6D": "9", "\u0D82": "o", "\u0E50": "o", "\u0ED0": "o", \u101D: "o", "\u1040": "o", \u10E7: "y", "\u10FF": "o", \u1200: "U", \u12D0: "O", \u13A0: "D", \u13A1: "R", \u13A2: "T", \u13A4: "O'", \u13A5: "i", \u13A9: "Y", \u13AA: "A", \u13AB: "J", \u13AC: "E", \u13AE: "?", \u13B3: "W", \u13B7: "M", \u13BB: "H", \u13BD: "Y", \u13C0: "G", \u13C2: "h", \u13C3: "Z", \u13CE: "4", \u13CF: "b", \u13D2: "R", \u13D4: "W", \u13D5: "S", \u13D9: "V", \u13DA: "S", \u13DE: "L", \u13DF: "C", \u13E2: "P", \u13E6: "K", \u13E7: "d", \u13EE: "6", \u13F3: "G", \u13F4: "B", "\u1400": "=", \u142F: "V", \u1433: ">", \u1438: "<", \u144A: "'", \u144C: "U", \u1467: "U'", \u146D: "P", \u146F: "d", \u1472: "b", \u1486: "P'", \u1487: "d'", \u1488: "b'", \u148D: "J", \u14AA: "L", \u14BF: "2", \u1541: "x", \u157C: "H", \u157D: "x", \u1587: "R", \u15AF: "b", \u15B4: "F", \u15C5: "A", \u15DE: "D", \u15EA: "D", \u15F0: "M", \u15F7: "B", "\u166D": "X", "\u166E": "x", "\u1680": " ", \u16B2: "<", \u16B7: "X", \u16C1: "l", \u16CC: "'", \u16D5: "K", \u16D6: "M", "\u16EC": ":", "\u16ED": "+", "\u1735": "/", "\u1803": ":", "\u1809": ":", "\u1CD3": "''", "\u1D04": "c", "\u1D0F": "o", "\u1D11": "o", "\u1D1C": "u", "\u1D20": "v", "\u1D21": "w", "\u1D22": "z", "\u1D26": "r", "\u1D6B": "ue", "\u1D83": "g", "\u1D8C": "y", "\u1E9D": "f", "\u1EFF": "y", "\u1FBD": "'", \u1FBE: "i", "\u1FBF": "'", "\u1FC0": "~", "\u1FEF": "'", "\u1FFD": "'", "\u1FFE": "'", "\u2000": " ", "\u2001": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ", "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2016": "ll", "\u2018": "'", "\u2019": "'", "\u201A": ",", "\u201B": "'", "\u201C": "''", "\u201D": "''", "\u201F": "''", "\u2024": ".", "\u2025": "..", "\u2026": "...", "\u2028": " ", "\u2029": " ", "\u202F": " ", "\u2032": "'", "\u2033": "''", "\u2034": "'''", "\u2035": "'", "\u2036": "''", "\u2037": "'''", "\u2039": "<", "\u203A": ">", "\u203C": "!!", "\u2041": "/", "\u2043": "-", "\u2044": "/", "\u2047": "??", "\u2048": "?!", "\u2049": "!?", "\u204E": "*", "\u2053": "~", "\u2057": "''''", "\u205A": ":", "\u205F": " ", "\u20A8": "Rs", "\u20B6": "lt", "\u2100": "a/c", "\u2101": "a/s", \u2102: "C", "\u2105": "c/o", "\u2106": "c/u", \u210A: "g", \u210B: "H", \u210C: "H", \u210D: "H", \u210E: "h", \u2110: "l", \u2111: "l", \u2112: "L", \u2113: "l", \u2115: "N", "\u2116": "No", \u2119: "P", \u211A: "Q", \u211B: "R", \u211C: "R", \u211D: "R", "\u2121": "TEL", \u2124: "Z", \u2128: "Z", \u212A: "K", \u212C: "B", \u212D: "C", "\u212E": "e", \u212F: "e", \u2130: "E", \u2131: "F", \u2133: "M", \u2134: "o", \u2139: "i", "\u213B": "FAX", "\u213D": "y", "\u2145": "D", "\u2146": "d", "\u2147": "e", "\u2148": "i", "\u2149": "j", "\u2160": "l", "\u2161": "ll", "\u2162": "lll", "\u2163": "lV", "\u2164": "V", "\u2165": "Vl", "\u2166": "Vll", "\u2167": "Vlll", "\u2168": "lX", "\u2169": "X", "\u216A": "Xl", "\u216B": "Xll", "\u216C": "L", "\u216D": "C", "\u216E": "D", "\u216F": "M", "\u2170": "i", "\u2171": "ii", "\u2172": "iii", "\u2173": "iv", "\u2174": "v", "\u2175": "vi", "\u2176": "vii", "\u2177": "viii", "\u2178": "ix", "\u2179": "x", "\u217A": "xi", "\u217B": "xii", "\u217C": "l", "\u217D": "c", "\u217E": "d", "\u217F": "rn", "\u2212": "-", "\u2215": "/", "\u2216": "\\", "\u2217": "*", "\u221E": "oo", "\u2223": "l", "\u2225": "ll", "\u2228": "v", "\u222A": "U", "\u2236": ":", "\u223C": "~", "\u226A": "<<", "\u226B": ">>", "\u22A4": "T", "\u22C1": "v", "\u22C3": "U", "\u22D8": "<<<", "\u22D9": ">>>", "\u22FF": "E", "\u2373": "i", "\u2374": "p", "\u237A": "a", "\u23FD": "l", "\u244A": "\\\\", "\u2474": "(l)", "\u2475": "(2)", "\u2476": "(3)", "\u2477": "(4)", "\u2478": "(5)", "\u2479": "(6)", "\u247A": "(7)", "\u247B": "(8)", "\u247C": "(9)", "\u247D": "(lO)", "\u247E": "(ll)", "\u247F": "(l2)", "\u2480": "(l3)", "\u2481": "(l4)", "\u2482": "(l5)", "\u2483": "(l6)", "\u2484": "(l7)", "\u2485": "(l8)", "\u2486": "(l9)", "\u2487": "(2O)", "\u2488": "l.", "\u2489": "2.", "\u248A": "3.", "\u248B": "4.", "\u248C": "5.", "\u248D": "6.", "\u248E": "7.", "\u248F": "8.", "\u2490": "9.", "\u2491": "lO.", "\u2492": "ll.", "\u2493": "l2.", "\u2494": "l3.", "\u2495": "l4.", "\u2496": "l5.", "\u2497": "l6.", "\u2498": "l7.", "\u2499": "l8.", "\u249A": "l9.", "\u249B": "2O.", "\u249C": "(a)", "\u249D": "(b)", "\u249E": "(c)", "\u249F": "(d)", "\u24A0": "(e)", "\u24A1": "(f)", "\u24A2": "(g)", "\u24A3": "(h)", "\u24A4": "(i)", "\u24A5": "(j)", "\u24A6": "(k)", "\u24A7": "(l)", "\u24A8": "(rn)", "\u24A9": "(n)", "\u24AA": "(o)", "\u24AB": "(p)", "\u24AC": "(q)", "\u24AD": "(r)", "\u24AE": "(s)", "\u24AF": "(t)", "\u24B0": "(u)", "\u24B1": "(v)", "\u24B2": "(w)", "\u24B3": "(x)", "\u24B4": "(y)", "\u24B5": "(z)", "\u2571": "/", "\u2573": "X", "\u2768": "(", "\u2769": ")", "\u276E": "<", "\u276F": ">", "\u2772": "(", "\u2773": ")", "\u2774": "{", "\u2775": "}", "\u2795": "+", "\u2796": "-", "\u27CB": "/", "\u27CD": "\\", "\u27D9": "T", "\u292B": "x", "\u292C": "x", "\u29F5": "\\", "\u29F8": "/", "\u29F9": "\\", "\u2A20": ">>", "\u2A2F": "x", "\u2A74": "::=", "\u2A75": "==", "\u2A76": "===", "\u2AA5": "><", "\u2AFB": "///", "\u2AFD": "//", "\u2C85": "r", "\u2C8E": "H", "\u2C92": "l", "\u2C94": "K", "\u2C98": "M", "\u2C9A": "N", "\u2C9E": "O", "\u2C9F": "o", "\u2CA2": "P", "\u2CA3": "p", "\u2CA4": "C", "\u2CA5": "c", "\u2CA6": "T", "\u2CA8": "Y", "\u2CAC": "X", "\u2CBA": "-", "\u2CC6": "/", "\u2CCA": "9", "\u2CCC": "3", "\u2CD0": "L", "\u2CD2": "6", "\u2CF9": "\\\\", "\u2D38": "V", "\u2D39": "E", "\u2D4F": "l", "\u2D51": "!", "\u2D54": "O", "\u2D55": "Q", "\u2D5D": "X", "\u2E28": "((", "\u2E29": "))", "\u2E40": "=", "\u2F02": "\\", "\u2F03": "/", "\u3003": "''", "\u3007": "O", "\u3014": "(", "\u3015": ")", \u3033: "/", "\u30A0": "=", \u30CE: "/", "\u31D3": "/", "\u31D4": "\\", \u4E36: "\\", \u4E3F: "/", "\uA4D0": "B", "\uA4D1": "P", "\uA4D2": "d", "\uA4D3": "D", "\uA4D4": "T", "\uA4D6": "G", "\uA4D7": "K", "\uA4D9": "J", "\uA4DA": "C", "\uA4DC": "Z", "\uA4DD": "F", "\uA4DF": "M", "\uA4E0": "N", "\uA4E1": "L", "\uA4E2": "S", "\uA4E3": "R", "\uA4E6": "V", "\uA4E7": "H", "\uA4EA": "W", "\uA4EB": "X", "\uA4EC": "Y", "\uA4EE": "A", "\uA4F0": "E", "\uA4F2": "l", "\uA4F3": "O", "\uA4F4": "U", "\uA4F8": ".", "\uA4F9": ",", "\uA4FA": "..", "\uA4FB": ".,", "\uA4FD": ":", "\uA4FE": "-.", "\uA4FF": "=", "\uA60E": ".", "\uA644": "2", "\uA647": "i", "\uA698": "OO", "\uA699": "oo", "\uA6DF": "V", "\uA6EB": "?", "\uA6EF": "2", "\uA728": "T3", "\uA731": "s", "\uA732": "AA", "\uA733": "aa", "\uA734": "AO", "\uA735": "ao", "\uA736": "AU", "\uA737": "au", "\uA738": "AV", "\uA739": "av", "\uA73A": "AV", "\uA73B": "av", "\uA73C": "AY", "\uA73D": "ay", "\uA74E": "OO", "\uA74F": "oo", "\uA75A": "2", "\uA76A": "3", "\uA76E": "9", "\uA777": "tf", "\uA778": "&", "\uA789": ":", "\uA78C": "'", "\uA798": "F", "\uA799": "f", "\uA79F": "u", "\uA7AB": "3", "\uA7B2": "J", "\uA7B3": "X", "\uA7B4": "B", "\uAB32": "e", "\uAB35": "f", "\uAB3D": "o", "\uAB47": "r", "\uAB48": "r", "\uAB4E": "u", "\uAB52": "u", "\uAB5A": "y", "\uAB63": "uo", "\uAB75": "i", "\uAB81": "r", "\uAB83": "w", "\uAB93": "z", "\uABA9": "v", "\uABAA": "s", "\uABAF": "c", "\u{10282}": "B", "\u{10286}": "E", "\u{10287}": "F", "\u{1028A}": "l", "\u{10290}": "X", "\u{10292}": "O", "\u{10295}": "P", "\u{10296}": "S", "\u{10297}": "T", "\u{1029B}": "+", "\u{102A0}": "A", "\u{102A1}": "B", "\u{102A2}": "C", "\u{102A5}": "F", "\u{102AB}": "O", "\u{102B0}": "M", "\u{102B1}": "T", "\u{102B2}": "Y", "\u{102B4}": "X", "\u{102CF}": "H", "\u{102F5}": "Z", "\u{10301}": "B", "\u{10302}": "C", "\u{10309}": "l", "\u{10311}": "M", "\u{10315}": "T", "\u{10317}": "X", "\u{1031A}": "8", "\u{1031F}": "*", "\u{10320}": "l", "\u{10322}": "X", "\u{10404}": "O", "\u{10415}": "C", "\u{1041B}": "L", "\u{10420}": "S", "\u{1042C}": "o", "\u{1043D}": "c", "\u{10448}": "s", "\u{104B4}": "R", "\u{104C2}": "O", "\u{104CE}": "U", "\u{104D2}": "7", "\u{104EA}": "o", "\u{104F6}": "u", "\u{10513}": "N", "\u{10516}": "O", "\u{10518}": "K", "\u{1051C}": "C", "\u{1051D}": "V", "\u{10525}": "F", "\u{10526}": "L", "\u{10527}": "X", "\u{10A50}": ".", "\u{114D0}": "O", "\u{11700}": "rn", "\u{11706}": "v", "\u{1170A}": "w", "\u{1170E}": "w", "\u{1170F}": "w", "\u{118A0}": "V", "\u{118A2}": "F", "\u{118A3}": "L", "\u{118A4}": "Y", "\u{118A6}": "E", "\u{118A9}": "Z", "\u{118AC}": "9", "\u{118AE}": "E", "\u{118AF}": "4", "\u{118B2}": "L", "\u{118B5}": "O", "\u{118B8}": "U", "\u{118BB}": "5", "\u{118BC}": "T", "\u{118C0}": "v", "\u{118C1}": "s", "\u{118C2}": "F", "\u{118C3}": "i", "\u{118C4}": "z", "\u{118C6}": "7", "\u{118C8}": "o", "\u{118CA}": "3", "\u{118CC}": "9", "\u{118D5}": "6", "\u{118D6}": "9", "\u{118D7}": "o", "\u{118D8}": "u", "\u{118DC}": "y", "\u{118E0}": "O", "\u{118E3}": "rn", "\u{118E5}": "Z", "\u{118E6}": "W", "\u{118E9}": "C", "\u{118EC}": "X", "\u{118EF}": "W", "\u{118F2}": "C", "\u{16F08}": "V", "\u{16F0A}": "T", "\u{16F16}": "L", "\u{16F28}": "l", "\u{16F35}": "R", "\u{16F3A}": "S", "\u{16F3B}": "3", "\u{16F3F}": ">", "\u{16F40}": "A", "\u{16F42}": "U", "\u{16F43}": "Y", "\u{16F51}": "'", "\u{16F52}": "'", "\u{1D114}": "{", "\u{1D16D}": ".", "\u{1D206}": "3", "\u{1D20D}": "V", "\u{1D20F}": "\\", "\u{1D212}": "7", "\u{1D213}": "F", "\u{1D216}": "R", "\u{1D22A}": "L", "\u{1D236}": "<", "\u{1D237}": ">", "\u{1D23A}": "/", "\u{1D23B}": "\\", "\u{1D400}": "A", "\u{1D401}": "B", "\u{1D402}": "C", "\u{1D403}": "D", "\u{1D404}": "E", "\u{1D405}": "F", "\u{1D406}": "G", "\u{1D407}": "H", "\u{1D408}": "l", "\u{1D409}": "J", "\u{1D40A}": "K", "\u{1D40B}": "L", "\u{1D40C}": "M", "\u{1D40D}": "N", "\u{1D40E}": "O", "\u{1D40F}": "P", "\u{1D410}": "Q", "\u{1D411}": "R", "\u{1D412}": "S", "\u{1D413}": "T", "\u{1D414}": "U", "\u{1D415}": "V", "\u{1D416}": "W", "\u{1D417}": "X", "\u{1D418}": "Y", "\u{1D419}": "Z", "\u{1D41A}": "a", "\u{1D41B}": "b", "\u{1D41C}": "c", "\u{1D41D}": "d", "\u{1D41E}": "e", "\u{1D41F}": "f", "\u{1D420}": "g", "\u{1D421}": "h", "\u{1D422}": "i", "\u{1D423}": "j", "\u{1D424}": "k", "\u{1D425}": "l", "\u{1D426}": "rn", "\u{1D427}": "n", "\u{1D428}": "o", "\u{1D429}": "p", "\u{1D42A}": "q", "\u{1D42B}": "r", "\u{1D42C}": "s", "\u{1D42D}": "t", "\u{1D42E}": "u", "\u{1D42F}": "v", "\u{1D430}": "w", "\u{1D431}": "x", "\u{1D432}": "y", "\u{1D433}": "z", "\u{1D434}": "A", "\u{1D435}": "B", "\u{1D436}": "C", "\u{1D437}": "D", "\u{1D438}": "E", "\u{1D439}": "F", "\u{1D43A}": "G", "\u{1D43B}": "H", "\u{1D43C}": "l", "\u{1D43D}": "J", "\u{1D43E}": "K", "\u{1D43F}": "L", "\u{1D440}": "M", "\u{1D441}": "N", "\u{1D442}": "O", "\u{1D443}": "P", "\u{1D444}": "Q", "\u{1D445}": "R", "\u{1D446}": "S", "\u{1D447}": "T", "\u{1D448}": "U", "\u{1D449}": "V", "\u{1D44A}": "W", "\u{1D44B}": "X", "\u{1D44C}": "Y", "\u{1D44D}": "Z", "\u{1D44E}": "a", "\u{1D44F}": "b", "\u{1D450}": "c", "\u{1D451}": "d", "\u{1D452}": "e", "\u{1D453}": "f", "\u{1D454}": "g", "\u{1D456}": "i", "\u{1D457}": "j", "\u{1D458}": "k", "\u{1D459}": "l", "\u{1D45A}": "rn", "\u{1D45B}": "n", "\u{1D45C}": "o", "\u{1D45D}": "p", "\u{1D45E}": "q", "\u{1D45F}": "r", "\u{1D460}": "s", "\u{1D461}": "t", "\u{1D462}": "u", "\u{1D463}": "v", "\u{1D464}": "w", "\u{1D465}": "x", "\u{1D466}": "y", "\u{1D467}": "z", "\u{1D468}": "A", "\u{1D469}": "B", "\u{1D46A}": "C", "\u{1D46B}": "D", "\u{1D46C}": "E", "\u{1D46D}": "F", "\u{1D46E}": "G", "\u{1D46F}": "H", "\u{1D470}": "l", "\u{1D471}": "J", "\u{1D472}": "K", "\u{1D473}": "L", "\u{1D474}": "M", "\u{1D475}": "N", "\u{1D476}": "O", "\u{1D477}": "P", "\u{1D478}": "Q", "\u{1D479}": "R", "\u{1D47A}": "S", "\u{1D47B}": "T", "\u{1D47C}": "U", "\u{1D47D}": "V", "\u{1D47E}": "W", "\u{1D47F}": "X", "\u{1D480}": "Y", "\u{1D481}": "Z", "\u{1D482}": "a", "\u{1D483}": "b", "\u{1D484}": "c", "\u{1D485}": "d", "\u{1D486}": "e", "\u{1D487}": "f", "\u{1D488}": "g", "\u{1D489}": "h", "\u{1D48A}": "i", "\u{1D48B}": "j", "\u{1D48C}": "k", "\u{1D48D}": "l", "\u{1D48E}": "rn", "\u{1D48F}": "n", "\u{1D490}": "o", "\u{1D491}": "p", "\u{1D492}": "q", "\u{1D493}": "r", "\u{1D494}": "s", "\u{1D495}": "t", "\u{1D496}": "u", "\u{1D497}": "v", "\u{1D498}": "w", "\u{1D499}": "x", "\u{1D49A}": "y", "\u{1D49B}": "z", "\u{1D49C}": "A", "\u{1D49E}": "C", "\u{1D49F}": "D", "\u{1D4A2}": "G", "\u{1D4A5}": "J", "\u{1D4A6}": "K", "\u{1D4A9}": "N", "\u{1D4AA}": "O", "\u{1D4AB}": "P", "\u{1D4AC}": "Q", "\u{1D4AE}": "S", "\u{1D4AF}": "T", "\u{1D4B0}": "U", "\u{1D4B1}": "V", "\u{1D4B2}": "W", "\u{1D4B3}": "X", "\u{1D4B4}": "Y", "\u{1D4B5}": "Z", "\u{1D4B6}": "a", "\u{1D4B7}": "b", "\u{1D4B8}": "c", "\u{1D4B9}": "d", "\u{1D4BB}": "f", "\u{1D4BD}": "h", "\u{1D4BE}": "i", "\u{1D4BF}": "j", "\u{1D4C0}": "k", "\u{1D4C1}": "l", "\u{1D4C2}": "rn", "\u{1D4C3}": "n", "\u{1D4C5}": "p", "\u{1D4C6}": "q", "\u{1D4C7}": "r", "\u{1D4C8}": "s", "\u{1D4C9}": "t", "\u{1D4CA}": "u", "\u{1D4CB}": "v", "\u{1D4CC}": "w", "\u{1D4CD}": "x", "\u{1D4CE}": "y", "\u{1D4CF}": "z", "\u{1D4D0}": "A", "\u{1D4D1}": "B", "\u{1D4D2}": "C", "\u{1D4D3}": "D", "\u{1D4D4}": "E", "\u{1D4D5}": "F", "\u{1D4D6}": "G", "\u{1D4D7}": "H", "\u{1D4D8}": "l", "\u{1D4D9}": "J", "\u{1D4DA}": "K", "\u{1D4DB}": "L", "\u{1D4DC}": "M", "\u{1D4DD}": "N", "\u{1D4DE}": "O", "\u{1D4DF}": "P", "\u{1D4E0}": "Q", "\u{1D4E1}": "R", "\u{1D4E2}": "S", "\u{1D4E3}": "T", "\u{1D4E4}": "U", "\u{1D4E5}": "V", "\u{1D4E6}": "W", "\u{1D4E7}": "X", "\u{1D4E8}": "Y", "\u{1D4E9}": "Z", "\u{1D4EA}": "a", "\u{1D4EB}": "b", "\u{1D4EC}": "c", "\u{1D4ED}": "d", "\u{1D4EE}": "e", "\u{1D4EF}": "f", "\u{1D4F0}": "g", "\u{1D4F1}": "h", "\u{1D4F2}": "i", "\u{1D4F3}": "j", "\u{1D4F4}": "k", "\u{1D4F5}": "l", "\u{1D4F6}": "rn", "\u{1D4F7}": "n", "\u{1D4F8}": "o", "\u{1D4F9}": "p", "\u{1D4FA}": "q", "\u{1D4FB}": "r", "\u{1D4FC}": "s", "\u{1D4FD}": "t", "\u{1D4FE}": "u", "\u{1D4FF}": "v", "\u{1D500}": "w", "\u{1D501}": "x", "\u{1D502}": "y", "\u{1D503}": "z", "\u{1D504}": "A", "\u{1D505}": "B", "\u{1D507}": "D", "\u{1D508}": "E", "\u{1D509}": "F", "\u{1D50A}": "G", "\u{1D50D}": "J", "\u{1D50E}": "K", "\u{1D50F}": "L", "\u{1D510}": "M", "\u{1D511}": "N", "\u{1D512}": "O", "\u{1D513}": "P", "\u{1D514}": "Q", "\u{1D516}": "S", "\u{1D517}": "T", "\u{1D518}": "U", "\u{1D519}": "V", "\u{1D51A}": "W", "\u{1D51B}": "X", "\u{1D51C}": "Y", "\u{1D51E}": "a", "\u{1D51F}": "b", "\u{1D520}": "c", "\u{1D521}": "d", "\u{1D522}": "e", "\u{1D523}": "f", "\u{1D524}": "g", "\u{1D525}": "h", "\u{1D526}": "i", "\u{1D527}": "j", "\u{1D528}": "k", "\u{1D529}": "l", "\u{1D52A}": "rn", "\u{1D52B}": "n", "\u{1D52C}": "o", "\u{1D52D}": "p", "\u{1D52E}": "q", "\u{1D52F}": "r", "\u{1D530}": "s", "\u{1D531}": "t", "\u{1D532}": "u", "\u{1D533}": "v", "\u{1D534}": "w", "\u{1D535}": "x", "\u{1D536}": "y", "\u{1D537}": "z", "\u{1D538}": "A", "\u{1D539}": "B", "\u{1D53B}": "D", "\u{1D53C}": "E", "\u{1D53D}": "F", "\u{1D53E}": "G", "\u{1D540}": "l", "\u{1D541}": "J", "\u{1D542}": "K", "\u{1D543}": "L", "\u{1D544}": "M", "\u{1D546}": "O", "\u{1D54A}": "S", "\u{1D54B}": "T", "\u{1D54C}": "U", "\u{1D54D}": "V", "\u{1D54E}": "W", "\u{1D54F}": "X", "\u{1D550}": "Y", "\u{1D552}": "a", "\u{1D553}": "b", "\u{1D554}": "c", "\u{1D555}": "d", "\u{1D556}": "e", "\u{1D557}": "f", "\u{1D558}": "g", "\u{1D559}": "h", "\u{1D55A}": "i", "\u{1D55B}": "j", "\u{1D55C}": "k", "\u{1D55D}": "l", "\u{1D55E}": "rn", "\u{1D55F}": "n", "\u{1D560}": "o", "\u{1D561}": "p", "\u{1D562}": "q", "\u{1D563}": "r", "\u{1D564}": "s", "\u{1D565}": "t", "\u{1D566}": "u", "\u{1D567}": "v", "\u{1D568}": "w", "\u{1D569}": "x", "\u{1D56A}": "y", "\u{1D56B}": "z", "\u{1D56C}": "A", "\u{1D56D}": "B", "\u{1D56E}": "C", "\u{1D56F}": "D", "\u{1D570}": "E", "\u{1D571}": "F", "\u{1D572}": "G", "\u{1D573}": "H", "\u{1D574}": "l", "\u{1D575}": "J", "\u{1D576}": "K", "\u{1D577}": "L", "\u{1D578}": "M", "\u{1D579}": "N", "\u{1D57A}": "O", "\u{1D57B}": "P", "\u{1D57C}": "Q", "\u{1D57D}": "R", "\u{1D57E}": "S", "\u{1D57F}": "T", "\u{1D580}": "U", "\u{1D581}": "V", "\u{1D582}": "W", "\u{1D583}": "X", "\u{1D584}": "Y", "\u{1D585}": "Z", "\u{1D586}": "a", "\u{1D587}": "b", "\u{1D588}": "c", "\u{1D589}": "d", "\u{1D58A}": "e", "\u{1D58B}": "f", "\u{1D58C}": "g", "\u{1D58D}": "h", "\u{1D58E}": "i", "\u{1D58F}": "j", "\u{1D590}": "k", "\u{1D591}": "l", "\u{1D592}": "rn", "\u{1D593}": "n", "\u{1D594}": "o", "\u{1D595}": "p", "\u{1D596}": "q", "\u{1D597}": "r", "\u{1D598}": "s", "\u{1D599}": "t", "\u{1D59A}": "u", "\u{1D59B}": "v", "\u{1D59C}": "w", "\u{1D59D}": "x", "\u{1D59E}": "y", "\u{1D59F}": "z", "\u{1D5A0}": "A", "\u{1D5A1}": "B", "\u{1D5A2}": "C", "\u{1D5A3}": "D", "\u{1D5A4}": "E", "\u{1D5A5}": "F", "\u{1D5A6}": "G", "\u{1D5A7}": "H", "\u{1D5A8}": "l", "\u{1D5A9}": "J", "\u{1D5AA}": "K", "\u{1D5AB}": "L", "\u{1D5AC}": "M", "\u{1D5AD}": "N", "\u{1D5AE}": "O", "\u{1D5AF}": "P", "\u{1D5B0}": "Q", "\u{1D5B1}": "R", "\u{1D5B2}": "S", "\u{1D5B3}": "T", "\u{1D5B4}": "U", "\u{1D5B5}": "V", "\u{1D5B6}": "W", "\u{1D5B7}": "X", "\u{1D5B8}": "Y", "\u{1D5B9}": "Z", "\u{1D5BA}": "a", "\u{1D5BB}": "b", "\u{1D5BC}": "c", "\u{1D5BD}": "d", "\u{1D5BE}": "e", "\u{1D5BF}": "f", "\u{1D5C0}": "g", "\u{1D5C1}": "h", "\u{1D5C2}": "i", "\u{1D5C3}": "j", "\u{1D5C4}": "k", "\u{1D5C5}": "l", "\u{1D5C6}": "rn", "\u{1D5C7}": "n", "\u{1D5C8}": "o", "\u{1D5C9}": "p", "\u{1D5CA}": "q", "\u{1D5CB}": "r", "\u{1D5CC}": "s", "\u{1D5CD}": "t", "\u{1D5CE}": "u", "\u{1D5CF}": "v", "\u{1D5D0}": "w", "\u{1D5D1}": "x", "\u{1D5D2}": "y", "\u{1D5D3}": "z", "\u{1D5D4}": "A", "\u{1D5D5}": "B", "\u{1D5D6}": "C", "\u{1D5D7}": "D", "\u{1D5D8}": "E", "\u{1D5D9}": "F", "\u{1D5DA}": "G", "\u{1D5DB}": "H", "\u{1D5DC}": "l", "\u{1D5DD}": "J", "\u{1D5DE}": "K", "\u{1D5DF}": "L", "\u{1D5E0}": "M", "\u{1D5E1}": "N", "\u{1D5E2}": "O", "\u{1D5E3}": "P", "\u{1D5E4}": "Q", "\u{1D5E5}": "R", "\u{1D5E6}": "S", "\u{1D5E7}": "T", "\u{1D5E8}": "U", "\u{1D5E9}": "V", "\u{1D5EA}": "W", "\u{1D5EB}": "X", "\u{1D5EC}": "Y", "\u{1D5ED}": "Z", "\u{1D5EE}": "a", "\u{1D5EF}": "b", "\u{1D5F0}": "c", "\u{1D5F1}": "d", "\u{1D5F2}": "e", "\u{1D5F3}": "f", "\u{1D5F4}": "g", "\u{1D5F5}": "h", "\u{1D5F6}": "i", "\u{1D5F7}": "j", "\u{1D5F8}": "k", "\u{1D5F9}": "l", "\u{1D5FA}": "rn", "\u{1D5FB}": "n", "\u{1D5FC}": "o", "\u{1D5FD}": "p", "\u{1D5FE}": "q", "\u{1D5FF}": "r", "\u{1D600}": "s", "\u{1D601}": "t", "\u{1D602}": "u", "\u{1D603}": "v", "\u{1D604}": "w", "\u{1D605}": "x", "\u{1D606}": "y", "\u{1D607}": "z", "\u{1D608}": "A", "\u{1D609}": "B", "\u{1D60A}": "C", "\u{1D60B}": "D", "\u{1D60C}": "E", "\u{1D60D}": "F", "\u{1D60E}": "G", "\u{1D60F}": "H", "\u{1D610}": "l", "\u{1D611}": "J", "\u{1D612}": "K", "\u{1D613}": "L", "\u{1D614}": "M", "\u{1D615}": "N", "\u{1D616}": "O", "\u{1D617}": "P", "\u{1D618}": "Q", "\u{1D619}": "R", "\u{1D61A}": "S", "\u{1D61B}": "T", "\u{1D61C}": "U", "\u{1D61D}": "V", "\u{1D61E}": "W", "\u{1D61F}": "X", "\u{1D620}": "Y", "\u{1D621}": "Z", "\u{1D622}": "a", "\u{1D623}": "b", "\u{1D624}": "c", "\u{1D625}": "d", "\u{1D626}": "e", "\u{1D627}": "f", "\u{1D628}": "g", "\u{1D629}": "h", "\u{1D62A}": "i", "\u{1D62B}": "j", "\u{1D62C}": "k", "\u{1D62D}": "l", "\u{1D62E}": "rn", "\u{1D62F}": "n", "\u{1D630}": "o", "\u{1D631}": "p", "\u{1D632}": "q", "\u{1D633}": "r", "\u{1D634}": "s", "\u{1D635}": "t", "\u{1D636}": "u", "\u{1D637}": "v", "\u{1D638}": "w", "\u{1D639}": "x", "\u{1D63A}": "y", "\u{1D63B}": "z", "\u{1D63C}": "A", "\u{1D63D}": "B", "\u{1D63E}": "C", "\u{1D63F}": "D", "\u{1D640}": "E", "\u{1D641}": "F", "\u{1D642}": "G", "\u{1D643}": "H", "\u{1D644}": "l", "\u{1D645}": "J", "\u{1D646}": "K", "\u{1D647}": "L", "\u{1D648}": "M", "\u{1D649}": "N", "\u{1D64A}": "O", "\u{1D64B}": "P", "\u{1D64C}": "Q", "\u{1D64D}": "R", "\u{1D64E}": "S", "\u{1D64F}": "T", "\u{1D650}": "U", "\u{1D651}": "V", "\u{1D652}": "W", "\u{1D653}": "X", "\u{1D654}": "Y", "\u{1D655}": "Z", "\u{1D656}": "a", "\u{1D657}": "b", "\u{1D658}": "c", "\u{1D659}": "d", "\u{1D65A}": "e", "\u{1D65B}": "f", "\u{1D65C}": "g", "\u{1D65D}": "h", "\u{1D65E}": "i", "\u{1D65F}": "j", "\u{1D660}": "k", "\u{1D661}": "l", "\u{1D662}": "rn", "\u{1D663}": "n", "\u{1D664}": "o", "\u{1D665}": "p", "\u{1D666}": "q", "\u{1D667}": "r", "\u{1D668}": "s", "\u{1D669}": "t", "\u{1D66A}": "u", "\u{1D66B}": "v", "\u{1D66C}": "w", "\u{1D66D}": "x", "\u{1D66E}": "y", "\u{1D66F}": "z", "\u{1D670}": "A", "\u{1D671}": "B", "\u{1D672}": "C", "\u{1D673}": "D", "\u{1D674}": "E", "\u{1D675}": "F", "\u{1D676}": "G", "\u{1D677}": "H", "\u{1D678}": "l", "\u{1D679}": "J", "\u{1D67A}": "K", "\u{1D67B}": "L", "\u{1D67C}": "M", "\u{1D67D}": "N", "\u{1D67E}": "O", "\u{1D67F}": "P", "\u{1D680}": "Q", "\u{1D681}": "R", "\u{1D682}": "S", "\u{1D683}": "T", "\u{1D684}": "U", "\u{1D685}": "V", "\u{1D686}": "W", "\u{1D687}": "X", "\u{1D688}": "Y", "\u{1D689}": "Z", "\u{1D68A}": "a", "\u{1D68B}": "b", "\u{1D68C}": "c", "\u{1D68D}": "d", "\u{1D68E}": "e", "\u{1D68F}": "f", "\u{1D690}": "g", "\u{1D691}": "h", "\u{1D692}": "i", "\u{1D693}": "j", "\u{1D694}": "k", "\u{1D695}": "l", "\u{1D696}": "rn", "\u{1D697}": "n", "\u{1D698}": "o", "\u{1D699}": "p", "\u{1D69A}": "q", "\u{1D69B}": "r", "\u{1D69C}": "s", "\u{1D69D}": "t", "\u{1D69E}": "u", "\u{1D69F}": "v", "\u{1D6A0}": "w", "\u{1D6A1}": "x", "\u{1D6A2}": "y", "\u{1D6A3}": "z", "\u{1D6A4}": "i", "\u{1D6A8}": "A", "\u{1D6A9}": "B", "\u{1D6AC}": "E", "\u{1D6AD}": "Z", "\u{1D6AE}": "H", "\u{1D6B0}": "l", "\u{1D6B1}": "K", "\u{1D6B3}": "M", "\u{1D6B4}": "N", "\u{1D6B6}": "O", "\u{1D6B8}": "P", "\u{1D6BB}": "T", "\u{1D6BC}": "Y", "\u{1D6BE}": "X", "\u{1D6C2}": "a", "\u{1D6C4}": "y", "\u{1D6CA}": "i", "\u{1D6CE}": "v", "\u{1D6D0}": "o", "\u{1D6D2}": "p", "\u{1D6D4}": "o", "\u{1D6D6}": "u", "\u{1D6E0}": "p", "\u{1D6E2}": "A", "\u{1D6E3}": "B", "\u{1D6E6}": "E", "\u{1D6E7}": "Z", "\u{1D6E8}": "H", "\u{1D6EA}": "l", "\u{1D6EB}": "K", "\u{1D6ED}": "M", "\u{1D6EE}": "N", "\u{1D6F0}": "O", "\u{1D6F2}": "P", "\u{1D6F5}": "T", "\u{1D6F6}": "Y", "\u{1D6F8}": "X", "\u{1D6FC}": "a", "\u{1D6FE}": "y", "\u{1D704}": "i", "\u{1D708}": "v", "\u{1D70A}": "o", "\u{1D70C}": "p", "\u{1D70E}": "o", "\u{1D710}": "u", "\u{1D71A}": "p", "\u{1D71C}": "A", "\u{1D71D}": "B", "\u{1D720}": "E", "\u{1D721}": "Z", "\u{1D722}": "H", "\u{1D724}": "l", "\u{1D725}": "K", "\u{1D727}": "M", "\u{1D728}": "N", "\u{1D72A}": "O", "\u{1D72C}": "P", "\u{1D72F}": "T", "\u{1D730}": "Y", "\u{1D732}": "X", "\u{1D736}": "a", "\u{1D738}": "y", "\u{1D73E}": "i", "\u{1D742}": "v", "\u{1D744}": "o", "\u{1D746}": "p", "\u{1D748}": "o", "\u{1D74A}": "u", "\u{1D754}": "p", "\u{1D756}": "A", "\u{1D757}": "B", "\u{1D75A}": "E", "\u{1D75B}": "Z", "\u{1D75C}": "H", "\u{1D75E}": "l", "\u{1D75F}": "K", "\u{1D761}": "M", "\u{1D762}": "N", "\u{1D764}": "O", "\u{1D766}": "P", "\u{1D769}": "T", "\u{1D76A}": "Y", "\u{1D76C}": "X", "\u{1D770}": "a", "\u{1D772}": "y", "\u{1D778}": "i", "\u{1D77C}": "v", "\u{1D77E}": "o", "\u{1D780}": "p", "\u{1D782}": "o", "\u{1D784}": "u", "\u{1D78E}": "p", "\u{1D790}": "A", "\u{1D791}": "B", "\u{1D794}": "E", "\u{1D795}": "Z", "\u{1D796}": "H", "\u{1D798}": "l", "\u{1D799}": "K", "\u{1D79B}": "M", "\u{1D79C}": "N", "\u{1D79E}": "O", "\u{1D7A0}": "P", "\u{1D7A3}": "T", "\u{1D7A4}": "Y", "\u{1D7A6}": "X", "\u{1D7AA}": "a", "\u{1D7AC}": "y", "\u{1D7B2}": "i", "\u{1D7B6}": "v", "\u{1D7B8}": "o", "\u{1D7BA}": "p", "\u{1D7BC}": "o", "\u{1D7BE}": "u", "\u{1D7C8}": "p", "\u{1D7CA}": "F", "\u{1D7CE}": "O", "\u{1D7CF}": "l", "\u{1D7D0}": "2", "\u{1D7D1}": "3", "\u{1D7D2}": "4", "\u{1D7D3}": "5", "\u{1D7D4}": "6", "\u{1D7D5}": "7", "\u{1D7D6}": "8", "\u{1D7D7}": "9", "\u{1D7D8}": "O", "\u{1D7D9}": "l", "\u{1D7DA}": "2", "\u{1D7DB}": "3", "\u{1D7DC}": "4", "\u{1D7DD}": "5", "\u{1D7DE}": "6", "\u{1D7DF}": "7", "\u{1D7E0}": "8", "\u{1D7E1}": "9", "\u{1D7E2}": "O", "\u{1D7E3}": "l", "\u{1D7E4}": "2", "\u{1D7E5}": "3", "\u{1D7E6}": "4", "\u{1D7E7}": "5", "\u{1D7E8}": "6", "\u{1D7E9}": "7", "\u{1D7EA}": "8", "\u{1D7EB}": "9", "\u{1D7EC}": "O", "\u{1D7ED}": "l", "\u{1D7EE}": "2", "\u{1D7EF}": "3", "\u{1D7F0}": "4", "\u{1D7F1}": "5", "\u{1D7F2}": "6", "\u{1D7F3}": "7", "\u{1D7F4}": "8", "\u{1D7F5}": "9", "\u{1D7F6}": "O", "\u{1D7F7}": "l", "\u{1D7F8}": "2", "\u{1D7F9}": "3", "\u{1D7FA}": "4", "\u{1D7FB}": "5", "\u{1D7FC}": "6", "\u{1D7FD}": "7", "\u{1D7FE}": "8", "\u{1D7FF}": "9", "\u{1E8C7}": "l", "\u{1E8CB}": "8", "\u{1EE00}": "l", "\u{1EE24}": "o", "\u{1EE64}": "o", "\u{1EE80}": "l", "\u{1EE84}": "o", "\u{1F100}": "O.", "\u{1F101}": "O,", "\u{1F102}": "l,", "\u{1F103}": "2,", "\u{1F104}": "3,", "\u{1F105}": "4,", "\u{1F106}": "5,", "\u{1F107}": "6,", "\u{1F108}": "7,", "\u{1F109}": "8,", "\u{1F10A}": "9,", "\u{1F110}": "(A)", "\u{1F111}": "(B)", "\u{1F112}": "(C)", "\u{1F113}": "(D)", "\u{1F114}": "(E)", "\u{1F115}": "(F)", "\u{1F116}": "(G)", "\u{1F117}": "(H)", "\u{1F118}": "(l)", "\u{1F119}": "(J)", "\u{1F11A}": "(K)", "\u{1F11B}": "(L)", "\u{1F11C}": "(M)", "\u{1F11D}": "(N)", "\u{1F11E}": "(O)", "\u{1F11F}": "(P)", "\u{1F120}": "(Q)", "\u{1F121}": "(R)", "\u{1F122}": "(S)", "\u{1F123}": "(T)", "\u{1F124}": "(U)", "\u{1F125}": "(V)", "\u{1F126}": "(W)", "\u{1F127}": "(X)", "\u{1F128}": "(Y)", "\u{1F129}": "(Z)", "\u{1F12A}": "(S)", "\u{1F700}": "QE", "\u{1F707}": "AR", "\u{1F74C}": "C", "\u{1F75C}": "sss", "\u{1F768}": "T", "\u{1F76B}": "MB", "\u{1F76C}": "VB", "\u{1FBF0}": "O", "\u{1FBF1}": "l", "\u{1FBF2}": "2", "\u{1FBF3}": "3", "\u{1FBF4}": "4", "\u{1FBF5}": "5", "\u{1FBF6}": "6", "\u{1FBF7}": "7", "\u{1FBF8}": "8", "\u{1FBF9}": "9", \uFB00: "ff", \uFB01: "fi", \uFB02: "fl", \uFB03: "ffi", \uFB04: "ffl", \uFB06: "st", \uFBA6: "o", \uFBA7: "o", \uFBA8: "o", \uFBA9: "o", \uFBAA: "o", \uFBAB: "o", \uFBAC: "o", \uFBAD: "o", "\uFD3E": "(", "\uFD3F": ")", "\uFE30": ":", "\uFE4D": "_", "\uFE4E": "_", "\uFE4F": "_", "\uFE58": "-", "\uFE68": "\\", \uFE8D: "l", \uFE8E: "l", \uFEE9: "o", \uFEEA: "o", \uFEEB: "o", \uFEEC: "o", "\uFF01": "!", "\uFF02": "''", "\uFF07": "'", "\uFF1A": ":", \uFF21: "A", \uFF22: "B", \uFF23: "C", \uFF25: "E", \uFF28: "H", \uFF29: "l", \uFF2A: "J", \uFF2B: "K", \uFF2D: "M", \uFF2E: "N", \uFF2F: "O", \uFF30: "P", \uFF33: "S", \uFF34: "T", \uFF38: "X", \uFF39: "Y", \uFF3A: "Z", "\uFF3B": "(", "\uFF3C": "\\", "\uFF3D": ")", "\uFF40": "'", \uFF41: "a", \uFF43: "c", \uFF45: "e", \uFF47: "g", \uFF48: "h", \uFF49: "i", \uFF4A: "j", \uFF4C: "l", \uFF4F: "o", \uFF50: "p", \uFF53: "s", \uFF56: "v", \uFF58: "x", \uFF59: "y", "\uFFE8": "l" };
+
+// src/policy/homographs.ts
+var CONFUSABLE = confusables_default;
+var WELL_KNOWN = [
+  "google.com",
+  "microsoft.com",
+  "apple.com",
+  "amazon.com",
+  "github.com",
+  "gitlab.com",
+  "paypal.com",
+  "facebook.com",
+  "linkedin.com",
+  "slack.com",
+  "okta.com",
+  "salesforce.com",
+  "dropbox.com",
+  "adobe.com"
+];
+var SCRIPTS = [
+  "Latin",
+  "Greek",
+  "Cyrillic",
+  "Armenian",
+  "Hebrew",
+  "Arabic",
+  "Syriac",
+  "Thaana",
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Oriya",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Thai",
+  "Lao",
+  "Tibetan",
+  "Myanmar",
+  "Georgian",
+  "Hangul",
+  "Ethiopic",
+  "Cherokee",
+  "Khmer",
+  "Mongolian",
+  "Hiragana",
+  "Katakana",
+  "Bopomofo",
+  "Han"
+];
+var AUGMENTED = {
+  Han: ["Japanese", "Korean", "Bopomofo-Han"],
+  Hiragana: ["Japanese"],
+  Katakana: ["Japanese"],
+  Hangul: ["Korean"],
+  Bopomofo: ["Bopomofo-Han"]
+};
+var scriptTests;
+var lookAlikes;
+function homographProblem(ascii, familiar) {
+  if (!/(^|\.)xn--/u.test(ascii)) return null;
+  const unicode = domainToUnicode(ascii);
+  if (unicode === "" || unicode === ascii) return null;
+  const shown = `${ascii} (${unicode})`;
+  for (const label of unicode.split(".")) {
+    const scripts = mixedScripts(label);
+    if (scripts) return `${shown} mixes scripts in one label (${scripts.join(" and ")}): the mark of a look-alike domain`;
+  }
+  const target = lookAlikeOf(unicode, familiar);
+  if (target !== void 0 && target !== ascii) return `${shown} looks like ${target} (a homograph of a webmail or well-known domain)`;
+  const asciiTwin = unicode.split(".").map(latinTwin);
+  if (asciiTwin.some((twin) => twin !== null)) {
+    const twin = unicode.split(".").map((label, index) => asciiTwin[index] ?? label).join(".");
+    return `${shown} looks like the ASCII name ${twin} (a homograph); write ${twin} if you mean it`;
+  }
+  return null;
+}
+function skeleton(text) {
+  let out = "";
+  for (const char of text.normalize("NFD")) out += CONFUSABLE[char] ?? char;
+  return out.normalize("NFD");
+}
+function mixedScripts(label) {
+  let common = null;
+  const seen = /* @__PURE__ */ new Set();
+  for (const char of label) {
+    const scripts = scriptsOf(char);
+    if (scripts === null) continue;
+    seen.add(scripts[0]);
+    common = common === null ? new Set(scripts) : new Set(scripts.filter((script) => common?.has(script)));
+    if (common.size === 0) return [...seen];
+  }
+  return null;
+}
+function scriptsOf(char) {
+  if (/[\p{scx=Zyyy}\p{scx=Zinh}]/u.test(char)) return null;
+  scriptTests ??= SCRIPTS.map((name) => ({ name, test: new RegExp(`\\p{scx=${name}}`, "u") }));
+  const found = scriptTests.filter(({ test }) => test.test(char)).map(({ name }) => name);
+  if (found.length === 0) return new RegExp("\\p{L}", "u").test(char) ? ["Other"] : null;
+  return [...found, ...found.flatMap((name) => AUGMENTED[name] ?? [])];
+}
+function lookAlikeOf(unicode, familiar) {
+  if (!lookAlikes) {
+    lookAlikes = /* @__PURE__ */ new Map();
+    for (const domain of [...WELL_KNOWN, ...familiar()]) {
+      const key = skeleton(domainToUnicode(domain) || domain);
+      if (!lookAlikes.has(key)) lookAlikes.set(key, domain);
+    }
+  }
+  return lookAlikes.get(skeleton(unicode));
+}
+function latinTwin(label) {
+  if (/^[\x00-\x7f]*$/u.test(label) || !new RegExp("\\p{scx=Latin}", "u").test(label)) return null;
+  let twin = "";
+  for (const char of label.normalize("NFD")) twin += char.charCodeAt(0) < 128 ? char : CONFUSABLE[char] ?? char;
+  return /^[\x00-\x7f]+$/u.test(twin) ? twin : null;
+}
+
 // src/policy/domains.ts
 var webmail;
-function isWebmail(domain) {
+function webmailSet() {
   webmail ??= new Set(all_default.map(normalizeDomain));
-  return webmail.has(domain);
+  return webmail;
+}
+function isWebmail(domain) {
+  return webmailSet().has(domain);
 }
 var LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 var MAX_DOMAIN_LENGTH = 253;
@@ -63383,6 +63927,8 @@ function checkDomain(raw) {
   const domain = normalizeDomain(raw);
   const syntax = checkSyntax(domain);
   if (syntax) return [syntax];
+  const homograph = homographProblem(domain, webmailSet);
+  if (homograph) return [error2("homograph", homograph)];
   return checkRegistry(domain);
 }
 function error2(code, message) {
@@ -63438,7 +63984,7 @@ function checkSyntax(domain) {
   return null;
 }
 function isValidPunycode(label) {
-  const unicode = domainToUnicode(label);
+  const unicode = domainToUnicode2(label);
   return unicode !== "" && unicode !== label && domainToASCII2(unicode) === label;
 }
 function shorten(text) {
@@ -63493,16 +64039,22 @@ var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
 function decodePolicyBytes(file, bytes) {
-  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge2(file, bytes.length) };
+  if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge3(file, bytes.length) };
   try {
     return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     return { ok: false, diagnostic: notUtf8(file, bytes) };
   }
 }
-function tooLarge2(file, size) {
+function tooLarge3(file, size) {
   const message = `file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
   return diagnosticAt(filePos(file), "error", "file-too-large", message);
+}
+function fileDiagnostic(file, error3) {
+  if (error3 instanceof FileAccessError && error3.problem === "too-large") return tooLarge3(file, error3.size ?? MAX_FILE_BYTES + 1);
+  const code = error3 instanceof FileAccessError && error3.problem !== "read-error" ? "unsafe-file" : "read-error";
+  const message = error3 instanceof FileAccessError ? error3.message : `cannot read file: ${error3.message}`;
+  return diagnosticAt(filePos(file), "error", code, message);
 }
 function notUtf8(file, bytes) {
   const lenient = new TextDecoder("utf-8").decode(bytes);
@@ -63514,7 +64066,7 @@ function notUtf8(file, bytes) {
 function parseYamlSource(source) {
   const { file, text } = source;
   const size = Buffer.byteLength(text, "utf8");
-  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge2(file, size)] };
+  if (size > MAX_FILE_BYTES) return { documents: [], yamlDocuments: [], diagnostics: [tooLarge3(file, size)] };
   if (text.trim() === "") return onlyDiagnostic(emptyFile(file, "file is empty"));
   const lineCounter = new import_yaml.LineCounter();
   const yamlDocuments = (0, import_yaml.parseAllDocuments)(text, {
@@ -63656,6 +64208,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["acme-eng", "ws_4f1a9c"]
     },
     scopeType: {
@@ -63663,7 +64216,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
-      pattern: "^[^/]+$",
+      pattern: "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
       default: "default",
       examples: ["team", "workspace", "default"]
     },
@@ -63672,6 +64225,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["Acme Engineering"]
     },
     componentId: {
@@ -63679,6 +64233,7 @@ var autojoin_schema_default = {
       type: "string",
       minLength: 1,
       maxLength: 256,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["cmp_8f2c"]
     },
     metadata: {
@@ -63694,6 +64249,7 @@ var autojoin_schema_default = {
       items: {
         description: "An email domain such as acme.com (no '@', no URL, no wildcard). Unicode names are converted to punycode.",
         type: "string",
+        pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
         examples: ["acme.com", "acme.co.uk"]
       },
       examples: [["acme.com", "acme.co.uk"], []]
@@ -63724,7 +64280,7 @@ var project_schema_default = {
       description: "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.",
       type: "string",
       minLength: 1,
-      pattern: "^https?://",
+      pattern: "^https?://[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
       examples: ["https://invitations.example.com"]
     },
     listing: {
@@ -63742,6 +64298,7 @@ var project_schema_default = {
           type: "string",
           minLength: 1,
           maxLength: 256,
+          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
           examples: ["cmp_8f2c"]
         },
         scopeType: {
@@ -63749,7 +64306,7 @@ var project_schema_default = {
           type: "string",
           minLength: 1,
           maxLength: 256,
-          pattern: "^[^/]+$",
+          pattern: "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
           examples: ["team"]
         }
       },
@@ -63836,6 +64393,17 @@ function schemaDiagnostics(kind, parsed, data) {
   }
   return diagnostics;
 }
+function schemaProblem(kind, data) {
+  const validate = validatorFor2(kind);
+  if (validate(data)) return null;
+  const error3 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
+  if (!error3) return null;
+  const path4 = pointerToPath(error3.instancePath);
+  if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
+  if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
+  if (error3.keyword === "type") return `${labelOf(path4)}: expected ${expectedOf(path4, String(error3.params.type))}`;
+  return `${labelOf(path4)}: ${invalidValue(path4, error3)}`;
+}
 function describe(error3, parsed) {
   const path4 = pointerToPath(error3.instancePath);
   switch (error3.keyword) {
@@ -63918,10 +64486,19 @@ function invalidValue(path4, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return path4.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+      return patternProblem(path4, error3.data);
     default:
       return error3.message ?? "is invalid";
   }
+}
+var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+function patternProblem(path4, value) {
+  const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
+  if (bad !== void 0) {
+    const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+    return `must not contain control characters or bidirectional overrides (found ${code})`;
+  }
+  return path4.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -63963,38 +64540,25 @@ async function loadPolicies(paths, options = {}) {
 async function readPolicySources(files, cwd) {
   const sources = [];
   const diagnostics = [];
-  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file)));
+  const root = await readableRoot(cwd);
+  const results = new Array(files.length);
+  await forEachBounded(files, READ_CONCURRENCY, async (file, index) => {
+    results[index] = await readOne(file, relativePosix(cwd, file), root);
+  });
   for (const result of results) {
     if ("text" in result) sources.push(result);
     else diagnostics.push(result);
   }
   return { sources, diagnostics };
 }
-async function readOne(absolute, file) {
-  let handle;
+async function readOne(absolute, file, root) {
   try {
-    handle = await open2(absolute, "r");
-    const { size } = await handle.stat();
-    if (size > MAX_FILE_BYTES) return tooLarge2(file, size);
-    const decoded = decodePolicyBytes(file, await handle.readFile());
+    const bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" });
+    const decoded = decodePolicyBytes(file, bytes);
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error3) {
-    return diagnosticAt(filePos(file), "error", "read-error", `cannot read file: ${error3.message}`);
-  } finally {
-    await handle?.close();
+    return fileDiagnostic(file, error3);
   }
-}
-async function mapLimit(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 function parsePolicySources(sources, options = {}) {
   const project = options.project ?? {};
@@ -64074,36 +64638,32 @@ function duplicateDomainDiagnostics(domain, positions) {
 }
 
 // src/policy/project.ts
-import { readFile } from "node:fs/promises";
 import path2 from "node:path";
-
-// src/files.ts
-import { access as access2 } from "node:fs/promises";
-async function pathExists(file) {
-  try {
-    await access2(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// src/policy/project.ts
 var PROJECT_FILE = "autojoin-sync.yaml";
 async function loadProjectConfig(cwd, paths = ["."]) {
-  const absolute = await findProjectFile(cwd, paths);
+  const repository = await repositoryRoot(cwd);
+  const absolute = await findProjectFile(cwd, paths, repository);
   if (!absolute) return { config: {}, diagnostics: [] };
-  const bytes = await readFile(absolute);
   const file = relativePosix(cwd, absolute);
+  let bytes;
+  try {
+    bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "project file" });
+  } catch (error3) {
+    return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error3)] };
+  }
   const decoded = decodePolicyBytes(file, bytes);
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
   return parseProjectSource({ file, text: decoded.text }, absolute);
 }
-async function findProjectFile(cwd, paths) {
-  for (let dir = commonDirectory(cwd, paths); ; dir = path2.dirname(dir)) {
-    const candidate = path2.join(dir, PROJECT_FILE);
-    if (await pathExists(candidate)) return candidate;
-    if (await pathExists(path2.join(dir, ".git")) || path2.dirname(dir) === dir) break;
+async function findProjectFile(cwd, paths, repository) {
+  const root = repository === void 0 ? await repositoryRoot(cwd) : repository;
+  const start = commonDirectory(cwd, paths);
+  if (root !== null && isInside(root, start)) {
+    for (let dir = start; ; dir = path2.dirname(dir)) {
+      const candidate = path2.join(dir, PROJECT_FILE);
+      if (await pathExists(candidate)) return candidate;
+      if (dir === root || path2.dirname(dir) === dir) break;
+    }
   }
   const inCwd = path2.join(cwd, PROJECT_FILE);
   return await pathExists(inCwd) ? inCwd : null;
@@ -64204,6 +64764,13 @@ var EMBEDDED_STATE_DIR = ".autojoin-sync";
 var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options = {}) {
   const env = options.env ?? process.env;
+  const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
+`));
+  const connection = await resolve(options, env, notice2);
+  notice2(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
+  return connection;
+}
+async function resolve(options, env, notice2) {
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
   const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
   if (configured && !askedFor) return remote(configured, env);
@@ -64212,8 +64779,6 @@ async function connect(options = {}) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
-`));
   return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice2, askedFor);
 }
 function embeddedRefusal(env) {
@@ -64222,11 +64787,21 @@ function embeddedRefusal(env) {
   if (nonEmpty(env.AUTOJOIN_API_KEY)) return "AUTOJOIN_API_KEY is set, so a real service was meant";
   return null;
 }
+function usingLine(projectFile, cwd, connection) {
+  const file = projectFile === void 0 ? "no project file" : `project file ${shownPath(cwd, projectFile)}`;
+  const host = new URL(connection.baseUrl).host;
+  return `using ${file}; service host ${host}${connection.embedded ? " (embedded emulator)" : ""}`;
+}
+function shownPath(cwd, file) {
+  const rel = relative2(cwd, file);
+  return rel === "" || rel.startsWith("..") || isAbsolute2(rel) ? file : rel;
+}
 async function withServiceClient(options, onNotice, work) {
+  const requestTimeoutMs = requestTimeout(options.requestTimeoutSeconds, options.env ?? process.env);
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: options.connections });
     try {
       return await work(client, connection);
     } finally {
@@ -64235,6 +64810,17 @@ async function withServiceClient(options, onNotice, work) {
   } finally {
     await connection.close();
   }
+}
+var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+function requestTimeout(seconds, env) {
+  if (seconds !== void 0) return seconds * 1e3;
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === void 0) return void 0;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) {
+    throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`, ExitCode2.error);
+  }
+  return parsed * 1e3;
 }
 function remote(url, env) {
   let checked;
@@ -64254,18 +64840,18 @@ function remote(url, env) {
   };
 }
 async function embedded(cwd, start, notice2, askedFor) {
-  const dir = join(cwd, EMBEDDED_STATE_DIR);
+  const dir = join2(cwd, EMBEDDED_STATE_DIR);
   await mkdir2(dir, { recursive: true });
-  await writeFile2(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
+  await writeFile2(join2(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
+  const relative3 = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
   let emulator;
   try {
-    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
+    emulator = await start(join2(dir, EMBEDDED_STATE_FILE));
   } catch (error3) {
     throw new RunError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
   }
   const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
-  notice2(`note: ${why}; using the embedded emulator (state in ${relative})`);
+  notice2(`note: ${why}; using the embedded emulator (state in ${relative3})`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -64376,6 +64962,441 @@ async function loadProjectOrFail(cwd, paths, report, seeWhere = "see above") {
 }
 
 // src/plan/saved.ts
+var import__3 = __toESM(require__(), 1);
+
+// schemas/plan.schema.json
+var plan_schema_default = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://autojoin-sync.dev/schemas/plan.schema.json",
+  title: "autojoin-sync plan",
+  description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
+  type: "object",
+  additionalProperties: false,
+  required: ["formatVersion", "createdAt", "target", "changes", "scopes", "summary"],
+  properties: {
+    formatVersion: {
+      description: "Version of this document format (2 added metadata and fieldChanges to changes).",
+      const: 2
+    },
+    createdAt: {
+      description: "When the plan was made, ISO 8601 in UTC.",
+      type: "string",
+      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"
+    },
+    target: {
+      description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
+      type: "string",
+      minLength: 1
+    },
+    shard: {
+      description: "`K/N` when the plan was made with --shard.",
+      type: "string",
+      pattern: "^[1-9][0-9]*/[1-9][0-9]*$"
+    },
+    summary: { $ref: "#/$defs/PlanSummary" },
+    changes: {
+      description: "One change per scope that differs, clears first, then updates, then creates, each by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/Change" }
+    },
+    scopes: {
+      description: "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/ScopeFingerprint" }
+    }
+  },
+  $defs: {
+    ScopeKey: {
+      description: "`scopeType/scope`.",
+      type: "string",
+      pattern: "^[^/]+/.+$"
+    },
+    Domain: {
+      description: "A normalized domain: lower case, punycode, no trailing dot.",
+      type: "string",
+      minLength: 1
+    },
+    DomainList: {
+      description: "Normalized domains, sorted, unique.",
+      type: "array",
+      items: { $ref: "#/$defs/Domain" },
+      uniqueItems: true
+    },
+    PlanSummary: {
+      description: "Counts over the plan.",
+      type: "object",
+      additionalProperties: false,
+      required: ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"],
+      properties: {
+        create: {
+          description: "Scopes to create autojoin for.",
+          type: "integer",
+          minimum: 0
+        },
+        update: {
+          description: "Scopes whose domains change.",
+          type: "integer",
+          minimum: 0
+        },
+        clear: {
+          description: "Scopes to clear (deactivates autojoin).",
+          type: "integer",
+          minimum: 0
+        },
+        unchanged: {
+          description: "Covered scopes that already match.",
+          type: "integer",
+          minimum: 0
+        },
+        domainsAdded: {
+          description: "Domains added across all changes.",
+          type: "integer",
+          minimum: 0
+        },
+        domainsRemoved: {
+          description: "Domains removed across all changes.",
+          type: "integer",
+          minimum: 0
+        }
+      }
+    },
+    SourcePos: {
+      description: "Where the policy's document starts; line and column are 1-based.",
+      type: "object",
+      additionalProperties: false,
+      required: ["file", "line", "column"],
+      properties: {
+        file: {
+          description: "Policy file path, relative to the working directory.",
+          type: "string",
+          minLength: 1
+        },
+        line: {
+          description: "1-based line.",
+          type: "integer",
+          minimum: 1
+        },
+        column: {
+          description: "1-based column.",
+          type: "integer",
+          minimum: 1
+        }
+      }
+    },
+    Change: {
+      description: "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].",
+      type: "object",
+      additionalProperties: false,
+      required: ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"],
+      properties: {
+        kind: {
+          description: "What happens to the scope.",
+          enum: ["create", "update", "clear"]
+        },
+        key: { $ref: "#/$defs/ScopeKey" },
+        scope: {
+          description: "Id of the entity in the caller's system.",
+          type: "string",
+          minLength: 1
+        },
+        scopeType: {
+          description: "Type of the entity, `default` when there is none.",
+          type: "string",
+          minLength: 1
+        },
+        scopeName: {
+          description: "Display name of the entity.",
+          type: "string"
+        },
+        componentId: {
+          description: "Component the autojoin invitation belongs to.",
+          type: "string",
+          minLength: 1
+        },
+        metadata: {
+          description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
+          type: "object"
+        },
+        before: {
+          description: "Live domains at plan time.",
+          $ref: "#/$defs/DomainList"
+        },
+        after: {
+          description: "The complete desired list apply writes.",
+          $ref: "#/$defs/DomainList"
+        },
+        added: {
+          description: "Domains in after and not in before.",
+          $ref: "#/$defs/DomainList"
+        },
+        removed: {
+          description: "Domains in before and not in after.",
+          $ref: "#/$defs/DomainList"
+        },
+        unchanged: {
+          description: "How many domains are in both.",
+          type: "integer",
+          minimum: 0
+        },
+        reason: {
+          description: "Why the change is planned: declared in a file, or no file declares the scope any more (--prune, --prune-from). Explains, never steers apply.",
+          enum: ["declared", "pruned"]
+        },
+        source: { $ref: "#/$defs/SourcePos" },
+        removedBy: {
+          description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
+          type: "object",
+          additionalProperties: false,
+          required: ["commit", "date", "subject"],
+          properties: {
+            commit: {
+              description: "Abbreviated commit id.",
+              type: "string",
+              pattern: "^[0-9a-f]{4,64}$"
+            },
+            date: {
+              description: "Committer date, ISO 8601.",
+              type: "string",
+              minLength: 10
+            },
+            subject: {
+              description: "First line of the commit message.",
+              type: "string"
+            }
+          }
+        },
+        explicitEmpty: {
+          description: "True when the file says `domains: []`.",
+          type: "boolean"
+        },
+        fieldChanges: {
+          description: "update: the scope's name and metadata where the file and the service differ, old \u2192 new. Only fields the file states and the service shows are compared.",
+          type: "array",
+          minItems: 1,
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        autojoin: {
+          description: "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).",
+          type: "object",
+          additionalProperties: false,
+          required: ["invitationId", "acceptsCount"],
+          properties: {
+            invitationId: {
+              description: "Id of the active autojoin invitation.",
+              type: "string",
+              minLength: 1
+            },
+            status: {
+              description: "Its status at plan time.",
+              type: "string"
+            },
+            acceptsCount: {
+              description: "How many accepts it has: people who joined through it.",
+              type: "integer",
+              minimum: 0
+            },
+            modifiedAt: {
+              description: "When it was last modified (ISO 8601), as the service reports it.",
+              type: "string"
+            }
+          }
+        }
+      },
+      allOf: [
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "create"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              before: {
+                type: "array",
+                maxItems: 0
+              },
+              after: {
+                type: "array",
+                minItems: 1
+              }
+            }
+          }
+        },
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "update"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              after: {
+                type: "array",
+                minItems: 1
+              }
+            }
+          }
+        },
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "clear"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              before: {
+                type: "array",
+                minItems: 1
+              },
+              after: {
+                type: "array",
+                maxItems: 0
+              }
+            }
+          }
+        }
+      ]
+    },
+    FieldChange: {
+      description: "One field besides the domains whose live value differs from the policy file's.",
+      type: "object",
+      additionalProperties: false,
+      required: ["field", "before", "after"],
+      properties: {
+        field: {
+          description: "scopeName (the service shows it as the scope group's name) or metadata (the autojoin invitation's).",
+          enum: ["scopeName", "metadata"]
+        },
+        before: {
+          description: "What the service shows at plan time; null when it shows none."
+        },
+        after: {
+          description: "The policy file's value, which apply sends."
+        }
+      }
+    },
+    ScopeFingerprint: {
+      description: "One covered scope and the hash of its live autojoin state at plan time.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "fingerprint"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        fingerprint: {
+          description: `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`,
+          type: "string",
+          pattern: "^(?:[0-9a-f]{16,}|no autojoin)$"
+        }
+      }
+    }
+  }
+};
+
+// src/plan/checks.ts
+function planInconsistency(plan) {
+  const fingerprints = scopeProblem(plan);
+  if (fingerprints) return fingerprints;
+  const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, change] of plan.changes.entries()) {
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen);
+    if (problem) return `/changes/${index} (${change.key}): ${problem}`;
+    seen.add(change.key);
+  }
+  const summary2 = summarize(plan.changes, plan.scopes.length);
+  const wrong = Object.keys(summary2).find((name) => summary2[name] !== plan.summary[name]);
+  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary2[wrong]}` : null;
+}
+function scopeProblem(plan) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, { key }] of plan.scopes.entries()) {
+    if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
+    seen.add(key);
+    const ref = parseScopeKey(key);
+    const problem = schemaProblem("policy", { scope: ref.scope, scopeType: ref.scopeType, componentId: "x", domains: [] });
+    if (problem) return `/scopes/${index} (${key}): ${problem}`;
+  }
+  return null;
+}
+function changeProblem(change, fingerprint2, seen) {
+  if (seen.has(change.key)) return "a second change of the same scope";
+  if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
+  const policy = {
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId,
+    domains: change.after,
+    ...change.scopeName === void 0 ? {} : { scopeName: change.scopeName },
+    ...change.metadata === void 0 ? {} : { metadata: change.metadata }
+  };
+  const fields2 = schemaProblem("policy", policy);
+  if (fields2) return fields2;
+  return listProblem(change) ?? kindProblem(change, fingerprint2) ?? derivedProblem(change) ?? fieldProblem(change);
+}
+function fieldProblem(change) {
+  for (const field of change.fieldChanges ?? []) {
+    const sent = canonicalJson(change[field.field] ?? null);
+    if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+function listProblem(change) {
+  for (const side of ["before", "after"]) {
+    if (!sameList2(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
+  }
+  for (const domain of change.after) {
+    const error3 = checkDomain(domain).find((finding) => finding.severity === "error");
+    if (error3) return `after: ${error3.message}`;
+  }
+  return null;
+}
+function kindProblem(change, fingerprint2) {
+  const expected = change.after.length === 0 ? "clear" : fingerprint2 === NO_AUTOJOIN ? "create" : "update";
+  if (change.kind !== expected) return `kind is ${change.kind}, but before/after and the fingerprint make it ${expected}`;
+  if (change.reason === "pruned" && change.explicitEmpty === true) return "a pruned scope cannot say domains: [] (explicitEmpty)";
+  return null;
+}
+function derivedProblem(change) {
+  const before = new Set(change.before);
+  const after = new Set(change.after);
+  const added = change.after.filter((domain) => !before.has(domain));
+  const removed = change.before.filter((domain) => !after.has(domain));
+  if (!sameList2(change.added, added)) return `added does not match before/after (expected [${added.join(", ")}])`;
+  if (!sameList2(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
+  const unchanged = change.after.length - added.length;
+  if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
+  return null;
+}
+function sameList2(a, b) {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+// src/plan/saved.ts
+import { createHash as createHash3 } from "node:crypto";
+var PlanFileError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "PlanFileError";
+  }
+};
+var validatePlan;
+function planValidator() {
+  validatePlan ??= new import__3.Ajv2020({ allErrors: false, strict: true }).compile(plan_schema_default);
+  return validatePlan;
+}
 var KEY_ORDER = [
   "formatVersion",
   "createdAt",
@@ -64416,6 +65437,43 @@ function serializePlan(plan) {
   return `${JSON.stringify(ordered(plan), null, 2)}
 `;
 }
+function parsePlan(text, file = "plan file") {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error3) {
+    throw new PlanFileError(`${file} is not JSON: ${error3.message}`);
+  }
+  const version = isObject(value) ? value.formatVersion : void 0;
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new PlanFileError(
+      `${file} has formatVersion ${JSON.stringify(version) ?? "missing"}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
+    );
+  }
+  const validate = planValidator();
+  if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError2(validate.errors?.[0])}`);
+  checkChangesCovered(value, file);
+  const inconsistency = planInconsistency(value);
+  if (inconsistency) throw new PlanFileError(`${file} is not a valid plan: ${inconsistency}; nothing was applied`);
+  return value;
+}
+function planDigest(bytes) {
+  return createHash3("sha256").update(bytes).digest("hex");
+}
+function checkChangesCovered(plan, file) {
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const index = plan.changes.findIndex((change) => !covered.has(change.key));
+  if (index >= 0) {
+    throw new PlanFileError(`${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`);
+  }
+}
+function describeError2(error3) {
+  if (!error3) return "does not match schemas/plan.schema.json";
+  const where2 = error3.instancePath === "" ? "the top level" : error3.instancePath;
+  const extra = error3.keyword === "additionalProperties" ? ` (${String(error3.params.additionalProperty)})` : "";
+  const allowed = error3.keyword === "enum" ? ` (${error3.params.allowedValues.join(", ")})` : "";
+  return `invalid at ${where2}: ${error3.message ?? "does not match the schema"}${extra}${allowed}`;
+}
 function ordered(value) {
   if (Array.isArray(value)) return value.map(ordered);
   if (!isObject(value)) return value;
@@ -64432,7 +65490,13 @@ function isObject(value) {
 }
 
 // src/render/describe.ts
+import { domainToUnicode as domainToUnicode3 } from "node:url";
 var KIND_SIGN = { create: "+", update: "~", clear: "-" };
+function showDomain(domain) {
+  if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
+  const unicode = domainToUnicode3(domain);
+  return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
+}
 function changeDetail(change) {
   const pruned = change.reason === "pruned" ? " (policy file deleted)" : "";
   switch (change.kind) {
@@ -64445,16 +65509,16 @@ function changeDetail(change) {
   }
 }
 function fieldsChanged(change) {
-  const fields = (change.fieldChanges ?? []).map((field) => field.field);
-  if (fields.length === 0) return "";
-  return `; ${fields.join(" and ")} ${fields.length === 1 ? "changes" : "change"}`;
+  const fields2 = (change.fieldChanges ?? []).map((field) => field.field);
+  if (fields2.length === 0) return "";
+  return `; ${fields2.join(" and ")} ${fields2.length === 1 ? "changes" : "change"}`;
 }
 var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
   return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
 function shownValue(value) {
-  const text = JSON.stringify(value) ?? "null";
+  const text = escapeControls(JSON.stringify(value) ?? "null");
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
 }
 function joinedThrough(change) {
@@ -64470,7 +65534,7 @@ function domainLines(change, context) {
     else if (added.has(domain)) lines.push({ sign: "+", domain });
     else if (context) lines.push({ sign: " ", domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain));
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 function summaryLine(summary2) {
   return `${summary2.create} to create, ${summary2.update} to update, ${summary2.clear} to clear, ${summary2.unchanged} unchanged.`;
@@ -64515,16 +65579,6 @@ function assemble(input, blocks, note) {
   if (input.footer) text += PARAGRAPH + input.footer;
   return `${text}
 `;
-}
-
-// src/render/escape.ts
-var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
-function escapeMarkdown(text) {
-  return text.replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`).replace(/[\r\n]+/g, " ");
-}
-function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run3) => run3.length));
-  return "`".repeat(Math.max(3, longest + 1));
 }
 
 // src/render/markdown.ts
@@ -64621,19 +65675,6 @@ function renderApplyReportMarkdown(report, options = {}) {
 }
 function row(key, kind, result) {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result} |`;
-}
-
-// src/concurrency.ts
-async function forEachBounded(items, concurrency, work, signal) {
-  let cursor = 0;
-  const worker = async () => {
-    while (cursor < items.length && !signal?.aborted) {
-      const index = cursor++;
-      await work(items[index], index);
-    }
-  };
-  const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
-  await Promise.all(Array.from({ length: width }, worker));
 }
 
 // src/service/autojoin-rule.ts
@@ -64943,7 +65984,7 @@ function splitBatch2(output, blobs) {
   return texts;
 }
 function git2(args, cwd, input) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve4, reject) => {
     const child = spawn("git", args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
     const stdout = [];
     let stderr = "";
@@ -64951,7 +65992,7 @@ function git2(args, cwd, input) {
     child.stderr.setEncoding("utf8").on("data", (chunk) => stderr += chunk);
     child.on("error", (error3) => reject(gitFailed(args, error3.code === "ENOENT" ? "git is not installed or not on PATH" : error3.message)));
     child.on("close", (code) => {
-      if (code === 0) resolve(Buffer.concat(stdout));
+      if (code === 0) resolve4(Buffer.concat(stdout));
       else reject(gitFailed(args, stderr));
     });
     child.stdin.on("error", () => void 0);
@@ -65034,17 +66075,103 @@ function keptScopes(project) {
   return new Set((project.prune?.keep ?? []).map((entry) => scopeKey(parseScopeKey(entry))));
 }
 
+// src/reconcile/changed.ts
+import { execFile as execFile2 } from "node:child_process";
+import { posix as posix3, resolve as resolve2 } from "node:path";
+import { promisify as promisify2 } from "node:util";
+var run2 = promisify2(execFile2);
+var MAX_OUTPUT2 = 64 * 1024 * 1024;
+async function loadChangedPolicies(rev, paths, cwd, project) {
+  const changed = await changedPolicyFiles(rev, paths, cwd);
+  const [read, previous] = await Promise.all([
+    readPolicySources(changed.present.map((file) => resolve2(cwd, file)), cwd),
+    changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd)
+  ]);
+  const now = parsePolicySources(read.sources, { project });
+  const then = parsePolicySources(previous, { project }).policies;
+  const declared = new Set(now.policies.map((policy) => policy.key));
+  const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
+  const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
+  return { load: { policies: now.policies, diagnostics, files: changed.present }, deleted };
+}
+async function loadChangedSince(rev, paths, options) {
+  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project);
+  if (deleted.length > 0) {
+    const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(", ")}, \u2026` : deleted.join(", ");
+    options.notice?.(
+      `${deleted.length} scope(s) lost their policy since ${rev} (${listed}); --changed-since leaves them as they are: the full plan with --prune-from clears them`
+    );
+  }
+  return load;
+}
+async function changedPolicyFiles(rev, paths, cwd) {
+  if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
+  const scope = ["--", ...paths.length > 0 ? paths : ["."]];
+  const explicit = new Set(paths.map((path4) => posix3.normalize(path4)));
+  const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
+  const [diff2, untracked] = (await Promise.all([
+    git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
+    git3(["ls-files", "-z", "--others", "--exclude-standard", ...scope], cwd, rev)
+  ])).map(fields);
+  const present = new Set(untracked.filter(isPolicy));
+  const previous = /* @__PURE__ */ new Set();
+  for (let i = 0; i + 1 < diff2.length; i += 2) {
+    const [status, file] = [diff2[i], diff2[i + 1]];
+    if (!isPolicy(file)) continue;
+    if (status !== "D") present.add(file);
+    if (status !== "A") previous.add(file);
+  }
+  return { present: [...present].sort(), previous: [...previous].sort() };
+}
+function fields(output) {
+  return output.split("\0").filter((field) => field !== "");
+}
+async function git3(args, cwd, rev) {
+  try {
+    return (await run2("git", args, { cwd, maxBuffer: MAX_OUTPUT2, encoding: "utf8" })).stdout;
+  } catch (error3) {
+    const { stderr, code } = error3;
+    const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
+    throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
+  }
+}
+
+// src/reconcile/saved-plan.ts
+var MAX_PLAN_BYTES = 256 * 1024 * 1024;
+async function readSavedPlan(file, sha256) {
+  const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: "saved plan" });
+  if (sha256 !== void 0) checkDigest(file, bytes, sha256);
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
+  }
+  return parsePlan(text, file);
+}
+function checkDigest(file, bytes, expected) {
+  const pinned = expected.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError("--plan-sha256 needs the 64 hex characters `plan --out` printed");
+  const actual = planDigest(bytes);
+  if (actual !== pinned) {
+    throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
+  }
+}
+
 // src/reconcile/index.ts
 async function makePlan(options) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const request2 = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  if (options.changedSince !== void 0 && (request2.from !== void 0 || request2.history === true)) {
+    throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
+  }
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
-  checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  if (options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy) => shard === void 0 || inShard(policy.key, shard);
   const desired = load.policies.filter(inThisShard);
-  const request2 = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
   const then = await findPruned(request2, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
   const live = await readLiveState(options.client, [...desired, ...pruned], {
@@ -65087,6 +66214,22 @@ async function verifyFingerprints(client, plan, options = {}) {
     return now === void 0 || fingerprint(now) !== saved;
   }).map(({ key }) => key);
   if (moved.length > 0) throw new StalePlanError(moved);
+  checkChangesAgainstLive(plan, live);
+}
+function checkChangesAgainstLive(plan, live) {
+  for (const change of plan.changes) {
+    const problem = liveProblem(change, live.get(change.key));
+    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
+  }
+}
+function liveProblem(change, now) {
+  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
+  const invitation = now?.autojoin?.invitationId;
+  if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
 }
 function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
@@ -65129,15 +66272,15 @@ async function upsertComment(target, marker, body) {
 async function findComment(target, firstPage, marker) {
   let next = firstPage;
   for (let page = 0; next && page < 100; page++) {
-    const { data, link } = await requestWithLink(target, "GET", next);
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
     const found = data.find((comment) => comment.body?.includes(marker));
     if (found) return found;
-    next = nextPagePath(link, target.apiUrl);
+    next = nextPagePath(link2, target.apiUrl);
   }
   return void 0;
 }
-function nextPagePath(link, apiUrl) {
-  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link ?? "");
+function nextPagePath(link2, apiUrl) {
+  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
   const url = new URL(match[1], apiUrl);
   const api = new URL(apiUrl);
@@ -65150,7 +66293,7 @@ async function request(target, method, path4, body) {
 }
 async function requestWithLink(target, method, path4, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath = path4.split("?")[0] ?? path4;
+  const shownPath2 = path4.split("?")[0] ?? path4;
   let response;
   try {
     response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path4}`, {
@@ -65160,10 +66303,10 @@ async function requestWithLink(target, method, path4, body) {
       signal: AbortSignal.timeout(3e4)
     });
   } catch (error3) {
-    throw new GitHubApiError(method, shownPath, void 0, error3 instanceof Error ? error3.message : String(error3), { cause: error3 });
+    throw new GitHubApiError(method, shownPath2, void 0, error3 instanceof Error ? error3.message : String(error3), { cause: error3 });
   }
   const text = await response.text();
-  if (!response.ok) throw new GitHubApiError(method, shownPath, response.status, apiMessage(text));
+  if (!response.ok) throw new GitHubApiError(method, shownPath2, response.status, apiMessage(text));
   return { data: text ? JSON.parse(text) : null, link: response.headers.get("link") };
 }
 function headers(token, hasBody) {
@@ -65230,11 +66373,6 @@ ${items}
 
 `;
 }
-function redact(text, secrets) {
-  let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join("***");
-  return out;
-}
 
 // src/action/steps.ts
 async function validateStep(inputs, context) {
@@ -65256,7 +66394,7 @@ async function planStep(inputs, context) {
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
-    const planJson = await writePlanFile(plan, context);
+    const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) warning(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions);
@@ -65265,7 +66403,7 @@ async function planStep(inputs, context) {
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const pending = plan.changes.length > 0;
-    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson };
+    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error3) => {
     if (!(error3 instanceof GitHubApiError)) await commentFailure(inputs, context, error3);
@@ -65294,14 +66432,15 @@ ${footer}
 async function applyStep(inputs, context) {
   const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor(inputs, context, project, client);
-    if (!plan) return loadFailed(inputs, context, load, false);
-    const planJson = await writePlanFile(plan, context);
+    const made = await planToApply(inputs, context, project, client);
+    if (!made.plan) return loadFailed(inputs, context, made.load, false);
+    const { plan, planJson } = made;
     const title = planTitle(inputs.paths);
     let report;
     try {
       const progress = log().progress("applied");
-      report = await applyPlan({ client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update }).finally(progress.done);
+      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
+      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -65313,6 +66452,14 @@ ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
     return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: plan.changes.length > 0, planJson, failure };
   });
+}
+async function planToApply(inputs, context, project, client) {
+  if (inputs.planFile !== void 0) {
+    const file = resolve3(context.workspace, inputs.planFile);
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
+  }
+  const { plan, load } = await planFor(inputs, context, project, client);
+  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 function planFor(inputs, context, project, client) {
   const progress = log().progress("read");
@@ -65348,7 +66495,17 @@ async function withClient(inputs, context, project, work) {
   const env = serviceEnv(inputs, process.env);
   const notice2 = (message) => info(message);
   const onRequest = (event) => log().request(event);
-  return withServiceClient({ env, cwd: context.workspace, baseUrl: project.baseUrl, notice: notice2, baseUrlHint: "the action input base-url", onRequest }, (message) => notice(message), work);
+  const options = {
+    env,
+    cwd: context.workspace,
+    baseUrl: project.baseUrl,
+    projectFile: project.file,
+    notice: notice2,
+    baseUrlHint: "the action input base-url",
+    onRequest,
+    connections: inputs.concurrency
+  };
+  return withServiceClient(options, (message) => notice(message), work);
 }
 function serviceEnv(inputs, env) {
   return {
@@ -65363,27 +66520,28 @@ function projectOrFail(workspace, paths) {
 function annotate(diagnostics) {
   for (const d of diagnostics) {
     const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
-    if (d.severity === "error") error(d.message, properties);
-    else warning(d.message, properties);
+    if (d.severity === "error") error(escapeControls(d.message), properties);
+    else warning(escapeControls(d.message), properties);
   }
 }
 async function writePlanFile(plan, context) {
-  const dir = join2(context.runnerTemp, "autojoin-sync");
+  const dir = join3(context.runnerTemp, "autojoin-sync");
   await mkdir3(dir, { recursive: true });
-  const file = join2(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
-  await writeFile3(file, serializePlan(plan));
-  return file;
+  const file = join3(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  const text = serializePlan(plan);
+  await writeFileAtomic(file, text);
+  return { file, sha256: planDigest(Buffer.from(text, "utf8")) };
 }
 async function writeJobSummary(markdown, inputs) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await summary.addRaw(redact(markdown, [inputs.apiKey, inputs.githubToken]), true).write();
+  await summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
 }
 async function publishComment(inputs, context, body) {
   if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
   if (!inputs.githubToken) return warning("no github-token: the plan is in the job summary only");
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), redact(body, [inputs.apiKey, inputs.githubToken]));
+    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
     info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error3) {
     if (error3 instanceof GitHubApiError && (error3.status === 403 || error3.status === 404)) {
@@ -65408,7 +66566,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/action/main.ts
-async function run2() {
+async function run3() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
@@ -65420,7 +66578,7 @@ async function run2() {
   } catch (error3) {
     const failure = asRunError(error3);
     setOutput("exit-code", String(failure.exitCode));
-    setFailed(failure.message);
+    setFailed(errorText(failure, [getInput("api-key"), getInput("github-token")]));
   }
 }
 function runStep(inputs, context) {
@@ -65436,10 +66594,11 @@ function runStep(inputs, context) {
 function conclude(outcome, inputs) {
   setOutput("has-changes", String(outcome.hasChanges));
   setOutput("plan-json", outcome.planJson ?? "");
+  setOutput("plan-sha256", outcome.planSha256 ?? "");
   setOutput("exit-code", String(outcome.exitCode));
   setOutput("summary", outcome.summary);
   info(outcome.summary);
-  if (isFailure(outcome.exitCode, inputs)) setFailed(outcome.failure ?? outcome.summary);
+  if (isFailure(outcome.exitCode, inputs)) setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }
 function isFailure(code, inputs) {
   if (code === ExitCode2.changesPending) return inputs.detailedExitcode;
@@ -65451,8 +66610,9 @@ function asRunError(error3) {
   return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode2.error);
 }
 function maskSecret(value) {
-  if (value.trim() !== "") setSecret(value.trim());
+  if (value.trim() === "") return;
+  for (const form of secretForms(value.trim())) setSecret(form);
 }
 
 // src/action/index.ts
-await run2();
+await run3();

@@ -168,7 +168,16 @@ async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, pro
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
-  const options = { env, cwd: context.workspace, baseUrl: project.baseUrl, projectFile: project.file, notice, baseUrlHint: 'the action input base-url', onRequest };
+  const options = {
+    env,
+    cwd: context.workspace,
+    baseUrl: project.baseUrl,
+    projectFile: project.file,
+    notice,
+    baseUrlHint: 'the action input base-url',
+    onRequest,
+    connections: inputs.concurrency,
+  };
   return withServiceClient(options, (message) => core.notice(message), work);
 }
 

@@ -1,16 +1,49 @@
+/**
+ * The `autojoin-sync` command tree. Commands load lazily: only the command being run is imported
+ * (with everything it needs: the policy loader, the client, the emulator…); the others are
+ * stand-ins that carry just the line `--help` shows for them. So `--version` and `--help` load
+ * commander and nothing else.
+ */
 import { Command } from 'commander';
-import { register as registerValidate } from './commands/validate.js';
-import { register as registerFmt } from './commands/fmt.js';
-import { register as registerPlan } from './commands/plan.js';
-import { register as registerApply } from './commands/apply.js';
-import { register as registerImport } from './commands/import.js';
-import { register as registerPresets } from './commands/presets.js';
-import { register as registerEmulator } from './commands/emulator.js';
 import { VERSION } from '../version.js';
 import { addOutputOptions } from './options.js';
 
-/** Builds the `autojoin-sync` command tree; each command lives in ./commands/<name>.ts. */
-export function buildProgram(): Command {
+/** A command as the top-level help lists it, and how to load its module. */
+export interface CommandEntry {
+  name: string;
+  /** What the top-level help shows after the name, e.g. `[options] [path...]` (test/cli/program.test.ts keeps it true). */
+  usage: string;
+  summary: string;
+  load: () => Promise<{ register(program: Command): void }>;
+}
+
+/** Every command, in help order; each lives in ./commands/<name>.ts. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'validate',
+    usage: '[options] [paths...]',
+    summary: 'check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)',
+    load: () => import('./commands/validate.js'),
+  },
+  {
+    name: 'fmt',
+    usage: '[options] [paths...]',
+    summary: 'rewrite policy files in canonical form (normalized, sorted domains; comments kept)',
+    load: () => import('./commands/fmt.js'),
+  },
+  { name: 'plan', usage: '[options] [path...]', summary: 'show what apply would change (writes nothing)', load: () => import('./commands/plan.js') },
+  { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
+  { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
+  { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
+  { name: 'emulator', usage: '[options]', summary: 'run a local emulator of the Invitation Service', load: () => import('./commands/emulator.js') },
+];
+
+/**
+ * Builds the command tree for `argv`: the command it names (also after `help`) is loaded in
+ * full, every other one is a stand-in for the help listing.
+ * @param loadAll load every command (tests compare the stand-ins with the real thing)
+ */
+export async function buildProgram(argv: readonly string[], loadAll = false): Promise<Command> {
   const program = new Command('autojoin-sync')
     .description(
       'Make the Invitation Service\'s autojoin domains match the policy files in your repository.\n' +
@@ -21,16 +54,11 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   addOutputOptions(program);
-  for (const register of [
-    registerValidate,
-    registerFmt,
-    registerPlan,
-    registerApply,
-    registerImport,
-    registerPresets,
-    registerEmulator,
-  ]) {
-    register(program);
+  const wanted = commandNamed(argv);
+  for (const entry of COMMANDS) {
+    if (loadAll || entry.name === wanted) (await entry.load()).register(program);
+    else program.command(`${entry.name} ${entry.usage}`.trim());
+    program.commands.at(-1)?.summary(entry.summary);
   }
   program.addHelpText(
     'after',
@@ -53,4 +81,10 @@ Environment:
 Exit codes: 0 ok · 1 error · 2 changes pending (--detailed-exitcode) · 3 refused by a safety limit · 4 saved plan is stale`,
   );
   return program;
+}
+
+/** @returns the command `argv` runs or asks help for: its first word that is not a flag (after `help`, the next one). */
+function commandNamed(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
 }

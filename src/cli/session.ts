@@ -27,17 +27,18 @@ export interface Session {
 /**
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become RunErrors with their exit code.
- * @param flags `emulator`: the --emulator flag
+ * @param flags `emulator`: the --emulator flag; `requestTimeout`: seconds per attempt; `concurrency`: the pool size (default 16)
  */
 export async function withSession<T>(
   cwd: string,
   paths: string[],
   work: (session: Session) => Promise<T>,
-  flags: { emulator?: boolean; requestTimeout?: number } = {},
+  flags: { emulator?: boolean; requestTimeout?: number; concurrency?: number } = {},
 ): Promise<T> {
   const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
   try {
-    const options = { ...connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout }), emulator: flags.emulator };
+    const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
+    const options = { ...connection, emulator: flags.emulator, connections: flags.concurrency };
     return await withServiceClient(options, printNotice, (client, { target }) => work({ client, project, target }));
   } catch (error) {
     throw toRunError(error);
@@ -75,7 +76,7 @@ export async function planOrFail(options: {
   client: ServiceClient;
   project: ProjectConfig;
   target: string;
-  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number };
+  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number; changedSince?: string };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -94,6 +95,8 @@ export async function planOrFail(options: {
     target: options.target,
     shard: flags.shard,
     onProgress: progress.update,
+    changedSince: flags.changedSince,
+    onNotice: printNotice,
   }).finally(progress.done);
   printDiagnostics(load.diagnostics);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthScheme } from './auth.js';
 import { HttpError, type Reply } from './http-io.js';
 import type { EmulatorData, StartMode } from './types.js';
+import type { ScopeKey } from '../scope.js';
 
 /** What a handler sees of the emulator. */
 export interface EmulatorState {
@@ -28,7 +29,8 @@ export interface HandlerContext {
 /** A handler's result: the reply, and the state change to make before it is sent (if any). */
 export interface Handled {
   reply: Reply;
-  commit?: () => void;
+  /** Makes the state change; @returns the keys of the scopes it changed (what the journal records). */
+  commit?: () => ScopeKey[];
 }
 
 export interface Route {

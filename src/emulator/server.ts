@@ -11,11 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkAuth } from './auth.js';
 import { createFaultSource, type FaultDraw, type FaultSource } from './faults.js';
+import { createInFlightLimit } from './in-flight.js';
 import { ROUTES } from './handlers.js';
 import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './http-io.js';
 import { findRoute, type EmulatorState, type Handled } from './routes.js';
 import { emptyData } from './seed.js';
 import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
+import { createJournal, type Journal } from './journal.js';
 import type { Emulator, EmulatorOptions, RequestLogEntry } from './types.js';
 
 /** The local key the emulator accepts when none is configured (public: it guards nothing). */
@@ -30,10 +32,14 @@ interface Runtime {
   secrets: { apiKey: string; accessToken: string };
   options: EmulatorOptions;
   faults: FaultSource;
+  /** Rewrites the whole data file: only to compact the journal, on start and on stop. */
   saver: Saver;
+  journal: Journal;
   requests: RequestLogEntry[];
   /** Aborted on close, so pending latency and slow faults stop waiting. */
   closing: AbortController;
+  /** Counts a request in flight, or says it is over options.maxInFlight. */
+  admit: (response: ServerResponse) => boolean;
 }
 
 /**
@@ -58,13 +64,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options,
     faults: createFaultSource({ rate: options.faultRate, kinds: options.faults, seed: options.faultSeed }),
     saver: createSaver(options.dataFile, () => JSON.stringify(data)),
+    journal: createJournal(options.dataFile),
     requests: [],
     closing: new AbortController(),
+    admit: createInFlightLimit(options.maxInFlight),
   };
   // Every request waiting out its latency listens on this signal; hundreds may wait at once.
   setMaxListeners(0, runtime.closing.signal);
-  // Written at once even when just loaded: an unwritable data file fails here, not on the first sync.
+  // Written at once even when just loaded (this also compacts a journal left by a killed run):
+  // an unwritable data file fails here, not on the first sync.
   await runtime.saver.save();
+  await runtime.journal.clear();
   const server = createServer({ keepAlive: true }, (request, response) => {
     serve(runtime, request, response).catch((error: unknown) => failSafe(runtime, request, response, error));
   });
@@ -95,10 +105,20 @@ async function close(server: Server, runtime: Runtime): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await closed;
-  await runtime.saver.idle();
+  try {
+    await runtime.saver.save();
+    await runtime.journal.clear();
+  } catch {
+    // Not compacted: the journal still holds every acknowledged write, and the next start replays it.
+  }
 }
 
 async function serve(runtime: Runtime, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!runtime.admit(response)) {
+    logRequest(runtime, request, 429, null);
+    sendReply(response, errorReply(429, `Too many requests in flight (limit ${String(runtime.options.maxInFlight)})`));
+    return;
+  }
   const fault = runtime.faults.next();
   const log = (status: number) => logRequest(runtime, request, status, fault);
   await wait(runtime, runtime.options.latencyMs ?? 0);
@@ -159,12 +179,13 @@ async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handl
   }
 }
 
-/** Makes the handler's state change and saves it; a failed save becomes a 500 (the change stays in memory). */
+/** Makes the handler's state change and journals it; a failed write becomes a 500 (the change stays in memory). */
 async function commit(runtime: Runtime, handled: Handled): Promise<Reply> {
   if (!handled.commit) return handled.reply;
-  handled.commit();
+  const { data } = runtime.state;
+  const changed = handled.commit();
   try {
-    await runtime.saver.save();
+    await runtime.journal.append(changed.map((key) => ({ key, scope: data.scopes[key] ?? null, nextId: data.nextId })));
     return handled.reply;
   } catch (error) {
     return errorReply(500, `Could not save the emulator state: ${(error as Error).message}`);

@@ -7,10 +7,14 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { replayJournal } from './journal.js';
 import type { EmulatorData } from './types.js';
 import { writeFileAtomic as writeAtomically } from '../files.js';
 
-/** @returns the state in `file`, or null when the file does not exist; throws naming the file when it is unreadable. */
+/**
+ * @returns the state in `file` with its journal (journal.ts) applied, or null when the file does
+ *   not exist; throws naming the file when it is unreadable
+ */
 export async function loadDataFile(file: string): Promise<EmulatorData | null> {
   let text: string;
   try {
@@ -19,7 +23,9 @@ export async function loadDataFile(file: string): Promise<EmulatorData | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new Error(`cannot read emulator data file ${file}: ${(error as Error).message}`);
   }
-  return parseData(text, file);
+  const data = parseData(text, file);
+  await replayJournal(file, data);
+  return data;
 }
 
 /** @returns the state in `text`; throws a one-line error naming `file` when it is not an emulator data file. */

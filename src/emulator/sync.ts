@@ -58,10 +58,11 @@ export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date
   return { key, scope, nextId, state: autojoinAnswer(scope, options) };
 }
 
-/** Stores a planned sync in `data`. */
-export function commitSync(data: EmulatorData, outcome: SyncOutcome): void {
+/** Stores a planned sync in `data`; @returns the key of the scope it changed. */
+export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[] {
   data.scopes[outcome.key] = outcome.scope;
   data.nextId = outcome.nextId;
+  return [outcome.key];
 }
 
 /** @returns the answer of call 2 and 2b for a stored scope (or none): the invitation only while active. */

@@ -65,6 +65,8 @@ export interface EmulatorOptions {
   byGroup?: boolean;
   /** How long a 'slow' fault delays its answer (default 3000 ms). */
   slowMs?: number;
+  /** Answer 429 at once (no Retry-After) to a request arriving while this many are in flight. */
+  maxInFlight?: number;
 }
 
 /** One request as the emulator served it. */

@@ -3,6 +3,7 @@
  * every file becomes a diagnostic (nothing stops at the first); a policy with any error
  * is left out of `policies`, everything else still loads.
  */
+import { forEachBounded } from '../concurrency.js';
 import { compareScopeKeys, scopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
 import { checkDomain, normalizeDomain } from './domains.js';
@@ -49,7 +50,10 @@ export async function readPolicySources(
   const sources: PolicySource[] = [];
   const diagnostics: Diagnostic[] = [];
   const root = await readableRoot(cwd);
-  const results = await mapLimit(files, READ_CONCURRENCY, (file) => readOne(file, relativePosix(cwd, file), root));
+  const results = new Array<PolicySource | Diagnostic>(files.length);
+  await forEachBounded(files, READ_CONCURRENCY, async (file, index) => {
+    results[index] = await readOne(file, relativePosix(cwd, file), root);
+  });
   for (const result of results) {
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
@@ -65,19 +69,6 @@ async function readOne(absolute: string, file: string, root: string): Promise<Po
   } catch (error) {
     return fileDiagnostic(file, error);
   }
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/ty
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned } from './prune.js';
+import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 
 type Progress = (done: number, total: number) => void;
@@ -42,6 +43,10 @@ export interface MakePlanOptions {
   shard?: string;
   /** Progress of the live-state read. */
   onProgress?: Progress;
+  /** Git revision: load only the policy files changed since it (changed.ts); cannot be combined with pruneFrom. */
+  changedSince?: string;
+  /** Notices for the user, e.g. scopes whose policy was deleted since `changedSince`. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -51,13 +56,20 @@ export interface MakePlanOptions {
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const loaded = await loadPolicies(paths, { cwd: options.cwd, project: options.project });
+  const request = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  if (options.changedSince !== undefined && (request.from !== undefined || request.history === true)) {
+    throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
+  }
+  const loaded =
+    options.changedSince === undefined
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project })
+      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
-  checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
+  if (options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
   const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);
   const desired = load.policies.filter(inThisShard);
-  const request = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
   const then = await findPruned(request, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
   const live = await readLiveState(options.client, [...desired, ...pruned], {

@@ -37,6 +37,8 @@ export interface ConnectOptions {
   emulator?: boolean;
   /** The service client's request hook (one event per HTTP attempt), e.g. the logger's --verbose lines. */
   onRequest?: RequestHook;
+  /** Size of the client's connection pool: the run's `--concurrency` (default 16). */
+  connections?: number;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -132,7 +134,7 @@ export async function withServiceClient<T>(
   try {
     const { baseUrl, apiKey, accessToken } = connection;
     // The embedded emulator runs in this process: never send its requests through a proxy.
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: options.connections });
     try {
       return await work(client, connection);
     } finally {

@@ -2,7 +2,7 @@
  * HTTP transport: one keep-alive undici Agent, composed with its interceptors
  * (innermost first):
  *
- *   count attempts → trace (trace.ts) → deadline (deadline.ts) → whole body (size cap) → undici retry (policy from retry.ts)
+ *   count attempts → trace (trace.ts) → deadline (deadline.ts) → whole body (size cap) → pacing (pacing.ts) → undici retry (policy from retry.ts)
  *
  * The "whole body" interceptor is the reason retries also cover a body cut short: it holds
  * a response back until its body is complete (and under the size cap) and only then passes
@@ -16,6 +16,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 import { DEADLINE_CODE, deadline } from './deadline.js';
+import { createPacer, pacingInterceptor } from './pacing.js';
 import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
 import { describeTlsFailure } from './tls.js';
 
@@ -71,13 +72,12 @@ export function createTransport(options: TransportOptions): Transport {
     traceRequests(options.onRequest),
     deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
-    interceptors.retry({
-      throwOnError: true,
-      maxRetries: options.retry.maxRetries,
-      statusCodes: [...options.retry.statuses],
-      errorCodes: [...options.retry.errorCodes],
-      methods: ['GET', 'POST'],
-    }),
+    // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
+    pacingInterceptor(createPacer(options.connections)),
+    // Only statusCodes matters here (it decides which answers become retryable errors): the
+    // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
+    // and methods checks, so those are not passed.
+    interceptors.retry({ throwOnError: true, statusCodes: [...options.retry.statuses] }),
   );
   return {
     send: (request) => sendCall(dispatcher, options, request),

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateData, startEmulator, type EmulatorData } from '../../src/emulator/index.js';
 import { LIST, startPeer, tempDir } from './helpers.js';
+import { loadDataFile } from '../../src/emulator/store.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -13,7 +14,8 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-const readState = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as EmulatorData;
+/** The state on disk as a restart would see it: the data file with its journal applied. */
+const readState = async (file: string) => (await loadDataFile(file)) as EmulatorData;
 
 describe('data file', () => {
   it('starts from options.data when the file is missing, and writes it at once', async () => {

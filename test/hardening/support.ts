@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { generateData, type EmulatorData } from '../../src/emulator/index.js';
+import { replayJournal } from '../../src/emulator/journal.js';
 import { parseScopeKey } from '../../src/scope.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
 import { runCli, startEmulatorProcess, stop, type EmulatorProcess } from '../support/cli.js';
@@ -114,6 +115,8 @@ export async function readDataFile(file: string): Promise<EmulatorData> {
   }
   expect(data.formatVersion).toBe(1);
   expect(typeof data.scopes).toBe('object');
+  // Writes since the last compaction live in the journal; it must replay cleanly too.
+  await replayJournal(file, data);
   return data;
 }
 

@@ -38,7 +38,6 @@ interface ApplyFlags {
 export function register(program: Command): void {
   program
     .command('apply')
-    .summary('make the Invitation Service match the policy files')
     .description(
       'Plan as `plan` does, show the plan, check the safety limits, then POST the complete domain ' +
         'list of every changed scope and verify what the service stored. On a terminal apply asks ' +

@@ -30,13 +30,13 @@ interface EmulatorFlags {
   domainTargets?: boolean;
   unpaginated?: boolean;
   byGroup: boolean;
+  maxInFlight?: string;
 }
 
 /** Registers `autojoin-sync emulator`: a local Invitation Service for trying things out and for tests. */
 export function register(program: Command): void {
   program
     .command('emulator')
-    .summary('run a local emulator of the Invitation Service')
     .description(
       'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls, auth, webmail rejection, ' +
         'pagination. Prints "listening on http://127.0.0.1:PORT" on stdout once it accepts requests; notices go to ' +
@@ -55,6 +55,7 @@ export function register(program: Command): void {
         .choices(['offset', 'after'])
         .default('offset'),
     )
+    .option('--max-in-flight <n>', 'answer 429 at once to a request arriving while N are in flight')
     .option('--seed-scopes <n>', 'generate N scopes (scope-0001, …) when there is no data file yet')
     .option('--seed-invitations <m>', 'ordinary invitations per generated scope', '0')
     .option('--seed-domains <k>', 'autojoin domains per generated scope', '0')
@@ -89,6 +90,8 @@ async function runEmulator(flags: EmulatorFlags): Promise<void> {
   const signal = await untilSignal();
   process.stderr.write(`emulator: ${signal} received, stopping\n`);
   await emulator.close();
+  const throttled = emulator.requests.filter((request) => request.status === 429).length;
+  process.stderr.write(`emulator: served ${emulator.requests.length} requests (${throttled} answered 429)\n`);
 }
 
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -120,6 +123,7 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
     domainTargets: flags.domainTargets ?? false,
     unpaginated: flags.unpaginated ?? false,
     byGroup: flags.byGroup,
+    maxInFlight: flags.maxInFlight === undefined ? undefined : integer('--max-in-flight', flags.maxInFlight, 100_000),
   };
 }
 

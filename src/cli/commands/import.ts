@@ -34,7 +34,6 @@ interface ImportFlags {
 export function register(program: Command): void {
   program
     .command('import')
-    .summary('write policy files from the live state of scopes')
     .description(
       'Read the live autojoin domains of each --scope (or each scope listed in --scopes-from FILE) and write one canonical policy file per scope, ' +
         'named <scopeType>-<scope>.autojoin.yaml (characters other than letters, digits, ".", "_" and ' +

@@ -26,13 +26,13 @@ interface PlanFlags {
   listing?: ListingKind;
   concurrency: number;
   requestTimeout?: number;
+  changedSince?: string;
 }
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
   program
     .command('plan')
-    .summary('show what apply would change (writes nothing)')
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -45,6 +45,7 @@ export function register(program: Command): void {
     .addOption(pruneOption())
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
     .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(listingOption())

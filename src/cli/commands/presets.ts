@@ -14,7 +14,6 @@ import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 export function register(program: Command): void {
   const presets = program
     .command('presets')
-    .summary('read customer invitation presets (JSON to stdout)')
     .description(
       'Read the customer invitation presets of the Invitation Service and print the JSON answer to ' +
         'stdout. Needs AUTOJOIN_ACCESS_TOKEN (the embedded emulator supplies its own).',

@@ -1,0 +1,131 @@
+/**
+ * Adaptive pacing: the AIMD window as arithmetic, the pacer's in-flight bound and pool-wide
+ * pause, and the client against servers that push back (the emulator's in-flight limit, a
+ * Retry-After), over loopback HTTP.
+ */
+import { describe, expect, it } from 'vitest';
+import { AimdWindow, createPacer, MAX_PAUSE_MS, type Permit } from '../../src/service/pacing.js';
+import { readLiveState } from '../../src/service/state.js';
+import { createClient } from '../../src/service/index.js';
+import { useCleanup } from './support/cleanup.js';
+import { startPeer, FAST_RETRY } from './support/peer.js';
+import { sendJson, startHostileServer } from './support/hostile-server.js';
+
+const closeAfterTest = useCleanup();
+const answer = (latencyMs = 20) => ({ kind: 'answer', latencyMs }) as const;
+
+describe('AimdWindow', () => {
+  it('starts at its ceiling and never grows past it', () => {
+    const window = new AimdWindow(8);
+    for (let i = 0; i < 100; i++) window.record(answer(), window.currentRound);
+    expect(window.limit).toBe(8);
+  });
+
+  it('shrinks by a quarter on a 429, once per round', () => {
+    const window = new AimdWindow(64);
+    const round = window.currentRound;
+    for (let i = 0; i < 30; i++) window.record({ kind: 'throttled' }, round);
+    expect(window.limit).toBe(48);
+    window.record({ kind: 'throttled' }, window.currentRound);
+    expect(window.limit).toBe(36);
+  });
+
+  it('grows by about one per window of fast answers, and never drops below 1', () => {
+    const window = new AimdWindow(64);
+    for (let i = 0; i < 40; i++) window.record({ kind: 'throttled' }, window.currentRound);
+    expect(window.limit).toBe(1);
+    for (let i = 0; i < 3; i++) window.record(answer(), window.currentRound);
+    expect(window.limit).toBe(2);
+  });
+
+  it('shrinks when latency rises far above the fastest answer, not on ordinary jitter', () => {
+    const window = new AimdWindow(32);
+    for (let i = 0; i < 50; i++) window.record(answer(20 + (i % 5)), window.currentRound);
+    window.record(answer(1), window.currentRound); // a fast 404 must not make 20 ms look slow
+    for (let i = 0; i < 50; i++) window.record(answer(25), window.currentRound);
+    expect(window.limit).toBe(32);
+    for (let i = 0; i < 50; i++) window.record(answer(2_000), window.currentRound);
+    expect(window.limit).toBeLessThan(32);
+  });
+
+  it('ignores failures (no answer says nothing about load)', () => {
+    const window = new AimdWindow(4);
+    window.record({ kind: 'failed' }, window.currentRound);
+    expect(window.limit).toBe(4);
+  });
+});
+
+describe('createPacer', () => {
+  it('admits at most the window, then one more for each release', async () => {
+    const pacer = createPacer(3);
+    const permits: Permit[] = [];
+    for (let i = 0; i < 5; i++) void pacer.acquire().then((permit) => permits.push(permit));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(permits).toHaveLength(3);
+    permits[0]!.release(answer());
+    permits[0]!.release(answer()); // a second release of the same permit changes nothing
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(permits).toHaveLength(4);
+    expect(pacer.inFlight).toBe(3);
+  });
+
+  it('holds every acquisition during a pause, capped at MAX_PAUSE_MS', async () => {
+    let clock = 1_000;
+    const pacer = createPacer(4, () => clock);
+    pacer.pause(10 * MAX_PAUSE_MS);
+    let admitted = false;
+    void pacer.acquire().then(() => (admitted = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(admitted).toBe(false);
+    clock += MAX_PAUSE_MS; // the timer set for the (capped) pause now finds it over
+    pacer.pause(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(admitted).toBe(true);
+  });
+});
+
+describe('the client against a service that pushes back', () => {
+  it('uses the whole pool: 64 connections put more than 16 requests in flight', async () => {
+    const peer = closeAfterTest(await startPeer({ latencyMs: 30, maxInFlight: 16, generate: { scopes: 200 } }, { connections: 64 }));
+    const refs = Array.from({ length: 200 }, (_, i) => ({ scopeType: 'team', scope: `scope-${String(i + 1).padStart(4, '0')}` }));
+    const live = await readLiveState(peer.client, refs, { listing: 'by-scope', concurrency: 64 });
+    expect(live.size).toBe(200);
+    // Over the limit of 16 only because more than 16 were in flight; the pacer then backed off.
+    expect(peer.emulator.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+  });
+
+  it('finds an in-flight limit below the pool size and loses no request to it', async () => {
+    const peer = closeAfterTest(
+      await startPeer({ latencyMs: 10, maxInFlight: 8, generate: { scopes: 300, invitationsPerScope: 25 } }, { connections: 32 }),
+    );
+    const refs = Array.from({ length: 300 }, (_, i) => ({ scopeType: 'team', scope: `scope-${String(i + 1).padStart(4, '0')}` }));
+    const live = await readLiveState(peer.client, refs, { listing: 'by-scope', concurrency: 32 });
+    expect(live.size).toBe(300);
+    const throttled = peer.emulator.requests.filter((r) => r.status === 429).length;
+    const served = peer.emulator.requests.length - throttled;
+    expect(served).toBe(600); // two pages per scope, none given up
+    // Without pacing every round would overshoot by 24 of 32; AIMD keeps the overshoot small.
+    expect(throttled).toBeLessThan(served / 4);
+  });
+
+  it("honours a Retry-After for the whole pool: a call started later waits it out too", async () => {
+    let throttledAt = 0;
+    const server = closeAfterTest(
+      await startHostileServer((request, response, index) => {
+        if (index === 0) {
+          throttledAt = Date.now();
+          sendJson(response, 429, { statusCode: 429, message: 'slow down' }, { 'retry-after': '1' });
+        } else sendJson(response, 200, { invitations: [] });
+      }),
+    );
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k', retry: FAST_RETRY }));
+    const first = client.listInvitations('by-scope', { scopeType: 'team', scope: 'a' });
+    while (throttledAt === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await client.listInvitations('by-scope', { scopeType: 'team', scope: 'b' });
+    await first;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(server.requests).toHaveLength(3);
+  });
+});
