@@ -27,11 +27,15 @@ const segment = (value: string) => (value === '.' || value === '..' ? value.repl
 
 describe('path segments', () => {
   const scopes = ['a/b', '../x', '..', '.', 'a b', 'ünï', '%2F', 'q?x=1', 'h#frag', 'x/../../y'];
+  const domainOf = (scope: string): string => `d${scopes.indexOf(scope)}.example.org`;
+
+  // Every test reads these, in whatever order the tests run.
+  beforeAll(async () => {
+    for (const scope of scopes) expect((await peer.sync({ domains: [domainOf(scope)], scope })).status).toBe(200);
+  });
 
   it.each(scopes)('scope %j stays one scope, in every call', async (scope) => {
-    const domain = `d${scopes.indexOf(scope)}.example.org`;
-    const synced = await peer.sync({ domains: [domain], scope });
-    expect(synced.status).toBe(200);
+    const domain = domainOf(scope);
     const state = await rawGet(`${LIST}/team/${segment(scope)}/autojoin`);
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ autojoinDomains: [{ domain }], invitation: { scope, scopeType: 'team' } });
@@ -45,7 +49,9 @@ describe('path segments', () => {
     for (const scope of ['a', 'b', 'x', 'y']) {
       expect((await rawGet(`${LIST}/team/${scope}/autojoin`)).body).toEqual(NONE);
     }
-    const keys = Object.keys(peer.emulator.data().scopes).sort();
+    const keys = Object.keys(peer.emulator.data().scopes)
+      .filter((key) => key !== 'team/b/c') // the encoded-slash test's own scope
+      .sort();
     expect(keys).toEqual(scopes.map((scope) => `team/${scope}`).sort());
   });
 
