@@ -64,8 +64,8 @@ export async function benchReconcile(options: BenchOptions): Promise<BenchRow[]>
       plan = planned.result;
       const applied = await withEmulator(sizes.scopes, [], (url) => measureApply(url, planned.result, concurrency));
       const naiveVs = concurrency === 16 ? naive : undefined;
-      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.planSeconds));
-      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.applySeconds));
+      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs?.planSeconds));
+      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs?.applySeconds));
     }
     const throttled = await withEmulator(sizes.scopes, ['--max-in-flight', String(THROTTLE_AT)], (url) => measurePlan(url, dir, 64, sizes.scopes));
     rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency 64, service answers 429 above ${THROTTLE_AT} in flight`, throttled.phase, THROTTLE_AT, GOAL_THROTTLED));

@@ -38,7 +38,7 @@ export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date
   for (const domain of before.autojoin?.domains ?? []) knownDomainIds[domain.domain] ??= domain.id;
   const domains: WireDomain[] = normalizeDomains(request.domains).map((domain) => {
     knownDomainIds[domain] ??= formatId('ajd', nextId++);
-    return { id: knownDomainIds[domain] as string, domain };
+    return { id: knownDomainIds[domain], domain };
   });
   const scopeName = request.scopeName ?? before.scopeName;
   const timestamp = now.toISOString();

@@ -129,7 +129,7 @@ describe('the state reader against a hostile server', () => {
     const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }]);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(hits.map(startOf)).toEqual([0, 19]);
-    expect(live.get('team/loop' as never)).toMatchObject({ domains: [], autojoin: null });
+    expect(live.get('team/loop')).toMatchObject({ domains: [], autojoin: null });
   });
 
   it('ends a read whose body stalls after the headers with a timeout', async () => {
@@ -154,7 +154,7 @@ describe('the state reader against a hostile server', () => {
 
   it('refuses a hostile call 2b answer when the listing gives no domain targets', async () => {
     const { client, hits } = await hostile((request, response) => {
-      if (request.url?.endsWith('/autojoin')) return json(response, '{"autojoinDomains":"acme.com","invitation":{"id":"aj"}}');
+      if (request.url?.endsWith('/autojoin')) { json(response, '{"autojoinDomains":"acme.com","invitation":{"id":"aj"}}'); return; }
       json(response, '{"invitations":[{"id":"aj","invitationType":"autojoin","deactivated":false}]}');
     });
     expect(await readError(client, 'no-targets')).toMatch(
@@ -165,7 +165,7 @@ describe('the state reader against a hostile server', () => {
 
   it('fails, rather than read "no domains", when call 2b answers 404 for an active autojoin invitation without targets', async () => {
     const { client } = await hostile((request, response) => {
-      if (request.url?.endsWith('/autojoin')) return json(response, '{"statusCode":404,"message":"Not Found","error":"Not Found"}', 404);
+      if (request.url?.endsWith('/autojoin')) { json(response, '{"statusCode":404,"message":"Not Found","error":"Not Found"}', 404); return; }
       json(response, '{"invitations":[{"id":"aj-1","invitationType":"autojoin","deactivated":false}]}');
     });
     expect(await readError(client, 'gone')).toBe(
