@@ -100,7 +100,7 @@ async function measurePlan(baseUrl: string, cwd: string, concurrency: number, sc
   const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
     const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, concurrency });
-    if (!plan || plan.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
+    if (plan?.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
     return plan;
   } finally {
     await client.close();
@@ -198,10 +198,10 @@ async function spawnEmulator(scopes: number, extra: string[]): Promise<{ url: st
   const env = { ...process.env, AUTOJOIN_API_KEY: DEFAULT_API_KEY };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let errors = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1]);

@@ -78,7 +78,7 @@ function canonicalizeDocument(doc: Document): void {
 function keepHeaderComment(map: YAMLMap, formerFirst: Pair): void {
   if (!isScalar(formerFirst.key) || !formerFirst.key.commentBefore) return;
   map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join('\n');
-  map.spaceBefore = map.spaceBefore || formerFirst.key.spaceBefore;
+  if (formerFirst.key.spaceBefore) map.spaceBefore = true;
   formerFirst.key.commentBefore = undefined;
   formerFirst.key.spaceBefore = false;
 }

@@ -18,7 +18,10 @@ const validators = new Map<AnswerShape, ValidateFunction>();
 function validatorFor(name: AnswerShape): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: false, strict: true }).addSchema(apiSchema);
+    if (!ajv) {
+      ajv = new Ajv2020({ allErrors: false, strict: true });
+      ajv.addSchema(apiSchema);
+    }
     validate = ajv.getSchema(`${apiSchema.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no answer shape named ${name}`);
     validators.set(name, validate);

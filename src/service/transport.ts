@@ -233,7 +233,9 @@ class Collector implements Dispatcher.DispatchHandler {
   ) {}
 
   /** Present so undici treats this as a handler of its current (controller) interface. */
-  onRequestStart(): void {}
+  onRequestStart(): void {
+    // nothing to do before the response starts
+  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     this.status = status;

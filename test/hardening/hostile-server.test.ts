@@ -4,6 +4,7 @@
  * never hang, crash or quietly return a partial state. The server is a tiny node:http
  * handler on 127.0.0.1 chosen per test; the client is the real one over loopback.
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,13 +49,13 @@ async function readError(client: ServiceClient, scope = 'x'): Promise<string> {
   const started = performance.now();
   const error = await readLiveState(client, [{ scopeType: 'team', scope }]).then(
     () => null,
-    (failure: unknown) => failure as Error,
+    (failure: unknown) => failure,
   );
   expect(performance.now() - started).toBeLessThan(BOUND_MS);
-  expect(error, 'the read should have failed').toBeInstanceOf(Error);
-  expect(error!.message).not.toContain(KEY);
-  expect(error!.message).not.toContain('\n');
-  return error!.message;
+  assert(error instanceof Error, 'the read should have failed');
+  expect(error.message).not.toContain(KEY);
+  expect(error.message).not.toContain('\n');
+  return error.message;
 }
 
 const json = (response: http.ServerResponse, body: string, status = 200): void => {

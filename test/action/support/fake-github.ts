@@ -142,7 +142,8 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
 }
 
 function parse(body: string): string {
-  return String((JSON.parse(body) as { body?: unknown }).body ?? '');
+  const { body: text } = JSON.parse(body) as { body?: unknown };
+  return typeof text === 'string' ? text : '';
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
