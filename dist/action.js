@@ -26564,7 +26564,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20204 = class extends core_1.default {
+    var Ajv20202 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -26591,11 +26591,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20204;
-    module.exports = exports = Ajv20204;
-    module.exports.Ajv2020 = Ajv20204;
+    exports.Ajv2020 = Ajv20202;
+    module.exports = exports = Ajv20202;
+    module.exports.Ajv2020 = Ajv20202;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20204;
+    exports.default = Ajv20202;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -62099,6 +62099,9 @@ function formatShard(shard) {
 function inShard(key, shard) {
   return shardIndexOf(key, shard.total) === shard.index;
 }
+function inShardOf(shard) {
+  return (item) => shard === void 0 || inShard(item.key, shard);
+}
 function shardIndexOf(key, total) {
   const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
   return bucket % total + 1;
@@ -62115,7 +62118,7 @@ function compareChanges(a, b) {
 }
 function buildPlan(input) {
   const { shard } = input;
-  const keep = (policy) => !shard || inShard(policy.key, shard);
+  const keep = inShardOf(shard);
   const desired = input.desired.filter(keep);
   const pruned = (input.pruned ?? []).filter(keep);
   const byKey = desiredByKey(desired, pruned);
@@ -62762,8 +62765,11 @@ var package_default = {
 // src/version.ts
 var VERSION = package_default.version;
 
-// src/service/reader.ts
+// src/schema-validator.ts
 var import__ = __toESM(require__(), 1);
+function createSchemaValidator(options) {
+  return new import__.Ajv2020({ allErrors: options.allErrors, strict: true, verbose: options.allErrors });
+}
 
 // schemas/api/invitation-service.schema.json
 var invitation_service_schema_default = {
@@ -62858,7 +62864,7 @@ var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= new import__.Ajv2020({ allErrors: false, strict: true }).addSchema(invitation_service_schema_default);
+    ajv ??= createSchemaValidator({ allErrors: false }).addSchema(invitation_service_schema_default);
     validate = ajv.getSchema(`${invitation_service_schema_default.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no answer shape named ${name}`);
     validators.set(name, validate);
@@ -63694,6 +63700,11 @@ async function forEachBounded(items, concurrency, work, signal) {
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
 import path from "node:path";
 
+// src/text.ts
+function plural(count2, noun) {
+  return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
+}
+
 // src/policy/format.ts
 function diagnosticAt(pos, severity, code, message) {
   return { file: pos.file, line: pos.line, column: pos.column, severity, code, message };
@@ -63715,9 +63726,6 @@ function countDiagnostics(diagnostics) {
 function summarizeDiagnostics(diagnostics, fileCount) {
   const { errors, warnings } = countDiagnostics(diagnostics);
   return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
-}
-function plural(count2, noun) {
-  return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
 }
 
 // src/policy/discover.ts
@@ -64190,9 +64198,6 @@ function rangeStart(node) {
   return node?.range?.[0];
 }
 
-// src/policy/schema.ts
-var import__2 = __toESM(require__(), 1);
-
 // schemas/autojoin.schema.json
 var autojoin_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -64371,7 +64376,7 @@ var validators2 = /* @__PURE__ */ new Map();
 function validatorFor2(kind) {
   let validate = validators2.get(kind);
   if (!validate) {
-    ajv2 ??= new import__2.Ajv2020({ allErrors: true, strict: true, verbose: true });
+    ajv2 ??= createSchemaValidator({ allErrors: true });
     validate = ajv2.compile(schemas[kind]);
     validators2.set(kind, validate);
   }
@@ -64961,9 +64966,6 @@ async function loadProjectOrFail(cwd, paths, report, seeWhere = "see above") {
   return config;
 }
 
-// src/plan/saved.ts
-var import__3 = __toESM(require__(), 1);
-
 // schemas/plan.schema.json
 var plan_schema_default = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -65394,7 +65396,7 @@ var PlanFileError = class extends Error {
 };
 var validatePlan;
 function planValidator() {
-  validatePlan ??= new import__3.Ajv2020({ allErrors: false, strict: true }).compile(plan_schema_default);
+  validatePlan ??= createSchemaValidator({ allErrors: false }).compile(plan_schema_default);
   return validatePlan;
 }
 var KEY_ORDER = [
@@ -65582,9 +65584,9 @@ function assemble(input, blocks, note) {
 }
 
 // src/render/markdown.ts
-var DEFAULT_MAX_CHARS = 6e4;
+var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
     blocks: plan.changes.map(renderDetails),
@@ -65650,7 +65652,7 @@ function applySummaryLine(report) {
   return `Applied ${report.applied.length}, failed ${report.failed.length}, skipped ${report.skipped.length}.`;
 }
 function renderApplyReportMarkdown(report, options = {}) {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const rows = [
     ...report.failed.map((f) => row(f.key, f.kind, `\u274C failed: ${escapeMarkdown(f.reason)}`)),
     ...report.skipped.map((s) => row(s.key, "", `\u23ED\uFE0F skipped: ${escapeMarkdown(s.reason)}`)),
@@ -66170,7 +66172,7 @@ async function makePlan(options) {
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   if (options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
-  const inThisShard = (policy) => shard === void 0 || inShard(policy.key, shard);
+  const inThisShard = inShardOf(shard);
   const desired = load.policies.filter(inThisShard);
   const then = await findPruned(request2, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
@@ -66328,7 +66330,6 @@ function apiMessage(text) {
 }
 
 // src/action/markdown.ts
-var COMMENT_MAX_CHARS = 6e4;
 var SUMMARY_MAX_CHARS = 5e5;
 function planTitle(paths, verb = "plan") {
   const whole = paths.length === 1 && paths[0] === ".";

@@ -8,9 +8,6 @@ import type { Diagnostic } from '../policy/types.js';
 import { escapeMarkdown } from '../render/index.js';
 import { fenceFor } from '../render/escape.js';
 
-/** GitHub refuses comment bodies over 65,536 characters; stay well under it. */
-export const COMMENT_MAX_CHARS = 60_000;
-
 /** A step summary may hold 1 MiB; characters can take several bytes. */
 export const SUMMARY_MAX_CHARS = 500_000;
 

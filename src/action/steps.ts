@@ -12,11 +12,13 @@ import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
-import { checkPoliciesFound, loadPolicies, plural, summarizeDiagnostics } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, summarizeDiagnostics } from '../policy/index.js';
+import { plural } from '../text.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
+import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
 import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
@@ -25,7 +27,6 @@ import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
 import { createRedactor } from '../redact.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
-  COMMENT_MAX_CHARS,
   SUMMARY_MAX_CHARS,
   commentFooter,
   diagnosticsMarkdown,

@@ -94,3 +94,8 @@ function parseRequestTimeout(text: string): number {
   if (value === null) throw new InvalidArgumentError(`expected a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}.`);
   return value;
 }
+
+/** Adds the flags of every command that reads the service: --listing, --concurrency, --request-timeout, --emulator. */
+export function addServiceOptions(command: Command): Command {
+  return command.addOption(listingOption()).addOption(concurrencyOption()).addOption(requestTimeoutOption()).addOption(emulatorOption());
+}

@@ -1,4 +1,4 @@
-/** The six calls of design.md, each as a handler over the emulator's state. */
+/** The six calls of the Invitation Service (README, "How live state is read"), each as a handler over the emulator's state. */
 import { scopeKey, type ScopeRef } from '../scope.js';
 import { domainProblem, normalizeDomains } from './domains.js';
 import { HttpError, readBody } from './http-io.js';

@@ -1,5 +1,5 @@
 /**
- * A local emulator of the Invitation Service (design.md calls 1, 1b, 2, 2b, 3, 4): the CLI's
+ * A local emulator of the Invitation Service (calls 1, 1b, 2, 2b, 3, 4 of the README's "How live state is read"): the CLI's
  * embedded default and every test's real HTTP peer.
  */
 export { startEmulator, DEFAULT_API_KEY, DEFAULT_ACCESS_TOKEN } from './server.js';

@@ -20,7 +20,8 @@ import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { comparableDomains } from '../domain.js';
 import { fieldChanges } from './fields.js';
-import type { Change, FieldChange, LiveScope, PrunedPolicy } from './types.js';
+import type { Change, FieldChange, PrunedPolicy } from './types.js';
+import type { LiveScope } from '../service/types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
 export interface Desired {

@@ -5,7 +5,8 @@
  * cannot be compared, so it is not either (see LiveScope). Pure.
  */
 import type { Policy } from '../policy/types.js';
-import type { FieldChange, LiveScope } from './types.js';
+import type { FieldChange } from './types.js';
+import type { LiveScope } from '../service/types.js';
 
 /** @returns the managed fields whose live value differs from the file's, scopeName first. */
 export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {

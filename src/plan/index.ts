@@ -16,4 +16,4 @@ export {
   type ScopeRemoval,
 } from './safety.js';
 export { parsePlan, planDigest, PlanFileError, serializePlan } from './saved.js';
-export { formatShard, inShard, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';
+export { formatShard, inShard, inShardOf, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

@@ -3,13 +3,13 @@ import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { desiredByKey, diffDesired } from './diff.js';
 import { comparableDomains } from '../domain.js';
-import { formatShard, inShard, type Shard } from './shard.js';
+import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
+import type { LiveScope } from '../service/types.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
   type ChangeKind,
-  type LiveScope,
   type Plan,
   type PlanSummary,
   type PrunedPolicy,
@@ -52,7 +52,7 @@ export function compareChanges(a: Change, b: Change): number {
  */
 export function buildPlan(input: BuildPlanInput): Plan {
   const { shard } = input;
-  const keep = (policy: Policy): boolean => !shard || inShard(policy.key, shard);
+  const keep = inShardOf(shard);
   const desired = input.desired.filter(keep);
   const pruned = (input.pruned ?? []).filter(keep);
   const byKey = desiredByKey(desired, pruned);

@@ -4,7 +4,7 @@
  * serializes to the same bytes, and it is validated against schemas/plan.schema.json on
  * the way back in. A plan holds domains, scope keys and fingerprints, never a credential.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { compareStrings } from '../domain.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
@@ -23,7 +23,7 @@ export class PlanFileError extends Error {
 let validatePlan: ValidateFunction<Plan> | undefined;
 
 function planValidator(): ValidateFunction<Plan> {
-  validatePlan ??= new Ajv2020({ allErrors: false, strict: true }).compile<Plan>(planSchema);
+  validatePlan ??= createSchemaValidator({ allErrors: false }).compile<Plan>(planSchema);
   return validatePlan;
 }
 

@@ -45,6 +45,15 @@ export function inShard(key: ScopeKey, shard: Shard): boolean {
   return shardIndexOf(key, shard.total) === shard.index;
 }
 
+/**
+ * The one shard filter: the orchestrator applies it before reading live state, and buildPlan
+ * applies it again so that it stays correct when called on its own (idempotent).
+ * @returns a predicate keeping the items of `shard` (every item when there is no shard)
+ */
+export function inShardOf(shard: Shard | undefined): (item: { key: ScopeKey }) => boolean {
+  return (item) => shard === undefined || inShard(item.key, shard);
+}
+
 /** @returns the 1-based shard of N that a scope belongs to. */
 export function shardIndexOf(key: ScopeKey, total: number): number {
   const bucket = Number.parseInt(createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 8), 16);

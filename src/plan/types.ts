@@ -1,32 +1,6 @@
 import type { Policy, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-
-/**
- * What the plan needs to know of one scope's live autojoin state, reduced from its
- * listing (src/service/state.ts). Nothing else of the listing is kept.
- */
-export interface LiveScope {
-  key: ScopeKey;
-  scope: string;
-  scopeType: string;
-  /** Normalized, sorted domains of the active autojoin invitation; [] when there is none. */
-  domains: string[];
-  /** The active (`deactivated: false`) autojoin invitation, or null when there is none. */
-  autojoin: {
-    invitationId: string;
-    status?: string;
-    acceptsCount: number;
-    modifiedAt?: string;
-  } | null;
-  /**
-   * The scope's name as the active autojoin invitation shows it (`groups[].name` of the scope's
-   * group): null when it shows none; absent when there is no active autojoin invitation or it
-   * carries no `groups`, and then the name is not compared.
-   */
-  scopeName?: string | null;
-  /** The active autojoin invitation's `metadata` (any JSON); absent when it has no such field (then not compared). */
-  metadata?: unknown;
-}
+import type { LiveScope } from '../service/types.js';
 
 /**
  * One change to one scope. Which side is set, per kind:

@@ -1,5 +1,6 @@
 import { compareStrings } from '../domain.js';
 import type { Diagnostic, Severity, SourcePos } from './types.js';
+import { plural } from '../text.js';
 
 /** Builds a diagnostic at a position. */
 export function diagnosticAt(pos: SourcePos, severity: Severity, code: string, message: string): Diagnostic {
@@ -36,7 +37,3 @@ export function summarizeDiagnostics(diagnostics: readonly Diagnostic[], fileCou
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(fileCount, 'file')}`;
 }
 
-/** @returns `1 file`, `2 files`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}

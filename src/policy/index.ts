@@ -4,7 +4,7 @@ export { loadPolicies, parsePolicySources, readPolicySources, type LoadOptions }
 export { loadProjectConfig, parseProjectSource, PROJECT_FILE, type ProjectLoad } from './project.js';
 export { discoverPolicyFiles, isPolicyFileName, relativePosix } from './discover.js';
 export { normalizeDomain, checkDomain, type DomainFinding } from './domains.js';
-export { formatDiagnostic, compareDiagnostics, countDiagnostics, summarizeDiagnostics, plural } from './format.js';
+export { formatDiagnostic, compareDiagnostics, countDiagnostics, summarizeDiagnostics } from './format.js';
 export { renderPolicyDocument, formatPolicyText, type FormatResult } from './canonical.js';
 export { MAX_FILE_BYTES } from './parse.js';
 export { checkPoliciesFound, NoPoliciesError, pathsWithoutPolicyFiles, tolerateMissingPaths } from './found.js';

@@ -4,7 +4,8 @@
  * reworded for a person: an unknown key lists the allowed keys and suggests the nearest,
  * a wrong type says what was expected and what was found.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
 import policySchema from '../../schemas/autojoin.schema.json' with { type: 'json' };
 import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
 import { diagnosticAt } from './format.js';
@@ -24,7 +25,7 @@ const validators = new Map<SchemaKind, ValidateFunction>();
 function validatorFor(kind: SchemaKind): ValidateFunction {
   let validate = validators.get(kind);
   if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: true, verbose: true });
+    ajv ??= createSchemaValidator({ allErrors: true });
     validate = ajv.compile(schemas[kind]);
     validators.set(kind, validate);
   }

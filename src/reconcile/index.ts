@@ -5,15 +5,17 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { buildPlan, checkSafety, comparableDomains, fingerprint, inShard, parseShard, PlanFileError } from '../plan/index.js';
-import { checkPoliciesFound, countDiagnostics, loadPolicies, plural, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
+import { buildPlan, checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, PlanFileError } from '../plan/index.js';
+import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
+import { plural } from '../text.js';
 import { readLiveState } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
 import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
-import type { LiveScope, Plan, SafetyLimits } from '../plan/types.js';
+import type { Plan, SafetyLimits } from '../plan/types.js';
+import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
@@ -68,7 +70,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
   if (options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
-  const inThisShard = (policy: Policy): boolean => shard === undefined || inShard(policy.key, shard);
+  const inThisShard = inShardOf(shard);
   const desired = load.policies.filter(inThisShard);
   const then = await findPruned(request, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);

@@ -1,6 +1,6 @@
 /**
  * Which scopes a run clears because no policy file declares them any more. Git history is the
- * state (design.md, "Pruning"): with `--prune` every scope a policy file under the paths declared
+ * state (README, "Pruning: git history is the state"): with `--prune` every scope a policy file under the paths declared
  * in any commit reachable from HEAD counts, so a run that never happened is caught up by the next;
  * `--prune-from REV` is the narrow form, the scopes declared at REV. Either way a scope declared
  * now (again, or in another file) is not pruned, and `prune.keep` releases scopes altogether.

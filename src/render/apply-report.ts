@@ -1,9 +1,9 @@
 import pc from 'picocolors';
 import type { ApplyReport } from '../apply/types.js';
-import { plural } from '../policy/format.js';
+import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
 import { escapeControls, escapeMarkdown } from './escape.js';
-import { DEFAULT_MAX_CHARS } from './markdown.js';
+import { COMMENT_MAX_CHARS } from './markdown.js';
 
 /** @returns `Applied N, failed N, skipped N.` */
 export function applySummaryLine(report: ApplyReport): string {
@@ -29,7 +29,7 @@ export function renderApplyReportText(report: ApplyReport, options: { color: boo
  * failures first; bounded like the plan (rows that do not fit are counted in a note).
  */
 export function renderApplyReportMarkdown(report: ApplyReport, options: { maxChars?: number; title?: string } = {}): string {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const rows = [
     ...report.failed.map((f) => row(f.key, f.kind, `❌ failed: ${escapeMarkdown(f.reason)}`)),
     ...report.skipped.map((s) => row(s.key, '', `⏭️ skipped: ${escapeMarkdown(s.reason)}`)),

@@ -1,11 +1,11 @@
 import type { Change, Plan } from '../plan/types.js';
-import { plural } from '../policy/format.js';
+import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
 import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
 
-/** GitHub refuses comments over 65,536 characters; this leaves room for a wrapper. */
-export const DEFAULT_MAX_CHARS = 60_000;
+/** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */
+export const COMMENT_MAX_CHARS = 60_000;
 
 /** Options of the markdown renderer (PR comment, job summary). */
 export interface MarkdownOptions {
@@ -23,7 +23,7 @@ export interface MarkdownOptions {
  * that fit are kept and a line says how many scopes were left out.
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   return joinBounded({
     head: renderHead(plan, options.title ?? 'autojoin-sync plan'),
     blocks: plan.changes.map(renderDetails),

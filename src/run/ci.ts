@@ -1,6 +1,6 @@
 /**
  * Is this process running in CI? The answer decides whether a missing base URL may fall back to
- * the embedded emulator (design.md: never a silent emulator in CI). Checked the way the ecosystem
+ * the embedded emulator (never a silent emulator in CI). Checked the way the ecosystem
  * does (the `ci-info` package's rule): `CI` set to anything but `false`/`0`, or any variable a
  * known CI service always sets. A list here rather than the package: the action bundles this file.
  */

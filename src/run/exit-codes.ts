@@ -1,7 +1,7 @@
 import { UnsafePlanError } from '../plan/safety.js';
 import { StalePlanError } from '../reconcile/errors.js';
 
-/** Exit codes shared by every command (design.md). */
+/** Exit codes shared by every command (README, "Exit codes"). */
 export const ExitCode = {
   ok: 0,
   error: 1,

@@ -1,5 +1,5 @@
 /**
- * The one home of the listing setting (design.md "Listing modes"): how plan, apply and import
+ * The one home of the listing setting (README, "How live state is read"): how plan, apply and import
  * read live state. The `--listing` flag (or the action's `listing` input) wins over
  * AUTOJOIN_LISTING, which wins over `listing:` in autojoin-sync.yaml; the default is by-group.
  */

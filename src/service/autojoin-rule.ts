@@ -1,5 +1,5 @@
 /**
- * The one rule for where a scope's autojoin domains come from (design.md):
+ * The one rule for where a scope's autojoin domains come from (README, "How live state is read"):
  *
  * 1. In the scope's listing, the active invitation with `invitationType: "autojoin"`.
  *    "Active" means `deactivated` is not `true`: the interface does not say which fields are

@@ -1,11 +1,12 @@
 /**
- * The tolerant reader of the service's answers (design.md): each answer is checked against
+ * The tolerant reader of the service's answers (README, "How live state is read"): each answer is checked against
  * the definition in schemas/api/invitation-service.schema.json that names only the fields the
  * client uses, with their types; everything else passes. Compiled once, on first use. Only the
  * client uses it: the emulator is written from the interface text, so a wrong belief here is
  * not mirrored there.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
 import apiSchema from '../../schemas/api/invitation-service.schema.json' with { type: 'json' };
 
 /** The `$defs` of the reader's schema that answers are checked against. */
@@ -19,7 +20,7 @@ function validatorFor(name: AnswerShape): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
     if (!ajv) {
-      ajv = new Ajv2020({ allErrors: false, strict: true });
+      ajv = createSchemaValidator({ allErrors: false });
       ajv.addSchema(apiSchema);
     }
     validate = ajv.getSchema(`${apiSchema.$id}#/$defs/${name}`);

@@ -7,7 +7,7 @@
  */
 import { forEachBounded } from '../concurrency.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
-import type { LiveScope } from '../plan/types.js';
+import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import type { Invitation, ListingCall, ListingKind } from './types.js';

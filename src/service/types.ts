@@ -3,6 +3,8 @@
  * schemas/api/invitation-service.schema.json checks them (answers pass that tolerant reader
  * before they are typed as these). Every other field may be there, with any value.
  */
+import type { ScopeKey } from '../scope.js';
+
 export interface Target {
   type: string;
   value: string;
@@ -65,7 +67,7 @@ export interface SyncRequest {
 }
 
 /**
- * How live state is read (design.md "Listing modes"): `by-group` (call 1, deprecated, the
+ * How live state is read (README, "How live state is read"): `by-group` (call 1, deprecated, the
  * default), `by-scope` (call 1b), or `autojoin` (call 2b only, one request per scope).
  */
 export type ListingKind = 'by-group' | 'by-scope' | 'autojoin';
@@ -75,3 +77,30 @@ export type ListingCall = 'by-group' | 'by-scope';
 
 /** Invitations per listing page: the interface says exactly 20. */
 export const PAGE_SIZE = 20;
+
+/**
+ * What the plan needs to know of one scope's live autojoin state, reduced from its
+ * listing (src/service/state.ts). Nothing else of the listing is kept.
+ */
+export interface LiveScope {
+  key: ScopeKey;
+  scope: string;
+  scopeType: string;
+  /** Normalized, sorted domains of the active autojoin invitation; [] when there is none. */
+  domains: string[];
+  /** The active (`deactivated: false`) autojoin invitation, or null when there is none. */
+  autojoin: {
+    invitationId: string;
+    status?: string;
+    acceptsCount: number;
+    modifiedAt?: string;
+  } | null;
+  /**
+   * The scope's name as the active autojoin invitation shows it (`groups[].name` of the scope's
+   * group): null when it shows none; absent when there is no active autojoin invitation or it
+   * carries no `groups`, and then the name is not compared.
+   */
+  scopeName?: string | null;
+  /** The active autojoin invitation's `metadata` (any JSON); absent when it has no such field (then not compared). */
+  metadata?: unknown;
+}

@@ -1,7 +1,7 @@
 /**
  * A saved plan edited after review (issue 12): each edit below is one an attacker who can touch
  * the artifact between the plan job and the apply job could make. Every one is refused by the
- * spawned CLI against the emulator, with the exit code named in design.md, and nothing is written.
+ * spawned CLI against the emulator, with the exit code named in the README, and nothing is written.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

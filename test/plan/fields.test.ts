@@ -5,7 +5,7 @@ import { buildPlan, fingerprint } from '../../src/plan/plan.js';
 import { parsePlan, serializePlan } from '../../src/plan/saved.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
-import type { LiveScope } from '../../src/plan/types.js';
+import type { LiveScope } from '../../src/service/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 
 const shown = (scopeName: string | null | undefined, metadata?: unknown): LiveScope => {

@@ -1,5 +1,5 @@
 /** Tiny builders for policies and live scopes, so each test reads as its table row. */
-import type { LiveScope } from '../../src/plan/types.js';
+import type { LiveScope } from '../../src/service/types.js';
 import type { Policy } from '../../src/policy/types.js';
 import { parseScopeKey, type ScopeKey } from '../../src/scope.js';
 

@@ -12,7 +12,7 @@ import {
 import type { Plan, SafetyLimits } from '../../src/plan/types.js';
 import type { Policy } from '../../src/policy/types.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
-import type { LiveScope } from '../../src/plan/types.js';
+import type { LiveScope } from '../../src/service/types.js';
 
 function planOf(desired: Policy[], current: LiveScope[], pruned: Policy[] = []): Plan {
   return buildPlan({ desired, live: liveMap(...current), pruned, target: TARGET, now: NOW });

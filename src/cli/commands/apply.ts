@@ -12,7 +12,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
+import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
@@ -36,8 +36,7 @@ interface ApplyFlags {
 
 /** Registers `autojoin-sync apply`. */
 export function register(program: Command): void {
-  program
-    .command('apply')
+  addServiceOptions(program.command('apply'))
     .description(
       'Plan as `plan` does, show the plan, check the safety limits, then POST the complete domain ' +
         'list of every changed scope and verify what the service stored. On a terminal apply asks ' +
@@ -54,10 +53,6 @@ export function register(program: Command): void {
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
-    .addOption(listingOption())
-    .addOption(concurrencyOption())
-    .addOption(requestTimeoutOption())
-    .addOption(emulatorOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])

@@ -11,12 +11,12 @@ import {
   discoverPolicyFiles,
   formatDiagnostic,
   formatPolicyText,
-  plural,
   readPolicySources,
   type Diagnostic,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { writeFileAtomic } from '../../files.js';
+import { plural } from '../../text.js';
 import { escapeControls } from '../../render/escape.js';
 import { log } from '../../run/log.js';
 

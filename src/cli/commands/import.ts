@@ -10,10 +10,11 @@ import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { compareDiagnostics, formatDiagnostic, parsePolicySources, plural } from '../../policy/index.js';
+import { compareDiagnostics, formatDiagnostic, parsePolicySources } from '../../policy/index.js';
+import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
-import { concurrencyOption, emulatorOption, listingOption, requestTimeoutOption } from '../options.js';
+import { addServiceOptions } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { entryExists, writeFileAtomic } from '../../files.js';
@@ -32,8 +33,7 @@ interface ImportFlags {
 
 /** Registers `autojoin-sync import`. */
 export function register(program: Command): void {
-  program
-    .command('import')
+  addServiceOptions(program.command('import'))
     .description(
       'Read the live autojoin domains of each --scope (or each scope listed in --scopes-from FILE) and write one canonical policy file per scope, ' +
         'named <scopeType>-<scope>.autojoin.yaml (characters other than letters, digits, ".", "_" and ' +
@@ -46,10 +46,6 @@ export function register(program: Command): void {
     .option('--out <dir>', 'directory to write the files into, or - for stdout', '.')
     .option('--component-id <id>', 'componentId to write (default: defaults.componentId of autojoin-sync.yaml)')
     .option('--force', 'overwrite existing files')
-    .addOption(listingOption())
-    .addOption(concurrencyOption())
-    .addOption(requestTimeoutOption())
-    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `

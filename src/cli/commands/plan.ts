@@ -9,7 +9,7 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { allowNoPoliciesOption, concurrencyOption, emulatorOption, listingOption, noPruneOption, pruneOption, requestTimeoutOption } from '../options.js';
+import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
 import { planOrFail, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -31,8 +31,7 @@ interface PlanFlags {
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  program
-    .command('plan')
+  addServiceOptions(program.command('plan'))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -48,10 +47,6 @@ export function register(program: Command): void {
     .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
     .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
-    .addOption(listingOption())
-    .addOption(concurrencyOption())
-    .addOption(requestTimeoutOption())
-    .addOption(emulatorOption())
     .addHelpText(
       'after',
       `
