@@ -61,7 +61,7 @@ async function measurePlan(cwd: string, mode: Mode): Promise<{ seconds: number; 
     const began = performance.now();
     const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, listing: mode.listing, concurrency: CONCURRENCY });
     const seconds = (performance.now() - began) / 1000;
-    if (!plan || plan.changes.length !== SCOPES) throw new Error(`bench listing: expected ${SCOPES} changes with ${mode.name}`);
+    if (plan?.changes.length !== SCOPES) throw new Error(`bench listing: expected ${SCOPES} changes with ${mode.name}`);
     return { seconds, requests: client.requestCount };
   } finally {
     await client.close();

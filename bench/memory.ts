@@ -49,7 +49,7 @@ async function peakRss(tmp: string, args: string[], env: Record<string, string>)
   const probe = path.join(tmp, 'probe.mjs');
   const out = path.join(tmp, `rss-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
   await writeFile(probe, PROBE);
-  const code = await new Promise<number | null>((resolve, reject) => {
+  await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(probe).href, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', RSS_PROBE_FILE: out, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -59,7 +59,6 @@ async function peakRss(tmp: string, args: string[], env: Record<string, string>)
     child.on('error', reject);
     child.on('close', (status) => (status === 0 ? resolve(status) : reject(new Error(`exit ${String(status)}: ${stderr}`))));
   });
-  void code;
   return Number(await readFile(out, 'utf8')) * 1024;
 }
 

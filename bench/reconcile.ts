@@ -64,8 +64,8 @@ export async function benchReconcile(options: BenchOptions): Promise<BenchRow[]>
       plan = planned.result;
       const applied = await withEmulator(sizes.scopes, [], (url) => measureApply(url, planned.result, concurrency));
       const naiveVs = concurrency === 16 ? naive : undefined;
-      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.planSeconds));
-      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs && naiveVs.applySeconds));
+      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs?.planSeconds));
+      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs?.applySeconds));
     }
     const throttled = await withEmulator(sizes.scopes, ['--max-in-flight', String(THROTTLE_AT)], (url) => measurePlan(url, dir, 64, sizes.scopes));
     rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency 64, service answers 429 above ${THROTTLE_AT} in flight`, throttled.phase, THROTTLE_AT, GOAL_THROTTLED));
@@ -100,7 +100,7 @@ async function measurePlan(baseUrl: string, cwd: string, concurrency: number, sc
   const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
     const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, concurrency });
-    if (!plan || plan.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
+    if (plan?.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
     return plan;
   } finally {
     await client.close();
@@ -198,10 +198,10 @@ async function spawnEmulator(scopes: number, extra: string[]): Promise<{ url: st
   const env = { ...process.env, AUTOJOIN_API_KEY: DEFAULT_API_KEY };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let errors = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1]);

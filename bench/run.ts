@@ -20,7 +20,7 @@ import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
 
-type Bench = { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> };
+interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },

@@ -7,6 +7,7 @@ execFileSync(process.execPath, ['scripts/build.mjs', 'action'], { stdio: 'inheri
 const rebuilt = readFileSync('dist/action.js', 'utf8');
 if (committed !== rebuilt) {
   console.error('dist/action.js is out of date: run `npm run build` and commit dist/action.js');
-  process.exit(1);
+  process.exitCode = 1;
+} else {
+  console.log('dist/action.js matches src/');
 }
-console.log('dist/action.js matches src/');

@@ -225,7 +225,7 @@ async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<
  */
 async function publishComment(inputs: ActionInputs, context: WorkflowContext, body: string): Promise<void> {
   if (!inputs.comment || context.pullNumber === undefined || !context.owner || !context.repo) return;
-  if (!inputs.githubToken) return core.warning('no github-token: the plan is in the job summary only');
+  if (!inputs.githubToken) { core.warning('no github-token: the plan is in the job summary only'); return; }
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
     const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));

@@ -29,7 +29,7 @@ type Outcome = { applied: AppliedScope } | { failed: FailedScope };
  * @returns applied / failed (one-line reason) / skipped, each in plan order.
  */
 export async function applyChanges(client: ServiceClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
-  const outcomes: (Outcome | undefined)[] = new Array(plan.changes.length);
+  const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(plan.changes.length);
   let done = 0;
   await forEachBounded(
     plan.changes,

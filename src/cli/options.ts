@@ -72,9 +72,14 @@ export function addOutputOptions(program: Command): Command {
     });
 }
 
+/** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */
+function isTerminal(stream: { isTTY?: boolean }): boolean {
+  return stream.isTTY === true;
+}
+
 /** @returns whether stdout gets colour: --no-color, FORCE_COLOR, NO_COLOR, TERM and the terminal, as clig.dev says. */
 export function useColor(): boolean {
-  return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: Boolean(process.stdout.isTTY) });
+  return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: isTerminal(process.stdout) });
 }
 
 /** `--request-timeout SECONDS`: total deadline of each request attempt (default 30, or AUTOJOIN_REQUEST_TIMEOUT). */

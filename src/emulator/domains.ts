@@ -12,7 +12,7 @@ export function normalizeDomains(domains: readonly string[]): string[] {
 
 /** @returns true when `domain` (any case) is a webmail provider's domain. */
 function isWebmailDomain(domain: string): boolean {
-  webmailSet ??= new Set((webmail as string[]).map((entry) => entry.toLowerCase()));
+  webmailSet ??= new Set(webmail.map((entry) => entry.toLowerCase()));
   return webmailSet.has(domain.toLowerCase());
 }
 

@@ -64,7 +64,7 @@ function segment(value: string): string {
 function findScope(data: EmulatorData, ref: ScopeRef): EmulatorScope | undefined {
   const key = scopeKey(ref);
   const stored = Object.hasOwn(data.scopes, key) ? data.scopes[key] : undefined;
-  return stored && stored.scopeType === ref.scopeType && stored.scope === ref.scope ? stored : undefined;
+  return stored?.scopeType === ref.scopeType && stored.scope === ref.scope ? stored : undefined;
 }
 
 /** Call 2: sets the complete domain list of a scope. */

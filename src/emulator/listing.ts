@@ -17,15 +17,15 @@ export function listedInvitations(scope: EmulatorScope, options: ListingOptions)
   const ordinary = scope.invitations;
   if (!scope.autojoin) return ordinary;
   const at = Math.floor(ordinary.length / 2);
-  return [...ordinary.slice(0, at), presentedAutojoin(scope, options), ...ordinary.slice(at)];
+  return [...ordinary.slice(0, at), presentedAutojoin(scope.autojoin, options), ...ordinary.slice(at)];
 }
 
-/** @returns the scope's autojoin invitation as answers show it: domain targets only with `domainTargets`. */
-export function presentedAutojoin(scope: EmulatorScope, options: ListingOptions): WireInvitation {
-  const autojoin = scope.autojoin as NonNullable<EmulatorScope['autojoin']>;
+/** @returns a scope's autojoin invitation as answers show it: domain targets only with `domainTargets`. */
+export function presentedAutojoin(autojoin: NonNullable<EmulatorScope['autojoin']>, options: ListingOptions): WireInvitation {
   const invitation = autojoin.invitation;
-  // Older data files stored domain targets on the invitation itself.
-  const others = (invitation.target ?? []).filter((target) => target.type !== 'domain');
+  // Older data files stored domain targets on the invitation itself; a data file is checked only
+  // shallowly on load, so take its targets only when they are a list.
+  const others = (Array.isArray(invitation.target) ? invitation.target : []).filter((target) => target.type !== 'domain');
   const domains: WireTarget[] = options.domainTargets ? autojoin.domains.map((d) => ({ type: 'domain', value: d.domain })) : [];
   return { ...invitation, target: [...others, ...domains] };
 }

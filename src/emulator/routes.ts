@@ -41,7 +41,7 @@ export interface Route {
   handle(context: HandlerContext): Handled | Promise<Handled>;
 }
 
-export type RouteMatch = { route: Route; params: Record<string, string> };
+export interface RouteMatch { route: Route; params: Record<string, string> }
 
 /** @returns the route for a method and raw path; throws 404 (no such path) or 405 (path known, method not). */
 export function findRoute(routes: readonly Route[], method: string, rawPath: string): RouteMatch {

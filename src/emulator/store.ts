@@ -52,7 +52,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function lineOf(text: string, error: unknown): string {
-  const position = /position (\d+)/u.exec(String((error as Error).message))?.[1];
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d+)/u.exec(message)?.[1];
   if (position === undefined) return '';
   return `:${text.slice(0, Number(position)).split('\n').length}`;
 }

@@ -38,7 +38,7 @@ export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date
   for (const domain of before.autojoin?.domains ?? []) knownDomainIds[domain.domain] ??= domain.id;
   const domains: WireDomain[] = normalizeDomains(request.domains).map((domain) => {
     knownDomainIds[domain] ??= formatId('ajd', nextId++);
-    return { id: knownDomainIds[domain] as string, domain };
+    return { id: knownDomainIds[domain], domain };
   });
   const scopeName = request.scopeName ?? before.scopeName;
   const timestamp = now.toISOString();
@@ -68,8 +68,8 @@ export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[]
 /** @returns the answer of call 2 and 2b for a stored scope (or none): the invitation only while active. */
 export function autojoinAnswer(scope: EmulatorScope | undefined, options: PresentOptions): WireAutojoinAnswer {
   const autojoin = scope?.autojoin;
-  if (!scope || !autojoin || autojoin.invitation.deactivated) return { autojoinDomains: [], invitation: null };
-  return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(scope, options) };
+  if (!autojoin || autojoin.invitation.deactivated) return { autojoinDomains: [], invitation: null };
+  return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(autojoin, options) };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

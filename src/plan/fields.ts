@@ -27,7 +27,8 @@ function sameMetadata(live: unknown, desired: Record<string, unknown>): boolean 
 
 /** @returns JSON text with object keys sorted at every level, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortedKeys(value)) ?? 'null';
+  // JSON.stringify(undefined) gives undefined (lib.d.ts says string): spell it as JSON's null.
+  return value === undefined ? 'null' : JSON.stringify(sortedKeys(value));
 }
 
 function sortedKeys(value: unknown): unknown {

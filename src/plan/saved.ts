@@ -58,7 +58,7 @@ export function parsePlan(text: string, file = 'plan file'): Plan {
   const version = isObject(value) ? value.formatVersion : undefined;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError(
-      `${file} has formatVersion ${JSON.stringify(version) ?? 'missing'}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`,
+      `${file} has formatVersion ${version === undefined ? 'missing' : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`,
     );
   }
   const validate = planValidator();

@@ -75,16 +75,16 @@ function canonicalizeDocument(doc: Document): void {
  * A comment above the first key (typically the `# yaml-language-server: $schema=` line)
  * heads the file: when that key moves, the comment stays on top.
  */
-function keepHeaderComment(map: YAMLMap, formerFirst: Pair<unknown, unknown>): void {
+function keepHeaderComment(map: YAMLMap, formerFirst: Pair): void {
   if (!isScalar(formerFirst.key) || !formerFirst.key.commentBefore) return;
   map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join('\n');
-  map.spaceBefore = map.spaceBefore || formerFirst.key.spaceBefore;
+  if (formerFirst.key.spaceBefore) map.spaceBefore = true;
   formerFirst.key.commentBefore = undefined;
   formerFirst.key.spaceBefore = false;
 }
 
 // Unknown keys sort after the known ones, keeping their order (Array#sort is stable).
-function keyRank(pair: Pair<unknown, unknown>): number {
+function keyRank(pair: Pair): number {
   const rank = isScalar(pair.key) ? POLICY_KEYS.indexOf(String(pair.key.value)) : -1;
   return rank === -1 ? POLICY_KEYS.length : rank;
 }

@@ -40,9 +40,9 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
   const diagnostics: Diagnostic[] = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => error);
+    const info = await stat(absolute).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (info instanceof Error) {
-      const reason = info.code === 'ENOENT' ? 'no such file or directory' : info.message;
+      const reason = 'code' in info && info.code === 'ENOENT' ? 'no such file or directory' : info.message;
       diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), 'error', 'path-not-found', reason));
     } else if (info.isDirectory()) {
       for (const file of await walk(absolute)) found.add(file);

@@ -33,7 +33,7 @@ export function locate(parsed: ParsedDocument, path: DataPath, part: 'key' | 'va
   return positionAt(parsed.file, parsed.lineCounter, offset);
 }
 
-function findPair(items: Pair<unknown, unknown>[], segment: string | number): Pair<unknown, unknown> | undefined {
+function findPair(items: Pair[], segment: string | number): Pair | undefined {
   return items.find((pair) => isScalar(pair.key) && String(pair.key.value) === String(segment));
 }
 

@@ -155,7 +155,8 @@ function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return 'a string';
   if (typeof value === 'number') return `a number (${value})`;
-  return String(value);
+  // What is left of a parsed YAML value: a boolean.
+  return typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
 }
 
 function invalidValue(path: DataPath, error: ErrorObject): string {

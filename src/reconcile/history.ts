@@ -41,7 +41,7 @@ export async function readReplacedPolicySources(paths: readonly string[], cwd: s
   const log = await git(['log', '-z', '--raw', '--no-renames', '--no-abbrev', '--diff-filter=DMT', `--format=%x01%H%x00%cI%x00%s`, '--', ...given], cwd).catch(
     (error: unknown) => {
       // A repository without a first commit has no history, so nothing to prune yet.
-      if (error instanceof GitRevisionError && /does not have any commits yet/.test(error.message)) return Buffer.alloc(0);
+      if (error instanceof GitRevisionError && error.message.includes('does not have any commits yet')) return Buffer.alloc(0);
       throw error;
     },
   );

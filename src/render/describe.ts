@@ -67,7 +67,7 @@ export function fieldLines(change: Change): string[] {
 
 function shownValue(value: unknown): string {
   // JSON escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi overrides need escapeControls.
-  const text = escapeControls(JSON.stringify(value) ?? 'null');
+  const text = escapeControls(value === undefined ? 'null' : JSON.stringify(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 

@@ -174,7 +174,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
     ...credential('apiKey', env.AUTOJOIN_API_KEY),
     ...credential('accessToken', env.AUTOJOIN_ACCESS_TOKEN),
     embedded: false,
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
 }
 

@@ -11,26 +11,30 @@ import type { RequestEvent } from '../service/trace.js';
 
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
-/** Progress of one phase: `update` after each item, `done` when the phase ends (even on error). */
+/**
+ * Progress of one phase: `update` after each item, `done` when the phase ends (even on error).
+ * Both are plain functions (no `this`), so they can be passed on as callbacks.
+ */
 export interface Progress {
-  update(done: number, total: number): void;
-  done(): void;
+  update: (done: number, total: number) => void;
+  done: () => void;
 }
 
+/** Every member is a plain function (no `this`), so `log().info` can be passed on as a callback. */
 export interface Logger {
   readonly level: LogLevel;
   /** Notices and summaries (`note: …`, `wrote …`); hidden by --quiet. */
-  info(message: string): void;
+  info: (message: string) => void;
   /** `warning: …`; always shown. */
-  warn(message: string): void;
+  warn: (message: string) => void;
   /** A line shown as is (diagnostics already carry their severity); always shown. */
-  always(message: string): void;
+  always: (message: string) => void;
   /** Detail for --verbose only. */
-  debug(message: string): void;
+  debug: (message: string) => void;
   /** The service client's request hook: one line per HTTP attempt at --verbose. */
-  request(event: RequestEvent): void;
+  request: (event: RequestEvent) => void;
   /** Progress of a phase such as `read` (`read 4,200/10,000 scopes`); hidden by --quiet. */
-  progress(verb: string): Progress;
+  progress: (verb: string) => Progress;
 }
 
 export interface LoggerOptions {

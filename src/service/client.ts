@@ -241,7 +241,7 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
   const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
   const hints: string[] = [];
   if (message === undefined) hints.push(STATUS_CODES[status] ?? 'error');
-  if (!parsed.ok && /HTML/u.test(parsed.problem)) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
+  if (!parsed.ok && parsed.problem.includes('HTML')) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
   if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
   return new ServiceError({
     code: 'http',

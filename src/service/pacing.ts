@@ -56,7 +56,7 @@ export class AimdWindow {
   /** Updates the window with the outcome of an attempt sent in round `sentIn`. */
   record(signal: Signal, sentIn: number): void {
     if (signal.kind === 'failed') return;
-    if (signal.kind === 'throttled') return this.decrease(sentIn);
+    if (signal.kind === 'throttled') { this.decrease(sentIn); return; }
     this.fastestMs = Math.min(this.fastestMs, signal.latencyMs);
     this.smoothedMs = this.smoothedMs === undefined ? signal.latencyMs : this.smoothedMs + SMOOTHING * (signal.latencyMs - this.smoothedMs);
     if (this.smoothedMs > Math.max(SLOW_FACTOR * this.fastestMs, this.fastestMs + SLOW_MARGIN_MS)) {

@@ -19,7 +19,10 @@ const validators = new Map<AnswerShape, ValidateFunction>();
 function validatorFor(name: AnswerShape): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= createSchemaValidator({ allErrors: false }).addSchema(apiSchema);
+    if (!ajv) {
+      ajv = createSchemaValidator({ allErrors: false });
+      ajv.addSchema(apiSchema);
+    }
     validate = ajv.getSchema(`${apiSchema.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no answer shape named ${name}`);
     validators.set(name, validate);

@@ -45,7 +45,7 @@ export async function readLiveState(
   options: ReadLiveStateOptions = {},
 ): Promise<Map<ScopeKey, LiveScope>> {
   const unique = [...new Map(refs.map((ref) => [scopeKey(ref), ref])).values()];
-  const results: LiveScope[] = new Array(unique.length);
+  const results: LiveScope[] = new Array<LiveScope>(unique.length);
   const abort = new AbortController();
   let failure: LiveStateError | undefined;
   let done = 0;

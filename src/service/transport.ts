@@ -64,8 +64,9 @@ export interface TransportOptions {
 
 /** @returns a transport over one keep-alive pool with retries, timeouts and a size cap. */
 export function createTransport(options: TransportOptions): Transport {
-  const owned = options.dispatcher ? undefined : ownAgent(options);
-  const base = options.dispatcher ?? (owned as Agent);
+  const base = options.dispatcher ?? ownAgent(options);
+  // close() closes only a pool made here; a caller's dispatcher stays the caller's.
+  const owned = options.dispatcher ? undefined : base;
   const counter = { count: 0 };
   const dispatcher = base.compose(
     countAttempts(counter),
@@ -232,7 +233,9 @@ class Collector implements Dispatcher.DispatchHandler {
   ) {}
 
   /** Present so undici treats this as a handler of its current (controller) interface. */
-  onRequestStart(): void {}
+  onRequestStart(): void {
+    // nothing to do before the response starts
+  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     this.status = status;

@@ -92,7 +92,7 @@ function octokitIssues(): unknown {
   return {
     rest: {
       issues: {
-        listForRepo: (p: P) => call('GET', `${base(p)}?${new URLSearchParams(without(p) as Record<string, string>)}`),
+        listForRepo: (p: P) => call('GET', `${base(p)}?${new URLSearchParams(without(p) as Record<string, string>).toString()}`),
         create: (p: P) => call('POST', base(p), without(p)),
         update: (p: P) => call('PATCH', `${base(p)}/${p.issue_number}`, without(p)),
         createComment: (p: P) => call('POST', `${base(p)}/${p.issue_number}/comments`, without(p)),
@@ -109,7 +109,9 @@ async function driftJob(): Promise<{ run: ActionRun; log: string[] }> {
   const planFile = join(workspace, 'plan.json');
   await writeFile(planFile, run.planJson ?? '{}');
   const script = String(issueStep.with?.script);
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
+  // The constructor of async functions, as actions/github-script runs a script with.
+  // eslint-disable-next-line @typescript-eslint/require-await -- only the function's constructor is wanted
+  const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
   const context = { repo: { owner: 'acme', repo: 'policies' }, serverUrl: 'https://github.com', runId: 4242 };
   const core = { info: (line: string) => log.push(line) };
   await new AsyncFunction('github', 'context', 'core', 'require', 'process', script)(

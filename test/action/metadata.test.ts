@@ -25,8 +25,8 @@ interface Workflow {
   jobs: Record<string, { steps: Step[]; needs?: string; environment?: string; outputs?: Record<string, string> }>;
 }
 
-const read = <T>(path: string): T => parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as T;
-const action = read<ActionYml>('action.yml');
+const read = (path: string): unknown => parse(readFileSync(join(REPO_ROOT, path), 'utf8'));
+const action = read('action.yml') as ActionYml;
 
 function actionStep(workflow: Workflow): Step {
   const step = Object.values(workflow.jobs)
@@ -61,9 +61,9 @@ describe('action.yml', () => {
 
 describe('example workflows', () => {
   const workflows = {
-    plan: read<Workflow>('examples/workflows/plan.yml'),
-    apply: read<Workflow>('examples/workflows/apply.yml'),
-    drift: read<Workflow>('examples/workflows/drift.yml'),
+    plan: read('examples/workflows/plan.yml') as Workflow,
+    apply: read('examples/workflows/apply.yml') as Workflow,
+    drift: read('examples/workflows/drift.yml') as Workflow,
   };
 
   it('use only declared inputs', () => {
@@ -89,7 +89,7 @@ describe('example workflows', () => {
   });
 
   it('apply a reviewed plan: the plan job hands its sha256 to the apply job, which pins the artifact with it', () => {
-    const reviewed = read<Workflow>('examples/workflows/apply-reviewed-plan.yml');
+    const reviewed = read('examples/workflows/apply-reviewed-plan.yml') as Workflow;
     const { plan, apply } = reviewed.jobs;
     const steps = (job: typeof plan) => (job?.steps ?? []).filter((step) => step.uses?.startsWith('your-org/autojoin-sync@'));
     for (const step of [...steps(plan), ...steps(apply)]) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { cli, policy, startTestEmulator, tempProject, useEmulatorProject, writeFiles, type TempProject } from './support.js';
+import { defined } from '../support/defined.js';
 
 let emulator: Emulator;
 let project: TempProject;
@@ -21,7 +22,7 @@ function git(dir: string, ...args: string[]): void {
 /** The scopes the emulator was asked to list, e.g. `team/edited`. */
 function listedScopes(): string[] {
   const listed = emulator.requests.map((r) => /\/by-(?:group|scope)\/([^/?]+)\/([^/?]+)/u.exec(r.path)).filter((m) => m !== null);
-  return [...new Set(listed.map((m) => `${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`))].sort();
+  return [...new Set(listed.map((m) => `${decodeURIComponent(defined(m[1]))}/${decodeURIComponent(defined(m[2]))}`))].sort();
 }
 
 describe('plan --changed-since GITREV', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli, policy, tempProject } from './support.js';
 
-let project: { dir: string; cleanup: () => Promise<void> };
+let project: { dir: string; cleanup: () => Promise<void> } | undefined;
 
 beforeAll(assertBuilt);
 afterEach(async () => project?.cleanup());

@@ -4,7 +4,7 @@ import { readPolicySourcesAt, isNullRevision } from '../../src/reconcile/git.js'
 import { tempProject } from './support.js';
 import { git } from '../support/git.js';
 
-let project: { dir: string; cleanup: () => Promise<void> };
+let project: { dir: string; cleanup: () => Promise<void> } | undefined;
 afterEach(async () => project?.cleanup());
 
 

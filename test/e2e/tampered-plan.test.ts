@@ -33,8 +33,11 @@ beforeAll(async () => {
   reviewed = await readFile(join(project.dir, 'plan.json'), 'utf8');
 });
 afterAll(async () => {
+  // Unset when beforeAll failed part-way, whatever their declared types say.
+  /* eslint-disable @typescript-eslint/no-unnecessary-condition */
   await emulator?.close();
   await project?.cleanup();
+  /* eslint-enable @typescript-eslint/no-unnecessary-condition */
 });
 beforeEach(async () => {
   await writeFile(join(project.dir, 'plan.json'), reviewed);

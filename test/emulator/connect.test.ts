@@ -83,7 +83,7 @@ describe('connect()', () => {
     } finally {
       await connection.close();
     }
-    const state = JSON.parse(await readFile(join(dir, '.autojoin-sync', 'emulator.json'), 'utf8'));
+    const state = JSON.parse(await readFile(join(dir, '.autojoin-sync', 'emulator.json'), 'utf8')) as { scopes: Record<string, unknown> };
     expect(Object.keys(state.scopes)).toEqual(['team/acme']);
     expect(await readFile(join(dir, '.autojoin-sync', '.gitignore'), 'utf8')).toBe('*\n');
 

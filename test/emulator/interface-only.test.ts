@@ -16,7 +16,7 @@ interface InvitationLike {
 function interfaceOnlyClient(baseUrl: string, apiKey: string, accessToken: string) {
   const json = async (response: Response) => {
     if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-    return response.json() as Promise<unknown>;
+    return response.json();
   };
   return {
     async setAutojoinDomains(body: { domains: string[]; scope: string; scopeType: string; componentId: string; scopeName?: string }) {

@@ -2,6 +2,7 @@
  * A dripping server (issue 12): one byte at a time keeps undici's idle timers happy forever.
  * Every request attempt has a total deadline, so the run ends, with exit 1 naming it.
  */
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,11 +40,12 @@ describe('the request deadline', () => {
     const url = await dripping();
     const client = createClient({ baseUrl: url, apiKey: 'k', requestTimeoutMs: 500, retry: { maxRetries: 1, minDelayMs: 5, maxDelayMs: 10 } });
     const started = performance.now();
-    const error = await client.listInvitations('by-scope', { scopeType: 'team', scope: 'x' }).catch((caught: unknown) => caught as Error);
+    const error = await client.listInvitations('by-scope', { scopeType: 'team', scope: 'x' }).then(() => undefined, (caught: unknown) => caught);
     await client.close();
     expect(performance.now() - started).toBeLessThan(3_000);
-    expect(String(error)).toContain('(gave up after 2 attempts)');
-    expect(String(error)).toContain('no complete answer within the 500 ms request deadline');
+    assert(error instanceof Error, 'the call should have failed');
+    expect(error.message).toContain('(gave up after 2 attempts)');
+    expect(error.message).toContain('no complete answer within the 500 ms request deadline');
   });
 
   it.each([

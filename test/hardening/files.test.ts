@@ -50,7 +50,7 @@ async function bounded(args: string[], cwd: string, env: Record<string, string> 
 
 describe.each([
   ['/dev/zero', async (path: string) => symlink('/dev/zero', path), 'not a regular file (a device)'],
-  ['a FIFO', async (path: string) => mkfifo(path), 'not a regular file (a FIFO)'],
+  ['a FIFO', (path: string) => { mkfifo(path); return Promise.resolve(); }, 'not a regular file (a FIFO)'],
 ])('%s in each file role', (_name, make, reason) => {
   it('as the project file: validate ends with exit 1 naming it', async () => {
     const dir = await repo({ 'a.autojoin.yaml': policy('a', ['a.example']) });

@@ -4,6 +4,7 @@
  * never hang, crash or quietly return a partial state. The server is a tiny node:http
  * handler on 127.0.0.1 chosen per test; the client is the real one over loopback.
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,13 +49,13 @@ async function readError(client: ServiceClient, scope = 'x'): Promise<string> {
   const started = performance.now();
   const error = await readLiveState(client, [{ scopeType: 'team', scope }]).then(
     () => null,
-    (failure: unknown) => failure as Error,
+    (failure: unknown) => failure,
   );
   expect(performance.now() - started).toBeLessThan(BOUND_MS);
-  expect(error, 'the read should have failed').toBeInstanceOf(Error);
-  expect(error!.message).not.toContain(KEY);
-  expect(error!.message).not.toContain('\n');
-  return error!.message;
+  assert(error instanceof Error, 'the read should have failed');
+  expect(error.message).not.toContain(KEY);
+  expect(error.message).not.toContain('\n');
+  return error.message;
 }
 
 const json = (response: http.ServerResponse, body: string, status = 200): void => {
@@ -129,7 +130,7 @@ describe('the state reader against a hostile server', () => {
     const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }]);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(hits.map(startOf)).toEqual([0, 19]);
-    expect(live.get('team/loop' as never)).toMatchObject({ domains: [], autojoin: null });
+    expect(live.get('team/loop')).toMatchObject({ domains: [], autojoin: null });
   });
 
   it('ends a read whose body stalls after the headers with a timeout', async () => {
@@ -154,7 +155,7 @@ describe('the state reader against a hostile server', () => {
 
   it('refuses a hostile call 2b answer when the listing gives no domain targets', async () => {
     const { client, hits } = await hostile((request, response) => {
-      if (request.url?.endsWith('/autojoin')) return json(response, '{"autojoinDomains":"acme.com","invitation":{"id":"aj"}}');
+      if (request.url?.endsWith('/autojoin')) { json(response, '{"autojoinDomains":"acme.com","invitation":{"id":"aj"}}'); return; }
       json(response, '{"invitations":[{"id":"aj","invitationType":"autojoin","deactivated":false}]}');
     });
     expect(await readError(client, 'no-targets')).toMatch(
@@ -165,7 +166,7 @@ describe('the state reader against a hostile server', () => {
 
   it('fails, rather than read "no domains", when call 2b answers 404 for an active autojoin invitation without targets', async () => {
     const { client } = await hostile((request, response) => {
-      if (request.url?.endsWith('/autojoin')) return json(response, '{"statusCode":404,"message":"Not Found","error":"Not Found"}', 404);
+      if (request.url?.endsWith('/autojoin')) { json(response, '{"statusCode":404,"message":"Not Found","error":"Not Found"}', 404); return; }
       json(response, '{"invitations":[{"id":"aj-1","invitationType":"autojoin","deactivated":false}]}');
     });
     expect(await readError(client, 'gone')).toBe(

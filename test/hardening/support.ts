@@ -20,7 +20,7 @@ const SCOPES_PER_FILE = 10;
 
 /** Live domains of one scope as the reader sees them: [] unless its autojoin invitation is active. */
 export function liveDomainsOf(data: EmulatorData, key: string): string[] {
-  const stored = data.scopes[key as keyof EmulatorData['scopes']]?.autojoin;
+  const stored = data.scopes[key]?.autojoin;
   if (!stored || stored.invitation.deactivated) return [];
   return stored.domains.map((domain) => domain.domain).sort();
 }

@@ -28,6 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when beforeAll failed part-way
   await Promise.all([relay?.close(), proxy?.close(), emulator?.close(), project?.cleanup(), rm(certDir, { recursive: true, force: true })]);
 });
 

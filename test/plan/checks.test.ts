@@ -5,6 +5,7 @@ import { parsePlan, serializePlan } from '../../src/plan/saved.js';
 import type { Plan } from '../../src/plan/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 import { fieldLines } from '../../src/render/describe.js';
+import { defined } from '../support/defined.js';
 
 const plan: Plan = buildPlan({
   desired: [policy('team/a', ['a.com'], { scopeName: 'New name', metadata: { owner: 'eng' } })],
@@ -26,13 +27,13 @@ describe('saved plan checks of names and metadata', () => {
   });
 
   it('refuses a scopeName that is not the one fieldChanges shows', () => {
-    expect(() => parsePlan(edited((doc) => { doc.changes[0]!.scopeName = 'Someone else'; }), 'plan.json')).toThrow(
+    expect(() => parsePlan(edited((doc) => { defined(doc.changes[0]).scopeName = 'Someone else'; }), 'plan.json')).toThrow(
       'plan.json is not a valid plan: /changes/0 (team/a): fieldChanges shows scopeName "New name", but apply sends "Someone else"; nothing was applied',
     );
   });
 
   it('shows names and metadata with every control character escaped, C1 and bidi included', () => {
-    const hostile = { ...plan.changes[0]!, fieldChanges: [{ field: 'metadata' as const, before: { owner: 'a\u009b2J\u202e' }, after: { owner: 'eng' } }] };
+    const hostile = { ...defined(plan.changes[0]), fieldChanges: [{ field: 'metadata' as const, before: { owner: 'a\u009b2J\u202e' }, after: { owner: 'eng' } }] };
     const [line] = fieldLines(hostile);
     expect(line).toBe('metadata: {"owner":"a\\x9b2J\\u{202e}"} → {"owner":"eng"}');
   });

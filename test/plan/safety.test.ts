@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import {
@@ -70,11 +71,11 @@ describe('checkSafety', () => {
     it('refuses an update removing more than the percent of a scope, naming removed/total and percent', () => {
       const plan = planOf([policy('team/a', ['a0.com'])], [live('team/a', domains('a', 4))]);
       const error = thrown(plan, { maxRemovalPercent: 50 });
-      expect(error).toBeInstanceOf(RemovalPercentError);
+      assert(error instanceof RemovalPercentError, 'expected a RemovalPercentError');
       expect(error.message).toBe(
         'plan removes more than 50% of the domains of a scope (safety.maxRemovalPercent): team/a 3/4 (75%); to go ahead, set safety.maxRemovalPercent to 75 or more in autojoin-sync.yaml',
       );
-      expect((error as RemovalPercentError).removals).toEqual([{ key: 'team/a', removed: 3, total: 4, percent: 75 }]);
+      expect(error.removals).toEqual([{ key: 'team/a', removed: 3, total: 4, percent: 75 }]);
     });
 
     it('accepts exactly the percent, and lists every scope over it', () => {

@@ -3,6 +3,7 @@ import { buildPlan } from '../../src/plan/plan.js';
 import { parsePlan, PlanFileError, serializePlan } from '../../src/plan/saved.js';
 import type { Plan } from '../../src/plan/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
+import { defined } from '../support/defined.js';
 
 const plan: Plan = buildPlan({
   desired: [policy('team/a', ['a.com', 'new.com'], { scopeName: 'Team A' }), policy('team/b', ['b.com']), policy('team/c', [])],
@@ -24,7 +25,7 @@ function parseError(text: string): string {
 }
 
 function mutated(change: (doc: Record<string, unknown> & Plan) => void): string {
-  const doc = JSON.parse(serializePlan(plan));
+  const doc = JSON.parse(serializePlan(plan)) as Record<string, unknown> & Plan;
   change(doc);
   return JSON.stringify(doc);
 }
@@ -78,8 +79,8 @@ describe('saved plans', () => {
 
   it('refuses a create that has a live list, or a clear that keeps domains', () => {
     const createIndex = plan.changes.findIndex((change) => change.kind === 'create');
-    expect(parseError(mutated((doc) => { doc.changes[createIndex]!.before = ['x.com']; }))).toContain(`invalid at /changes/${createIndex}/before: must NOT have more than 0 items`);
-    expect(parseError(mutated((doc) => { doc.changes[0]!.after = ['x.com']; }))).toContain('invalid at /changes/0/after: must NOT have more than 0 items');
+    expect(parseError(mutated((doc) => { defined(doc.changes[createIndex]).before = ['x.com']; }))).toContain(`invalid at /changes/${createIndex}/before: must NOT have more than 0 items`);
+    expect(parseError(mutated((doc) => { defined(doc.changes[0]).after = ['x.com']; }))).toContain('invalid at /changes/0/after: must NOT have more than 0 items');
   });
 
   it('refuses a change whose scope has no fingerprint', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
+import type { Plan } from '../../src/plan/types.js';
 import { renderJson } from '../../src/render/json.js';
 import { live, liveMap, NOW, policy, TARGET } from '../plan/fixtures.js';
 
@@ -9,7 +10,7 @@ describe('renderJson', () => {
     const plan = buildPlan({ desired: [policy('team/a', ['a.com'])], live: liveMap(live('team/a', ['b.com'])), target: TARGET, now: NOW });
     const text = renderJson(plan);
     expect(parsePlan(text)).toEqual(plan);
-    expect(JSON.parse(text).changes[0]).toMatchObject({ kind: 'update', added: ['a.com'], removed: ['b.com'] });
+    expect((JSON.parse(text) as Plan).changes[0]).toMatchObject({ kind: 'update', added: ['a.com'], removed: ['b.com'] });
   });
 });
 

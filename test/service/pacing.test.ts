@@ -10,6 +10,7 @@ import { createClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
 import { startPeer, FAST_RETRY } from './support/peer.js';
 import { sendJson, startHostileServer } from './support/hostile-server.js';
+import { defined } from '../support/defined.js';
 
 const closeAfterTest = useCleanup();
 const answer = (latencyMs = 20) => ({ kind: 'answer', latencyMs }) as const;
@@ -62,8 +63,9 @@ describe('createPacer', () => {
     for (let i = 0; i < 5; i++) void pacer.acquire().then((permit) => permits.push(permit));
     await new Promise((resolve) => setImmediate(resolve));
     expect(permits).toHaveLength(3);
-    permits[0]!.release(answer());
-    permits[0]!.release(answer()); // a second release of the same permit changes nothing
+    const first = defined(permits[0], 'a first permit');
+    first.release(answer());
+    first.release(answer()); // a second release of the same permit changes nothing
     await new Promise((resolve) => setImmediate(resolve));
     expect(permits).toHaveLength(4);
     expect(pacer.inFlight).toBe(3);

@@ -55,20 +55,21 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
   const baseUrl = (): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
-    if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { message: 'Bad credentials' });
+    if (req.headers.authorization !== `Bearer ${token}`) { send(res, 401, { message: 'Bad credentials' }); return; }
     const url = new URL(req.url ?? '/', baseUrl());
     const list = new RegExp(`^${prefix}/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${prefix}/comments/(\\d+)$`).exec(url.pathname);
-    if (list && req.method === 'GET') return listComments(res, url, Number(list[1]));
+    if (list && req.method === 'GET') { listComments(res, url, Number(list[1])); return; }
     const issue = new RegExp(`^${prefix}(?:/(\\d+))?$`).exec(url.pathname);
-    if (issue && !issue[1] && req.method === 'GET') return send(res, 200, listIssues(url));
+    if (issue && !issue[1] && req.method === 'GET') { send(res, 200, listIssues(url)); return; }
     if (state.writeStatus && (req.method === 'POST' || req.method === 'PATCH')) {
-      return send(res, state.writeStatus, { message: 'Resource not accessible by integration' });
+      send(res, state.writeStatus, { message: 'Resource not accessible by integration' });
+      return;
     }
-    if (list && req.method === 'POST') return send(res, 201, addComment(Number(list[1]), parse(body)));
-    if (one && req.method === 'PATCH') return updateComment(res, Number(one[1]), parse(body));
-    if (issue && !issue[1] && req.method === 'POST') return send(res, 201, addIssue(JSON.parse(body) as Partial<FakeIssue> & { labels?: string[] }));
-    if (issue?.[1] && req.method === 'PATCH') return updateIssue(res, Number(issue[1]), JSON.parse(body) as Partial<FakeIssue>);
+    if (list && req.method === 'POST') { send(res, 201, addComment(Number(list[1]), parse(body))); return; }
+    if (one && req.method === 'PATCH') { updateComment(res, Number(one[1]), parse(body)); return; }
+    if (issue && !issue[1] && req.method === 'POST') { send(res, 201, addIssue(JSON.parse(body) as Partial<FakeIssue> & { labels?: string[] })); return; }
+    if (issue?.[1] && req.method === 'PATCH') { updateIssue(res, Number(issue[1]), JSON.parse(body) as Partial<FakeIssue>); return; }
     send(res, 404, { message: 'Not Found' });
   }
 
@@ -107,7 +108,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
 
   function updateIssue(res: ServerResponse, number: number, input: Partial<FakeIssue>): void {
     const issue = state.issues.find((candidate) => candidate.number === number);
-    if (!issue) return send(res, 404, { message: 'Not Found' });
+    if (!issue) { send(res, 404, { message: 'Not Found' }); return; }
     if (input.body !== undefined) issue.body = input.body;
     if (input.state !== undefined) issue.state = input.state;
     if (input.state_reason !== undefined) issue.state_reason = input.state_reason;
@@ -116,7 +117,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
 
   function updateComment(res: ServerResponse, id: number, body: string): void {
     const comment = state.comments.find((candidate) => candidate.id === id);
-    if (!comment) return send(res, 404, { message: 'Not Found' });
+    if (!comment) { send(res, 404, { message: 'Not Found' }); return; }
     comment.body = body;
     send(res, 200, comment);
   }
@@ -141,7 +142,8 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
 }
 
 function parse(body: string): string {
-  return String((JSON.parse(body) as { body?: unknown }).body ?? '');
+  const { body: text } = JSON.parse(body) as { body?: unknown };
+  return typeof text === 'string' ? text : '';
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
