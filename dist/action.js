@@ -62006,7 +62006,7 @@ function sameMetadata(live, desired) {
   return canonicalJson(live ?? {}) === canonicalJson(desired);
 }
 function canonicalJson(value) {
-  return JSON.stringify(sortedKeys(value)) ?? "null";
+  return value === void 0 ? "null" : JSON.stringify(sortedKeys(value));
 }
 function sortedKeys(value) {
   if (Array.isArray(value)) return value.map(sortedKeys);
@@ -62740,6 +62740,7 @@ var package_default = {
     "email-providers": "^2.26.0",
     esbuild: "^0.28.2",
     eslint: "^9.39.5",
+    "eslint-plugin-n": "^18.5.0",
     "fast-check": "^4.10.2",
     picocolors: "^1.1.1",
     proxy: "^4.1.0",
@@ -62864,7 +62865,10 @@ var validators = /* @__PURE__ */ new Map();
 function validatorFor(name) {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= createSchemaValidator({ allErrors: false }).addSchema(invitation_service_schema_default);
+    if (!ajv) {
+      ajv = createSchemaValidator({ allErrors: false });
+      ajv.addSchema(invitation_service_schema_default);
+    }
     validate = ajv.getSchema(`${invitation_service_schema_default.$id}#/$defs/${name}`);
     if (!validate) throw new Error(`no answer shape named ${name}`);
     validators.set(name, validate);
@@ -63162,7 +63166,10 @@ var AimdWindow = class {
   /** Updates the window with the outcome of an attempt sent in round `sentIn`. */
   record(signal, sentIn) {
     if (signal.kind === "failed") return;
-    if (signal.kind === "throttled") return this.decrease(sentIn);
+    if (signal.kind === "throttled") {
+      this.decrease(sentIn);
+      return;
+    }
     this.fastestMs = Math.min(this.fastestMs, signal.latencyMs);
     this.smoothedMs = this.smoothedMs === void 0 ? signal.latencyMs : this.smoothedMs + SMOOTHING * (signal.latencyMs - this.smoothedMs);
     if (this.smoothedMs > Math.max(SLOW_FACTOR * this.fastestMs, this.fastestMs + SLOW_MARGIN_MS)) {
@@ -63362,8 +63369,8 @@ function describeTlsFailure(error3) {
 // src/service/transport.ts
 var TOO_LARGE = "AUTOJOIN_RESPONSE_TOO_LARGE";
 function createTransport(options) {
-  const owned = options.dispatcher ? void 0 : ownAgent(options);
-  const base = options.dispatcher ?? owned;
+  const base = options.dispatcher ?? ownAgent(options);
+  const owned = options.dispatcher ? void 0 : base;
   const counter = { count: 0 };
   const dispatcher = base.compose(
     countAttempts(counter),
@@ -63656,7 +63663,7 @@ function httpError(spec, { status, attempts, parsed }, redact) {
   const message = parsed.ok ? errorMessageOf(parsed.value) : void 0;
   const hints = [];
   if (message === void 0) hints.push(STATUS_CODES[status] ?? "error");
-  if (!parsed.ok && /HTML/u.test(parsed.problem)) hints.push("(an HTML page, not the service: check AUTOJOIN_BASE_URL)");
+  if (!parsed.ok && parsed.problem.includes("HTML")) hints.push("(an HTML page, not the service: check AUTOJOIN_BASE_URL)");
   if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
   return new ServiceError({
     code: "http",
@@ -63743,9 +63750,9 @@ async function discoverPolicyFiles(paths, cwd) {
   const diagnostics = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const info2 = await stat3(absolute).catch((error3) => error3);
+    const info2 = await stat3(absolute).catch((error3) => error3 instanceof Error ? error3 : new Error(String(error3)));
     if (info2 instanceof Error) {
-      const reason = info2.code === "ENOENT" ? "no such file or directory" : info2.message;
+      const reason = "code" in info2 && info2.code === "ENOENT" ? "no such file or directory" : info2.message;
       diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason));
     } else if (info2.isDirectory()) {
       for (const file of await walk(absolute)) found.add(file);
@@ -64477,7 +64484,7 @@ function describeValue(value) {
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return "a string";
   if (typeof value === "number") return `a number (${value})`;
-  return String(value);
+  return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
 function invalidValue(path4, error3) {
   const limit = error3.params.limit;
@@ -64841,7 +64848,7 @@ function remote(url, env) {
     ...credential("apiKey", env.AUTOJOIN_API_KEY),
     ...credential("accessToken", env.AUTOJOIN_ACCESS_TOKEN),
     embedded: false,
-    close: async () => void 0
+    close: () => Promise.resolve()
   };
 }
 async function embedded(cwd, start, notice2, askedFor) {
@@ -65449,7 +65456,7 @@ function parsePlan(text, file = "plan file") {
   const version = isObject(value) ? value.formatVersion : void 0;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError(
-      `${file} has formatVersion ${JSON.stringify(version) ?? "missing"}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
+      `${file} has formatVersion ${version === void 0 ? "missing" : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
     );
   }
   const validate = planValidator();
@@ -65520,7 +65527,7 @@ function fieldLines(change) {
   return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
 function shownValue(value) {
-  const text = escapeControls(JSON.stringify(value) ?? "null");
+  const text = escapeControls(value === void 0 ? "null" : JSON.stringify(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
 }
 function joinedThrough(change) {
@@ -65923,7 +65930,7 @@ async function readReplacedPolicySources(paths, cwd) {
   const explicit = new Set(given.map((path4) => posix2.join(prefix, path4)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error3) => {
-      if (error3 instanceof GitRevisionError && /does not have any commits yet/.test(error3.message)) return Buffer.alloc(0);
+      if (error3 instanceof GitRevisionError && error3.message.includes("does not have any commits yet")) return Buffer.alloc(0);
       throw error3;
     }
   );
@@ -66539,7 +66546,10 @@ async function writeJobSummary(markdown, inputs) {
 }
 async function publishComment(inputs, context, body) {
   if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
-  if (!inputs.githubToken) return warning("no github-token: the plan is in the job summary only");
+  if (!inputs.githubToken) {
+    warning("no github-token: the plan is in the job summary only");
+    return;
+  }
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
     const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
