@@ -50,7 +50,9 @@ async function peakRss(tmp: string, args: string[], env: Record<string, string>)
   const out = path.join(tmp, `rss-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
   await writeFile(probe, PROBE);
   await new Promise<number | null>((resolve, reject) => {
+    // cwd: the temp dir, so its policy files are inside the working directory, as for any user.
     const child = spawn(process.execPath, ['--import', pathToFileURL(probe).href, ...args], {
+      cwd: tmp,
       env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', RSS_PROBE_FILE: out, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

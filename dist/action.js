@@ -62429,6 +62429,7 @@ function resolveListing(flag, project, env = process.env) {
 }
 
 // src/run/numbers.ts
+var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 var MAX_CONCURRENCY = 256;
 function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
   const text = raw.trim();
@@ -64823,7 +64824,6 @@ async function withServiceClient(options, onNotice, work) {
     await connection.close();
   }
 }
-var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 function requestTimeout(seconds, env) {
   if (seconds !== void 0) return seconds * 1e3;
   const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);

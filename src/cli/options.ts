@@ -1,8 +1,7 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { LISTING_KINDS } from '../run/listing.js';
-import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
-import { MAX_REQUEST_TIMEOUT_SECONDS } from '../run/connect.js';
+import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /**

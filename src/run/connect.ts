@@ -11,7 +11,7 @@ import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
-import { parseWholeNumber } from './numbers.js';
+import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { ciVariable } from './ci.js';
 
@@ -144,9 +144,6 @@ export async function withServiceClient<T>(
     await connection.close();
   }
 }
-
-/** Longest request deadline accepted, in seconds. */
-export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 
 /** @returns the per-attempt deadline in ms: the flag, else AUTOJOIN_REQUEST_TIMEOUT, else undefined (the client's default). */
 function requestTimeout(seconds: number | undefined, env: NodeJS.ProcessEnv): number | undefined {

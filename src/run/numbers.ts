@@ -1,3 +1,6 @@
+/** Longest request deadline accepted, in seconds (--request-timeout, AUTOJOIN_REQUEST_TIMEOUT). */
+export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+
 /** Most requests in flight at once, for the CLI and the action alike. */
 export const MAX_CONCURRENCY = 256;
 
