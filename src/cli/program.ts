@@ -74,6 +74,8 @@ Environment:
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
   AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
   AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
+  AUTOJOIN_LISTING       as --listing (by-group, by-scope, autojoin)
+  AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
   HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
   NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust
   NO_COLOR, FORCE_COLOR  disable / force colour
