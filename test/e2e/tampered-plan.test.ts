@@ -200,9 +200,15 @@ describe('a tampered saved plan', () => {
   });
 
   it('the reviewed plan, pinned by its digest, applies', async () => {
-    const result = await cli(['apply', '--plan', 'plan.json', '--yes', '--plan-sha256', digest.toUpperCase()], { cwd: project.dir, emulator });
-    expect(result.code).toBe(0);
-    expect(liveDomains(emulator.data(), 'a')).toEqual(['keep.example', 'new.example']);
-    expect(liveDomains(emulator.data(), 'c')).toEqual(['c.example']);
+    try {
+      const result = await cli(['apply', '--plan', 'plan.json', '--yes', '--plan-sha256', digest.toUpperCase()], { cwd: project.dir, emulator });
+      expect(result.code).toBe(0);
+      expect(liveDomains(emulator.data(), 'a')).toEqual(['keep.example', 'new.example']);
+      expect(liveDomains(emulator.data(), 'c')).toEqual(['c.example']);
+    } finally {
+      // Back to the live state the plan was made against, for the tests that run after this one.
+      await setLive(emulator, 'a', ['keep.example', 'old.example']);
+      await setLive(emulator, 'c', []);
+    }
   });
 });
