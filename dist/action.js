@@ -63753,8 +63753,7 @@ async function discoverPolicyFiles(paths, cwd) {
     const absolute = path.resolve(cwd, given);
     const info2 = await stat3(absolute).catch((error3) => error3 instanceof Error ? error3 : new Error(String(error3)));
     if (info2 instanceof Error) {
-      const reason = "code" in info2 && info2.code === "ENOENT" ? "no such file or directory" : info2.message;
-      diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason));
+      diagnostics.push(pathNotFound(info2, absolute, cwd));
     } else if (info2.isDirectory()) {
       for (const file of await walk(absolute)) found.add(file);
     } else {
@@ -63762,6 +63761,10 @@ async function discoverPolicyFiles(paths, cwd) {
     }
   }
   return { files: sortByRelativePath([...found], cwd), diagnostics };
+}
+function pathNotFound(error3, absolute, cwd) {
+  const reason = "code" in error3 && error3.code === "ENOENT" ? "no such file or directory" : error3.message;
+  return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
 }
 async function walk(directory) {
   const entries = await readdir2(directory, { withFileTypes: true });

@@ -5,7 +5,7 @@
 import { withServiceClient, type ConnectOptions } from '../run/connect.js';
 import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
-import { formatDiagnostic } from '../policy/index.js';
+import { formatDiagnostic, unreadablePaths } from '../policy/index.js';
 import { loadProjectOrFail } from '../run/project.js';
 import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
@@ -43,6 +43,17 @@ export async function withSession<T>(
   } catch (error) {
     throw toRunError(error);
   }
+}
+
+/**
+ * Refuses paths that do not exist before anything connects, so a typo never starts (or writes
+ * the state of) the embedded emulator. The same diagnostics and exit 1 as when the plan finds them.
+ */
+export async function refuseUnreadablePaths(cwd: string, paths: readonly string[]): Promise<void> {
+  const diagnostics = await unreadablePaths(paths, cwd);
+  if (diagnostics.length === 0) return;
+  printDiagnostics(diagnostics);
+  throw new RunError(`${nothingPlannedMessage({ policies: [], files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`);
 }
 
 /**

@@ -42,8 +42,7 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
     const absolute = path.resolve(cwd, given);
     const info = await stat(absolute).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (info instanceof Error) {
-      const reason = 'code' in info && info.code === 'ENOENT' ? 'no such file or directory' : info.message;
-      diagnostics.push(diagnosticAt(filePos(relativePosix(cwd, absolute)), 'error', 'path-not-found', reason));
+      diagnostics.push(pathNotFound(info, absolute, cwd));
     } else if (info.isDirectory()) {
       for (const file of await walk(absolute)) found.add(file);
     } else {
@@ -51,6 +50,30 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
     }
   }
   return { files: sortByRelativePath([...found], cwd), diagnostics };
+}
+
+/**
+ * The paths that cannot be read, checked alone (no directory walk), so a command can refuse a
+ * wrong path before it connects to anything; discoverPolicyFiles reports them the same way.
+ * @returns one `path-not-found` diagnostic per such path
+ */
+export async function unreadablePaths(paths: readonly string[], cwd: string): Promise<Diagnostic[]> {
+  const checked = await Promise.all(
+    paths.map(async (given) => {
+      const absolute = path.resolve(cwd, given);
+      const problem = await stat(absolute).then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+      return problem === null ? null : pathNotFound(problem, absolute, cwd);
+    }),
+  );
+  return checked.filter((diagnostic) => diagnostic !== null);
+}
+
+function pathNotFound(error: Error, absolute: string, cwd: string): Diagnostic {
+  const reason = 'code' in error && error.code === 'ENOENT' ? 'no such file or directory' : error.message;
+  return diagnosticAt(filePos(relativePosix(cwd, absolute)), 'error', 'path-not-found', reason);
 }
 
 async function walk(directory: string): Promise<string[]> {

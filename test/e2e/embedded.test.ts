@@ -29,4 +29,15 @@ describe('without AUTOJOIN_BASE_URL', () => {
     expect(result.stdout).toBe('');
     expect(existsSync(join(project.dir, '.autojoin-sync'))).toBe(false);
   });
+
+  it('refuses a path that does not exist before starting it: exit 1, no state written', async () => {
+    project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });
+    for (const args of [['plan', 'no-such-dir'], ['apply', 'no-such-dir', '--yes']]) {
+      const result = await cli(args, { cwd: project.dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('no-such-dir:1:1: error: no such file or directory');
+      expect(result.stderr).not.toContain('embedded emulator');
+      expect(existsSync(join(project.dir, '.autojoin-sync'))).toBe(false);
+    }
+  });
 });

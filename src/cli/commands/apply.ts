@@ -15,7 +15,7 @@ import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
 import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOf, useColor, withSession, type Session } from '../session.js';
+import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
@@ -82,6 +82,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
   const cwd = process.cwd();
+  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
   await withSession(
     cwd,
     paths,

@@ -10,7 +10,7 @@ import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
-import { planOrFail, useColor, withSession } from '../session.js';
+import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -67,6 +67,7 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
+  if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
   await withSession(
     cwd,
     paths,
