@@ -11,7 +11,10 @@
  *    prints the count when it stops), so extra pages and 2b calls are in the limit; answers of
  *    429 are not: they did no work, and the time they cost is the client's to explain;
  *  - to a naive sequential client (a plain `fetch` loop doing the identical requests, timed on a
- *    200-scope subset and scaled linearly).
+ *    200-scope subset and scaled linearly);
+ *  - to a bare client: an undici loop sending the same requests at the same concurrency and doing
+ *    nothing with the answers. It is the floor this emulator and this machine allow (loopback,
+ *    the emulator's own CPU, timers), so `tool ÷ bare` is the part of the gap that is the tool's.
  * Every phase gets a fresh emulator child process (the built CLI) seeded alike, so the reconciler
  * and the emulator never share an event loop and each count covers one phase only.
  */
@@ -21,8 +24,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
 import { applyPlan, makePlan } from '../src/reconcile/index.js';
 import { syncRequest } from '../src/apply/apply.js';
+import { autojoinStatePath, listingPath, SYNC_PATH } from '../src/service/paths.js';
 import { createClient } from '../src/service/client.js';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';
 import type { Plan } from '../src/plan/types.js';
@@ -62,13 +67,17 @@ export async function benchReconcile(options: BenchOptions): Promise<BenchRow[]>
     for (const concurrency of [16, 64]) {
       const planned = await withEmulator(sizes.scopes, [], (url) => measurePlan(url, dir, concurrency, sizes.scopes));
       plan = planned.result;
+      const bareReads = await withEmulator(sizes.scopes, [], (url) => measureBare(url, readRequests(sizes.scopes), concurrency));
       const applied = await withEmulator(sizes.scopes, [], (url) => measureApply(url, planned.result, concurrency));
+      const bareWrites = await withEmulator(sizes.scopes, [], (url) => measureBare(url, writeRequests(planned.result), concurrency));
       const naiveVs = concurrency === 16 ? naive : undefined;
-      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, naiveVs?.planSeconds));
-      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, naiveVs?.applySeconds));
+      rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, { naive: naiveVs?.planSeconds, bare: bareReads.phase }));
+      rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, { naive: naiveVs?.applySeconds, bare: bareWrites.phase }));
     }
-    const throttled = await withEmulator(sizes.scopes, ['--max-in-flight', String(THROTTLE_AT)], (url) => measurePlan(url, dir, 64, sizes.scopes));
-    rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency 64, service answers 429 above ${THROTTLE_AT} in flight`, throttled.phase, THROTTLE_AT, GOAL_THROTTLED));
+    const throttleArgs = ['--max-in-flight', String(THROTTLE_AT)];
+    const throttled = await withEmulator(sizes.scopes, throttleArgs, (url) => measurePlan(url, dir, 64, sizes.scopes));
+    const bareThrottled = await withEmulator(sizes.scopes, throttleArgs, (url) => measureBare(url, readRequests(sizes.scopes), THROTTLE_AT));
+    rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency 64, service answers 429 above ${THROTTLE_AT} in flight`, throttled.phase, THROTTLE_AT, GOAL_THROTTLED, { bare: bareThrottled.phase }));
     return rows;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -79,21 +88,78 @@ function label(scopes: number): string {
   return `${scopes.toLocaleString('en')} scopes`;
 }
 
-/** A row: the phase against the latency-bound limit at `concurrency` (and the naive client, when given). */
-function limitRow(name: string, phase: Phase, concurrency: number, goal: number, naiveSeconds?: number): BenchRow {
+/** What a phase is compared with besides the limit: the naive client's seconds, a bare client's phase. */
+interface Baselines {
+  naive?: number;
+  bare?: Phase;
+}
+
+/** A row: the phase against the latency-bound limit at `concurrency`, the bare client, and the naive client. */
+function limitRow(name: string, phase: Phase, concurrency: number, goal: number, baselines: Baselines = {}): BenchRow {
   const useful = phase.served - phase.throttled;
   const limit = (useful * LATENCY_MS) / 1000 / concurrency;
   const ratio = phase.seconds / limit;
+  const { naive: naiveSeconds, bare } = baselines;
   const naive = naiveSeconds === undefined ? '' : `; ${(naiveSeconds / phase.seconds).toFixed(1)}× faster than naive sequential (${naiveSeconds.toFixed(1)} s, scaled from a subset)`;
+  const floor = bare === undefined ? '' : `; ${(phase.seconds / bare.seconds).toFixed(2)}× a bare undici loop sending the same ${(bare.served - bare.throttled).toLocaleString('en')} requests at ${concurrency} in flight (${bare.seconds.toFixed(2)} s = ${(bare.seconds / limit).toFixed(2)}× the limit: this emulator's and machine's floor)`;
   const throttled = phase.throttled > 0 ? `, plus ${phase.throttled} answered 429` : '';
   return {
     name,
     value: `${phase.seconds.toFixed(2)} s (${useful.toLocaleString('en')} requests served${throttled}; none failed)`,
-    comparison: `${ratio.toFixed(2)}× the latency-bound limit (${useful.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s)${naive}`,
+    comparison: `${ratio.toFixed(2)}× the latency-bound limit (${useful.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s)${floor}${naive}`,
     // ≥ 25× naive at 16 would beat the limit itself (naive is 1 request per latency + overhead), so it is shown, not held.
     goal: `≤ ${goal.toFixed(2)}× the limit${naiveSeconds === undefined ? '' : ` (≥ ${GOAL_NAIVE}× naive is out of reach at 16)`}`,
     met: ratio <= goal,
   };
+}
+
+/** One request of the bare client. */
+interface BareRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** The plan's requests: two listing pages and call 2b per scope (what the emulator serves the tool). */
+function readRequests(scopes: number): BareRequest[] {
+  return Array.from({ length: scopes }, (_, i) => ({ scopeType: 'team', scope: scopeName(i + 1) })).flatMap((ref) => [
+    { method: 'GET' as const, path: listingPath('by-group', ref, 0) },
+    { method: 'GET' as const, path: listingPath('by-group', ref, 19) },
+    { method: 'GET' as const, path: autojoinStatePath(ref) },
+  ]);
+}
+
+/** The apply's requests: one POST per change, the same bodies. */
+function writeRequests(plan: Plan): BareRequest[] {
+  return plan.changes.map((change) => ({ method: 'POST' as const, path: SYNC_PATH, body: JSON.stringify(syncRequest(change)) }));
+}
+
+/**
+ * The bare client: `concurrency` workers over one undici pool of that size, each sending the next
+ * request as soon as its last answer is read; it checks the status only, and retries a 429 at
+ * once (it has no pacing: the floor, not a rival).
+ */
+async function measureBare(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
+  const agent = new Agent({ connections: concurrency });
+  const headers = { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' };
+  let cursor = 0;
+  const worker = async (): Promise<void> => {
+    while (cursor < requests.length) {
+      const next = requests[cursor++] as BareRequest;
+      for (;;) {
+        const answer = await request(baseUrl + next.path, { dispatcher: agent, method: next.method, headers, body: next.body });
+        await answer.body.arrayBuffer();
+        if (answer.statusCode === 429) continue;
+        if (answer.statusCode !== 200) throw new Error(`bare client: ${next.method} ${next.path} answered ${answer.statusCode}`);
+        break;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await agent.close();
+  }
 }
 
 async function measurePlan(baseUrl: string, cwd: string, concurrency: number, scopes: number): Promise<Plan> {

@@ -62922,32 +62922,35 @@ function parseJsonBody(body, contentType) {
   const text = body.toString("utf8");
   if (text.trim() === "") return { ok: false, problem: "the body is empty" };
   if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? "no content-type"})` };
-  const depth = nestingDepth(text);
-  if (depth > MAX_JSON_DEPTH) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  let value;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error3) {
     const reason = error3 instanceof Error ? error3.message : String(error3);
     return { ok: false, problem: `the body is not valid JSON (${reason.split("\n")[0]})` };
   }
+  if (deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  return { ok: true, value };
 }
 function looksLikeHtml(text, contentType) {
   return /html/iu.test(contentType ?? "") || /^\s*</u.test(text);
 }
-function nestingDepth(text) {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 92) i++;
-      else if (char === 34) inString = false;
-    } else if (char === 34) inString = true;
-    else if (char === 123 || char === 91) max = Math.max(max, ++depth);
-    else if (char === 125 || char === 93) depth--;
+function deeperThan(value, limit) {
+  const values = [value];
+  const depths = [1];
+  while (values.length > 0) {
+    const next = values.pop();
+    const depth = depths.pop() ?? 0;
+    if (typeof next !== "object" || next === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    for (const child of children) {
+      if (typeof child !== "object" || child === null) continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
   }
-  return max;
+  return false;
 }
 
 // src/service/listing-switch.ts
@@ -63141,7 +63144,8 @@ function deadlineError(ms) {
 }
 
 // src/service/pacing.ts
-var DECREASE_FACTOR = 0.75;
+var DECREASE_FACTOR = 0.85;
+var PROBE_GROWTH = 0.1;
 var SLOW_FACTOR = 3;
 var SLOW_MARGIN_MS = 200;
 var SMOOTHING = 0.1;
@@ -63154,6 +63158,8 @@ var AimdWindow = class {
   max;
   size;
   round = 0;
+  /** The limit a congestion signal last cut; undefined before the first. */
+  cutAt;
   fastestMs = Number.POSITIVE_INFINITY;
   smoothedMs;
   /** Requests allowed in flight now: a whole number from 1 to max. */
@@ -63177,11 +63183,13 @@ var AimdWindow = class {
       this.decrease(sentIn);
       return;
     }
-    this.size = Math.min(this.max, this.size + 1 / this.size);
+    const nearCut = this.cutAt !== void 0 && Math.abs(this.size - this.cutAt) < 1;
+    this.size = Math.min(this.max, this.size + (nearCut ? PROBE_GROWTH : 1) / this.size);
   }
   decrease(sentIn) {
     if (sentIn < this.round) return;
     this.round += 1;
+    this.cutAt = this.limit;
     this.size = Math.max(1, this.size * DECREASE_FACTOR);
     this.smoothedMs = void 0;
   }

@@ -1,7 +1,8 @@
 /**
  * The emulator's HTTP server. Each request goes through one pipeline: draw a fault (on arrival,
- * so the seeded sequence follows arrival order), wait the configured latency, then either answer
- * with the fault or route, authenticate and handle it. A handler returns its state change as
+ * so the seeded sequence follows arrival order), wait out the configured latency (counted from
+ * arrival), then either answer with the fault or route, authenticate and handle it (a read is
+ * handled on arrival, within its latency). A handler returns its state change as
  * `commit` instead of making it, so a faulted request changes nothing; a committed change is
  * saved to the data file before the answer is sent.
  */
@@ -121,11 +122,15 @@ async function serve(runtime: Runtime, request: IncomingMessage, response: Serve
   }
   const fault = runtime.faults.next();
   const log = (status: number) => logRequest(runtime, request, status, fault);
-  await wait(runtime, runtime.options.latencyMs ?? 0);
+  const answerAt = performance.now() + (runtime.options.latencyMs ?? 0);
+  // A read is answered from the state it arrived to, so its handling is part of its latency, not
+  // added to it. A write is handled when it is answered, so concurrent writes see each other.
+  const early = !fault && request.method === 'GET' ? await handle(runtime, request) : undefined;
+  await wait(runtime, answerAt - performance.now());
   if (fault && answerFault(fault, response, log)) return;
   if (fault?.kind === 'slow') await wait(runtime, runtime.options.slowMs ?? DEFAULT_SLOW_MS);
   if (runtime.closing.signal.aborted) return;
-  const handled = await handle(runtime, request);
+  const handled = early ?? (await handle(runtime, request));
   if (fault?.kind === 'truncated') {
     log(handled.reply.status);
     sendTruncated(response, handled.reply);

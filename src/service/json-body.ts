@@ -14,33 +14,40 @@ export function parseJsonBody(body: Buffer, contentType: string | undefined): Js
   const text = body.toString('utf8');
   if (text.trim() === '') return { ok: false, problem: 'the body is empty' };
   if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? 'no content-type'})` };
-  const depth = nestingDepth(text);
-  if (depth > MAX_JSON_DEPTH) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, problem: `the body is not valid JSON (${reason.split('\n')[0]})` };
   }
+  if (deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  return { ok: true, value };
 }
 
 function looksLikeHtml(text: string, contentType: string | undefined): boolean {
   return /html/iu.test(contentType ?? '') || /^\s*</u.test(text);
 }
 
-/** Maximum bracket depth outside strings; a linear scan that never recurses. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 0x5c /* \ */) i++;
-      else if (char === 0x22 /* " */) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x7b /* { */ || char === 0x5b /* [ */) max = Math.max(max, ++depth);
-    else if (char === 0x7d /* } */ || char === 0x5d /* ] */) depth--;
+/**
+ * Whether `value` nests objects and arrays more than `limit` deep. JSON.parse itself does not
+ * recurse (V8 parses any depth), so the check runs on the parsed value, several times faster
+ * than scanning the text; it walks with its own stack and stops at the first level too deep.
+ */
+function deeperThan(value: unknown, limit: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const next = values.pop();
+    const depth = depths.pop() ?? 0;
+    if (typeof next !== 'object' || next === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(next) ? (next as unknown[]) : Object.values(next);
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
   }
-  return max;
+  return false;
 }

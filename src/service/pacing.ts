@@ -4,8 +4,14 @@
  * The window starts at the run's `--concurrency` (the pool size, and its ceiling) and follows
  * AIMD: every answer that is neither throttled nor slow adds 1/window (so +1 per window's worth
  * of answers, about +1 per round trip); a 429, or a smoothed latency far above the fastest seen,
- * multiplies it by 0.75. Only one decrease counts per round: answers to requests sent before the
+ * multiplies it by 0.85. Only one decrease counts per round: answers to requests sent before the
  * last decrease say nothing new about the smaller window, so they cannot shrink it again.
+ *
+ * Two choices differ from TCP's halving, because a 429 is a cheap and precise signal (answered at
+ * once, it says "one too many in flight"), unlike a lost packet: the decrease is gentle, and,
+ * as in CUBIC, growth slows to a tenth near the window that was last throttled, so the window
+ * dwells just under a service's in-flight limit instead of sawing between 75 % and 100 % of it.
+ * Above that window it grows at full speed again: the limit has moved.
  *
  * A `Retry-After` on any answer pauses the whole pool, not only the request that got it: every
  * attempt (first tries and retries alike) waits until the pause is over. Pauses are capped, so a
@@ -18,8 +24,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { parseRetryAfterMs } from './retry.js';
 
-/** Multiplicative decrease: the window keeps 75 % of itself on a congestion signal. */
-const DECREASE_FACTOR = 0.75;
+/** Multiplicative decrease: the window keeps 85 % of itself on a congestion signal. */
+const DECREASE_FACTOR = 0.85;
+/** Growth per round trip within one request of the window last throttled (1 elsewhere). */
+const PROBE_GROWTH = 0.1;
 /** Latency counts as rising when the smoothed latency exceeds this multiple of the fastest answer… */
 const SLOW_FACTOR = 3;
 /** …and the fastest answer by this much, so that a very fast baseline (a 1 ms 404) cannot trip it. */
@@ -36,6 +44,8 @@ export type Signal = { kind: 'answer'; latencyMs: number } | { kind: 'throttled'
 export class AimdWindow {
   private size: number;
   private round = 0;
+  /** The limit a congestion signal last cut; undefined before the first. */
+  private cutAt: number | undefined;
   private fastestMs = Number.POSITIVE_INFINITY;
   private smoothedMs: number | undefined;
 
@@ -63,12 +73,14 @@ export class AimdWindow {
       this.decrease(sentIn);
       return;
     }
-    this.size = Math.min(this.max, this.size + 1 / this.size);
+    const nearCut = this.cutAt !== undefined && Math.abs(this.size - this.cutAt) < 1;
+    this.size = Math.min(this.max, this.size + (nearCut ? PROBE_GROWTH : 1) / this.size);
   }
 
   private decrease(sentIn: number): void {
     if (sentIn < this.round) return;
     this.round += 1;
+    this.cutAt = this.limit;
     this.size = Math.max(1, this.size * DECREASE_FACTOR);
     // The slow samples that caused this decrease should not cause the next one too.
     this.smoothedMs = undefined;

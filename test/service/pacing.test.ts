@@ -22,21 +22,43 @@ describe('AimdWindow', () => {
     expect(window.limit).toBe(8);
   });
 
-  it('shrinks by a quarter on a 429, once per round', () => {
+  it('shrinks by 15 % on a 429, once per round', () => {
     const window = new AimdWindow(64);
     const round = window.currentRound;
     for (let i = 0; i < 30; i++) window.record({ kind: 'throttled' }, round);
-    expect(window.limit).toBe(48);
+    expect(window.limit).toBe(54);
     window.record({ kind: 'throttled' }, window.currentRound);
-    expect(window.limit).toBe(36);
+    expect(window.limit).toBe(46);
   });
 
   it('grows by about one per window of fast answers, and never drops below 1', () => {
     const window = new AimdWindow(64);
+    window.record({ kind: 'throttled' }, window.currentRound);
+    expect(window.limit).toBe(54);
+    for (let i = 0; i < 54; i++) window.record(answer(), window.currentRound);
+    expect(window.limit).toBe(55);
     for (let i = 0; i < 40; i++) window.record({ kind: 'throttled' }, window.currentRound);
     expect(window.limit).toBe(1);
-    for (let i = 0; i < 3; i++) window.record(answer(), window.currentRound);
-    expect(window.limit).toBe(2);
+  });
+
+  it('grows ten times slower near the window it was last throttled at, so it dwells under a limit', () => {
+    const window = new AimdWindow(64);
+    for (let i = 0; i < 3; i++) window.record({ kind: 'throttled' }, window.currentRound);
+    expect(window.limit).toBe(39); // 64 → 54 → 46 → 39, cut last at 46
+    const answersUntil = (limit: number): number => {
+      let answers = 0;
+      while (window.limit < limit) {
+        window.record(answer(), window.currentRound);
+        answers += 1;
+      }
+      return answers;
+    };
+    const fast = answersUntil(45); // far from the cut: about one window of answers per step
+    expect(fast).toBeGreaterThan(200);
+    expect(fast).toBeLessThan(300);
+    expect(answersUntil(47)).toBeGreaterThan(10 * 45); // within one of 46: a tenth of the speed
+    const past = answersUntil(48); // beyond it the limit has moved: full speed again
+    expect(past).toBeLessThan(60);
   });
 
   it('shrinks when latency rises far above the fastest answer, not on ordinary jitter', () => {
