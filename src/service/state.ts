@@ -5,7 +5,6 @@
  * sharing one client (one keep-alive pool), so at most `concurrency` scopes are in flight and
  * no scope keeps more than one page plus its autojoin invitation in memory while it is read.
  */
-import { forEachBounded } from '../concurrency.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
@@ -44,24 +43,86 @@ export async function readLiveState(
   refs: readonly ScopeRef[],
   options: ReadLiveStateOptions = {},
 ): Promise<Map<ScopeKey, LiveScope>> {
-  const unique = [...new Map(refs.map((ref) => [scopeKey(ref), ref])).values()];
-  const results: LiveScope[] = new Array<LiveScope>(unique.length);
+  const reader = startLiveReader(client, options);
+  reader.add(refs);
+  return reader.finish();
+}
+
+/** Reads scopes as they are handed in, so reading can start before every scope is known. */
+export interface LiveReader {
+  /** Queues `refs` for reading (a scope already queued is read once). */
+  add(refs: Iterable<ScopeRef>): void;
+  /**
+   * No more scopes will be added.
+   * @returns the live state of every scope added, by key, in the order added
+   * @throws LiveStateError for the first scope whose read failed
+   */
+  finish(): Promise<Map<ScopeKey, LiveScope>>;
+  /** Starts nothing more, and resolves once the reads in flight have stopped (their results are dropped). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * @returns a reader that keeps at most `options.concurrency` scopes in flight from the moment the
+ *   first scope is added (e.g. while policy files are still being loaded)
+ */
+export function startLiveReader(client: ServiceClient, options: ReadLiveStateOptions = {}): LiveReader {
+  const queued = new Map<ScopeKey, ScopeRef>();
+  const order: ScopeRef[] = [];
+  let next = 0;
+  const results = new Map<ScopeKey, LiveScope>();
   const abort = new AbortController();
+  const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
+  let resolveSettled: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => (resolveSettled = resolve));
   let failure: LiveStateError | undefined;
-  let done = 0;
-  const readOne = async (ref: ScopeRef, index: number): Promise<void> => {
+  let active = 0;
+  let closed = false;
+
+  const readOne = async (ref: ScopeRef): Promise<void> => {
     try {
-      results[index] = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      results.set(live.key, live);
+      options.onProgress?.(results.size, queued.size);
     } catch (error) {
       if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
       abort.abort();
-      return;
     }
-    options.onProgress?.(++done, unique.length);
   };
-  await forEachBounded(unique, options.concurrency ?? 16, readOne, abort.signal);
-  if (failure) throw failure;
-  return new Map(results.map((live) => [live.key, live]));
+  const pump = (): void => {
+    while (active < limit && next < order.length && !abort.signal.aborted) {
+      active += 1;
+      void readOne(order[next++] as ScopeRef).finally(() => {
+        active -= 1;
+        pump();
+      });
+    }
+    const allRead = closed && next === order.length;
+    if (active === 0 && (allRead || abort.signal.aborted)) resolveSettled();
+  };
+  return {
+    add(refs) {
+      for (const ref of refs) {
+        const key = scopeKey(ref);
+        if (queued.has(key)) continue;
+        queued.set(key, ref);
+        order.push(ref);
+      }
+      pump();
+    },
+    async finish() {
+      closed = true;
+      pump();
+      await settled;
+      if (failure) throw failure;
+      return new Map([...queued.keys()].map((key) => [key, results.get(key) as LiveScope]));
+    },
+    async cancel() {
+      abort.abort();
+      pump();
+      await settled;
+    },
+  };
 }
 
 /** Reads one scope, by its listing or (listing mode 'autojoin') by call 2b alone. */

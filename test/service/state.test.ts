@@ -1,6 +1,7 @@
 /** readLiveState: the design's rule for a scope's domains, bounded concurrency, fail fast. */
 import { describe, expect, it } from 'vitest';
 import { createClient, LiveStateError, readLiveState, type ServiceClient } from '../../src/service/index.js';
+import { startLiveReader } from '../../src/service/state.js';
 import { useCleanup } from './support/cleanup.js';
 import { startPeer, FAST_RETRY } from './support/peer.js';
 import { invitations, sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
@@ -122,5 +123,50 @@ describe('readLiveState concurrency and failures', () => {
     expect(seen).toBeLessThan(20);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server?.requests.length).toBe(seen);
+  });
+});
+
+describe('startLiveReader: reading while scopes are still being found', () => {
+  let server: HostileServer | undefined;
+  async function listingServer(delayMs: number) {
+    const seen: string[] = [];
+    server = closeAfterTest(await startHostileServer(async (request, response) => {
+      const scope = decodeURIComponent((request.url ?? '').split('/')[6]?.split('?')[0] ?? '');
+      seen.push(scope);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      sendJson(response, 200, { invitations: [{ id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
+    }));
+    return { seen, client: closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' })) };
+  }
+
+  it('starts reading on the first add, reads a scope added twice once, and answers in the order added', async () => {
+    const { seen, client } = await listingServer(5);
+    const reader = startLiveReader(client, { concurrency: 2 });
+    reader.add([team('b'), team('a')]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.sort()).toEqual(['a', 'b']); // read before finish() was called
+    reader.add([team('c'), team('a')]);
+    const live = await reader.finish();
+    expect([...live.keys()]).toEqual(['team/b', 'team/a', 'team/c']);
+    expect(live.get('team/c')?.domains).toEqual(['c.example']);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('finish() with nothing added is an empty map', async () => {
+    const { client, seen } = await listingServer(1);
+    expect((await startLiveReader(client).finish()).size).toBe(0);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('cancel() starts nothing more and resolves once the reads in flight have ended', async () => {
+    const { seen, client } = await listingServer(20);
+    const reader = startLiveReader(client, { concurrency: 2 });
+    reader.add(Array.from({ length: 20 }, (_, i) => team(`s${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await reader.cancel();
+    const started = seen.length;
+    expect(started).toBeLessThanOrEqual(4);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(seen).toHaveLength(started);
   });
 });

@@ -45,7 +45,7 @@ export function register(program: Command): void {
     )
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
     .option('--data <file>', 'JSON file to load the state from and save it to (default: memory only)')
-    .option('--latency <ms>', 'delay every answer by this many milliseconds')
+    .option('--latency <ms>', 'answer each request this many milliseconds after it arrives (a read is handled within that time)')
     .option('--fault-rate <r>', 'probability in [0, 1] that a request gets an injected fault')
     .option('--fault-seed <n>', 'seed of the fault generator, for repeatable runs', '1')
     .option('--faults <list>', `comma-separated faults to draw from (default: all of ${ALL_FAULTS.join(',')})`)
