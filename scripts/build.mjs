@@ -1,32 +1,60 @@
 // Bundles the CLI and the GitHub Action as ESM under dist/.
 // dist/action.js is one file, committed (the runner executes it as is). The CLI is built by
-// `npm ci` (prepare) as an entry dist/cli.js plus chunks under dist/chunks/: its commands load
-// lazily (src/cli/program.ts), so `--version` and `--help` read only the entry and a small chunk.
+// `npm ci` (prepare) as an entry dist/cli.js and the program under dist/chunks/ (run.js and the
+// chunks it loads; commands load lazily, src/cli/program.ts). The entry is one file of its own that
+// imports ./chunks/run.js only when it must: `--version`, `--help` and a bare call it answers alone
+// from the texts the program printed for them when the build ran it (src/cli/fast-path.ts), so the
+// entry is built twice: once without those texts, run, and again with them embedded.
+// Bundles take only the version from package.json, not the whole file.
 // The npm package ships the CLI with dist/THIRD_PARTY_NOTICES.txt (the bundled packages' licences).
-import { chmodSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeThirdPartyNotices } from './notices.mjs';
 
 const entries = process.argv.slice(2);
 const targets = {
-  cli: {
-    // The hashbang comes from src/cli/main.ts (esbuild keeps an entry's hashbang first).
-    entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    minify: true,
-    clean: 'dist/chunks',
-    executable: 'dist/cli.js',
-    notices: 'dist/THIRD_PARTY_NOTICES.txt',
-  },
-  action: { entryPoints: ['src/action/index.ts'], outfile: 'dist/action.js' },
+  cli: [
+    {
+      entryPoints: { run: 'src/cli/run.ts' },
+      outdir: 'dist/chunks',
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+      minify: true,
+      clean: 'dist/chunks',
+      notices: { file: 'dist/THIRD_PARTY_NOTICES.txt', bundle: 'dist/cli.js' },
+    },
+    {
+      // The hashbang comes from src/cli/main.ts (esbuild keeps an entry's hashbang first).
+      entryPoints: { cli: 'src/cli/main.ts' },
+      outdir: 'dist',
+      minify: true,
+      executable: 'dist/cli.js',
+      prebuild: 'AUTOJOIN_PREBUILT',
+      plugins: [programFromChunks()],
+    },
+  ],
+  action: [{ entryPoints: ['src/action/index.ts'], outfile: 'dist/action.js' }],
 };
 
 for (const name of entries.length ? entries : Object.keys(targets)) {
   const target = targets[name];
   if (!target) throw new Error(`unknown build target ${name}`);
-  const { clean, executable, notices, ...options } = target;
+  for (const { prebuild, ...options } of target) {
+    if (!prebuild) {
+      await bundle(options, {});
+      continue;
+    }
+    await bundle(options, { [prebuild]: 'undefined' });
+    // A string literal is inlined where it is used (an object would become a shared variable).
+    await bundle(options, { [prebuild]: JSON.stringify(JSON.stringify(capturePrebuiltAnswers(options.executable))) });
+  }
+}
+
+/** Bundles one target with `define` (global name → JavaScript expression) and writes its extras. */
+async function bundle(target, define) {
+  const { clean, executable, notices, plugins = [], ...options } = target;
   if (clean) rmSync(clean, { recursive: true, force: true });
   const result = await build({
     ...options,
@@ -37,11 +65,51 @@ for (const name of entries.length ? entries : Object.keys(targets)) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: Boolean(notices),
+    define,
+    plugins: [...plugins, packageVersionOnly()],
     // Some dependencies are CommonJS and call require(); give every ESM output file one.
     banner: {
       js: `import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`,
     },
   });
   if (executable) chmodSync(executable, 0o755);
-  if (notices) writeThirdPartyNotices(result.metafile, notices, executable);
+  if (notices) writeThirdPartyNotices(result.metafile, notices.file, notices.bundle);
+}
+
+/**
+ * Runs the CLI just built (without prebuilt answers, so commander answers) with its output piped,
+ * as commander then renders help at its default width of 80 columns.
+ * @returns the answers of src/cli/fast-path.ts (PrebuiltAnswers), byte for byte
+ */
+function capturePrebuiltAnswers(cli) {
+  const run = (args, status) => {
+    const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+    const result = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' });
+    if (result.status !== status) throw new Error(`node ${cli} ${args.join(' ')} exited ${result.status} (expected ${status}): ${result.stderr}`);
+    return result;
+  };
+  return { version: run(['--version'], 0).stdout, help: run(['--help'], 0).stdout, usage: run([], 1).stderr };
+}
+
+/** Resolves the project's package.json (src/version.ts imports it) to a module holding only its `version`. */
+function packageVersionOnly() {
+  const file = fileURLToPath(new URL('../package.json', import.meta.url));
+  return {
+    name: 'package-version-only',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]package\.json$/ }, ({ path }) =>
+        path === file ? { contents: JSON.stringify({ version: JSON.parse(readFileSync(file, 'utf8')).version }), loader: 'json' } : undefined,
+      );
+    },
+  };
+}
+
+/** Keeps the entry's `import('./run.js')` out of its bundle, as the program built beside it: ./chunks/run.js. */
+function programFromChunks() {
+  return {
+    name: 'program-from-chunks',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\/run\.js$/ }, () => ({ path: './chunks/run.js', external: true }));
+    },
+  };
 }
