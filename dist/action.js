@@ -62702,67 +62702,7 @@ function schemeOnly(url) {
 import { STATUS_CODES } from "node:http";
 
 // package.json
-var package_default = {
-  name: "autojoin-sync",
-  version: "0.1.0",
-  description: "Declarative GitOps reconciler for the autojoin domains of the Invitation Service",
-  type: "module",
-  license: "MIT",
-  bin: {
-    "autojoin-sync": "dist/cli.js"
-  },
-  engines: {
-    node: ">=20.19"
-  },
-  files: [
-    "dist/",
-    "!dist/action.js",
-    "schemas/",
-    "CHANGELOG.md"
-  ],
-  scripts: {
-    build: "node scripts/build.mjs",
-    prepare: "node scripts/build.mjs",
-    typecheck: "tsc -p tsconfig.json",
-    lint: "eslint . && tsc -p tsconfig.json",
-    test: "vitest run",
-    bench: "node scripts/build.mjs && tsx bench/run.ts",
-    "check-dist": "node scripts/check-dist.mjs"
-  },
-  devDependencies: {
-    "@actions/core": "^3.0.1",
-    "@eslint/js": "^9.39.5",
-    "@teamvortexsoftware/vortex-node-22-sdk": "^0.20.0",
-    "@types/node": "^20.19.43",
-    ajv: "^8.20.0",
-    "ajv-formats": "^3.0.1",
-    commander: "^14.0.3",
-    diff: "^8.0.4",
-    "email-providers": "^2.26.0",
-    esbuild: "^0.28.2",
-    eslint: "^9.39.5",
-    "eslint-plugin-n": "^18.5.0",
-    "fast-check": "^4.10.2",
-    picocolors: "^1.1.1",
-    proxy: "^4.1.0",
-    tldts: "^7.5.4",
-    tsx: "^4.23.15",
-    typescript: "5.9",
-    "typescript-eslint": "^8.73.0",
-    undici: "^7.30.2",
-    unhomoglyph: "^1.0.6",
-    vitest: "^4.1.12",
-    yaml: "^2.9.1"
-  },
-  keywords: [
-    "autojoin",
-    "gitops",
-    "reconciler",
-    "invitation-service",
-    "github-action",
-    "cli"
-  ]
-};
+var package_default = { version: "0.1.0" };
 
 // src/version.ts
 var VERSION = package_default.version;
@@ -65743,24 +65683,66 @@ var LiveStateError = class extends Error {
   key;
 };
 async function readLiveState(client, refs, options = {}) {
-  const unique = [...new Map(refs.map((ref) => [scopeKey(ref), ref])).values()];
-  const results = new Array(unique.length);
+  const reader = startLiveReader(client, options);
+  reader.add(refs);
+  return reader.finish();
+}
+function startLiveReader(client, options = {}) {
+  const queued = /* @__PURE__ */ new Map();
+  const order = [];
+  let next = 0;
+  const results = /* @__PURE__ */ new Map();
   const abort = new AbortController();
+  const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
+  let resolveSettled = () => void 0;
+  const settled = new Promise((resolve4) => resolveSettled = resolve4);
   let failure;
-  let done = 0;
-  const readOne2 = async (ref, index) => {
+  let active = 0;
+  let closed = false;
+  const readOne2 = async (ref) => {
     try {
-      results[index] = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      results.set(live.key, live);
+      options.onProgress?.(results.size, queued.size);
     } catch (error3) {
       if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error3);
       abort.abort();
-      return;
     }
-    options.onProgress?.(++done, unique.length);
   };
-  await forEachBounded(unique, options.concurrency ?? 16, readOne2, abort.signal);
-  if (failure) throw failure;
-  return new Map(results.map((live) => [live.key, live]));
+  const pump = () => {
+    while (active < limit && next < order.length && !abort.signal.aborted) {
+      active += 1;
+      void readOne2(order[next++]).finally(() => {
+        active -= 1;
+        pump();
+      });
+    }
+    const allRead = closed && next === order.length;
+    if (active === 0 && (allRead || abort.signal.aborted)) resolveSettled();
+  };
+  return {
+    add(refs) {
+      for (const ref of refs) {
+        const key = scopeKey(ref);
+        if (queued.has(key)) continue;
+        queued.set(key, ref);
+        order.push(ref);
+      }
+      pump();
+    },
+    async finish() {
+      closed = true;
+      pump();
+      await settled;
+      if (failure) throw failure;
+      return new Map([...queued.keys()].map((key) => [key, results.get(key)]));
+    },
+    async cancel() {
+      abort.abort();
+      pump();
+      await settled;
+    }
+  };
 }
 function readLiveScope(client, ref, options = {}) {
   const listing = options.listing ?? "by-group";
