@@ -2,7 +2,9 @@
  * SIGKILL of the apply process at seeded random points among its writes (the emulator runs as
  * its own process, so the kill hits only the client): every scope must be as declared or as
  * before, the emulator's data file must parse, and a rerun must converge. 3 kill points over
- * 50 scopes always; 10 over 500 with AUTOJOIN_LONG_TESTS=1.
+ * 50 scopes always; 10 over 500 with AUTOJOIN_LONG_TESTS=1. The kill times come from one timed
+ * run, which a busy machine can make wrong, so while no kill has landed among the writes more
+ * points are tried, up to three times as many.
  */
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -12,18 +14,19 @@ import { LONG, declaredData, expectAllDeclared, expectDeclaredOrBefore, liveData
 
 const SCOPES = LONG ? 500 : 50;
 const KILL_POINTS = LONG ? 10 : 3;
+const MAX_KILL_POINTS = 3 * KILL_POINTS;
 // Few connections and some latency stretch the writes, so the kills land among them.
 const APPLY_ARGS = ['--concurrency', LONG ? '8' : '2'];
 const LATENCY = ['--latency', LONG ? '5' : '10'];
 
 const cleanups = useCleanups();
 
-it(`killing apply at ${KILL_POINTS} points leaves each scope as declared or as before; reruns converge`, { timeout: LONG ? 600_000 : 60_000 }, async () => {
+it(`killing apply at ${KILL_POINTS} points leaves each scope as declared or as before; reruns converge`, { timeout: LONG ? 900_000 : 120_000 }, async () => {
   const { dir, dataFile, estate, emulator, readMs, fullMs } = await startKillRun(cleanups, SCOPES, LATENCY, APPLY_ARGS);
   const env = serviceEnv(emulator.url);
   const random = seededRandom(20240601);
   let partial = 0;
-  for (let point = 1; point <= KILL_POINTS; point++) {
+  for (let point = 1; point <= KILL_POINTS || (partial === 0 && point <= MAX_KILL_POINTS); point++) {
     const before = estate.declared(point - 1);
     const declared = estate.declared(point);
     await writeEstate(path.join(dir, 'policies'), declared);
