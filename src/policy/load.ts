@@ -9,7 +9,8 @@ import { checkDomain, normalizeDomain } from './domains.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
-import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource, type ParsedDocument } from './parse.js';
+import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, type ParsedDocument } from './parse.js';
+import { parsePolicyText } from './plain.js';
 import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
@@ -78,7 +79,7 @@ export function parsePolicySources(sources: readonly PolicySource[], options: { 
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
   for (const source of sources) {
-    const parsed = parseYamlSource(source);
+    const parsed = parsePolicyText(source);
     diagnostics.push(...parsed.diagnostics);
     for (const document of parsed.documents) {
       const result = readPolicy(document, project);
