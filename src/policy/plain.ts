@@ -5,12 +5,13 @@
  * at 10,000 files; this reader takes a few.
  *
  * It accepts only a subset on which it provably agrees with `yaml` (and a differential property
- * test holds it to that): the known scalar keys and `domains`, each once, at column 0; values
- * that are plain words starting with a letter and never `null`/`true`/`false` in any spelling
- * (so they resolve to the same string in YAML 1.2's core schema); block items at one
- * indentation, `[]` or `[a, b]`; blank and comment lines. Anything else — quotes, anchors,
- * flow mappings, tabs, `---`, a trailing comment, non-ASCII — returns null and the file takes
- * the full `yaml` path, which reports every problem exactly as before.
+ * test holds it to that): the known scalar keys and `domains`, each once, at column 0; values on
+ * one line that are plain words starting with a letter and never `null`/`true`/`false` in any
+ * spelling (so YAML 1.2's core schema resolves them to the same string), or quoted without
+ * escapes; block items at one indentation, `[]` or `[a, b]`; comments after a value, on their
+ * own line, and blank lines. Anything else — multi-line or escaped scalars, anchors, tags, flow
+ * mappings, nested mappings (`metadata`), tabs, `---`, non-ASCII — returns null, and the file
+ * takes the full `yaml` path, which reports every problem exactly as before.
  *
  * The document tree is still what diagnostics are located in: a fast-path document parses its
  * file with `yaml` on first access to `doc` or `lineCounter`, which happens only when a check
@@ -23,14 +24,21 @@ const SCALAR_KEYS = new Set(['scope', 'scopeType', 'scopeName', 'componentId']);
 const LIST_KEY = 'domains';
 // Printable ASCII and line feeds only: no tab, no CR, no byte order mark, nothing to normalize.
 const PLAIN_TEXT = /^[\x20-\x7e\n]*$/;
-const KEY_LINE = /^([A-Za-z]+):(?: (.*))?$/;
-const ITEM_LINE = /^( *)- (.*)$/;
+const KEY_LINE = /^([A-Za-z]+):(?: +(.*))?$/;
+const ITEM_LINE = /^( *)- +(.*)$/;
 const COMMENT_OR_BLANK = /^ *(?:#.*)?$/;
+// After a value: trailing spaces, or spaces and a comment.
+const END = String.raw`(?: +#.*| *)$`;
 // Words of letters, digits, `.`, `_`, `-`, single spaces between: no indicator, no `: ` or ` #`.
-const WORDS = /^[A-Za-z][A-Za-z0-9._-]*(?: [A-Za-z0-9._-]+)*$/;
+const WORDS = String.raw`[A-Za-z][A-Za-z0-9._-]*(?: [A-Za-z0-9._-]+)*`;
+const PLAIN_VALUE = new RegExp(`^(${WORDS})${END}`);
+// Quoted on one line without escapes: the text between the quotes, as written.
+const DOUBLE_QUOTED = new RegExp(String.raw`^"([^"\\]*)"${END}`);
+const SINGLE_QUOTED = new RegExp(`^'([^']*)'${END}`);
+const FLOW_LIST = new RegExp(String.raw`^\[(.*?)\]${END}`);
+const FLOW_ITEM = new RegExp(`^${WORDS}$`);
 // What YAML 1.2's core schema resolves to null or a boolean (numbers cannot start with a letter).
 const NOT_A_STRING = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
-const FLOW_LIST = /^\[(.*)\]$/;
 /** Longer files are rare and take the full path; keeps the scan cheap. */
 const MAX_PLAIN_LENGTH = 64 * 1024;
 
@@ -75,8 +83,9 @@ function readLines(lines: readonly string[]): PlainRead | null {
         data[open] = list.items;
         open = null;
       }
-      if (list?.indent !== indent || !isPlainString(value)) return null;
-      list.items.push(value);
+      const scalar = scalarOf(value);
+      if (list?.indent !== indent || scalar === null) return null;
+      list.items.push(scalar);
       continue;
     }
     const entry = KEY_LINE.exec(line);
@@ -97,18 +106,21 @@ const OPEN_LIST = Symbol('open list');
 
 /** @returns the value written after `key: `, OPEN_LIST for `domains:` alone, null outside the subset. */
 function valueOf(key: string, text: string): string | string[] | typeof OPEN_LIST | null {
-  if (SCALAR_KEYS.has(key)) return isPlainString(text) ? text : null;
+  if (SCALAR_KEYS.has(key)) return scalarOf(text);
   if (key !== LIST_KEY) return null;
-  if (text === '') return OPEN_LIST;
+  if (text === '' || text.startsWith('#')) return OPEN_LIST;
   const flow = FLOW_LIST.exec(text);
   if (!flow) return null;
   if (flow[1] === '') return [];
   const items = (flow[1] as string).split(', ');
-  return items.every(isPlainString) ? items : null;
+  return items.every((item) => FLOW_ITEM.test(item) && !NOT_A_STRING.has(item)) ? items : null;
 }
 
-function isPlainString(text: string): boolean {
-  return WORDS.test(text) && !NOT_A_STRING.has(text);
+/** @returns the string a one-line scalar (and its comment) stands for, or null outside the subset. */
+function scalarOf(text: string): string | null {
+  const plain = PLAIN_VALUE.exec(text)?.[1];
+  if (plain !== undefined) return NOT_A_STRING.has(plain) ? null : plain;
+  return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
 }
 
 /** A ParsedDocument whose `doc` and `lineCounter` come from the full parse, made on first use. */

@@ -37,28 +37,36 @@ const sharp = fc.constantFrom(
   '[a, b]', '[a,b]', '[ a ]', '[a, [b]]', '{}', '{a: b}', '&x a', '*x', '!!str a', '!tag a', '? a', '| a', '> a', '@a', '%a', '`a', 'a  b',
   'a ', 'a\t', '\ta', 'ä.com', '\u200e', 'a\r', 'a,b', '--- a', '... a',
 );
-/** Mostly plain words (the subset), sometimes a sharp edge, alone or glued to words. */
-const scalar = fc.oneof(
-  { weight: 8, arbitrary: fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' ')) },
-  { weight: 1, arbitrary: sharp },
-  { weight: 1, arbitrary: fc.tuple(word, sharp, word).map((parts) => parts.join('')) },
-);
-const separator = fc.oneof({ weight: 12, arbitrary: fc.constant(': ') }, { weight: 1, arbitrary: fc.constantFrom(':', ':  ', ' : ', ':\t') });
+const quoted = fc.constantFrom('"a.com"', "'Team 1'", '"a #b"', "'x \"y\"'", '""', "''", '"true"', "'12'", '"a\\b"', '"a\\"b"', "'it''s'", '"a', "'a", '"a"b', '"a"#c');
+const comment = fc.constantFrom(' # c', '  #', ' #: x', '#c', '', '', '', '   ');
+/** Mostly plain words (the subset), sometimes quoted or a sharp edge, alone or glued to words; now and then a comment after. */
+const scalar = fc
+  .tuple(
+    fc.oneof(
+      { weight: 8, arbitrary: fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' ')) },
+      { weight: 2, arbitrary: quoted },
+      { weight: 1, arbitrary: sharp },
+      { weight: 1, arbitrary: fc.tuple(word, sharp, word).map((parts) => parts.join('')) },
+    ),
+    comment,
+  )
+  .map(([value, after]) => value + after);
+const separator = fc.oneof({ weight: 12, arbitrary: fc.constant(': ') }, { weight: 1, arbitrary: fc.constantFrom(':', ':  ', ' : ', ':\t', ':#') });
 const indent = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('', '  ') }, { weight: 1, arbitrary: fc.constantFrom(' ', '    ', '\t') });
 const scalarKey = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom('scope', 'scopeType', 'scopeName', 'componentId') },
   { weight: 1, arbitrary: fc.constantFrom('domains', 'metadata', 'Scope', 'true', 'scope ', ' scope') },
 );
-const comment = fc.tuple(indent, fc.constantFrom('# c', '#', '#: x', '# - y')).map(([i, c]) => `${i}${c}`);
-const stray = fc.oneof(comment, fc.constantFrom('', '   ', '---', '...', '%YAML 1.1', '  owner: eng', 'a: &x b'), fc.tuple(indent, scalar).map(([i, v]) => i + v));
-const dash = fc.oneof({ weight: 6, arbitrary: fc.constant('- ') }, { weight: 1, arbitrary: fc.constantFrom('-', '-- ', '- - ', '-\t') });
+const commentLine = fc.tuple(indent, fc.constantFrom('# c', '#', '#: x', '# - y')).map(([i, c]) => `${i}${c}`);
+const stray = fc.oneof(commentLine, fc.constantFrom('', '   ', '---', '...', '%YAML 1.1', '  owner: eng', 'a: &x b'), fc.tuple(indent, scalar).map(([i, v]) => i + v));
+const dash = fc.oneof({ weight: 6, arbitrary: fc.constant('- ') }, { weight: 1, arbitrary: fc.constantFrom('-', '-- ', '- - ', '-\t', '-   ', '-#') });
 /** `domains` as a block list (items at one indentation, now and then another), a flow list, or bare. */
 const domains = fc.oneof(
   fc
-    .tuple(indent, fc.array(fc.tuple(scalar, fc.option(indent, { freq: 10 }), fc.option(comment, { freq: 8 }), dash), { maxLength: 4 }))
+    .tuple(indent, fc.array(fc.tuple(scalar, fc.option(indent, { freq: 10 }), fc.option(commentLine, { freq: 8 }), dash), { maxLength: 4 }))
     .map(([first, items]) => ['domains:', ...items.flatMap(([value, other, note, d]) => [...(note === null ? [] : [note]), `${other ?? first}${d}${value}`])]),
-  fc.array(scalar, { maxLength: 3 }).map((items) => [`domains: [${items.join(', ')}]`]),
-  fc.constantFrom(['domains:'], ['domains: []'], ['domains: [] # clear']),
+  fc.tuple(fc.array(scalar, { maxLength: 3 }), comment).map(([items, after]) => [`domains: [${items.join(', ')}]${after}`]),
+  fc.constantFrom(['domains:'], ['domains: []'], ['domains: [] # clear'], ['domains: # c', '  - a.com'], ['domains:  ', '  - a.com']),
 );
 const entry = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(scalarKey, separator, scalar).map(([k, sep, v]) => [`${k}${sep}${v}`]) },
@@ -98,6 +106,8 @@ describe('the plain-YAML fast path', () => {
       'domains:\n- a.com\n# between\n- b.com\nscope: s\n',
       'domains:\n  # before the first item\n    - a.com\n    - b.com',
       'scope: a b c\ndomains: [a.com]\n',
+      'scope: "a #b"  # c\nscopeName: \'x "y"\'\ndomains: # c\n  -   a.com # x\n  - "b.com"\n',
+      'domains: [a, b] # c\nscope: s   \n',
     ]) {
       expect(expectAgreement(text), text).toBe(true);
     }
@@ -113,8 +123,9 @@ describe('the plain-YAML fast path', () => {
       'scope: a\nscope: b\ndomains: []\n', // a duplicate key
       'scope: a\ndomains:\n  - a.com\n    - b.com\n', // items at two indentations
       'scope: a\ndomains:\n\t- a.com\n', // a tab
-      'scope: "a"\ndomains: []\n', // quotes
-      'scope: a\ndomains: [] # clear\n', // a trailing comment
+      'scope: "a\\"b"\ndomains: []\n', // an escape
+      "scope: 'it''s'\ndomains: []\n", // a quote in quotes
+      'scope: a#b\ndomains: []\n', // # inside a plain scalar
       'scope: true\ndomains: []\n', // a boolean
       'scope: a\ndomains:\n  - 1password.com\n', // a value that starts with a digit
       'scope: a\nmetadata:\n  owner: eng\ndomains: []\n', // a mapping
