@@ -42,10 +42,7 @@ const NOT_A_STRING = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'f
 /** Longer files are rare and take the full path; keeps the scan cheap. */
 const MAX_PLAIN_LENGTH = 64 * 1024;
 
-/**
- * @returns the file's documents and diagnostics, as {@link parseYamlSource} would give them
- * (`yamlDocuments` empty on the fast path: the loader does not use them)
- */
+/** @returns the file's documents and diagnostics, as {@link parseYamlSource} would give them. */
 export function parsePolicyText(source: PolicySource): Pick<ParsedSource, 'documents' | 'diagnostics'> {
   const plain = parsePlainDocument(source);
   return plain ? { documents: [plain], diagnostics: [] } : parseYamlSource(source);
