@@ -7,8 +7,8 @@
  * through a symlink, a temp file created exclusively, then a rename (or a link, which cannot
  * clobber, when the target must not exist yet).
  */
-import { constants } from 'node:fs';
-import { access, link, lstat, open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { access, link, lstat, open, realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
 
 /** @returns true when `file` exists (any kind of entry the process can see). */
@@ -48,47 +48,84 @@ export interface ReadOptions {
   root?: string;
   /** What the file is, for messages: `policy file`, `saved plan`. */
   what?: string;
+  /**
+   * Real paths of directories, shared by the reads of one batch: a file that is no symlink has
+   * its directory's real path plus its own name as real path, so each directory is resolved once.
+   */
+  realDirectories?: Map<string, string>;
 }
 
 /**
  * Reads a regular file safely (see the module comment).
  * @throws FileAccessError naming the file and what is wrong with it
  */
-export async function readRegularFile(file: string, options: ReadOptions): Promise<Buffer> {
+export function readRegularFile(file: string, options: ReadOptions): Promise<Buffer> {
+  // A throw in the executor rejects the promise, as a failed read always has.
+  return new Promise((resolve) => resolve(readRegularFileSync(file, options)));
+}
+
+/**
+ * {@link readRegularFile} with blocking system calls, for batches of small files: a call takes a
+ * few microseconds where a promise round trip through the thread pool takes tens, and the checks
+ * make it safe to block (only a regular file is ever read, without waiting to open it, and at
+ * most `maxBytes` of it).
+ * @throws FileAccessError naming the file and what is wrong with it
+ */
+export function readRegularFileSync(file: string, options: ReadOptions): Buffer {
   const what = options.what ?? 'file';
-  const real = await resolveRegular(file, what);
+  const real = resolveRegular(file, what, options.realDirectories);
   if (options.root !== undefined) checkInsideRoot(file, real, options.root, what);
-  let handle: FileHandle | undefined;
+  let fd: number | undefined;
   try {
     // O_NONBLOCK: a FIFO swapped in after the check cannot hang the open; O_NOFOLLOW: nor a new symlink.
-    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-    const info = await handle.stat();
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const info = fstatSync(fd);
     if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, 'not-regular');
     if (info.size > options.maxBytes) throw tooLarge(file, what, info.size, options.maxBytes);
-    return await readAtMost(handle, { file, what, maxBytes: options.maxBytes, expected: info.size });
+    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info.size });
   } catch (error) {
     if (error instanceof FileAccessError) throw error;
     throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
   } finally {
-    await handle?.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
 /** lstat, then (for a symlink) the target: @returns the real path of a regular file. */
-async function resolveRegular(file: string, what: string): Promise<string> {
+function resolveRegular(file: string, what: string, realDirectories?: Map<string, string>): string {
   let info;
   try {
-    info = await lstat(file);
+    info = lstatSync(file);
   } catch (error) {
     throw new FileAccessError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'read-error');
   }
-  if (info.isSymbolicLink()) {
-    const target = await stat(file).catch(() => null);
+  const symlink = info.isSymbolicLink();
+  if (symlink) {
+    const target = statOrNull(file);
     if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, 'not-regular');
     info = target;
   }
   if (!info.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info)})`, 'not-regular');
-  return realpath(file);
+  if (symlink || realDirectories === undefined) return realpathSync.native(file);
+  return join(realDirectory(dirname(file), realDirectories), basename(file));
+}
+
+// Any failure (no target, a loop, no permission) counts as a symlink to nothing.
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function realDirectory(dir: string, realDirectories: Map<string, string>): string {
+  let real = realDirectories.get(dir);
+  if (real === undefined) {
+    real = realpathSync.native(dir);
+    realDirectories.set(dir, real);
+  }
+  return real;
 }
 
 function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
@@ -111,17 +148,21 @@ export function isInside(dir: string, file: string): boolean {
 }
 
 /** Reads to the end, but never more than `maxBytes` (a file may grow after its size was read). */
-async function readAtMost(handle: FileHandle, read: { file: string; what: string; maxBytes: number; expected: number }): Promise<Buffer> {
-  // One byte more than expected, so an unchanged file ends in a single read plus the end-of-file read.
+function readAtMost(fd: number, read: { file: string; what: string; maxBytes: number; expected: number }): Buffer {
+  // One byte more than expected, so an unchanged file is read in one short read.
   const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
     total += bytesRead;
     if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
-    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    // A regular file reads short only at its end, so a short read is the last one.
+    if (bytesRead < buffer.length) {
+      const last = buffer.subarray(0, bytesRead);
+      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
+    }
+    chunks.push(Buffer.from(buffer));
   }
 }
 

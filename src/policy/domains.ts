@@ -51,8 +51,23 @@ function withoutFinalDot(domain: string): string {
   return /[^.]\.$/.test(domain) ? domain.slice(0, -1) : domain;
 }
 
+// Findings by the text as written: the same domain in many scopes (a company's own, listed by
+// each of its teams) is checked once. Bounded, so a long-lived process never holds more.
+const MAX_REMEMBERED = 4096;
+const remembered = new Map<string, readonly DomainFinding[]>();
+
 /** @returns every problem with one domain as written (at most one error and one warning). */
-export function checkDomain(raw: string): DomainFinding[] {
+export function checkDomain(raw: string): readonly DomainFinding[] {
+  let findings = remembered.get(raw);
+  if (findings === undefined) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    findings = Object.freeze(findDomainProblems(raw).map((finding) => Object.freeze(finding)));
+    remembered.set(raw, findings);
+  }
+  return findings;
+}
+
+function findDomainProblems(raw: string): DomainFinding[] {
   const shape = checkShape(raw.trim());
   if (shape) return [shape];
   const domain = normalizeDomain(raw);

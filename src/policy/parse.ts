@@ -36,11 +36,14 @@ export interface ParsedSource {
 
 export type Decoded = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic };
 
+// One decoder for every file: without `stream`, each decode call starts afresh.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Decodes a file's bytes as strict UTF-8 (a BOM is dropped), refusing files over the size cap. */
 export function decodePolicyBytes(file: string, bytes: Uint8Array): Decoded {
   if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge(file, bytes.length) };
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { ok: true, text: strictUtf8.decode(bytes) };
   } catch {
     return { ok: false, diagnostic: notUtf8(file, bytes) };
   }
