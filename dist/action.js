@@ -62519,8 +62519,8 @@ import { mkdir as mkdir3 } from "node:fs/promises";
 import { join as join3, resolve as resolve3 } from "node:path";
 
 // src/files.ts
-import { constants as constants3 } from "node:fs";
-import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2, stat as stat2 } from "node:fs/promises";
+import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { basename, dirname, join, relative, isAbsolute } from "node:path";
 async function pathExists(file) {
   try {
@@ -62540,38 +62540,58 @@ var FileAccessError = class extends Error {
   problem;
   size;
 };
-async function readRegularFile(file, options) {
+function readRegularFile(file, options) {
+  return new Promise((resolve4) => resolve4(readRegularFileSync(file, options)));
+}
+function readRegularFileSync(file, options) {
   const what = options.what ?? "file";
-  const real = await resolveRegular(file, what);
+  const real = resolveRegular(file, what, options.realDirectories);
   if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
-  let handle;
+  let fd;
   try {
-    handle = await open2(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
-    const info2 = await handle.stat();
+    fd = openSync(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+    const info2 = fstatSync(fd);
     if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
     if (info2.size > options.maxBytes) throw tooLarge(file, what, info2.size, options.maxBytes);
-    return await readAtMost(handle, { file, what, maxBytes: options.maxBytes, expected: info2.size });
+    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info2.size });
   } catch (error3) {
     if (error3 instanceof FileAccessError) throw error3;
     throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
   } finally {
-    await handle?.close();
+    if (fd !== void 0) closeSync(fd);
   }
 }
-async function resolveRegular(file, what) {
+function resolveRegular(file, what, realDirectories) {
   let info2;
   try {
-    info2 = await lstat2(file);
+    info2 = lstatSync(file);
   } catch (error3) {
     throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
   }
-  if (info2.isSymbolicLink()) {
-    const target = await stat2(file).catch(() => null);
+  const symlink2 = info2.isSymbolicLink();
+  if (symlink2) {
+    const target = statOrNull(file);
     if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
     info2 = target;
   }
   if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info2)})`, "not-regular");
-  return realpath(file);
+  if (symlink2 || realDirectories === void 0) return realpathSync.native(file);
+  return join(realDirectory(dirname(file), realDirectories), basename(file));
+}
+function statOrNull(file) {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+function realDirectory(dir, realDirectories) {
+  let real = realDirectories.get(dir);
+  if (real === void 0) {
+    real = realpathSync.native(dir);
+    realDirectories.set(dir, real);
+  }
+  return real;
 }
 function kindOf(info2) {
   if (info2.isDirectory()) return "a directory";
@@ -62588,16 +62608,19 @@ function isInside(dir, file) {
   const rel = relative(dir, file);
   return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
 }
-async function readAtMost(handle, read) {
+function readAtMost(fd, read) {
   const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
   const chunks = [];
   let total = 0;
   for (; ; ) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
     total += bytesRead;
     if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
-    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    if (bytesRead < buffer.length) {
+      const last = buffer.subarray(0, bytesRead);
+      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
+    }
+    chunks.push(Buffer.from(buffer));
   }
 }
 function tooLarge(file, what, size, maxBytes) {
@@ -63639,21 +63662,9 @@ function definedOnly(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
 
-// src/concurrency.ts
-async function forEachBounded(items, concurrency, work, signal) {
-  let cursor = 0;
-  const worker = async () => {
-    while (cursor < items.length && !signal?.aborted) {
-      const index = cursor++;
-      await work(items[index], index);
-    }
-  };
-  const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
-  await Promise.all(Array.from({ length: width }, worker));
-}
-
 // src/policy/discover.ts
-import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
+import { readdirSync, statSync as statSync2 } from "node:fs";
+import { stat as stat2 } from "node:fs/promises";
 import path from "node:path";
 
 // src/text.ts
@@ -63699,11 +63710,11 @@ async function discoverPolicyFiles(paths, cwd) {
   const diagnostics = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const info2 = await stat3(absolute).catch((error3) => error3 instanceof Error ? error3 : new Error(String(error3)));
+    const info2 = await stat2(absolute).catch((error3) => error3 instanceof Error ? error3 : new Error(String(error3)));
     if (info2 instanceof Error) {
       diagnostics.push(pathNotFound(info2, absolute, cwd));
     } else if (info2.isDirectory()) {
-      for (const file of await walk(absolute)) found.add(file);
+      for (const file of walk(absolute)) found.add(file);
     } else {
       found.add(absolute);
     }
@@ -63714,22 +63725,23 @@ function pathNotFound(error3, absolute, cwd) {
   const reason = "code" in error3 && error3.code === "ENOENT" ? "no such file or directory" : error3.message;
   return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
 }
-async function walk(directory) {
-  const entries = await readdir2(directory, { withFileTypes: true });
-  const files = [];
-  for (const entry of entries) {
+function walk(directory, files = []) {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) files.push(...await walk(full));
-    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !await isDirectoryLink(full))) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, files);
+    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !isDirectoryLink(full))) {
       files.push(full);
     }
   }
   return files;
 }
-async function isDirectoryLink(full) {
-  const info2 = await stat3(full).catch(() => null);
-  return info2?.isDirectory() ?? false;
+function isDirectoryLink(full) {
+  try {
+    return statSync2(full).isDirectory();
+  } catch {
+    return false;
+  }
 }
 function sortByRelativePath(files, cwd) {
   return files.map((file) => ({ file, relative: relativePosix(cwd, file) })).sort((a, b) => compareStrings(a.relative, b.relative)).map(({ file }) => file);
@@ -63888,7 +63900,18 @@ function normalizeDomain(raw) {
 function withoutFinalDot(domain) {
   return /[^.]\.$/.test(domain) ? domain.slice(0, -1) : domain;
 }
+var MAX_REMEMBERED = 4096;
+var remembered = /* @__PURE__ */ new Map();
 function checkDomain(raw) {
+  let findings = remembered.get(raw);
+  if (findings === void 0) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    findings = Object.freeze(findDomainProblems(raw).map((finding) => Object.freeze(finding)));
+    remembered.set(raw, findings);
+  }
+  return findings;
+}
+function findDomainProblems(raw) {
   const shape = checkShape(raw.trim());
   if (shape) return [shape];
   const domain = normalizeDomain(raw);
@@ -64005,10 +64028,11 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
+var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
   if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge3(file, bytes.length) };
   try {
-    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { ok: true, text: strictUtf8.decode(bytes) };
   } catch {
     return { ok: false, diagnostic: notUtf8(file, bytes) };
   }
@@ -64155,6 +64179,103 @@ function hasContent(value) {
 }
 function rangeStart(node) {
   return node?.range?.[0];
+}
+
+// src/policy/plain.ts
+var SCALAR_KEYS = /* @__PURE__ */ new Set(["scope", "scopeType", "scopeName", "componentId"]);
+var LIST_KEY = "domains";
+var PLAIN_TEXT = /^[\x20-\x7e\n]*$/;
+var KEY_LINE = /^([A-Za-z]+):(?: +(.*))?$/;
+var ITEM_LINE = /^( *)- +(.*)$/;
+var COMMENT_OR_BLANK = /^ *(?:#.*)?$/;
+var END = String.raw`(?: +#.*| *)$`;
+var WORDS = String.raw`[A-Za-z][A-Za-z0-9._-]*(?: [A-Za-z0-9._-]+)*`;
+var PLAIN_VALUE = new RegExp(`^(${WORDS})${END}`);
+var DOUBLE_QUOTED = new RegExp(String.raw`^"([^"\\]*)"${END}`);
+var SINGLE_QUOTED = new RegExp(`^'([^']*)'${END}`);
+var FLOW_LIST = new RegExp(String.raw`^\[(.*?)\]${END}`);
+var FLOW_ITEM = new RegExp(`^${WORDS}$`);
+var NOT_A_STRING = /* @__PURE__ */ new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
+var MAX_PLAIN_LENGTH = 64 * 1024;
+function parsePolicyText(source) {
+  const plain = parsePlainDocument(source);
+  return plain ? { documents: [plain], diagnostics: [] } : parseYamlSource(source);
+}
+function parsePlainDocument(source) {
+  const { text } = source;
+  if (text.length > MAX_PLAIN_LENGTH || !PLAIN_TEXT.test(text)) return null;
+  const read = readLines(text.split("\n"));
+  if (read === null) return null;
+  return lazyDocument(source, read.data, read.firstLine);
+}
+function readLines(lines) {
+  const data = {};
+  let firstLine = 0;
+  let list = null;
+  let open3 = null;
+  for (const [index, line] of lines.entries()) {
+    if (COMMENT_OR_BLANK.test(line)) continue;
+    const item = ITEM_LINE.exec(line);
+    if (item) {
+      const indent = item[1].length;
+      const value2 = item[2];
+      if (open3 !== null) {
+        list = { items: [], indent };
+        data[open3] = list.items;
+        open3 = null;
+      }
+      const scalar = scalarOf(value2);
+      if (list?.indent !== indent || scalar === null) return null;
+      list.items.push(scalar);
+      continue;
+    }
+    const entry = KEY_LINE.exec(line);
+    if (!entry || open3 !== null) return null;
+    const key = entry[1];
+    if (Object.hasOwn(data, key)) return null;
+    const value = valueOf(key, entry[2] ?? "");
+    if (value === null) return null;
+    if (firstLine === 0) firstLine = index + 1;
+    list = null;
+    if (value === OPEN_LIST) open3 = key;
+    else data[key] = value;
+  }
+  return open3 === null && firstLine !== 0 ? { data, firstLine } : null;
+}
+var OPEN_LIST = /* @__PURE__ */ Symbol("open list");
+function valueOf(key, text) {
+  if (SCALAR_KEYS.has(key)) return scalarOf(text);
+  if (key !== LIST_KEY) return null;
+  if (text === "" || text.startsWith("#")) return OPEN_LIST;
+  const flow = FLOW_LIST.exec(text);
+  if (!flow) return null;
+  if (flow[1] === "") return [];
+  const items = flow[1].split(", ");
+  return items.every((item) => FLOW_ITEM.test(item) && !NOT_A_STRING.has(item)) ? items : null;
+}
+function scalarOf(text) {
+  const plain = PLAIN_VALUE.exec(text)?.[1];
+  if (plain !== void 0) return NOT_A_STRING.has(plain) ? null : plain;
+  return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
+}
+function lazyDocument(source, data, firstLine) {
+  let full;
+  const fullDocument = () => {
+    full ??= parseYamlSource(source).documents[0];
+    if (!full) throw new Error(`internal error: ${source.file} passed the plain-YAML fast path but not the YAML parser`);
+    return full;
+  };
+  return {
+    file: source.file,
+    start: { file: source.file, line: firstLine, column: 1 },
+    data,
+    get doc() {
+      return fullDocument().doc;
+    },
+    get lineCounter() {
+      return fullDocument().lineCounter;
+    }
+  };
 }
 
 // schemas/autojoin.schema.json
@@ -64491,7 +64612,7 @@ function editDistance(a, b) {
 }
 
 // src/policy/load.ts
-var READ_CONCURRENCY = 32;
+var READ_BATCH = 256;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
@@ -64504,21 +64625,18 @@ async function loadPolicies(paths, options = {}) {
 async function readPolicySources(files, cwd) {
   const sources = [];
   const diagnostics = [];
-  const root = await readableRoot(cwd);
-  const results = new Array(files.length);
-  await forEachBounded(files, READ_CONCURRENCY, async (file, index) => {
-    results[index] = await readOne(file, relativePosix(cwd, file), root);
-  });
-  for (const result of results) {
+  const options = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
+  for (const [index, file] of files.entries()) {
+    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    const result = readOne(file, relativePosix(cwd, file), options);
     if ("text" in result) sources.push(result);
     else diagnostics.push(result);
   }
   return { sources, diagnostics };
 }
-async function readOne(absolute, file, root) {
+function readOne(absolute, file, options) {
   try {
-    const bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" });
-    const decoded = decodePolicyBytes(file, bytes);
+    const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
   } catch (error3) {
     return fileDiagnostic(file, error3);
@@ -64530,7 +64648,7 @@ function parsePolicySources(sources, options = {}) {
   const declarations = [];
   const candidates = [];
   for (const source of sources) {
-    const parsed = parseYamlSource(source);
+    const parsed = parsePolicyText(source);
     diagnostics.push(...parsed.diagnostics);
     for (const document of parsed.documents) {
       const result = readPolicy(document, project);
@@ -64570,9 +64688,9 @@ function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
-  const defaults = { scopeType: project.defaults?.scopeType ?? "default" };
-  if (project.defaults?.componentId !== void 0) defaults.componentId = project.defaults.componentId;
-  return { ...defaults, ...data };
+  const scopeType = project.defaults?.scopeType ?? "default";
+  const componentId = project.defaults?.componentId;
+  return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
 function domainDiagnostics(parsed, domains) {
   if (!Array.isArray(domains)) return [];
@@ -65792,6 +65910,19 @@ function liveScopeOf(ref, autojoin, domains) {
   if (scopeName !== void 0) live.scopeName = scopeName;
   if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
   return live;
+}
+
+// src/concurrency.ts
+async function forEachBounded(items, concurrency, work, signal) {
+  let cursor = 0;
+  const worker = async () => {
+    while (cursor < items.length && !signal?.aborted) {
+      const index = cursor++;
+      await work(items[index], index);
+    }
+  };
+  const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
+  await Promise.all(Array.from({ length: width }, worker));
 }
 
 // src/apply/apply.ts
