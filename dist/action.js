@@ -64612,27 +64612,39 @@ function editDistance(a, b) {
 }
 
 // src/policy/load.ts
-var READ_BATCH = 256;
+var READ_BATCH = 64;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const read = await readPolicySources(discovery.files, cwd);
-  const result = parsePolicySources(read.sources, { project: options.project });
+  const checker = createPolicyChecker(options.project ?? {});
+  const readDiagnostics = [];
+  await readInBatches(discovery.files, cwd, (result2) => {
+    if (!("text" in result2)) {
+      readDiagnostics.push(result2);
+      return;
+    }
+    for (const policy of checker.check(result2)) options.onPolicy?.(policy);
+  });
+  const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
-  const diagnostics = [...discovery.diagnostics, ...read.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
   return { policies: result.policies, diagnostics, files };
 }
 async function readPolicySources(files, cwd) {
   const sources = [];
   const diagnostics = [];
+  await readInBatches(files, cwd, (result) => {
+    if ("text" in result) sources.push(result);
+    else diagnostics.push(result);
+  });
+  return { sources, diagnostics };
+}
+async function readInBatches(files, cwd, take) {
   const options = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
   for (const [index, file] of files.entries()) {
     if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
-    const result = readOne(file, relativePosix(cwd, file), options);
-    if ("text" in result) sources.push(result);
-    else diagnostics.push(result);
+    take(readOne(file, relativePosix(cwd, file), options));
   }
-  return { sources, diagnostics };
 }
 function readOne(absolute, file, options) {
   try {
@@ -64643,26 +64655,38 @@ function readOne(absolute, file, options) {
   }
 }
 function parsePolicySources(sources, options = {}) {
-  const project = options.project ?? {};
+  const checker = createPolicyChecker(options.project ?? {});
+  for (const source of sources) checker.check(source);
+  return checker.finish();
+}
+function createPolicyChecker(project) {
   const diagnostics = [];
   const declarations = [];
   const candidates = [];
-  for (const source of sources) {
-    const parsed = parsePolicyText(source);
-    diagnostics.push(...parsed.diagnostics);
-    for (const document of parsed.documents) {
-      const result = readPolicy(document, project);
-      diagnostics.push(...result.diagnostics);
-      if (result.declaration) declarations.push(result.declaration);
-      if (result.policy) candidates.push(result.policy);
+  const files = /* @__PURE__ */ new Set();
+  return {
+    check(source) {
+      files.add(source.file);
+      const parsed = parsePolicyText(source);
+      diagnostics.push(...parsed.diagnostics);
+      const found = [];
+      for (const document of parsed.documents) {
+        const result = readPolicy(document, project);
+        diagnostics.push(...result.diagnostics);
+        if (result.declaration) declarations.push(result.declaration);
+        if (result.policy) found.push(result.policy);
+      }
+      candidates.push(...found);
+      return found;
+    },
+    finish() {
+      const duplicates = duplicateScopeDiagnostics(declarations);
+      const declared = /* @__PURE__ */ new Map();
+      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
+      const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
+      return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
-  }
-  const duplicates = duplicateScopeDiagnostics(declarations);
-  const declared = /* @__PURE__ */ new Map();
-  for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-  const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
-  const files = [...new Set(sources.map((source) => source.file))].sort();
-  return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files };
+  };
 }
 function readPolicy(parsed, project) {
   const data = withDefaults(parsed.data, project);
@@ -66293,25 +66317,40 @@ function checkDigest(file, bytes, expected) {
 
 // src/reconcile/index.ts
 async function makePlan(options) {
-  const paths = options.paths.length > 0 ? options.paths : ["."];
-  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const request2 = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
-  if (options.changedSince !== void 0 && (request2.from !== void 0 || request2.history === true)) {
+  const prune = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  if (options.changedSince !== void 0 && (prune.from !== void 0 || prune.history === true)) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
-  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
-  if (hasErrors(load.diagnostics)) return { plan: null, load };
-  if (options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
-  const inThisShard = inShardOf(shard);
-  const desired = load.policies.filter(inThisShard);
-  const then = await findPruned(request2, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
-  const pruned = then.pruned.filter(inThisShard);
-  const live = await readLiveState(options.client, [...desired, ...pruned], {
+  const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     onProgress: options.onProgress
   });
+  try {
+    const result = await loadAndPlan(options, prune, reader);
+    if (result.plan === null) await reader.cancel();
+    return result;
+  } catch (error3) {
+    await reader.cancel();
+    throw error3;
+  }
+}
+async function loadAndPlan(options, prune, reader) {
+  const paths = options.paths.length > 0 ? options.paths : ["."];
+  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
+  const inThisShard = inShardOf(shard);
+  const onPolicy = (policy) => {
+    if (inThisShard(policy)) reader.add([policy]);
+  };
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
+  if (hasErrors(load.diagnostics)) return { plan: null, load };
+  if (options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  const desired = load.policies.filter(inThisShard);
+  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
+  const pruned = then.pruned.filter(inThisShard);
+  reader.add([...desired, ...pruned]);
+  const live = await reader.finish();
   const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
   return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
 }

@@ -20,23 +20,38 @@ export interface LoadOptions {
   cwd?: string;
   /** Defaults from the project file (see loadProjectConfig). */
   project?: ProjectConfig;
+  /**
+   * Called with each policy as soon as its file is checked, while later files are still being
+   * read (so its live state can be read meanwhile). A scope that a later file declares again
+   * is left out of the result, so the result, not these calls, is the desired state.
+   */
+  onPolicy?: (policy: Policy) => void;
 }
 
-// Reads are blocking calls (see readRegularFileSync); between batches of this many files the
-// event loop gets a turn, so timers and sockets are served while thousands of files are read.
-const READ_BATCH = 256;
+// Reads are blocking calls (see readRegularFileSync); between batches of this many files (a few
+// milliseconds of work) the event loop gets a turn, so timers and sockets, e.g. the live-state
+// reads makePlan starts while loading, are served while thousands of files are read.
+const READ_BATCH = 64;
 
 /**
- * Discovers, reads, parses and checks the policy files under `paths`.
+ * Discovers, reads, parses and checks the policy files under `paths`, a batch at a time.
  * @returns valid policies sorted by key, every diagnostic sorted by position, the files read
  */
 export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const read = await readPolicySources(discovery.files, cwd);
-  const result = parsePolicySources(read.sources, { project: options.project });
+  const checker = createPolicyChecker(options.project ?? {});
+  const readDiagnostics: Diagnostic[] = [];
+  await readInBatches(discovery.files, cwd, (result) => {
+    if (!('text' in result)) {
+      readDiagnostics.push(result);
+      return;
+    }
+    for (const policy of checker.check(result)) options.onPolicy?.(policy);
+  });
+  const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
-  const diagnostics = [...discovery.diagnostics, ...read.diagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
   return { policies: result.policies, diagnostics, files };
 }
 
@@ -50,14 +65,20 @@ export async function readPolicySources(
 ): Promise<{ sources: PolicySource[]; diagnostics: Diagnostic[] }> {
   const sources: PolicySource[] = [];
   const diagnostics: Diagnostic[] = [];
+  await readInBatches(files, cwd, (result) => {
+    if ('text' in result) sources.push(result);
+    else diagnostics.push(result);
+  });
+  return { sources, diagnostics };
+}
+
+/** Reads `files` in order, handing each to `take`; the event loop gets a turn after every batch. */
+async function readInBatches(files: readonly string[], cwd: string, take: (result: PolicySource | Diagnostic) => void): Promise<void> {
   const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: 'policy file', realDirectories: new Map() };
   for (const [index, file] of files.entries()) {
     if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
-    const result = readOne(file, relativePosix(cwd, file), options);
-    if ('text' in result) sources.push(result);
-    else diagnostics.push(result);
+    take(readOne(file, relativePosix(cwd, file), options));
   }
-  return { sources, diagnostics };
 }
 
 function readOne(absolute: string, file: string, options: ReadOptions): PolicySource | Diagnostic {
@@ -74,26 +95,46 @@ function readOne(absolute: string, file: string, options: ReadOptions): PolicySo
  * @returns policies sorted by key; diagnostics sorted by file and position
  */
 export function parsePolicySources(sources: readonly PolicySource[], options: { project?: ProjectConfig } = {}): LoadResult {
-  const project = options.project ?? {};
+  const checker = createPolicyChecker(options.project ?? {});
+  for (const source of sources) checker.check(source);
+  return checker.finish();
+}
+
+/** Checks sources one at a time; `finish` adds what needs them all (duplicate scopes) and sorts. */
+interface PolicyChecker {
+  /** @returns the policies of `source` that have no error of their own */
+  check(source: PolicySource): Policy[];
+  finish(): LoadResult;
+}
+
+function createPolicyChecker(project: ProjectConfig): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
-  for (const source of sources) {
-    const parsed = parsePolicyText(source);
-    diagnostics.push(...parsed.diagnostics);
-    for (const document of parsed.documents) {
-      const result = readPolicy(document, project);
-      diagnostics.push(...result.diagnostics);
-      if (result.declaration) declarations.push(result.declaration);
-      if (result.policy) candidates.push(result.policy);
-    }
-  }
-  const duplicates = duplicateScopeDiagnostics(declarations);
-  const declared = new Map<string, number>();
-  for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-  const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
-  const files = [...new Set(sources.map((source) => source.file))].sort();
-  return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files };
+  const files = new Set<string>();
+  return {
+    check(source) {
+      files.add(source.file);
+      const parsed = parsePolicyText(source);
+      diagnostics.push(...parsed.diagnostics);
+      const found: Policy[] = [];
+      for (const document of parsed.documents) {
+        const result = readPolicy(document, project);
+        diagnostics.push(...result.diagnostics);
+        if (result.declaration) declarations.push(result.declaration);
+        if (result.policy) found.push(result.policy);
+      }
+      candidates.push(...found);
+      return found;
+    },
+    finish() {
+      const duplicates = duplicateScopeDiagnostics(declarations);
+      const declared = new Map<string, number>();
+      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
+      const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
+      return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+    },
+  };
 }
 
 interface PolicyReading {

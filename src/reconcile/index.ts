@@ -1,14 +1,15 @@
 /**
  * The orchestrator both front ends call (src/cli, src/action); neither plans or applies on its own.
  * Like octoDNS's Manager.sync, each entry point reads as a list of steps:
- *  - makePlan:    load policies → shard → pruned scopes (--prune, --prune-from; prune.ts) → read live state → buildPlan
+ *  - makePlan:    load policies (each scope's live state read as soon as its file passes) → shard →
+ *                 pruned scopes (--prune, --prune-from; prune.ts) → the rest of the live state → buildPlan
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { buildPlan, checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, PlanFileError } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { plural } from '../text.js';
-import { readLiveState } from '../service/state.js';
+import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
 import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
@@ -19,7 +20,7 @@ import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
-import { findPruned } from './prune.js';
+import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 
@@ -53,32 +54,50 @@ export interface MakePlanOptions {
 
 /**
  * Loads and validates the policies, reads the live state of their scopes and builds the plan.
+ * Live state is read while the files are still loading: a scope's read starts as soon as its file
+ * passes. When any file fails, the reads stop and nothing is planned.
  * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
  */
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const request = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
-  if (options.changedSince !== undefined && (request.from !== undefined || request.history === true)) {
+  const prune = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
     throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
   }
+  const reader = startLiveReader(options.client, {
+    listing: options.listing ?? 'by-group',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    onProgress: options.onProgress,
+  });
+  try {
+    const result = await loadAndPlan(options, prune, reader);
+    if (result.plan === null) await reader.cancel();
+    return result;
+  } catch (error) {
+    await reader.cancel();
+    throw error;
+  }
+}
+
+async function loadAndPlan(options: MakePlanOptions, prune: PruneRequest, reader: LiveReader): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const inThisShard = inShardOf(shard);
+  const onPolicy = (policy: Policy): void => {
+    if (inThisShard(policy)) reader.add([policy]);
+  };
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project })
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy })
       : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   if (hasErrors(load.diagnostics)) return { plan: null, load };
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
   if (options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
-  const inThisShard = inShardOf(shard);
   const desired = load.policies.filter(inThisShard);
-  const then = await findPruned(request, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
+  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
   const pruned = then.pruned.filter(inThisShard);
-  const live = await readLiveState(options.client, [...desired, ...pruned], {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    onProgress: options.onProgress,
-  });
+  reader.add([...desired, ...pruned]);
+  const live = await reader.finish();
   const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
   return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
 }

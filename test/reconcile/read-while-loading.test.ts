@@ -1,0 +1,91 @@
+/**
+ * makePlan reads live state while the policy files are still loading (the loader hands each
+ * policy over as soon as its file passes, and gives the event loop a turn between batches), and
+ * a failing file stops those reads and plans nothing. Against the emulator over loopback HTTP.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { loadPolicies } from '../../src/policy/index.js';
+import { makePlan } from '../../src/reconcile/index.js';
+import { createClient, type ServiceClient } from '../../src/service/index.js';
+
+const FILES = 1200; // many of the loader's batches
+const KEY = 'k-read-while-loading';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const policyText = (n: number): string => `scope: s${String(n).padStart(4, '0')}\nscopeType: team\ncomponentId: cmp\ndomains:\n  - d${n}.example.com\n`;
+
+const fileName = (n: number): string => `p${String(n).padStart(4, '0')}.autojoin.yaml`;
+
+async function project(badLast = false): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'autojoin-read-while-loading-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  for (let n = 1; n <= FILES; n++) {
+    const text = badLast && n === FILES ? 'scope: [not, a, scope]\n' : policyText(n);
+    await writeFile(join(dir, fileName(n)), text);
+  }
+  return dir;
+}
+
+async function service(latencyMs: number): Promise<{ emulator: Emulator; client: ServiceClient }> {
+  const emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY, latencyMs });
+  const client = createClient({ baseUrl: emulator.url, apiKey: KEY });
+  cleanups.push(() => emulator.close(), () => client.close());
+  return { emulator, client };
+}
+
+describe('loading and reading overlap', () => {
+  it('the loader hands over each policy before it returns, and timers run between its batches', async () => {
+    const dir = await project();
+    const handed: string[] = [];
+    let ticksDuringLoad = 0;
+    let loading = true;
+    const tick = (): void => {
+      if (!loading) return;
+      ticksDuringLoad += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await loadPolicies(['.'], { cwd: dir, onPolicy: (policy) => handed.push(policy.key) });
+    loading = false;
+    expect(handed).toHaveLength(FILES);
+    expect(handed.slice(0, 2)).toEqual(['team/s0001', 'team/s0002']); // in file order, as read
+    expect(result.policies.map((policy) => policy.key)).toEqual([...handed].sort());
+    expect(ticksDuringLoad).toBeGreaterThanOrEqual(2);
+  });
+
+  it('makePlan has read live state before the last file is loaded', async () => {
+    const dir = await project();
+    const { client } = await service(0);
+    const knownAtFirstRead: number[] = [];
+    const { plan } = await makePlan({
+      paths: ['.'], cwd: dir, client, project: {},
+      onProgress: (done, total) => {
+        if (done === 1) knownAtFirstRead.push(total);
+      },
+    });
+    expect(plan?.changes).toHaveLength(FILES);
+    // When the first scope had been read, not every file had handed over its scope yet.
+    expect(knownAtFirstRead).toHaveLength(1);
+    expect(knownAtFirstRead[0]).toBeLessThan(FILES);
+  });
+
+  it('a failing file plans nothing, and every read it started has ended when makePlan returns', async () => {
+    const dir = await project(true);
+    const { emulator, client } = await service(5);
+    const { plan, load } = await makePlan({ paths: ['.'], cwd: dir, client, project: {} });
+    expect(plan).toBeNull();
+    expect(new Set(load.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file))).toEqual(new Set([fileName(FILES)]));
+    const served = emulator.requests.length;
+    expect(served).toBeGreaterThan(0); // reads had started while loading
+    expect(served).toBeLessThan(2 * FILES); // not every scope was read (two requests each)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(emulator.requests).toHaveLength(served);
+  });
+});
