@@ -64028,6 +64028,9 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
+function pathKey(path4) {
+  return path4.join("\0");
+}
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
   if (bytes.length > MAX_FILE_BYTES) return { ok: false, diagnostic: tooLarge3(file, bytes.length) };
@@ -64148,6 +64151,8 @@ function firstKeyLine(doc, key, before, at) {
 
 // src/policy/locate.ts
 function locate(parsed, path4, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path4));
+  if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
   for (const [index, segment] of path4.entries()) {
@@ -64204,12 +64209,14 @@ function parsePolicyText(source) {
 function parsePlainDocument(source) {
   const { text } = source;
   if (text.length > MAX_PLAIN_LENGTH || !PLAIN_TEXT.test(text)) return null;
-  const read = readLines(text.split("\n"));
+  const read = readLines(text.split("\n"), source.file);
   if (read === null) return null;
-  return lazyDocument(source, read.data, read.firstLine);
+  return lazyDocument(source, read);
 }
-function readLines(lines) {
+function readLines(lines, file) {
   const data = {};
+  const positions = /* @__PURE__ */ new Map();
+  const at = (index, column) => ({ file, line: index + 1, column });
   let firstLine = 0;
   let list = null;
   let open3 = null;
@@ -64221,11 +64228,14 @@ function readLines(lines) {
       const value2 = item[2];
       if (open3 !== null) {
         list = { items: [], indent };
-        data[open3] = list.items;
+        data[open3.key] = list.items;
+        positions.set(pathKey([open3.key]), { key: open3.keyPos, value: at(index, indent + 1) });
         open3 = null;
       }
       const scalar = scalarOf(value2);
       if (list?.indent !== indent || scalar === null) return null;
+      const itemPos = at(index, line.length - value2.length + 1);
+      positions.set(pathKey([LIST_KEY, list.items.length]), { key: itemPos, value: itemPos });
       list.items.push(scalar);
       continue;
     }
@@ -64233,14 +64243,30 @@ function readLines(lines) {
     if (!entry || open3 !== null) return null;
     const key = entry[1];
     if (Object.hasOwn(data, key)) return null;
-    const value = valueOf(key, entry[2] ?? "");
+    const text = entry[2] ?? "";
+    const value = valueOf(key, text);
     if (value === null) return null;
     if (firstLine === 0) firstLine = index + 1;
     list = null;
-    if (value === OPEN_LIST) open3 = key;
-    else data[key] = value;
+    const keyPos = at(index, 1);
+    if (value === OPEN_LIST) {
+      open3 = { key, keyPos };
+      continue;
+    }
+    const valuePos = at(index, line.length - text.length + 1);
+    data[key] = value;
+    positions.set(pathKey([key]), { key: keyPos, value: valuePos });
+    if (Array.isArray(value)) flowItemPositions(value, valuePos, positions);
   }
-  return open3 === null && firstLine !== 0 ? { data, firstLine } : null;
+  return open3 === null && firstLine !== 0 ? { data, firstLine, positions } : null;
+}
+function flowItemPositions(items, bracket, positions) {
+  let column = bracket.column + 1;
+  for (const [index, item] of items.entries()) {
+    const itemPos = { ...bracket, column };
+    positions.set(pathKey([LIST_KEY, index]), { key: itemPos, value: itemPos });
+    column += item.length + 2;
+  }
 }
 var OPEN_LIST = /* @__PURE__ */ Symbol("open list");
 function valueOf(key, text) {
@@ -64258,7 +64284,7 @@ function scalarOf(text) {
   if (plain !== void 0) return NOT_A_STRING.has(plain) ? null : plain;
   return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
 }
-function lazyDocument(source, data, firstLine) {
+function lazyDocument(source, read) {
   let full;
   const fullDocument = () => {
     full ??= parseYamlSource(source).documents[0];
@@ -64267,8 +64293,9 @@ function lazyDocument(source, data, firstLine) {
   };
   return {
     file: source.file,
-    start: { file: source.file, line: firstLine, column: 1 },
-    data,
+    start: { file: source.file, line: read.firstLine, column: 1 },
+    data: read.data,
+    positions: read.positions,
     get doc() {
       return fullDocument().doc;
     },

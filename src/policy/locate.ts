@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import { positionAt, type ParsedDocument } from './parse.js';
+import { pathKey, positionAt, type ParsedDocument } from './parse.js';
 import type { SourcePos } from './types.js';
 
 /** A path into a document's data, as ajv reports it: keys and list indexes. */
@@ -11,6 +11,8 @@ export type DataPath = readonly (string | number)[];
  * exist points at the deepest node that does.
  */
 export function locate(parsed: ParsedDocument, path: DataPath, part: 'key' | 'value' = 'value'): SourcePos {
+  const seen = parsed.positions?.get(pathKey(path));
+  if (seen) return seen[part];
   let node: unknown = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
   for (const [index, segment] of path.entries()) {

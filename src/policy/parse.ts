@@ -24,6 +24,22 @@ export interface ParsedDocument {
   start: SourcePos;
   /** The document as plain data (aliases expanded). */
   data: Record<string, unknown>;
+  /**
+   * Where the fast path (plain.ts) saw each key and value, by {@link pathKey}: lets `locate`
+   * answer without building the `yaml` document. Absent for documents the `yaml` library read.
+   */
+  positions?: ReadonlyMap<string, KeyValuePos>;
+}
+
+/** Where a mapping key and its value start (a list item's key is its value). */
+export interface KeyValuePos {
+  key: SourcePos;
+  value: SourcePos;
+}
+
+/** @returns the map key of a data path (keys and list indexes), e.g. `domains\u00003`. */
+export function pathKey(path: readonly (string | number)[]): string {
+  return path.join('\u0000');
 }
 
 export interface ParsedSource {

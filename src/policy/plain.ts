@@ -13,12 +13,13 @@
  * mappings, nested mappings (`metadata`), tabs, `---`, non-ASCII — returns null, and the file
  * takes the full `yaml` path, which reports every problem exactly as before.
  *
- * The document tree is still what diagnostics are located in: a fast-path document parses its
- * file with `yaml` on first access to `doc` or `lineCounter`, which happens only when a check
- * has something to report.
+ * Diagnostics are located where `yaml` would locate them: the scan records where each key,
+ * value and list item starts (the differential test holds these to `yaml`'s positions too), so a
+ * warning such as a subdomain's costs no second parse. Only a path the scan did not record makes
+ * the document parse its file with `yaml`, on first access to `doc` or `lineCounter`.
  */
-import { parseYamlSource, type ParsedDocument, type ParsedSource } from './parse.js';
-import type { PolicySource } from './types.js';
+import { parseYamlSource, pathKey, type KeyValuePos, type ParsedDocument, type ParsedSource } from './parse.js';
+import type { PolicySource, SourcePos } from './types.js';
 
 const SCALAR_KEYS = new Set(['scope', 'scopeType', 'scopeName', 'componentId']);
 const LIST_KEY = 'domains';
@@ -52,23 +53,27 @@ export function parsePolicyText(source: PolicySource): Pick<ParsedSource, 'docum
 export function parsePlainDocument(source: PolicySource): ParsedDocument | null {
   const { text } = source;
   if (text.length > MAX_PLAIN_LENGTH || !PLAIN_TEXT.test(text)) return null;
-  const read = readLines(text.split('\n'));
+  const read = readLines(text.split('\n'), source.file);
   if (read === null) return null;
-  return lazyDocument(source, read.data, read.firstLine);
+  return lazyDocument(source, read);
 }
 
 interface PlainRead {
   data: Record<string, unknown>;
   /** 1-based line of the first key: where `yaml` says the document's content starts. */
   firstLine: number;
+  /** Where each key, value and list item starts, as `yaml` would locate them. */
+  positions: Map<string, KeyValuePos>;
 }
 
 /** The line scanner; null as soon as a line falls outside the subset. */
-function readLines(lines: readonly string[]): PlainRead | null {
+function readLines(lines: readonly string[], file: string): PlainRead | null {
   const data: Record<string, unknown> = {};
+  const positions = new Map<string, KeyValuePos>();
+  const at = (index: number, column: number): SourcePos => ({ file, line: index + 1, column });
   let firstLine = 0;
   let list: { items: string[]; indent: number } | null = null;
-  let open: string | null = null; // a `domains:` line waiting for its items
+  let open: { key: string; keyPos: SourcePos } | null = null; // a `domains:` line waiting for its items
   for (const [index, line] of lines.entries()) {
     if (COMMENT_OR_BLANK.test(line)) continue;
     const item = ITEM_LINE.exec(line);
@@ -77,11 +82,14 @@ function readLines(lines: readonly string[]): PlainRead | null {
       const value = item[2] as string;
       if (open !== null) {
         list = { items: [], indent };
-        data[open] = list.items;
+        data[open.key] = list.items;
+        positions.set(pathKey([open.key]), { key: open.keyPos, value: at(index, indent + 1) });
         open = null;
       }
       const scalar = scalarOf(value);
       if (list?.indent !== indent || scalar === null) return null;
+      const itemPos = at(index, line.length - value.length + 1);
+      positions.set(pathKey([LIST_KEY, list.items.length]), { key: itemPos, value: itemPos });
       list.items.push(scalar);
       continue;
     }
@@ -89,14 +97,32 @@ function readLines(lines: readonly string[]): PlainRead | null {
     if (!entry || open !== null) return null;
     const key = entry[1] as string;
     if (Object.hasOwn(data, key)) return null;
-    const value = valueOf(key, entry[2] ?? '');
+    const text = entry[2] ?? '';
+    const value = valueOf(key, text);
     if (value === null) return null;
     if (firstLine === 0) firstLine = index + 1;
     list = null;
-    if (value === OPEN_LIST) open = key;
-    else data[key] = value;
+    const keyPos = at(index, 1);
+    if (value === OPEN_LIST) {
+      open = { key, keyPos };
+      continue;
+    }
+    const valuePos = at(index, line.length - text.length + 1);
+    data[key] = value;
+    positions.set(pathKey([key]), { key: keyPos, value: valuePos });
+    if (Array.isArray(value)) flowItemPositions(value, valuePos, positions);
   }
-  return open === null && firstLine !== 0 ? { data, firstLine } : null;
+  return open === null && firstLine !== 0 ? { data, firstLine, positions } : null;
+}
+
+/** Items of `[a, b]` start after the bracket, each two characters (`, `) after the one before. */
+function flowItemPositions(items: readonly string[], bracket: SourcePos, positions: Map<string, KeyValuePos>): void {
+  let column = bracket.column + 1;
+  for (const [index, item] of items.entries()) {
+    const itemPos = { ...bracket, column };
+    positions.set(pathKey([LIST_KEY, index]), { key: itemPos, value: itemPos });
+    column += item.length + 2;
+  }
 }
 
 const OPEN_LIST = Symbol('open list');
@@ -120,8 +146,11 @@ function scalarOf(text: string): string | null {
   return (DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text))?.[1] ?? null;
 }
 
-/** A ParsedDocument whose `doc` and `lineCounter` come from the full parse, made on first use. */
-function lazyDocument(source: PolicySource, data: Record<string, unknown>, firstLine: number): ParsedDocument {
+/**
+ * A ParsedDocument whose positions come from the scan; `doc` and `lineCounter` come from the full
+ * parse, made on first use (a path the scan did not record, which no check of a plain file asks for).
+ */
+function lazyDocument(source: PolicySource, read: PlainRead): ParsedDocument {
   let full: ParsedDocument | undefined;
   const fullDocument = (): ParsedDocument => {
     full ??= parseYamlSource(source).documents[0];
@@ -130,8 +159,9 @@ function lazyDocument(source: PolicySource, data: Record<string, unknown>, first
   };
   return {
     file: source.file,
-    start: { file: source.file, line: firstLine, column: 1 },
-    data,
+    start: { file: source.file, line: read.firstLine, column: 1 },
+    data: read.data,
+    positions: read.positions,
     get doc() {
       return fullDocument().doc;
     },

@@ -1,15 +1,16 @@
 /**
  * The plain-YAML fast path (src/policy/plain.ts) against the `yaml` library: whatever text it
  * accepts, `yaml` reads as one error-free document with the same data (key order included) and
- * the same start; what it refuses goes to `yaml` unchanged. Diagnostics of fast-path files are
- * located in the full parse, so they read exactly as before.
+ * the same start and the same position for every key, value and list item (so diagnostics read
+ * exactly as before without a second parse); what it refuses goes to `yaml` unchanged.
  */
 import fc from 'fast-check';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parsePolicySources } from '../../src/policy/index.js';
 import { parsePlainDocument } from '../../src/policy/plain.js';
-import { positionAt } from '../../src/policy/parse.js';
+import { parseYamlSource, positionAt } from '../../src/policy/parse.js';
+import { locate } from '../../src/policy/locate.js';
 
 /** What `yaml` itself makes of a text: its documents' data and start, or null when it reports an error. */
 function yamlReading(text: string): { data: unknown; line: number; column: number }[] | null {
@@ -28,7 +29,23 @@ function expectAgreement(text: string): boolean {
   // JSON text, so key order counts too (ajv reports unknown keys in data order).
   expect(JSON.stringify(plain.data), text).toBe(JSON.stringify(reading?.[0]?.data));
   expect({ line: plain.start.line, column: plain.start.column }, text).toEqual({ line: reading?.[0]?.line, column: reading?.[0]?.column });
+  expectSamePositions(text, plain);
   return true;
+}
+
+/** Every key, value and list item is located where `yaml`'s own document puts it, without parsing it again. */
+function expectSamePositions(text: string, plain: NonNullable<ReturnType<typeof parsePlainDocument>>): void {
+  const full = parseYamlSource({ file: 'f', text }).documents[0];
+  if (!full) throw new Error(`yaml found no document in ${text}`);
+  for (const [key, value] of Object.entries(plain.data)) {
+    const paths: (string | number)[][] = [[key], ...(Array.isArray(value) ? value.map((_, index) => [key, index]) : [])];
+    for (const path of paths) {
+      expect(plain.positions?.has(path.join('\u0000')), `${text}: ${path.join('.')} recorded`).toBe(true);
+      for (const part of ['key', 'value'] as const) {
+        expect(locate(plain, path, part), `${text}: ${path.join('.')} ${part}`).toEqual(locate(full, path, part));
+      }
+    }
+  }
 }
 
 const word = fc.constantFrom('a', 'acme.com', 'team-1', 'Team', 'cmp_3', 'x.co.uk', 'a.-b', 'null', 'NULL', 'True', 'false', 'yes', 'y', 'n', 'on', 'Off');
