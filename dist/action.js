@@ -63036,10 +63036,14 @@ function retryDelayMs(failure, policy, random) {
   if (failure.attempt > policy.maxRetries) return null;
   const retryable = failure.status !== void 0 ? policy.statuses.has(failure.status) : policy.errorCodes.has(failure.code ?? "");
   if (!retryable) return null;
-  const backoff = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
+  const backoff = quickFirstRetry(failure) ? policy.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
   const jittered = backoff / 2 + backoff / 2 * random;
   const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
   return failure.elapsedMs + delay > policy.maxTotalMs ? null : Math.round(delay);
+}
+var QUICK_RETRY_DIVISOR = 8;
+function quickFirstRetry(failure) {
+  return failure.status === 429 && failure.retryAfter === void 0 && failure.attempt === 1;
 }
 function parseRetryAfterMs(value, now = Date.now()) {
   const text = value?.trim() ?? "";

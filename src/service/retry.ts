@@ -79,12 +79,25 @@ export function retryDelayMs(failure: FailedAttempt, policy: RetryPolicy, random
   const retryable =
     failure.status !== undefined ? policy.statuses.has(failure.status) : policy.errorCodes.has(failure.code ?? '');
   if (!retryable) return null;
-  const backoff = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
+  const backoff = quickFirstRetry(failure) ? policy.minDelayMs / QUICK_RETRY_DIVISOR : Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (failure.attempt - 1));
   // "Equal jitter": half the backoff fixed, half random, so concurrent clients spread out.
   const jittered = backoff / 2 + (backoff / 2) * random;
   const delay = Math.max(jittered, parseRetryAfterMs(failure.retryAfter) ?? 0);
   // A wait that would end past the budget is not worth starting.
   return failure.elapsedMs + delay > policy.maxTotalMs ? null : Math.round(delay);
+}
+
+/** How much shorter than the base delay the quick first retry of a bare 429 waits. */
+const QUICK_RETRY_DIVISOR = 8;
+
+/**
+ * A 429 without Retry-After has already shrunk the pacing window (pacing.ts), which is the
+ * backoff that matters: its first retry waits about a round trip for its place in the smaller
+ * window, not a full backoff step, so one refused request does not stall its scope at the end of a
+ * run. Later retries, and every other status, back off as usual.
+ */
+function quickFirstRetry(failure: FailedAttempt): boolean {
+  return failure.status === 429 && failure.retryAfter === undefined && failure.attempt === 1;
 }
 
 /**

@@ -140,6 +140,12 @@ describe('retry decisions', () => {
     expect(retryDelayMs({ attempt: 5, status: 503, elapsedMs: 0 }, policy, 0)).toBeNull();
   });
 
+  it('retries a 429 without Retry-After quickly once (the pacing window already shrank), then backs off as usual', () => {
+    expect([1, 2, 3].map((attempt) => retryDelayMs({ attempt, status: 429, elapsedMs: 0 }, policy, 0))).toEqual([16, 250, 500]);
+    expect(retryDelayMs({ attempt: 1, status: 429, elapsedMs: 0 }, policy, 0.999)).toBe(31);
+    expect(retryDelayMs({ attempt: 1, status: 503, elapsedMs: 0 }, policy, 0)).toBe(125);
+  });
+
   it('waits at least Retry-After, and not at all past the total budget', () => {
     expect(retryDelayMs({ attempt: 1, status: 429, retryAfter: '3', elapsedMs: 0 }, policy, 0)).toBe(3000);
     expect(retryDelayMs({ attempt: 1, status: 429, retryAfter: '120', elapsedMs: 0 }, policy, 0)).toBeNull();
