@@ -108,8 +108,9 @@ export async function planOrFail(options: {
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,
+    // Printed as soon as the policies are loaded, before the read: never held through it.
+    onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);
-  printDiagnostics(load.diagnostics);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
   return plan;
 }
@@ -117,6 +118,37 @@ export async function planOrFail(options: {
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
   for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
+}
+
+/**
+ * Prints diagnostics as {@link printDiagnostics} does, in batches that wait for stderr to drain:
+ * stderr to a pipe is asynchronous, and tens of thousands of warnings written at once would all
+ * sit in its buffer.
+ */
+export async function printManyDiagnostics(diagnostics: readonly Diagnostic[]): Promise<void> {
+  let batch = '';
+  for (const diagnostic of diagnostics) {
+    batch += `${escapeControls(formatDiagnostic(diagnostic))}\n`;
+    if (batch.length >= BATCH_CHARS) {
+      await writeDrained(process.stderr, batch);
+      batch = '';
+    }
+  }
+  if (batch !== '') await writeDrained(process.stderr, batch);
+}
+
+const BATCH_CHARS = 64 * 1024;
+
+/** Writes `text`; when the stream's buffer is full, resolves once it drains (or closes or fails: nothing then waits for it). */
+function writeDrained(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (stream.write(text)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done).on('error', done);
+  });
 }
 
 /** Progress of a phase on stderr (a live counter on a terminal, a line every 10 s elsewhere; none with --quiet). */

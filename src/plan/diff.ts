@@ -63,18 +63,37 @@ export function diffDesired(desired: ReadonlyMap<ScopeKey, Desired>, live: Reado
 export function desiredByKey(desired: readonly Policy[], pruned: readonly PrunedPolicy[] = []): Map<ScopeKey, Desired> {
   const byKey = new Map<ScopeKey, Desired>();
   for (const policy of desired) {
-    if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
-    byKey.set(policy.key, { policy, domains: comparableDomains(policy.domains), reason: 'declared', explicitEmpty: policy.explicitEmpty });
+    if (byKey.has(policy.key)) throw duplicateScope(policy);
+    byKey.set(policy.key, declaredDesired(policy));
   }
   for (const policy of pruned) {
     if (byKey.has(policy.key)) continue;
-    // Not `domains: []` in a file: safety tells the two apart (a deletion needs no --allow-empty).
-    byKey.set(policy.key, { policy, domains: [], reason: 'pruned', explicitEmpty: false, removedBy: policy.removedBy });
+    byKey.set(policy.key, prunedDesired(policy));
   }
   return byKey;
 }
 
-function compareScope(desired: Desired, live: LiveScope | undefined): Change | null {
+/** @returns the desired side of a policy a file declares now. */
+export function declaredDesired(policy: Policy): Desired {
+  return { policy, domains: comparableDomains(policy.domains), reason: 'declared', explicitEmpty: policy.explicitEmpty };
+}
+
+/** @returns the desired side of a policy no file declares now: no domains. */
+export function prunedDesired(policy: PrunedPolicy): Desired {
+  // Not `domains: []` in a file: safety tells the two apart (a deletion needs no --allow-empty).
+  return { policy, domains: [], reason: 'pruned', explicitEmpty: false, removedBy: policy.removedBy };
+}
+
+/** @returns the error for a scope declared by two policies (the loader lets neither through). */
+export function duplicateScope(policy: Policy): Error {
+  return new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
+}
+
+/**
+ * Compares one scope's desired side with its live state (absent: no autojoin).
+ * @returns its change, or null when the scope already matches
+ */
+export function compareScope(desired: Desired, live: LiveScope | undefined): Change | null {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
   const before = comparableDomains(live.domains);

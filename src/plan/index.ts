@@ -3,7 +3,7 @@ export { diff } from './diff.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, summarize, type BuildPlanInput } from './plan.js';
+export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, planBuilder, summarize, type BuildPlanInput, type PlanBuilder } from './plan.js';
 export {
   checkSafety,
   findViolations,

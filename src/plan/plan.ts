@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { desiredByKey, diffDesired } from './diff.js';
+import { compareScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
@@ -51,23 +51,67 @@ export function compareChanges(a: Change, b: Change): number {
  * scope it covers (desired and pruned, changed or not).
  */
 export function buildPlan(input: BuildPlanInput): Plan {
-  const { shard } = input;
-  const keep = inShardOf(shard);
-  const desired = input.desired.filter(keep);
-  const pruned = (input.pruned ?? []).filter(keep);
-  const byKey = desiredByKey(desired, pruned);
-  const changes = diffDesired(byKey, input.live).sort(compareChanges);
-  const keys = [...byKey.keys()].sort(compareScopeKeys);
+  const keep = inShardOf(input.shard);
+  const builder = planBuilder(input);
+  for (const entry of desiredByKey(input.desired.filter(keep), (input.pruned ?? []).filter(keep)).values()) {
+    const live = input.live.get(entry.policy.key);
+    if (entry.reason === 'pruned') builder.addPruned(entry.policy, live);
+    else builder.add(entry.policy, live);
+  }
+  return builder.finish();
+}
+
+/**
+ * Makes a plan one scope at a time, as each scope's live state arrives, keeping only what the
+ * plan document holds: the scope's fingerprint and its change, if any. The live state and the
+ * policy of an unchanged scope are not kept, so memory stays flat in the number of scopes.
+ */
+export interface PlanBuilder {
+  /** Compares a scope a file declares now with its live state (undefined: no autojoin). A scope outside the shard is left out. */
+  add(policy: Policy, live: LiveScope | undefined): void;
+  /** The same for a policy no file declares now (pruned): its desired state is no domains. */
+  addPruned(policy: PrunedPolicy, live: LiveScope | undefined): void;
+  /** @returns the plan of every scope added: changes sorted by compareChanges, scopes by key. */
+  finish(): Plan;
+}
+
+/** @returns a {@link PlanBuilder}; `buildPlan` is the same over a map of live states read before. */
+export function planBuilder(options: Pick<BuildPlanInput, 'target' | 'shard' | 'now'>): PlanBuilder {
+  const keep = inShardOf(options.shard);
+  const changes: Change[] = [];
+  const scopes: ScopeFingerprint[] = [];
+  const compare = (desired: Desired, live: LiveScope | undefined): void => {
+    if (!keep(desired.policy)) return;
+    const change = compareScope(desired, live);
+    if (change) changes.push(change);
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
+  };
+  return {
+    add: (policy, live) => compare(declaredDesired(policy), live),
+    addPruned: (policy, live) => compare(prunedDesired(policy), live),
+    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options),
+  };
+}
+
+function planOf(changes: Change[], scopes: ScopeFingerprint[], options: Pick<BuildPlanInput, 'target' | 'shard' | 'now'>): Plan {
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
-    createdAt: (input.now ?? new Date()).toISOString(),
-    target: withoutCredentials(input.target),
+    createdAt: (options.now ?? new Date()).toISOString(),
+    target: withoutCredentials(options.target),
     changes,
-    scopes: keys.map((key): ScopeFingerprint => ({ key, fingerprint: fingerprint(input.live.get(key)) })),
-    summary: summarize(changes, keys.length),
+    scopes,
+    summary: summarize(changes, scopes.length),
   };
-  if (shard) plan.shard = formatShard(shard);
+  if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
+}
+
+/** Sorts by key; a scope added twice is a caller's bug (the loader lets no duplicate through). */
+function sortedScopes(scopes: ScopeFingerprint[]): ScopeFingerprint[] {
+  scopes.sort((a, b) => compareScopeKeys(a.key, b.key));
+  const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
+  if (twice) throw new Error(`scope ${twice.key} was planned twice`);
+  return scopes;
 }
 
 /** Counts changes by kind and domains added/removed; `unchanged` = covered scopes without a change. */

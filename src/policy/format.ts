@@ -1,10 +1,10 @@
 import { compareStrings } from '../domain.js';
 import type { Diagnostic, Severity, SourcePos } from './types.js';
-import { plural } from '../text.js';
+import { flatString, plural } from '../text.js';
 
 /** Builds a diagnostic at a position. */
 export function diagnosticAt(pos: SourcePos, severity: Severity, code: string, message: string): Diagnostic {
-  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message };
+  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message: flatString(message) };
 }
 
 /** The position of a whole file (used for problems that have no better place, e.g. an empty file). */

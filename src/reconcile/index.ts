@@ -6,7 +6,7 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { buildPlan, checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, PlanFileError } from '../plan/index.js';
+import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
@@ -50,6 +50,13 @@ export interface MakePlanOptions {
   changedSince?: string;
   /** Notices for the user, e.g. scopes whose policy was deleted since `changedSince`. */
   onNotice?: (message: string) => void;
+  /**
+   * Takes the diagnostics as soon as they are known (the policy files' once loaded, then the
+   * prune's), while live state is still being read, so thousands of warnings are not held
+   * through the read. When set, the result's `load.diagnostics` keeps only the errors, which
+   * `onDiagnostics` had too.
+   */
+  onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
 }
 
 /**
@@ -63,13 +70,17 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
     throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
   }
-  const reader = startLiveReader(options.client, {
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
+  const planning: Planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
+  const reader = startLiveReader<Policy>(options.client, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     onProgress: options.onProgress,
+    onScope: (live, policy) => (planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)),
   });
   try {
-    const result = await loadAndPlan(options, prune, reader);
+    const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
     return result;
   } catch (error) {
@@ -78,28 +89,57 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
 }
 
-async function loadAndPlan(options: MakePlanOptions, prune: PruneRequest, reader: LiveReader): Promise<{ plan: Plan | null; load: LoadResult }> {
+/** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
+interface Planning {
+  shard: Shard | undefined;
+  builder: PlanBuilder;
+  pruned: Set<Policy>;
+}
+
+async function loadAndPlan(
+  options: MakePlanOptions,
+  prune: PruneRequest,
+  reader: LiveReader<Policy>,
+  planning: Planning,
+): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  const inThisShard = inShardOf(shard);
-  const onPolicy = (policy: Policy): void => {
+  const inThisShard = inShardOf(planning.shard);
+  const { load, failed } = await loadToPlan(paths, options, (policy) => {
     if (inThisShard(policy)) reader.add([policy]);
-  };
+  });
+  if (failed) return { plan: null, load };
+  const desired = load.policies.filter(inThisShard);
+  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
+  for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
+  const pruneDiagnostics = await handOver(then.diagnostics, options);
+  reader.add([...desired, ...planning.pruned]);
+  await reader.finish();
+  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+}
+
+/**
+ * Loads the policies (all, handing each passing one to `onPolicy`, or those changed since
+ * `changedSince`) and hands their diagnostics over. Its own frame, so nothing here outlives it
+ * but what it returns (a suspended async function keeps its locals).
+ * @returns `failed` when any diagnostic is an error
+ */
+async function loadToPlan(paths: string[], options: MakePlanOptions, onPolicy: (policy: Policy) => void): Promise<{ load: LoadResult; failed: boolean }> {
   const loaded =
     options.changedSince === undefined
       ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy })
       : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
-  if (hasErrors(load.diagnostics)) return { plan: null, load };
+  const failed = hasErrors(load.diagnostics);
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
-  if (options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
-  const desired = load.policies.filter(inThisShard);
-  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
-  const pruned = then.pruned.filter(inThisShard);
-  reader.add([...desired, ...pruned]);
-  const live = await reader.finish();
-  const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
-  return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
+  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+
+/** @returns the diagnostics still to report: all of them, or, once handed to `onDiagnostics`, only the errors. */
+async function handOver(diagnostics: Diagnostic[], options: Pick<MakePlanOptions, 'onDiagnostics'>): Promise<Diagnostic[]> {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter((d) => d.severity === 'error');
 }
 
 /** @returns `N errors in the policy files; nothing was planned`: why makePlan returned no plan. */

@@ -21,6 +21,17 @@ export interface ReadLiveStateOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** Options of {@link startLiveReader}. */
+export interface LiveReaderOptions<R extends ScopeRef = ScopeRef> extends ReadLiveStateOptions {
+  /**
+   * Takes each scope's live state as soon as it is read (in completion order), with the ref it
+   * was added as; the reader then keeps none, and `finish` resolves with an empty map. A caller
+   * that reduces each scope at once (the plan keeps a fingerprint and any change) holds memory
+   * flat in the number of scopes.
+   */
+  onScope?: (live: LiveScope, ref: R) => void;
+}
+
 /** Reading one scope failed; the message starts with the scope key. */
 export class LiveStateError extends Error {
   constructor(
@@ -49,12 +60,12 @@ export async function readLiveState(
 }
 
 /** Reads scopes as they are handed in, so reading can start before every scope is known. */
-export interface LiveReader {
-  /** Queues `refs` for reading (a scope already queued is read once). */
-  add(refs: Iterable<ScopeRef>): void;
+export interface LiveReader<R extends ScopeRef = ScopeRef> {
+  /** Queues `refs` for reading (a scope already queued is read once, for its first ref). */
+  add(refs: Iterable<R>): void;
   /**
    * No more scopes will be added.
-   * @returns the live state of every scope added, by key, in the order added
+   * @returns the live state of every scope added, by key, in the order added (empty with `onScope`)
    * @throws LiveStateError for the first scope whose read failed
    */
   finish(): Promise<Map<ScopeKey, LiveScope>>;
@@ -66,11 +77,13 @@ export interface LiveReader {
  * @returns a reader that keeps at most `options.concurrency` scopes in flight from the moment the
  *   first scope is added (e.g. while policy files are still being loaded)
  */
-export function startLiveReader(client: ServiceClient, options: ReadLiveStateOptions = {}): LiveReader {
-  const queued = new Map<ScopeKey, ScopeRef>();
-  const order: ScopeRef[] = [];
+export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceClient, options: LiveReaderOptions<R> = {}): LiveReader<R> {
+  const queued = new Map<ScopeKey, R>();
+  const order: R[] = [];
   let next = 0;
   const results = new Map<ScopeKey, LiveScope>();
+  const keep = options.onScope ?? ((live: LiveScope) => void results.set(live.key, live));
+  let done = 0;
   const abort = new AbortController();
   const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
   let resolveSettled: () => void = () => undefined;
@@ -79,11 +92,11 @@ export function startLiveReader(client: ServiceClient, options: ReadLiveStateOpt
   let active = 0;
   let closed = false;
 
-  const readOne = async (ref: ScopeRef): Promise<void> => {
+  const readOne = async (ref: R): Promise<void> => {
     try {
       const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
-      results.set(live.key, live);
-      options.onProgress?.(results.size, queued.size);
+      keep(live, ref);
+      options.onProgress?.(++done, queued.size);
     } catch (error) {
       if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
       abort.abort();
@@ -92,7 +105,7 @@ export function startLiveReader(client: ServiceClient, options: ReadLiveStateOpt
   const pump = (): void => {
     while (active < limit && next < order.length && !abort.signal.aborted) {
       active += 1;
-      void readOne(order[next++] as ScopeRef).finally(() => {
+      void readOne(order[next++] as R).finally(() => {
         active -= 1;
         pump();
       });
@@ -115,6 +128,7 @@ export function startLiveReader(client: ServiceClient, options: ReadLiveStateOpt
       pump();
       await settled;
       if (failure) throw failure;
+      if (options.onScope) return results;
       return new Map([...queued.keys()].map((key) => [key, results.get(key) as LiveScope]));
     },
     async cancel() {

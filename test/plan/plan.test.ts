@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan, fingerprint } from '../../src/plan/plan.js';
+import { buildPlan, fingerprint, planBuilder } from '../../src/plan/plan.js';
 import { inShard, parseShard } from '../../src/plan/shard.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
 
@@ -61,6 +61,43 @@ describe('buildPlan', () => {
     const before = Date.now();
     const plan = buildPlan({ desired: [], live: liveMap(), target: TARGET });
     expect(Date.parse(plan.createdAt)).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe('planBuilder', () => {
+  const desired = [policy('team/update', ['a.com', 'c.com']), policy('team/clear', []), policy('team/same', ['s.com']), policy('team/create', ['n.com'])];
+  const current = liveMap(live('team/update', ['a.com', 'b.com']), live('team/clear', ['x.com']), live('team/same', ['s.com']));
+  const gone = policy('team/gone', ['g.com']);
+  const goneLive = live('team/gone', ['g.com']);
+
+  it('makes, scope by scope in any order, the plan buildPlan makes from a map of live states', () => {
+    const builder = planBuilder({ target: TARGET, now: NOW });
+    for (const entry of [...desired].reverse()) builder.add(entry, current.get(entry.key));
+    builder.addPruned(gone, goneLive);
+    const whole = buildPlan({ desired, live: new Map([...current, [gone.key, goneLive]]), pruned: [gone], target: TARGET, now: NOW });
+    expect(builder.finish()).toEqual(whole);
+    expect(whole.changes.map((change) => `${change.kind} ${change.key} ${change.reason}`)).toEqual([
+      'clear team/clear declared',
+      'clear team/gone pruned',
+      'update team/update declared',
+      'create team/create declared',
+    ]);
+  });
+
+  it('keeps only the scopes of its shard', () => {
+    const shard = { index: 1, total: 2 };
+    const builder = planBuilder({ target: TARGET, now: NOW, shard });
+    for (const entry of desired) builder.add(entry, current.get(entry.key));
+    const plan = builder.finish();
+    expect(plan.shard).toBe('1/2');
+    expect(plan.scopes.map((scope) => scope.key)).toEqual(desired.map((entry) => entry.key).filter((key) => inShard(key, shard)).sort());
+  });
+
+  it('refuses a scope added twice', () => {
+    const builder = planBuilder({ target: TARGET, now: NOW });
+    builder.add(policy('team/twice', ['a.com']), undefined);
+    builder.add(policy('team/twice', ['b.com']), undefined);
+    expect(() => builder.finish()).toThrow('scope team/twice was planned twice');
   });
 });
 

@@ -152,6 +152,21 @@ describe('startLiveReader: reading while scopes are still being found', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('onScope takes each scope once, with the ref it was first added as, and the reader keeps none', async () => {
+    const { client } = await listingServer(1);
+    const handed: string[] = [];
+    const progress: string[] = [];
+    const reader = startLiveReader<{ scopeType: string; scope: string; tag: string }>(client, {
+      concurrency: 1,
+      onScope: (live, ref) => handed.push(`${ref.tag} ${live.key} ${live.domains.join(',')}`),
+      onProgress: (done, total) => progress.push(`${done}/${total}`),
+    });
+    reader.add([{ ...team('b'), tag: 'first' }, { ...team('a'), tag: 'one' }, { ...team('b'), tag: 'again' }]);
+    expect((await reader.finish()).size).toBe(0);
+    expect(handed).toEqual(['first team/b b.example', 'one team/a a.example']);
+    expect(progress).toEqual(['1/2', '2/2']);
+  });
+
   it('finish() with nothing added is an empty map', async () => {
     const { client, seen } = await listingServer(1);
     expect((await startLiveReader(client).finish()).size).toBe(0);
