@@ -26,6 +26,13 @@ async function runProgram(): Promise<void> {
   // scopes. Sizing the heap for memory keeps peak RSS nearly flat in the number of scopes
   // (bench/memory.ts); the flag is read as the heap grows, so setting it here still takes effect.
   // It costs CPU, so the emulator (a server whose memory is its data) runs without it.
-  if (!process.argv.slice(2).includes('emulator')) v8.setFlagsFromString('--optimize-for-size');
+  // The young generation stays at its first size (it would double up to 16 MiB a semi-space):
+  // what a run allocates is short-lived pages and strings, and a small nursery holds it as well.
+  // WebAssembly (undici's HTTP parser) stays on the baseline compiler: optimizing its large parse
+  // function took 30 MiB for a moment early in every read, to speed up parsing a few hundred
+  // bytes of response head a request.
+  if (!process.argv.slice(2).includes('emulator')) {
+    for (const flag of ['--optimize-for-size', '--semi-space-growth-factor=1', '--liftoff-only']) v8.setFlagsFromString(flag);
+  }
   await (await import('./run.js')).runProgram(process.argv);
 }
