@@ -62016,25 +62016,11 @@ function sortedKeys(value) {
 }
 
 // src/plan/diff.ts
-function diffDesired(desired, live) {
-  const changes = [];
-  for (const entry of desired.values()) {
-    const change = compareScope(entry, live.get(entry.policy.key));
-    if (change) changes.push(change);
-  }
-  return changes;
+function declaredDesired(policy) {
+  return { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty };
 }
-function desiredByKey(desired, pruned = []) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const policy of desired) {
-    if (byKey.has(policy.key)) throw new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
-    byKey.set(policy.key, { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty });
-  }
-  for (const policy of pruned) {
-    if (byKey.has(policy.key)) continue;
-    byKey.set(policy.key, { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy });
-  }
-  return byKey;
+function prunedDesired(policy) {
+  return { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy };
 }
 function compareScope(desired, live) {
   const after = desired.domains;
@@ -62116,24 +62102,39 @@ var KIND_RANK = { clear: 0, update: 1, create: 2 };
 function compareChanges(a, b) {
   return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
 }
-function buildPlan(input) {
-  const { shard } = input;
-  const keep = inShardOf(shard);
-  const desired = input.desired.filter(keep);
-  const pruned = (input.pruned ?? []).filter(keep);
-  const byKey = desiredByKey(desired, pruned);
-  const changes = diffDesired(byKey, input.live).sort(compareChanges);
-  const keys = [...byKey.keys()].sort(compareScopeKeys);
+function planBuilder(options) {
+  const keep = inShardOf(options.shard);
+  const changes = [];
+  const scopes = [];
+  const compare = (desired, live) => {
+    if (!keep(desired.policy)) return;
+    const change = compareScope(desired, live);
+    if (change) changes.push(change);
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
+  };
+  return {
+    add: (policy, live) => compare(declaredDesired(policy), live),
+    addPruned: (policy, live) => compare(prunedDesired(policy), live),
+    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options)
+  };
+}
+function planOf(changes, scopes, options) {
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
-    createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    target: withoutCredentials(input.target),
+    createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    target: withoutCredentials(options.target),
     changes,
-    scopes: keys.map((key) => ({ key, fingerprint: fingerprint(input.live.get(key)) })),
-    summary: summarize(changes, keys.length)
+    scopes,
+    summary: summarize(changes, scopes.length)
   };
-  if (shard) plan.shard = formatShard(shard);
+  if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
+}
+function sortedScopes(scopes) {
+  scopes.sort((a, b) => compareScopeKeys(a.key, b.key));
+  const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
+  if (twice) throw new Error(`scope ${twice.key} was planned twice`);
+  return scopes;
 }
 function summarize(changes, scopeCount) {
   const summary2 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
@@ -63675,10 +63676,14 @@ import path from "node:path";
 function plural(count2, noun) {
   return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
 }
+function flatString(text) {
+  text.charCodeAt(0);
+  return text;
+}
 
 // src/policy/format.ts
 function diagnosticAt(pos, severity, code, message) {
-  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message };
+  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message: flatString(message) };
 }
 function filePos(file) {
   return { file, line: 1, column: 1 };
@@ -65865,6 +65870,8 @@ function startLiveReader(client, options = {}) {
   const order = [];
   let next = 0;
   const results = /* @__PURE__ */ new Map();
+  const keep = options.onScope ?? ((live) => void results.set(live.key, live));
+  let done = 0;
   const abort = new AbortController();
   const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
   let resolveSettled = () => void 0;
@@ -65875,8 +65882,8 @@ function startLiveReader(client, options = {}) {
   const readOne2 = async (ref) => {
     try {
       const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
-      results.set(live.key, live);
-      options.onProgress?.(results.size, queued.size);
+      keep(live, ref);
+      options.onProgress?.(++done, queued.size);
     } catch (error3) {
       if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error3);
       abort.abort();
@@ -65908,6 +65915,7 @@ function startLiveReader(client, options = {}) {
       pump();
       await settled;
       if (failure) throw failure;
+      if (options.onScope) return results;
       return new Map([...queued.keys()].map((key) => [key, results.get(key)]));
     },
     async cancel() {
@@ -66352,13 +66360,16 @@ async function makePlan(options) {
   if (options.changedSince !== void 0 && (prune.from !== void 0 || prune.history === true)) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
+  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
+  const planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    onProgress: options.onProgress
+    onProgress: options.onProgress,
+    onScope: (live, policy) => planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)
   });
   try {
-    const result = await loadAndPlan(options, prune, reader);
+    const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
     return result;
   } catch (error3) {
@@ -66366,24 +66377,32 @@ async function makePlan(options) {
     throw error3;
   }
 }
-async function loadAndPlan(options, prune, reader) {
+async function loadAndPlan(options, prune, reader, planning) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
-  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const inThisShard = inShardOf(shard);
-  const onPolicy = (policy) => {
+  const inThisShard = inShardOf(planning.shard);
+  const { load, failed } = await loadToPlan(paths, options, (policy) => {
     if (inThisShard(policy)) reader.add([policy]);
-  };
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
-  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
-  if (hasErrors(load.diagnostics)) return { plan: null, load };
-  if (options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  });
+  if (failed) return { plan: null, load };
   const desired = load.policies.filter(inThisShard);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
-  const pruned = then.pruned.filter(inThisShard);
-  reader.add([...desired, ...pruned]);
-  const live = await reader.finish();
-  const plan = buildPlan({ desired, live, pruned, target: options.target ?? options.client.baseUrl, shard });
-  return { plan, load: { ...load, diagnostics: [...load.diagnostics, ...then.diagnostics] } };
+  for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
+  const pruneDiagnostics = await handOver(then.diagnostics, options);
+  reader.add([...desired, ...planning.pruned]);
+  await reader.finish();
+  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+}
+async function loadToPlan(paths, options, onPolicy) {
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
+  const failed = hasErrors(load.diagnostics);
+  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+async function handOver(diagnostics, options) {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter((d) => d.severity === "error");
 }
 function nothingPlannedMessage(load) {
   return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
