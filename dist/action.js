@@ -64654,13 +64654,18 @@ async function loadPolicies(paths, options = {}) {
   const discovery = await discoverPolicyFiles(paths, cwd);
   const checker = createPolicyChecker(options.project ?? {});
   const readDiagnostics = [];
-  await readInBatches(discovery.files, cwd, (result2) => {
+  const handOverWarnings = async () => {
+    const warnings = options.onWarnings && checker.takeWarnings();
+    if (warnings && warnings.length > 0) await options.onWarnings?.(warnings);
+  };
+  const take = (result2) => {
     if (!("text" in result2)) {
       readDiagnostics.push(result2);
       return;
     }
     for (const policy of checker.check(result2)) options.onPolicy?.(policy);
-  });
+  };
+  await readInBatches(discovery.files, cwd, take, handOverWarnings);
   const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
@@ -64675,12 +64680,16 @@ async function readPolicySources(files, cwd) {
   });
   return { sources, diagnostics };
 }
-async function readInBatches(files, cwd, take) {
+async function readInBatches(files, cwd, take, betweenBatches = () => Promise.resolve()) {
   const options = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
   for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    if (index > 0 && index % READ_BATCH === 0) {
+      await betweenBatches();
+      await new Promise(setImmediate);
+    }
     take(readOne(file, relativePosix(cwd, file), options));
   }
+  await betweenBatches();
 }
 function readOne(absolute, file, options) {
   try {
@@ -64714,6 +64723,12 @@ function createPolicyChecker(project) {
       }
       candidates.push(...found);
       return found;
+    },
+    takeWarnings() {
+      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
+      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+      diagnostics.splice(0, diagnostics.length, ...errors);
+      return warnings.sort(compareDiagnostics);
     },
     finish() {
       const duplicates = duplicateScopeDiagnostics(declarations);
@@ -66393,7 +66408,7 @@ async function loadAndPlan(options, prune, reader, planning) {
   return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, onPolicy) {
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);

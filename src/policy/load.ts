@@ -26,6 +26,11 @@ export interface LoadOptions {
    * is left out of the result, so the result, not these calls, is the desired state.
    */
   onPolicy?: (policy: Policy) => void;
+  /**
+   * Takes the warnings of each batch of files as soon as it is checked (sorted by position); they
+   * are then left out of the result, so a run over thousands of files does not hold them all.
+   */
+  onWarnings?: (warnings: readonly Diagnostic[]) => void | Promise<void>;
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files (a few
@@ -42,13 +47,18 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
   const discovery = await discoverPolicyFiles(paths, cwd);
   const checker = createPolicyChecker(options.project ?? {});
   const readDiagnostics: Diagnostic[] = [];
-  await readInBatches(discovery.files, cwd, (result) => {
+  const handOverWarnings = async (): Promise<void> => {
+    const warnings = options.onWarnings && checker.takeWarnings();
+    if (warnings && warnings.length > 0) await options.onWarnings?.(warnings);
+  };
+  const take = (result: PolicySource | Diagnostic): void => {
     if (!('text' in result)) {
       readDiagnostics.push(result);
       return;
     }
     for (const policy of checker.check(result)) options.onPolicy?.(policy);
-  });
+  };
+  await readInBatches(discovery.files, cwd, take, handOverWarnings);
   const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
@@ -72,13 +82,25 @@ export async function readPolicySources(
   return { sources, diagnostics };
 }
 
-/** Reads `files` in order, handing each to `take`; the event loop gets a turn after every batch. */
-async function readInBatches(files: readonly string[], cwd: string, take: (result: PolicySource | Diagnostic) => void): Promise<void> {
+/**
+ * Reads `files` in order, handing each to `take`; after every batch (and the last) `betweenBatches`
+ * runs and the event loop gets a turn.
+ */
+async function readInBatches(
+  files: readonly string[],
+  cwd: string,
+  take: (result: PolicySource | Diagnostic) => void,
+  betweenBatches: () => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
   const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: 'policy file', realDirectories: new Map() };
   for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    if (index > 0 && index % READ_BATCH === 0) {
+      await betweenBatches();
+      await new Promise(setImmediate);
+    }
     take(readOne(file, relativePosix(cwd, file), options));
   }
+  await betweenBatches();
 }
 
 function readOne(absolute: string, file: string, options: ReadOptions): PolicySource | Diagnostic {
@@ -104,6 +126,8 @@ export function parsePolicySources(sources: readonly PolicySource[], options: { 
 interface PolicyChecker {
   /** @returns the policies of `source` that have no error of their own */
   check(source: PolicySource): Policy[];
+  /** @returns the warnings found since the last call, sorted; they are no longer kept */
+  takeWarnings(): Diagnostic[];
   finish(): LoadResult;
 }
 
@@ -126,6 +150,12 @@ function createPolicyChecker(project: ProjectConfig): PolicyChecker {
       }
       candidates.push(...found);
       return found;
+    },
+    takeWarnings() {
+      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== 'error');
+      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+      diagnostics.splice(0, diagnostics.length, ...errors);
+      return warnings.sort(compareDiagnostics);
     },
     finish() {
       const duplicates = duplicateScopeDiagnostics(declarations);

@@ -51,10 +51,10 @@ export interface MakePlanOptions {
   /** Notices for the user, e.g. scopes whose policy was deleted since `changedSince`. */
   onNotice?: (message: string) => void;
   /**
-   * Takes the diagnostics as soon as they are known (the policy files' once loaded, then the
-   * prune's), while live state is still being read, so thousands of warnings are not held
-   * through the read. When set, the result's `load.diagnostics` keeps only the errors, which
-   * `onDiagnostics` had too.
+   * Takes the diagnostics as soon as they are known (the warnings of each batch of policy files
+   * as it is checked, the rest once all are loaded, then the prune's), while live state is still
+   * being read, so thousands of warnings are never held at once. When set, the result's
+   * `load.diagnostics` keeps only the errors, which `onDiagnostics` had too.
    */
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
 }
@@ -126,7 +126,7 @@ async function loadAndPlan(
 async function loadToPlan(paths: string[], options: MakePlanOptions, onPolicy: (policy: Policy) => void): Promise<{ load: LoadResult; failed: boolean }> {
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy })
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy, onWarnings: options.onDiagnostics })
       : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);

@@ -60,6 +60,17 @@ describe('loading and reading overlap', () => {
     expect(ticksDuringLoad).toBeGreaterThanOrEqual(2);
   });
 
+  it('the loader hands the warnings over a batch at a time and keeps none of them', async () => {
+    const dir = await project();
+    const batches: number[] = [];
+    const result = await loadPolicies(['.'], { cwd: dir, onWarnings: (warnings) => void batches.push(warnings.length) });
+    // Every file lists one domain under example.com, a subdomain warning each.
+    expect(batches.reduce((sum, count) => sum + count, 0)).toBe(FILES);
+    expect(batches.length).toBeGreaterThan(FILES / 100);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.policies).toHaveLength(FILES);
+  });
+
   it('makePlan has read live state before the last file is loaded', async () => {
     const dir = await project();
     const { client } = await service(0);
