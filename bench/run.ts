@@ -54,7 +54,10 @@ with that many requests in flight could do at 20 ms a request; its requests are 
 counted as served (extra pages included, 429 answers not). *Naive sequential* is a client doing the
 same calls one at a time (timed on 200 scopes and scaled); at 16 in flight no client can be more than
 about 16× faster than it (plus the naive client's own per-request overhead), so the issue's "≥ 25×
-naive" cannot be met and is shown, not held. Peak RSS of \`plan\` is measured on the spawned CLI
+naive" cannot be met and is shown, not held. The *bare undici loop* sends the
+same requests at the same concurrency against a fresh emulator and does nothing with the answers:
+it is the floor this emulator and machine allow (loopback, the emulator's own CPU and timers on the
+same two cores), so *tool ÷ bare* is the part of the gap that is the tool's own. Peak RSS of \`plan\` is measured on the spawned CLI
 process itself (\`process.resourceUsage().maxRSS\`, written on exit by a preloaded module). The
 machine is shared: figures that race the CPU (the reconcile rows at 64 in flight above all) move
 with its load, so rerun on yours to compare.`;
