@@ -65881,7 +65881,7 @@ async function readLiveState(client, refs, options = {}) {
   return reader.finish();
 }
 function startLiveReader(client, options = {}) {
-  const queued = /* @__PURE__ */ new Map();
+  const queued = /* @__PURE__ */ new Set();
   const order = [];
   let next = 0;
   const results = /* @__PURE__ */ new Map();
@@ -65920,7 +65920,7 @@ function startLiveReader(client, options = {}) {
       for (const ref of refs) {
         const key = scopeKey(ref);
         if (queued.has(key)) continue;
-        queued.set(key, ref);
+        queued.add(key);
         order.push(ref);
       }
       pump();
@@ -65931,7 +65931,7 @@ function startLiveReader(client, options = {}) {
       await settled;
       if (failure) throw failure;
       if (options.onScope) return results;
-      return new Map([...queued.keys()].map((key) => [key, results.get(key)]));
+      return new Map([...queued].map((key) => [key, results.get(key)]));
     },
     async cancel() {
       abort.abort();

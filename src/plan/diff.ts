@@ -40,20 +40,12 @@ export interface Desired {
  * @returns one change per scope that differs, sorted by key.
  */
 export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly PrunedPolicy[] = []): Change[] {
-  return diffDesired(desiredByKey(desired, pruned), live).sort((a, b) => compareScopeKeys(a.key, b.key));
-}
-
-/**
- * The comparison itself, for a caller that keeps the desired map (buildPlan also needs its keys).
- * @returns one change per scope that differs, in the map's order.
- */
-export function diffDesired(desired: ReadonlyMap<ScopeKey, Desired>, live: ReadonlyMap<ScopeKey, LiveScope>): Change[] {
   const changes: Change[] = [];
-  for (const entry of desired.values()) {
+  for (const entry of desiredByKey(desired, pruned).values()) {
     const change = compareScope(entry, live.get(entry.policy.key));
     if (change) changes.push(change);
   }
-  return changes;
+  return changes.sort((a, b) => compareScopeKeys(a.key, b.key));
 }
 
 /**
@@ -85,7 +77,7 @@ export function prunedDesired(policy: PrunedPolicy): Desired {
 }
 
 /** @returns the error for a scope declared by two policies (the loader lets neither through). */
-export function duplicateScope(policy: Policy): Error {
+function duplicateScope(policy: Policy): Error {
   return new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
 }
 

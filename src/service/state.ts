@@ -78,7 +78,7 @@ export interface LiveReader<R extends ScopeRef = ScopeRef> {
  *   first scope is added (e.g. while policy files are still being loaded)
  */
 export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceClient, options: LiveReaderOptions<R> = {}): LiveReader<R> {
-  const queued = new Map<ScopeKey, R>();
+  const queued = new Set<ScopeKey>();
   const order: R[] = [];
   let next = 0;
   const results = new Map<ScopeKey, LiveScope>();
@@ -118,7 +118,7 @@ export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceCl
       for (const ref of refs) {
         const key = scopeKey(ref);
         if (queued.has(key)) continue;
-        queued.set(key, ref);
+        queued.add(key);
         order.push(ref);
       }
       pump();
@@ -129,7 +129,7 @@ export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceCl
       await settled;
       if (failure) throw failure;
       if (options.onScope) return results;
-      return new Map([...queued.keys()].map((key) => [key, results.get(key) as LiveScope]));
+      return new Map([...queued].map((key) => [key, results.get(key) as LiveScope]));
     },
     async cancel() {
       abort.abort();
