@@ -47,7 +47,7 @@ export async function buildProgram(argv: readonly string[], loadAll = false): Pr
   const program = new Command('autojoin-sync')
     .description(
       'Make the Invitation Service\'s autojoin domains match the policy files in your repository.\n' +
-        'Without AUTOJOIN_BASE_URL, outside CI and without AUTOJOIN_API_KEY, commands run against an embedded\n' +
+        'Without AUTOJOIN_BASE_URL, outside CI and without AUTOJOIN_API_KEY, commands run against an embedded ' +
         'local emulator and say so; in CI they stop instead (pass --emulator to use it anyway).',
     )
     .version(VERSION, '-V, --version')
