@@ -64652,24 +64652,27 @@ var READ_BATCH = 64;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {});
+  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy });
   const readDiagnostics = [];
-  const handOverWarnings = async () => {
+  const betweenBatches = async () => {
     const warnings = options.onWarnings && checker.takeWarnings();
     if (warnings && warnings.length > 0) await options.onWarnings?.(warnings);
+    await options.onBatch?.(checker.failed() || readDiagnostics.some((d) => d.severity === "error"));
   };
   const take = (result2) => {
     if (!("text" in result2)) {
       readDiagnostics.push(result2);
-      return;
+      return 1;
     }
-    for (const policy of checker.check(result2)) options.onPolicy?.(policy);
+    const policies = checker.check(result2);
+    for (const policy of policies) options.onPolicy?.(policy);
+    return Math.max(1, policies.length);
   };
-  await readInBatches(discovery.files, cwd, take, handOverWarnings);
+  await readInBatches(discovery.files, cwd, take, betweenBatches);
   const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  return { policies: result.policies, diagnostics, files };
+  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files };
 }
 async function readPolicySources(files, cwd) {
   const sources = [];
@@ -64677,17 +64680,20 @@ async function readPolicySources(files, cwd) {
   await readInBatches(files, cwd, (result) => {
     if ("text" in result) sources.push(result);
     else diagnostics.push(result);
+    return 1;
   });
   return { sources, diagnostics };
 }
 async function readInBatches(files, cwd, take, betweenBatches = () => Promise.resolve()) {
   const options = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
-  for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) {
+  let work = 0;
+  for (const file of files) {
+    if (work >= READ_BATCH) {
+      work = 0;
       await betweenBatches();
       await new Promise(setImmediate);
     }
-    take(readOne(file, relativePosix(cwd, file), options));
+    work += take(readOne(file, relativePosix(cwd, file), options));
   }
   await betweenBatches();
 }
@@ -64704,26 +64710,35 @@ function parsePolicySources(sources, options = {}) {
   for (const source of sources) checker.check(source);
   return checker.finish();
 }
-function createPolicyChecker(project) {
+function createPolicyChecker(project, options = { keep: true }) {
   const diagnostics = [];
   const declarations = [];
   const candidates = [];
+  const candidateKeys = [];
   const files = /* @__PURE__ */ new Set();
+  const same = createInterner();
+  let failed = false;
+  const record = (found) => {
+    diagnostics.push(...found);
+    failed ||= found.some((diagnostic) => diagnostic.severity === "error");
+  };
   return {
     check(source) {
       files.add(source.file);
       const parsed = parsePolicyText(source);
-      diagnostics.push(...parsed.diagnostics);
+      record(parsed.diagnostics);
       const found = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, project);
-        diagnostics.push(...result.diagnostics);
+        const result = readPolicy(document, project, same);
+        record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy) found.push(result.policy);
       }
-      candidates.push(...found);
+      if (options.keep) candidates.push(...found);
+      else candidateKeys.push(...found.map((policy) => policy.key));
       return found;
     },
+    failed: () => failed,
     takeWarnings() {
       const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
       const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
@@ -64734,24 +64749,35 @@ function createPolicyChecker(project) {
       const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
-      return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+      const once = (key) => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
+      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
 }
-function readPolicy(parsed, project) {
+function createInterner() {
+  const seen = /* @__PURE__ */ new Map();
+  return (value) => {
+    const known = seen.get(value);
+    if (known !== void 0) return known;
+    seen.set(value, value);
+    return value;
+  };
+}
+function readPolicy(parsed, project, same) {
   const data = withDefaults(parsed.data, project);
   const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...domainDiagnostics(parsed, data.domains)];
   const { scope, scopeType } = data;
-  const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType, scope }), source: parsed.start } : void 0;
+  const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
   if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
   const domains = data.domains;
   const policy = {
     key: declaration.key,
     scope,
-    scopeType,
+    scopeType: same(scopeType),
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
-    componentId: data.componentId,
+    componentId: same(data.componentId),
     ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
@@ -64870,7 +64896,7 @@ function checkPoliciesFound(paths, load, cwd, allow = false) {
   if (allow) return;
   const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
   if (empty.length > 0) throw new NoPoliciesError(empty, false);
-  if (load.policies.length === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
+  if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
 }
 function tolerateMissingPaths(diagnostics, allow = false) {
   if (!allow) return [...diagnostics];
@@ -65907,7 +65933,9 @@ function startLiveReader(client, options = {}) {
   const pump = () => {
     while (active < limit && next < order.length && !abort.signal.aborted) {
       active += 1;
-      void readOne2(order[next++]).finally(() => {
+      const ref = order[next];
+      order[next++] = void 0;
+      void readOne2(ref).finally(() => {
         active -= 1;
         pump();
       });
@@ -65917,8 +65945,9 @@ function startLiveReader(client, options = {}) {
   };
   return {
     add(refs) {
+      if (abort.signal.aborted) return;
       for (const ref of refs) {
-        const key = scopeKey(ref);
+        const key = ref.key ?? scopeKey(ref);
         if (queued.has(key)) continue;
         queued.add(key);
         order.push(ref);
@@ -66303,7 +66332,7 @@ async function loadChangedPolicies(rev, paths, cwd, project) {
   const declared = new Set(now.policies.map((policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
   const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
-  return { load: { policies: now.policies, diagnostics, files: changed.present }, deleted };
+  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
 }
 async function loadChangedSince(rev, paths, options) {
   const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project);
@@ -66395,20 +66424,27 @@ async function makePlan(options) {
 async function loadAndPlan(options, prune, reader, planning) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
   const inThisShard = inShardOf(planning.shard);
-  const { load, failed } = await loadToPlan(paths, options, (policy) => {
+  const declared = /* @__PURE__ */ new Set();
+  const pruning = prune.from !== void 0 || prune.history === true;
+  const take = (policy) => {
+    if (pruning) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
-  });
+  };
+  const onBatch = async (loadFailed2) => {
+    if (loadFailed2) await reader.cancel();
+  };
+  const { load, failed } = await loadToPlan(paths, options, { onPolicy: take, onBatch });
   if (failed) return { plan: null, load };
-  const desired = load.policies.filter(inThisShard);
-  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
+  for (const policy of load.policies) take(policy);
+  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
-  reader.add([...desired, ...planning.pruned]);
+  reader.add(planning.pruned);
   await reader.finish();
   return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
-async function loadToPlan(paths, options, onPolicy) {
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+async function loadToPlan(paths, options, streaming) {
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
@@ -66615,7 +66651,7 @@ async function validateStep(inputs, context) {
   const project = await projectOrFail(context.workspace, inputs.paths);
   const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
   annotate(load.diagnostics);
-  const policies = load.policies.length === 1 ? "1 policy" : `${load.policies.length} policies`;
+  const policies = load.policyCount === 1 ? "1 policy" : `${load.policyCount} policies`;
   const summary2 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === "error");
   if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);

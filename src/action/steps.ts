@@ -53,7 +53,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const project = await projectOrFail(context.workspace, inputs.paths);
   const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
   annotate(load.diagnostics);
-  const policies = load.policies.length === 1 ? '1 policy' : `${load.policies.length} policies`;
+  const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);

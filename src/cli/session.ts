@@ -53,7 +53,7 @@ export async function refuseUnreadablePaths(cwd: string, paths: readonly string[
   const diagnostics = await unreadablePaths(paths, cwd);
   if (diagnostics.length === 0) return;
   printDiagnostics(diagnostics);
-  throw new RunError(`${nothingPlannedMessage({ policies: [], files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`);
+  throw new RunError(`${nothingPlannedMessage({ policies: [], policyCount: 0, files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`);
 }
 
 /**

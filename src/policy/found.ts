@@ -35,7 +35,7 @@ export function checkPoliciesFound(paths: readonly string[], load: LoadResult, c
   if (allow) return;
   const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
   if (empty.length > 0) throw new NoPoliciesError(empty, false);
-  if (load.policies.length === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ['.'], true);
+  if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ['.'], true);
 }
 
 /**

@@ -3,7 +3,7 @@
  * every file becomes a diagnostic (nothing stops at the first); a policy with any error
  * is left out of `policies`, everything else still loads.
  */
-import { compareScopeKeys, scopeKey } from '../scope.js';
+import { compareScopeKeys, scopeKey, type ScopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
 import { checkDomain, normalizeDomain } from './domains.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
@@ -21,9 +21,10 @@ export interface LoadOptions {
   /** Defaults from the project file (see loadProjectConfig). */
   project?: ProjectConfig;
   /**
-   * Called with each policy as soon as its file is checked, while later files are still being
-   * read (so its live state can be read meanwhile). A scope that a later file declares again
-   * is left out of the result, so the result, not these calls, is the desired state.
+   * Takes each policy as soon as its file is checked, while later files are still being read (so
+   * its live state can be read meanwhile). The loader then keeps none of them: the result lists
+   * no policies, only `policyCount`. A scope that a later file declares again gets an error (and
+   * is not counted), so a caller plans nothing from a load with errors.
    */
   onPolicy?: (policy: Policy) => void;
   /**
@@ -31,11 +32,17 @@ export interface LoadOptions {
    * are then left out of the result, so a run over thousands of files does not hold them all.
    */
   onWarnings?: (warnings: readonly Diagnostic[]) => void | Promise<void>;
+  /**
+   * Awaited after each batch of files; `failed` says a file checked so far has an error (makePlan
+   * then stops the reads it started: nothing will be planned).
+   */
+  onBatch?: (failed: boolean) => void | Promise<void>;
 }
 
-// Reads are blocking calls (see readRegularFileSync); between batches of this many files (a few
-// milliseconds of work) the event loop gets a turn, so timers and sockets, e.g. the live-state
-// reads makePlan starts while loading, are served while thousands of files are read.
+// Reads are blocking calls (see readRegularFileSync); between batches of this many files or
+// documents, whichever comes first (a few milliseconds of work), the event loop gets a turn, so
+// timers and sockets, e.g. the live-state reads makePlan starts while loading, are served while
+// thousands of files are read.
 const READ_BATCH = 64;
 
 /**
@@ -45,24 +52,27 @@ const READ_BATCH = 64;
 export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {});
+  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy });
   const readDiagnostics: Diagnostic[] = [];
-  const handOverWarnings = async (): Promise<void> => {
+  const betweenBatches = async (): Promise<void> => {
     const warnings = options.onWarnings && checker.takeWarnings();
     if (warnings && warnings.length > 0) await options.onWarnings?.(warnings);
+    await options.onBatch?.(checker.failed() || readDiagnostics.some((d) => d.severity === 'error'));
   };
-  const take = (result: PolicySource | Diagnostic): void => {
+  const take = (result: PolicySource | Diagnostic): number => {
     if (!('text' in result)) {
       readDiagnostics.push(result);
-      return;
+      return 1;
     }
-    for (const policy of checker.check(result)) options.onPolicy?.(policy);
+    const policies = checker.check(result);
+    for (const policy of policies) options.onPolicy?.(policy);
+    return Math.max(1, policies.length);
   };
-  await readInBatches(discovery.files, cwd, take, handOverWarnings);
+  await readInBatches(discovery.files, cwd, take, betweenBatches);
   const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  return { policies: result.policies, diagnostics, files };
+  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files };
 }
 
 /**
@@ -78,27 +88,31 @@ export async function readPolicySources(
   await readInBatches(files, cwd, (result) => {
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
+    return 1;
   });
   return { sources, diagnostics };
 }
 
 /**
- * Reads `files` in order, handing each to `take`; after every batch (and the last) `betweenBatches`
- * runs and the event loop gets a turn.
+ * Reads `files` in order, handing each to `take`, which says how much work the file was (its
+ * documents); after every READ_BATCH of work (and the last file) `betweenBatches` runs and the
+ * event loop gets a turn.
  */
 async function readInBatches(
   files: readonly string[],
   cwd: string,
-  take: (result: PolicySource | Diagnostic) => void,
+  take: (result: PolicySource | Diagnostic) => number,
   betweenBatches: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: 'policy file', realDirectories: new Map() };
-  for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) {
+  let work = 0;
+  for (const file of files) {
+    if (work >= READ_BATCH) {
+      work = 0;
       await betweenBatches();
       await new Promise(setImmediate);
     }
-    take(readOne(file, relativePosix(cwd, file), options));
+    work += take(readOne(file, relativePosix(cwd, file), options));
   }
   await betweenBatches();
 }
@@ -128,29 +142,44 @@ interface PolicyChecker {
   check(source: PolicySource): Policy[];
   /** @returns the warnings found since the last call, sorted; they are no longer kept */
   takeWarnings(): Diagnostic[];
+  /** @returns whether any source checked so far has an error (duplicate scopes are found by `finish`) */
+  failed(): boolean;
   finish(): LoadResult;
 }
 
-function createPolicyChecker(project: ProjectConfig): PolicyChecker {
+/**
+ * @param options.keep false: `check` returns each policy and keeps only its key (for the count),
+ *   so a caller that takes them as they come holds memory flat in the number of scopes
+ */
+function createPolicyChecker(project: ProjectConfig, options: { keep: boolean } = { keep: true }): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
+  const candidateKeys: ScopeKey[] = [];
   const files = new Set<string>();
+  const same = createInterner();
+  let failed = false;
+  const record = (found: readonly Diagnostic[]): void => {
+    diagnostics.push(...found);
+    failed ||= found.some((diagnostic) => diagnostic.severity === 'error');
+  };
   return {
     check(source) {
       files.add(source.file);
       const parsed = parsePolicyText(source);
-      diagnostics.push(...parsed.diagnostics);
+      record(parsed.diagnostics);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, project);
-        diagnostics.push(...result.diagnostics);
+        const result = readPolicy(document, project, same);
+        record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy) found.push(result.policy);
       }
-      candidates.push(...found);
+      if (options.keep) candidates.push(...found);
+      else candidateKeys.push(...found.map((policy) => policy.key));
       return found;
     },
+    failed: () => failed,
     takeWarnings() {
       const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== 'error');
       const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
@@ -161,8 +190,10 @@ function createPolicyChecker(project: ProjectConfig): PolicyChecker {
       const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = new Map<string, number>();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const policies = candidates.filter((policy) => declared.get(policy.key) === 1).sort((a, b) => compareScopeKeys(a.key, b.key));
-      return { policies, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+      const once = (key: ScopeKey): boolean => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
+      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     },
   };
 }
@@ -173,23 +204,37 @@ interface PolicyReading {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * @returns a function giving one copy of each distinct string: thousands of policies name the same
+ * scopeType and componentId, and each parse makes its own copy
+ */
+function createInterner(): (value: string) => string {
+  const seen = new Map<string, string>();
+  return (value) => {
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    seen.set(value, value);
+    return value;
+  };
+}
+
 /** Checks one document (defaults filled in first) and builds its policy when it has no error. */
-function readPolicy(parsed: ParsedDocument, project: ProjectConfig): PolicyReading {
+function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value: string) => string): PolicyReading {
   const data = withDefaults(parsed.data, project);
   const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(parsed, data.domains)];
   const { scope, scopeType } = data;
   const declaration =
     typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
-      ? { key: scopeKey({ scopeType, scope }), source: parsed.start }
+      ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start }
       : undefined;
   if (!declaration || diagnostics.some((d) => d.severity === 'error')) return { declaration, diagnostics };
   const domains = data.domains as string[];
   const policy: Policy = {
     key: declaration.key,
     scope: scope as string,
-    scopeType: scopeType as string,
+    scopeType: same(scopeType as string),
     ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
-    componentId: data.componentId as string,
+    componentId: same(data.componentId as string),
     ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,

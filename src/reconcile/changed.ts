@@ -51,7 +51,7 @@ export async function loadChangedPolicies(rev: string, paths: readonly string[],
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
   const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
-  return { load: { policies: now.policies, diagnostics, files: changed.present }, deleted };
+  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
 }
 
 /**

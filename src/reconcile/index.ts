@@ -7,7 +7,7 @@
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
-import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths } from '../policy/index.js';
+import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
@@ -104,15 +104,25 @@ async function loadAndPlan(
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const inThisShard = inShardOf(planning.shard);
-  const { load, failed } = await loadToPlan(paths, options, (policy) => {
+  // Only pruning needs every key declared now; without it no policy outlives its read.
+  const declared = new Set<ScopeKey>();
+  const pruning = prune.from !== undefined || prune.history === true;
+  const take = (policy: Policy): void => {
+    if (pruning) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
-  });
+  };
+  // Once a file has an error nothing will be planned, so the reads stop there.
+  const onBatch = async (loadFailed: boolean): Promise<void> => {
+    if (loadFailed) await reader.cancel();
+  };
+  const { load, failed } = await loadToPlan(paths, options, { onPolicy: take, onBatch });
   if (failed) return { plan: null, load };
-  const desired = load.policies.filter(inThisShard);
-  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, new Set(load.policies.map((policy) => policy.key)));
+  // A full load handed its policies over as it went and kept none; --changed-since hands them here.
+  for (const policy of load.policies) take(policy);
+  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
-  reader.add([...desired, ...planning.pruned]);
+  reader.add(planning.pruned);
   await reader.finish();
   return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
@@ -123,10 +133,14 @@ async function loadAndPlan(
  * but what it returns (a suspended async function keeps its locals).
  * @returns `failed` when any diagnostic is an error
  */
-async function loadToPlan(paths: string[], options: MakePlanOptions, onPolicy: (policy: Policy) => void): Promise<{ load: LoadResult; failed: boolean }> {
+async function loadToPlan(
+  paths: string[],
+  options: MakePlanOptions,
+  streaming: Pick<LoadOptions, 'onPolicy' | 'onBatch'>,
+): Promise<{ load: LoadResult; failed: boolean }> {
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, onPolicy, onWarnings: options.onDiagnostics })
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, ...streaming, onWarnings: options.onDiagnostics })
       : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);

@@ -21,8 +21,11 @@ export interface ReadLiveStateOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** A scope to read; a ref that knows its key (a policy) passes it, so the reader keeps no copy of it. */
+export type KeyedRef = ScopeRef & { key?: ScopeKey };
+
 /** Options of {@link startLiveReader}. */
-export interface LiveReaderOptions<R extends ScopeRef = ScopeRef> extends ReadLiveStateOptions {
+export interface LiveReaderOptions<R extends KeyedRef = KeyedRef> extends ReadLiveStateOptions {
   /**
    * Takes each scope's live state as soon as it is read (in completion order), with the ref it
    * was added as; the reader then keeps none, and `finish` resolves with an empty map. A caller
@@ -60,7 +63,7 @@ export async function readLiveState(
 }
 
 /** Reads scopes as they are handed in, so reading can start before every scope is known. */
-export interface LiveReader<R extends ScopeRef = ScopeRef> {
+export interface LiveReader<R extends KeyedRef = KeyedRef> {
   /** Queues `refs` for reading (a scope already queued is read once, for its first ref). */
   add(refs: Iterable<R>): void;
   /**
@@ -69,7 +72,7 @@ export interface LiveReader<R extends ScopeRef = ScopeRef> {
    * @throws LiveStateError for the first scope whose read failed
    */
   finish(): Promise<Map<ScopeKey, LiveScope>>;
-  /** Starts nothing more, and resolves once the reads in flight have stopped (their results are dropped). */
+  /** Starts nothing more, and resolves once the reads in flight have stopped (their results are dropped); later adds are ignored. */
   cancel(): Promise<void>;
 }
 
@@ -77,9 +80,10 @@ export interface LiveReader<R extends ScopeRef = ScopeRef> {
  * @returns a reader that keeps at most `options.concurrency` scopes in flight from the moment the
  *   first scope is added (e.g. while policy files are still being loaded)
  */
-export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceClient, options: LiveReaderOptions<R> = {}): LiveReader<R> {
+export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceClient, options: LiveReaderOptions<R> = {}): LiveReader<R> {
   const queued = new Set<ScopeKey>();
-  const order: R[] = [];
+  // A slot is emptied once its read starts, so a ref (a whole policy, for makePlan) is kept only while it waits.
+  const order: (R | undefined)[] = [];
   let next = 0;
   const results = new Map<ScopeKey, LiveScope>();
   const keep = options.onScope ?? ((live: LiveScope) => void results.set(live.key, live));
@@ -105,7 +109,9 @@ export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceCl
   const pump = (): void => {
     while (active < limit && next < order.length && !abort.signal.aborted) {
       active += 1;
-      void readOne(order[next++] as R).finally(() => {
+      const ref = order[next] as R;
+      order[next++] = undefined;
+      void readOne(ref).finally(() => {
         active -= 1;
         pump();
       });
@@ -115,8 +121,9 @@ export function startLiveReader<R extends ScopeRef = ScopeRef>(client: ServiceCl
   };
   return {
     add(refs) {
+      if (abort.signal.aborted) return;
       for (const ref of refs) {
-        const key = scopeKey(ref);
+        const key = ref.key ?? scopeKey(ref);
         if (queued.has(key)) continue;
         queued.add(key);
         order.push(ref);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
+import { DEFAULT_CONCURRENCY } from '../../src/apply/apply.js';
 import { createClient, type ServiceClient } from '../../src/service/index.js';
 
 const FILES = 1200; // many of the loader's batches
@@ -23,11 +24,12 @@ const policyText = (n: number): string => `scope: s${String(n).padStart(4, '0')}
 
 const fileName = (n: number): string => `p${String(n).padStart(4, '0')}.autojoin.yaml`;
 
-async function project(badLast = false): Promise<string> {
+/** @param bad the number of the one file that is not a valid policy (0: none) */
+async function project(bad = 0): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'autojoin-read-while-loading-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   for (let n = 1; n <= FILES; n++) {
-    const text = badLast && n === FILES ? 'scope: [not, a, scope]\n' : policyText(n);
+    const text = n === bad ? 'scope: [not, a, scope]\n' : policyText(n);
     await writeFile(join(dir, fileName(n)), text);
   }
   return dir;
@@ -56,8 +58,27 @@ describe('loading and reading overlap', () => {
     loading = false;
     expect(handed).toHaveLength(FILES);
     expect(handed.slice(0, 2)).toEqual(['team/s0001', 'team/s0002']); // in file order, as read
-    expect(result.policies.map((policy) => policy.key)).toEqual([...handed].sort());
+    // Handed over, so not kept: the result only counts them.
+    expect(result.policies).toEqual([]);
+    expect(result.policyCount).toBe(FILES);
     expect(ticksDuringLoad).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a scope declared twice is handed over once and not counted, and the load fails', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'zz-again.autojoin.yaml'), policyText(7));
+    const handed: string[] = [];
+    const result = await loadPolicies(['.'], { cwd: dir, onPolicy: (policy) => handed.push(policy.key) });
+    expect(handed.filter((key) => key === 'team/s0007')).toHaveLength(2);
+    expect(result.policyCount).toBe(FILES - 1);
+    expect(result.diagnostics.filter((d) => d.code === 'duplicate-scope')).toHaveLength(2);
+  });
+
+  it('without onPolicy the loader returns the policies, sorted, and counts them', async () => {
+    const dir = await project();
+    const result = await loadPolicies(['.'], { cwd: dir });
+    expect(result.policyCount).toBe(FILES);
+    expect(result.policies.map((policy) => policy.key)).toEqual(Array.from({ length: FILES }, (_, i) => `team/s${String(i + 1).padStart(4, '0')}`));
   });
 
   it('the loader hands the warnings over a batch at a time and keeps none of them', async () => {
@@ -88,7 +109,7 @@ describe('loading and reading overlap', () => {
   });
 
   it('a failing file plans nothing, and every read it started has ended when makePlan returns', async () => {
-    const dir = await project(true);
+    const dir = await project(FILES);
     const { emulator, client } = await service(5);
     const { plan, load } = await makePlan({ paths: ['.'], cwd: dir, client, project: {} });
     expect(plan).toBeNull();
@@ -98,5 +119,16 @@ describe('loading and reading overlap', () => {
     expect(served).toBeLessThan(2 * FILES); // not every scope was read (two requests each)
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(emulator.requests).toHaveLength(served);
+  });
+
+  it('a failing file early on stops the reads at the end of its batch, not at the end of loading', async () => {
+    const dir = await project(1);
+    const { emulator, client } = await service(5);
+    const { plan } = await makePlan({ paths: ['.'], cwd: dir, client, project: {} });
+    expect(plan).toBeNull();
+    // The reads the first batch started (one wave, one request each) were all; without the stop at
+    // the end of that batch, reads go on until loading ends (about 60 here).
+    expect(emulator.requests.length).toBeGreaterThan(0);
+    expect(emulator.requests.length).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
   });
 });

@@ -184,4 +184,21 @@ describe('startLiveReader: reading while scopes are still being found', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(seen).toHaveLength(started);
   });
+
+  it('adds after cancel() start nothing', async () => {
+    const { seen, client } = await listingServer(1);
+    const reader = startLiveReader(client, { concurrency: 2 });
+    await reader.cancel();
+    reader.add([team('late')]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(seen).toEqual([]);
+  });
+
+  it('a ref that carries its key (a policy) is queued under that key', async () => {
+    const { seen, client } = await listingServer(1);
+    const reader = startLiveReader(client, { concurrency: 1 });
+    reader.add([{ ...team('a'), key: 'team/a' }, team('a'), { ...team('b'), key: 'team/b' }]);
+    expect([...(await reader.finish()).keys()]).toEqual(['team/a', 'team/b']);
+    expect(seen.sort()).toEqual(['a', 'b']);
+  });
 });
