@@ -63676,6 +63676,9 @@ import path from "node:path";
 function plural(count2, noun) {
   return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
 }
+function groupedNumber(value) {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/gu, ",");
+}
 function flatString(text) {
   text.charCodeAt(0);
   return text;
@@ -65088,7 +65091,7 @@ function formatRequest(event) {
   return `http: ${event.method} ${event.path} ${outcome} ${Math.round(event.ms)} ms${retry}`;
 }
 function progressText(verb, done, total) {
-  return `${verb} ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} scopes`;
+  return `${verb} ${groupedNumber(done)}/${groupedNumber(total)} scopes`;
 }
 function liveCounter(verb, rewrite) {
   let last = 0;

@@ -6,6 +6,15 @@ export function plural(count: number, noun: string): string {
 }
 
 /**
+ * @returns `12,345`: an integer grouped by thousands, as `toLocaleString('en-US')` writes it,
+ *   without it: the first call of that maps about 6 MB of ICU locale data into memory, which a
+ *   progress line (`read 4,200/10,000 scopes`) should not cost.
+ */
+export function groupedNumber(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/gu, ',');
+}
+
+/**
  * @returns `text` as one flat string. V8 keeps a string built by concatenation as a tree of
  *   its parts (about 32 bytes a part) until it is read; reading one character flattens it in
  *   place. For strings kept by the ten thousand (diagnostic messages, scope keys) that is a third

@@ -8,6 +8,7 @@
  * line every 10 seconds, so a long run is never silent and a log never fills with counters.
  */
 import type { RequestEvent } from '../service/trace.js';
+import { groupedNumber } from '../text.js';
 
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
@@ -83,7 +84,7 @@ export function formatRequest(event: RequestEvent): string {
 
 /** `read 4,200/10,000 scopes`, numbers grouped by thousands. */
 export function progressText(verb: string, done: number, total: number): string {
-  return `${verb} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} scopes`;
+  return `${verb} ${groupedNumber(done)}/${groupedNumber(total)} scopes`;
 }
 
 function liveCounter(verb: string, rewrite: (text: string) => void): Progress {

@@ -1,6 +1,7 @@
 /** The logger both front ends use: levels, request lines, progress on and off a terminal, colour rules. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { colorEnabled, createLogger, formatRequest, logLevel, progressText, type LogLevel } from '../../src/run/log.js';
+import { groupedNumber } from '../../src/text.js';
 
 function capture(level: LogLevel, terminal = false): { lines: string[]; rewrites: string[]; logger: ReturnType<typeof createLogger> } {
   const lines: string[] = [];
@@ -98,3 +99,12 @@ describe('colour (clig.dev, no-color.org, force-color.org)', () => {
     expect(colorEnabled(options)).toBe(expected);
   });
 });
+
+describe('groupedNumber', () => {
+  it('groups by thousands exactly as toLocaleString(\'en-US\') does, without ICU', () => {
+    const values = [0, 7, 42, 999, 1000, 1001, 9999, 10000, 123456, 999999, 1000000, 4200, 30000, 1234567890, Number.MAX_SAFE_INTEGER];
+    for (let n = 1; n < 1e15; n = n * 7 + 3) values.push(n);
+    for (const value of values) expect(groupedNumber(value)).toBe(value.toLocaleString('en-US'));
+  });
+});
+
