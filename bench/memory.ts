@@ -4,10 +4,14 @@
  * kept every invitation, memory would grow about 3× with the scopes; it should stay nearly flat.
  *
  * How RSS is measured, and why it is honest: the built CLI runs as its own process, exactly as a
- * user runs it, with one preloaded module (`node --import probe.mjs`) that on exit writes
- * `process.resourceUsage().maxRSS`, the kernel's high-water mark of that process's resident
- * set. It covers the whole run (load, policy parsing, reading, planning, rendering) and needs
- * no /usr/bin/time. The emulator serves from this process, so it is not counted.
+ * user runs it, with one preloaded module (`node --import probe.mjs`) that on exit writes the
+ * kernel's high-water mark of that process's resident set: `VmHWM` from /proc/self/status. It
+ * covers the whole run (load, policy parsing, reading, planning, rendering) and needs no
+ * /usr/bin/time. The emulator serves from this process, so it is not counted.
+ * Not `process.resourceUsage().maxRSS`: on Linux that also keeps the high-water mark of the
+ * memory the child had before exec, a copy of this bench process (tens of MB with its emulator),
+ * so every figure would read at least as large as this process. `maxRSS` is only the fallback
+ * where /proc is missing.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,8 +25,15 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const INVITATIONS_PER_SCOPE = 30;
 const DOCS_PER_FILE = 100;
 
-const PROBE = `import { writeFileSync } from 'node:fs';
-process.on('exit', () => writeFileSync(process.env.RSS_PROBE_FILE, String(process.resourceUsage().maxRSS)));
+const PROBE = `import { readFileSync, writeFileSync } from 'node:fs';
+const peakKiB = () => {
+  try {
+    return Number(/^VmHWM:\\s+(\\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+  } catch {
+    return process.resourceUsage().maxRSS;
+  }
+};
+process.on('exit', () => writeFileSync(process.env.RSS_PROBE_FILE, String(peakKiB())));
 `;
 
 /** @returns policy YAML for scopes [from, to): the live domains, plus one new domain on every tenth scope. */
