@@ -58,7 +58,8 @@ naive" cannot be met and is shown, not held. The *bare undici loop* sends the
 same requests at the same concurrency against a fresh emulator and does nothing with the answers:
 it is the floor this emulator and machine allow (loopback, the emulator's own CPU and timers on the
 same two cores), so *tool ÷ bare* is the part of the gap that is the tool's own. Peak RSS of \`plan\` is measured on the spawned CLI
-process itself (\`process.resourceUsage().maxRSS\`, written on exit by a preloaded module). The
+process itself (its own high-water mark, \`VmHWM\` in /proc/self/status, written on exit by a preloaded
+module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from). The
 machine is shared: figures that race the CPU (the reconcile rows at 64 in flight above all) move
 with its load, so rerun on yours to compare.`;
 
