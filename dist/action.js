@@ -65896,6 +65896,7 @@ function domainsFromAutojoinState(state) {
 }
 
 // src/service/state.ts
+var keyOf = (ref) => ref.key ?? scopeKey(ref);
 var LiveStateError = class extends Error {
   constructor(key, cause) {
     super(`reading ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
@@ -65929,7 +65930,7 @@ function startLiveReader(client, options = {}) {
       keep(live, ref);
       options.onProgress?.(++done, queued.size);
     } catch (error3) {
-      if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error3);
+      if (!abort.signal.aborted) failure = new LiveStateError(keyOf(ref), error3);
       abort.abort();
     }
   };
@@ -65950,7 +65951,7 @@ function startLiveReader(client, options = {}) {
     add(refs) {
       if (abort.signal.aborted) return;
       for (const ref of refs) {
-        const key = ref.key ?? scopeKey(ref);
+        const key = keyOf(ref);
         if (queued.has(key)) continue;
         queued.add(key);
         order.push(ref);

@@ -17,8 +17,8 @@ export function groupedNumber(value: number): string {
 /**
  * @returns `text` as one flat string. V8 keeps a string built by concatenation as a tree of
  *   its parts (about 32 bytes a part) until it is read; reading one character flattens it in
- *   place. For strings kept by the ten thousand (diagnostic messages, scope keys) that is a third
- *   of their memory.
+ *   place. For strings kept by the ten thousand (diagnostic messages) that is a third of their
+ *   memory.
  */
 export function flatString(text: string): string {
   text.charCodeAt(0);

@@ -24,6 +24,8 @@ export interface ReadLiveStateOptions {
 /** A scope to read; a ref that knows its key (a policy) passes it, so the reader keeps no copy of it. */
 export type KeyedRef = ScopeRef & { key?: ScopeKey };
 
+const keyOf = (ref: KeyedRef): ScopeKey => ref.key ?? scopeKey(ref);
+
 /** Options of {@link startLiveReader}. */
 export interface LiveReaderOptions<R extends KeyedRef = KeyedRef> extends ReadLiveStateOptions {
   /**
@@ -102,7 +104,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
       keep(live, ref);
       options.onProgress?.(++done, queued.size);
     } catch (error) {
-      if (!abort.signal.aborted) failure = new LiveStateError(scopeKey(ref), error);
+      if (!abort.signal.aborted) failure = new LiveStateError(keyOf(ref), error);
       abort.abort();
     }
   };
@@ -123,7 +125,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
     add(refs) {
       if (abort.signal.aborted) return;
       for (const ref of refs) {
-        const key = ref.key ?? scopeKey(ref);
+        const key = keyOf(ref);
         if (queued.has(key)) continue;
         queued.add(key);
         order.push(ref);
