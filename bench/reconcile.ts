@@ -17,9 +17,17 @@
  *    the emulator's own CPU, timers), so `tool ÷ bare` is the part of the gap that is the tool's.
  * Every phase gets a fresh emulator child process (the built CLI) seeded alike, so the reconciler
  * and the emulator never share an event loop and each count covers one phase only.
+ *
+ * Two more figures say where the floor comes from:
+ *  - the CPU each tool phase used, the tool's (this process, every thread) and the emulator's (its
+ *    /proc stat, Linux only), per request and as wall time on all the machine's cores: a run
+ *    cannot be shorter than its CPU time shared perfectly over them;
+ *  - the machine floor: the bare loop against a static Node server that answers every request
+ *    with the same bytes as a full listing page after 20 ms and does nothing else. No client on
+ *    this machine that uses undici against a Node server does better at that concurrency.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,11 +55,26 @@ interface Sizes {
   naiveSubset: number;
 }
 
-/** One phase against its own emulator: wall time and what the emulator served. */
+/** One phase against its own server: wall time, what the server served, and the CPU both sides used. */
 interface Phase {
   seconds: number;
   served: number;
   throttled: number;
+  /** Absent where the server's CPU time cannot be read (no /proc). */
+  cpu?: CpuUse;
+}
+
+/** CPU seconds of one phase: this process (the tool or the bare loop) and the server child. */
+interface CpuUse {
+  client: number;
+  server: number;
+}
+
+/** A server child process that prints `listening on URL` on stdout and `served N requests (M answered 429)` on stderr at SIGTERM. */
+interface ServerChild {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
 }
 
 /** Runs the benchmark and returns its rows for the `npm run bench` table. */
@@ -74,6 +97,7 @@ export async function benchReconcile(options: BenchOptions): Promise<BenchRow[]>
       rows.push(limitRow(`plan ${label(sizes.scopes)} @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, planned.phase, concurrency, GOAL_LIMIT, { naive: naiveVs?.planSeconds, bare: bareReads.phase }));
       rows.push(limitRow(`apply ${label(plan.changes.length)} (one POST each) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, applied.phase, concurrency, GOAL_LIMIT, { naive: naiveVs?.applySeconds, bare: bareWrites.phase }));
     }
+    rows.push(...(await machineFloorRows(dir, sizes.scopes)));
     const throttleArgs = ['--max-in-flight', String(THROTTLE_AT)];
     const throttled = await withEmulator(sizes.scopes, throttleArgs, (url) => measurePlan(url, dir, 64, sizes.scopes));
     const bareThrottled = await withEmulator(sizes.scopes, throttleArgs, (url) => measureBare(url, readRequests(sizes.scopes), THROTTLE_AT));
@@ -106,11 +130,51 @@ function limitRow(name: string, phase: Phase, concurrency: number, goal: number,
   return {
     name,
     value: `${phase.seconds.toFixed(2)} s (${useful.toLocaleString('en')} requests served${throttled}; none failed)`,
-    comparison: `${ratio.toFixed(2)}× the latency-bound limit (${useful.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s)${floor}${naive}`,
+    comparison: `${ratio.toFixed(2)}× the latency-bound limit (${useful.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s)${floor}${cpuText(phase, limit)}${naive}`,
     // ≥ 25× naive at 16 would beat the limit itself (naive is 1 request per latency + overhead), so it is shown, not held.
     goal: `≤ ${goal.toFixed(2)}× the limit${naiveSeconds === undefined ? '' : ` (≥ ${GOAL_NAIVE}× naive is out of reach at 16)`}`,
     met: ratio <= goal,
   };
+}
+
+/** What the phase's CPU says: per request on each side, and how long it takes spread over every core. */
+function cpuText(phase: Phase, limit: number, names = { client: 'tool', server: 'emulator' }): string {
+  if (!phase.cpu) return '';
+  const { client, server } = phase.cpu;
+  const perRequest = (seconds: number): string => `${Math.round((seconds * 1e6) / phase.served)} µs`;
+  const cores = os.availableParallelism();
+  const spread = (client + server) / cores;
+  return `; CPU per request: ${names.client} ${perRequest(client)} + ${names.server} ${perRequest(server)}, ${spread.toFixed(2)} s on each of ${cores} cores (${(spread / limit).toFixed(2)}× the limit)`;
+}
+
+/**
+ * The machine floor at 16 and 64 in flight: the bare loop sending the plan's number of listing
+ * GETs to a static server that answers each with the bytes of a full listing page after the
+ * same latency and does nothing else.
+ */
+async function machineFloorRows(dir: string, scopes: number): Promise<BenchRow[]> {
+  const pagePath = listingPath('by-group', { scopeType: 'team', scope: scopeName(1) }, 0);
+  const page = await withServer(() => spawnEmulator(1, []), (url) => fetchBytes(url + pagePath));
+  const bodyFile = path.join(dir, 'listing-page.json');
+  await writeFile(bodyFile, page.result);
+  const requests = Array.from({ length: scopes * 3 }, () => ({ method: 'GET' as const, path: pagePath }));
+  const rows: BenchRow[] = [];
+  for (const concurrency of [16, 64]) {
+    const { phase } = await withServer(() => spawnStaticServer(bodyFile), (url) => measureBare(url, requests, concurrency));
+    const limit = (phase.served * LATENCY_MS) / 1000 / concurrency;
+    rows.push({
+      name: `machine floor: bare undici loop, ${phase.served.toLocaleString('en')} GETs at ${concurrency} in flight, static server (a ${(page.result.length / 1024).toFixed(1)} KiB listing page after ${LATENCY_MS} ms, no other work)`,
+      value: `${phase.seconds.toFixed(2)} s`,
+      comparison: `${(phase.seconds / limit).toFixed(2)}× the latency-bound limit (${limit.toFixed(2)} s): the floor of any undici client on this machine (Node's HTTP at both ends, nothing else)${cpuText(phase, limit, { client: 'bare loop', server: 'server' })}`,
+    });
+  }
+  return rows;
+}
+
+async function fetchBytes(url: string): Promise<Buffer> {
+  const response = await fetch(url, { headers: { 'x-api-key': DEFAULT_API_KEY } });
+  if (!response.ok) throw new Error(`machine floor: ${url} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
 }
 
 /** One request of the bare client. */
@@ -233,34 +297,82 @@ async function writePolicies(dir: string, scopes: number): Promise<void> {
   }
 }
 
-/**
- * Runs `work` against a fresh `autojoin-sync emulator` child seeded with the bench's scopes, timing
- * it; stops the child and reads the request count it prints on the way out.
- */
-async function withEmulator<T>(scopes: number, extra: string[], work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
-  const { url, child, stderr } = await spawnEmulator(scopes, extra);
+/** Runs `work` against a fresh `autojoin-sync emulator` child seeded with the bench's scopes. */
+function withEmulator<T>(scopes: number, extra: string[], work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
+  return withServer(() => spawnEmulator(scopes, extra), work);
+}
+
+/** Runs `work` against a fresh server child, timing it and the CPU both sides use; stops the child and reads the count it prints. */
+async function withServer<T>(start: () => Promise<ServerChild>, work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
+  const { url, child, stderr } = await start();
   let result: T;
   let seconds: number;
+  let cpu: CpuUse | undefined;
   try {
+    const serverBefore = cpuSecondsOf(child.pid);
+    const clientBefore = process.cpuUsage();
     const started = performance.now();
     result = await work(url);
     seconds = (performance.now() - started) / 1000;
+    const client = process.cpuUsage(clientBefore);
+    const serverAfter = cpuSecondsOf(child.pid);
+    if (serverBefore !== undefined && serverAfter !== undefined) cpu = { client: (client.user + client.system) / 1e6, server: serverAfter - serverBefore };
   } finally {
     child.kill('SIGTERM');
   }
   await new Promise((resolve) => child.once('close', resolve));
   const match = /served (\d+) requests \((\d+) answered 429\)/u.exec(stderr());
-  if (!match) throw new Error(`the emulator did not report what it served: ${stderr()}`);
-  return { result, phase: { seconds, served: Number(match[1]), throttled: Number(match[2]) } };
+  if (!match) throw new Error(`the server did not report what it served: ${stderr()}`);
+  return { result, phase: { seconds, served: Number(match[1]), throttled: Number(match[2]), cpu } };
 }
 
-/** Starts `autojoin-sync emulator` with generated data and waits for its `listening on URL` line. */
-async function spawnEmulator(scopes: number, extra: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** @returns the user + system CPU seconds of process `pid` so far, from /proc; undefined where there is none. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A static HTTP server on 127.0.0.1: every request is answered with the bytes of `bodyFile`
+ * after the bench's latency, nothing else; it reports its count like the emulator.
+ */
+function spawnStaticServer(bodyFile: string): Promise<ServerChild> {
+  const program = `
+    const body = require('node:fs').readFileSync(process.argv[1]);
+    let served = 0;
+    const server = require('node:http').createServer({ keepAlive: true }, (request, response) => {
+      request.resume();
+      setTimeout(() => {
+        served += 1;
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+        response.end(body);
+      }, ${LATENCY_MS});
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => { process.stderr.write('served ' + served + ' requests (0 answered 429)\\n'); process.exit(0); });`;
+  return startChild(['-e', program, bodyFile], 'the static server');
+}
+
+/** Starts `autojoin-sync emulator` with generated data. */
+function spawnEmulator(scopes: number, extra: string[]): Promise<ServerChild> {
   const args = [
     CLI, 'emulator', '--port', '0', '--latency', String(LATENCY_MS),
     '--seed-scopes', String(scopes), '--seed-invitations', String(INVITATIONS_PER_SCOPE),
     '--seed-domains', String(DOMAINS_PER_SCOPE), '--seed', '1', ...extra,
   ];
+  return startChild(args, 'the emulator');
+}
+
+/** Spawns `node ARGS` and waits for its `listening on URL` line. */
+async function startChild(args: string[], what: string): Promise<ServerChild> {
   const env = { ...process.env, AUTOJOIN_API_KEY: DEFAULT_API_KEY };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let errors = '';
@@ -272,7 +384,7 @@ async function spawnEmulator(scopes: number, extra: string[]): Promise<{ url: st
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1]);
     });
-    child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening: ${errors.trim()}`)));
+    child.on('exit', (code) => reject(new Error(`${what} exited (${code}) before listening: ${errors.trim()}`)));
   });
   return { url, child, stderr: () => errors };
 }

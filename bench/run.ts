@@ -57,7 +57,13 @@ about 16× faster than it (plus the naive client's own per-request overhead), so
 naive" cannot be met and is shown, not held. The *bare undici loop* sends the
 same requests at the same concurrency against a fresh emulator and does nothing with the answers:
 it is the floor this emulator and machine allow (loopback, the emulator's own CPU and timers on the
-same two cores), so *tool ÷ bare* is the part of the gap that is the tool's own. Peak RSS of \`plan\` is measured on the spawned CLI
+same two cores), so *tool ÷ bare* is the part of the gap that is the tool's own. *CPU per request* is
+the CPU time of the phase divided by the requests served: the tool's (the bench process, every thread;
+for a plan it includes loading the policy files and planning) and the emulator's (its /proc stat,
+Linux only); spread over every core it bounds how short the run can be. The *machine floor* rows
+send the plan's number of GETs with the bare loop to a static Node server that answers each with the
+bytes of a full listing page after 20 ms and does nothing else: no undici client does better on this
+machine, whatever the service. Peak RSS of \`plan\` is measured on the spawned CLI
 process itself (its own high-water mark, \`VmHWM\` in /proc/self/status, written on exit by a preloaded
 module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from). The
 machine is shared: figures that race the CPU (the reconcile rows at 64 in flight above all) move

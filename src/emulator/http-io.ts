@@ -1,4 +1,7 @@
-/** Reading requests and writing answers in the service's shapes (JSON bodies, NestJS-style error bodies). */
+/**
+ * Reading requests and writing answers in the service's shapes: JSON bodies, and the two error
+ * bodies the SDKs read, NestJS-style `{statusCode, message, error}` and `{error}` alone.
+ */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /** The service's error body; `message` is a list when a request breaks several rules. */
@@ -27,6 +30,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string | string[],
     readonly headers: Record<string, string> = {},
+    /** 'error-only': the body is `{"error": message}`, with no statusCode and no message field. */
+    readonly shape: 'nest' | 'error-only' = 'nest',
   ) {
     super(Array.isArray(message) ? message.join('; ') : message);
     this.name = 'HttpError';
@@ -42,6 +47,12 @@ function errorBody(status: number, message: string | string[]): ErrorBody {
 /** @returns a Reply for an error. */
 export function errorReply(status: number, message: string | string[], headers: Record<string, string> = {}): Reply {
   return { status, body: errorBody(status, message), headers };
+}
+
+/** @returns the Reply of a thrown HttpError, in the body shape it asks for. */
+export function httpErrorReply(error: HttpError): Reply {
+  if (error.shape === 'nest') return errorReply(error.status, error.messages, error.headers);
+  return { status: error.status, body: { error: error.message }, headers: error.headers };
 }
 
 /** Reads the whole request body, refusing (413) more than MAX_BODY_BYTES. */

@@ -14,7 +14,7 @@ import { checkAuth } from './auth.js';
 import { createFaultSource, type FaultDraw, type FaultSource } from './faults.js';
 import { createInFlightLimit } from './in-flight.js';
 import { ROUTES } from './handlers.js';
-import { errorReply, HttpError, sendReply, sendTruncated, type Reply } from './http-io.js';
+import { errorReply, HttpError, httpErrorReply, sendReply, sendTruncated, type Reply } from './http-io.js';
 import { findRoute, type EmulatorState, type Handled } from './routes.js';
 import { emptyData } from './seed.js';
 import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
@@ -179,7 +179,7 @@ async function handle(runtime: Runtime, request: IncomingMessage): Promise<Handl
     checkAuth(route.auth, request.headers, runtime.secrets);
     return await route.handle({ params, query, request, state: runtime.state });
   } catch (error) {
-    if (error instanceof HttpError) return { reply: errorReply(error.status, error.messages, error.headers) };
+    if (error instanceof HttpError) return { reply: httpErrorReply(error) };
     throw error;
   }
 }
