@@ -64897,9 +64897,13 @@ function pathsWithoutPolicyFiles(paths, files, cwd) {
 }
 function checkPoliciesFound(paths, load, cwd, allow = false) {
   if (allow) return;
-  const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
-  if (empty.length > 0) throw new NoPoliciesError(empty, false);
+  checkPolicyFilesFound(paths, load.files, cwd);
   if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ["."], true);
+}
+function checkPolicyFilesFound(paths, files, cwd, allow = false) {
+  if (allow) return;
+  const empty = pathsWithoutPolicyFiles(paths, files, cwd);
+  if (empty.length > 0) throw new NoPoliciesError(empty, false);
 }
 function tolerateMissingPaths(diagnostics, allow = false) {
   if (!allow) return [...diagnostics];
@@ -66665,12 +66669,14 @@ ${failed ? ":x:" : ":white_check_mark:"} ${summary2}
 `, inputs);
   return { exitCode: failed ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: false };
 }
-async function planStep(inputs, context) {
+async function planStep(inputs, context, onPlan) {
   const project = await projectOrFail(context.workspace, inputs.paths);
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
+    const pending = plan.changes.length > 0;
+    onPlan({ hasChanges: pending, planJson, planSha256 });
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) warning(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions);
@@ -66678,7 +66684,6 @@ async function planStep(inputs, context) {
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    const pending = plan.changes.length > 0;
     return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error3) => {
@@ -66705,12 +66710,13 @@ ${footer}
     warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
 }
-async function applyStep(inputs, context) {
+async function applyStep(inputs, context, onPlan) {
   const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
     const made = await planToApply(inputs, context, project, client);
     if (!made.plan) return loadFailed(inputs, context, made.load, false);
     const { plan, planJson } = made;
+    onPlan({ hasChanges: plan.changes.length > 0, planJson });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -66849,35 +66855,40 @@ async function run3() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
+  let planned = { hasChanges: false };
   try {
     const inputs = parseInputs((name) => getInput(name));
     const context = readWorkflowContext(process.env);
-    const outcome = await runStep(inputs, context);
+    const outcome = await runStep(inputs, context, (outputs) => planned = outputs);
     conclude(outcome, inputs);
   } catch (error3) {
     const failure = asRunError(error3);
+    setPlanOutputs(planned);
     setOutput("exit-code", String(failure.exitCode));
     setFailed(errorText(failure, [getInput("api-key"), getInput("github-token")]));
   }
 }
-function runStep(inputs, context) {
+function runStep(inputs, context, onPlan) {
   switch (inputs.command) {
     case "validate":
       return validateStep(inputs, context);
     case "plan":
-      return planStep(inputs, context);
+      return planStep(inputs, context, onPlan);
     case "apply":
-      return applyStep(inputs, context);
+      return applyStep(inputs, context, onPlan);
   }
 }
 function conclude(outcome, inputs) {
-  setOutput("has-changes", String(outcome.hasChanges));
-  setOutput("plan-json", outcome.planJson ?? "");
-  setOutput("plan-sha256", outcome.planSha256 ?? "");
+  setPlanOutputs(outcome);
   setOutput("exit-code", String(outcome.exitCode));
   setOutput("summary", outcome.summary);
   info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) setFailed(escapeControls(outcome.failure ?? outcome.summary));
+}
+function setPlanOutputs(outputs) {
+  setOutput("has-changes", String(outputs.hasChanges));
+  setOutput("plan-json", outputs.planJson ?? "");
+  setOutput("plan-sha256", outputs.planSha256 ?? "");
 }
 function isFailure(code, inputs) {
   if (code === ExitCode2.changesPending) return inputs.detailedExitcode;

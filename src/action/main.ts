@@ -9,7 +9,7 @@ import { errorText } from '../run/error-text.js';
 import { secretForms } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
-import { applyStep, planStep, validateStep, type StepOutcome } from './steps.js';
+import { applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 
 /**
@@ -22,38 +22,46 @@ export async function run(): Promise<void> {
   maskSecret(core.getInput('github-token'));
   // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
+  let planned: PlanOutputs = { hasChanges: false };
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const context = readWorkflowContext(process.env);
-    const outcome = await runStep(inputs, context);
+    const outcome = await runStep(inputs, context, (outputs) => (planned = outputs));
     conclude(outcome, inputs);
   } catch (error) {
     const failure = asRunError(error);
+    // A step that fails after its plan was made (a safety limit, a stale plan) still reports the plan.
+    setPlanOutputs(planned);
     core.setOutput('exit-code', String(failure.exitCode));
     core.setFailed(errorText(failure, [core.getInput('api-key'), core.getInput('github-token')]));
   }
 }
 
-function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowContext>): Promise<StepOutcome> {
+function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowContext>, onPlan: OnPlan): Promise<StepOutcome> {
   switch (inputs.command) {
     case 'validate':
       return validateStep(inputs, context);
     case 'plan':
-      return planStep(inputs, context);
+      return planStep(inputs, context, onPlan);
     case 'apply':
-      return applyStep(inputs, context);
+      return applyStep(inputs, context, onPlan);
   }
 }
 
 /** Sets the outputs and maps the exit code onto the step's result. */
 function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
-  core.setOutput('has-changes', String(outcome.hasChanges));
-  core.setOutput('plan-json', outcome.planJson ?? '');
-  core.setOutput('plan-sha256', outcome.planSha256 ?? '');
+  setPlanOutputs(outcome);
   core.setOutput('exit-code', String(outcome.exitCode));
   core.setOutput('summary', outcome.summary);
   core.info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
+}
+
+/** `has-changes`, `plan-json` and `plan-sha256`: `false` and empty when no plan was made. */
+function setPlanOutputs(outputs: PlanOutputs): void {
+  core.setOutput('has-changes', String(outputs.hasChanges));
+  core.setOutput('plan-json', outputs.planJson ?? '');
+  core.setOutput('plan-sha256', outputs.planSha256 ?? '');
 }
 
 /** Pending changes fail the step only when asked to (drift detection). */

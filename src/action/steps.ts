@@ -34,19 +34,26 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 
-/** What a step hands back for the outputs and the step's result. */
-export interface StepOutcome {
-  exitCode: ExitCodeValue;
-  /** One line, also the `summary` output. */
-  summary: string;
+/** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
+export interface PlanOutputs {
   hasChanges: boolean;
   /** Path of the plan JSON file, when a plan was made. */
   planJson?: string;
   /** sha256 of that file, for `plan-sha256` (pins it for a later apply). */
   planSha256?: string;
+}
+
+/** What a step hands back for the outputs and the step's result. */
+export interface StepOutcome extends PlanOutputs {
+  exitCode: ExitCodeValue;
+  /** One line, also the `summary` output. */
+  summary: string;
   /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
   failure?: string;
 }
+
+/** Told the plan's outputs as soon as the plan is made, so that a step failing later still sets them. */
+export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
@@ -62,12 +69,14 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
-export async function planStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
+export async function planStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
   const work = withClient(inputs, context, project, async (client) => {
     const { plan, load } = await planFor(inputs, context, project, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
+    const pending = plan.changes.length > 0;
+    onPlan({ hasChanges: pending, planJson, planSha256 });
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
@@ -75,7 +84,6 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext): 
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    const pending = plan.changes.length > 0;
     return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error: unknown) => {
@@ -97,12 +105,13 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
   return withClient(inputs, context, project, async (client) => {
     const made = await planToApply(inputs, context, project, client);
     if (!made.plan) return loadFailed(inputs, context, made.load, false);
     const { plan, planJson } = made;
+    onPlan({ hasChanges: plan.changes.length > 0, planJson });
     const title = planTitle(inputs.paths);
     let report;
     try {

@@ -1,6 +1,6 @@
 /**
  * No empty success: a path that holds no policy file (a typo, the wrong checkout path) must not
- * end in "No changes". validate, plan and apply all check the paths they loaded with this.
+ * end in "No changes". validate, plan, apply and fmt all check the paths they loaded with this.
  */
 import path from 'node:path';
 import { relativePosix } from './discover.js';
@@ -33,9 +33,20 @@ export function pathsWithoutPolicyFiles(paths: readonly string[], files: readonl
  */
 export function checkPoliciesFound(paths: readonly string[], load: LoadResult, cwd: string, allow = false): void {
   if (allow) return;
-  const empty = pathsWithoutPolicyFiles(paths, load.files, cwd);
-  if (empty.length > 0) throw new NoPoliciesError(empty, false);
+  checkPolicyFilesFound(paths, load.files, cwd);
   if (load.policyCount === 0) throw new NoPoliciesError(paths.length > 0 ? [...paths] : ['.'], true);
+}
+
+/**
+ * Throws unless every path holds a policy file (fmt, which reads files but no policies).
+ * @param files the policy files found, relative to cwd
+ * @param allow `--allow-no-policies`: never throws
+ * @throws NoPoliciesError naming the empty paths
+ */
+export function checkPolicyFilesFound(paths: readonly string[], files: readonly string[], cwd: string, allow = false): void {
+  if (allow) return;
+  const empty = pathsWithoutPolicyFiles(paths, files, cwd);
+  if (empty.length > 0) throw new NoPoliciesError(empty, false);
 }
 
 /**

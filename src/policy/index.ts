@@ -7,4 +7,4 @@ export { normalizeDomain, checkDomain, type DomainFinding } from './domains.js';
 export { formatDiagnostic, compareDiagnostics, countDiagnostics, summarizeDiagnostics } from './format.js';
 export { renderPolicyDocument, formatPolicyText, type FormatResult } from './canonical.js';
 export { MAX_FILE_BYTES } from './parse.js';
-export { checkPoliciesFound, NoPoliciesError, pathsWithoutPolicyFiles, tolerateMissingPaths } from './found.js';
+export { checkPoliciesFound, checkPolicyFilesFound, NoPoliciesError, pathsWithoutPolicyFiles, tolerateMissingPaths } from './found.js';

@@ -344,4 +344,25 @@ describe('apply on push', () => {
     expect(run.stdout).toMatch(/^::error::refused by a safety limit: plan removes 1 domains, more than the limit of 0/m);
     expect(emulator.requests.filter((r) => r.method === 'POST').length).toBe(posts);
   });
+
+  it('still sets has-changes and plan-json when apply refuses the plan it made (prune over max-removals)', async () => {
+    const git = (...args: string[]): string => gitIn(workspace, ...args);
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'two scopes');
+    expect((await action({ command: 'apply' }, { eventName: 'push', payload: {} })).code).toBe(0);
+    git('rm', '-q', 'policies/eng.autojoin.yaml');
+    git('commit', '-q', '-m', 'retire engineering');
+    const run = await action({ command: 'apply', prune: 'true', 'max-removals': '1' }, { eventName: 'push', payload: {} });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ 'exit-code': '3', 'has-changes': 'true' });
+    expect(run.outputs['plan-json']).toMatch(/autojoin-sync\/plan-[\w.-]+\.json$/);
+    expect(JSON.parse(run.planJson ?? '{}')).toMatchObject({ changes: [{ key: 'team/acme-eng', kind: 'clear', reason: 'pruned' }] });
+  });
+
+  it('sets has-changes to false and plan-json empty when the step fails before any plan', async () => {
+    const run = await action({ command: 'apply', 'base-url': '' }, { eventName: 'push', payload: {} });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ 'exit-code': '1', 'has-changes': 'false', 'plan-json': '', 'plan-sha256': '' });
+  });
 });

@@ -62,6 +62,19 @@ describe('the request deadline', () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   }, 40_000);
 
+  it.each([
+    ['email list', ['email', 'list']],
+    ['form-style get', ['form-style', 'get', 'fsp-default']],
+  ])('presets %s takes --request-timeout and ends at a dripping server with exit 1 naming it', async (_name, command) => {
+    const url = await dripping();
+    project = await tempProject({});
+    const started = performance.now();
+    const result = await cli(['presets', ...command, '--request-timeout', '1'], { cwd: project.dir, env: { AUTOJOIN_BASE_URL: url, AUTOJOIN_ACCESS_TOKEN: 'deadline-token-9f3b' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no complete answer within the 1 s request deadline');
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 40_000);
+
   it('refuses an AUTOJOIN_REQUEST_TIMEOUT that is not a whole number of seconds', async () => {
     project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });
     const result = await cli(['plan'], { cwd: project.dir, env: { AUTOJOIN_BASE_URL: 'https://invitations.example.com', AUTOJOIN_API_KEY: 'k', AUTOJOIN_REQUEST_TIMEOUT: '1e3' } });

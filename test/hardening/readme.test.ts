@@ -95,11 +95,12 @@ describe('README CLI reference', () => {
     expect(flagsIn(section)).toEqual(await helpFlags([command]));
   });
 
-  it('presets subcommands take only --emulator, as documented', async () => {
+  it('presets subcommands take --request-timeout and --emulator, as documented', async () => {
+    const flags = ['--emulator', '--request-timeout'];
     const section = cliSections().get('presets') ?? '';
-    expect(flagsIn(section)).toEqual(['--emulator']);
-    expect(await helpFlags(['presets', 'email', 'list'])).toEqual(['--emulator']);
-    expect(await helpFlags(['presets', 'form-style', 'get'])).toEqual(['--emulator']);
+    expect(flagsIn(section)).toEqual(flags);
+    expect(await helpFlags(['presets', 'email', 'list'])).toEqual(flags);
+    expect(await helpFlags(['presets', 'form-style', 'get'])).toEqual(flags);
   });
 });
 

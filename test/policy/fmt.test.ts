@@ -1,9 +1,10 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatPolicyText, parsePolicySources, renderPolicyDocument, type Policy } from '../../src/policy/index.js';
+import { POLICY_KEYS } from '../../src/policy/schema.js';
 import { runCli } from '../support/cli.js';
 
 const GOOD = fileURLToPath(new URL('../fixtures/policies/good/', import.meta.url));
@@ -141,6 +142,29 @@ describe('autojoin-sync fmt (spawned)', () => {
     expect(result.stderr).toContain('1 file could not be formatted');
     expect(await readFile(path.join(dir, 'broken.autojoin.yaml'), 'utf8')).toBe(broken);
     expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).toBe(TEAMS_CANONICAL);
+  });
+
+  it('refuses a path without policy files as validate does, writing nothing, unless --allow-no-policies', async () => {
+    await mkdir(path.join(dir, 'empty'));
+    const noFiles = 'error: no policy files (autojoin.yaml, *.autojoin.yaml or .yml) under empty; nothing was done. Check the path, or pass --allow-no-policies when that is intended (e.g. to prune every scope)\n';
+    expect(await runCli(['fmt', 'empty'], { cwd: dir })).toMatchObject({ code: 1, stdout: '', stderr: noFiles });
+    expect(await runCli(['fmt', '--check', 'empty'], { cwd: dir })).toMatchObject({ code: 1, stdout: '', stderr: noFiles });
+    expect(await runCli(['validate', 'empty'], { cwd: dir })).toMatchObject({ code: 1, stderr: noFiles });
+    const mixed = await runCli(['fmt', 'teams.autojoin.yaml', 'empty'], { cwd: dir });
+    expect(mixed).toMatchObject({ code: 1, stdout: '', stderr: noFiles });
+    expect(await readFile(path.join(dir, 'teams.autojoin.yaml'), 'utf8')).not.toBe(TEAMS_CANONICAL);
+
+    const allowed = await runCli(['fmt', '--check', '--allow-no-policies', 'empty'], { cwd: dir });
+    expect(allowed).toMatchObject({ code: 0, stdout: '', stderr: 'would reformat 0 of 0 files\n' });
+    const gone = await runCli(['fmt', '--allow-no-policies', 'gone'], { cwd: dir });
+    expect(gone).toMatchObject({ code: 0, stderr: 'gone:1:1: warning: no such file or directory\nreformatted 0 of 0 files\n' });
+  });
+
+  it('--help names the keys in the order fmt writes them, and --allow-no-policies', async () => {
+    const help = await runCli(['fmt', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`keys in the order ${POLICY_KEYS.join(', ')};`);
+    expect(help.stdout).toContain('--allow-no-policies');
   });
 });
 

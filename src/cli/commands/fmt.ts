@@ -6,13 +6,17 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
-import { useColor } from '../options.js';
+import { allowNoPoliciesOption, useColor } from '../options.js';
 import {
+  checkPolicyFilesFound,
   discoverPolicyFiles,
   formatDiagnostic,
   formatPolicyText,
   readPolicySources,
+  relativePosix,
+  tolerateMissingPaths,
   type Diagnostic,
+  type PolicySource,
 } from '../../policy/index.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { writeFileAtomic } from '../../files.js';
@@ -23,6 +27,7 @@ import { log } from '../../run/log.js';
 interface FmtOptions {
   check?: boolean;
   diff?: boolean;
+  allowNoPolicies?: boolean;
 }
 
 /** Registers `autojoin-sync fmt`. */
@@ -33,12 +38,15 @@ export function register(program: Command): void {
     .argument('[paths...]', 'policy files or directories to search (default: .)')
     .option('--check', 'change nothing; list the files that would change and exit 1 if any')
     .option('--diff', 'print a unified diff of each change instead of the file names (with --check: of what fmt would change)')
+    .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',
       `
-Canonical form: keys in the order scope, scopeType, scopeName, componentId, domains; domains
-trimmed, lower case, punycode, without a trailing dot, sorted and de-duplicated. Comments stay.
+Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, domains;
+domains trimmed, lower case, punycode, without a trailing dot, sorted and de-duplicated. Comments stay.
 Files with YAML errors are reported on stderr and left untouched (exit 1).
+Exit code 1 when a path holds no policy file (unless --allow-no-policies), so a mistyped path
+never passes --check.
 Prints the files it rewrote (or, with --check, would rewrite) on stdout.
 
 Examples:
@@ -47,17 +55,17 @@ Examples:
   $ autojoin-sync fmt --check --diff        # and show how: a unified diff per file`,
     )
     .action(async (paths: string[], options: FmtOptions) => {
-      await runFmt(paths.length > 0 ? paths : ['.'], options.check ?? false, options.diff ?? false);
+      await runFmt(paths.length > 0 ? paths : ['.'], options);
     });
 }
 
-async function runFmt(paths: string[], check: boolean, showDiff: boolean): Promise<void> {
+async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
+  const check = options.check ?? false;
+  const showDiff = options.diff ?? false;
   const cwd = process.cwd();
-  const discovery = await discoverPolicyFiles(paths, cwd);
-  const read = await readPolicySources(discovery.files, cwd);
-  const problems: Diagnostic[] = [...discovery.diagnostics, ...read.diagnostics];
+  const { files, sources, problems } = await readSources(paths, cwd, options.allowNoPolicies);
   const changed: string[] = [];
-  for (const source of read.sources) {
+  for (const source of sources) {
     const result = formatPolicyText(source);
     problems.push(...result.diagnostics);
     if (!result.changed || result.text === undefined) continue;
@@ -68,10 +76,31 @@ async function runFmt(paths: string[], check: boolean, showDiff: boolean): Promi
   if (!showDiff) for (const file of changed) process.stdout.write(`${file}\n`);
   for (const problem of problems) process.stderr.write(`${escapeControls(formatDiagnostic(problem))}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
-  log().info(`${verb} ${changed.length} of ${plural(discovery.files.length, 'file')}`);
-  const unformatted = new Set(problems.map((problem) => problem.file)).size;
+  log().info(`${verb} ${changed.length} of ${plural(files, 'file')}`);
+  const unformatted = new Set(problems.filter(isError).map((problem) => problem.file)).size;
   if (unformatted > 0) throw new RunError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
   if (check && changed.length > 0) process.exitCode = ExitCode.error;
+}
+
+/**
+ * Finds and reads the policy files under `paths`. Paths without any policy file are refused
+ * (NoPoliciesError, nothing written), as validate refuses them, unless `allowNoPolicies`.
+ */
+async function readSources(
+  paths: string[],
+  cwd: string,
+  allowNoPolicies?: boolean,
+): Promise<{ files: number; sources: PolicySource[]; problems: Diagnostic[] }> {
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const read = await readPolicySources(discovery.files, cwd);
+  const problems = tolerateMissingPaths([...discovery.diagnostics, ...read.diagnostics], allowNoPolicies);
+  const found = discovery.files.map((file) => relativePosix(cwd, file));
+  if (!problems.some(isError)) checkPolicyFilesFound(paths, found, cwd, allowNoPolicies);
+  return { files: discovery.files.length, sources: read.sources, problems };
+}
+
+function isError(diagnostic: Diagnostic): boolean {
+  return diagnostic.severity === 'error';
 }
 
 /** `--- a/FILE` / `+++ b/FILE` and its hunks, as `git diff` shows them; coloured on a terminal. */

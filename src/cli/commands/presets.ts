@@ -3,7 +3,7 @@
  * customer invitation presets (calls 3 and 4, bearer token) and print them as JSON.
  */
 import type { Command } from 'commander';
-import { emulatorOption } from '../options.js';
+import { emulatorOption, requestTimeoutOption } from '../options.js';
 import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
 import type { ProjectConfig } from '../../policy/types.js';
@@ -25,6 +25,7 @@ export function register(program: Command): void {
     .addHelpText('after', EXAMPLES)
     .command('list')
     .description('list the customer invitation email presets')
+    .addOption(requestTimeoutOption())
     .addOption(emulatorOption())
     .addHelpText('after', EXAMPLES)
     .action((flags: PresetFlags) => withPresetClient(flags, (client) => client.listEmailPresets()));
@@ -35,6 +36,7 @@ export function register(program: Command): void {
     .command('get')
     .argument('<id>', 'the preset id')
     .description('get one customer invitation form style preset by id')
+    .addOption(requestTimeoutOption())
     .addOption(emulatorOption())
     .addHelpText('after', EXAMPLES)
     .action((id: string, flags: PresetFlags) => withPresetClient(flags, (client) => client.getFormStylePreset(id)));
@@ -51,13 +53,15 @@ Exit codes: 0 printed · 1 error (no token, unknown preset, network)
 
 interface PresetFlags {
   emulator?: boolean;
+  requestTimeout?: number;
 }
 
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
   const cwd = process.cwd();
   const project = await projectConfig(cwd);
-  const options = { ...connectOptions(cwd, project.baseUrl, { projectFile: project.file }), emulator: flags.emulator };
+  const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
+  const options = { ...connection, emulator: flags.emulator };
   await withServiceClient(options, printNotice, async (client) => {
     process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
