@@ -3,9 +3,13 @@
  * state (README, "Pruning: git history is the state"): with `--prune` every scope a policy file under the paths declared
  * in any commit reachable from HEAD counts, so a run that never happened is caught up by the next;
  * `--prune-from REV` is the narrow form, the scopes declared at REV. Either way a scope declared
- * now (again, or in another file) is not pruned, and `prune.keep` releases scopes altogether.
+ * now by any policy file in the repository (again, or in another file, under the paths or not) is
+ * not pruned, and `prune.keep` releases scopes altogether.
  */
-import { parsePolicySources } from '../policy/index.js';
+import path from 'node:path';
+import { isInside, repositoryRoot } from '../files.js';
+import { discoverPolicyFiles, parsePolicySources, readPolicySources } from '../policy/index.js';
+import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
@@ -36,9 +40,9 @@ export interface PruneContext {
 }
 
 /**
- * Finds the policies to prune: scopes declared in history (or at `from`), not declared now,
- * and not released by `prune.keep`.
- * @param declared the keys of the policies the files declare now
+ * Finds the policies to prune: scopes declared in history (or at `from`), not declared now (under
+ * the paths, or anywhere else in the repository), and not released by `prune.keep`.
+ * @param declared the keys of the policies the files under the paths declare now
  */
 export async function findPruned(request: PruneRequest, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
   let found: Pruned;
@@ -46,7 +50,58 @@ export async function findPruned(request: PruneRequest, context: PruneContext, d
   else if (request.history) found = { pruned: prunedFromHistory(await readReplacedPolicySources(context.paths, context.cwd), declared, context.project), diagnostics: [] };
   else return NOTHING_PRUNED;
   const kept = keptScopes(context.project);
-  return { ...found, pruned: found.pruned.filter((policy) => !kept.has(policy.key)) };
+  return { ...found, pruned: await notDeclaredElsewhere(found.pruned.filter((policy) => !kept.has(policy.key)), context) };
+}
+
+/**
+ * Drops the candidates a policy file outside the paths declares now (moved there, say), so a run
+ * over some paths does not clear what a run over others creates. The rest of the repository is
+ * read only when there is a candidate. Those files are not this run's to check: one that cannot be
+ * read declares nothing, and one with errors declares every key that can be made out in it
+ * (keeping a scope is the safe side).
+ */
+async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneContext): Promise<PrunedPolicy[]> {
+  if (candidates.length === 0) return candidates;
+  const files = await policyFilesOutside(context.paths, context.cwd);
+  if (files.length === 0) return candidates;
+  const { sources } = await readPolicySources(files, context.cwd);
+  const scopeType = context.project.defaults?.scopeType ?? 'default';
+  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, scopeType)));
+  return candidates.filter((policy) => !declared.has(policy.key));
+}
+
+/** The policy files of the repository around `cwd` (loader's discovery rules) that no path covers. */
+async function policyFilesOutside(paths: readonly string[], cwd: string): Promise<string[]> {
+  const root = (await repositoryRoot(path.resolve(cwd))) ?? cwd;
+  const given = paths.map((given) => path.resolve(cwd, given));
+  if (given.some((covered) => isInside(covered, root))) return [];
+  const { files } = await discoverPolicyFiles([root], cwd);
+  return files.filter((file) => !given.some((covered) => isInside(covered, file)));
+}
+
+/**
+ * The keys a file declares, read leniently: at a glance, else from every document the parser
+ * could read (schema errors or not). A YAML error hides its document, so then a candidate whose
+ * scope shows on a `scope:` line counts too, whatever its scopeType.
+ */
+function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], scopeType: string): ScopeKey[] {
+  const glance = scopesAtAGlance(source.text, scopeType);
+  if (glance) return glance;
+  const parsed = parsePolicyText(source);
+  const keys = parsed.documents.flatMap(({ data }) => {
+    const { scope, scopeType: type = scopeType } = data;
+    return typeof scope === 'string' && typeof type === 'string' ? [scopeKey({ scopeType: type, scope })] : [];
+  });
+  if (parsed.diagnostics.length === 0) return keys;
+  const mentioned = scopesMentioned(source.text);
+  return [...keys, ...candidates.filter((policy) => mentioned.has(policy.scope)).map((policy) => policy.key)];
+}
+
+const SCOPE_LINE = /^[ \t-]*["']?scope["']?[ \t]*:[ \t]*["']?([^"'#\s]+)/;
+
+/** Every value of a line that reads like `scope: VALUE`, wherever it stands. */
+function scopesMentioned(text: string): Set<string> {
+  return new Set(text.split(/\r?\n/).flatMap((line) => SCOPE_LINE.exec(line)?.[1] ?? []));
 }
 
 /**

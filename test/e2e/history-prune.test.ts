@@ -159,6 +159,57 @@ describe('apply --prune: git history is the state', () => {
   });
 });
 
+describe('a scope declared outside the paths is declared now', () => {
+  async function changes(dir: string, args: string[], cwd = dir): Promise<string[][]> {
+    const planned = await cli(['plan', '--format', 'json', ...args], { cwd, emulator });
+    expect(planned.code, planned.stderr).toBe(0);
+    return (JSON.parse(planned.stdout) as PlanJson).changes.map((change) => [change.kind, change.key, change.reason]);
+  }
+
+  /** pol/ holds a, d and e, applied; then `move` runs and is committed as one commit. */
+  async function appliedThen(move: (dir: string) => Promise<void>): Promise<string> {
+    emulator = await startTestEmulator();
+    const dir = await repoWith({
+      'pol/a.autojoin.yaml': policy('a', ['a.example']),
+      'pol/d.autojoin.yaml': policy('d', ['d.example']),
+      'pol/e.autojoin.yaml': policy('e', ['e.example']),
+    });
+    expect((await cli(['apply', '--yes', 'pol'], { cwd: dir, emulator })).code).toBe(0);
+    await move(dir);
+    commitAll(dir, 'Move d out of pol, retire e');
+    return dir;
+  }
+
+  it('a policy file moved out of the paths is not pruned, by --prune or --prune-from; a deleted one is', async () => {
+    const dir = await appliedThen(async (dir) => {
+      await mkdir(join(dir, 'other2'));
+      git(dir, 'mv', 'pol/d.autojoin.yaml', 'other2/');
+      await rm(join(dir, 'pol/e.autojoin.yaml'));
+    });
+    const cleared = [['clear', 'team/e', 'pruned']];
+    const plans = {
+      prune: await changes(dir, ['--prune', 'pol']),
+      pruneFrom: await changes(dir, ['--prune-from', 'HEAD~1', 'pol']),
+      // From pol itself, with no path given, the files above cwd count too.
+      fromPol: await changes(dir, ['--prune'], join(dir, 'pol')),
+      other2: await changes(dir, ['other2']),
+    };
+    expect(plans).toEqual({ prune: cleared, pruneFrom: cleared, fromPol: cleared, other2: [] });
+  });
+
+  it('an outside file with errors still keeps every scope it can be read to declare', async () => {
+    const dir = await appliedThen(async (dir) => {
+      await rm(join(dir, 'pol/d.autojoin.yaml'));
+      await rm(join(dir, 'pol/e.autojoin.yaml'));
+      // A YAML error (an unclosed flow list) behind a quoted scope, which the quick reader leaves to the parser.
+      await writeFiles(dir, { 'other2/d.autojoin.yaml': 'scope: "d"\nscopeType: team\ncomponentId: cmp_e2e\ndomains: [d.example\n' });
+    });
+    const cleared = [['clear', 'team/e', 'pruned']];
+    const plans = { prune: await changes(dir, ['--prune', 'pol']), pruneFrom: await changes(dir, ['--prune-from', 'HEAD~1', 'pol']) };
+    expect(plans).toEqual({ prune: cleared, pruneFrom: cleared });
+  });
+});
+
 describe('no empty success', () => {
   it('validate, plan and apply of a path without policy files exit 1 unless --allow-no-policies', async () => {
     emulator = await startTestEmulator();
