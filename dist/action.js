@@ -64325,7 +64325,7 @@ var autojoin_schema_default = {
   description: "One scope's autojoin policy: which email domains may join the scope (a workspace, team or organization in your system) without an invitation. A file may hold several policies as YAML documents separated by `---`. componentId and scopeType may be left out when the project file autojoin-sync.yaml sets `defaults.componentId` / `defaults.scopeType`; the loader fills them in before checking this schema.",
   type: "object",
   additionalProperties: false,
-  required: ["scope", "componentId", "domains"],
+  required: ["scope", "scopeType", "componentId", "domains"],
   properties: {
     scope: {
       description: "Id of the entity in your system that autojoin applies to (a team, workspace or organization id).",
@@ -64336,12 +64336,11 @@ var autojoin_schema_default = {
       examples: ["acme-eng", "ws_4f1a9c"]
     },
     scopeType: {
-      description: `Type of the scope in your system; must not contain '/'. Use "default" when your system has no types. Defaults to defaults.scopeType from autojoin-sync.yaml, else "default".`,
+      description: `Type of the scope in your system; must not contain '/'. Use "default" when your system has no types. May be left out when autojoin-sync.yaml sets defaults.scopeType.`,
       type: "string",
       minLength: 1,
       maxLength: 256,
       pattern: "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$",
-      default: "default",
       examples: ["team", "workspace", "default"]
     },
     scopeName: {
@@ -64426,7 +64425,7 @@ var project_schema_default = {
           examples: ["cmp_8f2c"]
         },
         scopeType: {
-          description: `scopeType for policies that do not set one (else "default"); must not contain '/'.`,
+          description: "scopeType for policies that do not set one; must not contain '/'.",
           type: "string",
           minLength: 1,
           maxLength: 256,
@@ -64504,6 +64503,7 @@ function validatorFor2(kind) {
 var POLICY_KEYS = Object.keys(autojoin_schema_default.properties);
 var MISSING_KEY_HINTS = {
   scope: " (the id of the scope in your system)",
+  scopeType: ' ("default" when your system has no types, or set defaults.scopeType in autojoin-sync.yaml)',
   componentId: " (or set defaults.componentId in autojoin-sync.yaml)",
   domains: " (the complete list of domains; [] clears autojoin)"
 };
@@ -64792,8 +64792,8 @@ function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
-  const scopeType = project.defaults?.scopeType ?? "default";
-  const componentId = project.defaults?.componentId;
+  const { scopeType, componentId } = project.defaults ?? {};
+  if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
   return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
 function domainDiagnostics(parsed, domains) {
@@ -66302,7 +66302,7 @@ function scopesMentioned(text) {
 }
 function prunedFromHistory(sources, declared, project) {
   const found = /* @__PURE__ */ new Map();
-  const scopeType = project.defaults?.scopeType ?? "default";
+  const scopeType = project.defaults?.scopeType;
   for (const source of sources) {
     if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
     for (const policy of parsePolicySources([source], { project }).policies) {
@@ -66327,9 +66327,9 @@ function scopesAtAGlance(text, defaultScopeType) {
   for (const lines of documents) {
     const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
     if (content.length === 0) continue;
-    const key = documentScope(content, defaultScopeType);
-    if (key === null) return null;
-    keys.push(key);
+    const found = documentScope(content, defaultScopeType);
+    if (found === null) return null;
+    keys.push(...found);
   }
   return keys;
 }
@@ -66345,7 +66345,9 @@ function documentScope(content, defaultScopeType) {
     values.set(name, simple[2]);
   }
   const scope = values.get("scope");
-  return scope === void 0 ? null : scopeKey({ scopeType: values.get("scopeType") ?? defaultScopeType, scope });
+  if (scope === void 0) return null;
+  const scopeType = values.get("scopeType") ?? defaultScopeType;
+  return scopeType === void 0 ? [] : [scopeKey({ scopeType, scope })];
 }
 async function prunedSince(rev, context, declared) {
   if (isNullRevision(rev)) return NOTHING_PRUNED;

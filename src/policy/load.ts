@@ -248,9 +248,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 // Literals rather than spreading a defaults object built key by key: the same object, ~10× faster in V8.
+// Without a default, a key the document leaves out stays out: the schema reports it missing.
 function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Record<string, unknown> {
-  const scopeType = project.defaults?.scopeType ?? 'default';
-  const componentId = project.defaults?.componentId;
+  const { scopeType, componentId } = project.defaults ?? {};
+  if (scopeType === undefined) return componentId === undefined ? data : { componentId, ...data };
   return componentId === undefined ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
 

@@ -37,6 +37,7 @@ export const POLICY_KEYS: readonly string[] = Object.keys(policySchema.propertie
 
 const MISSING_KEY_HINTS: Record<string, string> = {
   scope: ' (the id of the scope in your system)',
+  scopeType: ' ("default" when your system has no types, or set defaults.scopeType in autojoin-sync.yaml)',
   componentId: ' (or set defaults.componentId in autojoin-sync.yaml)',
   domains: ' (the complete list of domains; [] clears autojoin)',
 };

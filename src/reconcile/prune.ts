@@ -113,7 +113,7 @@ function scopesMentioned(text: string): Set<string> {
  */
 export function prunedFromHistory(sources: readonly ReplacedSource[], declared: ReadonlySet<ScopeKey>, project: ProjectConfig): PrunedPolicy[] {
   const found = new Map<ScopeKey, PrunedPolicy>();
-  const scopeType = project.defaults?.scopeType ?? 'default';
+  const scopeType = project.defaults?.scopeType;
   for (const source of sources) {
     // Most replaced versions are edits of scopes still declared: skip those without parsing YAML.
     if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
@@ -136,9 +136,10 @@ const SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]
  * top-level lines are `key:` at column 0, with one `scope:` and at most one `scopeType:` holding a
  * plain word. Anything else (flow style, quotes, anchors, tags, directives, a value continued on
  * the next line) returns null, and the caller parses the file for real.
- * @param defaultScopeType scopeType of a document without one (project defaults, else `default`)
+ * @param defaultScopeType scopeType of a document without one (defaults.scopeType of the project
+ *   file); without it such a document declares no scope, as the loader finds it in error
  */
-export function scopesAtAGlance(text: string, defaultScopeType: string): ScopeKey[] | null {
+export function scopesAtAGlance(text: string, defaultScopeType: string | undefined): ScopeKey[] | null {
   const documents: string[][] = [[]];
   for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
     if (DOCUMENT_START.test(line)) documents.push([]);
@@ -149,15 +150,15 @@ export function scopesAtAGlance(text: string, defaultScopeType: string): ScopeKe
   for (const lines of documents) {
     const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
     if (content.length === 0) continue;
-    const key = documentScope(content, defaultScopeType);
-    if (key === null) return null;
-    keys.push(key);
+    const found = documentScope(content, defaultScopeType);
+    if (found === null) return null;
+    keys.push(...found);
   }
   return keys;
 }
 
-/** One document's key, from its non-blank, non-comment lines; null unless in the plain shape. */
-function documentScope(content: readonly string[], defaultScopeType: string): ScopeKey | null {
+/** One document's key (none without a scopeType), from its non-blank, non-comment lines; null unless in the plain shape. */
+function documentScope(content: readonly string[], defaultScopeType: string | undefined): ScopeKey[] | null {
   const values = new Map<string, string>();
   for (const [index, line] of content.entries()) {
     if (/^[ \t]/.test(line)) continue;
@@ -170,7 +171,9 @@ function documentScope(content: readonly string[], defaultScopeType: string): Sc
     values.set(name, simple[2] as string);
   }
   const scope = values.get('scope');
-  return scope === undefined ? null : scopeKey({ scopeType: values.get('scopeType') ?? defaultScopeType, scope });
+  if (scope === undefined) return null;
+  const scopeType = values.get('scopeType') ?? defaultScopeType;
+  return scopeType === undefined ? [] : [scopeKey({ scopeType, scope })];
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPolicyFileName, loadPolicies } from '../../src/policy/index.js';
 
 let root: string;
-const policy = (scope: string): string => `scope: ${scope}\ncomponentId: c\ndomains: [acme.com]\n`;
+const policy = (scope: string): string => `scope: ${scope}\nscopeType: default\ncomponentId: c\ndomains: [acme.com]\n`;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'autojoin-discover-'));

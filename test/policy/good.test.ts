@@ -10,7 +10,7 @@ describe('good policy files', () => {
     const result = await loadPolicies(['.'], { cwd: fixture('good') });
     expect(result.files).toEqual(['autojoin.yml', 'minimal.autojoin.yaml', 'nested/warnings.autojoin.yaml', 'teams.autojoin.yaml']);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      'nested/warnings.autojoin.yaml:5:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)',
+      'nested/warnings.autojoin.yaml:6:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)',
     ]);
     expect(result.policies).toEqual([
       {

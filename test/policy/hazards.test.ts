@@ -41,16 +41,16 @@ describe('YAML hazards', () => {
   it('non-UTF-8 bytes are reported at the first bad byte; a UTF-8 BOM is fine', async () => {
     const latin1 = Buffer.concat([Buffer.from('scope: x\ncomponentId: c\ndomains: [caf'), Buffer.from([0xe9]), Buffer.from('.com]\n')]);
     await writeFile(path.join(dir, 'latin1.autojoin.yaml'), latin1);
-    await writeFile(path.join(dir, 'bom.autojoin.yaml'), `\uFEFFscope: bom\ncomponentId: c\ndomains: [acme.com]\n`);
+    await writeFile(path.join(dir, 'bom.autojoin.yaml'), `\uFEFFscope: bom\nscopeType: default\ncomponentId: c\ndomains: [acme.com]\n`);
     const result = await loadPolicies(['.'], { cwd: dir });
     expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['latin1.autojoin.yaml:3:14 not-utf8']);
     expect(result.policies.map((p) => [p.key, p.source.line])).toEqual([['default/bom', 1]]);
   });
 
   it('CRLF line endings keep line numbers right', () => {
-    const text = 'scope: crlf\r\ncomponentId: c\r\ndomains:\r\n  - acme.com\r\n  - gmail.com\r\n';
+    const text = 'scope: crlf\r\nscopeType: default\r\ncomponentId: c\r\ndomains:\r\n  - acme.com\r\n  - gmail.com\r\n';
     const result = parsePolicySources([{ file: 'crlf.autojoin.yaml', text }]);
-    expect(codesAt(result.diagnostics)).toEqual(['5:5 webmail-domain']);
+    expect(codesAt(result.diagnostics)).toEqual(['6:5 webmail-domain']);
   });
 
   it('duplicate keys, tabs, an empty file and a non-mapping document each give their own error', () => {
@@ -58,19 +58,19 @@ describe('YAML hazards', () => {
       { file: 'a.autojoin.yaml', text: 'scope: a\ncomponentId: c\ndomains: []\ndomains: [acme.com]\n' },
       { file: 'b.autojoin.yaml', text: 'scope: b\ncomponentId: c\ndomains:\n \t- acme.com\n' },
       { file: 'c.autojoin.yaml', text: '\n\n' },
-      { file: 'd.autojoin.yaml', text: 'scope: d\ncomponentId: c\ndomains: []\n---\n[1, 2]\n' },
+      { file: 'd.autojoin.yaml', text: 'scope: d\nscopeType: default\ncomponentId: c\ndomains: []\n---\n[1, 2]\n' },
     ]);
     expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual([
       'a.autojoin.yaml:4:1 duplicate-key',
       'b.autojoin.yaml:4:2 tab-indent',
       'c.autojoin.yaml:1:1 empty-file',
-      'd.autojoin.yaml:5:1 not-a-mapping',
+      'd.autojoin.yaml:6:1 not-a-mapping',
     ]);
     expect(result.policies.map((p) => p.key)).toEqual(['default/d']);
   });
 
   it('a trailing document marker does not count as an empty policy', () => {
-    const result = parsePolicySources([{ file: 'e.autojoin.yaml', text: '---\nscope: e\ncomponentId: c\ndomains: []\n---\n' }]);
+    const result = parsePolicySources([{ file: 'e.autojoin.yaml', text: '---\nscope: e\nscopeType: default\ncomponentId: c\ndomains: []\n---\n' }]);
     expect(result.diagnostics).toEqual([]);
     expect(result.policies.map((p) => [p.key, p.explicitEmpty, p.source.line])).toEqual([['default/e', true, 2]]);
   });

@@ -20,7 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const policy = (scope: string): string => `scope: ${scope}\ncomponentId: c\ndomains:\n  - ${scope}-example.com\n`;
+const policy = (scope: string): string => `scope: ${scope}\nscopeType: default\ncomponentId: c\ndomains:\n  - ${scope}-example.com\n`;
 
 describe('batch reads of policy files', () => {
   it('refuse a file whose directory is a symlink out of the repository, next to files that load', async () => {

@@ -27,7 +27,7 @@ function yamlFilesUnder(dir: string): string[] {
 function policiesOf(file: string, defaults: Record<string, unknown>): unknown[] {
   return parseAllDocuments(readFileSync(file, 'utf8'))
     .filter((doc) => doc.contents !== null)
-    .map((doc) => ({ scopeType: 'default', ...defaults, ...(doc.toJS() as object) }));
+    .map((doc) => ({ ...defaults, ...(doc.toJS() as object) }));
 }
 
 const exampleDefaults = (parseYaml(readFileSync(path.join(ROOT, 'examples/autojoin-sync.yaml'), 'utf8')) as { defaults: object }).defaults;
@@ -53,20 +53,23 @@ describe('schemas/autojoin.schema.json', () => {
     },
   );
 
-  it('rejects unknown keys and a missing domains list', () => {
+  it('rejects unknown keys, a missing domains list and a missing scopeType', () => {
     expect(validatePolicy({ scope: 'a', componentId: 'c', domains: [], extra: 1 })).toBe(false);
     expect(validatePolicy({ scope: 'a', componentId: 'c' })).toBe(false);
+    expect(validatePolicy({ scope: 'a', componentId: 'c', domains: [] })).toBe(false);
     expect(validatePolicy({ scope: 'a', scopeType: 'x/y', componentId: 'c', domains: [] })).toBe(false);
   });
 
   it('has an $id, and a description and examples on every property', () => {
     expect(policySchema.$id).toBe('https://autojoin-sync.dev/schemas/autojoin.schema.json');
     expect(policySchema.additionalProperties).toBe(false);
-    expect(policySchema.properties.scopeType.default).toBe('default');
+    expect(policySchema.required).toEqual(['scope', 'scopeType', 'componentId', 'domains']);
+    expect('default' in policySchema.properties.scopeType).toBe(false);
     expect(Object.keys(policySchema.properties)).toEqual(['scope', 'scopeType', 'scopeName', 'componentId', 'metadata', 'domains']);
     expectDocumented(policySchema.properties);
     expectDocumented(projectSchema.properties);
     expect(policySchema.description).toContain('defaults.componentId');
+    expect(policySchema.description).toContain('defaults.scopeType');
   });
 });
 

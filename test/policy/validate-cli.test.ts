@@ -3,7 +3,7 @@
  * and proof that it contacts nothing even when a base URL is configured.
  */
 import { createServer, type Server } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,12 +40,12 @@ describe('autojoin-sync validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(expected.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(''));
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines.length).toBe(63);
+    expect(lines.length).toBe(64);
     for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
     expect(lines[0]).toBe(
-      '01-unknown-key.autojoin.yaml:5:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, domains',
+      '01-unknown-key.autojoin.yaml:6:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, domains',
     );
-    expect(result.stderr).toBe('62 errors, 1 warning in 52 files; 1 valid policy\n');
+    expect(result.stderr).toBe('63 errors, 1 warning in 52 files; 1 valid policy\n');
     expect(result.stdout + result.stderr).not.toContain('sekret-key-123');
     expect(connections).toBe(0);
   });
@@ -63,7 +63,7 @@ describe('autojoin-sync validate', () => {
     const result = await runCli(['validate', '.'], { cwd: fixture('good'), env: { AUTOJOIN_BASE_URL: baseUrl } });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      'nested/warnings.autojoin.yaml:5:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n' +
+      'nested/warnings.autojoin.yaml:6:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n' +
         // Issue 12: every IDN shown as punycode beside Unicode.
         'internationalized domains (punycode, then Unicode):\n  team/g-eng  xn--bcher-kva.de (bücher.de)\n',
     );
@@ -87,8 +87,8 @@ describe('autojoin-sync validate', () => {
     ]);
     expect(report.policies).toBe(5);
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({ file: '../good/nested/warnings.autojoin.yaml', line: 5, column: 5, severity: 'warning', code: 'subdomain' }),
-      expect.objectContaining({ file: '15-webmail.autojoin.yaml', line: 5, column: 5, severity: 'error', code: 'webmail-domain' }),
+      expect.objectContaining({ file: '../good/nested/warnings.autojoin.yaml', line: 6, column: 5, severity: 'warning', code: 'subdomain' }),
+      expect.objectContaining({ file: '15-webmail.autojoin.yaml', line: 6, column: 5, severity: 'error', code: 'webmail-domain' }),
       expect.objectContaining({ file: '38-empty.autojoin.yaml', line: 1, column: 1, severity: 'error', code: 'empty-file' }),
     ]);
   });
@@ -102,6 +102,25 @@ describe('autojoin-sync validate', () => {
     expect(bad.stdout).toContain('autojoin.yaml:1:1: error: missing required key "componentId"');
     const good = await runCli(['validate', 'policies'], { cwd: fixture('project-defaults') });
     expect(good).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('requires scopeType unless the project file sets defaults.scopeType, and then uses that type', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-scopetype-'));
+    try {
+      await writeFile(path.join(dir, 'x.autojoin.yaml'), '# no scopeType\nscope: x\ncomponentId: cmp_1\ndomains: [acme.com]\n');
+      const missing = await runCli(['validate'], { cwd: dir });
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe(
+        'x.autojoin.yaml:2:1: error: missing required key "scopeType" ("default" when your system has no types, or set defaults.scopeType in autojoin-sync.yaml)\n',
+      );
+      await writeFile(path.join(dir, 'autojoin-sync.yaml'), 'defaults:\n  scopeType: workspace\n');
+      expect(await runCli(['validate'], { cwd: dir })).toMatchObject({ code: 0, stdout: '' });
+      const plan = await runCli(['plan', '--format', 'json'], { cwd: dir });
+      expect(plan.code).toBe(0);
+      expect((JSON.parse(plan.stdout) as { changes: { key: string }[] }).changes.map((change) => change.key)).toEqual(['workspace/x']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails with a clear message when there is nothing to validate', async () => {

@@ -31,13 +31,13 @@ async function planWithHandOver(files: Record<string, string>) {
   return { made, handed };
 }
 
-const policy = (scope: string, domains: string[]) => `scope: ${scope}\ncomponentId: c\ndomains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
+const policy = (scope: string, domains: string[]) => `scope: ${scope}\nscopeType: default\ncomponentId: c\ndomains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
 describe('makePlan with onDiagnostics', () => {
   it('hands the warnings over before the first request and keeps none of them', async () => {
     const { made, handed } = await planWithHandOver({ 'a.autojoin.yaml': policy('acme', ['acme.com', 'eng.acme.com']) });
     expect(handed[0]?.requestsBefore).toBe(0);
-    expect(handed[0]?.diagnostics.map((d) => `${d.file}:${d.line} ${d.severity} ${d.code}`)).toEqual(['a.autojoin.yaml:5 warning subdomain']);
+    expect(handed[0]?.diagnostics.map((d) => `${d.file}:${d.line} ${d.severity} ${d.code}`)).toEqual(['a.autojoin.yaml:6 warning subdomain']);
     expect(made.plan?.summary.create).toBe(1);
     expect(made.load.diagnostics).toEqual([]);
   });

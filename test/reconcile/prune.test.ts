@@ -17,6 +17,12 @@ describe('scopesAtAGlance', () => {
     expect(parsed.map((policy) => policy.key)).toEqual(keys);
   });
 
+  it('reads a document without scopeType, and no default, as declaring nothing, as the parser does', () => {
+    const text = `scope: a\ncomponentId: c\ndomains: []\n---\n${doc('b')}`;
+    expect(scopesAtAGlance(text, undefined)).toEqual(['team/b']);
+    expect(parsePolicySources([{ file: 'x.autojoin.yaml', text }]).policies.map((policy) => policy.key)).toEqual(['team/b']);
+  });
+
   it.each([
     ['a quoted value', 'scope: "a"\ndomains: []\n'],
     ['a value continued on the next line', 'scope: a\n  b\ndomains: []\n'],
@@ -50,5 +56,12 @@ describe('prunedFromHistory', () => {
       ['team/gone', 'Newest', 'aaa'],
       ['team/flow', undefined, 'ddd'],
     ]);
+  });
+
+  it('ignores a past version without scopeType unless the project file sets defaults.scopeType', () => {
+    const sources = [source('scope: untyped\ncomponentId: c\ndomains: [u.example]\n', 'aaa'), source(doc('gone'), 'bbb')];
+    expect(prunedFromHistory(sources, new Set(), {}).map((policy) => policy.key)).toEqual(['team/gone']);
+    const typed = prunedFromHistory(sources, new Set(), { defaults: { scopeType: 'workspace' } });
+    expect(typed.map((policy) => policy.key)).toEqual(['workspace/untyped', 'team/gone']);
   });
 });
