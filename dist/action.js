@@ -66273,8 +66273,7 @@ async function notDeclaredElsewhere(candidates, context) {
   const files = await policyFilesOutside(context.paths, context.cwd);
   if (files.length === 0) return candidates;
   const { sources } = await readPolicySources(files, context.cwd);
-  const scopeType = context.project.defaults?.scopeType ?? "default";
-  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, scopeType)));
+  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, context.project.defaults?.scopeType)));
   return candidates.filter((policy) => !declared.has(policy.key));
 }
 async function policyFilesOutside(paths, cwd) {
@@ -66288,11 +66287,10 @@ function keysReadable(source, candidates, scopeType) {
   const glance = scopesAtAGlance(source.text, scopeType);
   if (glance) return glance;
   const parsed = parsePolicyText(source);
-  const keys = parsed.documents.flatMap(({ data }) => {
-    const { scope, scopeType: type = scopeType } = data;
-    return typeof scope === "string" && typeof type === "string" ? [scopeKey({ scopeType: type, scope })] : [];
-  });
-  if (parsed.diagnostics.length === 0) return keys;
+  const named = parsed.documents.map(({ data }) => ({ scope: data.scope, type: data.scopeType ?? scopeType }));
+  const keys = named.flatMap(({ scope, type }) => typeof scope === "string" && typeof type === "string" ? [scopeKey({ scopeType: type, scope })] : []);
+  const untyped = named.some(({ scope, type }) => typeof scope === "string" && type === void 0);
+  if (parsed.diagnostics.length === 0 && !untyped) return keys;
   const mentioned = scopesMentioned(source.text);
   return [...keys, ...candidates.filter((policy) => mentioned.has(policy.scope)).map((policy) => policy.key)];
 }

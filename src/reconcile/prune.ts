@@ -65,8 +65,7 @@ async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneCo
   const files = await policyFilesOutside(context.paths, context.cwd);
   if (files.length === 0) return candidates;
   const { sources } = await readPolicySources(files, context.cwd);
-  const scopeType = context.project.defaults?.scopeType ?? 'default';
-  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, scopeType)));
+  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, context.project.defaults?.scopeType)));
   return candidates.filter((policy) => !declared.has(policy.key));
 }
 
@@ -81,18 +80,18 @@ async function policyFilesOutside(paths: readonly string[], cwd: string): Promis
 
 /**
  * The keys a file declares, read leniently: at a glance, else from every document the parser
- * could read (schema errors or not). A YAML error hides its document, so then a candidate whose
- * scope shows on a `scope:` line counts too, whatever its scopeType.
+ * could read (schema errors or not). A YAML error hides its document, and a document without a
+ * scopeType (and no default) names no type, so then a candidate whose scope shows on a `scope:`
+ * line counts too, whatever its scopeType.
  */
-function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], scopeType: string): ScopeKey[] {
+function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], scopeType: string | undefined): ScopeKey[] {
   const glance = scopesAtAGlance(source.text, scopeType);
   if (glance) return glance;
   const parsed = parsePolicyText(source);
-  const keys = parsed.documents.flatMap(({ data }) => {
-    const { scope, scopeType: type = scopeType } = data;
-    return typeof scope === 'string' && typeof type === 'string' ? [scopeKey({ scopeType: type, scope })] : [];
-  });
-  if (parsed.diagnostics.length === 0) return keys;
+  const named = parsed.documents.map(({ data }) => ({ scope: data.scope, type: data.scopeType ?? scopeType }));
+  const keys = named.flatMap(({ scope, type }) => (typeof scope === 'string' && typeof type === 'string' ? [scopeKey({ scopeType: type, scope })] : []));
+  const untyped = named.some(({ scope, type }) => typeof scope === 'string' && type === undefined);
+  if (parsed.diagnostics.length === 0 && !untyped) return keys;
   const mentioned = scopesMentioned(source.text);
   return [...keys, ...candidates.filter((policy) => mentioned.has(policy.scope)).map((policy) => policy.key)];
 }

@@ -208,6 +208,15 @@ describe('a scope declared outside the paths is declared now', () => {
     const plans = { prune: await changes(dir, ['--prune', 'pol']), pruneFrom: await changes(dir, ['--prune-from', 'HEAD~1', 'pol']) };
     expect(plans).toEqual({ prune: cleared, pruneFrom: cleared });
   });
+
+  it('an outside file that names a scope without its scopeType (and no default) keeps that scope', async () => {
+    const dir = await appliedThen(async (dir) => {
+      await rm(join(dir, 'pol/d.autojoin.yaml'));
+      await rm(join(dir, 'pol/e.autojoin.yaml'));
+      await writeFiles(dir, { 'other2/d.autojoin.yaml': 'scope: "d"\ncomponentId: cmp_e2e\ndomains: [d.example]\n' });
+    });
+    expect(await changes(dir, ['--prune', 'pol'])).toEqual([['clear', 'team/e', 'pruned']]);
+  });
 });
 
 describe('no empty success', () => {
