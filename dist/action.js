@@ -64650,12 +64650,35 @@ function editDistance(a, b) {
   return previous[b.length] ?? 0;
 }
 
+// src/policy/secrets.ts
+var MIN_SECRET_LENGTH = 8;
+function secretDiagnostics(source, secrets) {
+  const found = [];
+  for (const secret of secrets) {
+    if (secret.value.length < MIN_SECRET_LENGTH) continue;
+    for (let at = source.text.indexOf(secret.value); at !== -1; at = source.text.indexOf(secret.value, at + secret.value.length)) {
+      found.push({
+        ...positionOf(source, at),
+        severity: "error",
+        code: "secret-in-policy",
+        message: `holds the value of ${secret.name}: a secret must never be written into a policy file (it would be sent to the service and shown in every plan); take it out`
+      });
+    }
+  }
+  return found;
+}
+function positionOf(source, offset) {
+  const before = source.text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
+}
+
 // src/policy/load.ts
 var READ_BATCH = 64;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy });
+  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
   const readDiagnostics = [];
   const betweenBatches = async () => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -64709,11 +64732,11 @@ function readOne(absolute, file, options) {
   }
 }
 function parsePolicySources(sources, options = {}) {
-  const checker = createPolicyChecker(options.project ?? {});
+  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
   for (const source of sources) checker.check(source);
   return checker.finish();
 }
-function createPolicyChecker(project, options = { keep: true }) {
+function createPolicyChecker(project, options) {
   const diagnostics = [];
   const declarations = [];
   const candidates = [];
@@ -64730,12 +64753,14 @@ function createPolicyChecker(project, options = { keep: true }) {
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
+      const leaked = secretDiagnostics(source, options.secrets);
+      record(leaked);
       const found = [];
       for (const document of parsed.documents) {
         const result = readPolicy(document, project, same);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
-        if (result.policy) found.push(result.policy);
+        if (result.policy && leaked.length === 0) found.push(result.policy);
       }
       if (options.keep) candidates.push(...found);
       else candidateKeys.push(...found.map((policy) => policy.key));
@@ -66364,13 +66389,13 @@ import { posix as posix3, resolve as resolve2 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 var run2 = promisify2(execFile2);
 var MAX_OUTPUT2 = 64 * 1024 * 1024;
-async function loadChangedPolicies(rev, paths, cwd, project) {
+async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
   const changed = await changedPolicyFiles(rev, paths, cwd);
   const [read, previous] = await Promise.all([
     readPolicySources(changed.present.map((file) => resolve2(cwd, file)), cwd),
     changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd)
   ]);
-  const now = parsePolicySources(read.sources, { project });
+  const now = parsePolicySources(read.sources, { project, secrets });
   const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
@@ -66378,7 +66403,7 @@ async function loadChangedPolicies(rev, paths, cwd, project) {
   return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
 }
 async function loadChangedSince(rev, paths, options) {
-  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project);
+  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
   if (deleted.length > 0) {
     const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(", ")}, \u2026` : deleted.join(", ");
     options.notice?.(
@@ -66487,7 +66512,7 @@ async function loadAndPlan(options, prune, reader, planning) {
   return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, streaming) {
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
@@ -66689,10 +66714,18 @@ ${items}
 `;
 }
 
+// src/run/secrets.ts
+function configuredSecrets(env) {
+  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN"].flatMap((name) => {
+    const value = env[name];
+    return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
+  });
+}
+
 // src/action/steps.ts
 async function validateStep(inputs, context) {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
+  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: configuredSecrets(serviceEnv(inputs, process.env)) });
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? "1 policy" : `${load.policyCount} policies`;
   const summary2 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -66790,7 +66823,8 @@ function planFor(inputs, context, project, client) {
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
-    onProgress: progress.update
+    onProgress: progress.update,
+    secrets: configuredSecrets(serviceEnv(inputs, process.env))
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;

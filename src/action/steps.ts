@@ -33,6 +33,7 @@ import {
   planTitle,
   unsafeMarkdown,
 } from './markdown.js';
+import { configuredSecrets } from '../run/secrets.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
 export interface PlanOutputs {
@@ -58,7 +59,7 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project });
+  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: configuredSecrets(serviceEnv(inputs, process.env)) });
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -155,6 +156,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
+    secrets: configuredSecrets(serviceEnv(inputs, process.env)),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;

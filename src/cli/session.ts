@@ -15,6 +15,7 @@ import { RunError, toRunError } from '../run/exit-codes.js';
 import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
+import { configuredSecrets } from '../run/secrets.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -108,6 +109,7 @@ export async function planOrFail(options: {
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,
+    secrets: configuredSecrets(process.env),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);

@@ -13,6 +13,7 @@ import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, type ParsedDocument 
 import { parsePolicyText } from './plain.js';
 import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
+import { secretDiagnostics, type NamedSecret } from './secrets.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
 
 export interface LoadOptions {
@@ -37,6 +38,8 @@ export interface LoadOptions {
    * then stops the reads it started: nothing will be planned).
    */
   onBatch?: (failed: boolean) => void | Promise<void>;
+  /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
+  secrets?: readonly NamedSecret[];
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files or
@@ -52,7 +55,7 @@ const READ_BATCH = 64;
 export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy });
+  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
   const readDiagnostics: Diagnostic[] = [];
   const betweenBatches = async (): Promise<void> => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -130,8 +133,8 @@ function readOne(absolute: string, file: string, options: ReadOptions): PolicySo
  * Pure core of the loader, for text from anywhere (disk, or a git revision for --prune-from).
  * @returns policies sorted by key; diagnostics sorted by file and position
  */
-export function parsePolicySources(sources: readonly PolicySource[], options: { project?: ProjectConfig } = {}): LoadResult {
-  const checker = createPolicyChecker(options.project ?? {});
+export function parsePolicySources(sources: readonly PolicySource[], options: Pick<LoadOptions, 'project' | 'secrets'> = {}): LoadResult {
+  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
   for (const source of sources) checker.check(source);
   return checker.finish();
 }
@@ -150,8 +153,9 @@ interface PolicyChecker {
 /**
  * @param options.keep false: `check` returns each policy and keeps only its key (for the count),
  *   so a caller that takes them as they come holds memory flat in the number of scopes
+ * @param options.secrets values no file may hold
  */
-function createPolicyChecker(project: ProjectConfig, options: { keep: boolean } = { keep: true }): PolicyChecker {
+function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; secrets: readonly NamedSecret[] }): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
@@ -168,12 +172,14 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean } 
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
+      const leaked = secretDiagnostics(source, options.secrets);
+      record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
         const result = readPolicy(document, project, same);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
-        if (result.policy) found.push(result.policy);
+        if (result.policy && leaked.length === 0) found.push(result.policy);
       }
       if (options.keep) candidates.push(...found);
       else candidateKeys.push(...found.map((policy) => policy.key));

@@ -12,7 +12,7 @@
 import { execFile } from 'node:child_process';
 import { posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { compareDiagnostics, isPolicyFileName, parsePolicySources, readPolicySources } from '../policy/index.js';
+import { compareDiagnostics, isPolicyFileName, parsePolicySources, readPolicySources, type NamedSecret } from '../policy/index.js';
 import type { LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { GitRevisionError } from './errors.js';
@@ -40,13 +40,19 @@ export interface ChangedLoad {
  * Loads only the policy files under `paths` that changed since `rev`.
  * @throws GitRevisionError when git cannot compare with `rev`
  */
-export async function loadChangedPolicies(rev: string, paths: readonly string[], cwd: string, project: ProjectConfig): Promise<ChangedLoad> {
+export async function loadChangedPolicies(
+  rev: string,
+  paths: readonly string[],
+  cwd: string,
+  project: ProjectConfig,
+  secrets: readonly NamedSecret[] = [],
+): Promise<ChangedLoad> {
   const changed = await changedPolicyFiles(rev, paths, cwd);
   const [read, previous] = await Promise.all([
     readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd),
     changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd),
   ]);
-  const now = parsePolicySources(read.sources, { project });
+  const now = parsePolicySources(read.sources, { project, secrets });
   const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
@@ -61,9 +67,9 @@ export async function loadChangedPolicies(rev: string, paths: readonly string[],
 export async function loadChangedSince(
   rev: string,
   paths: readonly string[],
-  options: { cwd: string; project: ProjectConfig; notice?: (message: string) => void },
+  options: { cwd: string; project: ProjectConfig; secrets?: readonly NamedSecret[]; notice?: (message: string) => void },
 ): Promise<LoadResult> {
-  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project);
+  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
   if (deleted.length > 0) {
     const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(', ')}, …` : deleted.join(', ');
     options.notice?.(

@@ -7,7 +7,7 @@
  *  - importScopes: read live state → one canonical policy document per scope
  */
 import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
-import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions } from '../policy/index.js';
+import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
@@ -57,6 +57,8 @@ export interface MakePlanOptions {
    * `load.diagnostics` keeps only the errors, which `onDiagnostics` had too.
    */
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
+  /** The run's secrets: a policy file holding one's value is an error (policy/secrets.ts). */
+  secrets?: readonly NamedSecret[];
 }
 
 /**
@@ -140,8 +142,8 @@ async function loadToPlan(
 ): Promise<{ load: LoadResult; failed: boolean }> {
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, ...streaming, onWarnings: options.onDiagnostics })
-      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, notice: options.onNotice });
+      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics })
+      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.

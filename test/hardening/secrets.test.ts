@@ -134,6 +134,31 @@ describe('secrets never appear in what the CLI writes', () => {
     expect(leaks()).toEqual([]);
   });
 
+  it('refuses a policy file that holds the key or the token: exit 1 at file:line:col, no plan, nothing sent', async () => {
+    // Outside `dir`: the last block scans every file there, and this policy holds both secrets.
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'autojoin-secret-policy-'));
+    try {
+      const leaky = `scope: leaky\nscopeType: team\nscopeName: Team ${KEY}\ncomponentId: cmp_secret\nmetadata: {note: "${TOKEN}"}\ndomains: [leaky.example]\n`;
+      await writeFile(path.join(elsewhere, 'leaky.autojoin.yaml'), leaky);
+      const before = emulator.requests.length;
+      const env = { AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: KEY, AUTOJOIN_ACCESS_TOKEN: TOKEN };
+      for (const args of [['validate', '.'], ['plan', '.', '--out', 'plan.json'], ['apply', '.', '--yes']]) {
+        const result = await runCli(args, { cwd: elsewhere, env });
+        record(`stdout of ${args.join(' ')} (leaky policy)`, result.stdout);
+        record(`stderr of ${args.join(' ')} (leaky policy)`, result.stderr);
+        expect(result.code, result.stderr).toBe(1);
+        const shown = result.stdout + result.stderr;
+        expect(shown).toContain('leaky.autojoin.yaml:3:17: error: holds the value of AUTOJOIN_API_KEY');
+        expect(shown).toContain('leaky.autojoin.yaml:5:19: error: holds the value of AUTOJOIN_ACCESS_TOKEN');
+      }
+      expect(existsSync(path.join(elsewhere, 'plan.json'))).toBe(false);
+      expect(emulator.requests.slice(before).filter((request) => request.method !== 'GET')).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+    expect(leaks()).toEqual([]);
+  });
+
   it('keeps them out of the emulator command: its notices, its output and its data file', async () => {
     const dataFile = path.join(dir, 'emulator-cmd.json');
     const running = spawnCli(['emulator', '--port', '0', '--data', dataFile, '--seed-scopes', '2', '--seed-domains', '1'], {
@@ -177,11 +202,11 @@ describe('secrets never appear in what the action writes', () => {
     await writeFile(path.join(workspace, 'policies/bad.autojoin.yaml'), POLICY('action-bad', ['gmail.com']));
   });
 
-  async function action(command: string, eventName: string, payload: unknown, files?: 'good'): Promise<ActionRun> {
-    if (files === 'good') await rm(path.join(workspace, 'policies/bad.autojoin.yaml'), { force: true });
+  async function action(command: string, eventName: string, payload: unknown, files?: 'good', at = workspace): Promise<ActionRun> {
+    if (files === 'good') await rm(path.join(at, 'policies/bad.autojoin.yaml'), { force: true });
     const run = await runAction({
       inputs: { command, 'base-url': emulator.url, 'api-key': KEY, 'github-token': TOKEN, path: 'policies' },
-      workspace,
+      workspace: at,
       eventName,
       payload,
       apiUrl: github.url,
@@ -199,6 +224,24 @@ describe('secrets never appear in what the action writes', () => {
     record(`plan JSON of ${label}`, run.planJson ?? '');
     return run;
   }
+
+  it('refuses a policy file that holds the api-key input, in validate and plan: an annotation at its line, no plan', async () => {
+    // Outside `dir`, like the CLI's leaky policy: the last block scans every file there.
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'autojoin-secret-workspace-'));
+    try {
+      await mkdir(path.join(elsewhere, 'policies'));
+      await writeFile(path.join(elsewhere, 'policies/leaky.autojoin.yaml'), `scope: leaky\nscopeType: team\nscopeName: Team ${KEY}\ncomponentId: c\ndomains: [leaky.example]\n`);
+      for (const command of ['validate', 'plan']) {
+        const run = await action(command, 'pull_request', pullRequestPayload(3), undefined, elsewhere);
+        expect(run.code, run.stdout).toBe(1);
+        expect(run.stdout).toMatch(/::error title=autojoin-sync%3A secret-in-policy,file=policies\/leaky\.autojoin\.yaml,line=3,col=17::holds the value of AUTOJOIN_API_KEY/u);
+        expect(run.planJson).toBeNull();
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+    expect(leaks()).toEqual([]);
+  });
 
   it('validate (with an error), plan in a pull request, apply on push: no secret anywhere', async () => {
     const invalid = await action('validate', 'pull_request', pullRequestPayload(3));

@@ -19,6 +19,7 @@ import { ExitCode } from '../../run/exit-codes.js';
 import { allowNoPoliciesOption } from '../options.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
+import { configuredSecrets } from '../../run/secrets.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -56,7 +57,7 @@ Examples:
 async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
-  const result = await loadPolicies(paths, { cwd, project: project.config });
+  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env) });
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
