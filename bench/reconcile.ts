@@ -326,7 +326,9 @@ async function withServer<T>(start: () => Promise<ServerChild>, work: (url: stri
   return { result, phase: { seconds, served: Number(match[1]), throttled: Number(match[2]), cpu } };
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+let clockTicks: number | undefined;
+/** Clock ticks a second (CPU times in /proc are in ticks); asked of getconf once, on first use. */
+const ticksPerSecond = (): number => (clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
 
 /** @returns the user + system CPU seconds of process `pid` so far, from /proc; undefined where there is none. */
 function cpuSecondsOf(pid: number | undefined): number | undefined {
@@ -334,7 +336,7 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
     // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
+    return Number.isFinite(ticks) ? ticks / ticksPerSecond() : undefined;
   } catch {
     return undefined;
   }

@@ -66725,7 +66725,7 @@ function configuredSecrets(env) {
 // src/action/steps.ts
 async function validateStep(inputs, context) {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: configuredSecrets(serviceEnv(inputs, process.env)) });
+  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? "1 policy" : `${load.policyCount} policies`;
   const summary2 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -66824,7 +66824,7 @@ function planFor(inputs, context, project, client) {
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
-    secrets: configuredSecrets(serviceEnv(inputs, process.env))
+    secrets: secretsOf(inputs)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
@@ -66857,6 +66857,9 @@ async function withClient(inputs, context, project, work) {
     connections: inputs.concurrency
   };
   return withServiceClient(options, (message) => notice(message), work);
+}
+function secretsOf(inputs) {
+  return configuredSecrets(serviceEnv(inputs, process.env));
 }
 function serviceEnv(inputs, env) {
   return {

@@ -12,7 +12,7 @@ import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { resolveListing } from '../run/listing.js';
 import { loadProjectOrFail } from '../run/project.js';
-import { checkPoliciesFound, loadPolicies, summarizeDiagnostics } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
 import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
 import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
@@ -59,7 +59,7 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: configuredSecrets(serviceEnv(inputs, process.env)) });
+  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -156,7 +156,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
-    secrets: configuredSecrets(serviceEnv(inputs, process.env)),
+    secrets: secretsOf(inputs),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
@@ -191,6 +191,11 @@ async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, pro
     connections: inputs.concurrency,
   };
   return withServiceClient(options, (message) => core.notice(message), work);
+}
+
+/** The run's secrets, the api-key input among them: no policy file may hold them. */
+function secretsOf(inputs: ActionInputs): NamedSecret[] {
+  return configuredSecrets(serviceEnv(inputs, process.env));
 }
 
 /** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
