@@ -76,7 +76,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const planning: Planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
-    listing: options.listing ?? 'by-group',
+    listing: options.listing,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     onProgress: options.onProgress,
     onScope: (live, policy) => (planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)),
@@ -219,7 +219,7 @@ async function verifyFingerprints(
 ): Promise<void> {
   const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
   const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
+    listing: options.listing,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
   const moved = plan.scopes
@@ -282,7 +282,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
     );
   }
   const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
+    listing: options.listing,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
   return refs.map((ref) => {

@@ -1,4 +1,4 @@
-/** The listing setting's one home: flag > AUTOJOIN_LISTING > project file > by-group. */
+/** The listing setting's one home: flag > AUTOJOIN_LISTING > project file > autojoin. */
 import { describe, expect, it } from 'vitest';
 import { resolveListing } from '../../src/run/listing.js';
 import { parseInputs } from '../../src/action/inputs.js';
@@ -9,7 +9,7 @@ describe('resolveListing', () => {
     [undefined, 'autojoin', 'by-scope', 'autojoin'],
     [undefined, ' by-scope ', undefined, 'by-scope'],
     [undefined, '', 'autojoin', 'autojoin'],
-    [undefined, undefined, undefined, 'by-group'],
+    [undefined, undefined, undefined, 'autojoin'],
   ] as const)('flag %j, AUTOJOIN_LISTING %j, project %j → %s', (flag, env, project, expected) => {
     expect(resolveListing(flag, { listing: project }, { AUTOJOIN_LISTING: env })).toBe(expected);
   });
