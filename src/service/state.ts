@@ -8,7 +8,7 @@
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
-import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
+import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
 import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
@@ -221,9 +221,7 @@ async function readByListing(client: ServiceClient, ref: ScopeRef, listing: List
  * hide a change the plan should show, so it is an error naming both answers.
  */
 function checkAgreement(listing: ListingCall, autojoin: Invitation | null, state: AutojoinState): void {
-  const fromCall2b = activeAutojoinOf(state);
-  const call2bActive = fromCall2b !== null && state.autojoinDomains.length > 0;
-  if ((autojoin !== null) === call2bActive) return;
+  if ((autojoin !== null) === showsActiveAutojoin(state)) return;
   throw new Error(`the listing and call 2b disagree: ${listingShows(listing, autojoin)}, but call 2b (by-scope/…/autojoin) shows ${call2bShows(state)}`);
 }
 
