@@ -21,15 +21,25 @@ const MIN_EMBEDDED_RUN = 6;
  * @returns a function replacing every form of every secret with `***`
  */
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const pattern = secretPattern(secrets);
+  if (pattern === null) return (text) => text;
+  return (text) => text.replace(pattern, '***');
+}
+
+/**
+ * @param secrets as for {@link createRedactor}
+ * @returns a global pattern matching every form of every secret, longest first (what the
+ *   redactor replaces; where a policy file holds a secret), or null when there is none
+ */
+export function secretPattern(secrets: readonly (string | undefined)[]): RegExp | null {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret === undefined || secret === '') continue;
     for (const form of secretForms(secret)) forms.add(form);
   }
-  if (forms.size === 0) return (text) => text;
+  if (forms.size === 0) return null;
   const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const pattern = new RegExp(alternatives.join('|'), 'giu');
-  return (text) => text.replace(pattern, '***');
+  return new RegExp(alternatives.join('|'), 'giu');
 }
 
 /**

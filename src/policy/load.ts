@@ -172,7 +172,7 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, options.secrets);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
