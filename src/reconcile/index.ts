@@ -12,7 +12,7 @@ import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
@@ -218,7 +218,7 @@ async function verifyFingerprints(
   plan: Plan,
   options: { listing?: ListingKind; concurrency?: number } = {},
 ): Promise<void> {
-  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
   const live = await readLiveState(client, refs, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
