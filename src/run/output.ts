@@ -27,6 +27,11 @@ export function redactOutput(text: string): string {
   return hasSecrets ? redactor(text) : text;
 }
 
+/** @returns whether the run has any secret to hide (none with the embedded emulator and no key) */
+export function hasOutputSecrets(): boolean {
+  return hasSecrets;
+}
+
 /** @returns whether `text` holds a secret of the run, in any form the redactor knows. */
 export function holdsSecret(text: string): boolean {
   return hasSecrets && redactor(text) !== text;
