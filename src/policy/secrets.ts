@@ -28,7 +28,7 @@ export function secretDiagnostics(source: PolicySource, documents: readonly Pars
   const found: Diagnostic[] = [];
   for (const secret of secrets) {
     if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    const pattern = secretPattern([secret.value]);
+    const pattern = patternOf(secret.value);
     if (pattern === null) continue;
     const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
     const lines = new Set(inText.map((pos) => pos.line));
@@ -37,6 +37,18 @@ export function secretDiagnostics(source: PolicySource, documents: readonly Pars
     for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
+}
+
+// One pattern a secret for the whole run: a run checks thousands of files against the same secrets.
+const patterns = new Map<string, RegExp | null>();
+
+function patternOf(value: string): RegExp | null {
+  let pattern = patterns.get(value);
+  if (pattern === undefined) {
+    pattern = secretPattern([value]);
+    patterns.set(value, pattern);
+  }
+  return pattern;
 }
 
 function secretError(pos: SourcePos, name: string): Diagnostic {
