@@ -119,6 +119,20 @@ describe('the CLI, against a service that echoes the key', () => {
     expect(leaks('presets email list', presets)).toEqual([]);
   });
 
+  it('VORTEX_API_KEY is a secret too, whether or not it is the key in use', async () => {
+    const vortex = 'vx_sdk_key_Other_0a1b2c3d4e';
+    const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ domains: ['acme.com'], scope: 'eng', scopeType: 'team', componentId: 'cmp_echo', scopeName: `Engineering ${vortex}` }),
+    });
+    expect(response.status).toBe(200);
+    const plan = await runCli(['plan', 'policies', '--format', 'json'], { cwd: dir, env: { ...env(), VORTEX_API_KEY: vortex } });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('Engineering ***');
+    expect(plan.stdout + plan.stderr).not.toContain(vortex);
+  });
+
   it('apply from the files, text and JSON: the plan shown and the report hide the key; the write fixes the name', async () => {
     for (const format of ['json', 'text']) {
       await echoTheKey();
