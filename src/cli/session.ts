@@ -16,6 +16,8 @@ import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { redactOutput, writeStderr } from '../run/output.js';
+import { markEchoedSecrets } from '../run/redacted-plan.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -114,12 +116,12 @@ export async function planOrFail(options: {
     onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
-  return plan;
+  return markEchoedSecrets(plan);
 }
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
+  for (const diagnostic of diagnostics) writeStderr(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /**
@@ -143,7 +145,7 @@ const BATCH_CHARS = 64 * 1024;
 
 /** Writes `text`; when the stream's buffer is full, resolves once it drains (or closes or fails: nothing then waits for it). */
 function writeDrained(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (stream.write(text)) return Promise.resolve();
+  if (stream.write(redactOutput(text))) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       stream.off('drain', done).off('close', done).off('error', done);

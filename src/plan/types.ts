@@ -88,6 +88,8 @@ export interface Plan {
   summary: PlanSummary;
   /** `K/N` when made with --shard. */
   shard?: string;
+  /** Set when a secret the service echoed was replaced by `***` in the plan's outputs: the scopes that held it; apply --plan refuses such a plan. */
+  redacted?: ScopeKey[];
 }
 
 export interface PlanSummary {

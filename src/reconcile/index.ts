@@ -6,13 +6,13 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
+import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, refuseRedactedPlan, type PlanBuilder, type Shard } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
@@ -191,6 +191,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   const { client, plan } = options;
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
+    refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     await verifyFingerprints(client, plan, options);
   }
@@ -217,7 +218,7 @@ async function verifyFingerprints(
   plan: Plan,
   options: { listing?: ListingKind; concurrency?: number } = {},
 ): Promise<void> {
-  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
   const live = await readLiveState(client, refs, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
