@@ -62551,6 +62551,7 @@ function parseInputs(get) {
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    takeOwnership: scopeList(text("take-ownership")),
     ...savedPlan(text("plan-file"), text("plan-sha256"))
   };
 }
@@ -62559,6 +62560,9 @@ function savedPlan(planFile, planSha256) {
   if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
   if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
   return { planFile, planSha256 };
+}
+function scopeList(value) {
+  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
 }
 function oneOf(name, value, allowed) {
   if (allowed.includes(value)) return value;
@@ -65716,7 +65720,7 @@ function ownershipProblem(change, owner) {
   if (shown.length > 1) return "fieldChanges shows owner twice";
   const after = shown[0]?.after;
   if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
-  if (shown[0] !== void 0 && shown[0].before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
+  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
   if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
@@ -66387,6 +66391,15 @@ async function readPolicySourcesAt(rev, paths, cwd) {
   const contents = splitBatch(await git(["cat-file", "--batch"], cwd, rev, blobs.map((blob) => blob.oid).join("\n") + "\n"));
   return blobs.map((blob, index) => ({ file: blob.file, text: contents[index] ?? "" }));
 }
+async function headCommit(dir) {
+  try {
+    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir, encoding: "utf8" });
+    const id = stdout.trim();
+    return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
+  } catch {
+    return void 0;
+  }
+}
 function parseTree(output) {
   return output.split("\0").filter((record) => record !== "").map((record) => {
     const tab = record.indexOf("	");
@@ -66695,6 +66708,16 @@ var OwnedElsewhereError = class extends Error {
   }
   scopes;
 };
+function parseTakeOwnership(values) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === "") continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
 function shownOwner(change) {
   return change.fieldChanges?.find((field) => field.field === "owner");
 }
@@ -67083,7 +67106,13 @@ async function applyStep(inputs, context, onPlan) {
     try {
       const progress = log().progress("applied");
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
+      const ownership = {
+        takeOwnership: takeOwnershipOf(inputs),
+        owner: project.owner ?? DEFAULT_OWNER,
+        commit: await headCommit(context.workspace),
+        onNotice: (message) => notice(message)
+      };
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -67117,11 +67146,20 @@ function planFor(inputs, context, project, client) {
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
-    secrets: secretsOf(inputs)
+    secrets: secretsOf(inputs),
+    takeOwnership: takeOwnershipOf(inputs),
+    onNotice: (message) => notice(message)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
+}
+function takeOwnershipOf(inputs) {
+  try {
+    return parseTakeOwnership(inputs.takeOwnership);
+  } catch (error3) {
+    throw new Error(`input take-ownership: ${error3.message.replace(/^--take-ownership /, "")}`);
+  }
 }
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
