@@ -24,6 +24,7 @@ import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
+import { withoutMarker } from '../plan/fields.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
@@ -331,7 +332,8 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
 function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'> {
   const fields: Pick<Policy, 'scopeName' | 'metadata'> = {};
   if (typeof live.scopeName === 'string' && live.scopeName !== '') fields.scopeName = live.scopeName;
-  const metadata = live.metadata;
+  // The ownership marker is the writes' own, never policy: a file holding it would be an error.
+  const metadata = withoutMarker(live.metadata);
   if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length > 0) {
     fields.metadata = metadata as Record<string, unknown>;
   }
