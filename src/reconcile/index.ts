@@ -23,7 +23,7 @@ import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
-import { liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
+import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 
@@ -220,12 +220,6 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
     onProgress: options.onProgress,
     signal: options.signal,
   });
-}
-
-/** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
-function checkPlanOwner(planOwner: string, owner: string | undefined): void {
-  if (owner === undefined || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
 }
 
 /** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
