@@ -28,6 +28,7 @@ interface OldScope {
   domains: string[];
   widgetId: string;
   name: string;
+  metadata?: Record<string, unknown>;
 }
 
 /** An invitation as the older SDKs' InvitationResult describes it. */
@@ -43,7 +44,7 @@ function oldInvitation(scope: string, stored: OldScope): Record<string, unknown>
     target: [],
     groups: [{ id: scope, type: 'team', name: stored.name }],
     createdAt: '2025-01-01T00:00:00.000Z',
-    metadata: {},
+    metadata: stored.metadata ?? {},
   };
 }
 
@@ -92,7 +93,12 @@ function sync(scopes: Record<string, OldScope>, body: Record<string, unknown>, r
     return;
   }
   const domains = (body.domains as string[]).slice().sort();
-  const stored: OldScope = { domains, widgetId: String(body.componentId ?? body.widgetId), name: typeof body.scopeName === 'string' ? body.scopeName : (scopes[scope]?.name ?? scope) };
+  const stored: OldScope = {
+    domains,
+    widgetId: String(body.componentId ?? body.widgetId),
+    name: typeof body.scopeName === 'string' ? body.scopeName : (scopes[scope]?.name ?? scope),
+    metadata: (body.metadata as Record<string, unknown> | undefined) ?? scopes[scope]?.metadata,
+  };
   scopes[scope] = stored;
   sendJson(response, 200, { autojoinDomains: domains.map((domain, i) => ({ id: `d${i}`, domain })), invitation: domains.length > 0 ? oldInvitation(scope, stored) : null });
 }
@@ -143,10 +149,11 @@ describe('against a service that answers as the older SDKs expect', () => {
       'cleared.autojoin.yaml': policy('cleared', ['back.example']),
     });
     const made = await plan(client, cwd, listing);
-    expect(made.changes.map((change) => `${change.kind} ${change.key}`).sort()).toEqual(['clear team/gone', 'create team/cleared', 'update team/grown']);
+    // `kept` carries no ownership marker yet: its first write marks it (an update of owner only).
+    expect(made.changes.map((change) => `${change.kind} ${change.key}`).sort()).toEqual(['clear team/gone', 'create team/cleared', 'update team/grown', 'update team/kept']);
     const report = await applyPlan({ client, plan: made, limits: {}, listing });
     expect(report.failed).toEqual([]);
-    expect(report.applied.map((scope) => scope.key).sort()).toEqual(['team/cleared', 'team/gone', 'team/grown']);
+    expect(report.applied.map((scope) => scope.key).sort()).toEqual(['team/cleared', 'team/gone', 'team/grown', 'team/kept']);
     expect(scopes.gone?.domains).toEqual([]);
     expect((await plan(client, cwd, listing)).changes).toEqual([]);
     // Each listing was read whole, in one request a scope.
