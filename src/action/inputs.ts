@@ -34,6 +34,8 @@ export interface ActionInputs {
   planFile?: string;
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
+  /** The DNS check (src/run/dns.ts): `dns`, `dns-servers` (lines or commas), `dns-strict`. */
+  dns: { dns?: boolean; servers: string[]; strict: boolean };
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -62,6 +64,11 @@ export function parseInputs(get: InputGetter): ActionInputs {
     listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
+    dns: {
+      dns: optionalBool('dns', text('dns')),
+      servers: (text('dns-servers') ?? '').split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      strict: bool('dns-strict', text('dns-strict'), false),
+    },
   };
 }
 

@@ -34,6 +34,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { checkDns, dnsBeforeRead, dnsSettings } from '../run/dns.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
 export interface PlanOutputs {
@@ -59,7 +60,9 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
+  const dns = await dnsSettings(inputs.dns, project);
+  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
+  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await checkDns(loaded.policies, dns, { cwd: context.workspace }))] };
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -143,7 +146,8 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, proje
   return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
-function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+async function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const dns = await dnsSettings(inputs.dns, project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     paths: inputs.paths,
@@ -157,6 +161,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    ...dnsBeforeRead(dns, context.workspace),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;

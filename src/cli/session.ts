@@ -16,6 +16,8 @@ import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { dnsRequest, type DnsFlags } from './options.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -88,11 +90,12 @@ export async function planOrFail(options: {
   client: ServiceClient;
   project: ProjectConfig;
   target: string;
-  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number; changedSince?: string };
+  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number; changedSince?: string } & DnsFlags;
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
+  const dns = await dnsSettings(dnsRequest(flags), options.project);
   const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
     paths: options.paths,
@@ -112,6 +115,7 @@ export async function planOrFail(options: {
     secrets: configuredSecrets(process.env),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
+    ...dnsBeforeRead(dns, options.cwd),
   }).finally(progress.done);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
   return plan;
