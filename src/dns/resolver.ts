@@ -18,17 +18,20 @@ export interface Lookup {
  * @param options `servers` for `setServers` (empty: the system's); `timeoutMs` caps each lookup, retries included
  */
 export function createLookup(options: { servers: readonly string[]; timeoutMs: number }): Lookup {
-  // c-ares resends once within the cap; the timer below is what holds the cap.
+  // c-ares resends once within the cap; the timer in settle() is what holds the cap.
   const resolver = new dns.Resolver({ timeout: Math.max(50, Math.floor(options.timeoutMs / 2)), tries: 2 });
   if (options.servers.length > 0) resolver.setServers([...options.servers]);
-  const expired = new AbortController();
+  // How to end each lookup in flight with `deadline`, and whether the deadline has passed.
+  const waiting = new Set<(answer: Answer) => void>();
+  let expired = false;
   return {
     async lookup(name, type) {
-      if (expired.signal.aborted) return DEADLINE;
-      return settle(query(resolver, name, type), options.timeoutMs, expired.signal);
+      if (expired) return DEADLINE;
+      return settle(query(resolver, name, type), options.timeoutMs, waiting);
     },
     expire() {
-      expired.abort();
+      expired = true;
+      for (const end of waiting) end(DEADLINE);
       resolver.cancel();
     },
     close: () => resolver.cancel(),
@@ -79,17 +82,19 @@ function answerOf(code: string | undefined): Answer {
   }
 }
 
-/** @returns the answer, a timeout after `timeoutMs`, or `deadline` when the check expires first. */
-function settle(answer: Promise<Answer>, timeoutMs: number, expired: AbortSignal): Promise<Answer> {
+/**
+ * @param waiting where the check's deadline finds this lookup to end it
+ * @returns the answer, a timeout after `timeoutMs`, or `deadline` when the check expires first
+ */
+function settle(answer: Promise<Answer>, timeoutMs: number, waiting: Set<(answer: Answer) => void>): Promise<Answer> {
   return new Promise((resolve) => {
     const done = (value: Answer): void => {
       clearTimeout(timer);
-      expired.removeEventListener('abort', onExpired);
+      waiting.delete(done);
       resolve(value);
     };
-    const onExpired = (): void => done(DEADLINE);
     const timer = setTimeout(() => done({ kind: 'unanswered', reason: 'timeout' }), timeoutMs);
-    expired.addEventListener('abort', onExpired, { once: true });
+    waiting.add(done);
     void answer.then(done);
   });
 }

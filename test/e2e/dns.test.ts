@@ -73,6 +73,15 @@ describe.skipIf(!run)('validate --dns', () => {
     ]);
   });
 
+  it('holds 32 lookups in flight without a word on stderr', async () => {
+    const domains = Array.from({ length: 80 }, (_, index) => `late${index}.test`);
+    project = await tempProject({ 'autojoin-sync.yaml': QUICK, 'eng.autojoin.yaml': policy('eng', domains) });
+    const result = await cli(['validate', '--quiet', '--dns', '--dns-server', fixture.server], { cwd: project.dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.match(/error: late\d+\.test does not exist in DNS/g)).toHaveLength(80);
+    expect(result.stderr).toBe('');
+  });
+
   it('refuses a resolver address it cannot use, naming where it came from', async () => {
     project = await tempProject({ 'eng.autojoin.yaml': policy('eng', ['good.test']) });
     const result = await cli(['validate', '--dns-server', '10.0.0.1:99999'], { cwd: project.dir });
