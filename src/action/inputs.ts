@@ -35,7 +35,7 @@ export interface ActionInputs {
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
   /** The DNS check (src/run/dns.ts): `dns`, `dns-servers` (lines or commas), `dns-strict`. */
-  dns: { dns?: boolean; servers: string[]; strict: boolean };
+  dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -67,6 +67,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     dns: {
       dns: optionalBool('dns', text('dns')),
       servers: (text('dns-servers') ?? '').split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: 'input dns-servers',
       strict: bool('dns-strict', text('dns-strict'), false),
     },
   };

@@ -16,6 +16,8 @@ export interface DnsRequest {
   dns?: boolean;
   /** `--dns-server`, in order / the `dns-servers` input. */
   servers?: readonly string[];
+  /** What named `servers`, for an error (default `--dns-server`). */
+  serversFrom?: string;
   /** `--dns-strict` / the `dns-strict` input. */
   strict?: boolean;
 }
@@ -44,16 +46,21 @@ export async function dnsSettings(request: DnsRequest, project: ProjectConfig, e
 }
 
 async function serversOf(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter(Boolean);
-  const [where, servers] =
-    (request.servers?.length ?? 0) > 0 ? ['--dns-server', request.servers ?? []]
-    : (project.dns?.servers?.length ?? 0) > 0 ? ['dns.servers in autojoin-sync.yaml', project.dns?.servers ?? []]
-    : ['AUTOJOIN_DNS_SERVERS', fromEnv];
+  const { where, servers } = serverSource(request, project, env);
   try {
     return await Promise.all(servers.map((server) => resolveServerAddress(server, where)));
   } catch (error) {
     throw error instanceof DnsServerError ? new RunError(error.message) : error;
   }
+}
+
+/** @returns the first source that names any resolver: the flag (or input), the project file, the environment. */
+function serverSource(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): { where: string; servers: readonly string[] } {
+  if (request.servers && request.servers.length > 0) return { where: request.serversFrom ?? '--dns-server', servers: request.servers };
+  const configured = project.dns?.servers ?? [];
+  if (configured.length > 0) return { where: 'dns.servers in autojoin-sync.yaml', servers: configured };
+  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter(Boolean);
+  return { where: 'AUTOJOIN_DNS_SERVERS', servers: fromEnv };
 }
 
 /**

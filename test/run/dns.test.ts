@@ -44,6 +44,7 @@ describe('dnsSettings', () => {
 
   it('names the source of a resolver address it cannot use', async () => {
     await expect(dnsSettings({}, { dns: { check: true, servers: ['a b'] } }, {})).rejects.toThrow('dns.servers in autojoin-sync.yaml: "a b" is not a resolver address');
+    await expect(dnsSettings({ servers: ['x:y'], serversFrom: 'input dns-servers' }, {}, {})).rejects.toThrow('input dns-servers: "x:y" is not a resolver address');
     await expect(dnsSettings({ dns: true }, {}, { AUTOJOIN_DNS_SERVERS: '1.2.3.4:0' })).rejects.toThrow('AUTOJOIN_DNS_SERVERS: "1.2.3.4:0" is not a resolver address');
   });
 });
