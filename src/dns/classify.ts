@@ -17,11 +17,12 @@ export interface Judgement {
 /**
  * @returns the next record type to look up for `domain`, or null when the answers so far decide
  *   everything: MX first; TXT when verifying; A, then AAAA, only while no mail host is known.
- *   A name that does not exist needs no further lookup.
+ *   A name that does not exist needs no further lookup, and neither does one whose lookup got no
+ *   answer: its servers are not answering, and each further lookup would wait as long again.
  */
 export function nextLookup(answers: DomainAnswers, verifying: boolean): RecordType | null {
   if (!answers.MX) return 'MX';
-  if (Object.values(answers).some((answer) => answer.kind === 'nxdomain')) return null;
+  if (Object.values(answers).some((answer) => answer.kind === 'nxdomain' || answer.kind === 'unanswered')) return null;
   if (verifying && !answers.TXT) return 'TXT';
   if (receivesMail(answers) !== undefined) return null;
   if (!answers.A) return 'A';

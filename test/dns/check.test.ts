@@ -23,7 +23,7 @@ afterAll(async () => {
 const settings = (extra: Partial<DnsSettings> = {}): DnsSettings => ({
   servers: [fixture.server],
   strict: false,
-  timeoutMs: 700,
+  timeoutMs: 2000,
   deadlineMs: 20_000,
   concurrency: 8,
   ...extra,
@@ -35,21 +35,24 @@ async function codes(domains: string[], extra: Partial<DnsSettings> = {}): Promi
 }
 
 describe.skipIf(!run)('the DNS check against dnsmasq', () => {
-  it('judges each answer kind: existing, NXDOMAIN, no mail, SERVFAIL, slow, too slow', async () => {
-    const domains = ['good.test', 'addr.test', 'nx.test', 'nomail.test', 'broken.example', 'late.slow', 'stuck.slow'];
-    expect(await codes(domains)).toEqual({
+  it('judges each answer kind: existing, NXDOMAIN, no mail, SERVFAIL, no answer in time', async () => {
+    const domains = ['good.test', 'addr.test', 'nx.test', 'nomail.test', 'broken.example', 'stuck.slow'];
+    expect(await codes(domains, { timeoutMs: 1000 })).toEqual({
       'good.test': [],
       'addr.test': [],
       'nx.test': ['error:dns-nxdomain'],
       'nomail.test': ['warning:dns-no-mail'],
       'broken.example': ['warning:dns-unanswered'],
-      'late.slow': [],
       'stuck.slow': ['warning:dns-timeout'],
     });
   });
 
+  it('takes a slow answer that comes within the lookup timeout', async () => {
+    expect(await codes(['late.slow'], { timeoutMs: 3000 })).toEqual({ 'late.slow': [] });
+  });
+
   it('--dns-strict makes a timeout and SERVFAIL errors', async () => {
-    expect(await codes(['broken.example', 'stuck.slow'], { strict: true })).toEqual({
+    expect(await codes(['broken.example', 'stuck.slow'], { strict: true, timeoutMs: 1000 })).toEqual({
       'broken.example': ['error:dns-unanswered'],
       'stuck.slow': ['error:dns-timeout'],
     });

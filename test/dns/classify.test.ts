@@ -19,7 +19,12 @@ describe('nextLookup', () => {
     expect(nextLookup({ MX: nodata, A: records('192.0.2.1') }, false)).toBeNull();
     expect(nextLookup({ MX: nodata, A: nodata }, false)).toBe('AAAA');
     expect(nextLookup({ MX: nodata, A: nodata, AAAA: nodata }, false)).toBeNull();
-    expect(nextLookup({ MX: unanswered('timeout') }, false)).toBe('A');
+  });
+
+  it('stops at a lookup that got no answer: the next would wait as long', () => {
+    expect(nextLookup({ MX: unanswered('timeout') }, true)).toBeNull();
+    expect(nextLookup({ MX: records('mx.acme.test'), TXT: unanswered('servfail') }, true)).toBeNull();
+    expect(nextLookup({ MX: nodata, A: unanswered('timeout') }, false)).toBeNull();
   });
 
   it('asks TXT when verifying, and nothing more about a name that does not exist', () => {

@@ -20,8 +20,8 @@ afterAll(async () => {
 });
 useEmulatorProject(() => ({ emulator, project }));
 
-// Lookups that time out give up after 0.5 s, so the slow zone costs little.
-const QUICK = 'dns:\n  timeoutSeconds: 0.5\n';
+// Lookups that get no answer give up after 1 s (the first ends that domain's lookups).
+const QUICK = 'dns:\n  timeoutSeconds: 1\n';
 
 describe.skipIf(!run)('validate --dns', () => {
   it('reports NXDOMAIN as an error and no mail as a warning, at the entry', async () => {
@@ -49,12 +49,11 @@ describe.skipIf(!run)('validate --dns', () => {
   });
 
   it('timeouts and SERVFAIL are warnings, errors with --dns-strict', async () => {
-    project = await tempProject({ 'autojoin-sync.yaml': QUICK, 'eng.autojoin.yaml': policy('eng', ['broken.example', 'stuck.slow', 'late.slow']) });
+    project = await tempProject({ 'autojoin-sync.yaml': QUICK, 'eng.autojoin.yaml': policy('eng', ['broken.example', 'stuck.slow']) });
     const lenient = await cli(['validate', '--dns', '--dns-server', fixture.server], { cwd: project.dir });
     expect(lenient.code, lenient.stdout + lenient.stderr).toBe(0);
-    expect(lenient.stdout).toMatch(/^eng\.autojoin\.yaml:5:5: warning: no answer about broken\.example \(MX: SERVFAIL, A: SERVFAIL, AAAA: SERVFAIL\)/m);
+    expect(lenient.stdout).toMatch(/^eng\.autojoin\.yaml:5:5: warning: no answer about broken\.example \(MX: SERVFAIL\)/m);
     expect(lenient.stdout).toMatch(/^eng\.autojoin\.yaml:6:5: warning: no answer about stuck\.slow \(MX: timed out/m);
-    expect(lenient.stdout).not.toContain('late.slow');
     const strict = await cli(['validate', '--dns-strict', '--dns-server', fixture.server], { cwd: project.dir });
     expect(strict.code).toBe(1);
     expect(strict.stdout.match(/: error: no answer about/g)).toHaveLength(2);
