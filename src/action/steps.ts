@@ -34,7 +34,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { checkDns, dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
 export interface PlanOutputs {
@@ -60,9 +60,9 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const dns = await dnsSettings(inputs.dns, project);
-  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
-  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await checkDns(loaded.policies, dns, { cwd: context.workspace }))] };
+  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), context.workspace);
+  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
+  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;

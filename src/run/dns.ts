@@ -7,7 +7,7 @@
  */
 import { compareDiagnostics } from '../policy/format.js';
 import type { Diagnostic, Policy, ProjectConfig } from '../policy/types.js';
-import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, type DnsSettings } from '../dns/index.js';
+import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, startDnsCheck, type DnsSettings } from '../dns/index.js';
 import { RunError } from './exit-codes.js';
 
 /** What a front end was told about the DNS check (flags or action inputs). */
@@ -79,4 +79,15 @@ export async function checkDns(
 /** @returns makePlan's `checkBeforeRead` for these settings: nothing when the check is off. */
 export function dnsBeforeRead(settings: DnsSettings | null, cwd: string): { checkBeforeRead?: (policies: readonly Policy[]) => Promise<Diagnostic[]> } {
   return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
+}
+
+/**
+ * The check for `validate`: its lookups start while the files load (`onChecked`), and `finish`
+ * places the findings of the policies that loaded.
+ * @returns the loader's hook and how to end the check (no hook, no findings when `settings` is null)
+ */
+export function dnsWhileLoading(settings: DnsSettings | null, cwd: string): { onChecked?: (policy: Policy) => void; finish: (policies: readonly Policy[]) => Promise<Diagnostic[]> } {
+  if (settings === null) return { finish: () => Promise.resolve([]) };
+  const check = startDnsCheck(settings, { cwd });
+  return { onChecked: (policy) => check.add(policy), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
 }

@@ -6,7 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDomains, checkPoliciesOverDns, type DnsSettings } from '../../src/dns/index.js';
+import { checkDomains, checkPoliciesOverDns, startDnsCheck, type DnsSettings } from '../../src/dns/index.js';
+import type { Policy } from '../../src/policy/types.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { dnsmasqAvailable, startDelayedServer, startDnsFixture, TOKEN, type DnsFixture } from '../support/dns.js';
 
@@ -95,6 +96,30 @@ describe.skipIf(!run)('lookups', () => {
     } finally {
       await slow.stop();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!run)('a check fed while files load', () => {
+  it('looks up what is added between waves, whatever the workers were doing', async () => {
+    const slow = await startDelayedServer((name) => (name.startsWith('quick') ? 0 : 15));
+    try {
+      const check = startDnsCheck({ ...settings({ concurrency: 3 }), servers: [slow.server] }, { cwd: '.' });
+      const policy = (n: number, names: string[]): Policy => ({
+        key: `team/p${n}`, scope: `p${n}`, scopeType: 'team', componentId: 'c', domains: names, source: { file: 'x', line: 1, column: 1 }, explicitEmpty: false,
+      });
+      const added: Policy[] = [];
+      for (let wave = 0; wave < 6; wave += 1) {
+        const names = Array.from({ length: wave + 1 }, (_, i) => (wave % 2 === 0 ? `quick${wave}-${i}.test` : `w${wave}-${i}.test`));
+        added.push(policy(wave, names));
+        check.add(added[wave] as Policy);
+        // Let every worker run dry between some waves (a quick answer, then none queued).
+        await new Promise((resolve) => setTimeout(resolve, wave % 2 === 0 ? 30 : 0));
+      }
+      expect(await check.finish(added)).toEqual([]);
+      expect(slow.queries.size).toBe(21);
+    } finally {
+      await slow.stop();
     }
   });
 });

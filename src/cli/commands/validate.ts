@@ -17,7 +17,7 @@ import {
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { addDnsOptions, allowNoPoliciesOption, dnsRequest, type DnsFlags } from '../options.js';
-import { checkDns, dnsSettings } from '../../run/dns.js';
+import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
@@ -62,9 +62,9 @@ Examples:
 async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
-  const dns = await dnsSettings(dnsRequest(options), project.config);
-  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env) });
-  const overDns = await checkDns(result.policies, dns, { cwd });
+  const dns = dnsWhileLoading(await dnsSettings(dnsRequest(options), project.config), cwd);
+  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env), onChecked: dns.onChecked });
+  const overDns = await dns.finish(result.policies);
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...overDns], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
