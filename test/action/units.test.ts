@@ -26,6 +26,7 @@ describe('parseInputs', () => {
       listing: undefined,
       detailedExitcode: false,
       dns: { dns: undefined, servers: [], serversFrom: 'input dns-servers', strict: false },
+      takeOwnership: [],
     });
   });
 
@@ -49,6 +50,7 @@ describe('parseInputs', () => {
         'prune-from': 'abc123',
         prune: 'false',
         'allow-no-policies': 'true',
+        'take-ownership': 'team/a, org/b\n\n team/c ',
       }),
     );
     expect(inputs).toMatchObject({
@@ -63,6 +65,7 @@ describe('parseInputs', () => {
       pruneFrom: 'abc123',
       prune: false,
       allowNoPolicies: true,
+      takeOwnership: ['team/a', 'org/b', 'team/c'],
     });
   });
 

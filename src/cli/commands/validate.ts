@@ -21,6 +21,7 @@ import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
+import { writeStdout } from '../../run/output.js';
 
 interface ValidateOptions extends DnsFlags {
   format: 'text' | 'json';
@@ -68,7 +69,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...overDns], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
+  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
   log().info(summary(result, diagnostics));
   if (failed) process.exitCode = ExitCode.error;
 }
