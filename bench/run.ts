@@ -31,6 +31,7 @@ const benches: Bench[] = [
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
+  { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
 ];
 
 async function main(): Promise<void> {

@@ -34,6 +34,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../reconcile/git.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
@@ -63,7 +64,9 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
+  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), context.workspace);
+  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
+  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -153,7 +156,8 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, proje
   return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
-function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+async function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const dns = await dnsSettings(inputs.dns, project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     paths: inputs.paths,
@@ -167,6 +171,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    ...dnsBeforeRead(dns, context.workspace),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
