@@ -19,11 +19,13 @@ import { benchStartup } from './startup.js';
 import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
+import { benchYaml } from './yaml.js';
 
 interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
+  { name: 'yaml', run: benchYaml },
   { name: 'reconcile', run: benchReconcile },
   { name: 'changed', run: benchChanged },
   { name: 'memory', run: benchMemory },
