@@ -1,0 +1,116 @@
+/**
+ * Drift with three sides (README, "Drift"). A scope this repository wrote carries its marker,
+ * whose digest is that of the state last applied. Against it:
+ *  - the files changed when the digest of what they declare now differs from the marker's;
+ *  - the live state changed when what the service shows differs from the state last applied.
+ * Neither needs git while the files are unchanged: then the files ARE the state last applied (the
+ * digests match). Only a scope that changed on both sides needs that state itself, read from git
+ * at the marker's commit; when that commit is gone, such a scope is this repository's change.
+ * Pure: no I/O.
+ */
+import { comparableDomains } from '../domain.js';
+import { canonicalWrittenState, stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
+import { canonicalJson } from './fields.js';
+import type { Policy } from '../policy/types.js';
+import type { LiveScope } from '../service/types.js';
+
+/**
+ * Which side changed a scope:
+ *  - change:   the files differ from the state last applied (this repository's change);
+ *  - drift:    the live state differs from it and the files do not (changed outside this repository);
+ *  - conflict: both.
+ */
+export type Origin = 'change' | 'drift' | 'conflict';
+
+/** What was changed outside this repository: the state last applied → the live state. */
+export interface OutsideChange {
+  added: string[];
+  removed: string[];
+  /** Managed fields whose live value differs from the state last applied. */
+  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
+  /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
+  modifiedAt?: string;
+}
+
+/** The three sides of one scope, as `classifyDrift` takes them. */
+export interface DriftSides {
+  /** What the files declare now. */
+  desired: WrittenState;
+  live: LiveScope;
+  /** The live marker; it names this repository's owner (the caller checked). */
+  marker: Marker;
+  /** The state at the marker's commit, read from git; null when that commit or file is gone. */
+  lastApplied?: WrittenState | null;
+}
+
+export interface DriftVerdict {
+  origin: Origin;
+  /** drift and conflict: what changed outside, measured from the state last applied. */
+  outside?: OutsideChange;
+  /** The state the outside change is measured from: the files' when unchanged, else git's. */
+  base?: WrittenState;
+}
+
+/** @returns the state a policy declares, in the shape its marker's digest covers. */
+export function writtenStateOf(policy: Pick<Policy, 'scope' | 'scopeType' | 'componentId' | 'scopeName' | 'metadata' | 'domains'>): WrittenState {
+  const state: WrittenState = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
+  if (policy.scopeName !== undefined) state.scopeName = policy.scopeName;
+  if (policy.metadata !== undefined) state.metadata = policy.metadata;
+  return state;
+}
+
+/**
+ * The live state in the shape of `base`: the fields `base` manages, read from the service. The
+ * service does not show the component, so `base`'s stands in for it.
+ */
+export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState {
+  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  if (base.scopeName !== undefined) state.scopeName = live.scopeName ?? undefined;
+  if (base.metadata !== undefined) state.metadata = unmarkedMetadata(live.metadata);
+  return state;
+}
+
+/**
+ * @returns which side changed the scope, and what changed outside (drift, conflict); `change`
+ *   when the last applied state is needed and unknown (its commit is gone)
+ */
+export function classifyDrift(sides: DriftSides): DriftVerdict {
+  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: 'change' };
+  const liveNow = liveStateLike(base, sides.live);
+  if (canonicalWrittenState(liveNow) === canonicalWrittenState(base)) return { origin: 'change' };
+  return { origin: filesChanged ? 'conflict' : 'drift', outside: outsideChange(base, liveNow, sides.live), base };
+}
+
+function outsideChange(base: WrittenState, liveNow: WrittenState, live: LiveScope): OutsideChange {
+  const before = new Set(comparableDomains(base.domains));
+  const after = new Set(comparableDomains(liveNow.domains));
+  const outside: OutsideChange = {
+    added: [...after].filter((domain) => !before.has(domain)),
+    removed: [...before].filter((domain) => !after.has(domain)),
+    fields: [],
+  };
+  if (base.scopeName !== undefined && base.scopeName !== liveNow.scopeName) {
+    outside.fields.push({ field: 'scopeName', before: base.scopeName, after: liveNow.scopeName ?? null });
+  }
+  if (base.metadata !== undefined && canonicalJson(base.metadata) !== canonicalJson(liveNow.metadata ?? {})) {
+    outside.fields.push({ field: 'metadata', before: base.metadata, after: liveNow.metadata ?? null });
+  }
+  if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
+  return outside;
+}
+
+/**
+ * `drift: keep` on a conflict: this repository's change applied on top of the live state, so the
+ * change made outside stays. Domains: live + (added by the files) − (removed by the files).
+ * @returns the domain list to write
+ */
+export function mergedDomains(base: WrittenState, desired: WrittenState, live: readonly string[]): string[] {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}
