@@ -66583,10 +66583,9 @@ function limitsFrom(project, flags) {
   };
 }
 
-// src/action/comment.ts
-function commentMarker(path5) {
-  const normalized = path5.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+// src/action/github-api.ts
+function repoPath(target) {
+  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
   constructor(method, path5, status, detail, options) {
@@ -66600,26 +66599,6 @@ var GitHubApiError = class extends Error {
   path;
   status;
 };
-async function upsertComment(target, marker, body) {
-  const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
-  }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
-}
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const found = data.find((comment) => comment.body?.includes(marker));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
-  }
-  return void 0;
-}
 function nextPagePath(link2, apiUrl) {
   const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
@@ -66666,6 +66645,32 @@ function apiMessage(text) {
   } catch {
   }
   return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+// src/action/comment.ts
+function commentMarker(path5) {
+  const normalized = path5.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+}
+async function upsertComment(target, marker, body) {
+  const base = `${repoPath(target)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const found = data.find((comment) => comment.body?.includes(marker));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
 }
 
 // src/action/markdown.ts

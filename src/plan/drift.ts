@@ -9,7 +9,7 @@
  * Pure: no I/O.
  */
 import { comparableDomains } from '../domain.js';
-import { canonicalWrittenState, stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
+import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
 import type { Policy } from '../policy/types.js';
 import type { LiveScope } from '../service/types.js';
@@ -71,6 +71,10 @@ export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState
 }
 
 /**
+ * Each domain and field where the files and the live state differ is put down to the side that
+ * moved it away from the state last applied (`base`): the one of the two that no longer equals it.
+ * Attributing item by item (rather than comparing whole states) keeps an adopted change from
+ * counting as this repository's: after `adopt`, only what moved outside since is drift.
  * @returns which side changed the scope, and what changed outside (drift, conflict); `change`
  *   when the last applied state is needed and unknown (its commit is gone)
  */
@@ -78,27 +82,31 @@ export function classifyDrift(sides: DriftSides): DriftVerdict {
   const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
   const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
   if (base === null) return { origin: 'change' };
-  const liveNow = liveStateLike(base, sides.live);
-  if (canonicalWrittenState(liveNow) === canonicalWrittenState(base)) return { origin: 'change' };
-  return { origin: filesChanged ? 'conflict' : 'drift', outside: outsideChange(base, liveNow, sides.live), base };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: 'change' };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? 'conflict' : 'drift', outside, base };
 }
 
-function outsideChange(base: WrittenState, liveNow: WrittenState, live: LiveScope): OutsideChange {
-  const before = new Set(comparableDomains(base.domains));
-  const after = new Set(comparableDomains(liveNow.domains));
-  const outside: OutsideChange = {
-    added: [...after].filter((domain) => !before.has(domain)),
-    removed: [...before].filter((domain) => !after.has(domain)),
-    fields: [],
-  };
-  if (base.scopeName !== undefined && base.scopeName !== liveNow.scopeName) {
-    outside.fields.push({ field: 'scopeName', before: base.scopeName, after: liveNow.scopeName ?? null });
+function attribute(desired: WrittenState, live: WrittenState, base: WrittenState): { outside: OutsideChange; repository: number } {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside: OutsideChange = { added: [], removed: [], fields: [] };
+  let repository = base.componentId === desired.componentId ? 0 : 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
   }
-  if (base.metadata !== undefined && canonicalJson(base.metadata) !== canonicalJson(liveNow.metadata ?? {})) {
-    outside.fields.push({ field: 'metadata', before: base.metadata, after: liveNow.metadata ?? null });
+  for (const field of ['scopeName', 'metadata'] as const) {
+    if (desired[field] === undefined) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== undefined && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
   }
-  if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
-  return outside;
+  return { outside, repository };
 }
 
 /**

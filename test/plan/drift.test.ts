@@ -46,6 +46,12 @@ describe('classifyDrift', () => {
     expect(classifyDrift({ desired: applied, live: liveWith(['a.com', 'b.com'], { scopeName: 'Renamed' }), marker }).origin).toBe('change');
   });
 
+  it('after adopt, puts only what moved outside since down to drift (the adopted change is not the files\' own)', () => {
+    const adopted = { ...applied, domains: ['a.com', 'b.com', 'x.com'] }; // the files took in x.com; the marker is still the old one
+    const verdict = classifyDrift({ desired: adopted, live: liveWith(['b.com', 'x.com']), marker, lastApplied: applied });
+    expect(verdict).toMatchObject({ origin: 'drift', outside: { added: [], removed: ['a.com'] } });
+  });
+
   it('makes a componentId change a change of the files (the service does not show it)', () => {
     const desired = { ...applied, componentId: 'cmp_2' };
     expect(classifyDrift({ desired, live: liveWith(['a.com', 'b.com']), marker, lastApplied: applied })).toEqual({ origin: 'change' });
