@@ -61957,7 +61957,7 @@ function info(message) {
 }
 
 // src/plan/plan.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/domain.ts
 import { domainToASCII } from "node:url";
@@ -61991,20 +61991,7 @@ function compareScopeKeys(a, b) {
   return compareStrings(a, b);
 }
 
-// src/plan/fields.ts
-function fieldChanges(policy, live) {
-  const changes = [];
-  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
-    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
-  }
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
-    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
-  }
-  return changes;
-}
-function sameMetadata(live, desired) {
-  return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
+// src/plan/canonical-json.ts
 function canonicalJson(value) {
   return value === void 0 ? "null" : JSON.stringify(sortedKeys(value));
 }
@@ -62015,6 +62002,90 @@ function sortedKeys(value) {
   return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }
 
+// src/plan/ownership.ts
+import { createHash } from "node:crypto";
+var RESERVED_PREFIX = "autojoin-sync.";
+var MARKER_KEYS = {
+  owner: "autojoin-sync.owner",
+  commit: "autojoin-sync.commit",
+  digest: "autojoin-sync.digest"
+};
+var DEFAULT_OWNER = "default";
+function isReservedKey(key) {
+  return key.startsWith(RESERVED_PREFIX);
+}
+function markerOf(metadata) {
+  if (!isPlainObject(metadata)) return null;
+  const owner = metadata[MARKER_KEYS.owner];
+  if (typeof owner !== "string" || owner === "") return null;
+  const marker = { owner };
+  const commit = metadata[MARKER_KEYS.commit];
+  const digest = metadata[MARKER_KEYS.digest];
+  if (typeof commit === "string" && commit !== "") marker.commit = commit;
+  if (typeof digest === "string" && digest !== "") marker.digest = digest;
+  return marker;
+}
+function liveMarker(live) {
+  return live?.autojoin ? markerOf(live.metadata) : null;
+}
+function canonicalWrittenState(state) {
+  const canonical = {
+    componentId: state.componentId,
+    domains: comparableDomains(state.domains),
+    scope: state.scope,
+    scopeType: state.scopeType
+  };
+  if (state.scopeName !== void 0) canonical.scopeName = state.scopeName;
+  if (state.metadata !== void 0) canonical.metadata = state.metadata;
+  return canonicalJson(canonical);
+}
+function stateDigest(state) {
+  return createHash("sha256").update(canonicalWrittenState(state), "utf8").digest("hex");
+}
+function unmarkedMetadata(live) {
+  if (!isPlainObject(live)) return {};
+  return Object.fromEntries(Object.entries(live).filter(([key]) => !isReservedKey(key)));
+}
+function keptMetadataOf(live, managed) {
+  if (managed !== void 0 || !live?.autojoin) return void 0;
+  const kept = unmarkedMetadata(live.metadata);
+  return Object.keys(kept).length > 0 ? kept : void 0;
+}
+function metadataToWrite(input) {
+  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
+  const marker = { [MARKER_KEYS.owner]: input.owner };
+  if (input.commit !== void 0) marker[MARKER_KEYS.commit] = input.commit;
+  marker[MARKER_KEYS.digest] = input.digest;
+  return { ...own, ...marker };
+}
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/plan/fields.ts
+function fieldChanges(policy, live) {
+  const changes = [];
+  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
+    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
+  }
+  const shown = withoutMarker(live.metadata);
+  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(shown, policy.metadata)) {
+    changes.push({ field: "metadata", before: shown ?? null, after: policy.metadata });
+  }
+  return changes;
+}
+function ownerChange(live, owner) {
+  if (!live.autojoin || live.metadata === void 0) return null;
+  const before = liveMarker(live)?.owner ?? null;
+  return before === owner ? null : { field: "owner", before, after: owner };
+}
+function withoutMarker(metadata) {
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? unmarkedMetadata(metadata) : metadata;
+}
+function sameMetadata(live, desired) {
+  return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
+
 // src/plan/diff.ts
 function declaredDesired(policy) {
   return { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty };
@@ -62022,12 +62093,13 @@ function declaredDesired(policy) {
 function prunedDesired(policy) {
   return { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy };
 }
-function compareScope(desired, live) {
+function compareScope(desired, live, owner = DEFAULT_OWNER) {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  const fields2 = fieldChanges(desired.policy, live);
+  const owned = ownerChange(live, owner);
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
+  const fields2 = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
@@ -62052,6 +62124,8 @@ function makeChange(kind, desired, before, after, live, fields2 = []) {
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
   if (policy.metadata !== void 0) change.metadata = policy.metadata;
+  const kept = keptMetadataOf(live, policy.metadata);
+  if (kept !== void 0) change.keptMetadata = kept;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields2.length > 0) change.fieldChanges = fields2;
@@ -62062,7 +62136,7 @@ function sameList(a, b) {
 }
 
 // src/plan/shard.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 var ShardError = class extends Error {
   constructor(message) {
     super(message);
@@ -62089,12 +62163,12 @@ function inShardOf(shard) {
   return (item) => shard === void 0 || inShard(item.key, shard);
 }
 function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  const bucket = Number.parseInt(createHash2("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
   return bucket % total + 1;
 }
 
 // src/plan/types.ts
-var PLAN_FORMAT_VERSION = 2;
+var PLAN_FORMAT_VERSION = 3;
 
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
@@ -62104,28 +62178,47 @@ function compareChanges(a, b) {
 }
 function planBuilder(options) {
   const keep = inShardOf(options.shard);
+  const owner = options.owner ?? DEFAULT_OWNER;
   const changes = [];
   const scopes = [];
+  const notManagedHere = [];
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live);
+    const change = compareScope(desired, live, owner);
+    if (change?.reason === "pruned" && !ours(change.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(change, live));
+      return;
+    }
     if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options)
+    finish: () => {
+      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+    }
   };
+}
+function ours(key, live, owner, takeOwnership) {
+  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
+}
+function notManaged(change, live) {
+  const entry = { key: change.key, owner: liveMarker(live)?.owner ?? null };
+  if (change.removedBy) entry.removedBy = change.removedBy;
+  return entry;
 }
 function planOf(changes, scopes, options) {
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
     target: withoutCredentials(options.target),
+    owner: options.owner,
     changes,
     scopes,
-    summary: summarize(changes, scopes.length)
+    summary: summarize(changes, scopes.length),
+    notManagedHere: options.notManagedHere
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62157,7 +62250,7 @@ function fingerprint(live) {
   if (live?.scopeName !== void 0) state.scopeName = live.scopeName;
   if (live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
   const canonical = JSON.stringify(state);
-  return createHash2("sha256").update(canonical, "utf8").digest("hex");
+  return createHash3("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
   try {
@@ -62458,6 +62551,7 @@ function parseInputs(get) {
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    takeOwnership: scopeList(text("take-ownership")),
     ...savedPlan(text("plan-file"), text("plan-sha256"))
   };
 }
@@ -62466,6 +62560,9 @@ function savedPlan(planFile, planSha256) {
   if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
   if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
   return { planFile, planSha256 };
+}
+function scopeList(value) {
+  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
 }
 function oneOf(name, value, allowed) {
   if (allowed.includes(value)) return value;
@@ -64360,9 +64457,13 @@ var autojoin_schema_default = {
       examples: ["cmp_8f2c"]
     },
     metadata: {
-      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone.",
+      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone. Keys starting with `autojoin-sync.` are reserved (the ownership marker).",
       type: "object",
       maxProperties: 100,
+      propertyNames: {
+        description: "Keys starting with `autojoin-sync.` are reserved for the ownership marker that every write sets.",
+        not: { pattern: "^autojoin-sync\\." }
+      },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
     domains: {
@@ -64399,6 +64500,14 @@ var project_schema_default = {
   type: "object",
   additionalProperties: false,
   properties: {
+    owner: {
+      description: "Who manages the scopes this repository writes: every write marks its scope's autojoin invitation with `autojoin-sync.owner: OWNER` in its metadata, and a scope marked by another owner is never written (unless --take-ownership TYPE/ID) nor cleared by pruning. Stable across clones, renames, CI and laptops; repositories that manage scopes of one service set distinct owners. Default `default`.",
+      type: "string",
+      minLength: 1,
+      maxLength: 128,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+      examples: ["platform-team"]
+    },
     baseUrl: {
       description: "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.",
       type: "string",
@@ -64526,6 +64635,7 @@ function schemaProblem(kind, data) {
   if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
   if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
   if (error3.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error3.params.type))}`;
+  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path5)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
   return `${labelOf(path5)}: ${invalidValue(path5, error3)}`;
 }
 function describe(error3, parsed) {
@@ -64540,7 +64650,10 @@ function describe(error3, parsed) {
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
+    case "propertyNames":
+      return reservedKey(parsed, path5, String(error3.params.propertyName));
     default:
+      if (error3.propertyName !== void 0) return null;
       return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error3)}`);
   }
 }
@@ -64558,6 +64671,10 @@ function unknownKey(parsed, path5, key, parentSchema) {
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
   return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
+}
+function reservedKey(parsed, path5, key) {
+  const message = `${labelOf(path5)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "reserved-key", message);
 }
 function missingKey(parsed, path5, key) {
   const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
@@ -64777,9 +64894,9 @@ function createPolicyChecker(project, options) {
       const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once = (key) => declared.get(key) === 1;
-      const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
-      const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
+      const once2 = (key) => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
@@ -64806,14 +64923,14 @@ function readPolicy(parsed, project, same) {
     scopeType: same(scopeType),
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
-    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
+    ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0
   };
   return { declaration, policy, diagnostics };
 }
-function isPlainObject(value) {
+function isPlainObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
@@ -65183,11 +65300,11 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "changes", "scopes", "summary"],
+  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes).",
-      const: 2
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata and the owner field change).",
+      const: 3
     },
     createdAt: {
       description: "When the plan was made, ISO 8601 in UTC.",
@@ -65198,6 +65315,17 @@ var plan_schema_default = {
       description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
       type: "string",
       minLength: 1
+    },
+    owner: {
+      description: "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.",
+      type: "string",
+      minLength: 1,
+      maxLength: 128
+    },
+    notManagedHere: {
+      description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/NotManagedHere" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65328,6 +65456,11 @@ var plan_schema_default = {
           description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
           type: "object"
         },
+        keptMetadata: {
+          description: "When the file has no metadata: the live autojoin invitation's own metadata keys (never the ownership marker's), which no policy manages and the POST keeps.",
+          type: "object",
+          propertyNames: { not: { pattern: "^autojoin-sync\\." } }
+        },
         before: {
           description: "Live domains at plan time.",
           $ref: "#/$defs/DomainList"
@@ -65354,34 +65487,13 @@ var plan_schema_default = {
           enum: ["declared", "pruned"]
         },
         source: { $ref: "#/$defs/SourcePos" },
-        removedBy: {
-          description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
-          type: "object",
-          additionalProperties: false,
-          required: ["commit", "date", "subject"],
-          properties: {
-            commit: {
-              description: "Abbreviated commit id.",
-              type: "string",
-              pattern: "^[0-9a-f]{4,64}$"
-            },
-            date: {
-              description: "Committer date, ISO 8601.",
-              type: "string",
-              minLength: 10
-            },
-            subject: {
-              description: "First line of the commit message.",
-              type: "string"
-            }
-          }
-        },
+        removedBy: { $ref: "#/$defs/RemovalCommit" },
         explicitEmpty: {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
         fieldChanges: {
-          description: "update: the scope's name and metadata where the file and the service differ, old \u2192 new. Only fields the file states and the service shows are compared.",
+          description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
           type: "array",
           minItems: 1,
           items: { $ref: "#/$defs/FieldChange" }
@@ -65488,8 +65600,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name) or metadata (the autojoin invitation's).",
-          enum: ["scopeName", "metadata"]
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) or owner (its ownership marker's owner: before null when it has none; after the plan's owner).",
+          enum: ["scopeName", "metadata", "owner"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -65497,6 +65609,42 @@ var plan_schema_default = {
         after: {
           description: "The policy file's value, which apply sends."
         }
+      }
+    },
+    RemovalCommit: {
+      description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
+      type: "object",
+      additionalProperties: false,
+      required: ["commit", "date", "subject"],
+      properties: {
+        commit: {
+          description: "Abbreviated commit id.",
+          type: "string",
+          pattern: "^[0-9a-f]{4,64}$"
+        },
+        date: {
+          description: "Committer date, ISO 8601.",
+          type: "string",
+          minLength: 10
+        },
+        subject: {
+          description: "First line of the commit message.",
+          type: "string"
+        }
+      }
+    },
+    NotManagedHere: {
+      description: "A pruning candidate left alone: its live marker does not name this plan's owner.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "owner"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        owner: {
+          description: "The owner its live ownership marker names; null when it carries no marker.",
+          type: ["string", "null"]
+        },
+        removedBy: { $ref: "#/$defs/RemovalCommit" }
       }
     },
     ScopeFingerprint: {
@@ -65523,10 +65671,12 @@ function planInconsistency(plan) {
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = /* @__PURE__ */ new Set();
   for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? "", seen);
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan.owner);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
+  const notManaged2 = notManagedProblem(plan, covered);
+  if (notManaged2) return notManaged2;
   const summary2 = summarize(plan.changes, plan.scopes.length);
   const wrong = Object.keys(summary2).find((name) => summary2[name] !== plan.summary[name]);
   return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary2[wrong]}` : null;
@@ -65559,8 +65709,28 @@ function changeProblem(change, fingerprint2, seen) {
 }
 function fieldProblem(change) {
   for (const field of change.fieldChanges ?? []) {
+    if (field.field === "owner") continue;
     const sent = canonicalJson(change[field.field] ?? null);
     if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+function ownershipProblem(change, owner) {
+  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (shown.length > 1) return "fieldChanges shows owner twice";
+  const after = shown[0]?.after;
+  if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
+  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
+  if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
+  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
+  return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+function notManagedProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, entry] of plan.notManagedHere.entries()) {
+    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
+    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
+    seen.add(entry.key);
   }
   return null;
 }
@@ -65596,7 +65766,7 @@ function sameList2(a, b) {
 }
 
 // src/plan/saved.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var PlanFileError = class extends Error {
   constructor(message) {
     super(message);
@@ -65612,9 +65782,11 @@ var KEY_ORDER = [
   "formatVersion",
   "createdAt",
   "target",
+  "owner",
   "shard",
   "summary",
   "changes",
+  "notManagedHere",
   "scopes",
   "kind",
   "key",
@@ -65627,6 +65799,7 @@ var KEY_ORDER = [
   "source",
   "field",
   "metadata",
+  "keptMetadata",
   "before",
   "after",
   "added",
@@ -65669,7 +65842,7 @@ function parsePlan(text, file = "plan file") {
   return value;
 }
 function planDigest(bytes) {
-  return createHash3("sha256").update(bytes).digest("hex");
+  return createHash4("sha256").update(bytes).digest("hex");
 }
 function checkChangesCovered(plan, file) {
   const covered = new Set(plan.scopes.map((scope) => scope.key));
@@ -65714,6 +65887,7 @@ function changeDetail(change) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
     case "update":
+      if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case "clear":
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
@@ -65722,11 +65896,36 @@ function changeDetail(change) {
 function fieldsChanged(change) {
   const fields2 = (change.fieldChanges ?? []).map((field) => field.field);
   if (fields2.length === 0) return "";
-  return `; ${fields2.join(" and ")} ${fields2.length === 1 ? "changes" : "change"}`;
+  const listed = fields2.length === 1 ? fields2[0] : `${fields2.slice(0, -1).join(", ")} and ${fields2.at(-1)}`;
+  return `; ${listed} ${fields2.length === 1 ? "changes" : "change"}`;
+}
+function onlyMarksOwner(change) {
+  const fields2 = change.fieldChanges ?? [];
+  const [only] = fields2;
+  return change.kind === "update" && change.added.length === 0 && change.removed.length === 0 && fields2.length === 1 && only?.field === "owner" && only.before === null;
 }
 var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+}
+function ownerLine(field) {
+  if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
+  return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
+}
+function notManagedLine(plan) {
+  const count2 = plan.notManagedHere.length;
+  if (count2 === 0) return null;
+  return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
+}
+function notManagedEntry(entry) {
+  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}`;
+  const removal = removalLine(entry);
+  return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
+}
+function ownerOnlyLine(plan) {
+  const count2 = plan.changes.filter(onlyMarksOwner).length;
+  if (count2 === 0) return null;
+  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
 }
 function shownValue(value) {
   const text = escapeControls(value === void 0 ? "null" : JSON.stringify(value));
@@ -65796,10 +65995,11 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
+  const notManaged2 = renderNotManaged(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: plan.changes.map(renderDetails),
-    preference: bySize(plan.changes),
+    blocks: [...plan.changes.map(renderDetails), ...notManaged2 === null ? [] : [notManaged2]],
+    preference: preferred(plan.changes, notManaged2 !== null),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
@@ -65813,9 +66013,28 @@ function renderHead(plan, title) {
 ${target === null ? "" : `:warning: ${escapeMarkdown(target)}
 
 `}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
+}
+function ownershipNotes(plan) {
+  const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
+  return lines.map((line) => `
+
+${escapeMarkdown(line)}`).join("");
+}
+var NOT_MANAGED_SHOWN = 50;
+function renderNotManaged(plan) {
+  if (plan.notManagedHere.length === 0) return null;
+  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
+  const more = plan.notManagedHere.length - shown.length;
+  const rest = more > 0 ? `
+- \u2026and ${more} more (the plan JSON lists them all)` : "";
+  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>
+
+${shown.join("\n")}${rest}
+
+</details>`;
 }
 function renderDetails(change) {
   const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
@@ -65851,9 +66070,17 @@ function sourceLine(change) {
 
 `;
 }
-function bySize(changes) {
+var CUT_RANK = { clear: 0, update: 1, create: 2 };
+function preferred(changes, notManaged2) {
   const size = (change) => change ? change.added.length + change.removed.length : 0;
-  return changes.map((_, index) => index).sort((a, b) => size(changes[b]) - size(changes[a]) || a - b);
+  const rank2 = (index) => {
+    const change = changes[index];
+    if (change === void 0) return 0.5;
+    return CUT_RANK[change.kind];
+  };
+  const indices = changes.map((_, index) => index);
+  if (notManaged2) indices.push(changes.length);
+  return indices.sort((a, b) => rank2(a) - rank2(b) || size(changes[b]) - size(changes[a]) || a - b);
 }
 
 // src/render/apply-report.ts
@@ -66070,20 +66297,22 @@ var DEFAULT_CONCURRENCY = 16;
 async function applyChanges(client, plan, options = {}) {
   const outcomes = new Array(plan.changes.length);
   let done = 0;
+  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     options.concurrency ?? DEFAULT_CONCURRENCY,
     async (change, index) => {
-      outcomes[index] = await applyOne(client, change);
+      outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);
     },
     options.signal
   );
   return collectReport(plan.changes, outcomes);
 }
-async function applyOne(client, change) {
+async function applyOne(client, change, marking) {
   try {
-    const state = await client.syncAutojoin(syncRequest(change));
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
     const mismatch = verifyStored(state, change.after);
     if (mismatch) {
       const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -66094,7 +66323,7 @@ async function applyOne(client, change) {
     return { failed: { key: change.key, kind: change.kind, reason: oneLine(error3) } };
   }
 }
-function syncRequest(change) {
+function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
   const body = {
     domains: change.after,
     scope: change.scope,
@@ -66102,8 +66331,20 @@ function syncRequest(change) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  if (change.metadata !== void 0) body.metadata = change.metadata;
+  const digest = stateDigest({ ...body, metadata: change.metadata });
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
   return body;
+}
+function noMarkerNotice(change) {
+  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
+}
+function once(say) {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
 }
 function verifyStored(state, expected) {
   const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -66149,6 +66390,15 @@ async function readPolicySourcesAt(rev, paths, cwd) {
   if (blobs.length === 0) return [];
   const contents = splitBatch(await git(["cat-file", "--batch"], cwd, rev, blobs.map((blob) => blob.oid).join("\n") + "\n"));
   return blobs.map((blob, index) => ({ file: blob.file, text: contents[index] ?? "" }));
+}
+async function headCommit(dir) {
+  try {
+    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir, encoding: "utf8" });
+    const id = stdout.trim();
+    return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
+  } catch {
+    return void 0;
+  }
 }
 function parseTree(output) {
   return output.split("\0").filter((record) => record !== "").map((record) => {
@@ -66444,6 +66694,61 @@ async function git3(args, cwd, rev) {
   }
 }
 
+// src/reconcile/ownership.ts
+var OwnedElsewhereError = class extends Error {
+  constructor(scopes, owner) {
+    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
+    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : "";
+    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(" ");
+    super(
+      `${named.join(", ")}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} (action input take-ownership), or set \`owner\` in autojoin-sync.yaml if this repository is that owner.`
+    );
+    this.scopes = scopes;
+    this.name = "OwnedElsewhereError";
+  }
+  scopes;
+};
+function parseTakeOwnership(values) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === "") continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
+function shownOwner(change) {
+  return change.fieldChanges?.find((field) => field.field === "owner");
+}
+function ownershipConflicts(plan, takeOwnership = /* @__PURE__ */ new Set()) {
+  const conflicts = [];
+  for (const change of plan.changes) {
+    const before = shownOwner(change)?.before;
+    if (typeof before === "string" && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
+  }
+  return conflicts;
+}
+function refuseOwnedElsewhere(plan, takeOwnership) {
+  const conflicts = ownershipConflicts(plan, takeOwnership);
+  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+function ownershipLiveProblem(change, now, owner) {
+  const expected = now ? ownerChange(now, owner) : null;
+  const shown = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown)) {
+    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+  }
+  const kept = keptMetadataOf(now, change.metadata);
+  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
+  return null;
+}
+function liveFieldValue(now, field) {
+  if (field === "owner") return liveMarker(now)?.owner ?? null;
+  if (field === "metadata") return withoutMarker(now?.metadata) ?? null;
+  return now?.scopeName ?? null;
+}
+
 // src/reconcile/saved-plan.ts
 var MAX_PLAN_BYTES = 256 * 1024 * 1024;
 async function readSavedPlan(file, sha256) {
@@ -66473,7 +66778,9 @@ async function makePlan(options) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
+  const owner = options.project.owner ?? DEFAULT_OWNER;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
+  const planning = { shard, builder, pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -66483,6 +66790,7 @@ async function makePlan(options) {
   try {
     const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
+    else refuseOwnedElsewhere(result.plan, options.takeOwnership);
     return result;
   } catch (error3) {
     await reader.cancel();
@@ -66528,17 +66836,25 @@ function nothingPlannedMessage(load) {
 }
 async function applyPlan(options) {
   const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
+    checkPlanOwner(plan.owner, options.owner);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
+    commit: options.commit,
+    onNotice: options.onNotice,
     concurrency: options.concurrency,
     onProgress: options.onProgress,
     signal: options.signal
   });
+}
+function checkPlanOwner(planOwner, owner) {
+  if (owner === void 0 || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
 }
 function checkPlanTarget(planTarget, target) {
   if (planTarget === target || isLoopbackUrl(planTarget) && isLoopbackUrl(target)) return;
@@ -66559,7 +66875,7 @@ async function verifyFingerprints(client, plan, options = {}) {
 }
 function checkChangesAgainstLive(plan, live) {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key));
+    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
@@ -66569,8 +66885,8 @@ function liveProblem(change, now) {
   if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
-  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
 }
 function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
@@ -66795,7 +67111,13 @@ async function applyStep(inputs, context, onPlan) {
     try {
       const progress = log().progress("applied");
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
+      const ownership = {
+        takeOwnership: takeOwnershipOf(inputs),
+        owner: project.owner ?? DEFAULT_OWNER,
+        commit: await headCommit(context.workspace),
+        onNotice: (message) => notice(message)
+      };
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -66829,11 +67151,20 @@ function planFor(inputs, context, project, client) {
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
-    secrets: secretsOf(inputs)
+    secrets: secretsOf(inputs),
+    takeOwnership: takeOwnershipOf(inputs),
+    onNotice: (message) => notice(message)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
+}
+function takeOwnershipOf(inputs) {
+  try {
+    return parseTakeOwnership(inputs.takeOwnership);
+  } catch (error3) {
+    throw new Error(`input take-ownership: ${error3.message.replace(/^--take-ownership /, "")}`);
+  }
 }
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);

@@ -34,6 +34,10 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { parseTakeOwnership } from '../reconcile/ownership.js';
+import { headCommit } from '../reconcile/git.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
+import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
 export interface PlanOutputs {
@@ -118,7 +122,13 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     try {
       const progress = log().progress('applied');
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
+      const ownership = {
+        takeOwnership: takeOwnershipOf(inputs),
+        owner: project.owner ?? DEFAULT_OWNER,
+        commit: await headCommit(context.workspace),
+        onNotice: (message: string) => core.notice(message),
+      };
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error;
@@ -157,10 +167,21 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    takeOwnership: takeOwnershipOf(inputs),
+    onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
+}
+
+/** The scopes of input take-ownership; a value that is not TYPE/ID names the input. */
+function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
+  try {
+    return parseTakeOwnership(inputs.takeOwnership);
+  } catch (error) {
+    throw new Error(`input take-ownership: ${(error as Error).message.replace(/^--take-ownership /, '')}`);
+  }
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */

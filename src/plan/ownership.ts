@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { comparableDomains } from '../domain.js';
-import { canonicalJson } from './fields.js';
+import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
 
 /** Keys starting with this are the marker's; a policy that sets one is an error. */

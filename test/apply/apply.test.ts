@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply.js';
 import { forEachBounded } from '../../src/concurrency.js';
+import { stateDigest } from '../../src/plan/ownership.js';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createClient, type ServiceClient } from '../../src/service/client.js';
 import type { Change, ChangeKind, Plan } from '../../src/plan/types.js';
@@ -38,9 +39,11 @@ function change(kind: ChangeKind, scope: string, before: string[], after: string
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 2,
+    formatVersion: 3,
     createdAt: '2025-01-01T00:00:00.000Z',
     target: 'http://127.0.0.1',
+    owner: 'default',
+    notManagedHere: [],
     changes,
     scopes: changes.map((c) => ({ key: c.key, fingerprint: 'x' })),
     summary: { create: 0, update: 0, clear: 0, unchanged: 0, domainsAdded: 0, domainsRemoved: 0 },
@@ -180,12 +183,14 @@ describe('verifyStored', () => {
 });
 
 describe('syncRequest', () => {
-  it('sends the complete desired list, and scopeName only when known', () => {
-    expect(syncRequest(change('update', 's', ['a.example'], ['a.example', 'b.example']))).toEqual({
+  it('sends the complete desired list, scopeName only when known, and the ownership marker', () => {
+    const digest = stateDigest({ scopeType: 'team', scope: 's', componentId: 'cmp_test', domains: ['a.example', 'b.example'] });
+    expect(syncRequest(change('update', 's', ['a.example'], ['a.example', 'b.example']), { owner: 'infra', commit: 'c0ffee' })).toEqual({
       domains: ['a.example', 'b.example'],
       scope: 's',
       scopeType: 'team',
       componentId: 'cmp_test',
+      metadata: { 'autojoin-sync.owner': 'infra', 'autojoin-sync.commit': 'c0ffee', 'autojoin-sync.digest': digest },
     });
     expect(syncRequest(change('clear', 's', ['a.example'], [], { scopeName: 'S' }))).toMatchObject({ domains: [], scopeName: 'S' });
   });
