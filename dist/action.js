@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path6 && path6[0] !== "/") {
+          path6 = `/${path6}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path6}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path6, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path5);
+        debuglog("sending request to %s %s/%s", method, origin, path6);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path6, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path5,
+          path6,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path6, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path5);
+        debuglog("trailers received from %s %s/%s", method, origin, path6);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path6, origin },
           error: error3
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path5,
+          path6,
           error3.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path6, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path5);
+          debuglog("sending request to %s %s/%s", method, origin, path6);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path6,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path6 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path6)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path5, query) : path5;
+        this.path = query ? buildURL(path6, query) : path6;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path6, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path6} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path6, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path6;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
+        const path6 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path6;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path6 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path6;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path6) {
+      if (typeof path6 !== "string") {
+        return path6;
       }
-      const pathSegments = path5.split("?");
+      const pathSegments = path6.split("?");
       if (pathSegments.length !== 2) {
-        return path5;
+        return path6;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path6, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path6);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5 }) => matchValue(safeUrl(path5), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6 }) => matchValue(safeUrl(path6), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path6, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path6,
         method,
         body,
         headers: headers2,
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify4 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify4(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify4 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify4(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path6,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path6) {
+      for (let i = 0; i < path6.length; ++i) {
+        const code = path6.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path6 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path6 = `/${path6}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path6);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path5) {
-      let input = path5;
+    function removeDotSegments(path6) {
+      let input = path6;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path5) {
-      if (path5 === "" || path5[0] === "/") {
-        return removeDotSegments(path5);
+    function removeDotSegmentsRelative(path6) {
+      if (path6 === "" || path6[0] === "/") {
+        return removeDotSegments(path6);
       }
-      const segments = path5.split("/");
+      const segments = path6.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
+        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path6 && path6[0] !== "/") {
+          path6 = `/${path6}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path6}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path6, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path5);
+          debugLog("sending request to %s %s%s", method, origin, path6);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path6, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path5,
+            path6,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path6, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path5);
+          debugLog("trailers received from %s %s%s", method, origin, path6);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path6, origin },
             error: error3
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path5,
+            path6,
             error3.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path6,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path6 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path6)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path5, query) : path5;
+        this.path = query ? serializePathWithQuery(path6, query) : path6;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -32798,18 +32798,18 @@ var require_formdata_parser2 = __commonJS({
               throw parsingError("expected form-data for content-disposition header");
             }
             while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-              const attribute = parseContentDispositionAttribute(input, position);
-              if (!attribute) {
+              const attribute2 = parseContentDispositionAttribute(input, position);
+              if (!attribute2) {
                 break;
               }
-              if (attribute.name === "name") {
-                name = attribute.value;
-              } else if (attribute.name === "filename") {
-                if (attribute.extended) {
-                  filename = attribute.value;
+              if (attribute2.name === "name") {
+                name = attribute2.value;
+              } else if (attribute2.name === "filename") {
+                if (attribute2.extended) {
+                  filename = attribute2.value;
                   filenameIsExtended = true;
                 } else if (!filenameIsExtended) {
-                  filename = attribute.value;
+                  filename = attribute2.value;
                 }
               }
             }
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path6, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path6} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path6, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path5;
+          headers2[HTTP2_HEADER_PATH] = path6;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path6;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path6 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path6;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path6) {
+      if (typeof path6 !== "string") {
+        return path6;
       }
-      const pathSegments = path5.split("?", 3);
+      const pathSegments = path6.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path5;
+        return path6;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path6, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path6);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path5)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path5), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path6)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path6), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path5) {
-      while (path5.endsWith("/")) {
-        path5 = path5.slice(0, -1);
+    function removeTrailingSlash(path6) {
+      while (path6.endsWith("/")) {
+        path6 = path6.slice(0, -1);
       }
-      if (path5.length === 0) {
-        path5 = "/";
+      if (path6.length === 0) {
+        path6 = "/";
       }
-      return path5;
+      return path6;
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path6, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path6,
         method,
         body,
         headers: headers2,
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify4 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify4(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify4 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify4(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path6,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path5, searchParams] = dispatchOpts.path.split("?");
+          const [path6, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path5}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path6}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path6 = filePath || this.#snapshotPath;
+        if (!path6) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve4(path5), "utf8");
+          const data = await readFile(resolve4(path6), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error3.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error3 });
+            throw new UndiciError(`Failed to load snapshots from ${path6}`, { cause: error3 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path6 = filePath || this.#snapshotPath;
+        if (!path6) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path5);
+        const resolvedPath = resolve4(path6);
         await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path5}`;
+        const path6 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path6}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path6;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path5) {
+    function deleteCachedUri(store, cacheKey, path6) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path5
+        path: path6
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path5
+            path: path6
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
-        const path5 = getSameOriginPath(cacheKey, values[i]);
-        if (path5 !== void 0) {
-          deleteCachedUri(store, cacheKey, path5);
+        const path6 = getSameOriginPath(cacheKey, values[i]);
+        if (path6 !== void 0) {
+          deleteCachedUri(store, cacheKey, path6);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path5 = url.pathname + url.search;
+        const path6 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve4, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path5}?` : path5,
+            path: hasTrailingQuestionMark ? `${path6}?` : path6,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path6) {
+      for (let i = 0; i < path6.length; ++i) {
+        const code = path6.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path6 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path6 = `/${path6}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path6);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path5) {
-      const ctrl = callVisitor(key, node, visitor, path5);
+    function visit_(key, node, visitor, path6) {
+      const ctrl = callVisitor(key, node, visitor, path6);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visit_(key, ctrl, visitor, path5);
+        replaceNode(key, path6, ctrl);
+        return visit_(key, ctrl, visitor, path6);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path6 = Object.freeze(path6.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path5);
+            const ci = visit_(i, node.items[i], visitor, path6);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = visit_("key", node.key, visitor, path5);
+          path6 = Object.freeze(path6.concat(node));
+          const ck = visit_("key", node.key, visitor, path6);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path5);
+          const cv = visit_("value", node.value, visitor, path6);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path5) {
-      const ctrl = await callVisitor(key, node, visitor, path5);
+    async function visitAsync_(key, node, visitor, path6) {
+      const ctrl = await callVisitor(key, node, visitor, path6);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visitAsync_(key, ctrl, visitor, path5);
+        replaceNode(key, path6, ctrl);
+        return visitAsync_(key, ctrl, visitor, path6);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path6 = Object.freeze(path6.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path5);
+            const ci = await visitAsync_(i, node.items[i], visitor, path6);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path5);
+          path6 = Object.freeze(path6.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path6);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path5);
+          const cv = await visitAsync_("value", node.value, visitor, path6);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path5) {
+    function callVisitor(key, node, visitor, path6) {
       if (typeof visitor === "function")
-        return visitor(key, node, path5);
+        return visitor(key, node, path6);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path5);
+        return visitor.Map?.(key, node, path6);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path5);
+        return visitor.Seq?.(key, node, path6);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path5);
+        return visitor.Pair?.(key, node, path6);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path5);
+        return visitor.Scalar?.(key, node, path6);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path5);
+        return visitor.Alias?.(key, node, path6);
       return void 0;
     }
-    function replaceNode(key, path5, node) {
-      const parent = path5[path5.length - 1];
+    function replaceNode(key, path6, node) {
+      const parent = path6[path6.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path5, value) {
+    function collectionFromPath(schema, path6, value) {
       let v = value;
-      for (let i = path5.length - 1; i >= 0; --i) {
-        const k = path5[i];
+      for (let i = path6.length - 1; i >= 0; --i) {
+        const k = path6[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path5) => path5 == null || typeof path5 === "object" && !!path5[Symbol.iterator]().next().done;
+    var isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path5, value) {
-        if (isEmptyPath(path5))
+      addIn(path6, value) {
+        if (isEmptyPath(path6))
           this.add(value);
         else {
-          const [key, ...rest] = path5;
+          const [key, ...rest] = path6;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        const [key, ...rest] = path5;
+      deleteIn(path6) {
+        const [key, ...rest] = path6;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        const [key, ...rest] = path5;
+      getIn(path6, keepScalar) {
+        const [key, ...rest] = path6;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path5) {
-        const [key, ...rest] = path5;
+      hasIn(path6) {
+        const [key, ...rest] = path6;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        const [key, ...rest] = path5;
+      setIn(path6, value) {
+        const [key, ...rest] = path6;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path5, value) {
+      addIn(path6, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path5, value);
+          this.contents.addIn(path6, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        if (Collection.isEmptyPath(path5)) {
+      deleteIn(path6) {
+        if (Collection.isEmptyPath(path6)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path5) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path6) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        if (Collection.isEmptyPath(path5))
+      getIn(path6, keepScalar) {
+        if (Collection.isEmptyPath(path6))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path5, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path5) {
-        if (Collection.isEmptyPath(path5))
+      hasIn(path6) {
+        if (Collection.isEmptyPath(path6))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path5) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path6) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        if (Collection.isEmptyPath(path5)) {
+      setIn(path6, value) {
+        if (Collection.isEmptyPath(path6)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path5), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path6), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path5, value);
+          this.contents.setIn(path6, value);
         }
       }
       /**
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path5) => {
+    visit2.itemAtPath = (cst, path6) => {
       let item = cst;
-      for (const [field, index] of path5) {
+      for (const [field, index] of path6) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path5) => {
-      const parent = visit2.itemAtPath(cst, path5.slice(0, -1));
-      const field = path5[path5.length - 1][0];
+    visit2.parentCollection = (cst, path6) => {
+      const parent = visit2.itemAtPath(cst, path6.slice(0, -1));
+      const field = path6[path6.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path5, item, visitor) {
-      let ctrl = visitor(item, path5);
+    function _visit(path6, item, visitor) {
+      let ctrl = visitor(item, path6);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path5.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path6.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path5);
+            ctrl = ctrl(item, path6);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path5) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -62103,6 +62103,19 @@ function compareScope(desired, live, owner = DEFAULT_OWNER) {
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
+function forcedUpdate(desired, live, fields2) {
+  const before = comparableDomains(live.domains);
+  return makeChange("update", desired, before, before, live, fields2);
+}
+function withAfter(change, after) {
+  const beforeSet = new Set(change.before);
+  const afterSet = new Set(after);
+  const added = after.filter((domain) => !beforeSet.has(domain));
+  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
+  const kind = after.length === 0 ? "clear" : change.kind === "clear" ? "update" : change.kind;
+  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
+}
 function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
   const beforeSet = new Set(before);
@@ -62167,6 +62180,109 @@ function shardIndexOf(key, total) {
   return bucket % total + 1;
 }
 
+// src/plan/drift.ts
+function writtenStateOf(policy) {
+  const state = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
+  if (policy.scopeName !== void 0) state.scopeName = policy.scopeName;
+  if (policy.metadata !== void 0) state.metadata = policy.metadata;
+  return state;
+}
+function liveStateLike(base, live) {
+  const state = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
+  if (base.metadata !== void 0) state.metadata = unmarkedMetadata(live.metadata);
+  return state;
+}
+function classifyDrift(sides) {
+  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: "change" };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
+}
+function attribute(desired, live, base) {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside = { added: [], removed: [], fields: [] };
+  let repository = base.componentId === desired.componentId ? 0 : 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
+  }
+  for (const field of ["scopeName", "metadata"]) {
+    if (desired[field] === void 0) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
+  }
+  return { outside, repository };
+}
+function mergedDomains(base, desired, live) {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}
+
+// src/plan/three-way.ts
+function threeWay(owner, modeOf) {
+  const held = [];
+  const kept = [];
+  const place = (desired, live, change, verdict) => {
+    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
+    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
+    if (modeOf(desired.policy) === "revert") return tagged;
+    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep(tagged);
+    return keep(tagged);
+  };
+  const keep = (change) => {
+    kept.push(driftReport(change));
+    return null;
+  };
+  return {
+    sort(desired, live, change) {
+      const marker = liveMarker(live);
+      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
+      const state = writtenStateOf(desired.policy);
+      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      if (marker.commit === void 0) return change;
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      return "held";
+    },
+    needed: () => groupByCommit(held),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
+    kept
+  };
+}
+function resolveHeld(entry, lastApplied, place) {
+  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const desired = writtenStateOf(entry.desired.policy);
+  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
+  let change = entry.change;
+  if (change === null && base !== null && base.componentId !== desired.componentId) {
+    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
+  }
+  return place(entry.desired, entry.live, change, verdict);
+}
+function groupByCommit(held) {
+  const byCommit = /* @__PURE__ */ new Map();
+  for (const entry of held) byCommit.set(entry.commit, [...byCommit.get(entry.commit) ?? [], entry.desired.policy.key]);
+  return byCommit;
+}
+function driftReport(change) {
+  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
+  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
+  if (change.source) report.source = change.source;
+  return report;
+}
+
 // src/plan/types.ts
 var PLAN_FORMAT_VERSION = 3;
 
@@ -62182,22 +62298,27 @@ function planBuilder(options) {
   const changes = [];
   const scopes = [];
   const notManagedHere = [];
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live, owner);
-    if (change?.reason === "pruned" && !ours(change.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(change, live));
+    const twoWay = compareScope(desired, live, owner);
+    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    if (change) changes.push(change);
+    const change = drift.sort(desired, live, twoWay);
+    if (change !== null && change !== "held") changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => {
+    lastAppliedNeeded: () => drift.needed(),
+    finish: (lastApplied = () => null) => {
+      changes.push(...drift.resolve(lastApplied));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
     }
   };
 }
@@ -62218,7 +62339,8 @@ function planOf(changes, scopes, options) {
     changes,
     scopes,
     summary: summarize(changes, scopes.length),
-    notManagedHere: options.notManagedHere
+    notManagedHere: options.notManagedHere,
+    drift: options.kept
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62460,7 +62582,7 @@ function secretForms(secret) {
   const bytes = Buffer.from(secret, "utf8");
   for (const encoding of ["base64", "base64url"]) {
     forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
+    for (const run5 of embeddedRuns(bytes, encoding)) if (run5.length >= MIN_EMBEDDED_RUN) forms.add(run5);
   }
   forms.delete("");
   return [...forms];
@@ -62485,7 +62607,7 @@ function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run5) => run5.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
@@ -62598,10 +62720,10 @@ function readWorkflowContext(env) {
     stepId: env.GITHUB_ACTION || "autojoin-sync"
   };
 }
-function readPayload(path5) {
-  if (!path5) return void 0;
+function readPayload(path6) {
+  if (!path6) return void 0;
   try {
-    return JSON.parse(readFileSync(path5, "utf8"));
+    return JSON.parse(readFileSync(path6, "utf8"));
   } catch {
     return void 0;
   }
@@ -63712,8 +63834,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path5) {
-  return path5.replace(/\?.*$/u, "");
+function withoutQuery(path6) {
+  return path6.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -64137,8 +64259,8 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path5) {
-  return path5.join("\0");
+function pathKey(path6) {
+  return path6.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64259,13 +64381,13 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path5, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path5));
+function locate(parsed, path6, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path6));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path5.entries()) {
-    const last = index === path5.length - 1;
+  for (const [index, segment] of path6.entries()) {
+    const last = index === path6.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64466,6 +64588,10 @@ var autojoin_schema_default = {
       },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
+    drift: {
+      description: "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.",
+      enum: ["revert", "keep"]
+    },
     domains: {
       description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
       type: "array",
@@ -64565,6 +64691,10 @@ var project_schema_default = {
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
     },
+    drift: {
+      description: "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.",
+      enum: ["revert", "keep"]
+    },
     prune: {
       description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
       type: "object",
@@ -64631,67 +64761,67 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error3 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error3) return null;
-  const path5 = pointerToPath(error3.instancePath);
+  const path6 = pointerToPath(error3.instancePath);
   if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
   if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
-  if (error3.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error3.params.type))}`;
-  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path5)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path5)}: ${invalidValue(path5, error3)}`;
+  if (error3.keyword === "type") return `${labelOf(path6)}: expected ${expectedOf(path6, String(error3.params.type))}`;
+  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path6)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path6)}: ${invalidValue(path6, error3)}`;
 }
 function describe(error3, parsed) {
-  const path5 = pointerToPath(error3.instancePath);
+  const path6 = pointerToPath(error3.instancePath);
   switch (error3.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path5, String(error3.params.additionalProperty), error3.parentSchema);
+      return unknownKey(parsed, path6, String(error3.params.additionalProperty), error3.parentSchema);
     case "required":
-      return missingKey(parsed, path5, String(error3.params.missingProperty));
+      return missingKey(parsed, path6, String(error3.params.missingProperty));
     case "type":
-      return wrongType(parsed, path5, error3);
+      return wrongType(parsed, path6, error3);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
     case "propertyNames":
-      return reservedKey(parsed, path5, String(error3.params.propertyName));
+      return reservedKey(parsed, path6, String(error3.params.propertyName));
     default:
       if (error3.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error3)}`);
+      return diagnosticAt(locate(parsed, path6), "error", "invalid-value", `${labelOf(path6)}: ${invalidValue(path6, error3)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path5) {
-  return path5.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path6) {
+  return path6.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path5, key, parentSchema) {
+function unknownKey(parsed, path6, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
+  const where2 = path6.length ? ` in ${labelOf(path6)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path6, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path5, key) {
-  const message = `${labelOf(path5)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path6, key) {
+  const message = `${labelOf(path6)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path6, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path5, key) {
-  const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
-  const hint = path5.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path6, key) {
+  const pos = path6.length ? locate(parsed, path6, "key") : parsed.start;
+  const where2 = path6.length ? ` in ${labelOf(path6)}` : "";
+  const hint = path6.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path5, error3) {
-  const expected = expectedOf(path5, String(error3.params.type));
-  const label = labelOf(path5);
+function wrongType(parsed, path6, error3) {
+  const expected = expectedOf(path6, String(error3.params.type));
+  const label = labelOf(path6);
   let message = `${label}: expected ${expected}, got ${describeValue(error3.data)}`;
   const scalar = typeof error3.data === "number" || typeof error3.data === "boolean";
   if (error3.params.type === "string" && scalar) {
-    const last = path5.at(-1);
+    const last = path6.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error3.data)}"` : `; quote it: "${String(error3.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path5), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path6), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64701,10 +64831,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path5, type) {
-  const last = path5.at(-1);
+function expectedOf(path6, type) {
+  const last = path6.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path5.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path6.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64715,7 +64845,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function invalidValue(path5, error3) {
+function invalidValue(path6, error3) {
   const limit = error3.params.limit;
   switch (error3.keyword) {
     case "minLength":
@@ -64727,19 +64857,19 @@ function invalidValue(path5, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return patternProblem(path5, error3.data);
+      return patternProblem(path6, error3.data);
     default:
       return error3.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path5, value) {
+function patternProblem(path6, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path5.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+  return path6.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -64926,7 +65056,8 @@ function readPolicy(parsed, project, same) {
     ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0
+    explicitEmpty: domains.length === 0,
+    ...data.drift === "keep" || data.drift === "revert" ? { drift: data.drift } : {}
   };
   return { declaration, policy, diagnostics };
 }
@@ -65300,10 +65431,10 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere"],
+  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere", "drift"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata and the owner field change).",
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift).",
       const: 3
     },
     createdAt: {
@@ -65326,6 +65457,11 @@ var plan_schema_default = {
       description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
       type: "array",
       items: { $ref: "#/$defs/NotManagedHere" }
+    },
+    drift: {
+      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
+      type: "array",
+      items: { $ref: "#/$defs/DriftReport" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65492,6 +65628,11 @@ var plan_schema_default = {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
+        origin: {
+          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
+          enum: ["drift", "conflict"]
+        },
+        outside: { $ref: "#/$defs/OutsideChange" },
         fieldChanges: {
           description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
           type: "array",
@@ -65600,8 +65741,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) or owner (its ownership marker's owner: before null when it has none; after the plan's owner).",
-          enum: ["scopeName", "metadata", "owner"]
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
+          enum: ["scopeName", "metadata", "owner", "componentId"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -65631,6 +65772,36 @@ var plan_schema_default = {
           description: "First line of the commit message.",
           type: "string"
         }
+      }
+    },
+    OutsideChange: {
+      description: "What was changed outside this repository: from the state last applied to the live state.",
+      type: "object",
+      additionalProperties: false,
+      required: ["added", "removed", "fields"],
+      properties: {
+        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        fields: {
+          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
+          type: "array",
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" }
+      }
+    },
+    DriftReport: {
+      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "origin", "live", "outside"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
+        scopeName: { description: "The scope's name in its policy file.", type: "string" },
+        source: { $ref: "#/$defs/SourcePos" },
+        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        outside: { $ref: "#/$defs/OutsideChange" }
       }
     },
     NotManagedHere: {
@@ -65675,7 +65846,7 @@ function planInconsistency(plan) {
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const notManaged2 = notManagedProblem(plan, covered);
+  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged2) return notManaged2;
   const summary2 = summarize(plan.changes, plan.scopes.length);
   const wrong = Object.keys(summary2).find((name) => summary2[name] !== plan.summary[name]);
@@ -65724,6 +65895,15 @@ function ownershipProblem(change, owner) {
   if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+function driftProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  const changed = new Set(plan.changes.map((change) => change.key));
+  for (const [index, entry] of plan.drift.entries()) {
+    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
+    seen.add(entry.key);
+  }
+  return null;
 }
 function notManagedProblem(plan, covered) {
   const seen = /* @__PURE__ */ new Set();
@@ -65963,6 +66143,31 @@ function removalLine(change) {
   const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}\u2026` : clean;
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
 }
+var ORIGIN_LABEL = {
+  drift: "drift: changed outside this repository",
+  conflict: "conflict: changed here and outside this repository"
+};
+function outsideLine(outside) {
+  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
+  const fields2 = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
+  return `outside: ${[domains.join(" "), ...fields2, ...modified].filter((part) => part !== "").join("; ")}`;
+}
+function driftAction(change) {
+  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
+}
+function keptEntry(report) {
+  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
+  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
+}
+function driftSummaryLine(plan) {
+  const moved = plan.changes.filter((change) => change.origin !== void 0);
+  const total = moved.length + plan.drift.length;
+  if (total === 0) return null;
+  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
+  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
+  return `${plural(total, "scope")} changed outside this repository${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}.`;
+}
 
 // src/render/bounded.ts
 var PARAGRAPH = "\n\n";
@@ -65995,15 +66200,30 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const notManaged2 = renderNotManaged(plan);
+  const blocks = planBlocks(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: [...plan.changes.map(renderDetails), ...notManaged2 === null ? [] : [notManaged2]],
-    preference: preferred(plan.changes, notManaged2 !== null),
+    blocks: blocks.map((block) => block.text),
+    preference: preferred(blocks),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
   });
+}
+function planBlocks(plan) {
+  const ofChange = (change) => ({
+    text: renderDetails(change),
+    rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0,
+    size: change.added.length + change.removed.length
+  });
+  const notManaged2 = renderNotManaged(plan);
+  const driftHead = renderDriftHead(plan);
+  return [
+    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
+    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
+    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
+    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
+  ];
 }
 function renderHead(plan, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
@@ -66022,6 +66242,16 @@ function ownershipNotes(plan) {
   return lines.map((line) => `
 
 ${escapeMarkdown(line)}`).join("");
+}
+function renderDriftHead(plan) {
+  const headline = driftSummaryLine(plan);
+  if (headline === null) return null;
+  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
+  return `#### Changed outside this repository
+
+${escapeMarkdown(headline)}${kept.length > 0 ? `
+
+${kept.join("\n")}` : ""}`;
 }
 var NOT_MANAGED_SHOWN = 50;
 function renderNotManaged(plan) {
@@ -66044,11 +66274,19 @@ function renderDetails(change) {
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary2}</summary>
 
-${sourceLine(change)}${fieldList(change)}${fence}diff
+${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
+}
+function originLines(change) {
+  if (!change.origin || !change.outside) return "";
+  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.
+
+${escapeMarkdown(outsideLine(change.outside))}
+
+`;
 }
 function fieldList(change) {
   const lines = fieldLines(change);
@@ -66071,16 +66309,10 @@ function sourceLine(change) {
 `;
 }
 var CUT_RANK = { clear: 0, update: 1, create: 2 };
-function preferred(changes, notManaged2) {
-  const size = (change) => change ? change.added.length + change.removed.length : 0;
-  const rank2 = (index) => {
-    const change = changes[index];
-    if (change === void 0) return 0.5;
-    return CUT_RANK[change.kind];
-  };
-  const indices = changes.map((_, index) => index);
-  if (notManaged2) indices.push(changes.length);
-  return indices.sort((a, b) => rank2(a) - rank2(b) || size(changes[b]) - size(changes[a]) || a - b);
+function preferred(blocks) {
+  const ranked = blocks.map((block, index) => ({ ...block, index }));
+  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
+  return ranked.map((block) => block.index);
 }
 
 // src/render/apply-report.ts
@@ -66384,7 +66616,7 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path5) => posix.normalize(path5)));
+  const explicit = new Set(paths.map((path6) => posix.normalize(path6)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
@@ -66444,7 +66676,7 @@ var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".au
 async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
-  const explicit = new Set(given.map((path5) => posix2.join(prefix, path5)));
+  const explicit = new Set(given.map((path6) => posix2.join(prefix, path6)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error3) => {
       if (error3 instanceof GitRevisionError && error3.message.includes("does not have any commits yet")) return Buffer.alloc(0);
@@ -66665,7 +66897,7 @@ async function loadChangedSince(rev, paths, options) {
 async function changedPolicyFiles(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
   const scope = ["--", ...paths.length > 0 ? paths : ["."]];
-  const explicit = new Set(paths.map((path5) => posix3.normalize(path5)));
+  const explicit = new Set(paths.map((path6) => posix3.normalize(path6)));
   const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
   const [diff2, untracked] = (await Promise.all([
     git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
@@ -66691,6 +66923,39 @@ async function git3(args, cwd, rev) {
     const { stderr, code } = error3;
     const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
     throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
+  }
+}
+
+// src/reconcile/last-applied.ts
+import { execFile as execFile3 } from "node:child_process";
+import path5 from "node:path";
+import { promisify as promisify3 } from "node:util";
+var run3 = promisify3(execFile3);
+async function readLastApplied(needed, options) {
+  const states = /* @__PURE__ */ new Map();
+  for (const [commit, keys] of needed) {
+    const wanted = new Set(keys);
+    const found = await statesAt(commit, options).catch(() => []);
+    states.set(commit, new Map(found.filter(([key]) => wanted.has(key))));
+  }
+  return (commit, key) => states.get(commit)?.get(key) ?? null;
+}
+async function statesAt(commit, options) {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return [];
+  const sources = await readPolicySourcesAt(commit, options.paths, options.cwd);
+  const project = await projectAt(commit, options);
+  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
+  return policies.map((policy) => [policy.key, writtenStateOf(policy)]);
+}
+async function projectAt(commit, options) {
+  if (!options.project.file) return {};
+  try {
+    const top = (await run3("git", ["rev-parse", "--show-toplevel"], { cwd: options.cwd, encoding: "utf8" })).stdout.trim();
+    const relative3 = path5.relative(top, options.project.file).split(path5.sep).join("/");
+    const text = (await run3("git", ["show", `${commit}:${relative3}`], { cwd: options.cwd, encoding: "utf8", maxBuffer: 1024 * 1024 })).stdout;
+    return parseProjectSource({ file: relative3, text }, options.project.file).config;
+  } catch {
+    return {};
   }
 }
 
@@ -66779,7 +67044,7 @@ async function makePlan(options) {
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
   const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
   const planning = { shard, builder, pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
@@ -66817,7 +67082,8 @@ async function loadAndPlan(options, prune, reader, planning) {
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, streaming) {
   const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
@@ -66904,10 +67170,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path5, status, detail, options) {
-    super(`[${method}] ${path5}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path6, status, detail, options) {
+    super(`[${method}] ${path6}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path5;
+    this.path = path6;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -66924,15 +67190,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path5, body) {
-  return (await requestWithLink(target, method, path5, body)).data;
+async function request(target, method, path6, body) {
+  return (await requestWithLink(target, method, path6, body)).data;
 }
-async function requestWithLink(target, method, path5, body) {
+async function requestWithLink(target, method, path6, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath2 = path5.split("?")[0] ?? path5;
+  const shownPath2 = path6.split("?")[0] ?? path6;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path5}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path6}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -66964,8 +67230,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path5) {
-  const normalized = path5.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path6) {
+  const normalized = path6.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 async function upsertComment(target, marker, body) {
@@ -67259,7 +67525,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/action/main.ts
-async function run3() {
+async function run4() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
@@ -67313,4 +67579,4 @@ function maskSecret(value) {
 }
 
 // src/action/index.ts
-await run3();
+await run4();
