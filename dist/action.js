@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path6 && path6[0] !== "/") {
-          path6 = `/${path6}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path6}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path6);
+        debuglog("sending request to %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path6,
+          path7,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path6);
+        debuglog("trailers received from %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           error: error3
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path6,
+          path7,
           error3.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path6);
+          debuglog("sending request to %s %s/%s", method, origin, path7);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path6,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path6 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path6)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path6, query) : path6;
+        this.path = query ? buildURL(path7, query) : path7;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path6} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path6;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path6 = search ? `${pathname}${search}` : pathname;
+        const path7 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path6;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path6 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path6;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path6) {
-      if (typeof path6 !== "string") {
-        return path6;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path6.split("?");
+      const pathSegments = path7.split("?");
       if (pathSegments.length !== 2) {
-        return path6;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path6, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path6);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6 }) => matchValue(safeUrl(path6), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path6, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path6,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify4 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify4(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify4 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify4(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path6,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path6) {
-      for (let i = 0; i < path6.length; ++i) {
-        const code = path6.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path6 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path6 = `/${path6}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path6);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path6) {
-      let input = path6;
+    function removeDotSegments(path7) {
+      let input = path7;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path6) {
-      if (path6 === "" || path6[0] === "/") {
-        return removeDotSegments(path6);
+    function removeDotSegmentsRelative(path7) {
+      if (path7 === "" || path7[0] === "/") {
+        return removeDotSegments(path7);
       }
-      const segments = path6.split("/");
+      const segments = path7.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path6 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path6 && path6 !== "/" ? path6 : void 0;
+        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path6 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path6 && path6[0] !== "/") {
-          path6 = `/${path6}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path6}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path6);
+          debugLog("sending request to %s %s%s", method, origin, path7);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path6, origin },
+            request: { method, path: path7, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path6,
+            path7,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path6);
+          debugLog("trailers received from %s %s%s", method, origin, path7);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path6, origin },
+            request: { method, path: path7, origin },
             error: error3
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path6,
+            path7,
             error3.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path6,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path6 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path6)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path6, query) : path6;
+        this.path = query ? serializePathWithQuery(path7, query) : path7;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path6} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path6;
+          headers2[HTTP2_HEADER_PATH] = path7;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path6;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path6 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path6;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path6) {
-      if (typeof path6 !== "string") {
-        return path6;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path6.split("?", 3);
+      const pathSegments = path7.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path6;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path6, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path6);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path6)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path6), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path7)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path7), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path6) {
-      while (path6.endsWith("/")) {
-        path6 = path6.slice(0, -1);
+    function removeTrailingSlash(path7) {
+      while (path7.endsWith("/")) {
+        path7 = path7.slice(0, -1);
       }
-      if (path6.length === 0) {
-        path6 = "/";
+      if (path7.length === 0) {
+        path7 = "/";
       }
-      return path6;
+      return path7;
     }
     function buildKey(opts) {
-      const { path: path6, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path6,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify4 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify4(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify4 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify4(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path6,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path6, searchParams] = dispatchOpts.path.split("?");
+          const [path7, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path6}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path7}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path6 = filePath || this.#snapshotPath;
-        if (!path6) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve4(path6), "utf8");
+          const data = await readFile(resolve4(path7), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error3.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path6}`, { cause: error3 });
+            throw new UndiciError(`Failed to load snapshots from ${path7}`, { cause: error3 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path6 = filePath || this.#snapshotPath;
-        if (!path6) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path6);
+        const resolvedPath = resolve4(path7);
         await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path6 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path6}`;
+        const path7 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path7}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path6;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path6) {
+    function deleteCachedUri(store, cacheKey, path7) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path6
+        path: path7
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path6
+            path: path7
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
-        const path6 = getSameOriginPath(cacheKey, values[i]);
-        if (path6 !== void 0) {
-          deleteCachedUri(store, cacheKey, path6);
+        const path7 = getSameOriginPath(cacheKey, values[i]);
+        if (path7 !== void 0) {
+          deleteCachedUri(store, cacheKey, path7);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path6 = url.pathname + url.search;
+        const path7 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve4, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path6}?` : path6,
+            path: hasTrailingQuestionMark ? `${path7}?` : path7,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path6) {
-      for (let i = 0; i < path6.length; ++i) {
-        const code = path6.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path6 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path6 = `/${path6}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path6);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54137,10 +54137,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -54161,7 +54161,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -54173,11 +54173,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap5;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar4;
-    exports.isSeq = isSeq4;
+    exports.isScalar = isScalar5;
+    exports.isSeq = isSeq5;
   }
 });
 
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path6) {
-      const ctrl = callVisitor(key, node, visitor, path6);
+    function visit_(key, node, visitor, path7) {
+      const ctrl = callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path6, ctrl);
-        return visit_(key, ctrl, visitor, path6);
+        replaceNode(key, path7, ctrl);
+        return visit_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path6 = Object.freeze(path6.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path6);
+            const ci = visit_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          const ck = visit_("key", node.key, visitor, path6);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = visit_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path6);
+          const cv = visit_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path6) {
-      const ctrl = await callVisitor(key, node, visitor, path6);
+    async function visitAsync_(key, node, visitor, path7) {
+      const ctrl = await callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path6, ctrl);
-        return visitAsync_(key, ctrl, visitor, path6);
+        replaceNode(key, path7, ctrl);
+        return visitAsync_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path6 = Object.freeze(path6.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path6);
+            const ci = await visitAsync_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path6 = Object.freeze(path6.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path6);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path6);
+          const cv = await visitAsync_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path6) {
+    function callVisitor(key, node, visitor, path7) {
       if (typeof visitor === "function")
-        return visitor(key, node, path6);
+        return visitor(key, node, path7);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path6);
+        return visitor.Map?.(key, node, path7);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path6);
+        return visitor.Seq?.(key, node, path7);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path6);
+        return visitor.Pair?.(key, node, path7);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path6);
+        return visitor.Scalar?.(key, node, path7);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path6);
+        return visitor.Alias?.(key, node, path7);
       return void 0;
     }
-    function replaceNode(key, path6, node) {
-      const parent = path6[path6.length - 1];
+    function replaceNode(key, path7, node) {
+      const parent = path7[path7.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path6, value) {
+    function collectionFromPath(schema, path7, value) {
       let v = value;
-      for (let i = path6.length - 1; i >= 0; --i) {
-        const k = path6[i];
+      for (let i = path7.length - 1; i >= 0; --i) {
+        const k = path7[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
+    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path6, value) {
-        if (isEmptyPath(path6))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key, ...rest] = path6;
+          const [key, ...rest] = path7;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        const [key, ...rest] = path6;
+      deleteIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        const [key, ...rest] = path6;
+      getIn(path7, keepScalar) {
+        const [key, ...rest] = path7;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path6) {
-        const [key, ...rest] = path6;
+      hasIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        const [key, ...rest] = path6;
+      setIn(path7, value) {
+        const [key, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path6, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path6, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        if (Collection.isEmptyPath(path6)) {
+      deleteIn(path7) {
+        if (Collection.isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path6) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        if (Collection.isEmptyPath(path6))
+      getIn(path7, keepScalar) {
+        if (Collection.isEmptyPath(path7))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path6) {
-        if (Collection.isEmptyPath(path6))
+      hasIn(path7) {
+        if (Collection.isEmptyPath(path7))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path6) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        if (Collection.isEmptyPath(path6)) {
+      setIn(path7, value) {
+        if (Collection.isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path6), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path6, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -58285,9 +58285,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -58323,7 +58323,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -58363,7 +58363,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep && !props.found) {
+        if (!isMap5 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -58386,7 +58386,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -58418,7 +58418,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap5) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -58434,7 +58434,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path6) => {
+    visit2.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path6) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path6) => {
-      const parent = visit2.itemAtPath(cst, path6.slice(0, -1));
-      const field = path6[path6.length - 1][0];
+    visit2.parentCollection = (cst, path7) => {
+      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path6, item, visitor) {
-      let ctrl = visitor(item, path6);
+    function _visit(path7, item, visitor) {
+      let ctrl = visitor(item, path7);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path6.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path6);
+            ctrl = ctrl(item, path7);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -59721,7 +59721,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -59805,7 +59805,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -62582,7 +62582,7 @@ function secretForms(secret) {
   const bytes = Buffer.from(secret, "utf8");
   for (const encoding of ["base64", "base64url"]) {
     forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run5 of embeddedRuns(bytes, encoding)) if (run5.length >= MIN_EMBEDDED_RUN) forms.add(run5);
+    for (const run6 of embeddedRuns(bytes, encoding)) if (run6.length >= MIN_EMBEDDED_RUN) forms.add(run6);
   }
   forms.delete("");
   return [...forms];
@@ -62607,7 +62607,7 @@ function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run5) => run5.length));
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run6) => run6.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
@@ -62659,7 +62659,7 @@ function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const listing = text("listing");
   return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply"]),
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt"]),
     paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
     baseUrl: text("base-url"),
     apiKey: text("api-key"),
@@ -62708,22 +62708,28 @@ function count(name, value, min, max) {
 function readWorkflowContext(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? "",
     owner: owner || void 0,
     repo: repo || void 0,
-    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    pullNumber: pullNumberOf(payload),
     apiUrl: env.GITHUB_API_URL || "https://api.github.com",
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync"
+    stepId: env.GITHUB_ACTION || "autojoin-sync",
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0)
   };
 }
-function readPayload(path6) {
-  if (!path6) return void 0;
+function defaultBranchOf(payload) {
+  const repository = payload?.repository;
+  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+}
+function readPayload(path7) {
+  if (!path7) return void 0;
   try {
-    return JSON.parse(readFileSync(path6, "utf8"));
+    return JSON.parse(readFileSync(path7, "utf8"));
   } catch {
     return void 0;
   }
@@ -63834,8 +63840,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path6) {
-  return path6.replace(/\?.*$/u, "");
+function withoutQuery(path7) {
+  return path7.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -64259,8 +64265,8 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path6) {
-  return path6.join("\0");
+function pathKey(path7) {
+  return path7.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64381,13 +64387,13 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path6, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path6));
+function locate(parsed, path7, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path7));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path6.entries()) {
-    const last = index === path6.length - 1;
+  for (const [index, segment] of path7.entries()) {
+    const last = index === path7.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64761,67 +64767,67 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error3 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error3) return null;
-  const path6 = pointerToPath(error3.instancePath);
+  const path7 = pointerToPath(error3.instancePath);
   if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
   if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
-  if (error3.keyword === "type") return `${labelOf(path6)}: expected ${expectedOf(path6, String(error3.params.type))}`;
-  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path6)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path6)}: ${invalidValue(path6, error3)}`;
+  if (error3.keyword === "type") return `${labelOf(path7)}: expected ${expectedOf(path7, String(error3.params.type))}`;
+  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path7)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path7)}: ${invalidValue(path7, error3)}`;
 }
 function describe(error3, parsed) {
-  const path6 = pointerToPath(error3.instancePath);
+  const path7 = pointerToPath(error3.instancePath);
   switch (error3.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path6, String(error3.params.additionalProperty), error3.parentSchema);
+      return unknownKey(parsed, path7, String(error3.params.additionalProperty), error3.parentSchema);
     case "required":
-      return missingKey(parsed, path6, String(error3.params.missingProperty));
+      return missingKey(parsed, path7, String(error3.params.missingProperty));
     case "type":
-      return wrongType(parsed, path6, error3);
+      return wrongType(parsed, path7, error3);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
     case "propertyNames":
-      return reservedKey(parsed, path6, String(error3.params.propertyName));
+      return reservedKey(parsed, path7, String(error3.params.propertyName));
     default:
       if (error3.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path6), "error", "invalid-value", `${labelOf(path6)}: ${invalidValue(path6, error3)}`);
+      return diagnosticAt(locate(parsed, path7), "error", "invalid-value", `${labelOf(path7)}: ${invalidValue(path7, error3)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path6) {
-  return path6.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path7) {
+  return path7.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path6, key, parentSchema) {
+function unknownKey(parsed, path7, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path6.length ? ` in ${labelOf(path6)}` : "";
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path6, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path6, key) {
-  const message = `${labelOf(path6)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path6, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path7, key) {
+  const message = `${labelOf(path7)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path6, key) {
-  const pos = path6.length ? locate(parsed, path6, "key") : parsed.start;
-  const where2 = path6.length ? ` in ${labelOf(path6)}` : "";
-  const hint = path6.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path7, key) {
+  const pos = path7.length ? locate(parsed, path7, "key") : parsed.start;
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
+  const hint = path7.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path6, error3) {
-  const expected = expectedOf(path6, String(error3.params.type));
-  const label = labelOf(path6);
+function wrongType(parsed, path7, error3) {
+  const expected = expectedOf(path7, String(error3.params.type));
+  const label = labelOf(path7);
   let message = `${label}: expected ${expected}, got ${describeValue(error3.data)}`;
   const scalar = typeof error3.data === "number" || typeof error3.data === "boolean";
   if (error3.params.type === "string" && scalar) {
-    const last = path6.at(-1);
+    const last = path7.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error3.data)}"` : `; quote it: "${String(error3.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path6), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path7), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64831,10 +64837,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path6, type) {
-  const last = path6.at(-1);
+function expectedOf(path7, type) {
+  const last = path7.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path6.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path7.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64845,7 +64851,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function invalidValue(path6, error3) {
+function invalidValue(path7, error3) {
   const limit = error3.params.limit;
   switch (error3.keyword) {
     case "minLength":
@@ -64857,19 +64863,19 @@ function invalidValue(path6, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return patternProblem(path6, error3.data);
+      return patternProblem(path7, error3.data);
     default:
       return error3.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path6, value) {
+function patternProblem(path7, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path6.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+  return path7.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -66616,7 +66622,7 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path6) => posix.normalize(path6)));
+  const explicit = new Set(paths.map((path7) => posix.normalize(path7)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
@@ -66676,7 +66682,7 @@ var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".au
 async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
-  const explicit = new Set(given.map((path6) => posix2.join(prefix, path6)));
+  const explicit = new Set(given.map((path7) => posix2.join(prefix, path7)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error3) => {
       if (error3 instanceof GitRevisionError && error3.message.includes("does not have any commits yet")) return Buffer.alloc(0);
@@ -66897,7 +66903,7 @@ async function loadChangedSince(rev, paths, options) {
 async function changedPolicyFiles(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
   const scope = ["--", ...paths.length > 0 ? paths : ["."]];
-  const explicit = new Set(paths.map((path6) => posix3.normalize(path6)));
+  const explicit = new Set(paths.map((path7) => posix3.normalize(path7)));
   const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
   const [diff2, untracked] = (await Promise.all([
     git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
@@ -67170,10 +67176,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path6, status, detail, options) {
-    super(`[${method}] ${path6}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path7, status, detail, options) {
+    super(`[${method}] ${path7}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path6;
+    this.path = path7;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -67190,15 +67196,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path6, body) {
-  return (await requestWithLink(target, method, path6, body)).data;
+async function request(target, method, path7, body) {
+  return (await requestWithLink(target, method, path7, body)).data;
 }
-async function requestWithLink(target, method, path6, body) {
+async function requestWithLink(target, method, path7, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath2 = path6.split("?")[0] ?? path6;
+  const shownPath2 = path7.split("?")[0] ?? path7;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path6}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path7}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -67230,8 +67236,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path6) {
-  const normalized = path6.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path7) {
+  const normalized = path7.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 async function upsertComment(target, marker, body) {
@@ -67339,7 +67345,9 @@ async function planStep(inputs, context, onPlan) {
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
+    const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
+    const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error3) => {
     if (!(error3 instanceof GitHubApiError)) await commentFailure(inputs, context, error3);
@@ -67524,8 +67532,246 @@ function failedScopesMessage(failed) {
   return `${plural(failed.length, "scope")} failed to apply (${shown}${more}); run apply again to finish`;
 }
 
+// src/reconcile/adopt.ts
+import path6 from "node:path";
+
+// src/policy/adopt.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+var AdoptEditError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "AdoptEditError";
+  }
+};
+function adoptText(source, targets) {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new AdoptEditError(`${source.file}: cannot edit a file with errors (${errors[0]?.message ?? "invalid YAML"})`);
+  const splices = targets.flatMap((target) => documentSplices(source, documentAt(source, parsed.yamlDocuments, target.line), target));
+  return applySplices(source.text, splices);
+}
+function documentAt(source, documents, line) {
+  const offset = lineOffset(source.text, line);
+  const found = documents.find((doc) => (0, import_yaml4.isMap)(doc.contents) && offset < doc.contents.range[2]);
+  if (!found) throw new AdoptEditError(`${source.file}:${line}: no policy document starts here`);
+  return found;
+}
+function documentSplices(source, doc, target) {
+  const map = doc.contents;
+  if (!(0, import_yaml4.isMap)(map)) return [];
+  const domains = map.items.find((pair) => keyIs(pair, "domains"));
+  if (!domains || !(0, import_yaml4.isSeq)(domains.value)) throw new AdoptEditError(`${source.file}:${target.line}: the policy has no domains list to edit`);
+  const splices = domainSplices(source.text, { key: domains.key, seq: domains.value }, target.domains);
+  const name = map.items.find((pair) => keyIs(pair, "scopeName"));
+  if (name && target.scopeName !== void 0 && (0, import_yaml4.isScalar)(name.value) && name.value.value !== target.scopeName) {
+    const [start, end] = name.value.range;
+    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
+  }
+  return splices;
+}
+function keyIs(pair, name) {
+  return (0, import_yaml4.isScalar)(pair.key) && pair.key.value === name;
+}
+function entryDomain(item) {
+  if ((0, import_yaml4.isScalar)(item)) return typeof item.value === "string" ? item.value : void 0;
+  if ((0, import_yaml4.isMap)(item)) {
+    const value = item.get("domain");
+    return typeof value === "string" ? value : void 0;
+  }
+  return void 0;
+}
+function domainSplices(text, pair, live) {
+  const { seq } = pair;
+  const wanted = new Map(live.map((domain) => [comparableDomain(domain), domain]));
+  const kept = seq.items.filter((item) => {
+    const domain = entryDomain(item);
+    return domain !== void 0 && wanted.has(comparableDomain(domain));
+  });
+  const present = new Set(kept.map((item) => comparableDomain(entryDomain(item) ?? "")));
+  const added = [...wanted.entries()].filter(([key]) => !present.has(key)).map(([, domain]) => domain).sort(compareStrings);
+  if (seq.flow) return [rewriteWhole(text, pair, kept, added)];
+  const removed = seq.items.filter((item) => !kept.includes(item));
+  const splices = removed.map((item) => ({ ...wholeLines(text, item), text: "" }));
+  const last = kept[kept.length - 1];
+  if (last === void 0) {
+    const at = afterColon(text, pair);
+    splices.push({ start: at, end: at, text: ` [${added.join(", ")}]` });
+  } else if (added.length > 0) {
+    const after = wholeLines(text, last).end;
+    const indent = " ".repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
+    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}
+`).join("") });
+  }
+  return splices;
+}
+function rewriteWhole(text, pair, kept, added) {
+  const items = [...kept.map((item) => sourceOf(text, item)), ...added];
+  const start = afterColon(text, pair);
+  return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(", ")}]` };
+}
+function afterColon(text, pair) {
+  return text.indexOf(":", pair.key.range?.[1] ?? 0) + 1;
+}
+function sourceOf(text, node) {
+  const [start, end] = node.range ?? [0, 0];
+  const raw = text.slice(start, end).trim();
+  return (0, import_yaml4.isMap)(node) && !node.flow ? `{${raw.split("\n").map((line) => line.trim()).join(", ")}}` : raw;
+}
+function wholeLines(text, node) {
+  const [start, , nodeEnd] = node.range ?? [0, 0, 0];
+  const lineStart = text.lastIndexOf("\n", dashBefore(text, start) - 1) + 1;
+  const lastChar = Math.max(start, nodeEnd - 1);
+  const newline = text.indexOf("\n", lastChar);
+  const end = text.charAt(lastChar) === "\n" ? lastChar + 1 : newline === -1 ? text.length : newline + 1;
+  return { start: lineStart, end };
+}
+function dashBefore(text, offset) {
+  const dash = text.lastIndexOf("-", offset);
+  return dash === -1 ? offset : dash;
+}
+function columnOf(text, offset) {
+  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+}
+function lineOffset(text, line) {
+  let offset = 0;
+  for (let current2 = 1; current2 < line; current2++) {
+    const next = text.indexOf("\n", offset);
+    if (next === -1) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+function applySplices(text, splices) {
+  let result = text;
+  for (const splice of [...splices].sort((a, b) => b.start - a.start)) {
+    result = result.slice(0, splice.start) + splice.text + result.slice(splice.end);
+  }
+  return result;
+}
+
+// src/reconcile/adopt.ts
+function driftedScopes(plan) {
+  const entries = [
+    ...plan.changes.filter((change) => change.origin !== void 0).map((change) => ({ key: change.key, origin: change.origin, source: change.source, live: change.before, outside: change.outside })),
+    ...plan.drift
+  ];
+  const drifted = [];
+  const conflicts = [];
+  for (const entry of entries) {
+    if (entry.origin === "conflict") conflicts.push(entry.key);
+    else if (entry.source && entry.outside) drifted.push({ key: entry.key, source: entry.source, live: entry.live, outside: entry.outside });
+  }
+  return { drifted, conflicts };
+}
+async function adoptDrift(plan, cwd) {
+  const { drifted, conflicts } = driftedScopes(plan);
+  const byFile = /* @__PURE__ */ new Map();
+  for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
+  const root = await readableRoot(cwd);
+  for (const [file, entries] of byFile) {
+    const absolute = path6.resolve(cwd, file);
+    const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
+    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
+  }
+  return { adopted: drifted, files: [...byFile.keys()], conflicts };
+}
+function targetOf(entry) {
+  const name = entry.outside.fields.find((field) => field.field === "scopeName");
+  const target = { line: entry.source.line, domains: entry.live };
+  if (name && typeof name.after === "string") target.scopeName = name.after;
+  return target;
+}
+
+// src/action/adopt-branch.ts
+import { execFile as execFile4 } from "node:child_process";
+import { promisify as promisify4 } from "node:util";
+var run4 = promisify4(execFile4);
+var ADOPT_BRANCH = "autojoin-sync/adopt";
+var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" };
+async function pushAdoptBranch(workspace, files, message) {
+  const git4 = async (...args) => (await run4("git", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const start = await git4("rev-parse", "HEAD");
+  const identity = ["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`];
+  await git4("checkout", "-q", "-B", ADOPT_BRANCH);
+  try {
+    await git4("add", "--", ...files);
+    await git4(...identity, "commit", "-q", "--no-verify", "-m", message);
+    const commit = await git4("rev-parse", "HEAD");
+    await git4("push", "-q", "--force", "origin", `HEAD:refs/heads/${ADOPT_BRANCH}`);
+    return commit;
+  } finally {
+    await git4("checkout", "-q", "--detach", start);
+  }
+}
+
+// src/action/pull-request.ts
+async function upsertPullRequest(target, spec) {
+  const pulls = `${repoPath(target)}/pulls`;
+  const head = `${target.owner}:${spec.head}`;
+  const open3 = await request(target, "GET", `${pulls}?state=open&head=${encodeURIComponent(head)}&per_page=100`);
+  const existing = open3.find((pull) => Number.isSafeInteger(pull.number));
+  if (existing) {
+    const updated = await request(target, "PATCH", `${pulls}/${existing.number}`, { title: spec.title, body: spec.body });
+    return { action: "updated", number: existing.number, url: updated.html_url };
+  }
+  const created = await request(target, "POST", pulls, { title: spec.title, body: spec.body, head: spec.head, base: spec.base });
+  return { action: "created", number: created.number, url: created.html_url };
+}
+
+// src/action/adopt-step.ts
+var ADOPT_MARKER = "<!-- autojoin-sync:adopt -->";
+async function adoptStep(inputs, context) {
+  const project = await projectOrFail(context.workspace, inputs.paths);
+  return withClient(inputs, context, project, async (client) => {
+    const { plan, load } = await planFor({ ...inputs, prune: false }, context, project, client);
+    if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
+    const result = await adoptDrift(plan, context.workspace);
+    const driftCount = result.adopted.length + result.conflicts.length;
+    if (result.adopted.length === 0) {
+      const summary3 = result.conflicts.length === 0 ? "No drift: nothing to adopt." : `Nothing adopted: ${plural(result.conflicts.length, "conflict")} to settle by hand.`;
+      await writeJobSummary(`### autojoin-sync adopt
+
+${summary3}
+`, inputs);
+      return { exitCode: ExitCode2.ok, summary: summary3, hasChanges: false, driftCount };
+    }
+    const body = pullRequestBody(result.adopted, result.conflicts);
+    await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, "scope")} changed outside this repository`);
+    const url = await openPullRequest(inputs, context, body);
+    const summary2 = `Adopted ${plural(result.adopted.length, "scope")} into ${plural(result.files.length, "file")}: ${url}`;
+    await writeJobSummary(`${body}
+`, inputs);
+    return { exitCode: ExitCode2.ok, summary: summary2, hasChanges: true, driftCount, pullRequestUrl: url };
+  });
+}
+async function openPullRequest(inputs, context, body) {
+  if (!inputs.githubToken || !context.owner || !context.repo) throw new Error("command adopt opens a pull request: give the github-token input (contents: write, pull-requests: write)");
+  if (!context.defaultBranch) throw new Error("command adopt: the repository's default branch is unknown (no event payload and no GITHUB_REF_NAME)");
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo };
+  const spec = { head: ADOPT_BRANCH, base: context.defaultBranch, title: "autojoin-sync: adopt changes made outside this repository", body };
+  const pull = await upsertPullRequest(target, spec);
+  info(`${pull.action} pull request #${pull.number}`);
+  return pull.url;
+}
+function pullRequestBody(adopted, conflicts) {
+  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: void 0 }).replace(/^outside: /, ""))} | ${escapeMarkdown(entry.outside.modifiedAt ?? "not shown")} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
+  const left = conflicts.length === 0 ? "" : `
+
+**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(", ")}`;
+  return [
+    ADOPT_MARKER,
+    "### autojoin-sync: changes made outside this repository",
+    "",
+    "These scopes were changed outside git (for example by an admin in the widget). Merging this pull request keeps the changes; closing it and running apply reverts them.",
+    "",
+    "| scope | changed outside | modified | file |",
+    "|---|---|---|---|",
+    ...rows
+  ].join("\n") + left;
+}
+
 // src/action/main.ts
-async function run4() {
+async function run5() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
@@ -67550,12 +67796,16 @@ function runStep(inputs, context, onPlan) {
       return planStep(inputs, context, onPlan);
     case "apply":
       return applyStep(inputs, context, onPlan);
+    case "adopt":
+      return adoptStep(inputs, context);
   }
 }
 function conclude(outcome, inputs) {
   setPlanOutputs(outcome);
   setOutput("exit-code", String(outcome.exitCode));
   setOutput("summary", outcome.summary);
+  if (outcome.driftCount !== void 0) setOutput("drift-count", String(outcome.driftCount));
+  if (outcome.pullRequestUrl !== void 0) setOutput("pull-request-url", outcome.pullRequestUrl);
   info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }
@@ -67579,4 +67829,4 @@ function maskSecret(value) {
 }
 
 // src/action/index.ts
-await run4();
+await run5();
