@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path7 && path7[0] !== "/") {
-          path7 = `/${path7}`;
+        if (path5 && path5[0] !== "/") {
+          path5 = `/${path5}`;
         }
-        return new URL(`${origin}${path7}`);
+        return new URL(`${origin}${path5}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin }
+          request: { method, path: path5, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path7);
+        debuglog("sending request to %s %s/%s", method, origin, path5);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin },
+          request: { method, path: path5, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path7,
+          path5,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin }
+          request: { method, path: path5, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path7);
+        debuglog("trailers received from %s %s/%s", method, origin, path5);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path7, origin },
+          request: { method, path: path5, origin },
           error: error3
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path7,
+          path5,
           error3.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path7, origin }
+            request: { method, path: path5, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path7);
+          debuglog("sending request to %s %s/%s", method, origin, path5);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path7,
+        path: path5,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path7 !== "string") {
+        if (typeof path5 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path7)) {
+        } else if (invalidPathRegex.test(path5)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path7, query) : path7;
+        this.path = query ? buildURL(path5, query) : path5;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path7, host, upgrade, blocking, reset } = request2;
+      const { method, path: path5, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path7} HTTP/1.1\r
+      let header = `${method} ${path5} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path7;
+      headers2[HTTP2_HEADER_PATH] = path5;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path7 = search ? `${pathname}${search}` : pathname;
+        const path5 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path7;
+        this.opts.path = path5;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path7 = "/",
+          path: path5 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path7;
+        opts.path = origin + path5;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path7) {
-      if (typeof path7 !== "string") {
-        return path7;
+    function safeUrl(path5) {
+      if (typeof path5 !== "string") {
+        return path5;
       }
-      const pathSegments = path7.split("?");
+      const pathSegments = path5.split("?");
       if (pathSegments.length !== 2) {
-        return path7;
+        return path5;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path7);
+    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path5);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5 }) => matchValue(safeUrl(path5), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path7, method, body, headers: headers2, query } = opts;
+      const { path: path5, method, body, headers: headers2, query } = opts;
       return {
-        path: path7,
+        path: path5,
         method,
         body,
         headers: headers2,
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify5 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify5(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify5 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify5(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path7,
+            Path: path5,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path7) {
-      for (let i = 0; i < path7.length; ++i) {
-        const code = path7.charCodeAt(i);
+    function validateCookiePath(path5) {
+      for (let i = 0; i < path5.length; ++i) {
+        const code = path5.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path7 = opts.path;
+          let path5 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path7 = `/${path7}`;
+            path5 = `/${path5}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path7);
+          url = new URL(util.parseOrigin(url).origin + path5);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path7) {
-      let input = path7;
+    function removeDotSegments(path5) {
+      let input = path5;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path7) {
-      if (path7 === "" || path7[0] === "/") {
-        return removeDotSegments(path7);
+    function removeDotSegmentsRelative(path5) {
+      if (path5 === "" || path5[0] === "/") {
+        return removeDotSegments(path5);
       }
-      const segments = path7.split("/");
+      const segments = path5.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
+        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path7 && path7[0] !== "/") {
-          path7 = `/${path7}`;
+        if (path5 && path5[0] !== "/") {
+          path5 = `/${path5}`;
         }
-        return new URL(`${origin}${path7}`);
+        return new URL(`${origin}${path5}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path7, origin }
+            request: { method, path: path5, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path7);
+          debugLog("sending request to %s %s%s", method, origin, path5);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path7, origin },
+            request: { method, path: path5, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path7,
+            path5,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path7, origin }
+            request: { method, path: path5, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path7);
+          debugLog("trailers received from %s %s%s", method, origin, path5);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path7, origin },
+            request: { method, path: path5, origin },
             error: error3
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path7,
+            path5,
             error3.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path7,
+        path: path5,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path7 !== "string") {
+        if (typeof path5 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path7)) {
+        } else if (invalidPathRegex.test(path5)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path7, query) : path7;
+        this.path = query ? serializePathWithQuery(path5, query) : path5;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -32798,18 +32798,18 @@ var require_formdata_parser2 = __commonJS({
               throw parsingError("expected form-data for content-disposition header");
             }
             while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-              const attribute2 = parseContentDispositionAttribute(input, position);
-              if (!attribute2) {
+              const attribute = parseContentDispositionAttribute(input, position);
+              if (!attribute) {
                 break;
               }
-              if (attribute2.name === "name") {
-                name = attribute2.value;
-              } else if (attribute2.name === "filename") {
-                if (attribute2.extended) {
-                  filename = attribute2.value;
+              if (attribute.name === "name") {
+                name = attribute.value;
+              } else if (attribute.name === "filename") {
+                if (attribute.extended) {
+                  filename = attribute.value;
                   filenameIsExtended = true;
                 } else if (!filenameIsExtended) {
-                  filename = attribute2.value;
+                  filename = attribute.value;
                 }
               }
             }
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path7, host, upgrade, blocking, reset } = request2;
+      const { method, path: path5, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path7} HTTP/1.1\r
+      let header = `${method} ${path5} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path7, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path5, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path7;
+          headers2[HTTP2_HEADER_PATH] = path5;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path7;
+      headers2[HTTP2_HEADER_PATH] = path5;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path7 = "/",
+          path: path5 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path7;
+        opts.path = origin + path5;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path7) {
-      if (typeof path7 !== "string") {
-        return path7;
+    function safeUrl(path5) {
+      if (typeof path5 !== "string") {
+        return path5;
       }
-      const pathSegments = path7.split("?", 3);
+      const pathSegments = path5.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path7;
+        return path5;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path7);
+    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path5);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path7)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path7), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path5)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path5), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path7) {
-      while (path7.endsWith("/")) {
-        path7 = path7.slice(0, -1);
+    function removeTrailingSlash(path5) {
+      while (path5.endsWith("/")) {
+        path5 = path5.slice(0, -1);
       }
-      if (path7.length === 0) {
-        path7 = "/";
+      if (path5.length === 0) {
+        path5 = "/";
       }
-      return path7;
+      return path5;
     }
     function buildKey(opts) {
-      const { path: path7, method, body, headers: headers2, query } = opts;
+      const { path: path5, method, body, headers: headers2, query } = opts;
       return {
-        path: path7,
+        path: path5,
         method,
         body,
         headers: headers2,
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify5 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify5(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify5 } = __require("node:util");
+    var { promisify: promisify3 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify5(this[kOriginalClose])();
+        await promisify3(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path7,
+            Path: path5,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path7, searchParams] = dispatchOpts.path.split("?");
+          const [path5, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path7}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path5}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path7 = filePath || this.#snapshotPath;
-        if (!path7) {
+        const path5 = filePath || this.#snapshotPath;
+        if (!path5) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve4(path7), "utf8");
+          const data = await readFile(resolve4(path5), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error3.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path7}`, { cause: error3 });
+            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error3 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path7 = filePath || this.#snapshotPath;
-        if (!path7) {
+        const path5 = filePath || this.#snapshotPath;
+        if (!path5) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path7);
+        const resolvedPath = resolve4(path5);
         await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path7 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path7}`;
+        const path5 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path5}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path7;
+        this.opts.path = path5;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path7) {
+    function deleteCachedUri(store, cacheKey, path5) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path7
+        path: path5
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path7
+            path: path5
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
-        const path7 = getSameOriginPath(cacheKey, values[i]);
-        if (path7 !== void 0) {
-          deleteCachedUri(store, cacheKey, path7);
+        const path5 = getSameOriginPath(cacheKey, values[i]);
+        if (path5 !== void 0) {
+          deleteCachedUri(store, cacheKey, path5);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path7 = url.pathname + url.search;
+        const path5 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve4, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path7}?` : path7,
+            path: hasTrailingQuestionMark ? `${path5}?` : path5,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path7) {
-      for (let i = 0; i < path7.length; ++i) {
-        const code = path7.charCodeAt(i);
+    function validateCookiePath(path5) {
+      for (let i = 0; i < path5.length; ++i) {
+        const code = path5.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path7 = opts.path;
+          let path5 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path7 = `/${path7}`;
+            path5 = `/${path5}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path7);
+          url = new URL(util.parseOrigin(url).origin + path5);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54137,10 +54137,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -54161,7 +54161,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -54173,11 +54173,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap5;
+    exports.isMap = isMap4;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar5;
-    exports.isSeq = isSeq5;
+    exports.isScalar = isScalar4;
+    exports.isSeq = isSeq4;
   }
 });
 
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path7) {
-      const ctrl = callVisitor(key, node, visitor, path7);
+    function visit_(key, node, visitor, path5) {
+      const ctrl = callVisitor(key, node, visitor, path5);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visit_(key, ctrl, visitor, path7);
+        replaceNode(key, path5, ctrl);
+        return visit_(key, ctrl, visitor, path5);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path5 = Object.freeze(path5.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path7);
+            const ci = visit_(i, node.items[i], visitor, path5);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = visit_("key", node.key, visitor, path7);
+          path5 = Object.freeze(path5.concat(node));
+          const ck = visit_("key", node.key, visitor, path5);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path7);
+          const cv = visit_("value", node.value, visitor, path5);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path7) {
-      const ctrl = await callVisitor(key, node, visitor, path7);
+    async function visitAsync_(key, node, visitor, path5) {
+      const ctrl = await callVisitor(key, node, visitor, path5);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visitAsync_(key, ctrl, visitor, path7);
+        replaceNode(key, path5, ctrl);
+        return visitAsync_(key, ctrl, visitor, path5);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path5 = Object.freeze(path5.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path7);
+            const ci = await visitAsync_(i, node.items[i], visitor, path5);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path7);
+          path5 = Object.freeze(path5.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path5);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path7);
+          const cv = await visitAsync_("value", node.value, visitor, path5);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path7) {
+    function callVisitor(key, node, visitor, path5) {
       if (typeof visitor === "function")
-        return visitor(key, node, path7);
+        return visitor(key, node, path5);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path7);
+        return visitor.Map?.(key, node, path5);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path7);
+        return visitor.Seq?.(key, node, path5);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path7);
+        return visitor.Pair?.(key, node, path5);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path7);
+        return visitor.Scalar?.(key, node, path5);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path7);
+        return visitor.Alias?.(key, node, path5);
       return void 0;
     }
-    function replaceNode(key, path7, node) {
-      const parent = path7[path7.length - 1];
+    function replaceNode(key, path5, node) {
+      const parent = path5[path5.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path7, value) {
+    function collectionFromPath(schema, path5, value) {
       let v = value;
-      for (let i = path7.length - 1; i >= 0; --i) {
-        const k = path7[i];
+      for (let i = path5.length - 1; i >= 0; --i) {
+        const k = path5[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
+    var isEmptyPath = (path5) => path5 == null || typeof path5 === "object" && !!path5[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path7, value) {
-        if (isEmptyPath(path7))
+      addIn(path5, value) {
+        if (isEmptyPath(path5))
           this.add(value);
         else {
-          const [key, ...rest] = path7;
+          const [key, ...rest] = path5;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        const [key, ...rest] = path7;
+      deleteIn(path5) {
+        const [key, ...rest] = path5;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        const [key, ...rest] = path7;
+      getIn(path5, keepScalar) {
+        const [key, ...rest] = path5;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path7) {
-        const [key, ...rest] = path7;
+      hasIn(path5) {
+        const [key, ...rest] = path5;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        const [key, ...rest] = path7;
+      setIn(path5, value) {
+        const [key, ...rest] = path5;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path7, value) {
+      addIn(path5, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path7, value);
+          this.contents.addIn(path5, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        if (Collection.isEmptyPath(path7)) {
+      deleteIn(path5) {
+        if (Collection.isEmptyPath(path5)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path5) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        if (Collection.isEmptyPath(path7))
+      getIn(path5, keepScalar) {
+        if (Collection.isEmptyPath(path5))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path5, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path7) {
-        if (Collection.isEmptyPath(path7))
+      hasIn(path5) {
+        if (Collection.isEmptyPath(path5))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path5) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        if (Collection.isEmptyPath(path7)) {
+      setIn(path5, value) {
+        if (Collection.isEmptyPath(path5)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path5), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path7, value);
+          this.contents.setIn(path5, value);
         }
       }
       /**
@@ -58285,9 +58285,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap5 = fc.start.source === "{";
-      const fcName = isMap5 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap4 = fc.start.source === "{";
+      const fcName = isMap4 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -58323,7 +58323,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -58363,7 +58363,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep && !props.found) {
+        if (!isMap4 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -58386,7 +58386,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap5 && !props.found && ctx.options.strict) {
+            if (!isMap4 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -58418,7 +58418,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap5) {
+          if (isMap4) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -58434,7 +58434,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap5 ? "}" : "]";
+      const expectedEnd = isMap4 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path7) => {
+    visit2.itemAtPath = (cst, path5) => {
       let item = cst;
-      for (const [field, index] of path7) {
+      for (const [field, index] of path5) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path7) => {
-      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
-      const field = path7[path7.length - 1][0];
+    visit2.parentCollection = (cst, path5) => {
+      const parent = visit2.itemAtPath(cst, path5.slice(0, -1));
+      const field = path5[path5.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path7, item, visitor) {
-      let ctrl = visitor(item, path7);
+    function _visit(path5, item, visitor) {
+      let ctrl = visitor(item, path5);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path5.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path7);
+            ctrl = ctrl(item, path5);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path5) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -59721,7 +59721,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -59805,7 +59805,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar5;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -61957,7 +61957,7 @@ function info(message) {
 }
 
 // src/plan/plan.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 
 // src/domain.ts
 import { domainToASCII } from "node:url";
@@ -61991,7 +61991,20 @@ function compareScopeKeys(a, b) {
   return compareStrings(a, b);
 }
 
-// src/plan/canonical-json.ts
+// src/plan/fields.ts
+function fieldChanges(policy, live) {
+  const changes = [];
+  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
+    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
+  }
+  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
+    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
+  }
+  return changes;
+}
+function sameMetadata(live, desired) {
+  return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
 function canonicalJson(value) {
   return value === void 0 ? "null" : JSON.stringify(sortedKeys(value));
 }
@@ -62002,90 +62015,6 @@ function sortedKeys(value) {
   return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }
 
-// src/plan/ownership.ts
-import { createHash } from "node:crypto";
-var RESERVED_PREFIX = "autojoin-sync.";
-var MARKER_KEYS = {
-  owner: "autojoin-sync.owner",
-  commit: "autojoin-sync.commit",
-  digest: "autojoin-sync.digest"
-};
-var DEFAULT_OWNER = "default";
-function isReservedKey(key) {
-  return key.startsWith(RESERVED_PREFIX);
-}
-function markerOf(metadata) {
-  if (!isPlainObject(metadata)) return null;
-  const owner = metadata[MARKER_KEYS.owner];
-  if (typeof owner !== "string" || owner === "") return null;
-  const marker = { owner };
-  const commit = metadata[MARKER_KEYS.commit];
-  const digest = metadata[MARKER_KEYS.digest];
-  if (typeof commit === "string" && commit !== "") marker.commit = commit;
-  if (typeof digest === "string" && digest !== "") marker.digest = digest;
-  return marker;
-}
-function liveMarker(live) {
-  return live?.autojoin ? markerOf(live.metadata) : null;
-}
-function canonicalWrittenState(state) {
-  const canonical = {
-    componentId: state.componentId,
-    domains: comparableDomains(state.domains),
-    scope: state.scope,
-    scopeType: state.scopeType
-  };
-  if (state.scopeName !== void 0) canonical.scopeName = state.scopeName;
-  if (state.metadata !== void 0) canonical.metadata = state.metadata;
-  return canonicalJson(canonical);
-}
-function stateDigest(state) {
-  return createHash("sha256").update(canonicalWrittenState(state), "utf8").digest("hex");
-}
-function unmarkedMetadata(live) {
-  if (!isPlainObject(live)) return {};
-  return Object.fromEntries(Object.entries(live).filter(([key]) => !isReservedKey(key)));
-}
-function keptMetadataOf(live, managed) {
-  if (managed !== void 0 || !live?.autojoin) return void 0;
-  const kept = unmarkedMetadata(live.metadata);
-  return Object.keys(kept).length > 0 ? kept : void 0;
-}
-function metadataToWrite(input) {
-  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
-  const marker = { [MARKER_KEYS.owner]: input.owner };
-  if (input.commit !== void 0) marker[MARKER_KEYS.commit] = input.commit;
-  marker[MARKER_KEYS.digest] = input.digest;
-  return { ...own, ...marker };
-}
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// src/plan/fields.ts
-function fieldChanges(policy, live) {
-  const changes = [];
-  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
-    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
-  }
-  const shown = withoutMarker(live.metadata);
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(shown, policy.metadata)) {
-    changes.push({ field: "metadata", before: shown ?? null, after: policy.metadata });
-  }
-  return changes;
-}
-function ownerChange(live, owner) {
-  if (!live.autojoin || live.metadata === void 0) return null;
-  const before = liveMarker(live)?.owner ?? null;
-  return before === owner ? null : { field: "owner", before, after: owner };
-}
-function withoutMarker(metadata) {
-  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? unmarkedMetadata(metadata) : metadata;
-}
-function sameMetadata(live, desired) {
-  return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
-
 // src/plan/diff.ts
 function declaredDesired(policy) {
   return { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty };
@@ -62093,28 +62022,14 @@ function declaredDesired(policy) {
 function prunedDesired(policy) {
   return { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy };
 }
-function compareScope(desired, live, owner = DEFAULT_OWNER) {
+function compareScope(desired, live) {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  const owned = ownerChange(live, owner);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
-  const fields2 = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
+  const fields2 = fieldChanges(desired.policy, live);
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
-}
-function forcedUpdate(desired, live, fields2) {
-  const before = comparableDomains(live.domains);
-  return makeChange("update", desired, before, before, live, fields2);
-}
-function withAfter(change, after) {
-  const beforeSet = new Set(change.before);
-  const afterSet = new Set(after);
-  const added = after.filter((domain) => !beforeSet.has(domain));
-  const removed = change.before.filter((domain) => !afterSet.has(domain));
-  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
-  const kind = after.length === 0 ? "clear" : change.kind === "clear" ? "update" : change.kind;
-  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
 }
 function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
@@ -62137,8 +62052,6 @@ function makeChange(kind, desired, before, after, live, fields2 = []) {
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
   if (policy.metadata !== void 0) change.metadata = policy.metadata;
-  const kept = keptMetadataOf(live, policy.metadata);
-  if (kept !== void 0) change.keptMetadata = kept;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields2.length > 0) change.fieldChanges = fields2;
@@ -62149,7 +62062,7 @@ function sameList(a, b) {
 }
 
 // src/plan/shard.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash } from "node:crypto";
 var ShardError = class extends Error {
   constructor(message) {
     super(message);
@@ -62176,115 +62089,12 @@ function inShardOf(shard) {
   return (item) => shard === void 0 || inShard(item.key, shard);
 }
 function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash2("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
   return bucket % total + 1;
 }
 
-// src/plan/drift.ts
-function writtenStateOf(policy) {
-  const state = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
-  if (policy.scopeName !== void 0) state.scopeName = policy.scopeName;
-  if (policy.metadata !== void 0) state.metadata = policy.metadata;
-  return state;
-}
-function liveStateLike(base, live) {
-  const state = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
-  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
-  if (base.metadata !== void 0) state.metadata = unmarkedMetadata(live.metadata);
-  return state;
-}
-function classifyDrift(sides) {
-  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
-  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
-  if (base === null) return { origin: "change" };
-  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
-  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
-  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
-  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
-}
-function attribute(desired, live, base) {
-  const files = new Set(comparableDomains(desired.domains));
-  const now = new Set(comparableDomains(live.domains));
-  const was = new Set(comparableDomains(base.domains));
-  const outside = { added: [], removed: [], fields: [] };
-  let repository = base.componentId === desired.componentId ? 0 : 1;
-  for (const domain of comparableDomains([...files, ...now])) {
-    if (files.has(domain) === now.has(domain)) continue;
-    if (now.has(domain) === was.has(domain)) repository += 1;
-    else (now.has(domain) ? outside.added : outside.removed).push(domain);
-  }
-  for (const field of ["scopeName", "metadata"]) {
-    if (desired[field] === void 0) continue;
-    const mine = canonicalJson(desired[field]);
-    if (mine === canonicalJson(live[field] ?? null)) continue;
-    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
-    else repository += 1;
-  }
-  return { outside, repository };
-}
-function mergedDomains(base, desired, live) {
-  const was = new Set(comparableDomains(base.domains));
-  const now = new Set(comparableDomains(desired.domains));
-  const merged = new Set(comparableDomains(live));
-  for (const domain of now) if (!was.has(domain)) merged.add(domain);
-  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
-  return comparableDomains([...merged]);
-}
-
-// src/plan/three-way.ts
-function threeWay(owner, modeOf) {
-  const held = [];
-  const kept = [];
-  const place = (desired, live, change, verdict) => {
-    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
-    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
-    if (modeOf(desired.policy) === "revert") return tagged;
-    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep(tagged);
-    return keep(tagged);
-  };
-  const keep = (change) => {
-    kept.push(driftReport(change));
-    return null;
-  };
-  return {
-    sort(desired, live, change) {
-      const marker = liveMarker(live);
-      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
-      const state = writtenStateOf(desired.policy);
-      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
-      if (marker.commit === void 0) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
-      return "held";
-    },
-    needed: () => groupByCommit(held),
-    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
-    kept
-  };
-}
-function resolveHeld(entry, lastApplied, place) {
-  const base = lastApplied(entry.commit, entry.desired.policy.key);
-  const desired = writtenStateOf(entry.desired.policy);
-  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
-  let change = entry.change;
-  if (change === null && base !== null && base.componentId !== desired.componentId) {
-    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
-  }
-  return place(entry.desired, entry.live, change, verdict);
-}
-function groupByCommit(held) {
-  const byCommit = /* @__PURE__ */ new Map();
-  for (const entry of held) byCommit.set(entry.commit, [...byCommit.get(entry.commit) ?? [], entry.desired.policy.key]);
-  return byCommit;
-}
-function driftReport(change) {
-  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
-  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
-  if (change.source) report.source = change.source;
-  return report;
-}
-
 // src/plan/types.ts
-var PLAN_FORMAT_VERSION = 3;
+var PLAN_FORMAT_VERSION = 2;
 
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
@@ -62294,53 +62104,28 @@ function compareChanges(a, b) {
 }
 function planBuilder(options) {
   const keep = inShardOf(options.shard);
-  const owner = options.owner ?? DEFAULT_OWNER;
   const changes = [];
   const scopes = [];
-  const notManagedHere = [];
-  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const twoWay = compareScope(desired, live, owner);
-    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(twoWay, live));
-      return;
-    }
-    const change = drift.sort(desired, live, twoWay);
-    if (change !== null && change !== "held") changes.push(change);
+    const change = compareScope(desired, live);
+    if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    lastAppliedNeeded: () => drift.needed(),
-    finish: (lastApplied = () => null) => {
-      changes.push(...drift.resolve(lastApplied));
-      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
-    }
+    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options)
   };
-}
-function ours(key, live, owner, takeOwnership) {
-  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
-}
-function notManaged(change, live) {
-  const entry = { key: change.key, owner: liveMarker(live)?.owner ?? null };
-  if (change.removedBy) entry.removedBy = change.removedBy;
-  return entry;
 }
 function planOf(changes, scopes, options) {
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
     target: withoutCredentials(options.target),
-    owner: options.owner,
     changes,
     scopes,
-    summary: summarize(changes, scopes.length),
-    notManagedHere: options.notManagedHere,
-    drift: options.kept
+    summary: summarize(changes, scopes.length)
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62372,7 +62157,7 @@ function fingerprint(live) {
   if (live?.scopeName !== void 0) state.scopeName = live.scopeName;
   if (live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
   const canonical = JSON.stringify(state);
-  return createHash3("sha256").update(canonical, "utf8").digest("hex");
+  return createHash2("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
   try {
@@ -62582,7 +62367,7 @@ function secretForms(secret) {
   const bytes = Buffer.from(secret, "utf8");
   for (const encoding of ["base64", "base64url"]) {
     forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run6 of embeddedRuns(bytes, encoding)) if (run6.length >= MIN_EMBEDDED_RUN) forms.add(run6);
+    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
   }
   forms.delete("");
   return [...forms];
@@ -62607,7 +62392,7 @@ function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run6) => run6.length));
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
@@ -62659,7 +62444,7 @@ function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const listing = text("listing");
   return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt"]),
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply"]),
     paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
     baseUrl: text("base-url"),
     apiKey: text("api-key"),
@@ -62673,7 +62458,6 @@ function parseInputs(get) {
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
-    takeOwnership: scopeList(text("take-ownership")),
     ...savedPlan(text("plan-file"), text("plan-sha256"))
   };
 }
@@ -62682,9 +62466,6 @@ function savedPlan(planFile, planSha256) {
   if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
   if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
   return { planFile, planSha256 };
-}
-function scopeList(value) {
-  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
 }
 function oneOf(name, value, allowed) {
   if (allowed.includes(value)) return value;
@@ -62708,28 +62489,22 @@ function count(name, value, min, max) {
 function readWorkflowContext(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
-  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? "",
     owner: owner || void 0,
     repo: repo || void 0,
-    pullNumber: pullNumberOf(payload),
+    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
     apiUrl: env.GITHUB_API_URL || "https://api.github.com",
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync",
-    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0)
+    stepId: env.GITHUB_ACTION || "autojoin-sync"
   };
 }
-function defaultBranchOf(payload) {
-  const repository = payload?.repository;
-  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
-}
-function readPayload(path7) {
-  if (!path7) return void 0;
+function readPayload(path5) {
+  if (!path5) return void 0;
   try {
-    return JSON.parse(readFileSync(path7, "utf8"));
+    return JSON.parse(readFileSync(path5, "utf8"));
   } catch {
     return void 0;
   }
@@ -63840,8 +63615,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path7) {
-  return path7.replace(/\?.*$/u, "");
+function withoutQuery(path5) {
+  return path5.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -64265,8 +64040,8 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path7) {
-  return path7.join("\0");
+function pathKey(path5) {
+  return path5.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64387,13 +64162,13 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path7, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path7));
+function locate(parsed, path5, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path5));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path7.entries()) {
-    const last = index === path7.length - 1;
+  for (const [index, segment] of path5.entries()) {
+    const last = index === path5.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64585,18 +64360,10 @@ var autojoin_schema_default = {
       examples: ["cmp_8f2c"]
     },
     metadata: {
-      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone. Keys starting with `autojoin-sync.` are reserved (the ownership marker).",
+      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone.",
       type: "object",
       maxProperties: 100,
-      propertyNames: {
-        description: "Keys starting with `autojoin-sync.` are reserved for the ownership marker that every write sets.",
-        not: { pattern: "^autojoin-sync\\." }
-      },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
-    },
-    drift: {
-      description: "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.",
-      enum: ["revert", "keep"]
     },
     domains: {
       description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
@@ -64632,14 +64399,6 @@ var project_schema_default = {
   type: "object",
   additionalProperties: false,
   properties: {
-    owner: {
-      description: "Who manages the scopes this repository writes: every write marks its scope's autojoin invitation with `autojoin-sync.owner: OWNER` in its metadata, and a scope marked by another owner is never written (unless --take-ownership TYPE/ID) nor cleared by pruning. Stable across clones, renames, CI and laptops; repositories that manage scopes of one service set distinct owners. Default `default`.",
-      type: "string",
-      minLength: 1,
-      maxLength: 128,
-      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
-      examples: ["platform-team"]
-    },
     baseUrl: {
       description: "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.",
       type: "string",
@@ -64696,10 +64455,6 @@ var project_schema_default = {
         }
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
-    },
-    drift: {
-      description: "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.",
-      enum: ["revert", "keep"]
     },
     prune: {
       description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
@@ -64767,67 +64522,59 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error3 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error3) return null;
-  const path7 = pointerToPath(error3.instancePath);
+  const path5 = pointerToPath(error3.instancePath);
   if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
   if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
-  if (error3.keyword === "type") return `${labelOf(path7)}: expected ${expectedOf(path7, String(error3.params.type))}`;
-  if (error3.keyword === "propertyNames" || error3.propertyName !== void 0) return `${labelOf(path7)}: the key "${String(error3.params.propertyName ?? error3.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path7)}: ${invalidValue(path7, error3)}`;
+  if (error3.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error3.params.type))}`;
+  return `${labelOf(path5)}: ${invalidValue(path5, error3)}`;
 }
 function describe(error3, parsed) {
-  const path7 = pointerToPath(error3.instancePath);
+  const path5 = pointerToPath(error3.instancePath);
   switch (error3.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path7, String(error3.params.additionalProperty), error3.parentSchema);
+      return unknownKey(parsed, path5, String(error3.params.additionalProperty), error3.parentSchema);
     case "required":
-      return missingKey(parsed, path7, String(error3.params.missingProperty));
+      return missingKey(parsed, path5, String(error3.params.missingProperty));
     case "type":
-      return wrongType(parsed, path7, error3);
+      return wrongType(parsed, path5, error3);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
-    case "propertyNames":
-      return reservedKey(parsed, path7, String(error3.params.propertyName));
     default:
-      if (error3.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path7), "error", "invalid-value", `${labelOf(path7)}: ${invalidValue(path7, error3)}`);
+      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error3)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path7) {
-  return path7.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path5) {
+  return path5.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path7, key, parentSchema) {
+function unknownKey(parsed, path5, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
+  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path7, key) {
-  const message = `${labelOf(path7)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "reserved-key", message);
-}
-function missingKey(parsed, path7, key) {
-  const pos = path7.length ? locate(parsed, path7, "key") : parsed.start;
-  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
-  const hint = path7.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path5, key) {
+  const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
+  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
+  const hint = path5.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path7, error3) {
-  const expected = expectedOf(path7, String(error3.params.type));
-  const label = labelOf(path7);
+function wrongType(parsed, path5, error3) {
+  const expected = expectedOf(path5, String(error3.params.type));
+  const label = labelOf(path5);
   let message = `${label}: expected ${expected}, got ${describeValue(error3.data)}`;
   const scalar = typeof error3.data === "number" || typeof error3.data === "boolean";
   if (error3.params.type === "string" && scalar) {
-    const last = path7.at(-1);
+    const last = path5.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error3.data)}"` : `; quote it: "${String(error3.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path7), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path5), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64837,10 +64584,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path7, type) {
-  const last = path7.at(-1);
+function expectedOf(path5, type) {
+  const last = path5.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path7.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path5.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64851,7 +64598,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function invalidValue(path7, error3) {
+function invalidValue(path5, error3) {
   const limit = error3.params.limit;
   switch (error3.keyword) {
     case "minLength":
@@ -64863,19 +64610,19 @@ function invalidValue(path7, error3) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
-      return patternProblem(path7, error3.data);
+      return patternProblem(path5, error3.data);
     default:
       return error3.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path7, value) {
+function patternProblem(path5, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path7.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+  return path5.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -65030,9 +64777,9 @@ function createPolicyChecker(project, options) {
       const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once2 = (key) => declared.get(key) === 1;
-      const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
-      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
+      const once = (key) => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
@@ -65059,15 +64806,14 @@ function readPolicy(parsed, project, same) {
     scopeType: same(scopeType),
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
-    ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
+    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0,
-    ...data.drift === "keep" || data.drift === "revert" ? { drift: data.drift } : {}
+    explicitEmpty: domains.length === 0
   };
   return { declaration, policy, diagnostics };
 }
-function isPlainObject2(value) {
+function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
@@ -65437,11 +65183,11 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere", "drift"],
+  required: ["formatVersion", "createdAt", "target", "changes", "scopes", "summary"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift).",
-      const: 3
+      description: "Version of this document format (2 added metadata and fieldChanges to changes).",
+      const: 2
     },
     createdAt: {
       description: "When the plan was made, ISO 8601 in UTC.",
@@ -65452,22 +65198,6 @@ var plan_schema_default = {
       description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
       type: "string",
       minLength: 1
-    },
-    owner: {
-      description: "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.",
-      type: "string",
-      minLength: 1,
-      maxLength: 128
-    },
-    notManagedHere: {
-      description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/NotManagedHere" }
-    },
-    drift: {
-      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
-      type: "array",
-      items: { $ref: "#/$defs/DriftReport" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65598,11 +65328,6 @@ var plan_schema_default = {
           description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
           type: "object"
         },
-        keptMetadata: {
-          description: "When the file has no metadata: the live autojoin invitation's own metadata keys (never the ownership marker's), which no policy manages and the POST keeps.",
-          type: "object",
-          propertyNames: { not: { pattern: "^autojoin-sync\\." } }
-        },
         before: {
           description: "Live domains at plan time.",
           $ref: "#/$defs/DomainList"
@@ -65629,18 +65354,34 @@ var plan_schema_default = {
           enum: ["declared", "pruned"]
         },
         source: { $ref: "#/$defs/SourcePos" },
-        removedBy: { $ref: "#/$defs/RemovalCommit" },
+        removedBy: {
+          description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
+          type: "object",
+          additionalProperties: false,
+          required: ["commit", "date", "subject"],
+          properties: {
+            commit: {
+              description: "Abbreviated commit id.",
+              type: "string",
+              pattern: "^[0-9a-f]{4,64}$"
+            },
+            date: {
+              description: "Committer date, ISO 8601.",
+              type: "string",
+              minLength: 10
+            },
+            subject: {
+              description: "First line of the commit message.",
+              type: "string"
+            }
+          }
+        },
         explicitEmpty: {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
-        origin: {
-          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
-          enum: ["drift", "conflict"]
-        },
-        outside: { $ref: "#/$defs/OutsideChange" },
         fieldChanges: {
-          description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
+          description: "update: the scope's name and metadata where the file and the service differ, old \u2192 new. Only fields the file states and the service shows are compared.",
           type: "array",
           minItems: 1,
           items: { $ref: "#/$defs/FieldChange" }
@@ -65747,8 +65488,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
-          enum: ["scopeName", "metadata", "owner", "componentId"]
+          description: "scopeName (the service shows it as the scope group's name) or metadata (the autojoin invitation's).",
+          enum: ["scopeName", "metadata"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -65756,72 +65497,6 @@ var plan_schema_default = {
         after: {
           description: "The policy file's value, which apply sends."
         }
-      }
-    },
-    RemovalCommit: {
-      description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
-      type: "object",
-      additionalProperties: false,
-      required: ["commit", "date", "subject"],
-      properties: {
-        commit: {
-          description: "Abbreviated commit id.",
-          type: "string",
-          pattern: "^[0-9a-f]{4,64}$"
-        },
-        date: {
-          description: "Committer date, ISO 8601.",
-          type: "string",
-          minLength: 10
-        },
-        subject: {
-          description: "First line of the commit message.",
-          type: "string"
-        }
-      }
-    },
-    OutsideChange: {
-      description: "What was changed outside this repository: from the state last applied to the live state.",
-      type: "object",
-      additionalProperties: false,
-      required: ["added", "removed", "fields"],
-      properties: {
-        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        fields: {
-          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
-          type: "array",
-          items: { $ref: "#/$defs/FieldChange" }
-        },
-        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" }
-      }
-    },
-    DriftReport: {
-      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "origin", "live", "outside"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
-        scopeName: { description: "The scope's name in its policy file.", type: "string" },
-        source: { $ref: "#/$defs/SourcePos" },
-        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        outside: { $ref: "#/$defs/OutsideChange" }
-      }
-    },
-    NotManagedHere: {
-      description: "A pruning candidate left alone: its live marker does not name this plan's owner.",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "owner"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        owner: {
-          description: "The owner its live ownership marker names; null when it carries no marker.",
-          type: ["string", "null"]
-        },
-        removedBy: { $ref: "#/$defs/RemovalCommit" }
       }
     },
     ScopeFingerprint: {
@@ -65848,12 +65523,10 @@ function planInconsistency(plan) {
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = /* @__PURE__ */ new Set();
   for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan.owner);
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
-  if (notManaged2) return notManaged2;
   const summary2 = summarize(plan.changes, plan.scopes.length);
   const wrong = Object.keys(summary2).find((name) => summary2[name] !== plan.summary[name]);
   return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary2[wrong]}` : null;
@@ -65886,37 +65559,8 @@ function changeProblem(change, fingerprint2, seen) {
 }
 function fieldProblem(change) {
   for (const field of change.fieldChanges ?? []) {
-    if (field.field === "owner") continue;
     const sent = canonicalJson(change[field.field] ?? null);
     if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
-  }
-  return null;
-}
-function ownershipProblem(change, owner) {
-  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
-  if (shown.length > 1) return "fieldChanges shows owner twice";
-  const after = shown[0]?.after;
-  if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
-  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
-  if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
-  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
-  return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
-}
-function driftProblem(plan, covered) {
-  const seen = /* @__PURE__ */ new Set();
-  const changed = new Set(plan.changes.map((change) => change.key));
-  for (const [index, entry] of plan.drift.entries()) {
-    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
-    seen.add(entry.key);
-  }
-  return null;
-}
-function notManagedProblem(plan, covered) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, entry] of plan.notManagedHere.entries()) {
-    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
-    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
-    seen.add(entry.key);
   }
   return null;
 }
@@ -65952,7 +65596,7 @@ function sameList2(a, b) {
 }
 
 // src/plan/saved.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 var PlanFileError = class extends Error {
   constructor(message) {
     super(message);
@@ -65968,11 +65612,9 @@ var KEY_ORDER = [
   "formatVersion",
   "createdAt",
   "target",
-  "owner",
   "shard",
   "summary",
   "changes",
-  "notManagedHere",
   "scopes",
   "kind",
   "key",
@@ -65985,7 +65627,6 @@ var KEY_ORDER = [
   "source",
   "field",
   "metadata",
-  "keptMetadata",
   "before",
   "after",
   "added",
@@ -66028,7 +65669,7 @@ function parsePlan(text, file = "plan file") {
   return value;
 }
 function planDigest(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
+  return createHash3("sha256").update(bytes).digest("hex");
 }
 function checkChangesCovered(plan, file) {
   const covered = new Set(plan.scopes.map((scope) => scope.key));
@@ -66073,7 +65714,6 @@ function changeDetail(change) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
     case "update":
-      if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case "clear":
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
@@ -66082,36 +65722,11 @@ function changeDetail(change) {
 function fieldsChanged(change) {
   const fields2 = (change.fieldChanges ?? []).map((field) => field.field);
   if (fields2.length === 0) return "";
-  const listed = fields2.length === 1 ? fields2[0] : `${fields2.slice(0, -1).join(", ")} and ${fields2.at(-1)}`;
-  return `; ${listed} ${fields2.length === 1 ? "changes" : "change"}`;
-}
-function onlyMarksOwner(change) {
-  const fields2 = change.fieldChanges ?? [];
-  const [only] = fields2;
-  return change.kind === "update" && change.added.length === 0 && change.removed.length === 0 && fields2.length === 1 && only?.field === "owner" && only.before === null;
+  return `; ${fields2.join(" and ")} ${fields2.length === 1 ? "changes" : "change"}`;
 }
 var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
-}
-function ownerLine(field) {
-  if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
-  return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
-}
-function notManagedLine(plan) {
-  const count2 = plan.notManagedHere.length;
-  if (count2 === 0) return null;
-  return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
-}
-function notManagedEntry(entry) {
-  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}`;
-  const removal = removalLine(entry);
-  return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
-}
-function ownerOnlyLine(plan) {
-  const count2 = plan.changes.filter(onlyMarksOwner).length;
-  if (count2 === 0) return null;
-  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
+  return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
 function shownValue(value) {
   const text = escapeControls(value === void 0 ? "null" : JSON.stringify(value));
@@ -66149,31 +65764,6 @@ function removalLine(change) {
   const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}\u2026` : clean;
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
 }
-var ORIGIN_LABEL = {
-  drift: "drift: changed outside this repository",
-  conflict: "conflict: changed here and outside this repository"
-};
-function outsideLine(outside) {
-  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
-  const fields2 = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
-  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
-  return `outside: ${[domains.join(" "), ...fields2, ...modified].filter((part) => part !== "").join("; ")}`;
-}
-function driftAction(change) {
-  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
-}
-function keptEntry(report) {
-  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
-  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
-}
-function driftSummaryLine(plan) {
-  const moved = plan.changes.filter((change) => change.origin !== void 0);
-  const total = moved.length + plan.drift.length;
-  if (total === 0) return null;
-  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
-  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
-  return `${plural(total, "scope")} changed outside this repository${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}.`;
-}
 
 // src/render/bounded.ts
 var PARAGRAPH = "\n\n";
@@ -66206,30 +65796,14 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const blocks = planBlocks(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: blocks.map((block) => block.text),
-    preference: preferred(blocks),
+    blocks: plan.changes.map(renderDetails),
+    preference: bySize(plan.changes),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
   });
-}
-function planBlocks(plan) {
-  const ofChange = (change) => ({
-    text: renderDetails(change),
-    rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0,
-    size: change.added.length + change.removed.length
-  });
-  const notManaged2 = renderNotManaged(plan);
-  const driftHead = renderDriftHead(plan);
-  return [
-    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
-    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
-    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
-    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
-  ];
 }
 function renderHead(plan, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
@@ -66239,38 +65813,9 @@ function renderHead(plan, title) {
 ${target === null ? "" : `:warning: ${escapeMarkdown(target)}
 
 `}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
-}
-function ownershipNotes(plan) {
-  const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
-  return lines.map((line) => `
-
-${escapeMarkdown(line)}`).join("");
-}
-function renderDriftHead(plan) {
-  const headline = driftSummaryLine(plan);
-  if (headline === null) return null;
-  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
-  return `#### Changed outside this repository
-
-${escapeMarkdown(headline)}${kept.length > 0 ? `
-
-${kept.join("\n")}` : ""}`;
-}
-var NOT_MANAGED_SHOWN = 50;
-function renderNotManaged(plan) {
-  if (plan.notManagedHere.length === 0) return null;
-  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
-  const more = plan.notManagedHere.length - shown.length;
-  const rest = more > 0 ? `
-- \u2026and ${more} more (the plan JSON lists them all)` : "";
-  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>
-
-${shown.join("\n")}${rest}
-
-</details>`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
 }
 function renderDetails(change) {
   const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
@@ -66280,19 +65825,11 @@ function renderDetails(change) {
   const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary2}</summary>
 
-${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff
+${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
-}
-function originLines(change) {
-  if (!change.origin || !change.outside) return "";
-  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.
-
-${escapeMarkdown(outsideLine(change.outside))}
-
-`;
 }
 function fieldList(change) {
   const lines = fieldLines(change);
@@ -66314,11 +65851,9 @@ function sourceLine(change) {
 
 `;
 }
-var CUT_RANK = { clear: 0, update: 1, create: 2 };
-function preferred(blocks) {
-  const ranked = blocks.map((block, index) => ({ ...block, index }));
-  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
-  return ranked.map((block) => block.index);
+function bySize(changes) {
+  const size = (change) => change ? change.added.length + change.removed.length : 0;
+  return changes.map((_, index) => index).sort((a, b) => size(changes[b]) - size(changes[a]) || a - b);
 }
 
 // src/render/apply-report.ts
@@ -66535,22 +66070,20 @@ var DEFAULT_CONCURRENCY = 16;
 async function applyChanges(client, plan, options = {}) {
   const outcomes = new Array(plan.changes.length);
   let done = 0;
-  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     options.concurrency ?? DEFAULT_CONCURRENCY,
     async (change, index) => {
-      outcomes[index] = await applyOne(client, change, marking);
+      outcomes[index] = await applyOne(client, change);
       options.onProgress?.(++done, plan.changes.length);
     },
     options.signal
   );
   return collectReport(plan.changes, outcomes);
 }
-async function applyOne(client, change, marking) {
+async function applyOne(client, change) {
   try {
-    const state = await client.syncAutojoin(syncRequest(change, marking));
-    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
+    const state = await client.syncAutojoin(syncRequest(change));
     const mismatch = verifyStored(state, change.after);
     if (mismatch) {
       const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -66561,7 +66094,7 @@ async function applyOne(client, change, marking) {
     return { failed: { key: change.key, kind: change.kind, reason: oneLine(error3) } };
   }
 }
-function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
+function syncRequest(change) {
   const body = {
     domains: change.after,
     scope: change.scope,
@@ -66569,20 +66102,8 @@ function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  const digest = stateDigest({ ...body, metadata: change.metadata });
-  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
+  if (change.metadata !== void 0) body.metadata = change.metadata;
   return body;
-}
-function noMarkerNotice(change) {
-  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
-}
-function once(say) {
-  let said = false;
-  return (message) => {
-    if (said || !say) return;
-    said = true;
-    say(message);
-  };
 }
 function verifyStored(state, expected) {
   const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -66622,21 +66143,12 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path7) => posix.normalize(path7)));
+  const explicit = new Set(paths.map((path5) => posix.normalize(path5)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
   const contents = splitBatch(await git(["cat-file", "--batch"], cwd, rev, blobs.map((blob) => blob.oid).join("\n") + "\n"));
   return blobs.map((blob, index) => ({ file: blob.file, text: contents[index] ?? "" }));
-}
-async function headCommit(dir) {
-  try {
-    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir, encoding: "utf8" });
-    const id = stdout.trim();
-    return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
-  } catch {
-    return void 0;
-  }
 }
 function parseTree(output) {
   return output.split("\0").filter((record) => record !== "").map((record) => {
@@ -66682,7 +66194,7 @@ var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".au
 async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
-  const explicit = new Set(given.map((path7) => posix2.join(prefix, path7)));
+  const explicit = new Set(given.map((path5) => posix2.join(prefix, path5)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error3) => {
       if (error3 instanceof GitRevisionError && error3.message.includes("does not have any commits yet")) return Buffer.alloc(0);
@@ -66903,7 +66415,7 @@ async function loadChangedSince(rev, paths, options) {
 async function changedPolicyFiles(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
   const scope = ["--", ...paths.length > 0 ? paths : ["."]];
-  const explicit = new Set(paths.map((path7) => posix3.normalize(path7)));
+  const explicit = new Set(paths.map((path5) => posix3.normalize(path5)));
   const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
   const [diff2, untracked] = (await Promise.all([
     git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
@@ -66930,94 +66442,6 @@ async function git3(args, cwd, rev) {
     const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
     throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
   }
-}
-
-// src/reconcile/last-applied.ts
-import { execFile as execFile3 } from "node:child_process";
-import path5 from "node:path";
-import { promisify as promisify3 } from "node:util";
-var run3 = promisify3(execFile3);
-async function readLastApplied(needed, options) {
-  const states = /* @__PURE__ */ new Map();
-  for (const [commit, keys] of needed) {
-    const wanted = new Set(keys);
-    const found = await statesAt(commit, options).catch(() => []);
-    states.set(commit, new Map(found.filter(([key]) => wanted.has(key))));
-  }
-  return (commit, key) => states.get(commit)?.get(key) ?? null;
-}
-async function statesAt(commit, options) {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return [];
-  const sources = await readPolicySourcesAt(commit, options.paths, options.cwd);
-  const project = await projectAt(commit, options);
-  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
-  return policies.map((policy) => [policy.key, writtenStateOf(policy)]);
-}
-async function projectAt(commit, options) {
-  if (!options.project.file) return {};
-  try {
-    const top = (await run3("git", ["rev-parse", "--show-toplevel"], { cwd: options.cwd, encoding: "utf8" })).stdout.trim();
-    const relative3 = path5.relative(top, options.project.file).split(path5.sep).join("/");
-    const text = (await run3("git", ["show", `${commit}:${relative3}`], { cwd: options.cwd, encoding: "utf8", maxBuffer: 1024 * 1024 })).stdout;
-    return parseProjectSource({ file: relative3, text }, options.project.file).config;
-  } catch {
-    return {};
-  }
-}
-
-// src/reconcile/ownership.ts
-var OwnedElsewhereError = class extends Error {
-  constructor(scopes, owner) {
-    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
-    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : "";
-    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(" ");
-    super(
-      `${named.join(", ")}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} (action input take-ownership), or set \`owner\` in autojoin-sync.yaml if this repository is that owner.`
-    );
-    this.scopes = scopes;
-    this.name = "OwnedElsewhereError";
-  }
-  scopes;
-};
-function parseTakeOwnership(values) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
-    const text = item.trim();
-    if (text === "") continue;
-    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
-    keys.add(scopeKey(parseScopeKey(text)));
-  }
-  return keys;
-}
-function shownOwner(change) {
-  return change.fieldChanges?.find((field) => field.field === "owner");
-}
-function ownershipConflicts(plan, takeOwnership = /* @__PURE__ */ new Set()) {
-  const conflicts = [];
-  for (const change of plan.changes) {
-    const before = shownOwner(change)?.before;
-    if (typeof before === "string" && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
-  }
-  return conflicts;
-}
-function refuseOwnedElsewhere(plan, takeOwnership) {
-  const conflicts = ownershipConflicts(plan, takeOwnership);
-  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
-}
-function ownershipLiveProblem(change, now, owner) {
-  const expected = now ? ownerChange(now, owner) : null;
-  const shown = shownOwner(change) ?? null;
-  if (canonicalJson(expected) !== canonicalJson(shown)) {
-    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
-  }
-  const kept = keptMetadataOf(now, change.metadata);
-  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
-  return null;
-}
-function liveFieldValue(now, field) {
-  if (field === "owner") return liveMarker(now)?.owner ?? null;
-  if (field === "metadata") return withoutMarker(now?.metadata) ?? null;
-  return now?.scopeName ?? null;
 }
 
 // src/reconcile/saved-plan.ts
@@ -67049,9 +66473,7 @@ async function makePlan(options) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
-  const planning = { shard, builder, pruned: /* @__PURE__ */ new Set() };
+  const planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -67061,7 +66483,6 @@ async function makePlan(options) {
   try {
     const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
-    else refuseOwnedElsewhere(result.plan, options.takeOwnership);
     return result;
   } catch (error3) {
     await reader.cancel();
@@ -67088,8 +66509,7 @@ async function loadAndPlan(options, prune, reader, planning) {
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
-  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, streaming) {
   const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
@@ -67108,25 +66528,17 @@ function nothingPlannedMessage(load) {
 }
 async function applyPlan(options) {
   const { client, plan } = options;
-  refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
-    checkPlanOwner(plan.owner, options.owner);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
-    commit: options.commit,
-    onNotice: options.onNotice,
     concurrency: options.concurrency,
     onProgress: options.onProgress,
     signal: options.signal
   });
-}
-function checkPlanOwner(planOwner, owner) {
-  if (owner === void 0 || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
 }
 function checkPlanTarget(planTarget, target) {
   if (planTarget === target || isLoopbackUrl(planTarget) && isLoopbackUrl(target)) return;
@@ -67147,7 +66559,7 @@ async function verifyFingerprints(client, plan, options = {}) {
 }
 function checkChangesAgainstLive(plan, live) {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    const problem = liveProblem(change, live.get(change.key));
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
@@ -67157,8 +66569,8 @@ function liveProblem(change, now) {
   if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
-  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
 }
 function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
@@ -67171,15 +66583,16 @@ function limitsFrom(project, flags) {
   };
 }
 
-// src/action/github-api.ts
-function repoPath(target) {
-  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
+// src/action/comment.ts
+function commentMarker(path5) {
+  const normalized = path5.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path7, status, detail, options) {
-    super(`[${method}] ${path7}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path5, status, detail, options) {
+    super(`[${method}] ${path5}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path7;
+    this.path = path5;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -67187,6 +66600,26 @@ var GitHubApiError = class extends Error {
   path;
   status;
 };
+async function upsertComment(target, marker, body) {
+  const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const found = data.find((comment) => comment.body?.includes(marker));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
+}
 function nextPagePath(link2, apiUrl) {
   const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
@@ -67196,15 +66629,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path7, body) {
-  return (await requestWithLink(target, method, path7, body)).data;
+async function request(target, method, path5, body) {
+  return (await requestWithLink(target, method, path5, body)).data;
 }
-async function requestWithLink(target, method, path7, body) {
+async function requestWithLink(target, method, path5, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath2 = path7.split("?")[0] ?? path7;
+  const shownPath2 = path5.split("?")[0] ?? path5;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path7}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path5}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -67233,32 +66666,6 @@ function apiMessage(text) {
   } catch {
   }
   return text.replace(/\s+/g, " ").slice(0, 200);
-}
-
-// src/action/comment.ts
-function commentMarker(path7) {
-  const normalized = path7.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
-}
-async function upsertComment(target, marker, body) {
-  const base = `${repoPath(target)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
-  }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
-}
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const found = data.find((comment) => comment.body?.includes(marker));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
-  }
-  return void 0;
 }
 
 // src/action/markdown.ts
@@ -67345,9 +66752,7 @@ async function planStep(inputs, context, onPlan) {
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
-    const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
-    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
+    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
   return work.catch(async (error3) => {
     if (!(error3 instanceof GitHubApiError)) await commentFailure(inputs, context, error3);
@@ -67385,13 +66790,7 @@ async function applyStep(inputs, context, onPlan) {
     try {
       const progress = log().progress("applied");
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      const ownership = {
-        takeOwnership: takeOwnershipOf(inputs),
-        owner: project.owner ?? DEFAULT_OWNER,
-        commit: await headCommit(context.workspace),
-        onNotice: (message) => notice(message)
-      };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
+      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
     } catch (error3) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
       throw error3;
@@ -67425,20 +66824,11 @@ function planFor(inputs, context, project, client) {
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
-    secrets: secretsOf(inputs),
-    takeOwnership: takeOwnershipOf(inputs),
-    onNotice: (message) => notice(message)
+    secrets: secretsOf(inputs)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
     return made;
   });
-}
-function takeOwnershipOf(inputs) {
-  try {
-    return parseTakeOwnership(inputs.takeOwnership);
-  } catch (error3) {
-    throw new Error(`input take-ownership: ${error3.message.replace(/^--take-ownership /, "")}`);
-  }
 }
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
@@ -67532,246 +66922,8 @@ function failedScopesMessage(failed) {
   return `${plural(failed.length, "scope")} failed to apply (${shown}${more}); run apply again to finish`;
 }
 
-// src/reconcile/adopt.ts
-import path6 from "node:path";
-
-// src/policy/adopt.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-var AdoptEditError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "AdoptEditError";
-  }
-};
-function adoptText(source, targets) {
-  const parsed = parseYamlSource(source);
-  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0) throw new AdoptEditError(`${source.file}: cannot edit a file with errors (${errors[0]?.message ?? "invalid YAML"})`);
-  const splices = targets.flatMap((target) => documentSplices(source, documentAt(source, parsed.yamlDocuments, target.line), target));
-  return applySplices(source.text, splices);
-}
-function documentAt(source, documents, line) {
-  const offset = lineOffset(source.text, line);
-  const found = documents.find((doc) => (0, import_yaml4.isMap)(doc.contents) && offset < doc.contents.range[2]);
-  if (!found) throw new AdoptEditError(`${source.file}:${line}: no policy document starts here`);
-  return found;
-}
-function documentSplices(source, doc, target) {
-  const map = doc.contents;
-  if (!(0, import_yaml4.isMap)(map)) return [];
-  const domains = map.items.find((pair) => keyIs(pair, "domains"));
-  if (!domains || !(0, import_yaml4.isSeq)(domains.value)) throw new AdoptEditError(`${source.file}:${target.line}: the policy has no domains list to edit`);
-  const splices = domainSplices(source.text, { key: domains.key, seq: domains.value }, target.domains);
-  const name = map.items.find((pair) => keyIs(pair, "scopeName"));
-  if (name && target.scopeName !== void 0 && (0, import_yaml4.isScalar)(name.value) && name.value.value !== target.scopeName) {
-    const [start, end] = name.value.range;
-    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
-  }
-  return splices;
-}
-function keyIs(pair, name) {
-  return (0, import_yaml4.isScalar)(pair.key) && pair.key.value === name;
-}
-function entryDomain(item) {
-  if ((0, import_yaml4.isScalar)(item)) return typeof item.value === "string" ? item.value : void 0;
-  if ((0, import_yaml4.isMap)(item)) {
-    const value = item.get("domain");
-    return typeof value === "string" ? value : void 0;
-  }
-  return void 0;
-}
-function domainSplices(text, pair, live) {
-  const { seq } = pair;
-  const wanted = new Map(live.map((domain) => [comparableDomain(domain), domain]));
-  const kept = seq.items.filter((item) => {
-    const domain = entryDomain(item);
-    return domain !== void 0 && wanted.has(comparableDomain(domain));
-  });
-  const present = new Set(kept.map((item) => comparableDomain(entryDomain(item) ?? "")));
-  const added = [...wanted.entries()].filter(([key]) => !present.has(key)).map(([, domain]) => domain).sort(compareStrings);
-  if (seq.flow) return [rewriteWhole(text, pair, kept, added)];
-  const removed = seq.items.filter((item) => !kept.includes(item));
-  const splices = removed.map((item) => ({ ...wholeLines(text, item), text: "" }));
-  const last = kept[kept.length - 1];
-  if (last === void 0) {
-    const at = afterColon(text, pair);
-    splices.push({ start: at, end: at, text: ` [${added.join(", ")}]` });
-  } else if (added.length > 0) {
-    const after = wholeLines(text, last).end;
-    const indent = " ".repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
-    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}
-`).join("") });
-  }
-  return splices;
-}
-function rewriteWhole(text, pair, kept, added) {
-  const items = [...kept.map((item) => sourceOf(text, item)), ...added];
-  const start = afterColon(text, pair);
-  return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(", ")}]` };
-}
-function afterColon(text, pair) {
-  return text.indexOf(":", pair.key.range?.[1] ?? 0) + 1;
-}
-function sourceOf(text, node) {
-  const [start, end] = node.range ?? [0, 0];
-  const raw = text.slice(start, end).trim();
-  return (0, import_yaml4.isMap)(node) && !node.flow ? `{${raw.split("\n").map((line) => line.trim()).join(", ")}}` : raw;
-}
-function wholeLines(text, node) {
-  const [start, , nodeEnd] = node.range ?? [0, 0, 0];
-  const lineStart = text.lastIndexOf("\n", dashBefore(text, start) - 1) + 1;
-  const lastChar = Math.max(start, nodeEnd - 1);
-  const newline = text.indexOf("\n", lastChar);
-  const end = text.charAt(lastChar) === "\n" ? lastChar + 1 : newline === -1 ? text.length : newline + 1;
-  return { start: lineStart, end };
-}
-function dashBefore(text, offset) {
-  const dash = text.lastIndexOf("-", offset);
-  return dash === -1 ? offset : dash;
-}
-function columnOf(text, offset) {
-  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
-}
-function lineOffset(text, line) {
-  let offset = 0;
-  for (let current2 = 1; current2 < line; current2++) {
-    const next = text.indexOf("\n", offset);
-    if (next === -1) return text.length;
-    offset = next + 1;
-  }
-  return offset;
-}
-function applySplices(text, splices) {
-  let result = text;
-  for (const splice of [...splices].sort((a, b) => b.start - a.start)) {
-    result = result.slice(0, splice.start) + splice.text + result.slice(splice.end);
-  }
-  return result;
-}
-
-// src/reconcile/adopt.ts
-function driftedScopes(plan) {
-  const entries = [
-    ...plan.changes.filter((change) => change.origin !== void 0).map((change) => ({ key: change.key, origin: change.origin, source: change.source, live: change.before, outside: change.outside })),
-    ...plan.drift
-  ];
-  const drifted = [];
-  const conflicts = [];
-  for (const entry of entries) {
-    if (entry.origin === "conflict") conflicts.push(entry.key);
-    else if (entry.source && entry.outside) drifted.push({ key: entry.key, source: entry.source, live: entry.live, outside: entry.outside });
-  }
-  return { drifted, conflicts };
-}
-async function adoptDrift(plan, cwd) {
-  const { drifted, conflicts } = driftedScopes(plan);
-  const byFile = /* @__PURE__ */ new Map();
-  for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
-  const root = await readableRoot(cwd);
-  for (const [file, entries] of byFile) {
-    const absolute = path6.resolve(cwd, file);
-    const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
-    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
-  }
-  return { adopted: drifted, files: [...byFile.keys()], conflicts };
-}
-function targetOf(entry) {
-  const name = entry.outside.fields.find((field) => field.field === "scopeName");
-  const target = { line: entry.source.line, domains: entry.live };
-  if (name && typeof name.after === "string") target.scopeName = name.after;
-  return target;
-}
-
-// src/action/adopt-branch.ts
-import { execFile as execFile4 } from "node:child_process";
-import { promisify as promisify4 } from "node:util";
-var run4 = promisify4(execFile4);
-var ADOPT_BRANCH = "autojoin-sync/adopt";
-var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" };
-async function pushAdoptBranch(workspace, files, message) {
-  const git4 = async (...args) => (await run4("git", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
-  const start = await git4("rev-parse", "HEAD");
-  const identity = ["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`];
-  await git4("checkout", "-q", "-B", ADOPT_BRANCH);
-  try {
-    await git4("add", "--", ...files);
-    await git4(...identity, "commit", "-q", "--no-verify", "-m", message);
-    const commit = await git4("rev-parse", "HEAD");
-    await git4("push", "-q", "--force", "origin", `HEAD:refs/heads/${ADOPT_BRANCH}`);
-    return commit;
-  } finally {
-    await git4("checkout", "-q", "--detach", start);
-  }
-}
-
-// src/action/pull-request.ts
-async function upsertPullRequest(target, spec) {
-  const pulls = `${repoPath(target)}/pulls`;
-  const head = `${target.owner}:${spec.head}`;
-  const open3 = await request(target, "GET", `${pulls}?state=open&head=${encodeURIComponent(head)}&per_page=100`);
-  const existing = open3.find((pull) => Number.isSafeInteger(pull.number));
-  if (existing) {
-    const updated = await request(target, "PATCH", `${pulls}/${existing.number}`, { title: spec.title, body: spec.body });
-    return { action: "updated", number: existing.number, url: updated.html_url };
-  }
-  const created = await request(target, "POST", pulls, { title: spec.title, body: spec.body, head: spec.head, base: spec.base });
-  return { action: "created", number: created.number, url: created.html_url };
-}
-
-// src/action/adopt-step.ts
-var ADOPT_MARKER = "<!-- autojoin-sync:adopt -->";
-async function adoptStep(inputs, context) {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  return withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor({ ...inputs, prune: false }, context, project, client);
-    if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
-    const result = await adoptDrift(plan, context.workspace);
-    const driftCount = result.adopted.length + result.conflicts.length;
-    if (result.adopted.length === 0) {
-      const summary3 = result.conflicts.length === 0 ? "No drift: nothing to adopt." : `Nothing adopted: ${plural(result.conflicts.length, "conflict")} to settle by hand.`;
-      await writeJobSummary(`### autojoin-sync adopt
-
-${summary3}
-`, inputs);
-      return { exitCode: ExitCode2.ok, summary: summary3, hasChanges: false, driftCount };
-    }
-    const body = pullRequestBody(result.adopted, result.conflicts);
-    await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, "scope")} changed outside this repository`);
-    const url = await openPullRequest(inputs, context, body);
-    const summary2 = `Adopted ${plural(result.adopted.length, "scope")} into ${plural(result.files.length, "file")}: ${url}`;
-    await writeJobSummary(`${body}
-`, inputs);
-    return { exitCode: ExitCode2.ok, summary: summary2, hasChanges: true, driftCount, pullRequestUrl: url };
-  });
-}
-async function openPullRequest(inputs, context, body) {
-  if (!inputs.githubToken || !context.owner || !context.repo) throw new Error("command adopt opens a pull request: give the github-token input (contents: write, pull-requests: write)");
-  if (!context.defaultBranch) throw new Error("command adopt: the repository's default branch is unknown (no event payload and no GITHUB_REF_NAME)");
-  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo };
-  const spec = { head: ADOPT_BRANCH, base: context.defaultBranch, title: "autojoin-sync: adopt changes made outside this repository", body };
-  const pull = await upsertPullRequest(target, spec);
-  info(`${pull.action} pull request #${pull.number}`);
-  return pull.url;
-}
-function pullRequestBody(adopted, conflicts) {
-  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: void 0 }).replace(/^outside: /, ""))} | ${escapeMarkdown(entry.outside.modifiedAt ?? "not shown")} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
-  const left = conflicts.length === 0 ? "" : `
-
-**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(", ")}`;
-  return [
-    ADOPT_MARKER,
-    "### autojoin-sync: changes made outside this repository",
-    "",
-    "These scopes were changed outside git (for example by an admin in the widget). Merging this pull request keeps the changes; closing it and running apply reverts them.",
-    "",
-    "| scope | changed outside | modified | file |",
-    "|---|---|---|---|",
-    ...rows
-  ].join("\n") + left;
-}
-
 // src/action/main.ts
-async function run5() {
+async function run3() {
   maskSecret(getInput("api-key"));
   maskSecret(getInput("github-token"));
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
@@ -67796,16 +66948,12 @@ function runStep(inputs, context, onPlan) {
       return planStep(inputs, context, onPlan);
     case "apply":
       return applyStep(inputs, context, onPlan);
-    case "adopt":
-      return adoptStep(inputs, context);
   }
 }
 function conclude(outcome, inputs) {
   setPlanOutputs(outcome);
   setOutput("exit-code", String(outcome.exitCode));
   setOutput("summary", outcome.summary);
-  if (outcome.driftCount !== void 0) setOutput("drift-count", String(outcome.driftCount));
-  if (outcome.pullRequestUrl !== void 0) setOutput("pull-request-url", outcome.pullRequestUrl);
   info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }
@@ -67829,4 +66977,4 @@ function maskSecret(value) {
 }
 
 // src/action/index.ts
-await run5();
+await run3();

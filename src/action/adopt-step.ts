@@ -4,7 +4,7 @@
  * commits that on the branch `autojoin-sync/adopt`, and opens or updates one pull request that
  * lists each scope's outside change and when it was made. Nothing is written to the service.
  */
-import * as core from '@actions/core';
+import * as core from './runner.js';
 import { adoptDrift, type Drifted } from '../reconcile/adopt.js';
 import { ExitCode } from '../run/exit-codes.js';
 import { outsideLine } from '../render/describe.js';
@@ -29,14 +29,14 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext):
     const driftCount = result.adopted.length + result.conflicts.length;
     if (result.adopted.length === 0) {
       const summary = result.conflicts.length === 0 ? 'No drift: nothing to adopt.' : `Nothing adopted: ${plural(result.conflicts.length, 'conflict')} to settle by hand.`;
-      await writeJobSummary(`### autojoin-sync adopt\n\n${summary}\n`, inputs);
+      await writeJobSummary(`### autojoin-sync adopt\n\n${summary}\n`);
       return { exitCode: ExitCode.ok, summary, hasChanges: false, driftCount };
     }
     const body = pullRequestBody(result.adopted, result.conflicts);
     await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, 'scope')} changed outside this repository`);
     const url = await openPullRequest(inputs, context, body);
     const summary = `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}: ${url}`;
-    await writeJobSummary(`${body}\n`, inputs);
+    await writeJobSummary(`${body}\n`);
     return { exitCode: ExitCode.ok, summary, hasChanges: true, driftCount, pullRequestUrl: url };
   });
 }

@@ -16,6 +16,8 @@ import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { redactOutput, writeStderr } from '../run/output.js';
+import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -126,7 +128,7 @@ export async function planOrFail(options: {
     onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
-  return plan;
+  return markEchoedSecrets(plan);
 }
 
 /** @returns the scopes of --take-ownership (each TYPE/ID; commas separate several too). */
@@ -140,7 +142,7 @@ export function takeOwnershipOf(flags: { takeOwnership?: string[] }): Set<ScopeK
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
+  for (const diagnostic of diagnostics) writeStderr(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /**
@@ -164,7 +166,7 @@ const BATCH_CHARS = 64 * 1024;
 
 /** Writes `text`; when the stream's buffer is full, resolves once it drains (or closes or fails: nothing then waits for it). */
 function writeDrained(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (stream.write(text)) return Promise.resolve();
+  if (stream.write(redactOutput(text))) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       stream.off('drain', done).off('close', done).off('error', done);

@@ -13,7 +13,7 @@
 import { comparableDomains } from '../domain.js';
 import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
-import { parseScopeKey, scopeKey } from '../scope.js';
+import { splitScopeKey, scopeKey } from '../scope.js';
 import { NO_AUTOJOIN, summarize } from './plan.js';
 import { canonicalJson } from './fields.js';
 import { isReservedKey } from './ownership.js';
@@ -46,7 +46,7 @@ function scopeProblem(plan: Plan): string | null {
   for (const [index, { key }] of plan.scopes.entries()) {
     if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
     seen.add(key);
-    const ref = parseScopeKey(key);
+    const ref = splitScopeKey(key);
     const problem = schemaProblem('policy', { scope: ref.scope, scopeType: ref.scopeType, componentId: 'x', domains: [] });
     if (problem) return `/scopes/${index} (${key}): ${problem}`;
   }

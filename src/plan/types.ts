@@ -132,6 +132,8 @@ export interface Plan {
   summary: PlanSummary;
   /** `K/N` when made with --shard. */
   shard?: string;
+  /** Set when a secret the service echoed was replaced by `***` in the plan's outputs: the scopes that held it; apply --plan refuses such a plan. */
+  redacted?: ScopeKey[];
   /** The owner every write of this plan marks its scope with (`autojoin-sync.owner`). */
   owner: string;
   /** Pruning candidates left alone because their live marker is not this owner's, by key. */

@@ -49,8 +49,11 @@ export function driftedScopes(plan: Pick<Plan, 'changes' | 'drift'>): { drifted:
  * Writes the live state of every drifted scope of `plan` into its policy file.
  * @param cwd the directory the plan's file names are relative to
  */
-export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift'>, cwd: string): Promise<AdoptResult> {
+export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>, cwd: string): Promise<AdoptResult> {
   const { drifted, conflicts } = driftedScopes(plan);
+  const secret = drifted.find((entry) => plan.redacted?.includes(entry.key));
+  // Its live state holds a secret the service echoed: written into a file, it would be committed.
+  if (secret) throw new Error(`adopt: the live state of ${secret.key} holds a secret; it is not written into a policy file`);
   const byFile = new Map<string, Drifted[]>();
   for (const entry of drifted) byFile.set(entry.source.file, [...(byFile.get(entry.source.file) ?? []), entry]);
   const root = await readableRoot(cwd);

@@ -6,13 +6,13 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
+import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, refuseRedactedPlan, type PlanBuilder, type Shard } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
@@ -24,7 +24,8 @@ import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
-import { liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
+import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
+import { withoutMarker } from '../plan/fields.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
@@ -209,6 +210,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
+    refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     checkPlanOwner(plan.owner, options.owner);
     await verifyFingerprints(client, plan, options);
@@ -221,12 +223,6 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
     onProgress: options.onProgress,
     signal: options.signal,
   });
-}
-
-/** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
-function checkPlanOwner(planOwner: string, owner: string | undefined): void {
-  if (owner === undefined || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
 }
 
 /** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
@@ -244,7 +240,7 @@ async function verifyFingerprints(
   plan: Plan,
   options: { listing?: ListingKind; concurrency?: number } = {},
 ): Promise<void> {
-  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
   const live = await readLiveState(client, refs, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -333,7 +329,8 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
 function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'> {
   const fields: Pick<Policy, 'scopeName' | 'metadata'> = {};
   if (typeof live.scopeName === 'string' && live.scopeName !== '') fields.scopeName = live.scopeName;
-  const metadata = live.metadata;
+  // The ownership marker is the writes' own, never policy: a file holding it would be an error.
+  const metadata = withoutMarker(live.metadata);
   if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length > 0) {
     fields.metadata = metadata as Record<string, unknown>;
   }

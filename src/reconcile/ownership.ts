@@ -5,6 +5,7 @@
  */
 import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
 import { keptMetadataOf, liveMarker } from '../plan/ownership.js';
+import { PlanFileError } from '../plan/saved.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import type { Change, FieldChange, Plan } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
@@ -65,6 +66,12 @@ export function ownershipConflicts(plan: Plan, takeOwnership: ReadonlySet<ScopeK
 export function refuseOwnedElsewhere(plan: Plan, takeOwnership?: ReadonlySet<ScopeKey>): void {
   const conflicts = ownershipConflicts(plan, takeOwnership);
   if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+
+/** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
+export function checkPlanOwner(planOwner: string, owner: string | undefined): void {
+  if (owner === undefined || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
 }
 
 /**

@@ -140,6 +140,33 @@ describe('applyChanges against the emulator', () => {
     ]);
   });
 
+  it('says once when the service keeps no metadata (its answers show no marker), and not when it does', async () => {
+    // A deployment that drops metadata: it stores the domains and answers without the marker.
+    server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8'))).on('end', () => {
+        const { domains } = JSON.parse(body) as { domains: string[] };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const invitation = { id: 'inv_1', invitationType: 'autojoin', deactivated: false, metadata: null };
+        response.end(JSON.stringify({ autojoinDomains: domains.map((domain, i) => ({ id: `ajd_${i}`, domain })), invitation }));
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: KEY, retry: { maxRetries: 0 } });
+    const notices: string[] = [];
+    const plan = planOf([change('create', 'a', [], ['a.example']), change('create', 'b', [], ['b.example'])]);
+    const report = await applyChanges(client, plan, { onNotice: (message) => notices.push(message) });
+    expect(report.applied).toHaveLength(2);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/shows no ownership marker .*pruning clears nothing here/u);
+
+    const { client: honest } = await connect();
+    const quiet: string[] = [];
+    await applyChanges(honest, plan, { onNotice: (message) => quiet.push(message), commit: 'c0ffee' });
+    expect(quiet).toEqual([]);
+    expect(emulator?.data().scopes['team/a']?.autojoin?.invitation.metadata).toMatchObject({ 'autojoin-sync.owner': 'default', 'autojoin-sync.commit': 'c0ffee' });
+  });
+
   it('reports scopes not started as skipped when the run is interrupted', async () => {
     const { emulator: em, client: c } = await connect();
     const interrupt = new AbortController();

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { adoptDrift } from '../../reconcile/adopt.js';
 import type { ListingKind } from '../../service/types.js';
 import { log } from '../../run/log.js';
+import { writeStdout } from '../../run/output.js';
 import { escapeControls } from '../../render/escape.js';
 import { outsideLine } from '../../render/describe.js';
 import { plural } from '../../text.js';
@@ -53,7 +54,7 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
       const plan = await planOrFail({ paths, cwd, client, project, target, flags: { ...flags, prune: false }, label: 'read' });
       const result = await adoptDrift(plan, cwd);
       for (const entry of result.adopted) {
-        process.stdout.write(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
+        writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
       }
       for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
       log().always(result.adopted.length === 0 ? 'Nothing to adopt: no scope was changed outside this repository.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);

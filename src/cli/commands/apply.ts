@@ -9,6 +9,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
+import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
@@ -97,10 +98,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
       const json = flags.format === 'json';
       // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
       if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+      else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
       const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, paths);
-      if (json) process.stdout.write(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+      if (json) writeStdout(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
       if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
     },
@@ -113,7 +114,7 @@ const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, paths: string[]): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
-    process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
+    writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
   const progress = progressOf('applied');

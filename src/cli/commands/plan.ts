@@ -1,7 +1,6 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
@@ -9,6 +8,7 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
+import { writeOutputFile, writeStdout } from '../../run/output.js';
 import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
@@ -76,7 +76,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     paths,
     async ({ client, project, target }) => {
       const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-      process.stdout.write(renderPlan(plan, flags.format));
+      writeStdout(renderPlan(plan, flags.format));
       noticeUnmarked(plan);
       if (flags.out) await savePlan(flags.out, plan);
       warnIfUnsafe(plan, limitsFrom(project, {}));
@@ -88,9 +88,8 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
 async function savePlan(file: string, plan: Plan): Promise<void> {
-  const text = serializePlan(plan);
-  await writeFileAtomic(file, text);
-  const digest = planDigest(Buffer.from(text, 'utf8'));
+  const written = await writeOutputFile(file, serializePlan(plan));
+  const digest = planDigest(Buffer.from(written, 'utf8'));
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
 }
 
