@@ -125,7 +125,7 @@ describe('drift: changed outside this repository', () => {
     expect(adopt.code, adopt.stderr).toBe(0);
     expect(adopt.stdout).toContain('adopted team/eng into eng.autojoin.yaml');
     const text = await readFile(join(project.dir, 'eng.autojoin.yaml'), 'utf8');
-    expect(text).toBe(`# engineering\n${policy('eng', ['eng.example', 'acme.example'])}`.replace(' {2}- acme.example\n', '').replace(/(  - eng.example\n)/, '$1  - partner.example\n'));
+    expect(text).toBe(`# engineering\n${policy('eng', ['eng.example', 'acme.example'])}`.replace('  - acme.example\n', '').replace(/( {2}- eng.example\n)/, '$1  - partner.example\n'));
     const after = await cli(['plan', '--detailed-exitcode'], { cwd: project.dir, emulator });
     expect(after.code).toBe(0);
     expect(after.stdout).toContain('No changes.');
