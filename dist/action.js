@@ -62674,7 +62674,12 @@ function resolveHeld(entry, lastApplied, place) {
 }
 function groupByCommit(held) {
   const byCommit = /* @__PURE__ */ new Map();
-  for (const entry of held) byCommit.set(entry.commit, [...byCommit.get(entry.commit) ?? [], entry.desired.policy.key]);
+  for (const entry of held) {
+    const { key, source } = entry.desired.policy;
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push({ key, file: source.file });
+    byCommit.set(entry.commit, list);
+  }
   return byCommit;
 }
 function driftReport(change) {
@@ -66338,7 +66343,7 @@ function driftSummaryLine(plan) {
   if (total === 0) return null;
   const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
   const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
-  return `${plural(total, "scope")} changed outside this repository${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}.`;
+  return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }
 
 // src/render/bounded.ts
@@ -67099,36 +67104,75 @@ async function git3(args, cwd, rev) {
 }
 
 // src/reconcile/last-applied.ts
-import { execFile as execFile3 } from "node:child_process";
+import { execFile as execFile3, spawn as spawn2 } from "node:child_process";
 import path5 from "node:path";
 import { promisify as promisify3 } from "node:util";
 var run3 = promisify3(execFile3);
 async function readLastApplied(needed, options) {
   const states = /* @__PURE__ */ new Map();
-  for (const [commit, keys] of needed) {
-    const wanted = new Set(keys);
-    const found = await statesAt(commit, options).catch(() => []);
-    states.set(commit, new Map(found.filter(([key]) => wanted.has(key))));
+  for (const [commit, scopes] of needed) {
+    states.set(commit, await statesAt(commit, scopes, options).catch(() => /* @__PURE__ */ new Map()));
   }
   return (commit, key) => states.get(commit)?.get(key) ?? null;
 }
-async function statesAt(commit, options) {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return [];
-  const sources = await readPolicySourcesAt(commit, options.paths, options.cwd);
+async function statesAt(commit, scopes, options) {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return /* @__PURE__ */ new Map();
   const project = await projectAt(commit, options);
+  const files = [...new Set(scopes.map((scope) => scope.file))];
+  const found = statesOf(await readFilesAt(commit, files, options.cwd), project, options);
+  if (scopes.some((scope) => !found.has(scope.key))) {
+    for (const [key, state] of statesOf(await readPolicySourcesAt(commit, options.paths, options.cwd), project, options)) found.set(key, state);
+  }
+  return found;
+}
+function statesOf(sources, project, options) {
   const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
-  return policies.map((policy) => [policy.key, writtenStateOf(policy)]);
+  return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
 }
 async function projectAt(commit, options) {
   if (!options.project.file) return {};
   try {
     const top = (await run3("git", ["rev-parse", "--show-toplevel"], { cwd: options.cwd, encoding: "utf8" })).stdout.trim();
     const relative3 = path5.relative(top, options.project.file).split(path5.sep).join("/");
-    const text = (await run3("git", ["show", `${commit}:${relative3}`], { cwd: options.cwd, encoding: "utf8", maxBuffer: 1024 * 1024 })).stdout;
-    return parseProjectSource({ file: relative3, text }, options.project.file).config;
+    const [source] = await readFilesAt(commit, [relative3], top);
+    return source ? parseProjectSource(source, options.project.file).config : {};
   } catch {
     return {};
   }
+}
+async function readFilesAt(commit, files, cwd) {
+  const specs = files.map((file) => `${commit}:./${file}`);
+  const checked = (await catFile("--batch-check", specs, cwd)).toString("utf8").split("\n");
+  const wanted = files.filter((_, index) => {
+    const [, type, size] = (checked[index] ?? "").split(" ");
+    return type === "blob" && Number(size) <= MAX_FILE_BYTES;
+  });
+  if (wanted.length === 0) return [];
+  return parseBatch(await catFile("--batch", wanted.map((file) => `${commit}:./${file}`), cwd), wanted);
+}
+function catFile(mode, specs, cwd) {
+  return new Promise((resolve4, reject) => {
+    const child = spawn2("git", ["cat-file", mode], { cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const chunks = [];
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => code === 0 ? resolve4(Buffer.concat(chunks)) : reject(new Error(`git cat-file exited with ${code}`)));
+    child.stdin.end(specs.map((spec) => `${spec}
+`).join(""));
+  });
+}
+function parseBatch(output, files) {
+  const sources = [];
+  let offset = 0;
+  for (const file of files) {
+    const end = output.indexOf(10, offset);
+    if (end === -1) break;
+    const size = Number(output.subarray(offset, end).toString("utf8").split(" ")[2]);
+    offset = end + 1;
+    sources.push({ file, text: output.subarray(offset, offset + size).toString("utf8") });
+    offset += size + 1;
+  }
+  return sources;
 }
 
 // src/reconcile/ownership.ts

@@ -8,7 +8,7 @@ import { canonicalJson } from './fields.js';
 import { DEFAULT_OWNER, liveMarker } from './ownership.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
-import { threeWay, type LastApplied } from './three-way.js';
+import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -86,7 +86,7 @@ export interface PlanBuilder {
   /** The same for a policy no file declares now (pruned): its desired state is no domains. */
   addPruned(policy: PrunedPolicy, live: LiveScope | undefined): void;
   /** @returns the commits whose policy files the plan needs, each with its scopes: those whose files changed since this owner's marker (three-way.ts). */
-  lastAppliedNeeded(): Map<string, ScopeKey[]>;
+  lastAppliedNeeded(): Map<string, NeededScope[]>;
   /**
    * @param lastApplied the state at a marker's commit of each scope {@link lastAppliedNeeded} named (absent: none is known)
    * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.

@@ -15,6 +15,12 @@ import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import type { Change, DriftReport } from './types.js';
 
+/** A scope whose state at a commit is needed, and the file that declares it now (most likely where it was then too). */
+export interface NeededScope {
+  key: ScopeKey;
+  file: string;
+}
+
 /** The state at a marker's commit of one scope: null when that commit, or the scope in it, is gone. */
 export type LastApplied = (commit: string, key: ScopeKey) => WrittenState | null;
 
@@ -32,8 +38,8 @@ export interface ThreeWay {
    * @returns the change to record now (null: none), or `held` until {@link ThreeWay.resolve}
    */
   sort(desired: Desired, live: LiveScope | undefined, change: Change | null): Change | null | 'held';
-  /** @returns the commits the held scopes need the policy files of, each with its scopes. */
-  needed(): Map<string, ScopeKey[]>;
+  /** @returns the commits the held scopes need the policy files of, each with its scopes and the files that declare them now. */
+  needed(): Map<string, NeededScope[]>;
   /** @returns the changes of the held scopes, now that the states at their commits are known. */
   resolve(lastApplied: LastApplied): Change[];
   /** Scopes changed outside that this plan leaves as they are (`drift: keep`). */
@@ -85,9 +91,14 @@ function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Des
   return place(entry.desired, entry.live, change, verdict);
 }
 
-function groupByCommit(held: readonly Held[]): Map<string, ScopeKey[]> {
-  const byCommit = new Map<string, ScopeKey[]>();
-  for (const entry of held) byCommit.set(entry.commit, [...(byCommit.get(entry.commit) ?? []), entry.desired.policy.key]);
+function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {
+  const byCommit = new Map<string, NeededScope[]>();
+  for (const entry of held) {
+    const { key, source } = entry.desired.policy;
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push({ key, file: source.file });
+    byCommit.set(entry.commit, list);
+  }
   return byCommit;
 }
 

@@ -198,12 +198,12 @@ export function keptEntry(report: DriftReport): string {
   return `${escapeControls(report.key)}: ${report.origin === 'conflict' ? 'conflict, ' : ''}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where}`;
 }
 
-/** @returns `2 scopes changed outside this repository (1 conflict); 1 kept as live.`, or null when none was. */
+/** @returns `2 scopes (1 conflict); 1 kept as it is live; …adopt…`, or null when none was changed outside. */
 export function driftSummaryLine(plan: Pick<Plan, 'changes' | 'drift'>): string | null {
   const moved = plan.changes.filter((change) => change.origin !== undefined);
   const total = moved.length + plan.drift.length;
   if (total === 0) return null;
   const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === 'conflict').length;
   const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? 'it is' : 'they are'} live` : '';
-  return `${plural(total, 'scope')} changed outside this repository${conflicts > 0 ? ` (${plural(conflicts, 'conflict')})` : ''}${kept}.`;
+  return `${plural(total, 'scope')}${conflicts > 0 ? ` (${plural(conflicts, 'conflict')})` : ''}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }

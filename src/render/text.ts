@@ -68,7 +68,7 @@ function driftSection(plan: Plan, paint: Palette): string {
   if (headline === null) return '';
   const moved = plan.changes.filter((change) => change.origin !== undefined).map((change) => renderChange(change, paint));
   const kept = plan.drift.map((report) => `    ${keptEntry(report)}`);
-  return `${paint.bold(`Changed outside this repository: ${headline}`)}\n\n${[...moved, ...(kept.length > 0 ? [kept.join('\n')] : [])].join('\n\n')}\n\n`;
+  return `${paint.bold('Changed outside this repository')}\n${headline}\n\n${[...moved, ...(kept.length > 0 ? [kept.join('\n')] : [])].join('\n\n')}\n\n`;
 }
 
 /** The lines after the summary: updates that only mark the owner, and the scopes not managed here. */
