@@ -10,17 +10,16 @@ import * as core from '@actions/core';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
-import { resolveListing } from '../run/listing.js';
-import { loadProjectOrFail } from '../run/project.js';
-import { checkPoliciesFound, loadPolicies, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
-import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, LoadResult } from '../policy/types.js';
+import type { RunSettings } from '../run/settings.js';
 import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { applyPlan, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
@@ -57,28 +56,27 @@ export interface StepOutcome extends PlanOutputs {
 export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
-export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
-  annotate(load.diagnostics);
+export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
+  const { paths, base: cwd, roots, project } = settings;
+  const load = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs) });
+  annotate(load.diagnostics, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
-  if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
+  if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
-export async function planStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  const work = withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor(inputs, context, project, client);
+export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  const work = withClient(settings, async (client) => {
+    const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return loadFailed(inputs, context, load, true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
-    const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
+    const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -106,10 +104,9 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  return withClient(inputs, context, project, async (client) => {
-    const made = await planToApply(inputs, context, project, client);
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  return withClient(settings, async (client) => {
+    const made = await planToApply(inputs, context, settings, client);
     if (!made.plan) return loadFailed(inputs, context, made.load, false);
     const { plan, planJson } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson });
@@ -117,7 +114,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     let report;
     try {
       const progress = log().progress('applied');
-      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
+      const options = { client, plan, settings, onProgress: progress.update };
       report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
@@ -134,31 +131,26 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
 type PlanToApply = { plan: Plan; planJson: string } | { plan: null; load: LoadResult };
 
 /** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<PlanToApply> {
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
   }
-  const { plan, load } = await planFor(inputs, context, project, client);
+  const { plan, load } = await planFor(inputs, context, settings, client);
   return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
-function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
-    paths: inputs.paths,
-    cwd: context.workspace,
+    settings,
     client,
-    project,
-    listing: resolveListing(inputs.listing, project),
-    concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
-    prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
   }).finally(progress.done).then((made) => {
-    annotate(made.load.diagnostics);
+    annotate(made.load.diagnostics, settings, context);
     return made;
   });
 }
@@ -175,21 +167,11 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
   return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
 }
 
-/** Connects as the CLI does (base-url / api-key inputs in the environment's place) and always closes. */
-async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
-  const env = serviceEnv(inputs, process.env);
+/** Connects as the CLI does (the settings hold the base-url / api-key inputs) and always closes. */
+async function withClient<T>(settings: RunSettings, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
-  const options = {
-    env,
-    cwd: context.workspace,
-    baseUrl: project.baseUrl,
-    projectFile: project.file,
-    notice,
-    baseUrlHint: 'the action input base-url',
-    onRequest,
-    connections: inputs.concurrency,
-  };
+  const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
   return withServiceClient(options, (message) => core.notice(message), work);
 }
 
@@ -207,14 +189,14 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
   };
 }
 
-function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
-  return loadProjectOrFail(workspace, paths, annotate, 'see the annotations');
-}
-
-/** One annotation per diagnostic, at its file, line and column. */
-function annotate(diagnostics: readonly Diagnostic[]): void {
+/**
+ * One annotation per diagnostic, at its file, line and column: files are named relative to the
+ * run's base (the paths' repository), annotations relative to the workspace.
+ */
+export function annotate(diagnostics: readonly Diagnostic[], where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): void {
   for (const d of diagnostics) {
-    const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+    const file = relativePosix(context.workspace, resolve(where.base, d.file));
+    const properties = { file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
     if (d.severity === 'error') core.error(escapeControls(d.message), properties);
     else core.warning(escapeControls(d.message), properties);
   }

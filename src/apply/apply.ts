@@ -10,11 +10,10 @@ import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
-
-export const DEFAULT_CONCURRENCY = 16;
+import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
 
 export interface ApplyOptions {
-  /** Most POSTs in flight at once (default 16). */
+  /** Most POSTs in flight at once (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
   /** Called after each scope, applied or failed. */
   onProgress?: (done: number, total: number) => void;

@@ -42,7 +42,9 @@ export interface ProjectConfig {
   /** Absolute path of the project file, when there is one. */
   file?: string;
   baseUrl?: string;
-  /** How live state is read (`--listing` and AUTOJOIN_LISTING win; src/run/listing.ts). */
+  /** How live state is read (`--read` and AUTOJOIN_READ win; src/run/settings.ts). */
+  read?: 'by-group' | 'by-scope' | 'autojoin';
+  /** The old name of `read`, kept for one release. */
   listing?: 'by-group' | 'by-scope' | 'autojoin';
   defaults?: { componentId?: string; scopeType?: string };
   safety?: {

@@ -6,7 +6,7 @@ import type { NamedSecret } from '../policy/secrets.js';
  * offline `validate` does not load the client to know them.
  */
 export function configuredSecrets(env: NodeJS.ProcessEnv): NamedSecret[] {
-  return (['AUTOJOIN_API_KEY', 'AUTOJOIN_ACCESS_TOKEN'] as const).flatMap((name) => {
+  return (['AUTOJOIN_API_KEY', 'VORTEX_API_KEY', 'AUTOJOIN_ACCESS_TOKEN'] as const).flatMap((name) => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? [] : [{ name, value }];
   });

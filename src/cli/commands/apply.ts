@@ -9,29 +9,21 @@ import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import type { ApplyReport } from '../../apply/types.js';
-import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
+import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
 import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
-import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
+import type { SettingFlags } from '../../run/settings.js';
+import { cliSettings, planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
 import { renderPlan } from './plan.js';
 
-interface ApplyFlags {
+interface ApplyFlags extends SettingFlags {
   plan?: string;
   planSha256?: string;
   yes?: boolean;
-  maxRemovals?: number;
-  allowEmpty?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
   format: 'text' | 'json';
-  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -81,30 +73,25 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
-  const cwd = process.cwd();
-  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
-      const json = flags.format === 'json';
-      // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
-      if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
-      if (json) process.stdout.write(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
-      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-    },
-    flags,
-  );
+  const settings = await cliSettings(paths, flags);
+  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+  await withSession(settings, async (session) => {
+    const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+    const json = flags.format === 'json';
+    // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
+    if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
+    else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+    const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+    if (json) process.stdout.write(renderApplyReportJson(plan, report));
+    else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+  });
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -116,10 +103,8 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     return await applyPlan({
       client,
       plan,
-      limits: limitsFrom(project, flags),
+      settings,
       target,
-      concurrency: flags.concurrency,
-      listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
       confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,

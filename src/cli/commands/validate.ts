@@ -20,6 +20,7 @@ import { allowNoPoliciesOption } from '../options.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
+import { locateRun } from '../../run/place.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -54,16 +55,24 @@ Examples:
     });
 }
 
-async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
-  const cwd = process.cwd();
-  const project = await loadProjectConfig(cwd, paths);
-  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env) });
+async function runValidate(given: string[], options: ValidateOptions): Promise<void> {
+  const place = await locateRun(process.cwd(), given);
+  const { base: cwd, paths, roots } = place;
+  const project = await loadProjectConfig(place.projectFile, place);
+  // An invalid project file is reported alone: its defaults would be missing from every policy.
+  const result = hasError(project.diagnostics) ? EMPTY_LOAD : await loadPolicies(paths, { cwd, roots, project: project.config, secrets: configuredSecrets(process.env) });
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
   log().info(summary(result, diagnostics));
   if (failed) process.exitCode = ExitCode.error;
+}
+
+const EMPTY_LOAD: LoadResult = { policies: [], policyCount: 0, diagnostics: [], files: [] };
+
+function hasError(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
 }
 
 function renderText(diagnostics: readonly Diagnostic[]): string {
