@@ -72,7 +72,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
   const work = withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
-    if (!plan) return loadFailed(inputs, context, load, true);
+    if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
@@ -107,7 +107,7 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
   return withClient(settings, async (client) => {
     const made = await planToApply(inputs, context, settings, client);
-    if (!made.plan) return loadFailed(inputs, context, made.load, false);
+    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, planJson } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson });
     const title = planTitle(inputs.paths);
@@ -195,11 +195,20 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
  */
 export function annotate(diagnostics: readonly Diagnostic[], where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): void {
   for (const d of diagnostics) {
-    const file = relativePosix(context.workspace, resolve(where.base, d.file));
-    const properties = { file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+    const properties = { file: workspaceFile(d.file, where, context), startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
     if (d.severity === 'error') core.error(escapeControls(d.message), properties);
     else core.warning(escapeControls(d.message), properties);
   }
+}
+
+/** A file named relative to the run's base, named relative to the workspace, as GitHub shows files. */
+function workspaceFile(file: string, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): string {
+  return relativePosix(context.workspace, resolve(where.base, file));
+}
+
+/** The load with its diagnostics' files named relative to the workspace, for the job summary and the comment. */
+function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): LoadResult {
+  return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where, context) })) };
 }
 
 /** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts; @returns it and its sha256. */

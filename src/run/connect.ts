@@ -20,7 +20,7 @@ import type { RunSettings } from './settings.js';
 /** What connecting needs of the run's settings. */
 export type ConnectSettings = Pick<
   RunSettings,
-  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
+  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
 > & { project: Pick<RunSettings['project'], 'file'> };
 
 export interface ConnectOptions {
@@ -48,7 +48,8 @@ export interface EmbeddedEmulator {
   close(): Promise<void>;
 }
 
-export type EmbeddedStarter = (dataFile: string) => Promise<EmbeddedEmulator>;
+/** Starts the embedded emulator over `dataFile`; `notice` is told when it waits for another run using that file. */
+export type EmbeddedStarter = (dataFile: string, notice?: (message: string) => void) => Promise<EmbeddedEmulator>;
 
 export interface Connection {
   baseUrl: string;
@@ -98,7 +99,7 @@ async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: 
 function embeddedRefusal(env: NodeJS.ProcessEnv, settings: ConnectSettings): string | null {
   const ci = ciVariable(env);
   if (ci !== null) return `this looks like CI (${ci} is set)`;
-  if (settings.apiKey !== undefined) return 'an API key is set, so a real service was meant';
+  if (settings.apiKey !== undefined) return `${settings.apiKeyFrom ?? 'an API key'} is set, so a real service was meant`;
   return null;
 }
 
@@ -165,7 +166,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
   const relative = relativePosix(settings.base, join(dir, EMBEDDED_STATE_FILE));
   let emulator;
   try {
-    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
+    emulator = await start(join(dir, EMBEDDED_STATE_FILE), notice);
   } catch (error) {
     throw new RunError(`cannot start the embedded emulator: ${(error as Error).message}`, ExitCode.error);
   }

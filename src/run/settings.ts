@@ -56,6 +56,8 @@ export interface RunSettings extends RunPlace {
   /** Where `baseUrl` came from, for messages: `AUTOJOIN_BASE_URL`, `autojoin-sync.yaml`, … */
   baseUrlFrom?: string;
   apiKey?: string;
+  /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
+  apiKeyFrom?: string;
   accessToken?: string;
   limits: SafetyLimits;
   /** Clear the scopes git history declared and no file declares now. */
@@ -104,6 +106,11 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ['VORTEX_API_BASE_URL', nonEmpty(env.VORTEX_API_BASE_URL)],
     [PROJECT_FILE, sources.trustProjectBaseUrl === false ? undefined : project.baseUrl],
   ]);
+  const apiKey = firstSet<string>([
+    ['input api-key', flags.apiKey],
+    ['AUTOJOIN_API_KEY', nonEmpty(env.AUTOJOIN_API_KEY)],
+    ['VORTEX_API_KEY', nonEmpty(env.VORTEX_API_KEY)],
+  ]);
   return {
     ...place,
     project,
@@ -112,7 +119,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     emulator: flags.emulator ?? false,
     ...(baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {}),
-    ...defined('apiKey', flags.apiKey ?? nonEmpty(env.AUTOJOIN_API_KEY) ?? nonEmpty(env.VORTEX_API_KEY)),
+    ...(apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {}),
     ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
     limits: {
       maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,

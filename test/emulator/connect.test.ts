@@ -31,7 +31,7 @@ describe('connect()', () => {
 
   it('with an API key but no base URL stops too, outside CI: the key was meant for a real service', async () => {
     const attempt = connect({ ...at({ AUTOJOIN_API_KEY: 'real-key' }), startEmbedded: startEmbeddedEmulator });
-    await expect(attempt).rejects.toThrow(/^AUTOJOIN_BASE_URL is not set and an API key is set, so a real service was meant: .*pass --emulator or set AUTOJOIN_BASE_URL=embedded\.$/u);
+    await expect(attempt).rejects.toThrow(/^AUTOJOIN_BASE_URL is not set and AUTOJOIN_API_KEY is set, so a real service was meant: .*pass --emulator or set AUTOJOIN_BASE_URL=embedded\.$/u);
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
   });
 
