@@ -11,7 +11,8 @@
  * (`<lock>.break`), so that two waiters never both remove it and one of them a fresh lock.
  */
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /** A held lock; release it once, after the last write. */
 export interface FileLock {
@@ -32,6 +33,7 @@ const ABANDONED_MS = 5_000;
 /** @returns the lock of `dataFile`, once no other process (or emulator of this one) holds it */
 export async function lockDataFile(dataFile: string, options: LockOptions = {}): Promise<FileLock> {
   const lockFile = `${dataFile}.lock`;
+  await mkdir(dirname(lockFile), { recursive: true });
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let told = false;
   for (;;) {

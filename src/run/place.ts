@@ -8,8 +8,9 @@
  *    repository's root (outside git: in the named directory only); paths that would use two
  *    different project files are an error naming both;
  *  - the embedded emulator's state lives beside the project file, else at the first root.
- * The run then works in the first path's root: paths are given to the core relative to it, and
- * every file name in a plan or a diagnostic is shown relative to it.
+ * The run then works in the first path's repository root: paths are given to the core relative to
+ * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
+ * from any directory. Outside git (no repository to name them from) that base is cwd.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import { RunError } from './exit-codes.js';
 export const STATE_DIR = '.autojoin-sync';
 
 export interface RunPlace {
-  /** The directory the run works in: the first path's repository root, else its named directory. */
+  /** The directory the run works in and names files from: the first path's repository root (outside git: cwd). */
   base: string;
   /** The policy paths, relative to `base` (`.` for base itself). */
   paths: string[];
@@ -37,6 +38,8 @@ export interface RunPlace {
 interface PathPlace {
   given: string;
   root: string;
+  /** Whether `root` is a git repository's root. */
+  inGit: boolean;
   projectFile: string | null;
 }
 
@@ -50,14 +53,15 @@ export async function locateRun(cwd: string, paths: readonly string[]): Promise<
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0] as PathPlace;
   checkOneProjectFile(places, cwd);
-  const base = first.root;
+  // Outside git there is no repository to name files from: they are named from cwd, as given.
+  const base = first.inGit ? first.root : path.resolve(cwd);
   const projectFile = first.projectFile ?? undefined;
   return {
     base,
     paths: given.map((one) => relativePosix(base, path.resolve(cwd, one))),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
     ...(projectFile === undefined ? {} : { projectFile }),
-    stateDir: path.join(projectFile === undefined ? base : path.dirname(projectFile), STATE_DIR),
+    stateDir: path.join(projectFile === undefined ? first.root : path.dirname(projectFile), STATE_DIR),
   };
 }
 
@@ -67,7 +71,7 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const isDirectory = (await stat(absolute).catch(() => null))?.isDirectory() ?? false;
   const dir = isDirectory ? absolute : path.dirname(absolute);
   const repository = await repositoryRoot(dir);
-  return { given, root: repository ?? dir, projectFile: await nearestProjectFile(dir, repository) };
+  return { given, root: repository ?? dir, inGit: repository !== null, projectFile: await nearestProjectFile(dir, repository) };
 }
 
 /** The nearest project file at or above `dir`, up to `repository` (outside one: `dir` only). */

@@ -51,7 +51,7 @@ describe('locateRun', () => {
     expect((await locateRun(top, ['repo/policies'])).stateDir).toBe(path.join(repo, '.autojoin-sync'));
   });
 
-  it('outside git, looks in the named directory only, which is also the root and holds the state', async () => {
+  it('outside git, looks in the named directory only, which is also the root and holds the state; names files from cwd', async () => {
     const top = await tree({
       'autojoin-sync.yaml': 'defaults: { componentId: cmp_parent }\n',
       'policies/autojoin-sync.yaml': 'defaults: { componentId: cmp_here }\n',
@@ -59,9 +59,9 @@ describe('locateRun', () => {
       'loose/b.autojoin.yaml': '',
     });
     const here = path.join(top, 'policies');
-    expect(await locateRun('/', [here])).toEqual({ base: here, paths: ['.'], roots: [here], projectFile: path.join(here, 'autojoin-sync.yaml'), stateDir: path.join(here, '.autojoin-sync') });
+    expect(await locateRun(top, ['policies'])).toEqual({ base: top, paths: ['policies'], roots: [here], projectFile: path.join(here, 'autojoin-sync.yaml'), stateDir: path.join(here, '.autojoin-sync') });
     const loose = path.join(top, 'loose');
-    expect(await locateRun('/', [path.join(loose, 'b.autojoin.yaml')])).toEqual({ base: loose, paths: ['b.autojoin.yaml'], roots: [loose], stateDir: path.join(loose, '.autojoin-sync') });
+    expect(await locateRun(top, ['loose/b.autojoin.yaml'])).toEqual({ base: top, paths: ['loose/b.autojoin.yaml'], roots: [loose], stateDir: path.join(loose, '.autojoin-sync') });
   });
 
   it('uses one project file for several paths, and refuses paths that would use two, naming both', async () => {
