@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDataFile } from '../../src/emulator/lock.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
+import { spawnCli, startEmulatorProcess, stop } from '../support/cli.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -71,4 +72,24 @@ describe('lockDataFile', () => {
       await started.close();
     }
   });
+
+  it('`autojoin-sync emulator --data FILE` waits for another process using FILE, and starts once it stops', async () => {
+    const dataFile = join(dir, 'shared.json');
+    const first = await startEmulatorProcess(dir, dataFile);
+    const second = spawnCli(['emulator', '--port', '0', '--data', dataFile], { cwd: dir });
+    let stdout = '';
+    second.child.stdout?.on('data', (chunk: string) => (stdout += chunk));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(second.child.exitCode).toBeNull();
+      expect(stdout).not.toContain('listening on');
+      await stop(first);
+      const deadline = Date.now() + 15_000;
+      while (!stdout.includes('listening on') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stdout).toContain('listening on');
+    } finally {
+      const result = await stop(second);
+      expect(result.stderr).toContain(`waiting for process ${String(first.child.pid)}, which is using ${dataFile}`);
+    }
+  }, 40_000);
 });
