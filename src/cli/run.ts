@@ -11,7 +11,7 @@ export async function runProgram(argv: string[]): Promise<void> {
   try {
     await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`error: ${errorText(error, [process.env.AUTOJOIN_API_KEY, process.env.AUTOJOIN_ACCESS_TOKEN])}\n`);
+    process.stderr.write(`error: ${errorText(error, [process.env.AUTOJOIN_API_KEY, process.env.VORTEX_API_KEY, process.env.AUTOJOIN_ACCESS_TOKEN])}\n`);
     process.exitCode = error instanceof RunError ? error.exitCode : ExitCode.error;
   }
 }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitAll } from '../support/git.js';
-import { assertBuilt, cli, tempProject, writeFiles, type TempProject } from './support.js';
+import { assertBuilt, cli, SECRET, startTestEmulator, tempProject, writeFiles, type TempProject } from './support.js';
 
 let top: TempProject | undefined;
 beforeAll(assertBuilt);
@@ -120,4 +120,22 @@ describe('the embedded state under concurrent runs', () => {
     const planned = await cli(['plan', '--detailed-exitcode'], { cwd: repo });
     expect(planned.stdout).toContain('No changes.');
   }, 180_000);
+});
+
+describe("the service SDKs' variables", () => {
+  it('VORTEX_API_BASE_URL and VORTEX_API_KEY reach the service when the AUTOJOIN_ ones are unset', async () => {
+    const { repo } = await estate(['eng']);
+    const emulator = await startTestEmulator();
+    try {
+      const env = { VORTEX_API_BASE_URL: emulator.url, VORTEX_API_KEY: SECRET, CI: 'true' };
+      const result = await cli(['plan', 'policies', '--detailed-exitcode'], { cwd: repo, env });
+      expect(result.stderr).toContain(`service host ${new URL(emulator.url).host}`);
+      expect(result.code, result.stderr).toBe(2);
+      const wrong = await cli(['plan', 'policies'], { cwd: repo, env: { ...env, VORTEX_API_KEY: 'not-the-key' } });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/401/u);
+    } finally {
+      await emulator.close();
+    }
+  });
 });
