@@ -88,8 +88,8 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
   return settingsFrom(place, project, sources);
 }
 
-/** The part of {@link resolveSettings} that offline commands (validate, fmt) need: where, and the project file. */
-export async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+/** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
+async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
   const place = await locateRun(sources.cwd, sources.paths);
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
