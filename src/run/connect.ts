@@ -15,6 +15,7 @@ import { PROJECT_FILE } from '../policy/index.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { relativePosix } from '../policy/discover.js';
 import { ciVariable } from './ci.js';
+import { writeStderr } from './output.js';
 import type { RunSettings } from './settings.js';
 
 /** What connecting needs of the run's settings. */
@@ -73,7 +74,7 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  *   may not stand in (in CI, with an API key, or in a front end without one)
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
-  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
   const connection = await resolve(options, options.env ?? process.env, notice);
   notice(usingLine(options.settings, connection));
   return connection;

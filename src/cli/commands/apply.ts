@@ -8,13 +8,16 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
+import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
+import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { cliSettings, planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
+import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
+import { headCommit } from '../../reconcile/git.js';
+import { DEFAULT_OWNER } from '../../plan/ownership.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags {
@@ -24,6 +27,7 @@ interface ApplyFlags extends SettingFlags {
   pruneFrom?: string;
   allowNoPolicies?: boolean;
   format: 'text' | 'json';
+  takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -45,6 +49,7 @@ export function register(program: Command): void {
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
+    .addOption(takeOwnershipOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -60,6 +65,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -80,10 +86,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     const json = flags.format === 'json';
     // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
     if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-    else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+    else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
     const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
-    if (json) process.stdout.write(renderApplyReportJson(plan, report));
-    else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+    if (json) writeStdout(renderApplyReportJson(plan, report));
+    else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
     // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
     if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
   });
@@ -94,7 +100,7 @@ const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
-    process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
+    writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
   const progress = progressOf('applied');
@@ -106,6 +112,11 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       settings,
       target,
       verifyFingerprints: flags.plan !== undefined,
+      takeOwnership: takeOwnershipOf(flags),
+      owner: settings.project.owner ?? DEFAULT_OWNER,
+      // The repository of the paths (their base), whatever the working directory.
+      commit: await headCommit(settings.base),
+      onNotice: printNotice,
       confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,
       signal: interrupt.signal,

@@ -8,6 +8,7 @@ import { resolveSettings } from '../../run/settings.js';
 import type { ServiceClient } from '../../service/client.js';
 import type { Diagnostic } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
+import { writeStdout } from '../../run/output.js';
 import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
@@ -63,6 +64,6 @@ async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient
   const { emulator, requestTimeout } = flags;
   const settings = await resolveSettings({ cwd: process.cwd(), paths: ['.'], flags: { emulator, requestTimeout }, env: process.env, report });
   await withServiceClient(connectOptions(settings), printNotice, async (client) => {
-    process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
+    writeStdout(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }
