@@ -35,7 +35,6 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../reconcile/git.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -121,7 +120,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       const options = { client, plan, settings, onProgress: progress.update };
       const ownership = {
         takeOwnership: takeOwnershipOf(inputs),
-        owner: settings.project.owner ?? DEFAULT_OWNER,
+        owner: settings.owner,
         commit: await headCommit(settings.base),
         onNotice: (message: string) => core.notice(message),
       };

@@ -25,12 +25,11 @@ import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
 
 /** What planning needs of the run's settings (src/run/settings.ts): paths relative to `base`, which is where the run works. */
-export type PlanSettings = Pick<RunSettings, 'base' | 'paths' | 'roots' | 'project' | 'read' | 'concurrency' | 'prune'>;
+export type PlanSettings = Pick<RunSettings, 'base' | 'paths' | 'roots' | 'project' | 'owner' | 'read' | 'concurrency' | 'prune'>;
 
 export interface MakePlanOptions {
   settings: PlanSettings;
@@ -75,7 +74,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const owner = options.settings.project.owner ?? DEFAULT_OWNER;
+  const owner = options.settings.owner;
   const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
   const planning: Planning = { shard, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {

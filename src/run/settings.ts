@@ -15,6 +15,7 @@ import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import type { SafetyLimits } from '../plan/types.js';
 import type { ListingKind } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { RunError } from './exit-codes.js';
 import { DEFAULT_LISTING, isListingKind, LISTING_KINDS } from './listing.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
@@ -47,6 +48,8 @@ export interface SettingFlags {
 export interface RunSettings extends RunPlace {
   /** The project file's content (`{}` without one; `project.file` is its path). */
   project: ProjectConfig;
+  /** This repository's owner, recorded in every write's marker: `owner` of the project file, else DEFAULT_OWNER. */
+  owner: string;
   read: ReadMode;
   concurrency: number;
   requestTimeoutMs: number;
@@ -114,6 +117,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
   return {
     ...place,
     project,
+    owner: project.owner ?? DEFAULT_OWNER,
     read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_LISTING,
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,

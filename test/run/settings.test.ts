@@ -4,6 +4,7 @@ import { settingsIn } from '../../src/run/settings.js';
 import { DEFAULT_LISTING } from '../../src/run/listing.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/run/numbers.js';
 import { parseInputs } from '../../src/action/inputs.js';
+import { DEFAULT_OWNER } from '../../src/plan/ownership.js';
 
 describe('read mode', () => {
   it.each([
@@ -37,6 +38,8 @@ describe('defaults, each written once', () => {
     const none = settingsIn('/repo');
     expect(none).toMatchObject({ concurrency: DEFAULT_CONCURRENCY, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000, emulator: false, limits: { allowEmpty: false } });
     expect(none.prune).toBeUndefined();
+    expect(none.owner).toBe(DEFAULT_OWNER);
+    expect(settingsIn('/repo', { project: { owner: 'platform' } }).owner).toBe('platform');
     const project = { safety: { maxRemovals: 5, maxRemovalPercent: 20 }, prune: { history: true } };
     expect(settingsIn('/repo', { project, env: { AUTOJOIN_REQUEST_TIMEOUT: '7' } })).toMatchObject({
       requestTimeoutMs: 7000,

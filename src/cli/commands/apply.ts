@@ -17,7 +17,6 @@ import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
 import { headCommit } from '../../reconcile/git.js';
-import { DEFAULT_OWNER } from '../../plan/ownership.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags {
@@ -113,7 +112,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       target,
       verifyFingerprints: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
-      owner: settings.project.owner ?? DEFAULT_OWNER,
+      owner: settings.owner,
       // The repository of the paths (their base), whatever the working directory.
       commit: await headCommit(settings.base),
       onNotice: printNotice,
