@@ -36,6 +36,8 @@ export interface ActionInputs {
   planFile?: string;
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
+  /** The DNS check (src/run/dns.ts): `dns`, `dns-servers` (lines or commas), `dns-strict`. */
+  dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
 }
@@ -71,6 +73,12 @@ export function parseInputs(get: InputGetter): ActionInputs {
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
+    dns: {
+      dns: optionalBool('dns', text('dns')),
+      servers: (text('dns-servers') ?? '').split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: 'input dns-servers',
+      strict: bool('dns-strict', text('dns-strict'), false),
+    },
   };
 }
 

@@ -33,6 +33,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../reconcile/git.js';
 import type { ScopeKey } from '../scope.js';
@@ -61,7 +62,9 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const { paths, base: cwd, roots, project } = settings;
-  const load = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs) });
+  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), cwd);
+  const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
+  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
   annotate(load.diagnostics, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -149,7 +152,8 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, setti
   return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
-function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const dns = await dnsSettings(inputs.dns, settings.project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     settings,
@@ -158,6 +162,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSe
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    ...dnsBeforeRead(dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {

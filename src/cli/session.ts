@@ -14,6 +14,8 @@ import { escapeControls } from '../render/escape.js';
 import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { dnsRequest, type DnsFlags } from './options.js';
 import { redactOutput, writeStderr } from '../run/output.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
@@ -85,11 +87,12 @@ export async function planOrFail(options: {
   client: ServiceClient;
   settings: RunSettings;
   target: string;
-  flags: { pruneFrom?: string; allowNoPolicies?: boolean; shard?: string; changedSince?: string; takeOwnership?: string[] };
+  flags: { pruneFrom?: string; allowNoPolicies?: boolean; shard?: string; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
+  const dns = await dnsSettings(dnsRequest(flags), options.settings.project);
   const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
     settings: options.settings,
@@ -105,6 +108,7 @@ export async function planOrFail(options: {
     takeOwnership: takeOwnershipOf(flags),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
+    ...dnsBeforeRead(dns, options.settings.base),
   }).finally(progress.done);
   if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
   return markEchoedSecrets(plan);

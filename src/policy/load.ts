@@ -43,6 +43,11 @@ export interface LoadOptions {
   secrets?: readonly NamedSecret[];
   /** Real paths every file must lie inside (src/run/place.ts); default: the repository around cwd, else cwd. */
   roots?: readonly string[];
+  /**
+   * Sees each policy as soon as its file is checked, as `onPolicy` does, while the loader still
+   * keeps them all for the result (validate starts its DNS lookups meanwhile).
+   */
+  onChecked?: (policy: Policy) => void;
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files or
@@ -71,7 +76,10 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
       return 1;
     }
     const policies = checker.check(result);
-    for (const policy of policies) options.onPolicy?.(policy);
+    for (const policy of policies) {
+      options.onPolicy?.(policy);
+      options.onChecked?.(policy);
+    }
     return Math.max(1, policies.length);
   };
   await readInBatches(discovery.files, { cwd, roots: options.roots }, take, betweenBatches);

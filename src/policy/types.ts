@@ -61,6 +61,21 @@ export interface ProjectConfig {
     /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
     keep?: string[];
   };
+  /** Domain trust over DNS (src/run/dns.ts): on for validate and plan with `check`, or `--dns`. */
+  dns?: {
+    check?: boolean;
+    /** Resolvers (`HOST[:PORT]`); `--dns-server` wins, AUTOJOIN_DNS_SERVERS comes after. */
+    servers?: string[];
+    /** `txt`: every domain must publish `autojoin-sync-verification=TOKEN`. */
+    verify?: 'txt';
+    token?: string;
+    /** Timeouts and resolver failures are errors (as `--dns-strict`). */
+    strict?: boolean;
+    /** Seconds one lookup may take, retries included. */
+    timeoutSeconds?: number;
+    /** Seconds the whole check may take. */
+    deadlineSeconds?: number;
+  };
 }
 
 /** What the loader hands the rest of the program. */

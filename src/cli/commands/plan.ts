@@ -8,12 +8,12 @@ import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
+import { addDnsOptions, addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption, type DnsFlags } from '../options.js';
 import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags extends SettingFlags {
+interface PlanFlags extends SettingFlags, DnsFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
@@ -26,7 +26,7 @@ interface PlanFlags extends SettingFlags {
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('plan'))
+  addDnsOptions(addServiceOptions(program.command('plan')))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -52,6 +52,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
