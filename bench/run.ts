@@ -20,6 +20,7 @@ import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
 import { benchYaml } from './yaml.js';
+import { benchDrift } from './drift.js';
 
 interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
@@ -32,6 +33,7 @@ const benches: Bench[] = [
   { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
+  { name: 'drift', run: benchDrift },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
 ];

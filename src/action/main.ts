@@ -13,6 +13,7 @@ import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
 import { actionSettings } from './settings.js';
 import { annotate, applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
+import { adoptStep } from './adopt-step.js';
 import type { RunSettings } from '../run/settings.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 
@@ -51,6 +52,8 @@ function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSe
       return planStep(inputs, context, settings, onPlan);
     case 'apply':
       return applyStep(inputs, context, settings, onPlan);
+    case 'adopt':
+      return adoptStep(inputs, context, settings);
   }
 }
 
@@ -59,6 +62,8 @@ function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
   setPlanOutputs(outcome);
   core.setOutput('exit-code', String(outcome.exitCode));
   core.setOutput('summary', outcome.summary);
+  if (outcome.driftCount !== undefined) core.setOutput('drift-count', String(outcome.driftCount));
+  if (outcome.pullRequestUrl !== undefined) core.setOutput('pull-request-url', outcome.pullRequestUrl);
   core.info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }

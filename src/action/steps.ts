@@ -49,6 +49,10 @@ export interface PlanOutputs {
 
 /** What a step hands back for the outputs and the step's result. */
 export interface StepOutcome extends PlanOutputs {
+  /** Scopes changed outside this repository (drift and conflicts): the `drift-count` output. */
+  driftCount?: number;
+  /** adopt: the pull request opened or updated, the `pull-request-url` output. */
+  pullRequestUrl?: string;
   exitCode: ExitCodeValue;
   /** One line, also the `summary` output. */
   summary: string;
@@ -89,7 +93,9 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
+    const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
+    const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -152,7 +158,8 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, setti
   return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 
-async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+/** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
   const dns = await dnsSettings(inputs.dns, settings.project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
@@ -193,7 +200,7 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 }
 
 /** Connects as the CLI does (the settings hold the base-url / api-key inputs) and always closes. */
-async function withClient<T>(settings: RunSettings, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+export async function withClient<T>(settings: RunSettings, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
   const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
@@ -245,7 +252,7 @@ async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ fi
   return { file, sha256: planDigest(Buffer.from(written, 'utf8')) };
 }
 
-async function writeJobSummary(markdown: string): Promise<void> {
+export async function writeJobSummary(markdown: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await core.summary.addRaw(markdown, true).write();
 }

@@ -260,6 +260,7 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0,
+    ...(data.drift === 'keep' || data.drift === 'revert' ? { drift: data.drift } : {}),
   };
   return { declaration, policy, diagnostics };
 }

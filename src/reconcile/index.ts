@@ -22,6 +22,7 @@ import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
+import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
@@ -81,7 +82,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const owner = options.settings.owner;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
   const planning: Planning = { shard, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.settings.read,
@@ -145,7 +146,8 @@ async function loadAndPlan(
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 
 /**

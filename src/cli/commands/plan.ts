@@ -72,7 +72,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     noticeUnmarked(plan);
     if (flags.out) await savePlan(flags.out, plan);
     warnIfUnsafe(plan, settings.limits);
-    if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+    if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
   });
 }
 
