@@ -47,7 +47,7 @@ describe('autojoin-sync validate', () => {
     for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
     expect(lines[0]).toBe(
       `${shown('bad')}01-unknown-key.autojoin.yaml:6:1: error: ` +
-      'unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, domains',
+      'unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, drift, domains',
     );
     expect(result.stderr).toBe('63 errors, 1 warning in 52 files; 1 valid policy\n');
     expect(result.stdout + result.stderr).not.toContain('sekret-key-123');
