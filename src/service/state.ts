@@ -11,14 +11,13 @@ import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
+import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
+import { DEFAULT_LISTING } from '../run/listing.js';
 import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
-
-/** How live state is read when no mode is given: call 2b alone, as src/run/listing.ts defaults too. */
-const DEFAULT_READ: ListingKind = 'autojoin';
 
 /** Options of {@link readLiveState}; all optional. */
 export interface ReadLiveStateOptions {
-  /** How to read: call 2b alone ('autojoin', the default), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
+  /** How to read: call 2b alone ('autojoin', DEFAULT_LISTING), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
   listing?: ListingKind;
   /** Scopes read at the same time (default 16). */
   concurrency?: number;
@@ -96,7 +95,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
   const keep = options.onScope ?? ((live: LiveScope) => void results.set(live.key, live));
   let done = 0;
   const abort = new AbortController();
-  const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
+  const limit = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY) || 1);
   let resolveSettled: () => void = () => undefined;
   const settled = new Promise<void>((resolve) => (resolveSettled = resolve));
   let failure: LiveStateError | undefined;
@@ -105,7 +104,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
 
   const readOne = async (ref: R): Promise<void> => {
     try {
-      const live = await readLiveScope(client, ref, options.listing ?? DEFAULT_READ, abort.signal);
+      const live = await readLiveScope(client, ref, options.listing ?? DEFAULT_LISTING, abort.signal);
       keep(live, ref);
       options.onProgress?.(++done, queued.size);
     } catch (error) {

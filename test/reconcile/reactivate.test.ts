@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePlan } from '../../src/reconcile/index.js';
+import { settingsIn } from '../../src/run/settings.js';
 import type { ListingKind } from '../../src/service/index.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
@@ -29,7 +30,7 @@ describe('re-activating a cleared scope', () => {
     expect(cleared.invitation).toMatchObject({ deactivated: true, metadata: { owner: 'eng' } });
     dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-reactivate-'));
     await writeFile(path.join(dir, 'a.autojoin.yaml'), 'scope: acme\nscopeType: team\ncomponentId: c\nmetadata: {owner: ops}\ndomains:\n  - new.example\n');
-    const { plan } = await makePlan({ paths: ['.'], cwd: dir, client: peer.client, project: {}, listing });
+    const { plan } = await makePlan({ settings: settingsIn(dir, { flags: { read: listing } }), client: peer.client });
     expect(plan?.changes).toEqual([expect.objectContaining({ kind: 'create', key: 'team/acme', added: ['new.example'], removed: [] })]);
   });
 });

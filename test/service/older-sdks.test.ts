@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, makePlan } from '../../src/reconcile/index.js';
+import { settingsIn } from '../../src/run/settings.js';
 import { createClient, type ListingKind, type ServiceClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
 import { sendJson } from './support/hostile-server.js';
@@ -122,7 +123,7 @@ async function policies(files: Record<string, string>): Promise<string> {
 }
 
 async function plan(client: ServiceClient, cwd: string, listing?: ListingKind) {
-  const { plan: made } = await makePlan({ paths: ['.'], cwd, client, project: {}, listing });
+  const { plan: made } = await makePlan({ settings: settingsIn(cwd, { flags: { read: listing } }), client });
   if (!made) throw new Error('no plan');
   return made;
 }
@@ -151,7 +152,7 @@ describe('against a service that answers as the older SDKs expect', () => {
     const made = await plan(client, cwd, listing);
     // `kept` carries no ownership marker yet: its first write marks it (an update of owner only).
     expect(made.changes.map((change) => `${change.kind} ${change.key}`).sort()).toEqual(['clear team/gone', 'create team/cleared', 'update team/grown', 'update team/kept']);
-    const report = await applyPlan({ client, plan: made, limits: {}, listing });
+    const report = await applyPlan({ client, plan: made, settings: settingsIn(cwd, { flags: { read: listing } }) });
     expect(report.failed).toEqual([]);
     expect(report.applied.map((scope) => scope.key).sort()).toEqual(['team/cleared', 'team/gone', 'team/grown', 'team/kept']);
     expect(scopes.gone?.domains).toEqual([]);
@@ -165,7 +166,7 @@ describe('against a service that answers as the older SDKs expect', () => {
     const server = closeAfterTest(await olderService(scopes));
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY }));
     const cwd = await policies({ 'a.autojoin.yaml': policy('locked', ['l.example']), 'b.autojoin.yaml': policy('open', ['o.example']) });
-    const report = await applyPlan({ client, plan: await plan(client, cwd), limits: {} });
+    const report = await applyPlan({ client, plan: await plan(client, cwd), settings: settingsIn(cwd) });
     expect(report.applied.map((scope) => scope.key)).toEqual(['team/open']);
     expect(report.failed).toEqual([expect.objectContaining({ key: 'team/locked', reason: expect.stringContaining('422 Scope locked is managed elsewhere') })]);
   });

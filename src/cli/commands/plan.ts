@@ -4,28 +4,22 @@
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
-import { limitsFrom } from '../../reconcile/index.js';
-import type { ListingKind } from '../../service/types.js';
+import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
 import { addDnsOptions, addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption, type DnsFlags } from '../options.js';
-import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
+import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags extends DnsFlags {
+interface PlanFlags extends SettingFlags, DnsFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
   shard?: string;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
   changedSince?: string;
   takeOwnership?: string[];
 }
@@ -70,21 +64,16 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 }
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
-  const cwd = process.cwd();
-  if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async ({ client, project, target }) => {
-      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-      writeStdout(renderPlan(plan, flags.format));
-      noticeUnmarked(plan);
-      if (flags.out) await savePlan(flags.out, plan);
-      warnIfUnsafe(plan, limitsFrom(project, {}));
-      if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
-    },
-    flags,
-  );
+  const settings = await cliSettings(paths, flags);
+  if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+  await withSession(settings, async ({ client, target }) => {
+    const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
+    writeStdout(renderPlan(plan, flags.format));
+    noticeUnmarked(plan);
+    if (flags.out) await savePlan(flags.out, plan);
+    warnIfUnsafe(plan, settings.limits);
+    if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+  });
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
