@@ -51,12 +51,15 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
-  prune?: {
-    /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
-    history?: boolean;
-    /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
-    keep?: string[];
-  };
+  /** Pruning (on by default): `false` turns it off, as `--no-prune` does; the object form also lists scopes to keep. */
+  prune?:
+    | boolean
+    | {
+        /** Clear every scope git history declared under the paths and no file declares now (default true). */
+        history?: boolean;
+        /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
+        keep?: string[];
+      };
 }
 
 /** What the loader hands the rest of the program. */

@@ -20,7 +20,7 @@ import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
-import { findPruned, type PruneRequest } from './prune.js';
+import { findPruned, pruneSetting, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 
@@ -36,7 +36,7 @@ export interface MakePlanOptions {
   concurrency?: number;
   /** Git revision whose policy files name the scopes to clear when their policy is gone now. */
   pruneFrom?: string;
-  /** Clear every scope git history declared and no file declares now (--prune; prune.history beats nothing, loses to false). */
+  /** Prune from git history (--prune true, --no-prune false); unset: the project file's `prune`, else on. */
   prune?: boolean;
   /** A path set with no policy file is fine (exit 0): the "prune everything" case. */
   allowNoPolicies?: boolean;
@@ -68,10 +68,7 @@ export interface MakePlanOptions {
  * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
  */
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const prune = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
-  if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
-    throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
-  }
+  const prune = pruneRequest(options);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const planning: Planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
@@ -91,6 +88,19 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
 }
 
+/**
+ * Pruning is on unless `--no-prune` (options.prune false) or the project file's `prune: false`.
+ * `--changed-since` plans only the changed files, so it never prunes (its notice names the scopes
+ * whose policy was deleted); asking for both explicitly is an error.
+ */
+function pruneRequest(options: MakePlanOptions): PruneRequest {
+  if (options.changedSince === undefined) return { from: options.pruneFrom, history: options.prune ?? pruneSetting(options.project) };
+  if (options.pruneFrom !== undefined || options.prune === true) {
+    throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
+  }
+  return { history: false };
+}
+
 /** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
 interface Planning {
   shard: Shard | undefined;
@@ -106,11 +116,10 @@ async function loadAndPlan(
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const inThisShard = inShardOf(planning.shard);
-  // Only pruning needs every key declared now; without it no policy outlives its read.
+  // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
-  const pruning = prune.from !== undefined || prune.history === true;
   const take = (policy: Policy): void => {
-    if (pruning) declared.add(policy.key);
+    declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
   };
   // Once a file has an error nothing will be planned, so the reads stop there.
@@ -121,12 +130,26 @@ async function loadAndPlan(
   if (failed) return { plan: null, load };
   // A full load handed its policies over as it went and kept none; --changed-since hands them here.
   for (const policy of load.policies) take(policy);
-  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
+  const context = { paths, cwd: options.cwd, project: options.project, secrets: options.secrets };
+  const then = await findPruned(prune, context, declared);
+  if (prune.from === undefined && !prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
   return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+}
+
+/** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
+async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined): Promise<void> {
+  if (!notice) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = left.length > 5 ? `${left.slice(0, 5).join(', ')}, …` : left.join(', ');
+  notice(
+    `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
+      'plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared',
+  );
 }
 
 /**
