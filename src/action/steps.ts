@@ -156,6 +156,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     onProgress: progress.update,
+    onNotice: (message) => log().info(`notice: ${message}`),
     secrets: secretsOf(inputs),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
