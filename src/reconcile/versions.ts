@@ -169,8 +169,8 @@ function noteTooLarge(tooLarge: Map<string, { version: PastVersion; size: number
 }
 
 function tooLargeWarning(repository: Repository, large: { version: PastVersion; size: number; count: number }): Diagnostic {
-  const versions = large.count === 1 ? 'the version' : `${large.count} versions (the newest`;
-  const newest = `replaced by ${replacedBy(large.version.removedBy)}, is ${large.size} bytes`;
+  const limit = `over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
+  const newest = `replaced by ${replacedBy(large.version.removedBy)}`;
   return {
     file: shownPath(repository, large.version.file),
     line: 1,
@@ -178,8 +178,9 @@ function tooLargeWarning(repository: Repository, large: { version: PastVersion; 
     severity: 'warning',
     code: 'history-file-too-large',
     message:
-      `${versions} of this file in git history ${large.count === 1 ? newest : `${newest})`} over the ${MAX_FILE_BYTES}-byte limit for a policy file: ` +
-      `${large.count === 1 ? 'it declares' : 'they declare'} nothing, so pruning cannot see ${large.count === 1 ? 'its' : 'their'} scopes`,
+      large.count === 1
+        ? `the version of this file ${newest} is ${large.size} bytes, ${limit}: it declares nothing, so pruning cannot see its scopes`
+        : `${large.count} versions of this file in git history are ${limit} (the newest, ${newest}, is ${large.size} bytes): they declare nothing, so pruning cannot see their scopes`,
   };
 }
 
