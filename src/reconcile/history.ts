@@ -76,6 +76,7 @@ export function projectFileLocations(given: readonly string[]): string[] {
   for (let depth = directories.length; depth >= 0; depth--) locations.push(posix.join(...directories.slice(0, depth), PROJECT_FILE));
   return locations;
 }
+
 const REGULAR_FILE = /^100(?:644|755)$/;
 
 /**
