@@ -48,6 +48,7 @@ describe('issue 22: pruning sees the whole history', () => {
     emulator = await startTestEmulator();
     const dir = await repoWith({ 'policies/a.autojoin.yaml': policy('a', ['a.example']) });
     expect((await cli(['apply', '--yes', 'policies'], { cwd: dir, emulator })).code).toBe(0);
+    // Marked as this repository's: the ownership guard aside, only git history decides.
     await setLive(emulator, 'managed-elsewhere', ['elsewhere.example']);
     git(dir, 'checkout', '-q', '-b', 'pr');
     await writeFiles(dir, { 'policies/a.autojoin.yaml': policy('a', ['a.example'], { scopeName: 'A team' }) });

@@ -4,7 +4,8 @@
  * re-adds, reverts) and each way GitHub merges a pull request (merge commit, squash, rebase,
  * fast-forward), the clears of `apply` after the merge are a subset of the clears the plan on the
  * pull request's test-merge commit showed. Git history alone: every scope any version could name
- * is live, so nothing but the history decides what is cleared.
+ * is live and marked as this repository's, so the ownership guard clears whatever history says
+ * and nothing but the history decides what is cleared.
  *
  * `defaults.scopeType` changes only before the pull request branches off: a change of the project
  * file on one side, replayed by "Rebase and merge" over policy edits of the other, makes versions
@@ -71,7 +72,8 @@ async function setLive(scopeType: string, scope: string): Promise<void> {
   const response = await fetch(`${peer.emulator.url}/api/v1/invitations/autojoin`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': peer.emulator.apiKey },
-    body: JSON.stringify({ domains: [`${scope}.${scopeType}.example`], scope, scopeType, componentId: 'c' }),
+    // Marked as this repository's (owner `default`), so the ownership guard lets every clear through.
+    body: JSON.stringify({ domains: [`${scope}.${scopeType}.example`], scope, scopeType, componentId: 'c', metadata: { 'autojoin-sync.owner': 'default' } }),
   });
   expect(response.ok).toBe(true);
 }
