@@ -254,6 +254,8 @@ export interface Repository {
   /** `dir` inside the repository: `''` at its root, else ending in `/`. */
   prefix: string;
   shallow: boolean;
+  /** The commit HEAD names; null in a repository without a commit yet. */
+  head: string | null;
   /** The directory paths are given and shown relative to. */
   cwd: string;
 }
@@ -265,8 +267,9 @@ export interface Repository {
 export async function openRepository(paths: readonly string[], cwd: string, context: string): Promise<Repository | null> {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path.resolve(cwd, given))));
   if ((await repositoryRoot(dir)) === null) return null;
-  const [shallow, prefix = ''] = (await runGit(['rev-parse', '--is-shallow-repository', '--show-prefix'], { cwd: dir, context })).toString('utf8').split('\n');
-  return { dir, prefix, shallow: shallow === 'true', cwd };
+  const answer = await runGit(['rev-parse', '--is-shallow-repository', '--show-prefix', '--revs-only', 'HEAD'], { cwd: dir, context });
+  const [shallow, prefix = '', head = ''] = answer.toString('utf8').split('\n');
+  return { dir, prefix, shallow: shallow === 'true', head: head === '' ? null : head, cwd };
 }
 
 /** @returns a path from the repository root as a path relative to the run's cwd (how files are shown). */
@@ -283,14 +286,6 @@ export function rootPath(repository: Repository, given: string): string {
 /** @returns a pathspec naming `fromRoot` from the repository root, taken literally (no glob). */
 export function topPathspec(fromRoot: string): string {
   return fromRoot === '.' ? ':(top)' : `:(top,literal)${fromRoot}`;
-}
-
-/** @returns whether HEAD names a commit (false in a repository without one yet). */
-export async function hasHead(repository: Repository, context: string): Promise<boolean> {
-  return runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: repository.dir, context }).then(
-    () => true,
-    () => false,
-  );
 }
 
 function commonDirectory(absolute: readonly string[]): string {

@@ -19,7 +19,7 @@ import { PROJECT_FILE } from '../policy/project.js';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
 import { GitRevisionError } from './errors.js';
-import { hasHead, rootPath, runGit, SHORT_SHA, startGit, topPathspec, type Repository } from './git.js';
+import { rootPath, runGit, SHORT_SHA, startGit, topPathspec, type Repository } from './git.js';
 
 /** One version of a policy file that a commit (or the working tree) replaced. */
 export interface PastVersion {
@@ -92,11 +92,15 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
     );
   }
   // A repository without a first commit has no history, so nothing to prune yet.
-  if (!(await hasHead(repository, CONTEXT))) return;
+  if (repository.head === null) return;
   const walk = createWalk(paths, onVersion);
   const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  await walkCommits(repository, pathspecs, walk);
-  await walkWorkingTree(repository, paths, pathspecs, walk);
+  // The working tree's comparison with HEAD runs while the history is walked.
+  const [, worktree] = await Promise.all([
+    walkCommits(repository, pathspecs, walk),
+    runGit(['diff-index', '-z', '-r', '--no-renames', '--no-abbrev', repository.head, '--', ...pathspecs], { cwd: repository.dir, context: CONTEXT }),
+  ]);
+  walkWorkingTree(repository, paths, worktree, walk);
   for (const change of walk.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
 }
 
@@ -245,13 +249,13 @@ function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): 'an
 }
 
 /**
- * The working tree against HEAD (`diff-index`, staged or not): the HEAD version of every policy
+ * The working tree against HEAD (`diff-index` output, staged or not): the HEAD version of every policy
  * file deleted or edited and not committed, and of every file when the project file in force
  * changed (edited, deleted, or a nearer one not yet added).
  */
-async function walkWorkingTree(repository: Repository, paths: HistoryPaths, pathspecs: string[], walk: Walk): Promise<void> {
+function walkWorkingTree(repository: Repository, paths: HistoryPaths, output: Buffer, walk: Walk): void {
+  walk.head = repository.head ?? undefined;
   if (walk.head === undefined) return;
-  const output = await runGit(['diff-index', '-z', '-r', '--no-renames', '--no-abbrev', 'HEAD', '--', ...pathspecs], { cwd: repository.dir, context: CONTEXT });
   const order = Number.MAX_SAFE_INTEGER;
   const removedBy = workingTreeRemoval();
   const head = walk.projects.get(walk.head) ?? [];
