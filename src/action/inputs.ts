@@ -7,7 +7,7 @@ import type { ListingKind } from '../service/types.js';
 import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
-export type ActionCommand = 'validate' | 'plan' | 'apply';
+export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt';
 
 /** Everything action.yml declares, parsed and checked. */
 export interface ActionInputs {
@@ -26,7 +26,9 @@ export interface ActionInputs {
   maxRemovals?: number;
   allowEmpty: boolean;
   concurrency?: number;
-  /** Unset: AUTOJOIN_LISTING, then the project file, then by-group (src/run/listing.ts). */
+  /** How live state is read; unset: AUTOJOIN_READ, then the project file, then the default (src/run/settings.ts). */
+  read?: ListingKind;
+  /** The old name of `read`. */
   listing?: ListingKind;
   /** Fail the step when the plan has changes (drift detection). */
   detailedExitcode: boolean;
@@ -34,6 +36,8 @@ export interface ActionInputs {
   planFile?: string;
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
+  /** The DNS check (src/run/dns.ts): `dns`, `dns-servers` (lines or commas), `dns-strict`. */
+  dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
 }
@@ -47,9 +51,12 @@ export type InputGetter = (name: string) => string;
  */
 export function parseInputs(get: InputGetter): ActionInputs {
   const text = (name: string): string | undefined => get(name).trim() || undefined;
-  const listing = text('listing');
+  const mode = (name: string): ListingKind | undefined => {
+    const value = text(name);
+    return value === undefined ? undefined : oneOf(name, value, LISTING_KINDS);
+  };
   return {
-    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply'] as const),
+    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt'] as const),
     paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
     baseUrl: text('base-url'),
     apiKey: text('api-key'),
@@ -61,10 +68,17 @@ export function parseInputs(get: InputGetter): ActionInputs {
     maxRemovals: count('max-removals', text('max-removals'), 0),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
-    listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
+    read: mode('read'),
+    listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
+    dns: {
+      dns: optionalBool('dns', text('dns')),
+      servers: (text('dns-servers') ?? '').split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: 'input dns-servers',
+      strict: bool('dns-strict', text('dns-strict'), false),
+    },
   };
 }
 
@@ -119,6 +133,8 @@ export interface WorkflowContext {
   runnerTemp: string;
   /** The step's id (GITHUB_ACTION), unique within the job; names the plan file. */
   stepId: string;
+  /** The repository's default branch (the event payload's), else the ref the run is on: what adopt's pull request merges into. */
+  defaultBranch?: string;
 }
 
 /**
@@ -128,17 +144,24 @@ export interface WorkflowContext {
 export function readWorkflowContext(env: NodeJS.ProcessEnv): WorkflowContext {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? '',
     owner: owner || undefined,
     repo: repo || undefined,
-    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    pullNumber: pullNumberOf(payload),
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
     stepId: env.GITHUB_ACTION || 'autojoin-sync',
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || undefined),
   };
+}
+
+function defaultBranchOf(payload: unknown): string | undefined {
+  const repository = (payload as { repository?: { default_branch?: unknown } } | undefined)?.repository;
+  return typeof repository?.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : undefined;
 }
 
 function readPayload(path: string | undefined): unknown {

@@ -33,6 +33,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'plan', usage: '[options] [path...]', summary: 'show what apply would change (writes nothing)', load: () => import('./commands/plan.js') },
   { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
+  { name: 'adopt', usage: '[options] [path...]', summary: 'write scopes changed outside git into their policy files', load: () => import('./commands/adopt.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
   { name: 'emulator', usage: '[options]', summary: 'run a local emulator of the Invitation Service', load: () => import('./commands/emulator.js') },
@@ -74,7 +75,8 @@ Environment:
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
   AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
   AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
-  AUTOJOIN_LISTING       as --listing (by-group, by-scope, autojoin)
+  VORTEX_API_BASE_URL, VORTEX_API_KEY  the service SDKs' names, used when the AUTOJOIN_ ones are unset
+  AUTOJOIN_READ          as --read (autojoin, by-scope, by-group); AUTOJOIN_LISTING is its old name
   AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
   HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
   NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust

@@ -7,7 +7,7 @@
  * A policy file inside a git submodule (or any repository nested in this one) is an error: its
  * history is not this repository's, so a deletion there could never be pruned.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { compareStrings } from '../domain.js';
@@ -93,7 +93,16 @@ function nestedRepository(repository: string, directory: string): string | null 
   for (let dir = directory; dir !== repository && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, '.git'))) return dir;
   }
-  return null;
+  return isSubmoduleRoot(repository) ? repository : null;
+}
+
+/** A submodule's `.git` is a file pointing into its superproject's `.git/modules/` (a worktree's points into `worktrees/`). */
+function isSubmoduleRoot(repository: string): boolean {
+  try {
+    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync(path.join(repository, '.git'), 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function isInsideOrSame(parent: string, child: string): boolean {

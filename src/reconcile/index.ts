@@ -11,36 +11,32 @@ import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocumen
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
-import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
+import { applyChanges } from '../apply/apply.js';
 import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
-import type { ListingKind } from '../service/types.js';
-import type { Plan, SafetyLimits } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
-import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
+import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
-import { findPruned, pruneSetting, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
+import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
+import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
 
+/** What planning needs of the run's settings (src/run/settings.ts): paths relative to `base`, which is where the run works. */
+export type PlanSettings = Pick<RunSettings, 'base' | 'paths' | 'roots' | 'project' | 'owner' | 'read' | 'concurrency' | 'prune'>;
+
 export interface MakePlanOptions {
-  /** Policy files or directories, relative to cwd (default: cwd). */
-  paths: string[];
-  cwd: string;
+  settings: PlanSettings;
   client: ServiceClient;
-  project: ProjectConfig;
-  listing?: ListingKind;
-  concurrency?: number;
   /** Git revision whose policy files name the scopes to clear when their policy is gone now. */
   pruneFrom?: string;
-  /** Prune from git history (--prune true, --no-prune false); unset: the project file's `prune`, else on. */
-  prune?: boolean;
   /** A path set with no policy file is fine (exit 0): the "prune everything" case. */
   allowNoPolicies?: boolean;
   /** Where the plan says it was made (default: the client's base URL); `embedded` for the embedded emulator. */
@@ -62,6 +58,12 @@ export interface MakePlanOptions {
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
   /** The run's secrets: a policy file holding one's value is an error (policy/secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /**
+   * A check of every policy to plan that needs them all and the network (the DNS check,
+   * src/run/dns.ts): run once loading passed and before any live read starts; its diagnostics
+   * are handed over as the loader's are, and an error among them plans nothing.
+   */
+  checkBeforeRead?: (policies: readonly Policy[]) => Promise<Diagnostic[]>;
   /** Scopes the run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
 }
@@ -76,12 +78,12 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const prune = pruneRequest(options);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
+  const owner = options.settings.owner;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
   const planning: Planning = { shard, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    listing: options.settings.read,
+    concurrency: options.settings.concurrency,
     onProgress: options.onProgress,
     onScope: (live, policy) => (planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)),
   });
@@ -102,8 +104,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
  * whose policy was deleted); asking for both explicitly is an error.
  */
 function pruneRequest(options: MakePlanOptions): PruneRequest {
-  if (options.changedSince === undefined) return { from: options.pruneFrom, history: options.prune ?? pruneSetting(options.project) };
-  if (options.pruneFrom !== undefined || options.prune === true) {
+  const chosen = options.settings.prune;
+  if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== undefined || chosen === true) {
     throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
   }
   return { history: false };
@@ -122,13 +125,17 @@ async function loadAndPlan(
   reader: LiveReader<Policy>,
   planning: Planning,
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const { paths, base: cwd, project } = options.settings;
   const inThisShard = inShardOf(planning.shard);
   // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
+  // With a check before the read, policies wait for it instead of being read at once.
+  const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
   const take = (policy: Policy): void => {
     declared.add(policy.key);
-    if (inThisShard(policy)) reader.add([policy]);
+    if (!inThisShard(policy)) return;
+    if (held) held.push(policy);
+    else reader.add([policy]);
   };
   // Once a file has an error nothing will be planned, so the reads stop there.
   const onBatch = async (loadFailed: boolean): Promise<void> => {
@@ -138,14 +145,21 @@ async function loadAndPlan(
   if (failed) return { plan: null, load };
   // A full load handed its policies over as it went and kept none; --changed-since hands them here.
   for (const policy of load.policies) take(policy);
-  const context = { paths, cwd: options.cwd, project: options.project, secrets: options.secrets };
+  if (held && options.checkBeforeRead) {
+    const checked = await handOver(await options.checkBeforeRead(held), options);
+    if (hasErrors(checked)) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...checked] } };
+    reader.add(held);
+    load.diagnostics.push(...checked);
+  }
+  const context = { paths, cwd, project, secrets: options.secrets };
   const then = await findPruned(prune, context, declared);
   if (prune.from === undefined && !prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 
 /** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
@@ -171,14 +185,15 @@ async function loadToPlan(
   options: MakePlanOptions,
   streaming: Pick<LoadOptions, 'onPolicy' | 'onBatch'>,
 ): Promise<{ load: LoadResult; failed: boolean }> {
+  const { base: cwd, project, roots } = options.settings;
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics })
-      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
+      ? await loadPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics })
+      : await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
-  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
   return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
 }
 
@@ -199,9 +214,7 @@ export { MAX_PLAN_BYTES, readSavedPlan } from './saved-plan.js';
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
-  limits: SafetyLimits;
-  concurrency?: number;
-  listing?: ListingKind;
+  settings: Pick<RunSettings, 'limits' | 'concurrency' | 'read'>;
   /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
@@ -229,18 +242,18 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
-  checkSafety(plan, options.limits);
+  checkSafety(plan, options.settings.limits);
   if (options.verifyFingerprints) {
     refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     checkPlanOwner(plan.owner, options.owner);
-    await verifyFingerprints(client, plan, options);
+    await verifyFingerprints(client, plan, options.settings);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
     commit: options.commit,
     onNotice: options.onNotice,
-    concurrency: options.concurrency,
+    concurrency: options.settings.concurrency,
     onProgress: options.onProgress,
     signal: options.signal,
   });
@@ -256,16 +269,9 @@ function checkPlanTarget(planTarget: string, target: string): void {
  * Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved,
  * PlanFileError when a change misstates the live state its fingerprint vouches for.
  */
-async function verifyFingerprints(
-  client: ServiceClient,
-  plan: Plan,
-  options: { listing?: ListingKind; concurrency?: number } = {},
-): Promise<void> {
+async function verifyFingerprints(client: ServiceClient, plan: Plan, settings: Pick<RunSettings, 'read' | 'concurrency'>): Promise<void> {
   const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
-  const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-  });
+  const live = await readLiveState(client, refs, { listing: settings.read, concurrency: settings.concurrency });
   const moved = plan.scopes
     .filter(({ key, fingerprint: saved }) => {
       const now = live.get(key);
@@ -298,8 +304,7 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
 }
 
 export interface ImportOptions {
-  listing?: ListingKind;
-  concurrency?: number;
+  settings: Pick<RunSettings, 'read' | 'concurrency'>;
   /** componentId to write: the live invitation does not carry one. */
   componentId?: string;
 }
@@ -317,7 +322,7 @@ export interface ImportedScope {
  * Reads the live state of `refs` and turns each scope into a canonical policy document,
  * so that `plan` right after writing them shows no changes.
  */
-export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions = {}): Promise<ImportedScope[]> {
+export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions): Promise<ImportedScope[]> {
   const componentId = options.componentId;
   if (!componentId) {
     throw new Error(
@@ -325,10 +330,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
         'or set defaults.componentId in autojoin-sync.yaml',
     );
   }
-  const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-  });
+  const live = await readLiveState(client, refs, { listing: options.settings.read, concurrency: options.settings.concurrency });
   return refs.map((ref) => {
     const key = scopeKey(ref);
     const state = live.get(key) ?? { key, ...ref, domains: [], autojoin: null };
@@ -360,13 +362,4 @@ function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'>
 
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
-}
-
-/** Limits for apply: a --max-removals override beats the project file's; the percentage comes from the file. */
-export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; allowEmpty?: boolean }): SafetyLimits {
-  return {
-    maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: project.safety?.maxRemovalPercent,
-    allowEmpty: flags.allowEmpty ?? false,
-  };
 }

@@ -45,10 +45,10 @@ export interface PruneContext {
   secrets?: readonly NamedSecret[];
 }
 
-/** @returns whether the project file turns pruning on: `prune: true|false`, `prune.history`, else on. */
-export function pruneSetting(project: ProjectConfig): boolean {
+/** @returns what the project file says of pruning (`prune: true|false`, `prune.history`); undefined when it says nothing (then it is on). */
+export function pruneSetting(project: ProjectConfig): boolean | undefined {
   const setting = project.prune;
-  return typeof setting === 'boolean' ? setting : (setting?.history ?? true);
+  return typeof setting === 'boolean' ? setting : setting?.history;
 }
 
 /**

@@ -14,11 +14,11 @@
 import { MAX_FILE_BYTES, parsePolicySources, parseProjectSource, type NamedSecret } from '../policy/index.js';
 import { decodePolicyBytes } from '../policy/parse.js';
 import { parsePolicyText } from '../policy/plain.js';
-import type { Diagnostic, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy, RemovalCommit } from '../plan/types.js';
 import { scopeKey, type ScopeKey } from '../scope.js';
-import { shownPath, streamBlobs, type BlobRead, type Repository } from './git.js';
-import type { PastVersion } from './history.js';
+import { checkRevision, openRepository, readBlobs, shownPath, streamBlobs, type BlobRead, type Repository } from './git.js';
+import { historyPaths, versionsAt, type PastVersion } from './history.js';
 
 /** The scopes past versions declared (each with the newest version's removal), and warnings. */
 export interface PastScopes {
@@ -191,4 +191,26 @@ function secretInHistory(leaked: Diagnostic, version: PastVersion): Diagnostic {
     code: 'secret-in-history',
     message: `the version of this file replaced by ${replacedBy(version.removedBy)}: ${leaked.message}; that version declares nothing, and none of it is shown (the secret stays in git history: rotate it)`,
   };
+}
+
+/**
+ * The policy files under `paths` (relative to `cwd`) as they were at `rev`, whole, for a reader
+ * that needs a past state itself (drift's last applied state); the same file rule and size cap as
+ * pruning (a larger file is left out), files named relative to `cwd`, sorted.
+ * @throws GitRevisionError when git cannot read `rev`
+ */
+export async function readPolicySourcesAt(rev: string, paths: readonly string[], cwd: string): Promise<PolicySource[]> {
+  const context = `git revision ${rev}`;
+  checkRevision(rev, context);
+  const repository = await openRepository(paths.length > 0 ? paths : ['.'], cwd, context);
+  const historical = repository && historyPaths(repository, paths);
+  if (!repository || !historical) return [];
+  const files = new Map<string, string[]>();
+  for (const { blob, file } of await versionsAt(repository, rev, historical, { order: 0, context })) files.set(blob, [...(files.get(blob) ?? []), file]);
+  const sources: PolicySource[] = [];
+  await readBlobs([...files.keys()], { cwd: repository.dir, context, maxBytes: MAX_FILE_BYTES }, (blob, read) => {
+    const decoded = read.kind === 'blob' ? decodePolicyBytes(blob, read.bytes) : null;
+    if (decoded?.ok) for (const file of files.get(blob) ?? []) sources.push({ file: shownPath(repository, file), text: decoded.text });
+  });
+  return sources.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

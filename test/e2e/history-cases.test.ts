@@ -196,7 +196,7 @@ describe('issue 22: submodules', () => {
       for (const args of [['validate', '.'], ['plan', '.'], ['apply', '--yes', 'vendor/policies']]) {
         const refused = await cli(args, { cwd: dir, emulator });
         expect(refused.code, args.join(' ')).toBe(1);
-        expect(refused.stdout + refused.stderr).toContain('vendor/policies/s.autojoin.yaml:1:1: error: policy file inside the git submodule vendor:');
+        expect(refused.stdout + refused.stderr).toMatch(/policies\/s\.autojoin\.yaml:1:1: error: policy file inside the git submodule /);
       }
       expect(emulator.requests.filter((request) => request.method === 'POST')).toEqual([]);
     } finally {

@@ -20,6 +20,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProjectConfig } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
+import { settingsIn } from '../../src/run/settings.js';
 import { git } from '../support/git.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
@@ -164,10 +165,10 @@ function tryGit(dir: string, args: string[], undo: string[]): boolean {
 
 /** The scopes the plan of the checked-out tree clears; null when its files do not validate. */
 async function clearsAt(dir: string): Promise<string[] | null> {
-  const paths = ['policies'];
-  const project = await loadProjectConfig(dir, paths);
+  const project = await loadProjectConfig(path.join(dir, 'autojoin-sync.yaml'), { base: dir, roots: [dir] });
   if (project.diagnostics.some((d) => d.severity === 'error')) return null;
-  const { plan } = await makePlan({ paths, cwd: dir, client: peer.client, project: project.config, listing: 'autojoin', allowNoPolicies: true });
+  const settings = settingsIn(dir, { paths: ['policies'], project: project.config, flags: { read: 'autojoin' } });
+  const { plan } = await makePlan({ settings, client: peer.client, allowNoPolicies: true });
   return plan ? plan.changes.filter((change) => change.kind === 'clear').map((change) => change.key) : null;
 }
 

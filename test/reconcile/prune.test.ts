@@ -30,8 +30,8 @@ describe('projectFileLocations', () => {
 });
 
 describe('pruneSetting', () => {
-  it('is on by default; prune: false and prune.history: false turn it off', () => {
-    expect([{}, { prune: true }, { prune: { keep: ['team/x'] } }, { prune: false }, { prune: { history: false } }].map(pruneSetting)).toEqual([true, true, true, false, false]);
+  it('says nothing (pruning is on) unless prune or prune.history is set', () => {
+    expect([{}, { prune: true }, { prune: { keep: ['team/x'] } }, { prune: false }, { prune: { history: false } }].map(pruneSetting)).toEqual([undefined, true, undefined, false, false]);
   });
 });
 

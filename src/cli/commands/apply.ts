@@ -4,38 +4,28 @@
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
 import { createInterface } from 'node:readline/promises';
-import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
-import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
+import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
 import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
-import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
+import type { SettingFlags } from '../../run/settings.js';
+import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
 import { headCommit } from '../../reconcile/git.js';
-import { DEFAULT_OWNER } from '../../plan/ownership.js';
 import { renderPlan } from './plan.js';
 
-interface ApplyFlags {
+interface ApplyFlags extends SettingFlags {
   plan?: string;
   planSha256?: string;
   yes?: boolean;
-  maxRemovals?: number;
-  allowEmpty?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
   format: 'text' | 'json';
-  requestTimeout?: number;
   takeOwnership?: string[];
 }
 
@@ -89,30 +79,25 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
-  const cwd = process.cwd();
-  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
-      const json = flags.format === 'json';
-      // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
-      if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-      else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, paths);
-      if (json) writeStdout(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
-      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-    },
-    flags,
-  );
+  const settings = await cliSettings(paths, flags);
+  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+  await withSession(settings, async (session) => {
+    const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+    const json = flags.format === 'json';
+    // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
+    if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
+    else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
+    const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+    if (json) writeStdout(renderApplyReportJson(plan, report));
+    else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
+    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+  });
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, paths: string[]): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -124,14 +109,13 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     return await applyPlan({
       client,
       plan,
-      limits: limitsFrom(project, flags),
+      settings,
       target,
-      concurrency: flags.concurrency,
-      listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
-      owner: project.owner ?? DEFAULT_OWNER,
-      commit: await headCommit(commitDir(paths)),
+      owner: settings.owner,
+      // The repository of the paths (their base), whatever the working directory.
+      commit: await headCommit(settings.base),
       onNotice: printNotice,
       confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,
@@ -141,12 +125,6 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     progress.done();
     process.removeListener('SIGINT', onSigint);
   }
-}
-
-/** The directory whose repository HEAD each write's marker records: the first policy path's (a file's directory), else cwd. */
-function commitDir(paths: readonly string[]): string {
-  const first = resolve(paths[0] ?? '.');
-  return /\.ya?ml$/i.test(first) ? dirname(first) : first;
 }
 
 /** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */

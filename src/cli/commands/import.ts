@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
-import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { compareDiagnostics, formatDiagnostic, parsePolicySources } from '../../policy/index.js';
@@ -15,21 +14,17 @@ import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions } from '../options.js';
-import { resolveListing } from '../../run/listing.js';
-import { withSession } from '../session.js';
+import type { SettingFlags } from '../../run/settings.js';
+import { cliSettings, withSession } from '../session.js';
 import { entryExists } from '../../files.js';
 import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
 
-interface ImportFlags {
+interface ImportFlags extends SettingFlags {
   scope?: string[];
   scopesFrom?: string;
   out: string;
   componentId?: string;
   force?: boolean;
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync import`. */
@@ -70,16 +65,17 @@ async function runImport(flags: ImportFlags): Promise<void> {
   const listed = flags.scopesFrom === undefined ? [] : (await readScopesFrom(flags.scopesFrom)).map(scopeKey);
   const refs = uniqueRefs([...(flags.scope ?? []), ...listed]);
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
-  await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
+  const settings = await cliSettings([flags.out && flags.out !== '-' ? flags.out : '.'], flags);
+  await withSession(settings, async ({ client }) => {
+    const project = settings.project;
     const componentId = flags.componentId ?? project.defaults?.componentId;
-    const listing = resolveListing(flags.listing, project);
-    const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
+    const imported = await importScopes(client, refs, { settings, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
     refuseEchoedSecrets(imported);
     if (flags.out === '-') writeStdout(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
     summarizeImportDiagnostics(imported, flags.out === '-' ? '' : flags.out, project);
-  }, flags);
+  });
 }
 
 /**

@@ -4,35 +4,29 @@
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
-import { limitsFrom } from '../../reconcile/index.js';
-import type { ListingKind } from '../../service/types.js';
+import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
-import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
+import { addDnsOptions, addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption, type DnsFlags } from '../options.js';
+import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags {
+interface PlanFlags extends SettingFlags, DnsFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
   shard?: string;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
   changedSince?: string;
   takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('plan'))
+  addDnsOptions(addServiceOptions(program.command('plan')))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -58,6 +52,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --no-prune                 # leave scopes whose policy file was deleted as they are
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
@@ -69,21 +64,16 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 }
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
-  const cwd = process.cwd();
-  if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async ({ client, project, target }) => {
-      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-      writeStdout(renderPlan(plan, flags.format));
-      noticeUnmarked(plan);
-      if (flags.out) await savePlan(flags.out, plan);
-      warnIfUnsafe(plan, limitsFrom(project, {}));
-      if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-    },
-    flags,
-  );
+  const settings = await cliSettings(paths, flags);
+  if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+  await withSession(settings, async ({ client, target }) => {
+    const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
+    writeStdout(renderPlan(plan, flags.format));
+    noticeUnmarked(plan);
+    if (flags.out) await savePlan(flags.out, plan);
+    warnIfUnsafe(plan, settings.limits);
+    if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+  });
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
