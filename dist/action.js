@@ -23529,8 +23529,8 @@ var require_core = __commonJS({
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
         this.RULES = (0, rules_1.getRules)();
-        checkOptions.call(this, removedOptions, opts, "NOT SUPPORTED");
-        checkOptions.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
+        checkOptions2.call(this, removedOptions, opts, "NOT SUPPORTED");
+        checkOptions2.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
         this._metaOpts = getMetaSchemaOptions.call(this);
         if (opts.formats)
           addInitialFormats.call(this);
@@ -23887,7 +23887,7 @@ var require_core = __commonJS({
     Ajv.ValidationError = validation_error_1.default;
     Ajv.MissingRefError = ref_error_1.default;
     exports.default = Ajv;
-    function checkOptions(checkOpts, options, msg, log2 = "error") {
+    function checkOptions2(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
         if (opt in options)
@@ -25237,9 +25237,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns2 = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -25250,7 +25250,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns) {
+          for (const pat of patterns2) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -62055,7 +62055,14 @@ function makeChange(kind, desired, before, after, live, fields2 = []) {
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields2.length > 0) change.fieldChanges = fields2;
+  const reasons = expiryReasons(policy, change.removed);
+  if (reasons.length > 0) change.removalReasons = reasons;
   return change;
+}
+function expiryReasons(policy, removed) {
+  if (!policy.expired || removed.length === 0) return [];
+  const gone = new Set(removed);
+  return policy.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
 }
 function sameList(a, b) {
   return a.length === b.length && a.every((value, index) => value === b[index]);
@@ -64366,16 +64373,47 @@ var autojoin_schema_default = {
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
     domains: {
-      description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
+      description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected. An entry is a domain, or {domain, expires, reason} for a time-bound grant: past its expires date the entry is no longer desired and the plan removes it (reason `expired YYYY-MM-DD`); within 14 days of the date validate and plan warn.",
       type: "array",
       uniqueItems: true,
       items: {
-        description: "An email domain such as acme.com (no '@', no URL, no wildcard). Unicode names are converted to punycode.",
-        type: "string",
-        pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
-        examples: ["acme.com", "acme.co.uk"]
+        description: "A domain entry: an email domain such as acme.com (no '@', no URL, no wildcard; Unicode names are converted to punycode), or a time-bound grant {domain, expires, reason}.",
+        if: { type: "object" },
+        then: {
+          description: "A time-bound grant: the domain is desired up to and including its expires date.",
+          type: "object",
+          additionalProperties: false,
+          required: ["domain"],
+          properties: {
+            domain: {
+              description: "The email domain, as in a plain entry.",
+              type: "string",
+              pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+              examples: ["contractor.example"]
+            },
+            expires: {
+              description: "Last day (YYYY-MM-DD, UTC) the domain is desired; after it the plan removes the domain with the reason `expired YYYY-MM-DD`.",
+              type: "string",
+              pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+              examples: ["2026-06-30"]
+            },
+            reason: {
+              description: "Why the grant exists (a ticket, a contract); inventory shows it.",
+              type: "string",
+              minLength: 1,
+              maxLength: 500,
+              pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+              examples: ["SEC-42: audit contractors until June"]
+            }
+          }
+        },
+        else: {
+          type: "string",
+          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"
+        },
+        examples: ["acme.com", { domain: "contractor.example", expires: "2026-06-30", reason: "SEC-42" }]
       },
-      examples: [["acme.com", "acme.co.uk"], []]
+      examples: [["acme.com", "acme.co.uk"], [], ["acme.com", { domain: "contractor.example", expires: "2026-06-30", reason: "SEC-42" }]]
     }
   },
   examples: [
@@ -64456,6 +64494,33 @@ var project_schema_default = {
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
     },
+    rules: {
+      description: "Governance rules, checked by validate, plan and the action; each finding names its rule and stands at the file:line:col of the entry it is about. A rule that cannot match anything (a scopes glob that matches no declared scope, no check at all) is an error here.",
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name"],
+        properties: {
+          name: { description: "Named in every finding of the rule; unique.", type: "string", minLength: 1, maxLength: 200, examples: ["corporate domains only"] },
+          scopes: {
+            description: "TYPE/ID globs of the scopes the rule applies to (`*` any characters, `?` one); all scopes when left out.",
+            type: "array",
+            items: { type: "string", minLength: 3 },
+            minItems: 1,
+            examples: [["organization/*", "team/acme-*"]]
+          },
+          allow: { description: "Every domain of a matched scope must match one of these domain globs (`*` stands for one or more labels: *.acme.com matches eu.acme.com, not acme.com).", $ref: "#/$defs/DomainGlobs", examples: [["acme.com", "*.acme.com"]] },
+          deny: { description: "No domain of a matched scope may match one of these domain globs.", $ref: "#/$defs/DomainGlobs", examples: [["*.agency.example"]] },
+          require: { description: "Domains every matched scope must list (not expired): removing one is an error before any plan, so nobody is locked out.", $ref: "#/$defs/DomainGlobs", examples: [["acme.com"]] },
+          maxScopesPerDomain: { description: "A domain may appear in at most this many matched scopes.", type: "integer", minimum: 1, examples: [3] },
+          requireExpiry: { description: "Entries whose domain matches one of these globs must be time-bound: {domain, expires, reason}.", $ref: "#/$defs/DomainGlobs", examples: [["*.contractor.example"]] },
+          maxExpiryDays: { description: "An entry's expires date may be at most this many days from today.", type: "integer", minimum: 1, examples: [180] },
+          level: { description: "Severity of the rule's findings: error (default; stops plan and apply) or warning.", enum: ["error", "warning"], examples: ["warning"] }
+        }
+      },
+      examples: [[{ name: "corporate domains only", scopes: ["organization/*"], allow: ["acme.com", "*.acme.com"], require: ["acme.com"] }]]
+    },
     prune: {
       description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
       type: "object",
@@ -64475,6 +64540,13 @@ var project_schema_default = {
         }
       },
       examples: [{ history: true, keep: ["team/legacy-sales"] }]
+    }
+  },
+  $defs: {
+    DomainGlobs: {
+      type: "array",
+      items: { type: "string", minLength: 1, maxLength: 253 },
+      minItems: 1
     }
   },
   examples: [
@@ -64540,6 +64612,9 @@ function describe(error3, parsed) {
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
+    case "if":
+      return null;
+    // a domain entry's own error (then: a grant, else: a string) says what is wrong
     default:
       return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error3)}`);
   }
@@ -64673,12 +64748,246 @@ function positionOf(source, offset) {
   return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
 }
 
+// src/governance/clock.ts
+var NOW_VARIABLE = "AUTOJOIN_NOW";
+var EXPIRY_WARNING_DAYS = 14;
+var DAY_MS = 864e5;
+var DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+function isCalendarDate(text) {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return new Date(time).toISOString().slice(0, 10) === text;
+}
+function today(env = process.env, now = /* @__PURE__ */ new Date()) {
+  const fixed = env[NOW_VARIABLE];
+  if (fixed === void 0 || fixed === "") return now.toISOString().slice(0, 10);
+  if (!isCalendarDate(fixed)) throw new Error(`${NOW_VARIABLE} must be a day written YYYY-MM-DD (it is for tests), got "${fixed}"`);
+  return fixed;
+}
+function daysBetween(from, to) {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+function addDays(from, days) {
+  return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+// src/policy/entries.ts
+function writtenEntries(domains) {
+  if (!Array.isArray(domains)) return [];
+  const entries = [];
+  domains.forEach((item, index) => {
+    if (typeof item === "string") entries.push({ index, raw: item });
+    else if (isGrant(item)) entries.push(grantEntry(item, index));
+  });
+  return entries;
+}
+function isGrant(item) {
+  return typeof item === "object" && item !== null && typeof item.domain === "string";
+}
+function grantEntry(item, index) {
+  const entry = { index, raw: item.domain };
+  if (typeof item.expires === "string") entry.expires = item.expires;
+  if (typeof item.reason === "string") entry.reason = item.reason;
+  return entry;
+}
+function isExpired(entry, today2) {
+  return entry.expires !== void 0 && isCalendarDate(entry.expires) && entry.expires < today2;
+}
+function expiryDiagnostics(entries, today2, at) {
+  const diagnostics = [];
+  for (const entry of entries) {
+    const { expires } = entry;
+    if (expires === void 0) continue;
+    const why = entry.reason === void 0 ? "" : ` (${entry.reason})`;
+    if (!isCalendarDate(expires)) {
+      diagnostics.push(diagnosticAt(at(entry.index), "error", "invalid-expiry", `expires: "${expires}" is not a calendar day; write YYYY-MM-DD, e.g. 2026-06-30`));
+      continue;
+    }
+    const days = daysBetween(today2, expires);
+    if (days < 0) {
+      const message = `${entry.raw} expired on ${expires}${why}: it is no longer desired and the plan removes it; delete the entry or move its date`;
+      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expired-domain", message));
+    } else if (days <= EXPIRY_WARNING_DAYS) {
+      const when = days === 0 ? "today (its last day)" : `in ${days} ${days === 1 ? "day" : "days"}`;
+      const message = `${entry.raw} expires on ${expires}, ${when}${why}: after that the plan removes it; move the date to keep it`;
+      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expires-soon", message));
+    }
+  }
+  return diagnostics;
+}
+function expiredOf(written, today2) {
+  const expired = written.filter((entry) => isExpired(entry, today2));
+  if (expired.length === 0) return {};
+  const entries = expired.map((entry) => ({ domain: normalizeDomain(entry.raw), expires: entry.expires }));
+  return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
+}
+function placedEntries(written, today2, at) {
+  return written.map((entry) => ({
+    domain: normalizeDomain(entry.raw),
+    ...entry.expires === void 0 ? {} : { expires: entry.expires },
+    ...entry.reason === void 0 ? {} : { reason: entry.reason },
+    expired: isExpired(entry, today2),
+    source: at(entry.index)
+  }));
+}
+function ruleSubject(key, desired, at) {
+  const entries = desired.map((entry) => ({ domain: normalizeDomain(entry.raw), index: entry.index, ...entry.expires === void 0 ? {} : { expires: entry.expires } }));
+  return { key, entries, at };
+}
+
+// src/governance/globs.ts
+var LABEL_TEXT = /^[a-z0-9_-]+$/;
+function domainGlob(pattern) {
+  const labels = normalizeDomain(pattern.replaceAll("*", "star-label-placeholder")).replaceAll("star-label-placeholder", "*").split(".");
+  const parts = [];
+  for (const label of labels) {
+    if (label === "*") parts.push(String.raw`[^.]+(?:\.[^.]+)*`);
+    else if (LABEL_TEXT.test(label)) parts.push(escapeRegExp2(label));
+    else return `"${pattern}" is not a domain glob: each label is a domain label or * (one or more labels)`;
+  }
+  const regexp = new RegExp(`^${parts.join(String.raw`\.`)}$`, "u");
+  return { pattern, test: (domain) => regexp.test(domain) };
+}
+function scopeGlob(pattern) {
+  const slash = pattern.indexOf("/");
+  if (slash <= 0 || slash === pattern.length - 1) return `"${pattern}" is not a scope glob: expected TYPE/ID, e.g. team/* or organization/acme-*`;
+  const part = (text, any) => text.replace(/[*?]|[^*?]+/g, (run4) => run4 === "*" ? `${any}*` : run4 === "?" ? any : escapeRegExp2(run4));
+  const regexp = new RegExp(`^${part(pattern.slice(0, slash), "[^/]")}/${part(pattern.slice(slash + 1), ".")}$`, "su");
+  return { pattern, test: (key) => regexp.test(key) };
+}
+function escapeRegExp2(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
+}
+
+// src/governance/rules.ts
+function compileRules(rules) {
+  const problems = [];
+  const compiled = rules.map((rule, index) => {
+    const globs = (key, list, make) => (list ?? []).flatMap((text, item) => {
+      const glob = make(text);
+      if (typeof glob === "string") problems.push({ rule: index, key, item, message: glob });
+      return typeof glob === "string" ? [] : [glob];
+    });
+    return {
+      rule,
+      scopes: rule.scopes ? globs("scopes", rule.scopes, scopeGlob) : null,
+      allow: rule.allow ? globs("allow", rule.allow, domainGlob) : null,
+      deny: globs("deny", rule.deny, domainGlob),
+      require: globs("require", rule.require, requiredDomain).map((required) => required.domain),
+      requireExpiry: globs("requireExpiry", rule.requireExpiry, domainGlob)
+    };
+  });
+  return { compiled, problems };
+}
+function ruleApplies(rule, key) {
+  return rule.scopes === null || rule.scopes.some((glob) => glob.test(key));
+}
+function checkRules(rules, subject, today2) {
+  const findings = [];
+  for (const rule of rules) {
+    if (!ruleApplies(rule, subject.key)) continue;
+    const finding = (at, code, message) => {
+      findings.push(diagnosticAt(at, rule.rule.level ?? "error", code, `rule "${rule.rule.name}": ${message}`));
+    };
+    for (const entry of subject.entries) checkEntry(rule, subject.key, entry, today2, (code, message) => finding(subject.at(entry.index), code, message));
+    const listed = new Set(subject.entries.map((entry) => entry.domain));
+    const missing = rule.require.filter((domain) => !listed.has(domain));
+    if (missing.length > 0) {
+      finding(subject.at("domains"), "rule-require", `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)`);
+    }
+  }
+  return findings;
+}
+function checkEntry(rule, key, entry, today2, finding) {
+  const { domain } = entry;
+  if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
+    finding("rule-allow", `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})`);
+  }
+  const denied = rule.deny.find((glob) => glob.test(domain));
+  if (denied) finding("rule-deny", `${domain} is denied in ${key} (matches ${denied.pattern})`);
+  if (entry.expires === void 0 && rule.requireExpiry.some((glob) => glob.test(domain))) {
+    finding("rule-require-expiry", `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}`);
+  }
+  const maxDays = rule.rule.maxExpiryDays;
+  if (maxDays !== void 0 && entry.expires !== void 0 && daysBetween(today2, entry.expires) > maxDays) {
+    finding("rule-max-expiry", `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})`);
+  }
+}
+function requiredDomain(text) {
+  if (text.includes("*")) return `"${text}" is not a domain: require names domains, not globs`;
+  return typeof domainGlob(text) === "string" ? `"${text}" is not a domain` : { domain: normalizeDomain(text) };
+}
+function patterns(globs) {
+  return globs.map((glob) => glob.pattern).join(", ");
+}
+function createScopeCounter(rules) {
+  const counted = rules.filter((rule) => rule.rule.maxScopesPerDomain !== void 0);
+  const seen = counted.map(() => /* @__PURE__ */ new Map());
+  return {
+    add(subject) {
+      counted.forEach((rule, index) => {
+        if (!ruleApplies(rule, subject.key)) return;
+        const byDomain = seen[index];
+        for (const entry of subject.entries) {
+          const list = byDomain.get(entry.domain) ?? [];
+          list.push({ key: subject.key, at: subject.at(entry.index) });
+          byDomain.set(entry.domain, list);
+        }
+      });
+    },
+    findings() {
+      return counted.flatMap((rule, index) => overCount(rule, seen[index]));
+    }
+  };
+}
+function overCount(rule, byDomain) {
+  const max = rule.rule.maxScopesPerDomain ?? Infinity;
+  const findings = [];
+  for (const [domain, places] of byDomain) {
+    if (places.length <= max) continue;
+    const keys = places.map((place) => place.key).sort();
+    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
+    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named})`;
+    for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
+  }
+  return findings;
+}
+function unmatchedScopeGlobs(rules, keys) {
+  const findings = [];
+  for (const rule of rules) {
+    (rule.scopes ?? []).forEach((glob, index) => {
+      const at = rule.rule.scopeSources?.[index];
+      if (!at || keys.some((key) => glob.test(key))) return;
+      const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
+      findings.push(diagnosticAt(at, "error", "rule-matches-nothing", message));
+    });
+  }
+  return findings;
+}
+
+// src/governance/check.ts
+function createGovernance(rules, options) {
+  if (!rules || rules.length === 0) return null;
+  const { compiled } = compileRules(rules);
+  const counter = createScopeCounter(compiled);
+  return {
+    check(subject) {
+      counter.add(subject);
+      return checkRules(compiled, subject, options.today);
+    },
+    finish(keys) {
+      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled, keys) : []];
+    }
+  };
+}
+
 // src/policy/load.ts
 var READ_BATCH = 64;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: !options.onPolicy, complete: true });
   const readDiagnostics = [];
   const betweenBatches = async () => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -64732,9 +65041,12 @@ function readOne(absolute, file, options) {
   }
 }
 function parsePolicySources(sources, options = {}) {
-  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return checker.finish();
+}
+function checkOptions(options) {
+  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
 }
 function createPolicyChecker(project, options) {
   const diagnostics = [];
@@ -64743,6 +65055,8 @@ function createPolicyChecker(project, options) {
   const candidateKeys = [];
   const files = /* @__PURE__ */ new Set();
   const same = createInterner();
+  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
+  const reading = { project, same, today: options.today, entries: options.entries, governance };
   let failed = false;
   const record = (found) => {
     diagnostics.push(...found);
@@ -64757,7 +65071,7 @@ function createPolicyChecker(project, options) {
       record(leaked);
       const found = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, project, same);
+        const result = readPolicy(document, reading);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy && leaked.length === 0) found.push(result.policy);
@@ -64775,6 +65089,7 @@ function createPolicyChecker(project, options) {
     },
     finish() {
       const duplicates = duplicateScopeDiagnostics(declarations);
+      if (governance) duplicates.push(...governance.finish(declarations.map((declaration) => declaration.key)));
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once = (key) => declared.get(key) === 1;
@@ -64793,13 +65108,16 @@ function createInterner() {
     return value;
   };
 }
-function readPolicy(parsed, project, same) {
-  const data = withDefaults(parsed.data, project);
-  const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...domainDiagnostics(parsed, data.domains)];
+function readPolicy(parsed, reading) {
+  const { same } = reading;
+  const data = withDefaults(parsed.data, reading.project);
+  const written = writtenEntries(data.domains);
+  const at = (index) => locate(parsed, ["domains", index]);
+  const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...domainDiagnostics(written, at), ...expiryDiagnostics(written, reading.today, at)];
   const { scope, scopeType } = data;
   const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
   if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
-  const domains = data.domains;
+  const desired = written.filter((entry) => !isExpired(entry, reading.today));
   const policy = {
     key: declaration.key,
     scope,
@@ -64807,11 +65125,16 @@ function readPolicy(parsed, project, same) {
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
     ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
-    domains: [...new Set(domains.map(normalizeDomain))].sort(),
+    domains: [...new Set(desired.map((entry) => normalizeDomain(entry.raw)))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0
+    explicitEmpty: desired.length === 0,
+    ...expiredOf(written, reading.today)
   };
-  return { declaration, policy, diagnostics };
+  if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
+  const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
+  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place)) ?? [];
+  diagnostics.push(...findings);
+  return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -64821,20 +65144,17 @@ function withDefaults(data, project) {
   if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
   return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
-function domainDiagnostics(parsed, domains) {
-  if (!Array.isArray(domains)) return [];
-  const at = (index) => locate(parsed, ["domains", index]);
+function domainDiagnostics(entries, at) {
   const diagnostics = [];
   const seen = /* @__PURE__ */ new Map();
-  domains.forEach((raw, index) => {
-    if (typeof raw !== "string") return;
+  for (const { raw, index } of entries) {
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
     const normalized = normalizeDomain(raw);
-    if (normalized === "") return;
+    if (normalized === "") continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
     else seen.set(normalized, [index]);
-  });
+  }
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
@@ -64850,6 +65170,41 @@ function duplicateDomainDiagnostics(domain, positions) {
 
 // src/policy/project.ts
 import path2 from "node:path";
+
+// src/governance/project-rules.ts
+var CHECKS = ["allow", "deny", "require", "maxScopesPerDomain", "requireExpiry", "maxExpiryDays"];
+function placeRules(parsed) {
+  const written = parsed.data.rules ?? [];
+  const rules = written.map((rule, index) => ({
+    ...rule,
+    source: locate(parsed, ["rules", index]),
+    scopeSources: (rule.scopes ?? []).map((_, item) => locate(parsed, ["rules", index, "scopes", item]))
+  }));
+  const diagnostics = [];
+  for (const problem of compileRules(rules).problems) {
+    const at = locate(parsed, ["rules", problem.rule, problem.key, problem.item]);
+    diagnostics.push(diagnosticAt(at, "error", "invalid-rule", `rule "${written[problem.rule]?.name ?? ""}": ${problem.message}`));
+  }
+  rules.forEach((rule, index) => {
+    if (CHECKS.some((key) => rule[key] !== void 0)) return;
+    const message = `rule "${rule.name}" checks nothing: give it at least one of ${CHECKS.join(", ")}`;
+    diagnostics.push(diagnosticAt(locate(parsed, ["rules", index]), "error", "rule-matches-nothing", message));
+  });
+  diagnostics.push(...duplicateNames(rules, parsed));
+  return { rules, diagnostics };
+}
+function duplicateNames(rules, parsed) {
+  const seen = /* @__PURE__ */ new Set();
+  return rules.flatMap((rule, index) => {
+    if (!seen.has(rule.name)) {
+      seen.add(rule.name);
+      return [];
+    }
+    return [diagnosticAt(locate(parsed, ["rules", index, "name"]), "error", "duplicate-rule", `rule name "${rule.name}" is used twice; findings name their rule, so each needs its own`)];
+  });
+}
+
+// src/policy/project.ts
 var PROJECT_FILE = "autojoin-sync.yaml";
 async function loadProjectConfig(cwd, paths = ["."]) {
   const repository = await repositoryRoot(cwd);
@@ -64895,9 +65250,11 @@ function parseProjectSource(source, absoluteFile) {
     diagnostics.push(diagnosticAt(second.start, "error", "multiple-documents", "the project file holds one YAML document only"));
   }
   if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data));
+  const placed = first && diagnostics.length === 0 && first.data.rules !== void 0 ? placeRules(first) : void 0;
+  if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === "error") || !first) return { config: { file: absoluteFile }, diagnostics };
-  return { config: { file: absoluteFile, ...first.data }, diagnostics };
+  return { config: { file: absoluteFile, ...first.data, ...placed ? { rules: placed.rules } : {} }, diagnostics };
 }
 
 // src/policy/canonical.ts
@@ -65344,6 +65701,19 @@ var plan_schema_default = {
           description: "Domains in before and not in after.",
           $ref: "#/$defs/DomainList"
         },
+        removalReasons: {
+          description: "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.",
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["domain", "reason"],
+            properties: {
+              domain: { description: "A domain of removed.", type: "string", minLength: 1 },
+              reason: { description: "`expired YYYY-MM-DD`: the entry's expires date.", type: "string", pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }
+            }
+          }
+        },
         unchanged: {
           description: "How many domains are in both.",
           type: "integer",
@@ -65589,6 +65959,8 @@ function derivedProblem(change) {
   if (!sameList2(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
   const unchanged = change.after.length - added.length;
   if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
+  const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
+  if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
   return null;
 }
 function sameList2(a, b) {
@@ -65622,6 +65994,7 @@ var KEY_ORDER = [
   "scope",
   "scopeName",
   "componentId",
+  "domain",
   "reason",
   "explicitEmpty",
   "source",
@@ -65631,6 +66004,7 @@ var KEY_ORDER = [
   "after",
   "added",
   "removed",
+  "removalReasons",
   "unchanged",
   "fieldChanges",
   "fingerprint",
@@ -65745,7 +66119,12 @@ function domainLines(change, context) {
     else if (added.has(domain)) lines.push({ sign: "+", domain });
     else if (context) lines.push({ sign: " ", domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
+  const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
+  const shown = (line) => {
+    const reason = line.sign === "-" ? why.get(line.domain) : void 0;
+    return reason === void 0 ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
+  };
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
 }
 function summaryLine(summary2) {
   return `${summary2.create} to create, ${summary2.update} to update, ${summary2.clear} to clear, ${summary2.unchanged} unchanged.`;

@@ -15,6 +15,9 @@ import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js
 import { schemaDiagnostics } from './schema.js';
 import { secretDiagnostics, type NamedSecret } from './secrets.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
+import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
+import { createGovernance, type Governance } from '../governance/check.js';
+import { today } from '../governance/clock.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
@@ -40,6 +43,12 @@ export interface LoadOptions {
   onBatch?: (failed: boolean) => void | Promise<void>;
   /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /** Today, YYYY-MM-DD: entries past their `expires` are not desired (default: the clock, or AUTOJOIN_NOW). */
+  today?: string;
+  /** Attach every domain entry with its place (`Policy.entries`), for who and inventory. */
+  entries?: boolean;
+  /** Check the project file's rules (loadPolicies: yes; parsePolicySources: only when asked, e.g. not for history). */
+  rules?: boolean;
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files or
@@ -55,7 +64,7 @@ const READ_BATCH = 64;
 export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: !options.onPolicy, complete: true });
   const readDiagnostics: Diagnostic[] = [];
   const betweenBatches = async (): Promise<void> => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -133,8 +142,11 @@ function readOne(absolute: string, file: string, options: ReadOptions): PolicySo
  * Pure core of the loader, for text from anywhere (disk, or a git revision for --prune-from).
  * @returns policies sorted by key; diagnostics sorted by file and position
  */
-export function parsePolicySources(sources: readonly PolicySource[], options: Pick<LoadOptions, 'project' | 'secrets'> = {}): LoadResult {
-  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
+export function parsePolicySources(
+  sources: readonly PolicySource[],
+  options: Pick<LoadOptions, 'project' | 'secrets' | 'today' | 'entries' | 'rules'> = {},
+): LoadResult {
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return checker.finish();
 }
@@ -150,18 +162,32 @@ interface PolicyChecker {
   finish(): LoadResult;
 }
 
+/** What every policy is checked with besides the project file. */
+interface CheckOptions {
+  secrets: readonly NamedSecret[];
+  today: string;
+  entries: boolean;
+  rules: boolean;
+}
+
+function checkOptions(options: Pick<LoadOptions, 'secrets' | 'today' | 'entries' | 'rules'>): CheckOptions {
+  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
+}
+
 /**
  * @param options.keep false: `check` returns each policy and keeps only its key (for the count),
  *   so a caller that takes them as they come holds memory flat in the number of scopes
  * @param options.secrets values no file may hold
  */
-function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; secrets: readonly NamedSecret[] }): PolicyChecker {
+function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { keep: boolean; complete: boolean }): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
   const candidateKeys: ScopeKey[] = [];
   const files = new Set<string>();
   const same = createInterner();
+  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
+  const reading: Reading = { project, same, today: options.today, entries: options.entries, governance };
   let failed = false;
   const record = (found: readonly Diagnostic[]): void => {
     diagnostics.push(...found);
@@ -176,7 +202,7 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
       record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, project, same);
+        const result = readPolicy(document, reading);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy && leaked.length === 0) found.push(result.policy);
@@ -194,6 +220,7 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
     },
     finish() {
       const duplicates = duplicateScopeDiagnostics(declarations);
+      if (governance) duplicates.push(...governance.finish(declarations.map((declaration) => declaration.key)));
       const declared = new Map<string, number>();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once = (key: ScopeKey): boolean => declared.get(key) === 1;
@@ -224,17 +251,29 @@ function createInterner(): (value: string) => string {
   };
 }
 
+/** What reading a document needs besides the document. */
+interface Reading {
+  project: ProjectConfig;
+  same: (value: string) => string;
+  today: string;
+  entries: boolean;
+  governance: Governance | null;
+}
+
 /** Checks one document (defaults filled in first) and builds its policy when it has no error. */
-function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value: string) => string): PolicyReading {
-  const data = withDefaults(parsed.data, project);
-  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(parsed, data.domains)];
+function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
+  const { same } = reading;
+  const data = withDefaults(parsed.data, reading.project);
+  const written = writtenEntries(data.domains);
+  const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
+  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(written, at), ...expiryDiagnostics(written, reading.today, at)];
   const { scope, scopeType } = data;
   const declaration =
     typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
       ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start }
       : undefined;
   if (!declaration || diagnostics.some((d) => d.severity === 'error')) return { declaration, diagnostics };
-  const domains = data.domains as string[];
+  const desired = written.filter((entry) => !isExpired(entry, reading.today));
   const policy: Policy = {
     key: declaration.key,
     scope: scope as string,
@@ -242,11 +281,17 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value
     ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
     componentId: same(data.componentId as string),
     ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
-    domains: [...new Set(domains.map(normalizeDomain))].sort(),
+    domains: [...new Set(desired.map((entry) => normalizeDomain(entry.raw)))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0,
+    explicitEmpty: desired.length === 0,
+    ...expiredOf(written, reading.today),
   };
-  return { declaration, policy, diagnostics };
+  if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
+  const place = (where: number | 'domains'): SourcePos => (where === 'domains' ? locate(parsed, ['domains'], 'key') : at(where));
+  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place)) ?? [];
+  diagnostics.push(...findings);
+  // A rule's error keeps the policy from being planned, as any other error does.
+  return findings.some((d) => d.severity === 'error') ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -265,20 +310,17 @@ function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Re
  * Per-domain checks, then duplicates after normalization (an error at every occurrence).
  * A domain is located in the file only when there is something to report: most are fine.
  */
-function domainDiagnostics(parsed: ParsedDocument, domains: unknown): Diagnostic[] {
-  if (!Array.isArray(domains)) return [];
-  const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
+function domainDiagnostics(entries: readonly WrittenEntry[], at: (index: number) => SourcePos): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number[]>();
-  domains.forEach((raw: unknown, index) => {
-    if (typeof raw !== 'string') return;
+  for (const { raw, index } of entries) {
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
     const normalized = normalizeDomain(raw);
-    if (normalized === '') return;
+    if (normalized === '') continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
     else seen.set(normalized, [index]);
-  });
+  }
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }

@@ -33,8 +33,49 @@ export interface Policy {
   domains: string[];
   /** Where the policy's document starts. */
   source: SourcePos;
-  /** True when the file says `domains: []`: the author asked to clear this scope. */
+  /** True when the file says `domains: []`, or every entry has expired: the author asked to clear this scope. */
   explicitEmpty: boolean;
+  /** Entries past their `expires` date: not desired, so a plan removes them (normalized, sorted); absent when none. */
+  expired?: ExpiredEntry[];
+  /** Every domain entry with its place in the file; only when the loader was asked (`LoadOptions.entries`: who, inventory). */
+  entries?: DomainEntry[];
+}
+
+/** A domain entry whose `expires` date has passed. */
+export interface ExpiredEntry {
+  domain: string;
+  /** The entry's `expires` date, YYYY-MM-DD. */
+  expires: string;
+}
+
+/** One domain entry of a policy file as written: a string, or `{domain, expires, reason}`. */
+export interface DomainEntry {
+  /** Normalized (lower case, punycode). */
+  domain: string;
+  expires?: string;
+  reason?: string;
+  /** True when `expires` has passed: the plan removes it. */
+  expired: boolean;
+  /** Where the entry stands. */
+  source: SourcePos;
+}
+
+/** A governance rule of the project file (`rules:`, schemas/project.schema.json). */
+export interface Rule {
+  name: string;
+  /** `TYPE/ID` globs of the scopes the rule applies to; all when absent. */
+  scopes?: string[];
+  allow?: string[];
+  deny?: string[];
+  require?: string[];
+  maxScopesPerDomain?: number;
+  requireExpiry?: string[];
+  maxExpiryDays?: number;
+  level?: Severity;
+  /** Where the rule stands in the project file (set by the project loader). */
+  source?: SourcePos;
+  /** Where each `scopes` glob stands (set by the project loader). */
+  scopeSources?: SourcePos[];
 }
 
 /** Safety limits and defaults from the optional project file `autojoin-sync.yaml`. */
@@ -51,6 +92,8 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
+  /** Governance rules, checked by the loader (src/governance/rules.ts). */
+  rules?: Rule[];
   prune?: {
     /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
     history?: boolean;
