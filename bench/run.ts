@@ -19,6 +19,7 @@ import { benchStartup } from './startup.js';
 import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
+import { benchGovernance } from './governance.js';
 
 interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
@@ -30,6 +31,7 @@ const benches: Bench[] = [
   { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
+  { name: 'governance', run: benchGovernance },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
 ];
 

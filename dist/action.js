@@ -64831,9 +64831,9 @@ function placedEntries(written, today2, at) {
     source: at(entry.index)
   }));
 }
-function ruleSubject(key, desired, at) {
+function ruleSubject(key, desired, at, retired) {
   const entries = desired.map((entry) => ({ domain: normalizeDomain(entry.raw), index: entry.index, ...entry.expires === void 0 ? {} : { expires: entry.expires } }));
-  return { key, entries, at };
+  return { key, entries, at, retired };
 }
 
 // src/governance/globs.ts
@@ -64892,7 +64892,7 @@ function checkRules(rules, subject, today2) {
     };
     for (const entry of subject.entries) checkEntry(rule, subject.key, entry, today2, (code, message) => finding(subject.at(entry.index), code, message));
     const listed = new Set(subject.entries.map((entry) => entry.domain));
-    const missing = rule.require.filter((domain) => !listed.has(domain));
+    const missing = subject.retired ? [] : rule.require.filter((domain) => !listed.has(domain));
     if (missing.length > 0) {
       finding(subject.at("domains"), "rule-require", `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)`);
     }
@@ -65132,7 +65132,7 @@ function readPolicy(parsed, reading) {
   };
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
   const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
-  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place)) ?? [];
+  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, written.length === 0 && Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
   diagnostics.push(...findings);
   return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }

@@ -24,6 +24,8 @@ export interface RuleSubject {
   key: ScopeKey;
   /** The entries the plan keeps (not expired). */
   entries: readonly RuleEntry[];
+  /** The file says `domains: []`: the scope is retired on purpose, so `require` does not hold it. */
+  retired?: boolean;
   /** @returns where entry `index` stands, or the `domains` key */
   at(index: number | 'domains'): SourcePos;
 }
@@ -75,7 +77,7 @@ export function checkRules(rules: readonly CompiledRule[], subject: RuleSubject,
     };
     for (const entry of subject.entries) checkEntry(rule, subject.key, entry, today, (code, message) => finding(subject.at(entry.index), code, message));
     const listed = new Set(subject.entries.map((entry) => entry.domain));
-    const missing = rule.require.filter((domain) => !listed.has(domain));
+    const missing = subject.retired ? [] : rule.require.filter((domain) => !listed.has(domain));
     if (missing.length > 0) {
       finding(subject.at('domains'), 'rule-require', `${subject.key} must list ${missing.join(', ')} (removing a required domain could lock its people out)`);
     }

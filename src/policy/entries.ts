@@ -97,7 +97,7 @@ export function placedEntries(written: readonly WrittenEntry[], today: string, a
 }
 
 /** @returns a policy as the rules see it: the entries the plan keeps. */
-export function ruleSubject(key: ScopeKey, desired: readonly WrittenEntry[], at: RuleSubject['at']): RuleSubject {
+export function ruleSubject(key: ScopeKey, desired: readonly WrittenEntry[], at: RuleSubject['at'], retired: boolean): RuleSubject {
   const entries = desired.map((entry) => ({ domain: normalizeDomain(entry.raw), index: entry.index, ...(entry.expires === undefined ? {} : { expires: entry.expires }) }));
-  return { key, entries, at };
+  return { key, entries, at, retired };
 }

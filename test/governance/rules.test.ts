@@ -55,6 +55,11 @@ describe('rules', () => {
     ]);
   });
 
+  it('require does not hold a scope its file retires on purpose (domains: [])', () => {
+    const rules = 'rules:\n  - name: keep\n    require: ["acme.com"]\n';
+    expect(findings(rules, [{ file: 'a.autojoin.yaml', text: 'scope: a\nscopeType: team\ncomponentId: c1\ndomains: []\n' }])).toEqual([]);
+  });
+
   it('maxScopesPerDomain: every entry of a domain in more matched scopes than allowed', () => {
     const rules = 'rules:\n  - name: spread\n    maxScopesPerDomain: 1\n';
     const sources = [policy('a.autojoin.yaml', 'a', ['acme.com', 'one.com']), policy('b.autojoin.yaml', 'b', ['acme.com'])];
