@@ -1,9 +1,15 @@
 /**
- * `inventory --blame`: who last touched each line, from one `git blame --porcelain` per file
- * (never one per line), a few files at a time. Porcelain output gives each commit's author and
- * time once, at the commit's first line; later lines of the same commit carry only its id.
+ * `inventory --blame`: who last touched each line, from at most one `git blame --porcelain` per
+ * file (never one per line), a few files at a time. Porcelain output gives each commit's author
+ * and time once, at the commit's first line; later lines of the same commit carry only its id.
+ *
+ * Most policy files are written once and never edited; for those git blame can only answer the
+ * commit that added them. One `git log` over the history finds them (added by one commit, touched
+ * by no other, not even by a merge's own resolution, and unchanged in the working tree), and they
+ * skip their blame: with thousands of files, a process per file is most of the time.
  */
 import { execFile } from 'node:child_process';
+import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import { forEachBounded } from '../concurrency.js';
 import type { BlameInfo } from './inventory.js';
@@ -21,12 +27,64 @@ export type FileBlame = Map<number, BlameInfo>;
  * @returns each file's blame
  * @throws Error naming the file when git cannot blame it (outside a repository, say)
  */
-export async function blameFiles(files: readonly string[], cwd: string, concurrency = 4): Promise<Map<string, FileBlame>> {
-  const blamed = new Map<string, FileBlame>();
-  await forEachBounded(files, concurrency, async (file) => {
+export async function blameFiles(files: readonly string[], cwd: string, concurrency = 4): Promise<Map<string, FileBlame | BlameInfo>> {
+  const blamed = new Map<string, FileBlame | BlameInfo>();
+  const once = await addedOnce(cwd);
+  const prefix = once === null ? '' : (await gitText(['rev-parse', '--show-prefix'], cwd)).trim();
+  const rest = files.filter((file) => {
+    const whole = once?.get(posix.normalize(posix.join(prefix, file)));
+    if (whole) blamed.set(file, whole);
+    return !whole;
+  });
+  await forEachBounded(rest, concurrency, async (file) => {
     blamed.set(file, parsePorcelain(await blameOne(file, cwd)));
   });
   return blamed;
+}
+
+/** @returns the blame of `line` in a file's result: per line, or one commit for the whole file. */
+export function blameOfLine(result: FileBlame | BlameInfo | undefined, line: number): BlameInfo | undefined {
+  return result instanceof Map ? result.get(line) : result;
+}
+
+/**
+ * @returns files (relative to the repository root) added by one commit and touched by no other
+ *   commit (merges' own changes included: --cc) nor in the working tree, with that commit; null
+ *   when git cannot tell (outside a repository: each file's git blame then says why)
+ */
+async function addedOnce(cwd: string): Promise<Map<string, BlameInfo> | null> {
+  let log: string;
+  let status: string;
+  try {
+    log = await gitText(['log', '--cc', '--name-status', '-z', '--format=%x01%H%x02%aN%x02%at', 'HEAD'], cwd);
+    status = await gitText(['status', '--porcelain=v1', '-z', '--untracked-files=all'], cwd);
+  } catch {
+    return null;
+  }
+  const touched = new Map<string, { count: number; added: BlameInfo | null }>();
+  for (const record of log.split('\u0001').slice(1)) {
+    const end = record.indexOf('\0');
+    const [commit = '', author = '', time = '0'] = record.slice(0, end).split('\u0002');
+    const info = { commit, author, date: new Date(Number(time) * 1000).toISOString() };
+    const tokens = record.slice(end + 1).replace(/^\n/, '').split('\0');
+    for (let i = 0; i < tokens.length; ) {
+      const kind = tokens[i] ?? '';
+      const paths = /^[RC]/.test(kind) ? tokens.slice(i + 1, i + 3) : tokens.slice(i + 1, i + 2);
+      i += 1 + paths.length;
+      for (const path of kind === '' ? [] : paths) {
+        const seen = touched.get(path) ?? { count: 0, added: kind === 'A' ? info : null };
+        touched.set(path, { count: seen.count + 1, added: seen.added });
+      }
+    }
+  }
+  const dirty = new Set(status.split('\0').map((entry) => entry.slice(3)));
+  const once = new Map<string, BlameInfo>();
+  for (const [path, seen] of touched) if (seen.count === 1 && seen.added && !dirty.has(path)) once.set(path, seen.added);
+  return once;
+}
+
+async function gitText(args: string[], cwd: string): Promise<string> {
+  return (await run('git', args, { cwd, maxBuffer: MAX_OUTPUT, encoding: 'utf8' })).stdout;
 }
 
 async function blameOne(file: string, cwd: string): Promise<string> {

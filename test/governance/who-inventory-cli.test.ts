@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { commitAll } from '../support/git.js';
+import { commitAll, git } from '../support/git.js';
 
 const policy = (scope: string, domains: string): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\ndomains:\n${domains}`;
 
@@ -95,8 +95,15 @@ describe('inventory', () => {
     expect(json.rows[0]).toEqual({ scopeType: 'team', scope: 'a', scopeName: '', domain: 'acme.com', expires: '', reason: '', file: 'policies/a.autojoin.yaml', line: 5 });
   });
 
-  it('--blame: commit, author and date of each line, from one git blame per file', async () => {
-    const head = commitAll(dir);
+  it('--blame: commit, author and date of each line, from at most one git blame per file, as git blame says', async () => {
+    const first = commitAll(dir);
+    // b: edited by a second commit; c: renamed; a: changed in the working tree. Only these need git blame.
+    await writeFile(path.join(dir, 'policies/b.autojoin.yaml'), (await readFile(path.join(dir, 'policies/b.autojoin.yaml'), 'utf8')).replace('  - ACME.com\n', '  - acme.com\n'));
+    git(dir, 'mv', 'policies/c.autojoin.yaml', 'policies/c2.autojoin.yaml');
+    await writeFile(path.join(dir, 'policies/e.autojoin.yaml'), policy('e', '  - e.example\n'));
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'second');
+    const second = git(dir, 'rev-parse', 'HEAD');
     await writeFile(path.join(dir, 'policies/a.autojoin.yaml'), policy('a', '  - acme.com\n  - new.example\n'));
     // A git on PATH that logs each call, then runs the real one.
     const bin = path.join(dir, 'bin');
@@ -107,10 +114,22 @@ describe('inventory', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\r\n');
     expect(lines[0]).toBe('scopeType,scope,scopeName,domain,expires,reason,file,line,commit,author,date');
-    expect(lines[1]).toMatch(new RegExp(`^team,a,,acme.com,,,policies/a.autojoin.yaml,5,${head},test,\\d{4}-\\d\\d-\\d\\dT`));
-    expect(lines[2]).toBe('team,a,,new.example,,,policies/a.autojoin.yaml,6,,not committed yet,');
+    const stamp = String.raw`test,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z`;
+    expect(lines.slice(1, -1).map((line) => line.replace(new RegExp(stamp), 'test,DATE'))).toEqual([
+      `team,a,,acme.com,,,policies/a.autojoin.yaml,5,${first},test,DATE`,
+      'team,a,,new.example,,,policies/a.autojoin.yaml,6,,not committed yet,',
+      `team,b,"Team, B",acme.com,,,policies/b.autojoin.yaml,6,${second},test,DATE`,
+      `team,b,"Team, B",contractor.example,2026-06-30,"'=HYPERLINK(""x"")",policies/b.autojoin.yaml,7,${first},test,DATE`,
+      `team,c,,acme.com,2026-01-01,,policies/c2.autojoin.yaml,5,${first},test,DATE`,
+      `team,c,,other.example,,,policies/c2.autojoin.yaml,6,${first},test,DATE`,
+      `team,e,,e.example,,,policies/e.autojoin.yaml,5,${second},test,DATE`,
+    ]);
     const calls = (await readFile(path.join(dir, 'git.log'), 'utf8')).split('\n').filter((line) => line.startsWith('blame'));
-    expect(calls.sort()).toEqual(['blame --porcelain -- policies/a.autojoin.yaml', 'blame --porcelain -- policies/b.autojoin.yaml', 'blame --porcelain -- policies/c.autojoin.yaml']);
+    expect(calls.sort()).toEqual([
+      'blame --porcelain -- policies/a.autojoin.yaml',
+      'blame --porcelain -- policies/b.autojoin.yaml',
+      'blame --porcelain -- policies/c2.autojoin.yaml',
+    ]);
   });
 
   it('--blame outside a git repository fails naming why', async () => {

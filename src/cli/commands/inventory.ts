@@ -3,7 +3,7 @@
  * domain, for an access review; `--blame` adds who last touched each line (one git blame per file).
  */
 import { Option, type Command } from 'commander';
-import { blameFiles } from '../../governance/blame.js';
+import { blameFiles, blameOfLine } from '../../governance/blame.js';
 import { inventoryRows, renderCsv, type BlamedRow, type InventoryRow } from '../../governance/inventory.js';
 import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
 import { loadProjectOrFail } from '../../run/project.js';
@@ -51,7 +51,7 @@ async function runInventory(paths: string[], flags: InventoryFlags): Promise<voi
 
 async function withBlame(rows: readonly InventoryRow[], cwd: string): Promise<BlamedRow[]> {
   const blamed = await blameFiles([...new Set(rows.map((row) => row.file))], cwd);
-  return rows.map((row) => ({ ...row, ...(blamed.get(row.file)?.get(row.line) ?? { commit: '', author: '', date: '' }) }));
+  return rows.map((row) => ({ ...row, ...(blameOfLine(blamed.get(row.file), row.line) ?? { commit: '', author: '', date: '' }) }));
 }
 
 function render(rows: readonly BlamedRow[], flags: InventoryFlags): string {
