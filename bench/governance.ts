@@ -35,7 +35,7 @@ export async function benchGovernance(options: BenchOptions): Promise<BenchRow[]
   const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-bench-governance-'));
   try {
     await generatePolicyFiles(dir, fileCount, 'plain');
-    const rules = await rulesOverhead(dir, fileCount, options.short ? 1 : 5);
+    const rules = await rulesOverhead(dir, fileCount, options.short ? 1 : 7);
     await writeFile(path.join(dir, '.gitignore'), '');
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'add', '.');
@@ -49,18 +49,26 @@ export async function benchGovernance(options: BenchOptions): Promise<BenchRow[]
     return [
       {
         name: `validate ${count} policy files with rules (every kind)`,
-        value: `+${((rules.ratio - 1) * 100).toFixed(1)} % (${rules.with.toFixed(2)} s)`,
-        comparison: `the same load without rules: ${rules.without.toFixed(2)} s (medians of ${rules.runs} alternated runs)`,
+        value: `+${((rules.cpuRatio - 1) * 100).toFixed(1)} % CPU (${rules.cpuWith.toFixed(2)} s)`,
+        comparison:
+          `the same load without rules: ${rules.cpuWithout.toFixed(2)} s CPU (sums of ${rules.runs} alternated runs); ` +
+          `wall clock, medians: ${rules.wallWith.toFixed(2)} s with, ${rules.wallWithout.toFixed(2)} s without`,
         goal: '≤ +10 %',
-        met: rules.ratio <= 1.1,
+        met: rules.cpuRatio <= 1.1,
       },
-      { name: `inventory ${count} policy files (CLI, CSV)`, value: `${plain.toFixed(2)} s`, comparison: `${(plain / fileCount * 1e6).toFixed(0)} µs per file`, goal: '≤ 2 s', met: plain <= 2 },
+      {
+        name: `inventory ${count} policy files (CLI, CSV)`,
+        value: `${plain.wall.toFixed(2)} s`,
+        comparison: `${plain.cpu.toFixed(2)} s CPU (the CLI process)`,
+        goal: '≤ 2 s',
+        met: plain.wall <= 2,
+      },
       {
         name: `inventory --blame ${count} policy files (${edited.toLocaleString('en')} edited since added: one git blame each; the rest from one git log)`,
-        value: `${blamed.toFixed(2)} s`,
-        comparison: `${(blamed / plain).toFixed(2)}× inventory without --blame`,
+        value: `${blamed.wall.toFixed(2)} s`,
+        comparison: `${(blamed.wall / plain.wall).toFixed(2)}× inventory without --blame; CPU ${blamed.cpu.toFixed(2)} s (CLI and git), ${(blamed.cpu / plain.cpu).toFixed(2)}× its`,
         goal: '≤ 3× inventory',
-        met: blamed <= 3 * plain,
+        met: blamed.wall <= 3 * plain.wall,
       },
     ];
   } finally {
@@ -68,12 +76,16 @@ export async function benchGovernance(options: BenchOptions): Promise<BenchRow[]
   }
 }
 
-/** Alternates loads with and without rules (the first of each warms up, unmeasured); medians. */
-async function rulesOverhead(dir: string, fileCount: number, runs: number): Promise<{ with: number; without: number; ratio: number; runs: number }> {
+/**
+ * Alternates loads with and without rules (the first of each warms up, unmeasured). CPU time of
+ * this process is compared, as well as the wall clock: on a shared machine the wall clock moves
+ * with the others' load, the CPU a load takes does not.
+ */
+async function rulesOverhead(dir: string, fileCount: number, runs: number): Promise<Overhead> {
   const project = parseProjectSource({ file: 'autojoin-sync.yaml', text: RULES }, path.join(dir, 'autojoin-sync.yaml'));
   if (project.diagnostics.length > 0) throw new Error('bench rules do not load');
-  const withRules: number[] = [];
-  const without: number[] = [];
+  const withRules: Timing[] = [];
+  const without: Timing[] = [];
   for (let run = 0; run <= runs; run += 1) {
     const a = await timeLoad(dir, fileCount, {});
     const b = await timeLoad(dir, fileCount, project.config);
@@ -81,17 +93,39 @@ async function rulesOverhead(dir: string, fileCount: number, runs: number): Prom
     without.push(a);
     withRules.push(b);
   }
-  const w = median(withRules);
-  const wo = median(without);
-  return { with: w, without: wo, ratio: w / wo, runs };
+  const sum = (list: Timing[], key: keyof Timing): number => list.reduce((total, timing) => total + timing[key], 0);
+  return {
+    cpuRatio: sum(withRules, 'cpu') / sum(without, 'cpu'),
+    wallWith: median(withRules.map((t) => t.wall)),
+    wallWithout: median(without.map((t) => t.wall)),
+    cpuWith: sum(withRules, 'cpu') / runs,
+    cpuWithout: sum(without, 'cpu') / runs,
+    runs,
+  };
 }
 
-async function timeLoad(dir: string, fileCount: number, project: ProjectConfig): Promise<number> {
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+interface Overhead {
+  cpuRatio: number;
+  cpuWith: number;
+  cpuWithout: number;
+  wallWith: number;
+  wallWithout: number;
+  runs: number;
+}
+
+async function timeLoad(dir: string, fileCount: number, project: ProjectConfig): Promise<Timing> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await loadPolicies(['.'], { cwd: dir, project, today: '2026-03-01' });
+  const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
   if (result.policies.length !== fileCount || result.diagnostics.some((d) => d.severity === 'error')) throw new Error('bench corpus did not load cleanly');
-  return seconds;
+  return { wall: seconds, cpu: (used.user + used.system) / 1e6 };
 }
 
 function median(values: readonly number[]): number {
@@ -99,13 +133,21 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** @returns seconds the spawned CLI took; throws unless it exits 0 with output. */
-function timeCli(cwd: string, args: string[]): number {
+/**
+ * Runs the CLI from a shell that then prints its own /proc stat: its children's CPU (cutime,
+ * cstime) is the CLI's and its git processes'. Linux only, as the other CPU figures of the bench.
+ * @returns wall-clock and CPU seconds; throws unless the CLI exits 0
+ */
+function timeCli(cwd: string, args: string[]): Timing {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0 || result.stdout === '') throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-  return seconds;
+  const command = `${[process.execPath, CLI, ...args].map((arg) => `'${arg}'`).join(' ')} > /dev/null || exit 1; cat /proc/$$/stat`;
+  const result = spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const wall = (performance.now() - started) / 1000;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+  const fields = result.stdout.slice(result.stdout.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  // Fields after the command name, counted from `state` (field 3): cutime is field 16, cstime 17.
+  return { wall, cpu: (Number(fields[13]) + Number(fields[14])) / ticks };
 }
 
 /** Adds a domain to every `1 / share`-th policy file; @returns how many. */
