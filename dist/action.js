@@ -64777,7 +64777,7 @@ function writtenEntries(domains) {
   if (!Array.isArray(domains)) return [];
   const entries = [];
   domains.forEach((item, index) => {
-    if (typeof item === "string") entries.push({ index, raw: item });
+    if (typeof item === "string") entries.push({ index, raw: item, domain: normalizeDomain(item) });
     else if (isGrant(item)) entries.push(grantEntry(item, index));
   });
   return entries;
@@ -64786,7 +64786,7 @@ function isGrant(item) {
   return typeof item === "object" && item !== null && typeof item.domain === "string";
 }
 function grantEntry(item, index) {
-  const entry = { index, raw: item.domain };
+  const entry = { index, raw: item.domain, domain: normalizeDomain(item.domain) };
   if (typeof item.expires === "string") entry.expires = item.expires;
   if (typeof item.reason === "string") entry.reason = item.reason;
   return entry;
@@ -64819,12 +64819,12 @@ function expiryDiagnostics(entries, today2, at) {
 function expiredOf(written, today2) {
   const expired = written.filter((entry) => isExpired(entry, today2));
   if (expired.length === 0) return {};
-  const entries = expired.map((entry) => ({ domain: normalizeDomain(entry.raw), expires: entry.expires }));
+  const entries = expired.map((entry) => ({ domain: entry.domain, expires: entry.expires }));
   return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
 }
 function placedEntries(written, today2, at) {
   return written.map((entry) => ({
-    domain: normalizeDomain(entry.raw),
+    domain: entry.domain,
     ...entry.expires === void 0 ? {} : { expires: entry.expires },
     ...entry.reason === void 0 ? {} : { reason: entry.reason },
     expired: isExpired(entry, today2),
@@ -64832,8 +64832,7 @@ function placedEntries(written, today2, at) {
   }));
 }
 function ruleSubject(key, desired, at, retired) {
-  const entries = desired.map((entry) => ({ domain: normalizeDomain(entry.raw), index: entry.index, ...entry.expires === void 0 ? {} : { expires: entry.expires } }));
-  return { key, entries, at, retired };
+  return { key, entries: desired, at, retired };
 }
 
 // src/governance/globs.ts
@@ -64884,35 +64883,40 @@ function ruleApplies(rule, key) {
   return rule.scopes === null || rule.scopes.some((glob) => glob.test(key));
 }
 function checkRules(rules, subject, today2) {
-  const findings = [];
+  let findings;
   for (const rule of rules) {
     if (!ruleApplies(rule, subject.key)) continue;
-    const finding = (at, code, message) => {
-      findings.push(diagnosticAt(at, rule.rule.level ?? "error", code, `rule "${rule.rule.name}": ${message}`));
-    };
-    for (const entry of subject.entries) checkEntry(rule, subject.key, entry, today2, (code, message) => finding(subject.at(entry.index), code, message));
-    const listed = new Set(subject.entries.map((entry) => entry.domain));
-    const missing = subject.retired ? [] : rule.require.filter((domain) => !listed.has(domain));
+    for (const entry of subject.entries) {
+      const problem = entryProblem(rule, subject.key, entry, today2);
+      if (problem) (findings ??= []).push(ruleFinding(rule, subject.at(entry.index), problem));
+    }
+    const missing = subject.retired || rule.require.length === 0 ? [] : rule.require.filter((domain) => !subject.entries.some((entry) => entry.domain === domain));
     if (missing.length > 0) {
-      finding(subject.at("domains"), "rule-require", `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)`);
+      const problem = { code: "rule-require", message: `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)` };
+      (findings ??= []).push(ruleFinding(rule, subject.at("domains"), problem));
     }
   }
-  return findings;
+  return findings ?? NONE;
 }
-function checkEntry(rule, key, entry, today2, finding) {
+var NONE = [];
+function ruleFinding(rule, at, problem) {
+  return diagnosticAt(at, rule.rule.level ?? "error", problem.code, `rule "${rule.rule.name}": ${problem.message}`);
+}
+function entryProblem(rule, key, entry, today2) {
   const { domain } = entry;
   if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
-    finding("rule-allow", `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})`);
+    return { code: "rule-allow", message: `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})` };
   }
   const denied = rule.deny.find((glob) => glob.test(domain));
-  if (denied) finding("rule-deny", `${domain} is denied in ${key} (matches ${denied.pattern})`);
+  if (denied) return { code: "rule-deny", message: `${domain} is denied in ${key} (matches ${denied.pattern})` };
   if (entry.expires === void 0 && rule.requireExpiry.some((glob) => glob.test(domain))) {
-    finding("rule-require-expiry", `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}`);
+    return { code: "rule-require-expiry", message: `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}` };
   }
   const maxDays = rule.rule.maxExpiryDays;
   if (maxDays !== void 0 && entry.expires !== void 0 && daysBetween(today2, entry.expires) > maxDays) {
-    finding("rule-max-expiry", `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})`);
+    return { code: "rule-max-expiry", message: `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})` };
   }
+  return null;
 }
 function requiredDomain(text) {
   if (text.includes("*")) return `"${text}" is not a domain: require names domains, not globs`;
@@ -64926,15 +64930,16 @@ function createScopeCounter(rules) {
   const seen = counted.map(() => /* @__PURE__ */ new Map());
   return {
     add(subject) {
-      counted.forEach((rule, index) => {
-        if (!ruleApplies(rule, subject.key)) return;
+      for (let index = 0; index < counted.length; index += 1) {
+        if (!ruleApplies(counted[index], subject.key)) continue;
         const byDomain = seen[index];
         for (const entry of subject.entries) {
-          const list = byDomain.get(entry.domain) ?? [];
-          list.push({ key: subject.key, at: subject.at(entry.index) });
-          byDomain.set(entry.domain, list);
+          const place = { key: subject.key, at: subject.at(entry.index) };
+          const list = byDomain.get(entry.domain);
+          if (list) list.push(place);
+          else byDomain.set(entry.domain, [place]);
         }
-      });
+      }
     },
     findings() {
       return counted.flatMap((rule, index) => overCount(rule, seen[index]));
@@ -65088,14 +65093,13 @@ function createPolicyChecker(project, options) {
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      const duplicates = duplicateScopeDiagnostics(declarations);
-      if (governance) duplicates.push(...governance.finish(declarations.map((declaration) => declaration.key)));
+      const across = [...duplicateScopeDiagnostics(declarations), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once = (key) => declared.get(key) === 1;
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
 }
@@ -65125,14 +65129,14 @@ function readPolicy(parsed, reading) {
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
     ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
-    domains: [...new Set(desired.map((entry) => normalizeDomain(entry.raw)))].sort(),
+    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
     explicitEmpty: desired.length === 0,
     ...expiredOf(written, reading.today)
   };
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
   const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
-  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, written.length === 0 && Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
+  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
   diagnostics.push(...findings);
   return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
@@ -65147,9 +65151,8 @@ function withDefaults(data, project) {
 function domainDiagnostics(entries, at) {
   const diagnostics = [];
   const seen = /* @__PURE__ */ new Map();
-  for (const { raw, index } of entries) {
+  for (const { raw, index, domain: normalized } of entries) {
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
-    const normalized = normalizeDomain(raw);
     if (normalized === "") continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
@@ -66774,7 +66777,7 @@ async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
     readPolicySources(changed.present.map((file) => resolve2(cwd, file)), cwd),
     changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd)
   ]);
-  const now = parsePolicySources(read.sources, { project, secrets });
+  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
   const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();

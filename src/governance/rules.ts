@@ -69,36 +69,45 @@ export function ruleApplies(rule: CompiledRule, key: ScopeKey): boolean {
 
 /** @returns the findings of every per-policy check (all but maxScopesPerDomain) of the rules that apply to `subject`. */
 export function checkRules(rules: readonly CompiledRule[], subject: RuleSubject, today: string): Diagnostic[] {
-  const findings: Diagnostic[] = [];
+  // Allocates nothing for a policy that passes: it runs for every policy of every run.
+  let findings: Diagnostic[] | undefined;
   for (const rule of rules) {
     if (!ruleApplies(rule, subject.key)) continue;
-    const finding = (at: SourcePos, code: string, message: string): void => {
-      findings.push(diagnosticAt(at, rule.rule.level ?? 'error', code, `rule "${rule.rule.name}": ${message}`));
-    };
-    for (const entry of subject.entries) checkEntry(rule, subject.key, entry, today, (code, message) => finding(subject.at(entry.index), code, message));
-    const listed = new Set(subject.entries.map((entry) => entry.domain));
-    const missing = subject.retired ? [] : rule.require.filter((domain) => !listed.has(domain));
+    for (const entry of subject.entries) {
+      const problem = entryProblem(rule, subject.key, entry, today);
+      if (problem) (findings ??= []).push(ruleFinding(rule, subject.at(entry.index), problem));
+    }
+    const missing = subject.retired || rule.require.length === 0 ? [] : rule.require.filter((domain) => !subject.entries.some((entry) => entry.domain === domain));
     if (missing.length > 0) {
-      finding(subject.at('domains'), 'rule-require', `${subject.key} must list ${missing.join(', ')} (removing a required domain could lock its people out)`);
+      const problem = { code: 'rule-require', message: `${subject.key} must list ${missing.join(', ')} (removing a required domain could lock its people out)` };
+      (findings ??= []).push(ruleFinding(rule, subject.at('domains'), problem));
     }
   }
-  return findings;
+  return findings ?? NONE;
 }
 
-function checkEntry(rule: CompiledRule, key: ScopeKey, entry: RuleEntry, today: string, finding: (code: string, message: string) => void): void {
+const NONE: Diagnostic[] = [];
+
+function ruleFinding(rule: CompiledRule, at: SourcePos, problem: { code: string; message: string }): Diagnostic {
+  return diagnosticAt(at, rule.rule.level ?? 'error', problem.code, `rule "${rule.rule.name}": ${problem.message}`);
+}
+
+/** @returns the first problem of one entry under one rule, or null. */
+function entryProblem(rule: CompiledRule, key: ScopeKey, entry: RuleEntry, today: string): { code: string; message: string } | null {
   const { domain } = entry;
   if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
-    finding('rule-allow', `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})`);
+    return { code: 'rule-allow', message: `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})` };
   }
   const denied = rule.deny.find((glob) => glob.test(domain));
-  if (denied) finding('rule-deny', `${domain} is denied in ${key} (matches ${denied.pattern})`);
+  if (denied) return { code: 'rule-deny', message: `${domain} is denied in ${key} (matches ${denied.pattern})` };
   if (entry.expires === undefined && rule.requireExpiry.some((glob) => glob.test(domain))) {
-    finding('rule-require-expiry', `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: …}`);
+    return { code: 'rule-require-expiry', message: `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: …}` };
   }
   const maxDays = rule.rule.maxExpiryDays;
   if (maxDays !== undefined && entry.expires !== undefined && daysBetween(today, entry.expires) > maxDays) {
-    finding('rule-max-expiry', `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today, maxDays)})`);
+    return { code: 'rule-max-expiry', message: `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today, maxDays)})` };
   }
+  return null;
 }
 
 /** A domain `require` names: normalized as policies are; no glob. */
@@ -120,15 +129,16 @@ export function createScopeCounter(rules: readonly CompiledRule[]): { add(subjec
   const seen = counted.map(() => new Map<string, { key: ScopeKey; at: SourcePos }[]>());
   return {
     add(subject) {
-      counted.forEach((rule, index) => {
-        if (!ruleApplies(rule, subject.key)) return;
+      for (let index = 0; index < counted.length; index += 1) {
+        if (!ruleApplies(counted[index] as CompiledRule, subject.key)) continue;
         const byDomain = seen[index] as Map<string, { key: ScopeKey; at: SourcePos }[]>;
         for (const entry of subject.entries) {
-          const list = byDomain.get(entry.domain) ?? [];
-          list.push({ key: subject.key, at: subject.at(entry.index) });
-          byDomain.set(entry.domain, list);
+          const place = { key: subject.key, at: subject.at(entry.index) };
+          const list = byDomain.get(entry.domain);
+          if (list) list.push(place);
+          else byDomain.set(entry.domain, [place]);
         }
-      });
+      }
     },
     findings() {
       return counted.flatMap((rule, index) => overCount(rule, seen[index] as Map<string, { key: ScopeKey; at: SourcePos }[]>));

@@ -18,6 +18,8 @@ export interface WrittenEntry {
   index: number;
   /** The domain as written. */
   raw: string;
+  /** The domain normalized (normalizeDomain): what the plan, the rules and the lookups compare. */
+  domain: string;
   expires?: string;
   reason?: string;
 }
@@ -27,7 +29,7 @@ export function writtenEntries(domains: unknown): WrittenEntry[] {
   if (!Array.isArray(domains)) return [];
   const entries: WrittenEntry[] = [];
   domains.forEach((item: unknown, index) => {
-    if (typeof item === 'string') entries.push({ index, raw: item });
+    if (typeof item === 'string') entries.push({ index, raw: item, domain: normalizeDomain(item) });
     else if (isGrant(item)) entries.push(grantEntry(item, index));
   });
   return entries;
@@ -38,7 +40,7 @@ function isGrant(item: unknown): item is { domain: string; expires?: unknown; re
 }
 
 function grantEntry(item: { domain: string; expires?: unknown; reason?: unknown }, index: number): WrittenEntry {
-  const entry: WrittenEntry = { index, raw: item.domain };
+  const entry: WrittenEntry = { index, raw: item.domain, domain: normalizeDomain(item.domain) };
   if (typeof item.expires === 'string') entry.expires = item.expires;
   if (typeof item.reason === 'string') entry.reason = item.reason;
   return entry;
@@ -81,14 +83,14 @@ export function expiryDiagnostics(entries: readonly WrittenEntry[], today: strin
 export function expiredOf(written: readonly WrittenEntry[], today: string): Pick<Policy, 'expired'> {
   const expired = written.filter((entry) => isExpired(entry, today));
   if (expired.length === 0) return {};
-  const entries = expired.map((entry) => ({ domain: normalizeDomain(entry.raw), expires: entry.expires as string }));
+  const entries = expired.map((entry) => ({ domain: entry.domain, expires: entry.expires as string }));
   return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
 }
 
 /** @returns every entry normalized, with its place (who, inventory). */
 export function placedEntries(written: readonly WrittenEntry[], today: string, at: (index: number) => SourcePos): DomainEntry[] {
   return written.map((entry) => ({
-    domain: normalizeDomain(entry.raw),
+    domain: entry.domain,
     ...(entry.expires === undefined ? {} : { expires: entry.expires }),
     ...(entry.reason === undefined ? {} : { reason: entry.reason }),
     expired: isExpired(entry, today),
@@ -98,6 +100,5 @@ export function placedEntries(written: readonly WrittenEntry[], today: string, a
 
 /** @returns a policy as the rules see it: the entries the plan keeps. */
 export function ruleSubject(key: ScopeKey, desired: readonly WrittenEntry[], at: RuleSubject['at'], retired: boolean): RuleSubject {
-  const entries = desired.map((entry) => ({ domain: normalizeDomain(entry.raw), index: entry.index, ...(entry.expires === undefined ? {} : { expires: entry.expires }) }));
-  return { key, entries, at, retired };
+  return { key, entries: desired, at, retired };
 }

@@ -5,7 +5,7 @@
  */
 import { compareScopeKeys, scopeKey, type ScopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
-import { checkDomain, normalizeDomain } from './domains.js';
+import { checkDomain } from './domains.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
@@ -219,14 +219,14 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      const duplicates = duplicateScopeDiagnostics(declarations);
-      if (governance) duplicates.push(...governance.finish(declarations.map((declaration) => declaration.key)));
+      // What needs every file: duplicate scopes, and the rules that count across scopes.
+      const across = [...duplicateScopeDiagnostics(declarations), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
       const declared = new Map<string, number>();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once = (key: ScopeKey): boolean => declared.get(key) === 1;
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
     },
   };
 }
@@ -281,14 +281,14 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
     ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
     componentId: same(data.componentId as string),
     ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
-    domains: [...new Set(desired.map((entry) => normalizeDomain(entry.raw)))].sort(),
+    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
     explicitEmpty: desired.length === 0,
     ...expiredOf(written, reading.today),
   };
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
   const place = (where: number | 'domains'): SourcePos => (where === 'domains' ? locate(parsed, ['domains'], 'key') : at(where));
-  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, written.length === 0 && Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
+  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
   diagnostics.push(...findings);
   // A rule's error keeps the policy from being planned, as any other error does.
   return findings.some((d) => d.severity === 'error') ? { declaration, diagnostics } : { declaration, policy, diagnostics };
@@ -313,9 +313,8 @@ function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Re
 function domainDiagnostics(entries: readonly WrittenEntry[], at: (index: number) => SourcePos): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number[]>();
-  for (const { raw, index } of entries) {
+  for (const { raw, index, domain: normalized } of entries) {
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
-    const normalized = normalizeDomain(raw);
     if (normalized === '') continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
