@@ -13,6 +13,7 @@ import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, type ParsedDocument 
 import { parsePolicyText } from './plain.js';
 import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
+import { scopeTextDiagnostics } from './scope-text.js';
 import { secretDiagnostics, type NamedSecret } from './secrets.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
 import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
@@ -198,7 +199,7 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, options.secrets);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
@@ -266,7 +267,13 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
   const data = withDefaults(parsed.data, reading.project);
   const written = writtenEntries(data.domains);
   const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
-  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(written, at), ...expiryDiagnostics(written, reading.today, at)];
+  // The document's own scope and scopeType: a default from the project file is checked there, once.
+  const diagnostics = [
+    ...schemaDiagnostics('policy', parsed, data),
+    ...scopeTextDiagnostics(parsed, SCOPE_PATHS),
+    ...domainDiagnostics(written, at),
+    ...expiryDiagnostics(written, reading.today, at),
+  ];
   const { scope, scopeType } = data;
   const declaration =
     typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
@@ -293,6 +300,8 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
   // A rule's error keeps the policy from being planned, as any other error does.
   return findings.some((d) => d.severity === 'error') ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
+
+const SCOPE_PATHS = [['scope'], ['scopeType']] as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,6 +5,7 @@ import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
 import { placeRules } from '../governance/project-rules.js';
+import { scopeTextDiagnostics } from './scope-text.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
 import { isInside, pathExists, readableRoot, readRegularFile, repositoryRoot } from '../files.js';
 
@@ -79,7 +80,7 @@ export function parseProjectSource(source: PolicySource, absoluteFile: string): 
   if (second) {
     diagnostics.push(diagnosticAt(second.start, 'error', 'multiple-documents', 'the project file holds one YAML document only'));
   }
-  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data));
+  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]));
   const placed = first && diagnostics.length === 0 && first.data.rules !== undefined ? placeRules(first) : undefined;
   if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);

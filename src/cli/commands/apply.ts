@@ -4,18 +4,22 @@
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
 import { createInterface } from 'node:readline/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
+import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
+import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
+import { planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
+import { headCommit } from '../../reconcile/git.js';
+import { DEFAULT_OWNER } from '../../plan/ownership.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags {
@@ -32,6 +36,7 @@ interface ApplyFlags {
   concurrency: number;
   format: 'text' | 'json';
   requestTimeout?: number;
+  takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -53,6 +58,7 @@ export function register(program: Command): void {
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
+    .addOption(takeOwnershipOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -68,6 +74,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -91,10 +98,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
       const json = flags.format === 'json';
       // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
       if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
-      if (json) process.stdout.write(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+      else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, paths);
+      if (json) writeStdout(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
       if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
     },
@@ -104,10 +111,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, paths: string[]): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
-    process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
+    writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
   const progress = progressOf('applied');
@@ -121,6 +128,10 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       concurrency: flags.concurrency,
       listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
+      takeOwnership: takeOwnershipOf(flags),
+      owner: project.owner ?? DEFAULT_OWNER,
+      commit: await headCommit(commitDir(paths)),
+      onNotice: printNotice,
       confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
       onProgress: progress.update,
       signal: interrupt.signal,
@@ -129,6 +140,12 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     progress.done();
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** The directory whose repository HEAD each write's marker records: the first policy path's (a file's directory), else cwd. */
+function commitDir(paths: readonly string[]): string {
+  const first = resolve(paths[0] ?? '.');
+  return /\.ya?ml$/i.test(first) ? dirname(first) : first;
 }
 
 /** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */

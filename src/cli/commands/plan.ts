@@ -1,7 +1,6 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
@@ -9,7 +8,8 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
+import { writeOutputFile, writeStdout } from '../../run/output.js';
+import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -27,6 +27,7 @@ interface PlanFlags {
   concurrency: number;
   requestTimeout?: number;
   changedSince?: string;
+  takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -47,6 +48,7 @@ export function register(program: Command): void {
     .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
     .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
+    .addOption(takeOwnershipOption())
     .addHelpText(
       'after',
       `
@@ -56,6 +58,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
@@ -73,7 +76,8 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     paths,
     async ({ client, project, target }) => {
       const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-      process.stdout.write(renderPlan(plan, flags.format));
+      writeStdout(renderPlan(plan, flags.format));
+      noticeUnmarked(plan);
       if (flags.out) await savePlan(flags.out, plan);
       warnIfUnsafe(plan, limitsFrom(project, {}));
       if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
@@ -84,16 +88,21 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
 async function savePlan(file: string, plan: Plan): Promise<void> {
-  const text = serializePlan(plan);
-  await writeFileAtomic(file, text);
-  const digest = planDigest(Buffer.from(text, 'utf8'));
+  const written = await writeOutputFile(file, serializePlan(plan));
+  const digest = planDigest(Buffer.from(written, 'utf8'));
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
 export function renderPlan(plan: Plan, format: Format = 'text'): string {
   if (format === 'json') return renderJson(plan);
-  return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor() });
+  return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor(), verbose: log().level === 'verbose' });
+}
+
+/** Scopes pruning leaves alone are named on stderr with --verbose when the format does not list them (text does itself). */
+function noticeUnmarked(plan: Plan): void {
+  if (plan.notManagedHere.length === 0) return;
+  log().debug(`not managed here (not cleared): ${plan.notManagedHere.map((entry) => `${entry.key} (${entry.owner === null ? 'no marker' : `owner "${entry.owner}"`})`).join(', ')}`);
 }
 
 /** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */

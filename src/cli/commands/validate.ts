@@ -20,6 +20,7 @@ import { allowNoPoliciesOption } from '../options.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
+import { writeStdout } from '../../run/output.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -61,7 +62,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
+  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
   log().info(summary(result, diagnostics));
   if (failed) process.exitCode = ExitCode.error;
 }
