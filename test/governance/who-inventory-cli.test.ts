@@ -127,8 +127,8 @@ describe('inventory', () => {
     const calls = (await readFile(path.join(dir, 'git.log'), 'utf8')).split('\n').filter((line) => line.startsWith('blame'));
     expect(calls.sort()).toEqual([
       'blame --porcelain -- policies/a.autojoin.yaml',
-      'blame --porcelain -- policies/b.autojoin.yaml',
-      'blame --porcelain -- policies/c2.autojoin.yaml',
+      'blame --porcelain HEAD -- policies/b.autojoin.yaml',
+      'blame --porcelain HEAD -- policies/c2.autojoin.yaml',
     ]);
   });
 
