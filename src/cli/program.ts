@@ -78,6 +78,7 @@ Environment:
   AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
   AUTOJOIN_LISTING       as --listing (by-group, by-scope, autojoin)
   AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
+  AUTOJOIN_NOW=YYYY-MM-DD  the day expiry dates are compared with (for tests; default: today, UTC)
   HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
   NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust
   NO_COLOR, FORCE_COLOR  disable / force colour

@@ -126,30 +126,39 @@ function patterns(globs: readonly DomainGlob[]): string {
  */
 export function createScopeCounter(rules: readonly CompiledRule[]): { add(subject: RuleSubject): void; findings(): Diagnostic[] } {
   const counted = rules.filter((rule) => rule.rule.maxScopesPerDomain !== undefined);
-  const seen = counted.map(() => new Map<string, { key: ScopeKey; at: SourcePos }[]>());
+  // Most domains appear once: a single place until a second one comes (no array per domain).
+  const seen = counted.map(() => new Map<string, Place | Place[]>());
   return {
     add(subject) {
       for (let index = 0; index < counted.length; index += 1) {
         if (!ruleApplies(counted[index] as CompiledRule, subject.key)) continue;
-        const byDomain = seen[index] as Map<string, { key: ScopeKey; at: SourcePos }[]>;
+        const byDomain = seen[index] as Map<string, Place | Place[]>;
         for (const entry of subject.entries) {
           const place = { key: subject.key, at: subject.at(entry.index) };
-          const list = byDomain.get(entry.domain);
-          if (list) list.push(place);
-          else byDomain.set(entry.domain, [place]);
+          const known = byDomain.get(entry.domain);
+          if (known === undefined) byDomain.set(entry.domain, place);
+          else if (Array.isArray(known)) known.push(place);
+          else byDomain.set(entry.domain, [known, place]);
         }
       }
     },
     findings() {
-      return counted.flatMap((rule, index) => overCount(rule, seen[index] as Map<string, { key: ScopeKey; at: SourcePos }[]>));
+      return counted.flatMap((rule, index) => overCount(rule, seen[index] as Map<string, Place | Place[]>));
     },
   };
 }
 
-function overCount(rule: CompiledRule, byDomain: ReadonlyMap<string, { key: ScopeKey; at: SourcePos }[]>): Diagnostic[] {
+/** One entry of a domain in a scope. */
+interface Place {
+  key: ScopeKey;
+  at: SourcePos;
+}
+
+function overCount(rule: CompiledRule, byDomain: ReadonlyMap<string, Place | Place[]>): Diagnostic[] {
   const max = rule.rule.maxScopesPerDomain ?? Infinity;
   const findings: Diagnostic[] = [];
-  for (const [domain, places] of byDomain) {
+  for (const [domain, known] of byDomain) {
+    const places = Array.isArray(known) ? known : [known];
     if (places.length <= max) continue;
     const keys = places.map((place) => place.key).sort();
     const named = keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, …` : keys.join(', ');

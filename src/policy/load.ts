@@ -294,8 +294,9 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
     ...expiredOf(written, reading.today),
   };
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
+  if (!reading.governance) return { declaration, policy, diagnostics };
   const place = (where: number | 'domains'): SourcePos => (where === 'domains' ? locate(parsed, ['domains'], 'key') : at(where));
-  const findings = reading.governance?.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0)) ?? [];
+  const findings = reading.governance.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
   diagnostics.push(...findings);
   // A rule's error keeps the policy from being planned, as any other error does.
   return findings.some((d) => d.severity === 'error') ? { declaration, diagnostics } : { declaration, policy, diagnostics };
