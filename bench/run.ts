@@ -20,11 +20,14 @@ import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
 import { benchGovernance } from './governance.js';
+import { benchYaml } from './yaml.js';
+import { benchDrift } from './drift.js';
 
 interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
+  { name: 'yaml', run: benchYaml },
   { name: 'reconcile', run: benchReconcile },
   { name: 'changed', run: benchChanged },
   { name: 'memory', run: benchMemory },
@@ -32,7 +35,9 @@ const benches: Bench[] = [
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
   { name: 'governance', run: benchGovernance },
+  { name: 'drift', run: benchDrift },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
+  { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
 ];
 
 async function main(): Promise<void> {

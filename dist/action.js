@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path5);
+        debuglog("sending request to %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path7, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path5,
+          path7,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path5);
+        debuglog("trailers received from %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path7, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path5,
+          path7,
           error4.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path5);
+          debuglog("sending request to %s %s/%s", method, origin, path7);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path5, query) : path5;
+        this.path = query ? buildURL(path7, query) : path7;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
+        const path7 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path5.split("?");
+      const pathSegments = path7.split("?");
       if (pathSegments.length !== 2) {
-        return path5;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5 }) => matchValue(safeUrl(path5), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path5) {
-      let input = path5;
+    function removeDotSegments(path7) {
+      let input = path7;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path5) {
-      if (path5 === "" || path5[0] === "/") {
-        return removeDotSegments(path5);
+    function removeDotSegmentsRelative(path7) {
+      if (path7 === "" || path7[0] === "/") {
+        return removeDotSegments(path7);
       }
-      const segments = path5.split("/");
+      const segments = path7.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
+        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -23529,8 +23529,8 @@ var require_core = __commonJS({
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
         this.RULES = (0, rules_1.getRules)();
-        checkOptions2.call(this, removedOptions, opts, "NOT SUPPORTED");
-        checkOptions2.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
+        checkOptions.call(this, removedOptions, opts, "NOT SUPPORTED");
+        checkOptions.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
         this._metaOpts = getMetaSchemaOptions.call(this);
         if (opts.formats)
           addInitialFormats.call(this);
@@ -23887,7 +23887,7 @@ var require_core = __commonJS({
     Ajv.ValidationError = validation_error_1.default;
     Ajv.MissingRefError = ref_error_1.default;
     exports.default = Ajv;
-    function checkOptions2(checkOpts, options, msg, log2 = "error") {
+    function checkOptions(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
         if (opt in options)
@@ -25237,9 +25237,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns3 = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns3.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns3.length === 0 || alwaysValidPatterns.length === patterns3.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns2 = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -25250,7 +25250,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns3) {
+          for (const pat of patterns2) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path5);
+          debugLog("sending request to %s %s%s", method, origin, path7);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path7, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path5,
+            path7,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path5);
+          debugLog("trailers received from %s %s%s", method, origin, path7);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path7, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path5,
+            path7,
             error4.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path5, query) : path5;
+        this.path = query ? serializePathWithQuery(path7, query) : path7;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -32798,18 +32798,18 @@ var require_formdata_parser2 = __commonJS({
               throw parsingError("expected form-data for content-disposition header");
             }
             while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-              const attribute = parseContentDispositionAttribute(input, position);
-              if (!attribute) {
+              const attribute2 = parseContentDispositionAttribute(input, position);
+              if (!attribute2) {
                 break;
               }
-              if (attribute.name === "name") {
-                name = attribute.value;
-              } else if (attribute.name === "filename") {
-                if (attribute.extended) {
-                  filename = attribute.value;
+              if (attribute2.name === "name") {
+                name = attribute2.value;
+              } else if (attribute2.name === "filename") {
+                if (attribute2.extended) {
+                  filename = attribute2.value;
                   filenameIsExtended = true;
                 } else if (!filenameIsExtended) {
-                  filename = attribute.value;
+                  filename = attribute2.value;
                 }
               }
             }
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path5;
+          headers2[HTTP2_HEADER_PATH] = path7;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path5.split("?", 3);
+      const pathSegments = path7.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path5;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path5)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path5), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path7)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path7), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path5) {
-      while (path5.endsWith("/")) {
-        path5 = path5.slice(0, -1);
+    function removeTrailingSlash(path7) {
+      while (path7.endsWith("/")) {
+        path7 = path7.slice(0, -1);
       }
-      if (path5.length === 0) {
-        path5 = "/";
+      if (path7.length === 0) {
+        path7 = "/";
       }
-      return path5;
+      return path7;
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path5, searchParams] = dispatchOpts.path.split("?");
+          const [path7, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path5}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path7}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve4(path5), "utf8");
+          const data = await readFile(resolve4(path7), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error4.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error4 });
+            throw new UndiciError(`Failed to load snapshots from ${path7}`, { cause: error4 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path5);
+        const resolvedPath = resolve4(path7);
         await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path5}`;
+        const path7 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path7}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path5) {
+    function deleteCachedUri(store, cacheKey, path7) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path5
+        path: path7
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path5
+            path: path7
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
-        const path5 = getSameOriginPath(cacheKey, values[i]);
-        if (path5 !== void 0) {
-          deleteCachedUri(store, cacheKey, path5);
+        const path7 = getSameOriginPath(cacheKey, values[i]);
+        if (path7 !== void 0) {
+          deleteCachedUri(store, cacheKey, path7);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path5 = url.pathname + url.search;
+        const path7 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve4, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path5}?` : path5,
+            path: hasTrailingQuestionMark ? `${path7}?` : path7,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54137,10 +54137,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -54161,7 +54161,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -54173,11 +54173,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap5;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar4;
-    exports.isSeq = isSeq4;
+    exports.isScalar = isScalar5;
+    exports.isSeq = isSeq5;
   }
 });
 
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path5) {
-      const ctrl = callVisitor(key, node, visitor, path5);
+    function visit_(key, node, visitor, path7) {
+      const ctrl = callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visit_(key, ctrl, visitor, path5);
+        replaceNode(key, path7, ctrl);
+        return visit_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path5);
+            const ci = visit_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = visit_("key", node.key, visitor, path5);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = visit_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path5);
+          const cv = visit_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path5) {
-      const ctrl = await callVisitor(key, node, visitor, path5);
+    async function visitAsync_(key, node, visitor, path7) {
+      const ctrl = await callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visitAsync_(key, ctrl, visitor, path5);
+        replaceNode(key, path7, ctrl);
+        return visitAsync_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path5);
+            const ci = await visitAsync_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path5);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path5);
+          const cv = await visitAsync_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path5) {
+    function callVisitor(key, node, visitor, path7) {
       if (typeof visitor === "function")
-        return visitor(key, node, path5);
+        return visitor(key, node, path7);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path5);
+        return visitor.Map?.(key, node, path7);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path5);
+        return visitor.Seq?.(key, node, path7);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path5);
+        return visitor.Pair?.(key, node, path7);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path5);
+        return visitor.Scalar?.(key, node, path7);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path5);
+        return visitor.Alias?.(key, node, path7);
       return void 0;
     }
-    function replaceNode(key, path5, node) {
-      const parent = path5[path5.length - 1];
+    function replaceNode(key, path7, node) {
+      const parent = path7[path7.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path5, value) {
+    function collectionFromPath(schema, path7, value) {
       let v = value;
-      for (let i = path5.length - 1; i >= 0; --i) {
-        const k = path5[i];
+      for (let i = path7.length - 1; i >= 0; --i) {
+        const k = path7[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path5) => path5 == null || typeof path5 === "object" && !!path5[Symbol.iterator]().next().done;
+    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path5, value) {
-        if (isEmptyPath(path5))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key, ...rest] = path5;
+          const [key, ...rest] = path7;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        const [key, ...rest] = path5;
+      deleteIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        const [key, ...rest] = path5;
+      getIn(path7, keepScalar) {
+        const [key, ...rest] = path7;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path5) {
-        const [key, ...rest] = path5;
+      hasIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        const [key, ...rest] = path5;
+      setIn(path7, value) {
+        const [key, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path5, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path5, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        if (Collection.isEmptyPath(path5)) {
+      deleteIn(path7) {
+        if (Collection.isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path5) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        if (Collection.isEmptyPath(path5))
+      getIn(path7, keepScalar) {
+        if (Collection.isEmptyPath(path7))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path5, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path5) {
-        if (Collection.isEmptyPath(path5))
+      hasIn(path7) {
+        if (Collection.isEmptyPath(path7))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path5) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        if (Collection.isEmptyPath(path5)) {
+      setIn(path7, value) {
+        if (Collection.isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path5), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path5, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -58285,9 +58285,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -58323,7 +58323,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -58363,7 +58363,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep && !props.found) {
+        if (!isMap5 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -58386,7 +58386,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -58418,7 +58418,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap5) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -58434,7 +58434,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path5) => {
+    visit2.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path5) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path5) => {
-      const parent = visit2.itemAtPath(cst, path5.slice(0, -1));
-      const field = path5[path5.length - 1][0];
+    visit2.parentCollection = (cst, path7) => {
+      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path5, item, visitor) {
-      let ctrl = visitor(item, path5);
+    function _visit(path7, item, visitor) {
+      let ctrl = visitor(item, path7);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path5.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path5);
+            ctrl = ctrl(item, path7);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path5) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -59721,7 +59721,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -59805,7 +59805,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -62116,7 +62116,7 @@ function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run6) => run6.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
@@ -62155,7 +62155,7 @@ function secretForms(secret) {
   const bytes = Buffer.from(secret, "utf8");
   for (const encoding of ["base64", "base64url"]) {
     forms.add(bytes.toString(encoding)).add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
+    for (const run6 of embeddedRuns(bytes, encoding)) if (run6.length >= MIN_EMBEDDED_RUN) forms.add(run6);
   }
   forms.delete("");
   return [...forms];
@@ -62504,6 +62504,19 @@ function compareScope(desired, live, owner = DEFAULT_OWNER) {
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
+function forcedUpdate(desired, live, fields2) {
+  const before = comparableDomains(live.domains);
+  return makeChange("update", desired, before, before, live, fields2);
+}
+function withAfter(change, after) {
+  const beforeSet = new Set(change.before);
+  const afterSet = new Set(after);
+  const added = after.filter((domain) => !beforeSet.has(domain));
+  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
+  const kind = after.length === 0 ? "clear" : change.kind === "clear" ? "update" : change.kind;
+  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
+}
 function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
   const beforeSet = new Set(before);
@@ -62530,14 +62543,7 @@ function makeChange(kind, desired, before, after, live, fields2 = []) {
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields2.length > 0) change.fieldChanges = fields2;
-  const reasons = expiryReasons(policy, change.removed);
-  if (reasons.length > 0) change.removalReasons = reasons;
   return change;
-}
-function expiryReasons(policy, removed) {
-  if (!policy.expired || removed.length === 0) return [];
-  const gone = new Set(removed);
-  return policy.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
 }
 function sameList(a, b) {
   return a.length === b.length && a.every((value, index) => value === b[index]);
@@ -62575,6 +62581,114 @@ function shardIndexOf(key, total) {
   return bucket % total + 1;
 }
 
+// src/plan/drift.ts
+function writtenStateOf(policy) {
+  const state = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
+  if (policy.scopeName !== void 0) state.scopeName = policy.scopeName;
+  if (policy.metadata !== void 0) state.metadata = policy.metadata;
+  return state;
+}
+function liveStateLike(base, live) {
+  const state = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
+  if (base.metadata !== void 0) state.metadata = unmarkedMetadata(live.metadata);
+  return state;
+}
+function classifyDrift(sides) {
+  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: "change" };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
+}
+function attribute(desired, live, base) {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside = { added: [], removed: [], fields: [] };
+  let repository = base.componentId === desired.componentId ? 0 : 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
+  }
+  for (const field of ["scopeName", "metadata"]) {
+    if (desired[field] === void 0) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
+  }
+  return { outside, repository };
+}
+function mergedDomains(base, desired, live) {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}
+
+// src/plan/three-way.ts
+function threeWay(owner, modeOf) {
+  const held = [];
+  const kept = [];
+  const place = (desired, live, change, verdict) => {
+    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
+    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
+    if (modeOf(desired.policy) === "revert") return tagged;
+    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep(tagged);
+    return keep(tagged);
+  };
+  const keep = (change) => {
+    kept.push(driftReport(change));
+    return null;
+  };
+  return {
+    sort(desired, live, change) {
+      const marker = liveMarker(live);
+      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
+      const state = writtenStateOf(desired.policy);
+      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      if (marker.commit === void 0) return change;
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      return "held";
+    },
+    needed: () => groupByCommit(held),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
+    kept
+  };
+}
+function resolveHeld(entry, lastApplied, place) {
+  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const desired = writtenStateOf(entry.desired.policy);
+  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
+  let change = entry.change;
+  if (change === null && base !== null && base.componentId !== desired.componentId) {
+    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
+  }
+  return place(entry.desired, entry.live, change, verdict);
+}
+function groupByCommit(held) {
+  const byCommit = /* @__PURE__ */ new Map();
+  for (const entry of held) {
+    const { key, source } = entry.desired.policy;
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push({ key, file: source.file });
+    byCommit.set(entry.commit, list);
+  }
+  return byCommit;
+}
+function driftReport(change) {
+  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
+  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
+  if (change.source) report.source = change.source;
+  return report;
+}
+
 // src/plan/types.ts
 var PLAN_FORMAT_VERSION = 3;
 
@@ -62590,22 +62704,27 @@ function planBuilder(options) {
   const changes = [];
   const scopes = [];
   const notManagedHere = [];
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live, owner);
-    if (change?.reason === "pruned" && !ours(change.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(change, live));
+    const twoWay = compareScope(desired, live, owner);
+    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    if (change) changes.push(change);
+    const change = drift.sort(desired, live, twoWay);
+    if (change !== null && change !== "held") changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => {
+    lastAppliedNeeded: () => drift.needed(),
+    finish: (lastApplied = () => null) => {
+      changes.push(...drift.resolve(lastApplied));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
     }
   };
 }
@@ -62626,7 +62745,8 @@ function planOf(changes, scopes, options) {
     changes,
     scopes,
     summary: summarize(changes, scopes.length),
-    notManagedHere: options.notManagedHere
+    notManagedHere: options.notManagedHere,
+    drift: options.kept
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62898,7 +63018,7 @@ function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const listing = text("listing");
   return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply"]),
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt"]),
     paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
     baseUrl: text("base-url"),
     apiKey: text("api-key"),
@@ -62947,22 +63067,28 @@ function count(name, value, min, max) {
 function readWorkflowContext(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? "",
     owner: owner || void 0,
     repo: repo || void 0,
-    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    pullNumber: pullNumberOf(payload),
     apiUrl: env.GITHUB_API_URL || "https://api.github.com",
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync"
+    stepId: env.GITHUB_ACTION || "autojoin-sync",
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0)
   };
 }
-function readPayload(path5) {
-  if (!path5) return void 0;
+function defaultBranchOf(payload) {
+  const repository = payload?.repository;
+  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+}
+function readPayload(path7) {
+  if (!path7) return void 0;
   try {
-    return JSON.parse(readFileSync(path5, "utf8"));
+    return JSON.parse(readFileSync(path7, "utf8"));
   } catch {
     return void 0;
   }
@@ -63919,8 +64045,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path5) {
-  return path5.replace(/\?.*$/u, "");
+function withoutQuery(path7) {
+  return path7.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -64218,8 +64344,8 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path5) {
-  return path5.join("\0");
+function pathKey(path7) {
+  return path7.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64340,13 +64466,13 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path5, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path5));
+function locate(parsed, path7, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path7));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path5.entries()) {
-    const last = index === path5.length - 1;
+  for (const [index, segment] of path7.entries()) {
+    const last = index === path7.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64547,48 +64673,21 @@ var autojoin_schema_default = {
       },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
+    drift: {
+      description: "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.",
+      enum: ["revert", "keep"]
+    },
     domains: {
-      description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected. An entry is a domain, or {domain, expires, reason} for a time-bound grant: past its expires date the entry is no longer desired and the plan removes it (reason `expired YYYY-MM-DD`); within 14 days of the date validate and plan warn.",
+      description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
       type: "array",
       uniqueItems: true,
       items: {
-        description: "A domain entry: an email domain such as acme.com (no '@', no URL, no wildcard; Unicode names are converted to punycode), or a time-bound grant {domain, expires, reason}.",
-        if: { type: "object" },
-        then: {
-          description: "A time-bound grant: the domain is desired up to and including its expires date.",
-          type: "object",
-          additionalProperties: false,
-          required: ["domain"],
-          properties: {
-            domain: {
-              description: "The email domain, as in a plain entry.",
-              type: "string",
-              pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
-              examples: ["contractor.example"]
-            },
-            expires: {
-              description: "Last day (YYYY-MM-DD, UTC) the domain is desired; after it the plan removes the domain with the reason `expired YYYY-MM-DD`.",
-              type: "string",
-              pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-              examples: ["2026-06-30"]
-            },
-            reason: {
-              description: "Why the grant exists (a ticket, a contract); inventory shows it.",
-              type: "string",
-              minLength: 1,
-              maxLength: 500,
-              pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
-              examples: ["SEC-42: audit contractors until June"]
-            }
-          }
-        },
-        else: {
-          type: "string",
-          pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"
-        },
-        examples: ["acme.com", { domain: "contractor.example", expires: "2026-06-30", reason: "SEC-42" }]
+        description: "An email domain such as acme.com (no '@', no URL, no wildcard). Unicode names are converted to punycode.",
+        type: "string",
+        pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+        examples: ["acme.com", "acme.co.uk"]
       },
-      examples: [["acme.com", "acme.co.uk"], [], ["acme.com", { domain: "contractor.example", expires: "2026-06-30", reason: "SEC-42" }]]
+      examples: [["acme.com", "acme.co.uk"], []]
     }
   },
   examples: [
@@ -64677,32 +64776,9 @@ var project_schema_default = {
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
     },
-    rules: {
-      description: "Governance rules, checked by validate, plan and the action; each finding names its rule and stands at the file:line:col of the entry it is about. A rule that cannot match anything (a scopes glob that matches no declared scope, no check at all) is an error here.",
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["name"],
-        properties: {
-          name: { description: "Named in every finding of the rule; unique.", type: "string", minLength: 1, maxLength: 200, examples: ["corporate domains only"] },
-          scopes: {
-            description: "TYPE/ID globs of the scopes the rule applies to (`*` any characters, `?` one); all scopes when left out.",
-            type: "array",
-            items: { type: "string", minLength: 3 },
-            minItems: 1,
-            examples: [["organization/*", "team/acme-*"]]
-          },
-          allow: { description: "Every domain of a matched scope must match one of these domain globs (`*` stands for one or more labels: *.acme.com matches eu.acme.com, not acme.com).", $ref: "#/$defs/DomainGlobs", examples: [["acme.com", "*.acme.com"]] },
-          deny: { description: "No domain of a matched scope may match one of these domain globs.", $ref: "#/$defs/DomainGlobs", examples: [["*.agency.example"]] },
-          require: { description: "Domains every matched scope must list (not expired): removing one is an error before any plan, so nobody is locked out.", $ref: "#/$defs/DomainGlobs", examples: [["acme.com"]] },
-          maxScopesPerDomain: { description: "A domain may appear in at most this many matched scopes.", type: "integer", minimum: 1, examples: [3] },
-          requireExpiry: { description: "Entries whose domain matches one of these globs must be time-bound: {domain, expires, reason}.", $ref: "#/$defs/DomainGlobs", examples: [["*.contractor.example"]] },
-          maxExpiryDays: { description: "An entry's expires date may be at most this many days from today.", type: "integer", minimum: 1, examples: [180] },
-          level: { description: "Severity of the rule's findings: error (default; stops plan and apply) or warning.", enum: ["error", "warning"], examples: ["warning"] }
-        }
-      },
-      examples: [[{ name: "corporate domains only", scopes: ["organization/*"], allow: ["acme.com", "*.acme.com"], require: ["acme.com"] }]]
+    drift: {
+      description: "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.",
+      enum: ["revert", "keep"]
     },
     prune: {
       description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
@@ -64723,13 +64799,6 @@ var project_schema_default = {
         }
       },
       examples: [{ history: true, keep: ["team/legacy-sales"] }]
-    }
-  },
-  $defs: {
-    DomainGlobs: {
-      type: "array",
-      items: { type: "string", minLength: 1, maxLength: 253 },
-      minItems: 1
     }
   },
   examples: [
@@ -64777,70 +64846,67 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path5 = pointerToPath(error4.instancePath);
+  const path7 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path5)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path5)}: ${invalidValue(path5, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path7)}: expected ${expectedOf(path7, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path7)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path7)}: ${invalidValue(path7, error4)}`;
 }
 function describe(error4, parsed) {
-  const path5 = pointerToPath(error4.instancePath);
+  const path7 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path5, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path7, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path5, String(error4.params.missingProperty));
+      return missingKey(parsed, path7, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path5, error4);
+      return wrongType(parsed, path7, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
-    case "if":
-      return null;
-    // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path5, String(error4.params.propertyName));
+      return reservedKey(parsed, path7, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error4)}`);
+      return diagnosticAt(locate(parsed, path7), "error", "invalid-value", `${labelOf(path7)}: ${invalidValue(path7, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path5) {
-  return path5.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path7) {
+  return path7.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path5, key, parentSchema) {
+function unknownKey(parsed, path7, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path5, key) {
-  const message = `${labelOf(path5)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path7, key) {
+  const message = `${labelOf(path7)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path5, key) {
-  const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
-  const hint = path5.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path7, key) {
+  const pos = path7.length ? locate(parsed, path7, "key") : parsed.start;
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
+  const hint = path7.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path5, error4) {
-  const expected = expectedOf(path5, String(error4.params.type));
-  const label = labelOf(path5);
+function wrongType(parsed, path7, error4) {
+  const expected = expectedOf(path7, String(error4.params.type));
+  const label = labelOf(path7);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path5.at(-1);
+    const last = path7.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path5), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path7), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64850,10 +64916,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path5, type) {
-  const last = path5.at(-1);
+function expectedOf(path7, type) {
+  const last = path7.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path5.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path7.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64864,7 +64930,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function invalidValue(path5, error4) {
+function invalidValue(path7, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -64876,19 +64942,19 @@ function invalidValue(path5, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path5, error4.data);
+      return patternProblem(path7, error4.data);
     default:
       return error4.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path5, value) {
+function patternProblem(path7, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path5.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+  return path7.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -64919,17 +64985,17 @@ function editDistance(a, b) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path5 of paths) {
-    const value = valueAt(parsed.data, path5);
+  for (const path7 of paths) {
+    const value = valueAt(parsed.data, path7);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path5.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path5), "error", "homograph", problem));
+    const problem = scopeTextProblem(path7.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path7), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path5) {
+function valueAt(data, path7) {
   let value = data;
-  for (const segment of path5) {
+  for (const segment of path7) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -64970,15 +65036,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path5) => {
+  const visit2 = (value, path7) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path5));
+      if (holds(value, pattern)) places.push(locate(document, path7));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path5, index]));
+      value.forEach((item, index) => visit2(item, [...path7, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path5, key], "key"));
-        visit2(item, [...path5, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path7, key], "key"));
+        visit2(item, [...path7, key]);
       }
     }
   };
@@ -65006,253 +65072,12 @@ function positionOf(source, offset) {
   return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
 }
 
-// src/governance/clock.ts
-var NOW_VARIABLE = "AUTOJOIN_NOW";
-var EXPIRY_WARNING_DAYS = 14;
-var DAY_MS = 864e5;
-var DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isCalendarDate(text) {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return new Date(time).toISOString().slice(0, 10) === text;
-}
-function today(env = process.env, now = /* @__PURE__ */ new Date()) {
-  const fixed = env[NOW_VARIABLE];
-  if (fixed === void 0 || fixed === "") return now.toISOString().slice(0, 10);
-  if (!isCalendarDate(fixed)) throw new Error(`${NOW_VARIABLE} must be a day written YYYY-MM-DD (it is for tests), got "${fixed}"`);
-  return fixed;
-}
-function daysBetween(from, to) {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
-function addDays(from, days) {
-  return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-// src/policy/entries.ts
-function writtenEntries(domains) {
-  if (!Array.isArray(domains)) return [];
-  const entries = [];
-  domains.forEach((item, index) => {
-    if (typeof item === "string") entries.push({ index, raw: item, domain: normalizeDomain(item) });
-    else if (isGrant(item)) entries.push(grantEntry(item, index));
-  });
-  return entries;
-}
-function isGrant(item) {
-  return typeof item === "object" && item !== null && typeof item.domain === "string";
-}
-function grantEntry(item, index) {
-  const entry = { index, raw: item.domain, domain: normalizeDomain(item.domain) };
-  if (typeof item.expires === "string") entry.expires = item.expires;
-  if (typeof item.reason === "string") entry.reason = item.reason;
-  return entry;
-}
-function isExpired(entry, today2) {
-  return entry.expires !== void 0 && isCalendarDate(entry.expires) && entry.expires < today2;
-}
-function expiryDiagnostics(entries, today2, at) {
-  const diagnostics = [];
-  for (const entry of entries) {
-    const { expires } = entry;
-    if (expires === void 0) continue;
-    const why = entry.reason === void 0 ? "" : ` (${entry.reason})`;
-    if (!isCalendarDate(expires)) {
-      diagnostics.push(diagnosticAt(at(entry.index), "error", "invalid-expiry", `expires: "${expires}" is not a calendar day; write YYYY-MM-DD, e.g. 2026-06-30`));
-      continue;
-    }
-    const days = daysBetween(today2, expires);
-    if (days < 0) {
-      const message = `${entry.raw} expired on ${expires}${why}: it is no longer desired and the plan removes it; delete the entry or move its date`;
-      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expired-domain", message));
-    } else if (days <= EXPIRY_WARNING_DAYS) {
-      const when = days === 0 ? "today (its last day)" : `in ${days} ${days === 1 ? "day" : "days"}`;
-      const message = `${entry.raw} expires on ${expires}, ${when}${why}: after that the plan removes it; move the date to keep it`;
-      diagnostics.push(diagnosticAt(at(entry.index), "warning", "expires-soon", message));
-    }
-  }
-  return diagnostics;
-}
-function expiredOf(written, today2) {
-  const expired = written.filter((entry) => isExpired(entry, today2));
-  if (expired.length === 0) return {};
-  const entries = expired.map((entry) => ({ domain: entry.domain, expires: entry.expires }));
-  return { expired: entries.sort((a, b) => compareStrings(a.domain, b.domain)) };
-}
-function placedEntries(written, today2, at) {
-  return written.map((entry) => ({
-    domain: entry.domain,
-    ...entry.expires === void 0 ? {} : { expires: entry.expires },
-    ...entry.reason === void 0 ? {} : { reason: entry.reason },
-    expired: isExpired(entry, today2),
-    source: at(entry.index)
-  }));
-}
-function ruleSubject(key, desired, at, retired) {
-  return { key, entries: desired, at, retired };
-}
-
-// src/governance/globs.ts
-var LABEL_TEXT = /^[a-z0-9_-]+$/;
-function domainGlob(pattern) {
-  const labels = normalizeDomain(pattern.replaceAll("*", "star-label-placeholder")).replaceAll("star-label-placeholder", "*").split(".");
-  const parts = [];
-  for (const label of labels) {
-    if (label === "*") parts.push(String.raw`[^.]+(?:\.[^.]+)*`);
-    else if (LABEL_TEXT.test(label)) parts.push(escapeRegExp2(label));
-    else return `"${pattern}" is not a domain glob: each label is a domain label or * (one or more labels)`;
-  }
-  const regexp = new RegExp(`^${parts.join(String.raw`\.`)}$`, "u");
-  return { pattern, test: (domain) => regexp.test(domain) };
-}
-function scopeGlob(pattern) {
-  const slash = pattern.indexOf("/");
-  if (slash <= 0 || slash === pattern.length - 1) return `"${pattern}" is not a scope glob: expected TYPE/ID, e.g. team/* or organization/acme-*`;
-  const part = (text, any) => text.replace(/[*?]|[^*?]+/g, (run4) => run4 === "*" ? `${any}*` : run4 === "?" ? any : escapeRegExp2(run4));
-  const regexp = new RegExp(`^${part(pattern.slice(0, slash), "[^/]")}/${part(pattern.slice(slash + 1), ".")}$`, "su");
-  return { pattern, test: (key) => regexp.test(key) };
-}
-function escapeRegExp2(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
-}
-
-// src/governance/rules.ts
-function compileRules(rules) {
-  const problems = [];
-  const compiled = rules.map((rule, index) => {
-    const globs = (key, list, make) => (list ?? []).flatMap((text, item) => {
-      const glob = make(text);
-      if (typeof glob === "string") problems.push({ rule: index, key, item, message: glob });
-      return typeof glob === "string" ? [] : [glob];
-    });
-    return {
-      rule,
-      scopes: rule.scopes ? globs("scopes", rule.scopes, scopeGlob) : null,
-      allow: rule.allow ? globs("allow", rule.allow, domainGlob) : null,
-      deny: globs("deny", rule.deny, domainGlob),
-      require: globs("require", rule.require, requiredDomain).map((required) => required.domain),
-      requireExpiry: globs("requireExpiry", rule.requireExpiry, domainGlob)
-    };
-  });
-  return { compiled, problems };
-}
-function ruleApplies(rule, key) {
-  return rule.scopes === null || rule.scopes.some((glob) => glob.test(key));
-}
-function checkRules(rules, subject, today2) {
-  let findings;
-  for (const rule of rules) {
-    if (!ruleApplies(rule, subject.key)) continue;
-    for (const entry of subject.entries) {
-      const problem = entryProblem(rule, subject.key, entry, today2);
-      if (problem) (findings ??= []).push(ruleFinding(rule, subject.at(entry.index), problem));
-    }
-    const missing = subject.retired || rule.require.length === 0 ? [] : rule.require.filter((domain) => !subject.entries.some((entry) => entry.domain === domain));
-    if (missing.length > 0) {
-      const problem = { code: "rule-require", message: `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)` };
-      (findings ??= []).push(ruleFinding(rule, subject.at("domains"), problem));
-    }
-  }
-  return findings ?? NONE;
-}
-var NONE = [];
-function ruleFinding(rule, at, problem) {
-  return diagnosticAt(at, rule.rule.level ?? "error", problem.code, `rule "${rule.rule.name}": ${problem.message}`);
-}
-function entryProblem(rule, key, entry, today2) {
-  const { domain } = entry;
-  if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
-    return { code: "rule-allow", message: `${domain} is not allowed in ${key} (allowed: ${patterns2(rule.allow)})` };
-  }
-  const denied = rule.deny.find((glob) => glob.test(domain));
-  if (denied) return { code: "rule-deny", message: `${domain} is denied in ${key} (matches ${denied.pattern})` };
-  if (entry.expires === void 0 && rule.requireExpiry.some((glob) => glob.test(domain))) {
-    return { code: "rule-require-expiry", message: `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}` };
-  }
-  const maxDays = rule.rule.maxExpiryDays;
-  if (maxDays !== void 0 && entry.expires !== void 0 && daysBetween(today2, entry.expires) > maxDays) {
-    return { code: "rule-max-expiry", message: `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})` };
-  }
-  return null;
-}
-function requiredDomain(text) {
-  if (text.includes("*")) return `"${text}" is not a domain: require names domains, not globs`;
-  return typeof domainGlob(text) === "string" ? `"${text}" is not a domain` : { domain: normalizeDomain(text) };
-}
-function patterns2(globs) {
-  return globs.map((glob) => glob.pattern).join(", ");
-}
-function createScopeCounter(rules) {
-  const counted = rules.filter((rule) => rule.rule.maxScopesPerDomain !== void 0);
-  const seen = counted.map(() => /* @__PURE__ */ new Map());
-  return {
-    add(subject) {
-      for (let index = 0; index < counted.length; index += 1) {
-        if (!ruleApplies(counted[index], subject.key)) continue;
-        const byDomain = seen[index];
-        for (const entry of subject.entries) {
-          const place = { key: subject.key, at: subject.at(entry.index) };
-          const known = byDomain.get(entry.domain);
-          if (known === void 0) byDomain.set(entry.domain, place);
-          else if (Array.isArray(known)) known.push(place);
-          else byDomain.set(entry.domain, [known, place]);
-        }
-      }
-    },
-    findings() {
-      return counted.flatMap((rule, index) => overCount(rule, seen[index]));
-    }
-  };
-}
-function overCount(rule, byDomain) {
-  const max = rule.rule.maxScopesPerDomain ?? Infinity;
-  const findings = [];
-  for (const [domain, known] of byDomain) {
-    const places = Array.isArray(known) ? known : [known];
-    if (places.length <= max) continue;
-    const keys = places.map((place) => place.key).sort();
-    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
-    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named})`;
-    for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
-  }
-  return findings;
-}
-function unmatchedScopeGlobs(rules, keys) {
-  const findings = [];
-  for (const rule of rules) {
-    (rule.scopes ?? []).forEach((glob, index) => {
-      const at = rule.rule.scopeSources?.[index];
-      if (!at || keys.some((key) => glob.test(key))) return;
-      const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
-      findings.push(diagnosticAt(at, "error", "rule-matches-nothing", message));
-    });
-  }
-  return findings;
-}
-
-// src/governance/check.ts
-function createGovernance(rules, options) {
-  if (!rules || rules.length === 0) return null;
-  const { compiled } = compileRules(rules);
-  const counter = createScopeCounter(compiled);
-  return {
-    check(subject) {
-      counter.add(subject);
-      return checkRules(compiled, subject, options.today);
-    },
-    finish(keys) {
-      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled, keys) : []];
-    }
-  };
-}
-
 // src/policy/load.ts
 var READ_BATCH = 64;
 async function loadPolicies(paths, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: !options.onPolicy, complete: true });
+  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
   const readDiagnostics = [];
   const betweenBatches = async () => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -65306,12 +65131,9 @@ function readOne(absolute, file, options) {
   }
 }
 function parsePolicySources(sources, options = {}) {
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
+  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
   for (const source of sources) checker.check(source);
   return checker.finish();
-}
-function checkOptions(options) {
-  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
 }
 function createPolicyChecker(project, options) {
   const diagnostics = [];
@@ -65320,8 +65142,6 @@ function createPolicyChecker(project, options) {
   const candidateKeys = [];
   const files = /* @__PURE__ */ new Set();
   const same = createInterner();
-  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
-  const reading = { project, same, today: options.today, entries: options.entries, governance };
   let failed = false;
   const record = (found) => {
     diagnostics.push(...found);
@@ -65336,7 +65156,7 @@ function createPolicyChecker(project, options) {
       record(leaked);
       const found = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, reading);
+        const result = readPolicy(document, project, same);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy && leaked.length === 0) found.push(result.policy);
@@ -65353,13 +65173,13 @@ function createPolicyChecker(project, options) {
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      const across = [...duplicateScopeDiagnostics(declarations), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
+      const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once2 = (key) => declared.get(key) === 1;
       const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
 }
@@ -65372,21 +65192,13 @@ function createInterner() {
     return value;
   };
 }
-function readPolicy(parsed, reading) {
-  const { same } = reading;
-  const data = withDefaults(parsed.data, reading.project);
-  const written = writtenEntries(data.domains);
-  const at = (index) => locate(parsed, ["domains", index]);
-  const diagnostics = [
-    ...schemaDiagnostics("policy", parsed, data),
-    ...scopeTextDiagnostics(parsed, SCOPE_PATHS),
-    ...domainDiagnostics(written, at),
-    ...expiryDiagnostics(written, reading.today, at)
-  ];
+function readPolicy(parsed, project, same) {
+  const data = withDefaults(parsed.data, project);
+  const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...scopeTextDiagnostics(parsed, SCOPE_PATHS), ...domainDiagnostics(parsed, data.domains)];
   const { scope, scopeType } = data;
   const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
   if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
-  const desired = written.filter((entry) => !isExpired(entry, reading.today));
+  const domains = data.domains;
   const policy = {
     key: declaration.key,
     scope,
@@ -65394,17 +65206,12 @@ function readPolicy(parsed, reading) {
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
     ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
-    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
+    domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
-    explicitEmpty: desired.length === 0,
-    ...expiredOf(written, reading.today)
+    explicitEmpty: domains.length === 0,
+    ...data.drift === "keep" || data.drift === "revert" ? { drift: data.drift } : {}
   };
-  if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
-  if (!reading.governance) return { declaration, policy, diagnostics };
-  const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
-  const findings = reading.governance.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
-  diagnostics.push(...findings);
-  return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy, diagnostics };
+  return { declaration, policy, diagnostics };
 }
 var SCOPE_PATHS = [["scope"], ["scopeType"]];
 function isPlainObject2(value) {
@@ -65415,16 +65222,20 @@ function withDefaults(data, project) {
   if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
   return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
-function domainDiagnostics(entries, at) {
+function domainDiagnostics(parsed, domains) {
+  if (!Array.isArray(domains)) return [];
+  const at = (index) => locate(parsed, ["domains", index]);
   const diagnostics = [];
   const seen = /* @__PURE__ */ new Map();
-  for (const { raw, index, domain: normalized } of entries) {
+  domains.forEach((raw, index) => {
+    if (typeof raw !== "string") return;
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
-    if (normalized === "") continue;
+    const normalized = normalizeDomain(raw);
+    if (normalized === "") return;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
     else seen.set(normalized, [index]);
-  }
+  });
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
@@ -65440,41 +65251,6 @@ function duplicateDomainDiagnostics(domain, positions) {
 
 // src/policy/project.ts
 import path2 from "node:path";
-
-// src/governance/project-rules.ts
-var CHECKS = ["allow", "deny", "require", "maxScopesPerDomain", "requireExpiry", "maxExpiryDays"];
-function placeRules(parsed) {
-  const written = parsed.data.rules ?? [];
-  const rules = written.map((rule, index) => ({
-    ...rule,
-    source: locate(parsed, ["rules", index]),
-    scopeSources: (rule.scopes ?? []).map((_, item) => locate(parsed, ["rules", index, "scopes", item]))
-  }));
-  const diagnostics = [];
-  for (const problem of compileRules(rules).problems) {
-    const at = locate(parsed, ["rules", problem.rule, problem.key, problem.item]);
-    diagnostics.push(diagnosticAt(at, "error", "invalid-rule", `rule "${written[problem.rule]?.name ?? ""}": ${problem.message}`));
-  }
-  rules.forEach((rule, index) => {
-    if (CHECKS.some((key) => rule[key] !== void 0)) return;
-    const message = `rule "${rule.name}" checks nothing: give it at least one of ${CHECKS.join(", ")}`;
-    diagnostics.push(diagnosticAt(locate(parsed, ["rules", index]), "error", "rule-matches-nothing", message));
-  });
-  diagnostics.push(...duplicateNames(rules, parsed));
-  return { rules, diagnostics };
-}
-function duplicateNames(rules, parsed) {
-  const seen = /* @__PURE__ */ new Set();
-  return rules.flatMap((rule, index) => {
-    if (!seen.has(rule.name)) {
-      seen.add(rule.name);
-      return [];
-    }
-    return [diagnosticAt(locate(parsed, ["rules", index, "name"]), "error", "duplicate-rule", `rule name "${rule.name}" is used twice; findings name their rule, so each needs its own`)];
-  });
-}
-
-// src/policy/project.ts
 var PROJECT_FILE = "autojoin-sync.yaml";
 async function loadProjectConfig(cwd, paths = ["."]) {
   const repository = await repositoryRoot(cwd);
@@ -65520,11 +65296,9 @@ function parseProjectSource(source, absoluteFile) {
     diagnostics.push(diagnosticAt(second.start, "error", "multiple-documents", "the project file holds one YAML document only"));
   }
   if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data), ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]));
-  const placed = first && diagnostics.length === 0 && first.data.rules !== void 0 ? placeRules(first) : void 0;
-  if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === "error") || !first) return { config: { file: absoluteFile }, diagnostics };
-  return { config: { file: absoluteFile, ...first.data, ...placed ? { rules: placed.rules } : {} }, diagnostics };
+  return { config: { file: absoluteFile, ...first.data }, diagnostics };
 }
 
 // src/policy/canonical.ts
@@ -65811,10 +65585,10 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere"],
+  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere", "drift"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata and the owner field change).",
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift).",
       const: 3
     },
     createdAt: {
@@ -65837,6 +65611,11 @@ var plan_schema_default = {
       description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
       type: "array",
       items: { $ref: "#/$defs/NotManagedHere" }
+    },
+    drift: {
+      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
+      type: "array",
+      items: { $ref: "#/$defs/DriftReport" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65994,19 +65773,6 @@ var plan_schema_default = {
           description: "Domains in before and not in after.",
           $ref: "#/$defs/DomainList"
         },
-        removalReasons: {
-          description: "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.",
-          type: "array",
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["domain", "reason"],
-            properties: {
-              domain: { description: "A domain of removed.", type: "string", minLength: 1 },
-              reason: { description: "`expired YYYY-MM-DD`: the entry's expires date.", type: "string", pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }
-            }
-          }
-        },
         unchanged: {
           description: "How many domains are in both.",
           type: "integer",
@@ -66022,6 +65788,11 @@ var plan_schema_default = {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
+        origin: {
+          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
+          enum: ["drift", "conflict"]
+        },
+        outside: { $ref: "#/$defs/OutsideChange" },
         fieldChanges: {
           description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
           type: "array",
@@ -66130,8 +65901,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) or owner (its ownership marker's owner: before null when it has none; after the plan's owner).",
-          enum: ["scopeName", "metadata", "owner"]
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
+          enum: ["scopeName", "metadata", "owner", "componentId"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -66161,6 +65932,36 @@ var plan_schema_default = {
           description: "First line of the commit message.",
           type: "string"
         }
+      }
+    },
+    OutsideChange: {
+      description: "What was changed outside this repository: from the state last applied to the live state.",
+      type: "object",
+      additionalProperties: false,
+      required: ["added", "removed", "fields"],
+      properties: {
+        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        fields: {
+          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
+          type: "array",
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" }
+      }
+    },
+    DriftReport: {
+      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "origin", "live", "outside"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
+        scopeName: { description: "The scope's name in its policy file.", type: "string" },
+        source: { $ref: "#/$defs/SourcePos" },
+        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        outside: { $ref: "#/$defs/OutsideChange" }
       }
     },
     NotManagedHere: {
@@ -66205,7 +66006,7 @@ function planInconsistency(plan) {
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const notManaged2 = notManagedProblem(plan, covered);
+  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged2) return notManaged2;
   const summary3 = summarize(plan.changes, plan.scopes.length);
   const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
@@ -66255,6 +66056,15 @@ function ownershipProblem(change, owner) {
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
 }
+function driftProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  const changed = new Set(plan.changes.map((change) => change.key));
+  for (const [index, entry] of plan.drift.entries()) {
+    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
+    seen.add(entry.key);
+  }
+  return null;
+}
 function notManagedProblem(plan, covered) {
   const seen = /* @__PURE__ */ new Set();
   for (const [index, entry] of plan.notManagedHere.entries()) {
@@ -66289,8 +66099,6 @@ function derivedProblem(change) {
   if (!sameList2(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
   const unchanged = change.after.length - added.length;
   if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
-  const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
-  if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
   return null;
 }
 function sameList2(a, b) {
@@ -66326,7 +66134,6 @@ var KEY_ORDER = [
   "scope",
   "scopeName",
   "componentId",
-  "domain",
   "reason",
   "explicitEmpty",
   "source",
@@ -66337,7 +66144,6 @@ var KEY_ORDER = [
   "after",
   "added",
   "removed",
-  "removalReasons",
   "unchanged",
   "fieldChanges",
   "fingerprint",
@@ -66495,12 +66301,7 @@ function domainLines(change, context) {
     else if (added.has(domain)) lines.push({ sign: "+", domain });
     else if (context) lines.push({ sign: " ", domain });
   }
-  const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
-  const shown = (line) => {
-    const reason = line.sign === "-" ? why.get(line.domain) : void 0;
-    return reason === void 0 ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
-  };
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 function summaryLine(summary3) {
   return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
@@ -66518,6 +66319,31 @@ function removalLine(change) {
   const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
   const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}\u2026` : clean;
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
+}
+var ORIGIN_LABEL = {
+  drift: "drift: changed outside this repository",
+  conflict: "conflict: changed here and outside this repository"
+};
+function outsideLine(outside) {
+  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
+  const fields2 = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
+  return `outside: ${[domains.join(" "), ...fields2, ...modified].filter((part) => part !== "").join("; ")}`;
+}
+function driftAction(change) {
+  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
+}
+function keptEntry(report) {
+  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
+  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
+}
+function driftSummaryLine(plan) {
+  const moved = plan.changes.filter((change) => change.origin !== void 0);
+  const total = moved.length + plan.drift.length;
+  if (total === 0) return null;
+  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
+  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
+  return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }
 
 // src/render/bounded.ts
@@ -66551,15 +66377,30 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const notManaged2 = renderNotManaged(plan);
+  const blocks = planBlocks(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: [...plan.changes.map(renderDetails), ...notManaged2 === null ? [] : [notManaged2]],
-    preference: preferred(plan.changes, notManaged2 !== null),
+    blocks: blocks.map((block) => block.text),
+    preference: preferred(blocks),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
   });
+}
+function planBlocks(plan) {
+  const ofChange = (change) => ({
+    text: renderDetails(change),
+    rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0,
+    size: change.added.length + change.removed.length
+  });
+  const notManaged2 = renderNotManaged(plan);
+  const driftHead = renderDriftHead(plan);
+  return [
+    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
+    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
+    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
+    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
+  ];
 }
 function renderHead(plan, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
@@ -66578,6 +66419,16 @@ function ownershipNotes(plan) {
   return lines.map((line) => `
 
 ${escapeMarkdown(line)}`).join("");
+}
+function renderDriftHead(plan) {
+  const headline = driftSummaryLine(plan);
+  if (headline === null) return null;
+  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
+  return `#### Changed outside this repository
+
+${escapeMarkdown(headline)}${kept.length > 0 ? `
+
+${kept.join("\n")}` : ""}`;
 }
 var NOT_MANAGED_SHOWN = 50;
 function renderNotManaged(plan) {
@@ -66600,11 +66451,19 @@ function renderDetails(change) {
   const summary3 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary3}</summary>
 
-${sourceLine(change)}${fieldList(change)}${fence}diff
+${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
+}
+function originLines(change) {
+  if (!change.origin || !change.outside) return "";
+  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.
+
+${escapeMarkdown(outsideLine(change.outside))}
+
+`;
 }
 function fieldList(change) {
   const lines = fieldLines(change);
@@ -66627,16 +66486,10 @@ function sourceLine(change) {
 `;
 }
 var CUT_RANK = { clear: 0, update: 1, create: 2 };
-function preferred(changes, notManaged2) {
-  const size = (change) => change ? change.added.length + change.removed.length : 0;
-  const rank2 = (index) => {
-    const change = changes[index];
-    if (change === void 0) return 0.5;
-    return CUT_RANK[change.kind];
-  };
-  const indices = changes.map((_, index) => index);
-  if (notManaged2) indices.push(changes.length);
-  return indices.sort((a, b) => rank2(a) - rank2(b) || size(changes[b]) - size(changes[a]) || a - b);
+function preferred(blocks) {
+  const ranked = blocks.map((block, index) => ({ ...block, index }));
+  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
+  return ranked.map((block) => block.index);
 }
 
 // src/render/apply-report.ts
@@ -66940,7 +66793,7 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path5) => posix.normalize(path5)));
+  const explicit = new Set(paths.map((path7) => posix.normalize(path7)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
@@ -67000,7 +66853,7 @@ var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".au
 async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
-  const explicit = new Set(given.map((path5) => posix2.join(prefix, path5)));
+  const explicit = new Set(given.map((path7) => posix2.join(prefix, path7)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error4) => {
       if (error4 instanceof GitRevisionError && error4.message.includes("does not have any commits yet")) return Buffer.alloc(0);
@@ -67201,7 +67054,7 @@ async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
     readPolicySources(changed.present.map((file) => resolve2(cwd, file)), cwd),
     changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd)
   ]);
-  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
+  const now = parsePolicySources(read.sources, { project, secrets });
   const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
@@ -67221,7 +67074,7 @@ async function loadChangedSince(rev, paths, options) {
 async function changedPolicyFiles(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
   const scope = ["--", ...paths.length > 0 ? paths : ["."]];
-  const explicit = new Set(paths.map((path5) => posix3.normalize(path5)));
+  const explicit = new Set(paths.map((path7) => posix3.normalize(path7)));
   const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
   const [diff2, untracked] = (await Promise.all([
     git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
@@ -67248,6 +67101,78 @@ async function git3(args, cwd, rev) {
     const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
     throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
   }
+}
+
+// src/reconcile/last-applied.ts
+import { execFile as execFile3, spawn as spawn2 } from "node:child_process";
+import path5 from "node:path";
+import { promisify as promisify3 } from "node:util";
+var run3 = promisify3(execFile3);
+async function readLastApplied(needed, options) {
+  const states = /* @__PURE__ */ new Map();
+  for (const [commit, scopes] of needed) {
+    states.set(commit, await statesAt(commit, scopes, options).catch(() => /* @__PURE__ */ new Map()));
+  }
+  return (commit, key) => states.get(commit)?.get(key) ?? null;
+}
+async function statesAt(commit, scopes, options) {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return /* @__PURE__ */ new Map();
+  const project = await projectAt(commit, options);
+  const files = [...new Set(scopes.map((scope) => scope.file))];
+  const found = statesOf(await readFilesAt(commit, files, options.cwd), project, options);
+  if (scopes.some((scope) => !found.has(scope.key))) {
+    for (const [key, state] of statesOf(await readPolicySourcesAt(commit, options.paths, options.cwd), project, options)) found.set(key, state);
+  }
+  return found;
+}
+function statesOf(sources, project, options) {
+  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
+  return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
+}
+async function projectAt(commit, options) {
+  if (!options.project.file) return {};
+  try {
+    const top = (await run3("git", ["rev-parse", "--show-toplevel"], { cwd: options.cwd, encoding: "utf8" })).stdout.trim();
+    const relative3 = path5.relative(top, options.project.file).split(path5.sep).join("/");
+    const [source] = await readFilesAt(commit, [relative3], top);
+    return source ? parseProjectSource(source, options.project.file).config : {};
+  } catch {
+    return {};
+  }
+}
+async function readFilesAt(commit, files, cwd) {
+  const specs = files.map((file) => `${commit}:./${file}`);
+  const checked = (await catFile("--batch-check", specs, cwd)).toString("utf8").split("\n");
+  const wanted = files.filter((_, index) => {
+    const [, type, size] = (checked[index] ?? "").split(" ");
+    return type === "blob" && Number(size) <= MAX_FILE_BYTES;
+  });
+  if (wanted.length === 0) return [];
+  return parseBatch(await catFile("--batch", wanted.map((file) => `${commit}:./${file}`), cwd), wanted);
+}
+function catFile(mode, specs, cwd) {
+  return new Promise((resolve4, reject) => {
+    const child = spawn2("git", ["cat-file", mode], { cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const chunks = [];
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => code === 0 ? resolve4(Buffer.concat(chunks)) : reject(new Error(`git cat-file exited with ${code}`)));
+    child.stdin.end(specs.map((spec) => `${spec}
+`).join(""));
+  });
+}
+function parseBatch(output, files) {
+  const sources = [];
+  let offset = 0;
+  for (const file of files) {
+    const end = output.indexOf(10, offset);
+    if (end === -1) break;
+    const size = Number(output.subarray(offset, end).toString("utf8").split(" ")[2]);
+    offset = end + 1;
+    sources.push({ file, text: output.subarray(offset, offset + size).toString("utf8") });
+    offset += size + 1;
+  }
+  return sources;
 }
 
 // src/reconcile/ownership.ts
@@ -67339,7 +67264,7 @@ async function makePlan(options) {
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
   const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
   const planning = { shard, builder, pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
@@ -67377,7 +67302,8 @@ async function loadAndPlan(options, prune, reader, planning) {
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, streaming) {
   const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
@@ -67456,16 +67382,15 @@ function limitsFrom(project, flags) {
   };
 }
 
-// src/action/comment.ts
-function commentMarker(path5) {
-  const normalized = path5.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+// src/action/github-api.ts
+function repoPath(target) {
+  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path5, status, detail, options) {
-    super(`[${method}] ${path5}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path7, status, detail, options) {
+    super(`[${method}] ${path7}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path5;
+    this.path = path7;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -67473,26 +67398,6 @@ var GitHubApiError = class extends Error {
   path;
   status;
 };
-async function upsertComment(target, marker, body) {
-  const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
-  }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
-}
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const found = data.find((comment) => comment.body?.includes(marker));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
-  }
-  return void 0;
-}
 function nextPagePath(link2, apiUrl) {
   const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
@@ -67502,15 +67407,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path5, body) {
-  return (await requestWithLink(target, method, path5, body)).data;
+async function request(target, method, path7, body) {
+  return (await requestWithLink(target, method, path7, body)).data;
 }
-async function requestWithLink(target, method, path5, body) {
+async function requestWithLink(target, method, path7, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath2 = path5.split("?")[0] ?? path5;
+  const shownPath2 = path7.split("?")[0] ?? path7;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path5}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path7}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -67539,6 +67444,32 @@ function apiMessage(text) {
   } catch {
   }
   return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+// src/action/comment.ts
+function commentMarker(path7) {
+  const normalized = path7.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+}
+async function upsertComment(target, marker, body) {
+  const base = `${repoPath(target)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const found = data.find((comment) => comment.body?.includes(marker));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
 }
 
 // src/run/redacted-plan.ts
@@ -67630,7 +67561,9 @@ async function planStep(inputs, context, onPlan) {
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
+    const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
+    const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error4) => {
     if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
@@ -67814,8 +67747,248 @@ function failedScopesMessage(failed) {
   return `${plural(failed.length, "scope")} failed to apply (${shown}${more}); run apply again to finish`;
 }
 
+// src/reconcile/adopt.ts
+import path6 from "node:path";
+
+// src/policy/adopt.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+var AdoptEditError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "AdoptEditError";
+  }
+};
+function adoptText(source, targets) {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new AdoptEditError(`${source.file}: cannot edit a file with errors (${errors[0]?.message ?? "invalid YAML"})`);
+  const splices = targets.flatMap((target) => documentSplices(source, documentAt(source, parsed.yamlDocuments, target.line), target));
+  return applySplices(source.text, splices);
+}
+function documentAt(source, documents, line) {
+  const offset = lineOffset(source.text, line);
+  const found = documents.find((doc) => (0, import_yaml4.isMap)(doc.contents) && offset < doc.contents.range[2]);
+  if (!found) throw new AdoptEditError(`${source.file}:${line}: no policy document starts here`);
+  return found;
+}
+function documentSplices(source, doc, target) {
+  const map = doc.contents;
+  if (!(0, import_yaml4.isMap)(map)) return [];
+  const domains = map.items.find((pair) => keyIs(pair, "domains"));
+  if (!domains || !(0, import_yaml4.isSeq)(domains.value)) throw new AdoptEditError(`${source.file}:${target.line}: the policy has no domains list to edit`);
+  const splices = domainSplices(source.text, { key: domains.key, seq: domains.value }, target.domains);
+  const name = map.items.find((pair) => keyIs(pair, "scopeName"));
+  if (name && target.scopeName !== void 0 && (0, import_yaml4.isScalar)(name.value) && name.value.value !== target.scopeName) {
+    const [start, end] = name.value.range;
+    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
+  }
+  return splices;
+}
+function keyIs(pair, name) {
+  return (0, import_yaml4.isScalar)(pair.key) && pair.key.value === name;
+}
+function entryDomain(item) {
+  if ((0, import_yaml4.isScalar)(item)) return typeof item.value === "string" ? item.value : void 0;
+  if ((0, import_yaml4.isMap)(item)) {
+    const value = item.get("domain");
+    return typeof value === "string" ? value : void 0;
+  }
+  return void 0;
+}
+function domainSplices(text, pair, live) {
+  const { seq } = pair;
+  const wanted = new Map(live.map((domain) => [comparableDomain(domain), domain]));
+  const kept = seq.items.filter((item) => {
+    const domain = entryDomain(item);
+    return domain !== void 0 && wanted.has(comparableDomain(domain));
+  });
+  const present = new Set(kept.map((item) => comparableDomain(entryDomain(item) ?? "")));
+  const added = [...wanted.entries()].filter(([key]) => !present.has(key)).map(([, domain]) => domain).sort(compareStrings);
+  if (seq.flow) return [rewriteWhole(text, pair, kept, added)];
+  const removed = seq.items.filter((item) => !kept.includes(item));
+  const splices = removed.map((item) => ({ ...wholeLines(text, item), text: "" }));
+  const last = kept[kept.length - 1];
+  if (last === void 0) {
+    const at = afterColon(text, pair);
+    splices.push({ start: at, end: at, text: ` [${added.join(", ")}]` });
+  } else if (added.length > 0) {
+    const after = wholeLines(text, last).end;
+    const indent = " ".repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
+    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}
+`).join("") });
+  }
+  return splices;
+}
+function rewriteWhole(text, pair, kept, added) {
+  const items = [...kept.map((item) => sourceOf(text, item)), ...added];
+  const start = afterColon(text, pair);
+  return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(", ")}]` };
+}
+function afterColon(text, pair) {
+  return text.indexOf(":", pair.key.range?.[1] ?? 0) + 1;
+}
+function sourceOf(text, node) {
+  const [start, end] = node.range ?? [0, 0];
+  const raw = text.slice(start, end).trim();
+  return (0, import_yaml4.isMap)(node) && !node.flow ? `{${raw.split("\n").map((line) => line.trim()).join(", ")}}` : raw;
+}
+function wholeLines(text, node) {
+  const [start, , nodeEnd] = node.range ?? [0, 0, 0];
+  const lineStart = text.lastIndexOf("\n", dashBefore(text, start) - 1) + 1;
+  const lastChar = Math.max(start, nodeEnd - 1);
+  const newline = text.indexOf("\n", lastChar);
+  const end = text.charAt(lastChar) === "\n" ? lastChar + 1 : newline === -1 ? text.length : newline + 1;
+  return { start: lineStart, end };
+}
+function dashBefore(text, offset) {
+  const dash = text.lastIndexOf("-", offset);
+  return dash === -1 ? offset : dash;
+}
+function columnOf(text, offset) {
+  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+}
+function lineOffset(text, line) {
+  let offset = 0;
+  for (let current2 = 1; current2 < line; current2++) {
+    const next = text.indexOf("\n", offset);
+    if (next === -1) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+function applySplices(text, splices) {
+  let result = text;
+  for (const splice of [...splices].sort((a, b) => b.start - a.start)) {
+    result = result.slice(0, splice.start) + splice.text + result.slice(splice.end);
+  }
+  return result;
+}
+
+// src/reconcile/adopt.ts
+function driftedScopes(plan) {
+  const entries = [
+    ...plan.changes.filter((change) => change.origin !== void 0).map((change) => ({ key: change.key, origin: change.origin, source: change.source, live: change.before, outside: change.outside })),
+    ...plan.drift
+  ];
+  const drifted = [];
+  const conflicts = [];
+  for (const entry of entries) {
+    if (entry.origin === "conflict") conflicts.push(entry.key);
+    else if (entry.source && entry.outside) drifted.push({ key: entry.key, source: entry.source, live: entry.live, outside: entry.outside });
+  }
+  return { drifted, conflicts };
+}
+async function adoptDrift(plan, cwd) {
+  const { drifted, conflicts } = driftedScopes(plan);
+  const secret = drifted.find((entry) => plan.redacted?.includes(entry.key));
+  if (secret) throw new Error(`adopt: the live state of ${secret.key} holds a secret; it is not written into a policy file`);
+  const byFile = /* @__PURE__ */ new Map();
+  for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
+  const root = await readableRoot(cwd);
+  for (const [file, entries] of byFile) {
+    const absolute = path6.resolve(cwd, file);
+    const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
+    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
+  }
+  return { adopted: drifted, files: [...byFile.keys()], conflicts };
+}
+function targetOf(entry) {
+  const name = entry.outside.fields.find((field) => field.field === "scopeName");
+  const target = { line: entry.source.line, domains: entry.live };
+  if (name && typeof name.after === "string") target.scopeName = name.after;
+  return target;
+}
+
+// src/action/adopt-branch.ts
+import { execFile as execFile4 } from "node:child_process";
+import { promisify as promisify4 } from "node:util";
+var run4 = promisify4(execFile4);
+var ADOPT_BRANCH = "autojoin-sync/adopt";
+var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" };
+async function pushAdoptBranch(workspace, files, message) {
+  const git4 = async (...args) => (await run4("git", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const start = await git4("rev-parse", "HEAD");
+  const identity = ["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`];
+  await git4("checkout", "-q", "-B", ADOPT_BRANCH);
+  try {
+    await git4("add", "--", ...files);
+    await git4(...identity, "commit", "-q", "--no-verify", "-m", message);
+    const commit = await git4("rev-parse", "HEAD");
+    await git4("push", "-q", "--force", "origin", `HEAD:refs/heads/${ADOPT_BRANCH}`);
+    return commit;
+  } finally {
+    await git4("checkout", "-q", "--detach", start);
+  }
+}
+
+// src/action/pull-request.ts
+async function upsertPullRequest(target, spec) {
+  const pulls = `${repoPath(target)}/pulls`;
+  const head = `${target.owner}:${spec.head}`;
+  const open3 = await request(target, "GET", `${pulls}?state=open&head=${encodeURIComponent(head)}&per_page=100`);
+  const existing = open3.find((pull) => Number.isSafeInteger(pull.number));
+  if (existing) {
+    const updated = await request(target, "PATCH", `${pulls}/${existing.number}`, { title: spec.title, body: spec.body });
+    return { action: "updated", number: existing.number, url: updated.html_url };
+  }
+  const created = await request(target, "POST", pulls, { title: spec.title, body: spec.body, head: spec.head, base: spec.base });
+  return { action: "created", number: created.number, url: created.html_url };
+}
+
+// src/action/adopt-step.ts
+var ADOPT_MARKER = "<!-- autojoin-sync:adopt -->";
+async function adoptStep(inputs, context) {
+  const project = await projectOrFail(context.workspace, inputs.paths);
+  return withClient(inputs, context, project, async (client) => {
+    const { plan, load } = await planFor({ ...inputs, prune: false }, context, project, client);
+    if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
+    const result = await adoptDrift(plan, context.workspace);
+    const driftCount = result.adopted.length + result.conflicts.length;
+    if (result.adopted.length === 0) {
+      const summary4 = result.conflicts.length === 0 ? "No drift: nothing to adopt." : `Nothing adopted: ${plural(result.conflicts.length, "conflict")} to settle by hand.`;
+      await writeJobSummary(`### autojoin-sync adopt
+
+${summary4}
+`);
+      return { exitCode: ExitCode2.ok, summary: summary4, hasChanges: false, driftCount };
+    }
+    const body = pullRequestBody(result.adopted, result.conflicts);
+    await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, "scope")} changed outside this repository`);
+    const url = await openPullRequest(inputs, context, body);
+    const summary3 = `Adopted ${plural(result.adopted.length, "scope")} into ${plural(result.files.length, "file")}: ${url}`;
+    await writeJobSummary(`${body}
+`);
+    return { exitCode: ExitCode2.ok, summary: summary3, hasChanges: true, driftCount, pullRequestUrl: url };
+  });
+}
+async function openPullRequest(inputs, context, body) {
+  if (!inputs.githubToken || !context.owner || !context.repo) throw new Error("command adopt opens a pull request: give the github-token input (contents: write, pull-requests: write)");
+  if (!context.defaultBranch) throw new Error("command adopt: the repository's default branch is unknown (no event payload and no GITHUB_REF_NAME)");
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo };
+  const spec = { head: ADOPT_BRANCH, base: context.defaultBranch, title: "autojoin-sync: adopt changes made outside this repository", body };
+  const pull = await upsertPullRequest(target, spec);
+  info2(`${pull.action} pull request #${pull.number}`);
+  return pull.url;
+}
+function pullRequestBody(adopted, conflicts) {
+  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: void 0 }).replace(/^outside: /, ""))} | ${escapeMarkdown(entry.outside.modifiedAt ?? "not shown")} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
+  const left = conflicts.length === 0 ? "" : `
+
+**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(", ")}`;
+  return [
+    ADOPT_MARKER,
+    "### autojoin-sync: changes made outside this repository",
+    "",
+    "These scopes were changed outside git (for example by an admin in the widget). Merging this pull request keeps the changes; closing it and running apply reverts them.",
+    "",
+    "| scope | changed outside | modified | file |",
+    "|---|---|---|---|",
+    ...rows
+  ].join("\n") + left;
+}
+
 // src/action/main.ts
-async function run3() {
+async function run5() {
   const secrets = [getInput("api-key"), getInput("github-token"), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
   setOutputSecrets(secrets);
@@ -67841,12 +68014,16 @@ function runStep(inputs, context, onPlan) {
       return planStep(inputs, context, onPlan);
     case "apply":
       return applyStep(inputs, context, onPlan);
+    case "adopt":
+      return adoptStep(inputs, context);
   }
 }
 function conclude(outcome, inputs) {
   setPlanOutputs(outcome);
   setOutput2("exit-code", String(outcome.exitCode));
   setOutput2("summary", outcome.summary);
+  if (outcome.driftCount !== void 0) setOutput2("drift-count", String(outcome.driftCount));
+  if (outcome.pullRequestUrl !== void 0) setOutput2("pull-request-url", outcome.pullRequestUrl);
   info2(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) setFailed2(escapeControls(outcome.failure ?? outcome.summary));
 }
@@ -67870,4 +68047,4 @@ function maskSecret(value) {
 }
 
 // src/action/index.ts
-await run3();
+await run5();

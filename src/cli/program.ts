@@ -33,6 +33,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'plan', usage: '[options] [path...]', summary: 'show what apply would change (writes nothing)', load: () => import('./commands/plan.js') },
   { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
+  { name: 'adopt', usage: '[options] [path...]', summary: 'write scopes changed outside git into their policy files', load: () => import('./commands/adopt.js') },
   { name: 'who', usage: '[options] <domains-or-paths...>', summary: 'which scopes admit a domain, with the file:line of its entry', load: () => import('./commands/who.js') },
   { name: 'inventory', usage: '[options] [paths...]', summary: 'every scope and domain as CSV, JSON or markdown (--blame: who added it)', load: () => import('./commands/inventory.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },

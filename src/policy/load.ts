@@ -50,6 +50,11 @@ export interface LoadOptions {
   entries?: boolean;
   /** Check the project file's rules (loadPolicies: yes; parsePolicySources: only when asked, e.g. not for history). */
   rules?: boolean;
+  /**
+   * Sees each policy as soon as its file is checked, as `onPolicy` does, while the loader still
+   * keeps them all for the result (validate starts its DNS lookups meanwhile).
+   */
+  onChecked?: (policy: Policy) => void;
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files or
@@ -78,7 +83,10 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
       return 1;
     }
     const policies = checker.check(result);
-    for (const policy of policies) options.onPolicy?.(policy);
+    for (const policy of policies) {
+      options.onPolicy?.(policy);
+      options.onChecked?.(policy);
+    }
     return Math.max(1, policies.length);
   };
   await readInBatches(discovery.files, cwd, take, betweenBatches);
@@ -292,6 +300,7 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
     source: parsed.start,
     explicitEmpty: desired.length === 0,
     ...expiredOf(written, reading.today),
+    ...(data.drift === 'keep' || data.drift === 'revert' ? { drift: data.drift } : {}),
   };
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
   if (!reading.governance) return { declaration, policy, diagnostics };

@@ -35,6 +35,8 @@ export interface Policy {
   source: SourcePos;
   /** True when the file says `domains: []`, or every entry has expired: the author asked to clear this scope. */
   explicitEmpty: boolean;
+  /** What a plan does with a change made outside this repository; absent: the project file's, else `revert`. */
+  drift?: DriftMode;
   /** Entries past their `expires` date: not desired, so a plan removes them (normalized, sorted); absent when none. */
   expired?: ExpiredEntry[];
   /** Every domain entry with its place in the file; only when the loader was asked (`LoadOptions.entries`: who, inventory). */
@@ -78,6 +80,9 @@ export interface Rule {
   scopeSources?: SourcePos[];
 }
 
+/** `revert`: apply restores the files' state; `keep`: a scope changed outside is left as it is live (README, "Drift"). */
+export type DriftMode = 'revert' | 'keep';
+
 /** Safety limits and defaults from the optional project file `autojoin-sync.yaml`. */
 export interface ProjectConfig {
   /** Absolute path of the project file, when there is one. */
@@ -96,11 +101,28 @@ export interface ProjectConfig {
   };
   /** Governance rules, checked by the loader (src/governance/rules.ts). */
   rules?: Rule[];
+  /** What plans do with changes made outside this repository (a policy file's `drift` wins). */
+  drift?: DriftMode;
   prune?: {
     /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
     history?: boolean;
     /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
     keep?: string[];
+  };
+  /** Domain trust over DNS (src/run/dns.ts): on for validate and plan with `check`, or `--dns`. */
+  dns?: {
+    check?: boolean;
+    /** Resolvers (`HOST[:PORT]`); `--dns-server` wins, AUTOJOIN_DNS_SERVERS comes after. */
+    servers?: string[];
+    /** `txt`: every domain must publish `autojoin-sync-verification=TOKEN`. */
+    verify?: 'txt';
+    token?: string;
+    /** Timeouts and resolver failures are errors (as `--dns-strict`). */
+    strict?: boolean;
+    /** Seconds one lookup may take, retries included. */
+    timeoutSeconds?: number;
+    /** Seconds the whole check may take. */
+    deadlineSeconds?: number;
   };
 }
 

@@ -9,12 +9,12 @@ import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
+import { addDnsOptions, addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption, type DnsFlags } from '../options.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags {
+interface PlanFlags extends DnsFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
@@ -32,7 +32,7 @@ interface PlanFlags {
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('plan'))
+  addDnsOptions(addServiceOptions(program.command('plan')))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -58,6 +58,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
@@ -80,7 +81,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
       noticeUnmarked(plan);
       if (flags.out) await savePlan(flags.out, plan);
       warnIfUnsafe(plan, limitsFrom(project, {}));
-      if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+      if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
     },
     flags,
   );
