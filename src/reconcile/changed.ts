@@ -52,7 +52,7 @@ export async function loadChangedPolicies(
     readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd),
     changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd),
   ]);
-  const now = parsePolicySources(read.sources, { project, secrets });
+  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
   const then = parsePolicySources(previous, { project }).policies;
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
   const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
