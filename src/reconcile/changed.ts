@@ -50,7 +50,7 @@ export async function loadChangedPolicies(
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
   const changed = await changedPolicyFiles(rev, paths, repository);
   const read = await readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd);
-  const now = parsePolicySources(read.sources, { project, secrets });
+  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
   const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
   const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);

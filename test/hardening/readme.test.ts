@@ -91,7 +91,7 @@ describe('README CLI reference', () => {
     expect([...cliSections().keys()].sort()).toEqual([...commands].sort());
   });
 
-  it.each(['validate', 'fmt', 'plan', 'apply', 'import', 'emulator'])('names exactly the flags of `%s --help`', async (command) => {
+  it.each(['validate', 'fmt', 'plan', 'apply', 'import', 'emulator', 'who', 'inventory'])('names exactly the flags of `%s --help`', async (command) => {
     const section = cliSections().get(command) ?? '';
     expect(flagsIn(section)).toEqual(await helpFlags([command]));
   });

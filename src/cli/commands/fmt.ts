@@ -44,7 +44,7 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, domains;
+Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, drift, domains;
 domains trimmed, lower case, punycode, without a trailing dot, sorted and de-duplicated. Comments stay.
 Files with YAML errors are reported on stderr and left untouched (exit 1).
 Exit code 1 when a path holds no policy file (unless --allow-no-policies), so a mistyped path
