@@ -105,12 +105,15 @@ export interface ProjectConfig {
   rules?: Rule[];
   /** What plans do with changes made outside this repository (a policy file's `drift` wins). */
   drift?: DriftMode;
-  prune?: {
-    /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
-    history?: boolean;
-    /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
-    keep?: string[];
-  };
+  /** Pruning (on by default): `false` turns it off, as `--no-prune` does; the object form also lists scopes to keep. */
+  prune?:
+    | boolean
+    | {
+        /** Clear every scope git history declared under the paths and no file declares now (default true). */
+        history?: boolean;
+        /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
+        keep?: string[];
+      };
   /** Domain trust over DNS (src/run/dns.ts): on for validate and plan with `check`, or `--dns`. */
   dns?: {
     check?: boolean;
