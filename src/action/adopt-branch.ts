@@ -4,10 +4,7 @@
  * always shows today's outside changes against the default branch, never a pile of old runs.
  * Git runs with the workspace's own remote and credentials (actions/checkout leaves them).
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { runGit } from '../reconcile/git.js';
 
 /** The branch `command: adopt` owns. */
 export const ADOPT_BRANCH = 'autojoin-sync/adopt';
@@ -21,7 +18,7 @@ const BOT = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@
  * @returns the new commit's id
  */
 export async function pushAdoptBranch(workspace: string, files: readonly string[], message: string): Promise<string> {
-  const git = async (...args: string[]): Promise<string> => (await run('git', args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const git = async (...args: string[]): Promise<string> => (await runGit(args, { cwd: workspace, context: 'command adopt' })).toString('utf8').trim();
   const start = await git('rev-parse', 'HEAD');
   const identity = ['-c', `user.name=${BOT.name}`, '-c', `user.email=${BOT.email}`];
   await git('checkout', '-q', '-B', ADOPT_BRANCH);

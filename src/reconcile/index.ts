@@ -20,7 +20,7 @@ import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
-import { findPruned, type PruneRequest } from './prune.js';
+import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
@@ -75,10 +75,7 @@ export interface MakePlanOptions {
  * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
  */
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const prune = { from: options.pruneFrom, history: options.settings.prune };
-  if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
-    throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
-  }
+  const prune = pruneRequest(options);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const owner = options.settings.owner;
@@ -101,6 +98,20 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
 }
 
+/**
+ * Pruning is on unless `--no-prune` (options.prune false) or the project file's `prune: false`.
+ * `--changed-since` plans only the changed files, so it never prunes (its notice names the scopes
+ * whose policy was deleted); asking for both explicitly is an error.
+ */
+function pruneRequest(options: MakePlanOptions): PruneRequest {
+  const chosen = options.settings.prune;
+  if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== undefined || chosen === true) {
+    throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
+  }
+  return { history: false };
+}
+
 /** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
 interface Planning {
   shard: Shard | undefined;
@@ -116,13 +127,12 @@ async function loadAndPlan(
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const { paths, base: cwd, project } = options.settings;
   const inThisShard = inShardOf(planning.shard);
-  // Only pruning needs every key declared now; without it no policy outlives its read.
+  // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
-  const pruning = prune.from !== undefined || prune.history === true;
   // With a check before the read, policies wait for it instead of being read at once.
   const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
   const take = (policy: Policy): void => {
-    if (pruning) declared.add(policy.key);
+    declared.add(policy.key);
     if (!inThisShard(policy)) return;
     if (held) held.push(policy);
     else reader.add([policy]);
@@ -141,13 +151,27 @@ async function loadAndPlan(
     reader.add(held);
     load.diagnostics.push(...checked);
   }
-  const then = await findPruned(prune, { paths, cwd, project }, declared);
+  const context = { paths, cwd, project, secrets: options.secrets };
+  const then = await findPruned(prune, context, declared);
+  if (prune.from === undefined && !prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
   const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
   return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+}
+
+/** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
+async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined): Promise<void> {
+  if (!notice) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = left.length > 5 ? `${left.slice(0, 5).join(', ')}, …` : left.join(', ');
+  notice(
+    `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
+      'plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared',
+  );
 }
 
 /**

@@ -7,18 +7,15 @@
  * (force-pushed away, a shallow clone) or a file that no longer parses gives no state, and the
  * plan falls back to this repository's change (three-way.ts). Never a git process per scope.
  */
-import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { MAX_FILE_BYTES, parsePolicySources, parseProjectSource, type NamedSecret, type PolicySource } from '../policy/index.js';
 import { writtenStateOf } from '../plan/drift.js';
 import type { LastApplied, NeededScope } from '../plan/three-way.js';
 import type { WrittenState } from '../plan/ownership.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-import { readPolicySourcesAt } from './git.js';
-
-const run = promisify(execFile);
+import { readPolicySourcesAt } from './versions.js';
+import { readBlobs, runGit } from './git.js';
 
 export interface LastAppliedOptions {
   paths: readonly string[];
@@ -60,7 +57,7 @@ function statesOf(sources: readonly PolicySource[], project: ProjectConfig, opti
 async function projectAt(commit: string, options: LastAppliedOptions): Promise<ProjectConfig> {
   if (!options.project.file) return {};
   try {
-    const top = (await run('git', ['rev-parse', '--show-toplevel'], { cwd: options.cwd, encoding: 'utf8' })).stdout.trim();
+    const top = (await runGit(['rev-parse', '--show-toplevel'], { cwd: options.cwd, context: 'the project file last applied' })).toString('utf8').trim();
     const relative = path.relative(top, options.project.file).split(path.sep).join('/');
     const [source] = await readFilesAt(commit, [relative], top);
     return source ? parseProjectSource(source, options.project.file).config : {};
@@ -70,43 +67,14 @@ async function projectAt(commit: string, options: LastAppliedOptions): Promise<P
 }
 
 /**
- * Reads `files` (relative to `cwd`) as they were at `commit`: `git cat-file --batch-check` for
- * their sizes, then one `--batch` for those under the policy-file size cap, so a huge past
- * version is never read into memory. A file missing at that commit is left out.
+ * Reads `files` (relative to `cwd`) as they were at `commit`, through the one blob reader (sizes
+ * first: a past version over the policy-file cap is never read). A file missing then is left out.
  */
 async function readFilesAt(commit: string, files: readonly string[], cwd: string): Promise<PolicySource[]> {
-  const specs = files.map((file) => `${commit}:./${file}`);
-  const checked = (await catFile('--batch-check', specs, cwd)).toString('utf8').split('\n');
-  const wanted = files.filter((_, index) => {
-    const [, type, size] = (checked[index] ?? '').split(' ');
-    return type === 'blob' && Number(size) <= MAX_FILE_BYTES;
-  });
-  if (wanted.length === 0) return [];
-  return parseBatch(await catFile('--batch', wanted.map((file) => `${commit}:./${file}`), cwd), wanted);
-}
-
-function catFile(mode: '--batch' | '--batch-check', specs: readonly string[], cwd: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', mode], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`git cat-file exited with ${code}`))));
-    child.stdin.end(specs.map((spec) => `${spec}\n`).join(''));
-  });
-}
-
-/** Splits `--batch` output, `<oid> blob <size>\n<bytes>\n` per file (each known to exist). */
-function parseBatch(output: Buffer, files: readonly string[]): PolicySource[] {
   const sources: PolicySource[] = [];
-  let offset = 0;
-  for (const file of files) {
-    const end = output.indexOf(0x0a, offset);
-    if (end === -1) break;
-    const size = Number(output.subarray(offset, end).toString('utf8').split(' ')[2]);
-    offset = end + 1;
-    sources.push({ file, text: output.subarray(offset, offset + size).toString('utf8') });
-    offset += size + 1;
-  }
+  const names = files.map((file) => `${commit}:./${file}`);
+  await readBlobs(names, { cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
+    if (read.kind === 'blob') sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString('utf8') });
+  });
   return sources;
 }

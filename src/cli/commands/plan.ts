@@ -38,8 +38,8 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
-    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
-    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
+    .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
+    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; never prunes, only names the scopes whose policy is gone)')
     .addOption(allowNoPoliciesOption())
     .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
     .addOption(takeOwnershipOption())
@@ -50,7 +50,7 @@ Examples:
   $ autojoin-sync plan policies/
   $ autojoin-sync plan --format markdown > plan.md
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
-  $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
+  $ autojoin-sync plan --no-prune                 # leave scopes whose policy file was deleted as they are
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
   $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
