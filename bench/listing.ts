@@ -1,11 +1,11 @@
 /**
- * Read cost of each listing mode: the plan time of 500 scopes (30 ordinary invitations + the
+ * Read cost of each read mode: the plan time of 500 scopes (30 ordinary invitations + the
  * autojoin one each) against the emulator answering every request after 20 ms, through the
- * core the CLI and the action call (makePlan). Real listings carry no domains, so `by-group`
- * and `by-scope` need two listing pages and call 2b per scope; `autojoin` needs call 2b only.
- * Two emulator shapes show what the reader would save were the service different: domain
- * targets in the listing (no 2b), and an unpaginated listing (one page). Every figure stands
- * beside the by-group plan of the same run.
+ * core the CLI and the action call (makePlan). `autojoin` (the default) needs call 2b only;
+ * `by-group` and `by-scope` need two listing pages and call 2b per scope (2b gives the domains
+ * real listings lack, and every listing is checked against it). Two emulator shapes show the
+ * listing modes were the service different: domain targets in the listing, and an unpaginated
+ * listing (one page). Every figure stands beside the by-group plan of the same run.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,9 +29,9 @@ interface Mode {
 }
 
 const MODES: Mode[] = [
-  { name: '--listing by-group (default)', listing: 'by-group', emulator: {} },
-  { name: '--listing by-scope', listing: 'by-scope', emulator: {} },
-  { name: '--listing autojoin', listing: 'autojoin', emulator: {} },
+  { name: '--read by-group', listing: 'by-group', emulator: {} },
+  { name: '--read by-scope', listing: 'by-scope', emulator: {} },
+  { name: '--read autojoin (default)', listing: 'autojoin', emulator: {} },
   { name: 'by-scope, emulator --domain-targets', listing: 'by-scope', emulator: { domainTargets: true } },
   { name: 'by-scope, emulator --unpaginated', listing: 'by-scope', emulator: { unpaginated: true } },
 ];

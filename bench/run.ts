@@ -69,7 +69,7 @@ the CPU time of the phase divided by the requests served: the tool's (the bench 
 for a plan it includes loading the policy files and planning) and the emulator's (its /proc stat,
 Linux only); spread over every core it bounds how short the run can be. The *machine floor* rows
 send the plan's number of GETs with the bare loop to a static Node server that answers each with the
-bytes of a full listing page after 20 ms and does nothing else: no undici client does better on this
+bytes of a call 2b answer after 20 ms and does nothing else: no undici client does better on this
 machine, whatever the service. Peak RSS of \`plan\` is measured on the spawned CLI
 process itself (its own high-water mark, \`VmHWM\` in /proc/self/status, written on exit by a preloaded
 module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from). The

@@ -46,7 +46,7 @@ function listing(context: HandlerContext, ref: ScopeRef): Handled {
   return { reply: { status: 200, body: { invitations: page } } };
 }
 
-/** Call 2b: the scope's domains and active autojoin invitation; `{autojoinDomains: [], invitation: null}` when it has none. */
+/** Call 2b: the scope's domains and autojoin invitation (deactivated after a clear); `{autojoinDomains: [], invitation: null}` for a scope that never had one. */
 function getAutojoin(context: HandlerContext): Handled {
   const { scopeType, scope } = context.params as { scopeType: string; scope: string };
   return { reply: { status: 200, body: autojoinAnswer(findScope(context.state.data, { scopeType, scope }), context.state) } };

@@ -1,7 +1,8 @@
 /**
  * Checking the body of call 2 the way the interface text and the SDKs' ConfigureAutojoinRequest
  * describe it: domains, scope, scopeType and componentId required, scopeName and metadata
- * optional, any other field refused. Every problem is reported, as a list of messages (the
+ * optional, any other field refused. SDKs before April 2026 (and the Python, Ruby and Rust SDKs
+ * still) name componentId `widgetId`: either name is accepted, the same value under both too. Every problem is reported, as a list of messages (the
  * NestJS validation style: `{"statusCode":400,"message":["…","…"],"error":"Bad Request"}`).
  */
 import { HttpError } from './http-io.js';
@@ -46,12 +47,21 @@ export function parseSyncRequest(bytes: Buffer, contentType: string | undefined)
     throw new HttpError(400, 'Request body is not valid JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'Request body must be a JSON object');
-  const problems = bodyProblems(body as Record<string, unknown>);
+  const { fields, problems: naming } = componentIdOf(body as Record<string, unknown>);
+  const problems = [...naming, ...bodyProblems(fields)];
   if (problems.length > 0) throw new HttpError(400, problems);
-  const request = body as unknown as WireSyncRequest;
+  const request = fields as unknown as WireSyncRequest;
   // Keys are `scopeType/scope`; a '/' in the type would make two scopes share one key.
   if (request.scopeType.includes('/')) throw new HttpError(400, "scopeType must not contain '/'");
   return request;
+}
+
+/** @returns the body with `widgetId` read as `componentId`, and a problem when the two names disagree. */
+function componentIdOf(body: Record<string, unknown>): { fields: Record<string, unknown>; problems: string[] } {
+  if (!Object.hasOwn(body, 'widgetId')) return { fields: body, problems: [] };
+  const { widgetId, ...fields } = body;
+  if (fields.componentId === undefined) return { fields: { ...fields, componentId: widgetId }, problems: [] };
+  return { fields, problems: fields.componentId === widgetId ? [] : ['componentId and widgetId (its older name) must not differ'] };
 }
 
 function bodyProblems(body: Record<string, unknown>): string[] {

@@ -4,8 +4,10 @@
  * scope's autojoin invitation, a non-empty one (re)activates it, creating it on the first sync.
  * A domain keeps its id for as long as the scope exists, even after it was removed and re-added.
  * The scope's group takes the last scopeName posted; `metadata`, when posted, replaces the
- * invitation's. The answer carries the invitation only while it is active (`null` after a clear),
- * as the SDKs' AutojoinDomainsResponse says: "the autojoin invitation if one exists, null otherwise".
+ * invitation's, and a POST without it keeps the stored one (a widget admin's edit is not erased).
+ * The answer carries the invitation once it exists, deactivated (`deactivated: true`) after a
+ * clear, as the SDKs' AutojoinDomainsResponse says: "the autojoin invitation if one exists, null
+ * otherwise"; `invitation: null` is only for a scope that never had autojoin.
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import { normalizeDomains } from './domains.js';
@@ -65,10 +67,13 @@ export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[]
   return [outcome.key];
 }
 
-/** @returns the answer of call 2 and 2b for a stored scope (or none): the invitation only while active. */
+/**
+ * @returns the answer of call 2 and 2b for a stored scope (or none): its autojoin invitation,
+ *   active or deactivated; `invitation: null` only when the scope never had one
+ */
 export function autojoinAnswer(scope: EmulatorScope | undefined, options: PresentOptions): WireAutojoinAnswer {
   const autojoin = scope?.autojoin;
-  if (!autojoin || autojoin.invitation.deactivated) return { autojoinDomains: [], invitation: null };
+  if (!autojoin) return { autojoinDomains: [], invitation: null };
   return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(autojoin, options) };
 }
 

@@ -52,7 +52,7 @@ export interface WireDomain {
   domain: string;
 }
 
-/** Answer of call 2 and 2b: `invitation` is null when the scope has no active autojoin invitation. */
+/** Answer of call 2 and 2b: `invitation` is the autojoin invitation (`deactivated: true` after a clear); null only for a scope that never had one. */
 export interface WireAutojoinAnswer {
   autojoinDomains: WireDomain[];
   invitation: WireInvitation | null;
@@ -63,6 +63,7 @@ export interface WireSyncRequest {
   domains: string[];
   scope: string;
   scopeType: string;
+  /** Older SDKs send it as `widgetId`; request.ts reads either name into this one. */
   componentId: string;
   scopeName?: string;
   metadata?: Record<string, unknown>;

@@ -8,8 +8,8 @@ import type { ListingKind } from '../service/types.js';
 /** Every listing mode, in the order help texts name them. */
 export const LISTING_KINDS: readonly ListingKind[] = ['by-group', 'by-scope', 'autojoin'];
 
-/** The mode when nothing sets one: call 1, as the interface text describes it. */
-export const DEFAULT_LISTING: ListingKind = 'by-group';
+/** The mode when nothing sets one: call 2b alone, one request a scope (as the newest SDKs read autojoin). */
+export const DEFAULT_LISTING: ListingKind = 'autojoin';
 
 /** @returns true when `value` names a listing mode. */
 export function isListingKind(value: string): value is ListingKind {

@@ -1,20 +1,20 @@
 /**
  * The one rule for where a scope's autojoin domains come from (README, "How live state is read"):
  *
- * 1. In the scope's listing, the active invitation with `invitationType: "autojoin"`.
- *    "Active" means `deactivated` is not `true`: the interface does not say which fields are
- *    always present, and an invitation in a listing of *open* invitations that does not say
- *    it is deactivated is taken at its word. An explicit `deactivated: true` is inactive.
- *    Should a listing ever hold two active ones, the most recently modified wins (then the
- *    first listed), so the choice does not depend on page order.
- * 2. Its `target` entries of type "domain" are the domains.
- * 3. When that invitation exists but carries no domain target, the domains come from call 2b
- *    (`autojoinDomains`) instead: the real service's listings carry no domains (the SDKs know
- *    only email | phone | share | internal targets). If call 2b then shows no active autojoin
- *    (404, `invitation: null` or no domains), the two calls disagree and reading the scope
- *    fails (state.ts): taking "no domains" could hide a clear the plan should show.
- * 4. Under `--listing autojoin`, call 2b alone: active when its `invitation` is present and not
- *    deactivated; its `autojoinDomains` are the domains.
+ * 1. By default (`--read autojoin`), call 2b alone: the scope is active when its `invitation`
+ *    is present and not `deactivated: true` (a clear leaves the invitation, deactivated; a scope
+ *    that never had autojoin answers `invitation: null`); its `autojoinDomains` are the domains.
+ * 2. In the listing modes, the active invitation with `invitationType: "autojoin"` in the
+ *    scope's listing. "Active" means `deactivated` is not `true`: the interface does not say
+ *    which fields are always present, and an invitation in a listing of *open* invitations that
+ *    does not say it is deactivated is taken at its word. Should a listing ever hold two active
+ *    ones, the most recently modified wins (then the first listed), so the choice does not
+ *    depend on page order. Its `target` entries of type "domain" are the domains; when it has
+ *    none (the real service's listings carry none: the SDKs know only email | phone | share |
+ *    internal targets), call 2b's `autojoinDomains`.
+ * 3. The listing and call 2b must agree, both ways, on whether the scope has an active autojoin
+ *    (state.ts): either reading of a disagreement could hide a change the plan should show.
+ *    Where the service does not offer call 2b, the domain targets are the only source.
  *
  * The scope's name is `groups[].name` of the autojoin invitation's group for the scope (the
  * item whose `groupId`, or in older answers `id`, is the scope); its metadata the invitation's
@@ -28,10 +28,18 @@ function isActiveAutojoin(invitation: Invitation): boolean {
   return invitation.invitationType === 'autojoin' && invitation.deactivated !== true;
 }
 
-/** @returns the active autojoin invitation of a call 2 / 2b answer, or null (rule 4). */
+/** @returns the active autojoin invitation of a call 2 / 2b answer, or null (rule 1). */
 export function activeAutojoinOf(state: AutojoinState): Invitation | null {
   const invitation = state.invitation ?? null;
   return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+
+/**
+ * @returns true when a call 2 / 2b answer shows an active autojoin: its invitation active, with
+ *   domains (an empty list deactivates it). What a listing's active invitation must agree with (rule 3).
+ */
+export function showsActiveAutojoin(state: AutojoinState): boolean {
+  return activeAutojoinOf(state) !== null && state.autojoinDomains.length > 0;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The one check every base URL passes before any request: the API key travels in a header,
  * so plain `http://` is only acceptable when the traffic never leaves the machine.
  */
+import { API_PREFIX } from './paths.js';
 
 /** IPv4 127.0.0.0/8, IPv6 ::1 (as URL.hostname spells it) and `localhost`. */
 function isLoopbackHost(hostname: string): boolean {
@@ -21,7 +22,8 @@ export function isLoopbackUrl(url: string): boolean {
 /**
  * Validates the service base URL.
  * @param url e.g. `https://invitations.example.com` or `http://127.0.0.1:8080`
- * @returns the parsed URL, its pathname without a trailing slash
+ * @returns the parsed URL, its pathname without a trailing slash and without a final `/api/v1`
+ *   (the Python SDK's form of the base URL): every API path starts with that prefix already
  * @throws Error (one line, naming AUTOJOIN_BASE_URL) when the URL is malformed, carries
  *   credentials, a query or a fragment, or is `http://` to a host that is not loopback
  */
@@ -47,8 +49,13 @@ export function checkBaseUrl(url: string): URL {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new Error(`base URL ${shown} must start with https://`);
   }
-  parsed.pathname = parsed.pathname.replace(/\/+$/u, '') || '/';
+  parsed.pathname = withoutApiPrefix(parsed.pathname.replace(/\/+$/u, '')) || '/';
   return parsed;
+}
+
+/** `/base/api/v1` → `/base`; any other path as it is. */
+function withoutApiPrefix(pathname: string): string {
+  return pathname.endsWith(API_PREFIX) ? pathname.slice(0, -API_PREFIX.length).replace(/\/+$/u, '') : pathname;
 }
 
 /** @returns origin + path prefix of a checked base URL, never with a trailing slash. */

@@ -13,7 +13,7 @@ import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
-import { createListingSwitch, type ListingSwitch } from './listing-switch.js';
+import { createReadSwitch, type ReadSwitch } from './read-switch.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
@@ -42,7 +42,7 @@ export interface ClientOptions {
   onNotice?: (message: string) => void;
   /** Called once per HTTP attempt with method, path, status, ms and retry number (e.g. for --verbose). */
   onRequest?: RequestHook;
-  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true). */
+  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true; never for a loopback base URL). */
   proxyFromEnv?: boolean;
 }
 
@@ -51,7 +51,8 @@ export interface ServiceClient {
   readonly baseUrl: string;
   /**
    * Walks a scope's listing (call 1 or 1b); yields per page only invitations not seen before.
-   * Once call 1 answers 404 or 410, it and every later walk of this client use call 1b.
+   * Once one listing call answers 404 or 410, it and every later walk of this client use the
+   * other one (read-switch.ts).
    */
   listInvitationPages(listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]>;
   /** The whole de-duplicated listing of a scope. */
@@ -67,6 +68,8 @@ export interface ServiceClient {
   getFormStylePreset(id: string): Promise<Record<string, unknown>>;
   /** Call 4. */
   listEmailPresets(): Promise<Record<string, unknown>[]>;
+  /** The fallbacks between read modes, shared by every read of this client (read-switch.ts). */
+  readonly readSwitch: ReadSwitch;
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number;
   /** Closes the pool (when the client created it). */
@@ -112,11 +115,14 @@ export function createClient(options: ClientOptions): ServiceClient {
     proxyFromEnv: options.proxyFromEnv,
   });
   const notice = oncePerMessage(options.onNotice);
-  const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options, notice);
-  const listingSwitch = createListingSwitch(notice);
+  const readSwitch = createReadSwitch(notice);
+  const call = createCaller(transport, base.pathname === '/' ? '' : base.pathname, options, (spec) => {
+    // A by-group listing read because by-scope is gone is no choice to advise against.
+    if (readSwitch.callFor('by-scope') === 'by-scope') notice(deprecationNotice(spec));
+  });
   const listInvitationPages = (listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]> =>
     walkPages(
-      (start) => listingPage(call, listingSwitch, listing, ref, start),
+      (start) => listingPage(call, readSwitch, listing, ref, start),
       { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: 'GET', path: withoutQuery(listingPath(listing, ref, 0)) },
     );
   return {
@@ -135,6 +141,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       (await call({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', shape: 'FormStylePreset' })) as Record<string, unknown>,
     listEmailPresets: async () =>
       (await call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', shape: 'EmailPresetList' })) as Record<string, unknown>[],
+    readSwitch,
     get requestCount() {
       return transport.requestCount;
     },
@@ -146,20 +153,20 @@ function listingCall(listing: ListingCall, ref: ScopeRef, start: number): CallSp
   return { method: 'GET', path: listingPath(listing, ref, start), credential: 'apiKey', shape: 'InvitationListing' };
 }
 
-/** One listing page, by call 1b instead once call 1 is gone (listing-switch.ts). */
+/** One listing page, by the other listing call once the one wanted is gone (read-switch.ts). */
 async function listingPage(
   call: (spec: CallSpec) => Promise<unknown>,
-  listingSwitch: ListingSwitch,
+  readSwitch: ReadSwitch,
   wanted: ListingCall,
   ref: ScopeRef,
   start: number,
 ): Promise<Invitation[]> {
-  const listing = listingSwitch.callFor(wanted);
+  const listing = readSwitch.callFor(wanted);
   try {
     return ((await call(listingCall(listing, ref, start))) as InvitationListing).invitations;
   } catch (error) {
-    if (!listingSwitch.switchesOn(listing, error)) throw error;
-    return ((await call(listingCall('by-scope', ref, start))) as InvitationListing).invitations;
+    if (!readSwitch.switchesOn(listing, error)) throw error;
+    return ((await call(listingCall(readSwitch.callFor(listing), ref, start))) as InvitationListing).invitations;
   }
 }
 
@@ -171,7 +178,7 @@ function createCaller(
   transport: Transport,
   prefix: string,
   options: ClientOptions,
-  notice: (message: string) => void,
+  onDeprecated: (spec: CallSpec) => void,
 ): (spec: CallSpec) => Promise<unknown> {
   const redact = createRedactor([options.apiKey, options.accessToken]);
   return async (spec) => {
@@ -184,7 +191,7 @@ function createCaller(
       headers: requestHeaders(spec, secret),
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
     });
-    if (response.headers.deprecation !== undefined) notice(deprecationNotice(spec));
+    if (response.headers.deprecation !== undefined) onDeprecated(spec);
     const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
     const answer: Answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
@@ -224,7 +231,7 @@ function requestHeaders(spec: CallSpec, secret: string): Record<string, string> 
 
 function deprecationNotice(spec: CallSpec): string {
   return spec.path.startsWith('/api/v1/invitations/by-group/')
-    ? 'the by-group listing is deprecated; use --listing by-scope'
+    ? 'the by-group listing is deprecated; use --read by-scope, or the default --read autojoin'
     : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 
@@ -241,8 +248,9 @@ function checkedBody(spec: CallSpec, { parsed, attempts }: Answer, redact: (text
 function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact: (text: string) => string): ServiceError {
   const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
   const hints: string[] = [];
+  const html = !parsed.ok && parsed.problem.includes('HTML');
   if (message === undefined) hints.push(STATUS_CODES[status] ?? 'error');
-  if (!parsed.ok && parsed.problem.includes('HTML')) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
+  if (html) hints.push('(an HTML page, not the service: check AUTOJOIN_BASE_URL)');
   if (status === 401 || status === 403) hints.push(`(check ${CREDENTIAL_ENV[spec.credential]})`);
   return new ServiceError({
     code: 'http',
@@ -252,6 +260,7 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
     serviceMessage: message === undefined ? undefined : redact(message),
     detail: hints.join(' '),
     attempts,
+    html,
   });
 }
 

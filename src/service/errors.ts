@@ -28,6 +28,8 @@ export interface ServiceErrorInit {
   detail?: string;
   /** How many HTTP attempts the call made (retries included). */
   attempts?: number;
+  /** The answer was an HTML page: a web server's or proxy's, not the service's. */
+  html?: boolean;
   cause?: unknown;
 }
 
@@ -39,6 +41,8 @@ export class ServiceError extends Error {
   readonly status?: number;
   readonly serviceMessage?: string;
   readonly attempts?: number;
+  /** The answer was an HTML page (not the service's own answer: no fallback is read into it). */
+  readonly html: boolean;
 
   constructor(init: ServiceErrorInit) {
     super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +53,7 @@ export class ServiceError extends Error {
     this.status = init.status;
     this.serviceMessage = init.serviceMessage;
     this.attempts = init.attempts;
+    this.html = init.html ?? false;
   }
 }
 

@@ -1,21 +1,23 @@
 /**
- * Reading live state: for each declared scope, walk its listing page by page, keep only the
- * active autojoin invitation (autojoin-rule.ts), and reduce it to what the plan needs; or,
- * under `--listing autojoin`, ask call 2b alone. Scopes are read by a small pool of workers
+ * Reading live state: for each declared scope, ask call 2b alone (`--read autojoin`, the
+ * default); or walk its listing page by page, keep only the active autojoin invitation
+ * (autojoin-rule.ts), check it against call 2b, and reduce it to what the plan needs; with the
+ * fallbacks of read-switch.ts when a call is missing. Scopes are read by a small pool of workers
  * sharing one client (one keep-alive pool), so at most `concurrency` scopes are in flight and
  * no scope keeps more than one page plus its autojoin invitation in memory while it is read.
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
-import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
+import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
+import { isServiceAnswer } from './read-switch.js';
 import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
 import { DEFAULT_LISTING } from '../run/listing.js';
-import type { Invitation, ListingCall, ListingKind } from './types.js';
+import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
 
 /** Options of {@link readLiveState}; all optional. */
 export interface ReadLiveStateOptions {
-  /** How to read: listing call 1 ('by-group'), 1b ('by-scope'), or call 2b alone ('autojoin'); default DEFAULT_LISTING. */
+  /** How to read: call 2b alone ('autojoin', DEFAULT_LISTING), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
   listing?: ListingKind;
   /** Scopes read at the same time (default 16). */
   concurrency?: number;
@@ -102,7 +104,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
 
   const readOne = async (ref: R): Promise<void> => {
     try {
-      const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
+      const live = await readLiveScope(client, ref, options.listing ?? DEFAULT_LISTING, abort.signal);
       keep(live, ref);
       options.onProgress?.(++done, queued.size);
     } catch (error) {
@@ -150,52 +152,92 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
   };
 }
 
-/** Reads one scope, by its listing or (listing mode 'autojoin') by call 2b alone. */
-function readLiveScope(client: ServiceClient, ref: ScopeRef, options: { listing?: ListingKind; signal?: AbortSignal } = {}): Promise<LiveScope> {
-  const listing = options.listing ?? DEFAULT_LISTING;
-  return listing === 'autojoin' ? readByCall2b(client, ref) : readByListing(client, ref, listing, options.signal);
+/** Reads one scope: by call 2b alone (mode `autojoin`, the default), or by its listing checked against 2b. */
+async function readLiveScope(client: ServiceClient, ref: ScopeRef, wanted: ListingKind, signal?: AbortSignal): Promise<LiveScope> {
+  if (client.readSwitch.modeFor(wanted) === 'autojoin') {
+    const state = await call2b(client, ref, wanted);
+    if (state !== MISSING) return fromCall2b(ref, state);
+  }
+  return readByListing(client, ref, client.readSwitch.modeFor(wanted) as ListingCall, wanted, signal);
 }
 
+/** Call 2b is not offered by this service (read-switch.ts): the listings are read without it. */
+const MISSING = Symbol('call 2b missing');
+
 /**
- * Reads one scope with call 2b only. A 404 is not "no autojoin" here (the service answers
- * `invitation: null` for that): nothing else would show a clear the plan needs, so it fails.
+ * @returns call 2b's answer for the scope, or MISSING when the service does not offer the call
+ *   (404 or 405 before it answered any scope); a 404 after it has answered others is an error:
+ *   nothing else would tell whether this scope has autojoin, and a clear the plan needs could hide
  */
-async function readByCall2b(client: ServiceClient, ref: ScopeRef): Promise<LiveScope> {
-  const state = await client.getAutojoin(ref);
-  if (state === null) {
-    throw new Error('call 2b (by-scope/…/autojoin) answers 404, so --listing autojoin cannot tell whether the scope has autojoin; use --listing by-scope');
+async function call2b(client: ServiceClient, ref: ScopeRef, wanted: ListingKind): Promise<AutojoinState | typeof MISSING> {
+  const reads = client.readSwitch;
+  if (reads.autojoinMissing) return MISSING;
+  let state: AutojoinState | null;
+  try {
+    state = await client.getAutojoin(ref);
+  } catch (error) {
+    if (isServiceAnswer(error) && error.status === 405 && reads.autojoinMissingOn(405, wanted)) return MISSING;
+    throw error;
   }
+  if (state !== null) {
+    reads.autojoinAnswered();
+    return state;
+  }
+  if (reads.autojoinMissingOn(404, wanted)) return MISSING;
+  throw new Error(`call 2b (by-scope/…/autojoin) answers 404 for this scope, though it answered for others: whether the scope has autojoin cannot be told`);
+}
+
+/** A scope as call 2b shows it: active when its `invitation` is present and not deactivated. */
+function fromCall2b(ref: ScopeRef, state: AutojoinState): LiveScope {
   const autojoin = activeAutojoinOf(state);
   return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
 }
 
 /**
- * Reads one scope: its active autojoin invitation from the listing, and its domains from the
- * invitation's targets or, when it has none, from call 2b.
+ * Reads one scope by its listing: its active autojoin invitation, its domains from the
+ * invitation's domain targets or else from call 2b, and the two calls held to agree
+ * (autojoin-rule.ts, rule 3). Without call 2b, the domain targets are the only source.
  */
-async function readByListing(client: ServiceClient, ref: ScopeRef, listing: ListingCall, signal?: AbortSignal): Promise<LiveScope> {
+async function readByListing(client: ServiceClient, ref: ScopeRef, listing: ListingCall, wanted: ListingKind, signal?: AbortSignal): Promise<LiveScope> {
   let autojoin: Invitation | null = null;
   for await (const page of client.listInvitationPages(listing, ref)) {
     signal?.throwIfAborted();
     autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
   }
-  if (autojoin === null) return liveScopeOf(ref, null, []);
-  const domains = domainsFromTargets(autojoin);
-  return liveScopeOf(ref, autojoin, domains.length > 0 ? domains : await domainsFromCall2b(client, ref, autojoin));
+  const targets = autojoin === null ? [] : domainsFromTargets(autojoin);
+  const state = await call2b(client, ref, wanted);
+  if (state === MISSING) {
+    if (autojoin !== null && targets.length === 0) throw new Error(`${listingShows(client.readSwitch.callFor(listing), autojoin)}, and this service does not offer call 2b (by-scope/…/autojoin), which would give its domains`);
+    return liveScopeOf(ref, autojoin, targets);
+  }
+  checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
+  return liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
 }
 
 /**
- * An active autojoin invitation always has domains (an empty list deactivates it), so when
- * call 2b knows of none the two calls disagree. Reading that as "no domains" could hide a
- * needed clear, so it is an error instead.
+ * The listing and call 2b must agree, both ways, on whether the scope has an active autojoin
+ * (one with domains: an empty list deactivates it). Either reading of a disagreement could
+ * hide a change the plan should show, so it is an error naming both answers.
  */
-async function domainsFromCall2b(client: ServiceClient, ref: ScopeRef, autojoin: Invitation): Promise<string[]> {
-  const state = await client.getAutojoin(ref);
-  const disagree = `the listing shows active autojoin invitation ${autojoin.id} without domain targets, but call 2b (by-scope/…/autojoin)`;
-  if (state === null) throw new Error(`${disagree} answers 404`);
-  const domains = activeAutojoinOf(state) === null ? [] : domainsFromAutojoinState(state);
-  if (domains.length === 0) throw new Error(`${disagree} shows no active autojoin`);
-  return domains;
+function checkAgreement(listing: ListingCall, autojoin: Invitation | null, state: AutojoinState): void {
+  if ((autojoin !== null) === showsActiveAutojoin(state)) return;
+  throw new Error(`the listing and call 2b disagree: ${listingShows(listing, autojoin)}, but call 2b (by-scope/…/autojoin) shows ${call2bShows(state)}`);
+}
+
+function listingShows(listing: ListingCall, autojoin: Invitation | null): string {
+  const name = `the ${listing} listing (call ${listing === 'by-group' ? '1' : '1b'})`;
+  if (autojoin === null) return `${name} shows no active autojoin invitation`;
+  const targets = domainsFromTargets(autojoin);
+  return `${name} shows active autojoin invitation ${autojoin.id} ${targets.length > 0 ? `with domains ${targets.join(', ')}` : 'without domain targets'}`;
+}
+
+function call2bShows(state: AutojoinState): string {
+  const invitation = state.invitation ?? null;
+  const domains = domainsFromAutojoinState(state);
+  const listed = domains.length > 0 ? `domains ${domains.join(', ')}` : 'no domains';
+  if (invitation === null) return `no autojoin invitation (invitation: null) and ${listed}`;
+  const active = invitation.deactivated === true ? 'deactivated' : 'active';
+  return `${active} autojoin invitation ${invitation.id} with ${listed}`;
 }
 
 /**

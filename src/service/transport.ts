@@ -19,6 +19,7 @@ import { DEADLINE_CODE, deadline } from './deadline.js';
 import { createPacer, pacingInterceptor } from './pacing.js';
 import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
 import { describeTlsFailure } from './tls.js';
+import { isLoopbackUrl } from './base-url.js';
 
 /** Error code of the size cap; not in any retry set, so it is never retried. */
 const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
@@ -58,7 +59,7 @@ export interface TransportOptions {
   retry: RetryPolicy;
   /** Called once per HTTP attempt (method, path, status, ms, retry number); never sees a header. */
   onRequest?: RequestHook;
-  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true; off for the in-process emulator). */
+  /** Honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (default true; off for the in-process emulator; never for a loopback origin). */
   proxyFromEnv?: boolean;
 }
 
@@ -91,10 +92,17 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/** The pool: an EnvHttpProxyAgent (a plain Agent when no proxy variable is set) unless told not to proxy. */
+/**
+ * The pool: an EnvHttpProxyAgent (a plain Agent when no proxy variable is set), except for a
+ * loopback origin or when told not to proxy. A loopback service (the emulator, a local relay) is
+ * on this machine: sending it through HTTP_PROXY would hand the key, in clear text over
+ * `http://`, to whatever the proxy is, and EnvHttpProxyAgent exempts loopback only when
+ * NO_PROXY names it.
+ */
 function ownAgent(options: TransportOptions): Dispatcher {
   const pool = { connections: options.connections, pipelining: 1 };
-  return options.proxyFromEnv === false ? new Agent(pool) : new EnvHttpProxyAgent(pool);
+  const direct = options.proxyFromEnv === false || isLoopbackUrl(options.origin);
+  return direct ? new Agent(pool) : new EnvHttpProxyAgent(pool);
 }
 
 function countAttempts(counter: { count: number }): Dispatcher.DispatcherComposeInterceptor {

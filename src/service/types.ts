@@ -47,8 +47,8 @@ export interface AutojoinDomain {
 
 /**
  * Response of call 2 (POST autojoin) and call 2b (GET by-scope/.../autojoin). `invitation` is
- * the autojoin invitation if one exists, null (or absent) otherwise: after a clear, and for a
- * scope that never had autojoin.
+ * the autojoin invitation if one exists (after a clear, with `deactivated: true`), null (or
+ * absent) otherwise: for a scope that never had autojoin, and after a clear on older services.
  */
 export interface AutojoinState {
   autojoinDomains: AutojoinDomain[];
@@ -67,8 +67,9 @@ export interface SyncRequest {
 }
 
 /**
- * How live state is read (README, "How live state is read"): `by-group` (call 1, deprecated, the
- * default), `by-scope` (call 1b), or `autojoin` (call 2b only, one request per scope).
+ * How live state is read (README, "How live state is read"): `autojoin` (call 2b only, one
+ * request per scope, the default), `by-group` (call 1, deprecated) or `by-scope` (call 1b),
+ * each listing checked against call 2b.
  */
 export type ListingKind = 'by-group' | 'by-scope' | 'autojoin';
 

@@ -171,9 +171,9 @@ describe('plan in a pull request', () => {
     await action({ command: 'plan' });
     const run = await action({ command: 'plan', 'api-key': `${API_KEY}-wrong` });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^::error::reading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-group\/team\/acme-eng\?start=0: 401 /m);
+    expect(run.stdout).toMatch(/^::error::reading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-scope\/team\/acme-eng\/autojoin: 401 /m);
     expect(markerComments()).toHaveLength(1);
-    expect(markerComments()[0]?.body).toMatch(/^### autojoin-sync plan: policies\n\n:x: \*\*No plan could be made:\*\*\n\n```text\nreading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-group\/team\/acme-eng\?start=0: 401/);
+    expect(markerComments()[0]?.body).toMatch(/^### autojoin-sync plan: policies\n\n:x: \*\*No plan could be made:\*\*\n\n```text\nreading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-scope\/team\/acme-eng\/autojoin: 401/);
   });
 
   it('does not comment with comment: false', async () => {

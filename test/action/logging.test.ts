@@ -37,7 +37,7 @@ describe('action logging', () => {
   it('AUTOJOIN_LOG=debug logs each request (method, path, status, ms), never the key', async () => {
     const debug = await plan({ AUTOJOIN_LOG: 'debug' });
     expect(debug.code, debug.stdout).toBe(0);
-    expect(debug.stdout).toMatch(/^http: GET \/api\/v1\/invitations\/by-group\/team\/acme-eng\?start=0 200 \d+ ms$/m);
+    expect(debug.stdout).toMatch(/^http: GET \/api\/v1\/invitations\/by-scope\/team\/acme-eng\/autojoin 200 \d+ ms$/m);
     const stdout = debug.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n');
     expect(stdout).not.toContain(API_KEY);
     const normal = await plan({});

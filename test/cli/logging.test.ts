@@ -33,8 +33,8 @@ describe('--verbose', () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.split('\n').filter((line) => line.startsWith('http: '));
     expect(lines.map((line) => line.replace(/ \d+ ms/, ' N ms'))).toEqual([
-      'http: GET /api/v1/invitations/by-group/team/acme?start=0 503 N ms',
-      ...[1, 2, 3, 4].map((retry) => `http: GET /api/v1/invitations/by-group/team/acme?start=0 503 N ms retry ${retry}`),
+      'http: GET /api/v1/invitations/by-scope/team/acme/autojoin 503 N ms',
+      ...[1, 2, 3, 4].map((retry) => `http: GET /api/v1/invitations/by-scope/team/acme/autojoin 503 N ms retry ${retry}`),
     ]);
     expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^error: .*503.*gave up after 5 attempts/);
   }, 30_000);
@@ -51,9 +51,11 @@ describe('--quiet', () => {
   it('prints results and warnings only: no notices, summaries or progress', async () => {
     emulator = await startTestEmulator();
     project = await tempProject({ 'a.autojoin.yaml': policy('acme', ['acme.com', 'eng.acme.com']) });
-    const normal = await cli(['plan'], { cwd: project.dir, emulator });
+    // The deprecated by-group listing, asked for, gives a notice.
+    const env = { AUTOJOIN_LISTING: 'by-group' };
+    const normal = await cli(['plan'], { cwd: project.dir, emulator, env });
     expect(normal.stderr).toContain('notice: the by-group listing is deprecated');
-    const quiet = await cli(['plan', '--quiet'], { cwd: project.dir, emulator });
+    const quiet = await cli(['plan', '--quiet'], { cwd: project.dir, emulator, env });
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe(normal.stdout);
     expect(quiet.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^a\.autojoin\.yaml:6:5: warning: eng\.acme\.com is a subdomain/)]);

@@ -6,7 +6,7 @@ interface State {
   invitation: Record<string, unknown> & { id: string; deactivated: boolean; target: { type: string; value: string }[] };
 }
 
-/** Call 2 and 2b for a scope without active autojoin (the SDKs: "null otherwise"). */
+/** Call 2 and 2b for a scope that never had autojoin (the SDKs: "null otherwise"). */
 const NONE = { autojoinDomains: [], invitation: null };
 
 let peer: TestPeer;
@@ -49,7 +49,7 @@ describe('sync semantics (call 2)', () => {
     expect(second.invitation.id).toBe(first.invitation.id);
 
     const cleared = await peer.sync({ domains: [], scope: 'acme' });
-    expect(cleared).toMatchObject({ status: 200, body: NONE });
+    expect(cleared).toMatchObject({ status: 200, body: { autojoinDomains: [], invitation: { id: first.invitation.id, deactivated: true } } });
     expect(peer.emulator.data().scopes['team/acme']?.autojoin?.invitation).toMatchObject({ id: first.invitation.id, deactivated: true });
 
     const back = (await peer.sync({ domains: ['a.com', 'c.com'], scope: 'acme' })).body as State;
@@ -58,13 +58,14 @@ describe('sync semantics (call 2)', () => {
     expect(idOf(back, 'c.com')).toBe(idOf(second, 'c.com'));
   });
 
-  it('the deactivated invitation stays in the listing; 2b answers invitation null', async () => {
-    await peer.sync({ domains: ['a.com'], scope: 'acme' });
+  it('after a clear, the listing and call 2b show the deactivated invitation, its metadata and group kept', async () => {
+    const set = (await peer.post(SYNC, { ...valid, domains: ['a.com'], scopeName: 'Acme', metadata: { owner: 'eng' } })).body as State;
     await peer.sync({ domains: [], scope: 'acme' });
+    const deactivated = { id: set.invitation.id, invitationType: 'autojoin', deactivated: true, metadata: { owner: 'eng' }, groups: [expect.objectContaining({ groupId: 'acme', name: 'Acme' })] };
     const listing = (await peer.get(`${LIST}/team/acme`)).body as { invitations: { deactivated: boolean; invitationType: string }[] };
-    expect(listing.invitations).toEqual([expect.objectContaining({ invitationType: 'autojoin', deactivated: true })]);
+    expect(listing.invitations).toEqual([expect.objectContaining(deactivated)]);
     const state = await peer.get(`${LIST}/team/acme/autojoin`);
-    expect(state).toMatchObject({ status: 200, body: NONE });
+    expect(state).toMatchObject({ status: 200, body: { autojoinDomains: [], invitation: deactivated } });
   });
 
   it('2b of a scope never configured is 200 with invitation null, never 404', async () => {
@@ -80,7 +81,7 @@ describe('sync semantics (call 2)', () => {
     expect(group(unnamed)?.name).toBe('Acme Engineering');
   });
 
-  it('stores the optional metadata on the autojoin invitation; a POST without it keeps it', async () => {
+  it('stores the optional metadata on the autojoin invitation; a POST without it keeps it, one with it replaces it', async () => {
     const tagged = await peer.post(SYNC, { ...valid, metadata: { owner: 'eng', tags: ['a'] } });
     expect(tagged.status).toBe(200);
     expect((tagged.body as State).invitation.metadata).toEqual({ owner: 'eng', tags: ['a'] });
@@ -88,6 +89,22 @@ describe('sync semantics (call 2)', () => {
     expect(again.invitation.metadata).toEqual({ owner: 'eng', tags: ['a'] });
     const listing = (await peer.get(`${LIST}/team/acme`)).body as { invitations: State['invitation'][] };
     expect(listing.invitations[0]?.metadata).toEqual({ owner: 'eng', tags: ['a'] });
+    const replaced = (await peer.post(SYNC, { ...valid, metadata: { tier: '2' } })).body as State;
+    expect(replaced.invitation.metadata).toEqual({ tier: '2' }); // replaced whole, not merged
+    expect(((await peer.get(`${LIST}/team/acme/autojoin`)).body as State).invitation.metadata).toEqual({ tier: '2' });
+  });
+
+  it('accepts the older name widgetId for componentId (SDKs before April 2026, the Python, Ruby and Rust SDKs)', async () => {
+    const { componentId, ...withoutComponentId } = valid;
+    const older = await peer.post(SYNC, { ...withoutComponentId, widgetId: componentId });
+    expect(older.status, JSON.stringify(older.body)).toBe(200);
+    expect(peer.emulator.data().scopes['team/acme']?.componentId).toBe(componentId);
+    expect((await peer.post(SYNC, { ...valid, widgetId: componentId })).status).toBe(200);
+    expect(await peer.post(SYNC, { ...valid, widgetId: 'cmp-other' })).toMatchObject({
+      status: 400,
+      body: { message: ['componentId and widgetId (its older name) must not differ'] },
+    });
+    expect(await peer.post(SYNC, withoutComponentId)).toMatchObject({ status: 400, body: { message: ['componentId is required'] } });
   });
 
   it('a sync that changes nothing keeps modifiedAt', async () => {

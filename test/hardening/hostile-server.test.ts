@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, readLiveState, type ServiceClient } from '../../src/service/index.js';
+import { createClient, readLiveState, type ListingKind, type ServiceClient } from '../../src/service/index.js';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
@@ -44,10 +44,13 @@ async function hostile(handler: Handler, options: { requestTimeoutMs?: number; m
   return { client, hits };
 }
 
-/** Reads one scope and @returns the error message, failing if the read succeeds or is too slow. */
-async function readError(client: ServiceClient, scope = 'x'): Promise<string> {
+/**
+ * Reads one scope (by the by-group listing unless told otherwise: most answers here are listings)
+ * and @returns the error message, failing if the read succeeds or is too slow.
+ */
+async function readError(client: ServiceClient, scope = 'x', listing: ListingKind = 'by-group'): Promise<string> {
   const started = performance.now();
-  const error = await readLiveState(client, [{ scopeType: 'team', scope }]).then(
+  const error = await readLiveState(client, [{ scopeType: 'team', scope }], { listing }).then(
     () => null,
     (failure: unknown) => failure,
   );
@@ -125,11 +128,13 @@ describe('the state reader against a hostile server', () => {
   });
 
   it('ends the walk when pages repeat forever (a server that ignores start): no new ids, so no third request', async () => {
-    const { client, hits } = await hostile((_request, response) => json(response, page(0)));
+    const { client, hits } = await hostile((request, response) => {
+      json(response, request.url?.endsWith('/autojoin') ? '{"autojoinDomains":[],"invitation":null}' : page(0));
+    });
     const started = performance.now();
-    const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }]);
+    const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }], { listing: 'by-group' });
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
-    expect(hits.map(startOf)).toEqual([0, 19]);
+    expect(hits.filter((hit) => !hit.endsWith('/autojoin')).map(startOf)).toEqual([0, 19]);
     expect(live.get('team/loop')).toMatchObject({ domains: [], autojoin: null });
   });
 
@@ -170,8 +175,28 @@ describe('the state reader against a hostile server', () => {
       json(response, '{"invitations":[{"id":"aj-1","invitationType":"autojoin","deactivated":false}]}');
     });
     expect(await readError(client, 'gone')).toBe(
-      'reading team/gone failed: the listing shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) answers 404',
+      'reading team/gone failed: the by-group listing (call 1) shows active autojoin invitation aj-1 without domain targets, and this service does not offer call 2b (by-scope/…/autojoin), which would give its domains',
     );
+  });
+
+  it.each([
+    ['autojoinDomains is a string', '{"autojoinDomains":"acme.com","invitation":null}'],
+    ['an invitation without id', '{"autojoinDomains":[],"invitation":{"deactivated":false}}'],
+    ['the body is an array', '[]'],
+  ])('the default read (call 2b alone) refuses a hostile answer (%s)', async (_name, body) => {
+    const { client, hits } = await hostile((_request, response) => json(response, body));
+    expect(await readError(client, 'x', 'autojoin')).toMatch(
+      /^reading team\/x failed: \[GET\] \/api\/v1\/invitations\/by-scope\/team\/x\/autojoin: invalid response: AutojoinState \S.*$/,
+    );
+    expect(hits).toEqual(['/api/v1/invitations/by-scope/team/x/autojoin']);
+  });
+
+  it('the default read takes an HTML 404 for what it is (a wrong base URL), not for a missing call 2b', async () => {
+    const { client, hits } = await hostile((_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<html>nginx</html>'));
+    expect(await readError(client, 'x', 'autojoin')).toBe(
+      'reading team/x failed: [GET] /api/v1/invitations/by-scope/team/x/autojoin: 404 Not Found (an HTML page, not the service: check AUTOJOIN_BASE_URL)',
+    );
+    expect(hits).toHaveLength(1);
   });
 
   it('never echoes the key, even when the server puts it in its error message', async () => {

@@ -40,10 +40,12 @@ describe('client against the emulator', () => {
     expect(await peer.client.getAutojoin({ scopeType: 'team', scope: 'nobody' })).toEqual({ autojoinDomains: [], invitation: null });
   });
 
-  it('reads a clear answered with invitation null', async () => {
+  it('reads a clear answered with the deactivated invitation, as call 2b then shows it too', async () => {
     peer = await startPeer();
-    await peer.client.syncAutojoin({ ...SYNC, domains: ['acme.com'] });
-    expect(await peer.client.syncAutojoin({ ...SYNC, domains: [] })).toEqual({ autojoinDomains: [], invitation: null });
+    const set = await peer.client.syncAutojoin({ ...SYNC, domains: ['acme.com'] });
+    const cleared = await peer.client.syncAutojoin({ ...SYNC, domains: [] });
+    expect(cleared).toMatchObject({ autojoinDomains: [], invitation: { id: set.invitation?.id, invitationType: 'autojoin', deactivated: true } });
+    expect(await peer.client.getAutojoin({ scopeType: 'team', scope: 'acme-eng' })).toEqual(cleared);
   });
 
   it('reads the presets (calls 3 and 4) with the bearer token only', async () => {
@@ -128,7 +130,7 @@ describe('client against the emulator', () => {
       await peer.client.listInvitations('by-group', { scopeType: 'team', scope });
     }
     await peer.client.listInvitations('by-scope', SCOPE_1);
-    expect(peer.notices).toEqual(['the by-group listing is deprecated; use --listing by-scope']);
+    expect(peer.notices).toEqual(['the by-group listing is deprecated; use --read by-scope, or the default --read autojoin']);
   });
 
   it('keeps every scope value in one path segment', async () => {

@@ -127,7 +127,7 @@ describe('the client against a service that pushes back', () => {
     expect(live.size).toBe(300);
     const throttled = peer.emulator.requests.filter((r) => r.status === 429).length;
     const served = peer.emulator.requests.length - throttled;
-    expect(served).toBe(600); // two pages per scope, none given up
+    expect(served).toBe(900); // two pages and call 2b per scope, none given up
     // Without pacing every round would overshoot by 24 of 32; AIMD keeps the overshoot small.
     expect(throttled).toBeLessThan(served / 4);
   });

@@ -85,6 +85,11 @@ describe('checkBaseUrl', () => {
     ['http://127.1.2.3', 'http://127.1.2.3/'],
     ['http://localhost:3000/', 'http://localhost:3000/'],
     ['http://[::1]:9000', 'http://[::1]:9000/'],
+    // The Python SDK's form: the API prefix is part of every path already, so it is dropped here.
+    ['https://invitations.example.com/api/v1', 'https://invitations.example.com/'],
+    ['https://example.com/base/api/v1/', 'https://example.com/base'],
+    ['https://example.com/xapi/v1', 'https://example.com/xapi/v1'],
+    ['https://example.com/api/v1/more', 'https://example.com/api/v1/more'],
   ])('accepts %s', (input, href) => {
     expect(checkBaseUrl(input).href).toBe(href);
   });

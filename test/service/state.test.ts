@@ -1,4 +1,4 @@
-/** readLiveState: the design's rule for a scope's domains, bounded concurrency, fail fast. */
+/** readLiveState: the design's rule for a scope's domains, the read modes and their fallbacks, bounded concurrency, fail fast. */
 import { describe, expect, it } from 'vitest';
 import { createClient, LiveStateError, readLiveState, type ServiceClient } from '../../src/service/index.js';
 import { startLiveReader } from '../../src/service/state.js';
@@ -11,11 +11,36 @@ const closeAfterTest = useCleanup();
 const team = (scope: string) => ({ scopeType: 'team', scope });
 const REFS = ['scope-0001', 'scope-0002', 'scope-0003'].map(team);
 
+/** The scope a request names (`/api/v1/invitations/by-…/team/SCOPE[/autojoin]`). */
+const scopeOf = (url: string | undefined): string => decodeURIComponent((url ?? '').split('/')[6]?.split('?')[0] ?? '');
+/** Call 2b's answer for a scope with one domain, `SCOPE.example`. */
+const call2bAnswer = (scope: string) => ({
+  autojoinDomains: [{ id: `ajd-${scope}`, domain: `${scope}.example` }],
+  invitation: { id: `aj-${scope}`, invitationType: 'autojoin', deactivated: false },
+});
+
 describe('readLiveState against the emulator', () => {
-  it('reads domains from the autojoin targets (--domain-targets), with the facts the plan needs', async () => {
+  it('by default asks call 2b alone, one request a scope, with the facts the plan needs and no notice', async () => {
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
+    const live = await readLiveState(peer.client, REFS, { concurrency: 2 });
+    const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
+    expect(live.get('team/scope-0002')).toEqual({
+      key: 'team/scope-0002',
+      scope: 'scope-0002',
+      scopeType: 'team',
+      domains: ['d1.scope-0002.example', 'd2.scope-0002.example', 'd3.scope-0002.example'],
+      autojoin: { invitationId: stored?.id, status: 'sent', acceptsCount: 0, modifiedAt: stored?.modifiedAt },
+      scopeName: 'Scope 0002',
+      metadata: null,
+    });
+    expect(peer.emulator.requests.map((r) => r.path).sort()).toEqual(REFS.map(({ scope }) => `/api/v1/invitations/by-scope/team/${scope}/autojoin`));
+    expect(peer.notices).toEqual([]);
+  });
+
+  it('reads domains from the autojoin targets (--domain-targets) under --read by-group, each scope checked against call 2b', async () => {
     const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
     const progress: string[] = [];
-    const live = await readLiveState(peer.client, REFS, { concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
+    const live = await readLiveState(peer.client, REFS, { listing: 'by-group', concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
     expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
     const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
     expect(live.get('team/scope-0002')).toEqual({
@@ -28,9 +53,12 @@ describe('readLiveState against the emulator', () => {
       metadata: null,
     });
     expect(progress).toEqual(['1/3', '2/3', '3/3']);
-    // 31 invitations: pages at 0 and 19 per scope, by-group by default, no call 2b.
+    // 31 invitations: pages at 0 and 19 per scope, and call 2b to check the listing against.
     expect(peer.emulator.requests.map((r) => r.path).sort()).toEqual(
-      REFS.flatMap(({ scope }) => [0, 19].map((start) => `/api/v1/invitations/by-group/team/${scope}?start=${start}`)),
+      REFS.flatMap(({ scope }) => [
+        ...[0, 19].map((start) => `/api/v1/invitations/by-group/team/${scope}?start=${start}`),
+        `/api/v1/invitations/by-scope/team/${scope}/autojoin`,
+      ]).sort(),
     );
   });
 
@@ -61,25 +89,25 @@ describe('readLiveState against the emulator', () => {
     expect(peer.emulator.requests).toHaveLength(1);
   });
 
-  it('reads 200 scopes through one client in a few seconds at most', async () => {
-    const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
+  it('reads 200 scopes through one client in a few seconds at most, one request a scope', async () => {
+    const peer = closeAfterTest(await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
     const refs = Array.from({ length: 200 }, (_, i) => team(`scope-${String(i + 1).padStart(4, '0')}`));
     const live = await readLiveState(peer.client, refs, { concurrency: 16 });
     expect(live.size).toBe(200);
     expect([...live.values()].every((scope) => scope.domains.length === 2)).toBe(true);
-    expect(peer.client.requestCount).toBe(400);
+    expect(peer.client.requestCount).toBe(200);
   });
 });
 
 describe('readLiveState concurrency and failures', () => {
-  it('fails when the listing shows an active autojoin without targets and call 2b answers 404', async () => {
+  it('fails when call 2b is missing (404) and the listing shows an active autojoin without domain targets, naming the missing call', async () => {
     const server = closeAfterTest(await startHostileServer((request, response) => {
       if (request.url?.endsWith('/autojoin')) sendJson(response, 404, { statusCode: 404, message: 'Cannot GET' });
       else sendJson(response, 200, { invitations: [{ id: 'aj-1', invitationType: 'autojoin', deactivated: false }] });
     }));
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' }));
     await expect(readLiveState(client, [team('odd')])).rejects.toThrow(
-      'reading team/odd failed: the listing shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) answers 404',
+      'reading team/odd failed: the by-scope listing (call 1b) shows active autojoin invitation aj-1 without domain targets, and this service does not offer call 2b (by-scope/…/autojoin), which would give its domains',
     );
   });
 
@@ -93,8 +121,9 @@ describe('readLiveState concurrency and failures', () => {
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       stats.inFlight--;
-      const scope = decodeURIComponent((request.url ?? '').split('/')[6]?.split('?')[0] ?? '');
+      const scope = scopeOf(request.url);
       if (scope === failScope) sendJson(response, 500, { statusCode: 500, message: 'boom' });
+      else if (request.url?.endsWith('/autojoin')) sendJson(response, 200, call2bAnswer(scope));
       else sendJson(response, 200, { invitations: [...invitations(3, scope), { id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
     }));
     client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 } }));
@@ -116,7 +145,7 @@ describe('readLiveState concurrency and failures', () => {
     expect(error).toBeInstanceOf(LiveStateError);
     expect(error.key).toBe('team/s2');
     expect(error.message).toBe(
-      'reading team/s2 failed: [GET] /api/v1/invitations/by-group/team/s2?start=0: 500 boom (gave up after 2 attempts)',
+      'reading team/s2 failed: [GET] /api/v1/invitations/by-scope/team/s2/autojoin: 500 boom (gave up after 2 attempts)',
     );
     // No scope is started after the failure: the request log stays as it was.
     const seen = server?.requests.length ?? 0;
@@ -131,10 +160,10 @@ describe('startLiveReader: reading while scopes are still being found', () => {
   async function listingServer(delayMs: number) {
     const seen: string[] = [];
     server = closeAfterTest(await startHostileServer(async (request, response) => {
-      const scope = decodeURIComponent((request.url ?? '').split('/')[6]?.split('?')[0] ?? '');
+      const scope = scopeOf(request.url);
       seen.push(scope);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      sendJson(response, 200, { invitations: [{ id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
+      sendJson(response, 200, call2bAnswer(scope));
     }));
     return { seen, client: closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' })) };
   }

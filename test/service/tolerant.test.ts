@@ -115,9 +115,12 @@ describe('--listing autojoin (call 2b only)', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('a 404 from call 2b is an error, never "no autojoin"', async () => {
-    const { client } = await fake((_q, r) => sendJson(r, 404, { statusCode: 404, message: 'Not Found' }));
-    await expect(readLiveState(client, [SCOPE_1], { listing: 'autojoin' })).rejects.toThrow(/answers 404, so --listing autojoin cannot tell/u);
+  it('a 404 from every call is an error in the end, never "no autojoin"', async () => {
+    const { client, notices } = await fake((_q, r) => sendJson(r, 404, { statusCode: 404, message: 'Not Found' }));
+    await expect(readLiveState(client, [SCOPE_1], { listing: 'autojoin' })).rejects.toThrow(
+      'reading team/scope-0001 failed: [GET] /api/v1/invitations/by-group/team/scope-0001?start=0: 404 Not Found',
+    );
+    expect(notices).toHaveLength(2); // 2b missing → by-scope; by-scope gone → by-group
   });
 
   it('a listing that shows an active autojoin while call 2b shows none is an error', async () => {
@@ -126,7 +129,7 @@ describe('--listing autojoin (call 2b only)', () => {
       else sendJson(r, 200, { invitations: [autojoinInvitation()] });
     });
     await expect(readLiveState(client, [SCOPE_1], { listing: 'by-scope' })).rejects.toThrow(
-      'reading team/scope-0001 failed: the listing shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) shows no active autojoin',
+      'reading team/scope-0001 failed: the listing and call 2b disagree: the by-scope listing (call 1b) shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) shows no autojoin invitation (invitation: null) and no domains',
     );
   });
 });
