@@ -22014,9 +22014,9 @@ var require_compile = __commonJS({
       if (_sch)
         return _sch;
       const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
-      const { es5, lines } = this.opts.code;
+      const { es5, lines: lines2 } = this.opts.code;
       const { ownProperties } = this.opts;
-      const gen = new codegen_1.CodeGen(this.scope, { es5, lines, ownProperties });
+      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
       let _ValidationError;
       if (sch.$async) {
         _ValidationError = gen.scopeValue("Error", {
@@ -23170,12 +23170,12 @@ var require_fast_uri = __commonJS({
     }
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
-      let percent = component.indexOf("%");
-      while (percent !== -1) {
-        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
+      let percent2 = component.indexOf("%");
+      while (percent2 !== -1) {
+        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
           return true;
         }
-        percent = component.indexOf("%", percent + 3);
+        percent2 = component.indexOf("%", percent2 + 3);
       }
       return false;
     }
@@ -23523,8 +23523,8 @@ var require_core = __commonJS({
         this._loading = {};
         this._cache = /* @__PURE__ */ new Map();
         opts = this.opts = { ...opts, ...requiredOptions(opts) };
-        const { es5, lines } = this.opts.code;
-        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines });
+        const { es5, lines: lines2 } = this.opts.code;
+        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
         this.logger = getLogger(opts.logger);
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
@@ -54483,7 +54483,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -54499,9 +54499,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -55962,22 +55962,22 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -55986,15 +55986,15 @@ var require_stringifyCollection = __commonJS({
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str2);
       }
       let str;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
+        str = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
           str += line ? `
 ${indent}${line}` : "\n";
         }
@@ -56017,22 +56017,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -56049,12 +56049,12 @@ ${indent}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -56062,35 +56062,35 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+        lines2.push(str);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
-          for (const line of lines)
+          for (const line of lines2)
             str += line ? `
 ${indentStep}${indent}${line}` : "\n";
           return `${str}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -56728,11 +56728,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -57412,35 +57412,35 @@ var require_stringifyDocument = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -57449,36 +57449,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -58540,17 +58540,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -58560,7 +58560,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -58580,17 +58580,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -58627,8 +58627,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -58703,10 +58703,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -61454,6 +61454,9 @@ var require_dist = __commonJS({
   }
 });
 
+// src/action/main.ts
+import { basename as basename2 } from "node:path";
+
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
@@ -62202,7 +62205,7 @@ var RemovalPercentError = class extends UnsafePlanError {
   constructor(removals, limit) {
     const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
     super(
-      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} (safety.maxRemovalPercent): ${describeRemovals(removals)}; to go ahead, set safety.maxRemovalPercent to ${worst} or more in autojoin-sync.yaml`,
+      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} (--max-removal-percent or safety.maxRemovalPercent): ${describeRemovals(removals)}; to go ahead, run again with --max-removal-percent ${worst} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
       removals.map((removal) => removal.key)
     );
     this.removals = removals;
@@ -62223,9 +62226,9 @@ var UnintendedClearError = class extends UnsafePlanError {
 };
 var PrunePercentError = class extends UnsafePlanError {
   constructor(cleared, active, limit) {
-    const percent = cleared.length / active * 100;
+    const percent2 = cleared.length / active * 100;
     super(
-      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, set safety.maxRemovalPercent to ${Math.ceil(percent)} or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone`,
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, run again with --max-removal-percent ${Math.ceil(percent2)} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
       cleared
     );
     this.cleared = cleared;
@@ -62295,8 +62298,8 @@ function nameScopes(items) {
   const more = items.length - NAMED_SCOPES;
   return more > 0 ? `${shown} and ${more} more` : shown;
 }
-function formatPercent(percent) {
-  return Number.isInteger(percent) ? String(percent) : percent.toFixed(1);
+function formatPercent(percent2) {
+  return Number.isInteger(percent2) ? String(percent2) : percent2.toFixed(1);
 }
 
 // src/reconcile/errors.ts
@@ -62454,6 +62457,9 @@ function parseInputs(get) {
     prune: optionalBool("prune", text("prune")),
     allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
     maxRemovals: count("max-removals", text("max-removals"), 0),
+    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
+    scope: lines(text("scope")),
+    excludeScope: lines(text("exclude-scope")),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
@@ -62476,6 +62482,15 @@ function bool(name, value, fallback) {
   if (["true", "True", "TRUE"].includes(value)) return true;
   if (["false", "False", "FALSE"].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+function percent(name, value) {
+  if (value === void 0) return void 0;
+  const parsed = Number(value);
+  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
+}
+function lines(value) {
+  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
 }
 function optionalBool(name, value) {
   return value === void 0 ? void 0 : bool(name, value, false);
@@ -64065,8 +64080,8 @@ function fileDiagnostic(file, error3) {
 function notUtf8(file, bytes) {
   const lenient = new TextDecoder("utf-8").decode(bytes);
   const prefix = lenient.slice(0, Math.max(0, lenient.indexOf("\uFFFD")));
-  const lines = prefix.split("\n");
-  const pos = { file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
+  const lines2 = prefix.split("\n");
+  const pos = { file, line: lines2.length, column: (lines2.at(-1)?.length ?? 0) + 1 };
   return diagnosticAt(pos, "error", "not-utf8", "file is not valid UTF-8 text; save it as UTF-8");
 }
 function parseYamlSource(source) {
@@ -64225,14 +64240,14 @@ function parsePlainDocument(source) {
   if (read === null) return null;
   return lazyDocument(source, read);
 }
-function readLines(lines, file) {
+function readLines(lines2, file) {
   const data = {};
   const positions = /* @__PURE__ */ new Map();
   const at = (index, column) => ({ file, line: index + 1, column });
   let firstLine = 0;
   let list = null;
   let open3 = null;
-  for (const [index, line] of lines.entries()) {
+  for (const [index, line] of lines2.entries()) {
     if (COMMENT_OR_BLANK.test(line)) continue;
     const item = ITEM_LINE.exec(line);
     if (item) {
@@ -65739,13 +65754,13 @@ function joinedThrough(change) {
 function domainLines(change, context) {
   const removed = new Set(change.removed);
   const added = new Set(change.added);
-  const lines = [];
+  const lines2 = [];
   for (const domain of /* @__PURE__ */ new Set([...change.before, ...change.after])) {
-    if (removed.has(domain)) lines.push({ sign: "-", domain });
-    else if (added.has(domain)) lines.push({ sign: "+", domain });
-    else if (context) lines.push({ sign: " ", domain });
+    if (removed.has(domain)) lines2.push({ sign: "-", domain });
+    else if (added.has(domain)) lines2.push({ sign: "+", domain });
+    else if (context) lines2.push({ sign: " ", domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
+  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 function summaryLine(summary2) {
   return `${summary2.create} to create, ${summary2.update} to update, ${summary2.clear} to clear, ${summary2.unchanged} unchanged.`;
@@ -65832,8 +65847,8 @@ ${fence}
 </details>`;
 }
 function fieldList(change) {
-  const lines = fieldLines(change);
-  return lines.length === 0 ? "" : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
+  const lines2 = fieldLines(change);
+  return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
 
 `;
 }
@@ -66129,6 +66144,37 @@ function collectReport(changes, outcomes) {
   return report;
 }
 
+// src/plan/target.ts
+var ScopeTargetError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ScopeTargetError";
+  }
+};
+function parseTargets(include = [], exclude = []) {
+  if (include.length === 0 && exclude.length === 0) return void 0;
+  return { include: new Set(include.map((key) => keyOf2("--scope", key))), exclude: new Set(exclude.map((key) => keyOf2("--exclude-scope", key))) };
+}
+function keyOf2(flag, text) {
+  try {
+    return scopeKey(parseScopeKey(text));
+  } catch (error3) {
+    throw new ScopeTargetError(`${flag}: ${error3.message}`);
+  }
+}
+function inTargetsOf(targets) {
+  if (targets === void 0) return () => true;
+  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
+}
+function checkTargetsMatched(targets, declared) {
+  if (targets === void 0) return;
+  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
+  if (unmatched.length === 0) return;
+  throw new ScopeTargetError(
+    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
+  );
+}
+
 // src/reconcile/prune.ts
 import path4 from "node:path";
 
@@ -66347,8 +66393,8 @@ function scopesAtAGlance(text, defaultScopeType) {
     else documents[documents.length - 1]?.push(line);
   }
   const keys = [];
-  for (const lines of documents) {
-    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
+  for (const lines2 of documents) {
+    const content = lines2.filter((line) => !BLANK_OR_COMMENT.test(line));
     if (content.length === 0) continue;
     const found = documentScope(content, defaultScopeType);
     if (found === null) return null;
@@ -66473,7 +66519,8 @@ async function makePlan(options) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const planning = { shard, targets, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -66491,11 +66538,13 @@ async function makePlan(options) {
 }
 async function loadAndPlan(options, prune, reader, planning) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
-  const inThisShard = inShardOf(planning.shard);
+  const inShardNow = inShardOf(planning.shard);
+  const inTargets = inTargetsOf(planning.targets);
+  const inThisShard = (policy) => inShardNow(policy) && inTargets(policy);
   const declared = /* @__PURE__ */ new Set();
-  const pruning = prune.from !== void 0 || prune.history === true;
+  const keepKeys = prune.from !== void 0 || prune.history === true || planning.targets !== void 0;
   const take = (policy) => {
-    if (pruning) declared.add(policy.key);
+    if (keepKeys) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
   };
   const onBatch = async (loadFailed2) => {
@@ -66506,6 +66555,7 @@ async function loadAndPlan(options, prune, reader, planning) {
   for (const policy of load.policies) take(policy);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
+  checkTargetsMatched(planning.targets, /* @__PURE__ */ new Set([...declared, ...then.pruned.map((policy) => policy.key)]));
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
@@ -66578,7 +66628,7 @@ function hasErrors(diagnostics) {
 function limitsFrom(project, flags) {
   return {
     maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: project.safety?.maxRemovalPercent,
+    maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
     allowEmpty: flags.allowEmpty ?? false
   };
 }
@@ -66783,8 +66833,8 @@ async function applyStep(inputs, context, onPlan) {
   return withClient(inputs, context, project, async (client) => {
     const made = await planToApply(inputs, context, project, client);
     if (!made.plan) return loadFailed(inputs, context, made.load, false);
-    const { plan, planJson } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson });
+    const { plan, planJson, planSha256 } = made;
+    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -66800,16 +66850,18 @@ async function applyStep(inputs, context, onPlan) {
 ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
     const summary2 = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
-    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: plan.changes.length > 0, planJson, failure };
+    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });
 }
 async function planToApply(inputs, context, project, client) {
   if (inputs.planFile !== void 0) {
     const file = resolve3(context.workspace, inputs.planFile);
-    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, project, client);
-  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
+  if (!plan) return { plan: null, load };
+  const written = await writePlanFile(plan, context);
+  return { plan, planJson: written.file, planSha256: written.sha256 };
 }
 function planFor(inputs, context, project, client) {
   const progress = log().progress("read");
@@ -66823,6 +66875,7 @@ function planFor(inputs, context, project, client) {
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
+    targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs)
   }).finally(progress.done).then((made) => {
@@ -66960,6 +67013,7 @@ function conclude(outcome, inputs) {
 function setPlanOutputs(outputs) {
   setOutput("has-changes", String(outputs.hasChanges));
   setOutput("plan-json", outputs.planJson ?? "");
+  setOutput("plan-file", outputs.planJson === void 0 ? "" : basename2(outputs.planJson));
   setOutput("plan-sha256", outputs.planSha256 ?? "");
 }
 function isFailure(code, inputs) {

@@ -81,6 +81,13 @@ export function printNotice(message: string): void {
   log().info(`notice: ${escapeControls(message)}`);
 }
 
+/** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope. */
+export interface TargetFlags {
+  shard?: string;
+  scope?: string[];
+  excludeScope?: string[];
+}
+
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
 export async function planOrFail(options: {
   paths: string[];
@@ -88,7 +95,7 @@ export async function planOrFail(options: {
   client: ServiceClient;
   project: ProjectConfig;
   target: string;
-  flags: { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; shard?: string; listing?: ListingKind; concurrency: number; changedSince?: string };
+  flags: TargetFlags & { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; listing?: ListingKind; concurrency: number; changedSince?: string };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -106,6 +113,7 @@ export async function planOrFail(options: {
     allowNoPolicies: flags.allowNoPolicies,
     target: options.target,
     shard: flags.shard,
+    targets: { scope: flags.scope, excludeScope: flags.excludeScope },
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,

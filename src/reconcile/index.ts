@@ -19,6 +19,7 @@ import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
+import { checkTargetsMatched, inTargetsOf, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
@@ -44,6 +45,8 @@ export interface MakePlanOptions {
   target?: string;
   /** `K/N`: plan only the scopes of shard K of N. */
   shard?: string;
+  /** `--scope` / `--exclude-scope`: plan only these scopes (TYPE/ID keys); one no policy declares is an error. */
+  targets?: { scope?: readonly string[]; excludeScope?: readonly string[] };
   /** Progress of the live-state read. */
   onProgress?: Progress;
   /** Git revision: load only the policy files changed since it (changed.ts); cannot be combined with pruneFrom. */
@@ -73,8 +76,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
     throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
   }
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const planning: Planning = { shard, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
+  const planning: Planning = { shard, targets, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -94,6 +98,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
 /** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
 interface Planning {
   shard: Shard | undefined;
+  targets: ScopeTargets | undefined;
   builder: PlanBuilder;
   pruned: Set<Policy>;
 }
@@ -105,12 +110,14 @@ async function loadAndPlan(
   planning: Planning,
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const inThisShard = inShardOf(planning.shard);
-  // Only pruning needs every key declared now; without it no policy outlives its read.
+  const inShardNow = inShardOf(planning.shard);
+  const inTargets = inTargetsOf(planning.targets);
+  const inThisShard = (policy: Policy): boolean => inShardNow(policy) && inTargets(policy);
+  // Only pruning and targets need every key declared now; without them no policy outlives its read.
   const declared = new Set<ScopeKey>();
-  const pruning = prune.from !== undefined || prune.history === true;
+  const keepKeys = prune.from !== undefined || prune.history === true || planning.targets !== undefined;
   const take = (policy: Policy): void => {
-    if (pruning) declared.add(policy.key);
+    if (keepKeys) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
   };
   // Once a file has an error nothing will be planned, so the reads stop there.
@@ -123,6 +130,7 @@ async function loadAndPlan(
   for (const policy of load.policies) take(policy);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
+  checkTargetsMatched(planning.targets, new Set([...declared, ...then.pruned.map((policy) => policy.key)]));
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
@@ -317,11 +325,11 @@ function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** Limits for apply: a --max-removals override beats the project file's; the percentage comes from the file. */
-export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; allowEmpty?: boolean }): SafetyLimits {
+/** Limits for apply: --max-removals and --max-removal-percent beat the project file's. */
+export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; maxRemovalPercent?: number; allowEmpty?: boolean }): SafetyLimits {
   return {
     maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: project.safety?.maxRemovalPercent,
+    maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
     allowEmpty: flags.allowEmpty ?? false,
   };
 }

@@ -12,7 +12,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, pruneOption, shardOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
@@ -23,6 +23,10 @@ interface ApplyFlags {
   planSha256?: string;
   yes?: boolean;
   maxRemovals?: number;
+  maxRemovalPercent?: number;
+  scope?: string[];
+  excludeScope?: string[];
+  shard?: string;
   allowEmpty?: boolean;
   pruneFrom?: string;
   prune?: boolean;
@@ -36,7 +40,7 @@ interface ApplyFlags {
 
 /** Registers `autojoin-sync apply`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('apply'))
+  addTargetOptions(addServiceOptions(program.command('apply')))
     .description(
       'Plan as `plan` does, show the plan, check the safety limits, then POST the complete domain ' +
         'list of every changed scope and verify what the service stored. On a terminal apply asks ' +
@@ -48,6 +52,8 @@ export function register(program: Command): void {
     .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
+    .addOption(maxRemovalPercentOption())
+    .addOption(shardOption())
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
@@ -67,7 +73,8 @@ Examples:
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
-  $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
+  $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -77,8 +84,8 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope or --shard');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
   const cwd = process.cwd();

@@ -14,13 +14,14 @@ import { compareDiagnostics, formatDiagnostic, parsePolicySources } from '../../
 import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
-import { addServiceOptions } from '../options.js';
+import { addServiceOptions, collect } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
 import { entryExists, writeFileAtomic } from '../../files.js';
 
 interface ImportFlags {
   scope?: string[];
+  excludeScope?: string[];
   scopesFrom?: string;
   out: string;
   componentId?: string;
@@ -41,7 +42,8 @@ export function register(program: Command): void {
         '---). A scope without active autojoin gets `domains: []`. When any of the files exists, ' +
         'nothing is written unless --force.',
     )
-    .option('--scope <TYPE/ID...>', 'scopes to import, e.g. team/acme-eng (repeatable)', collectScopes)
+    .option('--scope <TYPE/ID>', 'scopes to import, e.g. team/acme-eng (repeatable)', collect)
+    .option('--exclude-scope <TYPE/ID>', 'leave this scope out of those listed (repeatable)', collect)
     .option('--scopes-from <file>', 'read the scopes from FILE (- for stdin): one TYPE/ID a line (# comments), or a plan JSON')
     .option('--out <dir>', 'directory to write the files into, or - for stdout', '.')
     .option('--component-id <id>', 'componentId to write (default: defaults.componentId of autojoin-sync.yaml)')
@@ -61,13 +63,10 @@ Exit codes: 0 written · 1 error (no componentId, a file exists, a network error
     .action((flags: ImportFlags) => runImport(flags));
 }
 
-function collectScopes(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 async function runImport(flags: ImportFlags): Promise<void> {
   const listed = flags.scopesFrom === undefined ? [] : (await readScopesFrom(flags.scopesFrom)).map(scopeKey);
-  const refs = uniqueRefs([...(flags.scope ?? []), ...listed]);
+  const excluded = new Set(uniqueRefs(flags.excludeScope ?? []).map(scopeKey));
+  const refs = uniqueRefs([...(flags.scope ?? []), ...listed]).filter((ref) => !excluded.has(scopeKey(ref)));
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
     const componentId = flags.componentId ?? project.defaults?.componentId;

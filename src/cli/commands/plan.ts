@@ -9,7 +9,7 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, pruneOption, shardOption } from '../options.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -22,6 +22,9 @@ interface PlanFlags {
   prune?: boolean;
   allowNoPolicies?: boolean;
   emulator?: boolean;
+  scope?: string[];
+  excludeScope?: string[];
+  maxRemovalPercent?: number;
   shard?: string;
   listing?: ListingKind;
   concurrency: number;
@@ -31,7 +34,7 @@ interface PlanFlags {
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('plan'))
+  addTargetOptions(addServiceOptions(program.command('plan')))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -46,7 +49,8 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
     .addOption(allowNoPoliciesOption())
-    .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
+    .addOption(shardOption())
+    .addOption(maxRemovalPercentOption())
     .addHelpText(
       'after',
       `
@@ -56,6 +60,8 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --scope team/eng-api --scope team/eng-web   # only these scopes (as terraform -target)
+  $ autojoin-sync plan --exclude-scope team/legacy --shard 1/4
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
@@ -75,7 +81,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
       const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
       process.stdout.write(renderPlan(plan, flags.format));
       if (flags.out) await savePlan(flags.out, plan);
-      warnIfUnsafe(plan, limitsFrom(project, {}));
+      warnIfUnsafe(plan, limitsFrom(project, flags));
       if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
     },
     flags,
