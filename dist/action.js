@@ -62347,8 +62347,8 @@ var RunError = class extends Error {
   exitCode;
 };
 function toRunError(error3) {
-  if (error3 instanceof UnsafePlanError) return new RunError(`refused by a safety limit: ${error3.message}`, ExitCode2.unsafe);
-  if (error3 instanceof StalePlanError) return new RunError(error3.message, ExitCode2.stalePlan);
+  if (error3 instanceof UnsafePlanError) return Object.assign(new RunError(`refused by a safety limit: ${error3.message}`, ExitCode2.unsafe), { cause: error3 });
+  if (error3 instanceof StalePlanError) return Object.assign(new RunError(error3.message, ExitCode2.stalePlan), { cause: error3 });
   return error3;
 }
 

@@ -16,6 +16,7 @@ import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { DiagnosticsError } from './json-result.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -54,7 +55,8 @@ export async function refuseUnreadablePaths(cwd: string, paths: readonly string[
   const diagnostics = await unreadablePaths(paths, cwd);
   if (diagnostics.length === 0) return;
   printDiagnostics(diagnostics);
-  throw new RunError(`${nothingPlannedMessage({ policies: [], policyCount: 0, files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`);
+  const message = `${nothingPlannedMessage({ policies: [], policyCount: 0, files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`;
+  throw new DiagnosticsError(message, diagnostics);
 }
 
 /**
@@ -121,7 +123,7 @@ export async function planOrFail(options: {
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);
-  if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
+  if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return plan;
 }
 

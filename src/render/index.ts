@@ -5,3 +5,4 @@ export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } fr
 export { escapeControls, escapeMarkdown } from './escape.js';
 export { showDomain } from './describe.js';
 export { applyReportDocument, renderApplyReportJson, APPLY_REPORT_VERSION, type ApplyReportDocument } from './apply-json.js';
+export { renderResultJson, resultDocument, RESULT_VERSION, type ResultDocument, type Refusal } from './result-json.js';

@@ -17,6 +17,7 @@ import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
 import { renderPlan } from './plan.js';
+import { withJsonResult } from '../json-result.js';
 
 interface ApplyFlags {
   plan?: string;
@@ -84,29 +85,36 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
+  await withJsonResult(flags.format === 'json', async (seen) => {
+    checkApplyFlags(paths, flags);
+    const cwd = process.cwd();
+    if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
+    await withSession(
+      cwd,
+      paths,
+      async (session) => {
+        const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
+        seen.plan = plan;
+        const json = flags.format === 'json';
+        // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
+        if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
+        else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
+        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+        if (json) process.stdout.write(renderApplyReportJson(plan, report));
+        else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+        // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+        if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+      },
+      flags,
+    );
+  });
+}
+
+function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
   if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard)) {
     throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope or --shard');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
-  const cwd = process.cwd();
-  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
-      const json = flags.format === 'json';
-      // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
-      if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-      else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
-      if (json) process.stdout.write(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
-      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-    },
-    flags,
-  );
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };

@@ -10,6 +10,7 @@ import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, pruneOption, shardOption } from '../options.js';
+import { withJsonResult } from '../json-result.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -73,19 +74,22 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   const cwd = process.cwd();
-  if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async ({ client, project, target }) => {
-      const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-      process.stdout.write(renderPlan(plan, flags.format));
-      if (flags.out) await savePlan(flags.out, plan);
-      warnIfUnsafe(plan, limitsFrom(project, flags));
-      if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
-    },
-    flags,
-  );
+  await withJsonResult(flags.format === 'json', async (seen) => {
+    if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
+    await withSession(
+      cwd,
+      paths,
+      async ({ client, project, target }) => {
+        const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
+        seen.plan = plan;
+        if (flags.out) await savePlan(flags.out, plan);
+        process.stdout.write(renderPlan(plan, flags.format));
+        warnIfUnsafe(plan, limitsFrom(project, flags));
+        if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+      },
+      flags,
+    );
+  });
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
