@@ -11,7 +11,7 @@ import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
-import { RunError, toRunError } from '../run/exit-codes.js';
+import { toRunError } from '../run/exit-codes.js';
 import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
