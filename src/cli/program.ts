@@ -33,6 +33,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'plan', usage: '[options] [path...]', summary: 'show what apply would change (writes nothing)', load: () => import('./commands/plan.js') },
   { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
+  { name: 'show', usage: '[options] <file>', summary: 'render a saved plan after its checks (no network)', load: () => import('./commands/show.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
   { name: 'emulator', usage: '[options]', summary: 'run a local emulator of the Invitation Service', load: () => import('./commands/emulator.js') },
