@@ -96,10 +96,10 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
         const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
         seen.plan = plan;
         const json = flags.format === 'json';
-        // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
-        if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-        else process.stdout.write(renderPlan(plan)); // an empty plan renders as "No changes. …"
-        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
+        const show = (): void => showPlan(plan, flags);
+        // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
+        if (!flags.plan || plan.changes.length === 0) show();
+        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, flags.plan ? show : undefined);
         if (json) process.stdout.write(renderApplyReportJson(plan, report));
         else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
         // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
@@ -117,9 +117,32 @@ function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
 }
 
+/**
+ * Shows the plan: on stdout, as the result; on stderr with --format json (stdout holds the
+ * report), and when apply will ask but stdout is not a terminal (`apply | tee apply.log`),
+ * so the plan is seen before the question.
+ */
+function showPlan(plan: Plan, flags: ApplyFlags): void {
+  const text = renderPlan(plan);
+  if (flags.format === 'json') (flags.yes ? log().info : log().always)(text.trimEnd());
+  else if (willAsk(flags) && !isTerminal(process.stdout)) log().always(text.trimEnd());
+  else process.stdout.write(text); // an empty plan renders as "No changes. …"
+}
+
+/** apply asks whenever stdin is a terminal, unless --yes. */
+function willAsk(flags: ApplyFlags): boolean {
+  return !flags.yes && isTerminal(process.stdin);
+}
+
+/** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */
+function isTerminal(stream: { isTTY?: boolean }): boolean {
+  return stream.isTTY === true;
+}
+
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session): Promise<ApplyReport> {
+/** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -136,7 +159,10 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       concurrency: flags.concurrency,
       listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
-      confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
+      confirm: () => {
+        beforeAsking?.();
+        return confirm(flags);
+      },
       onProgress: progress.update,
       signal: interrupt.signal,
     });
@@ -146,16 +172,16 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
   }
 }
 
-/** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */
-async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> {
-  if (yes) return;
-  if (!process.stdin.isTTY || !output.isTTY) {
-    throw new RunError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
-  }
+/** --yes, or `yes` typed when stdin is a terminal (as Terraform, nothing else approves); without either it is an error. */
+async function confirm(flags: ApplyFlags): Promise<void> {
+  if (flags.yes) return;
+  if (!willAsk(flags)) throw new RunError('stdin is not a terminal, so apply cannot ask: pass --yes to apply the plan above');
+  // The question goes where the plan went: stdout on a terminal, else stderr.
+  const output = flags.format !== 'json' && isTerminal(process.stdout) ? process.stdout : process.stderr;
   const prompt = createInterface({ input: process.stdin, output });
   let answer: string;
   try {
-    answer = await prompt.question('Apply these changes? [y/N] ');
+    answer = await prompt.question("Apply these changes? Only 'yes' will be accepted to approve.\n  Enter a value: ");
   } catch (error) {
     // Ctrl-C or Ctrl-D at the prompt rejects the question (AbortError): that is a "no" too.
     if ((error as Error).name !== 'AbortError') throw error;
@@ -163,7 +189,7 @@ async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> 
   } finally {
     prompt.close();
   }
-  if (!/^y(es)?$/i.test(answer.trim())) throw new RunError('Apply cancelled; nothing was written.');
+  if (answer.trim() !== 'yes') throw new RunError('Apply cancelled (only `yes` approves); nothing was written.');
 }
 
 function parseCount(text: string): number {
