@@ -62034,6 +62034,10 @@ function compareScope(desired, live) {
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
+function replaceScope(desired, live) {
+  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== "declared") return null;
+  return makeChange("update", { ...desired, reason: "replaced" }, comparableDomains(live.domains), desired.domains, live);
+}
 function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
   const beforeSet = new Set(before);
@@ -62107,11 +62111,12 @@ function compareChanges(a, b) {
 }
 function planBuilder(options) {
   const keep = inShardOf(options.shard);
+  const replace = options.replace ?? /* @__PURE__ */ new Set();
   const changes = [];
   const scopes = [];
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live);
+    const change = compareScope(desired, live) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
     if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
@@ -65365,8 +65370,8 @@ var plan_schema_default = {
           minimum: 0
         },
         reason: {
-          description: "Why the change is planned: declared in a file, or no file declares the scope any more (--prune, --prune-from). Explains, never steers apply.",
-          enum: ["declared", "pruned"]
+          description: "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.",
+          enum: ["declared", "pruned", "replaced"]
         },
         source: { $ref: "#/$defs/SourcePos" },
         removedBy: {
@@ -65724,7 +65729,7 @@ function showDomain(domain) {
   return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
 }
 function changeDetail(change) {
-  const pruned = change.reason === "pruned" ? " (policy file deleted)" : "";
+  const pruned = change.reason === "pruned" ? " (policy file deleted)" : change.reason === "replaced" ? " (--replace: written again as the file says)" : "";
   switch (change.kind) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
@@ -66162,6 +66167,9 @@ function keyOf2(flag, text) {
     throw new ScopeTargetError(`${flag}: ${error3.message}`);
   }
 }
+function parseReplace(values = []) {
+  return new Set(values.map((key) => keyOf2("--replace", key)));
+}
 function inTargetsOf(targets) {
   if (targets === void 0) return () => true;
   return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
@@ -66520,7 +66528,8 @@ async function makePlan(options) {
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
-  const planning = { shard, targets, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: /* @__PURE__ */ new Set() };
+  const replace = parseReplace(options.replace);
+  const planning = { shard, targets, replace, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace }), pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -66542,7 +66551,7 @@ async function loadAndPlan(options, prune, reader, planning) {
   const inTargets = inTargetsOf(planning.targets);
   const inThisShard = (policy) => inShardNow(policy) && inTargets(policy);
   const declared = /* @__PURE__ */ new Set();
-  const keepKeys = prune.from !== void 0 || prune.history === true || planning.targets !== void 0;
+  const keepKeys = prune.from !== void 0 || prune.history === true || planning.targets !== void 0 || planning.replace.size > 0;
   const take = (policy) => {
     if (keepKeys) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
@@ -66555,7 +66564,9 @@ async function loadAndPlan(options, prune, reader, planning) {
   for (const policy of load.policies) take(policy);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
-  checkTargetsMatched(planning.targets, /* @__PURE__ */ new Set([...declared, ...then.pruned.map((policy) => policy.key)]));
+  const seen = /* @__PURE__ */ new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(planning.targets, seen);
+  checkTargetsMatched({ include: planning.replace, exclude: /* @__PURE__ */ new Set() }, seen);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();

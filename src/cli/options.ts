@@ -111,6 +111,11 @@ export function addTargetOptions(command: Command): Command {
     .addOption(new Option('--exclude-scope <TYPE/ID>', 'leave this scope out (repeatable)').argParser(collect));
 }
 
+/** `--replace TYPE/ID` (repeatable): write the scope even when nothing differs, as Terraform's -replace. */
+export function replaceOption(): Option {
+  return new Option('--replace <TYPE/ID>', 'write this scope even when nothing differs, e.g. after a componentId change (repeatable)').argParser(collect);
+}
+
 /** `--shard K/N`: only shard K of N (a stable split of the scopes, for CI matrices). */
 export function shardOption(): Option {
   return new Option('--shard <K/N>', 'only shard K of N (a stable split of the scopes, for CI matrices)');

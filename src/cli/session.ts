@@ -88,6 +88,8 @@ export interface TargetFlags {
   shard?: string;
   scope?: string[];
   excludeScope?: string[];
+  /** --replace: scopes written again even when nothing differs. */
+  replace?: string[];
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
@@ -116,6 +118,7 @@ export async function planOrFail(options: {
     target: options.target,
     shard: flags.shard,
     targets: { scope: flags.scope, excludeScope: flags.excludeScope },
+    replace: flags.replace,
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,

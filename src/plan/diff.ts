@@ -95,6 +95,16 @@ export function compareScope(desired: Desired, live: LiveScope | undefined): Cha
   return makeChange('update', desired, before, after, live, fields);
 }
 
+/**
+ * `--replace`: a scope that already matches is written again as its file says (an update with
+ * no domain change), e.g. to send a new componentId, which the live state does not show.
+ * @returns null when there is nothing to write (no active autojoin and no domains wanted)
+ */
+export function replaceScope(desired: Desired, live: LiveScope | undefined): Change | null {
+  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== 'declared') return null;
+  return makeChange('update', { ...desired, reason: 'replaced' }, comparableDomains(live.domains), desired.domains, live);
+}
+
 function makeChange(
   kind: Change['kind'],
   desired: Desired,

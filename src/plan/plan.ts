@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { compareScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
+import { compareScope, replaceScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
@@ -32,6 +32,8 @@ export interface BuildPlanInput {
   target: string;
   /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
   shard?: Shard;
+  /** `--replace`: scopes written again even when nothing differs. */
+  replace?: ReadonlySet<ScopeKey>;
   now?: Date;
 }
 
@@ -76,13 +78,14 @@ export interface PlanBuilder {
 }
 
 /** @returns a {@link PlanBuilder}; `buildPlan` is the same over a map of live states read before. */
-export function planBuilder(options: Pick<BuildPlanInput, 'target' | 'shard' | 'now'>): PlanBuilder {
+export function planBuilder(options: Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'replace'>): PlanBuilder {
   const keep = inShardOf(options.shard);
+  const replace = options.replace ?? new Set<ScopeKey>();
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live);
+    const change = compareScope(desired, live) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
     if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };

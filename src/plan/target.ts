@@ -37,6 +37,11 @@ function keyOf(flag: string, text: string): ScopeKey {
   }
 }
 
+/** Parses `--replace` values (`team/eng-api`) into scope keys. */
+export function parseReplace(values: readonly string[] = []): Set<ScopeKey> {
+  return new Set(values.map((key) => keyOf('--replace', key)));
+}
+
 /** @returns a predicate keeping the items the targets name (every item when there are none). */
 export function inTargetsOf(targets: ScopeTargets | undefined): (item: { key: ScopeKey }) => boolean {
   if (targets === undefined) return () => true;

@@ -26,8 +26,8 @@ export interface Change {
   added: string[];
   removed: string[];
   unchanged: number;
-  /** Why the change is planned; explains, never steers apply. */
-  reason: 'declared' | 'pruned';
+  /** Why the change is planned (`replaced`: nothing differs, --replace forces the write); explains, never steers apply. */
+  reason: 'declared' | 'pruned' | 'replaced';
   /** The policy file the change comes from (for pruned scopes: the file at the prune revision). */
   source?: SourcePos;
   /** True when the file says `domains: []` (an intended clear). */

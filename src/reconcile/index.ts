@@ -19,7 +19,7 @@ import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ApplyReport } from '../apply/types.js';
-import { checkTargetsMatched, inTargetsOf, parseTargets, type ScopeTargets } from '../plan/target.js';
+import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
@@ -47,6 +47,8 @@ export interface MakePlanOptions {
   shard?: string;
   /** `--scope` / `--exclude-scope`: plan only these scopes (TYPE/ID keys); one no policy declares is an error. */
   targets?: { scope?: readonly string[]; excludeScope?: readonly string[] };
+  /** `--replace`: scopes (TYPE/ID) written again even when nothing differs; one no policy declares is an error. */
+  replace?: readonly string[];
   /** Progress of the live-state read. */
   onProgress?: Progress;
   /** Git revision: load only the policy files changed since it (changed.ts); cannot be combined with pruneFrom. */
@@ -77,8 +79,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const replace = parseReplace(options.replace);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const planning: Planning = { shard, targets, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard }), pruned: new Set() };
+  const planning: Planning = { shard, targets, replace, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace }), pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -99,6 +102,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
 interface Planning {
   shard: Shard | undefined;
   targets: ScopeTargets | undefined;
+  replace: ReadonlySet<ScopeKey>;
   builder: PlanBuilder;
   pruned: Set<Policy>;
 }
@@ -115,7 +119,7 @@ async function loadAndPlan(
   const inThisShard = (policy: Policy): boolean => inShardNow(policy) && inTargets(policy);
   // Only pruning and targets need every key declared now; without them no policy outlives its read.
   const declared = new Set<ScopeKey>();
-  const keepKeys = prune.from !== undefined || prune.history === true || planning.targets !== undefined;
+  const keepKeys = prune.from !== undefined || prune.history === true || planning.targets !== undefined || planning.replace.size > 0;
   const take = (policy: Policy): void => {
     if (keepKeys) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
@@ -130,7 +134,9 @@ async function loadAndPlan(
   for (const policy of load.policies) take(policy);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
-  checkTargetsMatched(planning.targets, new Set([...declared, ...then.pruned.map((policy) => policy.key)]));
+  const seen = new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(planning.targets, seen);
+  checkTargetsMatched({ include: planning.replace, exclude: new Set() }, seen);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();

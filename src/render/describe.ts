@@ -36,7 +36,7 @@ export function showDomain(domain: string): string {
 
 /** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
 export function changeDetail(change: Change): string {
-  const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : '';
+  const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : change.reason === 'replaced' ? ' (--replace: written again as the file says)' : '';
   switch (change.kind) {
     case 'create':
       return `create: +${change.added.length}${pruned}`;

@@ -12,7 +12,7 @@ import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, pruneOption, shardOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
@@ -27,6 +27,7 @@ interface ApplyFlags {
   maxRemovalPercent?: number;
   scope?: string[];
   excludeScope?: string[];
+  replace?: string[];
   shard?: string;
   allowEmpty?: boolean;
   pruneFrom?: string;
@@ -54,6 +55,7 @@ export function register(program: Command): void {
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
     .addOption(maxRemovalPercentOption())
+    .addOption(replaceOption())
     .addOption(shardOption())
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
@@ -76,6 +78,7 @@ Examples:
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
+  $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -111,8 +114,8 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope or --shard');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard || flags.replace)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --shard or --replace');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
 }

@@ -9,7 +9,7 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, pruneOption, shardOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
@@ -25,6 +25,7 @@ interface PlanFlags {
   emulator?: boolean;
   scope?: string[];
   excludeScope?: string[];
+  replace?: string[];
   maxRemovalPercent?: number;
   shard?: string;
   listing?: ListingKind;
@@ -52,6 +53,7 @@ export function register(program: Command): void {
     .addOption(allowNoPoliciesOption())
     .addOption(shardOption())
     .addOption(maxRemovalPercentOption())
+    .addOption(replaceOption())
     .addHelpText(
       'after',
       `
