@@ -3,14 +3,14 @@
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { compareDiagnostics, formatDiagnostic, parsePolicySources } from '../../policy/index.js';
+import { compareDiagnostics, formatDiagnostic, loadPolicies, parsePolicySources } from '../../policy/index.js';
 import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
@@ -69,6 +69,7 @@ async function runImport(flags: ImportFlags): Promise<void> {
   const refs = uniqueRefs([...(flags.scope ?? []), ...listed]).filter((ref) => !excluded.has(scopeKey(ref)));
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
+    if (flags.out !== '-') await refuseDeclared(refs, project, flags.out);
     const componentId = flags.componentId ?? project.defaults?.componentId;
     const listing = resolveListing(flags.listing, project);
     const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
@@ -91,6 +92,26 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
     refs.set(scopeKey(ref), ref);
   }
   return [...refs.values()];
+}
+
+/**
+ * Refuses scopes a policy file under the project (the project file's directory, else the
+ * working directory) declares already, in another file than the one import would write: a second
+ * file for one scope would be a duplicate-scope error.
+ */
+async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig, out: string): Promise<void> {
+  const cwd = process.cwd();
+  const root = project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.';
+  const { policies } = await loadPolicies([root], { cwd, project });
+  const declared = new Map(policies.map((policy) => [policy.key, policy.source]));
+  const clashes = refs.flatMap((ref) => {
+    const source = declared.get(scopeKey(ref));
+    // Its own file, imported again (over it with --force): a refresh, not a second declaration.
+    const ownFile = source !== undefined && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
+    return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
+  });
+  if (clashes.length === 0) return;
+  throw new RunError(`${clashes.join('\n')}\nimport writes files only for scopes no policy file declares: edit that file instead (nothing was written)`);
 }
 
 /** Checks every target first, so a refusal writes nothing; then writes all files. */
