@@ -62667,7 +62667,9 @@ async function writeFileAtomic(file, text, options = {}) {
   const dir = dirname(file);
   const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
   try {
-    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438);
+    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error3) => {
+      throw writeError(error3, file, dir);
+    });
     try {
       await handle.writeFile(text, "utf8");
       await handle.sync();
@@ -62680,6 +62682,13 @@ async function writeFileAtomic(file, text, options = {}) {
     await rm2(temp, { force: true });
   }
   await syncDirectory(dir);
+}
+function writeError(error3, file, dir) {
+  const code = error3.code;
+  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
+  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
+  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
+  return error3 instanceof Error ? error3 : new Error(String(error3));
 }
 async function syncDirectory(dir) {
   try {
@@ -63934,6 +63943,10 @@ function withoutFinalDot(domain) {
 }
 var MAX_REMEMBERED = 4096;
 var remembered = /* @__PURE__ */ new Map();
+function withoutListedParent(message, listed) {
+  const hint = /\s\(list (\S+) too if you meant it\)$/.exec(message);
+  return hint && listed.has(hint[1] ?? "") ? message.slice(0, hint.index) : message;
+}
 function checkDomain(raw) {
   let findings = remembered.get(raw);
   if (findings === void 0) {
@@ -64618,6 +64631,10 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
+function enumProblem(error3) {
+  const allowed = (error3.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
+  return error3.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error3.data)}`;
+}
 function invalidValue(path5, error3) {
   const limit = error3.params.limit;
   switch (error3.keyword) {
@@ -64631,6 +64648,8 @@ function invalidValue(path5, error3) {
       return `must be at most ${limit}, got ${String(error3.data)}`;
     case "pattern":
       return patternProblem(path5, error3.data);
+    case "enum":
+      return enumProblem(error3);
     default:
       return error3.message ?? "is invalid";
   }
@@ -64858,7 +64877,7 @@ function domainDiagnostics(parsed, domains) {
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
-  return diagnostics;
+  return diagnostics.map((d) => d.code === "subdomain" ? { ...d, message: withoutListedParent(d.message, seen) } : d);
 }
 function duplicateDomainDiagnostics(domain, positions) {
   return positions.map((pos) => {

@@ -5,7 +5,7 @@
 import { withServiceClient, type ConnectOptions } from '../run/connect.js';
 import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
-import { formatDiagnostic, unreadablePaths } from '../policy/index.js';
+import { formatDiagnostic, NoPoliciesError, unreadablePaths } from '../policy/index.js';
 import { loadProjectOrFail } from '../run/project.js';
 import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
@@ -55,8 +55,8 @@ export async function refuseUnreadablePaths(cwd: string, paths: readonly string[
   const diagnostics = await unreadablePaths(paths, cwd);
   if (diagnostics.length === 0) return;
   printDiagnostics(diagnostics);
-  const message = `${nothingPlannedMessage({ policies: [], policyCount: 0, files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`;
-  throw new DiagnosticsError(message, diagnostics);
+  // As the README words it: `no policy files (…) under polices; nothing was done. …`
+  throw new DiagnosticsError(new NoPoliciesError([...new Set(diagnostics.map((d) => d.file))], false).message, diagnostics);
 }
 
 /**
