@@ -65767,6 +65767,13 @@ var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
   return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
+function sentFieldLines(change) {
+  if (change.kind === "clear") return [];
+  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
+  const candidates = change.kind === "create" ? ["scopeName", "metadata"] : ["metadata"];
+  const fields2 = candidates.filter((field) => change[field] !== void 0 && !changed.has(field));
+  return fields2.map((field) => `${field}: ${shownValue(change[field])}${change.kind === "create" ? "" : " (unchanged)"}`);
+}
 function shownValue(value) {
   const text = escapeControls(value === void 0 ? "null" : JSON.stringify(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
@@ -65870,8 +65877,18 @@ ${fence}
 
 </details>`;
 }
+function unsafeMarkdown(messages) {
+  if (messages.length === 0) return "";
+  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
+  return `> [!CAUTION]
+> **apply would refuse this plan** (exit code 3):
+${items}
+
+`;
+}
 function fieldList(change) {
-  const lines2 = fieldLines(change);
+  const sent = sentFieldLines(change).map((line) => change.kind === "create" ? `sent: ${line}` : line);
+  const lines2 = [...fieldLines(change), ...sent];
   return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
 
 `;
@@ -66783,15 +66800,6 @@ ${fence}text
 ${shown.join("\n")}
 ${fence}
 ${note}`;
-}
-function unsafeMarkdown(messages) {
-  if (messages.length === 0) return "";
-  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
-  return `> [!CAUTION]
-> **apply would refuse this plan** (exit code 3):
-${items}
-
-`;
 }
 
 // src/run/secrets.ts

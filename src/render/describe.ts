@@ -65,6 +65,19 @@ export function fieldLines(change: Change): string[] {
   return (change.fieldChanges ?? []).map((field: FieldChange) => `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`);
 }
 
+/**
+ * @returns what apply sends besides the domains that {@link fieldLines} does not show: on a create,
+ *   the name and metadata; on an update, metadata that stays as it is (sent again, unchanged)
+ */
+export function sentFieldLines(change: Change): string[] {
+  if (change.kind === 'clear') return [];
+  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
+  // An update's unchanged name is in its header already; its metadata is nowhere else.
+  const candidates = change.kind === 'create' ? (['scopeName', 'metadata'] as const) : (['metadata'] as const);
+  const fields = candidates.filter((field) => change[field] !== undefined && !changed.has(field));
+  return fields.map((field) => `${field}: ${shownValue(change[field])}${change.kind === 'create' ? '' : ' (unchanged)'}`);
+}
+
 function shownValue(value: unknown): string {
   // JSON escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi overrides need escapeControls.
   const text = escapeControls(value === undefined ? 'null' : JSON.stringify(value));

@@ -1,5 +1,5 @@
 export { renderText, type TextOptions } from './text.js';
-export { COMMENT_MAX_CHARS, renderMarkdown, type MarkdownOptions } from './markdown.js';
+export { COMMENT_MAX_CHARS, renderMarkdown, unsafeMarkdown, type MarkdownOptions } from './markdown.js';
 export { renderJson } from './json.js';
 export { applySummaryLine, renderApplyReportMarkdown, renderApplyReportText } from './apply-report.js';
 export { escapeControls, escapeMarkdown } from './escape.js';

@@ -1,7 +1,7 @@
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
-import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, sentFieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */
@@ -55,9 +55,20 @@ function renderDetails(change: Change): string {
   return `<details${open}><summary>${summary}</summary>\n\n${sourceLine(change)}${fieldList(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
 }
 
+/**
+ * The GitHub caution block over a plan that a later apply would refuse (a safety limit), as the
+ * pull-request comment and `plan --format markdown` show it; '' when there is nothing to say.
+ */
+export function unsafeMarkdown(messages: readonly string[]): string {
+  if (messages.length === 0) return '';
+  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join('\n');
+  return `> [!CAUTION]\n> **apply would refuse this plan** (exit code 3):\n${items}\n\n`;
+}
+
 /** The name and metadata changes as a list, old → new, escaped like every other text from files and the service. */
 function fieldList(change: Change): string {
-  const lines = fieldLines(change);
+  const sent = sentFieldLines(change).map((line) => (change.kind === 'create' ? `sent: ${line}` : line));
+  const lines = [...fieldLines(change), ...sent];
   return lines.length === 0 ? '' : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n\n`;
 }
 

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
-import { changeDetail, domainLines, fieldLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
+import { changeDetail, domainLines, fieldLines, sentFieldLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -48,5 +48,7 @@ function renderChange(change: Change, paint: Palette): string {
   );
   const removal = removalLine(change);
   const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
-  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields].join('\n');
+  // The name and metadata sent along: `+` on a create, as its domains; plain when unchanged.
+  const sent = sentFieldLines(change).map((line) => `    ${change.kind === 'create' ? paint.added(`+ ${line}`) : `  ${line}`}`);
+  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields, ...sent].join('\n');
 }

@@ -3,8 +3,8 @@
  */
 import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
-import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
-import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
+import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
@@ -85,8 +85,10 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
         const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
         seen.plan = plan;
         if (flags.out) await savePlan(flags.out, plan);
-        process.stdout.write(renderPlan(plan, flags.format));
-        warnIfUnsafe(plan, limitsFrom(project, flags));
+        const cautions = findViolations(plan.changes, limitsFrom(project, flags), plan.scopes).map((violation) => violation.message);
+        // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
+        process.stdout.write((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+        for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
         if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
       },
       flags,
@@ -106,13 +108,6 @@ async function savePlan(file: string, plan: Plan): Promise<void> {
 export function renderPlan(plan: Plan, format: Format = 'text'): string {
   if (format === 'json') return renderJson(plan);
   return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor() });
-}
-
-/** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
-function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
-  for (const violation of findViolations(plan.changes, limits, plan.scopes)) {
-    log().warn(`apply would refuse this plan: ${violation.message}`);
-  }
 }
 
 function formatOption(): Option {
