@@ -65033,7 +65033,7 @@ async function resolve(options, env, notice2) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice2, askedFor);
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, options.detail ?? notice2, askedFor);
 }
 function embeddedRefusal(env) {
   const ci = ciVariable(env);

@@ -41,7 +41,7 @@ export async function withSession<T>(
   try {
     const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
     const options = { ...connection, emulator: flags.emulator, connections: flags.concurrency };
-    return await withServiceClient(options, printNotice, (client, { target }) => work({ client, project, target }));
+    return await withServiceClient(options, printClientNotice, (client, { target }) => work({ client, project, target }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -74,6 +74,8 @@ export function connectOptions(
     baseUrl,
     startEmbedded: startEmbeddedEmulator,
     notice: (message) => log().info(escapeControls(message)),
+    // One preamble line by default (`using …`: project file and service host); why, with --verbose.
+    detail: (message) => log().debug(escapeControls(message)),
     onRequest: (event) => log().request(event),
   };
 }
@@ -90,6 +92,15 @@ export interface TargetFlags {
   excludeScope?: string[];
   /** --replace: scopes written again even when nothing differs. */
   replace?: string[];
+}
+
+/**
+ * The client's notices: a deprecation (the default by-group listing has one, so every run would
+ * print it before the plan) only with --verbose; anything else as {@link printNotice}.
+ */
+function printClientNotice(message: string): void {
+  if (/\bdeprecated\b/.test(message)) log().debug(`notice: ${escapeControls(message)}`);
+  else printNotice(message);
 }
 
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */

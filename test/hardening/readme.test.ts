@@ -169,7 +169,7 @@ describe('README commands work as written', { shuffle: false }, () => {
     expect(tests).toBe('npm test');
     const output = await sh((install as string).replace('npm ci && ', ''));
     expect(output).toMatch(/^Applied \d+, failed 0, skipped 0\.$/m);
-    expect(output).toContain('using the embedded emulator (state in .autojoin-sync/emulator.json)');
+    expect(output).toMatch(/^using (no project file|project file \S+); service host 127\.0\.0\.1:\d+ \(embedded emulator\)$/m);
     expect(await sh('npx autojoin-sync plan examples/policies --detailed-exitcode')).toMatch(/^No changes\. \d+ scopes match their policy files\.$/m);
   });
 
