@@ -36,6 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'show', usage: '[options] <file>', summary: 'render a saved plan after its checks (no network)', load: () => import('./commands/show.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
+  { name: 'completion', usage: '[options] [shell]', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
   { name: 'emulator', usage: '[options]', summary: 'run a local emulator of the Invitation Service', load: () => import('./commands/emulator.js') },
 ];
 
