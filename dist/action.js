@@ -164,18 +164,18 @@ var require_tunnel = __commonJS({
             res.statusCode
           );
           socket.destroy();
-          var error3 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
-          error3.code = "ECONNRESET";
-          options.request.emit("error", error3);
+          var error4 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
+          error4.code = "ECONNRESET";
+          options.request.emit("error", error4);
           self.removeSocket(placeholder);
           return;
         }
         if (head.length > 0) {
           debug2("got illegal response body from proxy");
           socket.destroy();
-          var error3 = new Error("got illegal response body from proxy");
-          error3.code = "ECONNRESET";
-          options.request.emit("error", error3);
+          var error4 = new Error("got illegal response body from proxy");
+          error4.code = "ECONNRESET";
+          options.request.emit("error", error4);
           self.removeSocket(placeholder);
           return;
         }
@@ -190,9 +190,9 @@ var require_tunnel = __commonJS({
           cause.message,
           cause.stack
         );
-        var error3 = new Error("tunneling socket could not be established, cause=" + cause.message);
-        error3.code = "ECONNRESET";
-        options.request.emit("error", error3);
+        var error4 = new Error("tunneling socket could not be established, cause=" + cause.message);
+        error4.code = "ECONNRESET";
+        options.request.emit("error", error4);
         self.removeSocket(placeholder);
       }
     };
@@ -1521,14 +1521,14 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.channel("undici:client:connectError").subscribe((evt) => {
         const {
           connectParams: { version, protocol, port, host },
-          error: error3
+          error: error4
         } = evt;
         debuglog(
           "connection to %s using %s%s errored - %s",
           `${host}${port ? `:${port}` : ""}`,
           protocol,
           version,
-          error3.message
+          error4.message
         );
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
@@ -1559,14 +1559,14 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
           request: { method, path: path5, origin },
-          error: error3
+          error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
           path5,
-          error3.message
+          error4.message
         );
       });
       isClientSet = true;
@@ -1601,7 +1601,7 @@ var require_diagnostics = __commonJS({
         diagnosticsChannel.channel("undici:client:connectError").subscribe((evt) => {
           const {
             connectParams: { version, protocol, port, host },
-            error: error3
+            error: error4
           } = evt;
           debuglog(
             "connection to %s%s using %s%s errored - %s",
@@ -1609,7 +1609,7 @@ var require_diagnostics = __commonJS({
             port ? `:${port}` : "",
             protocol,
             version,
-            error3.message
+            error4.message
           );
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
@@ -1900,11 +1900,11 @@ var require_request = __commonJS({
       /**
        * @param {Error} error
        */
-      onUpgradeError(error3) {
+      onUpgradeError(error4) {
         assert(!this.aborted);
         assert(this.completed);
         if (channels.error.hasSubscribers) {
-          channels.error.publish({ request: this, error: error3 });
+          channels.error.publish({ request: this, error: error4 });
         }
       }
       /**
@@ -1935,16 +1935,16 @@ var require_request = __commonJS({
           this.onError(err);
         }
       }
-      onError(error3) {
+      onError(error4) {
         this.onFinally();
         if (channels.error.hasSubscribers) {
-          channels.error.publish({ request: this, error: error3 });
+          channels.error.publish({ request: this, error: error4 });
         }
         if (this.aborted) {
           return;
         }
         this.aborted = true;
-        return this[kHandler].onError(error3);
+        return this[kHandler].onError(error4);
       }
       onFinally() {
         if (this.errorHandler) {
@@ -5690,7 +5690,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       throwIfAborted(object[kState]);
       const promise = createDeferredPromise();
-      const errorSteps = (error3) => promise.reject(error3);
+      const errorSteps = (error4) => promise.reject(error4);
       const successSteps = (data) => {
         try {
           promise.resolve(convertBytesToJSValue(data));
@@ -6097,9 +6097,9 @@ var require_client_h1 = __commonJS({
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
           request2.onUpgrade(statusCode, headers2, socket, statusText);
-        } catch (error3) {
-          util.errorRequest(client, request2, error3);
-          util.destroy(socket, error3);
+        } catch (error4) {
+          util.errorRequest(client, request2, error4);
+          util.destroy(socket, error4);
         }
         client[kResume]();
       }
@@ -6501,7 +6501,7 @@ var require_client_h1 = __commonJS({
       }
       const socket = client[kSocket];
       clearIdleSocketValidation(socket);
-      const abort = (error3) => {
+      const abort = (error4) => {
         if (request2.aborted) {
           return;
         }
@@ -6511,7 +6511,7 @@ var require_client_h1 = __commonJS({
           }
           return;
         }
-        util.errorRequest(client, request2, error3 || new RequestAbortedError());
+        util.errorRequest(client, request2, error4 || new RequestAbortedError());
         util.destroy(body);
         util.destroy(socket, new InformationalError("aborted"));
       };
@@ -7093,22 +7093,22 @@ var require_client_h2 = __commonJS({
       const { hostname, port } = client[kUrl];
       headers2[HTTP2_HEADER_AUTHORITY] = host || `${hostname}${port ? `:${port}` : ""}`;
       headers2[HTTP2_HEADER_METHOD] = method;
-      const abort = (error3) => {
+      const abort = (error4) => {
         if (request2.aborted) {
           return;
         }
         if (request2.completed) {
           if (method === "CONNECT" && stream != null) {
-            util.destroy(stream, error3 || new RequestAbortedError());
+            util.destroy(stream, error4 || new RequestAbortedError());
           }
           return;
         }
-        error3 = error3 || new RequestAbortedError();
-        util.errorRequest(client, request2, error3);
+        error4 = error4 || new RequestAbortedError();
+        util.errorRequest(client, request2, error4);
         if (stream != null) {
-          util.destroy(stream, error3);
+          util.destroy(stream, error4);
         }
-        util.destroy(body, error3);
+        util.destroy(body, error4);
         client[kQueue][client[kRunningIdx]++] = null;
         client[kResume]();
       };
@@ -7129,17 +7129,17 @@ var require_client_h2 = __commonJS({
           stream.off(errorMonitor, onUpgradeError);
           request2.onUpgradeResponse(Number(headers3[HTTP2_HEADER_STATUS]), headers3, parseH2ResponseHeaders);
         };
-        const onUpgradeError = (error3) => {
+        const onUpgradeError = (error4) => {
           upgradeResponseFinished = true;
           stream.off("response", onResponse);
-          request2.onUpgradeError(error3);
+          request2.onUpgradeError(error4);
         };
         const onReady = () => {
           try {
             request2.onUpgrade(null, null, stream);
-          } catch (error3) {
+          } catch (error4) {
             stream.off("response", onResponse);
-            abort(error3);
+            abort(error4);
             return;
           }
           if (request2.aborted) {
@@ -7341,8 +7341,8 @@ var require_client_h2 = __commonJS({
         }
         request2.onRequestSent();
         client[kResume]();
-      } catch (error3) {
-        abort(error3);
+      } catch (error4) {
+        abort(error4);
       }
     }
     function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
@@ -7497,8 +7497,8 @@ var require_redirect_handler = __commonJS({
       onUpgrade(statusCode, headers2, socket) {
         this.handler.onUpgrade(statusCode, headers2, socket);
       }
-      onError(error3) {
-        this.handler.onError(error3);
+      onError(error4) {
+        this.handler.onError(error4);
       }
       onHeaders(statusCode, headers2, resume, statusText) {
         this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) ? null : parseLocation(statusCode, headers2);
@@ -8428,7 +8428,7 @@ var require_pool = __commonJS({
         this[kOptions] = { ...util.deepClone(options), connect: connect2, allowH2 };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
-        this.on("connectionError", (origin2, targets, error3) => {
+        this.on("connectionError", (origin2, targets, error4) => {
           for (const target of targets) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
@@ -10849,13 +10849,13 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers: headers2, trailers, error: error4 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
-      if (error3 !== null) {
+      if (error4 !== null) {
         deleteMockDispatch(this[kDispatches], key);
-        handler.onError(error3);
+        handler.onError(error4);
         return true;
       }
       if (typeof delay === "number" && delay > 0) {
@@ -10893,19 +10893,19 @@ var require_mock_utils = __commonJS({
         if (agent.isMockActive) {
           try {
             mockDispatch.call(this, opts, handler);
-          } catch (error3) {
-            if (error3 instanceof MockNotMatchedError) {
+          } catch (error4) {
+            if (error4 instanceof MockNotMatchedError) {
               const netConnect = agent[kGetNetConnect]();
               if (netConnect === false) {
-                throw new MockNotMatchedError(`${error3.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
+                throw new MockNotMatchedError(`${error4.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
               }
               if (checkNetConnect(netConnect, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
-                throw new MockNotMatchedError(`${error3.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)`);
+                throw new MockNotMatchedError(`${error4.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)`);
               }
             } else {
-              throw error3;
+              throw error4;
             }
           }
         } else {
@@ -11070,11 +11070,11 @@ var require_mock_interceptor = __commonJS({
       /**
        * Mock an undici request with a defined error.
        */
-      replyWithError(error3) {
-        if (typeof error3 === "undefined") {
+      replyWithError(error4) {
+        if (typeof error4 === "undefined") {
           throw new InvalidArgumentError("error must be defined");
         }
-        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 });
+        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error4 });
         return new MockScope(newMockDispatch);
       }
       /**
@@ -13592,17 +13592,17 @@ var require_fetch = __commonJS({
         this.emit("terminated", reason);
       }
       // https://fetch.spec.whatwg.org/#fetch-controller-abort
-      abort(error3) {
+      abort(error4) {
         if (this.state !== "ongoing") {
           return;
         }
         this.state = "aborted";
-        if (!error3) {
-          error3 = new DOMException("The operation was aborted.", "AbortError");
+        if (!error4) {
+          error4 = new DOMException("The operation was aborted.", "AbortError");
         }
-        this.serializedAbortReason = error3;
-        this.connection?.destroy(error3);
-        this.emit("terminated", error3);
+        this.serializedAbortReason = error4;
+        this.connection?.destroy(error4);
+        this.emit("terminated", error4);
       }
     };
     function handleFetchDone(response) {
@@ -13698,12 +13698,12 @@ var require_fetch = __commonJS({
       );
     }
     var markResourceTiming = performance.markResourceTiming;
-    function abortFetch(p, request2, responseObject, error3) {
+    function abortFetch(p, request2, responseObject, error4) {
       if (p) {
-        p.reject(error3);
+        p.reject(error4);
       }
       if (request2.body != null && isReadable(request2.body?.stream)) {
-        request2.body.stream.cancel(error3).catch((err) => {
+        request2.body.stream.cancel(error4).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
           }
@@ -13715,7 +13715,7 @@ var require_fetch = __commonJS({
       }
       const response = responseObject[kState];
       if (response.body != null && isReadable(response.body?.stream)) {
-        response.body.stream.cancel(error3).catch((err) => {
+        response.body.stream.cancel(error4).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
           }
@@ -14534,13 +14534,13 @@ var require_fetch = __commonJS({
               fetchParams.controller.ended = true;
               this.body.push(null);
             },
-            onError(error3) {
+            onError(error4) {
               if (this.abort) {
                 fetchParams.controller.off("terminated", this.abort);
               }
-              this.body?.destroy(error3);
-              fetchParams.controller.terminate(error3);
-              reject(error3);
+              this.body?.destroy(error4);
+              fetchParams.controller.terminate(error4);
+              reject(error4);
             },
             onUpgrade(status, rawHeaders, socket) {
               if (status !== 101) {
@@ -15003,8 +15003,8 @@ var require_util4 = __commonJS({
                   }
                   fr[kResult] = result;
                   fireAProgressEvent("load", fr);
-                } catch (error3) {
-                  fr[kError] = error3;
+                } catch (error4) {
+                  fr[kError] = error4;
                   fireAProgressEvent("error", fr);
                 }
                 if (fr[kState] !== "loading") {
@@ -15013,13 +15013,13 @@ var require_util4 = __commonJS({
               });
               break;
             }
-          } catch (error3) {
+          } catch (error4) {
             if (fr[kAborted]) {
               return;
             }
             queueMicrotask(() => {
               fr[kState] = "done";
-              fr[kError] = error3;
+              fr[kError] = error4;
               fireAProgressEvent("error", fr);
               if (fr[kState] !== "loading") {
                 fireAProgressEvent("loadend", fr);
@@ -17325,11 +17325,11 @@ var require_connection = __commonJS({
         });
       }
     }
-    function onSocketError(error3) {
+    function onSocketError(error4) {
       const { ws } = this;
       ws[kReadyState] = states.CLOSING;
       if (channels.socketError.hasSubscribers) {
-        channels.socketError.publish(error3);
+        channels.socketError.publish(error4);
       }
       this.destroy();
     }
@@ -17631,10 +17631,10 @@ var require_receiver = __commonJS({
                 this.#extensions.get("permessage-deflate").decompress(
                   body,
                   this.#info.fin,
-                  (error3, data) => {
-                    if (error3) {
-                      const code = error3 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnectionWithCode(this.ws, code, error3.message);
+                  (error4, data) => {
+                    if (error4) {
+                      const code = error4 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnectionWithCode(this.ws, code, error4.message);
                       return;
                     }
                     if (!this.writeFragments(data)) {
@@ -18354,9 +18354,9 @@ var require_eventsource_stream = __commonJS({
       return true;
     }
     function createMaxEventSizeExceededError() {
-      const error3 = new Error("EventSource message size exceeded");
-      error3.aborted = false;
-      return error3;
+      const error4 = new Error("EventSource message size exceeded");
+      error4.aborted = false;
+      return error4;
     }
     var EventSourceStream = class extends Transform {
       /**
@@ -18468,8 +18468,8 @@ var require_eventsource_stream = __commonJS({
             }
             try {
               this.parseLine(this.readLine(), this.event);
-            } catch (error3) {
-              callback(error3);
+            } catch (error4) {
+              callback(error4);
               return;
             }
             this.consumeCurrentByte();
@@ -18484,10 +18484,10 @@ var require_eventsource_stream = __commonJS({
         }
         callback();
       }
-      _destroy(error3, callback) {
+      _destroy(error4, callback) {
         this.chunks.length = 0;
         this.clearEvent();
-        super._destroy(error3, callback);
+        super._destroy(error4, callback);
       }
       /**
        * @param {Buffer} line
@@ -18875,8 +18875,8 @@ var require_eventsource = __commonJS({
           pipeline(
             response.body.stream,
             eventSourceStream,
-            (error3) => {
-              if (error3?.aborted === false) {
+            (error4) => {
+              if (error4?.aborted === false) {
                 this.close();
                 this.dispatchEvent(new Event("error"));
               }
@@ -19590,9 +19590,9 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node {
-      constructor(error3) {
+      constructor(error4) {
         super();
-        this.error = error3;
+        this.error = error4;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -19829,9 +19829,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error3) {
+      constructor(error4) {
         super();
-        this.error = error3;
+        this.error = error4;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -20022,9 +20022,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error3 = this.name("e");
-          this._currNode = node.catch = new Catch(error3);
-          catchCode(error3);
+          const error4 = this.name("e");
+          this._currNode = node.catch = new Catch(error4);
+          catchCode(error4);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -20033,8 +20033,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error3) {
-        return this._leafNode(new Throw(error3));
+      throw(error4) {
+        return this._leafNode(new Throw(error4));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -20390,10 +20390,10 @@ var require_errors2 = __commonJS({
     exports.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error3 = exports.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error4 = exports.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error3, errorPaths);
+      const errObj = errorObjectCode(cxt, error4, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -20401,10 +20401,10 @@ var require_errors2 = __commonJS({
       }
     }
     exports.reportError = reportError;
-    function reportExtraError(cxt, error3 = exports.keywordError, errorPaths) {
+    function reportExtraError(cxt, error4 = exports.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error3, errorPaths);
+      const errObj = errorObjectCode(cxt, error4, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -20455,19 +20455,19 @@ var require_errors2 = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error3, errorPaths) {
+    function errorObjectCode(cxt, error4, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error3, errorPaths);
+      return errorObject(cxt, error4, errorPaths);
     }
-    function errorObject(cxt, error3, errorPaths = {}) {
+    function errorObject(cxt, error4, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error3, keyValues);
+      extraErrorProps(cxt, error4, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -24188,7 +24188,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error3 = {
+    var error4 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -24197,7 +24197,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -24213,7 +24213,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error3 = {
+    var error4 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -24222,7 +24222,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -24269,7 +24269,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
     var ucs2length_1 = require_ucs2length();
-    var error3 = {
+    var error4 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -24281,7 +24281,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -24301,7 +24301,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util9();
     var codegen_1 = require_codegen();
-    var error3 = {
+    var error4 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -24310,7 +24310,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -24336,7 +24336,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error3 = {
+    var error4 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -24348,7 +24348,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -24367,7 +24367,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -24376,7 +24376,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -24447,7 +24447,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error3 = {
+    var error4 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -24459,7 +24459,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -24490,7 +24490,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
     var equal_1 = require_equal();
-    var error3 = {
+    var error4 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -24499,7 +24499,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, $data, schema, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema)
@@ -24556,14 +24556,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
     var equal_1 = require_equal();
-    var error3 = {
+    var error4 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema } = cxt;
         if ($data || schema && typeof schema == "object") {
@@ -24585,7 +24585,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
     var equal_1 = require_equal();
-    var error3 = {
+    var error4 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -24593,7 +24593,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         if (!$data && schema.length === 0)
@@ -24672,7 +24672,7 @@ var require_additionalItems = __commonJS({
     exports.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -24681,7 +24681,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error3,
+      error: error4,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -24800,7 +24800,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util9();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error3 = {
+    var error4 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -24809,7 +24809,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error3,
+      error: error4,
       code(cxt) {
         const { schema, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -24833,7 +24833,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -24843,7 +24843,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, parentSchema, data, it } = cxt;
         let min;
@@ -25021,7 +25021,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -25029,7 +25029,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema))
@@ -25066,7 +25066,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -25076,7 +25076,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -25237,9 +25237,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns2 = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -25250,7 +25250,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns) {
+          for (const pat of patterns2) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -25350,7 +25350,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -25358,7 +25358,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, parentSchema, it } = cxt;
         if (!Array.isArray(schema))
@@ -25435,7 +25435,7 @@ var require_if = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -25443,7 +25443,7 @@ var require_if = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -25768,7 +25768,7 @@ var require_unevaluatedProperties = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
     var names_1 = require_names();
-    var error3 = {
+    var error4 = {
       message: "must NOT have unevaluated properties",
       params: ({ params }) => (0, codegen_1._)`{unevaluatedProperty: ${params.unevaluatedProperty}}`
     };
@@ -25777,7 +25777,7 @@ var require_unevaluatedProperties = __commonJS({
       type: "object",
       schemaType: ["boolean", "object"],
       trackErrors: true,
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -25833,7 +25833,7 @@ var require_unevaluatedItems = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -25841,7 +25841,7 @@ var require_unevaluatedItems = __commonJS({
       keyword: "unevaluatedItems",
       type: "array",
       schemaType: ["boolean", "object"],
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, schema, data, it } = cxt;
         const items = it.items || 0;
@@ -25888,7 +25888,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error3 = {
+    var error4 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -25897,7 +25897,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error3,
+      error: error4,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self } = it;
@@ -26058,7 +26058,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util9();
-    var error3 = {
+    var error4 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -26066,7 +26066,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error3,
+      error: error4,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
         const { oneOf: oneOf2 } = parentSchema;
@@ -28565,7 +28565,7 @@ var require_diagnostics2 = __commonJS({
         (evt) => {
           const {
             connectParams: { version, protocol, port, host },
-            error: error3
+            error: error4
           } = evt;
           debugLog(
             "connection to %s%s using %s%s errored - %s",
@@ -28573,7 +28573,7 @@ var require_diagnostics2 = __commonJS({
             port ? `:${port}` : "",
             protocol,
             version,
-            error3.message
+            error4.message
           );
         }
       );
@@ -28627,14 +28627,14 @@ var require_diagnostics2 = __commonJS({
         (evt) => {
           const {
             request: { method, path: path5, origin },
-            error: error3
+            error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
             path5,
-            error3.message
+            error4.message
           );
         }
       );
@@ -28984,16 +28984,16 @@ var require_request3 = __commonJS({
           this.onError(err);
         }
       }
-      onError(error3) {
+      onError(error4) {
         this.onFinally();
         if (channels.error.hasSubscribers) {
-          channels.error.publish({ request: this, error: error3 });
+          channels.error.publish({ request: this, error: error4 });
         }
         if (this.aborted) {
           return;
         }
         this.aborted = true;
-        return this[kHandler].onError(error3);
+        return this[kHandler].onError(error4);
       }
       onFinally() {
         if (this.errorHandler) {
@@ -34727,9 +34727,9 @@ var require_client_h22 = __commonJS({
         const client = this[kClient];
         const socket = this[kClient];
         if (err != null) {
-          const error3 = new InformationalError(`HTTP/2: "PING" errored - type ${err.message}`);
-          socket[kError] = error3;
-          client[kOnError](error3);
+          const error4 = new InformationalError(`HTTP/2: "PING" errored - type ${err.message}`);
+          socket[kError] = error4;
+          client[kOnError](error4);
         } else {
           client.emit("ping", duration);
         }
@@ -35181,8 +35181,8 @@ var require_client_h22 = __commonJS({
         }
         request2.onRequestSent();
         client[kResume]();
-      } catch (error3) {
-        abort(error3);
+      } catch (error4) {
+        abort(error4);
       }
     }
     function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
@@ -36128,7 +36128,7 @@ var require_pool2 = __commonJS({
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error3) => {
+        this.on("connectionError", (origin2, targets, error4) => {
           for (const target of targets) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
@@ -36382,7 +36382,7 @@ var require_round_robin_pool = __commonJS({
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error3) => {
+        this.on("connectionError", (origin2, targets, error4) => {
           for (const target of targets) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
@@ -36707,9 +36707,9 @@ var require_socks5_utils = __commonJS({
         8: "Address type not supported"
       };
       const message = messages[replyCode] || `Unknown SOCKS5 error code: ${replyCode}`;
-      const error3 = new Error(message);
-      error3.code = `SOCKS5_${replyCode}`;
-      return error3;
+      const error4 = new Error(message);
+      error4.code = `SOCKS5_${replyCode}`;
+      return error4;
     }
     module.exports = {
       parseAddress,
@@ -37161,8 +37161,8 @@ var require_socks5_proxy_agent = __commonJS({
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
-          const onConnected = (info2) => {
-            debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
+          const onConnected = (info3) => {
+            debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info3);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
             resolve4();
@@ -39612,13 +39612,13 @@ var require_mock_utils2 = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers: headers2, trailers, error: error3 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers: headers2, trailers, error: error4 }, delay, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
-      if (error3 !== null) {
+      if (error4 !== null) {
         deleteMockDispatch(this[kDispatches], key);
-        handler.onError(error3);
+        handler.onError(error4);
         return true;
       }
       let aborted = false;
@@ -39675,22 +39675,22 @@ var require_mock_utils2 = __commonJS({
         if (agent.isMockActive) {
           try {
             mockDispatch.call(this, opts, handler);
-          } catch (error3) {
-            if (error3.code === "UND_MOCK_ERR_MOCK_NOT_MATCHED") {
+          } catch (error4) {
+            if (error4.code === "UND_MOCK_ERR_MOCK_NOT_MATCHED") {
               const netConnect = agent[kGetNetConnect]();
               const totalInterceptsCount = this[kDispatches][kTotalDispatchCount] || this[kDispatches].length;
               const pendingInterceptsCount = this[kDispatches].filter(({ consumed }) => !consumed).length;
               const interceptsMessage = `, ${pendingInterceptsCount} interceptor(s) remaining out of ${totalInterceptsCount} defined`;
               if (netConnect === false) {
-                throw new MockNotMatchedError(`${error3.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)${interceptsMessage}`);
+                throw new MockNotMatchedError(`${error4.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)${interceptsMessage}`);
               }
               if (checkNetConnect(netConnect, origin)) {
                 originalDispatch.call(this, opts, handler);
               } else {
-                throw new MockNotMatchedError(`${error3.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)${interceptsMessage}`);
+                throw new MockNotMatchedError(`${error4.message}: subsequent request to origin ${origin} was not allowed (net.connect is not enabled for this origin)${interceptsMessage}`);
               }
             } else {
-              throw error3;
+              throw error4;
             }
           }
         } else {
@@ -39875,11 +39875,11 @@ var require_mock_interceptor2 = __commonJS({
       /**
        * Mock an undici request with a defined error.
        */
-      replyWithError(error3) {
-        if (typeof error3 === "undefined") {
+      replyWithError(error4) {
+        if (typeof error4 === "undefined") {
           throw new InvalidArgumentError("error must be defined");
         }
-        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error3 }, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
+        const newMockDispatch = addMockDispatch(this[kDispatches], this[kDispatchKey], { error: error4 }, { ignoreTrailingSlash: this[kIgnoreTrailingSlash] });
         return new MockScope(newMockDispatch);
       }
       /**
@@ -40029,8 +40029,8 @@ var require_mock_call_history = __commonJS({
         }
         url.search = new URLSearchParams(requestInit.query).toString();
         return url;
-      } catch (error3) {
-        throw new InvalidArgumentError("An error occurred when computing MockCallHistoryLog.url", { cause: error3 });
+      } catch (error4) {
+        throw new InvalidArgumentError("An error occurred when computing MockCallHistoryLog.url", { cause: error4 });
       }
     }
     var MockCallHistoryLog = class {
@@ -40764,11 +40764,11 @@ var require_snapshot_recorder = __commonJS({
           } else {
             this.#snapshots = new Map(Object.entries(parsed));
           }
-        } catch (error3) {
-          if (error3.code === "ENOENT") {
+        } catch (error4) {
+          if (error4.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error3 });
+            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error4 });
           }
         }
       }
@@ -41002,12 +41002,12 @@ var require_snapshot_agent = __commonJS({
           } else if (mode === "update") {
             return this.#recordAndReplay(opts, handler);
           } else {
-            const error3 = new UndiciError(`No snapshot found for ${opts.method || "GET"} ${opts.path}`);
+            const error4 = new UndiciError(`No snapshot found for ${opts.method || "GET"} ${opts.path}`);
             if (handler.onError) {
-              handler.onError(error3);
+              handler.onError(error4);
               return;
             }
-            throw error3;
+            throw error4;
           }
         } else if (mode === "record") {
           return this.#recordAndReplay(opts, handler);
@@ -41055,7 +41055,7 @@ var require_snapshot_agent = __commonJS({
               headers: responseData.headers,
               body: responseBody,
               trailers: responseData.trailers
-            }).then(() => handler.onResponseEnd(controller, trailers)).catch((error3) => handler.onResponseError(controller, error3));
+            }).then(() => handler.onResponseEnd(controller, trailers)).catch((error4) => handler.onResponseError(controller, error4));
           }
         };
         const agent = this[kRealAgent];
@@ -41088,8 +41088,8 @@ var require_snapshot_agent = __commonJS({
           const body = Buffer.from(response.body, "base64");
           handler.onResponseData(controller, body);
           handler.onResponseEnd(controller, response.trailers);
-        } catch (error3) {
-          handler.onError?.(error3);
+        } catch (error4) {
+          handler.onError?.(error4);
         }
       }
       /**
@@ -41449,8 +41449,8 @@ var require_redirect_handler2 = __commonJS({
           this.handler.onResponseEnd(controller, trailers);
         }
       }
-      onResponseError(controller, error3) {
-        this.handler.onResponseError?.(controller, error3);
+      onResponseError(controller, error4) {
+        this.handler.onResponseError?.(controller, error4);
       }
     };
     function shouldRemoveHeader(header, removeContent, unknownOrigin) {
@@ -44997,14 +44997,14 @@ var require_decompress = __commonJS({
        * @param {Error} error - The decompression error
        * @returns {void}
        */
-      #fail(error3) {
+      #fail(error4) {
         if (this.#terminated) {
           return;
         }
         if (this.#inputEnded) {
-          this.onResponseError(this.#controller, error3);
+          this.onResponseError(this.#controller, error4);
         } else {
-          this.#controller.abort(error3);
+          this.#controller.abort(error4);
         }
       }
       /**
@@ -45015,7 +45015,7 @@ var require_decompress = __commonJS({
       #setupDecompressorEvents(decompressor) {
         this.#finalDecompressor = decompressor;
         decompressor.on("readable", () => this.#drainOutput());
-        decompressor.on("error", (error3) => this.#fail(error3));
+        decompressor.on("error", (error4) => this.#fail(error4));
       }
       /**
        * Sets up event handling for a single decompressor
@@ -47895,17 +47895,17 @@ var require_fetch2 = __commonJS({
         this.emit("terminated", reason);
       }
       // https://fetch.spec.whatwg.org/#fetch-controller-abort
-      abort(error3) {
+      abort(error4) {
         if (this.state !== "ongoing") {
           return;
         }
         this.state = "aborted";
-        if (!error3) {
-          error3 = new DOMException("The operation was aborted.", "AbortError");
+        if (!error4) {
+          error4 = new DOMException("The operation was aborted.", "AbortError");
         }
-        this.serializedAbortReason = error3;
-        this.connection?.destroy(error3);
-        this.emit("terminated", error3);
+        this.serializedAbortReason = error4;
+        this.connection?.destroy(error4);
+        this.emit("terminated", error4);
       }
     };
     function handleFetchDone(response) {
@@ -48007,12 +48007,12 @@ var require_fetch2 = __commonJS({
       );
     }
     var markResourceTiming = performance.markResourceTiming;
-    function abortFetch(p, request2, responseObject, error3, controller) {
+    function abortFetch(p, request2, responseObject, error4, controller) {
       if (p) {
-        p.reject(error3);
+        p.reject(error4);
       }
       if (request2.body?.stream != null && isReadable(request2.body.stream)) {
-        request2.body.stream.cancel(error3).catch((err) => {
+        request2.body.stream.cancel(error4).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
           }
@@ -48024,7 +48024,7 @@ var require_fetch2 = __commonJS({
       }
       const response = getResponseState(responseObject);
       if (response.body?.stream != null && isReadable(response.body.stream)) {
-        controller.error(error3);
+        controller.error(error4);
       }
     }
     function fetching({
@@ -48878,13 +48878,13 @@ var require_fetch2 = __commonJS({
               fetchParams.controller.ended = true;
               this.body.push(null);
             },
-            onError(error3) {
+            onError(error4) {
               if (this.abort) {
                 fetchParams.controller.off("terminated", this.abort);
               }
-              this.body?.destroy(error3);
-              fetchParams.controller.terminate(error3);
-              reject(error3);
+              this.body?.destroy(error4);
+              fetchParams.controller.terminate(error4);
+              reject(error4);
             },
             onRequestUpgrade(_controller, status, headers2, socket) {
               if (socket.session != null && status !== 200 || socket.session == null && status !== 101) {
@@ -51184,10 +51184,10 @@ var require_receiver2 = __commonJS({
                 this.#extensions.get("permessage-deflate").decompress(
                   body,
                   this.#info.fin,
-                  (error3, data) => {
-                    if (error3) {
-                      const code = error3 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnection(this.#handler, code, error3.message);
+                  (error4, data) => {
+                    if (error4) {
+                      const code = error4 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code, error4.message);
                       return;
                     }
                     if (!this.writeFragments(data)) {
@@ -51987,10 +51987,10 @@ var require_websocketerror = __commonJS({
        * @param {string} reason
        */
       static createUnvalidatedWebSocketError(message, code, reason) {
-        const error3 = new _WebSocketError(message, kConstruct);
-        error3.#closeCode = code;
-        error3.#reason = reason;
-        return error3;
+        const error4 = new _WebSocketError(message, kConstruct);
+        error4.#closeCode = code;
+        error4.#reason = reason;
+        return error4;
       }
     };
     var { createUnvalidatedWebSocketError } = WebSocketError;
@@ -52256,10 +52256,10 @@ var require_websocketstream = __commonJS({
             reason
           });
         } else {
-          const error3 = createUnvalidatedWebSocketError("unclean close", code, reason);
-          this.#readableStreamController?.error(error3);
-          this.#writableStreamController?.error(error3);
-          this.#closedPromise.reject(error3);
+          const error4 = createUnvalidatedWebSocketError("unclean close", code, reason);
+          this.#readableStreamController?.error(error4);
+          this.#writableStreamController?.error(error4);
+          this.#closedPromise.reject(error4);
         }
       }
       #closeUsingReason(reason) {
@@ -52393,9 +52393,9 @@ var require_eventsource_stream2 = __commonJS({
       return true;
     }
     function createMaxEventSizeExceededError() {
-      const error3 = new Error("EventSource message size exceeded");
-      error3.aborted = false;
-      return error3;
+      const error4 = new Error("EventSource message size exceeded");
+      error4.aborted = false;
+      return error4;
     }
     var EventSourceStream = class extends Transform {
       /**
@@ -52508,8 +52508,8 @@ var require_eventsource_stream2 = __commonJS({
             }
             try {
               this.parseLine(this.readLine(), this.event);
-            } catch (error3) {
-              callback(error3);
+            } catch (error4) {
+              callback(error4);
               return;
             }
             this.consumeCurrentByte();
@@ -52524,10 +52524,10 @@ var require_eventsource_stream2 = __commonJS({
         }
         callback();
       }
-      _destroy(error3, callback) {
+      _destroy(error4, callback) {
         this.chunks.length = 0;
         this.clearEvent();
-        super._destroy(error3, callback);
+        super._destroy(error4, callback);
       }
       /**
        * @param {Buffer} line
@@ -52915,8 +52915,8 @@ var require_eventsource2 = __commonJS({
           pipeline(
             response.body.stream,
             eventSourceStream,
-            (error3) => {
-              if (error3?.aborted === false) {
+            (error4) => {
+              if (error4?.aborted === false) {
                 this.close();
                 this.dispatchEvent(new Event("error"));
               }
@@ -54461,8 +54461,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error3) {
-            onError(String(error3));
+          } catch (error4) {
+            onError(String(error4));
             return null;
           }
         }
@@ -54564,9 +54564,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error3 = new Error("Failed to resolve repeated object (this should not happen)");
-              error3.source = source;
-              throw error3;
+              const error4 = new Error("Failed to resolve repeated object (this should not happen)");
+              error4.source = source;
+              throw error4;
             }
           }
         },
@@ -55769,12 +55769,12 @@ var require_log = __commonJS({
       if (logLevel2 === "debug")
         console.log(...messages);
     }
-    function warn(logLevel2, warning2) {
+    function warn(logLevel2, warning3) {
       if (logLevel2 === "debug" || logLevel2 === "warn") {
         if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning2);
+          node_process.emitWarning(warning3);
         else
-          console.warn(warning2);
+          console.warn(warning3);
       }
     }
     exports.debug = debug2;
@@ -57816,12 +57816,12 @@ var require_errors4 = __commonJS({
         super("YAMLWarning", pos, code, message);
       }
     };
-    var prettifyError = (src, lc) => (error3) => {
-      if (error3.pos[0] === -1)
+    var prettifyError = (src, lc) => (error4) => {
+      if (error4.pos[0] === -1)
         return;
-      error3.linePos = error3.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error3.linePos[0];
-      error3.message += ` at line ${line}, column ${col}`;
+      error4.linePos = error4.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error4.linePos[0];
+      error4.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -57839,12 +57839,12 @@ var require_errors4 = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count2 = 1;
-        const end = error3.linePos[1];
+        const end = error4.linePos[1];
         if (end?.line === line && end.col > col) {
           count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count2);
-        error3.message += `:
+        error4.message += `:
 
 ${lineStr}
 ${pointer}
@@ -58647,7 +58647,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error3 = -1;
+      let error4 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -58656,12 +58656,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error3 === -1)
-            error3 = offset + i;
+          else if (error4 === -1)
+            error4 = offset + i;
         }
       }
-      if (error3 !== -1)
-        onError(error3, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error4 !== -1)
+        onError(error4, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length = source.length;
@@ -58957,8 +58957,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error3) {
-        const msg = error3 instanceof Error ? error3.message : String(error3);
+      } catch (error4) {
+        const msg = error4 instanceof Error ? error4.message : String(error4);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -59081,8 +59081,8 @@ var require_compose_node = __commonJS({
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
               node.anchor = anchor.source.substring(1);
-          } catch (error3) {
-            const message = error3 instanceof Error ? error3.message : String(error3);
+          } catch (error4) {
+            const message = error4 instanceof Error ? error4.message : String(error4);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -59244,9 +59244,9 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning2) => {
+        this.onError = (source, code, message, warning3) => {
           const pos = getErrorPos(source);
-          if (warning2)
+          if (warning3)
             this.warnings.push(new errors.YAMLWarning(pos, code, message));
           else
             this.errors.push(new errors.YAMLParseError(pos, code, message));
@@ -59319,10 +59319,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message, warning2) => {
+            this.directives.add(token.source, (offset, message, warning3) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
+              this.onError(pos, "BAD_DIRECTIVE", message, warning3);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -59347,11 +59347,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error3 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error4 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error3);
+              this.errors.push(error4);
             else
-              this.doc.errors.push(error3);
+              this.doc.errors.push(error4);
             break;
           }
           case "doc-end": {
@@ -60664,8 +60664,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error3) {
-        const token = error3 ?? this.stack.pop();
+      *pop(error4) {
+        const token = error4 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -61364,7 +61364,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning2) => log2.warn(doc.options.logLevel, warning2));
+      doc.warnings.forEach((warning3) => log2.warn(doc.options.logLevel, warning3));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -61959,8 +61959,272 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// src/files.ts
+import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { basename, dirname, join, relative, isAbsolute } from "node:path";
+async function pathExists(file) {
+  try {
+    await access2(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var FileAccessError = class extends Error {
+  constructor(message, problem, size) {
+    super(message);
+    this.problem = problem;
+    this.size = size;
+    this.name = "FileAccessError";
+  }
+  problem;
+  size;
+};
+function readRegularFile(file, options) {
+  return new Promise((resolve4) => resolve4(readRegularFileSync(file, options)));
+}
+function readRegularFileSync(file, options) {
+  const what = options.what ?? "file";
+  const real = resolveRegular(file, what, options.realDirectories);
+  if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
+  let fd;
+  try {
+    fd = openSync(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+    const info3 = fstatSync(fd);
+    if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
+    if (info3.size > options.maxBytes) throw tooLarge(file, what, info3.size, options.maxBytes);
+    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info3.size });
+  } catch (error4) {
+    if (error4 instanceof FileAccessError) throw error4;
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
+  } finally {
+    if (fd !== void 0) closeSync(fd);
+  }
+}
+function resolveRegular(file, what, realDirectories) {
+  let info3;
+  try {
+    info3 = lstatSync(file);
+  } catch (error4) {
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
+  }
+  const symlink2 = info3.isSymbolicLink();
+  if (symlink2) {
+    const target = statOrNull(file);
+    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
+    info3 = target;
+  }
+  if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info3)})`, "not-regular");
+  if (symlink2 || realDirectories === void 0) return realpathSync.native(file);
+  return join(realDirectory(dirname(file), realDirectories), basename(file));
+}
+function statOrNull(file) {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+function realDirectory(dir, realDirectories) {
+  let real = realDirectories.get(dir);
+  if (real === void 0) {
+    real = realpathSync.native(dir);
+    realDirectories.set(dir, real);
+  }
+  return real;
+}
+function kindOf(info3) {
+  if (info3.isDirectory()) return "a directory";
+  if (info3.isFIFO()) return "a FIFO";
+  if (info3.isCharacterDevice() || info3.isBlockDevice()) return "a device";
+  if (info3.isSocket()) return "a socket";
+  return "not a file";
+}
+function checkInsideRoot(file, real, root, what) {
+  if (isInside(root, real)) return;
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, "outside-root");
+}
+function isInside(dir, file) {
+  const rel = relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+function readAtMost(fd, read) {
+  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
+  const chunks = [];
+  let total = 0;
+  for (; ; ) {
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+    total += bytesRead;
+    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
+    if (bytesRead < buffer.length) {
+      const last = buffer.subarray(0, bytesRead);
+      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
+    }
+    chunks.push(Buffer.from(buffer));
+  }
+}
+function tooLarge(file, what, size, maxBytes) {
+  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
+}
+async function repositoryRoot(cwd) {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await pathExists(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+async function readableRoot(cwd) {
+  const root = await repositoryRoot(cwd) ?? cwd;
+  return realpath(root).catch(() => root);
+}
+var tempCounter = 0;
+async function writeFileAtomic(file, text, options = {}) {
+  const overwrite = options.overwrite ?? true;
+  const existing = await lstat2(file).catch(() => null);
+  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, "symlink");
+  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, "not-regular");
+  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: "EEXIST" });
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  try {
+    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error4) => {
+      throw writeError(error4, file, dir);
+    });
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (overwrite) await rename2(temp, file);
+    else await link(temp, file);
+  } finally {
+    await rm2(temp, { force: true });
+  }
+  await syncDirectory(dir);
+}
+function writeError(error4, file, dir) {
+  const code = error4.code;
+  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
+  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
+  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
+  return error4 instanceof Error ? error4 : new Error(String(error4));
+}
+async function syncDirectory(dir) {
+  try {
+    const handle = await open2(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+  }
+}
+
+// src/render/escape.ts
+var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
+function escapeMarkdown(text) {
+  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
+}
+function fenceFor(content) {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+function escapeControls(text, keepNewlines = false) {
+  return text.replace(NON_PRINTABLE, (char) => {
+    if (keepNewlines && char === "\n") return char;
+    const code = char.codePointAt(0) ?? 0;
+    return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+// src/redact.ts
+var MIN_EMBEDDED_RUN = 6;
+function createRedactor(secrets) {
+  const pattern = secretPattern(secrets);
+  if (pattern === null) return (text) => text;
+  return (text) => text.replace(pattern, "***");
+}
+function secretPattern(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (secret === void 0 || secret === "") continue;
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  if (forms.size === 0) return null;
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(alternatives.join("|"), "giu");
+}
+function secretForms(secret) {
+  const forms = /* @__PURE__ */ new Set([secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
+  for (const written of [secret, secret.trim()]) {
+    for (const shown of [written, JSON.stringify(written).slice(1, -1)]) {
+      forms.add(shown).add(escapeControls(shown)).add(escapeMarkdown(shown));
+    }
+  }
+  const bytes = Buffer.from(secret, "utf8");
+  for (const encoding of ["base64", "base64url"]) {
+    forms.add(bytes.toString(encoding)).add(bytes.toString(encoding).replace(/=+$/u, ""));
+    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
+  }
+  forms.delete("");
+  return [...forms];
+}
+function embeddedRuns(bytes, encoding) {
+  const runs = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/u, "");
+    const first = Math.ceil(8 * offset / 6);
+    const last = Math.floor(8 * (offset + bytes.length) / 6);
+    runs.push(encoded.slice(first, last));
+  }
+  return runs;
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+}
+
+// src/run/output.ts
+var redactor = (text) => text;
+var hasSecrets = false;
+function setOutputSecrets(secrets) {
+  const values = secrets.filter((value) => value !== void 0 && value.trim() !== "");
+  redactor = createRedactor(values);
+  hasSecrets = values.length > 0;
+}
+function redactOutput(text) {
+  return hasSecrets ? redactor(text) : text;
+}
+function hasOutputSecrets() {
+  return hasSecrets;
+}
+function holdsSecret(text) {
+  return hasSecrets && redactor(text) !== text;
+}
+function writeStderr(text) {
+  return process.stderr.write(redactOutput(text));
+}
+async function writeOutputFile(file, text, options) {
+  const written = redactOutput(text);
+  await writeFileAtomic(file, written, options);
+  return written;
+}
+
+// src/action/runner.ts
+var info2 = (message) => info(redactOutput(message));
+var notice2 = (message, properties) => notice(redactOutput(message), properties);
+var warning2 = (message, properties) => warning(redactOutput(message), properties);
+var error2 = (message, properties) => error(redactOutput(message), properties);
+var setFailed2 = (message) => setFailed(redactOutput(message));
+var setOutput2 = (name, value) => setOutput(name, redactOutput(value));
+var summary2 = {
+  addRaw: (text, addEOL) => summary.addRaw(redactOutput(text), addEOL)
+};
+
 // src/plan/plan.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/domain.ts
 import { domainToASCII } from "node:url";
@@ -61979,35 +62243,168 @@ function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// src/policy/homographs.ts
+import { domainToUnicode } from "node:url";
+
+// src/policy/confusables.json
+var confusables_default = { "0": "O", "1": "l", '"': "''", I: "l", "`": "'", m: "rn", "|": "l", "\xA0": " ", "\xB4": "'", "\xB8": ",", \u00C6: "AE", "\xD7": "x", \u00E6: "ae", \u0131: "i", \u0132: "lJ", \u0133: "ij", \u0149: "'n", \u0152: "OE", \u0153: "oe", \u017F: "f", \u0181: "'B", \u0184: "b", \u0187: "C'", \u018A: "'D", \u018D: "g", \u0193: "G'", \u0196: "l", \u0198: "K'", \u01A0: "O'", \u01A1: "o'", \u01A4: "'P", \u01A6: "R", \u01A7: "2", \u01AC: "'T", \u01B3: "'Y", \u01B7: "3", \u01BC: "5", \u01BD: "s", \u01C0: "l", \u01C1: "ll", \u01C3: "!", \u01C7: "LJ", \u01C8: "Lj", \u01C9: "lj", \u01CA: "NJ", \u01CB: "Nj", \u01CC: "nj", \u01F1: "DZ", \u01F2: "Dz", \u01F3: "dz", \u021C: "3", \u0222: "8", \u0223: "8", "\u0241": "?", \u0251: "a", \u0261: "g", \u0263: "y", \u0269: "i", \u026A: "i", \u026F: "w", \u028B: "u", \u028F: "y", \u0294: "?", \u02A3: "dz", \u02A6: "ts", \u02AA: "ls", \u02AB: "lz", "\u02B9": "'", "\u02BA": "''", \u02BB: "'", \u02BC: "'", \u02BD: "'", \u02BE: "'", "\u02C2": "<", "\u02C3": ">", "\u02C4": "^", "\u02C6": "^", "\u02C8": "'", "\u02CA": "'", "\u02CB": "'", \u02D0: ":", "\u02D7": "-", "\u02DB": "i", "\u02DC": "~", "\u02DD": "''", \u02EE: "''", "\u02F4": "'", "\u02F6": "''", "\u02F8": ":", "\u0374": "'", \u037A: "i", "\u037E": ";", "\u037F": "J", "\u0384": "'", \u0391: "A", \u0392: "B", \u0395: "E", \u0396: "Z", \u0397: "H", \u0399: "l", \u039A: "K", \u039C: "M", \u039D: "N", \u039F: "O", \u03A1: "P", \u03A4: "T", \u03A5: "Y", \u03A7: "X", \u03B1: "a", \u03B3: "y", \u03B9: "i", \u03BD: "v", \u03BF: "o", \u03C1: "p", \u03C3: "o", \u03C5: "u", \u03D2: "Y", \u03DC: "F", \u03E8: "2", \u03F1: "p", \u03F2: "c", \u03F3: "j", "\u03F9": "C", "\u03FA": "M", \u0405: "S", \u0406: "l", \u0408: "J", \u0410: "A", \u0412: "B", \u0415: "E", \u0417: "3", \u041A: "K", \u041C: "M", \u041D: "H", \u041E: "O", \u0420: "P", \u0421: "C", \u0422: "T", \u0423: "Y", \u0425: "X", \u042B: "bl", \u042C: "b", \u042E: "lO", \u0430: "a", \u0431: "6", \u0433: "r", \u0435: "e", \u043E: "o", \u0440: "p", \u0441: "c", \u0443: "y", \u0445: "x", \u0455: "s", \u0456: "i", \u0458: "j", \u0461: "w", \u0474: "V", \u0475: "v", \u0491: "r'", \u04AE: "Y", \u04AF: "y", \u04BB: "h", \u04BD: "e", \u04C0: "l", "\u04CF": "i", \u04D4: "AE", \u04D5: "ae", \u04E0: "3", "\u0501": "d", "\u050C": "G", "\u051B": "q", "\u051C": "W", "\u051D": "w", \u054D: "U", \u054F: "S", \u0555: "O", "\u055A": "'", "\u055D": "'", \u0561: "w", \u0563: "q", \u0566: "q", \u0570: "h", \u0578: "n", \u057C: "n", \u057D: "u", \u0581: "g", \u0584: "f", \u0585: "o", "\u0589": ":", "\u05C0": "l", "\u05C3": ":", \u05D5: "l", \u05D8: "v", \u05D9: "'", \u05DF: "l", \u05E1: "o", \u05F0: "ll", \u05F1: "l'", \u05F2: "''", "\u05F3": "'", "\u05F4": "''", "\u060D": ",", \u0627: "l", \u0647: "o", "\u0660": ".", "\u0661": "l", "\u0665": "o", "\u0667": "V", "\u066B": ",", "\u066D": "*", \u06BE: "o", \u06C1: "o", "\u06D4": "-", \u06D5: "o", "\u06F0": ".", "\u06F1": "l", "\u06F5": "o", "\u06F7": "V", "\u0701": ".", "\u0702": ".", "\u0703": ":", "\u0704": ":", "\u07C0": "O", "\u07CA": "l", "\u07F4": "'", "\u07F5": "'", "\u07FA": "_", "\u0903": ":", "\u0966": "o", "\u097D": "?", "\u09E6": "O", "\u09EA": "8", "\u09ED": "9", "\u0A66": "o", "\u0A67": "9", "\u0A6A": "8", "\u0A83": ":", "\u0AE6": "o", "\u0B03": "8", \u0B20: "O", "\u0B66": "O", "\u0B68": "9", "\u0BE6": "o", "\u0C02": "o", "\u0C66": "o", "\u0C82": "o", "\u0CE6": "o", "\u0D02": "o", \u0D20: "o", "\u0D66": "o", "\u0D6D": "9", "\u0D82": "o", "\u0E50": "o", "\u0ED0": "o", \u101D: "o", "\u1040": "o", \u10E7: "y", "\u10FF": "o", \u1200: "U", \u12D0: "O", \u13A0: "D", \u13A1: "R", \u13A2: "T", \u13A4: "O'", \u13A5: "i", \u13A9: "Y", \u13AA: "A", \u13AB: "J", \u13AC: "E", \u13AE: "?", \u13B3: "W", \u13B7: "M", \u13BB: "H", \u13BD: "Y", \u13C0: "G", \u13C2: "h", \u13C3: "Z", \u13CE: "4", \u13CF: "b", \u13D2: "R", \u13D4: "W", \u13D5: "S", \u13D9: "V", \u13DA: "S", \u13DE: "L", \u13DF: "C", \u13E2: "P", \u13E6: "K", \u13E7: "d", \u13EE: "6", \u13F3: "G", \u13F4: "B", "\u1400": "=", \u142F: "V", \u1433: ">", \u1438: "<", \u144A: "'", \u144C: "U", \u1467: "U'", \u146D: "P", \u146F: "d", \u1472: "b", \u1486: "P'", \u1487: "d'", \u1488: "b'", \u148D: "J", \u14AA: "L", \u14BF: "2", \u1541: "x", \u157C: "H", \u157D: "x", \u1587: "R", \u15AF: "b", \u15B4: "F", \u15C5: "A", \u15DE: "D", \u15EA: "D", \u15F0: "M", \u15F7: "B", "\u166D": "X", "\u166E": "x", "\u1680": " ", \u16B2: "<", \u16B7: "X", \u16C1: "l", \u16CC: "'", \u16D5: "K", \u16D6: "M", "\u16EC": ":", "\u16ED": "+", "\u1735": "/", "\u1803": ":", "\u1809": ":", "\u1CD3": "''", "\u1D04": "c", "\u1D0F": "o", "\u1D11": "o", "\u1D1C": "u", "\u1D20": "v", "\u1D21": "w", "\u1D22": "z", "\u1D26": "r", "\u1D6B": "ue", "\u1D83": "g", "\u1D8C": "y", "\u1E9D": "f", "\u1EFF": "y", "\u1FBD": "'", \u1FBE: "i", "\u1FBF": "'", "\u1FC0": "~", "\u1FEF": "'", "\u1FFD": "'", "\u1FFE": "'", "\u2000": " ", "\u2001": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ", "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2016": "ll", "\u2018": "'", "\u2019": "'", "\u201A": ",", "\u201B": "'", "\u201C": "''", "\u201D": "''", "\u201F": "''", "\u2024": ".", "\u2025": "..", "\u2026": "...", "\u2028": " ", "\u2029": " ", "\u202F": " ", "\u2032": "'", "\u2033": "''", "\u2034": "'''", "\u2035": "'", "\u2036": "''", "\u2037": "'''", "\u2039": "<", "\u203A": ">", "\u203C": "!!", "\u2041": "/", "\u2043": "-", "\u2044": "/", "\u2047": "??", "\u2048": "?!", "\u2049": "!?", "\u204E": "*", "\u2053": "~", "\u2057": "''''", "\u205A": ":", "\u205F": " ", "\u20A8": "Rs", "\u20B6": "lt", "\u2100": "a/c", "\u2101": "a/s", \u2102: "C", "\u2105": "c/o", "\u2106": "c/u", \u210A: "g", \u210B: "H", \u210C: "H", \u210D: "H", \u210E: "h", \u2110: "l", \u2111: "l", \u2112: "L", \u2113: "l", \u2115: "N", "\u2116": "No", \u2119: "P", \u211A: "Q", \u211B: "R", \u211C: "R", \u211D: "R", "\u2121": "TEL", \u2124: "Z", \u2128: "Z", \u212A: "K", \u212C: "B", \u212D: "C", "\u212E": "e", \u212F: "e", \u2130: "E", \u2131: "F", \u2133: "M", \u2134: "o", \u2139: "i", "\u213B": "FAX", "\u213D": "y", "\u2145": "D", "\u2146": "d", "\u2147": "e", "\u2148": "i", "\u2149": "j", "\u2160": "l", "\u2161": "ll", "\u2162": "lll", "\u2163": "lV", "\u2164": "V", "\u2165": "Vl", "\u2166": "Vll", "\u2167": "Vlll", "\u2168": "lX", "\u2169": "X", "\u216A": "Xl", "\u216B": "Xll", "\u216C": "L", "\u216D": "C", "\u216E": "D", "\u216F": "M", "\u2170": "i", "\u2171": "ii", "\u2172": "iii", "\u2173": "iv", "\u2174": "v", "\u2175": "vi", "\u2176": "vii", "\u2177": "viii", "\u2178": "ix", "\u2179": "x", "\u217A": "xi", "\u217B": "xii", "\u217C": "l", "\u217D": "c", "\u217E": "d", "\u217F": "rn", "\u2212": "-", "\u2215": "/", "\u2216": "\\", "\u2217": "*", "\u221E": "oo", "\u2223": "l", "\u2225": "ll", "\u2228": "v", "\u222A": "U", "\u2236": ":", "\u223C": "~", "\u226A": "<<", "\u226B": ">>", "\u22A4": "T", "\u22C1": "v", "\u22C3": "U", "\u22D8": "<<<", "\u22D9": ">>>", "\u22FF": "E", "\u2373": "i", "\u2374": "p", "\u237A": "a", "\u23FD": "l", "\u244A": "\\\\", "\u2474": "(l)", "\u2475": "(2)", "\u2476": "(3)", "\u2477": "(4)", "\u2478": "(5)", "\u2479": "(6)", "\u247A": "(7)", "\u247B": "(8)", "\u247C": "(9)", "\u247D": "(lO)", "\u247E": "(ll)", "\u247F": "(l2)", "\u2480": "(l3)", "\u2481": "(l4)", "\u2482": "(l5)", "\u2483": "(l6)", "\u2484": "(l7)", "\u2485": "(l8)", "\u2486": "(l9)", "\u2487": "(2O)", "\u2488": "l.", "\u2489": "2.", "\u248A": "3.", "\u248B": "4.", "\u248C": "5.", "\u248D": "6.", "\u248E": "7.", "\u248F": "8.", "\u2490": "9.", "\u2491": "lO.", "\u2492": "ll.", "\u2493": "l2.", "\u2494": "l3.", "\u2495": "l4.", "\u2496": "l5.", "\u2497": "l6.", "\u2498": "l7.", "\u2499": "l8.", "\u249A": "l9.", "\u249B": "2O.", "\u249C": "(a)", "\u249D": "(b)", "\u249E": "(c)", "\u249F": "(d)", "\u24A0": "(e)", "\u24A1": "(f)", "\u24A2": "(g)", "\u24A3": "(h)", "\u24A4": "(i)", "\u24A5": "(j)", "\u24A6": "(k)", "\u24A7": "(l)", "\u24A8": "(rn)", "\u24A9": "(n)", "\u24AA": "(o)", "\u24AB": "(p)", "\u24AC": "(q)", "\u24AD": "(r)", "\u24AE": "(s)", "\u24AF": "(t)", "\u24B0": "(u)", "\u24B1": "(v)", "\u24B2": "(w)", "\u24B3": "(x)", "\u24B4": "(y)", "\u24B5": "(z)", "\u2571": "/", "\u2573": "X", "\u2768": "(", "\u2769": ")", "\u276E": "<", "\u276F": ">", "\u2772": "(", "\u2773": ")", "\u2774": "{", "\u2775": "}", "\u2795": "+", "\u2796": "-", "\u27CB": "/", "\u27CD": "\\", "\u27D9": "T", "\u292B": "x", "\u292C": "x", "\u29F5": "\\", "\u29F8": "/", "\u29F9": "\\", "\u2A20": ">>", "\u2A2F": "x", "\u2A74": "::=", "\u2A75": "==", "\u2A76": "===", "\u2AA5": "><", "\u2AFB": "///", "\u2AFD": "//", "\u2C85": "r", "\u2C8E": "H", "\u2C92": "l", "\u2C94": "K", "\u2C98": "M", "\u2C9A": "N", "\u2C9E": "O", "\u2C9F": "o", "\u2CA2": "P", "\u2CA3": "p", "\u2CA4": "C", "\u2CA5": "c", "\u2CA6": "T", "\u2CA8": "Y", "\u2CAC": "X", "\u2CBA": "-", "\u2CC6": "/", "\u2CCA": "9", "\u2CCC": "3", "\u2CD0": "L", "\u2CD2": "6", "\u2CF9": "\\\\", "\u2D38": "V", "\u2D39": "E", "\u2D4F": "l", "\u2D51": "!", "\u2D54": "O", "\u2D55": "Q", "\u2D5D": "X", "\u2E28": "((", "\u2E29": "))", "\u2E40": "=", "\u2F02": "\\", "\u2F03": "/", "\u3003": "''", "\u3007": "O", "\u3014": "(", "\u3015": ")", \u3033: "/", "\u30A0": "=", \u30CE: "/", "\u31D3": "/", "\u31D4": "\\", \u4E36: "\\", \u4E3F: "/", "\uA4D0": "B", "\uA4D1": "P", "\uA4D2": "d", "\uA4D3": "D", "\uA4D4": "T", "\uA4D6": "G", "\uA4D7": "K", "\uA4D9": "J", "\uA4DA": "C", "\uA4DC": "Z", "\uA4DD": "F", "\uA4DF": "M", "\uA4E0": "N", "\uA4E1": "L", "\uA4E2": "S", "\uA4E3": "R", "\uA4E6": "V", "\uA4E7": "H", "\uA4EA": "W", "\uA4EB": "X", "\uA4EC": "Y", "\uA4EE": "A", "\uA4F0": "E", "\uA4F2": "l", "\uA4F3": "O", "\uA4F4": "U", "\uA4F8": ".", "\uA4F9": ",", "\uA4FA": "..", "\uA4FB": ".,", "\uA4FD": ":", "\uA4FE": "-.", "\uA4FF": "=", "\uA60E": ".", "\uA644": "2", "\uA647": "i", "\uA698": "OO", "\uA699": "oo", "\uA6DF": "V", "\uA6EB": "?", "\uA6EF": "2", "\uA728": "T3", "\uA731": "s", "\uA732": "AA", "\uA733": "aa", "\uA734": "AO", "\uA735": "ao", "\uA736": "AU", "\uA737": "au", "\uA738": "AV", "\uA739": "av", "\uA73A": "AV", "\uA73B": "av", "\uA73C": "AY", "\uA73D": "ay", "\uA74E": "OO", "\uA74F": "oo", "\uA75A": "2", "\uA76A": "3", "\uA76E": "9", "\uA777": "tf", "\uA778": "&", "\uA789": ":", "\uA78C": "'", "\uA798": "F", "\uA799": "f", "\uA79F": "u", "\uA7AB": "3", "\uA7B2": "J", "\uA7B3": "X", "\uA7B4": "B", "\uAB32": "e", "\uAB35": "f", "\uAB3D": "o", "\uAB47": "r", "\uAB48": "r", "\uAB4E": "u", "\uAB52": "u", "\uAB5A": "y", "\uAB63": "uo", "\uAB75": "i", "\uAB81": "r", "\uAB83": "w", "\uAB93": "z", "\uABA9": "v", "\uABAA": "s", "\uABAF": "c", "\u{10282}": "B", "\u{10286}": "E", "\u{10287}": "F", "\u{1028A}": "l", "\u{10290}": "X", "\u{10292}": "O", "\u{10295}": "P", "\u{10296}": "S", "\u{10297}": "T", "\u{1029B}": "+", "\u{102A0}": "A", "\u{102A1}": "B", "\u{102A2}": "C", "\u{102A5}": "F", "\u{102AB}": "O", "\u{102B0}": "M", "\u{102B1}": "T", "\u{102B2}": "Y", "\u{102B4}": "X", "\u{102CF}": "H", "\u{102F5}": "Z", "\u{10301}": "B", "\u{10302}": "C", "\u{10309}": "l", "\u{10311}": "M", "\u{10315}": "T", "\u{10317}": "X", "\u{1031A}": "8", "\u{1031F}": "*", "\u{10320}": "l", "\u{10322}": "X", "\u{10404}": "O", "\u{10415}": "C", "\u{1041B}": "L", "\u{10420}": "S", "\u{1042C}": "o", "\u{1043D}": "c", "\u{10448}": "s", "\u{104B4}": "R", "\u{104C2}": "O", "\u{104CE}": "U", "\u{104D2}": "7", "\u{104EA}": "o", "\u{104F6}": "u", "\u{10513}": "N", "\u{10516}": "O", "\u{10518}": "K", "\u{1051C}": "C", "\u{1051D}": "V", "\u{10525}": "F", "\u{10526}": "L", "\u{10527}": "X", "\u{10A50}": ".", "\u{114D0}": "O", "\u{11700}": "rn", "\u{11706}": "v", "\u{1170A}": "w", "\u{1170E}": "w", "\u{1170F}": "w", "\u{118A0}": "V", "\u{118A2}": "F", "\u{118A3}": "L", "\u{118A4}": "Y", "\u{118A6}": "E", "\u{118A9}": "Z", "\u{118AC}": "9", "\u{118AE}": "E", "\u{118AF}": "4", "\u{118B2}": "L", "\u{118B5}": "O", "\u{118B8}": "U", "\u{118BB}": "5", "\u{118BC}": "T", "\u{118C0}": "v", "\u{118C1}": "s", "\u{118C2}": "F", "\u{118C3}": "i", "\u{118C4}": "z", "\u{118C6}": "7", "\u{118C8}": "o", "\u{118CA}": "3", "\u{118CC}": "9", "\u{118D5}": "6", "\u{118D6}": "9", "\u{118D7}": "o", "\u{118D8}": "u", "\u{118DC}": "y", "\u{118E0}": "O", "\u{118E3}": "rn", "\u{118E5}": "Z", "\u{118E6}": "W", "\u{118E9}": "C", "\u{118EC}": "X", "\u{118EF}": "W", "\u{118F2}": "C", "\u{16F08}": "V", "\u{16F0A}": "T", "\u{16F16}": "L", "\u{16F28}": "l", "\u{16F35}": "R", "\u{16F3A}": "S", "\u{16F3B}": "3", "\u{16F3F}": ">", "\u{16F40}": "A", "\u{16F42}": "U", "\u{16F43}": "Y", "\u{16F51}": "'", "\u{16F52}": "'", "\u{1D114}": "{", "\u{1D16D}": ".", "\u{1D206}": "3", "\u{1D20D}": "V", "\u{1D20F}": "\\", "\u{1D212}": "7", "\u{1D213}": "F", "\u{1D216}": "R", "\u{1D22A}": "L", "\u{1D236}": "<", "\u{1D237}": ">", "\u{1D23A}": "/", "\u{1D23B}": "\\", "\u{1D400}": "A", "\u{1D401}": "B", "\u{1D402}": "C", "\u{1D403}": "D", "\u{1D404}": "E", "\u{1D405}": "F", "\u{1D406}": "G", "\u{1D407}": "H", "\u{1D408}": "l", "\u{1D409}": "J", "\u{1D40A}": "K", "\u{1D40B}": "L", "\u{1D40C}": "M", "\u{1D40D}": "N", "\u{1D40E}": "O", "\u{1D40F}": "P", "\u{1D410}": "Q", "\u{1D411}": "R", "\u{1D412}": "S", "\u{1D413}": "T", "\u{1D414}": "U", "\u{1D415}": "V", "\u{1D416}": "W", "\u{1D417}": "X", "\u{1D418}": "Y", "\u{1D419}": "Z", "\u{1D41A}": "a", "\u{1D41B}": "b", "\u{1D41C}": "c", "\u{1D41D}": "d", "\u{1D41E}": "e", "\u{1D41F}": "f", "\u{1D420}": "g", "\u{1D421}": "h", "\u{1D422}": "i", "\u{1D423}": "j", "\u{1D424}": "k", "\u{1D425}": "l", "\u{1D426}": "rn", "\u{1D427}": "n", "\u{1D428}": "o", "\u{1D429}": "p", "\u{1D42A}": "q", "\u{1D42B}": "r", "\u{1D42C}": "s", "\u{1D42D}": "t", "\u{1D42E}": "u", "\u{1D42F}": "v", "\u{1D430}": "w", "\u{1D431}": "x", "\u{1D432}": "y", "\u{1D433}": "z", "\u{1D434}": "A", "\u{1D435}": "B", "\u{1D436}": "C", "\u{1D437}": "D", "\u{1D438}": "E", "\u{1D439}": "F", "\u{1D43A}": "G", "\u{1D43B}": "H", "\u{1D43C}": "l", "\u{1D43D}": "J", "\u{1D43E}": "K", "\u{1D43F}": "L", "\u{1D440}": "M", "\u{1D441}": "N", "\u{1D442}": "O", "\u{1D443}": "P", "\u{1D444}": "Q", "\u{1D445}": "R", "\u{1D446}": "S", "\u{1D447}": "T", "\u{1D448}": "U", "\u{1D449}": "V", "\u{1D44A}": "W", "\u{1D44B}": "X", "\u{1D44C}": "Y", "\u{1D44D}": "Z", "\u{1D44E}": "a", "\u{1D44F}": "b", "\u{1D450}": "c", "\u{1D451}": "d", "\u{1D452}": "e", "\u{1D453}": "f", "\u{1D454}": "g", "\u{1D456}": "i", "\u{1D457}": "j", "\u{1D458}": "k", "\u{1D459}": "l", "\u{1D45A}": "rn", "\u{1D45B}": "n", "\u{1D45C}": "o", "\u{1D45D}": "p", "\u{1D45E}": "q", "\u{1D45F}": "r", "\u{1D460}": "s", "\u{1D461}": "t", "\u{1D462}": "u", "\u{1D463}": "v", "\u{1D464}": "w", "\u{1D465}": "x", "\u{1D466}": "y", "\u{1D467}": "z", "\u{1D468}": "A", "\u{1D469}": "B", "\u{1D46A}": "C", "\u{1D46B}": "D", "\u{1D46C}": "E", "\u{1D46D}": "F", "\u{1D46E}": "G", "\u{1D46F}": "H", "\u{1D470}": "l", "\u{1D471}": "J", "\u{1D472}": "K", "\u{1D473}": "L", "\u{1D474}": "M", "\u{1D475}": "N", "\u{1D476}": "O", "\u{1D477}": "P", "\u{1D478}": "Q", "\u{1D479}": "R", "\u{1D47A}": "S", "\u{1D47B}": "T", "\u{1D47C}": "U", "\u{1D47D}": "V", "\u{1D47E}": "W", "\u{1D47F}": "X", "\u{1D480}": "Y", "\u{1D481}": "Z", "\u{1D482}": "a", "\u{1D483}": "b", "\u{1D484}": "c", "\u{1D485}": "d", "\u{1D486}": "e", "\u{1D487}": "f", "\u{1D488}": "g", "\u{1D489}": "h", "\u{1D48A}": "i", "\u{1D48B}": "j", "\u{1D48C}": "k", "\u{1D48D}": "l", "\u{1D48E}": "rn", "\u{1D48F}": "n", "\u{1D490}": "o", "\u{1D491}": "p", "\u{1D492}": "q", "\u{1D493}": "r", "\u{1D494}": "s", "\u{1D495}": "t", "\u{1D496}": "u", "\u{1D497}": "v", "\u{1D498}": "w", "\u{1D499}": "x", "\u{1D49A}": "y", "\u{1D49B}": "z", "\u{1D49C}": "A", "\u{1D49E}": "C", "\u{1D49F}": "D", "\u{1D4A2}": "G", "\u{1D4A5}": "J", "\u{1D4A6}": "K", "\u{1D4A9}": "N", "\u{1D4AA}": "O", "\u{1D4AB}": "P", "\u{1D4AC}": "Q", "\u{1D4AE}": "S", "\u{1D4AF}": "T", "\u{1D4B0}": "U", "\u{1D4B1}": "V", "\u{1D4B2}": "W", "\u{1D4B3}": "X", "\u{1D4B4}": "Y", "\u{1D4B5}": "Z", "\u{1D4B6}": "a", "\u{1D4B7}": "b", "\u{1D4B8}": "c", "\u{1D4B9}": "d", "\u{1D4BB}": "f", "\u{1D4BD}": "h", "\u{1D4BE}": "i", "\u{1D4BF}": "j", "\u{1D4C0}": "k", "\u{1D4C1}": "l", "\u{1D4C2}": "rn", "\u{1D4C3}": "n", "\u{1D4C5}": "p", "\u{1D4C6}": "q", "\u{1D4C7}": "r", "\u{1D4C8}": "s", "\u{1D4C9}": "t", "\u{1D4CA}": "u", "\u{1D4CB}": "v", "\u{1D4CC}": "w", "\u{1D4CD}": "x", "\u{1D4CE}": "y", "\u{1D4CF}": "z", "\u{1D4D0}": "A", "\u{1D4D1}": "B", "\u{1D4D2}": "C", "\u{1D4D3}": "D", "\u{1D4D4}": "E", "\u{1D4D5}": "F", "\u{1D4D6}": "G", "\u{1D4D7}": "H", "\u{1D4D8}": "l", "\u{1D4D9}": "J", "\u{1D4DA}": "K", "\u{1D4DB}": "L", "\u{1D4DC}": "M", "\u{1D4DD}": "N", "\u{1D4DE}": "O", "\u{1D4DF}": "P", "\u{1D4E0}": "Q", "\u{1D4E1}": "R", "\u{1D4E2}": "S", "\u{1D4E3}": "T", "\u{1D4E4}": "U", "\u{1D4E5}": "V", "\u{1D4E6}": "W", "\u{1D4E7}": "X", "\u{1D4E8}": "Y", "\u{1D4E9}": "Z", "\u{1D4EA}": "a", "\u{1D4EB}": "b", "\u{1D4EC}": "c", "\u{1D4ED}": "d", "\u{1D4EE}": "e", "\u{1D4EF}": "f", "\u{1D4F0}": "g", "\u{1D4F1}": "h", "\u{1D4F2}": "i", "\u{1D4F3}": "j", "\u{1D4F4}": "k", "\u{1D4F5}": "l", "\u{1D4F6}": "rn", "\u{1D4F7}": "n", "\u{1D4F8}": "o", "\u{1D4F9}": "p", "\u{1D4FA}": "q", "\u{1D4FB}": "r", "\u{1D4FC}": "s", "\u{1D4FD}": "t", "\u{1D4FE}": "u", "\u{1D4FF}": "v", "\u{1D500}": "w", "\u{1D501}": "x", "\u{1D502}": "y", "\u{1D503}": "z", "\u{1D504}": "A", "\u{1D505}": "B", "\u{1D507}": "D", "\u{1D508}": "E", "\u{1D509}": "F", "\u{1D50A}": "G", "\u{1D50D}": "J", "\u{1D50E}": "K", "\u{1D50F}": "L", "\u{1D510}": "M", "\u{1D511}": "N", "\u{1D512}": "O", "\u{1D513}": "P", "\u{1D514}": "Q", "\u{1D516}": "S", "\u{1D517}": "T", "\u{1D518}": "U", "\u{1D519}": "V", "\u{1D51A}": "W", "\u{1D51B}": "X", "\u{1D51C}": "Y", "\u{1D51E}": "a", "\u{1D51F}": "b", "\u{1D520}": "c", "\u{1D521}": "d", "\u{1D522}": "e", "\u{1D523}": "f", "\u{1D524}": "g", "\u{1D525}": "h", "\u{1D526}": "i", "\u{1D527}": "j", "\u{1D528}": "k", "\u{1D529}": "l", "\u{1D52A}": "rn", "\u{1D52B}": "n", "\u{1D52C}": "o", "\u{1D52D}": "p", "\u{1D52E}": "q", "\u{1D52F}": "r", "\u{1D530}": "s", "\u{1D531}": "t", "\u{1D532}": "u", "\u{1D533}": "v", "\u{1D534}": "w", "\u{1D535}": "x", "\u{1D536}": "y", "\u{1D537}": "z", "\u{1D538}": "A", "\u{1D539}": "B", "\u{1D53B}": "D", "\u{1D53C}": "E", "\u{1D53D}": "F", "\u{1D53E}": "G", "\u{1D540}": "l", "\u{1D541}": "J", "\u{1D542}": "K", "\u{1D543}": "L", "\u{1D544}": "M", "\u{1D546}": "O", "\u{1D54A}": "S", "\u{1D54B}": "T", "\u{1D54C}": "U", "\u{1D54D}": "V", "\u{1D54E}": "W", "\u{1D54F}": "X", "\u{1D550}": "Y", "\u{1D552}": "a", "\u{1D553}": "b", "\u{1D554}": "c", "\u{1D555}": "d", "\u{1D556}": "e", "\u{1D557}": "f", "\u{1D558}": "g", "\u{1D559}": "h", "\u{1D55A}": "i", "\u{1D55B}": "j", "\u{1D55C}": "k", "\u{1D55D}": "l", "\u{1D55E}": "rn", "\u{1D55F}": "n", "\u{1D560}": "o", "\u{1D561}": "p", "\u{1D562}": "q", "\u{1D563}": "r", "\u{1D564}": "s", "\u{1D565}": "t", "\u{1D566}": "u", "\u{1D567}": "v", "\u{1D568}": "w", "\u{1D569}": "x", "\u{1D56A}": "y", "\u{1D56B}": "z", "\u{1D56C}": "A", "\u{1D56D}": "B", "\u{1D56E}": "C", "\u{1D56F}": "D", "\u{1D570}": "E", "\u{1D571}": "F", "\u{1D572}": "G", "\u{1D573}": "H", "\u{1D574}": "l", "\u{1D575}": "J", "\u{1D576}": "K", "\u{1D577}": "L", "\u{1D578}": "M", "\u{1D579}": "N", "\u{1D57A}": "O", "\u{1D57B}": "P", "\u{1D57C}": "Q", "\u{1D57D}": "R", "\u{1D57E}": "S", "\u{1D57F}": "T", "\u{1D580}": "U", "\u{1D581}": "V", "\u{1D582}": "W", "\u{1D583}": "X", "\u{1D584}": "Y", "\u{1D585}": "Z", "\u{1D586}": "a", "\u{1D587}": "b", "\u{1D588}": "c", "\u{1D589}": "d", "\u{1D58A}": "e", "\u{1D58B}": "f", "\u{1D58C}": "g", "\u{1D58D}": "h", "\u{1D58E}": "i", "\u{1D58F}": "j", "\u{1D590}": "k", "\u{1D591}": "l", "\u{1D592}": "rn", "\u{1D593}": "n", "\u{1D594}": "o", "\u{1D595}": "p", "\u{1D596}": "q", "\u{1D597}": "r", "\u{1D598}": "s", "\u{1D599}": "t", "\u{1D59A}": "u", "\u{1D59B}": "v", "\u{1D59C}": "w", "\u{1D59D}": "x", "\u{1D59E}": "y", "\u{1D59F}": "z", "\u{1D5A0}": "A", "\u{1D5A1}": "B", "\u{1D5A2}": "C", "\u{1D5A3}": "D", "\u{1D5A4}": "E", "\u{1D5A5}": "F", "\u{1D5A6}": "G", "\u{1D5A7}": "H", "\u{1D5A8}": "l", "\u{1D5A9}": "J", "\u{1D5AA}": "K", "\u{1D5AB}": "L", "\u{1D5AC}": "M", "\u{1D5AD}": "N", "\u{1D5AE}": "O", "\u{1D5AF}": "P", "\u{1D5B0}": "Q", "\u{1D5B1}": "R", "\u{1D5B2}": "S", "\u{1D5B3}": "T", "\u{1D5B4}": "U", "\u{1D5B5}": "V", "\u{1D5B6}": "W", "\u{1D5B7}": "X", "\u{1D5B8}": "Y", "\u{1D5B9}": "Z", "\u{1D5BA}": "a", "\u{1D5BB}": "b", "\u{1D5BC}": "c", "\u{1D5BD}": "d", "\u{1D5BE}": "e", "\u{1D5BF}": "f", "\u{1D5C0}": "g", "\u{1D5C1}": "h", "\u{1D5C2}": "i", "\u{1D5C3}": "j", "\u{1D5C4}": "k", "\u{1D5C5}": "l", "\u{1D5C6}": "rn", "\u{1D5C7}": "n", "\u{1D5C8}": "o", "\u{1D5C9}": "p", "\u{1D5CA}": "q", "\u{1D5CB}": "r", "\u{1D5CC}": "s", "\u{1D5CD}": "t", "\u{1D5CE}": "u", "\u{1D5CF}": "v", "\u{1D5D0}": "w", "\u{1D5D1}": "x", "\u{1D5D2}": "y", "\u{1D5D3}": "z", "\u{1D5D4}": "A", "\u{1D5D5}": "B", "\u{1D5D6}": "C", "\u{1D5D7}": "D", "\u{1D5D8}": "E", "\u{1D5D9}": "F", "\u{1D5DA}": "G", "\u{1D5DB}": "H", "\u{1D5DC}": "l", "\u{1D5DD}": "J", "\u{1D5DE}": "K", "\u{1D5DF}": "L", "\u{1D5E0}": "M", "\u{1D5E1}": "N", "\u{1D5E2}": "O", "\u{1D5E3}": "P", "\u{1D5E4}": "Q", "\u{1D5E5}": "R", "\u{1D5E6}": "S", "\u{1D5E7}": "T", "\u{1D5E8}": "U", "\u{1D5E9}": "V", "\u{1D5EA}": "W", "\u{1D5EB}": "X", "\u{1D5EC}": "Y", "\u{1D5ED}": "Z", "\u{1D5EE}": "a", "\u{1D5EF}": "b", "\u{1D5F0}": "c", "\u{1D5F1}": "d", "\u{1D5F2}": "e", "\u{1D5F3}": "f", "\u{1D5F4}": "g", "\u{1D5F5}": "h", "\u{1D5F6}": "i", "\u{1D5F7}": "j", "\u{1D5F8}": "k", "\u{1D5F9}": "l", "\u{1D5FA}": "rn", "\u{1D5FB}": "n", "\u{1D5FC}": "o", "\u{1D5FD}": "p", "\u{1D5FE}": "q", "\u{1D5FF}": "r", "\u{1D600}": "s", "\u{1D601}": "t", "\u{1D602}": "u", "\u{1D603}": "v", "\u{1D604}": "w", "\u{1D605}": "x", "\u{1D606}": "y", "\u{1D607}": "z", "\u{1D608}": "A", "\u{1D609}": "B", "\u{1D60A}": "C", "\u{1D60B}": "D", "\u{1D60C}": "E", "\u{1D60D}": "F", "\u{1D60E}": "G", "\u{1D60F}": "H", "\u{1D610}": "l", "\u{1D611}": "J", "\u{1D612}": "K", "\u{1D613}": "L", "\u{1D614}": "M", "\u{1D615}": "N", "\u{1D616}": "O", "\u{1D617}": "P", "\u{1D618}": "Q", "\u{1D619}": "R", "\u{1D61A}": "S", "\u{1D61B}": "T", "\u{1D61C}": "U", "\u{1D61D}": "V", "\u{1D61E}": "W", "\u{1D61F}": "X", "\u{1D620}": "Y", "\u{1D621}": "Z", "\u{1D622}": "a", "\u{1D623}": "b", "\u{1D624}": "c", "\u{1D625}": "d", "\u{1D626}": "e", "\u{1D627}": "f", "\u{1D628}": "g", "\u{1D629}": "h", "\u{1D62A}": "i", "\u{1D62B}": "j", "\u{1D62C}": "k", "\u{1D62D}": "l", "\u{1D62E}": "rn", "\u{1D62F}": "n", "\u{1D630}": "o", "\u{1D631}": "p", "\u{1D632}": "q", "\u{1D633}": "r", "\u{1D634}": "s", "\u{1D635}": "t", "\u{1D636}": "u", "\u{1D637}": "v", "\u{1D638}": "w", "\u{1D639}": "x", "\u{1D63A}": "y", "\u{1D63B}": "z", "\u{1D63C}": "A", "\u{1D63D}": "B", "\u{1D63E}": "C", "\u{1D63F}": "D", "\u{1D640}": "E", "\u{1D641}": "F", "\u{1D642}": "G", "\u{1D643}": "H", "\u{1D644}": "l", "\u{1D645}": "J", "\u{1D646}": "K", "\u{1D647}": "L", "\u{1D648}": "M", "\u{1D649}": "N", "\u{1D64A}": "O", "\u{1D64B}": "P", "\u{1D64C}": "Q", "\u{1D64D}": "R", "\u{1D64E}": "S", "\u{1D64F}": "T", "\u{1D650}": "U", "\u{1D651}": "V", "\u{1D652}": "W", "\u{1D653}": "X", "\u{1D654}": "Y", "\u{1D655}": "Z", "\u{1D656}": "a", "\u{1D657}": "b", "\u{1D658}": "c", "\u{1D659}": "d", "\u{1D65A}": "e", "\u{1D65B}": "f", "\u{1D65C}": "g", "\u{1D65D}": "h", "\u{1D65E}": "i", "\u{1D65F}": "j", "\u{1D660}": "k", "\u{1D661}": "l", "\u{1D662}": "rn", "\u{1D663}": "n", "\u{1D664}": "o", "\u{1D665}": "p", "\u{1D666}": "q", "\u{1D667}": "r", "\u{1D668}": "s", "\u{1D669}": "t", "\u{1D66A}": "u", "\u{1D66B}": "v", "\u{1D66C}": "w", "\u{1D66D}": "x", "\u{1D66E}": "y", "\u{1D66F}": "z", "\u{1D670}": "A", "\u{1D671}": "B", "\u{1D672}": "C", "\u{1D673}": "D", "\u{1D674}": "E", "\u{1D675}": "F", "\u{1D676}": "G", "\u{1D677}": "H", "\u{1D678}": "l", "\u{1D679}": "J", "\u{1D67A}": "K", "\u{1D67B}": "L", "\u{1D67C}": "M", "\u{1D67D}": "N", "\u{1D67E}": "O", "\u{1D67F}": "P", "\u{1D680}": "Q", "\u{1D681}": "R", "\u{1D682}": "S", "\u{1D683}": "T", "\u{1D684}": "U", "\u{1D685}": "V", "\u{1D686}": "W", "\u{1D687}": "X", "\u{1D688}": "Y", "\u{1D689}": "Z", "\u{1D68A}": "a", "\u{1D68B}": "b", "\u{1D68C}": "c", "\u{1D68D}": "d", "\u{1D68E}": "e", "\u{1D68F}": "f", "\u{1D690}": "g", "\u{1D691}": "h", "\u{1D692}": "i", "\u{1D693}": "j", "\u{1D694}": "k", "\u{1D695}": "l", "\u{1D696}": "rn", "\u{1D697}": "n", "\u{1D698}": "o", "\u{1D699}": "p", "\u{1D69A}": "q", "\u{1D69B}": "r", "\u{1D69C}": "s", "\u{1D69D}": "t", "\u{1D69E}": "u", "\u{1D69F}": "v", "\u{1D6A0}": "w", "\u{1D6A1}": "x", "\u{1D6A2}": "y", "\u{1D6A3}": "z", "\u{1D6A4}": "i", "\u{1D6A8}": "A", "\u{1D6A9}": "B", "\u{1D6AC}": "E", "\u{1D6AD}": "Z", "\u{1D6AE}": "H", "\u{1D6B0}": "l", "\u{1D6B1}": "K", "\u{1D6B3}": "M", "\u{1D6B4}": "N", "\u{1D6B6}": "O", "\u{1D6B8}": "P", "\u{1D6BB}": "T", "\u{1D6BC}": "Y", "\u{1D6BE}": "X", "\u{1D6C2}": "a", "\u{1D6C4}": "y", "\u{1D6CA}": "i", "\u{1D6CE}": "v", "\u{1D6D0}": "o", "\u{1D6D2}": "p", "\u{1D6D4}": "o", "\u{1D6D6}": "u", "\u{1D6E0}": "p", "\u{1D6E2}": "A", "\u{1D6E3}": "B", "\u{1D6E6}": "E", "\u{1D6E7}": "Z", "\u{1D6E8}": "H", "\u{1D6EA}": "l", "\u{1D6EB}": "K", "\u{1D6ED}": "M", "\u{1D6EE}": "N", "\u{1D6F0}": "O", "\u{1D6F2}": "P", "\u{1D6F5}": "T", "\u{1D6F6}": "Y", "\u{1D6F8}": "X", "\u{1D6FC}": "a", "\u{1D6FE}": "y", "\u{1D704}": "i", "\u{1D708}": "v", "\u{1D70A}": "o", "\u{1D70C}": "p", "\u{1D70E}": "o", "\u{1D710}": "u", "\u{1D71A}": "p", "\u{1D71C}": "A", "\u{1D71D}": "B", "\u{1D720}": "E", "\u{1D721}": "Z", "\u{1D722}": "H", "\u{1D724}": "l", "\u{1D725}": "K", "\u{1D727}": "M", "\u{1D728}": "N", "\u{1D72A}": "O", "\u{1D72C}": "P", "\u{1D72F}": "T", "\u{1D730}": "Y", "\u{1D732}": "X", "\u{1D736}": "a", "\u{1D738}": "y", "\u{1D73E}": "i", "\u{1D742}": "v", "\u{1D744}": "o", "\u{1D746}": "p", "\u{1D748}": "o", "\u{1D74A}": "u", "\u{1D754}": "p", "\u{1D756}": "A", "\u{1D757}": "B", "\u{1D75A}": "E", "\u{1D75B}": "Z", "\u{1D75C}": "H", "\u{1D75E}": "l", "\u{1D75F}": "K", "\u{1D761}": "M", "\u{1D762}": "N", "\u{1D764}": "O", "\u{1D766}": "P", "\u{1D769}": "T", "\u{1D76A}": "Y", "\u{1D76C}": "X", "\u{1D770}": "a", "\u{1D772}": "y", "\u{1D778}": "i", "\u{1D77C}": "v", "\u{1D77E}": "o", "\u{1D780}": "p", "\u{1D782}": "o", "\u{1D784}": "u", "\u{1D78E}": "p", "\u{1D790}": "A", "\u{1D791}": "B", "\u{1D794}": "E", "\u{1D795}": "Z", "\u{1D796}": "H", "\u{1D798}": "l", "\u{1D799}": "K", "\u{1D79B}": "M", "\u{1D79C}": "N", "\u{1D79E}": "O", "\u{1D7A0}": "P", "\u{1D7A3}": "T", "\u{1D7A4}": "Y", "\u{1D7A6}": "X", "\u{1D7AA}": "a", "\u{1D7AC}": "y", "\u{1D7B2}": "i", "\u{1D7B6}": "v", "\u{1D7B8}": "o", "\u{1D7BA}": "p", "\u{1D7BC}": "o", "\u{1D7BE}": "u", "\u{1D7C8}": "p", "\u{1D7CA}": "F", "\u{1D7CE}": "O", "\u{1D7CF}": "l", "\u{1D7D0}": "2", "\u{1D7D1}": "3", "\u{1D7D2}": "4", "\u{1D7D3}": "5", "\u{1D7D4}": "6", "\u{1D7D5}": "7", "\u{1D7D6}": "8", "\u{1D7D7}": "9", "\u{1D7D8}": "O", "\u{1D7D9}": "l", "\u{1D7DA}": "2", "\u{1D7DB}": "3", "\u{1D7DC}": "4", "\u{1D7DD}": "5", "\u{1D7DE}": "6", "\u{1D7DF}": "7", "\u{1D7E0}": "8", "\u{1D7E1}": "9", "\u{1D7E2}": "O", "\u{1D7E3}": "l", "\u{1D7E4}": "2", "\u{1D7E5}": "3", "\u{1D7E6}": "4", "\u{1D7E7}": "5", "\u{1D7E8}": "6", "\u{1D7E9}": "7", "\u{1D7EA}": "8", "\u{1D7EB}": "9", "\u{1D7EC}": "O", "\u{1D7ED}": "l", "\u{1D7EE}": "2", "\u{1D7EF}": "3", "\u{1D7F0}": "4", "\u{1D7F1}": "5", "\u{1D7F2}": "6", "\u{1D7F3}": "7", "\u{1D7F4}": "8", "\u{1D7F5}": "9", "\u{1D7F6}": "O", "\u{1D7F7}": "l", "\u{1D7F8}": "2", "\u{1D7F9}": "3", "\u{1D7FA}": "4", "\u{1D7FB}": "5", "\u{1D7FC}": "6", "\u{1D7FD}": "7", "\u{1D7FE}": "8", "\u{1D7FF}": "9", "\u{1E8C7}": "l", "\u{1E8CB}": "8", "\u{1EE00}": "l", "\u{1EE24}": "o", "\u{1EE64}": "o", "\u{1EE80}": "l", "\u{1EE84}": "o", "\u{1F100}": "O.", "\u{1F101}": "O,", "\u{1F102}": "l,", "\u{1F103}": "2,", "\u{1F104}": "3,", "\u{1F105}": "4,", "\u{1F106}": "5,", "\u{1F107}": "6,", "\u{1F108}": "7,", "\u{1F109}": "8,", "\u{1F10A}": "9,", "\u{1F110}": "(A)", "\u{1F111}": "(B)", "\u{1F112}": "(C)", "\u{1F113}": "(D)", "\u{1F114}": "(E)", "\u{1F115}": "(F)", "\u{1F116}": "(G)", "\u{1F117}": "(H)", "\u{1F118}": "(l)", "\u{1F119}": "(J)", "\u{1F11A}": "(K)", "\u{1F11B}": "(L)", "\u{1F11C}": "(M)", "\u{1F11D}": "(N)", "\u{1F11E}": "(O)", "\u{1F11F}": "(P)", "\u{1F120}": "(Q)", "\u{1F121}": "(R)", "\u{1F122}": "(S)", "\u{1F123}": "(T)", "\u{1F124}": "(U)", "\u{1F125}": "(V)", "\u{1F126}": "(W)", "\u{1F127}": "(X)", "\u{1F128}": "(Y)", "\u{1F129}": "(Z)", "\u{1F12A}": "(S)", "\u{1F700}": "QE", "\u{1F707}": "AR", "\u{1F74C}": "C", "\u{1F75C}": "sss", "\u{1F768}": "T", "\u{1F76B}": "MB", "\u{1F76C}": "VB", "\u{1FBF0}": "O", "\u{1FBF1}": "l", "\u{1FBF2}": "2", "\u{1FBF3}": "3", "\u{1FBF4}": "4", "\u{1FBF5}": "5", "\u{1FBF6}": "6", "\u{1FBF7}": "7", "\u{1FBF8}": "8", "\u{1FBF9}": "9", \uFB00: "ff", \uFB01: "fi", \uFB02: "fl", \uFB03: "ffi", \uFB04: "ffl", \uFB06: "st", \uFBA6: "o", \uFBA7: "o", \uFBA8: "o", \uFBA9: "o", \uFBAA: "o", \uFBAB: "o", \uFBAC: "o", \uFBAD: "o", "\uFD3E": "(", "\uFD3F": ")", "\uFE30": ":", "\uFE4D": "_", "\uFE4E": "_", "\uFE4F": "_", "\uFE58": "-", "\uFE68": "\\", \uFE8D: "l", \uFE8E: "l", \uFEE9: "o", \uFEEA: "o", \uFEEB: "o", \uFEEC: "o", "\uFF01": "!", "\uFF02": "''", "\uFF07": "'", "\uFF1A": ":", \uFF21: "A", \uFF22: "B", \uFF23: "C", \uFF25: "E", \uFF28: "H", \uFF29: "l", \uFF2A: "J", \uFF2B: "K", \uFF2D: "M", \uFF2E: "N", \uFF2F: "O", \uFF30: "P", \uFF33: "S", \uFF34: "T", \uFF38: "X", \uFF39: "Y", \uFF3A: "Z", "\uFF3B": "(", "\uFF3C": "\\", "\uFF3D": ")", "\uFF40": "'", \uFF41: "a", \uFF43: "c", \uFF45: "e", \uFF47: "g", \uFF48: "h", \uFF49: "i", \uFF4A: "j", \uFF4C: "l", \uFF4F: "o", \uFF50: "p", \uFF53: "s", \uFF56: "v", \uFF58: "x", \uFF59: "y", "\uFFE8": "l" };
+
+// src/policy/homographs.ts
+var CONFUSABLE = confusables_default;
+var WELL_KNOWN = [
+  "google.com",
+  "microsoft.com",
+  "apple.com",
+  "amazon.com",
+  "github.com",
+  "gitlab.com",
+  "paypal.com",
+  "facebook.com",
+  "linkedin.com",
+  "slack.com",
+  "okta.com",
+  "salesforce.com",
+  "dropbox.com",
+  "adobe.com"
+];
+var SCRIPTS = [
+  "Latin",
+  "Greek",
+  "Cyrillic",
+  "Armenian",
+  "Hebrew",
+  "Arabic",
+  "Syriac",
+  "Thaana",
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Oriya",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Thai",
+  "Lao",
+  "Tibetan",
+  "Myanmar",
+  "Georgian",
+  "Hangul",
+  "Ethiopic",
+  "Cherokee",
+  "Khmer",
+  "Mongolian",
+  "Hiragana",
+  "Katakana",
+  "Bopomofo",
+  "Han"
+];
+var AUGMENTED = {
+  Han: ["Japanese", "Korean", "Bopomofo-Han"],
+  Hiragana: ["Japanese"],
+  Katakana: ["Japanese"],
+  Hangul: ["Korean"],
+  Bopomofo: ["Bopomofo-Han"]
+};
+var scriptTests;
+var lookAlikes;
+function homographProblem(ascii, familiar) {
+  if (!/(^|\.)xn--/u.test(ascii)) return null;
+  const unicode = domainToUnicode(ascii);
+  if (unicode === "" || unicode === ascii) return null;
+  const shown = `${ascii} (${unicode})`;
+  for (const label of unicode.split(".")) {
+    const scripts = mixedScripts(label);
+    if (scripts) return `${shown} mixes scripts in one label (${scripts.join(" and ")}): the mark of a look-alike domain`;
+  }
+  const target = lookAlikeOf(unicode, familiar);
+  if (target !== void 0 && target !== ascii) return `${shown} looks like ${target} (a homograph of a webmail or well-known domain)`;
+  const asciiTwin = unicode.split(".").map(latinTwin);
+  if (asciiTwin.some((twin) => twin !== null)) {
+    const twin = unicode.split(".").map((label, index) => asciiTwin[index] ?? label).join(".");
+    return `${shown} looks like the ASCII name ${twin} (a homograph); write ${twin} if you mean it`;
+  }
+  return null;
+}
+function identifierProblem(text) {
+  if (/^[\x00-\x7f]*$/u.test(text)) return null;
+  const scripts = mixedScripts(text);
+  if (scripts) return `mixes scripts (${scripts.join(" and ")}): the mark of a look-alike`;
+  const twin = latinTwin(text);
+  return twin === null ? null : `looks like the ASCII ${twin} (a homograph); write ${twin} if you mean it`;
+}
+function skeleton(text) {
+  let out = "";
+  for (const char of text.normalize("NFD")) out += CONFUSABLE[char] ?? char;
+  return out.normalize("NFD");
+}
+function mixedScripts(label) {
+  let common = null;
+  const seen = /* @__PURE__ */ new Set();
+  for (const char of label) {
+    const scripts = scriptsOf(char);
+    if (scripts === null) continue;
+    seen.add(scripts[0]);
+    common = common === null ? new Set(scripts) : new Set(scripts.filter((script) => common?.has(script)));
+    if (common.size === 0) return [...seen];
+  }
+  return null;
+}
+function scriptsOf(char) {
+  if (/[\p{scx=Zyyy}\p{scx=Zinh}]/u.test(char)) return null;
+  scriptTests ??= SCRIPTS.map((name) => ({ name, test: new RegExp(`\\p{scx=${name}}`, "u") }));
+  const found = scriptTests.filter(({ test }) => test.test(char)).map(({ name }) => name);
+  if (found.length === 0) return new RegExp("\\p{L}", "u").test(char) ? ["Other"] : null;
+  return [...found, ...found.flatMap((name) => AUGMENTED[name] ?? [])];
+}
+function lookAlikeOf(unicode, familiar) {
+  if (!lookAlikes) {
+    lookAlikes = /* @__PURE__ */ new Map();
+    for (const domain of [...WELL_KNOWN, ...familiar()]) {
+      const key = skeleton(domainToUnicode(domain) || domain);
+      if (!lookAlikes.has(key)) lookAlikes.set(key, domain);
+    }
+  }
+  return lookAlikes.get(skeleton(unicode));
+}
+function latinTwin(label) {
+  if (/^[\x00-\x7f]*$/u.test(label) || !new RegExp("\\p{scx=Latin}", "u").test(label)) return null;
+  let twin = "";
+  for (const char of label.normalize("NFD")) twin += char.charCodeAt(0) < 128 ? char : CONFUSABLE[char] ?? char;
+  return /^[\x00-\x7f]+$/u.test(twin) ? twin : null;
+}
+
 // src/scope.ts
 function scopeKey(ref) {
   return `${ref.scopeType}/${ref.scope}`;
 }
 function parseScopeKey(key) {
+  const ref = splitScopeKey(key);
+  const problem = scopeTextProblem("scopeType", ref.scopeType) ?? scopeTextProblem("scope", ref.scope);
+  if (problem) throw new Error(`"${key}" is refused: its ${problem}`);
+  return ref;
+}
+function splitScopeKey(key) {
   const slash = key.indexOf("/");
   if (slash <= 0 || slash === key.length - 1) {
     throw new Error(`"${key}" is not a scope key; expected TYPE/ID, e.g. team/acme-eng`);
   }
   return { scopeType: key.slice(0, slash), scope: key.slice(slash + 1) };
 }
+function scopeTextProblem(what, value) {
+  const problem = identifierProblem(value);
+  return problem === null ? null : `${what} "${value}" (${codePoints(value)}) ${problem}`;
+}
+function codePoints(text) {
+  return text.replace(/[^\x00-\x7f]/gu, (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16)}}`);
+}
 function compareScopeKeys(a, b) {
   return compareStrings(a, b);
 }
 
-// src/plan/fields.ts
-function fieldChanges(policy, live) {
-  const changes = [];
-  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
-    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
-  }
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(live.metadata, policy.metadata)) {
-    changes.push({ field: "metadata", before: live.metadata ?? null, after: policy.metadata });
-  }
-  return changes;
-}
-function sameMetadata(live, desired) {
-  return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
+// src/plan/canonical-json.ts
 function canonicalJson(value) {
   return value === void 0 ? "null" : JSON.stringify(sortedKeys(value));
 }
@@ -62018,6 +62415,90 @@ function sortedKeys(value) {
   return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }
 
+// src/plan/ownership.ts
+import { createHash } from "node:crypto";
+var RESERVED_PREFIX = "autojoin-sync.";
+var MARKER_KEYS = {
+  owner: "autojoin-sync.owner",
+  commit: "autojoin-sync.commit",
+  digest: "autojoin-sync.digest"
+};
+var DEFAULT_OWNER = "default";
+function isReservedKey(key) {
+  return key.startsWith(RESERVED_PREFIX);
+}
+function markerOf(metadata) {
+  if (!isPlainObject(metadata)) return null;
+  const owner = metadata[MARKER_KEYS.owner];
+  if (typeof owner !== "string" || owner === "") return null;
+  const marker = { owner };
+  const commit = metadata[MARKER_KEYS.commit];
+  const digest = metadata[MARKER_KEYS.digest];
+  if (typeof commit === "string" && commit !== "") marker.commit = commit;
+  if (typeof digest === "string" && digest !== "") marker.digest = digest;
+  return marker;
+}
+function liveMarker(live) {
+  return live?.autojoin ? markerOf(live.metadata) : null;
+}
+function canonicalWrittenState(state) {
+  const canonical = {
+    componentId: state.componentId,
+    domains: comparableDomains(state.domains),
+    scope: state.scope,
+    scopeType: state.scopeType
+  };
+  if (state.scopeName !== void 0) canonical.scopeName = state.scopeName;
+  if (state.metadata !== void 0) canonical.metadata = state.metadata;
+  return canonicalJson(canonical);
+}
+function stateDigest(state) {
+  return createHash("sha256").update(canonicalWrittenState(state), "utf8").digest("hex");
+}
+function unmarkedMetadata(live) {
+  if (!isPlainObject(live)) return {};
+  return Object.fromEntries(Object.entries(live).filter(([key]) => !isReservedKey(key)));
+}
+function keptMetadataOf(live, managed) {
+  if (managed !== void 0 || !live?.autojoin) return void 0;
+  const kept = unmarkedMetadata(live.metadata);
+  return Object.keys(kept).length > 0 ? kept : void 0;
+}
+function metadataToWrite(input) {
+  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
+  const marker = { [MARKER_KEYS.owner]: input.owner };
+  if (input.commit !== void 0) marker[MARKER_KEYS.commit] = input.commit;
+  marker[MARKER_KEYS.digest] = input.digest;
+  return { ...own, ...marker };
+}
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/plan/fields.ts
+function fieldChanges(policy, live) {
+  const changes = [];
+  if (policy.scopeName !== void 0 && live.scopeName !== void 0 && live.scopeName !== policy.scopeName) {
+    changes.push({ field: "scopeName", before: live.scopeName, after: policy.scopeName });
+  }
+  const shown = withoutMarker(live.metadata);
+  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(shown, policy.metadata)) {
+    changes.push({ field: "metadata", before: shown ?? null, after: policy.metadata });
+  }
+  return changes;
+}
+function ownerChange(live, owner) {
+  if (!live.autojoin || live.metadata === void 0) return null;
+  const before = liveMarker(live)?.owner ?? null;
+  return before === owner ? null : { field: "owner", before, after: owner };
+}
+function withoutMarker(metadata) {
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? unmarkedMetadata(metadata) : metadata;
+}
+function sameMetadata(live, desired) {
+  return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
+
 // src/plan/diff.ts
 function declaredDesired(policy) {
   return { policy, domains: comparableDomains(policy.domains), reason: "declared", explicitEmpty: policy.explicitEmpty };
@@ -62025,12 +62506,13 @@ function declaredDesired(policy) {
 function prunedDesired(policy) {
   return { policy, domains: [], reason: "pruned", explicitEmpty: false, removedBy: policy.removedBy };
 }
-function compareScope(desired, live) {
+function compareScope(desired, live, owner = DEFAULT_OWNER) {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live) : null;
-  const fields2 = fieldChanges(desired.policy, live);
+  const owned = ownerChange(live, owner);
+  if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
+  const fields2 = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
@@ -62059,6 +62541,8 @@ function makeChange(kind, desired, before, after, live, fields2 = []) {
   };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
   if (policy.metadata !== void 0) change.metadata = policy.metadata;
+  const kept = keptMetadataOf(live, policy.metadata);
+  if (kept !== void 0) change.keptMetadata = kept;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields2.length > 0) change.fieldChanges = fields2;
@@ -62069,7 +62553,7 @@ function sameList(a, b) {
 }
 
 // src/plan/shard.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 var ShardError = class extends Error {
   constructor(message) {
     super(message);
@@ -62096,12 +62580,12 @@ function inShardOf(shard) {
   return (item) => shard === void 0 || inShard(item.key, shard);
 }
 function shardIndexOf(key, total) {
-  const bucket = Number.parseInt(createHash("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
+  const bucket = Number.parseInt(createHash2("sha256").update(key, "utf8").digest("hex").slice(0, 8), 16);
   return bucket % total + 1;
 }
 
 // src/plan/types.ts
-var PLAN_FORMAT_VERSION = 2;
+var PLAN_FORMAT_VERSION = 3;
 
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
@@ -62111,29 +62595,48 @@ function compareChanges(a, b) {
 }
 function planBuilder(options) {
   const keep = inShardOf(options.shard);
+  const owner = options.owner ?? DEFAULT_OWNER;
   const replace = options.replace ?? /* @__PURE__ */ new Set();
   const changes = [];
   const scopes = [];
+  const notManagedHere = [];
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    const change = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    if (change?.reason === "pruned" && !ours(change.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(change, live));
+      return;
+    }
     if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options)
+    finish: () => {
+      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+    }
   };
+}
+function ours(key, live, owner, takeOwnership) {
+  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
+}
+function notManaged(change, live) {
+  const entry = { key: change.key, owner: liveMarker(live)?.owner ?? null };
+  if (change.removedBy) entry.removedBy = change.removedBy;
+  return entry;
 }
 function planOf(changes, scopes, options) {
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
     target: withoutCredentials(options.target),
+    owner: options.owner,
     changes,
     scopes,
-    summary: summarize(changes, scopes.length)
+    summary: summarize(changes, scopes.length),
+    notManagedHere: options.notManagedHere
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62145,13 +62648,13 @@ function sortedScopes(scopes) {
   return scopes;
 }
 function summarize(changes, scopeCount) {
-  const summary2 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
+  const summary3 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
   for (const change of changes) {
-    summary2[change.kind] += 1;
-    summary2.domainsAdded += change.added.length;
-    summary2.domainsRemoved += change.removed.length;
+    summary3[change.kind] += 1;
+    summary3.domainsAdded += change.added.length;
+    summary3.domainsRemoved += change.removed.length;
   }
-  return summary2;
+  return summary3;
 }
 var NO_AUTOJOIN = "no autojoin";
 function fingerprint(live) {
@@ -62165,7 +62668,7 @@ function fingerprint(live) {
   if (live?.scopeName !== void 0) state.scopeName = live.scopeName;
   if (live?.metadata !== void 0) state.metadata = canonicalJson(live.metadata);
   const canonical = JSON.stringify(state);
-  return createHash2("sha256").update(canonical, "utf8").digest("hex");
+  return createHash3("sha256").update(canonical, "utf8").digest("hex");
 }
 function withoutCredentials(target) {
   try {
@@ -62351,71 +62854,24 @@ var RunError = class extends Error {
   }
   exitCode;
 };
-function toRunError(error3) {
-  if (error3 instanceof UnsafePlanError) return Object.assign(new RunError(`refused by a safety limit: ${error3.message}`, ExitCode2.unsafe), { cause: error3 });
-  if (error3 instanceof StalePlanError) return Object.assign(new RunError(error3.message, ExitCode2.stalePlan), { cause: error3 });
-  return error3;
-}
-
-// src/redact.ts
-var MIN_EMBEDDED_RUN = 6;
-function createRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (secret === void 0 || secret === "") continue;
-    for (const form of secretForms(secret)) forms.add(form);
-  }
-  if (forms.size === 0) return (text) => text;
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const pattern = new RegExp(alternatives.join("|"), "giu");
-  return (text) => text.replace(pattern, "***");
-}
-function secretForms(secret) {
-  const forms = /* @__PURE__ */ new Set([secret, secret.trim(), secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
-  const bytes = Buffer.from(secret, "utf8");
-  for (const encoding of ["base64", "base64url"]) {
-    forms.add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
-  }
-  forms.delete("");
-  return [...forms];
-}
-function embeddedRuns(bytes, encoding) {
-  const runs = [];
-  for (let offset = 0; offset < 3; offset += 1) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/u, "");
-    const first = Math.ceil(8 * offset / 6);
-    const last = Math.floor(8 * (offset + bytes.length) / 6);
-    runs.push(encoded.slice(first, last));
-  }
-  return runs;
-}
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-}
-
-// src/render/escape.ts
-var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
-function escapeMarkdown(text) {
-  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
-}
-function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
-  return "`".repeat(Math.max(3, longest + 1));
-}
-var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
-function escapeControls(text, keepNewlines = false) {
-  return text.replace(NON_PRINTABLE, (char) => {
-    if (keepNewlines && char === "\n") return char;
-    const code = char.codePointAt(0) ?? 0;
-    return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
-  });
+function toRunError(error4) {
+  if (error4 instanceof UnsafePlanError) return Object.assign(new RunError(`refused by a safety limit: ${error4.message}`, ExitCode2.unsafe), { cause: error4 });
+  if (error4 instanceof StalePlanError) return Object.assign(new RunError(error4.message, ExitCode2.stalePlan), { cause: error4 });
+  return error4;
 }
 
 // src/run/error-text.ts
-function errorText(error3, secrets) {
-  const message = error3 instanceof Error ? error3.message : String(error3);
-  return escapeControls(createRedactor(secrets)(message), true);
+function errorText(error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  return escapeControls(redactOutput(message), true);
+}
+
+// src/run/secrets.ts
+function configuredSecrets(env) {
+  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN", "VORTEX_API_KEY"].flatMap((name) => {
+    const value = env[name];
+    return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
+  });
 }
 
 // src/action/inputs.ts
@@ -62469,6 +62925,7 @@ function parseInputs(get) {
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
     detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    takeOwnership: scopeList(text("take-ownership")),
     ...savedPlan(text("plan-file"), text("plan-sha256"))
   };
 }
@@ -62477,6 +62934,9 @@ function savedPlan(planFile, planSha256) {
   if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
   if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
   return { planFile, planSha256 };
+}
+function scopeList(value) {
+  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
 }
 function oneOf(name, value, allowed) {
   if (allowed.includes(value)) return value;
@@ -62538,169 +62998,6 @@ function pullNumberOf(payload) {
 // src/action/steps.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
 import { join as join3, resolve as resolve3 } from "node:path";
-
-// src/files.ts
-import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
-import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename, dirname, join, relative, isAbsolute } from "node:path";
-async function pathExists(file) {
-  try {
-    await access2(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var FileAccessError = class extends Error {
-  constructor(message, problem, size) {
-    super(message);
-    this.problem = problem;
-    this.size = size;
-    this.name = "FileAccessError";
-  }
-  problem;
-  size;
-};
-function readRegularFile(file, options) {
-  return new Promise((resolve4) => resolve4(readRegularFileSync(file, options)));
-}
-function readRegularFileSync(file, options) {
-  const what = options.what ?? "file";
-  const real = resolveRegular(file, what, options.realDirectories);
-  if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
-  let fd;
-  try {
-    fd = openSync(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
-    const info2 = fstatSync(fd);
-    if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
-    if (info2.size > options.maxBytes) throw tooLarge(file, what, info2.size, options.maxBytes);
-    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info2.size });
-  } catch (error3) {
-    if (error3 instanceof FileAccessError) throw error3;
-    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
-  } finally {
-    if (fd !== void 0) closeSync(fd);
-  }
-}
-function resolveRegular(file, what, realDirectories) {
-  let info2;
-  try {
-    info2 = lstatSync(file);
-  } catch (error3) {
-    throw new FileAccessError(`cannot read ${what} ${file}: ${error3.message}`, "read-error");
-  }
-  const symlink2 = info2.isSymbolicLink();
-  if (symlink2) {
-    const target = statOrNull(file);
-    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
-    info2 = target;
-  }
-  if (!info2.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info2)})`, "not-regular");
-  if (symlink2 || realDirectories === void 0) return realpathSync.native(file);
-  return join(realDirectory(dirname(file), realDirectories), basename(file));
-}
-function statOrNull(file) {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
-}
-function realDirectory(dir, realDirectories) {
-  let real = realDirectories.get(dir);
-  if (real === void 0) {
-    real = realpathSync.native(dir);
-    realDirectories.set(dir, real);
-  }
-  return real;
-}
-function kindOf(info2) {
-  if (info2.isDirectory()) return "a directory";
-  if (info2.isFIFO()) return "a FIFO";
-  if (info2.isCharacterDevice() || info2.isBlockDevice()) return "a device";
-  if (info2.isSocket()) return "a socket";
-  return "not a file";
-}
-function checkInsideRoot(file, real, root, what) {
-  if (isInside(root, real)) return;
-  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, "outside-root");
-}
-function isInside(dir, file) {
-  const rel = relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
-}
-function readAtMost(fd, read) {
-  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
-  const chunks = [];
-  let total = 0;
-  for (; ; ) {
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-    total += bytesRead;
-    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
-    if (bytesRead < buffer.length) {
-      const last = buffer.subarray(0, bytesRead);
-      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
-    }
-    chunks.push(Buffer.from(buffer));
-  }
-}
-function tooLarge(file, what, size, maxBytes) {
-  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
-}
-async function repositoryRoot(cwd) {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (await pathExists(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-async function readableRoot(cwd) {
-  const root = await repositoryRoot(cwd) ?? cwd;
-  return realpath(root).catch(() => root);
-}
-var tempCounter = 0;
-async function writeFileAtomic(file, text, options = {}) {
-  const overwrite = options.overwrite ?? true;
-  const existing = await lstat2(file).catch(() => null);
-  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, "symlink");
-  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, "not-regular");
-  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: "EEXIST" });
-  const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  try {
-    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error3) => {
-      throw writeError(error3, file, dir);
-    });
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (overwrite) await rename2(temp, file);
-    else await link(temp, file);
-  } finally {
-    await rm2(temp, { force: true });
-  }
-  await syncDirectory(dir);
-}
-function writeError(error3, file, dir) {
-  const code = error3.code;
-  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
-  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
-  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
-  return error3 instanceof Error ? error3 : new Error(String(error3));
-}
-async function syncDirectory(dir) {
-  try {
-    const handle = await open2(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-  }
-}
 
 // src/run/connect.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
@@ -62874,10 +63171,10 @@ function answerProblem(name, value) {
   if (validate(value)) return null;
   return describeError(validate.errors?.[0]);
 }
-function describeError(error3) {
-  if (!error3) return "does not have the expected shape";
-  const where2 = error3.instancePath === "" ? "body" : error3.instancePath;
-  return `${where2} ${error3.message ?? "is invalid"}`;
+function describeError(error4) {
+  if (!error4) return "does not have the expected shape";
+  const where2 = error4.instancePath === "" ? "body" : error4.instancePath;
+  return `${where2} ${error4.message ?? "is invalid"}`;
 }
 
 // src/service/errors.ts
@@ -62918,8 +63215,8 @@ function parseJsonBody(body, contentType) {
   let value;
   try {
     value = JSON.parse(text);
-  } catch (error3) {
-    const reason = error3 instanceof Error ? error3.message : String(error3);
+  } catch (error4) {
+    const reason = error4 instanceof Error ? error4.message : String(error4);
     return { ok: false, problem: `the body is not valid JSON (${reason.split("\n")[0]})` };
   }
   if (deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
@@ -62948,14 +63245,14 @@ function deeperThan(value, limit) {
 
 // src/service/listing-switch.ts
 var GONE = /* @__PURE__ */ new Set([404, 410]);
-function createListingSwitch(notice2) {
+function createListingSwitch(notice3) {
   let byGroupGone = false;
   return {
     callFor: (wanted) => wanted === "by-group" && byGroupGone ? "by-scope" : wanted,
-    switchesOn(call, error3) {
-      if (call !== "by-group" || !(error3 instanceof ServiceError) || error3.code !== "http") return false;
-      if (!GONE.has(error3.status ?? 0)) return false;
-      if (!byGroupGone) notice2(`the by-group listing answered ${error3.status}: reading with by-scope (call 1b) for the rest of this run`);
+    switchesOn(call, error4) {
+      if (call !== "by-group" || !(error4 instanceof ServiceError) || error4.code !== "http") return false;
+      if (!GONE.has(error4.status ?? 0)) return false;
+      if (!byGroupGone) notice3(`the by-group listing answered ${error4.status}: reading with by-scope (call 1b) for the rest of this run`);
       byGroupGone = true;
       return true;
     }
@@ -63113,8 +63410,8 @@ var DeadlineHandler = class {
   onResponseEnd(controller, trailers) {
     if (this.settle()) this.next.onResponseEnd?.(controller, trailers);
   }
-  onResponseError(controller, error3) {
-    if (this.settle()) this.next.onResponseError?.(controller, error3);
+  onResponseError(controller, error4) {
+    if (this.settle()) this.next.onResponseError?.(controller, error4);
   }
   /**
    * The error is handed on before the attempt is aborted: undici's retry handler never repeats
@@ -63122,9 +63419,9 @@ var DeadlineHandler = class {
    */
   expire(controller) {
     if (!this.settle()) return;
-    const error3 = deadlineError(this.ms);
-    this.next.onResponseError?.(controller, error3);
-    controller.abort(error3);
+    const error4 = deadlineError(this.ms);
+    this.next.onResponseError?.(controller, error4);
+    controller.abort(error4);
   }
   /** @returns true the first time: exactly one of end, error and expiry goes on. */
   settle() {
@@ -63251,8 +63548,8 @@ function pacingInterceptor(pacer, now = () => performance.now()) {
       const paced = new PacedHandler(handler, permit, pacer, now);
       try {
         dispatch(opts, paced);
-      } catch (error3) {
-        paced.onResponseError(void 0, error3);
+      } catch (error4) {
+        paced.onResponseError(void 0, error4);
       }
     });
     return true;
@@ -63288,9 +63585,9 @@ var PacedHandler = class {
     this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "answer", latencyMs: this.now() - this.startedAt });
     this.next.onResponseEnd?.(controller, trailers);
   }
-  onResponseError(controller, error3) {
+  onResponseError(controller, error4) {
     this.permit.release(this.status === 429 ? { kind: "throttled" } : { kind: "failed" });
-    this.next.onResponseError?.(controller, error3);
+    this.next.onResponseError?.(controller, error4);
   }
 };
 function headerValue(value) {
@@ -63336,10 +63633,10 @@ var TracingHandler = class {
     this.report({ status: this.status });
     this.next.onResponseEnd?.(controller, trailers);
   }
-  onResponseError(controller, error3) {
-    const code = error3.code;
-    this.report(this.status !== void 0 ? { status: this.status } : { error: typeof code === "string" ? code : error3.name });
-    this.next.onResponseError?.(controller, error3);
+  onResponseError(controller, error4) {
+    const code = error4.code;
+    this.report(this.status !== void 0 ? { status: this.status } : { error: typeof code === "string" ? code : error4.name });
+    this.next.onResponseError?.(controller, error4);
   }
 };
 
@@ -63362,10 +63659,10 @@ var OTHER_CERT_PROBLEMS = /* @__PURE__ */ new Set([
   "HOSTNAME_MISMATCH"
 ]);
 var CA_HINT = "if the service (or a proxy in between) uses a private CA, set NODE_EXTRA_CA_CERTS to its PEM file";
-function describeTlsFailure(error3) {
-  const code = error3?.code;
+function describeTlsFailure(error4) {
+  const code = error4?.code;
   if (typeof code !== "string") return void 0;
-  const message = error3 instanceof Error ? error3.message.split("\n")[0] : code;
+  const message = error4 instanceof Error ? error4.message.split("\n")[0] : code;
   if (UNKNOWN_CA.has(code)) return `TLS certificate problem: ${message} (${code}); ${CA_HINT}`;
   if (OTHER_CERT_PROBLEMS.has(code)) return `TLS certificate problem: ${message} (${code})`;
   if (code === "ERR_SSL_WRONG_VERSION_NUMBER") return `TLS handshake failed: ${message} (${code}); is the base URL http:// rather than https://?`;
@@ -63443,13 +63740,13 @@ var WholeBodyHandler = class {
       this.next.onResponseStart?.(controller, this.status, this.headers, this.statusMessage);
       this.next.onResponseData?.(controller, body);
       this.next.onResponseEnd?.(controller, trailers);
-    } catch (error3) {
-      if (error3 instanceof Error) Object.assign(error3, { responseBody: body });
-      this.next.onResponseError?.(controller, error3);
+    } catch (error4) {
+      if (error4 instanceof Error) Object.assign(error4, { responseBody: body });
+      this.next.onResponseError?.(controller, error4);
     }
   }
-  onResponseError(controller, error3) {
-    this.next.onResponseError?.(controller, error3);
+  onResponseError(controller, error4) {
+    this.next.onResponseError?.(controller, error4);
   }
 };
 function tooLarge2(maxBytes) {
@@ -63476,16 +63773,16 @@ function sendCall(dispatcher, options, request2) {
         },
         collector
       );
-    } catch (error3) {
-      reject(transportError(request2, error3, state.attempts));
+    } catch (error4) {
+      reject(transportError(request2, error4, state.attempts));
     }
   });
 }
 function retryDecider(policy, state) {
   const startedAt = Date.now();
-  return (error3, { state: retryState }, callback) => {
+  return (error4, { state: retryState }, callback) => {
     state.attempts = retryState.counter;
-    const failure = error3;
+    const failure = error4;
     const delay = retryDelayMs(
       {
         attempt: retryState.counter,
@@ -63497,7 +63794,7 @@ function retryDecider(policy, state) {
       policy,
       Math.random()
     );
-    if (delay === null) callback(error3);
+    if (delay === null) callback(error4);
     else setTimeout(() => callback(null), delay);
   };
 }
@@ -63529,8 +63826,8 @@ var Collector = class {
   onResponseEnd() {
     this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks), attempts: this.state.attempts });
   }
-  onResponseError(_controller, error3) {
-    const failure = error3;
+  onResponseError(_controller, error4) {
+    const failure = error4;
     if (failure.code === "UND_ERR_REQ_RETRY" && failure.statusCode !== void 0) {
       this.resolve({
         status: failure.statusCode,
@@ -63540,16 +63837,16 @@ var Collector = class {
       });
       return;
     }
-    this.reject(transportError(this.request, error3, this.state.attempts));
+    this.reject(transportError(this.request, error4, this.state.attempts));
   }
 };
 var TIMEOUT_CODES = /* @__PURE__ */ new Set([DEADLINE_CODE, "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
-function transportError(request2, error3, attempts) {
-  const code = error3.code;
-  const message = error3 instanceof Error ? error3.message : String(error3);
+function transportError(request2, error4, attempts) {
+  const code = error4.code;
+  const message = error4 instanceof Error ? error4.message : String(error4);
   const kind = code === TOO_LARGE ? "too-large" : TIMEOUT_CODES.has(String(code)) ? "timeout" : "network";
-  const detail = describeTlsFailure(error3) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
-  return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error3 });
+  const detail = describeTlsFailure(error4) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
+  return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error4 });
 }
 function headerValue2(value) {
   return Array.isArray(value) ? value[0] : value;
@@ -63579,9 +63876,9 @@ function createClient(options) {
     onRequest: options.onRequest,
     proxyFromEnv: options.proxyFromEnv
   });
-  const notice2 = oncePerMessage(options.onNotice);
-  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, notice2);
-  const listingSwitch = createListingSwitch(notice2);
+  const notice3 = oncePerMessage(options.onNotice);
+  const call = createCaller(transport, base.pathname === "/" ? "" : base.pathname, options, notice3);
+  const listingSwitch = createListingSwitch(notice3);
   const listInvitationPages = (listing, ref) => walkPages(
     (start) => listingPage(call, listingSwitch, listing, ref, start),
     { maxPages: options.maxPages ?? CLIENT_DEFAULTS.maxPages, method: "GET", path: withoutQuery(listingPath(listing, ref, 0)) }
@@ -63611,12 +63908,12 @@ async function listingPage(call, listingSwitch, wanted, ref, start) {
   const listing = listingSwitch.callFor(wanted);
   try {
     return (await call(listingCall(listing, ref, start))).invitations;
-  } catch (error3) {
-    if (!listingSwitch.switchesOn(listing, error3)) throw error3;
+  } catch (error4) {
+    if (!listingSwitch.switchesOn(listing, error4)) throw error4;
     return (await call(listingCall("by-scope", ref, start))).invitations;
   }
 }
-function createCaller(transport, prefix, options, notice2) {
+function createCaller(transport, prefix, options, notice3) {
   const redact = createRedactor([options.apiKey, options.accessToken]);
   return async (spec) => {
     const secret = options[spec.credential];
@@ -63628,7 +63925,7 @@ function createCaller(transport, prefix, options, notice2) {
       headers: requestHeaders(spec, secret),
       body: spec.body === void 0 ? void 0 : JSON.stringify(spec.body)
     });
-    if (response.headers.deprecation !== void 0) notice2(deprecationNotice(spec));
+    if (response.headers.deprecation !== void 0) notice3(deprecationNotice(spec));
     const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]));
     const answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
@@ -63683,10 +63980,10 @@ function httpError(spec, { status, attempts, parsed }, redact) {
 }
 function errorMessageOf(value) {
   if (typeof value !== "object" || value === null) return void 0;
-  const { message, error: error3 } = value;
+  const { message, error: error4 } = value;
   if (typeof message === "string" && message.trim() !== "") return oneLineMessage(message);
   if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message);
-  if (typeof error3 === "string" && error3.trim() !== "") return oneLineMessage(error3);
+  if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4);
   return void 0;
 }
 function headerText(value) {
@@ -63751,10 +64048,10 @@ async function discoverPolicyFiles(paths, cwd) {
   const diagnostics = [];
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
-    const info2 = await stat2(absolute).catch((error3) => error3 instanceof Error ? error3 : new Error(String(error3)));
-    if (info2 instanceof Error) {
-      diagnostics.push(pathNotFound(info2, absolute, cwd));
-    } else if (info2.isDirectory()) {
+    const info3 = await stat2(absolute).catch((error4) => error4 instanceof Error ? error4 : new Error(String(error4)));
+    if (info3 instanceof Error) {
+      diagnostics.push(pathNotFound(info3, absolute, cwd));
+    } else if (info3.isDirectory()) {
       for (const file of walk(absolute)) found.add(file);
     } else {
       found.add(absolute);
@@ -63762,8 +64059,8 @@ async function discoverPolicyFiles(paths, cwd) {
   }
   return { files: sortByRelativePath([...found], cwd), diagnostics };
 }
-function pathNotFound(error3, absolute, cwd) {
-  const reason = "code" in error3 && error3.code === "ENOENT" ? "no such file or directory" : error3.message;
+function pathNotFound(error4, absolute, cwd) {
+  const reason = "code" in error4 && error4.code === "ENOENT" ? "no such file or directory" : error4.message;
   return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
 }
 function walk(directory, files = []) {
@@ -63795,132 +64092,6 @@ import { domainToASCII as domainToASCII2, domainToUnicode as domainToUnicode2 } 
 
 // node_modules/email-providers/all.json
 var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
-
-// src/policy/homographs.ts
-import { domainToUnicode } from "node:url";
-
-// src/policy/confusables.json
-var confusables_default = { "0": "O", "1": "l", '"': "''", I: "l", "`": "'", m: "rn", "|": "l", "\xA0": " ", "\xB4": "'", "\xB8": ",", \u00C6: "AE", "\xD7": "x", \u00E6: "ae", \u0131: "i", \u0132: "lJ", \u0133: "ij", \u0149: "'n", \u0152: "OE", \u0153: "oe", \u017F: "f", \u0181: "'B", \u0184: "b", \u0187: "C'", \u018A: "'D", \u018D: "g", \u0193: "G'", \u0196: "l", \u0198: "K'", \u01A0: "O'", \u01A1: "o'", \u01A4: "'P", \u01A6: "R", \u01A7: "2", \u01AC: "'T", \u01B3: "'Y", \u01B7: "3", \u01BC: "5", \u01BD: "s", \u01C0: "l", \u01C1: "ll", \u01C3: "!", \u01C7: "LJ", \u01C8: "Lj", \u01C9: "lj", \u01CA: "NJ", \u01CB: "Nj", \u01CC: "nj", \u01F1: "DZ", \u01F2: "Dz", \u01F3: "dz", \u021C: "3", \u0222: "8", \u0223: "8", "\u0241": "?", \u0251: "a", \u0261: "g", \u0263: "y", \u0269: "i", \u026A: "i", \u026F: "w", \u028B: "u", \u028F: "y", \u0294: "?", \u02A3: "dz", \u02A6: "ts", \u02AA: "ls", \u02AB: "lz", "\u02B9": "'", "\u02BA": "''", \u02BB: "'", \u02BC: "'", \u02BD: "'", \u02BE: "'", "\u02C2": "<", "\u02C3": ">", "\u02C4": "^", "\u02C6": "^", "\u02C8": "'", "\u02CA": "'", "\u02CB": "'", \u02D0: ":", "\u02D7": "-", "\u02DB": "i", "\u02DC": "~", "\u02DD": "''", \u02EE: "''", "\u02F4": "'", "\u02F6": "''", "\u02F8": ":", "\u0374": "'", \u037A: "i", "\u037E": ";", "\u037F": "J", "\u0384": "'", \u0391: "A", \u0392: "B", \u0395: "E", \u0396: "Z", \u0397: "H", \u0399: "l", \u039A: "K", \u039C: "M", \u039D: "N", \u039F: "O", \u03A1: "P", \u03A4: "T", \u03A5: "Y", \u03A7: "X", \u03B1: "a", \u03B3: "y", \u03B9: "i", \u03BD: "v", \u03BF: "o", \u03C1: "p", \u03C3: "o", \u03C5: "u", \u03D2: "Y", \u03DC: "F", \u03E8: "2", \u03F1: "p", \u03F2: "c", \u03F3: "j", "\u03F9": "C", "\u03FA": "M", \u0405: "S", \u0406: "l", \u0408: "J", \u0410: "A", \u0412: "B", \u0415: "E", \u0417: "3", \u041A: "K", \u041C: "M", \u041D: "H", \u041E: "O", \u0420: "P", \u0421: "C", \u0422: "T", \u0423: "Y", \u0425: "X", \u042B: "bl", \u042C: "b", \u042E: "lO", \u0430: "a", \u0431: "6", \u0433: "r", \u0435: "e", \u043E: "o", \u0440: "p", \u0441: "c", \u0443: "y", \u0445: "x", \u0455: "s", \u0456: "i", \u0458: "j", \u0461: "w", \u0474: "V", \u0475: "v", \u0491: "r'", \u04AE: "Y", \u04AF: "y", \u04BB: "h", \u04BD: "e", \u04C0: "l", "\u04CF": "i", \u04D4: "AE", \u04D5: "ae", \u04E0: "3", "\u0501": "d", "\u050C": "G", "\u051B": "q", "\u051C": "W", "\u051D": "w", \u054D: "U", \u054F: "S", \u0555: "O", "\u055A": "'", "\u055D": "'", \u0561: "w", \u0563: "q", \u0566: "q", \u0570: "h", \u0578: "n", \u057C: "n", \u057D: "u", \u0581: "g", \u0584: "f", \u0585: "o", "\u0589": ":", "\u05C0": "l", "\u05C3": ":", \u05D5: "l", \u05D8: "v", \u05D9: "'", \u05DF: "l", \u05E1: "o", \u05F0: "ll", \u05F1: "l'", \u05F2: "''", "\u05F3": "'", "\u05F4": "''", "\u060D": ",", \u0627: "l", \u0647: "o", "\u0660": ".", "\u0661": "l", "\u0665": "o", "\u0667": "V", "\u066B": ",", "\u066D": "*", \u06BE: "o", \u06C1: "o", "\u06D4": "-", \u06D5: "o", "\u06F0": ".", "\u06F1": "l", "\u06F5": "o", "\u06F7": "V", "\u0701": ".", "\u0702": ".", "\u0703": ":", "\u0704": ":", "\u07C0": "O", "\u07CA": "l", "\u07F4": "'", "\u07F5": "'", "\u07FA": "_", "\u0903": ":", "\u0966": "o", "\u097D": "?", "\u09E6": "O", "\u09EA": "8", "\u09ED": "9", "\u0A66": "o", "\u0A67": "9", "\u0A6A": "8", "\u0A83": ":", "\u0AE6": "o", "\u0B03": "8", \u0B20: "O", "\u0B66": "O", "\u0B68": "9", "\u0BE6": "o", "\u0C02": "o", "\u0C66": "o", "\u0C82": "o", "\u0CE6": "o", "\u0D02": "o", \u0D20: "o", "\u0D66": "o", "\u0D6D": "9", "\u0D82": "o", "\u0E50": "o", "\u0ED0": "o", \u101D: "o", "\u1040": "o", \u10E7: "y", "\u10FF": "o", \u1200: "U", \u12D0: "O", \u13A0: "D", \u13A1: "R", \u13A2: "T", \u13A4: "O'", \u13A5: "i", \u13A9: "Y", \u13AA: "A", \u13AB: "J", \u13AC: "E", \u13AE: "?", \u13B3: "W", \u13B7: "M", \u13BB: "H", \u13BD: "Y", \u13C0: "G", \u13C2: "h", \u13C3: "Z", \u13CE: "4", \u13CF: "b", \u13D2: "R", \u13D4: "W", \u13D5: "S", \u13D9: "V", \u13DA: "S", \u13DE: "L", \u13DF: "C", \u13E2: "P", \u13E6: "K", \u13E7: "d", \u13EE: "6", \u13F3: "G", \u13F4: "B", "\u1400": "=", \u142F: "V", \u1433: ">", \u1438: "<", \u144A: "'", \u144C: "U", \u1467: "U'", \u146D: "P", \u146F: "d", \u1472: "b", \u1486: "P'", \u1487: "d'", \u1488: "b'", \u148D: "J", \u14AA: "L", \u14BF: "2", \u1541: "x", \u157C: "H", \u157D: "x", \u1587: "R", \u15AF: "b", \u15B4: "F", \u15C5: "A", \u15DE: "D", \u15EA: "D", \u15F0: "M", \u15F7: "B", "\u166D": "X", "\u166E": "x", "\u1680": " ", \u16B2: "<", \u16B7: "X", \u16C1: "l", \u16CC: "'", \u16D5: "K", \u16D6: "M", "\u16EC": ":", "\u16ED": "+", "\u1735": "/", "\u1803": ":", "\u1809": ":", "\u1CD3": "''", "\u1D04": "c", "\u1D0F": "o", "\u1D11": "o", "\u1D1C": "u", "\u1D20": "v", "\u1D21": "w", "\u1D22": "z", "\u1D26": "r", "\u1D6B": "ue", "\u1D83": "g", "\u1D8C": "y", "\u1E9D": "f", "\u1EFF": "y", "\u1FBD": "'", \u1FBE: "i", "\u1FBF": "'", "\u1FC0": "~", "\u1FEF": "'", "\u1FFD": "'", "\u1FFE": "'", "\u2000": " ", "\u2001": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ", "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2016": "ll", "\u2018": "'", "\u2019": "'", "\u201A": ",", "\u201B": "'", "\u201C": "''", "\u201D": "''", "\u201F": "''", "\u2024": ".", "\u2025": "..", "\u2026": "...", "\u2028": " ", "\u2029": " ", "\u202F": " ", "\u2032": "'", "\u2033": "''", "\u2034": "'''", "\u2035": "'", "\u2036": "''", "\u2037": "'''", "\u2039": "<", "\u203A": ">", "\u203C": "!!", "\u2041": "/", "\u2043": "-", "\u2044": "/", "\u2047": "??", "\u2048": "?!", "\u2049": "!?", "\u204E": "*", "\u2053": "~", "\u2057": "''''", "\u205A": ":", "\u205F": " ", "\u20A8": "Rs", "\u20B6": "lt", "\u2100": "a/c", "\u2101": "a/s", \u2102: "C", "\u2105": "c/o", "\u2106": "c/u", \u210A: "g", \u210B: "H", \u210C: "H", \u210D: "H", \u210E: "h", \u2110: "l", \u2111: "l", \u2112: "L", \u2113: "l", \u2115: "N", "\u2116": "No", \u2119: "P", \u211A: "Q", \u211B: "R", \u211C: "R", \u211D: "R", "\u2121": "TEL", \u2124: "Z", \u2128: "Z", \u212A: "K", \u212C: "B", \u212D: "C", "\u212E": "e", \u212F: "e", \u2130: "E", \u2131: "F", \u2133: "M", \u2134: "o", \u2139: "i", "\u213B": "FAX", "\u213D": "y", "\u2145": "D", "\u2146": "d", "\u2147": "e", "\u2148": "i", "\u2149": "j", "\u2160": "l", "\u2161": "ll", "\u2162": "lll", "\u2163": "lV", "\u2164": "V", "\u2165": "Vl", "\u2166": "Vll", "\u2167": "Vlll", "\u2168": "lX", "\u2169": "X", "\u216A": "Xl", "\u216B": "Xll", "\u216C": "L", "\u216D": "C", "\u216E": "D", "\u216F": "M", "\u2170": "i", "\u2171": "ii", "\u2172": "iii", "\u2173": "iv", "\u2174": "v", "\u2175": "vi", "\u2176": "vii", "\u2177": "viii", "\u2178": "ix", "\u2179": "x", "\u217A": "xi", "\u217B": "xii", "\u217C": "l", "\u217D": "c", "\u217E": "d", "\u217F": "rn", "\u2212": "-", "\u2215": "/", "\u2216": "\\", "\u2217": "*", "\u221E": "oo", "\u2223": "l", "\u2225": "ll", "\u2228": "v", "\u222A": "U", "\u2236": ":", "\u223C": "~", "\u226A": "<<", "\u226B": ">>", "\u22A4": "T", "\u22C1": "v", "\u22C3": "U", "\u22D8": "<<<", "\u22D9": ">>>", "\u22FF": "E", "\u2373": "i", "\u2374": "p", "\u237A": "a", "\u23FD": "l", "\u244A": "\\\\", "\u2474": "(l)", "\u2475": "(2)", "\u2476": "(3)", "\u2477": "(4)", "\u2478": "(5)", "\u2479": "(6)", "\u247A": "(7)", "\u247B": "(8)", "\u247C": "(9)", "\u247D": "(lO)", "\u247E": "(ll)", "\u247F": "(l2)", "\u2480": "(l3)", "\u2481": "(l4)", "\u2482": "(l5)", "\u2483": "(l6)", "\u2484": "(l7)", "\u2485": "(l8)", "\u2486": "(l9)", "\u2487": "(2O)", "\u2488": "l.", "\u2489": "2.", "\u248A": "3.", "\u248B": "4.", "\u248C": "5.", "\u248D": "6.", "\u248E": "7.", "\u248F": "8.", "\u2490": "9.", "\u2491": "lO.", "\u2492": "ll.", "\u2493": "l2.", "\u2494": "l3.", "\u2495": "l4.", "\u2496": "l5.", "\u2497": "l6.", "\u2498": "l7.", "\u2499": "l8.", "\u249A": "l9.", "\u249B": "2O.", "\u249C": "(a)", "\u249D": "(b)", "\u249E": "(c)", "\u249F": "(d)", "\u24A0": "(e)", "\u24A1": "(f)", "\u24A2": "(g)", "\u24A3": "(h)", "\u24A4": "(i)", "\u24A5": "(j)", "\u24A6": "(k)", "\u24A7": "(l)", "\u24A8": "(rn)", "\u24A9": "(n)", "\u24AA": "(o)", "\u24AB": "(p)", "\u24AC": "(q)", "\u24AD": "(r)", "\u24AE": "(s)", "\u24AF": "(t)", "\u24B0": "(u)", "\u24B1": "(v)", "\u24B2": "(w)", "\u24B3": "(x)", "\u24B4": "(y)", "\u24B5": "(z)", "\u2571": "/", "\u2573": "X", "\u2768": "(", "\u2769": ")", "\u276E": "<", "\u276F": ">", "\u2772": "(", "\u2773": ")", "\u2774": "{", "\u2775": "}", "\u2795": "+", "\u2796": "-", "\u27CB": "/", "\u27CD": "\\", "\u27D9": "T", "\u292B": "x", "\u292C": "x", "\u29F5": "\\", "\u29F8": "/", "\u29F9": "\\", "\u2A20": ">>", "\u2A2F": "x", "\u2A74": "::=", "\u2A75": "==", "\u2A76": "===", "\u2AA5": "><", "\u2AFB": "///", "\u2AFD": "//", "\u2C85": "r", "\u2C8E": "H", "\u2C92": "l", "\u2C94": "K", "\u2C98": "M", "\u2C9A": "N", "\u2C9E": "O", "\u2C9F": "o", "\u2CA2": "P", "\u2CA3": "p", "\u2CA4": "C", "\u2CA5": "c", "\u2CA6": "T", "\u2CA8": "Y", "\u2CAC": "X", "\u2CBA": "-", "\u2CC6": "/", "\u2CCA": "9", "\u2CCC": "3", "\u2CD0": "L", "\u2CD2": "6", "\u2CF9": "\\\\", "\u2D38": "V", "\u2D39": "E", "\u2D4F": "l", "\u2D51": "!", "\u2D54": "O", "\u2D55": "Q", "\u2D5D": "X", "\u2E28": "((", "\u2E29": "))", "\u2E40": "=", "\u2F02": "\\", "\u2F03": "/", "\u3003": "''", "\u3007": "O", "\u3014": "(", "\u3015": ")", \u3033: "/", "\u30A0": "=", \u30CE: "/", "\u31D3": "/", "\u31D4": "\\", \u4E36: "\\", \u4E3F: "/", "\uA4D0": "B", "\uA4D1": "P", "\uA4D2": "d", "\uA4D3": "D", "\uA4D4": "T", "\uA4D6": "G", "\uA4D7": "K", "\uA4D9": "J", "\uA4DA": "C", "\uA4DC": "Z", "\uA4DD": "F", "\uA4DF": "M", "\uA4E0": "N", "\uA4E1": "L", "\uA4E2": "S", "\uA4E3": "R", "\uA4E6": "V", "\uA4E7": "H", "\uA4EA": "W", "\uA4EB": "X", "\uA4EC": "Y", "\uA4EE": "A", "\uA4F0": "E", "\uA4F2": "l", "\uA4F3": "O", "\uA4F4": "U", "\uA4F8": ".", "\uA4F9": ",", "\uA4FA": "..", "\uA4FB": ".,", "\uA4FD": ":", "\uA4FE": "-.", "\uA4FF": "=", "\uA60E": ".", "\uA644": "2", "\uA647": "i", "\uA698": "OO", "\uA699": "oo", "\uA6DF": "V", "\uA6EB": "?", "\uA6EF": "2", "\uA728": "T3", "\uA731": "s", "\uA732": "AA", "\uA733": "aa", "\uA734": "AO", "\uA735": "ao", "\uA736": "AU", "\uA737": "au", "\uA738": "AV", "\uA739": "av", "\uA73A": "AV", "\uA73B": "av", "\uA73C": "AY", "\uA73D": "ay", "\uA74E": "OO", "\uA74F": "oo", "\uA75A": "2", "\uA76A": "3", "\uA76E": "9", "\uA777": "tf", "\uA778": "&", "\uA789": ":", "\uA78C": "'", "\uA798": "F", "\uA799": "f", "\uA79F": "u", "\uA7AB": "3", "\uA7B2": "J", "\uA7B3": "X", "\uA7B4": "B", "\uAB32": "e", "\uAB35": "f", "\uAB3D": "o", "\uAB47": "r", "\uAB48": "r", "\uAB4E": "u", "\uAB52": "u", "\uAB5A": "y", "\uAB63": "uo", "\uAB75": "i", "\uAB81": "r", "\uAB83": "w", "\uAB93": "z", "\uABA9": "v", "\uABAA": "s", "\uABAF": "c", "\u{10282}": "B", "\u{10286}": "E", "\u{10287}": "F", "\u{1028A}": "l", "\u{10290}": "X", "\u{10292}": "O", "\u{10295}": "P", "\u{10296}": "S", "\u{10297}": "T", "\u{1029B}": "+", "\u{102A0}": "A", "\u{102A1}": "B", "\u{102A2}": "C", "\u{102A5}": "F", "\u{102AB}": "O", "\u{102B0}": "M", "\u{102B1}": "T", "\u{102B2}": "Y", "\u{102B4}": "X", "\u{102CF}": "H", "\u{102F5}": "Z", "\u{10301}": "B", "\u{10302}": "C", "\u{10309}": "l", "\u{10311}": "M", "\u{10315}": "T", "\u{10317}": "X", "\u{1031A}": "8", "\u{1031F}": "*", "\u{10320}": "l", "\u{10322}": "X", "\u{10404}": "O", "\u{10415}": "C", "\u{1041B}": "L", "\u{10420}": "S", "\u{1042C}": "o", "\u{1043D}": "c", "\u{10448}": "s", "\u{104B4}": "R", "\u{104C2}": "O", "\u{104CE}": "U", "\u{104D2}": "7", "\u{104EA}": "o", "\u{104F6}": "u", "\u{10513}": "N", "\u{10516}": "O", "\u{10518}": "K", "\u{1051C}": "C", "\u{1051D}": "V", "\u{10525}": "F", "\u{10526}": "L", "\u{10527}": "X", "\u{10A50}": ".", "\u{114D0}": "O", "\u{11700}": "rn", "\u{11706}": "v", "\u{1170A}": "w", "\u{1170E}": "w", "\u{1170F}": "w", "\u{118A0}": "V", "\u{118A2}": "F", "\u{118A3}": "L", "\u{118A4}": "Y", "\u{118A6}": "E", "\u{118A9}": "Z", "\u{118AC}": "9", "\u{118AE}": "E", "\u{118AF}": "4", "\u{118B2}": "L", "\u{118B5}": "O", "\u{118B8}": "U", "\u{118BB}": "5", "\u{118BC}": "T", "\u{118C0}": "v", "\u{118C1}": "s", "\u{118C2}": "F", "\u{118C3}": "i", "\u{118C4}": "z", "\u{118C6}": "7", "\u{118C8}": "o", "\u{118CA}": "3", "\u{118CC}": "9", "\u{118D5}": "6", "\u{118D6}": "9", "\u{118D7}": "o", "\u{118D8}": "u", "\u{118DC}": "y", "\u{118E0}": "O", "\u{118E3}": "rn", "\u{118E5}": "Z", "\u{118E6}": "W", "\u{118E9}": "C", "\u{118EC}": "X", "\u{118EF}": "W", "\u{118F2}": "C", "\u{16F08}": "V", "\u{16F0A}": "T", "\u{16F16}": "L", "\u{16F28}": "l", "\u{16F35}": "R", "\u{16F3A}": "S", "\u{16F3B}": "3", "\u{16F3F}": ">", "\u{16F40}": "A", "\u{16F42}": "U", "\u{16F43}": "Y", "\u{16F51}": "'", "\u{16F52}": "'", "\u{1D114}": "{", "\u{1D16D}": ".", "\u{1D206}": "3", "\u{1D20D}": "V", "\u{1D20F}": "\\", "\u{1D212}": "7", "\u{1D213}": "F", "\u{1D216}": "R", "\u{1D22A}": "L", "\u{1D236}": "<", "\u{1D237}": ">", "\u{1D23A}": "/", "\u{1D23B}": "\\", "\u{1D400}": "A", "\u{1D401}": "B", "\u{1D402}": "C", "\u{1D403}": "D", "\u{1D404}": "E", "\u{1D405}": "F", "\u{1D406}": "G", "\u{1D407}": "H", "\u{1D408}": "l", "\u{1D409}": "J", "\u{1D40A}": "K", "\u{1D40B}": "L", "\u{1D40C}": "M", "\u{1D40D}": "N", "\u{1D40E}": "O", "\u{1D40F}": "P", "\u{1D410}": "Q", "\u{1D411}": "R", "\u{1D412}": "S", "\u{1D413}": "T", "\u{1D414}": "U", "\u{1D415}": "V", "\u{1D416}": "W", "\u{1D417}": "X", "\u{1D418}": "Y", "\u{1D419}": "Z", "\u{1D41A}": "a", "\u{1D41B}": "b", "\u{1D41C}": "c", "\u{1D41D}": "d", "\u{1D41E}": "e", "\u{1D41F}": "f", "\u{1D420}": "g", "\u{1D421}": "h", "\u{1D422}": "i", "\u{1D423}": "j", "\u{1D424}": "k", "\u{1D425}": "l", "\u{1D426}": "rn", "\u{1D427}": "n", "\u{1D428}": "o", "\u{1D429}": "p", "\u{1D42A}": "q", "\u{1D42B}": "r", "\u{1D42C}": "s", "\u{1D42D}": "t", "\u{1D42E}": "u", "\u{1D42F}": "v", "\u{1D430}": "w", "\u{1D431}": "x", "\u{1D432}": "y", "\u{1D433}": "z", "\u{1D434}": "A", "\u{1D435}": "B", "\u{1D436}": "C", "\u{1D437}": "D", "\u{1D438}": "E", "\u{1D439}": "F", "\u{1D43A}": "G", "\u{1D43B}": "H", "\u{1D43C}": "l", "\u{1D43D}": "J", "\u{1D43E}": "K", "\u{1D43F}": "L", "\u{1D440}": "M", "\u{1D441}": "N", "\u{1D442}": "O", "\u{1D443}": "P", "\u{1D444}": "Q", "\u{1D445}": "R", "\u{1D446}": "S", "\u{1D447}": "T", "\u{1D448}": "U", "\u{1D449}": "V", "\u{1D44A}": "W", "\u{1D44B}": "X", "\u{1D44C}": "Y", "\u{1D44D}": "Z", "\u{1D44E}": "a", "\u{1D44F}": "b", "\u{1D450}": "c", "\u{1D451}": "d", "\u{1D452}": "e", "\u{1D453}": "f", "\u{1D454}": "g", "\u{1D456}": "i", "\u{1D457}": "j", "\u{1D458}": "k", "\u{1D459}": "l", "\u{1D45A}": "rn", "\u{1D45B}": "n", "\u{1D45C}": "o", "\u{1D45D}": "p", "\u{1D45E}": "q", "\u{1D45F}": "r", "\u{1D460}": "s", "\u{1D461}": "t", "\u{1D462}": "u", "\u{1D463}": "v", "\u{1D464}": "w", "\u{1D465}": "x", "\u{1D466}": "y", "\u{1D467}": "z", "\u{1D468}": "A", "\u{1D469}": "B", "\u{1D46A}": "C", "\u{1D46B}": "D", "\u{1D46C}": "E", "\u{1D46D}": "F", "\u{1D46E}": "G", "\u{1D46F}": "H", "\u{1D470}": "l", "\u{1D471}": "J", "\u{1D472}": "K", "\u{1D473}": "L", "\u{1D474}": "M", "\u{1D475}": "N", "\u{1D476}": "O", "\u{1D477}": "P", "\u{1D478}": "Q", "\u{1D479}": "R", "\u{1D47A}": "S", "\u{1D47B}": "T", "\u{1D47C}": "U", "\u{1D47D}": "V", "\u{1D47E}": "W", "\u{1D47F}": "X", "\u{1D480}": "Y", "\u{1D481}": "Z", "\u{1D482}": "a", "\u{1D483}": "b", "\u{1D484}": "c", "\u{1D485}": "d", "\u{1D486}": "e", "\u{1D487}": "f", "\u{1D488}": "g", "\u{1D489}": "h", "\u{1D48A}": "i", "\u{1D48B}": "j", "\u{1D48C}": "k", "\u{1D48D}": "l", "\u{1D48E}": "rn", "\u{1D48F}": "n", "\u{1D490}": "o", "\u{1D491}": "p", "\u{1D492}": "q", "\u{1D493}": "r", "\u{1D494}": "s", "\u{1D495}": "t", "\u{1D496}": "u", "\u{1D497}": "v", "\u{1D498}": "w", "\u{1D499}": "x", "\u{1D49A}": "y", "\u{1D49B}": "z", "\u{1D49C}": "A", "\u{1D49E}": "C", "\u{1D49F}": "D", "\u{1D4A2}": "G", "\u{1D4A5}": "J", "\u{1D4A6}": "K", "\u{1D4A9}": "N", "\u{1D4AA}": "O", "\u{1D4AB}": "P", "\u{1D4AC}": "Q", "\u{1D4AE}": "S", "\u{1D4AF}": "T", "\u{1D4B0}": "U", "\u{1D4B1}": "V", "\u{1D4B2}": "W", "\u{1D4B3}": "X", "\u{1D4B4}": "Y", "\u{1D4B5}": "Z", "\u{1D4B6}": "a", "\u{1D4B7}": "b", "\u{1D4B8}": "c", "\u{1D4B9}": "d", "\u{1D4BB}": "f", "\u{1D4BD}": "h", "\u{1D4BE}": "i", "\u{1D4BF}": "j", "\u{1D4C0}": "k", "\u{1D4C1}": "l", "\u{1D4C2}": "rn", "\u{1D4C3}": "n", "\u{1D4C5}": "p", "\u{1D4C6}": "q", "\u{1D4C7}": "r", "\u{1D4C8}": "s", "\u{1D4C9}": "t", "\u{1D4CA}": "u", "\u{1D4CB}": "v", "\u{1D4CC}": "w", "\u{1D4CD}": "x", "\u{1D4CE}": "y", "\u{1D4CF}": "z", "\u{1D4D0}": "A", "\u{1D4D1}": "B", "\u{1D4D2}": "C", "\u{1D4D3}": "D", "\u{1D4D4}": "E", "\u{1D4D5}": "F", "\u{1D4D6}": "G", "\u{1D4D7}": "H", "\u{1D4D8}": "l", "\u{1D4D9}": "J", "\u{1D4DA}": "K", "\u{1D4DB}": "L", "\u{1D4DC}": "M", "\u{1D4DD}": "N", "\u{1D4DE}": "O", "\u{1D4DF}": "P", "\u{1D4E0}": "Q", "\u{1D4E1}": "R", "\u{1D4E2}": "S", "\u{1D4E3}": "T", "\u{1D4E4}": "U", "\u{1D4E5}": "V", "\u{1D4E6}": "W", "\u{1D4E7}": "X", "\u{1D4E8}": "Y", "\u{1D4E9}": "Z", "\u{1D4EA}": "a", "\u{1D4EB}": "b", "\u{1D4EC}": "c", "\u{1D4ED}": "d", "\u{1D4EE}": "e", "\u{1D4EF}": "f", "\u{1D4F0}": "g", "\u{1D4F1}": "h", "\u{1D4F2}": "i", "\u{1D4F3}": "j", "\u{1D4F4}": "k", "\u{1D4F5}": "l", "\u{1D4F6}": "rn", "\u{1D4F7}": "n", "\u{1D4F8}": "o", "\u{1D4F9}": "p", "\u{1D4FA}": "q", "\u{1D4FB}": "r", "\u{1D4FC}": "s", "\u{1D4FD}": "t", "\u{1D4FE}": "u", "\u{1D4FF}": "v", "\u{1D500}": "w", "\u{1D501}": "x", "\u{1D502}": "y", "\u{1D503}": "z", "\u{1D504}": "A", "\u{1D505}": "B", "\u{1D507}": "D", "\u{1D508}": "E", "\u{1D509}": "F", "\u{1D50A}": "G", "\u{1D50D}": "J", "\u{1D50E}": "K", "\u{1D50F}": "L", "\u{1D510}": "M", "\u{1D511}": "N", "\u{1D512}": "O", "\u{1D513}": "P", "\u{1D514}": "Q", "\u{1D516}": "S", "\u{1D517}": "T", "\u{1D518}": "U", "\u{1D519}": "V", "\u{1D51A}": "W", "\u{1D51B}": "X", "\u{1D51C}": "Y", "\u{1D51E}": "a", "\u{1D51F}": "b", "\u{1D520}": "c", "\u{1D521}": "d", "\u{1D522}": "e", "\u{1D523}": "f", "\u{1D524}": "g", "\u{1D525}": "h", "\u{1D526}": "i", "\u{1D527}": "j", "\u{1D528}": "k", "\u{1D529}": "l", "\u{1D52A}": "rn", "\u{1D52B}": "n", "\u{1D52C}": "o", "\u{1D52D}": "p", "\u{1D52E}": "q", "\u{1D52F}": "r", "\u{1D530}": "s", "\u{1D531}": "t", "\u{1D532}": "u", "\u{1D533}": "v", "\u{1D534}": "w", "\u{1D535}": "x", "\u{1D536}": "y", "\u{1D537}": "z", "\u{1D538}": "A", "\u{1D539}": "B", "\u{1D53B}": "D", "\u{1D53C}": "E", "\u{1D53D}": "F", "\u{1D53E}": "G", "\u{1D540}": "l", "\u{1D541}": "J", "\u{1D542}": "K", "\u{1D543}": "L", "\u{1D544}": "M", "\u{1D546}": "O", "\u{1D54A}": "S", "\u{1D54B}": "T", "\u{1D54C}": "U", "\u{1D54D}": "V", "\u{1D54E}": "W", "\u{1D54F}": "X", "\u{1D550}": "Y", "\u{1D552}": "a", "\u{1D553}": "b", "\u{1D554}": "c", "\u{1D555}": "d", "\u{1D556}": "e", "\u{1D557}": "f", "\u{1D558}": "g", "\u{1D559}": "h", "\u{1D55A}": "i", "\u{1D55B}": "j", "\u{1D55C}": "k", "\u{1D55D}": "l", "\u{1D55E}": "rn", "\u{1D55F}": "n", "\u{1D560}": "o", "\u{1D561}": "p", "\u{1D562}": "q", "\u{1D563}": "r", "\u{1D564}": "s", "\u{1D565}": "t", "\u{1D566}": "u", "\u{1D567}": "v", "\u{1D568}": "w", "\u{1D569}": "x", "\u{1D56A}": "y", "\u{1D56B}": "z", "\u{1D56C}": "A", "\u{1D56D}": "B", "\u{1D56E}": "C", "\u{1D56F}": "D", "\u{1D570}": "E", "\u{1D571}": "F", "\u{1D572}": "G", "\u{1D573}": "H", "\u{1D574}": "l", "\u{1D575}": "J", "\u{1D576}": "K", "\u{1D577}": "L", "\u{1D578}": "M", "\u{1D579}": "N", "\u{1D57A}": "O", "\u{1D57B}": "P", "\u{1D57C}": "Q", "\u{1D57D}": "R", "\u{1D57E}": "S", "\u{1D57F}": "T", "\u{1D580}": "U", "\u{1D581}": "V", "\u{1D582}": "W", "\u{1D583}": "X", "\u{1D584}": "Y", "\u{1D585}": "Z", "\u{1D586}": "a", "\u{1D587}": "b", "\u{1D588}": "c", "\u{1D589}": "d", "\u{1D58A}": "e", "\u{1D58B}": "f", "\u{1D58C}": "g", "\u{1D58D}": "h", "\u{1D58E}": "i", "\u{1D58F}": "j", "\u{1D590}": "k", "\u{1D591}": "l", "\u{1D592}": "rn", "\u{1D593}": "n", "\u{1D594}": "o", "\u{1D595}": "p", "\u{1D596}": "q", "\u{1D597}": "r", "\u{1D598}": "s", "\u{1D599}": "t", "\u{1D59A}": "u", "\u{1D59B}": "v", "\u{1D59C}": "w", "\u{1D59D}": "x", "\u{1D59E}": "y", "\u{1D59F}": "z", "\u{1D5A0}": "A", "\u{1D5A1}": "B", "\u{1D5A2}": "C", "\u{1D5A3}": "D", "\u{1D5A4}": "E", "\u{1D5A5}": "F", "\u{1D5A6}": "G", "\u{1D5A7}": "H", "\u{1D5A8}": "l", "\u{1D5A9}": "J", "\u{1D5AA}": "K", "\u{1D5AB}": "L", "\u{1D5AC}": "M", "\u{1D5AD}": "N", "\u{1D5AE}": "O", "\u{1D5AF}": "P", "\u{1D5B0}": "Q", "\u{1D5B1}": "R", "\u{1D5B2}": "S", "\u{1D5B3}": "T", "\u{1D5B4}": "U", "\u{1D5B5}": "V", "\u{1D5B6}": "W", "\u{1D5B7}": "X", "\u{1D5B8}": "Y", "\u{1D5B9}": "Z", "\u{1D5BA}": "a", "\u{1D5BB}": "b", "\u{1D5BC}": "c", "\u{1D5BD}": "d", "\u{1D5BE}": "e", "\u{1D5BF}": "f", "\u{1D5C0}": "g", "\u{1D5C1}": "h", "\u{1D5C2}": "i", "\u{1D5C3}": "j", "\u{1D5C4}": "k", "\u{1D5C5}": "l", "\u{1D5C6}": "rn", "\u{1D5C7}": "n", "\u{1D5C8}": "o", "\u{1D5C9}": "p", "\u{1D5CA}": "q", "\u{1D5CB}": "r", "\u{1D5CC}": "s", "\u{1D5CD}": "t", "\u{1D5CE}": "u", "\u{1D5CF}": "v", "\u{1D5D0}": "w", "\u{1D5D1}": "x", "\u{1D5D2}": "y", "\u{1D5D3}": "z", "\u{1D5D4}": "A", "\u{1D5D5}": "B", "\u{1D5D6}": "C", "\u{1D5D7}": "D", "\u{1D5D8}": "E", "\u{1D5D9}": "F", "\u{1D5DA}": "G", "\u{1D5DB}": "H", "\u{1D5DC}": "l", "\u{1D5DD}": "J", "\u{1D5DE}": "K", "\u{1D5DF}": "L", "\u{1D5E0}": "M", "\u{1D5E1}": "N", "\u{1D5E2}": "O", "\u{1D5E3}": "P", "\u{1D5E4}": "Q", "\u{1D5E5}": "R", "\u{1D5E6}": "S", "\u{1D5E7}": "T", "\u{1D5E8}": "U", "\u{1D5E9}": "V", "\u{1D5EA}": "W", "\u{1D5EB}": "X", "\u{1D5EC}": "Y", "\u{1D5ED}": "Z", "\u{1D5EE}": "a", "\u{1D5EF}": "b", "\u{1D5F0}": "c", "\u{1D5F1}": "d", "\u{1D5F2}": "e", "\u{1D5F3}": "f", "\u{1D5F4}": "g", "\u{1D5F5}": "h", "\u{1D5F6}": "i", "\u{1D5F7}": "j", "\u{1D5F8}": "k", "\u{1D5F9}": "l", "\u{1D5FA}": "rn", "\u{1D5FB}": "n", "\u{1D5FC}": "o", "\u{1D5FD}": "p", "\u{1D5FE}": "q", "\u{1D5FF}": "r", "\u{1D600}": "s", "\u{1D601}": "t", "\u{1D602}": "u", "\u{1D603}": "v", "\u{1D604}": "w", "\u{1D605}": "x", "\u{1D606}": "y", "\u{1D607}": "z", "\u{1D608}": "A", "\u{1D609}": "B", "\u{1D60A}": "C", "\u{1D60B}": "D", "\u{1D60C}": "E", "\u{1D60D}": "F", "\u{1D60E}": "G", "\u{1D60F}": "H", "\u{1D610}": "l", "\u{1D611}": "J", "\u{1D612}": "K", "\u{1D613}": "L", "\u{1D614}": "M", "\u{1D615}": "N", "\u{1D616}": "O", "\u{1D617}": "P", "\u{1D618}": "Q", "\u{1D619}": "R", "\u{1D61A}": "S", "\u{1D61B}": "T", "\u{1D61C}": "U", "\u{1D61D}": "V", "\u{1D61E}": "W", "\u{1D61F}": "X", "\u{1D620}": "Y", "\u{1D621}": "Z", "\u{1D622}": "a", "\u{1D623}": "b", "\u{1D624}": "c", "\u{1D625}": "d", "\u{1D626}": "e", "\u{1D627}": "f", "\u{1D628}": "g", "\u{1D629}": "h", "\u{1D62A}": "i", "\u{1D62B}": "j", "\u{1D62C}": "k", "\u{1D62D}": "l", "\u{1D62E}": "rn", "\u{1D62F}": "n", "\u{1D630}": "o", "\u{1D631}": "p", "\u{1D632}": "q", "\u{1D633}": "r", "\u{1D634}": "s", "\u{1D635}": "t", "\u{1D636}": "u", "\u{1D637}": "v", "\u{1D638}": "w", "\u{1D639}": "x", "\u{1D63A}": "y", "\u{1D63B}": "z", "\u{1D63C}": "A", "\u{1D63D}": "B", "\u{1D63E}": "C", "\u{1D63F}": "D", "\u{1D640}": "E", "\u{1D641}": "F", "\u{1D642}": "G", "\u{1D643}": "H", "\u{1D644}": "l", "\u{1D645}": "J", "\u{1D646}": "K", "\u{1D647}": "L", "\u{1D648}": "M", "\u{1D649}": "N", "\u{1D64A}": "O", "\u{1D64B}": "P", "\u{1D64C}": "Q", "\u{1D64D}": "R", "\u{1D64E}": "S", "\u{1D64F}": "T", "\u{1D650}": "U", "\u{1D651}": "V", "\u{1D652}": "W", "\u{1D653}": "X", "\u{1D654}": "Y", "\u{1D655}": "Z", "\u{1D656}": "a", "\u{1D657}": "b", "\u{1D658}": "c", "\u{1D659}": "d", "\u{1D65A}": "e", "\u{1D65B}": "f", "\u{1D65C}": "g", "\u{1D65D}": "h", "\u{1D65E}": "i", "\u{1D65F}": "j", "\u{1D660}": "k", "\u{1D661}": "l", "\u{1D662}": "rn", "\u{1D663}": "n", "\u{1D664}": "o", "\u{1D665}": "p", "\u{1D666}": "q", "\u{1D667}": "r", "\u{1D668}": "s", "\u{1D669}": "t", "\u{1D66A}": "u", "\u{1D66B}": "v", "\u{1D66C}": "w", "\u{1D66D}": "x", "\u{1D66E}": "y", "\u{1D66F}": "z", "\u{1D670}": "A", "\u{1D671}": "B", "\u{1D672}": "C", "\u{1D673}": "D", "\u{1D674}": "E", "\u{1D675}": "F", "\u{1D676}": "G", "\u{1D677}": "H", "\u{1D678}": "l", "\u{1D679}": "J", "\u{1D67A}": "K", "\u{1D67B}": "L", "\u{1D67C}": "M", "\u{1D67D}": "N", "\u{1D67E}": "O", "\u{1D67F}": "P", "\u{1D680}": "Q", "\u{1D681}": "R", "\u{1D682}": "S", "\u{1D683}": "T", "\u{1D684}": "U", "\u{1D685}": "V", "\u{1D686}": "W", "\u{1D687}": "X", "\u{1D688}": "Y", "\u{1D689}": "Z", "\u{1D68A}": "a", "\u{1D68B}": "b", "\u{1D68C}": "c", "\u{1D68D}": "d", "\u{1D68E}": "e", "\u{1D68F}": "f", "\u{1D690}": "g", "\u{1D691}": "h", "\u{1D692}": "i", "\u{1D693}": "j", "\u{1D694}": "k", "\u{1D695}": "l", "\u{1D696}": "rn", "\u{1D697}": "n", "\u{1D698}": "o", "\u{1D699}": "p", "\u{1D69A}": "q", "\u{1D69B}": "r", "\u{1D69C}": "s", "\u{1D69D}": "t", "\u{1D69E}": "u", "\u{1D69F}": "v", "\u{1D6A0}": "w", "\u{1D6A1}": "x", "\u{1D6A2}": "y", "\u{1D6A3}": "z", "\u{1D6A4}": "i", "\u{1D6A8}": "A", "\u{1D6A9}": "B", "\u{1D6AC}": "E", "\u{1D6AD}": "Z", "\u{1D6AE}": "H", "\u{1D6B0}": "l", "\u{1D6B1}": "K", "\u{1D6B3}": "M", "\u{1D6B4}": "N", "\u{1D6B6}": "O", "\u{1D6B8}": "P", "\u{1D6BB}": "T", "\u{1D6BC}": "Y", "\u{1D6BE}": "X", "\u{1D6C2}": "a", "\u{1D6C4}": "y", "\u{1D6CA}": "i", "\u{1D6CE}": "v", "\u{1D6D0}": "o", "\u{1D6D2}": "p", "\u{1D6D4}": "o", "\u{1D6D6}": "u", "\u{1D6E0}": "p", "\u{1D6E2}": "A", "\u{1D6E3}": "B", "\u{1D6E6}": "E", "\u{1D6E7}": "Z", "\u{1D6E8}": "H", "\u{1D6EA}": "l", "\u{1D6EB}": "K", "\u{1D6ED}": "M", "\u{1D6EE}": "N", "\u{1D6F0}": "O", "\u{1D6F2}": "P", "\u{1D6F5}": "T", "\u{1D6F6}": "Y", "\u{1D6F8}": "X", "\u{1D6FC}": "a", "\u{1D6FE}": "y", "\u{1D704}": "i", "\u{1D708}": "v", "\u{1D70A}": "o", "\u{1D70C}": "p", "\u{1D70E}": "o", "\u{1D710}": "u", "\u{1D71A}": "p", "\u{1D71C}": "A", "\u{1D71D}": "B", "\u{1D720}": "E", "\u{1D721}": "Z", "\u{1D722}": "H", "\u{1D724}": "l", "\u{1D725}": "K", "\u{1D727}": "M", "\u{1D728}": "N", "\u{1D72A}": "O", "\u{1D72C}": "P", "\u{1D72F}": "T", "\u{1D730}": "Y", "\u{1D732}": "X", "\u{1D736}": "a", "\u{1D738}": "y", "\u{1D73E}": "i", "\u{1D742}": "v", "\u{1D744}": "o", "\u{1D746}": "p", "\u{1D748}": "o", "\u{1D74A}": "u", "\u{1D754}": "p", "\u{1D756}": "A", "\u{1D757}": "B", "\u{1D75A}": "E", "\u{1D75B}": "Z", "\u{1D75C}": "H", "\u{1D75E}": "l", "\u{1D75F}": "K", "\u{1D761}": "M", "\u{1D762}": "N", "\u{1D764}": "O", "\u{1D766}": "P", "\u{1D769}": "T", "\u{1D76A}": "Y", "\u{1D76C}": "X", "\u{1D770}": "a", "\u{1D772}": "y", "\u{1D778}": "i", "\u{1D77C}": "v", "\u{1D77E}": "o", "\u{1D780}": "p", "\u{1D782}": "o", "\u{1D784}": "u", "\u{1D78E}": "p", "\u{1D790}": "A", "\u{1D791}": "B", "\u{1D794}": "E", "\u{1D795}": "Z", "\u{1D796}": "H", "\u{1D798}": "l", "\u{1D799}": "K", "\u{1D79B}": "M", "\u{1D79C}": "N", "\u{1D79E}": "O", "\u{1D7A0}": "P", "\u{1D7A3}": "T", "\u{1D7A4}": "Y", "\u{1D7A6}": "X", "\u{1D7AA}": "a", "\u{1D7AC}": "y", "\u{1D7B2}": "i", "\u{1D7B6}": "v", "\u{1D7B8}": "o", "\u{1D7BA}": "p", "\u{1D7BC}": "o", "\u{1D7BE}": "u", "\u{1D7C8}": "p", "\u{1D7CA}": "F", "\u{1D7CE}": "O", "\u{1D7CF}": "l", "\u{1D7D0}": "2", "\u{1D7D1}": "3", "\u{1D7D2}": "4", "\u{1D7D3}": "5", "\u{1D7D4}": "6", "\u{1D7D5}": "7", "\u{1D7D6}": "8", "\u{1D7D7}": "9", "\u{1D7D8}": "O", "\u{1D7D9}": "l", "\u{1D7DA}": "2", "\u{1D7DB}": "3", "\u{1D7DC}": "4", "\u{1D7DD}": "5", "\u{1D7DE}": "6", "\u{1D7DF}": "7", "\u{1D7E0}": "8", "\u{1D7E1}": "9", "\u{1D7E2}": "O", "\u{1D7E3}": "l", "\u{1D7E4}": "2", "\u{1D7E5}": "3", "\u{1D7E6}": "4", "\u{1D7E7}": "5", "\u{1D7E8}": "6", "\u{1D7E9}": "7", "\u{1D7EA}": "8", "\u{1D7EB}": "9", "\u{1D7EC}": "O", "\u{1D7ED}": "l", "\u{1D7EE}": "2", "\u{1D7EF}": "3", "\u{1D7F0}": "4", "\u{1D7F1}": "5", "\u{1D7F2}": "6", "\u{1D7F3}": "7", "\u{1D7F4}": "8", "\u{1D7F5}": "9", "\u{1D7F6}": "O", "\u{1D7F7}": "l", "\u{1D7F8}": "2", "\u{1D7F9}": "3", "\u{1D7FA}": "4", "\u{1D7FB}": "5", "\u{1D7FC}": "6", "\u{1D7FD}": "7", "\u{1D7FE}": "8", "\u{1D7FF}": "9", "\u{1E8C7}": "l", "\u{1E8CB}": "8", "\u{1EE00}": "l", "\u{1EE24}": "o", "\u{1EE64}": "o", "\u{1EE80}": "l", "\u{1EE84}": "o", "\u{1F100}": "O.", "\u{1F101}": "O,", "\u{1F102}": "l,", "\u{1F103}": "2,", "\u{1F104}": "3,", "\u{1F105}": "4,", "\u{1F106}": "5,", "\u{1F107}": "6,", "\u{1F108}": "7,", "\u{1F109}": "8,", "\u{1F10A}": "9,", "\u{1F110}": "(A)", "\u{1F111}": "(B)", "\u{1F112}": "(C)", "\u{1F113}": "(D)", "\u{1F114}": "(E)", "\u{1F115}": "(F)", "\u{1F116}": "(G)", "\u{1F117}": "(H)", "\u{1F118}": "(l)", "\u{1F119}": "(J)", "\u{1F11A}": "(K)", "\u{1F11B}": "(L)", "\u{1F11C}": "(M)", "\u{1F11D}": "(N)", "\u{1F11E}": "(O)", "\u{1F11F}": "(P)", "\u{1F120}": "(Q)", "\u{1F121}": "(R)", "\u{1F122}": "(S)", "\u{1F123}": "(T)", "\u{1F124}": "(U)", "\u{1F125}": "(V)", "\u{1F126}": "(W)", "\u{1F127}": "(X)", "\u{1F128}": "(Y)", "\u{1F129}": "(Z)", "\u{1F12A}": "(S)", "\u{1F700}": "QE", "\u{1F707}": "AR", "\u{1F74C}": "C", "\u{1F75C}": "sss", "\u{1F768}": "T", "\u{1F76B}": "MB", "\u{1F76C}": "VB", "\u{1FBF0}": "O", "\u{1FBF1}": "l", "\u{1FBF2}": "2", "\u{1FBF3}": "3", "\u{1FBF4}": "4", "\u{1FBF5}": "5", "\u{1FBF6}": "6", "\u{1FBF7}": "7", "\u{1FBF8}": "8", "\u{1FBF9}": "9", \uFB00: "ff", \uFB01: "fi", \uFB02: "fl", \uFB03: "ffi", \uFB04: "ffl", \uFB06: "st", \uFBA6: "o", \uFBA7: "o", \uFBA8: "o", \uFBA9: "o", \uFBAA: "o", \uFBAB: "o", \uFBAC: "o", \uFBAD: "o", "\uFD3E": "(", "\uFD3F": ")", "\uFE30": ":", "\uFE4D": "_", "\uFE4E": "_", "\uFE4F": "_", "\uFE58": "-", "\uFE68": "\\", \uFE8D: "l", \uFE8E: "l", \uFEE9: "o", \uFEEA: "o", \uFEEB: "o", \uFEEC: "o", "\uFF01": "!", "\uFF02": "''", "\uFF07": "'", "\uFF1A": ":", \uFF21: "A", \uFF22: "B", \uFF23: "C", \uFF25: "E", \uFF28: "H", \uFF29: "l", \uFF2A: "J", \uFF2B: "K", \uFF2D: "M", \uFF2E: "N", \uFF2F: "O", \uFF30: "P", \uFF33: "S", \uFF34: "T", \uFF38: "X", \uFF39: "Y", \uFF3A: "Z", "\uFF3B": "(", "\uFF3C": "\\", "\uFF3D": ")", "\uFF40": "'", \uFF41: "a", \uFF43: "c", \uFF45: "e", \uFF47: "g", \uFF48: "h", \uFF49: "i", \uFF4A: "j", \uFF4C: "l", \uFF4F: "o", \uFF50: "p", \uFF53: "s", \uFF56: "v", \uFF58: "x", \uFF59: "y", "\uFFE8": "l" };
-
-// src/policy/homographs.ts
-var CONFUSABLE = confusables_default;
-var WELL_KNOWN = [
-  "google.com",
-  "microsoft.com",
-  "apple.com",
-  "amazon.com",
-  "github.com",
-  "gitlab.com",
-  "paypal.com",
-  "facebook.com",
-  "linkedin.com",
-  "slack.com",
-  "okta.com",
-  "salesforce.com",
-  "dropbox.com",
-  "adobe.com"
-];
-var SCRIPTS = [
-  "Latin",
-  "Greek",
-  "Cyrillic",
-  "Armenian",
-  "Hebrew",
-  "Arabic",
-  "Syriac",
-  "Thaana",
-  "Devanagari",
-  "Bengali",
-  "Gurmukhi",
-  "Gujarati",
-  "Oriya",
-  "Tamil",
-  "Telugu",
-  "Kannada",
-  "Malayalam",
-  "Sinhala",
-  "Thai",
-  "Lao",
-  "Tibetan",
-  "Myanmar",
-  "Georgian",
-  "Hangul",
-  "Ethiopic",
-  "Cherokee",
-  "Khmer",
-  "Mongolian",
-  "Hiragana",
-  "Katakana",
-  "Bopomofo",
-  "Han"
-];
-var AUGMENTED = {
-  Han: ["Japanese", "Korean", "Bopomofo-Han"],
-  Hiragana: ["Japanese"],
-  Katakana: ["Japanese"],
-  Hangul: ["Korean"],
-  Bopomofo: ["Bopomofo-Han"]
-};
-var scriptTests;
-var lookAlikes;
-function homographProblem(ascii, familiar) {
-  if (!/(^|\.)xn--/u.test(ascii)) return null;
-  const unicode = domainToUnicode(ascii);
-  if (unicode === "" || unicode === ascii) return null;
-  const shown = `${ascii} (${unicode})`;
-  for (const label of unicode.split(".")) {
-    const scripts = mixedScripts(label);
-    if (scripts) return `${shown} mixes scripts in one label (${scripts.join(" and ")}): the mark of a look-alike domain`;
-  }
-  const target = lookAlikeOf(unicode, familiar);
-  if (target !== void 0 && target !== ascii) return `${shown} looks like ${target} (a homograph of a webmail or well-known domain)`;
-  const asciiTwin = unicode.split(".").map(latinTwin);
-  if (asciiTwin.some((twin) => twin !== null)) {
-    const twin = unicode.split(".").map((label, index) => asciiTwin[index] ?? label).join(".");
-    return `${shown} looks like the ASCII name ${twin} (a homograph); write ${twin} if you mean it`;
-  }
-  return null;
-}
-function skeleton(text) {
-  let out = "";
-  for (const char of text.normalize("NFD")) out += CONFUSABLE[char] ?? char;
-  return out.normalize("NFD");
-}
-function mixedScripts(label) {
-  let common = null;
-  const seen = /* @__PURE__ */ new Set();
-  for (const char of label) {
-    const scripts = scriptsOf(char);
-    if (scripts === null) continue;
-    seen.add(scripts[0]);
-    common = common === null ? new Set(scripts) : new Set(scripts.filter((script) => common?.has(script)));
-    if (common.size === 0) return [...seen];
-  }
-  return null;
-}
-function scriptsOf(char) {
-  if (/[\p{scx=Zyyy}\p{scx=Zinh}]/u.test(char)) return null;
-  scriptTests ??= SCRIPTS.map((name) => ({ name, test: new RegExp(`\\p{scx=${name}}`, "u") }));
-  const found = scriptTests.filter(({ test }) => test.test(char)).map(({ name }) => name);
-  if (found.length === 0) return new RegExp("\\p{L}", "u").test(char) ? ["Other"] : null;
-  return [...found, ...found.flatMap((name) => AUGMENTED[name] ?? [])];
-}
-function lookAlikeOf(unicode, familiar) {
-  if (!lookAlikes) {
-    lookAlikes = /* @__PURE__ */ new Map();
-    for (const domain of [...WELL_KNOWN, ...familiar()]) {
-      const key = skeleton(domainToUnicode(domain) || domain);
-      if (!lookAlikes.has(key)) lookAlikes.set(key, domain);
-    }
-  }
-  return lookAlikes.get(skeleton(unicode));
-}
-function latinTwin(label) {
-  if (/^[\x00-\x7f]*$/u.test(label) || !new RegExp("\\p{scx=Latin}", "u").test(label)) return null;
-  let twin = "";
-  for (const char of label.normalize("NFD")) twin += char.charCodeAt(0) < 128 ? char : CONFUSABLE[char] ?? char;
-  return /^[\x00-\x7f]+$/u.test(twin) ? twin : null;
-}
 
 // src/policy/domains.ts
 var webmail;
@@ -63963,29 +64134,29 @@ function findDomainProblems(raw) {
   const syntax = checkSyntax(domain);
   if (syntax) return [syntax];
   const homograph = homographProblem(domain, webmailSet);
-  if (homograph) return [error2("homograph", homograph)];
+  if (homograph) return [error3("homograph", homograph)];
   return checkRegistry(domain);
 }
-function error2(code, message) {
+function error3(code, message) {
   return { severity: "error", code, message };
 }
 function checkShape(text) {
-  if (text === "") return error2("invalid-domain", "empty domain");
+  if (text === "") return error3("invalid-domain", "empty domain");
   if (text.includes("@")) {
     const suggestion = normalizeDomain(text.slice(text.lastIndexOf("@") + 1));
-    return error2("email-address", `"${text}" is an email address, not a domain; write the part after '@': ${suggestion}`);
+    return error3("email-address", `"${text}" is an email address, not a domain; write the part after '@': ${suggestion}`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.includes("/")) {
     const host = hostOfUrl(text);
     const hint = host ? `; write just the host name: ${host}` : "";
-    return error2("url-not-domain", `"${text}" is a URL, not a domain${hint}`);
+    return error3("url-not-domain", `"${text}" is a URL, not a domain${hint}`);
   }
   if (text.includes("*")) {
     const base = normalizeDomain(text.replace(/^(\*\.)+/, ""));
-    return error2("wildcard-domain", `"${text}": wildcards are not supported; list each domain, e.g. ${base}`);
+    return error3("wildcard-domain", `"${text}": wildcards are not supported; list each domain, e.g. ${base}`);
   }
   if (isIP(text.replace(/^\[(.*)\]$/, "$1"))) {
-    return error2("ip-address", `"${text}" is an IP address; autojoin needs an email domain such as acme.com`);
+    return error3("ip-address", `"${text}" is an IP address; autojoin needs an email domain such as acme.com`);
   }
   return null;
 }
@@ -63999,22 +64170,22 @@ function hostOfUrl(text) {
 }
 function checkSyntax(domain) {
   if (domain.length > MAX_DOMAIN_LENGTH) {
-    return error2("invalid-domain", `"${shorten(domain)}" is ${domain.length} characters long; a domain has at most ${MAX_DOMAIN_LENGTH}`);
+    return error3("invalid-domain", `"${shorten(domain)}" is ${domain.length} characters long; a domain has at most ${MAX_DOMAIN_LENGTH}`);
   }
   const labels = domain.split(".");
   const long = labels.find((label) => label.length > 63);
-  if (long) return error2("invalid-domain", `"${shorten(domain)}": a label is ${long.length} characters long; at most 63 are allowed`);
-  if (labels.some((label) => label === "")) return error2("invalid-domain", `"${domain}" has an empty label (two dots in a row?)`);
+  if (long) return error3("invalid-domain", `"${shorten(domain)}": a label is ${long.length} characters long; at most 63 are allowed`);
+  if (labels.some((label) => label === "")) return error3("invalid-domain", `"${domain}" has an empty label (two dots in a row?)`);
   const bad = labels.find((label) => !LABEL.test(label));
   if (bad !== void 0) {
-    return error2(
+    return error3(
       "invalid-domain",
       `"${domain}" is not a valid domain name: "${bad}" may hold only letters, digits and inner hyphens`
     );
   }
-  if (/^\d+$/.test(labels.at(-1) ?? "")) return error2("invalid-domain", `"${domain}" is not a valid domain name: the top-level label is numeric`);
+  if (/^\d+$/.test(labels.at(-1) ?? "")) return error3("invalid-domain", `"${domain}" is not a valid domain name: the top-level label is numeric`);
   if (labels.some((label) => label.startsWith("xn--") && !isValidPunycode(label))) {
-    return error2("invalid-domain", `"${domain}" is not valid punycode`);
+    return error3("invalid-domain", `"${domain}" is not valid punycode`);
   }
   return null;
 }
@@ -64027,14 +64198,14 @@ function shorten(text) {
 }
 function checkRegistry(domain) {
   if (isWebmail(domain)) {
-    return [error2("webmail-domain", `${domain} is a webmail domain; the service would reject it with 400 (anyone can get an address there)`)];
+    return [error3("webmail-domain", `${domain} is a webmail domain; the service would reject it with 400 (anyone can get an address there)`)];
   }
   const parsed = (0, import_tldts.parse)(domain, { allowPrivateDomains: true });
   if (parsed.domain === null && (parsed.isIcann || parsed.isPrivate)) {
-    return [error2("public-suffix", `${domain} is a public suffix, not one organization's domain; anyone with an address at ${domain} could join`)];
+    return [error3("public-suffix", `${domain} is a public suffix, not one organization's domain; anyone with an address at ${domain} could join`)];
   }
   if (!domain.includes(".")) {
-    return [error2("invalid-domain", `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
+    return [error3("invalid-domain", `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
   }
   if (parsed.domain && parsed.domain !== domain) {
     const message = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match (list ${parsed.domain} too if you meant it)`;
@@ -64089,10 +64260,10 @@ function tooLarge3(file, size) {
   const message = `file is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a policy file`;
   return diagnosticAt(filePos(file), "error", "file-too-large", message);
 }
-function fileDiagnostic(file, error3) {
-  if (error3 instanceof FileAccessError && error3.problem === "too-large") return tooLarge3(file, error3.size ?? MAX_FILE_BYTES + 1);
-  const code = error3 instanceof FileAccessError && error3.problem !== "read-error" ? "unsafe-file" : "read-error";
-  const message = error3 instanceof FileAccessError ? error3.message : `cannot read file: ${error3.message}`;
+function fileDiagnostic(file, error4) {
+  if (error4 instanceof FileAccessError && error4.problem === "too-large") return tooLarge3(file, error4.size ?? MAX_FILE_BYTES + 1);
+  const code = error4 instanceof FileAccessError && error4.problem !== "read-error" ? "unsafe-file" : "read-error";
+  const message = error4 instanceof FileAccessError ? error4.message : `cannot read file: ${error4.message}`;
   return diagnosticAt(filePos(file), "error", code, message);
 }
 function notUtf8(file, bytes) {
@@ -64147,16 +64318,16 @@ function readDocument(doc, file, text, lineCounter) {
   try {
     const data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     return { file, doc, lineCounter, start, data };
-  } catch (error3) {
-    return { diagnostics: [aliasDiagnostic(doc, error3, at) ?? diagnosticAt(start, "error", "yaml-syntax", String(error3))] };
+  } catch (error4) {
+    return { diagnostics: [aliasDiagnostic(doc, error4, at) ?? diagnosticAt(start, "error", "yaml-syntax", String(error4))] };
   }
 }
 function isEmptyDocument(doc) {
   const contents = doc.contents;
   return contents === null || (0, import_yaml.isScalar)(contents) && contents.value === null && contents.range[0] === contents.range[1];
 }
-function aliasDiagnostic(doc, error3, at) {
-  if (!(error3 instanceof ReferenceError)) return null;
+function aliasDiagnostic(doc, error4, at) {
+  if (!(error4 instanceof ReferenceError)) return null;
   let offset = doc.contents?.range[0] ?? 0;
   (0, import_yaml.visit)(doc, {
     Alias(_key, node) {
@@ -64171,18 +64342,18 @@ function positionAt(file, lineCounter, offset) {
   const { line, col } = lineCounter.linePos(offset);
   return { file, line, column: col };
 }
-function yamlErrorDiagnostic(error3, doc, text, at) {
-  const pos = at(error3.pos[0]);
-  if (error3.code === "DUPLICATE_KEY") {
-    const key = /^[^:\n]*/.exec(text.slice(error3.pos[0]))?.[0].trim() ?? "";
-    const first = firstKeyLine(doc, key, error3.pos[0], at);
+function yamlErrorDiagnostic(error4, doc, text, at) {
+  const pos = at(error4.pos[0]);
+  if (error4.code === "DUPLICATE_KEY") {
+    const key = /^[^:\n]*/.exec(text.slice(error4.pos[0]))?.[0].trim() ?? "";
+    const first = firstKeyLine(doc, key, error4.pos[0], at);
     const where2 = first ? ` (first at line ${first})` : "";
     return diagnosticAt(pos, "error", "duplicate-key", `duplicate key "${key}"${where2}; a key may appear only once in a document`);
   }
-  if (error3.code === "TAB_AS_INDENT") {
+  if (error4.code === "TAB_AS_INDENT") {
     return diagnosticAt(pos, "error", "tab-indent", "tab used for indentation; YAML indents with spaces only");
   }
-  const firstLine = (error3.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+  const firstLine = (error4.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
   return diagnosticAt(pos, "error", "yaml-syntax", `invalid YAML: ${firstLine}`);
 }
 function firstKeyLine(doc, key, before, at) {
@@ -64393,9 +64564,13 @@ var autojoin_schema_default = {
       examples: ["cmp_8f2c"]
     },
     metadata: {
-      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone.",
+      description: "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone. Keys starting with `autojoin-sync.` are reserved (the ownership marker).",
       type: "object",
       maxProperties: 100,
+      propertyNames: {
+        description: "Keys starting with `autojoin-sync.` are reserved for the ownership marker that every write sets.",
+        not: { pattern: "^autojoin-sync\\." }
+      },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
     domains: {
@@ -64432,6 +64607,14 @@ var project_schema_default = {
   type: "object",
   additionalProperties: false,
   properties: {
+    owner: {
+      description: "Who manages the scopes this repository writes: every write marks its scope's autojoin invitation with `autojoin-sync.owner: OWNER` in its metadata, and a scope marked by another owner is never written (unless --take-ownership TYPE/ID) nor cleared by pruning. Stable across clones, renames, CI and laptops; repositories that manage scopes of one service set distinct owners. Default `default`.",
+      type: "string",
+      minLength: 1,
+      maxLength: 128,
+      pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+      examples: ["platform-team"]
+    },
     baseUrl: {
       description: "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.",
       type: "string",
@@ -64544,8 +64727,8 @@ function schemaDiagnostics(kind, parsed, data) {
   const validate = validatorFor2(kind);
   if (validate(data)) return [];
   const diagnostics = [];
-  for (const error3 of validate.errors ?? []) {
-    const diagnostic = describe(error3, parsed);
+  for (const error4 of validate.errors ?? []) {
+    const diagnostic = describe(error4, parsed);
     if (diagnostic) diagnostics.push(diagnostic);
   }
   return diagnostics;
@@ -64553,28 +64736,32 @@ function schemaDiagnostics(kind, parsed, data) {
 function schemaProblem(kind, data) {
   const validate = validatorFor2(kind);
   if (validate(data)) return null;
-  const error3 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
-  if (!error3) return null;
-  const path5 = pointerToPath(error3.instancePath);
-  if (error3.keyword === "additionalProperties") return `unknown key "${String(error3.params.additionalProperty)}"`;
-  if (error3.keyword === "required") return `missing required key "${String(error3.params.missingProperty)}"`;
-  if (error3.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error3.params.type))}`;
-  return `${labelOf(path5)}: ${invalidValue(path5, error3)}`;
+  const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
+  if (!error4) return null;
+  const path5 = pointerToPath(error4.instancePath);
+  if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
+  if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
+  if (error4.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path5)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path5)}: ${invalidValue(path5, error4)}`;
 }
-function describe(error3, parsed) {
-  const path5 = pointerToPath(error3.instancePath);
-  switch (error3.keyword) {
+function describe(error4, parsed) {
+  const path5 = pointerToPath(error4.instancePath);
+  switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path5, String(error3.params.additionalProperty), error3.parentSchema);
+      return unknownKey(parsed, path5, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path5, String(error3.params.missingProperty));
+      return missingKey(parsed, path5, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path5, error3);
+      return wrongType(parsed, path5, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
+    case "propertyNames":
+      return reservedKey(parsed, path5, String(error4.params.propertyName));
     default:
-      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error3)}`);
+      if (error4.propertyName !== void 0) return null;
+      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error4)}`);
   }
 }
 function pointerToPath(pointer) {
@@ -64592,20 +64779,24 @@ function unknownKey(parsed, path5, key, parentSchema) {
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
   return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
 }
+function reservedKey(parsed, path5, key) {
+  const message = `${labelOf(path5)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "reserved-key", message);
+}
 function missingKey(parsed, path5, key) {
   const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
   const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
   const hint = path5.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path5, error3) {
-  const expected = expectedOf(path5, String(error3.params.type));
+function wrongType(parsed, path5, error4) {
+  const expected = expectedOf(path5, String(error4.params.type));
   const label = labelOf(path5);
-  let message = `${label}: expected ${expected}, got ${describeValue(error3.data)}`;
-  const scalar = typeof error3.data === "number" || typeof error3.data === "boolean";
-  if (error3.params.type === "string" && scalar) {
+  let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
+  const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
+  if (error4.params.type === "string" && scalar) {
     const last = path5.at(-1);
-    message += typeof last === "string" ? `; quote it: ${last}: "${String(error3.data)}"` : `; quote it: "${String(error3.data)}"`;
+    message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
   return diagnosticAt(locate(parsed, path5), "error", "wrong-type", message);
 }
@@ -64631,27 +64822,27 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function enumProblem(error3) {
-  const allowed = (error3.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
-  return error3.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error3.data)}`;
+function enumProblem(error4) {
+  const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
+  return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path5, error3) {
-  const limit = error3.params.limit;
-  switch (error3.keyword) {
+function invalidValue(path5, error4) {
+  const limit = error4.params.limit;
+  switch (error4.keyword) {
     case "minLength":
       return "must not be empty";
     case "maxLength":
       return `must be at most ${limit} characters long`;
     case "minimum":
-      return `must be at least ${limit}, got ${String(error3.data)}`;
+      return `must be at least ${limit}, got ${String(error4.data)}`;
     case "maximum":
-      return `must be at most ${limit}, got ${String(error3.data)}`;
+      return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path5, error3.data);
+      return patternProblem(path5, error4.data);
     case "enum":
-      return enumProblem(error3);
+      return enumProblem(error4);
     default:
-      return error3.message ?? "is invalid";
+      return error4.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -64689,22 +64880,89 @@ function editDistance(a, b) {
   return previous[b.length] ?? 0;
 }
 
+// src/policy/scope-text.ts
+function scopeTextDiagnostics(parsed, paths) {
+  const found = [];
+  for (const path5 of paths) {
+    const value = valueAt(parsed.data, path5);
+    if (typeof value !== "string") continue;
+    const problem = scopeTextProblem(path5.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path5), "error", "homograph", problem));
+  }
+  return found;
+}
+function valueAt(data, path5) {
+  let value = data;
+  for (const segment of path5) {
+    if (typeof value !== "object" || value === null) return void 0;
+    value = value[segment];
+  }
+  return value;
+}
+
 // src/policy/secrets.ts
 var MIN_SECRET_LENGTH = 8;
-function secretDiagnostics(source, secrets) {
+function secretDiagnostics(source, documents, secrets) {
   const found = [];
   for (const secret of secrets) {
     if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    for (let at = source.text.indexOf(secret.value); at !== -1; at = source.text.indexOf(secret.value, at + secret.value.length)) {
-      found.push({
-        ...positionOf(source, at),
-        severity: "error",
-        code: "secret-in-policy",
-        message: `holds the value of ${secret.name}: a secret must never be written into a policy file (it would be sent to the service and shown in every plan); take it out`
-      });
-    }
+    const pattern = patternOf(secret.value);
+    if (pattern === null) continue;
+    const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
+    const lines2 = new Set(inText.map((pos) => pos.line));
+    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines2.has(pos.line));
+    for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
+}
+var patterns = /* @__PURE__ */ new Map();
+function patternOf(value) {
+  let pattern = patterns.get(value);
+  if (pattern === void 0) {
+    pattern = secretPattern([value]);
+    patterns.set(value, pattern);
+  }
+  return pattern;
+}
+function secretError(pos, name) {
+  return {
+    ...pos,
+    severity: "error",
+    code: "secret-in-policy",
+    message: `holds the value of ${name}: a secret must never be written into a policy file, in any encoding (it would be sent to the service and shown in every plan); take it out`
+  };
+}
+function decodedPlaces(document, pattern) {
+  const places = [];
+  const visit2 = (value, path5) => {
+    if (typeof value === "string") {
+      if (holds(value, pattern)) places.push(locate(document, path5));
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit2(item, [...path5, index]));
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (holds(key, pattern)) places.push(locate(document, [...path5, key], "key"));
+        visit2(item, [...path5, key]);
+      }
+    }
+  };
+  visit2(document.data, []);
+  return places;
+}
+function holds(text, pattern) {
+  pattern.lastIndex = 0;
+  if (pattern.test(text)) return true;
+  if (!/[%+]/u.test(text)) return false;
+  const decoded = urlDecoded(text);
+  pattern.lastIndex = 0;
+  return decoded !== text && pattern.test(decoded);
+}
+function urlDecoded(text) {
+  try {
+    return decodeURIComponent(text.replace(/\+/gu, " "));
+  } catch {
+    return text;
+  }
 }
 function positionOf(source, offset) {
   const before = source.text.slice(0, offset);
@@ -64766,8 +65024,8 @@ function readOne(absolute, file, options) {
   try {
     const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
     return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
-  } catch (error3) {
-    return fileDiagnostic(file, error3);
+  } catch (error4) {
+    return fileDiagnostic(file, error4);
   }
 }
 function parsePolicySources(sources, options = {}) {
@@ -64792,7 +65050,7 @@ function createPolicyChecker(project, options) {
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, options.secrets);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found = [];
       for (const document of parsed.documents) {
@@ -64816,9 +65074,9 @@ function createPolicyChecker(project, options) {
       const duplicates = duplicateScopeDiagnostics(declarations);
       const declared = /* @__PURE__ */ new Map();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once = (key) => declared.get(key) === 1;
-      const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
-      const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
+      const once2 = (key) => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
     }
   };
@@ -64834,7 +65092,7 @@ function createInterner() {
 }
 function readPolicy(parsed, project, same) {
   const data = withDefaults(parsed.data, project);
-  const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...domainDiagnostics(parsed, data.domains)];
+  const diagnostics = [...schemaDiagnostics("policy", parsed, data), ...scopeTextDiagnostics(parsed, SCOPE_PATHS), ...domainDiagnostics(parsed, data.domains)];
   const { scope, scopeType } = data;
   const declaration = typeof scope === "string" && typeof scopeType === "string" && scope !== "" && scopeType !== "" ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start } : void 0;
   if (!declaration || diagnostics.some((d) => d.severity === "error")) return { declaration, diagnostics };
@@ -64845,14 +65103,15 @@ function readPolicy(parsed, project, same) {
     scopeType: same(scopeType),
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
-    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
+    ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0
   };
   return { declaration, policy, diagnostics };
 }
-function isPlainObject(value) {
+var SCOPE_PATHS = [["scope"], ["scopeType"]];
+function isPlainObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function withDefaults(data, project) {
@@ -64898,8 +65157,8 @@ async function loadProjectConfig(cwd, paths = ["."]) {
   let bytes;
   try {
     bytes = await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: "project file" });
-  } catch (error3) {
-    return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error3)] };
+  } catch (error4) {
+    return { config: { file: absolute }, diagnostics: [fileDiagnostic(file, error4)] };
   }
   const decoded = decodePolicyBytes(file, bytes);
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
@@ -64933,7 +65192,7 @@ function parseProjectSource(source, absoluteFile) {
   if (second) {
     diagnostics.push(diagnosticAt(second.start, "error", "multiple-documents", "the project file holds one YAML document only"));
   }
-  if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data));
+  if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data), ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]));
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === "error") || !first) return { config: { file: absoluteFile }, diagnostics };
   return { config: { file: absoluteFile, ...first.data }, diagnostics };
@@ -65018,13 +65277,13 @@ var EMBEDDED_STATE_DIR = ".autojoin-sync";
 var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options = {}) {
   const env = options.env ?? process.env;
-  const notice2 = options.notice ?? ((message) => process.stderr.write(`${message}
+  const notice3 = options.notice ?? ((message) => writeStderr(`${message}
 `));
-  const connection = await resolve(options, env, notice2);
-  notice2(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
+  const connection = await resolve(options, env, notice3);
+  notice3(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
   return connection;
 }
-async function resolve(options, env, notice2) {
+async function resolve(options, env, notice3) {
   const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
   const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
   if (configured && !askedFor) return remote(configured, env);
@@ -65033,7 +65292,7 @@ async function resolve(options, env, notice2) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, options.detail ?? notice2, askedFor);
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, options.detail ?? notice3, askedFor);
 }
 function embeddedRefusal(env) {
   const ci = ciVariable(env);
@@ -65079,8 +65338,8 @@ function remote(url, env) {
   let checked;
   try {
     checked = checkBaseUrl(url);
-  } catch (error3) {
-    throw new RunError(error3.message, ExitCode2.error);
+  } catch (error4) {
+    throw new RunError(error4.message, ExitCode2.error);
   }
   const baseUrl = baseUrlString(checked);
   return {
@@ -65092,7 +65351,7 @@ function remote(url, env) {
     close: () => Promise.resolve()
   };
 }
-async function embedded(cwd, start, notice2, askedFor) {
+async function embedded(cwd, start, notice3, askedFor) {
   const dir = join2(cwd, EMBEDDED_STATE_DIR);
   await mkdir2(dir, { recursive: true });
   await writeFile2(join2(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
@@ -65100,11 +65359,11 @@ async function embedded(cwd, start, notice2, askedFor) {
   let emulator;
   try {
     emulator = await start(join2(dir, EMBEDDED_STATE_FILE));
-  } catch (error3) {
-    throw new RunError(`cannot start the embedded emulator: ${error3.message}`, ExitCode2.error);
+  } catch (error4) {
+    throw new RunError(`cannot start the embedded emulator: ${error4.message}`, ExitCode2.error);
   }
   const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
-  notice2(`note: ${why}; using the embedded emulator (state in ${relative3})`);
+  notice3(`note: ${why}; using the embedded emulator (state in ${relative3})`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -65134,7 +65393,8 @@ function credential(name, value) {
 var PROGRESS_INTERVAL_MS = 1e4;
 var TTY_REFRESH_MS = 100;
 function createLogger(options) {
-  const { level, write } = options;
+  const { level } = options;
+  const write = (line) => options.write(redactOutput(line));
   const shown = (needed) => rank(level) >= rank(needed);
   return {
     level,
@@ -65222,11 +65482,11 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "changes", "scopes", "summary"],
+  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes).",
-      const: 2
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata and the owner field change).",
+      const: 3
     },
     createdAt: {
       description: "When the plan was made, ISO 8601 in UTC.",
@@ -65237,6 +65497,17 @@ var plan_schema_default = {
       description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
       type: "string",
       minLength: 1
+    },
+    owner: {
+      description: "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.",
+      type: "string",
+      minLength: 1,
+      maxLength: 128
+    },
+    notManagedHere: {
+      description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/NotManagedHere" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65253,6 +65524,12 @@ var plan_schema_default = {
       description: "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.",
       type: "array",
       items: { $ref: "#/$defs/ScopeFingerprint" }
+    },
+    redacted: {
+      description: "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.",
+      type: "array",
+      items: { $ref: "#/$defs/ScopeKey" },
+      uniqueItems: true
     }
   },
   $defs: {
@@ -65367,6 +65644,11 @@ var plan_schema_default = {
           description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
           type: "object"
         },
+        keptMetadata: {
+          description: "When the file has no metadata: the live autojoin invitation's own metadata keys (never the ownership marker's), which no policy manages and the POST keeps.",
+          type: "object",
+          propertyNames: { not: { pattern: "^autojoin-sync\\." } }
+        },
         before: {
           description: "Live domains at plan time.",
           $ref: "#/$defs/DomainList"
@@ -65393,34 +65675,13 @@ var plan_schema_default = {
           enum: ["declared", "pruned", "replaced"]
         },
         source: { $ref: "#/$defs/SourcePos" },
-        removedBy: {
-          description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
-          type: "object",
-          additionalProperties: false,
-          required: ["commit", "date", "subject"],
-          properties: {
-            commit: {
-              description: "Abbreviated commit id.",
-              type: "string",
-              pattern: "^[0-9a-f]{4,64}$"
-            },
-            date: {
-              description: "Committer date, ISO 8601.",
-              type: "string",
-              minLength: 10
-            },
-            subject: {
-              description: "First line of the commit message.",
-              type: "string"
-            }
-          }
-        },
+        removedBy: { $ref: "#/$defs/RemovalCommit" },
         explicitEmpty: {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
         fieldChanges: {
-          description: "update: the scope's name and metadata where the file and the service differ, old \u2192 new. Only fields the file states and the service shows are compared.",
+          description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
           type: "array",
           minItems: 1,
           items: { $ref: "#/$defs/FieldChange" }
@@ -65527,8 +65788,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name) or metadata (the autojoin invitation's).",
-          enum: ["scopeName", "metadata"]
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) or owner (its ownership marker's owner: before null when it has none; after the plan's owner).",
+          enum: ["scopeName", "metadata", "owner"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -65536,6 +65797,42 @@ var plan_schema_default = {
         after: {
           description: "The policy file's value, which apply sends."
         }
+      }
+    },
+    RemovalCommit: {
+      description: "Pruned from git history (--prune): the commit after which no policy file declared the scope.",
+      type: "object",
+      additionalProperties: false,
+      required: ["commit", "date", "subject"],
+      properties: {
+        commit: {
+          description: "Abbreviated commit id.",
+          type: "string",
+          pattern: "^[0-9a-f]{4,64}$"
+        },
+        date: {
+          description: "Committer date, ISO 8601.",
+          type: "string",
+          minLength: 10
+        },
+        subject: {
+          description: "First line of the commit message.",
+          type: "string"
+        }
+      }
+    },
+    NotManagedHere: {
+      description: "A pruning candidate left alone: its live marker does not name this plan's owner.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "owner"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        owner: {
+          description: "The owner its live ownership marker names; null when it carries no marker.",
+          type: ["string", "null"]
+        },
+        removedBy: { $ref: "#/$defs/RemovalCommit" }
       }
     },
     ScopeFingerprint: {
@@ -65562,20 +65859,22 @@ function planInconsistency(plan) {
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = /* @__PURE__ */ new Set();
   for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? "", seen);
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan.owner);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const summary2 = summarize(plan.changes, plan.scopes.length);
-  const wrong = Object.keys(summary2).find((name) => summary2[name] !== plan.summary[name]);
-  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary2[wrong]}` : null;
+  const notManaged2 = notManagedProblem(plan, covered);
+  if (notManaged2) return notManaged2;
+  const summary3 = summarize(plan.changes, plan.scopes.length);
+  const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
+  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary3[wrong]}` : null;
 }
 function scopeProblem(plan) {
   const seen = /* @__PURE__ */ new Set();
   for (const [index, { key }] of plan.scopes.entries()) {
     if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
     seen.add(key);
-    const ref = parseScopeKey(key);
+    const ref = splitScopeKey(key);
     const problem = schemaProblem("policy", { scope: ref.scope, scopeType: ref.scopeType, componentId: "x", domains: [] });
     if (problem) return `/scopes/${index} (${key}): ${problem}`;
   }
@@ -65598,8 +65897,28 @@ function changeProblem(change, fingerprint2, seen) {
 }
 function fieldProblem(change) {
   for (const field of change.fieldChanges ?? []) {
+    if (field.field === "owner") continue;
     const sent = canonicalJson(change[field.field] ?? null);
     if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+function ownershipProblem(change, owner) {
+  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (shown.length > 1) return "fieldChanges shows owner twice";
+  const after = shown[0]?.after;
+  if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
+  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
+  if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
+  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
+  return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+function notManagedProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, entry] of plan.notManagedHere.entries()) {
+    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
+    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
+    seen.add(entry.key);
   }
   return null;
 }
@@ -65608,8 +65927,8 @@ function listProblem(change) {
     if (!sameList2(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
   }
   for (const domain of change.after) {
-    const error3 = checkDomain(domain).find((finding) => finding.severity === "error");
-    if (error3) return `after: ${error3.message}`;
+    const error4 = checkDomain(domain).find((finding) => finding.severity === "error");
+    if (error4) return `after: ${error4.message}`;
   }
   return null;
 }
@@ -65635,7 +65954,7 @@ function sameList2(a, b) {
 }
 
 // src/plan/saved.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var PlanFileError = class extends Error {
   constructor(message) {
     super(message);
@@ -65651,9 +65970,11 @@ var KEY_ORDER = [
   "formatVersion",
   "createdAt",
   "target",
+  "owner",
   "shard",
   "summary",
   "changes",
+  "notManagedHere",
   "scopes",
   "kind",
   "key",
@@ -65666,6 +65987,7 @@ var KEY_ORDER = [
   "source",
   "field",
   "metadata",
+  "keptMetadata",
   "before",
   "after",
   "added",
@@ -65691,8 +66013,8 @@ function parsePlan(text, file = "plan file") {
   let value;
   try {
     value = JSON.parse(text);
-  } catch (error3) {
-    throw new PlanFileError(`${file} is not JSON: ${error3.message}`);
+  } catch (error4) {
+    throw new PlanFileError(`${file} is not JSON: ${error4.message}`);
   }
   const version = isObject(value) ? value.formatVersion : void 0;
   if (version !== PLAN_FORMAT_VERSION) {
@@ -65708,7 +66030,7 @@ function parsePlan(text, file = "plan file") {
   return value;
 }
 function planDigest(bytes) {
-  return createHash3("sha256").update(bytes).digest("hex");
+  return createHash4("sha256").update(bytes).digest("hex");
 }
 function checkChangesCovered(plan, file) {
   const covered = new Set(plan.scopes.map((scope) => scope.key));
@@ -65717,12 +66039,12 @@ function checkChangesCovered(plan, file) {
     throw new PlanFileError(`${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`);
   }
 }
-function describeError2(error3) {
-  if (!error3) return "does not match schemas/plan.schema.json";
-  const where2 = error3.instancePath === "" ? "the top level" : error3.instancePath;
-  const extra = error3.keyword === "additionalProperties" ? ` (${String(error3.params.additionalProperty)})` : "";
-  const allowed = error3.keyword === "enum" ? ` (${error3.params.allowedValues.join(", ")})` : "";
-  return `invalid at ${where2}: ${error3.message ?? "does not match the schema"}${extra}${allowed}`;
+function describeError2(error4) {
+  if (!error4) return "does not match schemas/plan.schema.json";
+  const where2 = error4.instancePath === "" ? "the top level" : error4.instancePath;
+  const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
+  const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
+  return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
 }
 function ordered(value) {
   if (Array.isArray(value)) return value.map(ordered);
@@ -65739,6 +66061,23 @@ function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/plan/redacted.ts
+function markRedacted(plan, holdsSecret2) {
+  const { redacted: _previous, ...rest } = plan;
+  if (!holdsSecret2(JSON.stringify(rest))) return rest;
+  const keys = /* @__PURE__ */ new Set();
+  for (const change of plan.changes) if (holdsSecret2(JSON.stringify(change))) keys.add(change.key);
+  for (const scope of plan.scopes) if (holdsSecret2(JSON.stringify(scope))) keys.add(scope.key);
+  return { ...rest, redacted: [...keys].sort() };
+}
+function refuseRedactedPlan(plan) {
+  if (plan.redacted === void 0) return;
+  const where2 = plan.redacted.length > 0 ? ` (in ${plan.redacted.slice(0, 5).join(", ")}${plan.redacted.length > 5 ? ", \u2026" : ""})` : "";
+  throw new PlanFileError(
+    `the saved plan shows *** where the service showed a secret of this run${where2}: it is not a faithful record of the live state, so it is not applied; nothing was written. Take the secret out of the service (apply from the policy files sets the scope's name and metadata to the file's), then make a new plan`
+  );
+}
+
 // src/render/describe.ts
 import { domainToUnicode as domainToUnicode3 } from "node:url";
 var KIND_SIGN = { create: "+", update: "~", clear: "-" };
@@ -65753,6 +66092,7 @@ function changeDetail(change) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
     case "update":
+      if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case "clear":
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
@@ -65761,11 +66101,36 @@ function changeDetail(change) {
 function fieldsChanged(change) {
   const fields2 = (change.fieldChanges ?? []).map((field) => field.field);
   if (fields2.length === 0) return "";
-  return `; ${fields2.join(" and ")} ${fields2.length === 1 ? "changes" : "change"}`;
+  const listed = fields2.length === 1 ? fields2[0] : `${fields2.slice(0, -1).join(", ")} and ${fields2.at(-1)}`;
+  return `; ${listed} ${fields2.length === 1 ? "changes" : "change"}`;
+}
+function onlyMarksOwner(change) {
+  const fields2 = change.fieldChanges ?? [];
+  const [only] = fields2;
+  return change.kind === "update" && change.added.length === 0 && change.removed.length === 0 && fields2.length === 1 && only?.field === "owner" && only.before === null;
 }
 var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+}
+function ownerLine(field) {
+  if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
+  return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
+}
+function notManagedLine(plan) {
+  const count2 = plan.notManagedHere.length;
+  if (count2 === 0) return null;
+  return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
+}
+function notManagedEntry(entry) {
+  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}`;
+  const removal = removalLine(entry);
+  return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
+}
+function ownerOnlyLine(plan) {
+  const count2 = plan.changes.filter(onlyMarksOwner).length;
+  if (count2 === 0) return null;
+  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
 }
 function sentFieldLines(change) {
   if (change.kind === "clear") return [];
@@ -65793,8 +66158,8 @@ function domainLines(change, context) {
   }
   return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
-function summaryLine(summary2) {
-  return `${summary2.create} to create, ${summary2.update} to update, ${summary2.clear} to clear, ${summary2.unchanged} unchanged.`;
+function summaryLine(summary3) {
+  return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
 }
 function noChangesLine(scopeCount) {
   return scopeCount === 1 ? "No changes. 1 scope matches its policy file." : `No changes. ${scopeCount} scopes match their policy files.`;
@@ -65842,10 +66207,11 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
+  const notManaged2 = renderNotManaged(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: plan.changes.map(renderDetails),
-    preference: bySize(plan.changes),
+    blocks: [...plan.changes.map(renderDetails), ...notManaged2 === null ? [] : [notManaged2]],
+    preference: preferred(plan.changes, notManaged2 !== null),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
@@ -65859,17 +66225,36 @@ function renderHead(plan, title) {
 ${target === null ? "" : `:warning: ${escapeMarkdown(target)}
 
 `}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
+}
+function ownershipNotes(plan) {
+  const lines2 = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
+  return lines2.map((line) => `
+
+${escapeMarkdown(line)}`).join("");
+}
+var NOT_MANAGED_SHOWN = 50;
+function renderNotManaged(plan) {
+  if (plan.notManagedHere.length === 0) return null;
+  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
+  const more = plan.notManagedHere.length - shown.length;
+  const rest = more > 0 ? `
+- \u2026and ${more} more (the plan JSON lists them all)` : "";
+  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>
+
+${shown.join("\n")}${rest}
+
+</details>`;
 }
 function renderDetails(change) {
   const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
   const fence = fenceFor(body);
   const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : "";
   const open3 = change.kind === "clear" ? " open" : "";
-  const summary2 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
-  return `<details${open3}><summary>${summary2}</summary>
+  const summary3 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
+  return `<details${open3}><summary>${summary3}</summary>
 
 ${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
@@ -65907,9 +66292,17 @@ function sourceLine(change) {
 
 `;
 }
-function bySize(changes) {
+var CUT_RANK = { clear: 0, update: 1, create: 2 };
+function preferred(changes, notManaged2) {
   const size = (change) => change ? change.added.length + change.removed.length : 0;
-  return changes.map((_, index) => index).sort((a, b) => size(changes[b]) - size(changes[a]) || a - b);
+  const rank2 = (index) => {
+    const change = changes[index];
+    if (change === void 0) return 0.5;
+    return CUT_RANK[change.kind];
+  };
+  const indices = changes.map((_, index) => index);
+  if (notManaged2) indices.push(changes.length);
+  return indices.sort((a, b) => rank2(a) - rank2(b) || size(changes[b]) - size(changes[a]) || a - b);
 }
 
 // src/render/apply-report.ts
@@ -65923,13 +66316,13 @@ function renderApplyReportMarkdown(report, options = {}) {
     ...report.skipped.map((s) => row(s.key, "", `\u23ED\uFE0F skipped: ${escapeMarkdown(s.reason)}`)),
     ...report.applied.map((a) => row(a.key, a.kind, `\u2705 applied (${plural(a.domains.length, "domain")})`))
   ];
-  const summary2 = `### ${options.title ?? "autojoin-sync apply"}
+  const summary3 = `### ${options.title ?? "autojoin-sync apply"}
 
 **${applySummaryLine(report)}**`;
-  if (rows.length === 0) return `${summary2}
+  if (rows.length === 0) return `${summary3}
 `;
   return joinBounded({
-    head: `${summary2}
+    head: `${summary3}
 
 | scope | change | result |
 |---|---|---|`,
@@ -66014,8 +66407,8 @@ function startLiveReader(client, options = {}) {
       const live = await readLiveScope(client, ref, { listing: options.listing, signal: abort.signal });
       keep(live, ref);
       options.onProgress?.(++done, queued.size);
-    } catch (error3) {
-      if (!abort.signal.aborted) failure = new LiveStateError(keyOf(ref), error3);
+    } catch (error4) {
+      if (!abort.signal.aborted) failure = new LiveStateError(keyOf(ref), error4);
       abort.abort();
     }
   };
@@ -66126,31 +66519,33 @@ var DEFAULT_CONCURRENCY = 16;
 async function applyChanges(client, plan, options = {}) {
   const outcomes = new Array(plan.changes.length);
   let done = 0;
+  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     options.concurrency ?? DEFAULT_CONCURRENCY,
     async (change, index) => {
-      outcomes[index] = await applyOne(client, change);
+      outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);
     },
     options.signal
   );
   return collectReport(plan.changes, outcomes);
 }
-async function applyOne(client, change) {
+async function applyOne(client, change, marking) {
   try {
-    const state = await client.syncAutojoin(syncRequest(change));
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
     const mismatch = verifyStored(state, change.after);
     if (mismatch) {
       const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
       return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
     }
     return { applied: { key: change.key, kind: change.kind, domains: change.after } };
-  } catch (error3) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error3) } };
+  } catch (error4) {
+    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
   }
 }
-function syncRequest(change) {
+function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
   const body = {
     domains: change.after,
     scope: change.scope,
@@ -66158,8 +66553,20 @@ function syncRequest(change) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  if (change.metadata !== void 0) body.metadata = change.metadata;
+  const digest = stateDigest({ ...body, metadata: change.metadata });
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
   return body;
+}
+function noMarkerNotice(change) {
+  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
+}
+function once(say) {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
 }
 function verifyStored(state, expected) {
   const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -66170,8 +66577,8 @@ function verifyStored(state, expected) {
 function listText(domains) {
   return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
 }
-function oneLine(error3) {
-  const message = error3 instanceof Error ? error3.message : String(error3);
+function oneLine(error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
   return message.split("\n", 1)[0]?.trim() || "unknown error";
 }
 function collectReport(changes, outcomes) {
@@ -66199,8 +66606,8 @@ function parseTargets(include = [], exclude = []) {
 function keyOf2(flag, text) {
   try {
     return scopeKey(parseScopeKey(text));
-  } catch (error3) {
-    throw new ScopeTargetError(`${flag}: ${error3.message}`);
+  } catch (error4) {
+    throw new ScopeTargetError(`${flag}: ${error4.message}`);
   }
 }
 function parseReplace(values = []) {
@@ -66240,6 +66647,15 @@ async function readPolicySourcesAt(rev, paths, cwd) {
   const contents = splitBatch(await git(["cat-file", "--batch"], cwd, rev, blobs.map((blob) => blob.oid).join("\n") + "\n"));
   return blobs.map((blob, index) => ({ file: blob.file, text: contents[index] ?? "" }));
 }
+async function headCommit(dir) {
+  try {
+    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir, encoding: "utf8" });
+    const id = stdout.trim();
+    return /^[0-9a-f]{40,64}$/.test(id) ? id : void 0;
+  } catch {
+    return void 0;
+  }
+}
 function parseTree(output) {
   return output.split("\0").filter((record) => record !== "").map((record) => {
     const tab = record.indexOf("	");
@@ -66264,13 +66680,13 @@ async function git(args, cwd, rev, input) {
     if (input !== void 0) child.child.stdin?.end(input);
     const { stdout } = await child;
     return stdout;
-  } catch (error3) {
-    const detail = gitMessage(error3);
+  } catch (error4) {
+    const detail = gitMessage(error4);
     throw new GitRevisionError(`--prune-from ${rev}: git ${args[0]} failed: ${detail}`);
   }
 }
-function gitMessage(error3) {
-  const { stderr, code, message } = error3;
+function gitMessage(error4) {
+  const { stderr, code, message } = error4;
   if (code === "ENOENT") return "git is not installed or not on PATH";
   const firstLine = (stderr ?? message ?? "").split("\n").find((line) => line.trim() !== "");
   return firstLine?.trim() ?? "unknown error";
@@ -66286,9 +66702,9 @@ async function readReplacedPolicySources(paths, cwd) {
   const given = paths.length > 0 ? paths : ["."];
   const explicit = new Set(given.map((path5) => posix2.join(prefix, path5)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
-    (error3) => {
-      if (error3 instanceof GitRevisionError && error3.message.includes("does not have any commits yet")) return Buffer.alloc(0);
-      throw error3;
+    (error4) => {
+      if (error4 instanceof GitRevisionError && error4.message.includes("does not have any commits yet")) return Buffer.alloc(0);
+      throw error4;
     }
   );
   const replaced = parseLog(log2).filter(({ file }) => isUnderPaths(file, explicit));
@@ -66356,7 +66772,7 @@ function git2(args, cwd, input) {
     let stderr = "";
     child.stdout.on("data", (chunk) => stdout.push(chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk) => stderr += chunk);
-    child.on("error", (error3) => reject(gitFailed(args, error3.code === "ENOENT" ? "git is not installed or not on PATH" : error3.message)));
+    child.on("error", (error4) => reject(gitFailed(args, error4.code === "ENOENT" ? "git is not installed or not on PATH" : error4.message)));
     child.on("close", (code) => {
       if (code === 0) resolve4(Buffer.concat(stdout));
       else reject(gitFailed(args, stderr));
@@ -66527,11 +66943,70 @@ function fields(output) {
 async function git3(args, cwd, rev) {
   try {
     return (await run2("git", args, { cwd, maxBuffer: MAX_OUTPUT2, encoding: "utf8" })).stdout;
-  } catch (error3) {
-    const { stderr, code } = error3;
+  } catch (error4) {
+    const { stderr, code } = error4;
     const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
     throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
   }
+}
+
+// src/reconcile/ownership.ts
+var OwnedElsewhereError = class extends Error {
+  constructor(scopes, owner) {
+    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
+    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : "";
+    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(" ");
+    super(
+      `${named.join(", ")}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} (action input take-ownership), or set \`owner\` in autojoin-sync.yaml if this repository is that owner.`
+    );
+    this.scopes = scopes;
+    this.name = "OwnedElsewhereError";
+  }
+  scopes;
+};
+function parseTakeOwnership(values) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === "") continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
+function shownOwner(change) {
+  return change.fieldChanges?.find((field) => field.field === "owner");
+}
+function ownershipConflicts(plan, takeOwnership = /* @__PURE__ */ new Set()) {
+  const conflicts = [];
+  for (const change of plan.changes) {
+    const before = shownOwner(change)?.before;
+    if (typeof before === "string" && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
+  }
+  return conflicts;
+}
+function refuseOwnedElsewhere(plan, takeOwnership) {
+  const conflicts = ownershipConflicts(plan, takeOwnership);
+  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+function checkPlanOwner(planOwner, owner) {
+  if (owner === void 0 || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
+}
+function ownershipLiveProblem(change, now, owner) {
+  const expected = now ? ownerChange(now, owner) : null;
+  const shown = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown)) {
+    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+  }
+  const kept = keptMetadataOf(now, change.metadata);
+  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
+  return null;
+}
+function liveFieldValue(now, field) {
+  if (field === "owner") return liveMarker(now)?.owner ?? null;
+  if (field === "metadata") return withoutMarker(now?.metadata) ?? null;
+  return now?.scopeName ?? null;
 }
 
 // src/reconcile/saved-plan.ts
@@ -66565,7 +67040,9 @@ async function makePlan(options) {
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
   const replace = parseReplace(options.replace);
-  const planning = { shard, targets, replace, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace }), pruned: /* @__PURE__ */ new Set() };
+  const owner = options.project.owner ?? DEFAULT_OWNER;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership });
+  const planning = { shard, targets, replace, builder, pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -66575,10 +67052,11 @@ async function makePlan(options) {
   try {
     const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
+    else refuseOwnedElsewhere(result.plan, options.takeOwnership);
     return result;
-  } catch (error3) {
+  } catch (error4) {
     await reader.cancel();
-    throw error3;
+    throw error4;
   }
 }
 async function loadAndPlan(options, prune, reader, planning) {
@@ -66625,13 +67103,18 @@ function nothingPlannedMessage(load) {
 }
 async function applyPlan(options) {
   const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
+    refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
+    checkPlanOwner(plan.owner, options.owner);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
+    commit: options.commit,
+    onNotice: options.onNotice,
     concurrency: options.concurrency,
     onProgress: options.onProgress,
     signal: options.signal
@@ -66642,7 +67125,7 @@ function checkPlanTarget(planTarget, target) {
   throw new PlanTargetError(planTarget, target);
 }
 async function verifyFingerprints(client, plan, options = {}) {
-  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
   const live = await readLiveState(client, refs, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY
@@ -66656,7 +67139,7 @@ async function verifyFingerprints(client, plan, options = {}) {
 }
 function checkChangesAgainstLive(plan, live) {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key));
+    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
@@ -66666,8 +67149,8 @@ function liveProblem(change, now) {
   if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
-  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
 }
 function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
@@ -66740,8 +67223,8 @@ async function requestWithLink(target, method, path5, body) {
       body: body === void 0 ? void 0 : JSON.stringify(body),
       signal: AbortSignal.timeout(3e4)
     });
-  } catch (error3) {
-    throw new GitHubApiError(method, shownPath2, void 0, error3 instanceof Error ? error3.message : String(error3), { cause: error3 });
+  } catch (error4) {
+    throw new GitHubApiError(method, shownPath2, void 0, error4 instanceof Error ? error4.message : String(error4), { cause: error4 });
   }
   const text = await response.text();
   if (!response.ok) throw new GitHubApiError(method, shownPath2, response.status, apiMessage(text));
@@ -66763,6 +67246,19 @@ function apiMessage(text) {
   } catch {
   }
   return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+// src/run/redacted-plan.ts
+function markEchoedSecrets(plan) {
+  if (!hasOutputSecrets()) return plan;
+  const marked = markRedacted(plan, holdsSecret);
+  if (marked.redacted !== void 0) {
+    const where2 = marked.redacted.length > 0 ? ` (${marked.redacted.slice(0, 5).join(", ")}${marked.redacted.length > 5 ? ", \u2026" : ""})` : "";
+    log().warn(
+      `the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with --plan`
+    );
+  }
+  return marked;
 }
 
 // src/action/markdown.ts
@@ -66802,28 +67298,20 @@ ${fence}
 ${note}`;
 }
 
-// src/run/secrets.ts
-function configuredSecrets(env) {
-  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN"].flatMap((name) => {
-    const value = env[name];
-    return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
-  });
-}
-
 // src/action/steps.ts
 async function validateStep(inputs, context) {
   const project = await projectOrFail(context.workspace, inputs.paths);
   const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? "1 policy" : `${load.policyCount} policies`;
-  const summary2 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
+  const summary3 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === "error");
   if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, "validate")}
 
-${failed ? ":x:" : ":white_check_mark:"} ${summary2}
-`, inputs);
-  return { exitCode: failed ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: false };
+${failed ? ":x:" : ":white_check_mark:"} ${summary3}
+`);
+  return { exitCode: failed ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: false };
 }
 async function planStep(inputs, context, onPlan) {
   const project = await projectOrFail(context.workspace, inputs.paths);
@@ -66834,21 +67322,21 @@ async function planStep(inputs, context, onPlan) {
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
     const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
-    for (const caution of cautions) warning(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
+    for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
-    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
   });
-  return work.catch(async (error3) => {
-    if (!(error3 instanceof GitHubApiError)) await commentFailure(inputs, context, error3);
-    throw error3;
+  return work.catch(async (error4) => {
+    if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
+    throw error4;
   });
 }
-async function commentFailure(inputs, context, error3) {
-  const message = error3 instanceof Error ? error3.message : String(error3);
+async function commentFailure(inputs, context, error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
   const footer = planCommentFooter(inputs, context);
   const text = message.slice(0, 4e3);
   const fence = fenceFor(text);
@@ -66863,7 +67351,7 @@ ${fence}
 ${footer}
 `;
   await publishComment(inputs, context, body).catch((commentError) => {
-    warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
+    warning2(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
 }
 async function applyStep(inputs, context, onPlan) {
@@ -66878,17 +67366,23 @@ async function applyStep(inputs, context, onPlan) {
     try {
       const progress = log().progress("applied");
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
-    } catch (error3) {
-      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
-      throw error3;
+      const ownership = {
+        takeOwnership: takeOwnershipOf(inputs),
+        owner: project.owner ?? DEFAULT_OWNER,
+        commit: await headCommit(context.workspace),
+        onNotice: (message) => notice2(message)
+      };
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
+    } catch (error4) {
+      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
+      throw error4;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, "apply"), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}
-${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
-    const summary2 = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
+${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
+    const summary3 = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
-    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary2, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
+    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });
 }
 async function planToApply(inputs, context, project, client) {
@@ -66915,16 +67409,25 @@ function planFor(inputs, context, project, client) {
     allowNoPolicies: inputs.allowNoPolicies,
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
-    secrets: secretsOf(inputs)
+    secrets: secretsOf(inputs),
+    takeOwnership: takeOwnershipOf(inputs),
+    onNotice: (message) => notice2(message)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
-    return made;
+    return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
   });
+}
+function takeOwnershipOf(inputs) {
+  try {
+    return parseTakeOwnership(inputs.takeOwnership);
+  } catch (error4) {
+    throw new Error(`input take-ownership: ${error4.message.replace(/^--take-ownership /, "")}`);
+  }
 }
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
-  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS), inputs);
+  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS));
   if (comment) {
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}
@@ -66935,19 +67438,19 @@ ${footer}
 }
 async function withClient(inputs, context, project, work) {
   const env = serviceEnv(inputs, process.env);
-  const notice2 = (message) => info(message);
+  const notice3 = (message) => info2(message);
   const onRequest = (event) => log().request(event);
   const options = {
     env,
     cwd: context.workspace,
     baseUrl: project.baseUrl,
     projectFile: project.file,
-    notice: notice2,
+    notice: notice3,
     baseUrlHint: "the action input base-url",
     onRequest,
     connections: inputs.concurrency
   };
-  return withServiceClient(options, (message) => notice(message), work);
+  return withServiceClient(options, (message) => notice2(message), work);
 }
 function secretsOf(inputs) {
   return configuredSecrets(serviceEnv(inputs, process.env));
@@ -66965,40 +67468,39 @@ function projectOrFail(workspace, paths) {
 function annotate(diagnostics) {
   for (const d of diagnostics) {
     const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
-    if (d.severity === "error") error(escapeControls(d.message), properties);
-    else warning(escapeControls(d.message), properties);
+    if (d.severity === "error") error2(escapeControls(d.message), properties);
+    else warning2(escapeControls(d.message), properties);
   }
 }
 async function writePlanFile(plan, context) {
   const dir = join3(context.runnerTemp, "autojoin-sync");
   await mkdir3(dir, { recursive: true });
   const file = join3(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
-  const text = serializePlan(plan);
-  await writeFileAtomic(file, text);
-  return { file, sha256: planDigest(Buffer.from(text, "utf8")) };
+  const written = await writeOutputFile(file, serializePlan(plan));
+  return { file, sha256: planDigest(Buffer.from(written, "utf8")) };
 }
-async function writeJobSummary(markdown, inputs) {
+async function writeJobSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
+  await summary2.addRaw(markdown, true).write();
 }
 async function publishComment(inputs, context, body) {
   if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
   if (!inputs.githubToken) {
-    warning("no github-token: the plan is in the job summary only");
+    warning2("no github-token: the plan is in the job summary only");
     return;
   }
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
-    info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
-  } catch (error3) {
-    if (error3 instanceof GitHubApiError && (error3.status === 403 || error3.status === 404)) {
-      warning(
-        `cannot comment on pull request #${context.pullNumber} (${error3.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
+    const result = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
+    info2(`plan comment ${result.action} on pull request #${context.pullNumber}`);
+  } catch (error4) {
+    if (error4 instanceof GitHubApiError && (error4.status === 403 || error4.status === 404)) {
+      warning2(
+        `cannot comment on pull request #${context.pullNumber} (${error4.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
       );
       return;
     }
-    throw error3;
+    throw error4;
   }
 }
 function planCommentMarker(inputs) {
@@ -67015,20 +67517,21 @@ function failedScopesMessage(failed) {
 
 // src/action/main.ts
 async function run3() {
-  maskSecret(getInput("api-key"));
-  maskSecret(getInput("github-token"));
-  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info(line) }));
+  const secrets = [getInput("api-key"), getInput("github-token"), ...configuredSecrets(process.env).map((secret) => secret.value)];
+  for (const secret of secrets) maskSecret(secret);
+  setOutputSecrets(secrets);
+  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info2(line) }));
   let planned = { hasChanges: false };
   try {
     const inputs = parseInputs((name) => getInput(name));
     const context = readWorkflowContext(process.env);
     const outcome = await runStep(inputs, context, (outputs) => planned = outputs);
     conclude(outcome, inputs);
-  } catch (error3) {
-    const failure = asRunError(error3);
+  } catch (error4) {
+    const failure = asRunError(error4);
     setPlanOutputs(planned);
-    setOutput("exit-code", String(failure.exitCode));
-    setFailed(errorText(failure, [getInput("api-key"), getInput("github-token")]));
+    setOutput2("exit-code", String(failure.exitCode));
+    setFailed2(errorText(failure));
   }
 }
 function runStep(inputs, context, onPlan) {
@@ -67043,23 +67546,23 @@ function runStep(inputs, context, onPlan) {
 }
 function conclude(outcome, inputs) {
   setPlanOutputs(outcome);
-  setOutput("exit-code", String(outcome.exitCode));
-  setOutput("summary", outcome.summary);
-  info(outcome.summary);
-  if (isFailure(outcome.exitCode, inputs)) setFailed(escapeControls(outcome.failure ?? outcome.summary));
+  setOutput2("exit-code", String(outcome.exitCode));
+  setOutput2("summary", outcome.summary);
+  info2(outcome.summary);
+  if (isFailure(outcome.exitCode, inputs)) setFailed2(escapeControls(outcome.failure ?? outcome.summary));
 }
 function setPlanOutputs(outputs) {
-  setOutput("has-changes", String(outputs.hasChanges));
-  setOutput("plan-json", outputs.planJson ?? "");
-  setOutput("plan-file", outputs.planJson === void 0 ? "" : basename2(outputs.planJson));
-  setOutput("plan-sha256", outputs.planSha256 ?? "");
+  setOutput2("has-changes", String(outputs.hasChanges));
+  setOutput2("plan-json", outputs.planJson ?? "");
+  setOutput2("plan-file", outputs.planJson === void 0 ? "" : basename2(outputs.planJson));
+  setOutput2("plan-sha256", outputs.planSha256 ?? "");
 }
 function isFailure(code, inputs) {
   if (code === ExitCode2.changesPending) return inputs.detailedExitcode;
   return code !== ExitCode2.ok;
 }
-function asRunError(error3) {
-  const mapped = toRunError(error3);
+function asRunError(error4) {
+  const mapped = toRunError(error4);
   if (mapped instanceof RunError) return mapped;
   return new RunError(mapped instanceof Error ? mapped.message : String(mapped), ExitCode2.error);
 }

@@ -39,6 +39,8 @@ export interface ActionInputs {
   planFile?: string;
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
+  /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
+  takeOwnership: string[];
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -69,6 +71,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
     listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
+    takeOwnership: scopeList(text('take-ownership')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
   };
 }
@@ -79,6 +82,11 @@ function savedPlan(planFile: string | undefined, planSha256: string | undefined)
   if (planFile === undefined) throw new Error('input plan-sha256 pins a saved plan: give plan-file too');
   if (planSha256 === undefined) throw new Error('input plan-file needs plan-sha256 (the plan step\'s plan-sha256 output), so only the reviewed plan is applied');
   return { planFile, planSha256 };
+}
+
+/** `team/a, team/b` or one per line: each `TYPE/ID` (checked where it is used, with the CLI's message). */
+function scopeList(value: string | undefined): string[] {
+  return (value ?? '').split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {

@@ -4,9 +4,11 @@
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
 import { basename } from 'node:path';
-import * as core from '@actions/core';
+import * as core from './runner.js';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
+import { setOutputSecrets } from '../run/output.js';
+import { configuredSecrets } from '../run/secrets.js';
 import { secretForms } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
@@ -18,9 +20,10 @@ import { createLogger, logLevel, setLogger } from '../run/log.js';
  * failure is reported with core.setFailed, which sets the exit code the runner reads.
  */
 export async function run(): Promise<void> {
-  // Masked before anything else can print it.
-  maskSecret(core.getInput('api-key'));
-  maskSecret(core.getInput('github-token'));
+  // Masked before anything else can print it, in the runner's log and in every output of ours.
+  const secrets = [core.getInput('api-key'), core.getInput('github-token'), ...configuredSecrets(process.env).map((secret) => secret.value)];
+  for (const secret of secrets) maskSecret(secret);
+  setOutputSecrets(secrets);
   // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
   let planned: PlanOutputs = { hasChanges: false };
@@ -34,7 +37,7 @@ export async function run(): Promise<void> {
     // A step that fails after its plan was made (a safety limit, a stale plan) still reports the plan.
     setPlanOutputs(planned);
     core.setOutput('exit-code', String(failure.exitCode));
-    core.setFailed(errorText(failure, [core.getInput('api-key'), core.getInput('github-token')]));
+    core.setFailed(errorText(failure));
   }
 }
 

@@ -5,8 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../files.js';
-import * as core from '@actions/core';
+import * as core from './runner.js';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
@@ -24,7 +23,8 @@ import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan }
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
-import { createRedactor } from '../redact.js';
+import { redactOutput, writeOutputFile } from '../run/output.js';
+import { markEchoedSecrets } from '../run/redacted-plan.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
   SUMMARY_MAX_CHARS,
@@ -34,6 +34,10 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { parseTakeOwnership } from '../reconcile/ownership.js';
+import { headCommit } from '../reconcile/git.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
+import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
 export interface PlanOutputs {
@@ -65,7 +69,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
-  await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`, inputs);
+  await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
 }
 
@@ -82,7 +86,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, o
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
-    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }), inputs);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
@@ -118,13 +122,19 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     try {
       const progress = log().progress('applied');
       const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
-      report = await applyPlan({ ...options, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
+      const ownership = {
+        takeOwnership: takeOwnershipOf(inputs),
+        owner: project.owner ?? DEFAULT_OWNER,
+        commit: await headCommit(context.workspace),
+        onNotice: (message: string) => core.notice(message),
+      };
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
-      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }), inputs);
+      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
-    await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`, inputs);
+    await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
     return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
@@ -161,17 +171,28 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    takeOwnership: takeOwnershipOf(inputs),
+    onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics);
-    return made;
+    return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
   });
+}
+
+/** The scopes of input take-ownership; a value that is not TYPE/ID names the input. */
+function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
+  try {
+    return parseTakeOwnership(inputs.takeOwnership);
+  } catch (error) {
+    throw new Error(`input take-ownership: ${(error as Error).message.replace(/^--take-ownership /, '')}`);
+  }
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
 async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
-  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS), inputs);
+  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS));
   if (comment) {
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}\n${footer}\n`);
@@ -229,14 +250,13 @@ async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ fi
   const dir = join(context.runnerTemp, 'autojoin-sync');
   await mkdir(dir, { recursive: true });
   const file = join(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
-  const text = serializePlan(plan);
-  await writeFileAtomic(file, text);
-  return { file, sha256: planDigest(Buffer.from(text, 'utf8')) };
+  const written = await writeOutputFile(file, serializePlan(plan));
+  return { file, sha256: planDigest(Buffer.from(written, 'utf8')) };
 }
 
-async function writeJobSummary(markdown: string, inputs: ActionInputs): Promise<void> {
+async function writeJobSummary(markdown: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(createRedactor([inputs.apiKey, inputs.githubToken])(markdown), true).write();
+  await core.summary.addRaw(markdown, true).write();
 }
 
 /**
@@ -248,7 +268,7 @@ async function publishComment(inputs: ActionInputs, context: WorkflowContext, bo
   if (!inputs.githubToken) { core.warning('no github-token: the plan is in the job summary only'); return; }
   const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
   try {
-    const result = await upsertComment(target, planCommentMarker(inputs), createRedactor([inputs.apiKey, inputs.githubToken])(body));
+    const result = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
     core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
   } catch (error) {
     if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {

@@ -10,10 +10,15 @@ import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
+import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest } from '../plan/ownership.js';
 
 export const DEFAULT_CONCURRENCY = 16;
 
 export interface ApplyOptions {
+  /** The commit HEAD points to, recorded in each write's ownership marker; none outside git. */
+  commit?: string;
+  /** Said once when the service's answer to a write shows no ownership marker. */
+  onNotice?: (message: string) => void;
   /** Most POSTs in flight at once (default 16). */
   concurrency?: number;
   /** Called after each scope, applied or failed. */
@@ -31,11 +36,12 @@ type Outcome = { applied: AppliedScope } | { failed: FailedScope };
 export async function applyChanges(client: ServiceClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(plan.changes.length);
   let done = 0;
+  const marking: Marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     options.concurrency ?? DEFAULT_CONCURRENCY,
     async (change, index) => {
-      outcomes[index] = await applyOne(client, change);
+      outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);
     },
     options.signal,
@@ -43,9 +49,17 @@ export async function applyChanges(client: ServiceClient, plan: Plan, options: A
   return collectReport(plan.changes, outcomes);
 }
 
-async function applyOne(client: ServiceClient, change: Change): Promise<Outcome> {
+/** What each write's ownership marker carries, and where to say that the service dropped it. */
+interface Marking {
+  owner: string;
+  commit?: string;
+  notice: (message: string) => void;
+}
+
+async function applyOne(client: ServiceClient, change: Change, marking: Marking): Promise<Outcome> {
   try {
-    const state = await client.syncAutojoin(syncRequest(change));
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
     const mismatch = verifyStored(state, change.after);
     if (mismatch) {
       const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
@@ -57,8 +71,11 @@ async function applyOne(client: ServiceClient, change: Change): Promise<Outcome>
   }
 }
 
-/** The body of call 2 for one change: always the complete desired list, with the file's name and metadata when it has them. */
-export function syncRequest(change: Change): SyncRequest {
+/**
+ * The body of call 2 for one change: always the complete desired list, with the file's name
+ * when it has one, and metadata: the file's (else the live keys it keeps) with the ownership marker.
+ */
+export function syncRequest(change: Change, marking: Pick<Marking, 'owner' | 'commit'> = { owner: DEFAULT_OWNER }): SyncRequest {
   const body: SyncRequest = {
     domains: change.after,
     scope: change.scope,
@@ -66,8 +83,26 @@ export function syncRequest(change: Change): SyncRequest {
     componentId: change.componentId,
   };
   if (change.scopeName !== undefined) body.scopeName = change.scopeName;
-  if (change.metadata !== undefined) body.metadata = change.metadata;
+  const digest = stateDigest({ ...body, metadata: change.metadata });
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
   return body;
+}
+
+function noMarkerNotice(change: Change): string {
+  return (
+    `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): ` +
+    'this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart'
+  );
+}
+
+/** @returns a function that passes on its first message only. */
+function once(say: ((message: string) => void) | undefined): (message: string) => void {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
 }
 
 /** @returns null when the service stored exactly `expected`, else a one-line reason. */

@@ -8,6 +8,7 @@ import type { Diagnostic } from '../policy/types.js';
 import { renderResultJson } from '../render/index.js';
 import { errorText } from '../run/error-text.js';
 import { ExitCode, RunError, toRunError } from '../run/exit-codes.js';
+import { writeStdout } from '../run/output.js';
 
 /** Invalid policy files (exit 1): the error diagnostics, already printed on stderr. */
 export class DiagnosticsError extends RunError {
@@ -34,7 +35,7 @@ export async function withJsonResult(json: boolean, work: (seen: Seen) => Promis
   try {
     await work(seen);
   } catch (error) {
-    if (json) process.stdout.write(resultText(error, seen));
+    if (json) writeStdout(resultText(error, seen));
     throw error;
   }
 }
@@ -42,7 +43,7 @@ export async function withJsonResult(json: boolean, work: (seen: Seen) => Promis
 function resultText(error: unknown, seen: Seen): string {
   const mapped = toRunError(error);
   const exitCode = mapped instanceof RunError ? mapped.exitCode : ExitCode.error;
-  const message = errorText(mapped, [process.env.AUTOJOIN_API_KEY, process.env.AUTOJOIN_ACCESS_TOKEN]);
+  const message = errorText(mapped);
   const diagnostics = error instanceof DiagnosticsError ? error.diagnostics : undefined;
   const cause = error instanceof RunError && error.cause !== undefined ? error.cause : error;
   return renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan });

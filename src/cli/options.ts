@@ -47,6 +47,16 @@ export function noPruneOption(): Option {
   return new Option('--no-prune', 'do not prune, whatever prune.history in autojoin-sync.yaml says');
 }
 
+/** `--take-ownership TYPE/ID` (repeatable): write, or clear when pruned, a scope another owner's marker (or none) claims. */
+export function takeOwnershipOption(): Option {
+  return new Option(
+    '--take-ownership <TYPE/ID>',
+    'take this scope over from another owner (its autojoin-sync.owner marker), or let pruning clear it when it carries no marker; repeatable',
+  )
+    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .default(undefined);
+}
+
 /** The global flags every command takes, as the hook received them. */
 interface OutputFlags {
   quiet?: boolean;

@@ -4,14 +4,18 @@
  */
 import { ExitCode, RunError } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
+import { setOutputSecrets, writeStderr } from '../run/output.js';
+import { configuredSecrets } from '../run/secrets.js';
 import { buildProgram } from './program.js';
 
 /** Parses `argv` and runs its command; a failure is reported on stderr and sets the process exit code. */
 export async function runProgram(argv: string[]): Promise<void> {
+  // Before anything can print: every output sink hides the secrets of the environment.
+  setOutputSecrets(configuredSecrets(process.env).map((secret) => secret.value));
   try {
     await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`error: ${errorText(error, [process.env.AUTOJOIN_API_KEY, process.env.AUTOJOIN_ACCESS_TOKEN])}\n`);
+    writeStderr(`error: ${errorText(error)}\n`);
     process.exitCode = error instanceof RunError ? error.exitCode : ExitCode.error;
   }
 }

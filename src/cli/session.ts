@@ -11,12 +11,16 @@ import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { ListingKind } from '../service/types.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
-import { toRunError } from '../run/exit-codes.js';
+import { RunError, toRunError } from '../run/exit-codes.js';
 import { escapeControls } from '../render/escape.js';
 import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { DiagnosticsError } from './json-result.js';
+import { redactOutput, writeStderr } from '../run/output.js';
+import { markEchoedSecrets } from '../run/redacted-plan.js';
+import { parseTakeOwnership } from '../reconcile/ownership.js';
+import type { ScopeKey } from '../scope.js';
 
 /** What a command talks to: the service client and the project file. */
 export interface Session {
@@ -110,7 +114,15 @@ export async function planOrFail(options: {
   client: ServiceClient;
   project: ProjectConfig;
   target: string;
-  flags: TargetFlags & { pruneFrom?: string; prune?: boolean; allowNoPolicies?: boolean; listing?: ListingKind; concurrency: number; changedSince?: string };
+  flags: TargetFlags & {
+    pruneFrom?: string;
+    prune?: boolean;
+    allowNoPolicies?: boolean;
+    listing?: ListingKind;
+    concurrency: number;
+    changedSince?: string;
+    takeOwnership?: string[];
+  };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -134,16 +146,26 @@ export async function planOrFail(options: {
     changedSince: flags.changedSince,
     onNotice: printNotice,
     secrets: configuredSecrets(process.env),
+    takeOwnership: takeOwnershipOf(flags),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
   }).finally(progress.done);
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
-  return plan;
+  return markEchoedSecrets(plan);
+}
+
+/** @returns the scopes of --take-ownership (each TYPE/ID; commas separate several too). */
+export function takeOwnershipOf(flags: { takeOwnership?: string[] }): Set<ScopeKey> {
+  try {
+    return parseTakeOwnership(flags.takeOwnership ?? []);
+  } catch (error) {
+    throw new RunError((error as Error).message);
+  }
 }
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) process.stderr.write(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
+  for (const diagnostic of diagnostics) writeStderr(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /**
@@ -167,7 +189,7 @@ const BATCH_CHARS = 64 * 1024;
 
 /** Writes `text`; when the stream's buffer is full, resolves once it drains (or closes or fails: nothing then waits for it). */
 function writeDrained(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (stream.write(text)) return Promise.resolve();
+  if (stream.write(redactOutput(text))) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
       stream.off('drain', done).off('close', done).off('error', done);

@@ -13,9 +13,10 @@
 import { comparableDomains } from '../domain.js';
 import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
-import { parseScopeKey, scopeKey } from '../scope.js';
+import { splitScopeKey, scopeKey } from '../scope.js';
 import { NO_AUTOJOIN, summarize } from './plan.js';
 import { canonicalJson } from './fields.js';
+import { isReservedKey } from './ownership.js';
 import type { Change, ChangeKind, Plan } from './types.js';
 
 /**
@@ -29,10 +30,12 @@ export function planInconsistency(plan: Plan): string | null {
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = new Set<string>();
   for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? '', seen);
+    const problem = changeProblem(change, covered.get(change.key) ?? '', seen) ?? ownershipProblem(change, plan.owner);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
+  const notManaged = notManagedProblem(plan, covered);
+  if (notManaged) return notManaged;
   const summary = summarize(plan.changes, plan.scopes.length);
   const wrong = (Object.keys(summary) as (keyof typeof summary)[]).find((name) => summary[name] !== plan.summary[name]);
   return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary[wrong]}` : null;
@@ -43,7 +46,7 @@ function scopeProblem(plan: Plan): string | null {
   for (const [index, { key }] of plan.scopes.entries()) {
     if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
     seen.add(key);
-    const ref = parseScopeKey(key);
+    const ref = splitScopeKey(key);
     const problem = schemaProblem('policy', { scope: ref.scope, scopeType: ref.scopeType, componentId: 'x', domains: [] });
     if (problem) return `/scopes/${index} (${key}): ${problem}`;
   }
@@ -69,8 +72,35 @@ function changeProblem(change: Change, fingerprint: string, seen: ReadonlySet<st
 /** What `fieldChanges` shows as the new name or metadata must be what apply sends. */
 function fieldProblem(change: Change): string | null {
   for (const field of change.fieldChanges ?? []) {
+    if (field.field === 'owner') continue; // ownershipProblem
     const sent = canonicalJson(change[field.field] ?? null);
     if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+
+/**
+ * apply marks every write with the plan's owner: an owner change must show that owner as its new
+ * value, and the kept live keys must hold no marker key (the marker is apply's to write).
+ */
+function ownershipProblem(change: Change, owner: string): string | null {
+  const shown = (change.fieldChanges ?? []).filter((field) => field.field === 'owner');
+  if (shown.length > 1) return 'fieldChanges shows owner twice';
+  const after = shown[0]?.after;
+  if (after !== undefined && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
+  if (shown[0]?.before === owner) return 'fieldChanges shows an owner change to the owner the scope already has';
+  if (change.keptMetadata !== undefined && change.metadata !== undefined) return 'keptMetadata is only for a change whose file has no metadata';
+  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
+  return reserved === undefined ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+
+/** Each scope left alone as not managed here appears once, and is neither changed nor covered. */
+function notManagedProblem(plan: Plan, covered: ReadonlyMap<string, string>): string | null {
+  const seen = new Set<string>();
+  for (const [index, entry] of plan.notManagedHere.entries()) {
+    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
+    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
+    seen.add(entry.key);
   }
   return null;
 }

@@ -14,12 +14,15 @@
  * Pruned policies (declared in git history or at the --prune-from revision, gone now) become
  * desired [] before the comparison, as DNSControl copies hands-off records into desired, so the
  * differ has no special case for them beyond the reason it records. Name and metadata are
- * compared only where the file states them and the service shows them (fields.ts).
+ * compared only where the file states them and the service shows them (fields.ts); the owner
+ * of the ownership marker wherever the service shows metadata, so a scope without this owner's
+ * marker is an update (a clear stays a clear, showing the owner it had).
  */
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { comparableDomains } from '../domain.js';
-import { fieldChanges } from './fields.js';
+import { fieldChanges, ownerChange } from './fields.js';
+import { DEFAULT_OWNER, keptMetadataOf } from './ownership.js';
 import type { Change, FieldChange, PrunedPolicy } from './types.js';
 import type { LiveScope } from '../service/types.js';
 
@@ -83,14 +86,16 @@ function duplicateScope(policy: Policy): Error {
 
 /**
  * Compares one scope's desired side with its live state (absent: no autojoin).
+ * @param owner the owner this run's writes mark scopes with
  * @returns its change, or null when the scope already matches
  */
-export function compareScope(desired: Desired, live: LiveScope | undefined): Change | null {
+export function compareScope(desired: Desired, live: LiveScope | undefined, owner: string = DEFAULT_OWNER): Change | null {
   const after = desired.domains;
   if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
   const before = comparableDomains(live.domains);
-  if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live) : null;
-  const fields = fieldChanges(desired.policy, live);
+  const owned = ownerChange(live, owner);
+  if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live, owned ? [owned] : []) : null;
+  const fields = [...fieldChanges(desired.policy, live), ...(owned ? [owned] : [])];
   if (sameList(before, after) && fields.length === 0) return null;
   return makeChange('update', desired, before, after, live, fields);
 }
@@ -133,6 +138,8 @@ function makeChange(
   };
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
   if (policy.metadata !== undefined) change.metadata = policy.metadata;
+  const kept = keptMetadataOf(live, policy.metadata);
+  if (kept !== undefined) change.keptMetadata = kept;
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields.length > 0) change.fieldChanges = fields;

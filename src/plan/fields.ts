@@ -1,12 +1,17 @@
 /**
  * The scope's fields besides its domains that a policy manages when it states them: its name
  * (`scopeName`, shown by the service as `groups[].name`) and `metadata` (on the autojoin
- * invitation). A field the file leaves out is not managed; a field the service does not show
+ * invitation, without the ownership marker's keys); and the marker's `owner`, which every write
+ * sets (ownership.ts). A field the file leaves out is not managed; a field the service does not show
  * cannot be compared, so it is not either (see LiveScope). Pure.
  */
 import type { Policy } from '../policy/types.js';
 import type { FieldChange } from './types.js';
 import type { LiveScope } from '../service/types.js';
+import { canonicalJson } from './canonical-json.js';
+import { liveMarker, unmarkedMetadata } from './ownership.js';
+
+export { canonicalJson } from './canonical-json.js';
 
 /** @returns the managed fields whose live value differs from the file's, scopeName first. */
 export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {
@@ -14,26 +19,31 @@ export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {
   if (policy.scopeName !== undefined && live.scopeName !== undefined && live.scopeName !== policy.scopeName) {
     changes.push({ field: 'scopeName', before: live.scopeName, after: policy.scopeName });
   }
-  if (policy.metadata !== undefined && live.metadata !== undefined && !sameMetadata(live.metadata, policy.metadata)) {
-    changes.push({ field: 'metadata', before: live.metadata ?? null, after: policy.metadata });
+  const shown = withoutMarker(live.metadata);
+  if (policy.metadata !== undefined && live.metadata !== undefined && !sameMetadata(shown, policy.metadata)) {
+    changes.push({ field: 'metadata', before: shown ?? null, after: policy.metadata });
   }
   return changes;
+}
+
+/**
+ * The marker's field: an active autojoin invitation whose metadata the service shows must name
+ * `owner`; one without a marker (before: null) is marked by the write, another owner's is taken
+ * over (only with --take-ownership: see ownershipConflicts).
+ * @returns the owner change, or null when the marker names `owner` or the metadata is not shown
+ */
+export function ownerChange(live: LiveScope, owner: string): FieldChange | null {
+  if (!live.autojoin || live.metadata === undefined) return null;
+  const before = liveMarker(live)?.owner ?? null;
+  return before === owner ? null : { field: 'owner', before, after: owner };
+}
+
+/** @returns the metadata as compared and shown: an object without the marker's keys, any other value as it is. */
+export function withoutMarker(metadata: unknown): unknown {
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? unmarkedMetadata(metadata) : metadata;
 }
 
 /** Key order never matters, and "none" on the service (null) is the same as `metadata: {}`. */
 function sameMetadata(live: unknown, desired: Record<string, unknown>): boolean {
   return canonicalJson(live ?? {}) === canonicalJson(desired);
-}
-
-/** @returns JSON text with object keys sorted at every level, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  // JSON.stringify(undefined) gives undefined (lib.d.ts says string): spell it as JSON's null.
-  return value === undefined ? 'null' : JSON.stringify(sortedKeys(value));
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }

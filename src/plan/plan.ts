@@ -5,11 +5,13 @@ import { compareScope, replaceScope, declaredDesired, desiredByKey, prunedDesire
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
+import { DEFAULT_OWNER, liveMarker } from './ownership.js';
 import type { LiveScope } from '../service/types.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
   type ChangeKind,
+  type NotManagedHere,
   type Plan,
   type PlanSummary,
   type PrunedPolicy,
@@ -35,7 +37,14 @@ export interface BuildPlanInput {
   /** `--replace`: scopes written again even when nothing differs. */
   replace?: ReadonlySet<ScopeKey>;
   now?: Date;
+  /** The owner this plan's writes mark scopes with (the project file's `owner`; default `default`). */
+  owner?: string;
+  /** Scopes to take over (--take-ownership): written whatever owner their marker names, cleared by pruning when unmarked. */
+  takeOwnership?: ReadonlySet<ScopeKey>;
 }
+
+/** The options a {@link PlanBuilder} needs besides the scopes. */
+export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'replace'>;
 
 /**
  * Destructive changes come first so a reviewer reads them before anything else, and a
@@ -77,33 +86,63 @@ export interface PlanBuilder {
   finish(): Plan;
 }
 
-/** @returns a {@link PlanBuilder}; `buildPlan` is the same over a map of live states read before. */
-export function planBuilder(options: Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'replace'>): PlanBuilder {
+/**
+ * @returns a {@link PlanBuilder}; `buildPlan` is the same over a map of live states read before.
+ *   A pruned scope is cleared only when its live marker names the owner (or --take-ownership
+ *   names it); otherwise it is listed in `notManagedHere`, with no change and no fingerprint.
+ */
+export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const keep = inShardOf(options.shard);
+  const owner = options.owner ?? DEFAULT_OWNER;
   const replace = options.replace ?? new Set<ScopeKey>();
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
+  const notManagedHere: NotManagedHere[] = [];
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    const change = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    if (change?.reason === 'pruned' && !ours(change.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(change, live));
+      return;
+    }
     if (change) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => planOf(changes.sort(compareChanges), sortedScopes(scopes), options),
+    finish: () => {
+      notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+    },
   };
 }
 
-function planOf(changes: Change[], scopes: ScopeFingerprint[], options: Pick<BuildPlanInput, 'target' | 'shard' | 'now'>): Plan {
+/** A pruning candidate is ours to clear when its live marker names the owner, or the run takes it over. */
+function ours(key: ScopeKey, live: LiveScope | undefined, owner: string, takeOwnership: ReadonlySet<ScopeKey> | undefined): boolean {
+  return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;
+}
+
+function notManaged(change: Change, live: LiveScope | undefined): NotManagedHere {
+  const entry: NotManagedHere = { key: change.key, owner: liveMarker(live)?.owner ?? null };
+  if (change.removedBy) entry.removedBy = change.removedBy;
+  return entry;
+}
+
+function planOf(
+  changes: Change[],
+  scopes: ScopeFingerprint[],
+  options: PlanBuilderOptions & { owner: string; notManagedHere: NotManagedHere[] },
+): Plan {
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: (options.now ?? new Date()).toISOString(),
     target: withoutCredentials(options.target),
+    owner: options.owner,
     changes,
     scopes,
     summary: summarize(changes, scopes.length),
+    notManagedHere: options.notManagedHere,
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;

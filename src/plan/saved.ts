@@ -29,9 +29,9 @@ function planValidator(): ValidateFunction<Plan> {
 
 /** Keys in the order a reader expects them; any other key sorts after these, alphabetically. */
 const KEY_ORDER = [
-  'formatVersion', 'createdAt', 'target', 'shard', 'summary', 'changes', 'scopes',
+  'formatVersion', 'createdAt', 'target', 'owner', 'shard', 'summary', 'changes', 'notManagedHere', 'scopes',
   'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'reason', 'explicitEmpty', 'source',
-  'field', 'metadata', 'before', 'after', 'added', 'removed', 'unchanged', 'fieldChanges', 'fingerprint',
+  'field', 'metadata', 'keptMetadata', 'before', 'after', 'added', 'removed', 'unchanged', 'fieldChanges', 'fingerprint',
   'create', 'update', 'clear', 'domainsAdded', 'domainsRemoved',
   'file', 'line', 'column',
 ];

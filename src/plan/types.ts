@@ -21,6 +21,11 @@ export interface Change {
   componentId: string;
   /** The file's metadata, sent with the POST; absent when the file has none (not managed). */
   metadata?: Record<string, unknown>;
+  /**
+   * When the file has no metadata: the live invitation's own keys (never the marker's), which no
+   * policy manages and the POST keeps. Absent when there are none.
+   */
+  keptMetadata?: Record<string, unknown>;
   before: string[];
   after: string[];
   added: string[];
@@ -34,7 +39,10 @@ export interface Change {
   explicitEmpty?: boolean;
   /** update and clear: the live autojoin invitation the change rewrites, so a reviewer sees what a clear switches off. */
   autojoin?: NonNullable<LiveScope['autojoin']>;
-  /** update: the scope's name and metadata where the file and the service differ (old → new). */
+  /**
+   * update and clear: the scope's name, metadata and owner where the file (or this run) and the
+   * service differ (old → new). An update whose only field change is `owner` marks the scope.
+   */
   fieldChanges?: FieldChange[];
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
   removedBy?: RemovalCommit;
@@ -57,18 +65,34 @@ export interface PrunedPolicy extends Policy {
 
 /**
  * One managed field besides the domains whose live value differs from the file's. A field
- * the file leaves out, or the service does not show, is never one.
+ * the file leaves out, or the service does not show, is never one. `metadata` is compared and
+ * shown without the ownership marker's keys; `owner` is the marker's owner (before: null when
+ * the scope carries no marker; after: the plan's owner).
  */
 export interface FieldChange {
-  field: 'scopeName' | 'metadata';
+  field: 'scopeName' | 'metadata' | 'owner';
   /** What the service shows now; null when it shows none. */
   before: unknown;
   /** The file's value, which apply sends. */
   after: unknown;
 }
 
-/** Version of the plan document; 2 added `metadata` and `fieldChanges` to changes. */
-export const PLAN_FORMAT_VERSION = 2;
+/**
+ * A scope no file declares any more whose live marker does not name this plan's owner (another
+ * owner's, or no marker): pruning never clears it (README, "Ownership").
+ */
+export interface NotManagedHere {
+  key: ScopeKey;
+  /** The owner its live marker names; null when it carries no marker. */
+  owner: string | null;
+  removedBy?: RemovalCommit;
+}
+
+/**
+ * Version of the plan document; 2 added `metadata` and `fieldChanges` to changes; 3 added
+ * `owner`, `notManagedHere`, `keptMetadata` and the `owner` field change.
+ */
+export const PLAN_FORMAT_VERSION = 3;
 
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */
 export interface ScopeFingerprint {
@@ -88,6 +112,12 @@ export interface Plan {
   summary: PlanSummary;
   /** `K/N` when made with --shard. */
   shard?: string;
+  /** Set when a secret the service echoed was replaced by `***` in the plan's outputs: the scopes that held it; apply --plan refuses such a plan. */
+  redacted?: ScopeKey[];
+  /** The owner every write of this plan marks its scope with (`autojoin-sync.owner`). */
+  owner: string;
+  /** Pruning candidates left alone because their live marker is not this owner's, by key. */
+  notManagedHere: NotManagedHere[];
 }
 
 export interface PlanSummary {

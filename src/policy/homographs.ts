@@ -73,6 +73,21 @@ export function homographProblem(ascii: string, familiar: () => Iterable<string>
   return null;
 }
 
+/**
+ * Scope ids and scope types are held to the rules 1 and 3 of a domain label, over the whole text
+ * (an id has no labels: `асме-eng`, Cyrillic then Latin, reads as acme-eng just as `teаm` does).
+ * ASCII text never pays for the tables.
+ * @returns the problem as the end of a sentence (`mixes scripts …`), or null
+ */
+export function identifierProblem(text: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/u.test(text)) return null;
+  const scripts = mixedScripts(text);
+  if (scripts) return `mixes scripts (${scripts.join(' and ')}): the mark of a look-alike`;
+  const twin = latinTwin(text);
+  return twin === null ? null : `looks like the ASCII ${twin} (a homograph); write ${twin} if you mean it`;
+}
+
 /** UTS #39 skeleton: NFD, each character through confusables.txt, NFD again. */
 export function skeleton(text: string): string {
   let out = '';

@@ -13,6 +13,7 @@ import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, type ParsedDocument 
 import { parsePolicyText } from './plain.js';
 import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
+import { scopeTextDiagnostics } from './scope-text.js';
 import { secretDiagnostics, type NamedSecret } from './secrets.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
 
@@ -172,7 +173,7 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
       files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, options.secrets);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
@@ -227,7 +228,8 @@ function createInterner(): (value: string) => string {
 /** Checks one document (defaults filled in first) and builds its policy when it has no error. */
 function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value: string) => string): PolicyReading {
   const data = withDefaults(parsed.data, project);
-  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...domainDiagnostics(parsed, data.domains)];
+  // The document's own scope and scopeType: a default from the project file is checked there, once.
+  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...scopeTextDiagnostics(parsed, SCOPE_PATHS), ...domainDiagnostics(parsed, data.domains)];
   const { scope, scopeType } = data;
   const declaration =
     typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
@@ -248,6 +250,8 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value
   };
   return { declaration, policy, diagnostics };
 }
+
+const SCOPE_PATHS = [['scope'], ['scopeType']] as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

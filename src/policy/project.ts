@@ -4,6 +4,7 @@ import { relativePosix } from './discover.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
+import { scopeTextDiagnostics } from './scope-text.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
 import { isInside, pathExists, readableRoot, readRegularFile, repositoryRoot } from '../files.js';
 
@@ -78,7 +79,7 @@ export function parseProjectSource(source: PolicySource, absoluteFile: string): 
   if (second) {
     diagnostics.push(diagnosticAt(second.start, 'error', 'multiple-documents', 'the project file holds one YAML document only'));
   }
-  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data));
+  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]));
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error') || !first) return { config: { file: absoluteFile }, diagnostics };
   return { config: { file: absoluteFile, ...(first.data as ProjectConfig) }, diagnostics };

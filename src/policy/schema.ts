@@ -71,6 +71,7 @@ export function schemaProblem(kind: SchemaKind, data: unknown): string | null {
   if (error.keyword === 'additionalProperties') return `unknown key "${String(error.params.additionalProperty)}"`;
   if (error.keyword === 'required') return `missing required key "${String(error.params.missingProperty)}"`;
   if (error.keyword === 'type') return `${labelOf(path)}: expected ${expectedOf(path, String(error.params.type))}`;
+  if (error.keyword === 'propertyNames' || error.propertyName !== undefined) return `${labelOf(path)}: the key "${String(error.params.propertyName ?? error.propertyName)}" is reserved (autojoin-sync.)`;
   return `${labelOf(path)}: ${invalidValue(path, error)}`;
 }
 
@@ -85,7 +86,11 @@ function describe(error: ErrorObject, parsed: ParsedDocument): Diagnostic | null
       return wrongType(parsed, path, error);
     case 'uniqueItems':
       return null; // the domain checks report duplicates, with both positions
+    case 'propertyNames':
+      return reservedKey(parsed, path, String(error.params.propertyName));
     default:
+      // The failed `not` under propertyNames: reported once, by the propertyNames error.
+      if (error.propertyName !== undefined) return null;
       return diagnosticAt(locate(parsed, path), 'error', 'invalid-value', `${labelOf(path)}: ${invalidValue(path, error)}`);
   }
 }
@@ -111,6 +116,12 @@ function unknownKey(parsed: ParsedDocument, path: DataPath, key: string, parentS
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : '';
   const message = `unknown key "${key}"${where}${suggestion}; allowed keys: ${allowed.join(', ')}`;
   return diagnosticAt(locate(parsed, [...path, key], 'key'), 'error', 'unknown-key', message);
+}
+
+/** The only propertyNames rule: metadata keys reserved for the ownership marker. */
+function reservedKey(parsed: ParsedDocument, path: DataPath, key: string): Diagnostic {
+  const message = `${labelOf(path)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path, key], 'key'), 'error', 'reserved-key', message);
 }
 
 function missingKey(parsed: ParsedDocument, path: DataPath, key: string): Diagnostic {

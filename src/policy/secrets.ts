@@ -2,8 +2,17 @@
  * A secret written into a policy file would be sent to the service (as a name or metadata) and
  * shown in every plan, saved plan and comment made from it; so a file that holds the value of a
  * configured secret is an error, at each place it stands, and the message names only the secret.
+ *
+ * Two looks at each file. Its text, for every form the output redactor knows (src/redact.ts: as
+ * written, any case, URL-encoded, base64 alone or inside a longer base64 string, …), which also
+ * finds a secret in a comment. And every key and string value after YAML decoding, the same
+ * forms again plus the URL-decoded value: a scalar written with escapes (`"\x73k_…"`, `\u…`) or
+ * folded over lines does not show the secret in the text, but sends it all the same.
  */
-import type { Diagnostic, PolicySource } from './types.js';
+import { secretPattern } from '../redact.js';
+import { locate, type DataPath } from './locate.js';
+import type { ParsedDocument } from './parse.js';
+import type { Diagnostic, PolicySource, SourcePos } from './types.js';
 
 /** A configured secret: the name users know it by, e.g. AUTOJOIN_API_KEY, and its value. */
 export interface NamedSecret {
@@ -14,24 +23,81 @@ export interface NamedSecret {
 /** Shorter values are left out: they would match ordinary text (a real key is far longer). */
 export const MIN_SECRET_LENGTH = 8;
 
-/** @returns an error at every place in the file's text where a secret's value stands. */
-export function secretDiagnostics(source: PolicySource, secrets: readonly NamedSecret[]): Diagnostic[] {
+/** @returns an error at every place in the file (its text, its decoded keys and values) where a secret stands. */
+export function secretDiagnostics(source: PolicySource, documents: readonly ParsedDocument[], secrets: readonly NamedSecret[]): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const secret of secrets) {
     if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    for (let at = source.text.indexOf(secret.value); at !== -1; at = source.text.indexOf(secret.value, at + secret.value.length)) {
-      found.push({
-        ...positionOf(source, at),
-        severity: 'error',
-        code: 'secret-in-policy',
-        message: `holds the value of ${secret.name}: a secret must never be written into a policy file (it would be sent to the service and shown in every plan); take it out`,
-      });
-    }
+    const pattern = patternOf(secret.value);
+    if (pattern === null) continue;
+    const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
+    const lines = new Set(inText.map((pos) => pos.line));
+    // A decoded value already found in the text on its own line is reported once, where the text shows it.
+    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines.has(pos.line));
+    for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
 }
 
-function positionOf(source: PolicySource, offset: number): { file: string; line: number; column: number } {
+// One pattern a secret for the whole run: a run checks thousands of files against the same secrets.
+const patterns = new Map<string, RegExp | null>();
+
+function patternOf(value: string): RegExp | null {
+  let pattern = patterns.get(value);
+  if (pattern === undefined) {
+    pattern = secretPattern([value]);
+    patterns.set(value, pattern);
+  }
+  return pattern;
+}
+
+function secretError(pos: SourcePos, name: string): Diagnostic {
+  return {
+    ...pos,
+    severity: 'error',
+    code: 'secret-in-policy',
+    message: `holds the value of ${name}: a secret must never be written into a policy file, in any encoding (it would be sent to the service and shown in every plan); take it out`,
+  };
+}
+
+/** @returns where the document's keys and string values hold the secret once decoded. */
+function decodedPlaces(document: ParsedDocument, pattern: RegExp): SourcePos[] {
+  const places: SourcePos[] = [];
+  const visit = (value: unknown, path: DataPath): void => {
+    if (typeof value === 'string') {
+      if (holds(value, pattern)) places.push(locate(document, path));
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, [...path, index]));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (holds(key, pattern)) places.push(locate(document, [...path, key], 'key'));
+        visit(item, [...path, key]);
+      }
+    }
+  };
+  visit(document.data, []);
+  return places;
+}
+
+/** The value, or the value URL-decoded (`%73%6B…`, `+` for a space), holds a form of the secret. */
+function holds(text: string, pattern: RegExp): boolean {
+  pattern.lastIndex = 0;
+  if (pattern.test(text)) return true;
+  if (!/[%+]/u.test(text)) return false;
+  const decoded = urlDecoded(text);
+  pattern.lastIndex = 0;
+  return decoded !== text && pattern.test(decoded);
+}
+
+function urlDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/gu, ' '));
+  } catch {
+    return text;
+  }
+}
+
+function positionOf(source: PolicySource, offset: number): SourcePos {
   const before = source.text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   return { file: source.file, line: before.split('\n').length, column: offset - lineStart + 1 };

@@ -41,6 +41,8 @@ export interface Policy {
 export interface ProjectConfig {
   /** Absolute path of the project file, when there is one. */
   file?: string;
+  /** Marks every write (`autojoin-sync.owner`); a scope marked by another owner is never written. Default `default`. */
+  owner?: string;
   baseUrl?: string;
   /** How live state is read (`--listing` and AUTOJOIN_LISTING win; src/run/listing.ts). */
   listing?: 'by-group' | 'by-scope' | 'autojoin';

@@ -36,6 +36,21 @@ export async function readPolicySourcesAt(rev: string, paths: readonly string[],
   return blobs.map((blob, index) => ({ file: blob.file, text: contents[index] ?? '' }));
 }
 
+/**
+ * The commit a write records in its ownership marker (`autojoin-sync.commit`).
+ * @param dir a directory inside the policy paths' repository
+ * @returns the full id of the commit HEAD points to, or undefined outside git (or before the first commit)
+ */
+export async function headCommit(dir: string): Promise<string | undefined> {
+  try {
+    const { stdout } = await run('git', ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: dir, encoding: 'utf8' });
+    const id = stdout.trim();
+    return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses `ls-tree -z` records `MODE TYPE OID\tPATH`, keeping blobs only. */
 function parseTree(output: string): { oid: string; file: string }[] {
   return output

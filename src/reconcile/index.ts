@@ -6,13 +6,13 @@
  *  - applyPlan:   checkSafety → (saved plan) re-read and compare fingerprints → applyChanges
  *  - importScopes: read live state → one canonical policy document per scope
  */
-import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, type PlanBuilder, type Shard } from '../plan/index.js';
+import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, refuseRedactedPlan, type PlanBuilder, type Shard } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
-import { parseScopeKey, scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { ListingKind } from '../service/types.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
@@ -24,6 +24,9 @@ import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { isLoopbackUrl } from '../service/base-url.js';
+import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
+import { withoutMarker } from '../plan/fields.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
 
@@ -64,6 +67,8 @@ export interface MakePlanOptions {
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
   /** The run's secrets: a policy file holding one's value is an error (policy/secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /** Scopes the run may take over from another owner (--take-ownership TYPE/ID). */
+  takeOwnership?: ReadonlySet<ScopeKey>;
 }
 
 /**
@@ -81,7 +86,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
   const replace = parseReplace(options.replace);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const planning: Planning = { shard, targets, replace, builder: planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace }), pruned: new Set() };
+  const owner = options.project.owner ?? DEFAULT_OWNER;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership });
+  const planning: Planning = { shard, targets, replace, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -91,6 +98,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   try {
     const result = await loadAndPlan(options, prune, reader, planning);
     if (result.plan === null) await reader.cancel();
+    else refuseOwnedElsewhere(result.plan, options.takeOwnership);
     return result;
   } catch (error) {
     await reader.cancel();
@@ -189,6 +197,14 @@ export interface ApplyPlanOptions {
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
   verifyFingerprints?: boolean;
+  /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
+  takeOwnership?: ReadonlySet<ScopeKey>;
+  /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
+  owner?: string;
+  /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
+  commit?: string;
+  /** Notices for the user, e.g. that the service keeps no ownership marker. */
+  onNotice?: (message: string) => void;
   /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
   confirm?: () => Promise<void>;
   onProgress?: Progress;
@@ -203,13 +219,18 @@ export interface ApplyPlanOptions {
  */
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.limits);
   if (options.verifyFingerprints) {
+    refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
+    checkPlanOwner(plan.owner, options.owner);
     await verifyFingerprints(client, plan, options);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
+    commit: options.commit,
+    onNotice: options.onNotice,
     concurrency: options.concurrency,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -231,7 +252,7 @@ async function verifyFingerprints(
   plan: Plan,
   options: { listing?: ListingKind; concurrency?: number } = {},
 ): Promise<void> {
-  const refs = plan.scopes.map(({ key }) => parseScopeKey(key));
+  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
   const live = await readLiveState(client, refs, {
     listing: options.listing ?? 'by-group',
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -252,7 +273,7 @@ async function verifyFingerprints(
  */
 function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key));
+    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
@@ -263,8 +284,8 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
-  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(now?.[shown.field] ?? null));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(now?.[field.field] ?? null)}` : null;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
 }
 
 export interface ImportOptions {
@@ -320,7 +341,8 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
 function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'> {
   const fields: Pick<Policy, 'scopeName' | 'metadata'> = {};
   if (typeof live.scopeName === 'string' && live.scopeName !== '') fields.scopeName = live.scopeName;
-  const metadata = live.metadata;
+  // The ownership marker is the writes' own, never policy: a file holding it would be an error.
+  const metadata = withoutMarker(live.metadata);
   if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length > 0) {
     fields.metadata = metadata as Record<string, unknown>;
   }

@@ -6,7 +6,8 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
-import type { Change, ChangeKind, FieldChange, Plan, PlanSummary } from '../plan/types.js';
+import type { Change, ChangeKind, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
+import { plural } from '../text.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -41,17 +42,26 @@ export function changeDetail(change: Change): string {
     case 'create':
       return `create: +${change.added.length}${pruned}`;
     case 'update':
+      if (onlyMarksOwner(change)) return 'update: owner only (marks the scope as managed here; nothing else changes)';
       return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case 'clear':
       return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
   }
 }
 
-/** @returns `; scopeName and metadata change` when an update changes them, else ''. */
+/** @returns `; scopeName, metadata and owner change` when an update changes them, else ''. */
 function fieldsChanged(change: Change): string {
   const fields = (change.fieldChanges ?? []).map((field) => field.field);
   if (fields.length === 0) return '';
-  return `; ${fields.join(' and ')} ${fields.length === 1 ? 'changes' : 'change'}`;
+  const listed = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
+  return `; ${listed} ${fields.length === 1 ? 'changes' : 'change'}`;
+}
+
+/** @returns true for an update whose only change is marking an unmarked scope (the first plan after upgrading). */
+export function onlyMarksOwner(change: Change): boolean {
+  const fields = change.fieldChanges ?? [];
+  const [only] = fields;
+  return change.kind === 'update' && change.added.length === 0 && change.removed.length === 0 && fields.length === 1 && only?.field === 'owner' && only.before === null;
 }
 
 /** Longest value shown in a field line; longer metadata is cut (the plan JSON has it whole). */
@@ -62,7 +72,37 @@ const MAX_VALUE_CHARS = 200;
  *   JSON, so control characters and quotes from the service are escaped, never interpreted.
  */
 export function fieldLines(change: Change): string[] {
-  return (change.fieldChanges ?? []).map((field: FieldChange) => `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`);
+  return (change.fieldChanges ?? []).map((field: FieldChange) => (field.field === 'owner' ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`));
+}
+
+/** @returns `owner: none → "default" (marks the scope as managed here)`, or the take-over of another owner's scope. */
+function ownerLine(field: FieldChange): string {
+  if (field.before === null) return `owner: none → ${shownValue(field.after)} (marks the scope as managed here)`;
+  return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
+}
+
+/** @returns `2 scopes no policy file declares are not managed here …`, or null when there are none. */
+export function notManagedLine(plan: Pick<Plan, 'notManagedHere'>): string | null {
+  const count = plan.notManagedHere.length;
+  if (count === 0) return null;
+  return (
+    `${plural(count, 'scope')} no policy file declares ${count === 1 ? 'is' : 'are'} not managed here (another owner's ownership marker, or none): ` +
+    'not cleared; --take-ownership TYPE/ID clears one.'
+  );
+}
+
+/** @returns `team/a: owner "infra"` or `team/a: no ownership marker`, then the removing commit when known. */
+export function notManagedEntry(entry: NotManagedHere): string {
+  const owner = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}`;
+  const removal = removalLine(entry);
+  return `${escapeControls(entry.key)}: ${owner}${removal === null ? '' : `; ${removal}`}`;
+}
+
+/** @returns `N of the updates only mark the owner …` when some do, else null. */
+export function ownerOnlyLine(plan: Pick<Plan, 'changes'>): string | null {
+  const count = plan.changes.filter(onlyMarksOwner).length;
+  if (count === 0) return null;
+  return `${count} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
 }
 
 /**

@@ -1,7 +1,20 @@
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
-import { changeDetail, domainLines, fieldLines, sentFieldLines, KIND_SIGN, noChangesLine, removalLine, summaryLine, targetLine } from './describe.js';
+import {
+  changeDetail,
+  domainLines,
+  fieldLines,
+  sentFieldLines,
+  KIND_SIGN,
+  noChangesLine,
+  notManagedEntry,
+  notManagedLine,
+  ownerOnlyLine,
+  removalLine,
+  summaryLine,
+  targetLine,
+} from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */
@@ -19,15 +32,18 @@ export interface MarkdownOptions {
 
 /**
  * Renders a plan as markdown: the summary first, then a `<details>` per changed scope
- * holding a `diff` fence. When the whole would exceed `maxChars`, the largest changes
- * that fit are kept and a line says how many scopes were left out.
+ * holding a `diff` fence, then the scopes not managed here. When the whole would exceed
+ * `maxChars`, the destructive blocks are kept whole (every clear, and the scopes pruning leaves
+ * alone), then the largest updates, then the largest creates that fit, and a line says how
+ * many scopes were left out.
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
+  const notManaged = renderNotManaged(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? 'autojoin-sync plan'),
-    blocks: plan.changes.map(renderDetails),
-    preference: bySize(plan.changes),
+    blocks: [...plan.changes.map(renderDetails), ...(notManaged === null ? [] : [notManaged])],
+    preference: preferred(plan.changes, notManaged !== null),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) =>
@@ -40,9 +56,27 @@ function renderHead(plan: Plan, title: string): string {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : '';
   const target = targetLine(plan);
   const heading = `### ${title}\n\n${target === null ? '' : `:warning: ${escapeMarkdown(target)}\n\n`}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}`;
+  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
   const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}`;
+  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
+}
+
+/** Updates that only mark the owner, and how many scopes pruning leaves alone, each as a paragraph. */
+function ownershipNotes(plan: Plan): string {
+  const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
+  return lines.map((line) => `\n\n${escapeMarkdown(line)}`).join('');
+}
+
+/** Most scopes listed by name in the "not managed here" block; the plan JSON lists them all. */
+const NOT_MANAGED_SHOWN = 50;
+
+/** @returns the scopes pruning leaves alone, as an open `<details>` list (at most 50 named), or null when there are none. */
+function renderNotManaged(plan: Plan): string | null {
+  if (plan.notManagedHere.length === 0) return null;
+  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
+  const more = plan.notManagedHere.length - shown.length;
+  const rest = more > 0 ? `\n- …and ${more} more (the plan JSON lists them all)` : '';
+  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>\n\n${shown.join('\n')}${rest}\n\n</details>`;
 }
 
 function renderDetails(change: Change): string {
@@ -82,8 +116,22 @@ function sourceLine(change: Change): string {
   return `No policy file declares this scope any more (it was ${where}); ${escapeMarkdown(removal)}.\n\n`;
 }
 
-/** Indices of the changes, most domains touched first; ties keep plan order. */
-function bySize(changes: readonly Change[]): number[] {
+/** How much a cut spares a kind of change: clears are never cut before an update or a create. */
+const CUT_RANK: Record<Change['kind'], number> = { clear: 0, update: 1, create: 2 };
+
+/**
+ * Indices of the blocks, most wanted first: every clear, then the "not managed here" block (the
+ * last block, when there is one), then updates, then creates, each most domains touched first;
+ * ties keep plan order.
+ */
+function preferred(changes: readonly Change[], notManaged: boolean): number[] {
   const size = (change: Change | undefined): number => (change ? change.added.length + change.removed.length : 0);
-  return changes.map((_, index) => index).sort((a, b) => size(changes[b]) - size(changes[a]) || a - b);
+  const rank = (index: number): number => {
+    const change = changes[index];
+    if (change === undefined) return 0.5; // the not-managed block: after the clears, before the updates
+    return CUT_RANK[change.kind];
+  };
+  const indices = changes.map((_, index) => index);
+  if (notManaged) indices.push(changes.length);
+  return indices.sort((a, b) => rank(a) - rank(b) || size(changes[b]) - size(changes[a]) || a - b);
 }

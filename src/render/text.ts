@@ -1,10 +1,26 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
-import { changeDetail, domainLines, fieldLines, sentFieldLines, KIND_SIGN, noChangesLine, removalLine, scopeLabel, summaryLine, targetLine } from './describe.js';
+import {
+  changeDetail,
+  domainLines,
+  fieldLines,
+  sentFieldLines,
+  KIND_SIGN,
+  noChangesLine,
+  notManagedEntry,
+  notManagedLine,
+  ownerOnlyLine,
+  removalLine,
+  scopeLabel,
+  summaryLine,
+  targetLine,
+} from './describe.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
   color: boolean;
+  /** Also list the scopes not managed here, one line each (else only their count). */
+  verbose?: boolean;
 }
 
 type Paint = (text: string) => string;
@@ -34,10 +50,18 @@ function palette(color: boolean): Palette {
 export function renderText(plan: Plan, options: TextOptions): string {
   const target = targetLine(plan);
   const head = target === null ? '' : `${target}\n\n`;
-  if (plan.changes.length === 0) return `${head}${noChangesLine(plan.scopes.length)}\n`;
+  const tail = ownershipLines(plan, options.verbose === true);
+  if (plan.changes.length === 0) return `${head}${noChangesLine(plan.scopes.length)}\n${tail}`;
   const paint = palette(options.color);
   const blocks = plan.changes.map((change) => renderChange(change, paint));
-  return `${head}${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n`;
+  return `${head}${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n${tail}`;
+}
+
+/** The lines after the summary: updates that only mark the owner, and the scopes not managed here. */
+function ownershipLines(plan: Plan, verbose: boolean): string {
+  const notManaged = notManagedLine(plan);
+  const lines = [ownerOnlyLine(plan), notManaged, ...(verbose && notManaged !== null ? plan.notManagedHere.map((entry) => `    ${notManagedEntry(entry)}`) : [])];
+  return lines.filter((line) => line !== null).map((line) => `${line}\n`).join('');
 }
 
 function renderChange(change: Change, paint: Palette): string {

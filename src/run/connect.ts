@@ -14,6 +14,7 @@ import { PROJECT_FILE } from '../policy/index.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { ciVariable } from './ci.js';
+import { writeStderr } from './output.js';
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
@@ -77,7 +78,7 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
-  const notice = options.notice ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
   const connection = await resolve(options, env, notice);
   notice(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
   return connection;

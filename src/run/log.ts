@@ -6,9 +6,11 @@
  * `verbose` (`--verbose`, `AUTOJOIN_LOG=debug`) adds one line per HTTP request.
  * Progress on a terminal is a live counter rewritten in place; elsewhere (CI logs) it is one
  * line every 10 seconds, so a long run is never silent and a log never fills with counters.
+ * Every line is redacted (src/run/output.ts) before it reaches its sink.
  */
 import type { RequestEvent } from '../service/trace.js';
 import { groupedNumber } from '../text.js';
+import { redactOutput } from './output.js';
 
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
@@ -53,7 +55,9 @@ const TTY_REFRESH_MS = 100;
 
 /** @returns a logger writing through `options.write` (and `options.rewrite` on a terminal). */
 export function createLogger(options: LoggerOptions): Logger {
-  const { level, write } = options;
+  const { level } = options;
+  // The log's sink: every line passes the redactor (a notice may quote what the service said).
+  const write = (line: string): void => options.write(redactOutput(line));
   const shown = (needed: LogLevel): boolean => rank(level) >= rank(needed);
   return {
     level,

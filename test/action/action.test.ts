@@ -283,6 +283,29 @@ describe('apply on push', () => {
     expect(github.requests).toHaveLength(0);
   });
 
+  it('fails on a scope another owner marked, and takes it over with take-ownership (comma or newline separated)', async () => {
+    const seeded = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+      body: JSON.stringify({ domains: ['acme.com'], scope: 'acme-eng', scopeType: 'team', componentId: 'cmp_8f2c', metadata: { 'autojoin-sync.owner': 'infra' } }),
+    });
+    expect(seeded.status).toBe(200);
+    const refused = await action({ command: 'plan' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('team/acme-eng (owner "infra")');
+    expect(markerComments()[0]?.body).toContain('--take-ownership team/acme-eng');
+
+    const planned = await action({ command: 'plan', 'take-ownership': 'org/other,\nteam/acme-eng' });
+    expect(planned.code, planned.stdout).toBe(0);
+    expect(markerComments()[0]?.body).toContain('owner: &#34;infra&#34; → &#34;default&#34; (takes the scope over from another owner: --take-ownership)');
+    const push = { eventName: 'push', payload: pushPayload('1'.repeat(40), '2'.repeat(40)) };
+    expect((await action({ command: 'apply' }, push)).code).toBe(1);
+    const applied = await action({ command: 'apply', 'take-ownership': 'team/acme-eng' }, push);
+    expect(applied.code, applied.stdout).toBe(0);
+    expect(emulator.data().scopes['team/acme-eng']?.autojoin?.invitation.metadata).toMatchObject({ 'autojoin-sync.owner': 'default' });
+    expect((await action({ command: 'plan', 'take-ownership': 'acme' })).stdout).toContain('input take-ownership: "acme": expected TYPE/ID');
+  });
+
   it('clears the scope of a policy file the push deleted (prune-from: github.event.before)', async () => {
     const git = (...args: string[]): string => gitIn(workspace, ...args);
     git('init', '-q', '-b', 'main');

@@ -25,6 +25,7 @@ describe('parseInputs', () => {
       concurrency: undefined,
       listing: undefined,
       detailedExitcode: false,
+      takeOwnership: [],
     });
   });
 
@@ -42,6 +43,7 @@ describe('parseInputs', () => {
         'prune-from': 'abc123',
         prune: 'false',
         'allow-no-policies': 'true',
+        'take-ownership': 'team/a, org/b\n\n team/c ',
       }),
     );
     expect(inputs).toMatchObject({
@@ -56,6 +58,7 @@ describe('parseInputs', () => {
       pruneFrom: 'abc123',
       prune: false,
       allowNoPolicies: true,
+      takeOwnership: ['team/a', 'org/b', 'team/c'],
     });
   });
 

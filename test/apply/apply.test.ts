@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply.js';
 import { forEachBounded } from '../../src/concurrency.js';
+import { stateDigest } from '../../src/plan/ownership.js';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createClient, type ServiceClient } from '../../src/service/client.js';
 import type { Change, ChangeKind, Plan } from '../../src/plan/types.js';
@@ -38,9 +39,11 @@ function change(kind: ChangeKind, scope: string, before: string[], after: string
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 2,
+    formatVersion: 3,
     createdAt: '2025-01-01T00:00:00.000Z',
     target: 'http://127.0.0.1',
+    owner: 'default',
+    notManagedHere: [],
     changes,
     scopes: changes.map((c) => ({ key: c.key, fingerprint: 'x' })),
     summary: { create: 0, update: 0, clear: 0, unchanged: 0, domainsAdded: 0, domainsRemoved: 0 },
@@ -136,6 +139,33 @@ describe('applyChanges against the emulator', () => {
     ]);
   });
 
+  it('says once when the service keeps no metadata (its answers show no marker), and not when it does', async () => {
+    // A deployment that drops metadata: it stores the domains and answers without the marker.
+    server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8'))).on('end', () => {
+        const { domains } = JSON.parse(body) as { domains: string[] };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const invitation = { id: 'inv_1', invitationType: 'autojoin', deactivated: false, metadata: null };
+        response.end(JSON.stringify({ autojoinDomains: domains.map((domain, i) => ({ id: `ajd_${i}`, domain })), invitation }));
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: KEY, retry: { maxRetries: 0 } });
+    const notices: string[] = [];
+    const plan = planOf([change('create', 'a', [], ['a.example']), change('create', 'b', [], ['b.example'])]);
+    const report = await applyChanges(client, plan, { onNotice: (message) => notices.push(message) });
+    expect(report.applied).toHaveLength(2);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/shows no ownership marker .*pruning clears nothing here/u);
+
+    const { client: honest } = await connect();
+    const quiet: string[] = [];
+    await applyChanges(honest, plan, { onNotice: (message) => quiet.push(message), commit: 'c0ffee' });
+    expect(quiet).toEqual([]);
+    expect(emulator?.data().scopes['team/a']?.autojoin?.invitation.metadata).toMatchObject({ 'autojoin-sync.owner': 'default', 'autojoin-sync.commit': 'c0ffee' });
+  });
+
   it('reports scopes not started as skipped when the run is interrupted', async () => {
     const { emulator: em, client: c } = await connect();
     const interrupt = new AbortController();
@@ -180,12 +210,14 @@ describe('verifyStored', () => {
 });
 
 describe('syncRequest', () => {
-  it('sends the complete desired list, and scopeName only when known', () => {
-    expect(syncRequest(change('update', 's', ['a.example'], ['a.example', 'b.example']))).toEqual({
+  it('sends the complete desired list, scopeName only when known, and the ownership marker', () => {
+    const digest = stateDigest({ scopeType: 'team', scope: 's', componentId: 'cmp_test', domains: ['a.example', 'b.example'] });
+    expect(syncRequest(change('update', 's', ['a.example'], ['a.example', 'b.example']), { owner: 'infra', commit: 'c0ffee' })).toEqual({
       domains: ['a.example', 'b.example'],
       scope: 's',
       scopeType: 'team',
       componentId: 'cmp_test',
+      metadata: { 'autojoin-sync.owner': 'infra', 'autojoin-sync.commit': 'c0ffee', 'autojoin-sync.digest': digest },
     });
     expect(syncRequest(change('clear', 's', ['a.example'], [], { scopeName: 'S' }))).toMatchObject({ domains: [], scopeName: 'S' });
   });

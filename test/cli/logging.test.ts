@@ -52,7 +52,7 @@ describe('--quiet', () => {
     emulator = await startTestEmulator();
     project = await tempProject({ 'a.autojoin.yaml': policy('acme', ['acme.com', 'eng.acme.com']) });
     const normal = await cli(['plan'], { cwd: project.dir, emulator });
-    expect(normal.stderr).toContain('notice: the by-group listing is deprecated');
+    expect(normal.stderr).toContain('using no project file; service host');
     const quiet = await cli(['plan', '--quiet'], { cwd: project.dir, emulator });
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe(normal.stdout);

@@ -78,6 +78,6 @@ describe('parseScopeList', () => {
       { scopeType: 'team', scope: 'a/b' },
     ]);
     expect(() => parseScopeList('team/a\n/b\n', 'list.txt')).toThrow(/^list\.txt:2: /);
-    expect(() => parseScopeList('{"formatVersion": 3}', 'plan.json')).toThrow(/plan\.json has formatVersion 3/);
+    expect(() => parseScopeList('{"formatVersion": 99}', 'plan.json')).toThrow(/plan\.json has formatVersion 99/);
   });
 });

@@ -86,6 +86,8 @@ describe.each(SHAPES)('plan, apply and import against the emulator: %s', (_name,
       fieldChanges: [
         { field: 'scopeName', before: 'Scope 0002', after: 'Renamed Two' },
         { field: 'metadata', before: null, after: { owner: 'eng', tags: ['a', 'b'] } },
+        // Written before ownership markers existed: this write marks it.
+        { field: 'owner', before: null, after: 'default' },
       ],
     });
     if (shape.byGroup === false) {
@@ -93,7 +95,7 @@ describe.each(SHAPES)('plan, apply and import against the emulator: %s', (_name,
     }
 
     const text = await cli(['plan'], { cwd: project.dir, env });
-    expect(text.stdout).toContain('~ team/scope-0002 (Renamed Two)  update: +0 -0, 2 unchanged; scopeName and metadata change');
+    expect(text.stdout).toContain('~ team/scope-0002 (Renamed Two)  update: +0 -0, 2 unchanged; scopeName, metadata and owner change');
     expect(text.stdout).toContain('    ~ scopeName: "Scope 0002" → "Renamed Two"');
 
     const applied = await cli(['apply', '--yes'], { cwd: project.dir, env });

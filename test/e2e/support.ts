@@ -83,12 +83,17 @@ export async function expectFileHasNoSecret(file: string): Promise<void> {
   expectNoSecret(await readFile(file, 'utf8'), file);
 }
 
-/** Sets a scope's live domains through the real API (call 2), as another actor would. */
-export async function setLive(emulator: Emulator, scope: string, domains: string[], scopeType = 'team'): Promise<void> {
+/**
+ * Sets a scope's live domains through the real API (call 2), as another actor would. The scope
+ * carries the ownership marker of `owner` (default: the default owner, as if this repository had
+ * written it before); null sends no metadata, so the scope keeps what it had (none when new).
+ */
+export async function setLive(emulator: Emulator, scope: string, domains: string[], scopeType = 'team', owner: string | null = 'default'): Promise<void> {
+  const metadata = owner === null ? {} : { metadata: { 'autojoin-sync.owner': owner } };
   const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
-    body: JSON.stringify({ domains, scope, scopeType, componentId: 'cmp_e2e' }),
+    body: JSON.stringify({ domains, scope, scopeType, componentId: 'cmp_e2e', ...metadata }),
   });
   if (!response.ok) throw new Error(`setLive ${scope}: ${response.status} ${await response.text()}`);
 }

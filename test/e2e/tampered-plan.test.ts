@@ -186,6 +186,30 @@ describe('a tampered saved plan', () => {
     expect(result.stderr).toContain('team/d');
   });
 
+  it('14. another owner written into the plan (its writes would mark the scopes as that owner\'s): exit 1', async () => {
+    const result = await applyEdited((plan) => {
+      plan.owner = 'someone-else';
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the saved plan marks scopes with owner "someone-else", but this repository\'s owner is "default"');
+  });
+
+  it('15. a marker key smuggled into the live keys a write keeps: exit 1', async () => {
+    const result = await applyEdited((plan) => {
+      change(plan, 'team/a').keptMetadata = { 'autojoin-sync.owner': 'someone-else' };
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('/changes/0/keptMetadata');
+  });
+
+  it('16. an owner change that the live marker does not make: checked against live (exit 1)', async () => {
+    const result = await applyEdited((plan) => {
+      change(plan, 'team/a').fieldChanges = [{ field: 'owner', before: null, after: 'default' }];
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('team/a: fieldChanges shows owner before as null, live is "default"');
+  });
+
   it('a scope that had no autojoin and has one now makes the plan stale (exit 4)', async () => {
     await setLive(emulator, 'd', ['d.example']);
     emulator.requests.length = 0;

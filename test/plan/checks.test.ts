@@ -9,7 +9,7 @@ import { defined } from '../support/defined.js';
 
 const plan: Plan = buildPlan({
   desired: [policy('team/a', ['a.com'], { scopeName: 'New name', metadata: { owner: 'eng' } })],
-  live: liveMap({ ...live('team/a', ['a.com']), scopeName: 'Old name', metadata: { owner: 'eng' } }),
+  live: liveMap({ ...live('team/a', ['a.com']), scopeName: 'Old name', metadata: { owner: 'eng', 'autojoin-sync.owner': 'default' } }),
   target: TARGET,
   now: NOW,
 });

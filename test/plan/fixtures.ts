@@ -34,3 +34,8 @@ export function liveMap(...scopes: LiveScope[]): Map<ScopeKey, LiveScope> {
 
 export const NOW = new Date('2025-01-02T03:04:05.000Z');
 export const TARGET = 'https://invitations.example.com';
+
+/** A live scope whose autojoin invitation carries `owner`'s ownership marker (pruning clears only such scopes of its own owner). */
+export function marked(scope: LiveScope, owner = 'default'): LiveScope {
+  return { ...scope, metadata: { 'autojoin-sync.owner': owner } };
+}

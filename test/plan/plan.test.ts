@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan, fingerprint, planBuilder } from '../../src/plan/plan.js';
 import { inShard, parseShard } from '../../src/plan/shard.js';
-import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from './fixtures.js';
 
 describe('buildPlan', () => {
   const desired = [
@@ -31,7 +31,7 @@ describe('buildPlan', () => {
 
   it('covers every desired and pruned scope with its fingerprint and counts the summary', () => {
     const plan = buildPlan({ desired, live: current, pruned: [policy('team/pruned', ['p.com'])], target: TARGET, now: NOW });
-    expect(plan.formatVersion).toBe(2);
+    expect(plan.formatVersion).toBe(3);
     expect(plan.createdAt).toBe('2025-01-02T03:04:05.000Z');
     expect(plan.target).toBe(TARGET);
     expect(plan.shard).toBeUndefined();
@@ -68,7 +68,7 @@ describe('planBuilder', () => {
   const desired = [policy('team/update', ['a.com', 'c.com']), policy('team/clear', []), policy('team/same', ['s.com']), policy('team/create', ['n.com'])];
   const current = liveMap(live('team/update', ['a.com', 'b.com']), live('team/clear', ['x.com']), live('team/same', ['s.com']));
   const gone = policy('team/gone', ['g.com']);
-  const goneLive = live('team/gone', ['g.com']);
+  const goneLive = marked(live('team/gone', ['g.com']));
 
   it('makes, scope by scope in any order, the plan buildPlan makes from a map of live states', () => {
     const builder = planBuilder({ target: TARGET, now: NOW });

@@ -11,7 +11,7 @@ import {
 } from '../../src/plan/safety.js';
 import type { Plan, SafetyLimits } from '../../src/plan/types.js';
 import type { Policy } from '../../src/policy/types.js';
-import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from './fixtures.js';
 import type { LiveScope } from '../../src/service/types.js';
 
 function planOf(desired: Policy[], current: LiveScope[], pruned: Policy[] = []): Plan {
@@ -103,7 +103,7 @@ describe('checkSafety', () => {
   });
 
   describe('clears', () => {
-    const pruned = planOf([], [live('team/gone', ['x.com', 'y.com'])], [policy('team/gone', ['x.com'])]);
+    const pruned = planOf([], [marked(live('team/gone', ['x.com', 'y.com']))], [policy('team/gone', ['x.com'])]);
     /** A clear no file asked for: a saved plan whose change lacks explicitEmpty. */
     const unasked = (): Plan => {
       const plan = planOf([policy('team/c', [])], [live('team/c', ['x.com'])]);
@@ -139,7 +139,7 @@ describe('checkSafety', () => {
     const deleting = (deleted: number): Plan =>
       planOf(
         keys.slice(deleted).map((key) => policy(key, ['k.com'])),
-        [...keys.map((key) => live(key, ['k.com'])), noAutojoin('team/idle')],
+        [...keys.map((key) => marked(live(key, ['k.com']))), noAutojoin('team/idle')],
         [...keys.slice(0, deleted).map((key) => policy(key, ['k.com'])), policy('team/idle', ['old.com'])],
       );
 

@@ -40,11 +40,12 @@ describe('saved plans', () => {
   it('writes stable text: fixed key order, 2-space indent, trailing newline', () => {
     const text = serializePlan(plan);
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text.split('\n').slice(0, 6)).toEqual([
+    expect(text.split('\n').slice(0, 7)).toEqual([
       '{',
-      '  "formatVersion": 2,',
+      '  "formatVersion": 3,',
       '  "createdAt": "2025-01-02T03:04:05.000Z",',
       '  "target": "https://invitations.example.com",',
+      '  "owner": "default",',
       '  "shard": "1/1",',
       '  "summary": {',
     ]);
@@ -60,8 +61,8 @@ describe('saved plans', () => {
   });
 
   it('refuses another formatVersion, and a missing one', () => {
-    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 2; }))).toBe(
-      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 2 (make the plan again with this version)',
+    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 3; }))).toBe(
+      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 3 (make the plan again with this version)',
     );
     expect(parseError('[]')).toContain('has formatVersion missing;');
   });

@@ -3,7 +3,7 @@ import { buildPlan } from '../../src/plan/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import type { Plan } from '../../src/plan/types.js';
 import { renderJson } from '../../src/render/json.js';
-import { live, liveMap, NOW, policy, TARGET } from '../plan/fixtures.js';
+import { live, liveMap, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
 
 describe('renderJson', () => {
   it('is the saved plan document', () => {
@@ -17,7 +17,7 @@ describe('renderJson', () => {
 describe('renderJson of a pruned plan against the embedded emulator', () => {
   it('carries removedBy and target "embedded", and reads back as the same plan', () => {
     const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire gone' };
-    const plan = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+    const plan = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
     const text = renderJson(plan);
     expect(JSON.parse(text)).toMatchObject({ target: 'embedded', changes: [{ key: 'team/gone', kind: 'clear', reason: 'pruned', removedBy }] });
     expect(parsePlan(text)).toEqual(plan);

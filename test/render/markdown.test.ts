@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import type { Plan } from '../../src/plan/types.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
-import { live, liveMap, NOW, policy, TARGET } from '../plan/fixtures.js';
+import { live, liveMap, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
 
 const plan = buildPlan({
   desired: [
@@ -69,7 +69,7 @@ describe('renderMarkdown', () => {
   });
 
   it('points a pruned clear at the file it came from', () => {
-    const pruned = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [policy('team/gone', ['x.com'])], target: TARGET, now: NOW });
+    const pruned = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [policy('team/gone', ['x.com'])], target: TARGET, now: NOW });
     expect(renderMarkdown(pruned)).toContain('\n\nPolicy file deleted (it was policies/gone.autojoin.yaml:1 at the --prune-from revision).\n\n```diff\n- x.com\n');
   });
 
@@ -120,7 +120,7 @@ describe('renderMarkdown', () => {
 
 describe('renderMarkdown: pruning and the embedded emulator', () => {
   const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire <b>gone</b> *now*' };
-  const plan = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+  const plan = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
 
   it('names the commit that removed a pruned scope, escaped, and warns that the target is the embedded emulator', () => {
     const markdown = renderMarkdown(plan);

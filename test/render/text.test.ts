@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import { renderText } from '../../src/render/text.js';
-import { live, liveMap, noAutojoin, NOW, policy, TARGET } from '../plan/fixtures.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
 
 const plan = buildPlan({
   desired: [
@@ -15,7 +15,7 @@ const plan = buildPlan({
     noAutojoin('team/new'),
     live('team/off', ['off.com']),
     live('team/same', ['same.com']),
-    live('team/old', ['old.com', 'old.org']),
+    marked(live('team/old', ['old.com', 'old.org'])),
   ),
   pruned: [policy('team/old', ['old.com'])],
   target: TARGET,
@@ -79,7 +79,7 @@ describe('renderText', () => {
 describe('renderText: pruning and the embedded emulator', () => {
   it('puts the removing commit under a pruned clear (control characters dropped) and the embedded target first', () => {
     const removedBy = { commit: '3f9c2a7e41b0', date: '2025-03-14T10:00:00+01:00', subject: 'Retire\u001b[31m gone' };
-    const pruned = buildPlan({ desired: [], live: liveMap(live('team/gone', ['x.com'])), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
+    const pruned = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
     expect(renderText(pruned, { color: false })).toBe(
       [
         'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',

@@ -4,18 +4,22 @@
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
 import { createInterface } from 'node:readline/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
+import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, progressOf, refuseUnreadablePaths, type Session, useColor, withSession } from '../session.js';
+import { planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
+import { headCommit } from '../../reconcile/git.js';
+import { DEFAULT_OWNER } from '../../plan/ownership.js';
 import { renderPlan } from './plan.js';
 import { withJsonResult } from '../json-result.js';
 
@@ -38,6 +42,7 @@ interface ApplyFlags {
   concurrency: number;
   format: 'text' | 'json';
   requestTimeout?: number;
+  takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -62,6 +67,7 @@ export function register(program: Command): void {
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
+    .addOption(takeOwnershipOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -79,6 +85,7 @@ Examples:
   $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
+  $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -102,9 +109,9 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
         const show = (): void => showPlan(plan, flags);
         // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
         if (!flags.plan || plan.changes.length === 0) show();
-        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, flags.plan ? show : undefined);
-        if (json) process.stdout.write(renderApplyReportJson(plan, report));
-        else if (plan.changes.length > 0) process.stdout.write(renderApplyReportText(report, { color: useColor() }));
+        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, paths, flags.plan ? show : undefined);
+        if (json) writeStdout(renderApplyReportJson(plan, report));
+        else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
         // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
         if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
       },
@@ -129,7 +136,7 @@ function showPlan(plan: Plan, flags: ApplyFlags): void {
   const text = renderPlan(plan);
   if (flags.format === 'json') (flags.yes ? log().info : log().always)(text.trimEnd());
   else if (willAsk(flags) && !isTerminal(process.stdout)) log().always(text.trimEnd());
-  else process.stdout.write(text); // an empty plan renders as "No changes. …"
+  else writeStdout(text); // an empty plan renders as "No changes. …"
 }
 
 /** apply asks whenever stdin is a terminal, unless --yes. */
@@ -145,10 +152,10 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, paths: string[], beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
-    process.stderr.write('\ninterrupted: finishing the requests in flight, starting no more\n');
+    writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
     interrupt.abort();
   };
   const progress = progressOf('applied');
@@ -162,6 +169,10 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
       concurrency: flags.concurrency,
       listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
+      takeOwnership: takeOwnershipOf(flags),
+      owner: project.owner ?? DEFAULT_OWNER,
+      commit: await headCommit(commitDir(paths)),
+      onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
         return confirm(flags);
@@ -173,6 +184,12 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     progress.done();
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** The directory whose repository HEAD each write's marker records: the first policy path's (a file's directory), else cwd. */
+function commitDir(paths: readonly string[]): string {
+  const first = resolve(paths[0] ?? '.');
+  return /\.ya?ml$/i.test(first) ? dirname(first) : first;
 }
 
 /** --yes, or `yes` typed when stdin is a terminal (as Terraform, nothing else approves); without either it is an error. */

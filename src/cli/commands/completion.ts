@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { loadPolicies, loadProjectConfig } from '../../policy/index.js';
 import { RunError } from '../../run/exit-codes.js';
+import { writeStdout } from '../../run/output.js';
 import { completionScript, SHELLS, type CompletionTree, type Shell } from '../completion-scripts.js';
 
 /** Registers `autojoin-sync completion`. */
@@ -28,14 +29,14 @@ Examples:
 
 async function runCompletion(program: Command, shell: string | undefined, flags: { listScopes?: boolean }): Promise<void> {
   if (flags.listScopes) {
-    process.stdout.write(await declaredKeys());
+    writeStdout(await declaredKeys());
     return;
   }
   if (!SHELLS.includes(shell as Shell)) throw new RunError(`completion needs a shell: ${SHELLS.join(', ')} (e.g. autojoin-sync completion bash)`);
   const { buildProgram } = await import('../program.js');
   // Every command loaded in full, so the script lists each one's flags.
   const full = await buildProgram(['node', 'autojoin-sync'], true);
-  process.stdout.write(completionScript(shell as Shell, treeOf(full)));
+  writeStdout(completionScript(shell as Shell, treeOf(full)));
 }
 
 function treeOf(program: Command): CompletionTree {

@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../../files.js';
 import { plural } from '../../text.js';
 import { escapeControls } from '../../render/escape.js';
 import { log } from '../../run/log.js';
+import { writeStderr, writeStdout } from '../../run/output.js';
 
 interface FmtOptions {
   check?: boolean;
@@ -71,11 +72,11 @@ async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
     problems.push(...result.diagnostics);
     if (!result.changed || result.text === undefined) continue;
     changed.push(source.file);
-    if (showDiff) process.stdout.write(unifiedDiff(source.file, source.text, result.text));
+    if (showDiff) writeStdout(unifiedDiff(source.file, source.text, result.text));
     if (!check) await writeFileAtomic(path.resolve(cwd, source.file), result.text);
   }
-  if (!showDiff) for (const file of changed) process.stdout.write(`${file}\n`);
-  for (const problem of problems) process.stderr.write(`${escapeControls(formatDiagnostic(problem))}\n`);
+  if (!showDiff) for (const file of changed) writeStdout(`${file}\n`);
+  for (const problem of problems) writeStderr(`${escapeControls(formatDiagnostic(problem))}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
   log().info(`${verb} ${changed.length} of ${plural(files, 'file')}`);
   const unformatted = new Set(problems.filter(isError).map((problem) => problem.file)).size;

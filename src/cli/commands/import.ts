@@ -17,7 +17,8 @@ import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions, collect } from '../options.js';
 import { resolveListing } from '../../run/listing.js';
 import { withSession } from '../session.js';
-import { entryExists, writeFileAtomic } from '../../files.js';
+import { entryExists } from '../../files.js';
+import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
 
 interface ImportFlags {
   scope?: string[];
@@ -74,10 +75,25 @@ async function runImport(flags: ImportFlags): Promise<void> {
     const listing = resolveListing(flags.listing, project);
     const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
-    if (flags.out === '-') process.stdout.write(imported.map((entry) => entry.text).join('---\n'));
+    refuseEchoedSecrets(imported);
+    if (flags.out === '-') writeStdout(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
     summarizeImportDiagnostics(imported, flags.out === '-' ? '' : flags.out, project);
   }, flags);
+}
+
+/**
+ * A scope whose live name or metadata holds a secret of the run (echoed by the service) would
+ * become a policy file holding it, or, redacted, one that sets the name to `***`: neither is
+ * written, nor any other file of the run.
+ */
+function refuseEchoedSecrets(imported: readonly ImportedScope[]): void {
+  const keys = imported.filter((entry) => holdsSecret(entry.text)).map((entry) => entry.policy.key);
+  if (keys.length === 0) return;
+  throw new RunError(
+    `the service shows a secret of this run in the name or metadata of ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}: ` +
+      'import would write it into a policy file, so nothing was written. Take it out of the service, or import the other scopes',
+  );
 }
 
 function uniqueRefs(keys: readonly string[]): ScopeRef[] {
@@ -128,7 +144,7 @@ async function writeFiles(imported: readonly ImportedScope[], dir: string, force
   for (const [index, entry] of imported.entries()) {
     const file = files[index] as string;
     // Never through a symlink; without --force a file that appeared meanwhile is not replaced either.
-    await writeFileAtomic(file, entry.text, { overwrite: force });
+    await writeOutputFile(file, entry.text, { overwrite: force });
     log().debug(`wrote ${file} (${entry.policy.key}: ${plural(entry.policy.domains.length, 'domain')})`);
   }
   log().info(`wrote ${plural(files.length, 'policy file')} in ${dir}`);

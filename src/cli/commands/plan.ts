@@ -1,7 +1,6 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { writeFileAtomic } from '../../files.js';
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
@@ -9,7 +8,8 @@ import { limitsFrom } from '../../reconcile/index.js';
 import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption } from '../options.js';
+import { writeOutputFile, writeStdout } from '../../run/output.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
@@ -32,6 +32,7 @@ interface PlanFlags {
   concurrency: number;
   requestTimeout?: number;
   changedSince?: string;
+  takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -54,6 +55,7 @@ export function register(program: Command): void {
     .addOption(shardOption())
     .addOption(maxRemovalPercentOption())
     .addOption(replaceOption())
+    .addOption(takeOwnershipOption())
     .addHelpText(
       'after',
       `
@@ -65,6 +67,7 @@ Examples:
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
   $ autojoin-sync plan --scope team/eng-api --scope team/eng-web   # only these scopes (as terraform -target)
   $ autojoin-sync plan --exclude-scope team/legacy --shard 1/4
+  $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
 
@@ -87,7 +90,8 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
         if (flags.out) await savePlan(flags.out, plan);
         const cautions = findViolations(plan.changes, limitsFrom(project, flags), plan.scopes).map((violation) => violation.message);
         // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-        process.stdout.write((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+        writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+        noticeUnmarked(plan);
         for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
         if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
       },
@@ -98,16 +102,21 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
 async function savePlan(file: string, plan: Plan): Promise<void> {
-  const text = serializePlan(plan);
-  await writeFileAtomic(file, text);
-  const digest = planDigest(Buffer.from(text, 'utf8'));
+  const written = await writeOutputFile(file, serializePlan(plan));
+  const digest = planDigest(Buffer.from(written, 'utf8'));
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */
 export function renderPlan(plan: Plan, format: Format = 'text'): string {
   if (format === 'json') return renderJson(plan);
-  return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor() });
+  return format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color: useColor(), verbose: log().level === 'verbose' });
+}
+
+/** Scopes pruning leaves alone are named on stderr with --verbose when the format does not list them (text does itself). */
+function noticeUnmarked(plan: Plan): void {
+  if (plan.notManagedHere.length === 0) return;
+  log().debug(`not managed here (not cleared): ${plan.notManagedHere.map((entry) => `${entry.key} (${entry.owner === null ? 'no marker' : `owner "${entry.owner}"`})`).join(', ')}`);
 }
 
 function formatOption(): Option {

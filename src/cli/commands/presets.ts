@@ -8,6 +8,7 @@ import { loadProjectOrFail } from '../../run/project.js';
 import type { ServiceClient } from '../../service/client.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
+import { writeStdout } from '../../run/output.js';
 import { connectOptions, printDiagnostics, printNotice } from '../session.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
@@ -63,7 +64,7 @@ async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient
   const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
   const options = { ...connection, emulator: flags.emulator };
   await withServiceClient(options, printNotice, async (client) => {
-    process.stdout.write(`${JSON.stringify(await read(client), null, 2)}\n`);
+    writeStdout(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
 }
 

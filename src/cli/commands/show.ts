@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { readSavedPlan } from '../../reconcile/index.js';
 import { withJsonResult } from '../json-result.js';
+import { writeStdout } from '../../run/output.js';
 import { renderPlan } from './plan.js';
 
 interface ShowFlags {
@@ -40,6 +41,6 @@ Exit codes: 0 shown · 1 not a valid saved plan (or another sha256)`,
 async function runShow(file: string, flags: ShowFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async () => {
     const plan = await readSavedPlan(file, flags.planSha256);
-    process.stdout.write(renderPlan(plan, flags.format));
+    writeStdout(renderPlan(plan, flags.format));
   });
 }

@@ -22,6 +22,7 @@ import { allowNoPoliciesOption, useColor } from '../options.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
+import { writeStdout } from '../../run/output.js';
 
 interface ValidateOptions {
   format: 'text' | 'json';
@@ -63,7 +64,7 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  process.stdout.write(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));
+  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));
   log().info(summary(result, diagnostics));
   const missing = diagnostics.filter((d) => d.code === 'path-not-found').map((d) => d.file);
   // As the README words it, as plan and apply say it.

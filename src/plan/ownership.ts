@@ -1,0 +1,157 @@
+/**
+ * The ownership marker (README, "Ownership"): every write marks its scope as managed by one
+ * repository, in the autojoin invitation's `metadata`, under keys no policy may set:
+ *
+ *  | key                    | value                                                         |
+ *  |------------------------|---------------------------------------------------------------|
+ *  | `autojoin-sync.owner`  | the project file's `owner` (default `default`)                |
+ *  | `autojoin-sync.commit` | the commit HEAD pointed to when the write was made (not outside git) |
+ *  | `autojoin-sync.digest` | sha256 (hex) of {@link canonicalWrittenState}                 |
+ *
+ * Every value is a string. The metadata a write sends is the policy's metadata when the policy
+ * states it (then the policy manages all of it), else the live metadata's own keys (no policy
+ * manages them, so they are kept), with the marker on top. Pure: no I/O.
+ */
+import { createHash } from 'node:crypto';
+import { comparableDomains } from '../domain.js';
+import { canonicalJson } from './canonical-json.js';
+import type { LiveScope } from '../service/types.js';
+
+/** Keys starting with this are the marker's; a policy that sets one is an error. */
+export const RESERVED_PREFIX = 'autojoin-sync.';
+
+/** The marker's metadata keys. */
+export const MARKER_KEYS = {
+  owner: 'autojoin-sync.owner',
+  commit: 'autojoin-sync.commit',
+  digest: 'autojoin-sync.digest',
+} as const;
+
+/** The owner of a project file that names none. */
+export const DEFAULT_OWNER = 'default';
+
+/** What a scope's live marker says; only `owner` is required for a scope to count as marked. */
+export interface Marker {
+  owner: string;
+  /** The commit HEAD pointed to when the scope was last written; absent when written outside git. */
+  commit?: string;
+  /** sha256 hex of the canonical state last written (canonicalWrittenState). */
+  digest?: string;
+}
+
+/** The state one write sets, the input of the digest: what a policy (or a clear) manages. */
+export interface WrittenState {
+  scopeType: string;
+  scope: string;
+  componentId: string;
+  /** Only when the policy manages the name. */
+  scopeName?: string;
+  /** The complete list written; normalized and sorted here. */
+  domains: readonly string[];
+  /** Only when the policy manages metadata (never the marker's keys). */
+  metadata?: Record<string, unknown>;
+}
+
+/** @returns true for a metadata key only the marker may set. */
+export function isReservedKey(key: string): boolean {
+  return key.startsWith(RESERVED_PREFIX);
+}
+
+/**
+ * Reads the marker from a live invitation's metadata.
+ * @param metadata the live autojoin invitation's `metadata` (any JSON)
+ * @returns the marker, or null when the metadata names no owner (not an object, or no string owner)
+ */
+export function markerOf(metadata: unknown): Marker | null {
+  if (!isPlainObject(metadata)) return null;
+  const owner = metadata[MARKER_KEYS.owner];
+  if (typeof owner !== 'string' || owner === '') return null;
+  const marker: Marker = { owner };
+  const commit = metadata[MARKER_KEYS.commit];
+  const digest = metadata[MARKER_KEYS.digest];
+  if (typeof commit === 'string' && commit !== '') marker.commit = commit;
+  if (typeof digest === 'string' && digest !== '') marker.digest = digest;
+  return marker;
+}
+
+/**
+ * @param live a scope's live state (undefined, or no active autojoin invitation: no marker)
+ * @returns the marker its active autojoin invitation carries, or null when it carries none
+ */
+export function liveMarker(live: LiveScope | undefined): Marker | null {
+  return live?.autojoin ? markerOf(live.metadata) : null;
+}
+
+/**
+ * The canonical form of a written state, defined once: canonical JSON (object keys sorted at
+ * every level, no whitespace) of `{componentId, domains, metadata?, scope, scopeName?, scopeType}`,
+ * where `domains` are normalized (lower case, punycode, no trailing dot), unique and sorted, and
+ * `scopeName` and `metadata` are present only when the policy manages them.
+ * @returns the canonical text the digest hashes
+ */
+export function canonicalWrittenState(state: WrittenState): string {
+  const canonical: Record<string, unknown> = {
+    componentId: state.componentId,
+    domains: comparableDomains(state.domains),
+    scope: state.scope,
+    scopeType: state.scopeType,
+  };
+  if (state.scopeName !== undefined) canonical.scopeName = state.scopeName;
+  if (state.metadata !== undefined) canonical.metadata = state.metadata;
+  return canonicalJson(canonical);
+}
+
+/** @returns sha256 (64 lower-case hex characters) of {@link canonicalWrittenState}. */
+export function stateDigest(state: WrittenState): string {
+  return createHash('sha256').update(canonicalWrittenState(state), 'utf8').digest('hex');
+}
+
+/**
+ * @param live the live autojoin invitation's `metadata` (any JSON)
+ * @returns its own keys: every key but the marker's; {} when it is not an object
+ */
+export function unmarkedMetadata(live: unknown): Record<string, unknown> {
+  if (!isPlainObject(live)) return {};
+  return Object.fromEntries(Object.entries(live).filter(([key]) => !isReservedKey(key)));
+}
+
+/**
+ * @param live a scope's live state
+ * @param managed the policy's metadata (undefined: the policy does not manage metadata)
+ * @returns the live keys a write must keep: none when the policy manages metadata, else the
+ *   active invitation's own keys; undefined when there are none
+ */
+export function keptMetadataOf(live: LiveScope | undefined, managed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (managed !== undefined || !live?.autojoin) return undefined;
+  const kept = unmarkedMetadata(live.metadata);
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** What {@link metadataToWrite} is made of. */
+export interface MetadataToWrite {
+  /** The policy's metadata; when undefined, the policy does not manage metadata. */
+  managed?: Record<string, unknown>;
+  /** Live keys no policy manages, kept on the write (used only when `managed` is undefined). */
+  kept?: Record<string, unknown>;
+  owner: string;
+  /** HEAD when the write is made; left out when undefined (outside git). */
+  commit?: string;
+  /** {@link stateDigest} of the state written. */
+  digest: string;
+}
+
+/**
+ * @returns the `metadata` of a write: the policy's metadata (else the kept live keys), then the
+ *   marker's keys, which no other key can overwrite
+ */
+export function metadataToWrite(input: MetadataToWrite): Record<string, unknown> {
+  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
+  const marker: Record<string, string> = { [MARKER_KEYS.owner]: input.owner };
+  if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
+  marker[MARKER_KEYS.digest] = input.digest;
+  return { ...own, ...marker };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,98 @@
+/**
+ * The ownership guard of plan and apply (README, "Ownership"): a scope whose live marker names
+ * another owner is never written unless the run takes it over (`--take-ownership TYPE/ID`), and
+ * a saved plan's ownership claims are checked against the live state before anything is written.
+ */
+import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
+import { keptMetadataOf, liveMarker } from '../plan/ownership.js';
+import { PlanFileError } from '../plan/saved.js';
+import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
+import type { Change, FieldChange, Plan } from '../plan/types.js';
+import type { LiveScope } from '../service/types.js';
+
+/** A change would write a scope another owner's marker claims; nothing was written. */
+export class OwnedElsewhereError extends Error {
+  constructor(
+    readonly scopes: { key: ScopeKey; owner: string }[],
+    owner: string,
+  ) {
+    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
+    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : '';
+    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(' ');
+    super(
+      `${named.join(', ')}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
+        `not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} ` +
+        '(action input take-ownership), or set `owner` in autojoin-sync.yaml if this repository is that owner.',
+    );
+    this.name = 'OwnedElsewhereError';
+  }
+}
+
+/**
+ * Parses the `--take-ownership` values (each `TYPE/ID`, or several separated by commas or newlines).
+ * @returns the scope keys, normalized
+ * @throws Error naming a value that is not `TYPE/ID`
+ */
+export function parseTakeOwnership(values: readonly string[]): Set<ScopeKey> {
+  const keys = new Set<ScopeKey>();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === '') continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
+
+/** The owner change of a change, if it shows one. */
+function shownOwner(change: Change): FieldChange | undefined {
+  return change.fieldChanges?.find((field) => field.field === 'owner');
+}
+
+/**
+ * @returns the changes that would write over another owner's marker and are not taken over:
+ *   each scope with the owner its marker names
+ */
+export function ownershipConflicts(plan: Plan, takeOwnership: ReadonlySet<ScopeKey> = new Set()): { key: ScopeKey; owner: string }[] {
+  const conflicts: { key: ScopeKey; owner: string }[] = [];
+  for (const change of plan.changes) {
+    const before = shownOwner(change)?.before;
+    if (typeof before === 'string' && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
+  }
+  return conflicts;
+}
+
+/** @throws OwnedElsewhereError when {@link ownershipConflicts} finds any. */
+export function refuseOwnedElsewhere(plan: Plan, takeOwnership?: ReadonlySet<ScopeKey>): void {
+  const conflicts = ownershipConflicts(plan, takeOwnership);
+  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+
+/** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
+export function checkPlanOwner(planOwner: string, owner: string | undefined): void {
+  if (owner === undefined || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
+}
+
+/**
+ * A saved plan's ownership claims against the live state its fingerprint vouches for: the owner
+ * change it shows (or its absence) and the live keys it keeps are what the differ finds now.
+ * @returns null, or the first problem as one line
+ */
+export function ownershipLiveProblem(change: Change, now: LiveScope | undefined, owner: string): string | null {
+  const expected = now ? ownerChange(now, owner) : null;
+  const shown = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown)) {
+    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+  }
+  const kept = keptMetadataOf(now, change.metadata);
+  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return 'keptMetadata is not the live metadata its fingerprint vouches for';
+  return null;
+}
+
+/** @returns a managed field's live value as fieldChanges shows it: metadata without the marker's keys, the owner its marker names. */
+export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
+  if (field === 'owner') return liveMarker(now)?.owner ?? null;
+  if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
+  return now?.scopeName ?? null;
+}

@@ -1,0 +1,41 @@
+/** A plan that shows a secret the service echoed is marked, still reads back, and is refused for apply --plan. */
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/plan/plan.js';
+import { markRedacted, refuseRedactedPlan } from '../../src/plan/redacted.js';
+import { parsePlan, PlanFileError, serializePlan } from '../../src/plan/saved.js';
+import { createRedactor } from '../../src/redact.js';
+import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
+
+const SECRET = 'sk_live_marked_0123456789';
+const redact = createRedactor([SECRET]);
+const holds = (text: string): boolean => redact(text) !== text;
+
+const plan = buildPlan({
+  desired: [policy('team/a', ['a.com'], { scopeName: 'Team A' }), policy('team/b', ['b.com'], { scopeName: 'Team B' })],
+  live: liveMap({ ...live('team/a', ['a.com']), scopeName: `Team ${SECRET}` }, live('team/b', ['b.com'])),
+  pruned: [],
+  target: TARGET,
+  now: NOW,
+});
+
+describe('markRedacted', () => {
+  it('names the scopes whose entries held a secret; the redacted text still reads back as a plan', () => {
+    const marked = markRedacted(plan, holds);
+    expect(marked.redacted).toEqual(['team/a']);
+    const text = redact(serializePlan(marked));
+    expect(text).not.toContain(SECRET);
+    expect(parsePlan(text).redacted).toEqual(['team/a']);
+  });
+
+  it('leaves a plan without a secret as it is, and drops an older mark', () => {
+    const clean = markRedacted({ ...plan, changes: plan.changes.filter((change) => change.key !== 'team/a'), scopes: [] }, holds);
+    expect(clean.redacted).toBeUndefined();
+    expect(markRedacted({ ...clean, redacted: ['team/x'] }, holds).redacted).toBeUndefined();
+  });
+
+  it('refuseRedactedPlan refuses a marked plan, naming the scopes, and passes any other', () => {
+    expect(() => refuseRedactedPlan(markRedacted(plan, holds))).toThrow(PlanFileError);
+    expect(() => refuseRedactedPlan(markRedacted(plan, holds))).toThrow(/\(in team\/a\).*nothing was written/u);
+    expect(() => refuseRedactedPlan(markRedacted(plan, () => false))).not.toThrow();
+  });
+});

@@ -1,0 +1,25 @@
+/** The commit an ownership marker records: HEAD of the policy paths' repository, none outside git. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { headCommit } from '../../src/reconcile/git.js';
+import { commitAll, git } from '../support/git.js';
+
+describe('headCommit', () => {
+  it('is the full id of HEAD, from a subdirectory too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'head-'));
+    mkdirSync(join(dir, 'policies'));
+    writeFileSync(join(dir, 'policies', 'a.autojoin.yaml'), 'scope: a\n');
+    const head = commitAll(dir);
+    expect(await headCommit(dir)).toBe(head);
+    expect(await headCommit(join(dir, 'policies'))).toBe(head);
+  });
+
+  it('is undefined outside git and before the first commit', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'head-none-'));
+    expect(await headCommit(outside)).toBeUndefined();
+    git(outside, 'init', '-q');
+    expect(await headCommit(outside)).toBeUndefined();
+  });
+});
