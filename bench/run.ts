@@ -19,18 +19,23 @@ import { benchStartup } from './startup.js';
 import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
+import { benchYaml } from './yaml.js';
+import { benchDrift } from './drift.js';
 
 interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow[]> }
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
+  { name: 'yaml', run: benchYaml },
   { name: 'reconcile', run: benchReconcile },
   { name: 'changed', run: benchChanged },
   { name: 'memory', run: benchMemory },
   { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
+  { name: 'drift', run: benchDrift },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
+  { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
 ];
 
 async function main(): Promise<void> {

@@ -60,7 +60,7 @@ export async function benchValidate(options: BenchOptions): Promise<BenchRow[]> 
 }
 
 /** @returns the seconds loadPolicies took over every file under `dir`, which must all load cleanly. */
-async function timeLoad(dir: string, fileCount: number): Promise<number> {
+export async function timeLoad(dir: string, fileCount: number): Promise<number> {
   const started = performance.now();
   const result = await loadPolicies(['.'], { cwd: dir });
   const seconds = (performance.now() - started) / 1000;
@@ -94,7 +94,7 @@ function withMetadata(text: string, n: number): string {
   return text.replace('domains:', `metadata:\n  owner: team-${n}\n  ticket: SEC-${n}\ndomains:`);
 }
 
-function policyText(n: number): string {
+export function policyText(n: number): string {
   return `# yaml-language-server: $schema=../../schemas/autojoin.schema.json
 scope: team-${n}
 scopeType: team

@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path5);
+        debuglog("sending request to %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path7, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path5,
+          path7,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path5);
+        debuglog("trailers received from %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path5, origin },
+          request: { method, path: path7, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path5,
+          path7,
           error4.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path5);
+          debuglog("sending request to %s %s/%s", method, origin, path7);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path5, query) : path5;
+        this.path = query ? buildURL(path7, query) : path7;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
+        const path7 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path5.split("?");
+      const pathSegments = path7.split("?");
       if (pathSegments.length !== 2) {
-        return path5;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5 }) => matchValue(safeUrl(path5), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -11114,7 +11114,7 @@ var require_mock_interceptor = __commonJS({
 var require_mock_client = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11154,7 +11154,7 @@ var require_mock_client = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11167,7 +11167,7 @@ var require_mock_client = __commonJS({
 var require_mock_pool = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool();
     var { buildMockDispatch } = require_mock_utils();
     var {
@@ -11207,7 +11207,7 @@ var require_mock_pool = __commonJS({
         return new MockInterceptor(opts, this[kDispatches]);
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -22014,9 +22014,9 @@ var require_compile = __commonJS({
       if (_sch)
         return _sch;
       const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
-      const { es5, lines: lines2 } = this.opts.code;
+      const { es5, lines } = this.opts.code;
       const { ownProperties } = this.opts;
-      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
+      const gen = new codegen_1.CodeGen(this.scope, { es5, lines, ownProperties });
       let _ValidationError;
       if (sch.$async) {
         _ValidationError = gen.scopeValue("Error", {
@@ -22379,8 +22379,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path5) {
-      let input = path5;
+    function removeDotSegments(path7) {
+      let input = path7;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -22454,11 +22454,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path5) {
-      if (path5 === "" || path5[0] === "/") {
-        return removeDotSegments(path5);
+    function removeDotSegmentsRelative(path7) {
+      if (path7 === "" || path7[0] === "/") {
+        return removeDotSegments(path7);
       }
-      const segments = path5.split("/");
+      const segments = path7.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -22821,8 +22821,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path5 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path5 && path5 !== "/" ? path5 : void 0;
+        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -23170,12 +23170,12 @@ var require_fast_uri = __commonJS({
     }
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
-      let percent2 = component.indexOf("%");
-      while (percent2 !== -1) {
-        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
+      let percent = component.indexOf("%");
+      while (percent !== -1) {
+        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
           return true;
         }
-        percent2 = component.indexOf("%", percent2 + 3);
+        percent = component.indexOf("%", percent + 3);
       }
       return false;
     }
@@ -23523,8 +23523,8 @@ var require_core = __commonJS({
         this._loading = {};
         this._cache = /* @__PURE__ */ new Map();
         opts = this.opts = { ...opts, ...requiredOptions(opts) };
-        const { es5, lines: lines2 } = this.opts.code;
-        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
+        const { es5, lines } = this.opts.code;
+        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines });
         this.logger = getLogger(opts.logger);
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
@@ -27739,14 +27739,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path5 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path7 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path5 && path5[0] !== "/") {
-          path5 = `/${path5}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path5}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -28581,9 +28581,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path5);
+          debugLog("sending request to %s %s%s", method, origin, path7);
         }
       );
     }
@@ -28601,14 +28601,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path7, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path5,
+            path7,
             statusCode
           );
         }
@@ -28617,23 +28617,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path5, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path5);
+          debugLog("trailers received from %s %s%s", method, origin, path7);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path5, origin },
+            request: { method, path: path7, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path5,
+            path7,
             error4.message
           );
         }
@@ -28748,7 +28748,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -28765,11 +28765,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path5 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path5[0] !== "/" && !(path5.startsWith("http://") || path5.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path5)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -28844,7 +28844,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? serializePathWithQuery(path5, query) : path5;
+        this.path = query ? serializePathWithQuery(path7, query) : path7;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -32798,18 +32798,18 @@ var require_formdata_parser2 = __commonJS({
               throw parsingError("expected form-data for content-disposition header");
             }
             while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-              const attribute = parseContentDispositionAttribute(input, position);
-              if (!attribute) {
+              const attribute2 = parseContentDispositionAttribute(input, position);
+              if (!attribute2) {
                 break;
               }
-              if (attribute.name === "name") {
-                name = attribute.value;
-              } else if (attribute.name === "filename") {
-                if (attribute.extended) {
-                  filename = attribute.value;
+              if (attribute2.name === "name") {
+                name = attribute2.value;
+              } else if (attribute2.name === "filename") {
+                if (attribute2.extended) {
+                  filename = attribute2.value;
                   filenameIsExtended = true;
                 } else if (!filenameIsExtended) {
-                  filename = attribute.value;
+                  filename = attribute2.value;
                 }
               }
             }
@@ -34088,7 +34088,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path5, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -34164,7 +34164,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path5} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -34841,7 +34841,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path5, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -34910,7 +34910,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path5;
+          headers2[HTTP2_HEADER_PATH] = path7;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -34962,7 +34962,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path5;
+      headers2[HTTP2_HEADER_PATH] = path7;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37318,10 +37318,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path5 = "/",
+          path: path7 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path5;
+        opts.path = origin + path7;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39481,20 +39481,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path5) {
-      if (typeof path5 !== "string") {
-        return path5;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path5.split("?", 3);
+      const pathSegments = path7.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path5;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path5);
+    function matchKey(mockDispatch2, { path: path7, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -39519,8 +39519,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path5, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path5)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path5), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path7)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path7), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -39559,19 +39559,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path5) {
-      while (path5.endsWith("/")) {
-        path5 = path5.slice(0, -1);
+    function removeTrailingSlash(path7) {
+      while (path7.endsWith("/")) {
+        path7 = path7.slice(0, -1);
       }
-      if (path5.length === 0) {
-        path5 = "/";
+      if (path7.length === 0) {
+        path7 = "/";
       }
-      return path5;
+      return path7;
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers: headers2, query } = opts;
+      const { path: path7, method, body, headers: headers2, query } = opts;
       return {
-        path: path5,
+        path: path7,
         method,
         body,
         headers: headers2,
@@ -39919,7 +39919,7 @@ var require_mock_interceptor2 = __commonJS({
 var require_mock_client2 = __commonJS({
   "node_modules/undici/lib/mock/mock-client.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Client = require_client2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -39967,7 +39967,7 @@ var require_mock_client2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40180,7 +40180,7 @@ var require_mock_call_history = __commonJS({
 var require_mock_pool2 = __commonJS({
   "node_modules/undici/lib/mock/mock-pool.js"(exports, module) {
     "use strict";
-    var { promisify: promisify3 } = __require("node:util");
+    var { promisify: promisify5 } = __require("node:util");
     var Pool = require_pool2();
     var { buildMockDispatch } = require_mock_utils2();
     var {
@@ -40228,7 +40228,7 @@ var require_mock_pool2 = __commonJS({
         this[kDispatches] = [];
       }
       async [kClose]() {
-        await promisify3(this[kOriginalClose])();
+        await promisify5(this[kOriginalClose])();
         this[kConnected] = 0;
         this[kMockAgent][Symbols.kClients].delete(this[kOrigin]);
       }
@@ -40261,10 +40261,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path5, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path5,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -40346,9 +40346,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path5, searchParams] = dispatchOpts.path.split("?");
+          const [path7, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path5}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path7}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -40749,12 +40749,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve4(path5), "utf8");
+          const data = await readFile(resolve4(path7), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -40768,7 +40768,7 @@ var require_snapshot_recorder = __commonJS({
           if (error4.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path5}`, { cause: error4 });
+            throw new UndiciError(`Failed to load snapshots from ${path7}`, { cause: error4 });
           }
         }
       }
@@ -40779,11 +40779,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path5 = filePath || this.#snapshotPath;
-        if (!path5) {
+        const path7 = filePath || this.#snapshotPath;
+        if (!path7) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path5);
+        const resolvedPath = resolve4(path7);
         await mkdir4(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -41424,15 +41424,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path5 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path5}`;
+        const path7 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path7}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path5;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -43249,10 +43249,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path5) {
+    function deleteCachedUri(store, cacheKey, path7) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path5
+        path: path7
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -43260,7 +43260,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path5
+            path: path7
           });
         }
       }
@@ -43271,9 +43271,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
       for (let i = 0; i < values.length; i++) {
-        const path5 = getSameOriginPath(cacheKey, values[i]);
-        if (path5 !== void 0) {
-          deleteCachedUri(store, cacheKey, path5);
+        const path7 = getSameOriginPath(cacheKey, values[i]);
+        if (path7 !== void 0) {
+          deleteCachedUri(store, cacheKey, path7);
         }
       }
     }
@@ -48761,11 +48761,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path5 = url.pathname + url.search;
+        const path7 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve4, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path5}?` : path5,
+            path: hasTrailingQuestionMark ? `${path7}?` : path7,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -49712,9 +49712,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path5) {
-      for (let i = 0; i < path5.length; ++i) {
-        const code = path5.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code = path7.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -53150,11 +53150,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path5 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path5 = `/${path5}`;
+            path7 = `/${path7}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path5);
+          url = new URL(util.parseOrigin(url).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -54137,10 +54137,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -54161,7 +54161,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -54173,11 +54173,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap5;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar4;
-    exports.isSeq = isSeq4;
+    exports.isScalar = isScalar5;
+    exports.isSeq = isSeq5;
   }
 });
 
@@ -54201,17 +54201,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path5) {
-      const ctrl = callVisitor(key, node, visitor, path5);
+    function visit_(key, node, visitor, path7) {
+      const ctrl = callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visit_(key, ctrl, visitor, path5);
+        replaceNode(key, path7, ctrl);
+        return visit_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path5);
+            const ci = visit_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54222,13 +54222,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = visit_("key", node.key, visitor, path5);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = visit_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path5);
+          const cv = visit_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54249,17 +54249,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path5) {
-      const ctrl = await callVisitor(key, node, visitor, path5);
+    async function visitAsync_(key, node, visitor, path7) {
+      const ctrl = await callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path5, ctrl);
-        return visitAsync_(key, ctrl, visitor, path5);
+        replaceNode(key, path7, ctrl);
+        return visitAsync_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path5 = Object.freeze(path5.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path5);
+            const ci = await visitAsync_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -54270,13 +54270,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path5 = Object.freeze(path5.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path5);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path5);
+          const cv = await visitAsync_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -54303,23 +54303,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path5) {
+    function callVisitor(key, node, visitor, path7) {
       if (typeof visitor === "function")
-        return visitor(key, node, path5);
+        return visitor(key, node, path7);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path5);
+        return visitor.Map?.(key, node, path7);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path5);
+        return visitor.Seq?.(key, node, path7);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path5);
+        return visitor.Pair?.(key, node, path7);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path5);
+        return visitor.Scalar?.(key, node, path7);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path5);
+        return visitor.Alias?.(key, node, path7);
       return void 0;
     }
-    function replaceNode(key, path5, node) {
-      const parent = path5[path5.length - 1];
+    function replaceNode(key, path7, node) {
+      const parent = path7[path7.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -54483,7 +54483,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -54499,9 +54499,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines2.push(`%TAG ${handle} ${prefix}`);
+            lines.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines2.join("\n");
+        return lines.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -54931,10 +54931,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path5, value) {
+    function collectionFromPath(schema, path7, value) {
       let v = value;
-      for (let i = path5.length - 1; i >= 0; --i) {
-        const k = path5[i];
+      for (let i = path7.length - 1; i >= 0; --i) {
+        const k = path7[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -54953,7 +54953,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path5) => path5 == null || typeof path5 === "object" && !!path5[Symbol.iterator]().next().done;
+    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -54983,11 +54983,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path5, value) {
-        if (isEmptyPath(path5))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key, ...rest] = path5;
+          const [key, ...rest] = path7;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -55001,8 +55001,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        const [key, ...rest] = path5;
+      deleteIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -55016,8 +55016,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        const [key, ...rest] = path5;
+      getIn(path7, keepScalar) {
+        const [key, ...rest] = path7;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -55035,8 +55035,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path5) {
-        const [key, ...rest] = path5;
+      hasIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -55046,8 +55046,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        const [key, ...rest] = path5;
+      setIn(path7, value) {
+        const [key, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -55962,22 +55962,22 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines2 = [];
+      const lines = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines2.push("");
-          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines2.push("");
-            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -55986,15 +55986,15 @@ var require_stringifyCollection = __commonJS({
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines2.push(blockItemPrefix + str2);
+        lines.push(blockItemPrefix + str2);
       }
       let str;
-      if (lines2.length === 0) {
+      if (lines.length === 0) {
         str = flowChars.start + flowChars.end;
       } else {
-        str = lines2[0];
-        for (let i = 1; i < lines2.length; ++i) {
-          const line = lines2[i];
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
           str += line ? `
 ${indent}${line}` : "\n";
         }
@@ -56017,22 +56017,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines2 = [];
+      const lines = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines2.push("");
-          addCommentBefore(ctx, lines2, item.commentBefore, false);
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines2.push("");
-            addCommentBefore(ctx, lines2, ik.commentBefore, false);
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -56049,12 +56049,12 @@ ${indent}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -56062,35 +56062,35 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines2.push(str);
-        linesAtValue = lines2.length;
+        lines.push(str);
+        linesAtValue = lines.length;
       }
       const { start, end } = flowChars;
-      if (lines2.length === 0) {
+      if (lines.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
-          for (const line of lines2)
+          for (const line of lines)
             str += line ? `
 ${indentStep}${indent}${line}` : "\n";
           return `${str}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines2.push(ic.trimStart());
+        lines.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -56728,11 +56728,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
-          const lines2 = new Array(n);
+          const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines2[i] = str.substr(o, lineWidth);
+            lines[i] = str.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -57412,35 +57412,35 @@ var require_stringifyDocument = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines2 = [];
+      const lines = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines2.push(dir);
+          lines.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines2.push("---");
+        lines.push("---");
       const ctx = stringify.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines2.length !== 1)
-          lines2.unshift("");
+        if (lines.length !== 1)
+          lines.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines2.unshift(stringifyComment.indentComment(cs, ""));
+        lines.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines2.push("");
+            lines.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines2.push(stringifyComment.indentComment(cs, ""));
+            lines.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -57449,36 +57449,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
-          lines2[lines2.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
         } else
-          lines2.push(body);
+          lines.push(body);
       } else {
-        lines2.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines2.push("...");
-            lines2.push(stringifyComment.indentComment(cs, ""));
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines2.push(`... ${cs}`);
+            lines.push(`... ${cs}`);
           }
         } else {
-          lines2.push("...");
+          lines.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
-            lines2.push("");
-          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines2.join("\n") + "\n";
+      return lines.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -57562,9 +57562,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path5, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path5, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -57639,14 +57639,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path5) {
-        if (Collection.isEmptyPath(path5)) {
+      deleteIn(path7) {
+        if (Collection.isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path5) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -57661,10 +57661,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path5, keepScalar) {
-        if (Collection.isEmptyPath(path5))
+      getIn(path7, keepScalar) {
+        if (Collection.isEmptyPath(path7))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path5, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -57675,10 +57675,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path5) {
-        if (Collection.isEmptyPath(path5))
+      hasIn(path7) {
+        if (Collection.isEmptyPath(path7))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path5) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -57695,13 +57695,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path5, value) {
-        if (Collection.isEmptyPath(path5)) {
+      setIn(path7, value) {
+        if (Collection.isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path5), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path5, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -58285,9 +58285,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -58323,7 +58323,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -58363,7 +58363,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep && !props.found) {
+        if (!isMap5 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -58386,7 +58386,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -58418,7 +58418,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap5) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -58434,7 +58434,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -58540,17 +58540,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines2 = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines2.length;
-      for (let i = lines2.length - 1; i >= 0; --i) {
-        const content = lines2[i][1];
+      const lines = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -58560,7 +58560,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines2[i];
+        const [indent, content] = lines[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -58580,17 +58580,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines2.length - 1; i >= chompStart; --i) {
-        if (lines2[i][0].length > trimIndent)
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines2[i][0].slice(trimIndent) + "\n";
+        value += lines[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines2[i];
+        let [indent, content] = lines[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -58627,8 +58627,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines2.length; ++i)
-            value += "\n" + lines2[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines.length; ++i)
+            value += "\n" + lines[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -58703,10 +58703,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines2 = [line0];
+      const lines = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines2.push([split[i], split[i + 1]]);
-      return lines2;
+        lines.push([split[i], split[i + 1]]);
+      return lines;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -59662,9 +59662,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path5) => {
+    visit2.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path5) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -59673,23 +59673,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path5) => {
-      const parent = visit2.itemAtPath(cst, path5.slice(0, -1));
-      const field = path5[path5.length - 1][0];
+    visit2.parentCollection = (cst, path7) => {
+      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path5, item, visitor) {
-      let ctrl = visitor(item, path5);
+    function _visit(path7, item, visitor) {
+      let ctrl = visitor(item, path7);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path5.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -59700,10 +59700,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path5);
+            ctrl = ctrl(item, path7);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path5) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -59721,7 +59721,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -59805,7 +59805,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -61454,9 +61454,6 @@ var require_dist = __commonJS({
   }
 });
 
-// src/action/main.ts
-import { basename as basename2 } from "node:path";
-
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
@@ -62087,9 +62084,7 @@ async function writeFileAtomic(file, text, options = {}) {
   const dir = dirname(file);
   const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
   try {
-    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error4) => {
-      throw writeError(error4, file, dir);
-    });
+    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438);
     try {
       await handle.writeFile(text, "utf8");
       await handle.sync();
@@ -62102,13 +62097,6 @@ async function writeFileAtomic(file, text, options = {}) {
     await rm2(temp, { force: true });
   }
   await syncDirectory(dir);
-}
-function writeError(error4, file, dir) {
-  const code = error4.code;
-  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
-  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
-  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
-  return error4 instanceof Error ? error4 : new Error(String(error4));
 }
 async function syncDirectory(dir) {
   try {
@@ -62128,7 +62116,7 @@ function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run4) => run4.length));
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run6) => run6.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
 var NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
@@ -62167,7 +62155,7 @@ function secretForms(secret) {
   const bytes = Buffer.from(secret, "utf8");
   for (const encoding of ["base64", "base64url"]) {
     forms.add(bytes.toString(encoding)).add(bytes.toString(encoding).replace(/=+$/u, ""));
-    for (const run4 of embeddedRuns(bytes, encoding)) if (run4.length >= MIN_EMBEDDED_RUN) forms.add(run4);
+    for (const run6 of embeddedRuns(bytes, encoding)) if (run6.length >= MIN_EMBEDDED_RUN) forms.add(run6);
   }
   forms.delete("");
   return [...forms];
@@ -62516,9 +62504,18 @@ function compareScope(desired, live, owner = DEFAULT_OWNER) {
   if (sameList(before, after) && fields2.length === 0) return null;
   return makeChange("update", desired, before, after, live, fields2);
 }
-function replaceScope(desired, live) {
-  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== "declared") return null;
-  return makeChange("update", { ...desired, reason: "replaced" }, comparableDomains(live.domains), desired.domains, live);
+function forcedUpdate(desired, live, fields2) {
+  const before = comparableDomains(live.domains);
+  return makeChange("update", desired, before, before, live, fields2);
+}
+function withAfter(change, after) {
+  const beforeSet = new Set(change.before);
+  const afterSet = new Set(after);
+  const added = after.filter((domain) => !beforeSet.has(domain));
+  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
+  const kind = after.length === 0 ? "clear" : change.kind === "clear" ? "update" : change.kind;
+  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
 }
 function makeChange(kind, desired, before, after, live, fields2 = []) {
   const { policy } = desired;
@@ -62584,6 +62581,114 @@ function shardIndexOf(key, total) {
   return bucket % total + 1;
 }
 
+// src/plan/drift.ts
+function writtenStateOf(policy) {
+  const state = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
+  if (policy.scopeName !== void 0) state.scopeName = policy.scopeName;
+  if (policy.metadata !== void 0) state.metadata = policy.metadata;
+  return state;
+}
+function liveStateLike(base, live) {
+  const state = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
+  if (base.metadata !== void 0) state.metadata = unmarkedMetadata(live.metadata);
+  return state;
+}
+function classifyDrift(sides) {
+  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: "change" };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: "change" };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? "conflict" : "drift", outside, base };
+}
+function attribute(desired, live, base) {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside = { added: [], removed: [], fields: [] };
+  let repository = base.componentId === desired.componentId ? 0 : 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
+  }
+  for (const field of ["scopeName", "metadata"]) {
+    if (desired[field] === void 0) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== void 0 && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
+  }
+  return { outside, repository };
+}
+function mergedDomains(base, desired, live) {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}
+
+// src/plan/three-way.ts
+function threeWay(owner, modeOf) {
+  const held = [];
+  const kept = [];
+  const place = (desired, live, change, verdict) => {
+    if (change === null || verdict.origin === "change" || !verdict.outside || !verdict.base) return change;
+    const tagged = { ...change, origin: verdict.origin, outside: verdict.outside };
+    if (modeOf(desired.policy) === "revert") return tagged;
+    if (verdict.origin === "conflict") return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep(tagged);
+    return keep(tagged);
+  };
+  const keep = (change) => {
+    kept.push(driftReport(change));
+    return null;
+  };
+  return {
+    sort(desired, live, change) {
+      const marker = liveMarker(live);
+      if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
+      const state = writtenStateOf(desired.policy);
+      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      if (marker.commit === void 0) return change;
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      return "held";
+    },
+    needed: () => groupByCommit(held),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
+    kept
+  };
+}
+function resolveHeld(entry, lastApplied, place) {
+  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const desired = writtenStateOf(entry.desired.policy);
+  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
+  let change = entry.change;
+  if (change === null && base !== null && base.componentId !== desired.componentId) {
+    change = forcedUpdate(entry.desired, entry.live, [{ field: "componentId", before: base.componentId, after: desired.componentId }]);
+  }
+  return place(entry.desired, entry.live, change, verdict);
+}
+function groupByCommit(held) {
+  const byCommit = /* @__PURE__ */ new Map();
+  for (const entry of held) {
+    const { key, source } = entry.desired.policy;
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push({ key, file: source.file });
+    byCommit.set(entry.commit, list);
+  }
+  return byCommit;
+}
+function driftReport(change) {
+  const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
+  if (change.scopeName !== void 0) report.scopeName = change.scopeName;
+  if (change.source) report.source = change.source;
+  return report;
+}
+
 // src/plan/types.ts
 var PLAN_FORMAT_VERSION = 3;
 
@@ -62596,26 +62701,30 @@ function compareChanges(a, b) {
 function planBuilder(options) {
   const keep = inShardOf(options.shard);
   const owner = options.owner ?? DEFAULT_OWNER;
-  const replace = options.replace ?? /* @__PURE__ */ new Set();
   const changes = [];
   const scopes = [];
   const notManagedHere = [];
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
   const compare = (desired, live) => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
-    if (change?.reason === "pruned" && !ours(change.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(change, live));
+    const twoWay = compareScope(desired, live, owner);
+    if (twoWay?.reason === "pruned" && !ours(twoWay.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    if (change) changes.push(change);
+    const change = drift.sort(desired, live, twoWay);
+    if (change !== null && change !== "held") changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => {
+    lastAppliedNeeded: () => drift.needed(),
+    finish: (lastApplied = () => null) => {
+      changes.push(...drift.resolve(lastApplied));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
     }
   };
 }
@@ -62636,7 +62745,8 @@ function planOf(changes, scopes, options) {
     changes,
     scopes,
     summary: summarize(changes, scopes.length),
-    notManagedHere: options.notManagedHere
+    notManagedHere: options.notManagedHere,
+    drift: options.kept
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
@@ -62713,7 +62823,7 @@ var RemovalPercentError = class extends UnsafePlanError {
   constructor(removals, limit) {
     const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
     super(
-      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} (--max-removal-percent or safety.maxRemovalPercent): ${describeRemovals(removals)}; to go ahead, run again with --max-removal-percent ${worst} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
+      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} (safety.maxRemovalPercent): ${describeRemovals(removals)}; to go ahead, set safety.maxRemovalPercent to ${worst} or more in autojoin-sync.yaml`,
       removals.map((removal) => removal.key)
     );
     this.removals = removals;
@@ -62734,9 +62844,9 @@ var UnintendedClearError = class extends UnsafePlanError {
 };
 var PrunePercentError = class extends UnsafePlanError {
   constructor(cleared, active, limit) {
-    const percent2 = cleared.length / active * 100;
+    const percent = cleared.length / active * 100;
     super(
-      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, run again with --max-removal-percent ${Math.ceil(percent2)} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, set safety.maxRemovalPercent to ${Math.ceil(percent)} or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone`,
       cleared
     );
     this.cleared = cleared;
@@ -62806,8 +62916,8 @@ function nameScopes(items) {
   const more = items.length - NAMED_SCOPES;
   return more > 0 ? `${shown} and ${more} more` : shown;
 }
-function formatPercent(percent2) {
-  return Number.isInteger(percent2) ? String(percent2) : percent2.toFixed(1);
+function formatPercent(percent) {
+  return Number.isInteger(percent) ? String(percent) : percent.toFixed(1);
 }
 
 // src/reconcile/errors.ts
@@ -62855,8 +62965,8 @@ var RunError = class extends Error {
   exitCode;
 };
 function toRunError(error4) {
-  if (error4 instanceof UnsafePlanError) return Object.assign(new RunError(`refused by a safety limit: ${error4.message}`, ExitCode2.unsafe), { cause: error4 });
-  if (error4 instanceof StalePlanError) return Object.assign(new RunError(error4.message, ExitCode2.stalePlan), { cause: error4 });
+  if (error4 instanceof UnsafePlanError) return new RunError(`refused by a safety limit: ${error4.message}`, ExitCode2.unsafe);
+  if (error4 instanceof StalePlanError) return new RunError(error4.message, ExitCode2.stalePlan);
   return error4;
 }
 
@@ -62908,7 +63018,7 @@ function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const listing = text("listing");
   return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply"]),
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt"]),
     paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
     baseUrl: text("base-url"),
     apiKey: text("api-key"),
@@ -62918,9 +63028,6 @@ function parseInputs(get) {
     prune: optionalBool("prune", text("prune")),
     allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
     maxRemovals: count("max-removals", text("max-removals"), 0),
-    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
-    scope: lines(text("scope")),
-    excludeScope: lines(text("exclude-scope")),
     allowEmpty: bool("allow-empty", text("allow-empty"), false),
     concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
     listing: listing === void 0 ? void 0 : oneOf("listing", listing, LISTING_KINDS),
@@ -62948,15 +63055,6 @@ function bool(name, value, fallback) {
   if (["false", "False", "FALSE"].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
 }
-function percent(name, value) {
-  if (value === void 0) return void 0;
-  const parsed = Number(value);
-  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
-}
-function lines(value) {
-  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
-}
 function optionalBool(name, value) {
   return value === void 0 ? void 0 : bool(name, value, false);
 }
@@ -62969,22 +63067,28 @@ function count(name, value, min, max) {
 function readWorkflowContext(env) {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? "",
     owner: owner || void 0,
     repo: repo || void 0,
-    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    pullNumber: pullNumberOf(payload),
     apiUrl: env.GITHUB_API_URL || "https://api.github.com",
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync"
+    stepId: env.GITHUB_ACTION || "autojoin-sync",
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0)
   };
 }
-function readPayload(path5) {
-  if (!path5) return void 0;
+function defaultBranchOf(payload) {
+  const repository = payload?.repository;
+  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+}
+function readPayload(path7) {
+  if (!path7) return void 0;
   try {
-    return JSON.parse(readFileSync(path5, "utf8"));
+    return JSON.parse(readFileSync(path7, "utf8"));
   } catch {
     return void 0;
   }
@@ -63941,8 +64045,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path5) {
-  return path5.replace(/\?.*$/u, "");
+function withoutQuery(path7) {
+  return path7.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -64114,10 +64218,6 @@ function withoutFinalDot(domain) {
 }
 var MAX_REMEMBERED = 4096;
 var remembered = /* @__PURE__ */ new Map();
-function withoutListedParent(message, listed) {
-  const hint = /\s\(list (\S+) too if you meant it\)$/.exec(message);
-  return hint && listed.has(hint[1] ?? "") ? message.slice(0, hint.index) : message;
-}
 function checkDomain(raw) {
   let findings = remembered.get(raw);
   if (findings === void 0) {
@@ -64244,8 +64344,8 @@ var import_yaml2 = __toESM(require_dist(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path5) {
-  return path5.join("\0");
+function pathKey(path7) {
+  return path7.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64269,8 +64369,8 @@ function fileDiagnostic(file, error4) {
 function notUtf8(file, bytes) {
   const lenient = new TextDecoder("utf-8").decode(bytes);
   const prefix = lenient.slice(0, Math.max(0, lenient.indexOf("\uFFFD")));
-  const lines2 = prefix.split("\n");
-  const pos = { file, line: lines2.length, column: (lines2.at(-1)?.length ?? 0) + 1 };
+  const lines = prefix.split("\n");
+  const pos = { file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
   return diagnosticAt(pos, "error", "not-utf8", "file is not valid UTF-8 text; save it as UTF-8");
 }
 function parseYamlSource(source) {
@@ -64366,13 +64466,13 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/policy/locate.ts
-function locate(parsed, path5, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path5));
+function locate(parsed, path7, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path7));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path5.entries()) {
-    const last = index === path5.length - 1;
+  for (const [index, segment] of path7.entries()) {
+    const last = index === path7.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64429,14 +64529,14 @@ function parsePlainDocument(source) {
   if (read === null) return null;
   return lazyDocument(source, read);
 }
-function readLines(lines2, file) {
+function readLines(lines, file) {
   const data = {};
   const positions = /* @__PURE__ */ new Map();
   const at = (index, column) => ({ file, line: index + 1, column });
   let firstLine = 0;
   let list = null;
   let open3 = null;
-  for (const [index, line] of lines2.entries()) {
+  for (const [index, line] of lines.entries()) {
     if (COMMENT_OR_BLANK.test(line)) continue;
     const item = ITEM_LINE.exec(line);
     if (item) {
@@ -64573,6 +64673,10 @@ var autojoin_schema_default = {
       },
       examples: [{ owner: "eng", ticket: "SEC-42" }]
     },
+    drift: {
+      description: "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.",
+      enum: ["revert", "keep"]
+    },
     domains: {
       description: "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected.",
       type: "array",
@@ -64672,6 +64776,10 @@ var project_schema_default = {
       },
       examples: [{ maxRemovals: 25, maxRemovalPercent: 50 }]
     },
+    drift: {
+      description: "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.",
+      enum: ["revert", "keep"]
+    },
     prune: {
       description: "What happens to scopes whose policy file is gone. Git history is the state: there is no state file.",
       type: "object",
@@ -64738,67 +64846,67 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path5 = pointerToPath(error4.instancePath);
+  const path7 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path5)}: expected ${expectedOf(path5, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path5)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path5)}: ${invalidValue(path5, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path7)}: expected ${expectedOf(path7, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path7)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path7)}: ${invalidValue(path7, error4)}`;
 }
 function describe(error4, parsed) {
-  const path5 = pointerToPath(error4.instancePath);
+  const path7 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path5, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path7, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path5, String(error4.params.missingProperty));
+      return missingKey(parsed, path7, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path5, error4);
+      return wrongType(parsed, path7, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
     case "propertyNames":
-      return reservedKey(parsed, path5, String(error4.params.propertyName));
+      return reservedKey(parsed, path7, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path5), "error", "invalid-value", `${labelOf(path5)}: ${invalidValue(path5, error4)}`);
+      return diagnosticAt(locate(parsed, path7), "error", "invalid-value", `${labelOf(path7)}: ${invalidValue(path7, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path5) {
-  return path5.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path7) {
+  return path7.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path5, key, parentSchema) {
+function unknownKey(parsed, path7, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path5, key) {
-  const message = `${labelOf(path5)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path5, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path7, key) {
+  const message = `${labelOf(path7)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path7, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path5, key) {
-  const pos = path5.length ? locate(parsed, path5, "key") : parsed.start;
-  const where2 = path5.length ? ` in ${labelOf(path5)}` : "";
-  const hint = path5.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path7, key) {
+  const pos = path7.length ? locate(parsed, path7, "key") : parsed.start;
+  const where2 = path7.length ? ` in ${labelOf(path7)}` : "";
+  const hint = path7.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
 }
-function wrongType(parsed, path5, error4) {
-  const expected = expectedOf(path5, String(error4.params.type));
-  const label = labelOf(path5);
+function wrongType(parsed, path7, error4) {
+  const expected = expectedOf(path7, String(error4.params.type));
+  const label = labelOf(path7);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path5.at(-1);
+    const last = path7.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path5), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path7), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64808,10 +64916,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path5, type) {
-  const last = path5.at(-1);
+function expectedOf(path7, type) {
+  const last = path7.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path5.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path7.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64822,11 +64930,7 @@ function describeValue(value) {
   if (typeof value === "number") return `a number (${value})`;
   return typeof value === "boolean" ? String(value) : `a ${typeof value}`;
 }
-function enumProblem(error4) {
-  const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
-  return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
-}
-function invalidValue(path5, error4) {
+function invalidValue(path7, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -64838,21 +64942,19 @@ function invalidValue(path5, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path5, error4.data);
-    case "enum":
-      return enumProblem(error4);
+      return patternProblem(path7, error4.data);
     default:
       return error4.message ?? "is invalid";
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path5, value) {
+function patternProblem(path7, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path5.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
+  return path7.at(-1) === "baseUrl" ? "must start with https:// (http:// only for a loopback host)" : 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
   const simple = (s) => s.toLowerCase().replace(/[-_\s]/g, "");
@@ -64883,17 +64985,17 @@ function editDistance(a, b) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path5 of paths) {
-    const value = valueAt(parsed.data, path5);
+  for (const path7 of paths) {
+    const value = valueAt(parsed.data, path7);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path5.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path5), "error", "homograph", problem));
+    const problem = scopeTextProblem(path7.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path7), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path5) {
+function valueAt(data, path7) {
   let value = data;
-  for (const segment of path5) {
+  for (const segment of path7) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -64909,8 +65011,8 @@ function secretDiagnostics(source, documents, secrets) {
     const pattern = patternOf(secret.value);
     if (pattern === null) continue;
     const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
-    const lines2 = new Set(inText.map((pos) => pos.line));
-    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines2.has(pos.line));
+    const lines = new Set(inText.map((pos) => pos.line));
+    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines.has(pos.line));
     for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
@@ -64934,15 +65036,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path5) => {
+  const visit2 = (value, path7) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path5));
+      if (holds(value, pattern)) places.push(locate(document, path7));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path5, index]));
+      value.forEach((item, index) => visit2(item, [...path7, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path5, key], "key"));
-        visit2(item, [...path5, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path7, key], "key"));
+        visit2(item, [...path7, key]);
       }
     }
   };
@@ -65106,7 +65208,8 @@ function readPolicy(parsed, project, same) {
     ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0
+    explicitEmpty: domains.length === 0,
+    ...data.drift === "keep" || data.drift === "revert" ? { drift: data.drift } : {}
   };
   return { declaration, policy, diagnostics };
 }
@@ -65136,7 +65239,7 @@ function domainDiagnostics(parsed, domains) {
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
-  return diagnostics.map((d) => d.code === "subdomain" ? { ...d, message: withoutListedParent(d.message, seen) } : d);
+  return diagnostics;
 }
 function duplicateDomainDiagnostics(domain, positions) {
   return positions.map((pos) => {
@@ -65292,7 +65395,7 @@ async function resolve(options, env, notice3) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, options.detail ?? notice3, askedFor);
+  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, notice3, askedFor);
 }
 function embeddedRefusal(env) {
   const ci = ciVariable(env);
@@ -65482,10 +65585,10 @@ var plan_schema_default = {
   description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
   type: "object",
   additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere"],
+  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere", "drift"],
   properties: {
     formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata and the owner field change).",
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift).",
       const: 3
     },
     createdAt: {
@@ -65508,6 +65611,11 @@ var plan_schema_default = {
       description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
       type: "array",
       items: { $ref: "#/$defs/NotManagedHere" }
+    },
+    drift: {
+      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
+      type: "array",
+      items: { $ref: "#/$defs/DriftReport" }
     },
     shard: {
       description: "`K/N` when the plan was made with --shard.",
@@ -65671,8 +65779,8 @@ var plan_schema_default = {
           minimum: 0
         },
         reason: {
-          description: "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.",
-          enum: ["declared", "pruned", "replaced"]
+          description: "Why the change is planned: declared in a file, or no file declares the scope any more (--prune, --prune-from). Explains, never steers apply.",
+          enum: ["declared", "pruned"]
         },
         source: { $ref: "#/$defs/SourcePos" },
         removedBy: { $ref: "#/$defs/RemovalCommit" },
@@ -65680,6 +65788,11 @@ var plan_schema_default = {
           description: "True when the file says `domains: []`.",
           type: "boolean"
         },
+        origin: {
+          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
+          enum: ["drift", "conflict"]
+        },
+        outside: { $ref: "#/$defs/OutsideChange" },
         fieldChanges: {
           description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
           type: "array",
@@ -65788,8 +65901,8 @@ var plan_schema_default = {
       required: ["field", "before", "after"],
       properties: {
         field: {
-          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) or owner (its ownership marker's owner: before null when it has none; after the plan's owner).",
-          enum: ["scopeName", "metadata", "owner"]
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
+          enum: ["scopeName", "metadata", "owner", "componentId"]
         },
         before: {
           description: "What the service shows at plan time; null when it shows none."
@@ -65819,6 +65932,36 @@ var plan_schema_default = {
           description: "First line of the commit message.",
           type: "string"
         }
+      }
+    },
+    OutsideChange: {
+      description: "What was changed outside this repository: from the state last applied to the live state.",
+      type: "object",
+      additionalProperties: false,
+      required: ["added", "removed", "fields"],
+      properties: {
+        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        fields: {
+          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
+          type: "array",
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" }
+      }
+    },
+    DriftReport: {
+      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "origin", "live", "outside"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
+        scopeName: { description: "The scope's name in its policy file.", type: "string" },
+        source: { $ref: "#/$defs/SourcePos" },
+        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        outside: { $ref: "#/$defs/OutsideChange" }
       }
     },
     NotManagedHere: {
@@ -65863,7 +66006,7 @@ function planInconsistency(plan) {
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const notManaged2 = notManagedProblem(plan, covered);
+  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged2) return notManaged2;
   const summary3 = summarize(plan.changes, plan.scopes.length);
   const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
@@ -65912,6 +66055,15 @@ function ownershipProblem(change, owner) {
   if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+function driftProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  const changed = new Set(plan.changes.map((change) => change.key));
+  for (const [index, entry] of plan.drift.entries()) {
+    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
+    seen.add(entry.key);
+  }
+  return null;
 }
 function notManagedProblem(plan, covered) {
   const seen = /* @__PURE__ */ new Set();
@@ -66087,7 +66239,7 @@ function showDomain(domain) {
   return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
 }
 function changeDetail(change) {
-  const pruned = change.reason === "pruned" ? " (policy file deleted)" : change.reason === "replaced" ? " (--replace: written again as the file says)" : "";
+  const pruned = change.reason === "pruned" ? " (policy file deleted)" : "";
   switch (change.kind) {
     case "create":
       return `create: +${change.added.length}${pruned}`;
@@ -66132,13 +66284,6 @@ function ownerOnlyLine(plan) {
   if (count2 === 0) return null;
   return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
 }
-function sentFieldLines(change) {
-  if (change.kind === "clear") return [];
-  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
-  const candidates = change.kind === "create" ? ["scopeName", "metadata"] : ["metadata"];
-  const fields2 = candidates.filter((field) => change[field] !== void 0 && !changed.has(field));
-  return fields2.map((field) => `${field}: ${shownValue(change[field])}${change.kind === "create" ? "" : " (unchanged)"}`);
-}
 function shownValue(value) {
   const text = escapeControls(value === void 0 ? "null" : JSON.stringify(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : text;
@@ -66150,13 +66295,13 @@ function joinedThrough(change) {
 function domainLines(change, context) {
   const removed = new Set(change.removed);
   const added = new Set(change.added);
-  const lines2 = [];
+  const lines = [];
   for (const domain of /* @__PURE__ */ new Set([...change.before, ...change.after])) {
-    if (removed.has(domain)) lines2.push({ sign: "-", domain });
-    else if (added.has(domain)) lines2.push({ sign: "+", domain });
-    else if (context) lines2.push({ sign: " ", domain });
+    if (removed.has(domain)) lines.push({ sign: "-", domain });
+    else if (added.has(domain)) lines.push({ sign: "+", domain });
+    else if (context) lines.push({ sign: " ", domain });
   }
-  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
 }
 function summaryLine(summary3) {
   return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
@@ -66174,6 +66319,31 @@ function removalLine(change) {
   const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim();
   const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}\u2026` : clean;
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
+}
+var ORIGIN_LABEL = {
+  drift: "drift: changed outside this repository",
+  conflict: "conflict: changed here and outside this repository"
+};
+function outsideLine(outside) {
+  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
+  const fields2 = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
+  return `outside: ${[domains.join(" "), ...fields2, ...modified].filter((part) => part !== "").join("; ")}`;
+}
+function driftAction(change) {
+  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
+}
+function keptEntry(report) {
+  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
+  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
+}
+function driftSummaryLine(plan) {
+  const moved = plan.changes.filter((change) => change.origin !== void 0);
+  const total = moved.length + plan.drift.length;
+  if (total === 0) return null;
+  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
+  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
+  return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }
 
 // src/render/bounded.ts
@@ -66207,15 +66377,30 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const notManaged2 = renderNotManaged(plan);
+  const blocks = planBlocks(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? "autojoin-sync plan"),
-    blocks: [...plan.changes.map(renderDetails), ...notManaged2 === null ? [] : [notManaged2]],
-    preference: preferred(plan.changes, notManaged2 !== null),
+    blocks: blocks.map((block) => block.text),
+    preference: preferred(blocks),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
   });
+}
+function planBlocks(plan) {
+  const ofChange = (change) => ({
+    text: renderDetails(change),
+    rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0,
+    size: change.added.length + change.removed.length
+  });
+  const notManaged2 = renderNotManaged(plan);
+  const driftHead = renderDriftHead(plan);
+  return [
+    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
+    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
+    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
+    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
+  ];
 }
 function renderHead(plan, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
@@ -66230,10 +66415,20 @@ ${target === null ? "" : `:warning: ${escapeMarkdown(target)}
   return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
 }
 function ownershipNotes(plan) {
-  const lines2 = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
-  return lines2.map((line) => `
+  const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
+  return lines.map((line) => `
 
 ${escapeMarkdown(line)}`).join("");
+}
+function renderDriftHead(plan) {
+  const headline = driftSummaryLine(plan);
+  if (headline === null) return null;
+  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
+  return `#### Changed outside this repository
+
+${escapeMarkdown(headline)}${kept.length > 0 ? `
+
+${kept.join("\n")}` : ""}`;
 }
 var NOT_MANAGED_SHOWN = 50;
 function renderNotManaged(plan) {
@@ -66256,25 +66451,23 @@ function renderDetails(change) {
   const summary3 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
   return `<details${open3}><summary>${summary3}</summary>
 
-${sourceLine(change)}${fieldList(change)}${fence}diff
+${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
 }
-function unsafeMarkdown(messages) {
-  if (messages.length === 0) return "";
-  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
-  return `> [!CAUTION]
-> **apply would refuse this plan** (exit code 3):
-${items}
+function originLines(change) {
+  if (!change.origin || !change.outside) return "";
+  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.
+
+${escapeMarkdown(outsideLine(change.outside))}
 
 `;
 }
 function fieldList(change) {
-  const sent = sentFieldLines(change).map((line) => change.kind === "create" ? `sent: ${line}` : line);
-  const lines2 = [...fieldLines(change), ...sent];
-  return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
+  const lines = fieldLines(change);
+  return lines.length === 0 ? "" : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
 
 `;
 }
@@ -66293,16 +66486,10 @@ function sourceLine(change) {
 `;
 }
 var CUT_RANK = { clear: 0, update: 1, create: 2 };
-function preferred(changes, notManaged2) {
-  const size = (change) => change ? change.added.length + change.removed.length : 0;
-  const rank2 = (index) => {
-    const change = changes[index];
-    if (change === void 0) return 0.5;
-    return CUT_RANK[change.kind];
-  };
-  const indices = changes.map((_, index) => index);
-  if (notManaged2) indices.push(changes.length);
-  return indices.sort((a, b) => rank2(a) - rank2(b) || size(changes[b]) - size(changes[a]) || a - b);
+function preferred(blocks) {
+  const ranked = blocks.map((block, index) => ({ ...block, index }));
+  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
+  return ranked.map((block) => block.index);
 }
 
 // src/render/apply-report.ts
@@ -66592,40 +66779,6 @@ function collectReport(changes, outcomes) {
   return report;
 }
 
-// src/plan/target.ts
-var ScopeTargetError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ScopeTargetError";
-  }
-};
-function parseTargets(include = [], exclude = []) {
-  if (include.length === 0 && exclude.length === 0) return void 0;
-  return { include: new Set(include.map((key) => keyOf2("--scope", key))), exclude: new Set(exclude.map((key) => keyOf2("--exclude-scope", key))) };
-}
-function keyOf2(flag, text) {
-  try {
-    return scopeKey(parseScopeKey(text));
-  } catch (error4) {
-    throw new ScopeTargetError(`${flag}: ${error4.message}`);
-  }
-}
-function parseReplace(values = []) {
-  return new Set(values.map((key) => keyOf2("--replace", key)));
-}
-function inTargetsOf(targets) {
-  if (targets === void 0) return () => true;
-  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
-}
-function checkTargetsMatched(targets, declared) {
-  if (targets === void 0) return;
-  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
-  if (unmatched.length === 0) return;
-  throw new ScopeTargetError(
-    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
-  );
-}
-
 // src/reconcile/prune.ts
 import path4 from "node:path";
 
@@ -66640,7 +66793,7 @@ function isNullRevision(rev) {
 }
 async function readPolicySourcesAt(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--prune-from: "${rev}" is not a git revision`);
-  const explicit = new Set(paths.map((path5) => posix.normalize(path5)));
+  const explicit = new Set(paths.map((path7) => posix.normalize(path7)));
   const listed = await git(["ls-tree", "-r", "-z", rev, "--", ...paths.length ? paths : ["."]], cwd, rev);
   const blobs = parseTree(listed).filter(({ file }) => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file))).sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
   if (blobs.length === 0) return [];
@@ -66700,7 +66853,7 @@ var SKIPPED_DIRECTORIES2 = /* @__PURE__ */ new Set(["node_modules", ".git", ".au
 async function readReplacedPolicySources(paths, cwd) {
   const prefix = await repositoryPrefix(cwd);
   const given = paths.length > 0 ? paths : ["."];
-  const explicit = new Set(given.map((path5) => posix2.join(prefix, path5)));
+  const explicit = new Set(given.map((path7) => posix2.join(prefix, path7)));
   const log2 = await git2(["log", "-z", "--raw", "--no-renames", "--no-abbrev", "--diff-filter=DMT", `--format=%x01%H%x00%cI%x00%s`, "--", ...given], cwd).catch(
     (error4) => {
       if (error4 instanceof GitRevisionError && error4.message.includes("does not have any commits yet")) return Buffer.alloc(0);
@@ -66853,8 +67006,8 @@ function scopesAtAGlance(text, defaultScopeType) {
     else documents[documents.length - 1]?.push(line);
   }
   const keys = [];
-  for (const lines2 of documents) {
-    const content = lines2.filter((line) => !BLANK_OR_COMMENT.test(line));
+  for (const lines of documents) {
+    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
     if (content.length === 0) continue;
     const found = documentScope(content, defaultScopeType);
     if (found === null) return null;
@@ -66921,7 +67074,7 @@ async function loadChangedSince(rev, paths, options) {
 async function changedPolicyFiles(rev, paths, cwd) {
   if (rev.startsWith("-")) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
   const scope = ["--", ...paths.length > 0 ? paths : ["."]];
-  const explicit = new Set(paths.map((path5) => posix3.normalize(path5)));
+  const explicit = new Set(paths.map((path7) => posix3.normalize(path7)));
   const isPolicy = (file) => explicit.has(posix3.normalize(file)) || isPolicyFileName(posix3.basename(file));
   const [diff2, untracked] = (await Promise.all([
     git3(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], cwd, rev),
@@ -66948,6 +67101,78 @@ async function git3(args, cwd, rev) {
     const detail = code === "ENOENT" ? "git is not installed or not on PATH" : (stderr ?? "").split("\n").find((line) => line.trim() !== "")?.trim();
     throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? "unknown error"}`);
   }
+}
+
+// src/reconcile/last-applied.ts
+import { execFile as execFile3, spawn as spawn2 } from "node:child_process";
+import path5 from "node:path";
+import { promisify as promisify3 } from "node:util";
+var run3 = promisify3(execFile3);
+async function readLastApplied(needed, options) {
+  const states = /* @__PURE__ */ new Map();
+  for (const [commit, scopes] of needed) {
+    states.set(commit, await statesAt(commit, scopes, options).catch(() => /* @__PURE__ */ new Map()));
+  }
+  return (commit, key) => states.get(commit)?.get(key) ?? null;
+}
+async function statesAt(commit, scopes, options) {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return /* @__PURE__ */ new Map();
+  const project = await projectAt(commit, options);
+  const files = [...new Set(scopes.map((scope) => scope.file))];
+  const found = statesOf(await readFilesAt(commit, files, options.cwd), project, options);
+  if (scopes.some((scope) => !found.has(scope.key))) {
+    for (const [key, state] of statesOf(await readPolicySourcesAt(commit, options.paths, options.cwd), project, options)) found.set(key, state);
+  }
+  return found;
+}
+function statesOf(sources, project, options) {
+  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
+  return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
+}
+async function projectAt(commit, options) {
+  if (!options.project.file) return {};
+  try {
+    const top = (await run3("git", ["rev-parse", "--show-toplevel"], { cwd: options.cwd, encoding: "utf8" })).stdout.trim();
+    const relative3 = path5.relative(top, options.project.file).split(path5.sep).join("/");
+    const [source] = await readFilesAt(commit, [relative3], top);
+    return source ? parseProjectSource(source, options.project.file).config : {};
+  } catch {
+    return {};
+  }
+}
+async function readFilesAt(commit, files, cwd) {
+  const specs = files.map((file) => `${commit}:./${file}`);
+  const checked = (await catFile("--batch-check", specs, cwd)).toString("utf8").split("\n");
+  const wanted = files.filter((_, index) => {
+    const [, type, size] = (checked[index] ?? "").split(" ");
+    return type === "blob" && Number(size) <= MAX_FILE_BYTES;
+  });
+  if (wanted.length === 0) return [];
+  return parseBatch(await catFile("--batch", wanted.map((file) => `${commit}:./${file}`), cwd), wanted);
+}
+function catFile(mode, specs, cwd) {
+  return new Promise((resolve4, reject) => {
+    const child = spawn2("git", ["cat-file", mode], { cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const chunks = [];
+    child.stdout.on("data", (chunk) => chunks.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => code === 0 ? resolve4(Buffer.concat(chunks)) : reject(new Error(`git cat-file exited with ${code}`)));
+    child.stdin.end(specs.map((spec) => `${spec}
+`).join(""));
+  });
+}
+function parseBatch(output, files) {
+  const sources = [];
+  let offset = 0;
+  for (const file of files) {
+    const end = output.indexOf(10, offset);
+    if (end === -1) break;
+    const size = Number(output.subarray(offset, end).toString("utf8").split(" ")[2]);
+    offset = end + 1;
+    sources.push({ file, text: output.subarray(offset, offset + size).toString("utf8") });
+    offset += size + 1;
+  }
+  return sources;
 }
 
 // src/reconcile/ownership.ts
@@ -67038,11 +67263,9 @@ async function makePlan(options) {
     throw new Error("--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full");
   }
   const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
-  const replace = parseReplace(options.replace);
   const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership });
-  const planning = { shard, targets, replace, builder, pruned: /* @__PURE__ */ new Set() };
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
+  const planning = { shard, builder, pruned: /* @__PURE__ */ new Set() };
   const reader = startLiveReader(options.client, {
     listing: options.listing ?? "by-group",
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -67061,13 +67284,11 @@ async function makePlan(options) {
 }
 async function loadAndPlan(options, prune, reader, planning) {
   const paths = options.paths.length > 0 ? options.paths : ["."];
-  const inShardNow = inShardOf(planning.shard);
-  const inTargets = inTargetsOf(planning.targets);
-  const inThisShard = (policy) => inShardNow(policy) && inTargets(policy);
+  const inThisShard = inShardOf(planning.shard);
   const declared = /* @__PURE__ */ new Set();
-  const keepKeys = prune.from !== void 0 || prune.history === true || planning.targets !== void 0 || planning.replace.size > 0;
+  const pruning = prune.from !== void 0 || prune.history === true;
   const take = (policy) => {
-    if (keepKeys) declared.add(policy.key);
+    if (pruning) declared.add(policy.key);
     if (inThisShard(policy)) reader.add([policy]);
   };
   const onBatch = async (loadFailed2) => {
@@ -67078,13 +67299,11 @@ async function loadAndPlan(options, prune, reader, planning) {
   for (const policy of load.policies) take(policy);
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
-  const seen = /* @__PURE__ */ new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
-  checkTargetsMatched(planning.targets, seen);
-  checkTargetsMatched({ include: planning.replace, exclude: /* @__PURE__ */ new Set() }, seen);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 async function loadToPlan(paths, options, streaming) {
   const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
@@ -67158,21 +67377,20 @@ function hasErrors(diagnostics) {
 function limitsFrom(project, flags) {
   return {
     maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
+    maxRemovalPercent: project.safety?.maxRemovalPercent,
     allowEmpty: flags.allowEmpty ?? false
   };
 }
 
-// src/action/comment.ts
-function commentMarker(path5) {
-  const normalized = path5.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+// src/action/github-api.ts
+function repoPath(target) {
+  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path5, status, detail, options) {
-    super(`[${method}] ${path5}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path7, status, detail, options) {
+    super(`[${method}] ${path7}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path5;
+    this.path = path7;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -67180,26 +67398,6 @@ var GitHubApiError = class extends Error {
   path;
   status;
 };
-async function upsertComment(target, marker, body) {
-  const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
-  }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
-}
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const found = data.find((comment) => comment.body?.includes(marker));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
-  }
-  return void 0;
-}
 function nextPagePath(link2, apiUrl) {
   const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
   if (!match?.[1]) return void 0;
@@ -67209,15 +67407,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path5, body) {
-  return (await requestWithLink(target, method, path5, body)).data;
+async function request(target, method, path7, body) {
+  return (await requestWithLink(target, method, path7, body)).data;
 }
-async function requestWithLink(target, method, path5, body) {
+async function requestWithLink(target, method, path7, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath2 = path5.split("?")[0] ?? path5;
+  const shownPath2 = path7.split("?")[0] ?? path7;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path5}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path7}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -67246,6 +67444,32 @@ function apiMessage(text) {
   } catch {
   }
   return text.replace(/\s+/g, " ").slice(0, 200);
+}
+
+// src/action/comment.ts
+function commentMarker(path7) {
+  const normalized = path7.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+}
+async function upsertComment(target, marker, body) {
+  const base = `${repoPath(target)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const found = data.find((comment) => comment.body?.includes(marker));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
 }
 
 // src/run/redacted-plan.ts
@@ -67297,6 +67521,15 @@ ${shown.join("\n")}
 ${fence}
 ${note}`;
 }
+function unsafeMarkdown(messages) {
+  if (messages.length === 0) return "";
+  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
+  return `> [!CAUTION]
+> **apply would refuse this plan** (exit code 3):
+${items}
+
+`;
+}
 
 // src/action/steps.ts
 async function validateStep(inputs, context) {
@@ -67328,7 +67561,9 @@ async function planStep(inputs, context, onPlan) {
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    return { exitCode: pending ? ExitCode2.changesPending : ExitCode2.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
+    const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
+    const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error4) => {
     if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
@@ -67359,8 +67594,8 @@ async function applyStep(inputs, context, onPlan) {
   return withClient(inputs, context, project, async (client) => {
     const made = await planToApply(inputs, context, project, client);
     if (!made.plan) return loadFailed(inputs, context, made.load, false);
-    const { plan, planJson, planSha256 } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
+    const { plan, planJson } = made;
+    onPlan({ hasChanges: plan.changes.length > 0, planJson });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -67382,18 +67617,16 @@ async function applyStep(inputs, context, onPlan) {
 ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary3 = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
-    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
+    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan.changes.length > 0, planJson, failure };
   });
 }
 async function planToApply(inputs, context, project, client) {
   if (inputs.planFile !== void 0) {
     const file = resolve3(context.workspace, inputs.planFile);
-    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
   }
   const { plan, load } = await planFor(inputs, context, project, client);
-  if (!plan) return { plan: null, load };
-  const written = await writePlanFile(plan, context);
-  return { plan, planJson: written.file, planSha256: written.sha256 };
+  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
 }
 function planFor(inputs, context, project, client) {
   const progress = log().progress("read");
@@ -67407,7 +67640,6 @@ function planFor(inputs, context, project, client) {
     pruneFrom: inputs.pruneFrom,
     prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
-    targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
     takeOwnership: takeOwnershipOf(inputs),
@@ -67515,8 +67747,248 @@ function failedScopesMessage(failed) {
   return `${plural(failed.length, "scope")} failed to apply (${shown}${more}); run apply again to finish`;
 }
 
+// src/reconcile/adopt.ts
+import path6 from "node:path";
+
+// src/policy/adopt.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+var AdoptEditError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "AdoptEditError";
+  }
+};
+function adoptText(source, targets) {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new AdoptEditError(`${source.file}: cannot edit a file with errors (${errors[0]?.message ?? "invalid YAML"})`);
+  const splices = targets.flatMap((target) => documentSplices(source, documentAt(source, parsed.yamlDocuments, target.line), target));
+  return applySplices(source.text, splices);
+}
+function documentAt(source, documents, line) {
+  const offset = lineOffset(source.text, line);
+  const found = documents.find((doc) => (0, import_yaml4.isMap)(doc.contents) && offset < doc.contents.range[2]);
+  if (!found) throw new AdoptEditError(`${source.file}:${line}: no policy document starts here`);
+  return found;
+}
+function documentSplices(source, doc, target) {
+  const map = doc.contents;
+  if (!(0, import_yaml4.isMap)(map)) return [];
+  const domains = map.items.find((pair) => keyIs(pair, "domains"));
+  if (!domains || !(0, import_yaml4.isSeq)(domains.value)) throw new AdoptEditError(`${source.file}:${target.line}: the policy has no domains list to edit`);
+  const splices = domainSplices(source.text, { key: domains.key, seq: domains.value }, target.domains);
+  const name = map.items.find((pair) => keyIs(pair, "scopeName"));
+  if (name && target.scopeName !== void 0 && (0, import_yaml4.isScalar)(name.value) && name.value.value !== target.scopeName) {
+    const [start, end] = name.value.range;
+    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
+  }
+  return splices;
+}
+function keyIs(pair, name) {
+  return (0, import_yaml4.isScalar)(pair.key) && pair.key.value === name;
+}
+function entryDomain(item) {
+  if ((0, import_yaml4.isScalar)(item)) return typeof item.value === "string" ? item.value : void 0;
+  if ((0, import_yaml4.isMap)(item)) {
+    const value = item.get("domain");
+    return typeof value === "string" ? value : void 0;
+  }
+  return void 0;
+}
+function domainSplices(text, pair, live) {
+  const { seq } = pair;
+  const wanted = new Map(live.map((domain) => [comparableDomain(domain), domain]));
+  const kept = seq.items.filter((item) => {
+    const domain = entryDomain(item);
+    return domain !== void 0 && wanted.has(comparableDomain(domain));
+  });
+  const present = new Set(kept.map((item) => comparableDomain(entryDomain(item) ?? "")));
+  const added = [...wanted.entries()].filter(([key]) => !present.has(key)).map(([, domain]) => domain).sort(compareStrings);
+  if (seq.flow) return [rewriteWhole(text, pair, kept, added)];
+  const removed = seq.items.filter((item) => !kept.includes(item));
+  const splices = removed.map((item) => ({ ...wholeLines(text, item), text: "" }));
+  const last = kept[kept.length - 1];
+  if (last === void 0) {
+    const at = afterColon(text, pair);
+    splices.push({ start: at, end: at, text: ` [${added.join(", ")}]` });
+  } else if (added.length > 0) {
+    const after = wholeLines(text, last).end;
+    const indent = " ".repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
+    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}
+`).join("") });
+  }
+  return splices;
+}
+function rewriteWhole(text, pair, kept, added) {
+  const items = [...kept.map((item) => sourceOf(text, item)), ...added];
+  const start = afterColon(text, pair);
+  return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(", ")}]` };
+}
+function afterColon(text, pair) {
+  return text.indexOf(":", pair.key.range?.[1] ?? 0) + 1;
+}
+function sourceOf(text, node) {
+  const [start, end] = node.range ?? [0, 0];
+  const raw = text.slice(start, end).trim();
+  return (0, import_yaml4.isMap)(node) && !node.flow ? `{${raw.split("\n").map((line) => line.trim()).join(", ")}}` : raw;
+}
+function wholeLines(text, node) {
+  const [start, , nodeEnd] = node.range ?? [0, 0, 0];
+  const lineStart = text.lastIndexOf("\n", dashBefore(text, start) - 1) + 1;
+  const lastChar = Math.max(start, nodeEnd - 1);
+  const newline = text.indexOf("\n", lastChar);
+  const end = text.charAt(lastChar) === "\n" ? lastChar + 1 : newline === -1 ? text.length : newline + 1;
+  return { start: lineStart, end };
+}
+function dashBefore(text, offset) {
+  const dash = text.lastIndexOf("-", offset);
+  return dash === -1 ? offset : dash;
+}
+function columnOf(text, offset) {
+  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+}
+function lineOffset(text, line) {
+  let offset = 0;
+  for (let current2 = 1; current2 < line; current2++) {
+    const next = text.indexOf("\n", offset);
+    if (next === -1) return text.length;
+    offset = next + 1;
+  }
+  return offset;
+}
+function applySplices(text, splices) {
+  let result = text;
+  for (const splice of [...splices].sort((a, b) => b.start - a.start)) {
+    result = result.slice(0, splice.start) + splice.text + result.slice(splice.end);
+  }
+  return result;
+}
+
+// src/reconcile/adopt.ts
+function driftedScopes(plan) {
+  const entries = [
+    ...plan.changes.filter((change) => change.origin !== void 0).map((change) => ({ key: change.key, origin: change.origin, source: change.source, live: change.before, outside: change.outside })),
+    ...plan.drift
+  ];
+  const drifted = [];
+  const conflicts = [];
+  for (const entry of entries) {
+    if (entry.origin === "conflict") conflicts.push(entry.key);
+    else if (entry.source && entry.outside) drifted.push({ key: entry.key, source: entry.source, live: entry.live, outside: entry.outside });
+  }
+  return { drifted, conflicts };
+}
+async function adoptDrift(plan, cwd) {
+  const { drifted, conflicts } = driftedScopes(plan);
+  const secret = drifted.find((entry) => plan.redacted?.includes(entry.key));
+  if (secret) throw new Error(`adopt: the live state of ${secret.key} holds a secret; it is not written into a policy file`);
+  const byFile = /* @__PURE__ */ new Map();
+  for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
+  const root = await readableRoot(cwd);
+  for (const [file, entries] of byFile) {
+    const absolute = path6.resolve(cwd, file);
+    const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
+    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
+  }
+  return { adopted: drifted, files: [...byFile.keys()], conflicts };
+}
+function targetOf(entry) {
+  const name = entry.outside.fields.find((field) => field.field === "scopeName");
+  const target = { line: entry.source.line, domains: entry.live };
+  if (name && typeof name.after === "string") target.scopeName = name.after;
+  return target;
+}
+
+// src/action/adopt-branch.ts
+import { execFile as execFile4 } from "node:child_process";
+import { promisify as promisify4 } from "node:util";
+var run4 = promisify4(execFile4);
+var ADOPT_BRANCH = "autojoin-sync/adopt";
+var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" };
+async function pushAdoptBranch(workspace, files, message) {
+  const git4 = async (...args) => (await run4("git", args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const start = await git4("rev-parse", "HEAD");
+  const identity = ["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`];
+  await git4("checkout", "-q", "-B", ADOPT_BRANCH);
+  try {
+    await git4("add", "--", ...files);
+    await git4(...identity, "commit", "-q", "--no-verify", "-m", message);
+    const commit = await git4("rev-parse", "HEAD");
+    await git4("push", "-q", "--force", "origin", `HEAD:refs/heads/${ADOPT_BRANCH}`);
+    return commit;
+  } finally {
+    await git4("checkout", "-q", "--detach", start);
+  }
+}
+
+// src/action/pull-request.ts
+async function upsertPullRequest(target, spec) {
+  const pulls = `${repoPath(target)}/pulls`;
+  const head = `${target.owner}:${spec.head}`;
+  const open3 = await request(target, "GET", `${pulls}?state=open&head=${encodeURIComponent(head)}&per_page=100`);
+  const existing = open3.find((pull) => Number.isSafeInteger(pull.number));
+  if (existing) {
+    const updated = await request(target, "PATCH", `${pulls}/${existing.number}`, { title: spec.title, body: spec.body });
+    return { action: "updated", number: existing.number, url: updated.html_url };
+  }
+  const created = await request(target, "POST", pulls, { title: spec.title, body: spec.body, head: spec.head, base: spec.base });
+  return { action: "created", number: created.number, url: created.html_url };
+}
+
+// src/action/adopt-step.ts
+var ADOPT_MARKER = "<!-- autojoin-sync:adopt -->";
+async function adoptStep(inputs, context) {
+  const project = await projectOrFail(context.workspace, inputs.paths);
+  return withClient(inputs, context, project, async (client) => {
+    const { plan, load } = await planFor({ ...inputs, prune: false }, context, project, client);
+    if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
+    const result = await adoptDrift(plan, context.workspace);
+    const driftCount = result.adopted.length + result.conflicts.length;
+    if (result.adopted.length === 0) {
+      const summary4 = result.conflicts.length === 0 ? "No drift: nothing to adopt." : `Nothing adopted: ${plural(result.conflicts.length, "conflict")} to settle by hand.`;
+      await writeJobSummary(`### autojoin-sync adopt
+
+${summary4}
+`);
+      return { exitCode: ExitCode2.ok, summary: summary4, hasChanges: false, driftCount };
+    }
+    const body = pullRequestBody(result.adopted, result.conflicts);
+    await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, "scope")} changed outside this repository`);
+    const url = await openPullRequest(inputs, context, body);
+    const summary3 = `Adopted ${plural(result.adopted.length, "scope")} into ${plural(result.files.length, "file")}: ${url}`;
+    await writeJobSummary(`${body}
+`);
+    return { exitCode: ExitCode2.ok, summary: summary3, hasChanges: true, driftCount, pullRequestUrl: url };
+  });
+}
+async function openPullRequest(inputs, context, body) {
+  if (!inputs.githubToken || !context.owner || !context.repo) throw new Error("command adopt opens a pull request: give the github-token input (contents: write, pull-requests: write)");
+  if (!context.defaultBranch) throw new Error("command adopt: the repository's default branch is unknown (no event payload and no GITHUB_REF_NAME)");
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo };
+  const spec = { head: ADOPT_BRANCH, base: context.defaultBranch, title: "autojoin-sync: adopt changes made outside this repository", body };
+  const pull = await upsertPullRequest(target, spec);
+  info2(`${pull.action} pull request #${pull.number}`);
+  return pull.url;
+}
+function pullRequestBody(adopted, conflicts) {
+  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: void 0 }).replace(/^outside: /, ""))} | ${escapeMarkdown(entry.outside.modifiedAt ?? "not shown")} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
+  const left = conflicts.length === 0 ? "" : `
+
+**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(", ")}`;
+  return [
+    ADOPT_MARKER,
+    "### autojoin-sync: changes made outside this repository",
+    "",
+    "These scopes were changed outside git (for example by an admin in the widget). Merging this pull request keeps the changes; closing it and running apply reverts them.",
+    "",
+    "| scope | changed outside | modified | file |",
+    "|---|---|---|---|",
+    ...rows
+  ].join("\n") + left;
+}
+
 // src/action/main.ts
-async function run3() {
+async function run5() {
   const secrets = [getInput("api-key"), getInput("github-token"), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
   setOutputSecrets(secrets);
@@ -67542,19 +68014,22 @@ function runStep(inputs, context, onPlan) {
       return planStep(inputs, context, onPlan);
     case "apply":
       return applyStep(inputs, context, onPlan);
+    case "adopt":
+      return adoptStep(inputs, context);
   }
 }
 function conclude(outcome, inputs) {
   setPlanOutputs(outcome);
   setOutput2("exit-code", String(outcome.exitCode));
   setOutput2("summary", outcome.summary);
+  if (outcome.driftCount !== void 0) setOutput2("drift-count", String(outcome.driftCount));
+  if (outcome.pullRequestUrl !== void 0) setOutput2("pull-request-url", outcome.pullRequestUrl);
   info2(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) setFailed2(escapeControls(outcome.failure ?? outcome.summary));
 }
 function setPlanOutputs(outputs) {
   setOutput2("has-changes", String(outputs.hasChanges));
   setOutput2("plan-json", outputs.planJson ?? "");
-  setOutput2("plan-file", outputs.planJson === void 0 ? "" : basename2(outputs.planJson));
   setOutput2("plan-sha256", outputs.planSha256 ?? "");
 }
 function isFailure(code, inputs) {
@@ -67572,4 +68047,4 @@ function maskSecret(value) {
 }
 
 // src/action/index.ts
-await run3();
+await run5();

@@ -7,7 +7,7 @@ import type { ListingKind } from '../service/types.js';
 import { LISTING_KINDS } from '../run/listing.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
-export type ActionCommand = 'validate' | 'plan' | 'apply';
+export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt';
 
 /** Everything action.yml declares, parsed and checked. */
 export interface ActionInputs {
@@ -39,6 +39,8 @@ export interface ActionInputs {
   planFile?: string;
   /** The saved plan's sha256 (a plan step's `plan-sha256` output); required with planFile. */
   planSha256?: string;
+  /** The DNS check (src/run/dns.ts): `dns`, `dns-servers` (lines or commas), `dns-strict`. */
+  dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
 }
@@ -54,7 +56,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
   const text = (name: string): string | undefined => get(name).trim() || undefined;
   const listing = text('listing');
   return {
-    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply'] as const),
+    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt'] as const),
     paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
     baseUrl: text('base-url'),
     apiKey: text('api-key'),
@@ -73,6 +75,12 @@ export function parseInputs(get: InputGetter): ActionInputs {
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
+    dns: {
+      dns: optionalBool('dns', text('dns')),
+      servers: (text('dns-servers') ?? '').split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: 'input dns-servers',
+      strict: bool('dns-strict', text('dns-strict'), false),
+    },
   };
 }
 
@@ -139,6 +147,8 @@ export interface WorkflowContext {
   runnerTemp: string;
   /** The step's id (GITHUB_ACTION), unique within the job; names the plan file. */
   stepId: string;
+  /** The repository's default branch (the event payload's), else the ref the run is on: what adopt's pull request merges into. */
+  defaultBranch?: string;
 }
 
 /**
@@ -148,17 +158,24 @@ export interface WorkflowContext {
 export function readWorkflowContext(env: NodeJS.ProcessEnv): WorkflowContext {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
   return {
     eventName: env.GITHUB_EVENT_NAME ?? '',
     owner: owner || undefined,
     repo: repo || undefined,
-    pullNumber: pullNumberOf(readPayload(env.GITHUB_EVENT_PATH)),
+    pullNumber: pullNumberOf(payload),
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
     stepId: env.GITHUB_ACTION || 'autojoin-sync',
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || undefined),
   };
+}
+
+function defaultBranchOf(payload: unknown): string | undefined {
+  const repository = (payload as { repository?: { default_branch?: unknown } } | undefined)?.repository;
+  return typeof repository?.default_branch === 'string' && repository.default_branch !== '' ? repository.default_branch : undefined;
 }
 
 function readPayload(path: string | undefined): unknown {

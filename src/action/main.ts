@@ -13,6 +13,7 @@ import { secretForms } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
 import { applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
+import { adoptStep } from './adopt-step.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 
 /**
@@ -49,6 +50,8 @@ function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowCo
       return planStep(inputs, context, onPlan);
     case 'apply':
       return applyStep(inputs, context, onPlan);
+    case 'adopt':
+      return adoptStep(inputs, context);
   }
 }
 
@@ -57,6 +60,8 @@ function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
   setPlanOutputs(outcome);
   core.setOutput('exit-code', String(outcome.exitCode));
   core.setOutput('summary', outcome.summary);
+  if (outcome.driftCount !== undefined) core.setOutput('drift-count', String(outcome.driftCount));
+  if (outcome.pullRequestUrl !== undefined) core.setOutput('pull-request-url', outcome.pullRequestUrl);
   core.info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }

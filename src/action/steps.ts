@@ -34,6 +34,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../reconcile/git.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
@@ -50,6 +51,10 @@ export interface PlanOutputs {
 
 /** What a step hands back for the outputs and the step's result. */
 export interface StepOutcome extends PlanOutputs {
+  /** Scopes changed outside this repository (drift and conflicts): the `drift-count` output. */
+  driftCount?: number;
+  /** adopt: the pull request opened or updated, the `pull-request-url` output. */
+  pullRequestUrl?: string;
   exitCode: ExitCodeValue;
   /** One line, also the `summary` output. */
   summary: string;
@@ -63,7 +68,9 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
   const project = await projectOrFail(context.workspace, inputs.paths);
-  const load = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs) });
+  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), context.workspace);
+  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
+  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
   annotate(load.diagnostics);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
@@ -89,7 +96,9 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, o
     await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
     const footer = planCommentFooter(inputs, context);
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
-    return { exitCode: pending ? ExitCode.changesPending : ExitCode.ok, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256 };
+    const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
+    const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -156,7 +165,9 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, proje
   return { plan, planJson: written.file, planSha256: written.sha256 };
 }
 
-function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+/** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const dns = await dnsSettings(inputs.dns, project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     paths: inputs.paths,
@@ -171,6 +182,7 @@ function planFor(inputs: ActionInputs, context: WorkflowContext, project: Projec
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
+    ...dnsBeforeRead(dns, context.workspace),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
@@ -201,7 +213,7 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
 }
 
 /** Connects as the CLI does (base-url / api-key inputs in the environment's place) and always closes. */
-async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+export async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const env = serviceEnv(inputs, process.env);
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
@@ -232,7 +244,7 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
   };
 }
 
-function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
+export function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
   return loadProjectOrFail(workspace, paths, annotate, 'see the annotations');
 }
 
@@ -254,7 +266,7 @@ async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ fi
   return { file, sha256: planDigest(Buffer.from(written, 'utf8')) };
 }
 
-async function writeJobSummary(markdown: string): Promise<void> {
+export async function writeJobSummary(markdown: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await core.summary.addRaw(markdown, true).write();
 }

@@ -143,3 +143,26 @@ function parsePercent(text: string): number {
   if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 100) throw new InvalidArgumentError('expected a number from 0 to 100.');
   return value;
 }
+
+/** The DNS check's flags as commander hands them over (src/run/dns.ts reads them). */
+export interface DnsFlags {
+  dns?: boolean;
+  dnsServer?: string[];
+  dnsStrict?: boolean;
+}
+
+/** Adds --dns, --dns-server (repeatable) and --dns-strict: domain trust over DNS. */
+export function addDnsOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--dns', 'also look every domain up in DNS (as dns.check in autojoin-sync.yaml): NXDOMAIN is an error, no MX and no A/AAAA a warning'))
+    .addOption(
+      new Option('--dns-server <host[:port]>', 'resolver to ask (repeatable; implies --dns); else dns.servers, AUTOJOIN_DNS_SERVERS, the system\'s')
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .addOption(new Option('--dns-strict', 'a DNS timeout or resolver failure is an error, not a warning (implies --dns)'));
+}
+
+/** @returns the DNS flags as the run layer's request. */
+export function dnsRequest(flags: DnsFlags): { dns?: boolean; servers?: string[]; strict?: boolean } {
+  return { dns: flags.dns, servers: flags.dnsServer, strict: flags.dnsStrict };
+}

@@ -17,6 +17,8 @@ import { resolveListing } from '../run/listing.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { DiagnosticsError } from './json-result.js';
+import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { dnsRequest, type DnsFlags } from './options.js';
 import { redactOutput, writeStderr } from '../run/output.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
@@ -122,11 +124,12 @@ export async function planOrFail(options: {
     concurrency: number;
     changedSince?: string;
     takeOwnership?: string[];
-  };
+  } & DnsFlags;
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
+  const dns = await dnsSettings(dnsRequest(flags), options.project);
   const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
     paths: options.paths,
@@ -149,6 +152,7 @@ export async function planOrFail(options: {
     takeOwnership: takeOwnershipOf(flags),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
+    ...dnsBeforeRead(dns, options.cwd),
   }).finally(progress.done);
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);

@@ -34,7 +34,7 @@ export function planInconsistency(plan: Plan): string | null {
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }
-  const notManaged = notManagedProblem(plan, covered);
+  const notManaged = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged) return notManaged;
   const summary = summarize(plan.changes, plan.scopes.length);
   const wrong = (Object.keys(summary) as (keyof typeof summary)[]).find((name) => summary[name] !== plan.summary[name]);
@@ -92,6 +92,17 @@ function ownershipProblem(change: Change, owner: string): string | null {
   if (change.keptMetadata !== undefined && change.metadata !== undefined) return 'keptMetadata is only for a change whose file has no metadata';
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === undefined ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+
+/** Each scope left as it is live (`drift: keep`) appears once, is covered, and is not written. */
+function driftProblem(plan: Plan, covered: ReadonlyMap<string, string>): string | null {
+  const seen = new Set<string>();
+  const changed = new Set(plan.changes.map((change) => change.key));
+  for (const [index, entry] of plan.drift.entries()) {
+    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
+    seen.add(entry.key);
+  }
+  return null;
 }
 
 /** Each scope left alone as not managed here appears once, and is neither changed nor covered. */

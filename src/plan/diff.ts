@@ -110,6 +110,26 @@ export function replaceScope(desired: Desired, live: LiveScope | undefined): Cha
   return makeChange('update', { ...desired, reason: 'replaced' }, comparableDomains(live.domains), desired.domains, live);
 }
 
+/**
+ * An update of a scope whose domains, name and metadata already match: a write the domains
+ * alone do not call for (a `componentId` that changed, shown by `fields`).
+ */
+export function forcedUpdate(desired: Desired, live: LiveScope, fields: FieldChange[]): Change {
+  const before = comparableDomains(live.domains);
+  return makeChange('update', desired, before, before, live, fields);
+}
+
+/** @returns the change aimed at another domain list (`drift: keep` on a conflict), or null when that list is the live one. */
+export function withAfter(change: Change, after: readonly string[]): Change | null {
+  const beforeSet = new Set(change.before);
+  const afterSet = new Set(after);
+  const added = after.filter((domain) => !beforeSet.has(domain));
+  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
+  const kind = after.length === 0 ? 'clear' : change.kind === 'clear' ? 'update' : change.kind;
+  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
+}
+
 function makeChange(
   kind: Change['kind'],
   desired: Desired,

@@ -7,10 +7,13 @@ import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
 import { DEFAULT_OWNER, liveMarker } from './ownership.js';
 import type { LiveScope } from '../service/types.js';
+import type { DriftMode } from '../policy/types.js';
+import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
   type ChangeKind,
+  type DriftReport,
   type NotManagedHere,
   type Plan,
   type PlanSummary,
@@ -41,10 +44,12 @@ export interface BuildPlanInput {
   owner?: string;
   /** Scopes to take over (--take-ownership): written whatever owner their marker names, cleared by pruning when unmarked. */
   takeOwnership?: ReadonlySet<ScopeKey>;
+  /** The project file's `drift` (a policy file's own wins; default revert). */
+  drift?: DriftMode;
 }
 
 /** The options a {@link PlanBuilder} needs besides the scopes. */
-export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'replace'>;
+export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'drift' | 'replace'>;
 
 /**
  * Destructive changes come first so a reviewer reads them before anything else, and a
@@ -82,8 +87,13 @@ export interface PlanBuilder {
   add(policy: Policy, live: LiveScope | undefined): void;
   /** The same for a policy no file declares now (pruned): its desired state is no domains. */
   addPruned(policy: PrunedPolicy, live: LiveScope | undefined): void;
-  /** @returns the plan of every scope added: changes sorted by compareChanges, scopes by key. */
-  finish(): Plan;
+  /** @returns the commits whose policy files the plan needs, each with its scopes: those whose files changed since this owner's marker (three-way.ts). */
+  lastAppliedNeeded(): Map<string, NeededScope[]>;
+  /**
+   * @param lastApplied the state at a marker's commit of each scope {@link lastAppliedNeeded} named (absent: none is known)
+   * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.
+   */
+  finish(lastApplied?: LastApplied): Plan;
 }
 
 /**
@@ -98,22 +108,27 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
-    const change = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
-    if (change?.reason === 'pruned' && !ours(change.key, live, owner, options.takeOwnership)) {
-      notManagedHere.push(notManaged(change, live));
+    const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    if (twoWay?.reason === 'pruned' && !ours(twoWay.key, live, owner, options.takeOwnership)) {
+      notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    if (change) changes.push(change);
+    const change = drift.sort(desired, live, twoWay);
+    if (change !== null && change !== 'held') changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
-    finish: () => {
+    lastAppliedNeeded: () => drift.needed(),
+    finish: (lastApplied = () => null) => {
+      changes.push(...drift.resolve(lastApplied));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere });
+      drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
     },
   };
 }
@@ -132,7 +147,7 @@ function notManaged(change: Change, live: LiveScope | undefined): NotManagedHere
 function planOf(
   changes: Change[],
   scopes: ScopeFingerprint[],
-  options: PlanBuilderOptions & { owner: string; notManagedHere: NotManagedHere[] },
+  options: PlanBuilderOptions & { owner: string; notManagedHere: NotManagedHere[]; kept: DriftReport[] },
 ): Plan {
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -143,6 +158,7 @@ function planOf(
     scopes,
     summary: summarize(changes, scopes.length),
     notManagedHere: options.notManagedHere,
+    drift: options.kept,
   };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;

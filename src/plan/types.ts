@@ -1,6 +1,7 @@
 import type { Policy, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
+import type { OutsideChange } from './drift.js';
 
 /**
  * One change to one scope. Which side is set, per kind:
@@ -46,6 +47,25 @@ export interface Change {
   fieldChanges?: FieldChange[];
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
   removedBy?: RemovalCommit;
+  /**
+   * Which side moved the scope (README, "Drift"): `drift`, changed outside this repository only;
+   * `conflict`, both. Absent on this repository's own change. Explains, never steers apply.
+   */
+  origin?: 'drift' | 'conflict';
+  /** drift and conflict: what was changed outside, measured from the state last applied. */
+  outside?: OutsideChange;
+}
+
+/** A scope changed outside this repository that the plan leaves as it is live (`drift: keep`). */
+export interface DriftReport {
+  key: ScopeKey;
+  origin: 'drift' | 'conflict';
+  scopeName?: string;
+  /** The policy file that declares the scope. */
+  source?: SourcePos;
+  /** The live domains, which stay. */
+  live: string[];
+  outside: OutsideChange;
 }
 
 /** The commit after which no policy file declared a scope any more. */
@@ -70,7 +90,7 @@ export interface PrunedPolicy extends Policy {
  * the scope carries no marker; after: the plan's owner).
  */
 export interface FieldChange {
-  field: 'scopeName' | 'metadata' | 'owner';
+  field: 'scopeName' | 'metadata' | 'owner' | 'componentId';
   /** What the service shows now; null when it shows none. */
   before: unknown;
   /** The file's value, which apply sends. */
@@ -118,6 +138,8 @@ export interface Plan {
   owner: string;
   /** Pruning candidates left alone because their live marker is not this owner's, by key. */
   notManagedHere: NotManagedHere[];
+  /** Scopes changed outside this repository that the plan leaves as they are (`drift: keep`), by key. */
+  drift: DriftReport[];
 }
 
 export interface PlanSummary {

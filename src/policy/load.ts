@@ -41,6 +41,11 @@ export interface LoadOptions {
   onBatch?: (failed: boolean) => void | Promise<void>;
   /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /**
+   * Sees each policy as soon as its file is checked, as `onPolicy` does, while the loader still
+   * keeps them all for the result (validate starts its DNS lookups meanwhile).
+   */
+  onChecked?: (policy: Policy) => void;
 }
 
 // Reads are blocking calls (see readRegularFileSync); between batches of this many files or
@@ -69,7 +74,10 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
       return 1;
     }
     const policies = checker.check(result);
-    for (const policy of policies) options.onPolicy?.(policy);
+    for (const policy of policies) {
+      options.onPolicy?.(policy);
+      options.onChecked?.(policy);
+    }
     return Math.max(1, policies.length);
   };
   await readInBatches(discovery.files, cwd, take, betweenBatches);
@@ -247,6 +255,7 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value
     domains: [...new Set(domains.map(normalizeDomain))].sort(),
     source: parsed.start,
     explicitEmpty: domains.length === 0,
+    ...(data.drift === 'keep' || data.drift === 'revert' ? { drift: data.drift } : {}),
   };
   return { declaration, policy, diagnostics };
 }

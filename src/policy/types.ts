@@ -35,7 +35,12 @@ export interface Policy {
   source: SourcePos;
   /** True when the file says `domains: []`: the author asked to clear this scope. */
   explicitEmpty: boolean;
+  /** What a plan does with a change made outside this repository; absent: the project file's, else `revert`. */
+  drift?: DriftMode;
 }
+
+/** `revert`: apply restores the files' state; `keep`: a scope changed outside is left as it is live (README, "Drift"). */
+export type DriftMode = 'revert' | 'keep';
 
 /** Safety limits and defaults from the optional project file `autojoin-sync.yaml`. */
 export interface ProjectConfig {
@@ -53,11 +58,28 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
+  /** What plans do with changes made outside this repository (a policy file's `drift` wins). */
+  drift?: DriftMode;
   prune?: {
     /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
     history?: boolean;
     /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
     keep?: string[];
+  };
+  /** Domain trust over DNS (src/run/dns.ts): on for validate and plan with `check`, or `--dns`. */
+  dns?: {
+    check?: boolean;
+    /** Resolvers (`HOST[:PORT]`); `--dns-server` wins, AUTOJOIN_DNS_SERVERS comes after. */
+    servers?: string[];
+    /** `txt`: every domain must publish `autojoin-sync-verification=TOKEN`. */
+    verify?: 'txt';
+    token?: string;
+    /** Timeouts and resolver failures are errors (as `--dns-strict`). */
+    strict?: boolean;
+    /** Seconds one lookup may take, retries included. */
+    timeoutSeconds?: number;
+    /** Seconds the whole check may take. */
+    deadlineSeconds?: number;
   };
 }
 

@@ -23,6 +23,7 @@ import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type Scop
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
+import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
@@ -67,6 +68,12 @@ export interface MakePlanOptions {
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
   /** The run's secrets: a policy file holding one's value is an error (policy/secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /**
+   * A check of every policy to plan that needs them all and the network (the DNS check,
+   * src/run/dns.ts): run once loading passed and before any live read starts; its diagnostics
+   * are handed over as the loader's are, and an error among them plans nothing.
+   */
+  checkBeforeRead?: (policies: readonly Policy[]) => Promise<Diagnostic[]>;
   /** Scopes the run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
 }
@@ -87,7 +94,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const replace = parseReplace(options.replace);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
   const planning: Planning = { shard, targets, replace, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.listing ?? 'by-group',
@@ -128,9 +135,13 @@ async function loadAndPlan(
   // Only pruning and targets need every key declared now; without them no policy outlives its read.
   const declared = new Set<ScopeKey>();
   const keepKeys = prune.from !== undefined || prune.history === true || planning.targets !== undefined || planning.replace.size > 0;
+  // With a check before the read, policies wait for it instead of being read at once.
+  const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
   const take = (policy: Policy): void => {
     if (keepKeys) declared.add(policy.key);
-    if (inThisShard(policy)) reader.add([policy]);
+    if (!inThisShard(policy)) return;
+    if (held) held.push(policy);
+    else reader.add([policy]);
   };
   // Once a file has an error nothing will be planned, so the reads stop there.
   const onBatch = async (loadFailed: boolean): Promise<void> => {
@@ -140,6 +151,12 @@ async function loadAndPlan(
   if (failed) return { plan: null, load };
   // A full load handed its policies over as it went and kept none; --changed-since hands them here.
   for (const policy of load.policies) take(policy);
+  if (held && options.checkBeforeRead) {
+    const checked = await handOver(await options.checkBeforeRead(held), options);
+    if (hasErrors(checked)) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...checked] } };
+    reader.add(held);
+    load.diagnostics.push(...checked);
+  }
   const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const seen = new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
@@ -148,7 +165,8 @@ async function loadAndPlan(
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  return { plan: planning.builder.finish(), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
+  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 
 /**

@@ -6,7 +6,8 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
-import type { Change, ChangeKind, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
+import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
+import type { OutsideChange } from '../plan/drift.js';
 import { plural } from '../text.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
@@ -180,4 +181,42 @@ export function removalLine(change: Pick<Change, 'removedBy'>): string | null {
   const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
   const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}…` : clean;
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
+}
+
+/** Which side moved a scope, in words: the drift section's labels. */
+export const ORIGIN_LABEL: Record<'drift' | 'conflict', string> = {
+  drift: 'drift: changed outside this repository',
+  conflict: 'conflict: changed here and outside this repository',
+};
+
+/**
+ * @returns `outside: +x.com -b.com; scopeName "A" → "B"; modified 2026-11-20T10:00:00Z`: what was
+ *   changed outside, from the state last applied to the live state
+ */
+export function outsideLine(outside: OutsideChange): string {
+  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
+  const fields = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} → ${shownValue(field.after)}`);
+  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
+  return `outside: ${[domains.join(' '), ...fields, ...modified].filter((part) => part !== '').join('; ')}`;
+}
+
+/** @returns what apply does with a drifted or conflicting change (drift: revert, or keep's merge). */
+export function driftAction(change: Change): string {
+  return change.origin === 'drift' ? 'apply restores the files\' state (drift: revert)' : 'apply writes the files\' change';
+}
+
+/** @returns `team/c: kept as it is live (drift: keep); outside: …; adopt writes it into path:line`. */
+export function keptEntry(report: DriftReport): string {
+  const where = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : '';
+  return `${escapeControls(report.key)}: ${report.origin === 'conflict' ? 'conflict, ' : ''}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where}`;
+}
+
+/** @returns `2 scopes (1 conflict); 1 kept as it is live; …adopt…`, or null when none was changed outside. */
+export function driftSummaryLine(plan: Pick<Plan, 'changes' | 'drift'>): string | null {
+  const moved = plan.changes.filter((change) => change.origin !== undefined);
+  const total = moved.length + plan.drift.length;
+  if (total === 0) return null;
+  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === 'conflict').length;
+  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? 'it is' : 'they are'} live` : '';
+  return `${plural(total, 'scope')}${conflicts > 0 ? ` (${plural(conflicts, 'conflict')})` : ''}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }

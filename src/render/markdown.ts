@@ -4,6 +4,11 @@ import { joinBounded } from './bounded.js';
 import {
   changeDetail,
   domainLines,
+  driftAction,
+  driftSummaryLine,
+  keptEntry,
+  ORIGIN_LABEL,
+  outsideLine,
   fieldLines,
   sentFieldLines,
   KIND_SIGN,
@@ -39,17 +44,43 @@ export interface MarkdownOptions {
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const notManaged = renderNotManaged(plan);
+  const blocks = planBlocks(plan);
   return joinBounded({
     head: renderHead(plan, options.title ?? 'autojoin-sync plan'),
-    blocks: [...plan.changes.map(renderDetails), ...(notManaged === null ? [] : [notManaged])],
-    preference: preferred(plan.changes, notManaged !== null),
+    blocks: blocks.map((block) => block.text),
+    preference: preferred(blocks),
     footer: options.footer,
     maxChars,
     omittedNote: (omitted) =>
       `_${plural(omitted, 'changed scope')} omitted here to stay under ${maxChars} characters; ` +
       'see the job summary or the full plan (`autojoin-sync plan --format json`)._',
   });
+}
+
+/** One block of the comment, with what decides whether a cut spares it. */
+interface Block {
+  text: string;
+  /** 0 is kept first: clears, drift and conflicts (and the drift heading); then 0.5, 1, 2. */
+  rank: number;
+  /** Domains touched: among equal ranks, the larger change is kept first. */
+  size: number;
+}
+
+/** This repository's changes, the scopes pruning leaves alone, then the drift section (its heading, then the scopes changed outside). */
+function planBlocks(plan: Plan): Block[] {
+  const ofChange = (change: Change): Block => ({
+    text: renderDetails(change),
+    rank: change.origin === undefined ? CUT_RANK[change.kind] : 0,
+    size: change.added.length + change.removed.length,
+  });
+  const notManaged = renderNotManaged(plan);
+  const driftHead = renderDriftHead(plan);
+  return [
+    ...plan.changes.filter((change) => change.origin === undefined).map(ofChange),
+    ...(notManaged === null ? [] : [{ text: notManaged, rank: 0.5, size: 0 }]),
+    ...(driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }]),
+    ...plan.changes.filter((change) => change.origin !== undefined).map(ofChange),
+  ];
 }
 
 function renderHead(plan: Plan, title: string): string {
@@ -65,6 +96,14 @@ function renderHead(plan: Plan, title: string): string {
 function ownershipNotes(plan: Plan): string {
   const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
   return lines.map((line) => `\n\n${escapeMarkdown(line)}`).join('');
+}
+
+/** @returns the drift section's heading with the scopes kept as they are live, or null when nothing changed outside. */
+function renderDriftHead(plan: Plan): string | null {
+  const headline = driftSummaryLine(plan);
+  if (headline === null) return null;
+  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
+  return `#### Changed outside this repository\n\n${escapeMarkdown(headline)}${kept.length > 0 ? `\n\n${kept.join('\n')}` : ''}`;
 }
 
 /** Most scopes listed by name in the "not managed here" block; the plan JSON lists them all. */
@@ -86,7 +125,13 @@ function renderDetails(change: Change): string {
   // Clears open by default: the destructive change is the one a reviewer must not miss.
   const open = change.kind === 'clear' ? ' open' : '';
   const summary = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${changeDetail(change)}`;
-  return `<details${open}><summary>${summary}</summary>\n\n${sourceLine(change)}${fieldList(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+  return `<details${open}><summary>${summary}</summary>\n\n${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+}
+
+/** For a scope changed outside: which side moved it, what apply does, and what changed outside. */
+function originLines(change: Change): string {
+  if (!change.origin || !change.outside) return '';
+  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.\n\n${escapeMarkdown(outsideLine(change.outside))}\n\n`;
 }
 
 /**
@@ -119,19 +164,9 @@ function sourceLine(change: Change): string {
 /** How much a cut spares a kind of change: clears are never cut before an update or a create. */
 const CUT_RANK: Record<Change['kind'], number> = { clear: 0, update: 1, create: 2 };
 
-/**
- * Indices of the blocks, most wanted first: every clear, then the "not managed here" block (the
- * last block, when there is one), then updates, then creates, each most domains touched first;
- * ties keep plan order.
- */
-function preferred(changes: readonly Change[], notManaged: boolean): number[] {
-  const size = (change: Change | undefined): number => (change ? change.added.length + change.removed.length : 0);
-  const rank = (index: number): number => {
-    const change = changes[index];
-    if (change === undefined) return 0.5; // the not-managed block: after the clears, before the updates
-    return CUT_RANK[change.kind];
-  };
-  const indices = changes.map((_, index) => index);
-  if (notManaged) indices.push(changes.length);
-  return indices.sort((a, b) => rank(a) - rank(b) || size(changes[b]) - size(changes[a]) || a - b);
+/** Indices of the blocks, most wanted first: by rank, then most domains touched; ties keep plan order. */
+function preferred(blocks: readonly Block[]): number[] {
+  const ranked = blocks.map((block, index) => ({ ...block, index }));
+  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
+  return ranked.map((block) => block.index);
 }

@@ -3,6 +3,11 @@ import type { Change, ChangeKind, Plan } from '../plan/types.js';
 import {
   changeDetail,
   domainLines,
+  driftAction,
+  driftSummaryLine,
+  keptEntry,
+  ORIGIN_LABEL,
+  outsideLine,
   fieldLines,
   sentFieldLines,
   KIND_SIGN,
@@ -51,10 +56,20 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const target = targetLine(plan);
   const head = target === null ? '' : `${target}\n\n`;
   const tail = ownershipLines(plan, options.verbose === true);
-  if (plan.changes.length === 0) return `${head}${noChangesLine(plan.scopes.length)}\n${tail}`;
+  const drift = driftSection(plan, palette(options.color));
+  if (plan.changes.length === 0) return `${head}${drift}${noChangesLine(plan.scopes.length)}\n${tail}`;
   const paint = palette(options.color);
-  const blocks = plan.changes.map((change) => renderChange(change, paint));
-  return `${head}${blocks.join('\n\n')}\n\n${summaryLine(plan.summary)}\n${tail}`;
+  const own = plan.changes.filter((change) => change.origin === undefined).map((change) => renderChange(change, paint));
+  return `${head}${own.length > 0 ? `${own.join('\n\n')}\n\n` : ''}${drift}${summaryLine(plan.summary)}\n${tail}`;
+}
+
+/** The scopes changed outside this repository, apart from its own changes; '' when there are none. */
+function driftSection(plan: Plan, paint: Palette): string {
+  const headline = driftSummaryLine(plan);
+  if (headline === null) return '';
+  const moved = plan.changes.filter((change) => change.origin !== undefined).map((change) => renderChange(change, paint));
+  const kept = plan.drift.map((report) => `    ${keptEntry(report)}`);
+  return `${paint.bold('Changed outside this repository')}\n${headline}\n\n${[...moved, ...(kept.length > 0 ? [kept.join('\n')] : [])].join('\n\n')}\n\n`;
 }
 
 /** The lines after the summary: updates that only mark the owner, and the scopes not managed here. */
@@ -74,5 +89,6 @@ function renderChange(change: Change, paint: Palette): string {
   const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
   // The name and metadata sent along: `+` on a create, as its domains; plain when unchanged.
   const sent = sentFieldLines(change).map((line) => `    ${change.kind === 'create' ? paint.added(`+ ${line}`) : `  ${line}`}`);
-  return [header, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields, ...sent].join('\n');
+  const outside = change.origin && change.outside ? [`    ${ORIGIN_LABEL[change.origin]}; ${driftAction(change)}`, `    ${outsideLine(change.outside)}`] : [];
+  return [header, ...outside, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields, ...sent].join('\n');
 }

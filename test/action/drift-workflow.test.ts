@@ -121,8 +121,8 @@ async function driftJob(): Promise<{ run: ActionRun; log: string[] }> {
 }
 
 describe('the drift workflow', () => {
-  it('may write issues and nothing else', () => {
-    expect(workflow.permissions).toEqual({ contents: 'read', issues: 'write' });
+  it('may write issues, the adopt branch and its pull request, and nothing else', () => {
+    expect(workflow.permissions).toEqual({ contents: 'write', issues: 'write', 'pull-requests': 'write' }); // write: the adopt step's branch and pull request
     for (const expression of Object.values(issueStep.env ?? {})) expect(expression).toMatch(/^\$\{\{ steps\.drift\.outputs\.[\w-]+ \}\}$/);
     expect(String(issueStep.with?.script)).not.toContain('${{'); // outputs reach the script through env only
   });

@@ -55,7 +55,7 @@ describe('action.yml', () => {
   });
 
   it('declares the outputs the action sets', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'pull-request-url', 'summary']);
   });
 });
 

@@ -25,8 +25,15 @@ describe('parseInputs', () => {
       concurrency: undefined,
       listing: undefined,
       detailedExitcode: false,
+      dns: { dns: undefined, servers: [], serversFrom: 'input dns-servers', strict: false },
       takeOwnership: [],
     });
+  });
+
+  it('parses the DNS check inputs: dns, dns-servers (lines or commas), dns-strict', () => {
+    const inputs = parseInputs(given({ dns: 'true', 'dns-servers': '10.0.0.53, 10.0.0.54:5353\n[::1]:53\n', 'dns-strict': 'true' }));
+    expect(inputs.dns).toEqual({ dns: true, servers: ['10.0.0.53', '10.0.0.54:5353', '[::1]:53'], serversFrom: 'input dns-servers', strict: true });
+    expect(() => parseInputs(given({ dns: 'yes' }))).toThrow('input dns: "yes" is not a boolean');
   });
 
   it('parses every input', () => {

@@ -44,6 +44,7 @@ function planOf(changes: Change[]): Plan {
     target: 'http://127.0.0.1',
     owner: 'default',
     notManagedHere: [],
+    drift: [],
     changes,
     scopes: changes.map((c) => ({ key: c.key, fingerprint: 'x' })),
     summary: { create: 0, update: 0, clear: 0, unchanged: 0, domainsAdded: 0, domainsRemoved: 0 },

@@ -38,3 +38,21 @@ describe('saved plan checks of names and metadata', () => {
     expect(line).toBe('metadata: {"owner":"a\\x9b2J\\u{202e}"} → {"owner":"eng"}');
   });
 });
+
+describe('saved plan checks of drift', () => {
+  const report = { key: 'team/a', origin: 'drift' as const, live: ['a.com'], outside: { added: ['a.com'], removed: [], fields: [] } };
+
+  it('refuses a scope kept as live (drift: keep) that the plan also writes', () => {
+    expect(() => parsePlan(edited((doc) => { doc.drift = [report]; }), 'plan.json')).toThrow('/drift/0 (team/a): a kept scope must be covered once and not changed');
+  });
+
+  it('refuses a kept scope the plan does not cover, and an origin that is not drift or conflict', () => {
+    expect(() => parsePlan(edited((doc) => { doc.drift = [{ ...report, key: 'team/zz' }]; }), 'plan.json')).toThrow('/drift/0 (team/zz)');
+    expect(() => parsePlan(edited((doc) => { Object.assign(defined(doc.changes[0]), { origin: 'admin' }); }), 'plan.json')).toThrow('origin');
+  });
+
+  it('keeps origin and outside through a save, as reviewers saw them', () => {
+    const tagged = edited((doc) => { Object.assign(defined(doc.changes[0]), { origin: 'drift', outside: { added: [], removed: ['b.com'], fields: [], modifiedAt: '2026-11-20T10:00:00.000Z' } }); });
+    expect(parsePlan(tagged).changes[0]).toMatchObject({ origin: 'drift', outside: { removed: ['b.com'] } });
+  });
+});

@@ -9,13 +9,13 @@ import type { ListingKind } from '../../service/types.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
+import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags {
+interface PlanFlags extends DnsFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
@@ -37,7 +37,7 @@ interface PlanFlags {
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addTargetOptions(addServiceOptions(program.command('plan')))
+  addTargetOptions(addDnsOptions(addServiceOptions(program.command('plan'))))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -67,6 +67,7 @@ Examples:
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
   $ autojoin-sync plan --scope team/eng-api --scope team/eng-web   # only these scopes (as terraform -target)
   $ autojoin-sync plan --exclude-scope team/legacy --shard 1/4
+  $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
   $ HTTPS_PROXY=http://proxy:3128 NODE_EXTRA_CA_CERTS=corp-ca.pem autojoin-sync plan
@@ -93,7 +94,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
         writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
         noticeUnmarked(plan);
         for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
-        if (flags.detailedExitcode && plan.changes.length > 0) process.exitCode = ExitCode.changesPending;
+        if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
       },
       flags,
     );

@@ -18,21 +18,21 @@ import {
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import pc from 'picocolors';
-import { allowNoPoliciesOption, useColor } from '../options.js';
+import { addDnsOptions, allowNoPoliciesOption, dnsRequest, useColor, type DnsFlags } from '../options.js';
+import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
 import { writeStdout } from '../../run/output.js';
 
-interface ValidateOptions {
+interface ValidateOptions extends DnsFlags {
   format: 'text' | 'json';
   allowNoPolicies?: boolean;
 }
 
 /** Registers `autojoin-sync validate`. */
 export function register(program: Command): void {
-  program
-    .command('validate')
+  addDnsOptions(program.command('validate'))
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
     .addOption(new Option('--format <format>', 'output format (json: schemas/validate-report.schema.json)').choices(['text', 'json']).default('text'))
@@ -45,12 +45,17 @@ and reports every problem in every file, one per line, as file:line:col: error|w
 Exit code 1 when there is any error, or when a path holds no policy file (unless --allow-no-policies);
 warnings (e.g. a subdomain) do not fail.
 It never contacts the service and needs no credentials: safe for pull requests from forks.
+With --dns (or dns.check in autojoin-sync.yaml) it also looks every domain up in DNS, its only
+network use: a domain that does not exist is an error (whoever registers it can join), one with
+no MX and no A/AAAA record a warning, a missing verification TXT record (dns.verify: txt) an error,
+a timeout or SERVFAIL a warning (an error with --dns-strict).
 
 Examples:
   $ autojoin-sync validate
   $ autojoin-sync validate policies/ teams/acme.autojoin.yaml
   $ autojoin-sync validate --format json > diagnostics.json   # schemas/validate-report.schema.json
-  $ autojoin-sync validate --quiet policies/                  # problems only, no summary line`,
+  $ autojoin-sync validate --quiet policies/                  # problems only, no summary line
+  $ autojoin-sync validate --dns --dns-server 10.0.0.53       # and each domain over DNS, at that resolver`,
     )
     .action(async (paths: string[], options: ValidateOptions) => {
       await runValidate(paths.length > 0 ? paths : ['.'], options);
@@ -60,8 +65,10 @@ Examples:
 async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
   const cwd = process.cwd();
   const project = await loadProjectConfig(cwd, paths);
-  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env) });
-  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics], options.allowNoPolicies).sort(compareDiagnostics);
+  const dns = dnsWhileLoading(await dnsSettings(dnsRequest(options), project.config), cwd);
+  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env), onChecked: dns.onChecked });
+  const overDns = await dns.finish(result.policies);
+  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...overDns], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));

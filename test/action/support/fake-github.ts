@@ -1,7 +1,8 @@
 /**
  * A small fake of the GitHub REST API's issue-comment calls on 127.0.0.1, recording every request:
  * list a PR's comments (paginated with `per_page`/`page` and a `Link` header, as GitHub does),
- * create one, update one; and issues: list a repository's (by `state` and `labels`), create, update. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
+ * create one, update one; issues: list a repository's (by `state` and `labels`), create, update;
+ * pull requests: list (by `state` and `head`), open, update. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,8 +31,19 @@ export interface FakeIssue {
   labels: { name: string }[];
 }
 
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  html_url: string;
+}
+
 export interface FakeGitHub {
   url: string;
+  pulls: FakePull[];
   requests: RecordedRequest[];
   comments: FakeComment[];
   issues: FakeIssue[];
@@ -44,7 +56,7 @@ export interface FakeGitHub {
 
 /** Starts the fake on a free loopback port; `token` is the only one it accepts. */
 export async function startFakeGitHub(owner: string, repo: string, token: string): Promise<FakeGitHub> {
-  const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], issues: [] as FakeIssue[], nextId: 1000, writeStatus: 0 };
+  const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], issues: [] as FakeIssue[], pulls: [] as FakePull[], nextId: 1000, writeStatus: 0 };
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
       state.requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
@@ -70,6 +82,10 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     if (one && req.method === 'PATCH') { updateComment(res, Number(one[1]), parse(body)); return; }
     if (issue && !issue[1] && req.method === 'POST') { send(res, 201, addIssue(JSON.parse(body) as Partial<FakeIssue> & { labels?: string[] })); return; }
     if (issue?.[1] && req.method === 'PATCH') { updateIssue(res, Number(issue[1]), JSON.parse(body) as Partial<FakeIssue>); return; }
+    const pull = new RegExp(`^/repos/${owner}/${repo}/pulls(?:/(\\d+))?$`).exec(url.pathname);
+    if (pull && !pull[1] && req.method === 'GET') { send(res, 200, listPulls(url)); return; }
+    if (pull && !pull[1] && req.method === 'POST') { openPull(res, JSON.parse(body) as Partial<FakePull>); return; }
+    if (pull?.[1] && req.method === 'PATCH') { updatePull(res, Number(pull[1]), JSON.parse(body) as Partial<FakePull>); return; }
     send(res, 404, { message: 'Not Found' });
   }
 
@@ -115,6 +131,29 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     send(res, 200, issue);
   }
 
+  function listPulls(url: URL): FakePull[] {
+    const wanted = url.searchParams.get('state') ?? 'open';
+    const head = url.searchParams.get('head');
+    return state.pulls.filter((pull) => (wanted === 'all' || pull.state === wanted) && (head === null || `${owner}:${pull.head}` === head));
+  }
+
+  function openPull(res: ServerResponse, input: Partial<FakePull>): void {
+    if (!input.head || !input.base || !input.title) { send(res, 422, { message: 'Validation Failed' }); return; }
+    if (state.pulls.some((pull) => pull.state === 'open' && pull.head === input.head)) { send(res, 422, { message: 'A pull request already exists' }); return; }
+    const number = state.nextId++;
+    const pull: FakePull = { number, title: input.title, body: input.body ?? '', head: input.head, base: input.base, state: 'open', html_url: `https://github.example/${owner}/${repo}/pull/${number}` };
+    state.pulls.push(pull);
+    send(res, 201, pull);
+  }
+
+  function updatePull(res: ServerResponse, number: number, input: Partial<FakePull>): void {
+    const pull = state.pulls.find((candidate) => candidate.number === number);
+    if (!pull) { send(res, 404, { message: 'Not Found' }); return; }
+    if (input.title !== undefined) pull.title = input.title;
+    if (input.body !== undefined) pull.body = input.body;
+    send(res, 200, pull);
+  }
+
   function updateComment(res: ServerResponse, id: number, body: string): void {
     const comment = state.comments.find((candidate) => candidate.id === id);
     if (!comment) { send(res, 404, { message: 'Not Found' }); return; }
@@ -128,6 +167,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     requests: state.requests,
     comments: state.comments,
     issues: state.issues,
+    pulls: state.pulls,
     get writeStatus() {
       return state.writeStatus;
     },

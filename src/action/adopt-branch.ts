@@ -1,0 +1,37 @@
+/**
+ * Puts the adopt edit on its own branch and pushes it: the branch starts again from the checked
+ * out commit on every run (it belongs to the action, so it is force-pushed), so the pull request
+ * always shows today's outside changes against the default branch, never a pile of old runs.
+ * Git runs with the workspace's own remote and credentials (actions/checkout leaves them).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The branch `command: adopt` owns. */
+export const ADOPT_BRANCH = 'autojoin-sync/adopt';
+
+/** Who the adopt commit is by, as GitHub's own bot commits are. */
+const BOT = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
+
+/**
+ * Commits `files` (paths relative to `workspace`) on {@link ADOPT_BRANCH}, starting at HEAD, and
+ * force-pushes it to `origin`; the workspace is back on the commit it had, its files as before.
+ * @returns the new commit's id
+ */
+export async function pushAdoptBranch(workspace: string, files: readonly string[], message: string): Promise<string> {
+  const git = async (...args: string[]): Promise<string> => (await run('git', args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+  const start = await git('rev-parse', 'HEAD');
+  const identity = ['-c', `user.name=${BOT.name}`, '-c', `user.email=${BOT.email}`];
+  await git('checkout', '-q', '-B', ADOPT_BRANCH);
+  try {
+    await git('add', '--', ...files);
+    await git(...identity, 'commit', '-q', '--no-verify', '-m', message);
+    const commit = await git('rev-parse', 'HEAD');
+    await git('push', '-q', '--force', 'origin', `HEAD:refs/heads/${ADOPT_BRANCH}`);
+    return commit;
+  } finally {
+    await git('checkout', '-q', '--detach', start);
+  }
+}

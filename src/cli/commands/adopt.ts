@@ -1,0 +1,64 @@
+/**
+ * `autojoin-sync adopt`: writes the live state of scopes changed outside this repository into
+ * their policy files, so the change can be reviewed as a pull request instead of reverted.
+ */
+import type { Command } from 'commander';
+import { adoptDrift } from '../../reconcile/adopt.js';
+import type { ListingKind } from '../../service/types.js';
+import { log } from '../../run/log.js';
+import { writeStdout } from '../../run/output.js';
+import { escapeControls } from '../../render/escape.js';
+import { outsideLine } from '../../render/describe.js';
+import { plural } from '../../text.js';
+import { addServiceOptions, takeOwnershipOption } from '../options.js';
+import { planOrFail, refuseUnreadablePaths, withSession } from '../session.js';
+
+interface AdoptFlags {
+  emulator?: boolean;
+  listing?: ListingKind;
+  concurrency: number;
+  requestTimeout?: number;
+  takeOwnership?: string[];
+}
+
+/** Registers `autojoin-sync adopt`. */
+export function register(program: Command): void {
+  addServiceOptions(program.command('adopt'))
+    .description(
+      'Plan the policy files under PATH (default: the current directory) and write the live state of every scope ' +
+        'changed outside this repository (drift) into its policy file, as a minimal edit: comments, key order, other ' +
+        'documents and the entries that stay are kept. Commit the result as a pull request to keep the change; ' +
+        'a scope changed both here and outside (a conflict) is listed, not written. Reads the service; writes only files.',
+    )
+    .argument('[path...]', 'policy files or directories (default: .)')
+    .addOption(takeOwnershipOption())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ autojoin-sync adopt policies/ && git diff      # review what admins changed in the widget
+  $ autojoin-sync adopt && autojoin-sync plan      # then: No changes
+
+Exit codes: 0 adopted (or nothing to adopt) · 1 invalid policy files or another error`,
+    )
+    .action((paths: string[], flags: AdoptFlags) => runAdopt(paths, flags));
+}
+
+async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
+  const cwd = process.cwd();
+  await refuseUnreadablePaths(cwd, paths);
+  await withSession(
+    cwd,
+    paths,
+    async ({ client, project, target }) => {
+      const plan = await planOrFail({ paths, cwd, client, project, target, flags: { ...flags, prune: false }, label: 'read' });
+      const result = await adoptDrift(plan, cwd);
+      for (const entry of result.adopted) {
+        writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
+      }
+      for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
+      log().always(result.adopted.length === 0 ? 'Nothing to adopt: no scope was changed outside this repository.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
+    },
+    flags,
+  );
+}

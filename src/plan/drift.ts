@@ -1,0 +1,124 @@
+/**
+ * Drift with three sides (README, "Drift"). A scope this repository wrote carries its marker,
+ * whose digest is that of the state last applied. Against it:
+ *  - the files changed when the digest of what they declare now differs from the marker's;
+ *  - the live state changed when what the service shows differs from the state last applied.
+ * Neither needs git while the files are unchanged: then the files ARE the state last applied (the
+ * digests match). Only a scope that changed on both sides needs that state itself, read from git
+ * at the marker's commit; when that commit is gone, such a scope is this repository's change.
+ * Pure: no I/O.
+ */
+import { comparableDomains } from '../domain.js';
+import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
+import { canonicalJson } from './fields.js';
+import type { Policy } from '../policy/types.js';
+import type { LiveScope } from '../service/types.js';
+
+/**
+ * Which side changed a scope:
+ *  - change:   the files differ from the state last applied (this repository's change);
+ *  - drift:    the live state differs from it and the files do not (changed outside this repository);
+ *  - conflict: both.
+ */
+export type Origin = 'change' | 'drift' | 'conflict';
+
+/** What was changed outside this repository: the state last applied → the live state. */
+export interface OutsideChange {
+  added: string[];
+  removed: string[];
+  /** Managed fields whose live value differs from the state last applied. */
+  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
+  /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
+  modifiedAt?: string;
+}
+
+/** The three sides of one scope, as `classifyDrift` takes them. */
+export interface DriftSides {
+  /** What the files declare now. */
+  desired: WrittenState;
+  live: LiveScope;
+  /** The live marker; it names this repository's owner (the caller checked). */
+  marker: Marker;
+  /** The state at the marker's commit, read from git; null when that commit or file is gone. */
+  lastApplied?: WrittenState | null;
+}
+
+export interface DriftVerdict {
+  origin: Origin;
+  /** drift and conflict: what changed outside, measured from the state last applied. */
+  outside?: OutsideChange;
+  /** The state the outside change is measured from: the files' when unchanged, else git's. */
+  base?: WrittenState;
+}
+
+/** @returns the state a policy declares, in the shape its marker's digest covers. */
+export function writtenStateOf(policy: Pick<Policy, 'scope' | 'scopeType' | 'componentId' | 'scopeName' | 'metadata' | 'domains'>): WrittenState {
+  const state: WrittenState = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
+  if (policy.scopeName !== undefined) state.scopeName = policy.scopeName;
+  if (policy.metadata !== undefined) state.metadata = policy.metadata;
+  return state;
+}
+
+/**
+ * The live state in the shape of `base`: the fields `base` manages, read from the service. The
+ * service does not show the component, so `base`'s stands in for it.
+ */
+export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState {
+  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  if (base.scopeName !== undefined) state.scopeName = live.scopeName ?? undefined;
+  if (base.metadata !== undefined) state.metadata = unmarkedMetadata(live.metadata);
+  return state;
+}
+
+/**
+ * Each domain and field where the files and the live state differ is put down to the side that
+ * moved it away from the state last applied (`base`): the one of the two that no longer equals it.
+ * Attributing item by item (rather than comparing whole states) keeps an adopted change from
+ * counting as this repository's: after `adopt`, only what moved outside since is drift.
+ * @returns which side changed the scope, and what changed outside (drift, conflict); `change`
+ *   when the last applied state is needed and unknown (its commit is gone)
+ */
+export function classifyDrift(sides: DriftSides): DriftVerdict {
+  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
+  if (base === null) return { origin: 'change' };
+  const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);
+  if (outside.added.length + outside.removed.length + outside.fields.length === 0) return { origin: 'change' };
+  if (sides.live.autojoin?.modifiedAt) outside.modifiedAt = sides.live.autojoin.modifiedAt;
+  return { origin: repository > 0 ? 'conflict' : 'drift', outside, base };
+}
+
+function attribute(desired: WrittenState, live: WrittenState, base: WrittenState): { outside: OutsideChange; repository: number } {
+  const files = new Set(comparableDomains(desired.domains));
+  const now = new Set(comparableDomains(live.domains));
+  const was = new Set(comparableDomains(base.domains));
+  const outside: OutsideChange = { added: [], removed: [], fields: [] };
+  let repository = base.componentId === desired.componentId ? 0 : 1;
+  for (const domain of comparableDomains([...files, ...now])) {
+    if (files.has(domain) === now.has(domain)) continue;
+    if (now.has(domain) === was.has(domain)) repository += 1;
+    else (now.has(domain) ? outside.added : outside.removed).push(domain);
+  }
+  for (const field of ['scopeName', 'metadata'] as const) {
+    if (desired[field] === undefined) continue;
+    const mine = canonicalJson(desired[field]);
+    if (mine === canonicalJson(live[field] ?? null)) continue;
+    if (base[field] !== undefined && mine === canonicalJson(base[field])) outside.fields.push({ field, before: base[field], after: live[field] ?? null });
+    else repository += 1;
+  }
+  return { outside, repository };
+}
+
+/**
+ * `drift: keep` on a conflict: this repository's change applied on top of the live state, so the
+ * change made outside stays. Domains: live + (added by the files) − (removed by the files).
+ * @returns the domain list to write
+ */
+export function mergedDomains(base: WrittenState, desired: WrittenState, live: readonly string[]): string[] {
+  const was = new Set(comparableDomains(base.domains));
+  const now = new Set(comparableDomains(desired.domains));
+  const merged = new Set(comparableDomains(live));
+  for (const domain of now) if (!was.has(domain)) merged.add(domain);
+  for (const domain of was) if (!now.has(domain)) merged.delete(domain);
+  return comparableDomains([...merged]);
+}

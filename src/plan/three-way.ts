@@ -1,0 +1,110 @@
+/**
+ * The plan builder's drift step (README, "Drift"): it sorts each changed scope that carries this
+ * owner's marker into this repository's change, drift or conflict (drift.ts), and applies the
+ * scope's `drift` setting: `revert` writes the files' state (today's behaviour, now labelled),
+ * `keep` leaves a drifted scope as it is live (reported in `plan.drift`, not written) and, on a
+ * conflict, writes this repository's change on top of the live state. A scope whose files
+ * changed since its marker is held until the state at the marker's commit is read from git, in
+ * one batch per commit for the whole plan (`needed`, then `resolve`).
+ */
+import { classifyDrift, mergedDomains, writtenStateOf, type DriftVerdict } from './drift.js';
+import { forcedUpdate, withAfter, type Desired } from './diff.js';
+import { liveMarker, stateDigest, type WrittenState } from './ownership.js';
+import type { DriftMode, Policy } from '../policy/types.js';
+import type { ScopeKey } from '../scope.js';
+import type { LiveScope } from '../service/types.js';
+import type { Change, DriftReport } from './types.js';
+
+/** A scope whose state at a commit is needed, and the file that declares it now (most likely where it was then too). */
+export interface NeededScope {
+  key: ScopeKey;
+  file: string;
+}
+
+/** The state at a marker's commit of one scope: null when that commit, or the scope in it, is gone. */
+export type LastApplied = (commit: string, key: ScopeKey) => WrittenState | null;
+
+interface Held {
+  desired: Desired;
+  live: LiveScope;
+  change: Change | null;
+  commit: string;
+  digest: string;
+}
+
+export interface ThreeWay {
+  /**
+   * @param change the two-way change of a scope a file declares (null: files and live agree)
+   * @returns the change to record now (null: none), or `held` until {@link ThreeWay.resolve}
+   */
+  sort(desired: Desired, live: LiveScope | undefined, change: Change | null): Change | null | 'held';
+  /** @returns the commits the held scopes need the policy files of, each with its scopes and the files that declare them now. */
+  needed(): Map<string, NeededScope[]>;
+  /** @returns the changes of the held scopes, now that the states at their commits are known. */
+  resolve(lastApplied: LastApplied): Change[];
+  /** Scopes changed outside that this plan leaves as they are (`drift: keep`). */
+  readonly kept: DriftReport[];
+}
+
+/**
+ * @param owner this run's owner: only scopes carrying its marker have a state last applied
+ * @param modeOf the scope's `drift` setting (its file's, else the project file's, else revert)
+ */
+export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): ThreeWay {
+  const held: Held[] = [];
+  const kept: DriftReport[] = [];
+  const place = (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict): Change | null => {
+    if (change === null || verdict.origin === 'change' || !verdict.outside || !verdict.base) return change;
+    const tagged: Change = { ...change, origin: verdict.origin, outside: verdict.outside };
+    if (modeOf(desired.policy) === 'revert') return tagged;
+    if (verdict.origin === 'conflict') return withAfter(tagged, mergedDomains(verdict.base, writtenStateOf(desired.policy), live.domains)) ?? keep(tagged);
+    return keep(tagged);
+  };
+  const keep = (change: Change): null => {
+    kept.push(driftReport(change));
+    return null;
+  };
+  return {
+    sort(desired, live, change) {
+      const marker = liveMarker(live);
+      if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
+      const state = writtenStateOf(desired.policy);
+      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      if (marker.commit === undefined) return change;
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      return 'held';
+    },
+    needed: () => groupByCommit(held),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
+    kept,
+  };
+}
+
+function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict) => Change | null): Change | null {
+  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const desired = writtenStateOf(entry.desired.policy);
+  const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: '', digest: entry.digest }, lastApplied: base });
+  let change = entry.change;
+  if (change === null && base !== null && base.componentId !== desired.componentId) {
+    change = forcedUpdate(entry.desired, entry.live, [{ field: 'componentId', before: base.componentId, after: desired.componentId }]);
+  }
+  return place(entry.desired, entry.live, change, verdict);
+}
+
+function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {
+  const byCommit = new Map<string, NeededScope[]>();
+  for (const entry of held) {
+    const { key, source } = entry.desired.policy;
+    const list = byCommit.get(entry.commit) ?? [];
+    list.push({ key, file: source.file });
+    byCommit.set(entry.commit, list);
+  }
+  return byCommit;
+}
+
+function driftReport(change: Change): DriftReport {
+  const report: DriftReport = { key: change.key, origin: change.origin ?? 'drift', live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
+  if (change.scopeName !== undefined) report.scopeName = change.scopeName;
+  if (change.source) report.source = change.source;
+  return report;
+}

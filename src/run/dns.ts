@@ -1,0 +1,93 @@
+/**
+ * The one home of the DNS check's settings (README, "Domain trust over DNS"), for the CLI and
+ * the action alike. On with `--dns` (or `--dns-strict`, `--dns-server`; the action's `dns` input)
+ * or `dns.check` in autojoin-sync.yaml. Resolvers: `--dns-server` (repeatable), else
+ * `dns.servers`, else AUTOJOIN_DNS_SERVERS (comma-separated), else the system's: never a public
+ * resolver chosen for the user.
+ */
+import { compareDiagnostics } from '../policy/format.js';
+import type { Diagnostic, Policy, ProjectConfig } from '../policy/types.js';
+import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, startDnsCheck, type DnsSettings } from '../dns/index.js';
+import { RunError } from './exit-codes.js';
+
+/** What a front end was told about the DNS check (flags or action inputs). */
+export interface DnsRequest {
+  /** `--dns` / the `dns` input. */
+  dns?: boolean;
+  /** `--dns-server`, in order / the `dns-servers` input. */
+  servers?: readonly string[];
+  /** What named `servers`, for an error (default `--dns-server`). */
+  serversFrom?: string;
+  /** `--dns-strict` / the `dns-strict` input. */
+  strict?: boolean;
+}
+
+/** Lookups in flight at once: enough to hide a resolver's latency, few enough for any resolver. */
+export const DNS_CONCURRENCY = 32;
+const DEFAULT_TIMEOUT_SECONDS = 5;
+const DEFAULT_DEADLINE_SECONDS = 120;
+
+/**
+ * @returns the check's settings, or null when the check is off
+ * @throws RunError naming the setting when a resolver address is unusable
+ */
+export async function dnsSettings(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv = process.env): Promise<DnsSettings | null> {
+  const dns = project.dns ?? {};
+  const asked = request.dns === true || request.strict === true || (request.servers?.length ?? 0) > 0;
+  if (!asked && dns.check !== true) return null;
+  return {
+    servers: await serversOf(request, project, env),
+    ...(dns.verify === 'txt' && dns.token !== undefined ? { token: dns.token } : {}),
+    strict: request.strict === true || dns.strict === true,
+    timeoutMs: (dns.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    deadlineMs: (dns.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS) * 1000,
+    concurrency: DNS_CONCURRENCY,
+  };
+}
+
+async function serversOf(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { where, servers } = serverSource(request, project, env);
+  try {
+    return await Promise.all(servers.map((server) => resolveServerAddress(server, where)));
+  } catch (error) {
+    throw error instanceof DnsServerError ? new RunError(error.message) : error;
+  }
+}
+
+/** @returns the first source that names any resolver: the flag (or input), the project file, the environment. */
+function serverSource(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): { where: string; servers: readonly string[] } {
+  if (request.servers && request.servers.length > 0) return { where: request.serversFrom ?? '--dns-server', servers: request.servers };
+  const configured = project.dns?.servers ?? [];
+  if (configured.length > 0) return { where: 'dns.servers in autojoin-sync.yaml', servers: configured };
+  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter(Boolean);
+  return { where: 'AUTOJOIN_DNS_SERVERS', servers: fromEnv };
+}
+
+/**
+ * The check as the plan's gate and validate's extra step: the policies' domains over DNS.
+ * @returns diagnostics at the domain entries (none when `settings` is null)
+ */
+export async function checkDns(
+  policies: readonly Policy[],
+  settings: DnsSettings | null,
+  options: { cwd: string },
+): Promise<Diagnostic[]> {
+  if (settings === null || policies.length === 0) return [];
+  return (await checkPoliciesOverDns(policies, settings, options)).sort(compareDiagnostics);
+}
+
+/** @returns makePlan's `checkBeforeRead` for these settings: nothing when the check is off. */
+export function dnsBeforeRead(settings: DnsSettings | null, cwd: string): { checkBeforeRead?: (policies: readonly Policy[]) => Promise<Diagnostic[]> } {
+  return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
+}
+
+/**
+ * The check for `validate`: its lookups start while the files load (`onChecked`), and `finish`
+ * places the findings of the policies that loaded.
+ * @returns the loader's hook and how to end the check (no hook, no findings when `settings` is null)
+ */
+export function dnsWhileLoading(settings: DnsSettings | null, cwd: string): { onChecked?: (policy: Policy) => void; finish: (policies: readonly Policy[]) => Promise<Diagnostic[]> } {
+  if (settings === null) return { finish: () => Promise.resolve([]) };
+  const check = startDnsCheck(settings, { cwd });
+  return { onChecked: (policy) => check.add(policy), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
+}

@@ -1,0 +1,50 @@
+/** The pieces of `command: adopt`: one pull request kept up to date, and the branch it comes from. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { upsertPullRequest } from '../../src/action/pull-request.js';
+import { ADOPT_BRANCH, pushAdoptBranch } from '../../src/action/adopt-branch.js';
+import { commitAll, git } from '../support/git.js';
+import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
+
+describe('upsertPullRequest', () => {
+  let github: FakeGitHub;
+  beforeEach(async () => {
+    github = await startFakeGitHub('acme', 'policies', 'tok-1234');
+  });
+  afterEach(() => github.close());
+
+  it('opens one pull request from the branch, then updates it in place', async () => {
+    const target = { apiUrl: github.url, token: 'tok-1234', owner: 'acme', repo: 'policies' };
+    const spec = { head: ADOPT_BRANCH, base: 'main', title: 'adopt', body: 'one' };
+    const created = await upsertPullRequest(target, spec);
+    const updated = await upsertPullRequest(target, { ...spec, body: 'two' });
+    expect(created.action).toBe('created');
+    expect(updated).toEqual({ action: 'updated', number: created.number, url: created.url });
+    expect(github.pulls).toHaveLength(1);
+    expect(github.pulls[0]).toMatchObject({ head: ADOPT_BRANCH, base: 'main', body: 'two', state: 'open' });
+    expect(github.requests.every((request) => request.authorization === 'Bearer tok-1234')).toBe(true);
+  });
+});
+
+describe('pushAdoptBranch', () => {
+  it('commits the edit on the adopt branch of a real remote and leaves the checkout where it was', () => {
+    const remote = mkdtempSync(join(tmpdir(), 'adopt-remote-'));
+    git(remote, 'init', '-q', '--bare');
+    const work = mkdtempSync(join(tmpdir(), 'adopt-work-'));
+    git(work, 'init', '-q', '-b', 'main');
+    writeFileSync(join(work, 'a.autojoin.yaml'), 'domains: [a.com]\n');
+    const start = commitAll(work);
+    git(work, 'remote', 'add', 'origin', remote);
+    git(work, 'push', '-q', 'origin', 'main');
+    writeFileSync(join(work, 'a.autojoin.yaml'), 'domains: [a.com, b.com]\n');
+    return pushAdoptBranch(work, ['a.autojoin.yaml'], 'Adopt outside changes').then((commit) => {
+      expect(git(remote, 'rev-parse', `refs/heads/${ADOPT_BRANCH}`)).toBe(commit);
+      expect(git(remote, 'show', `${ADOPT_BRANCH}:a.autojoin.yaml`)).toBe('domains: [a.com, b.com]');
+      expect(git(remote, 'log', '-1', '--format=%an%n%P', ADOPT_BRANCH).split('\n')).toEqual(['github-actions[bot]', start]);
+      expect(git(work, 'rev-parse', 'HEAD')).toBe(start);
+      expect(readFileSync(join(work, 'a.autojoin.yaml'), 'utf8')).toBe('domains: [a.com]\n');
+    });
+  });
+});
