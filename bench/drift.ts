@@ -13,6 +13,7 @@ import { createClient } from '../src/service/client.js';
 import { DEFAULT_API_KEY, emptyData, startEmulator, type Emulator } from '../src/emulator/index.js';
 import type { Plan } from '../src/plan/types.js';
 import type { BenchOptions, BenchRow } from './types.js';
+import { settingsIn } from '../src/run/settings.js';
 
 const LATENCY_MS = 20;
 const CONCURRENCY = 16;
@@ -29,7 +30,7 @@ export async function benchDrift(options: BenchOptions): Promise<BenchRow[]> {
     git(dir, 'add', '.');
     git(dir, 'commit', '-q', '-m', 'policies');
     const head = git(dir, 'rev-parse', 'HEAD').trim();
-    await run(emulator, dir, (plan) => applyPlan({ client: plan.client, plan: plan.plan, limits: {}, concurrency: CONCURRENCY, commit: head }));
+    await run(emulator, dir, (plan) => applyPlan({ client: plan.client, plan: plan.plan, settings: settingsIn(dir, { flags: { concurrency: CONCURRENCY } }), commit: head }));
     const clean = await medianPlan(emulator, dir, 0);
     const drifted = Math.round(scopes / 10);
     await driftOutside(emulator, drifted);
@@ -66,7 +67,7 @@ async function medianPlan(emulator: Emulator, dir: string, expected: number): Pr
 async function run<T>(emulator: Emulator, dir: string, work: (made: { plan: Plan; client: ReturnType<typeof createClient> }) => Promise<T>): Promise<T> {
   const client = createClient({ baseUrl: emulator.url, apiKey: DEFAULT_API_KEY, connections: CONCURRENCY });
   try {
-    const { plan } = await makePlan({ paths: ['.'], cwd: dir, client, project: {}, concurrency: CONCURRENCY, listing: 'autojoin', prune: false });
+    const { plan } = await makePlan({ settings: settingsIn(dir, { flags: { concurrency: CONCURRENCY, read: 'autojoin', prune: false } }), client });
     if (!plan) throw new Error('bench drift: no plan');
     return await work({ plan, client });
   } finally {

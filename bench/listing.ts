@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makePlan } from '../src/reconcile/index.js';
+import { settingsIn } from '../src/run/settings.js';
 import { createClient } from '../src/service/client.js';
 import { generateData, startEmulator, type EmulatorOptions } from '../src/emulator/index.js';
 import type { ListingKind } from '../src/service/types.js';
@@ -59,7 +60,7 @@ async function measurePlan(cwd: string, mode: Mode): Promise<{ seconds: number; 
   const client = createClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, connections: CONCURRENCY });
   try {
     const began = performance.now();
-    const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, listing: mode.listing, concurrency: CONCURRENCY });
+    const { plan } = await makePlan({ settings: settingsIn(cwd, { flags: { read: mode.listing, concurrency: CONCURRENCY } }), client });
     const seconds = (performance.now() - began) / 1000;
     if (plan?.changes.length !== SCOPES) throw new Error(`bench listing: expected ${SCOPES} changes with ${mode.name}`);
     return { seconds, requests: client.requestCount };

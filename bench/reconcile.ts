@@ -34,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { applyPlan, makePlan } from '../src/reconcile/index.js';
+import { settingsIn } from '../src/run/settings.js';
 import { syncRequest } from '../src/apply/apply.js';
 import { autojoinStatePath, listingPath, SYNC_PATH } from '../src/service/paths.js';
 import { createClient } from '../src/service/client.js';
@@ -229,7 +230,7 @@ async function measureBare(baseUrl: string, requests: readonly BareRequest[], co
 async function measurePlan(baseUrl: string, cwd: string, concurrency: number, scopes: number): Promise<Plan> {
   const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
-    const { plan } = await makePlan({ paths: ['.'], cwd, client, project: {}, concurrency });
+    const { plan } = await makePlan({ settings: settingsIn(cwd, { flags: { concurrency } }), client });
     if (plan?.changes.length !== scopes) throw new Error(`bench plan has ${plan?.changes.length ?? 'no'} changes, expected ${scopes}`);
     return plan;
   } finally {
@@ -240,7 +241,7 @@ async function measurePlan(baseUrl: string, cwd: string, concurrency: number, sc
 async function measureApply(baseUrl: string, plan: Plan, concurrency: number): Promise<void> {
   const client = createClient({ baseUrl, apiKey: DEFAULT_API_KEY, connections: concurrency });
   try {
-    const report = await applyPlan({ client, plan, limits: {}, concurrency });
+    const report = await applyPlan({ client, plan, settings: settingsIn('.', { flags: { concurrency } }) });
     if (report.failed.length > 0) throw new Error(`bench apply failed for ${report.failed.length} scopes: ${report.failed[0]?.reason}`);
   } finally {
     await client.close();

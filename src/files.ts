@@ -44,8 +44,8 @@ export class FileAccessError extends Error {
 export interface ReadOptions {
   /** Largest size read, in bytes; a larger file is refused before any byte is read. */
   maxBytes: number;
-  /** When set, the file's real path must lie inside this directory (a real path itself, as {@link readableRoot} returns). */
-  root?: string;
+  /** When set, the file's real path must lie inside this directory or one of these (real paths themselves, as {@link realRoot} returns). */
+  root?: string | readonly string[];
   /** What the file is, for messages: `policy file`, `saved plan`. */
   what?: string;
   /**
@@ -136,9 +136,11 @@ function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDe
   return 'not a file';
 }
 
-function checkInsideRoot(file: string, real: string, root: string, what: string): void {
-  if (isInside(root, real)) return;
-  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${root}; only files inside the repository are read`, 'outside-root');
+function checkInsideRoot(file: string, real: string, root: string | readonly string[], what: string): void {
+  const roots = typeof root === 'string' ? [root] : root;
+  if (roots.some((dir) => isInside(dir, real))) return;
+  const where = roots.join(' or ');
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where}; only files inside the named path's repository (or directory, outside git) are read`, 'outside-root');
 }
 
 /** @returns true when `file` is `dir` or lies under it (both absolute, symlinks resolved). */
@@ -171,8 +173,8 @@ function tooLarge(file: string, what: string, size: number, maxBytes: number): F
 }
 
 /**
- * The directory whose files the tool may read: the git repository around `cwd` (the nearest
- * directory holding `.git`, a directory or a worktree's file), else `cwd` itself.
+ * The git repository around `cwd`: the nearest directory holding `.git` (a directory or a
+ * worktree's file), or null outside one.
  */
 export async function repositoryRoot(cwd: string): Promise<string | null> {
   for (let dir = cwd; ; dir = dirname(dir)) {
@@ -181,10 +183,9 @@ export async function repositoryRoot(cwd: string): Promise<string | null> {
   }
 }
 
-/** @returns the real path (symlinks resolved) of the repository root around `cwd`, or of `cwd` outside a repository. */
-export async function readableRoot(cwd: string): Promise<string> {
-  const root = (await repositoryRoot(cwd)) ?? cwd;
-  return realpath(root).catch(() => root);
+/** @returns the real path (symlinks resolved) of `dir`, a root reads are contained in; `dir` itself when it cannot be resolved. */
+export async function realRoot(dir: string): Promise<string> {
+  return realpath(dir).catch(() => dir);
 }
 
 export interface WriteOptions {

@@ -13,19 +13,21 @@ import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { planFor, projectOrFail, withClient, writeJobSummary, type StepOutcome } from './steps.js';
+import { planFor, withClient, writeJobSummary, type StepOutcome } from './steps.js';
+import type { RunSettings } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 
 /** Marks the pull request body as this action's. */
 const ADOPT_MARKER = '<!-- autojoin-sync:adopt -->';
 
 /** `adopt`: the live state of drifted scopes into their files, on a branch, as one pull request. */
-export async function adoptStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  return withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor({ ...inputs, prune: false }, context, project, client);
+export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, given: RunSettings): Promise<StepOutcome> {
+  // Adopting writes files from live state: it never prunes.
+  const settings: RunSettings = { ...given, prune: false };
+  return withClient(settings, async (client) => {
+    const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
-    const result = await adoptDrift(plan, context.workspace);
+    const result = await adoptDrift(plan, settings.base);
     const driftCount = result.adopted.length + result.conflicts.length;
     if (result.adopted.length === 0) {
       const summary = result.conflicts.length === 0 ? 'No drift: nothing to adopt.' : `Nothing adopted: ${plural(result.conflicts.length, 'conflict')} to settle by hand.`;
@@ -33,7 +35,7 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext):
       return { exitCode: ExitCode.ok, summary, hasChanges: false, driftCount };
     }
     const body = pullRequestBody(result.adopted, result.conflicts);
-    await pushAdoptBranch(context.workspace, result.files, `Adopt ${plural(result.adopted.length, 'scope')} changed outside this repository`);
+    await pushAdoptBranch(settings.base, result.files, `Adopt ${plural(result.adopted.length, 'scope')} changed outside this repository`);
     const url = await openPullRequest(inputs, context, body);
     const summary = `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}: ${url}`;
     await writeJobSummary(`${body}\n`);

@@ -31,7 +31,9 @@ export interface ActionInputs {
   excludeScope?: string[];
   allowEmpty: boolean;
   concurrency?: number;
-  /** Unset: AUTOJOIN_LISTING, then the project file, then by-group (src/run/listing.ts). */
+  /** How live state is read; unset: AUTOJOIN_READ, then the project file, then the default (src/run/settings.ts). */
+  read?: ListingKind;
+  /** The old name of `read`. */
   listing?: ListingKind;
   /** Fail the step when the plan has changes (drift detection). */
   detailedExitcode: boolean;
@@ -54,7 +56,10 @@ export type InputGetter = (name: string) => string;
  */
 export function parseInputs(get: InputGetter): ActionInputs {
   const text = (name: string): string | undefined => get(name).trim() || undefined;
-  const listing = text('listing');
+  const mode = (name: string): ListingKind | undefined => {
+    const value = text(name);
+    return value === undefined ? undefined : oneOf(name, value, LISTING_KINDS);
+  };
   return {
     command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt'] as const),
     paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
@@ -71,7 +76,8 @@ export function parseInputs(get: InputGetter): ActionInputs {
     excludeScope: lines(text('exclude-scope')),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
-    listing: listing === undefined ? undefined : oneOf('listing', listing, LISTING_KINDS),
+    read: mode('read'),
+    listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),

@@ -11,9 +11,11 @@ import { setOutputSecrets } from '../run/output.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { secretForms } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
-import { parseInputs, readWorkflowContext, type ActionInputs } from './inputs.js';
-import { applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
+import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
+import { actionSettings } from './settings.js';
+import { annotate, applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
+import type { RunSettings } from '../run/settings.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 
 /**
@@ -31,7 +33,8 @@ export async function run(): Promise<void> {
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const context = readWorkflowContext(process.env);
-    const outcome = await runStep(inputs, context, (outputs) => (planned = outputs));
+    const settings = await actionSettings(inputs, context, (diagnostics, base) => annotate(diagnostics, { base }, context));
+    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs));
     conclude(outcome, inputs);
   } catch (error) {
     const failure = asRunError(error);
@@ -42,16 +45,16 @@ export async function run(): Promise<void> {
   }
 }
 
-function runStep(inputs: ActionInputs, context: ReturnType<typeof readWorkflowContext>, onPlan: OnPlan): Promise<StepOutcome> {
+function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
   switch (inputs.command) {
     case 'validate':
-      return validateStep(inputs, context);
+      return validateStep(inputs, context, settings);
     case 'plan':
-      return planStep(inputs, context, onPlan);
+      return planStep(inputs, context, settings, onPlan);
     case 'apply':
-      return applyStep(inputs, context, onPlan);
+      return applyStep(inputs, context, settings, onPlan);
     case 'adopt':
-      return adoptStep(inputs, context);
+      return adoptStep(inputs, context, settings);
   }
 }
 

@@ -9,17 +9,16 @@ import * as core from './runner.js';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
-import { resolveListing } from '../run/listing.js';
-import { loadProjectOrFail } from '../run/project.js';
-import { checkPoliciesFound, loadPolicies, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
+import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
 import { plural } from '../text.js';
-import type { Diagnostic, LoadResult, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, LoadResult } from '../policy/types.js';
+import type { RunSettings } from '../run/settings.js';
 import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, limitsFrom, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { applyPlan, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
@@ -37,7 +36,6 @@ import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../reconcile/git.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -66,30 +64,29 @@ export interface StepOutcome extends PlanOutputs {
 export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
-export async function validateStep(inputs: ActionInputs, context: WorkflowContext): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), context.workspace);
-  const loaded = await loadPolicies(inputs.paths, { cwd: context.workspace, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
+export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
+  const { paths, base: cwd, roots, project } = settings;
+  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), cwd);
+  const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
   const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
-  annotate(load.diagnostics);
+  annotate(load.diagnostics, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
   const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
   const failed = load.diagnostics.some((d) => d.severity === 'error');
-  if (!failed) checkPoliciesFound(inputs.paths, load, context.workspace, inputs.allowNoPolicies);
+  if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
-export async function planStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  const work = withClient(inputs, context, project, async (client) => {
-    const { plan, load } = await planFor(inputs, context, project, client);
-    if (!plan) return loadFailed(inputs, context, load, true);
+export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  const work = withClient(settings, async (client) => {
+    const { plan, load } = await planFor(inputs, context, settings, client);
+    if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
-    const cautions = findViolations(plan.changes, limitsFrom(project, inputs), plan.scopes).map((violation) => violation.message);
+    const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -119,22 +116,21 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, onPlan: OnPlan): Promise<StepOutcome> {
-  const project = await projectOrFail(context.workspace, inputs.paths);
-  return withClient(inputs, context, project, async (client) => {
-    const made = await planToApply(inputs, context, project, client);
-    if (!made.plan) return loadFailed(inputs, context, made.load, false);
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  return withClient(settings, async (client) => {
+    const made = await planToApply(inputs, context, settings, client);
+    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, planJson, planSha256 } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
     const title = planTitle(inputs.paths);
     let report;
     try {
       const progress = log().progress('applied');
-      const options = { client, plan, limits: limitsFrom(project, inputs), concurrency: inputs.concurrency, listing: resolveListing(inputs.listing, project), onProgress: progress.update };
+      const options = { client, plan, settings, onProgress: progress.update };
       const ownership = {
         takeOwnership: takeOwnershipOf(inputs),
-        owner: project.owner ?? DEFAULT_OWNER,
-        commit: await headCommit(context.workspace),
+        owner: settings.owner,
+        commit: await headCommit(settings.base),
         onNotice: (message: string) => core.notice(message),
       };
       report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
@@ -153,40 +149,35 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
 type PlanToApply = { plan: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
 
 /** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<PlanToApply> {
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
     return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
-  const { plan, load } = await planFor(inputs, context, project, client);
+  const { plan, load } = await planFor(inputs, context, settings, client);
   if (!plan) return { plan: null, load };
   const written = await writePlanFile(plan, context);
   return { plan, planJson: written.file, planSha256: written.sha256 };
 }
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
-export async function planFor(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const dns = await dnsSettings(inputs.dns, project);
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+  const dns = await dnsSettings(inputs.dns, settings.project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
-    paths: inputs.paths,
-    cwd: context.workspace,
+    settings,
     client,
-    project,
-    listing: resolveListing(inputs.listing, project),
-    concurrency: inputs.concurrency,
     pruneFrom: inputs.pruneFrom,
-    prune: inputs.prune,
     allowNoPolicies: inputs.allowNoPolicies,
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
-    ...dnsBeforeRead(dns, context.workspace),
+    ...dnsBeforeRead(dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
-    annotate(made.load.diagnostics);
+    annotate(made.load.diagnostics, settings, context);
     return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
   });
 }
@@ -212,21 +203,11 @@ async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: 
   return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
 }
 
-/** Connects as the CLI does (base-url / api-key inputs in the environment's place) and always closes. */
-export async function withClient<T>(inputs: ActionInputs, context: WorkflowContext, project: ProjectConfig, work: (client: ServiceClient) => Promise<T>): Promise<T> {
-  const env = serviceEnv(inputs, process.env);
+/** Connects as the CLI does (the settings hold the base-url / api-key inputs) and always closes. */
+export async function withClient<T>(settings: RunSettings, work: (client: ServiceClient) => Promise<T>): Promise<T> {
   const notice = (message: string): void => core.info(message);
   const onRequest = (event: RequestEvent): void => log().request(event);
-  const options = {
-    env,
-    cwd: context.workspace,
-    baseUrl: project.baseUrl,
-    projectFile: project.file,
-    notice,
-    baseUrlHint: 'the action input base-url',
-    onRequest,
-    connections: inputs.concurrency,
-  };
+  const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
   return withServiceClient(options, (message) => core.notice(message), work);
 }
 
@@ -244,17 +225,26 @@ export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env
   };
 }
 
-export function projectOrFail(workspace: string, paths: string[]): Promise<ProjectConfig> {
-  return loadProjectOrFail(workspace, paths, annotate, 'see the annotations');
-}
-
-/** One annotation per diagnostic, at its file, line and column. */
-function annotate(diagnostics: readonly Diagnostic[]): void {
+/**
+ * One annotation per diagnostic, at its file, line and column: files are named relative to the
+ * run's base (the paths' repository), annotations relative to the workspace.
+ */
+export function annotate(diagnostics: readonly Diagnostic[], where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): void {
   for (const d of diagnostics) {
-    const properties = { file: d.file, startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
+    const properties = { file: workspaceFile(d.file, where, context), startLine: d.line, startColumn: d.column, title: `autojoin-sync: ${d.code}` };
     if (d.severity === 'error') core.error(escapeControls(d.message), properties);
     else core.warning(escapeControls(d.message), properties);
   }
+}
+
+/** A file named relative to the run's base, named relative to the workspace, as GitHub shows files. */
+function workspaceFile(file: string, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): string {
+  return relativePosix(context.workspace, resolve(where.base, file));
+}
+
+/** The load with its diagnostics' files named relative to the workspace, for the job summary and the comment. */
+function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): LoadResult {
+  return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where, context) })) };
 }
 
 /** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts; @returns it and its sha256. */

@@ -11,15 +11,14 @@ import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
 import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest } from '../plan/ownership.js';
-
-export const DEFAULT_CONCURRENCY = 16;
+import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
 
 export interface ApplyOptions {
   /** The commit HEAD points to, recorded in each write's ownership marker; none outside git. */
   commit?: string;
   /** Said once when the service's answer to a write shows no ownership marker. */
   onNotice?: (message: string) => void;
-  /** Most POSTs in flight at once (default 16). */
+  /** Most POSTs in flight at once (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
   /** Called after each scope, applied or failed. */
   onProgress?: (done: number, total: number) => void;

@@ -1,24 +1,29 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { LISTING_KINDS } from '../run/listing.js';
-import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
+import { DEFAULT_LISTING, LISTING_KINDS } from '../run/listing.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /**
- * `--listing by-group|by-scope|autojoin`: how live state is read. No commander default: when
- * left out, src/run/listing.ts falls back to AUTOJOIN_LISTING, the project file, then by-group.
+ * `--read autojoin|by-scope|by-group`: how live state is read. No commander default: when left
+ * out, src/run/settings.ts falls back to AUTOJOIN_READ, `read:` in the project file, then DEFAULT_LISTING.
  */
-export function listingOption(): Option {
+export function readOption(): Option {
   return new Option(
-    '--listing <kind>',
-    'how live state is read: by-group (call 1, deprecated; default), by-scope (call 1b) or autojoin (call 2b only); ' +
-      'else AUTOJOIN_LISTING, else listing: in autojoin-sync.yaml',
+    '--read <mode>',
+    `how live state is read: autojoin (call 2b alone, one request a scope), by-scope (call 1b, then 2b) or by-group (call 1, then 2b); ` +
+      `else AUTOJOIN_READ, else read: in autojoin-sync.yaml, else ${DEFAULT_LISTING}`,
   ).choices(LISTING_KINDS);
 }
 
-/** `--concurrency N`: requests in flight at once (1–256). */
+/** `--listing`: the old name of `--read`, accepted for one release. */
+export function listingOption(): Option {
+  return new Option('--listing <mode>', 'old name of --read (accepted for one release)').choices(LISTING_KINDS);
+}
+
+/** `--concurrency N`: requests in flight at once (1–256); no commander default, src/run/settings.ts has it. */
 export function concurrencyOption(): Option {
-  return new Option('--concurrency <n>', 'requests in flight at once').default(16).argParser(parseConcurrency);
+  return new Option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`).argParser(parseConcurrency);
 }
 
 function parseConcurrency(text: string): number {
@@ -29,7 +34,7 @@ function parseConcurrency(text: string): number {
 
 /** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
 export function emulatorOption(): Option {
-  return new Option('--emulator', 'run against the embedded local emulator (.autojoin-sync/emulator.json), even in CI or with AUTOJOIN_API_KEY set');
+  return new Option('--emulator', 'run against the embedded local emulator (state in .autojoin-sync/emulator.json beside autojoin-sync.yaml), even in CI or with AUTOJOIN_API_KEY set');
 }
 
 /** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */
@@ -93,7 +98,7 @@ export function useColor(): boolean {
 
 /** `--request-timeout SECONDS`: total deadline of each request attempt (default 30, or AUTOJOIN_REQUEST_TIMEOUT). */
 export function requestTimeoutOption(): Option {
-  return new Option('--request-timeout <seconds>', 'deadline of each request attempt, headers and body (default 30; env AUTOJOIN_REQUEST_TIMEOUT)').argParser(
+  return new Option('--request-timeout <seconds>', `deadline of each request attempt, headers and body (default ${DEFAULT_REQUEST_TIMEOUT_SECONDS}; env AUTOJOIN_REQUEST_TIMEOUT)`).argParser(
     parseRequestTimeout,
   );
 }
@@ -104,9 +109,9 @@ function parseRequestTimeout(text: string): number {
   return value;
 }
 
-/** Adds the flags of every command that reads the service: --listing, --concurrency, --request-timeout, --emulator. */
+/** Adds the flags of every command that reads the service: --read (and --listing), --concurrency, --request-timeout, --emulator. */
 export function addServiceOptions(command: Command): Command {
-  return command.addOption(listingOption()).addOption(concurrencyOption()).addOption(requestTimeoutOption()).addOption(emulatorOption());
+  return command.addOption(readOption()).addOption(listingOption()).addOption(concurrencyOption()).addOption(requestTimeoutOption()).addOption(emulatorOption());
 }
 
 /** Adds one value to a repeatable flag's list (`--scope a --scope b`). */

@@ -77,7 +77,8 @@ Environment:
   AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
   AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
   AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
-  AUTOJOIN_LISTING       as --listing (by-group, by-scope, autojoin)
+  VORTEX_API_BASE_URL, VORTEX_API_KEY  the service SDKs' names, used when the AUTOJOIN_ ones are unset
+  AUTOJOIN_READ          as --read (autojoin, by-scope, by-group); AUTOJOIN_LISTING is its old name
   AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
   HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
   NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust

@@ -1,22 +1,20 @@
 /**
- * What plan, apply and import share: a session (project file, connection, client, always
- * closed), making a plan with diagnostics on stderr, and progress on a terminal.
+ * What plan, apply and import share: the run's settings (resolved once), a session (connection,
+ * client, always closed), making a plan with diagnostics on stderr, and progress on a terminal.
  */
 import { withServiceClient, type ConnectOptions } from '../run/connect.js';
 import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
 import { formatDiagnostic, NoPoliciesError, unreadablePaths } from '../policy/index.js';
-import { loadProjectOrFail } from '../run/project.js';
+import { DiagnosticsError } from './json-result.js';
 import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
-import type { ListingKind } from '../service/types.js';
-import type { Diagnostic, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic } from '../policy/types.js';
 import { RunError, toRunError } from '../run/exit-codes.js';
 import { escapeControls } from '../render/escape.js';
-import { resolveListing } from '../run/listing.js';
+import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
 import { log, type Progress } from '../run/log.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { DiagnosticsError } from './json-result.js';
 import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
 import { dnsRequest, type DnsFlags } from './options.js';
 import { redactOutput, writeStderr } from '../run/output.js';
@@ -24,30 +22,36 @@ import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 
-/** What a command talks to: the service client and the project file. */
+/** What a command talks to: the service client, and the run's settings. */
 export interface Session {
   client: ServiceClient;
-  project: ProjectConfig;
+  settings: RunSettings;
   /** Where plans say they were made: the base URL, or `embedded`. */
   target: string;
 }
 
 /**
+ * Resolves the run's settings once, from the command's flags, the environment and the project
+ * file found from `paths` (src/run/settings.ts); the project file's problems go to stderr.
+ * @throws RunError when the project file has an error or a setting is invalid
+ */
+export function cliSettings(paths: readonly string[], flags: SettingFlags): Promise<RunSettings> {
+  return resolveSettings({ cwd: process.cwd(), paths, flags: settingFlagsOf(flags), env: process.env, report: printDiagnostics });
+}
+
+/** The flags a command was given that are settings (commander also hands over its own). */
+function settingFlagsOf(flags: SettingFlags): SettingFlags {
+  const { read, listing, concurrency, requestTimeout, emulator, maxRemovals, maxRemovalPercent, allowEmpty, prune } = flags;
+  return { read, listing, concurrency, requestTimeout, emulator, maxRemovals, maxRemovalPercent, allowEmpty, prune };
+}
+
+/**
  * Connects (base URL or embedded emulator), runs `work`, and always closes client and
  * connection. Known errors become RunErrors with their exit code.
- * @param flags `emulator`: the --emulator flag; `requestTimeout`: seconds per attempt; `concurrency`: the pool size (default 16)
  */
-export async function withSession<T>(
-  cwd: string,
-  paths: string[],
-  work: (session: Session) => Promise<T>,
-  flags: { emulator?: boolean; requestTimeout?: number; concurrency?: number } = {},
-): Promise<T> {
-  const project = await loadProjectOrFail(cwd, paths, printDiagnostics);
+export async function withSession<T>(settings: RunSettings, work: (session: Session) => Promise<T>): Promise<T> {
   try {
-    const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
-    const options = { ...connection, emulator: flags.emulator, connections: flags.concurrency };
-    return await withServiceClient(options, printClientNotice, (client, { target }) => work({ client, project, target }));
+    return await withServiceClient(connectOptions(settings), printClientNotice, (client, { target }) => work({ client, settings, target }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -57,27 +61,18 @@ export async function withSession<T>(
  * Refuses paths that do not exist before anything connects, so a typo never starts (or writes
  * the state of) the embedded emulator. The same diagnostics and exit 1 as when the plan finds them.
  */
-export async function refuseUnreadablePaths(cwd: string, paths: readonly string[]): Promise<void> {
-  const diagnostics = await unreadablePaths(paths, cwd);
+export async function refuseUnreadablePaths(settings: Pick<RunSettings, 'base' | 'paths'>): Promise<void> {
+  const diagnostics = await unreadablePaths(settings.paths, settings.base);
   if (diagnostics.length === 0) return;
   printDiagnostics(diagnostics);
   // As the README words it: `no policy files (…) under polices; nothing was done. …`
   throw new DiagnosticsError(new NoPoliciesError([...new Set(diagnostics.map((d) => d.file))], false).message, diagnostics);
 }
 
-/**
- * How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger.
- * @param extra the project file in use (named on stderr with the host) and `--request-timeout`
- */
-export function connectOptions(
-  cwd: string,
-  baseUrl: string | undefined,
-  extra: Pick<ConnectOptions, 'projectFile' | 'requestTimeoutSeconds'> = {},
-): ConnectOptions {
+/** How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger. */
+export function connectOptions(settings: ConnectOptions['settings']): ConnectOptions {
   return {
-    ...extra,
-    cwd,
-    baseUrl,
+    settings,
     startEmbedded: startEmbeddedEmulator,
     notice: (message) => log().info(escapeControls(message)),
     // One preamble line by default (`using …`: project file and service host); why, with --verbose.
@@ -91,15 +86,6 @@ export function printNotice(message: string): void {
   log().info(`notice: ${escapeControls(message)}`);
 }
 
-/** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope. */
-export interface TargetFlags {
-  shard?: string;
-  scope?: string[];
-  excludeScope?: string[];
-  /** --replace: scopes written again even when nothing differs. */
-  replace?: string[];
-}
-
 /**
  * The client's notices: a deprecation (the default by-group listing has one, so every run would
  * print it before the plan) only with --verbose; anything else as {@link printNotice}.
@@ -109,37 +95,31 @@ function printClientNotice(message: string): void {
   else printNotice(message);
 }
 
+/** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
+export interface TargetFlags {
+  shard?: string;
+  scope?: string[];
+  excludeScope?: string[];
+  /** --replace: scopes written again even when nothing differs. */
+  replace?: string[];
+}
+
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
 export async function planOrFail(options: {
-  paths: string[];
-  cwd: string;
   client: ServiceClient;
-  project: ProjectConfig;
+  settings: RunSettings;
   target: string;
-  flags: TargetFlags & {
-    pruneFrom?: string;
-    prune?: boolean;
-    allowNoPolicies?: boolean;
-    listing?: ListingKind;
-    concurrency: number;
-    changedSince?: string;
-    takeOwnership?: string[];
-  } & DnsFlags;
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
-  const dns = await dnsSettings(dnsRequest(flags), options.project);
+  const dns = await dnsSettings(dnsRequest(flags), options.settings.project);
   const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
-    paths: options.paths,
-    cwd: options.cwd,
+    settings: options.settings,
     client: options.client,
-    project: options.project,
-    listing: resolveListing(flags.listing, options.project),
-    concurrency: flags.concurrency,
     pruneFrom: flags.pruneFrom,
-    prune: flags.prune,
     allowNoPolicies: flags.allowNoPolicies,
     target: options.target,
     shard: flags.shard,
@@ -152,7 +132,7 @@ export async function planOrFail(options: {
     takeOwnership: takeOwnershipOf(flags),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
-    ...dnsBeforeRead(dns, options.cwd),
+    ...dnsBeforeRead(dns, options.settings.base),
   }).finally(progress.done);
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);

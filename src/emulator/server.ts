@@ -19,6 +19,7 @@ import { findRoute, type EmulatorState, type Handled } from './routes.js';
 import { emptyData } from './seed.js';
 import { createSaver, loadDataFile, removeStaleTempFiles, type Saver } from './store.js';
 import { createJournal, type Journal } from './journal.js';
+import { lockDataFile, type FileLock } from './lock.js';
 import type { Emulator, EmulatorOptions, RequestLogEntry } from './types.js';
 
 /** The local key the emulator accepts when none is configured (public: it guards nothing). */
@@ -49,6 +50,17 @@ interface Runtime {
  * @returns the running emulator; call close() when done
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  // Held from before the state is loaded until after its last write (lock.ts).
+  const lock = options.dataFile ? await lockDataFile(options.dataFile, { onWait: options.onLockWait }) : null;
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: EmulatorOptions, lock: FileLock | null): Promise<Emulator> {
   if (options.dataFile) await removeStaleTempFiles(options.dataFile);
   const stored = options.dataFile ? await loadDataFile(options.dataFile) : null;
   const data = stored ?? (options.data ? structuredClone(options.data) : emptyData());
@@ -87,7 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     accessToken: runtime.secrets.accessToken,
     requests: runtime.requests,
     data: () => structuredClone(data),
-    close: () => close(server, runtime),
+    close: () => close(server, runtime).finally(() => lock?.release()),
   };
 }
 

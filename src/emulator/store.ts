@@ -8,6 +8,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { replayJournal } from './journal.js';
+import { isAlive } from './lock.js';
 import type { EmulatorData } from './types.js';
 import { writeFileAtomic as writeAtomically } from '../files.js';
 
@@ -67,15 +68,6 @@ export async function removeStaleTempFiles(file: string): Promise<void> {
     const pid = /^\.(?:.+)\.(\d+)\.\d+\.tmp$/u.exec(entry)?.[1];
     if (!entry.startsWith(prefix) || pid === undefined || isAlive(Number(pid))) continue;
     await rm(join(dir, entry), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

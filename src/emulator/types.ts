@@ -41,6 +41,8 @@ export interface EmulatorOptions {
   port?: number;
   /** JSON file to load the state from and persist it to. */
   dataFile?: string;
+  /** Told once when another emulator holds the data file's lock and this one waits for it (lock.ts). */
+  onLockWait?: (message: string) => void;
   /** Initial state when there is no data file (or it does not exist yet). */
   data?: EmulatorData;
   apiKey?: string;

@@ -11,7 +11,7 @@ import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, type ParsedDocument } from './parse.js';
 import { parsePolicyText } from './plain.js';
-import { readableRoot, readRegularFileSync, type ReadOptions } from '../files.js';
+import { realRoot, readRegularFileSync, repositoryRoot, type ReadOptions } from '../files.js';
 import { schemaDiagnostics } from './schema.js';
 import { scopeTextDiagnostics } from './scope-text.js';
 import { secretDiagnostics, type NamedSecret } from './secrets.js';
@@ -41,6 +41,8 @@ export interface LoadOptions {
   onBatch?: (failed: boolean) => void | Promise<void>;
   /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
   secrets?: readonly NamedSecret[];
+  /** Real paths every file must lie inside (src/run/place.ts); default: the repository around cwd, else cwd. */
+  roots?: readonly string[];
   /**
    * Sees each policy as soon as its file is checked, as `onPolicy` does, while the loader still
    * keeps them all for the result (validate starts its DNS lookups meanwhile).
@@ -80,7 +82,7 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
     }
     return Math.max(1, policies.length);
   };
-  await readInBatches(discovery.files, cwd, take, betweenBatches);
+  await readInBatches(discovery.files, { cwd, roots: options.roots }, take, betweenBatches);
   const result = checker.finish();
   const files = discovery.files.map((file) => relativePosix(cwd, file));
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
@@ -89,15 +91,16 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
 
 /**
  * Reads files as strict UTF-8 under the size cap, through src/files.ts: regular files only, and
- * only inside the repository around `cwd` (or `cwd` outside one); `file` in each source is relative to cwd.
+ * only inside `roots` (default: the repository around `cwd`, or `cwd` outside one); `file` in each source is relative to cwd.
  */
 export async function readPolicySources(
   files: readonly string[],
   cwd: string,
+  roots?: readonly string[],
 ): Promise<{ sources: PolicySource[]; diagnostics: Diagnostic[] }> {
   const sources: PolicySource[] = [];
   const diagnostics: Diagnostic[] = [];
-  await readInBatches(files, cwd, (result) => {
+  await readInBatches(files, { cwd, roots }, (result) => {
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
     return 1;
@@ -112,11 +115,13 @@ export async function readPolicySources(
  */
 async function readInBatches(
   files: readonly string[],
-  cwd: string,
+  where: { cwd: string; roots?: readonly string[] },
   take: (result: PolicySource | Diagnostic) => number,
   betweenBatches: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
-  const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root: await readableRoot(cwd), what: 'policy file', realDirectories: new Map() };
+  const { cwd } = where;
+  const root = where.roots ?? [await realRoot((await repositoryRoot(cwd)) ?? cwd)];
+  const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root, what: 'policy file', realDirectories: new Map() };
   let work = 0;
   for (const file of files) {
     if (work >= READ_BATCH) {

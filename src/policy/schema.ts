@@ -208,7 +208,10 @@ function patternProblem(path: DataPath, value: unknown): string {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  return path.at(-1) === 'baseUrl' ? 'must start with https:// (http:// only for a loopback host)' : 'must not contain "/"';
+  if (path.at(-1) === 'baseUrl') return 'must start with https:// (http:// only for a loopback host)';
+  // prune.keep entries are scope keys: the one pattern that requires a "/" rather than refusing it.
+  if (path.at(-2) === 'keep') return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  return 'must not contain "/"';
 }
 
 /**

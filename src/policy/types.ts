@@ -49,7 +49,9 @@ export interface ProjectConfig {
   /** Marks every write (`autojoin-sync.owner`); a scope marked by another owner is never written. Default `default`. */
   owner?: string;
   baseUrl?: string;
-  /** How live state is read (`--listing` and AUTOJOIN_LISTING win; src/run/listing.ts). */
+  /** How live state is read (`--read` and AUTOJOIN_READ win; src/run/settings.ts). */
+  read?: 'by-group' | 'by-scope' | 'autojoin';
+  /** The old name of `read`, kept for one release. */
   listing?: 'by-group' | 'by-scope' | 'autojoin';
   defaults?: { componentId?: string; scopeType?: string };
   safety?: {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { adoptText, type AdoptTarget } from '../policy/adopt.js';
 import { MAX_FILE_BYTES } from '../policy/index.js';
-import { readRegularFile, readableRoot, writeFileAtomic } from '../files.js';
+import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/drift.js';
 import type { Plan } from '../plan/types.js';
 import type { SourcePos } from '../policy/types.js';
@@ -56,7 +56,7 @@ export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacte
   if (secret) throw new Error(`adopt: the live state of ${secret.key} holds a secret; it is not written into a policy file`);
   const byFile = new Map<string, Drifted[]>();
   for (const entry of drifted) byFile.set(entry.source.file, [...(byFile.get(entry.source.file) ?? []), entry]);
-  const root = await readableRoot(cwd);
+  const root = await realRoot((await repositoryRoot(cwd)) ?? cwd);
   for (const [file, entries] of byFile) {
     const absolute = path.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: 'policy file' })).toString('utf8');

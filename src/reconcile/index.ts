@@ -11,13 +11,13 @@ import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocumen
 import { plural } from '../text.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
-import { applyChanges, DEFAULT_CONCURRENCY } from '../apply/apply.js';
+import { applyChanges } from '../apply/apply.js';
 import { scopeKey, splitScopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
-import type { ListingKind } from '../service/types.js';
-import type { Plan, SafetyLimits } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
-import type { Diagnostic, LoadResult, Policy, ProjectConfig } from '../policy/types.js';
+import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
+import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
@@ -27,22 +27,17 @@ import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem, refuseOwnedElsewhere } from './ownership.js';
 import { withoutMarker } from '../plan/fields.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
 
 type Progress = (done: number, total: number) => void;
 
+/** What planning needs of the run's settings (src/run/settings.ts): paths relative to `base`, which is where the run works. */
+export type PlanSettings = Pick<RunSettings, 'base' | 'paths' | 'roots' | 'project' | 'owner' | 'read' | 'concurrency' | 'prune'>;
+
 export interface MakePlanOptions {
-  /** Policy files or directories, relative to cwd (default: cwd). */
-  paths: string[];
-  cwd: string;
+  settings: PlanSettings;
   client: ServiceClient;
-  project: ProjectConfig;
-  listing?: ListingKind;
-  concurrency?: number;
   /** Git revision whose policy files name the scopes to clear when their policy is gone now. */
   pruneFrom?: string;
-  /** Clear every scope git history declared and no file declares now (--prune; prune.history beats nothing, loses to false). */
-  prune?: boolean;
   /** A path set with no policy file is fine (exit 0): the "prune everything" case. */
   allowNoPolicies?: boolean;
   /** Where the plan says it was made (default: the client's base URL); `embedded` for the embedded emulator. */
@@ -85,7 +80,7 @@ export interface MakePlanOptions {
  * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
  */
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const prune = { from: options.pruneFrom, history: options.prune ?? options.project.prune?.history };
+  const prune = { from: options.pruneFrom, history: options.settings.prune };
   if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
     throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
   }
@@ -93,12 +88,12 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
   const replace = parseReplace(options.replace);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const owner = options.project.owner ?? DEFAULT_OWNER;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership, drift: options.project.drift });
+  const owner = options.settings.owner;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
   const planning: Planning = { shard, targets, replace, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    listing: options.settings.read,
+    concurrency: options.settings.concurrency,
     onProgress: options.onProgress,
     onScope: (live, policy) => (planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)),
   });
@@ -128,7 +123,7 @@ async function loadAndPlan(
   reader: LiveReader<Policy>,
   planning: Planning,
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const { paths, base: cwd, project } = options.settings;
   const inShardNow = inShardOf(planning.shard);
   const inTargets = inTargetsOf(planning.targets);
   const inThisShard = (policy: Policy): boolean => inShardNow(policy) && inTargets(policy);
@@ -157,7 +152,7 @@ async function loadAndPlan(
     reader.add(held);
     load.diagnostics.push(...checked);
   }
-  const then = await findPruned(prune, { paths, cwd: options.cwd, project: options.project }, declared);
+  const then = await findPruned(prune, { paths, cwd, project }, declared);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const seen = new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
   checkTargetsMatched(planning.targets, seen);
@@ -165,7 +160,7 @@ async function loadAndPlan(
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();
-  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd: options.cwd, project: options.project, secrets: options.secrets });
+  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
   return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
 }
 
@@ -180,14 +175,15 @@ async function loadToPlan(
   options: MakePlanOptions,
   streaming: Pick<LoadOptions, 'onPolicy' | 'onBatch'>,
 ): Promise<{ load: LoadResult; failed: boolean }> {
+  const { base: cwd, project, roots } = options.settings;
   const loaded =
     options.changedSince === undefined
-      ? await loadPolicies(paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics })
-      : await loadChangedSince(options.changedSince, paths, { cwd: options.cwd, project: options.project, secrets: options.secrets, notice: options.onNotice });
+      ? await loadPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics })
+      : await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
   const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
   const failed = hasErrors(load.diagnostics);
   // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
-  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, options.cwd, options.allowNoPolicies);
+  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
   return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
 }
 
@@ -208,9 +204,7 @@ export { MAX_PLAN_BYTES, readSavedPlan } from './saved-plan.js';
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
-  limits: SafetyLimits;
-  concurrency?: number;
-  listing?: ListingKind;
+  settings: Pick<RunSettings, 'limits' | 'concurrency' | 'read'>;
   /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
@@ -238,18 +232,18 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
-  checkSafety(plan, options.limits);
+  checkSafety(plan, options.settings.limits);
   if (options.verifyFingerprints) {
     refuseRedactedPlan(plan);
     checkPlanTarget(plan.target, options.target ?? client.baseUrl);
     checkPlanOwner(plan.owner, options.owner);
-    await verifyFingerprints(client, plan, options);
+    await verifyFingerprints(client, plan, options.settings);
   }
   await options.confirm?.();
   return applyChanges(client, plan, {
     commit: options.commit,
     onNotice: options.onNotice,
-    concurrency: options.concurrency,
+    concurrency: options.settings.concurrency,
     onProgress: options.onProgress,
     signal: options.signal,
   });
@@ -265,16 +259,9 @@ function checkPlanTarget(planTarget: string, target: string): void {
  * Re-reads every scope the plan covers; throws StalePlanError naming the scopes that moved,
  * PlanFileError when a change misstates the live state its fingerprint vouches for.
  */
-async function verifyFingerprints(
-  client: ServiceClient,
-  plan: Plan,
-  options: { listing?: ListingKind; concurrency?: number } = {},
-): Promise<void> {
+async function verifyFingerprints(client: ServiceClient, plan: Plan, settings: Pick<RunSettings, 'read' | 'concurrency'>): Promise<void> {
   const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
-  const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-  });
+  const live = await readLiveState(client, refs, { listing: settings.read, concurrency: settings.concurrency });
   const moved = plan.scopes
     .filter(({ key, fingerprint: saved }) => {
       const now = live.get(key);
@@ -307,8 +294,7 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
 }
 
 export interface ImportOptions {
-  listing?: ListingKind;
-  concurrency?: number;
+  settings: Pick<RunSettings, 'read' | 'concurrency'>;
   /** componentId to write: the live invitation does not carry one. */
   componentId?: string;
 }
@@ -326,7 +312,7 @@ export interface ImportedScope {
  * Reads the live state of `refs` and turns each scope into a canonical policy document,
  * so that `plan` right after writing them shows no changes.
  */
-export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions = {}): Promise<ImportedScope[]> {
+export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions): Promise<ImportedScope[]> {
   const componentId = options.componentId;
   if (!componentId) {
     throw new Error(
@@ -334,10 +320,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
         'or set defaults.componentId in autojoin-sync.yaml',
     );
   }
-  const live = await readLiveState(client, refs, {
-    listing: options.listing ?? 'by-group',
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-  });
+  const live = await readLiveState(client, refs, { listing: options.settings.read, concurrency: options.settings.concurrency });
   return refs.map((ref) => {
     const key = scopeKey(ref);
     const state = live.get(key) ?? { key, ...ref, domains: [], autojoin: null };
@@ -369,13 +352,4 @@ function importedFields(live: LiveScope): Pick<Policy, 'scopeName' | 'metadata'>
 
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
-}
-
-/** Limits for apply: --max-removals and --max-removal-percent beat the project file's. */
-export function limitsFrom(project: ProjectConfig, flags: { maxRemovals?: number; maxRemovalPercent?: number; allowEmpty?: boolean }): SafetyLimits {
-  return {
-    maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-    maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
-    allowEmpty: flags.allowEmpty ?? false,
-  };
 }

@@ -1,30 +1,33 @@
 /**
- * Where commands send their requests: the service named by AUTOJOIN_BASE_URL (or the project
- * file), or, when none is set, outside CI and without an API key, an emulator started in this
- * process over `.autojoin-sync/emulator.json`, so a first run works with no setup and no
- * credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for that emulator anywhere.
+ * Where commands send their requests: the service the run's settings name (src/run/settings.ts),
+ * or, when none is set, outside CI and without an API key, an emulator started in this process
+ * over `.autojoin-sync/emulator.json` beside the project file (src/run/place.ts), so a first run
+ * works with no setup and no credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for
+ * that emulator anywhere.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
 import { PROJECT_FILE } from '../policy/index.js';
-import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { relativePosix } from '../policy/discover.js';
 import { ciVariable } from './ci.js';
 import { writeStderr } from './output.js';
+import type { RunSettings } from './settings.js';
+
+/** What connecting needs of the run's settings. */
+export type ConnectSettings = Pick<
+  RunSettings,
+  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
+> & { project: Pick<RunSettings['project'], 'file'> };
 
 export interface ConnectOptions {
+  settings: ConnectSettings;
+  /** Only to tell whether this is CI (src/run/ci.ts); default process.env. */
   env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  /** Base URL from the project file (autojoin-sync.yaml); AUTOJOIN_BASE_URL wins over it. */
-  baseUrl?: string;
-  /** Absolute path of the project file in use, if any: named on stderr with the service's host. */
-  projectFile?: string;
-  /** `--request-timeout SECONDS`; AUTOJOIN_REQUEST_TIMEOUT when not given, else the client's 30 s. */
-  requestTimeoutSeconds?: number;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
   /** Where the detail behind the one `using …` line goes, e.g. why the embedded emulator (default: notice). */
@@ -36,12 +39,8 @@ export interface ConnectOptions {
    * (the action) leave it out, so their bundle carries no emulator.
    */
   startEmbedded?: EmbeddedStarter;
-  /** `--emulator`: use the embedded emulator whatever else is set (in CI too). */
-  emulator?: boolean;
   /** The service client's request hook (one event per HTTP attempt), e.g. the logger's --verbose lines. */
   onRequest?: RequestHook;
-  /** Size of the client's connection pool: the run's `--concurrency` (default 16). */
-  connections?: number;
 }
 
 /** A local emulator over a state file: its URL, the credentials it accepts, and how to stop it. */
@@ -52,7 +51,8 @@ export interface EmbeddedEmulator {
   close(): Promise<void>;
 }
 
-export type EmbeddedStarter = (dataFile: string) => Promise<EmbeddedEmulator>;
+/** Starts the embedded emulator over `dataFile`; `notice` is told when it waits for another run using that file. */
+export type EmbeddedStarter = (dataFile: string, notice?: (message: string) => void) => Promise<EmbeddedEmulator>;
 
 export interface Connection {
   baseUrl: string;
@@ -66,8 +66,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** Directory (under cwd) and file of the embedded emulator's state. */
-const EMBEDDED_STATE_DIR = '.autojoin-sync';
+/** File of the embedded emulator's state, in the run's state directory. */
 const EMBEDDED_STATE_FILE = 'emulator.json';
 
 /**
@@ -76,34 +75,34 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  * @throws RunError when the base URL is refused, or when none is set and the embedded emulator
  *   may not stand in (in CI, with an API key, or in a front end without one)
  */
-export async function connect(options: ConnectOptions = {}): Promise<Connection> {
-  const env = options.env ?? process.env;
+export async function connect(options: ConnectOptions): Promise<Connection> {
   const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
-  const connection = await resolve(options, env, notice);
-  notice(usingLine(options.projectFile, options.cwd ?? process.cwd(), connection));
+  const connection = await resolve(options, options.env ?? process.env, notice);
+  notice(usingLine(options.settings, connection));
   return connection;
 }
 
 async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<Connection> {
-  const configured = nonEmpty(env.AUTOJOIN_BASE_URL) ?? nonEmpty(options.baseUrl);
-  const askedFor = options.emulator === true || configured?.trim() === EMBEDDED_TARGET;
-  if (configured && !askedFor) return remote(configured, env);
+  const { settings } = options;
+  const configured = settings.baseUrl;
+  const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
+  if (configured && !askedFor) return remote(configured, settings);
   if (askedFor && !options.startEmbedded) {
     throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
   }
-  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env);
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env, settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(options.cwd ?? process.cwd(), options.startEmbedded, options.detail ?? notice, askedFor);
+  return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor);
 }
 
 /**
  * Why the embedded emulator may not stand in for a missing base URL, or null when it may:
  * in CI it would "succeed" against throwaway state, and an API key was meant for a real service.
  */
-function embeddedRefusal(env: NodeJS.ProcessEnv): string | null {
+function embeddedRefusal(env: NodeJS.ProcessEnv, settings: ConnectSettings): string | null {
   const ci = ciVariable(env);
   if (ci !== null) return `this looks like CI (${ci} is set)`;
-  if (nonEmpty(env.AUTOJOIN_API_KEY)) return 'AUTOJOIN_API_KEY is set, so a real service was meant';
+  if (settings.apiKey !== undefined) return `${settings.apiKeyFrom ?? 'an API key'} is set, so a real service was meant`;
   return null;
 }
 
@@ -111,15 +110,11 @@ function embeddedRefusal(env: NodeJS.ProcessEnv): string | null {
  * `using autojoin-sync.yaml; service host invitations.example.com`: which file chose the service
  * and where the key goes, so a project file from an unexpected place cannot go unnoticed.
  */
-function usingLine(projectFile: string | undefined, cwd: string, connection: Connection): string {
-  const file = projectFile === undefined ? 'no project file' : `project file ${shownPath(cwd, projectFile)}`;
+function usingLine(settings: ConnectSettings, connection: Connection): string {
+  const projectFile = settings.project.file;
+  const file = projectFile === undefined ? 'no project file' : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
   return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
-}
-
-function shownPath(cwd: string, file: string): string {
-  const rel = relative(cwd, file);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
 /**
@@ -132,12 +127,12 @@ export async function withServiceClient<T>(
   onNotice: (message: string) => void,
   work: (client: ServiceClient, connection: Connection) => Promise<T>,
 ): Promise<T> {
-  const requestTimeoutMs = requestTimeout(options.requestTimeoutSeconds, options.env ?? process.env);
+  const { requestTimeoutMs, concurrency } = options.settings;
   const connection = await connect(options);
   try {
     const { baseUrl, apiKey, accessToken } = connection;
     // The embedded emulator runs in this process: never send its requests through a proxy.
-    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: options.connections });
+    const client = createClient({ baseUrl, apiKey, accessToken, onNotice, onRequest: options.onRequest, proxyFromEnv: !connection.embedded, requestTimeoutMs, connections: concurrency });
     try {
       return await work(client, connection);
     } finally {
@@ -148,19 +143,7 @@ export async function withServiceClient<T>(
   }
 }
 
-/** @returns the per-attempt deadline in ms: the flag, else AUTOJOIN_REQUEST_TIMEOUT, else undefined (the client's default). */
-function requestTimeout(seconds: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
-  if (seconds !== undefined) return seconds * 1000;
-  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
-  if (raw === undefined) return undefined;
-  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
-  if (parsed === null) {
-    throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`, ExitCode.error);
-  }
-  return parsed * 1000;
-}
-
-function remote(url: string, env: NodeJS.ProcessEnv): Connection {
+function remote(url: string, settings: ConnectSettings): Connection {
   let checked: URL;
   try {
     checked = checkBaseUrl(url);
@@ -171,22 +154,22 @@ function remote(url: string, env: NodeJS.ProcessEnv): Connection {
   return {
     baseUrl,
     target: baseUrl,
-    ...credential('apiKey', env.AUTOJOIN_API_KEY),
-    ...credential('accessToken', env.AUTOJOIN_ACCESS_TOKEN),
+    ...credential('apiKey', settings.apiKey),
+    ...credential('accessToken', settings.accessToken),
     embedded: false,
     close: () => Promise.resolve(),
   };
 }
 
-async function embedded(cwd: string, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean): Promise<Connection> {
-  const dir = join(cwd, EMBEDDED_STATE_DIR);
+async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean): Promise<Connection> {
+  const dir = settings.stateDir;
   await mkdir(dir, { recursive: true });
   // Local state is never meant to be committed.
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
-  const relative = `${EMBEDDED_STATE_DIR}/${EMBEDDED_STATE_FILE}`;
+  const relative = relativePosix(settings.base, join(dir, EMBEDDED_STATE_FILE));
   let emulator;
   try {
-    emulator = await start(join(dir, EMBEDDED_STATE_FILE));
+    emulator = await start(join(dir, EMBEDDED_STATE_FILE), notice);
   } catch (error) {
     throw new RunError(`cannot start the embedded emulator: ${(error as Error).message}`, ExitCode.error);
   }
@@ -214,10 +197,6 @@ function noService(options: ConnectOptions, refusal: string | null): RunError {
       `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
     ExitCode.error,
   );
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 function credential<K extends 'apiKey' | 'accessToken'>(name: K, value: string | undefined): Partial<Record<K, string>> {

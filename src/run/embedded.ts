@@ -4,9 +4,9 @@
  */
 import type { EmbeddedStarter } from './connect.js';
 
-/** Starts the emulator on a free loopback port over `dataFile`, with its documented credentials. */
-export const startEmbeddedEmulator: EmbeddedStarter = async (dataFile) => {
+/** Starts the emulator on a free loopback port over `dataFile` (waiting while another run holds it), with its documented credentials. */
+export const startEmbeddedEmulator: EmbeddedStarter = async (dataFile, notice) => {
   const { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY, startEmulator } = await import('../emulator/index.js');
-  const emulator = await startEmulator({ port: 0, dataFile });
+  const emulator = await startEmulator({ port: 0, dataFile, onLockWait: notice });
   return { url: emulator.url, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN, close: () => emulator.close() };
 };

@@ -19,6 +19,7 @@ import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, 
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { createTransport, type Transport } from './transport.js';
 import type { RequestHook } from './trace.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../run/numbers.js';
 import type { AutojoinState, Invitation, InvitationListing, ListingCall, SyncRequest } from './types.js';
 
 /** How to reach the service; everything but baseUrl has a default. */
@@ -73,8 +74,8 @@ export interface ServiceClient {
 }
 
 const CLIENT_DEFAULTS = {
-  connections: 16,
-  requestTimeoutMs: 30_000,
+  connections: DEFAULT_CONCURRENCY,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
   maxResponseBytes: 8 * 1024 * 1024,
   maxPages: 500,
 } as const;

@@ -9,11 +9,13 @@ import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
+import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
+import { DEFAULT_LISTING } from '../run/listing.js';
 import type { Invitation, ListingCall, ListingKind } from './types.js';
 
 /** Options of {@link readLiveState}; all optional. */
 export interface ReadLiveStateOptions {
-  /** How to read: listing call 1 (default 'by-group'), 1b ('by-scope'), or call 2b alone ('autojoin'). */
+  /** How to read: listing call 1 ('by-group'), 1b ('by-scope'), or call 2b alone ('autojoin'); default DEFAULT_LISTING. */
   listing?: ListingKind;
   /** Scopes read at the same time (default 16). */
   concurrency?: number;
@@ -91,7 +93,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
   const keep = options.onScope ?? ((live: LiveScope) => void results.set(live.key, live));
   let done = 0;
   const abort = new AbortController();
-  const limit = Math.max(1, Math.floor(options.concurrency ?? 16) || 1);
+  const limit = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY) || 1);
   let resolveSettled: () => void = () => undefined;
   const settled = new Promise<void>((resolve) => (resolveSettled = resolve));
   let failure: LiveStateError | undefined;
@@ -150,7 +152,7 @@ export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceCl
 
 /** Reads one scope, by its listing or (listing mode 'autojoin') by call 2b alone. */
 function readLiveScope(client: ServiceClient, ref: ScopeRef, options: { listing?: ListingKind; signal?: AbortSignal } = {}): Promise<LiveScope> {
-  const listing = options.listing ?? 'by-group';
+  const listing = options.listing ?? DEFAULT_LISTING;
   return listing === 'autojoin' ? readByCall2b(client, ref) : readByListing(client, ref, listing, options.signal);
 }
 

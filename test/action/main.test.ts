@@ -108,6 +108,7 @@ describe('run() with @actions/core replaced', () => {
     const set = outputs();
     const planFile = join(workspace, 'tmp', 'autojoin-sync', 'plan-plan-step.json');
     expect(set).toEqual({
+      'drift-count': '0',
       'exit-code': '2',
       'has-changes': 'true',
       'plan-json': planFile,

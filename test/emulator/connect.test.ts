@@ -6,6 +6,13 @@ import { RunError } from '../../src/run/exit-codes.js';
 import { startEmbeddedEmulator } from '../../src/run/embedded.js';
 import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
+import { settingsIn } from '../../src/run/settings.js';
+import type { ProjectConfig } from '../../src/policy/types.js';
+
+/** connect()'s options for a run in `dir` with this environment (settings resolved from it as the front ends do). */
+function at(env: NodeJS.ProcessEnv, extra: { emulator?: boolean; project?: ProjectConfig } = {}): { settings: ReturnType<typeof settingsIn>; env: NodeJS.ProcessEnv } {
+  return { settings: settingsIn(dir, { env, project: extra.project, flags: { emulator: extra.emulator } }), env };
+}
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -16,30 +23,30 @@ afterEach(() => cleanup());
 
 describe('connect()', () => {
   it('in CI without a base URL stops with a clear error', async () => {
-    const attempt = connect({ env: { CI: 'true' }, cwd: dir });
+    const attempt = connect(at({ CI: 'true' }));
     await expect(attempt).rejects.toBeInstanceOf(RunError);
-    await expect(connect({ env: { CI: 'true' }, cwd: dir })).rejects.toThrow(/AUTOJOIN_BASE_URL is not set.*embedded emulator is only for local use/u);
+    await expect(connect(at({ CI: 'true' }))).rejects.toThrow(/AUTOJOIN_BASE_URL is not set.*embedded emulator is only for local use/u);
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
   });
 
   it('with an API key but no base URL stops too, outside CI: the key was meant for a real service', async () => {
-    const attempt = connect({ env: { AUTOJOIN_API_KEY: 'real-key' }, cwd: dir, startEmbedded: startEmbeddedEmulator });
+    const attempt = connect({ ...at({ AUTOJOIN_API_KEY: 'real-key' }), startEmbedded: startEmbeddedEmulator });
     await expect(attempt).rejects.toThrow(/^AUTOJOIN_BASE_URL is not set and AUTOJOIN_API_KEY is set, so a real service was meant: .*pass --emulator or set AUTOJOIN_BASE_URL=embedded\.$/u);
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
   });
 
   it('--emulator and AUTOJOIN_BASE_URL=embedded start the embedded emulator in CI too; a front end without one refuses', async () => {
     for (const options of [{ emulator: true, env: { CI: 'true', AUTOJOIN_BASE_URL: 'https://real.example.com' } }, { env: { GITLAB_CI: 'true', AUTOJOIN_BASE_URL: 'embedded' } }]) {
-      const connection = await connect({ ...options, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: () => undefined });
+      const connection = await connect({ ...at(options.env, { emulator: options.emulator }), startEmbedded: startEmbeddedEmulator, notice: () => undefined });
       expect(connection).toMatchObject({ embedded: true, target: 'embedded' });
       await connection.close();
     }
-    await expect(connect({ env: { AUTOJOIN_BASE_URL: 'embedded' }, cwd: dir })).rejects.toThrow(/only for local use/u);
+    await expect(connect(at({ AUTOJOIN_BASE_URL: 'embedded' }))).rejects.toThrow(/only for local use/u);
   });
 
   it('refuses http:// to a host that is not loopback, without echoing secrets', async () => {
     const env = { AUTOJOIN_BASE_URL: 'http://example.com', AUTOJOIN_API_KEY: 'key-s3cr3t' };
-    const error = await connect({ env, cwd: dir }).catch((caught: unknown) => caught);
+    const error = await connect(at(env)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RunError);
     expect((error as RunError).message).toContain('http://example.com');
     expect((error as RunError).message).toContain('not loopback');
@@ -47,25 +54,22 @@ describe('connect()', () => {
   });
 
   it('accepts http:// on loopback and passes the credentials through', async () => {
-    const connection = await connect({
-      env: { AUTOJOIN_BASE_URL: 'http://127.0.0.1:8787/', AUTOJOIN_API_KEY: 'k', AUTOJOIN_ACCESS_TOKEN: 't', CI: 'true' },
-      cwd: dir,
-    });
+    const connection = await connect(at({ AUTOJOIN_BASE_URL: 'http://127.0.0.1:8787/', AUTOJOIN_API_KEY: 'k', AUTOJOIN_ACCESS_TOKEN: 't', CI: 'true' }));
     expect(connection).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'k', accessToken: 't', embedded: false });
     await connection.close();
   });
 
   it('takes the project file URL when the environment has none, and the environment over it', async () => {
-    const fromProject = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, baseUrl: 'https://invitations.example.com/base' });
+    const fromProject = await connect({ ...at({}, { project: { baseUrl: 'https://invitations.example.com/base' } }), startEmbedded: startEmbeddedEmulator });
     expect(fromProject).toMatchObject({ baseUrl: 'https://invitations.example.com/base', embedded: false });
     expect(fromProject.apiKey).toBeUndefined();
-    const fromEnv = await connect({ env: { AUTOJOIN_BASE_URL: 'https://env.example.com' }, cwd: dir, baseUrl: 'https://project.example.com' });
+    const fromEnv = await connect(at({ AUTOJOIN_BASE_URL: 'https://env.example.com' }, { project: { baseUrl: 'https://project.example.com' } }));
     expect(fromEnv.baseUrl).toBe('https://env.example.com');
   });
 
   it('without a base URL outside CI starts the embedded emulator over .autojoin-sync/emulator.json', async () => {
     const notices: string[] = [];
-    const connection = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
+    const connection = await connect({ ...at({}), startEmbedded: startEmbeddedEmulator, notice: (message) => notices.push(message) });
     try {
       expect(connection).toMatchObject({ embedded: true, apiKey: DEFAULT_API_KEY, accessToken: DEFAULT_ACCESS_TOKEN });
       expect(connection.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
@@ -87,7 +91,7 @@ describe('connect()', () => {
     expect(Object.keys(state.scopes)).toEqual(['team/acme']);
     expect(await readFile(join(dir, '.autojoin-sync', '.gitignore'), 'utf8')).toBe('*\n');
 
-    const again = await connect({ env: {}, cwd: dir, startEmbedded: startEmbeddedEmulator, notice: () => undefined });
+    const again = await connect({ ...at({}), startEmbedded: startEmbeddedEmulator, notice: () => undefined });
     try {
       const listed = await fetch(`${again.baseUrl}/api/v1/invitations/by-scope/team/acme/autojoin`, { headers: { 'x-api-key': DEFAULT_API_KEY } });
       expect(listed.status).toBe(200);

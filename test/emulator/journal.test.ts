@@ -48,7 +48,7 @@ describe('journal', () => {
     try {
       expect(Object.keys(emulator.data().scopes)).toEqual(['team/kept', 'team/also']);
       expect(emulator.data().nextId).toBe(9);
-      expect(await readdir(dir)).toEqual(['emulator.json']);
+      expect(await readdir(dir)).toEqual(['emulator.json', 'emulator.json.lock']); // held while it runs (lock.ts)
     } finally {
       await emulator.close();
     }

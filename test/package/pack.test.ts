@@ -106,6 +106,22 @@ describe('the npm package', () => {
     expect((await sh(bin, ['plan'], dir)).stdout).toContain('No changes');
   });
 
+  it('plans a repository other than its working directory\'s: the same plan from outside the clone as from inside it', async () => {
+    const dir = await emptyFolder('outside');
+    await sh('npm', ['install', '--offline', '--ignore-scripts', tarball], dir);
+    const bin = join(dir, 'node_modules/.bin/autojoin-sync');
+    const clone = await emptyFolder('clone');
+    await mkdir(join(clone, 'policies/teams'), { recursive: true });
+    await writeFile(join(clone, 'autojoin-sync.yaml'), 'defaults:\n  componentId: cmp_clone\n');
+    await writeFile(join(clone, 'policies/teams/eng.autojoin.yaml'), 'scope: eng\nscopeType: team\ndomains: [eng.example]\n');
+    await sh('git', ['init', '-q'], clone);
+    const plan = async (args: string[], cwd: string): Promise<string> =>
+      (await sh(bin, ['plan', '--format', 'json', ...args], cwd)).stdout.replace(/"createdAt": "[^"]*"/u, '');
+    const outside = await plan([join(clone, 'policies')], dir);
+    expect(outside).toContain('"componentId": "cmp_clone"');
+    expect(await plan(['.'], join(clone, 'policies/teams'))).toBe(outside);
+  });
+
   it('installs globally (npm install -g) and runs through npx from an empty folder', async () => {
     const prefix = await emptyFolder('global');
     await sh('npm', ['install', '-g', '--prefix', prefix, '--offline', '--ignore-scripts', tarball], temp);

@@ -19,7 +19,7 @@ interface Expected {
 const e = (at: Expected['at'], code: string, text: string, severity?: 'warning'): Expected => ({ at, code, text, severity });
 
 const WEBMAIL_400 = 'the service would reject it with 400';
-const ALLOWED = 'allowed keys: scope, scopeType, scopeName, componentId, metadata, domains';
+const ALLOWED = 'allowed keys: scope, scopeType, scopeName, componentId, metadata, drift, domains';
 
 const CORPUS: Record<string, Expected[]> = {
   '01-unknown-key.autojoin.yaml': [e('6:1', 'unknown-key', `unknown key "domain" (did you mean "domains"?); ${ALLOWED}`)],

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, loadPolicies, loadProjectConfig } from '../../src/policy/index.js';
@@ -64,7 +65,7 @@ describe('good policy files', () => {
 
   it('fill componentId and scopeType from the project file defaults', async () => {
     const cwd = fixture('project-defaults');
-    const project = await loadProjectConfig(cwd);
+    const project = await projectIn(cwd);
     expect(project.diagnostics).toEqual([]);
     expect(project.config).toEqual({
       file: `${cwd}autojoin-sync.yaml`,
@@ -81,7 +82,7 @@ describe('good policy files', () => {
   });
 
   it('the examples form a clean estate of 8 scopes in 4 files', async () => {
-    const project = await loadProjectConfig(EXAMPLES);
+    const project = await projectIn(EXAMPLES);
     const result = await loadPolicies(['policies'], { cwd: EXAMPLES, project: project.config });
     expect([...project.diagnostics, ...result.diagnostics]).toEqual([]);
     expect(result.files).toHaveLength(4);
@@ -93,20 +94,26 @@ describe('good policy files', () => {
 describe('project file', () => {
   it('reports each schema problem at its line and ignores the invalid file', async () => {
     const cwd = fixture('project-bad');
-    const project = await loadProjectConfig(cwd);
+    const project = await projectIn(cwd);
     expect(project.config).toEqual({ file: `${cwd}autojoin-sync.yaml` });
     expect(project.diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
       '1:10 invalid-value baseUrl: must start with https:// (http:// only for a loopback host)',
       '3:3 unknown-key unknown key "componentid" in defaults (did you mean "componentId"?); allowed keys: componentId, scopeType',
       '5:16 invalid-value safety.maxRemovals: must be at least 0, got -1',
       '6:22 invalid-value safety.maxRemovalPercent: must be at most 100, got 150',
-      '7:1 unknown-key unknown key "apiKey"; allowed keys: owner, baseUrl, listing, defaults, safety, prune, dns',
+      '7:1 unknown-key unknown key "apiKey"; allowed keys: owner, baseUrl, read, listing, defaults, safety, drift, prune, dns',
     ]);
     expect(project.diagnostics.every((d) => d.file === 'autojoin-sync.yaml')).toBe(true);
     expect(JSON.stringify(project.diagnostics)).not.toContain('do-not-put-secrets-here');
   });
 
   it('is optional', async () => {
-    expect(await loadProjectConfig(fixture('good'))).toEqual({ config: {}, diagnostics: [] });
+    expect(await projectIn(fixture('good'))).toEqual({ config: {}, diagnostics: [] });
   });
 });
+
+/** The project file of a directory (none when it has none), as a run with that directory as its path reads it. */
+async function projectIn(dir: string): ReturnType<typeof loadProjectConfig> {
+  const file = `${dir.replace(/\/$/u, '')}/autojoin-sync.yaml`;
+  return loadProjectConfig(existsSync(file) ? file : undefined, { base: dir, roots: [dir] });
+}

@@ -1,15 +1,19 @@
-/** Which autojoin-sync.yaml governs a command: nearest at or above the policy paths, within the repository. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+/**
+ * Which autojoin-sync.yaml governs a run, where its files are contained and where its embedded
+ * state lives: all found from the policy paths, never from the working directory (src/run/place.ts).
+ */
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findProjectFile, loadProjectConfig } from '../../src/policy/project.js';
+import { locateRun } from '../../src/run/place.js';
+import { resolveSettings } from '../../src/run/settings.js';
 
 let root: string;
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 async function tree(files: Record<string, string>): Promise<string> {
-  root = await mkdtemp(path.join(tmpdir(), 'autojoin-project-'));
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'autojoin-project-')));
   for (const [name, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
     await writeFile(path.join(root, name), text);
@@ -17,39 +21,79 @@ async function tree(files: Record<string, string>): Promise<string> {
   return root;
 }
 
-describe('findProjectFile', () => {
-  it('takes the one beside the policy directory over the one in the working directory', async () => {
-    const cwd = await tree({
+describe('locateRun', () => {
+  it('takes the one beside the policy directory, from the repository, a subdirectory or outside it alike', async () => {
+    const top = await tree({
       'repo/.git/HEAD': '',
       'repo/autojoin-sync.yaml': 'defaults: { componentId: cmp_root }\n',
       'repo/examples/autojoin-sync.yaml': 'defaults: { componentId: cmp_examples }\n',
       'repo/examples/policies/a.autojoin.yaml': '',
+      'elsewhere/.git/HEAD': '',
     });
-    const repo = path.join(cwd, 'repo');
-    expect(await findProjectFile(repo, ['examples/policies'])).toBe(path.join(repo, 'examples/autojoin-sync.yaml'));
-    const { config } = await loadProjectConfig(repo, ['examples/policies/a.autojoin.yaml']);
-    expect(config.defaults?.componentId).toBe('cmp_examples');
+    const repo = path.join(top, 'repo');
+    const expected = { base: repo, paths: ['examples/policies'], roots: [repo], projectFile: path.join(repo, 'examples/autojoin-sync.yaml'), stateDir: path.join(repo, 'examples/.autojoin-sync') };
+    expect(await locateRun(repo, ['examples/policies'])).toEqual(expected);
+    expect(await locateRun(path.join(repo, 'examples'), ['policies'])).toEqual(expected);
+    expect(await locateRun(path.join(top, 'elsewhere'), [path.join(repo, 'examples/policies')])).toEqual(expected);
+    expect(await locateRun(path.join(repo, 'examples/policies'), ['.'])).toEqual(expected);
+    expect((await locateRun(repo, ['examples/policies/a.autojoin.yaml'])).projectFile).toBe(expected.projectFile);
   });
 
-  it('falls back to the working directory, and never climbs above the repository root', async () => {
-    const cwd = await tree({
+  it('never climbs above the repository root, and never looks in the working directory', async () => {
+    const top = await tree({
       'autojoin-sync.yaml': 'defaults: { componentId: cmp_outside }\n',
       'repo/.git/HEAD': '',
       'repo/policies/a.autojoin.yaml': '',
     });
-    const repo = path.join(cwd, 'repo');
-    expect(await findProjectFile(repo, ['policies'])).toBeNull();
-    expect(await findProjectFile(cwd, ['repo/policies'])).toBe(path.join(cwd, 'autojoin-sync.yaml'));
+    const repo = path.join(top, 'repo');
+    expect((await locateRun(repo, ['policies'])).projectFile).toBeUndefined();
+    expect((await locateRun(top, ['repo/policies'])).projectFile).toBeUndefined();
+    expect((await locateRun(top, ['repo/policies'])).stateDir).toBe(path.join(repo, '.autojoin-sync'));
   });
 
-  it('uses the common directory of several paths', async () => {
-    const cwd = await tree({
+  it('outside git, looks in the named directory only, which is also the root and holds the state; names files from cwd', async () => {
+    const top = await tree({
+      'autojoin-sync.yaml': 'defaults: { componentId: cmp_parent }\n',
+      'policies/autojoin-sync.yaml': 'defaults: { componentId: cmp_here }\n',
+      'policies/a.autojoin.yaml': '',
+      'loose/b.autojoin.yaml': '',
+    });
+    const here = path.join(top, 'policies');
+    expect(await locateRun(top, ['policies'])).toEqual({ base: top, paths: ['policies'], roots: [here], projectFile: path.join(here, 'autojoin-sync.yaml'), stateDir: path.join(here, '.autojoin-sync') });
+    const loose = path.join(top, 'loose');
+    expect(await locateRun(top, ['loose/b.autojoin.yaml'])).toEqual({ base: top, paths: ['loose/b.autojoin.yaml'], roots: [loose], stateDir: path.join(loose, '.autojoin-sync') });
+  });
+
+  it('uses one project file for several paths, and refuses paths that would use two, naming both', async () => {
+    const top = await tree({
       '.git/HEAD': '',
       'org/autojoin-sync.yaml': 'defaults: { scopeType: workspace }\n',
       'org/a/x.autojoin.yaml': '',
       'org/b/y.autojoin.yaml': '',
+      'other/autojoin-sync.yaml': '{}\n',
+      'other/z.autojoin.yaml': '',
     });
-    expect(await findProjectFile(cwd, ['org/a', 'org/b/y.autojoin.yaml'])).toBe(path.join(cwd, 'org/autojoin-sync.yaml'));
-    expect(await findProjectFile(cwd, ['org/a', '.'])).toBeNull();
+    expect((await locateRun(top, ['org/a', 'org/b/y.autojoin.yaml'])).projectFile).toBe(path.join(top, 'org/autojoin-sync.yaml'));
+    await expect(locateRun(top, ['org/a', 'other'])).rejects.toThrow(
+      'the paths use two different project files: org/autojoin-sync.yaml (for org/a) and other/autojoin-sync.yaml (for other); run them separately',
+    );
+    await expect(locateRun(top, ['org/a', '.'])).rejects.toThrow('org/autojoin-sync.yaml (for org/a) and no project file (for .)');
+  });
+
+  it('contains the reads of each path in its own repository', async () => {
+    const top = await tree({ 'one/.git/HEAD': '', 'one/a.autojoin.yaml': '', 'two/.git/HEAD': '', 'two/b.autojoin.yaml': '' });
+    const place = await locateRun(path.join(top, 'one'), ['.', '../two']);
+    expect(place.roots).toEqual([path.join(top, 'one'), path.join(top, 'two')]);
+    expect(place.paths).toEqual(['.', '../two']);
+  });
+});
+
+describe('resolveSettings', () => {
+  it('reports an invalid project file once and stops before anything else is read', async () => {
+    const top = await tree({ '.git/HEAD': '', 'autojoin-sync.yaml': 'prune:\n  keep: ["eng-api"]\n', 'p/a.autojoin.yaml': 'scope: a\n' });
+    const reported: string[] = [];
+    const settings = resolveSettings({ cwd: top, paths: ['p'], flags: {}, env: {}, report: (diagnostics) => reported.push(...diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`)) });
+    await expect(settings).rejects.toThrow('autojoin-sync.yaml is invalid (see above); nothing else was checked');
+    expect(reported).toEqual(['autojoin-sync.yaml:2:10: prune.keep[0]: must be TYPE/ID (a scope type, "/", then a scope id), got "eng-api"']);
   });
 });

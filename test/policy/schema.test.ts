@@ -65,7 +65,7 @@ describe('schemas/autojoin.schema.json', () => {
     expect(policySchema.additionalProperties).toBe(false);
     expect(policySchema.required).toEqual(['scope', 'scopeType', 'componentId', 'domains']);
     expect('default' in policySchema.properties.scopeType).toBe(false);
-    expect(Object.keys(policySchema.properties)).toEqual(['scope', 'scopeType', 'scopeName', 'componentId', 'metadata', 'domains']);
+    expect(Object.keys(policySchema.properties)).toEqual(['scope', 'scopeType', 'scopeName', 'componentId', 'metadata', 'drift', 'domains']);
     expectDocumented(policySchema.properties);
     expectDocumented(projectSchema.properties);
     expect(policySchema.description).toContain('defaults.componentId');

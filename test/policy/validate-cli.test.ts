@@ -13,6 +13,9 @@ import { runCli } from '../support/cli.js';
 
 const fixture = (dir: string): string => fileURLToPath(new URL(`../fixtures/policies/${dir}/`, import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+// Files are named relative to the repository of the paths (here this one), from whatever directory validate runs in.
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const shown = (dir: string): string => `test/fixtures/policies/${dir}/`;
 
 // A TCP listener that only counts connections: any request by validate would show up here.
 let server: Server;
@@ -36,14 +39,15 @@ describe('autojoin-sync validate', () => {
   it('reports every problem in every bad file, sorted, exits 1 and contacts nothing', async () => {
     const cwd = fixture('bad');
     const result = await runCli(['validate'], { cwd, env: { AUTOJOIN_BASE_URL: baseUrl, AUTOJOIN_API_KEY: 'sekret-key-123' } });
-    const expected = await loadPolicies(['.'], { cwd });
+    const expected = await loadPolicies([shown('bad')], { cwd: REPO });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(expected.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(''));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.length).toBe(64);
     for (const line of lines) expect(line).toMatch(/^[\w./-]+:\d+:\d+: (error|warning): \S/);
     expect(lines[0]).toBe(
-      '01-unknown-key.autojoin.yaml:6:1: error: unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, domains',
+      `${shown('bad')}01-unknown-key.autojoin.yaml:6:1: error: ` +
+      'unknown key "domain" (did you mean "domains"?); allowed keys: scope, scopeType, scopeName, componentId, metadata, drift, domains',
     );
     expect(result.stderr).toBe('63 errors, 1 warning in 52 files; 1 valid policy\n');
     expect(result.stdout + result.stderr).not.toContain('sekret-key-123');
@@ -63,7 +67,8 @@ describe('autojoin-sync validate', () => {
     const result = await runCli(['validate', '.'], { cwd: fixture('good'), env: { AUTOJOIN_BASE_URL: baseUrl } });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      'nested/warnings.autojoin.yaml:6:5: warning: eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n' +
+      `${shown('good')}nested/warnings.autojoin.yaml:6:5: warning: ` +
+      'eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match (list acme.com too if you meant it)\n' +
         // Issue 12: every IDN shown as punycode beside Unicode.
         'internationalized domains (punycode, then Unicode):\n  team/g-eng  xn--bcher-kva.de (bücher.de)\n',
     );
@@ -78,28 +83,29 @@ describe('autojoin-sync validate', () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { files: string[]; policies: number; diagnostics: object[] };
     expect(report.files).toEqual([
-      '../good/autojoin.yml',
-      '../good/minimal.autojoin.yaml',
-      '../good/nested/warnings.autojoin.yaml',
-      '../good/teams.autojoin.yaml',
-      '15-webmail.autojoin.yaml',
-      '38-empty.autojoin.yaml',
+      `${shown('bad')}15-webmail.autojoin.yaml`,
+      `${shown('bad')}38-empty.autojoin.yaml`,
+      `${shown('good')}autojoin.yml`,
+      `${shown('good')}minimal.autojoin.yaml`,
+      `${shown('good')}nested/warnings.autojoin.yaml`,
+      `${shown('good')}teams.autojoin.yaml`,
     ]);
     expect(report.policies).toBe(5);
     expect(report.diagnostics).toEqual([
-      expect.objectContaining({ file: '../good/nested/warnings.autojoin.yaml', line: 6, column: 5, severity: 'warning', code: 'subdomain' }),
-      expect.objectContaining({ file: '15-webmail.autojoin.yaml', line: 6, column: 5, severity: 'error', code: 'webmail-domain' }),
-      expect.objectContaining({ file: '38-empty.autojoin.yaml', line: 1, column: 1, severity: 'error', code: 'empty-file' }),
+      expect.objectContaining({ file: `${shown('bad')}15-webmail.autojoin.yaml`, line: 6, column: 5, severity: 'error', code: 'webmail-domain' }),
+      expect.objectContaining({ file: `${shown('bad')}38-empty.autojoin.yaml`, line: 1, column: 1, severity: 'error', code: 'empty-file' }),
+      expect.objectContaining({ file: `${shown('good')}nested/warnings.autojoin.yaml`, line: 6, column: 5, severity: 'warning', code: 'subdomain' }),
     ]);
   });
 
-  it('includes project file problems and uses its defaults', async () => {
+  it('reports project file problems once, without cascading into every policy, and uses its defaults', async () => {
     const bad = await runCli(['validate'], { cwd: fixture('project-bad') });
     expect(bad.code).toBe(1);
     expect(bad.stdout.split('\n')[0]).toBe(
-      'autojoin-sync.yaml:1:10: error: baseUrl: must start with https:// (http:// only for a loopback host)',
+      `${shown('project-bad')}autojoin-sync.yaml:1:10: error: baseUrl: must start with https:// (http:// only for a loopback host)`,
     );
-    expect(bad.stdout).toContain('autojoin.yaml:1:1: error: missing required key "componentId"');
+    expect(bad.stdout.split('\n').filter(Boolean).every((line) => line.startsWith(`${shown('project-bad')}autojoin-sync.yaml:`))).toBe(true);
+    expect(bad.stdout).not.toContain('missing required key');
     const good = await runCli(['validate', 'policies'], { cwd: fixture('project-defaults') });
     expect(good).toMatchObject({ code: 0, stdout: '' });
   });

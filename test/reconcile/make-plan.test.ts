@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePlan } from '../../src/reconcile/index.js';
+import { settingsIn } from '../../src/run/settings.js';
 import type { Diagnostic } from '../../src/policy/types.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
@@ -22,10 +23,8 @@ async function planWithHandOver(files: Record<string, string>) {
   const handed: { diagnostics: readonly Diagnostic[]; requestsBefore: number }[] = [];
   const emulator = peer.emulator;
   const made = await makePlan({
-    paths: [],
-    cwd: dir,
+    settings: settingsIn(dir),
     client: peer.client,
-    project: {},
     onDiagnostics: (diagnostics) => void handed.push({ diagnostics, requestsBefore: emulator.requests.length }),
   });
   return { made, handed };

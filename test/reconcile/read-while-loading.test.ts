@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
-import { DEFAULT_CONCURRENCY } from '../../src/apply/apply.js';
+import { DEFAULT_CONCURRENCY } from '../../src/run/numbers.js';
+import { settingsIn } from '../../src/run/settings.js';
 import { createClient, type ServiceClient } from '../../src/service/index.js';
 
 const FILES = 1200; // many of the loader's batches
@@ -97,7 +98,7 @@ describe('loading and reading overlap', () => {
     const { client } = await service(0);
     const knownAtFirstRead: number[] = [];
     const { plan } = await makePlan({
-      paths: ['.'], cwd: dir, client, project: {},
+      settings: settingsIn(dir), client,
       onProgress: (done, total) => {
         if (done === 1) knownAtFirstRead.push(total);
       },
@@ -111,7 +112,7 @@ describe('loading and reading overlap', () => {
   it('a failing file plans nothing, and every read it started has ended when makePlan returns', async () => {
     const dir = await project(FILES);
     const { emulator, client } = await service(5);
-    const { plan, load } = await makePlan({ paths: ['.'], cwd: dir, client, project: {} });
+    const { plan, load } = await makePlan({ settings: settingsIn(dir), client });
     expect(plan).toBeNull();
     expect(new Set(load.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file))).toEqual(new Set([fileName(FILES)]));
     const served = emulator.requests.length;
@@ -124,7 +125,7 @@ describe('loading and reading overlap', () => {
   it('a failing file early on stops the reads at the end of its batch, not at the end of loading', async () => {
     const dir = await project(1);
     const { emulator, client } = await service(5);
-    const { plan } = await makePlan({ paths: ['.'], cwd: dir, client, project: {} });
+    const { plan } = await makePlan({ settings: settingsIn(dir), client });
     expect(plan).toBeNull();
     // The reads the first batch started (one wave, one request each) were all; without the stop at
     // the end of that batch, reads go on until loading ends (about 60 here).

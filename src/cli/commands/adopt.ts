@@ -4,20 +4,16 @@
  */
 import type { Command } from 'commander';
 import { adoptDrift } from '../../reconcile/adopt.js';
-import type { ListingKind } from '../../service/types.js';
 import { log } from '../../run/log.js';
 import { writeStdout } from '../../run/output.js';
 import { escapeControls } from '../../render/escape.js';
 import { outsideLine } from '../../render/describe.js';
 import { plural } from '../../text.js';
 import { addServiceOptions, takeOwnershipOption } from '../options.js';
-import { planOrFail, refuseUnreadablePaths, withSession } from '../session.js';
+import { cliSettings, planOrFail, refuseUnreadablePaths, withSession } from '../session.js';
+import type { SettingFlags } from '../../run/settings.js';
 
-interface AdoptFlags {
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
+interface AdoptFlags extends SettingFlags {
   takeOwnership?: string[];
 }
 
@@ -45,20 +41,16 @@ Exit codes: 0 adopted (or nothing to adopt) · 1 invalid policy files or another
 }
 
 async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
-  const cwd = process.cwd();
-  await refuseUnreadablePaths(cwd, paths);
-  await withSession(
-    cwd,
-    paths,
-    async ({ client, project, target }) => {
-      const plan = await planOrFail({ paths, cwd, client, project, target, flags: { ...flags, prune: false }, label: 'read' });
-      const result = await adoptDrift(plan, cwd);
-      for (const entry of result.adopted) {
-        writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
-      }
-      for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
-      log().always(result.adopted.length === 0 ? 'Nothing to adopt: no scope was changed outside this repository.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
-    },
-    flags,
-  );
+  // Adopting writes files from live state: it never prunes.
+  const settings = await cliSettings(paths, { ...flags, prune: false });
+  await refuseUnreadablePaths(settings);
+  await withSession(settings, async ({ client, target }) => {
+    const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
+    const result = await adoptDrift(plan, settings.base);
+    for (const entry of result.adopted) {
+      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
+    }
+    for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
+    log().always(result.adopted.length === 0 ? 'Nothing to adopt: no scope was changed outside this repository.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
+  });
 }

@@ -4,44 +4,29 @@
  * confirmation → POST complete lists → report. Nothing is written before the confirmation.
  */
 import { createInterface } from 'node:readline/promises';
-import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
-import type { ListingKind } from '../../service/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, limitsFrom, readSavedPlan } from '../../reconcile/index.js';
+import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
 import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
-import { resolveListing } from '../../run/listing.js';
-import { parseWholeNumber } from '../../run/numbers.js';
-import { planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
-import { headCommit } from '../../reconcile/git.js';
-import { DEFAULT_OWNER } from '../../plan/ownership.js';
-import { renderPlan } from './plan.js';
 import { withJsonResult } from '../json-result.js';
+import { parseWholeNumber } from '../../run/numbers.js';
+import type { SettingFlags } from '../../run/settings.js';
+import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, type TargetFlags, useColor, withSession } from '../session.js';
+import { headCommit } from '../../reconcile/git.js';
+import { renderPlan } from './plan.js';
 
-interface ApplyFlags {
+interface ApplyFlags extends SettingFlags, TargetFlags {
   plan?: string;
   planSha256?: string;
   yes?: boolean;
-  maxRemovals?: number;
-  maxRemovalPercent?: number;
-  scope?: string[];
-  excludeScope?: string[];
-  replace?: string[];
-  shard?: string;
-  allowEmpty?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
   format: 'text' | 'json';
-  requestTimeout?: number;
   takeOwnership?: string[];
 }
 
@@ -59,15 +44,15 @@ export function register(program: Command): void {
     .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
-    .addOption(maxRemovalPercentOption())
-    .addOption(replaceOption())
-    .addOption(shardOption())
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
     .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
     .addOption(takeOwnershipOption())
+    .addOption(maxRemovalPercentOption())
+    .addOption(replaceOption())
+    .addOption(shardOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -97,26 +82,21 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
-    const cwd = process.cwd();
-    if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-    await withSession(
-      cwd,
-      paths,
-      async (session) => {
-        const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, paths, cwd, flags, label: 'read' });
-        seen.plan = plan;
-        const json = flags.format === 'json';
-        const show = (): void => showPlan(plan, flags);
-        // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
-        if (!flags.plan || plan.changes.length === 0) show();
-        const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, paths, flags.plan ? show : undefined);
-        if (json) writeStdout(renderApplyReportJson(plan, report));
-        else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
-        // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-        if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-      },
-      flags,
-    );
+    const settings = await cliSettings(paths, flags);
+    if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    await withSession(settings, async (session) => {
+      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      seen.plan = plan;
+      const json = flags.format === 'json';
+      const show = (): void => showPlan(plan, flags);
+      // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
+      if (!flags.plan || plan.changes.length === 0) show();
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, flags.plan ? show : undefined);
+      if (json) writeStdout(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
+      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+    });
   });
 }
 
@@ -152,7 +132,7 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, project, target }: Session, paths: string[], beforeAsking?: () => void): Promise<ApplyReport> {
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -164,14 +144,13 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     return await applyPlan({
       client,
       plan,
-      limits: limitsFrom(project, flags),
+      settings,
       target,
-      concurrency: flags.concurrency,
-      listing: resolveListing(flags.listing, project),
       verifyFingerprints: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
-      owner: project.owner ?? DEFAULT_OWNER,
-      commit: await headCommit(commitDir(paths)),
+      owner: settings.owner,
+      // The repository of the paths (their base), whatever the working directory.
+      commit: await headCommit(settings.base),
       onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
@@ -184,12 +163,6 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, pr
     progress.done();
     process.removeListener('SIGINT', onSigint);
   }
-}
-
-/** The directory whose repository HEAD each write's marker records: the first policy path's (a file's directory), else cwd. */
-function commitDir(paths: readonly string[]): string {
-  const first = resolve(paths[0] ?? '.');
-  return /\.ya?ml$/i.test(first) ? dirname(first) : first;
 }
 
 /** --yes, or `yes` typed when stdin is a terminal (as Terraform, nothing else approves); without either it is an error. */

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { loadPolicies, loadProjectConfig } from '../../policy/index.js';
+import { locateRun } from '../../run/place.js';
 import { RunError } from '../../run/exit-codes.js';
 import { writeStdout } from '../../run/output.js';
 import { completionScript, SHELLS, type CompletionTree, type Shell } from '../completion-scripts.js';
@@ -50,8 +51,8 @@ function treeOf(program: Command): CompletionTree {
 
 /** The keys, sorted, one a line; files with errors give what they can, and nothing is printed on stderr. */
 async function declaredKeys(): Promise<string> {
-  const cwd = process.cwd();
-  const project = await loadProjectConfig(cwd, ['.']);
-  const { policies } = await loadPolicies(['.'], { cwd, project: project.config });
+  const place = await locateRun(process.cwd(), ['.']);
+  const project = await loadProjectConfig(place.projectFile, place);
+  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: project.config });
   return policies.map((policy) => `${policy.key}\n`).join('');
 }

@@ -111,6 +111,7 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
   return {
     port: integer('--port', flags.port, 65535),
     dataFile: flags.data,
+    onLockWait: (message) => process.stderr.write(`${message}\n`),
     data: seedData(flags),
     apiKey: env.AUTOJOIN_API_KEY || undefined,
     accessToken: env.AUTOJOIN_ACCESS_TOKEN || undefined,

@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../../files.js';
 import { plural } from '../../text.js';
 import { escapeControls } from '../../render/escape.js';
 import { log } from '../../run/log.js';
+import { locateRun, type RunPlace } from '../../run/place.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
 
 interface FmtOptions {
@@ -43,7 +44,7 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, domains;
+Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, drift, domains;
 domains trimmed, lower case, without a trailing dot, sorted (by their punycode form) and
 de-duplicated; internationalized names stay as written. Comments stay with the entry they label.
 Files with YAML errors are reported on stderr and left untouched (exit 1).
@@ -64,8 +65,10 @@ Examples:
 async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
   const check = options.check ?? false;
   const showDiff = options.diff ?? false;
-  const cwd = process.cwd();
-  const { files, sources, problems } = await readSources(paths, cwd, options.allowNoPolicies);
+  // Files are found, read (contained in their own repository) and named from the paths, as plan does.
+  const place = await locateRun(process.cwd(), paths);
+  const cwd = place.base;
+  const { files, sources, problems } = await readSources(place, options.allowNoPolicies);
   const changed: string[] = [];
   for (const source of sources) {
     const result = formatPolicyText(source);
@@ -89,12 +92,11 @@ async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
  * (NoPoliciesError, nothing written), as validate refuses them, unless `allowNoPolicies`.
  */
 async function readSources(
-  paths: string[],
-  cwd: string,
+  { paths, base: cwd, roots }: RunPlace,
   allowNoPolicies?: boolean,
 ): Promise<{ files: number; sources: PolicySource[]; problems: Diagnostic[] }> {
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const read = await readPolicySources(discovery.files, cwd);
+  const read = await readPolicySources(discovery.files, cwd, roots);
   const problems = tolerateMissingPaths([...discovery.diagnostics, ...read.diagnostics], allowNoPolicies);
   const found = discovery.files.map((file) => relativePosix(cwd, file));
   if (!problems.some(isError)) checkPolicyFilesFound(paths, found, cwd, allowNoPolicies);

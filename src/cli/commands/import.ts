@@ -7,7 +7,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
-import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { compareDiagnostics, formatDiagnostic, loadPolicies, parsePolicySources } from '../../policy/index.js';
@@ -15,22 +14,18 @@ import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions, collect } from '../options.js';
-import { resolveListing } from '../../run/listing.js';
-import { withSession } from '../session.js';
+import type { SettingFlags } from '../../run/settings.js';
+import { cliSettings, withSession } from '../session.js';
 import { entryExists } from '../../files.js';
 import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
 
-interface ImportFlags {
+interface ImportFlags extends SettingFlags {
   scope?: string[];
   excludeScope?: string[];
   scopesFrom?: string;
   out: string;
   componentId?: string;
   force?: boolean;
-  emulator?: boolean;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
 }
 
 /** Registers `autojoin-sync import`. */
@@ -69,17 +64,18 @@ async function runImport(flags: ImportFlags): Promise<void> {
   const excluded = new Set(uniqueRefs(flags.excludeScope ?? []).map(scopeKey));
   const refs = uniqueRefs([...(flags.scope ?? []), ...listed]).filter((ref) => !excluded.has(scopeKey(ref)));
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
-  await withSession(process.cwd(), [flags.out && flags.out !== '-' ? flags.out : '.'], async ({ client, project }) => {
+  const settings = await cliSettings([flags.out && flags.out !== '-' ? flags.out : '.'], flags);
+  await withSession(settings, async ({ client }) => {
+    const project = settings.project;
     if (flags.out !== '-') await refuseDeclared(refs, project, flags.out);
     const componentId = flags.componentId ?? project.defaults?.componentId;
-    const listing = resolveListing(flags.listing, project);
-    const imported = await importScopes(client, refs, { listing, concurrency: flags.concurrency, componentId });
+    const imported = await importScopes(client, refs, { settings, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
     refuseEchoedSecrets(imported);
     if (flags.out === '-') writeStdout(imported.map((entry) => entry.text).join('---\n'));
     else await writeFiles(imported, flags.out, flags.force ?? false);
     summarizeImportDiagnostics(imported, flags.out === '-' ? '' : flags.out, project);
-  }, flags);
+  });
 }
 
 /**

@@ -4,33 +4,22 @@
 import { Option, type Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
-import { limitsFrom } from '../../reconcile/index.js';
-import type { ListingKind } from '../../service/types.js';
+import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
 import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
-import { planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
+import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession, type TargetFlags } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags extends DnsFlags {
+interface PlanFlags extends SettingFlags, DnsFlags, TargetFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
-  prune?: boolean;
   allowNoPolicies?: boolean;
-  emulator?: boolean;
-  scope?: string[];
-  excludeScope?: string[];
-  replace?: string[];
-  maxRemovalPercent?: number;
-  shard?: string;
-  listing?: ListingKind;
-  concurrency: number;
-  requestTimeout?: number;
   changedSince?: string;
   takeOwnership?: string[];
 }
@@ -79,25 +68,20 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 }
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
-  const cwd = process.cwd();
   await withJsonResult(flags.format === 'json', async (seen) => {
-    if (!flags.allowNoPolicies) await refuseUnreadablePaths(cwd, paths);
-    await withSession(
-      cwd,
-      paths,
-      async ({ client, project, target }) => {
-        const plan = await planOrFail({ paths, cwd, client, project, target, flags, label: 'read' });
-        seen.plan = plan;
-        if (flags.out) await savePlan(flags.out, plan);
-        const cautions = findViolations(plan.changes, limitsFrom(project, flags), plan.scopes).map((violation) => violation.message);
-        // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-        writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
-        noticeUnmarked(plan);
-        for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
-        if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
-      },
-      flags,
-    );
+    const settings = await cliSettings(paths, flags);
+    if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    await withSession(settings, async ({ client, target }) => {
+      const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
+      seen.plan = plan;
+      if (flags.out) await savePlan(flags.out, plan);
+      const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
+      // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
+      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+      noticeUnmarked(plan);
+      for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
+      if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+    });
   });
 }
 

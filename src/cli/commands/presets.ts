@@ -4,9 +4,9 @@
  */
 import type { Command } from 'commander';
 import { emulatorOption, requestTimeoutOption } from '../options.js';
-import { loadProjectOrFail } from '../../run/project.js';
+import { resolveSettings } from '../../run/settings.js';
 import type { ServiceClient } from '../../service/client.js';
-import type { ProjectConfig } from '../../policy/types.js';
+import type { Diagnostic } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
 import { writeStdout } from '../../run/output.js';
 import { connectOptions, printDiagnostics, printNotice } from '../session.js';
@@ -59,16 +59,11 @@ interface PresetFlags {
 
 /** Connects, runs one read, prints its result as 2-space JSON, and always disconnects. */
 async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient) => Promise<unknown>): Promise<void> {
-  const cwd = process.cwd();
-  const project = await projectConfig(cwd);
-  const connection = connectOptions(cwd, project.baseUrl, { projectFile: project.file, requestTimeoutSeconds: flags.requestTimeout });
-  const options = { ...connection, emulator: flags.emulator };
-  await withServiceClient(options, printNotice, async (client) => {
+  // The project file of `.`, for its base URL (AUTOJOIN_BASE_URL still wins); only its errors are shown.
+  const report = (diagnostics: readonly Diagnostic[]): void => printDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+  const { emulator, requestTimeout } = flags;
+  const settings = await resolveSettings({ cwd: process.cwd(), paths: ['.'], flags: { emulator, requestTimeout }, env: process.env, report });
+  await withServiceClient(connectOptions(settings), printNotice, async (client) => {
     writeStdout(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
-}
-
-/** autojoin-sync.yaml, for its base URL (AUTOJOIN_BASE_URL still wins, in connect()). */
-function projectConfig(cwd: string): Promise<ProjectConfig> {
-  return loadProjectOrFail(cwd, ['.'], (diagnostics) => printDiagnostics(diagnostics.filter((d) => d.severity === 'error')));
 }

@@ -14,6 +14,7 @@ import {
   summarizeDiagnostics,
   tolerateMissingPaths,
   type Diagnostic,
+  type ProjectConfig,
   type LoadResult,
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
@@ -23,6 +24,7 @@ import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
+import { locateRun } from '../../run/place.js';
 import { writeStdout } from '../../run/output.js';
 
 interface ValidateOptions extends DnsFlags {
@@ -62,13 +64,14 @@ Examples:
     });
 }
 
-async function runValidate(paths: string[], options: ValidateOptions): Promise<void> {
-  const cwd = process.cwd();
-  const project = await loadProjectConfig(cwd, paths);
-  const dns = dnsWhileLoading(await dnsSettings(dnsRequest(options), project.config), cwd);
-  const result = await loadPolicies(paths, { cwd, project: project.config, secrets: configuredSecrets(process.env), onChecked: dns.onChecked });
-  const overDns = await dns.finish(result.policies);
-  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...overDns], options.allowNoPolicies).sort(compareDiagnostics);
+async function runValidate(given: string[], options: ValidateOptions): Promise<void> {
+  const place = await locateRun(process.cwd(), given);
+  const { base: cwd, paths, roots } = place;
+  const project = await loadProjectConfig(place.projectFile, place);
+  // An invalid project file is reported alone: its defaults would be missing from every policy.
+  const loaded = hasError(project.diagnostics) ? null : await loadWithDns(paths, { cwd, roots, project: project.config }, options);
+  const result = loaded?.result ?? EMPTY_LOAD;
+  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...(loaded?.overDns ?? [])], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
   writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));
@@ -77,6 +80,23 @@ async function runValidate(paths: string[], options: ValidateOptions): Promise<v
   // As the README words it, as plan and apply say it.
   if (missing.length > 0) log().always(`error: ${new NoPoliciesError(missing, false).message}`);
   if (failed) process.exitCode = ExitCode.error;
+}
+
+const EMPTY_LOAD: LoadResult = { policies: [], policyCount: 0, diagnostics: [], files: [] };
+
+/** Loads the policies, with the DNS checks (--dns, dns: in the project file) started while they load. */
+async function loadWithDns(
+  paths: readonly string[],
+  where: { cwd: string; roots: readonly string[]; project: ProjectConfig },
+  options: ValidateOptions,
+): Promise<{ result: LoadResult; overDns: Diagnostic[] }> {
+  const dns = dnsWhileLoading(await dnsSettings(dnsRequest(options), where.project), where.cwd);
+  const result = await loadPolicies(paths, { ...where, secrets: configuredSecrets(process.env), onChecked: dns.onChecked });
+  return { result, overDns: await dns.finish(result.policies) };
+}
+
+function hasError(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
 }
 
 /** One line per diagnostic; on a terminal (as plan) the severity in red or yellow and the position dimmed. */

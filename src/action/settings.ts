@@ -1,0 +1,35 @@
+/**
+ * The action's one call to src/run/settings.ts: its inputs in the flags' place. In a pull
+ * request the repository's own project file may not choose the base URL: the pull request could
+ * point it at a server of its author's, which would then receive the API key; only the input
+ * or the environment (set by the workflow, not by the pull request) may.
+ */
+import { resolveSettings, type RunSettings } from '../run/settings.js';
+import type { Diagnostic } from '../policy/types.js';
+import type { ActionInputs, WorkflowContext } from './inputs.js';
+
+/**
+ * @param report annotates the project file's diagnostics
+ * @throws RunError when the project file has an error or a setting is invalid
+ */
+export function actionSettings(
+  inputs: ActionInputs,
+  context: Pick<WorkflowContext, 'workspace' | 'eventName' | 'pullNumber'>,
+  report: (diagnostics: readonly Diagnostic[], base: string) => void,
+): Promise<RunSettings> {
+  const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
+  return resolveSettings({
+    cwd: context.workspace,
+    paths: inputs.paths,
+    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune },
+    env: process.env,
+    trustProjectBaseUrl: !isPullRequest(context),
+    report,
+    seeWhere: 'see the annotations',
+  });
+}
+
+/** `pull_request`, `pull_request_target` and the review events, or any event about a pull request. */
+export function isPullRequest(context: Pick<WorkflowContext, 'eventName' | 'pullNumber'>): boolean {
+  return context.eventName.startsWith('pull_request') || context.pullNumber !== undefined;
+}

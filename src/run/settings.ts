@@ -1,0 +1,188 @@
+/**
+ * The settings of one run, resolved once at the edge: the CLI (from flags) and the action (from
+ * inputs) each call {@link resolveSettings} once and hand the result, plain data, whole to the
+ * core (src/reconcile, src/run/connect.ts). Every default and every precedence rule lives here:
+ * flag or input > environment > project file > default. Nothing below this module applies a
+ * default of its own.
+ *
+ * To add a setting: a field in {@link SettingFlags} (the flag or input, undefined when not given),
+ * a field in {@link RunSettings}, one line in {@link settingsFrom} (and its environment variable
+ * or project-file key there, if it has one), its default in numbers.ts or beside its module.
+ */
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic, ProjectConfig } from '../policy/types.js';
+import type { SafetyLimits } from '../plan/types.js';
+import type { ListingKind } from '../service/types.js';
+import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
+import { RunError } from './exit-codes.js';
+import { DEFAULT_LISTING, isListingKind, LISTING_KINDS } from './listing.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
+import { locateRun, STATE_DIR, type RunPlace } from './place.js';
+
+/** How live state is read: `autojoin` (call 2b alone), `by-scope` (1b, then 2b) or `by-group` (1, then 2b). */
+export type ReadMode = ListingKind;
+
+/** What the front end was given (a flag or an action input); undefined when not given. */
+export interface SettingFlags {
+  /** `--read` / input `read`. */
+  read?: ReadMode;
+  /** `--listing` / input `listing`: the old name of `read`, kept for one release. */
+  listing?: ReadMode;
+  concurrency?: number;
+  /** Seconds per request attempt. */
+  requestTimeout?: number;
+  /** `--emulator`: the embedded emulator, whatever else is set. */
+  emulator?: boolean;
+  /** The action's `base-url` and `api-key` inputs (the CLI takes them from the environment only). */
+  baseUrl?: string;
+  apiKey?: string;
+  maxRemovals?: number;
+  /** `--max-removal-percent` / input `max-removal-percent`: beats safety.maxRemovalPercent. */
+  maxRemovalPercent?: number;
+  allowEmpty?: boolean;
+  /** `--prune` / `--no-prune`. */
+  prune?: boolean;
+}
+
+/** One run's settings. Holds the run's credentials: never print it. */
+export interface RunSettings extends RunPlace {
+  /** The project file's content (`{}` without one; `project.file` is its path). */
+  project: ProjectConfig;
+  /** This repository's owner, recorded in every write's marker: `owner` of the project file, else DEFAULT_OWNER. */
+  owner: string;
+  read: ReadMode;
+  concurrency: number;
+  requestTimeoutMs: number;
+  emulator: boolean;
+  /** The service's base URL, when one is configured (else the embedded emulator may stand in). */
+  baseUrl?: string;
+  /** Where `baseUrl` came from, for messages: `AUTOJOIN_BASE_URL`, `autojoin-sync.yaml`, … */
+  baseUrlFrom?: string;
+  apiKey?: string;
+  /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
+  apiKeyFrom?: string;
+  accessToken?: string;
+  limits: SafetyLimits;
+  /** Clear the scopes git history declared and no file declares now. */
+  prune?: boolean;
+}
+
+export interface SettingSources {
+  /** What relative paths are relative to; nothing else depends on it. */
+  cwd: string;
+  paths: readonly string[];
+  flags: SettingFlags;
+  env: NodeJS.ProcessEnv;
+  /** False in a pull request: the repository's own project file may not choose where the key goes. */
+  trustProjectBaseUrl?: boolean;
+  /** Shows the project file's diagnostics (stderr, annotations), named relative to `base`; called once, before any error. */
+  report: (diagnostics: readonly Diagnostic[], base: string) => void;
+  /** Where the front end showed them, for the error: `see above`. */
+  seeWhere?: string;
+}
+
+/**
+ * Finds the run's place and project file from its paths, reports the project file's diagnostics,
+ * and resolves every setting.
+ * @throws RunError (exit 1) when the project file has an error, or a setting's value is invalid
+ */
+export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
+  const { place, project } = await resolvePlace(sources);
+  return settingsFrom(place, project, sources);
+}
+
+/** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
+async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+  const place = await locateRun(sources.cwd, sources.paths);
+  const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
+  sources.report(diagnostics, place.base);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${PROJECT_FILE} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  return { place, project: config };
+}
+
+/** Pure: flag > environment > project file > default, for every setting. */
+export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): RunSettings {
+  const { flags, env } = sources;
+  const baseUrl = firstSet<string>([
+    ['input base-url', flags.baseUrl],
+    ['AUTOJOIN_BASE_URL', nonEmpty(env.AUTOJOIN_BASE_URL)],
+    ['VORTEX_API_BASE_URL', nonEmpty(env.VORTEX_API_BASE_URL)],
+    [PROJECT_FILE, sources.trustProjectBaseUrl === false ? undefined : project.baseUrl],
+  ]);
+  const apiKey = firstSet<string>([
+    ['input api-key', flags.apiKey],
+    ['AUTOJOIN_API_KEY', nonEmpty(env.AUTOJOIN_API_KEY)],
+    ['VORTEX_API_KEY', nonEmpty(env.VORTEX_API_KEY)],
+  ]);
+  return {
+    ...place,
+    project,
+    owner: project.owner ?? DEFAULT_OWNER,
+    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_LISTING,
+    concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
+    requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
+    emulator: flags.emulator ?? false,
+    ...(baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {}),
+    ...(apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {}),
+    ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
+    limits: {
+      maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
+      maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
+      allowEmpty: flags.allowEmpty ?? false,
+    },
+    ...defined('prune', flags.prune ?? project.prune?.history),
+  };
+}
+
+/**
+ * The settings of a run over `paths` in `base`, with no project file looked up and no
+ * environment unless given: for programs that embed the core (benches, tests).
+ */
+export function settingsIn(
+  base: string,
+  options: { paths?: string[]; project?: ProjectConfig; flags?: SettingFlags; env?: NodeJS.ProcessEnv } = {},
+): RunSettings {
+  const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], stateDir: join(base, STATE_DIR) };
+  return settingsFrom(place, options.project ?? {}, { flags: options.flags ?? {}, env: options.env ?? {} });
+}
+
+function realPathOf(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** AUTOJOIN_READ, else its old name AUTOJOIN_LISTING. */
+function readFromEnv(env: NodeJS.ProcessEnv): ReadMode | undefined {
+  for (const name of ['AUTOJOIN_READ', 'AUTOJOIN_LISTING']) {
+    const value = nonEmpty(env[name])?.trim();
+    if (value === undefined) continue;
+    if (!isListingKind(value)) throw new RunError(`${name} must be one of ${LISTING_KINDS.join(', ')}, got "${value}"`);
+    return value;
+  }
+  return undefined;
+}
+
+function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === undefined) return undefined;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
+  return parsed;
+}
+
+function firstSet<T>(candidates: readonly (readonly [string, T | undefined])[]): readonly [string, T] | undefined {
+  return candidates.find((candidate): candidate is readonly [string, T] => candidate[1] !== undefined);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function defined<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [name]: value } as Partial<Record<K, V>>);
+}
