@@ -56,7 +56,7 @@ async function writePolicies(dir: string, scopes: number): Promise<void> {
 }
 
 /** Runs `node --import probe ...args`, discarding stdout; @returns peak RSS in bytes. */
-async function peakRss(tmp: string, args: string[], env: Record<string, string>): Promise<number> {
+export async function peakRss(tmp: string, args: string[], env: Record<string, string>): Promise<number> {
   const probe = path.join(tmp, 'probe.mjs');
   const out = path.join(tmp, `rss-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
   await writeFile(probe, PROBE);

@@ -329,7 +329,7 @@ async function withServer<T>(start: () => Promise<ServerChild>, work: (url: stri
 
 let clockTicks: number | undefined;
 /** Clock ticks a second (CPU times in /proc are in ticks); asked of getconf once, on first use. */
-const ticksPerSecond = (): number => (clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
+export const ticksPerSecond = (): number => (clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
 
 /** @returns the user + system CPU seconds of process `pid` so far, from /proc; undefined where there is none. */
 function cpuSecondsOf(pid: number | undefined): number | undefined {

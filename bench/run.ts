@@ -19,6 +19,7 @@ import { benchStartup } from './startup.js';
 import { benchHistory } from './history.js';
 import { benchEmulator } from './emulator.js';
 import { benchChanged } from './changed.js';
+import { benchGovernance } from './governance.js';
 import { benchYaml } from './yaml.js';
 import { benchDrift } from './drift.js';
 
@@ -33,6 +34,7 @@ const benches: Bench[] = [
   { name: 'emulator', run: benchEmulator },
   { name: 'startup', run: benchStartup },
   { name: 'history', run: benchHistory },
+  { name: 'governance', run: benchGovernance },
   { name: 'drift', run: benchDrift },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },

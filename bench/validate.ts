@@ -70,9 +70,9 @@ export async function timeLoad(dir: string, fileCount: number): Promise<number> 
   return seconds;
 }
 
-type Style = 'plain' | 'nested';
+export type Style = 'plain' | 'nested';
 
-async function generatePolicyFiles(dir: string, count: number, style: Style): Promise<string[]> {
+export async function generatePolicyFiles(dir: string, count: number, style: Style): Promise<string[]> {
   const files: string[] = [];
   for (let start = 0; start < count; start += FILES_PER_DIRECTORY) {
     const sub = path.join(dir, `group-${String(start / FILES_PER_DIRECTORY).padStart(3, '0')}`);

@@ -19,7 +19,7 @@ export interface ActionInputs {
   githubToken?: string;
   comment: boolean;
   pruneFrom?: string;
-  /** Clear every scope git history declared and no file declares now (`--prune`); unset: the project file decides. */
+  /** Prune from git history (`--prune` / `--no-prune`); unset: the project file's `prune`, else on. */
   prune?: boolean;
   /** Paths without any policy file are not an error. */
   allowNoPolicies: boolean;

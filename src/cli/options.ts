@@ -42,14 +42,17 @@ export function allowNoPoliciesOption(): Option {
   return new Option('--allow-no-policies', 'go ahead when the paths hold no policy file (e.g. to prune every scope)');
 }
 
-/** `--prune`: clear every scope git history declared and no file declares now (as prune.history). */
+/** `--prune`: pruning is on by default; the flag is still accepted (and beats `prune: false` of the project file). */
 export function pruneOption(): Option {
-  return new Option('--prune', 'clear every scope a policy file declared in git history (any commit reachable from HEAD) that no file declares now');
+  return new Option(
+    '--prune',
+    'clear every scope a policy file declared in git history (any commit reachable from HEAD, every side of every merge) that no file in the working tree declares now; on by default (needs the full history: fetch-depth: 0)',
+  );
 }
 
-/** `--no-prune`: beats prune.history of the project file. */
+/** `--no-prune`: turns pruning off, whatever `prune` in the project file says. */
 export function noPruneOption(): Option {
-  return new Option('--no-prune', 'do not prune, whatever prune.history in autojoin-sync.yaml says');
+  return new Option('--no-prune', 'do not prune (as prune: false in autojoin-sync.yaml); the plan then says how many scopes history holds that no file declares');
 }
 
 /** `--take-ownership TYPE/ID` (repeatable): write, or clear when pruned, a scope another owner's marker (or none) claims. */

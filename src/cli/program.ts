@@ -35,6 +35,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
   { name: 'show', usage: '[options] <file>', summary: 'render a saved plan after its checks (no network)', load: () => import('./commands/show.js') },
   { name: 'adopt', usage: '[options] [path...]', summary: 'write scopes changed outside git into their policy files', load: () => import('./commands/adopt.js') },
+  { name: 'who', usage: '[options] <domains-or-paths...>', summary: 'which scopes admit a domain, with the file:line of its entry', load: () => import('./commands/who.js') },
+  { name: 'inventory', usage: '[options] [paths...]', summary: 'every scope and domain as CSV, JSON or markdown (--blame: who added it)', load: () => import('./commands/inventory.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
   { name: 'completion', usage: '[options] [shell]', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
@@ -80,6 +82,7 @@ Environment:
   VORTEX_API_BASE_URL, VORTEX_API_KEY  the service SDKs' names, used when the AUTOJOIN_ ones are unset
   AUTOJOIN_READ          as --read (autojoin, by-scope, by-group); AUTOJOIN_LISTING is its old name
   AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
+  AUTOJOIN_NOW=YYYY-MM-DD  the day expiry dates are compared with (for tests; default: today, UTC)
   HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
   NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust
   NO_COLOR, FORCE_COLOR  disable / force colour

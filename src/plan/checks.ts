@@ -145,6 +145,8 @@ function derivedProblem(change: Change): string | null {
   if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(', ')}])`;
   const unchanged = change.after.length - added.length;
   if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
+  const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
+  if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
   return null;
 }
 

@@ -20,10 +20,10 @@
  */
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { comparableDomains } from '../domain.js';
+import { comparableDomain, comparableDomains } from '../domain.js';
 import { fieldChanges, ownerChange } from './fields.js';
 import { DEFAULT_OWNER, keptMetadataOf } from './ownership.js';
-import type { Change, FieldChange, PrunedPolicy } from './types.js';
+import type { Change, FieldChange, PrunedPolicy, RemovalReason } from './types.js';
 import type { LiveScope } from '../service/types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
@@ -163,7 +163,16 @@ function makeChange(
   if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
   if (fields.length > 0) change.fieldChanges = fields;
+  const reasons = expiryReasons(policy, change.removed);
+  if (reasons.length > 0) change.removalReasons = reasons;
   return change;
+}
+
+/** @returns `expired YYYY-MM-DD` for each removed domain whose policy entry expired. */
+function expiryReasons(policy: Policy, removed: readonly string[]): RemovalReason[] {
+  if (!policy.expired || removed.length === 0) return [];
+  const gone = new Set(removed);
+  return policy.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

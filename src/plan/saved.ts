@@ -30,8 +30,8 @@ function planValidator(): ValidateFunction<Plan> {
 /** Keys in the order a reader expects them; any other key sorts after these, alphabetically. */
 const KEY_ORDER = [
   'formatVersion', 'createdAt', 'target', 'owner', 'shard', 'summary', 'changes', 'notManagedHere', 'scopes',
-  'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'reason', 'explicitEmpty', 'source',
-  'field', 'metadata', 'keptMetadata', 'before', 'after', 'added', 'removed', 'unchanged', 'fieldChanges', 'fingerprint',
+  'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'domain', 'reason', 'explicitEmpty', 'source',
+  'field', 'metadata', 'keptMetadata', 'before', 'after', 'added', 'removed', 'removalReasons', 'unchanged', 'fieldChanges', 'fingerprint',
   'create', 'update', 'clear', 'domainsAdded', 'domainsRemoved',
   'file', 'line', 'column',
 ];

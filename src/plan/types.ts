@@ -32,6 +32,8 @@ export interface Change {
   added: string[];
   removed: string[];
   unchanged: number;
+  /** Removed domains whose policy entry expired, each with the reason `expired YYYY-MM-DD`; absent when none. Explains, never steers apply. */
+  removalReasons?: RemovalReason[];
   /** Why the change is planned (`replaced`: nothing differs, --replace forces the write); explains, never steers apply. */
   reason: 'declared' | 'pruned' | 'replaced';
   /** The policy file the change comes from (for pruned scopes: the file at the prune revision). */
@@ -66,6 +68,13 @@ export interface DriftReport {
   /** The live domains, which stay. */
   live: string[];
   outside: OutsideChange;
+}
+
+/** Why one removed domain goes. */
+export interface RemovalReason {
+  domain: string;
+  /** `expired YYYY-MM-DD`. */
+  reason: string;
 }
 
 /** The commit after which no policy file declared a scope any more. */

@@ -4,7 +4,7 @@
  * data, so comments, the `# yaml-language-server: $schema=` line and document markers
  * survive. The result is a fixed point: formatting it again changes nothing.
  */
-import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { compareStrings } from '../domain.js';
 import { normalizeDomain } from './domains.js';
 import { parseYamlSource } from './parse.js';
@@ -98,16 +98,17 @@ function canonicalizeDomains(seq: YAMLSeq, text?: string): void {
   const kept = new Map<string, unknown>();
   const others: unknown[] = [];
   for (const item of seq.items) {
-    if (!isScalar(item) || typeof item.value !== 'string') {
+    const scalar = domainScalar(item);
+    if (!scalar || typeof scalar.value !== 'string') {
       others.push(item);
       continue;
     }
-    const domain = normalizeDomain(item.value);
-    item.value = writtenForm(item.value, domain);
-    item.type = 'PLAIN';
+    const domain = normalizeDomain(scalar.value);
+    scalar.value = writtenForm(scalar.value, domain);
+    scalar.type = 'PLAIN';
     const first = kept.get(domain);
     if (!first) kept.set(domain, item);
-    else if (isScalar(first) && !first.comment && item.comment) first.comment = item.comment;
+    else if (isScalar(first) && isScalar(item) && !first.comment && item.comment) first.comment = item.comment;
   }
   const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
   seq.items = [...sorted, ...others];
@@ -139,4 +140,30 @@ function labelFirstItem(seq: YAMLSeq, text: string): void {
   const lines = seq.commentBefore.split('\n');
   first.commentBefore = [lines.slice(-count).join('\n'), first.commentBefore].filter(Boolean).join('\n');
   seq.commentBefore = lines.slice(0, -count).join('\n').replace(/\n+$/, '') || undefined;
+}
+
+/** Keys of a time-bound entry, in canonical order. */
+const GRANT_KEYS = ['domain', 'expires', 'reason'];
+
+/**
+ * @returns the scalar holding an entry's domain: the item itself, or the `domain` of a
+ *   time-bound entry `{domain, expires, reason}` (put in block style, keys in canonical order)
+ */
+function domainScalar(item: unknown): Scalar | null {
+  if (isScalar(item)) return item;
+  if (!isMap(item)) return null;
+  const domain = item.get('domain', true);
+  if (!isScalar(domain)) return null;
+  const rank = (pair: Pair): number => {
+    const index = isScalar(pair.key) ? GRANT_KEYS.indexOf(String(pair.key.value)) : -1;
+    return index === -1 ? GRANT_KEYS.length : index;
+  };
+  item.items.sort((a, b) => rank(a) - rank(b));
+  if (item.flow && item.comment && !domain.comment) {
+    // `- {domain: a, expires: …}  # why` becomes `- domain: a  # why`: the comment stays on the entry's first line.
+    domain.comment = item.comment;
+    item.comment = undefined;
+  }
+  item.flow = false;
+  return domain;
 }

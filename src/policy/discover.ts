@@ -1,12 +1,17 @@
 /**
  * Finds policy files under the paths a user gave. Directories are walked (skipping
  * node_modules, .git and our own state directory); a path that names a file is taken as is,
- * whatever its name, so `validate some/odd-name.yaml` works.
+ * whatever its name, so `validate some/odd-name.yaml` works. {@link policyPathRule} is that rule
+ * as a predicate over paths, the one the git readers (history, --prune-from, --changed-since) use.
+ *
+ * A policy file inside a git submodule (or any repository nested in this one) is an error: its
+ * history is not this repository's, so a deletion there could never be pruned.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
+import path, { posix } from 'node:path';
 import { compareStrings } from '../domain.js';
+import { repositoryRoot } from '../files.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
@@ -18,6 +23,30 @@ const POLICY_FILE_NAME = /^(?:.+\.)?autojoin\.ya?ml$/;
 /** @returns true for `autojoin.yaml`, `*.autojoin.yaml` and their `.yml` forms. */
 export function isPolicyFileName(name: string): boolean {
   return POLICY_FILE_NAME.test(name);
+}
+
+/**
+ * The one "is this a policy file" rule: a path given by name, whatever its name, or a file with a
+ * policy file's name under a given directory, with no skipped directory (node_modules, .git,
+ * .autojoin-sync) between the two.
+ * @param given the paths as given, POSIX, relative to one directory (`.` or `''`: all of it)
+ * @returns the predicate, over POSIX paths relative to that same directory
+ */
+export function policyPathRule(given: readonly string[]): (file: string) => boolean {
+  const roots = given.map((entry) => {
+    const normal = posix.normalize(entry).replace(/\/+$/, '');
+    return normal === '.' ? '' : normal;
+  });
+  return (file) => {
+    const normal = posix.normalize(file);
+    return roots.some((root) => normal === root || (root === '' ? isPolicyBelow(normal) : normal.startsWith(`${root}/`) && isPolicyBelow(normal.slice(root.length + 1))));
+  };
+}
+
+/** A policy file's name at the end of `relative`, and no skipped directory on the way. */
+function isPolicyBelow(relative: string): boolean {
+  const parts = relative.split('/');
+  return isPolicyFileName(parts[parts.length - 1] ?? '') && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === '..');
 }
 
 /** @returns `file` relative to `cwd`, with POSIX separators. */
@@ -34,23 +63,61 @@ export interface Discovery {
 
 /**
  * @param paths files or directories, relative to `cwd` or absolute
- * @returns the policy files found; a missing path is a diagnostic, not an exception
+ * @returns the policy files found; a missing path, or a policy file inside a git submodule, is a
+ *   diagnostic, not an exception
  */
 export async function discoverPolicyFiles(paths: readonly string[], cwd: string): Promise<Discovery> {
   const found = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const repository = await repositoryRoot(cwd);
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     const info = await stat(absolute).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (info instanceof Error) {
       diagnostics.push(pathNotFound(info, absolute, cwd));
-    } else if (info.isDirectory()) {
-      for (const file of walk(absolute)) found.add(file);
-    } else {
-      found.add(absolute);
+      continue;
+    }
+    const outer = repository === null ? null : nestedRepository(repository, info.isDirectory() ? absolute : path.dirname(absolute));
+    const walked = info.isDirectory() ? walk(absolute, '', outer) : [{ file: absolute, nested: outer }];
+    for (const { file, nested } of walked) {
+      if (nested === null) found.add(file);
+      else diagnostics.push(inSubmodule(file, nested, cwd));
     }
   }
-  return { files: sortByRelativePath([...found], cwd), diagnostics };
+  return { files: sortByRelativePath([...found], cwd), diagnostics: [...new Map(diagnostics.map((d) => [`${d.file}:${d.code}`, d])).values()] };
+}
+
+/** @returns the directory from `directory` up to (not including) `repository` that holds a `.git` of its own, or null. */
+function nestedRepository(repository: string, directory: string): string | null {
+  if (!isInsideOrSame(repository, directory)) return null;
+  for (let dir = directory; dir !== repository && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+  }
+  return isSubmoduleRoot(repository) ? repository : null;
+}
+
+/** A submodule's `.git` is a file pointing into its superproject's `.git/modules/` (a worktree's points into `worktrees/`). */
+function isSubmoduleRoot(repository: string): boolean {
+  try {
+    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync(path.join(repository, '.git'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function isInsideOrSame(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function inSubmodule(file: string, nested: string, cwd: string): Diagnostic {
+  const where = relativePosix(cwd, nested);
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    'error',
+    'policy-in-submodule',
+    `policy file inside the git submodule ${where}: its history is not this repository's, so pruning could never see it deleted; move the file into this repository, or leave ${where} out of the paths`,
+  );
 }
 
 /**
@@ -77,17 +144,31 @@ function pathNotFound(error: Error, absolute: string, cwd: string): Diagnostic {
   return diagnosticAt(filePos(relativePosix(cwd, absolute)), 'error', 'path-not-found', reason);
 }
 
+/** A file the walk found, and the nested repository (submodule) it lies in, if any. */
+interface Walked {
+  file: string;
+  nested: string | null;
+}
+
 // Blocking calls, like the reads in load.ts: a directory listing takes microseconds, where a
 // round trip through the thread pool per directory adds up to most of the walk on a busy machine.
-function walk(directory: string, files: string[] = []): string[] {
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+/**
+ * @param relative `directory` relative to the walk's start (POSIX, `''` at the start)
+ * @param nested the nested repository `directory` lies in; a directory below the start that
+ *   holds `.git` starts one
+ */
+function walk(directory: string, relative: string, nested: string | null, files: Walked[] = []): Walked[] {
+  const entries = readdirSync(directory, { withFileTypes: true });
+  const inside = nested ?? (relative !== '' && entries.some((entry) => entry.name === '.git') ? directory : null);
+  for (const entry of entries) {
     const full = path.join(directory, entry.name);
+    const below = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, files);
-    } else if (isPolicyFileName(entry.name) && (entry.isFile() || !isDirectoryLink(full))) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
+    } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
       // Anything else with a policy file's name is read, so a FIFO, a device or a symlink out
       // of the repository is reported by the reader (src/files.ts) instead of silently skipped.
-      files.push(full);
+      files.push({ file: full, nested: inside });
     }
   }
   return files;

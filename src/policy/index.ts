@@ -3,7 +3,7 @@ export type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, Sever
 export { loadPolicies, parsePolicySources, readPolicySources, type LoadOptions } from './load.js';
 export type { NamedSecret } from './secrets.js';
 export { loadProjectConfig, parseProjectSource, PROJECT_FILE, type ProjectLoad } from './project.js';
-export { discoverPolicyFiles, isPolicyFileName, relativePosix, unreadablePaths } from './discover.js';
+export { discoverPolicyFiles, isPolicyFileName, policyPathRule, relativePosix, unreadablePaths } from './discover.js';
 export { normalizeDomain, checkDomain, type DomainFinding } from './domains.js';
 export { formatDiagnostic, compareDiagnostics, countDiagnostics, summarizeDiagnostics } from './format.js';
 export { renderPolicyDocument, formatPolicyText, type FormatResult } from './canonical.js';

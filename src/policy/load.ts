@@ -5,7 +5,7 @@
  */
 import { compareScopeKeys, scopeKey, type ScopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
-import { checkDomain, normalizeDomain, withoutListedParent } from './domains.js';
+import { checkDomain, withoutListedParent } from './domains.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
@@ -16,6 +16,9 @@ import { schemaDiagnostics } from './schema.js';
 import { scopeTextDiagnostics } from './scope-text.js';
 import { secretDiagnostics, type NamedSecret } from './secrets.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, SourcePos } from './types.js';
+import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
+import { createGovernance, type Governance } from '../governance/check.js';
+import { today } from '../governance/clock.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
@@ -43,6 +46,12 @@ export interface LoadOptions {
   secrets?: readonly NamedSecret[];
   /** Real paths every file must lie inside (src/run/place.ts); default: the repository around cwd, else cwd. */
   roots?: readonly string[];
+  /** Today, YYYY-MM-DD: entries past their `expires` are not desired (default: the clock, or AUTOJOIN_NOW). */
+  today?: string;
+  /** Attach every domain entry with its place (`Policy.entries`), for who and inventory. */
+  entries?: boolean;
+  /** Check the project file's rules (loadPolicies: yes; parsePolicySources: only when asked, e.g. not for history). */
+  rules?: boolean;
   /**
    * Sees each policy as soon as its file is checked, as `onPolicy` does, while the loader still
    * keeps them all for the result (validate starts its DNS lookups meanwhile).
@@ -63,7 +72,7 @@ const READ_BATCH = 64;
 export async function loadPolicies(paths: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { keep: !options.onPolicy, secrets: options.secrets ?? [] });
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: !options.onPolicy, complete: true });
   const readDiagnostics: Diagnostic[] = [];
   const betweenBatches = async (): Promise<void> => {
     const warnings = options.onWarnings && checker.takeWarnings();
@@ -147,8 +156,11 @@ function readOne(absolute: string, file: string, options: ReadOptions): PolicySo
  * Pure core of the loader, for text from anywhere (disk, or a git revision for --prune-from).
  * @returns policies sorted by key; diagnostics sorted by file and position
  */
-export function parsePolicySources(sources: readonly PolicySource[], options: Pick<LoadOptions, 'project' | 'secrets'> = {}): LoadResult {
-  const checker = createPolicyChecker(options.project ?? {}, { keep: true, secrets: options.secrets ?? [] });
+export function parsePolicySources(
+  sources: readonly PolicySource[],
+  options: Pick<LoadOptions, 'project' | 'secrets' | 'today' | 'entries' | 'rules'> = {},
+): LoadResult {
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return checker.finish();
 }
@@ -164,18 +176,32 @@ interface PolicyChecker {
   finish(): LoadResult;
 }
 
+/** What every policy is checked with besides the project file. */
+interface CheckOptions {
+  secrets: readonly NamedSecret[];
+  today: string;
+  entries: boolean;
+  rules: boolean;
+}
+
+function checkOptions(options: Pick<LoadOptions, 'secrets' | 'today' | 'entries' | 'rules'>): CheckOptions {
+  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
+}
+
 /**
  * @param options.keep false: `check` returns each policy and keeps only its key (for the count),
  *   so a caller that takes them as they come holds memory flat in the number of scopes
  * @param options.secrets values no file may hold
  */
-function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; secrets: readonly NamedSecret[] }): PolicyChecker {
+function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { keep: boolean; complete: boolean }): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
   const candidateKeys: ScopeKey[] = [];
   const files = new Set<string>();
   const same = createInterner();
+  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
+  const reading: Reading = { project, same, today: options.today, entries: options.entries, governance };
   let failed = false;
   const record = (found: readonly Diagnostic[]): void => {
     diagnostics.push(...found);
@@ -190,7 +216,7 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
       record(leaked);
       const found: Policy[] = [];
       for (const document of parsed.documents) {
-        const result = readPolicy(document, project, same);
+        const result = readPolicy(document, reading);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
         if (result.policy && leaked.length === 0) found.push(result.policy);
@@ -207,13 +233,14 @@ function createPolicyChecker(project: ProjectConfig, options: { keep: boolean; s
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      const duplicates = duplicateScopeDiagnostics(declarations);
+      // What needs every file: duplicate scopes, and the rules that count across scopes.
+      const across = [...duplicateScopeDiagnostics(declarations), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
       const declared = new Map<string, number>();
       for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
       const once = (key: ScopeKey): boolean => declared.get(key) === 1;
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...duplicates].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
     },
   };
 }
@@ -238,18 +265,35 @@ function createInterner(): (value: string) => string {
   };
 }
 
+/** What reading a document needs besides the document. */
+interface Reading {
+  project: ProjectConfig;
+  same: (value: string) => string;
+  today: string;
+  entries: boolean;
+  governance: Governance | null;
+}
+
 /** Checks one document (defaults filled in first) and builds its policy when it has no error. */
-function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value: string) => string): PolicyReading {
-  const data = withDefaults(parsed.data, project);
+function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
+  const { same } = reading;
+  const data = withDefaults(parsed.data, reading.project);
+  const written = writtenEntries(data.domains);
+  const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
   // The document's own scope and scopeType: a default from the project file is checked there, once.
-  const diagnostics = [...schemaDiagnostics('policy', parsed, data), ...scopeTextDiagnostics(parsed, SCOPE_PATHS), ...domainDiagnostics(parsed, data.domains)];
+  const diagnostics = [
+    ...schemaDiagnostics('policy', parsed, data),
+    ...scopeTextDiagnostics(parsed, SCOPE_PATHS),
+    ...domainDiagnostics(written, at),
+    ...expiryDiagnostics(written, reading.today, at),
+  ];
   const { scope, scopeType } = data;
   const declaration =
     typeof scope === 'string' && typeof scopeType === 'string' && scope !== '' && scopeType !== ''
       ? { key: scopeKey({ scopeType: same(scopeType), scope }), source: parsed.start }
       : undefined;
   if (!declaration || diagnostics.some((d) => d.severity === 'error')) return { declaration, diagnostics };
-  const domains = data.domains as string[];
+  const desired = written.filter((entry) => !isExpired(entry, reading.today));
   const policy: Policy = {
     key: declaration.key,
     scope: scope as string,
@@ -257,12 +301,19 @@ function readPolicy(parsed: ParsedDocument, project: ProjectConfig, same: (value
     ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
     componentId: same(data.componentId as string),
     ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
-    domains: [...new Set(domains.map(normalizeDomain))].sort(),
+    domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
-    explicitEmpty: domains.length === 0,
+    explicitEmpty: desired.length === 0,
+    ...expiredOf(written, reading.today),
     ...(data.drift === 'keep' || data.drift === 'revert' ? { drift: data.drift } : {}),
   };
-  return { declaration, policy, diagnostics };
+  if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
+  if (!reading.governance) return { declaration, policy, diagnostics };
+  const place = (where: number | 'domains'): SourcePos => (where === 'domains' ? locate(parsed, ['domains'], 'key') : at(where));
+  const findings = reading.governance.check(ruleSubject(policy.key, desired, place, Array.isArray(data.domains) && data.domains.length === 0));
+  diagnostics.push(...findings);
+  // A rule's error keeps the policy from being planned, as any other error does.
+  return findings.some((d) => d.severity === 'error') ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
 
 const SCOPE_PATHS = [['scope'], ['scopeType']] as const;
@@ -283,20 +334,16 @@ function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Re
  * Per-domain checks, then duplicates after normalization (an error at every occurrence).
  * A domain is located in the file only when there is something to report: most are fine.
  */
-function domainDiagnostics(parsed: ParsedDocument, domains: unknown): Diagnostic[] {
-  if (!Array.isArray(domains)) return [];
-  const at = (index: number): SourcePos => locate(parsed, ['domains', index]);
+function domainDiagnostics(entries: readonly WrittenEntry[], at: (index: number) => SourcePos): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number[]>();
-  domains.forEach((raw: unknown, index) => {
-    if (typeof raw !== 'string') return;
+  for (const { raw, index, domain: normalized } of entries) {
     for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
-    const normalized = normalizeDomain(raw);
-    if (normalized === '') return;
+    if (normalized === '') continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
     else seen.set(normalized, [index]);
-  });
+  }
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }

@@ -3,6 +3,7 @@ import { relativePosix } from './discover.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
+import { placeRules } from '../governance/project-rules.js';
 import { scopeTextDiagnostics } from './scope-text.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
 import { readRegularFile } from '../files.js';
@@ -44,7 +45,9 @@ export function parseProjectSource(source: PolicySource, absoluteFile: string): 
     diagnostics.push(diagnosticAt(second.start, 'error', 'multiple-documents', 'the project file holds one YAML document only'));
   }
   if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]));
+  const placed = first && diagnostics.length === 0 && first.data.rules !== undefined ? placeRules(first) : undefined;
+  if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);
   if (diagnostics.some((d) => d.severity === 'error') || !first) return { config: { file: absoluteFile }, diagnostics };
-  return { config: { file: absoluteFile, ...(first.data as ProjectConfig) }, diagnostics };
+  return { config: { file: absoluteFile, ...(first.data as ProjectConfig), ...(placed ? { rules: placed.rules } : {}) }, diagnostics };
 }

@@ -86,6 +86,8 @@ function describe(error: ErrorObject, parsed: ParsedDocument): Diagnostic | null
       return wrongType(parsed, path, error);
     case 'uniqueItems':
       return null; // the domain checks report duplicates, with both positions
+    case 'if':
+      return null; // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case 'propertyNames':
       return reservedKey(parsed, path, String(error.params.propertyName));
     default:

@@ -33,10 +33,51 @@ export interface Policy {
   domains: string[];
   /** Where the policy's document starts. */
   source: SourcePos;
-  /** True when the file says `domains: []`: the author asked to clear this scope. */
+  /** True when the file says `domains: []`, or every entry has expired: the author asked to clear this scope. */
   explicitEmpty: boolean;
   /** What a plan does with a change made outside this repository; absent: the project file's, else `revert`. */
   drift?: DriftMode;
+  /** Entries past their `expires` date: not desired, so a plan removes them (normalized, sorted); absent when none. */
+  expired?: ExpiredEntry[];
+  /** Every domain entry with its place in the file; only when the loader was asked (`LoadOptions.entries`: who, inventory). */
+  entries?: DomainEntry[];
+}
+
+/** A domain entry whose `expires` date has passed. */
+export interface ExpiredEntry {
+  domain: string;
+  /** The entry's `expires` date, YYYY-MM-DD. */
+  expires: string;
+}
+
+/** One domain entry of a policy file as written: a string, or `{domain, expires, reason}`. */
+export interface DomainEntry {
+  /** Normalized (lower case, punycode). */
+  domain: string;
+  expires?: string;
+  reason?: string;
+  /** True when `expires` has passed: the plan removes it. */
+  expired: boolean;
+  /** Where the entry stands. */
+  source: SourcePos;
+}
+
+/** A governance rule of the project file (`rules:`, schemas/project.schema.json). */
+export interface Rule {
+  name: string;
+  /** `TYPE/ID` globs of the scopes the rule applies to; all when absent. */
+  scopes?: string[];
+  allow?: string[];
+  deny?: string[];
+  require?: string[];
+  maxScopesPerDomain?: number;
+  requireExpiry?: string[];
+  maxExpiryDays?: number;
+  level?: Severity;
+  /** Where the rule stands in the project file (set by the project loader). */
+  source?: SourcePos;
+  /** Where each `scopes` glob stands (set by the project loader). */
+  scopeSources?: SourcePos[];
 }
 
 /** `revert`: apply restores the files' state; `keep`: a scope changed outside is left as it is live (README, "Drift"). */
@@ -60,14 +101,19 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
+  /** Governance rules, checked by the loader (src/governance/rules.ts). */
+  rules?: Rule[];
   /** What plans do with changes made outside this repository (a policy file's `drift` wins). */
   drift?: DriftMode;
-  prune?: {
-    /** Clear every scope git history declared under the paths and no file declares now (as `--prune`). */
-    history?: boolean;
-    /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
-    keep?: string[];
-  };
+  /** Pruning (on by default): `false` turns it off, as `--no-prune` does; the object form also lists scopes to keep. */
+  prune?:
+    | boolean
+    | {
+        /** Clear every scope git history declared under the paths and no file declares now (default true). */
+        history?: boolean;
+        /** `TYPE/ID` of scopes released from management: never pruned, their live autojoin left alone. */
+        keep?: string[];
+      };
   /** Domain trust over DNS (src/run/dns.ts): on for validate and plan with `check`, or `--dns`. */
   dns?: {
     check?: boolean;

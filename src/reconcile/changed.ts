@@ -5,21 +5,18 @@
  * files plans in well under a second.
  *
  * What it gives up, by design: unchanged files are neither parsed nor checked (a duplicate scope
- * between a changed and an unchanged file goes unseen: `validate` checks the whole tree), and
- * scopes whose policy was deleted are only reported, never cleared; the full plan with
- * `--prune-from` stays the one that prunes, as on push and in drift checks.
+ * between a changed and an unchanged file goes unseen: `validate` checks the whole tree), and it
+ * never prunes: scopes whose policy was deleted are only reported (a notice), never cleared. The
+ * full plan, which prunes by default, stays the one that shows every clear a merge will make.
  */
-import { execFile } from 'node:child_process';
-import { posix, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { compareDiagnostics, isPolicyFileName, parsePolicySources, readPolicySources, type NamedSecret } from '../policy/index.js';
+import { resolve } from 'node:path';
+import { compareDiagnostics, parsePolicySources, policyPathRule, readPolicySources, type NamedSecret } from '../policy/index.js';
 import type { LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { GitRevisionError } from './errors.js';
-import { readPolicySourcesAt } from './git.js';
-
-const run = promisify(execFile);
-const MAX_OUTPUT = 64 * 1024 * 1024;
+import { checkRevision, openRepository, runGit, type Repository } from './git.js';
+import { historyPaths, versionsAt } from './history.js';
+import { pastScopeReader } from './versions.js';
 
 /** The policy files that differ from a revision, relative to cwd. */
 export interface ChangedFiles {
@@ -47,17 +44,32 @@ export async function loadChangedPolicies(
   project: ProjectConfig,
   secrets: readonly NamedSecret[] = [],
 ): Promise<ChangedLoad> {
-  const changed = await changedPolicyFiles(rev, paths, cwd);
-  const [read, previous] = await Promise.all([
-    readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd),
-    changed.previous.length === 0 ? [] : readPolicySourcesAt(rev, changed.previous, cwd),
-  ]);
-  const now = parsePolicySources(read.sources, { project, secrets });
-  const then = parsePolicySources(previous, { project }).policies;
+  const what = `--changed-since ${rev}`;
+  checkRevision(rev, '--changed-since');
+  const repository = await openRepository(paths.length > 0 ? paths : ['.'], cwd, what);
+  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
+  const changed = await changedPolicyFiles(rev, paths, repository);
+  const read = await readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd);
+  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
   const declared = new Set(now.policies.map((policy: Policy) => policy.key));
-  const deleted = [...new Set(then.map((policy) => policy.key))].filter((key) => !declared.has(key)).sort();
+  const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
   const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
   return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
+}
+
+/** The scopes the changed files declared at `rev` (read as then, under `rev`'s project file) and no changed file declares now. */
+async function deletedSince(
+  rev: string,
+  previous: readonly string[],
+  repository: Repository,
+  options: { secrets: readonly NamedSecret[]; declared: ReadonlySet<ScopeKey>; what: string },
+): Promise<ScopeKey[]> {
+  const paths = previous.length === 0 ? null : historyPaths(repository, previous);
+  if (!paths) return [];
+  const versions = await versionsAt(repository, rev, paths, { order: 0, context: options.what });
+  const reader = pastScopeReader(repository, { secrets: options.secrets, isDeclared: (key) => options.declared.has(key), context: options.what });
+  versions.forEach((version) => reader.add(version));
+  return [...(await reader.finish()).scopes.keys()].sort();
 }
 
 /**
@@ -73,24 +85,24 @@ export async function loadChangedSince(
   if (deleted.length > 0) {
     const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(', ')}, …` : deleted.join(', ');
     options.notice?.(
-      `${deleted.length} scope(s) lost their policy since ${rev} (${listed}); --changed-since leaves them as they are: the full plan with --prune-from clears them`,
+      `${deleted.length} scope(s) lost their policy since ${rev} (${listed}); --changed-since never prunes, so it leaves them as they are: the full plan (without --changed-since) clears them`,
     );
   }
   return load;
 }
 
 /** @returns the policy files under `paths` (relative to cwd) that differ between `rev` and the working tree. */
-export async function changedPolicyFiles(rev: string, paths: readonly string[], cwd: string): Promise<ChangedFiles> {
-  if (rev.startsWith('-')) throw new GitRevisionError(`--changed-since: "${rev}" is not a git revision`);
-  const scope = ['--', ...(paths.length > 0 ? paths : ['.'])];
-  const explicit = new Set(paths.map((path) => posix.normalize(path)));
-  const isPolicy = (file: string): boolean => explicit.has(posix.normalize(file)) || isPolicyFileName(posix.basename(file));
+export async function changedPolicyFiles(rev: string, paths: readonly string[], repository: Repository): Promise<ChangedFiles> {
+  const given = paths.length > 0 ? paths : ['.'];
+  const options = { cwd: repository.cwd, context: `--changed-since ${rev}` };
+  const scope = ['--', ...given];
+  const isPolicy = policyPathRule(given);
   const [diff, untracked] = (
     await Promise.all([
-      git(['diff', '--name-status', '-z', '--no-renames', '--relative', rev, ...scope], cwd, rev),
-      git(['ls-files', '-z', '--others', '--exclude-standard', ...scope], cwd, rev),
+      runGit(['diff', '--name-status', '-z', '--no-renames', '--relative', rev, ...scope], options),
+      runGit(['ls-files', '-z', '--others', '--exclude-standard', ...scope], options),
     ])
-  ).map(fields) as [string[], string[]];
+  ).map((output) => output.toString('utf8').split('\0').filter((field) => field !== '')) as [string[], string[]];
   const present = new Set(untracked.filter(isPolicy));
   const previous = new Set<string>();
   for (let i = 0; i + 1 < diff.length; i += 2) {
@@ -100,18 +112,4 @@ export async function changedPolicyFiles(rev: string, paths: readonly string[], 
     if (status !== 'A') previous.add(file);
   }
   return { present: [...present].sort(), previous: [...previous].sort() };
-}
-
-function fields(output: string): string[] {
-  return output.split('\0').filter((field) => field !== '');
-}
-
-async function git(args: string[], cwd: string, rev: string): Promise<string> {
-  try {
-    return (await run('git', args, { cwd, maxBuffer: MAX_OUTPUT, encoding: 'utf8' })).stdout;
-  } catch (error) {
-    const { stderr, code } = error as { stderr?: string; code?: string | number };
-    const detail = code === 'ENOENT' ? 'git is not installed or not on PATH' : (stderr ?? '').split('\n').find((line) => line.trim() !== '')?.trim();
-    throw new GitRevisionError(`--changed-since ${rev}: git ${args[0]} failed: ${detail ?? 'unknown error'}`);
-  }
 }

@@ -25,7 +25,7 @@ export class PlanTargetError extends Error {
   }
 }
 
-/** `--prune-from GITREV` could not read the policy files at that revision. */
+/** git could not read what a run needs (history for pruning, `--prune-from`, `--changed-since`), or the history is cut short (a shallow clone). */
 export class GitRevisionError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,150 +1,304 @@
 /**
- * Reads git history for `--prune`: git history is the state, so a scope that a policy file
- * declared in any commit reachable from HEAD, and that no file declares now, is one to clear.
+ * Reads git history for pruning: git history is the state, so a scope that a policy file declared
+ * in any commit reachable from HEAD, and that no file in the working tree declares now, is one to
+ * clear.
  *
- * A scope leaves the files only when a commit deletes or rewrites the file that declared it, so
- * the versions worth reading are exactly the blobs that some commit replaced: the "before" side of
- * every D (deleted) and M/T (modified) entry. Three git processes do it, whatever the number of
- * commits: `rev-parse` (shallow? where is cwd in the repository?), one `log --raw` over the paths
- * (commit, date, subject and the replaced blob ids), and one `cat-file --batch` for those blobs.
- * Nothing is cached outside the repository. A shallow clone is refused: its history is cut short,
- * so scopes deleted before the cut would silently stay active.
+ * A scope leaves the files only when a change replaces the version of the file that declared it:
+ * a commit deletes or rewrites the file, changes the project file the version was read under
+ * (`defaults.scopeType`, say), or the working tree does either without a commit. So the versions
+ * worth reading are the "before" side of every such change. Every commit counts, on every side of
+ * every merge: `rev-list --topo-order` lists them all (no history simplification, which would skip
+ * one side of a merge), and one `diff-tree --stdin` compares each commit with each of its parents
+ * in turn, so a merge that kept one side's version replaced the other side's. Both stream, so the
+ * number of commits costs time, not memory.
  */
-import { spawn } from 'node:child_process';
-import { posix } from 'node:path';
-import { isPolicyFileName } from '../policy/discover.js';
-import type { PolicySource } from '../policy/types.js';
+import { existsSync } from 'node:fs';
+import path, { posix } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { PROJECT_FILE } from '../policy/project.js';
+import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
 import { GitRevisionError } from './errors.js';
+import { rootPath, runGit, SHORT_SHA, startGit, topPathspec, type Repository } from './git.js';
 
-/** A policy file's text as a commit found it, and that commit (which deleted or rewrote the file). */
-export interface ReplacedSource extends PolicySource {
-  removedBy: RemovalCommit;
-}
-
-/** Length of the commit ids plans show: unique in any repository people keep policies in. */
-const SHORT_SHA = 12;
-/** Directory names the loader never descends into (src/policy/discover.ts), so history skips them too. */
-const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '.autojoin-sync']);
-
-/**
- * Every version of a policy file under `paths` that a commit reachable from HEAD deleted or
- * rewrote, newest commit first, each with that commit.
- * @param paths files or directories relative to `cwd` (default: cwd itself)
- * @returns sources named by their path relative to cwd, as the loader names files
- * @throws GitRevisionError outside a git repository, in a shallow clone, or when git fails
- */
-export async function readReplacedPolicySources(paths: readonly string[], cwd: string): Promise<ReplacedSource[]> {
-  const prefix = await repositoryPrefix(cwd);
-  const given = paths.length > 0 ? paths : ['.'];
-  const explicit = new Set(given.map((path) => posix.join(prefix, path)));
-  const log = await git(['log', '-z', '--raw', '--no-renames', '--no-abbrev', '--diff-filter=DMT', `--format=%x01%H%x00%cI%x00%s`, '--', ...given], cwd).catch(
-    (error: unknown) => {
-      // A repository without a first commit has no history, so nothing to prune yet.
-      if (error instanceof GitRevisionError && error.message.includes('does not have any commits yet')) return Buffer.alloc(0);
-      throw error;
-    },
-  );
-  const replaced = parseLog(log).filter(({ file }) => isUnderPaths(file, explicit));
-  if (replaced.length === 0) return [];
-  const blobs = [...new Set(replaced.map(({ blob }) => blob))];
-  const texts = splitBatch(await git(['cat-file', '--batch'], cwd, `${blobs.join('\n')}\n`), blobs);
-  return replaced.flatMap(({ file, blob, removedBy }) => {
-    const text = texts.get(blob);
-    return text === undefined ? [] : [{ file: posix.relative(prefix, file) || file, text, removedBy }];
-  });
-}
-
-/** @returns cwd's path inside its repository (`''` at the root, else ending in `/`). */
-async function repositoryPrefix(cwd: string): Promise<string> {
-  const output = (await git(['rev-parse', '--is-shallow-repository', '--show-prefix'], cwd)).toString('utf8');
-  const [shallow, prefix = ''] = output.split('\n');
-  if (shallow === 'true') {
-    throw new GitRevisionError(
-      '--prune reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
-        'Fetch the full history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout), or use --prune-from GITREV.',
-    );
-  }
-  return prefix;
-}
-
-/** One replaced blob: the file it was, and the commit that replaced it. */
-interface Replaced {
+/** One version of a policy file that a commit (or the working tree) replaced. */
+export interface PastVersion {
   /** Path from the repository root. */
   file: string;
   blob: string;
-  removedBy: RemovalCommit;
+  /** Blob of the project file in force where this version stood; null: none. */
+  project: string | null;
+  removedBy?: RemovalCommit;
+  /** Larger is newer (the replacing commit's place in topological order). */
+  order: number;
+}
+
+/** Where the policy files are, from the repository root. */
+export interface HistoryPaths {
+  /** The run's policy paths (files or directories). */
+  given: string[];
+  /** Where the project file may stand, nearest first: the first one present in a commit is that commit's. */
+  projectFiles: string[];
+}
+
+/** What an uncommitted change shows as, where a commit would. */
+export function workingTreeRemoval(): RemovalCommit {
+  return { commit: 'working-tree', date: new Date().toISOString(), subject: 'uncommitted change in the working tree' };
+}
+
+const CONTEXT = 'pruning';
+
+/**
+ * The run's paths from the repository root, and where its project file may stand.
+ * @returns null when no path lies in the repository
+ */
+export function historyPaths(repository: Repository, paths: readonly string[]): HistoryPaths | null {
+  const given = (paths.length > 0 ? paths : ['.']).map((given) => rootPath(repository, given)).filter((given) => given !== '..' && !given.startsWith('../'));
+  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
 }
 
 /**
- * Parses `log -z --raw --format=%x01%H%x00%cI%x00%s`: per commit `\x01SHA\0DATE\0SUBJECT\0`, then
- * per entry `[\n]:MODE MODE OLD NEW STATUS\0PATH\0`. Keeps the OLD side of each entry.
+ * Where the project file may stand for the run's paths (from the repository root), nearest first:
+ * the paths' common directory and every directory above it, as the run's own is found.
  */
-export function parseLog(output: Buffer): Replaced[] {
-  const tokens = output.toString('utf8').split('\0');
-  const replaced: Replaced[] = [];
-  let commit: RemovalCommit | undefined;
-  for (let index = 0; index < tokens.length; index++) {
-    const token = (tokens[index] as string).replace(/^\n/, '');
-    if (token.startsWith('\x01')) {
-      commit = { commit: token.slice(1, 1 + SHORT_SHA), date: tokens[index + 1] ?? '', subject: tokens[index + 2] ?? '' };
-      index += 2;
-    } else if (token.startsWith(':') && commit) {
-      const blob = token.split(' ')[2] ?? '';
-      replaced.push({ file: tokens[index + 1] ?? '', blob, removedBy: commit });
-      index += 1;
-    }
+export function projectFileLocations(given: readonly string[]): string[] {
+  const inside = given.filter((file) => file !== '..' && !file.startsWith('../'));
+  let common = (inside[0] ?? '.').split('/');
+  for (const other of inside.slice(1)) {
+    const parts = other.split('/');
+    let same = 0;
+    while (same < common.length && common[same] === parts[same]) same++;
+    common = common.slice(0, same);
   }
-  return replaced.filter(({ blob }) => /^[0-9a-f]+$/.test(blob) && !/^0+$/.test(blob));
+  if (/\.ya?ml$/i.test(common.at(-1) ?? '')) common = common.slice(0, -1);
+  const directories = common.filter((part) => part !== '.' && part !== '');
+  const locations: string[] = [];
+  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix.join(...directories.slice(0, depth), PROJECT_FILE));
+  return locations;
 }
 
-/** As the loader discovers files: a policy file name under a directory given, or a file given by name. */
-function isUnderPaths(file: string, explicit: ReadonlySet<string>): boolean {
-  if (explicit.has(file)) return true;
-  const parts = file.split('/');
-  return isPolicyFileName(parts[parts.length - 1] ?? '') && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part));
-}
+const REGULAR_FILE = /^100(?:644|755)$/;
 
-/** Splits `cat-file --batch` output (`OID TYPE SIZE\n<content>\n`, or `OID missing\n`) by blob id. */
-function splitBatch(output: Buffer, blobs: readonly string[]): Map<string, string> {
-  const texts = new Map<string, string>();
-  let at = 0;
-  for (const blob of blobs) {
-    const headerEnd = output.indexOf(0x0a, at);
-    if (headerEnd < 0) break;
-    const [, type, size] = output.subarray(at, headerEnd).toString('utf8').split(' ');
-    if (type === undefined || size === undefined) {
-      at = headerEnd + 1;
-      continue;
-    }
-    if (type === 'blob') texts.set(blob, output.subarray(headerEnd + 1, headerEnd + 1 + Number(size)).toString('utf8'));
-    at = headerEnd + 1 + Number(size) + 1;
+/**
+ * Hands over every version of a policy file that a commit reachable from HEAD, or the working
+ * tree, replaced, as the walk finds them (oldest commit first, the working tree last).
+ * @throws GitRevisionError in a shallow clone (its history is cut short) or when git fails
+ */
+export async function readReplacedVersions(repository: Repository, paths: HistoryPaths, onVersion: (version: PastVersion) => void): Promise<void> {
+  if (repository.shallow) {
+    throw new GitRevisionError(
+      'pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
+        'Fetch the full history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`), or turn pruning off with --no-prune.',
+    );
   }
-  return texts;
+  // A repository without a first commit has no history, so nothing to prune yet.
+  if (repository.head === null) return;
+  const walk = createWalk(paths, onVersion);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  // The working tree's comparison with HEAD runs while the history is walked.
+  const [, worktree] = await Promise.all([
+    walkCommits(repository, pathspecs, walk),
+    runGit(['diff-index', '-z', '-r', '--no-renames', '--no-abbrev', repository.head, '--', ...pathspecs], { cwd: repository.dir, context: CONTEXT }),
+  ]);
+  walkWorkingTree(repository, paths, worktree, walk);
+  for (const change of walk.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
 }
 
-/** Runs git to completion (no output cap: a long history is fine), feeding `input` on stdin. */
-function git(args: string[], cwd: string, input?: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(gitFailed(args, error.code === 'ENOENT' ? 'git is not installed or not on PATH' : error.message)));
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(stdout));
-      else reject(gitFailed(args, stderr));
-    });
-    child.stdin.on('error', () => undefined); // git may exit before reading all of stdin; 'close' reports why
-    child.stdin.end(input ?? '');
+/** A commit (or the working tree) whose project file differs from its parent's: the parent's files read anew. */
+interface ProjectChange {
+  parent: string;
+  removedBy: RemovalCommit;
+  order: number;
+}
+
+/** The state of the walk: project file blobs per commit, and what was found. */
+interface Walk {
+  isPolicy: (file: string) => boolean;
+  projectIndex: Map<string, number>;
+  /** Per commit, the blob of each project file location (undefined: absent); shared while unchanged. */
+  projects: Map<string, readonly (string | undefined)[]>;
+  onVersion: (version: PastVersion) => void;
+  projectChanges: ProjectChange[];
+  /** The last commit walked: HEAD (undefined in a repository without commits). */
+  head?: string;
+}
+
+function createWalk(paths: HistoryPaths, onVersion: (version: PastVersion) => void): Walk {
+  return {
+    isPolicy: policyPathRule(paths.given),
+    projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
+    projects: new Map(),
+    onVersion,
+    projectChanges: [],
+  };
+}
+
+/** @returns the blob of the project file in force: the nearest location present. */
+function governing(blobs: readonly (string | undefined)[] | undefined): string | null {
+  return blobs?.find((blob) => blob !== undefined) ?? null;
+}
+
+/** One comparison of a commit with one parent (none for a root commit), as fed to diff-tree. */
+interface Pair {
+  commit: string;
+  parent: string | null;
+  first: boolean;
+  order: number;
+}
+
+/** Streams `rev-list` into `diff-tree --stdin`, one line per commit and parent, and folds the diffs into `walk`. */
+async function walkCommits(repository: Repository, pathspecs: string[], walk: Walk): Promise<void> {
+  const options = { cwd: repository.dir, context: CONTEXT };
+  const pairs: Pair[] = [];
+  const folder = diffFolder(walk, () => pairs.shift());
+  const diff = startGit(['diff-tree', '--stdin', '--root', '--always', '-r', '-z', '--no-renames', '--no-abbrev', '--format=%x01%H%x00%cI%x00%s', '--', ...pathspecs], {
+    ...options,
+    onData: folder.push,
   });
+  let order = 0;
+  let pending = '';
+  let writing = Promise.resolve();
+  const list = startGit(['rev-list', '--reverse', '--topo-order', '--parents', 'HEAD'], {
+    ...options,
+    onData: (chunk) => {
+      const lines = (pending + chunk.toString('latin1')).split('\n');
+      pending = lines.pop() ?? '';
+      const input = lines.map((line) => pairsOf(line, order++, pairs)).join('');
+      writing = writing.then(() => diff.write(input));
+    },
+  });
+  const listed = list.done.finally(() => writing.then(() => diff.end()));
+  await Promise.all([listed, diff.done]);
+  folder.finish();
 }
 
-function gitFailed(args: readonly string[], stderr: string): GitRevisionError {
-  const detail = stderr.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
-  if (/not a git repository/i.test(detail)) {
-    return new GitRevisionError('--prune reads the git history of the policy files, but this is not a git repository (run it in a clone, or leave --prune out)');
+/** Queues the pairs of one `rev-list --parents` line and returns them as diff-tree input. */
+function pairsOf(line: string, order: number, pairs: Pair[]): string {
+  const [commit = '', ...parents] = line.split(' ');
+  if (parents.length === 0) {
+    pairs.push({ commit, parent: null, first: true, order });
+    return `${commit}\n`;
   }
-  return new GitRevisionError(`--prune: git ${args[0]} failed: ${detail}`);
+  return parents
+    .map((parent, index) => {
+      pairs.push({ commit, parent, first: index === 0, order });
+      return `${commit} ${parent}\n`;
+    })
+    .join('');
+}
+
+type OpenPair = Pair & { removedBy: RemovalCommit };
+
+/**
+ * A push parser of `diff-tree -z --format=%x01%H%x00%cI%x00%s` output: per pair a header
+ * `\x01SHA\0DATE\0SUBJECT\0`, then per entry `[\n]:MODE MODE OLD NEW STATUS\0PATH\0`.
+ * `finish` closes the last pair.
+ */
+function diffFolder(walk: Walk, nextPair: () => Pair | undefined): { push: (chunk: Buffer) => void; finish: () => void } {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let expect: 'any' | 'date' | 'subject' | 'path' = 'any';
+  let entry = '';
+  let pair: OpenPair | undefined;
+  const push = (chunk: Buffer): void => {
+    const tokens = (pending + decoder.write(chunk)).split('\0');
+    pending = tokens.pop() ?? '';
+    for (const raw of tokens) {
+      if (expect === 'date' && pair) [pair.removedBy.date, expect] = [raw, 'subject'];
+      else if (expect === 'subject' && pair) [pair.removedBy.subject, expect] = [raw, 'any'];
+      else if (expect === 'path' && pair) [expect] = [foldEntry(walk, pair, entry, raw)];
+      else if (raw.startsWith('\x01')) {
+        if (pair) finishPair(walk, pair);
+        pair = openPair(walk, nextPair(), raw.slice(1));
+        expect = 'date';
+      } else if (raw.replace(/^\n/, '').startsWith(':')) [entry, expect] = [raw.replace(/^\n/, ''), 'path'];
+    }
+  };
+  return { push, finish: () => pair && finishPair(walk, pair) };
+}
+
+/** Starts a pair: a commit's project file blobs start as its first parent's (none for a root commit). */
+function openPair(walk: Walk, next: Pair | undefined, commit: string): OpenPair {
+  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
+  if (next.first) walk.projects.set(next.commit, next.parent === null ? [] : (walk.projects.get(next.parent) ?? []));
+  walk.head = next.commit;
+  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: '', subject: '' } };
+}
+
+/** A commit whose project file differs from this parent's replaced the meaning of every policy file there. */
+function finishPair(walk: Walk, pair: OpenPair): void {
+  if (pair.parent === null) return;
+  const before = governing(walk.projects.get(pair.parent));
+  if (before !== governing(walk.projects.get(pair.commit))) walk.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
+}
+
+/** Folds one raw entry `:MODE MODE OLD NEW STATUS` of `file` into the walk. */
+function foldEntry(walk: Walk, pair: OpenPair, entry: string, file: string): 'any' {
+  const [oldMode = '', newMode = '', oldBlob = '', newBlob = '', status = ''] = entry.slice(1).split(' ');
+  const projectAt = walk.projectIndex.get(file);
+  if (projectAt !== undefined) {
+    if (pair.first) {
+      const blobs = [...(walk.projects.get(pair.commit) ?? [])];
+      blobs[projectAt] = REGULAR_FILE.test(newMode) ? newBlob : undefined;
+      walk.projects.set(pair.commit, blobs);
+    }
+  } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk.isPolicy(file)) {
+    walk.onVersion({ file, blob: oldBlob, project: governing(walk.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
+  }
+  return 'any';
+}
+
+/**
+ * The working tree against HEAD (`diff-index` output, staged or not): the HEAD version of every policy
+ * file deleted or edited and not committed, and of every file when the project file in force
+ * changed (edited, deleted, or a nearer one not yet added).
+ */
+function walkWorkingTree(repository: Repository, paths: HistoryPaths, output: Buffer, walk: Walk): void {
+  walk.head = repository.head ?? undefined;
+  if (walk.head === undefined) return;
+  const order = Number.MAX_SAFE_INTEGER;
+  const removedBy = workingTreeRemoval();
+  const head = walk.projects.get(walk.head) ?? [];
+  const now = [...head];
+  const tokens = output.toString('utf8').split('\0');
+  for (let index = 0; index + 1 < tokens.length; index += 2) {
+    const [oldMode = '', newMode = '', oldBlob = '', , status = ''] = (tokens[index] as string).replace(/^\n/, '').slice(1).split(' ');
+    const file = tokens[index + 1] as string;
+    const projectAt = walk.projectIndex.get(file);
+    if (projectAt !== undefined) now[projectAt] = status.startsWith('D') || !REGULAR_FILE.test(newMode) ? undefined : `working tree ${file}`;
+    else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk.isPolicy(file)) walk.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
+  }
+  for (const [index, file] of paths.projectFiles.entries()) {
+    if (now[index] === undefined && existsSync(path.join(repository.dir, posix.relative(repository.prefix || '.', file)))) now[index] = `working tree ${file}`;
+  }
+  if (governing(now) !== governing(head)) walk.projectChanges.push({ parent: walk.head, removedBy, order });
+}
+
+/**
+ * The policy files under the paths at `rev`, as versions read under `rev`'s own project file: one
+ * `ls-tree` lists both.
+ * @param removedBy what replaced them (none for `--prune-from`: they are what REV held)
+ */
+export async function versionsAt(
+  repository: Repository,
+  rev: string,
+  paths: HistoryPaths,
+  replaced: { removedBy?: RemovalCommit; order: number; context: string },
+): Promise<PastVersion[]> {
+  const isPolicy = policyPathRule(paths.given);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  const listed = await runGit(['ls-tree', '-r', '-z', '--full-name', rev, '--', ...pathspecs], { cwd: repository.dir, context: replaced.context });
+  const projects: (string | undefined)[] = [];
+  const files: { file: string; blob: string }[] = [];
+  for (const record of listed.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    const [mode = '', , blob = ''] = record.slice(0, tab).split(' ');
+    const file = record.slice(tab + 1);
+    const projectAt = paths.projectFiles.indexOf(file);
+    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
+    if (projectAt >= 0) projects[projectAt] = blob;
+    else if (isPolicy(file)) files.push({ file, blob });
+  }
+  const project = governing(projects);
+  return files.map(({ file, blob }) => ({ file, blob, project, order: replaced.order, ...(replaced.removedBy ? { removedBy: replaced.removedBy } : {}) }));
 }

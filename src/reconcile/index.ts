@@ -21,7 +21,7 @@ import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
-import { findPruned, type PruneRequest } from './prune.js';
+import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
 import { readLastApplied } from './last-applied.js';
 import { isLoopbackUrl } from '../service/base-url.js';
@@ -80,10 +80,7 @@ export interface MakePlanOptions {
  * @returns `plan` null when any diagnostic is an error (see `load.diagnostics`)
  */
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const prune = { from: options.pruneFrom, history: options.settings.prune };
-  if (options.changedSince !== undefined && (prune.from !== undefined || prune.history === true)) {
-    throw new Error('--changed-since plans only the changed files, so it cannot prune: add --no-prune (or drop --prune-from), or plan in full');
-  }
+  const prune = pruneRequest(options);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
   const replace = parseReplace(options.replace);
@@ -108,6 +105,20 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
 }
 
+/**
+ * Pruning is on unless `--no-prune` (options.prune false) or the project file's `prune: false`.
+ * `--changed-since` plans only the changed files, so it never prunes (its notice names the scopes
+ * whose policy was deleted); asking for both explicitly is an error.
+ */
+function pruneRequest(options: MakePlanOptions): PruneRequest {
+  const chosen = options.settings.prune;
+  if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== undefined || chosen === true) {
+    throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
+  }
+  return { history: false };
+}
+
 /** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
 interface Planning {
   shard: Shard | undefined;
@@ -127,13 +138,12 @@ async function loadAndPlan(
   const inShardNow = inShardOf(planning.shard);
   const inTargets = inTargetsOf(planning.targets);
   const inThisShard = (policy: Policy): boolean => inShardNow(policy) && inTargets(policy);
-  // Only pruning and targets need every key declared now; without them no policy outlives its read.
+  // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
-  const keepKeys = prune.from !== undefined || prune.history === true || planning.targets !== undefined || planning.replace.size > 0;
   // With a check before the read, policies wait for it instead of being read at once.
   const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
   const take = (policy: Policy): void => {
-    if (keepKeys) declared.add(policy.key);
+    declared.add(policy.key);
     if (!inThisShard(policy)) return;
     if (held) held.push(policy);
     else reader.add([policy]);
@@ -152,7 +162,9 @@ async function loadAndPlan(
     reader.add(held);
     load.diagnostics.push(...checked);
   }
-  const then = await findPruned(prune, { paths, cwd, project }, declared);
+  const context = { paths, cwd, project, secrets: options.secrets };
+  const then = await findPruned(prune, context, declared);
+  if (prune.from === undefined && !prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
   const seen = new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
   checkTargetsMatched(planning.targets, seen);
@@ -162,6 +174,18 @@ async function loadAndPlan(
   await reader.finish();
   const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
   return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
+}
+
+/** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
+async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined): Promise<void> {
+  if (!notice) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = left.length > 5 ? `${left.slice(0, 5).join(', ')}, …` : left.join(', ');
+  notice(
+    `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
+      'plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared',
+  );
 }
 
 /**

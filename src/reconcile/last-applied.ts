@@ -16,7 +16,7 @@ import type { LastApplied, NeededScope } from '../plan/three-way.js';
 import type { WrittenState } from '../plan/ownership.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-import { readPolicySourcesAt } from './git.js';
+import { readPolicySourcesAt } from './versions.js';
 
 const run = promisify(execFile);
 

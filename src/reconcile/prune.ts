@@ -1,26 +1,30 @@
 /**
  * Which scopes a run clears because no policy file declares them any more. Git history is the
- * state (README, "Pruning: git history is the state"): with `--prune` every scope a policy file under the paths declared
- * in any commit reachable from HEAD counts, so a run that never happened is caught up by the next;
- * `--prune-from REV` is the narrow form, the scopes declared at REV. Either way a scope declared
- * now by any policy file in the repository (again, or in another file, under the paths or not) is
- * not pruned, and `prune.keep` releases scopes altogether.
+ * state (README, "Pruning: git history is the state"): pruning (on by default) counts every scope
+ * a policy file under the paths declared in any commit reachable from HEAD (history.ts), so a run
+ * that never happened is caught up by the next; `--prune-from REV` is the narrow form, the scopes
+ * declared at REV. Either way a scope declared now by any policy file in the working tree (under
+ * the paths or not) is not pruned, and `prune.keep` releases scopes altogether. Outside git there
+ * is no history, so nothing to prune.
  */
 import path from 'node:path';
+import { isMap, isScalar, parseAllDocuments } from 'yaml';
 import { isInside, repositoryRoot } from '../files.js';
-import { discoverPolicyFiles, parsePolicySources, readPolicySources } from '../policy/index.js';
+import { discoverPolicyFiles, readPolicySources, type NamedSecret } from '../policy/index.js';
 import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
-import { isNullRevision, readPolicySourcesAt } from './git.js';
-import { readReplacedPolicySources, type ReplacedSource } from './history.js';
+import { GitRevisionError } from './errors.js';
+import { checkRevision, isNullRevision, openRepository, type Repository } from './git.js';
+import { historyPaths, readReplacedVersions, versionsAt } from './history.js';
+import { keyOf, pastScopeReader, type PastScopeReader } from './versions.js';
 
 /** What to prune: the flags and the project file's `prune` settings, already merged. */
 export interface PruneRequest {
   /** `--prune-from REV`: the scopes declared at REV (the narrow form; wins over `history`). */
   from?: string;
-  /** `--prune` / `prune.history`: every scope declared anywhere in git history. */
+  /** Pruning from the whole history (on unless `--no-prune` / `prune: false`). */
   history?: boolean;
 }
 
@@ -37,20 +41,79 @@ export interface PruneContext {
   paths: string[];
   cwd: string;
   project: ProjectConfig;
+  /** The run's secrets: a past version holding one declares nothing. */
+  secrets?: readonly NamedSecret[];
+}
+
+/** @returns what the project file says of pruning (`prune: true|false`, `prune.history`); undefined when it says nothing (then it is on). */
+export function pruneSetting(project: ProjectConfig): boolean | undefined {
+  const setting = project.prune;
+  return typeof setting === 'boolean' ? setting : setting?.history;
 }
 
 /**
  * Finds the policies to prune: scopes declared in history (or at `from`), not declared now (under
- * the paths, or anywhere else in the repository), and not released by `prune.keep`.
+ * the paths, or anywhere else in the working tree), and not released by `prune.keep`.
  * @param declared the keys of the policies the files under the paths declare now
  */
 export async function findPruned(request: PruneRequest, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
   let found: Pruned;
   if (request.from !== undefined) found = await prunedSince(request.from, context, declared);
-  else if (request.history) found = { pruned: prunedFromHistory(await readReplacedPolicySources(context.paths, context.cwd), declared, context.project), diagnostics: [] };
+  else if (request.history) found = await prunedFromHistory(context, declared);
   else return NOTHING_PRUNED;
   const kept = keptScopes(context.project);
   return { ...found, pruned: await notDeclaredElsewhere(found.pruned.filter((policy) => !kept.has(policy.key)), context) };
+}
+
+/**
+ * For a run without pruning: the scopes pruning would consider (history, not declared now, not
+ * kept), so the plan can say how many are left as they are. Never fails the run: a shallow clone
+ * or a git error gives null (not known).
+ */
+export async function undeclaredInHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<ScopeKey[] | null> {
+  try {
+    const { pruned } = await findPruned({ history: true }, context, declared);
+    return pruned.map((policy) => policy.key).sort();
+  } catch (error) {
+    if (error instanceof GitRevisionError) return null;
+    throw error;
+  }
+}
+
+/** The scopes of every policy file version history replaced, not declared now. */
+async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
+  const repository = await openRepository(context.paths, context.cwd, 'pruning');
+  const paths = repository && historyPaths(repository, context.paths);
+  if (!repository || !paths) return NOTHING_PRUNED;
+  const reader = pastReader(repository, context, declared, 'pruning');
+  try {
+    await readReplacedVersions(repository, paths, (version) => reader.add(version));
+  } catch (error) {
+    await reader.finish().catch(() => undefined); // its git processes end too
+    throw error;
+  }
+  const past = await reader.finish();
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+}
+
+/** Policies at revision `rev` whose scope has no policy now (each version read as the loader read it at `rev`). */
+async function prunedSince(rev: string, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
+  const what = `--prune-from ${rev}`;
+  checkRevision(rev, '--prune-from');
+  if (isNullRevision(rev)) return NOTHING_PRUNED;
+  const repository = await openRepository(context.paths, context.cwd, what);
+  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
+  const paths = historyPaths(repository, context.paths);
+  if (!paths) return NOTHING_PRUNED;
+  const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
+  const reader = pastReader(repository, context, declared, what);
+  versions.forEach((version) => reader.add(version));
+  const past = await reader.finish();
+  return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
+}
+
+function pastReader(repository: Repository, context: PruneContext, declared: ReadonlySet<ScopeKey>, what: string): PastScopeReader {
+  return pastScopeReader(repository, { secrets: context.secrets ?? [], isDeclared: (key) => declared.has(key), context: what });
 }
 
 /**
@@ -65,7 +128,7 @@ async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneCo
   const files = await policyFilesOutside(context.paths, context.cwd);
   if (files.length === 0) return candidates;
   const { sources } = await readPolicySources(files, context.cwd);
-  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, context.project.defaults?.scopeType)));
+  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, context.project)));
   return candidates.filter((policy) => !declared.has(policy.key));
 }
 
@@ -79,117 +142,34 @@ async function policyFilesOutside(paths: readonly string[], cwd: string): Promis
 }
 
 /**
- * The keys a file declares, read leniently: at a glance, else from every document the parser
- * could read (schema errors or not). A YAML error hides its document, and a document without a
- * scopeType (and no default) names no type, so then a candidate whose scope shows on a `scope:`
- * line counts too, whatever its scopeType.
+ * The keys a file declares, read by the loader's YAML reader. A YAML error hides its document,
+ * and a document without a scopeType (and no default) names no type, so then every candidate
+ * whose id a `scope` key of the file names counts too (read leniently, errors or not), whatever its scopeType.
  */
-function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], scopeType: string | undefined): ScopeKey[] {
-  const glance = scopesAtAGlance(source.text, scopeType);
-  if (glance) return glance;
+function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], project: ProjectConfig): ScopeKey[] {
   const parsed = parsePolicyText(source);
-  const named = parsed.documents.map(({ data }) => ({ scope: data.scope, type: data.scopeType ?? scopeType }));
-  const keys = named.flatMap(({ scope, type }) => (typeof scope === 'string' && typeof type === 'string' ? [scopeKey({ scopeType: type, scope })] : []));
-  const untyped = named.some(({ scope, type }) => typeof scope === 'string' && type === undefined);
-  if (parsed.diagnostics.length === 0 && !untyped) return keys;
-  const mentioned = scopesMentioned(source.text);
+  const named = parsed.documents.map(({ data }) => ({ key: keyOf(data, project), scope: data.scope }));
+  const keys = named.flatMap(({ key }) => (key === null ? [] : [key]));
+  if (parsed.diagnostics.length === 0 && named.every(({ key, scope }) => key !== null || scope === undefined)) return keys;
+  const mentioned = scopesNamed(source.text);
   return [...keys, ...candidates.filter((policy) => mentioned.has(policy.scope)).map((policy) => policy.key)];
 }
 
-const SCOPE_LINE = /^[ \t-]*["']?scope["']?[ \t]*:[ \t]*["']?([^"'#\s]+)/;
-
-/** Every value of a line that reads like `scope: VALUE`, wherever it stands. */
-function scopesMentioned(text: string): Set<string> {
-  return new Set(text.split(/\r?\n/).flatMap((line) => SCOPE_LINE.exec(line)?.[1] ?? []));
-}
-
-/**
- * The pure half of `--prune`: walks replaced file versions newest first; the first version
- * declaring a scope that is not declared now gives its policy (componentId for the POST) and
- * the commit that removed it. Each version is checked on its own, as the file it was; a
- * document with an error (fixed in a later commit, say) names no scope.
- * @param sources replaced versions, newest commit first (readReplacedPolicySources)
- */
-export function prunedFromHistory(sources: readonly ReplacedSource[], declared: ReadonlySet<ScopeKey>, project: ProjectConfig): PrunedPolicy[] {
-  const found = new Map<ScopeKey, PrunedPolicy>();
-  const scopeType = project.defaults?.scopeType;
-  for (const source of sources) {
-    // Most replaced versions are edits of scopes still declared: skip those without parsing YAML.
-    if (scopesAtAGlance(source.text, scopeType)?.every((key) => declared.has(key) || found.has(key))) continue;
-    for (const policy of parsePolicySources([source], { project }).policies) {
-      if (declared.has(policy.key) || found.has(policy.key)) continue;
-      found.set(policy.key, { ...policy, removedBy: source.removedBy });
+/** Every value of a top-level `scope` key the YAML parser can make out, documents with errors included (aliases never expanded). */
+function scopesNamed(text: string): Set<string> {
+  const documents = parseAllDocuments(text);
+  const named = new Set<string>();
+  for (const document of Array.isArray(documents) ? documents : []) {
+    if (!isMap(document.contents)) continue;
+    for (const pair of document.contents.items) {
+      if (isScalar(pair.key) && pair.key.value === 'scope' && isScalar(pair.value)) named.add(String(pair.value.value));
     }
   }
-  return [...found.values()];
-}
-
-const DOCUMENT_START = /^---[ \t]*(?:#.*)?$/;
-const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?$/;
-const TOP_LEVEL_KEY = /^[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)/;
-const SIMPLE_VALUE = /^(scope|scopeType):[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*)[ \t]*(?:#.*)?$/;
-
-/**
- * The scope keys a policy file declares, read without a YAML parser, for files in the plain
- * shape every policy file has: documents split by bare `---` lines, each a block mapping whose
- * top-level lines are `key:` at column 0, with one `scope:` and at most one `scopeType:` holding a
- * plain word. Anything else (flow style, quotes, anchors, tags, directives, a value continued on
- * the next line) returns null, and the caller parses the file for real.
- * @param defaultScopeType scopeType of a document without one (defaults.scopeType of the project
- *   file); without it such a document declares no scope, as the loader finds it in error
- */
-export function scopesAtAGlance(text: string, defaultScopeType: string | undefined): ScopeKey[] | null {
-  const documents: string[][] = [[]];
-  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
-    if (DOCUMENT_START.test(line)) documents.push([]);
-    else if (line.startsWith('---') || line.startsWith('...') || line.startsWith('%')) return null;
-    else documents[documents.length - 1]?.push(line);
-  }
-  const keys: ScopeKey[] = [];
-  for (const lines of documents) {
-    const content = lines.filter((line) => !BLANK_OR_COMMENT.test(line));
-    if (content.length === 0) continue;
-    const found = documentScope(content, defaultScopeType);
-    if (found === null) return null;
-    keys.push(...found);
-  }
-  return keys;
-}
-
-/** One document's key (none without a scopeType), from its non-blank, non-comment lines; null unless in the plain shape. */
-function documentScope(content: readonly string[], defaultScopeType: string | undefined): ScopeKey[] | null {
-  const values = new Map<string, string>();
-  for (const [index, line] of content.entries()) {
-    if (/^[ \t]/.test(line)) continue;
-    if (!TOP_LEVEL_KEY.test(line)) return null;
-    const simple = SIMPLE_VALUE.exec(line);
-    const name = line.slice(0, line.indexOf(':'));
-    if (name !== 'scope' && name !== 'scopeType') continue;
-    // A value in the plain shape, once, and not continued on an indented next line.
-    if (!simple || values.has(name) || /^[ \t]/.test(content[index + 1] ?? '')) return null;
-    values.set(name, simple[2] as string);
-  }
-  const scope = values.get('scope');
-  if (scope === undefined) return null;
-  const scopeType = values.get('scopeType') ?? defaultScopeType;
-  return scopeType === undefined ? [] : [scopeKey({ scopeType, scope })];
-}
-
-/**
- * Policies at revision `rev` whose scope has no policy now. The old revision's errors cannot
- * block today's run: they come back as warnings, and the scopes they affect are not pruned.
- */
-async function prunedSince(rev: string, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
-  if (isNullRevision(rev)) return NOTHING_PRUNED;
-  const sources: PolicySource[] = await readPolicySourcesAt(rev, context.paths, context.cwd);
-  const then = parsePolicySources(sources, { project: context.project });
-  const diagnostics = then.diagnostics
-    .filter((d) => d.severity === 'error')
-    .map((d): Diagnostic => ({ ...d, severity: 'warning', message: `at --prune-from ${rev}: ${d.message}` }));
-  return { pruned: then.policies.filter((policy) => !declared.has(policy.key)), diagnostics };
+  return named;
 }
 
 /** `prune.keep` of the project file as scope keys (the schema checked their TYPE/ID form). */
 function keptScopes(project: ProjectConfig): Set<ScopeKey> {
-  return new Set((project.prune?.keep ?? []).map((entry) => scopeKey(parseScopeKey(entry))));
+  const keep = typeof project.prune === 'object' ? (project.prune.keep ?? []) : [];
+  return new Set(keep.map((entry) => scopeKey(parseScopeKey(entry))));
 }

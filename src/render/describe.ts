@@ -145,7 +145,12 @@ export function domainLines(change: Change, context: boolean): DomainLine[] {
     else if (added.has(domain)) lines.push({ sign: '+', domain });
     else if (context) lines.push({ sign: ' ', domain });
   }
-  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: showDomain(line.domain) }));
+  const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
+  const shown = (line: DomainLine): string => {
+    const reason = line.sign === '-' ? why.get(line.domain) : undefined;
+    return reason === undefined ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
+  };
+  return lines.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
 }
 
 /** @returns `N to create, N to update, N to clear, N unchanged.` */

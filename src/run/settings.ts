@@ -16,6 +16,7 @@ import type { SafetyLimits } from '../plan/types.js';
 import type { ListingKind } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
+import { pruneSetting } from '../reconcile/prune.js';
 import { RunError } from './exit-codes.js';
 import { DEFAULT_LISTING, isListingKind, LISTING_KINDS } from './listing.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
@@ -65,7 +66,7 @@ export interface RunSettings extends RunPlace {
   apiKeyFrom?: string;
   accessToken?: string;
   limits: SafetyLimits;
-  /** Clear the scopes git history declared and no file declares now. */
+  /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (reconcile/prune.ts). */
   prune?: boolean;
 }
 
@@ -132,7 +133,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
       maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
       allowEmpty: flags.allowEmpty ?? false,
     },
-    ...defined('prune', flags.prune ?? project.prune?.history),
+    ...defined('prune', flags.prune ?? pruneSetting(project)),
   };
 }
 

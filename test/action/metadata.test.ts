@@ -1,5 +1,5 @@
 /** action.yml and the example workflows agree with the code and with each other. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -107,11 +107,15 @@ describe('example workflows', () => {
     expect(actionStep(drift).with).toMatchObject({ command: 'plan', 'detailed-exitcode': true, prune: true });
   });
 
-  it('every workflow that prunes checks out the whole history', () => {
-    for (const [name, workflow] of Object.entries(workflows)) {
-      if (!actionStep(workflow).with?.prune) continue;
-      const job = Object.values(workflow.jobs)[0];
-      expect(job?.steps[0], name).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+  it('every example workflow checks out the whole history (pruning is on by default)', () => {
+    const examples = readdirSync(join(REPO_ROOT, 'examples/workflows')).filter((file) => file.endsWith('.yml'));
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const file of examples) {
+      const workflow = read(`examples/workflows/${file}`) as Workflow;
+      for (const [name, job] of Object.entries(workflow.jobs)) {
+        const checkout = job.steps.find((step) => step.uses?.startsWith('actions/checkout@'));
+        if (checkout) expect(checkout, `${file}: ${name}`).toMatchObject({ with: { 'fetch-depth': 0 } });
+      }
     }
   });
 });

@@ -138,24 +138,33 @@ describe('apply --prune: git history is the state', () => {
     expect(plan.changes.map((change) => [change.kind, change.key, change.reason])).toEqual([['create', 'team/x', 'declared']]);
   });
 
-  it('refuses a shallow clone, naming fetch-depth: 0 and git fetch --unshallow, and a directory outside git', async () => {
+  it('refuses a shallow clone, naming fetch-depth: 0 and --no-prune; outside git there is nothing to prune', async () => {
     emulator = await startTestEmulator();
     const origin = await repoWith({ 'policies/a.autojoin.yaml': policy('a', ['a.example']) });
     await writeFile(join(origin, 'policies/a.autojoin.yaml'), policy('a', ['a2.example']));
     commitAll(origin, 'second');
     const shallow = join(origin, 'shallow');
     git(origin, 'clone', '-q', '--depth', '1', `file://${origin}`, shallow);
-    const refused = await cli(['apply', '--yes', '--prune', 'policies'], { cwd: shallow, emulator });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('shallow clone');
-    expect(refused.stderr).toContain('fetch-depth: 0');
-    expect(refused.stderr).toContain('git fetch --unshallow');
+    for (const args of [['apply', '--yes', 'policies'], ['apply', '--yes', '--prune', 'policies']]) {
+      const refused = await cli(args, { cwd: shallow, emulator });
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toContain('shallow clone');
+      expect(refused.stderr).toContain('fetch-depth: 0');
+      expect(refused.stderr).toContain('--no-prune');
+      expect(refused.stderr).toContain('git fetch --unshallow');
+    }
     expect(posts(emulator)).toBe(0);
+    const unpruned = await cli(['apply', '--yes', '--no-prune', 'policies'], { cwd: shallow, emulator });
+    expect(unpruned.code, unpruned.stderr).toBe(0);
+    expect(liveDomains(emulator.data(), 'a')).toEqual(['a2.example']);
 
     await rm(join(origin, '.git'), { recursive: true, force: true });
-    const outside = await cli(['plan', '--prune', 'policies'], { cwd: origin, emulator });
-    expect(outside.code).toBe(1);
-    expect(outside.stderr).toContain('not a git repository');
+    await rm(shallow, { recursive: true, force: true });
+    await rm(join(origin, 'policies/a.autojoin.yaml'));
+    await writeFiles(origin, { 'policies/b.autojoin.yaml': policy('b', ['b.example']) });
+    const outside = await cli(['plan', '--format', 'json', '--prune', 'policies'], { cwd: origin, emulator });
+    expect(outside.code, outside.stderr).toBe(0);
+    expect((JSON.parse(outside.stdout) as PlanJson).changes.map((change) => [change.kind, change.key])).toEqual([['create', 'team/b']]);
   });
 });
 

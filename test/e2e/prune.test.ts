@@ -11,7 +11,7 @@ useEmulatorProject(() => ({ emulator, project }));
 
 
 describe('--prune-from GITREV', () => {
-  it('clears scopes whose policy file was deleted since GITREV, only when asked and within the removal limits', async () => {
+  it('clears scopes whose policy file was deleted since GITREV, within the removal limits; --no-prune leaves them', async () => {
     emulator = await startTestEmulator();
     project = await tempProject({
       'policies/keep.autojoin.yaml': policy('keep', ['keep.example']),
@@ -26,7 +26,7 @@ describe('--prune-from GITREV', () => {
     git(project.dir, 'commit', '-q', '-a', '-m', 'drop gone');
     emulator.requests.length = 0;
 
-    const untouched = await cli(['plan', '--detailed-exitcode', 'policies'], { cwd: project.dir, emulator });
+    const untouched = await cli(['plan', '--detailed-exitcode', '--no-prune', 'policies'], { cwd: project.dir, emulator });
     expect(untouched.code).toBe(0);
 
     const planned = await cli(['plan', '--detailed-exitcode', '--prune-from', 'HEAD~1', 'policies'], { cwd: project.dir, emulator });

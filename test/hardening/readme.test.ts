@@ -39,13 +39,14 @@ function tableKeys(text: string): string[] {
 
 interface SchemaNode {
   properties?: Record<string, SchemaNode>;
+  anyOf?: SchemaNode[];
 }
 
-/** Leaf property paths of a schema: `baseUrl`, `defaults.componentId`, … */
+/** Leaf property paths of a schema: `baseUrl`, `defaults.componentId`, … (a key that may be a value or an object, as `prune`, gives both). */
 function leafKeys(schema: SchemaNode, prefix = ''): string[] {
-  return Object.entries(schema.properties ?? {}).flatMap(([name, node]) =>
-    node.properties ? leafKeys(node, `${prefix}${name}.`) : [`${prefix}${name}`],
-  );
+  return Object.entries(schema.properties ?? {}).flatMap(([name, node]) => [
+    ...new Set((node.anyOf ?? [node]).flatMap((branch) => (branch.properties ? leafKeys(branch, `${prefix}${name}.`) : [`${prefix}${name}`]))),
+  ]);
 }
 
 describe('README reference tables', () => {
@@ -90,7 +91,7 @@ describe('README CLI reference', () => {
     expect([...cliSections().keys()].sort()).toEqual([...commands].sort());
   });
 
-  it.each(['validate', 'fmt', 'plan', 'apply', 'import', 'emulator'])('names exactly the flags of `%s --help`', async (command) => {
+  it.each(['validate', 'fmt', 'plan', 'apply', 'import', 'emulator', 'who', 'inventory'])('names exactly the flags of `%s --help`', async (command) => {
     const section = cliSections().get(command) ?? '';
     expect(flagsIn(section)).toEqual(await helpFlags([command]));
   });

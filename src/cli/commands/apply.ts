@@ -47,7 +47,7 @@ export function register(program: Command): void {
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
-    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
+    .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
     .addOption(takeOwnershipOption())
     .addOption(maxRemovalPercentOption())
@@ -63,7 +63,8 @@ export function register(program: Command): void {
       `
 Examples:
   $ autojoin-sync apply policies/
-  $ autojoin-sync apply --yes --prune                      # in CI, after a merge (full history checked out)
+  $ autojoin-sync apply --yes                              # in CI, after a merge: prunes (full history checked out)
+  $ autojoin-sync apply --yes --no-prune                   # leave scopes whose policy file is gone as they are
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte

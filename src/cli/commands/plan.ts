@@ -38,8 +38,8 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
-    .option('--prune-from <gitrev>', 'narrow form of --prune: clear scopes whose policy file existed at GITREV and is gone now')
-    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; no pruning)')
+    .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
+    .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; never prunes, only names the scopes whose policy is gone)')
     .addOption(allowNoPoliciesOption())
     .addOption(shardOption())
     .addOption(maxRemovalPercentOption())
@@ -52,7 +52,7 @@ Examples:
   $ autojoin-sync plan policies/
   $ autojoin-sync plan --format markdown > plan.md
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
-  $ autojoin-sync plan --prune                    # also clear scopes whose policy file was deleted
+  $ autojoin-sync plan --no-prune                 # leave scopes whose policy file was deleted as they are
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
   $ autojoin-sync plan --scope team/eng-api --scope team/eng-web   # only these scopes (as terraform -target)
   $ autojoin-sync plan --exclude-scope team/legacy --shard 1/4

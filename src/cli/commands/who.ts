@@ -1,0 +1,87 @@
+/**
+ * `autojoin-sync who DOMAIN… [PATH…] [--live]`: which scopes admit a domain, and where the policy
+ * files say so. `--live` also reads those scopes (only those) and marks where the service differs.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { whoAdmits, type WhoAnswer } from '../../governance/inventory.js';
+import { renderWhoText } from '../../governance/inventory-text.js';
+import { comparableDomains } from '../../domain.js';
+import { parseScopeKey } from '../../scope.js';
+import { readLiveState } from '../../service/state.js';
+import type { ListingKind } from '../../service/types.js';
+import { RunError } from '../../run/exit-codes.js';
+import { addServiceOptions } from '../options.js';
+import { loadPlacedPolicies } from '../policy-entries.js';
+import { writeStdout } from '../../run/output.js';
+import { cliSettings, withSession } from '../session.js';
+import type { RunSettings } from '../../run/settings.js';
+
+interface WhoFlags {
+  format: 'text' | 'json';
+  live?: boolean;
+  emulator?: boolean;
+  listing?: ListingKind;
+  concurrency: number;
+  requestTimeout?: number;
+}
+
+/** Registers `autojoin-sync who`. */
+export function register(program: Command): void {
+  addServiceOptions(program.command('who'))
+    .description('which scopes admit a domain: the scope, and the file:line of its entry (offline unless --live)')
+    .argument('<domains-or-paths...>', 'domains to look up; an argument naming an existing file or directory is a policy path (default: .)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--live', 'also read those scopes (only those) from the service and mark where it differs')
+    .addHelpText(
+      'after',
+      `
+A domain matches whatever its case and whether written in Unicode or punycode (müller.de and
+xn--mller-kva.de are one domain). Expired entries admit nobody and are not listed.
+An argument that names an existing file or directory is a path to search; the others are domains.
+
+Examples:
+  $ autojoin-sync who acme.com
+  $ autojoin-sync who contractor.example Müller.de policies/
+  $ autojoin-sync who acme.com --live                # and does the service agree?
+  $ autojoin-sync who acme.com --format json | jq '.domains[0].scopes[].key'`,
+    )
+    .action((args: string[], flags: WhoFlags) => runWho(args, flags));
+}
+
+async function runWho(args: string[], flags: WhoFlags): Promise<void> {
+  const cwd = process.cwd();
+  const { domains, paths } = await splitArguments(args, cwd);
+  if (domains.length === 0) throw new RunError('who needs at least one domain (every argument named an existing file or directory)');
+  const settings = await cliSettings(paths, flags);
+  const answers = whoAdmits(await loadPlacedPolicies(settings), domains);
+  if (flags.live) await markLive(answers, settings);
+  writeStdout(flags.format === 'json' ? `${JSON.stringify({ formatVersion: 1, domains: answers }, null, 2)}\n` : renderWhoText(answers, flags.live ?? false));
+}
+
+/** @returns the arguments that name an existing file or directory as paths (default `.`), the others as domains. */
+async function splitArguments(args: readonly string[], cwd: string): Promise<{ domains: string[]; paths: string[] }> {
+  const domains: string[] = [];
+  const paths: string[] = [];
+  for (const arg of args) {
+    const exists = await stat(path.resolve(cwd, arg)).then(() => true, () => false);
+    (exists ? paths : domains).push(arg);
+  }
+  return { domains, paths: paths.length > 0 ? paths : ['.'] };
+}
+
+/** Reads the scopes the answers name, once each, and marks whether the service lists the domain there. */
+async function markLive(answers: WhoAnswer[], settings: RunSettings): Promise<void> {
+  const keys = [...new Set(answers.flatMap((answer) => answer.scopes.map((scope) => scope.key)))];
+  if (keys.length === 0) return;
+  await withSession(settings, async ({ client }) => {
+    const live = await readLiveState(client, keys.map(parseScopeKey), { listing: settings.read, concurrency: settings.concurrency });
+    for (const answer of answers) {
+      for (const scope of answer.scopes) {
+        const state = live.get(scope.key);
+        scope.live = state?.autojoin ? comparableDomains(state.domains).includes(answer.domain) : false;
+      }
+    }
+  });
+}

@@ -1,0 +1,238 @@
+/**
+ * The promise of pruning, as a property over real git repositories: for random histories
+ * (branches, a merged side branch, edits, scope-type changes, moves and renames, deletes and
+ * re-adds, reverts) and each way GitHub merges a pull request (merge commit, squash, rebase,
+ * fast-forward), the clears of `apply` after the merge are a subset of the clears the plan on the
+ * pull request's test-merge commit showed. Git history alone: every scope any version could name
+ * is live and marked as this repository's, so the ownership guard clears whatever history says
+ * and nothing but the history decides what is cleared.
+ *
+ * `defaults.scopeType` changes only before the pull request branches off: a change of the project
+ * file on one side, replayed by "Rebase and merge" over policy edits of the other, makes versions
+ * that neither side ever had (the ownership marker, not history, guards that case).
+ *
+ * Few runs by default (CI); AUTOJOIN_LONG_TESTS=1 explores more.
+ */
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../src/policy/index.js';
+import { makePlan } from '../../src/reconcile/index.js';
+import { settingsIn } from '../../src/run/settings.js';
+import { git } from '../support/git.js';
+import { startPeer, type Peer } from '../service/support/peer.js';
+
+const RUNS = process.env.AUTOJOIN_LONG_TESTS === '1' ? 50 : 5;
+const SCOPES = ['s0', 's1', 's2', 's3', 's4'];
+const TYPES = ['team', 'workspace'] as const;
+const FILES = ['a.autojoin.yaml', 'b.autojoin.yaml', 'sub/c.autojoin.yaml', 'd.autojoin.yaml'];
+
+interface Doc {
+  scope: number;
+  /** null: the document leaves scopeType to `defaults.scopeType`. */
+  scopeType: (typeof TYPES)[number] | null;
+}
+
+type Op =
+  | { kind: 'write'; file: number; docs: Doc[] }
+  | { kind: 'delete'; file: number }
+  | { kind: 'move'; file: number; to: number }
+  | { kind: 'revert' }
+  | { kind: 'default'; scopeType: (typeof TYPES)[number] };
+
+const docArb = fc.record({ scope: fc.nat(SCOPES.length - 1), scopeType: fc.constantFrom(...TYPES, null) });
+const fileArb = fc.nat(FILES.length - 1);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('write' as const), file: fileArb, docs: fc.array(docArb, { minLength: 1, maxLength: 2 }) }), weight: 4 },
+  { arbitrary: fc.record({ kind: fc.constant('delete' as const), file: fileArb }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('move' as const), file: fileArb, to: fileArb }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'revert' as const }), weight: 1 },
+);
+const baseOpArb: fc.Arbitrary<Op> = fc.oneof(opArb, fc.record({ kind: fc.constant('default' as const), scopeType: fc.constantFrom(...TYPES) }));
+const scenarioArb = fc.record({
+  base: fc.array(baseOpArb, { minLength: 2, maxLength: 5 }),
+  side: fc.array(opArb, { maxLength: 3 }),
+  pr: fc.array(opArb, { minLength: 1, maxLength: 3 }),
+  main: fc.array(opArb, { maxLength: 2 }),
+});
+type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+
+const STRATEGIES = ['merge commit', 'squash', 'rebase', 'fast-forward'] as const;
+
+let peer: Peer;
+beforeAll(async () => {
+  peer = await startPeer();
+  // Every scope any version could name is live: what is cleared is up to the history alone.
+  for (const scope of SCOPES) for (const scopeType of TYPES) await setLive(scopeType, scope);
+});
+afterAll(async () => peer.close());
+
+async function setLive(scopeType: string, scope: string): Promise<void> {
+  const response = await fetch(`${peer.emulator.url}/api/v1/invitations/autojoin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': peer.emulator.apiKey },
+    // Marked as this repository's (owner `default`), so the ownership guard lets every clear through.
+    body: JSON.stringify({ domains: [`${scope}.${scopeType}.example`], scope, scopeType, componentId: 'c', metadata: { 'autojoin-sync.owner': 'default' } }),
+  });
+  expect(response.ok).toBe(true);
+}
+
+describe('pruning from git history (property)', () => {
+  it(
+    'after a merge commit, a squash, a rebase or a fast-forward, apply clears only what the pull request’s plan showed',
+    async () => {
+      await fc.assert(fc.asyncProperty(scenarioArb, checkScenario), { numRuns: RUNS });
+    },
+    RUNS * 60_000,
+  );
+});
+
+/** Builds the scenario's repository and checks every merge strategy against the test-merge plan. */
+async function checkScenario(scenario: Scenario): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-history-property-'));
+  try {
+    if (!(await build(dir, scenario))) return;
+    git(dir, 'checkout', '-q', '--detach', 'main');
+    if (!tryGit(dir, ['merge', '-q', '--no-ff', '-m', 'Test merge', 'pr'], ['merge', '--abort'])) return;
+    const reviewed = await clearsAt(dir);
+    if (reviewed === null) return; // the merged files do not validate: no plan, so nothing to apply either
+    for (const strategy of STRATEGIES) {
+      git(dir, 'checkout', '-q', '-f', 'main');
+      git(dir, 'reset', '-q', '--hard', 'main-before');
+      if (!mergeBy(dir, strategy)) continue;
+      const applied = await clearsAt(dir);
+      expect({ strategy, applied: applied?.filter((key) => !reviewed.includes(key)) }).toEqual({ strategy, applied: [] });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** main (base history), pr from it (with a merged side branch), main moved on. @returns false when a step conflicts */
+async function build(dir: string, scenario: Scenario): Promise<boolean> {
+  git(dir, 'init', '-q');
+  await writeFile(path.join(dir, 'autojoin-sync.yaml'), projectFile('team'));
+  await mkdir(path.join(dir, 'policies'));
+  await writeFile(path.join(dir, 'policies/keep.autojoin.yaml'), 'scope: keep\nscopeType: team\ncomponentId: c\ndomains: [keep.example]\n');
+  commit(dir, 'start');
+  for (const op of scenario.base) await apply(dir, op);
+  git(dir, 'checkout', '-q', '-b', 'pr');
+  git(dir, 'branch', 'side');
+  for (const op of scenario.pr) await apply(dir, op);
+  if (scenario.side.length > 0) {
+    git(dir, 'checkout', '-q', 'side');
+    for (const op of scenario.side) await apply(dir, op);
+    git(dir, 'checkout', '-q', 'pr');
+    if (!tryGit(dir, ['merge', '-q', '--no-ff', '-m', 'Merge side', 'side'], ['merge', '--abort'])) return false;
+  }
+  git(dir, 'checkout', '-q', 'main');
+  for (const op of scenario.main) await apply(dir, op);
+  git(dir, 'branch', 'main-before');
+  return true;
+}
+
+/** Merges pr into main as GitHub would. @returns false when the strategy cannot apply (conflict, or no fast-forward) */
+function mergeBy(dir: string, strategy: (typeof STRATEGIES)[number]): boolean {
+  switch (strategy) {
+    case 'merge commit':
+      return tryGit(dir, ['merge', '-q', '--no-ff', '-m', 'Merge pull request', 'pr'], ['merge', '--abort']);
+    case 'squash':
+      if (!tryGit(dir, ['merge', '-q', '--squash', 'pr'], ['reset', '-q', '--hard'])) return false;
+      commit(dir, 'Squashed pull request');
+      return true;
+    case 'rebase':
+      git(dir, 'checkout', '-q', '-B', 'rebased', 'pr');
+      if (!tryGit(dir, ['rebase', '-q', '--force-rebase', 'main'], ['rebase', '--abort'])) return false;
+      git(dir, 'checkout', '-q', 'main');
+      return tryGit(dir, ['merge', '-q', '--ff-only', 'rebased'], []);
+    case 'fast-forward':
+      return tryGit(dir, ['merge', '-q', '--ff-only', 'pr'], []);
+  }
+}
+
+/** Runs git; on failure runs `undo` (when given) and says so. */
+function tryGit(dir: string, args: string[], undo: string[]): boolean {
+  try {
+    git(dir, ...args);
+    return true;
+  } catch {
+    if (undo.length > 0) tryGit(dir, undo, []);
+    return false;
+  }
+}
+
+/** The scopes the plan of the checked-out tree clears; null when its files do not validate. */
+async function clearsAt(dir: string): Promise<string[] | null> {
+  const project = await loadProjectConfig(path.join(dir, 'autojoin-sync.yaml'), { base: dir, roots: [dir] });
+  if (project.diagnostics.some((d) => d.severity === 'error')) return null;
+  const settings = settingsIn(dir, { paths: ['policies'], project: project.config, flags: { read: 'autojoin' } });
+  const { plan } = await makePlan({ settings, client: peer.client, allowNoPolicies: true });
+  return plan ? plan.changes.filter((change) => change.kind === 'clear').map((change) => change.key) : null;
+}
+
+/** One commit per operation (an empty one when it changes nothing). */
+async function apply(dir: string, op: Op): Promise<void> {
+  const file = (index: number): string => path.join(dir, 'policies', FILES[index] as string);
+  switch (op.kind) {
+    case 'write': {
+      const taken = await scopesOutside(dir, op.file);
+      const docs = op.docs.filter((doc, index) => !taken.has(doc.scope) && op.docs.findIndex((other) => other.scope === doc.scope) === index);
+      if (docs.length === 0) await rm(file(op.file), { force: true });
+      else await writeText(file(op.file), docs.map(document).join('---\n'));
+      break;
+    }
+    case 'delete':
+      await rm(file(op.file), { force: true });
+      break;
+    case 'move': {
+      const text = await readFile(file(op.file), 'utf8').catch(() => null);
+      if (text !== null && op.to !== op.file && (await readFile(file(op.to), 'utf8').catch(() => null)) === null) {
+        await rm(file(op.file));
+        await writeText(file(op.to), text);
+      }
+      break;
+    }
+    case 'revert':
+      // The last commit, unless it is the first or a merge.
+      if (tryGit(dir, ['rev-parse', '-q', '--verify', 'HEAD~1'], []) && git(dir, 'rev-list', '--count', '--no-merges', 'HEAD~1..HEAD') === '1') {
+        tryGit(dir, ['revert', '--no-edit', 'HEAD'], ['revert', '--abort']);
+      }
+      return;
+    case 'default':
+      await writeFile(path.join(dir, 'autojoin-sync.yaml'), projectFile(op.scopeType));
+      break;
+  }
+  commit(dir, JSON.stringify(op));
+}
+
+function commit(dir: string, subject: string): void {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', subject);
+}
+
+async function writeText(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+}
+
+function projectFile(scopeType: string): string {
+  return `defaults:\n  scopeType: ${scopeType}\n  componentId: c\n`;
+}
+
+function document(doc: Doc): string {
+  const scope = SCOPES[doc.scope] as string;
+  return `scope: ${scope}\n${doc.scopeType ? `scopeType: ${doc.scopeType}\n` : ''}componentId: c\ndomains: [${scope}.example]\n`;
+}
+
+/** The scopes the other policy files name now, so a write never declares a scope twice. */
+async function scopesOutside(dir: string, index: number): Promise<Set<number>> {
+  const taken = new Set<number>();
+  for (const [other, name] of FILES.entries()) {
+    if (other === index) continue;
+    const text = await readFile(path.join(dir, 'policies', name), 'utf8').catch(() => '');
+    for (const match of text.matchAll(/^scope: (\S+)$/gm)) taken.add(SCOPES.indexOf(match[1] as string));
+  }
+  return taken;
+}
