@@ -212,7 +212,9 @@ export async function writeFileAtomic(file: string, text: string, options: Write
   const dir = dirname(file);
   const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
   try {
-    const handle = await open(temp, 'wx', existing ? existing.mode & 0o777 : (options.mode ?? 0o666));
+    const handle = await open(temp, 'wx', existing ? existing.mode & 0o777 : (options.mode ?? 0o666)).catch((error: unknown) => {
+      throw writeError(error, file, dir);
+    });
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
@@ -226,6 +228,15 @@ export async function writeFileAtomic(file: string, text: string, options: Write
     await rm(temp, { force: true });
   }
   await syncDirectory(dir);
+}
+
+/** The temp file's name is ours, not the user's: an error names the file and its directory. */
+function writeError(error: unknown, file: string, dir: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
+  if (code === 'ENOTDIR') return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
+  if (code === 'EACCES' || code === 'EPERM') return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -24,6 +24,11 @@ export interface ActionInputs {
   /** Paths without any policy file are not an error. */
   allowNoPolicies: boolean;
   maxRemovals?: number;
+  /** Beats safety.maxRemovalPercent of the project file (as --max-removal-percent). */
+  maxRemovalPercent?: number;
+  /** Only these scopes (TYPE/ID, one per line), as --scope; exclude these, as --exclude-scope. */
+  scope?: string[];
+  excludeScope?: string[];
   allowEmpty: boolean;
   concurrency?: number;
   /** How live state is read; unset: AUTOJOIN_READ, then the project file, then the default (src/run/settings.ts). */
@@ -66,6 +71,9 @@ export function parseInputs(get: InputGetter): ActionInputs {
     prune: optionalBool('prune', text('prune')),
     allowNoPolicies: bool('allow-no-policies', text('allow-no-policies'), false),
     maxRemovals: count('max-removals', text('max-removals'), 0),
+    maxRemovalPercent: percent('max-removal-percent', text('max-removal-percent')),
+    scope: lines(text('scope')),
+    excludeScope: lines(text('exclude-scope')),
     allowEmpty: bool('allow-empty', text('allow-empty'), false),
     concurrency: count('concurrency', text('concurrency'), 1, MAX_CONCURRENCY),
     read: mode('read'),
@@ -106,6 +114,18 @@ function bool(name: string, value: string | undefined, fallback: boolean): boole
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
   throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+
+function percent(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
+}
+
+/** One value per line (blank lines ignored); undefined when unset. */
+function lines(value: string | undefined): string[] | undefined {
+  return value?.split('\n').map((line) => line.trim()).filter(Boolean);
 }
 
 function optionalBool(name: string, value: string | undefined): boolean | undefined {

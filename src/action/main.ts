@@ -3,6 +3,7 @@
  * (src/policy, src/reconcile, src/render) and their results onto the runner's channels:
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
+import { basename } from 'node:path';
 import * as core from './runner.js';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
@@ -68,10 +69,12 @@ function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
   if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
 }
 
-/** `has-changes`, `plan-json` and `plan-sha256`: `false` and empty when no plan was made. */
+/** `has-changes`, `plan-json`, `plan-file` and `plan-sha256`: `false` and empty when no plan was made. */
 function setPlanOutputs(outputs: PlanOutputs): void {
   core.setOutput('has-changes', String(outputs.hasChanges));
   core.setOutput('plan-json', outputs.planJson ?? '');
+  // The file's name alone: what an artifact downloaded into a directory holds.
+  core.setOutput('plan-file', outputs.planJson === undefined ? '' : basename(outputs.planJson));
   core.setOutput('plan-sha256', outputs.planSha256 ?? '');
 }
 

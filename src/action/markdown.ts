@@ -44,9 +44,5 @@ export function diagnosticsMarkdown(title: string, headline: string, diagnostics
   return `${head}\n${fence}text\n${shown.join('\n')}\n${fence}\n${note}`;
 }
 
-/** @returns a caution block: apply would refuse this plan, and why. */
-export function unsafeMarkdown(messages: readonly string[]): string {
-  if (messages.length === 0) return '';
-  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join('\n');
-  return `> [!CAUTION]\n> **apply would refuse this plan** (exit code 3):\n${items}\n\n`;
-}
+/** The caution block lives with the markdown renderer: `plan --format markdown` shows it too. */
+export { unsafeMarkdown } from '../render/markdown.js';

@@ -17,11 +17,11 @@ export function actionSettings(
   context: Pick<WorkflowContext, 'workspace' | 'eventName' | 'pullNumber'>,
   report: (diagnostics: readonly Diagnostic[], base: string) => void,
 ): Promise<RunSettings> {
-  const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, allowEmpty, prune } = inputs;
+  const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
   return resolveSettings({
     cwd: context.workspace,
     paths: inputs.paths,
-    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, allowEmpty, prune },
+    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune },
     env: process.env,
     trustProjectBaseUrl: !isPullRequest(context),
     report,

@@ -120,8 +120,8 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
   return withClient(settings, async (client) => {
     const made = await planToApply(inputs, context, settings, client);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
-    const { plan, planJson } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson });
+    const { plan, planJson, planSha256 } = made;
+    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -142,20 +142,23 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, failure };
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });
 }
 
-type PlanToApply = { plan: Plan; planJson: string } | { plan: null; load: LoadResult };
+type PlanToApply = { plan: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
 
 /** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
 async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
-    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file };
+    // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
+    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, settings, client);
-  return plan ? { plan, planJson: (await writePlanFile(plan, context)).file } : { plan: null, load };
+  if (!plan) return { plan: null, load };
+  const written = await writePlanFile(plan, context);
+  return { plan, planJson: written.file, planSha256: written.sha256 };
 }
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
@@ -167,6 +170,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     client,
     pruneFrom: inputs.pruneFrom,
     allowNoPolicies: inputs.allowNoPolicies,
+    targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
     ...dnsBeforeRead(dns, settings.base),

@@ -117,6 +117,41 @@ export function addServiceOptions(command: Command): Command {
   return command.addOption(readOption()).addOption(listingOption()).addOption(concurrencyOption()).addOption(requestTimeoutOption()).addOption(emulatorOption());
 }
 
+/** Adds one value to a repeatable flag's list (`--scope a --scope b`). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds `--scope TYPE/ID` and `--exclude-scope TYPE/ID` (each repeatable): narrow the run as Terraform's -target does. */
+export function addTargetOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--scope <TYPE/ID>', 'only this scope, e.g. team/eng-api (repeatable; one no policy file declares is an error)').argParser(collect))
+    .addOption(new Option('--exclude-scope <TYPE/ID>', 'leave this scope out (repeatable)').argParser(collect));
+}
+
+/** `--replace TYPE/ID` (repeatable): write the scope even when nothing differs, as Terraform's -replace. */
+export function replaceOption(): Option {
+  return new Option('--replace <TYPE/ID>', 'write this scope even when nothing differs, e.g. after a componentId change (repeatable)').argParser(collect);
+}
+
+/** `--shard K/N`: only shard K of N (a stable split of the scopes, for CI matrices). */
+export function shardOption(): Option {
+  return new Option('--shard <K/N>', 'only shard K of N (a stable split of the scopes, for CI matrices)');
+}
+
+/** `--max-removal-percent P`: beats safety.maxRemovalPercent of the project file. */
+export function maxRemovalPercentOption(): Option {
+  return new Option('--max-removal-percent <p>', 'most domains a scope may lose, in percent of its live list (beats safety.maxRemovalPercent)').argParser(
+    parsePercent,
+  );
+}
+
+function parsePercent(text: string): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 100) throw new InvalidArgumentError('expected a number from 0 to 100.');
+  return value;
+}
+
 /** The DNS check's flags as commander hands them over (src/run/dns.ts reads them). */
 export interface DnsFlags {
   dns?: boolean;

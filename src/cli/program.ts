@@ -33,11 +33,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'plan', usage: '[options] [path...]', summary: 'show what apply would change (writes nothing)', load: () => import('./commands/plan.js') },
   { name: 'apply', usage: '[options] [path...]', summary: 'make the Invitation Service match the policy files', load: () => import('./commands/apply.js') },
+  { name: 'show', usage: '[options] <file>', summary: 'render a saved plan after its checks (no network)', load: () => import('./commands/show.js') },
   { name: 'adopt', usage: '[options] [path...]', summary: 'write scopes changed outside git into their policy files', load: () => import('./commands/adopt.js') },
   { name: 'who', usage: '[options] <domains-or-paths...>', summary: 'which scopes admit a domain, with the file:line of its entry', load: () => import('./commands/who.js') },
   { name: 'inventory', usage: '[options] [paths...]', summary: 'every scope and domain as CSV, JSON or markdown (--blame: who added it)', load: () => import('./commands/inventory.js') },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
+  { name: 'completion', usage: '[options] [shell]', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
   { name: 'emulator', usage: '[options]', summary: 'run a local emulator of the Invitation Service', load: () => import('./commands/emulator.js') },
 ];
 

@@ -5,7 +5,8 @@
 import { withServiceClient, type ConnectOptions } from '../run/connect.js';
 import { startEmbeddedEmulator } from '../run/embedded.js';
 import type { ServiceClient } from '../service/client.js';
-import { formatDiagnostic, unreadablePaths } from '../policy/index.js';
+import { formatDiagnostic, NoPoliciesError, unreadablePaths } from '../policy/index.js';
+import { DiagnosticsError } from './json-result.js';
 import type { Plan } from '../plan/index.js';
 import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -40,8 +41,8 @@ export function cliSettings(paths: readonly string[], flags: SettingFlags): Prom
 
 /** The flags a command was given that are settings (commander also hands over its own). */
 function settingFlagsOf(flags: SettingFlags): SettingFlags {
-  const { read, listing, concurrency, requestTimeout, emulator, maxRemovals, allowEmpty, prune } = flags;
-  return { read, listing, concurrency, requestTimeout, emulator, maxRemovals, allowEmpty, prune };
+  const { read, listing, concurrency, requestTimeout, emulator, maxRemovals, maxRemovalPercent, allowEmpty, prune } = flags;
+  return { read, listing, concurrency, requestTimeout, emulator, maxRemovals, maxRemovalPercent, allowEmpty, prune };
 }
 
 /**
@@ -50,7 +51,7 @@ function settingFlagsOf(flags: SettingFlags): SettingFlags {
  */
 export async function withSession<T>(settings: RunSettings, work: (session: Session) => Promise<T>): Promise<T> {
   try {
-    return await withServiceClient(connectOptions(settings), printNotice, (client, { target }) => work({ client, settings, target }));
+    return await withServiceClient(connectOptions(settings), printClientNotice, (client, { target }) => work({ client, settings, target }));
   } catch (error) {
     throw toRunError(error);
   }
@@ -64,7 +65,8 @@ export async function refuseUnreadablePaths(settings: Pick<RunSettings, 'base' |
   const diagnostics = await unreadablePaths(settings.paths, settings.base);
   if (diagnostics.length === 0) return;
   printDiagnostics(diagnostics);
-  throw new RunError(`${nothingPlannedMessage({ policies: [], policyCount: 0, files: [], diagnostics })} (see above, or run \`autojoin-sync validate\`)`);
+  // As the README words it: `no policy files (…) under polices; nothing was done. …`
+  throw new DiagnosticsError(new NoPoliciesError([...new Set(diagnostics.map((d) => d.file))], false).message, diagnostics);
 }
 
 /** How the CLI connects: the embedded emulator when nothing is configured; notices and --verbose request lines to the logger. */
@@ -73,6 +75,8 @@ export function connectOptions(settings: ConnectOptions['settings']): ConnectOpt
     settings,
     startEmbedded: startEmbeddedEmulator,
     notice: (message) => log().info(escapeControls(message)),
+    // One preamble line by default (`using …`: project file and service host); why, with --verbose.
+    detail: (message) => log().debug(escapeControls(message)),
     onRequest: (event) => log().request(event),
   };
 }
@@ -82,12 +86,30 @@ export function printNotice(message: string): void {
   log().info(`notice: ${escapeControls(message)}`);
 }
 
+/**
+ * The client's notices: a deprecation (the default by-group listing has one, so every run would
+ * print it before the plan) only with --verbose; anything else as {@link printNotice}.
+ */
+function printClientNotice(message: string): void {
+  if (/\bdeprecated\b/.test(message)) log().debug(`notice: ${escapeControls(message)}`);
+  else printNotice(message);
+}
+
+/** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
+export interface TargetFlags {
+  shard?: string;
+  scope?: string[];
+  excludeScope?: string[];
+  /** --replace: scopes written again even when nothing differs. */
+  replace?: string[];
+}
+
 /** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
 export async function planOrFail(options: {
   client: ServiceClient;
   settings: RunSettings;
   target: string;
-  flags: { pruneFrom?: string; allowNoPolicies?: boolean; shard?: string; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -101,6 +123,8 @@ export async function planOrFail(options: {
     allowNoPolicies: flags.allowNoPolicies,
     target: options.target,
     shard: flags.shard,
+    targets: { scope: flags.scope, excludeScope: flags.excludeScope },
+    replace: flags.replace,
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,
@@ -110,7 +134,7 @@ export async function planOrFail(options: {
     onDiagnostics: printManyDiagnostics,
     ...dnsBeforeRead(dns, options.settings.base),
   }).finally(progress.done);
-  if (!plan) throw new RunError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`);
+  if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);
 }
 

@@ -101,6 +101,16 @@ export function compareScope(desired: Desired, live: LiveScope | undefined, owne
 }
 
 /**
+ * `--replace`: a scope that already matches is written again as its file says (an update with
+ * no domain change), e.g. to send a new componentId, which the live state does not show.
+ * @returns null when there is nothing to write (no active autojoin and no domains wanted)
+ */
+export function replaceScope(desired: Desired, live: LiveScope | undefined): Change | null {
+  if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== 'declared') return null;
+  return makeChange('update', { ...desired, reason: 'replaced' }, comparableDomains(live.domains), desired.domains, live);
+}
+
+/**
  * An update of a scope whose domains, name and metadata already match: a write the domains
  * alone do not call for (a `componentId` that changed, shown by `fields`).
  */

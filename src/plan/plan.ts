@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { compareScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
+import { compareScope, replaceScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
@@ -37,6 +37,8 @@ export interface BuildPlanInput {
   target: string;
   /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
   shard?: Shard;
+  /** `--replace`: scopes written again even when nothing differs. */
+  replace?: ReadonlySet<ScopeKey>;
   now?: Date;
   /** The owner this plan's writes mark scopes with (the project file's `owner`; default `default`). */
   owner?: string;
@@ -47,7 +49,7 @@ export interface BuildPlanInput {
 }
 
 /** The options a {@link PlanBuilder} needs besides the scopes. */
-export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'drift'>;
+export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'drift' | 'replace'>;
 
 /**
  * Destructive changes come first so a reviewer reads them before anything else, and a
@@ -102,13 +104,14 @@ export interface PlanBuilder {
 export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const keep = inShardOf(options.shard);
   const owner = options.owner ?? DEFAULT_OWNER;
+  const replace = options.replace ?? new Set<ScopeKey>();
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
-    const twoWay = compareScope(desired, live, owner);
+    const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
     if (twoWay?.reason === 'pruned' && !ours(twoWay.key, live, owner, options.takeOwnership)) {
       notManagedHere.push(notManaged(twoWay, live));
       return;

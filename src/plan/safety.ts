@@ -66,8 +66,8 @@ export class RemovalPercentError extends UnsafePlanError {
     const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
     super(
       `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? 'a scope' : `${removals.length} scopes`} ` +
-        `(safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
-        `to go ahead, set safety.maxRemovalPercent to ${worst} or more in autojoin-sync.yaml`,
+        `(--max-removal-percent or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
+        `to go ahead, run again with --max-removal-percent ${worst} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
       removals.map((removal) => removal.key),
     );
     this.name = 'RemovalPercentError';
@@ -93,7 +93,7 @@ export class PrunePercentError extends UnsafePlanError {
     super(
       `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, ` +
         `more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` +
-        `to go ahead, set safety.maxRemovalPercent to ${Math.ceil(percent)} or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone`,
+        `to go ahead, run again with --max-removal-percent ${Math.ceil(percent)} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
       cleared,
     );
     this.name = 'PrunePercentError';

@@ -34,8 +34,8 @@ export interface Change {
   unchanged: number;
   /** Removed domains whose policy entry expired, each with the reason `expired YYYY-MM-DD`; absent when none. Explains, never steers apply. */
   removalReasons?: RemovalReason[];
-  /** Why the change is planned; explains, never steers apply. */
-  reason: 'declared' | 'pruned';
+  /** Why the change is planned (`replaced`: nothing differs, --replace forces the write); explains, never steers apply. */
+  reason: 'declared' | 'pruned' | 'replaced';
   /** The policy file the change comes from (for pruned scopes: the file at the prune revision). */
   source?: SourcePos;
   /** True when the file says `domains: []` (an intended clear). */

@@ -43,7 +43,7 @@ export function formatPolicyText(source: PolicySource): FormatResult {
   const parsed = parseYamlSource(source);
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { changed: false, diagnostics: errors };
-  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc);
+  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc, source.text);
   const text = parsed.yamlDocuments.map(stringifyDocument).join('');
   return { text, changed: text !== source.text, diagnostics: [] };
 }
@@ -60,15 +60,18 @@ function stringifyDocument(doc: Document): string {
     .join('\n')}\n`;
 }
 
-/** Puts one document in canonical form, in place. */
-function canonicalizeDocument(doc: Document): void {
+/**
+ * Puts one document in canonical form, in place.
+ * @param text the source it was parsed from (tells which comments sit right above the first domain)
+ */
+function canonicalizeDocument(doc: Document, text?: string): void {
   if (!isMap(doc.contents)) return;
   const map = doc.contents;
   const first = map.items[0];
   map.items.sort((a, b) => keyRank(a) - keyRank(b));
   if (first && map.items[0] !== first) keepHeaderComment(map, first);
   const domains = doc.contents.get('domains', true);
-  if (isSeq(domains)) canonicalizeDomains(domains);
+  if (isSeq(domains)) canonicalizeDomains(domains, text);
 }
 
 /**
@@ -90,7 +93,8 @@ function keyRank(pair: Pair): number {
 }
 
 /** Normalizes, sorts and de-duplicates domain scalars; comments travel with their item. */
-function canonicalizeDomains(seq: YAMLSeq): void {
+function canonicalizeDomains(seq: YAMLSeq, text?: string): void {
+  if (text !== undefined) labelFirstItem(seq, text);
   const kept = new Map<string, unknown>();
   const others: unknown[] = [];
   for (const item of seq.items) {
@@ -100,7 +104,7 @@ function canonicalizeDomains(seq: YAMLSeq): void {
       continue;
     }
     const domain = normalizeDomain(scalar.value);
-    scalar.value = domain;
+    scalar.value = writtenForm(scalar.value, domain);
     scalar.type = 'PLAIN';
     const first = kept.get(domain);
     if (!first) kept.set(domain, item);
@@ -109,6 +113,33 @@ function canonicalizeDomains(seq: YAMLSeq): void {
   const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
   seq.items = [...sorted, ...others];
   seq.flow = seq.items.length === 0;
+}
+
+/**
+ * An internationalized domain stays as written (lower case, NFC, no final dot), not rewritten
+ * to punycode in the source: the file is for people; plans and the service get the ASCII form.
+ * @param domain the normalized (ASCII) form, what sorting and de-duplication compare
+ */
+function writtenForm(raw: string, domain: string): string {
+  const lower = raw.trim().normalize('NFC').toLowerCase();
+  const shown = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
+  return /[^\p{ASCII}]/u.test(shown) && normalizeDomain(shown) === domain ? shown : domain;
+}
+
+/**
+ * YAML hangs the comments above the first item on the list itself (with one on the key's line);
+ * those on the lines right above the item label it, so they move with the item when sorted.
+ */
+function labelFirstItem(seq: YAMLSeq, text: string): void {
+  const first = seq.items[0];
+  if (!seq.commentBefore || !isScalar(first) || !first.range) return;
+  const above = text.slice(0, first.range[0]).split('\n').slice(0, -1);
+  let count = 0;
+  while (/^\s*#/.test(above[above.length - 1 - count] ?? '')) count += 1;
+  if (count === 0) return;
+  const lines = seq.commentBefore.split('\n');
+  first.commentBefore = [lines.slice(-count).join('\n'), first.commentBefore].filter(Boolean).join('\n');
+  seq.commentBefore = lines.slice(0, -count).join('\n').replace(/\n+$/, '') || undefined;
 }
 
 /** Keys of a time-bound entry, in canonical order. */

@@ -56,6 +56,15 @@ function withoutFinalDot(domain: string): string {
 const MAX_REMEMBERED = 4096;
 const remembered = new Map<string, readonly DomainFinding[]>();
 
+/**
+ * The subdomain warning's hint to list the parent domain, dropped when the policy lists it already.
+ * @param listed the policy's domains, normalized
+ */
+export function withoutListedParent(message: string, listed: { has(domain: string): boolean }): string {
+  const hint = /\s\(list (\S+) too if you meant it\)$/.exec(message);
+  return hint && listed.has(hint[1] ?? '') ? message.slice(0, hint.index) : message;
+}
+
 /** @returns every problem with one domain as written (at most one error and one warning). */
 export function checkDomain(raw: string): readonly DomainFinding[] {
   let findings = remembered.get(raw);

@@ -5,7 +5,7 @@
  */
 import { compareScopeKeys, scopeKey, type ScopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix } from './discover.js';
-import { checkDomain } from './domains.js';
+import { checkDomain, withoutListedParent } from './domains.js';
 import { compareDiagnostics, diagnosticAt } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { locate } from './locate.js';
@@ -347,7 +347,7 @@ function domainDiagnostics(entries: readonly WrittenEntry[], at: (index: number)
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
-  return diagnostics;
+  return diagnostics.map((d) => (d.code === 'subdomain' ? { ...d, message: withoutListedParent(d.message, seen) } : d));
 }
 
 function duplicateDomainDiagnostics(domain: string, positions: readonly SourcePos[]): Diagnostic[] {

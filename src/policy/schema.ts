@@ -173,6 +173,12 @@ function describeValue(value: unknown): string {
   return typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
 }
 
+/** @returns e.g. `must be one of "by-group", "by-scope", "autojoin", got "foo"` (the values, not only that there are some). */
+function enumProblem(error: ErrorObject): string {
+  const allowed = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ');
+  return error.data === undefined ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error.data)}`;
+}
+
 function invalidValue(path: DataPath, error: ErrorObject): string {
   const limit = (error.params as { limit?: number }).limit;
   switch (error.keyword) {
@@ -186,6 +192,8 @@ function invalidValue(path: DataPath, error: ErrorObject): string {
       return `must be at most ${limit}, got ${String(error.data)}`;
     case 'pattern':
       return patternProblem(path, error.data);
+    case 'enum':
+      return enumProblem(error);
     default:
       return error.message ?? 'is invalid';
   }

@@ -19,6 +19,7 @@ import type { LiveScope } from '../service/types.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
+import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
@@ -43,6 +44,10 @@ export interface MakePlanOptions {
   target?: string;
   /** `K/N`: plan only the scopes of shard K of N. */
   shard?: string;
+  /** `--scope` / `--exclude-scope`: plan only these scopes (TYPE/ID keys); one no policy declares is an error. */
+  targets?: { scope?: readonly string[]; excludeScope?: readonly string[] };
+  /** `--replace`: scopes (TYPE/ID) written again even when nothing differs; one no policy declares is an error. */
+  replace?: readonly string[];
   /** Progress of the live-state read. */
   onProgress?: Progress;
   /** Git revision: load only the policy files changed since it (changed.ts); cannot be combined with pruneFrom. */
@@ -77,10 +82,12 @@ export interface MakePlanOptions {
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const prune = pruneRequest(options);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const replace = parseReplace(options.replace);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   const owner = options.settings.owner;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
-  const planning: Planning = { shard, builder, pruned: new Set() };
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
+  const planning: Planning = { shard, targets, replace, builder, pruned: new Set() };
   const reader = startLiveReader<Policy>(options.client, {
     listing: options.settings.read,
     concurrency: options.settings.concurrency,
@@ -115,6 +122,8 @@ function pruneRequest(options: MakePlanOptions): PruneRequest {
 /** The plan being built as live states arrive, and the policies to plan as clears (found after loading). */
 interface Planning {
   shard: Shard | undefined;
+  targets: ScopeTargets | undefined;
+  replace: ReadonlySet<ScopeKey>;
   builder: PlanBuilder;
   pruned: Set<Policy>;
 }
@@ -126,7 +135,9 @@ async function loadAndPlan(
   planning: Planning,
 ): Promise<{ plan: Plan | null; load: LoadResult }> {
   const { paths, base: cwd, project } = options.settings;
-  const inThisShard = inShardOf(planning.shard);
+  const inShardNow = inShardOf(planning.shard);
+  const inTargets = inTargetsOf(planning.targets);
+  const inThisShard = (policy: Policy): boolean => inShardNow(policy) && inTargets(policy);
   // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
   // With a check before the read, policies wait for it instead of being read at once.
@@ -155,6 +166,9 @@ async function loadAndPlan(
   const then = await findPruned(prune, context, declared);
   if (prune.from === undefined && !prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
+  const seen = new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(planning.targets, seen);
+  checkTargetsMatched({ include: planning.replace, exclude: new Set() }, seen);
   const pruneDiagnostics = await handOver(then.diagnostics, options);
   reader.add(planning.pruned);
   await reader.finish();

@@ -38,7 +38,7 @@ export function showDomain(domain: string): string {
 
 /** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
 export function changeDetail(change: Change): string {
-  const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : '';
+  const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : change.reason === 'replaced' ? ' (--replace: written again as the file says)' : '';
   switch (change.kind) {
     case 'create':
       return `create: +${change.added.length}${pruned}`;
@@ -104,6 +104,19 @@ export function ownerOnlyLine(plan: Pick<Plan, 'changes'>): string | null {
   const count = plan.changes.filter(onlyMarksOwner).length;
   if (count === 0) return null;
   return `${count} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
+}
+
+/**
+ * @returns what apply sends besides the domains that {@link fieldLines} does not show: on a create,
+ *   the name and metadata; on an update, metadata that stays as it is (sent again, unchanged)
+ */
+export function sentFieldLines(change: Change): string[] {
+  if (change.kind === 'clear') return [];
+  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
+  // An update's unchanged name is in its header already; its metadata is nowhere else.
+  const candidates = change.kind === 'create' ? (['scopeName', 'metadata'] as const) : (['metadata'] as const);
+  const fields = candidates.filter((field) => change[field] !== undefined && !changed.has(field));
+  return fields.map((field) => `${field}: ${shownValue(change[field])}${change.kind === 'create' ? '' : ' (unchanged)'}`);
 }
 
 function shownValue(value: unknown): string {

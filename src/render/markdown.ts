@@ -10,6 +10,7 @@ import {
   ORIGIN_LABEL,
   outsideLine,
   fieldLines,
+  sentFieldLines,
   KIND_SIGN,
   noChangesLine,
   notManagedEntry,
@@ -133,9 +134,20 @@ function originLines(change: Change): string {
   return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.\n\n${escapeMarkdown(outsideLine(change.outside))}\n\n`;
 }
 
+/**
+ * The GitHub caution block over a plan that a later apply would refuse (a safety limit), as the
+ * pull-request comment and `plan --format markdown` show it; '' when there is nothing to say.
+ */
+export function unsafeMarkdown(messages: readonly string[]): string {
+  if (messages.length === 0) return '';
+  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join('\n');
+  return `> [!CAUTION]\n> **apply would refuse this plan** (exit code 3):\n${items}\n\n`;
+}
+
 /** The name and metadata changes as a list, old → new, escaped like every other text from files and the service. */
 function fieldList(change: Change): string {
-  const lines = fieldLines(change);
+  const sent = sentFieldLines(change).map((line) => (change.kind === 'create' ? `sent: ${line}` : line));
+  const lines = [...fieldLines(change), ...sent];
   return lines.length === 0 ? '' : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n\n`;
 }
 

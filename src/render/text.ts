@@ -9,6 +9,7 @@ import {
   ORIGIN_LABEL,
   outsideLine,
   fieldLines,
+  sentFieldLines,
   KIND_SIGN,
   noChangesLine,
   notManagedEntry,
@@ -86,6 +87,8 @@ function renderChange(change: Change, paint: Palette): string {
   );
   const removal = removalLine(change);
   const fields = fieldLines(change).map((line) => `    ${paint.kind.update(`~ ${line}`)}`);
+  // The name and metadata sent along: `+` on a create, as its domains; plain when unchanged.
+  const sent = sentFieldLines(change).map((line) => `    ${change.kind === 'create' ? paint.added(`+ ${line}`) : `  ${line}`}`);
   const outside = change.origin && change.outside ? [`    ${ORIGIN_LABEL[change.origin]}; ${driftAction(change)}`, `    ${outsideLine(change.outside)}`] : [];
-  return [header, ...outside, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields].join('\n');
+  return [header, ...outside, ...(removal === null ? [] : [`    ${removal}`]), ...lines, ...fields, ...sent].join('\n');
 }

@@ -30,6 +30,8 @@ export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
+  /** Where the detail behind the one `using …` line goes, e.g. why the embedded emulator (default: notice). */
+  detail?: (message: string) => void;
   /** Where else the front end takes a base URL from, named in the error when none is set. */
   baseUrlHint?: string;
   /**
@@ -90,7 +92,7 @@ async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: 
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env, settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, notice, askedFor);
+  return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor);
 }
 
 /**

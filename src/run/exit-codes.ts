@@ -25,7 +25,8 @@ export class RunError extends Error {
 
 /** Maps the orchestrator's refusals onto their exit codes; anything else stays as it is. */
 export function toRunError(error: unknown): unknown {
-  if (error instanceof UnsafePlanError) return new RunError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe);
-  if (error instanceof StalePlanError) return new RunError(error.message, ExitCode.stalePlan);
+  // The original stays the cause: `--format json` reports each limit of an UnsafePlanError.
+  if (error instanceof UnsafePlanError) return Object.assign(new RunError(`refused by a safety limit: ${error.message}`, ExitCode.unsafe), { cause: error });
+  if (error instanceof StalePlanError) return Object.assign(new RunError(error.message, ExitCode.stalePlan), { cause: error });
   return error;
 }

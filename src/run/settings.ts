@@ -40,6 +40,8 @@ export interface SettingFlags {
   baseUrl?: string;
   apiKey?: string;
   maxRemovals?: number;
+  /** `--max-removal-percent` / input `max-removal-percent`: beats safety.maxRemovalPercent. */
+  maxRemovalPercent?: number;
   allowEmpty?: boolean;
   /** `--prune` / `--no-prune`. */
   prune?: boolean;
@@ -128,7 +130,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
     limits: {
       maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
-      maxRemovalPercent: project.safety?.maxRemovalPercent,
+      maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
       allowEmpty: flags.allowEmpty ?? false,
     },
     ...defined('prune', flags.prune ?? pruneSetting(project)),

@@ -209,7 +209,7 @@ describe('plan in a pull request', () => {
   it('writes every output in the GITHUB_OUTPUT multiline form', async () => {
     const run = await action({ command: 'plan' });
     const names = [...run.outputFile.matchAll(/^([\w-]+)<<ghadelimiter_[0-9a-f-]+$/gm)].map((match) => match[1]);
-    expect(names.sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-json', 'plan-sha256', 'summary']);
+    expect(names.sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'summary']);
     expect(run.outputFile).not.toMatch(/^[\w-]+=/m);
   });
 });

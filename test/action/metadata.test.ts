@@ -55,7 +55,7 @@ describe('action.yml', () => {
   });
 
   it('declares the outputs the action sets', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-json', 'plan-sha256', 'pull-request-url', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'pull-request-url', 'summary']);
   });
 });
 
@@ -95,10 +95,10 @@ describe('example workflows', () => {
     for (const step of [...steps(plan), ...steps(apply)]) {
       for (const input of Object.keys(step.with ?? {})) expect(action.inputs, input).toHaveProperty([input]);
     }
-    expect(plan?.outputs).toEqual({ 'plan-sha256': '${{ steps.plan.outputs.plan-sha256 }}' });
+    expect(plan?.outputs).toEqual({ 'plan-file': '${{ steps.plan.outputs.plan-file }}', 'plan-sha256': '${{ steps.plan.outputs.plan-sha256 }}' });
     expect(apply).toMatchObject({ needs: 'plan', environment: 'production' });
     expect(steps(apply)[0]?.with).toMatchObject({ command: 'apply', 'plan-sha256': '${{ needs.plan.outputs.plan-sha256 }}' });
-    expect(String(steps(apply)[0]?.with?.['plan-file'])).toMatch(/plan-plan\.json$/u);
+    expect(String(steps(apply)[0]?.with?.['plan-file'])).toBe('autojoin-plan/${{ needs.plan.outputs.plan-file }}');
   });
 
   it('drift: nightly plan that fails on changes', () => {

@@ -31,7 +31,10 @@ describe('import --scopes-from', () => {
     expect(run.stderr).toContain('team/none has no active autojoin');
     expect(run.stderr).not.toMatch(/autojoin\.yaml:\d+:\d+: warning/);
 
-    const verbose = await cli(['import', '--scopes-from', 'scopes.txt', '--out', 'again', '--verbose', ...COMPONENT], { cwd: project.dir, emulator });
+    // Another checkout: import refuses scopes the files under policies/ declare now.
+    const other = await tempProject({ 'scopes.txt': `${list}\n` });
+    const verbose = await cli(['import', '--scopes-from', 'scopes.txt', '--out', 'again', '--verbose', ...COMPONENT], { cwd: other.dir, emulator });
+    await other.cleanup();
     expect(verbose.stderr.match(/^again\/team-s\d+\.autojoin\.yaml:\d+:\d+: warning: eng\.acme\d+\.com is a subdomain/gm)).toHaveLength(12);
     expect(verbose.stderr).not.toContain('--verbose lists them');
 

@@ -92,14 +92,14 @@ describe('plan and apply against the emulator', () => {
     expect(posts(emulator)).toBe(0);
   });
 
-  it.skipIf(!hasScriptCommand())('asks on a terminal: "n" writes nothing, "y" applies', async () => {
+  it.skipIf(!hasScriptCommand())('asks on a terminal: "n" writes nothing, "yes" applies', async () => {
     await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) });
     const declined = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: 'n\n' });
-    expect(declined.output).toContain('Apply these changes? [y/N]');
-    expect(declined.output).toContain('Apply cancelled; nothing was written.');
+    expect(declined.output).toContain("Apply these changes? Only 'yes' will be accepted to approve.");
+    expect(declined.output).toContain('Apply cancelled (only `yes` approves); nothing was written.');
     expect(declined.code).toBe(1);
     expect(posts(emulator)).toBe(0);
-    const accepted = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: 'y\n' });
+    const accepted = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: 'yes\n' });
     expect(accepted.output).toContain('Applied 1, failed 0, skipped 0.');
     expect(accepted.code).toBe(0);
     expect(liveDomains(emulator.data(), 'a')).toEqual(['a.example']);
@@ -108,8 +108,8 @@ describe('plan and apply against the emulator', () => {
   it.skipIf(!hasScriptCommand())('on a terminal, Ctrl-C or Ctrl-D at the prompt cancels and writes nothing', async () => {
     await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) });
     for (const key of ['\x03', '\x04']) {
-      const result = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: key, typeAfter: '[y/N]' });
-      expect(result.output).toContain('Apply cancelled; nothing was written.');
+      const result = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: key, typeAfter: 'Enter a value:' });
+      expect(result.output).toContain('Apply cancelled (only `yes` approves); nothing was written.');
       expect(result.code).toBe(1);
     }
     expect(posts(emulator)).toBe(0);

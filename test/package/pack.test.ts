@@ -1,7 +1,7 @@
 /**
  * The npm package as a user gets it: `npm pack` the repository, install the tarball into an empty
  * folder (locally, globally, through npx) with scripts off and no network, and run commands there.
- * dist/cli.js is already built by the vitest globalSetup, so packing skips the prepare script.
+ * dist/cli.js is already built by the vitest globalSetup, so packing skips the prepack build.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -65,11 +65,17 @@ describe('the npm package', () => {
     expect(paths).toEqual(expect.arrayContaining([
       'CHANGELOG.md', 'LICENSE', 'README.md', 'dist/THIRD_PARTY_NOTICES.txt', 'dist/cli.js', 'package.json',
       'schemas/apply-report.schema.json', 'schemas/autojoin.schema.json', 'schemas/plan.schema.json', 'schemas/project.schema.json',
-      'schemas/validate-report.schema.json',
+      'schemas/result.schema.json', 'schemas/validate-report.schema.json',
     ]));
     expect(paths).not.toContain('dist/action.js');
     expect(paths.filter((path) => !/^(dist|schemas)\/|^[A-Z_]+\.md$|^LICENSE$|^package\.json$/.test(path))).toEqual([]);
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
+  });
+
+  it('declares no script npm runs on install (so no install-script warning); the build runs at pack time', async () => {
+    const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
+    expect(manifest.scripts?.prepack).toBe('node scripts/build.mjs');
   });
 
   it('declares no runtime dependencies (the CLI is bundled) and its bin is dist/cli.js', async () => {

@@ -73,7 +73,7 @@ describe('checkSafety', () => {
       const error = thrown(plan, { maxRemovalPercent: 50 });
       assert(error instanceof RemovalPercentError, 'expected a RemovalPercentError');
       expect(error.message).toBe(
-        'plan removes more than 50% of the domains of a scope (safety.maxRemovalPercent): team/a 3/4 (75%); to go ahead, set safety.maxRemovalPercent to 75 or more in autojoin-sync.yaml',
+        'plan removes more than 50% of the domains of a scope (--max-removal-percent or safety.maxRemovalPercent): team/a 3/4 (75%); to go ahead, run again with --max-removal-percent 75 (or set safety.maxRemovalPercent in autojoin-sync.yaml)',
       );
       expect(error.removals).toEqual([{ key: 'team/a', removed: 3, total: 4, percent: 75 }]);
     });
@@ -86,8 +86,8 @@ describe('checkSafety', () => {
         [live('team/a', domains('a', 4)), live('team/b', domains('b', 6))],
       );
       const error = thrown(two, { maxRemovalPercent: 50 });
-      expect(error.message).toContain('of 2 scopes (safety.maxRemovalPercent): team/a 3/4 (75%), team/b 5/6 (83.3%);');
-      expect(error.message).toContain('set safety.maxRemovalPercent to 84 or more');
+      expect(error.message).toContain('of 2 scopes (--max-removal-percent or safety.maxRemovalPercent): team/a 3/4 (75%), team/b 5/6 (83.3%);');
+      expect(error.message).toContain('run again with --max-removal-percent 84');
       expect(error.scopes).toEqual(['team/a', 'team/b']);
     });
 
@@ -149,7 +149,7 @@ describe('checkSafety', () => {
       expect(error.scopes).toEqual(['team/a', 'team/b', 'team/c']);
       expect(error.message).toBe(
         'plan clears 3 of 5 scopes with active autojoin (60%) because their policy files were deleted, more than safety.maxRemovalPercent (50%): ' +
-          'team/a, team/b, team/c; to go ahead, set safety.maxRemovalPercent to 60 or more in autojoin-sync.yaml, or add the scopes to prune.keep to leave them alone',
+          'team/a, team/b, team/c; to go ahead, run again with --max-removal-percent 60 (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone',
       );
     });
 

@@ -20,7 +20,7 @@ domains:
   # unsorted, mixed case, a trailing dot and a Unicode name
   - acme.com
   - globex.com
-  - xn--bcher-kva.de
+  - bücher.de
 ---
 scope: g-sales
 scopeType: team

@@ -12,14 +12,15 @@ import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
+import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, useColor, withSession } from '../session.js';
+import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, type TargetFlags, useColor, withSession } from '../session.js';
 import { headCommit } from '../../reconcile/git.js';
 import { renderPlan } from './plan.js';
 
-interface ApplyFlags extends SettingFlags {
+interface ApplyFlags extends SettingFlags, TargetFlags {
   plan?: string;
   planSha256?: string;
   yes?: boolean;
@@ -31,7 +32,7 @@ interface ApplyFlags extends SettingFlags {
 
 /** Registers `autojoin-sync apply`. */
 export function register(program: Command): void {
-  addServiceOptions(program.command('apply'))
+  addTargetOptions(addServiceOptions(program.command('apply')))
     .description(
       'Plan as `plan` does, show the plan, check the safety limits, then POST the complete domain ' +
         'list of every changed scope and verify what the service stored. On a terminal apply asks ' +
@@ -49,6 +50,9 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
     .addOption(takeOwnershipOption())
+    .addOption(maxRemovalPercentOption())
+    .addOption(replaceOption())
+    .addOption(shardOption())
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -64,7 +68,9 @@ Examples:
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
-  $ autojoin-sync apply --yes --max-removals 50
+  $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
+  $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
+  $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
   $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
@@ -75,29 +81,59 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from or --allow-no-policies');
+  await withJsonResult(flags.format === 'json', async (seen) => {
+    checkApplyFlags(paths, flags);
+    const settings = await cliSettings(paths, flags);
+    if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    await withSession(settings, async (session) => {
+      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      seen.plan = plan;
+      const json = flags.format === 'json';
+      const show = (): void => showPlan(plan, flags);
+      // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
+      if (!flags.plan || plan.changes.length === 0) show();
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, flags.plan ? show : undefined);
+      if (json) writeStdout(renderApplyReportJson(plan, report));
+      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
+      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
+      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+    });
+  });
+}
+
+function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard || flags.replace)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --shard or --replace');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
-  const settings = await cliSettings(paths, flags);
-  if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
-  await withSession(settings, async (session) => {
-    const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
-    const json = flags.format === 'json';
-    // With --format json stdout holds only the report; the plan is shown on stderr (always when apply will ask).
-    if (json) (flags.yes ? log().info : log().always)(renderPlan(plan).trimEnd());
-    else writeStdout(renderPlan(plan)); // an empty plan renders as "No changes. …"
-    const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session);
-    if (json) writeStdout(renderApplyReportJson(plan, report));
-    else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
-    // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-    if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
-  });
+}
+
+/**
+ * Shows the plan: on stdout, as the result; on stderr with --format json (stdout holds the
+ * report), and when apply will ask but stdout is not a terminal (`apply | tee apply.log`),
+ * so the plan is seen before the question.
+ */
+function showPlan(plan: Plan, flags: ApplyFlags): void {
+  const text = renderPlan(plan);
+  if (flags.format === 'json') (flags.yes ? log().info : log().always)(text.trimEnd());
+  else if (willAsk(flags) && !isTerminal(process.stdout)) log().always(text.trimEnd());
+  else writeStdout(text); // an empty plan renders as "No changes. …"
+}
+
+/** apply asks whenever stdin is a terminal, unless --yes. */
+function willAsk(flags: ApplyFlags): boolean {
+  return !flags.yes && isTerminal(process.stdin);
+}
+
+/** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */
+function isTerminal(stream: { isTTY?: boolean }): boolean {
+  return stream.isTTY === true;
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session): Promise<ApplyReport> {
+/** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
+async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -117,7 +153,10 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       // The repository of the paths (their base), whatever the working directory.
       commit: await headCommit(settings.base),
       onNotice: printNotice,
-      confirm: () => confirm(flags.yes ?? false, flags.format === 'json' ? process.stderr : process.stdout),
+      confirm: () => {
+        beforeAsking?.();
+        return confirm(flags);
+      },
       onProgress: progress.update,
       signal: interrupt.signal,
     });
@@ -127,16 +166,16 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
   }
 }
 
-/** --yes, or a "y" typed on a terminal; off a terminal without --yes it is an error. */
-async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> {
-  if (yes) return;
-  if (!process.stdin.isTTY || !output.isTTY) {
-    throw new RunError('not on a terminal, so apply cannot ask: pass --yes to apply the plan above');
-  }
+/** --yes, or `yes` typed when stdin is a terminal (as Terraform, nothing else approves); without either it is an error. */
+async function confirm(flags: ApplyFlags): Promise<void> {
+  if (flags.yes) return;
+  if (!willAsk(flags)) throw new RunError('stdin is not a terminal, so apply cannot ask: pass --yes to apply the plan above');
+  // The question goes where the plan went: stdout on a terminal, else stderr.
+  const output = flags.format !== 'json' && isTerminal(process.stdout) ? process.stdout : process.stderr;
   const prompt = createInterface({ input: process.stdin, output });
   let answer: string;
   try {
-    answer = await prompt.question('Apply these changes? [y/N] ');
+    answer = await prompt.question("Apply these changes? Only 'yes' will be accepted to approve.\n  Enter a value: ");
   } catch (error) {
     // Ctrl-C or Ctrl-D at the prompt rejects the question (AbortError): that is a "no" too.
     if ((error as Error).name !== 'AbortError') throw error;
@@ -144,7 +183,7 @@ async function confirm(yes: boolean, output: NodeJS.WriteStream): Promise<void> 
   } finally {
     prompt.close();
   }
-  if (!/^y(es)?$/i.test(answer.trim())) throw new RunError('Apply cancelled; nothing was written.');
+  if (answer.trim() !== 'yes') throw new RunError('Apply cancelled (only `yes` approves); nothing was written.');
 }
 
 function parseCount(text: string): number {

@@ -45,7 +45,8 @@ export function register(program: Command): void {
       'after',
       `
 Canonical form: keys in the order scope, scopeType, scopeName, componentId, metadata, drift, domains;
-domains trimmed, lower case, punycode, without a trailing dot, sorted and de-duplicated. Comments stay.
+domains trimmed, lower case, without a trailing dot, sorted (by their punycode form) and
+de-duplicated; internationalized names stay as written. Comments stay with the entry they label.
 Files with YAML errors are reported on stderr and left untouched (exit 1).
 Exit code 1 when a path holds no policy file (unless --allow-no-policies), so a mistyped path
 never passes --check.

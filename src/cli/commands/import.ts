@@ -3,17 +3,17 @@
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import { RunError } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
-import { compareDiagnostics, formatDiagnostic, parsePolicySources } from '../../policy/index.js';
+import { compareDiagnostics, formatDiagnostic, loadPolicies, parsePolicySources } from '../../policy/index.js';
 import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
-import { addServiceOptions } from '../options.js';
+import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { cliSettings, withSession } from '../session.js';
 import { entryExists } from '../../files.js';
@@ -21,6 +21,7 @@ import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
 
 interface ImportFlags extends SettingFlags {
   scope?: string[];
+  excludeScope?: string[];
   scopesFrom?: string;
   out: string;
   componentId?: string;
@@ -37,7 +38,8 @@ export function register(program: Command): void {
         '---). A scope without active autojoin gets `domains: []`. When any of the files exists, ' +
         'nothing is written unless --force.',
     )
-    .option('--scope <TYPE/ID...>', 'scopes to import, e.g. team/acme-eng (repeatable)', collectScopes)
+    .option('--scope <TYPE/ID>', 'scopes to import, e.g. team/acme-eng (repeatable)', collect)
+    .option('--exclude-scope <TYPE/ID>', 'leave this scope out of those listed (repeatable)', collect)
     .option('--scopes-from <file>', 'read the scopes from FILE (- for stdin): one TYPE/ID a line (# comments), or a plan JSON')
     .option('--out <dir>', 'directory to write the files into, or - for stdout', '.')
     .option('--component-id <id>', 'componentId to write (default: defaults.componentId of autojoin-sync.yaml)')
@@ -57,17 +59,15 @@ Exit codes: 0 written · 1 error (no componentId, a file exists, a network error
     .action((flags: ImportFlags) => runImport(flags));
 }
 
-function collectScopes(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 async function runImport(flags: ImportFlags): Promise<void> {
   const listed = flags.scopesFrom === undefined ? [] : (await readScopesFrom(flags.scopesFrom)).map(scopeKey);
-  const refs = uniqueRefs([...(flags.scope ?? []), ...listed]);
+  const excluded = new Set(uniqueRefs(flags.excludeScope ?? []).map(scopeKey));
+  const refs = uniqueRefs([...(flags.scope ?? []), ...listed]).filter((ref) => !excluded.has(scopeKey(ref)));
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   const settings = await cliSettings([flags.out && flags.out !== '-' ? flags.out : '.'], flags);
   await withSession(settings, async ({ client }) => {
     const project = settings.project;
+    if (flags.out !== '-') await refuseDeclared(refs, project, flags.out);
     const componentId = flags.componentId ?? project.defaults?.componentId;
     const imported = await importScopes(client, refs, { settings, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
@@ -104,6 +104,26 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
     refs.set(scopeKey(ref), ref);
   }
   return [...refs.values()];
+}
+
+/**
+ * Refuses scopes a policy file under the project (the project file's directory, else the
+ * working directory) declares already, in another file than the one import would write: a second
+ * file for one scope would be a duplicate-scope error.
+ */
+async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig, out: string): Promise<void> {
+  const cwd = process.cwd();
+  const root = project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.';
+  const { policies } = await loadPolicies([root], { cwd, project });
+  const declared = new Map(policies.map((policy) => [policy.key, policy.source]));
+  const clashes = refs.flatMap((ref) => {
+    const source = declared.get(scopeKey(ref));
+    // Its own file, imported again (over it with --force): a refresh, not a second declaration.
+    const ownFile = source !== undefined && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
+    return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
+  });
+  if (clashes.length === 0) return;
+  throw new RunError(`${clashes.join('\n')}\nimport writes files only for scopes no policy file declares: edit that file instead (nothing was written)`);
 }
 
 /** Checks every target first, so a refusal writes nothing; then writes all files. */

@@ -2,31 +2,31 @@
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
 import { Option, type Command } from 'commander';
-import { findViolations, planDigest, serializePlan, type Plan, type SafetyLimits } from '../../plan/index.js';
-import { renderJson, renderMarkdown, renderText } from '../../render/index.js';
+import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
+import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addDnsOptions, addServiceOptions, allowNoPoliciesOption, noPruneOption, pruneOption, takeOwnershipOption, type DnsFlags } from '../options.js';
-import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession } from '../session.js';
+import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, type DnsFlags } from '../options.js';
+import { withJsonResult } from '../json-result.js';
+import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession, type TargetFlags } from '../session.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
-interface PlanFlags extends SettingFlags, DnsFlags {
+interface PlanFlags extends SettingFlags, DnsFlags, TargetFlags {
   out?: string;
   format: Format;
   detailedExitcode?: boolean;
   pruneFrom?: string;
   allowNoPolicies?: boolean;
-  shard?: string;
   changedSince?: string;
   takeOwnership?: string[];
 }
 
 /** Registers `autojoin-sync plan`. */
 export function register(program: Command): void {
-  addDnsOptions(addServiceOptions(program.command('plan')))
+  addTargetOptions(addDnsOptions(addServiceOptions(program.command('plan'))))
     .description(
       'Load the policy files under PATH (default: the current directory), read the live state of ' +
         'their scopes from the Invitation Service and show what `apply` would change. ' +
@@ -41,7 +41,9 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
     .option('--changed-since <gitrev>', 'plan only the policy files changed since GITREV (fast pull-request plans; never prunes, only names the scopes whose policy is gone)')
     .addOption(allowNoPoliciesOption())
-    .option('--shard <K/N>', 'plan only shard K of N (a stable split of the scopes, for CI matrices)')
+    .addOption(shardOption())
+    .addOption(maxRemovalPercentOption())
+    .addOption(replaceOption())
     .addOption(takeOwnershipOption())
     .addHelpText(
       'after',
@@ -52,6 +54,8 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json
   $ autojoin-sync plan --no-prune                 # leave scopes whose policy file was deleted as they are
   $ autojoin-sync plan --detailed-exitcode --prune-from origin/main
+  $ autojoin-sync plan --scope team/eng-api --scope team/eng-web   # only these scopes (as terraform -target)
+  $ autojoin-sync plan --exclude-scope team/legacy --shard 1/4
   $ autojoin-sync plan --dns --dns-strict   # first every domain over DNS; an error or a timeout plans nothing
   $ autojoin-sync plan --take-ownership team/acme-eng   # a scope another repository's owner marked
   $ autojoin-sync plan --verbose            # also one stderr line per HTTP request (method, path, status, ms)
@@ -64,15 +68,20 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 }
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
-  const settings = await cliSettings(paths, flags);
-  if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
-  await withSession(settings, async ({ client, target }) => {
-    const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-    writeStdout(renderPlan(plan, flags.format));
-    noticeUnmarked(plan);
-    if (flags.out) await savePlan(flags.out, plan);
-    warnIfUnsafe(plan, settings.limits);
-    if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+  await withJsonResult(flags.format === 'json', async (seen) => {
+    const settings = await cliSettings(paths, flags);
+    if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    await withSession(settings, async ({ client, target }) => {
+      const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
+      seen.plan = plan;
+      if (flags.out) await savePlan(flags.out, plan);
+      const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
+      // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
+      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+      noticeUnmarked(plan);
+      for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
+      if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+    });
   });
 }
 
@@ -93,13 +102,6 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 function noticeUnmarked(plan: Plan): void {
   if (plan.notManagedHere.length === 0) return;
   log().debug(`not managed here (not cleared): ${plan.notManagedHere.map((entry) => `${entry.key} (${entry.owner === null ? 'no marker' : `owner "${entry.owner}"`})`).join(', ')}`);
-}
-
-/** A plan a later apply would refuse is worth knowing at plan time; it is only a notice here. */
-function warnIfUnsafe(plan: Plan, limits: SafetyLimits): void {
-  for (const violation of findViolations(plan.changes, limits, plan.scopes)) {
-    log().warn(`apply would refuse this plan: ${violation.message}`);
-  }
 }
 
 function formatOption(): Option {

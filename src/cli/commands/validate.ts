@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import {
   checkPoliciesFound,
   compareDiagnostics,
+  NoPoliciesError,
   countDiagnostics,
   formatDiagnostic,
   loadPolicies,
@@ -17,7 +18,8 @@ import {
   type LoadResult,
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
-import { addDnsOptions, allowNoPoliciesOption, dnsRequest, type DnsFlags } from '../options.js';
+import pc from 'picocolors';
+import { addDnsOptions, allowNoPoliciesOption, dnsRequest, useColor, type DnsFlags } from '../options.js';
 import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
@@ -72,8 +74,11 @@ async function runValidate(given: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...(loaded?.overDns ?? [])], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics) + renderIdns(result));
+  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));
   log().info(summary(result, diagnostics));
+  const missing = diagnostics.filter((d) => d.code === 'path-not-found').map((d) => d.file);
+  // As the README words it, as plan and apply say it.
+  if (missing.length > 0) log().always(`error: ${new NoPoliciesError(missing, false).message}`);
   if (failed) process.exitCode = ExitCode.error;
 }
 
@@ -94,8 +99,18 @@ function hasError(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-function renderText(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map((d) => `${escapeControls(formatDiagnostic(d))}\n`).join('');
+/** One line per diagnostic; on a terminal (as plan) the severity in red or yellow and the position dimmed. */
+function renderText(diagnostics: readonly Diagnostic[], color: boolean): string {
+  const colors = pc.createColors(color);
+  return diagnostics
+    .map((d) => {
+      const line = escapeControls(formatDiagnostic(d));
+      if (!color) return `${line}\n`;
+      const position = `${escapeControls(d.file)}:${d.line}:${d.column}:`;
+      const severity = d.severity === 'error' ? colors.red(colors.bold('error:')) : colors.yellow(colors.bold('warning:'));
+      return `${colors.dim(position)} ${severity}${line.slice(position.length + d.severity.length + 2)}\n`;
+    })
+    .join('');
 }
 
 /** Every internationalized domain as punycode beside its Unicode form, so a reviewer sees both. */

@@ -1,0 +1,58 @@
+/**
+ * `autojoin-sync completion bash|zsh|fish`: prints a shell completion script (subcommands,
+ * flags, and the TYPE/ID keys of the policy files for --scope). `--list-scopes` is what the
+ * scripts call to complete a scope key: the keys the policy files under the current directory declare.
+ */
+import { Option, type Command } from 'commander';
+import { loadPolicies, loadProjectConfig } from '../../policy/index.js';
+import { locateRun } from '../../run/place.js';
+import { RunError } from '../../run/exit-codes.js';
+import { writeStdout } from '../../run/output.js';
+import { completionScript, SHELLS, type CompletionTree, type Shell } from '../completion-scripts.js';
+
+/** Registers `autojoin-sync completion`. */
+export function register(program: Command): void {
+  program
+    .command('completion')
+    .description('Print a completion script for bash, zsh or fish: subcommands, flags, and the TYPE/ID keys of the policy files for --scope.')
+    .argument('[shell]', `one of ${SHELLS.join(', ')}`)
+    .addOption(new Option('--list-scopes', 'print the scope keys the policy files under . declare, one a line (what the scripts call)').hideHelp())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ source <(autojoin-sync completion bash)        # in ~/.bashrc
+  $ source <(autojoin-sync completion zsh)         # in ~/.zshrc, after compinit
+  $ autojoin-sync completion fish > ~/.config/fish/completions/autojoin-sync.fish`,
+    )
+    .action((shell: string | undefined, flags: { listScopes?: boolean }) => runCompletion(program, shell, flags));
+}
+
+async function runCompletion(program: Command, shell: string | undefined, flags: { listScopes?: boolean }): Promise<void> {
+  if (flags.listScopes) {
+    writeStdout(await declaredKeys());
+    return;
+  }
+  if (!SHELLS.includes(shell as Shell)) throw new RunError(`completion needs a shell: ${SHELLS.join(', ')} (e.g. autojoin-sync completion bash)`);
+  const { buildProgram } = await import('../program.js');
+  // Every command loaded in full, so the script lists each one's flags.
+  const full = await buildProgram(['node', 'autojoin-sync'], true);
+  writeStdout(completionScript(shell as Shell, treeOf(full)));
+}
+
+function treeOf(program: Command): CompletionTree {
+  const longFlags = (command: Command): string[] =>
+    command.options.filter((option) => !option.hidden && option.long !== undefined).map((option) => option.long as string);
+  return {
+    commands: program.commands.map((command) => ({ name: command.name(), summary: command.summary() || command.description(), flags: longFlags(command) })),
+    globalFlags: [...longFlags(program), '--help'],
+  };
+}
+
+/** The keys, sorted, one a line; files with errors give what they can, and nothing is printed on stderr. */
+async function declaredKeys(): Promise<string> {
+  const place = await locateRun(process.cwd(), ['.']);
+  const project = await loadProjectConfig(place.projectFile, place);
+  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: project.config });
+  return policies.map((policy) => `${policy.key}\n`).join('');
+}

@@ -1,0 +1,46 @@
+/**
+ * `autojoin-sync show FILE`: render a saved plan (from `plan --out`) after the same file checks
+ * `apply --plan` makes (a regular file, its pinned sha256, the schema, keys and added/removed
+ * consistent with before/after, valid domains). No network, no credentials.
+ */
+import { Option, type Command } from 'commander';
+import { readSavedPlan } from '../../reconcile/index.js';
+import { withJsonResult } from '../json-result.js';
+import { writeStdout } from '../../run/output.js';
+import { renderPlan } from './plan.js';
+
+interface ShowFlags {
+  format: 'text' | 'markdown' | 'json';
+  planSha256?: string;
+}
+
+/** Registers `autojoin-sync show`. */
+export function register(program: Command): void {
+  program
+    .command('show')
+    .description(
+      'Check a saved plan (from `plan --out FILE`) as `apply --plan` does, then render it: text, ' +
+        'markdown (as the pull-request comment) or JSON (the plan document). Reads no live state: no network, no credentials.',
+    )
+    .argument('<file>', 'the saved plan')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .option('--plan-sha256 <hex>', 'refuse the file unless its sha256 is this (what `plan --out` printed)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ autojoin-sync plan --out plan.json && autojoin-sync show plan.json
+  $ autojoin-sync show plan.json --format markdown > plan.md
+  $ autojoin-sync show plan.json --plan-sha256 "$PLAN_SHA256" --format json
+
+Exit codes: 0 shown · 1 not a valid saved plan (or another sha256)`,
+    )
+    .action((file: string, flags: ShowFlags) => runShow(file, flags));
+}
+
+async function runShow(file: string, flags: ShowFlags): Promise<void> {
+  await withJsonResult(flags.format === 'json', async () => {
+    const plan = await readSavedPlan(file, flags.planSha256);
+    writeStdout(renderPlan(plan, flags.format));
+  });
+}

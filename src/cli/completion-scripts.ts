@@ -1,0 +1,111 @@
+/**
+ * Shell completion scripts for bash, zsh and fish, from the command tree: its subcommands, their
+ * long flags, and for `--scope`, `--exclude-scope` and `--replace` the TYPE/ID keys the policy
+ * files under the current directory declare (the script asks `autojoin-sync completion --list-scopes`
+ * when it completes one, so the list follows the files). Pure: tree in, text out.
+ */
+
+/** What a script completes: each subcommand with its summary and long flags. */
+export interface CompletionTree {
+  commands: { name: string; summary: string; flags: string[] }[];
+  /** Flags every command takes (--quiet, --verbose, --no-color, --help). */
+  globalFlags: string[];
+}
+
+export type Shell = 'bash' | 'zsh' | 'fish';
+export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
+
+/** Flags whose value is a scope key. */
+export const SCOPE_FLAGS = ['--scope', '--exclude-scope', '--replace'] as const;
+const LIST_SCOPES = 'autojoin-sync completion --list-scopes 2>/dev/null';
+
+/** @returns the completion script for `shell`. */
+export function completionScript(shell: Shell, tree: CompletionTree): string {
+  if (shell === 'bash') return bashScript(tree);
+  return shell === 'zsh' ? zshScript(tree) : fishScript(tree);
+}
+
+function flagsOf(tree: CompletionTree, command: CompletionTree['commands'][number]): string {
+  return [...command.flags, ...tree.globalFlags].join(' ');
+}
+
+function bashScript(tree: CompletionTree): string {
+  const cases = tree.commands.map((command) => `    ${command.name}) opts="${flagsOf(tree, command)}" ;;`).join('\n');
+  return `# autojoin-sync completion for bash: add to ~/.bashrc
+#   source <(autojoin-sync completion bash)
+_autojoin_sync() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" opts=""
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=( $(compgen -W "${tree.commands.map((c) => c.name).join(' ')} ${tree.globalFlags.join(' ')}" -- "$cur") )
+    return
+  fi
+  case "$prev" in
+    ${SCOPE_FLAGS.join('|')})
+      COMPREPLY=( $(compgen -W "$(${LIST_SCOPES})" -- "$cur") )
+      return ;;
+  esac
+  case "\${COMP_WORDS[1]}" in
+${cases}
+  esac
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
+  else
+    COMPREPLY=( $(compgen -f -- "$cur") )
+  fi
+}
+complete -o filenames -F _autojoin_sync autojoin-sync
+`;
+}
+
+function zshScript(tree: CompletionTree): string {
+  const described = tree.commands.map((command) => `    '${command.name}:${quoted(command.summary).replaceAll(':', '\\:')}'`).join('\n');
+  const cases = tree.commands.map((command) => `    ${command.name}) opts=(${flagsOf(tree, command)}) ;;`).join('\n');
+  return `#compdef autojoin-sync
+# autojoin-sync completion for zsh: add to ~/.zshrc (after compinit)
+#   source <(autojoin-sync completion zsh)
+_autojoin_sync() {
+  local -a commands opts
+  commands=(
+${described}
+  )
+  if (( CURRENT == 2 )); then
+    _describe 'command' commands
+    return
+  fi
+  case \${words[CURRENT-1]} in
+    ${SCOPE_FLAGS.join('|')})
+      compadd -- \${(f)"$(${LIST_SCOPES})"}
+      return ;;
+  esac
+  case \${words[2]} in
+${cases}
+  esac
+  if [[ \${words[CURRENT]} == -* ]]; then
+    compadd -- $opts
+  else
+    _files
+  fi
+}
+compdef _autojoin_sync autojoin-sync
+`;
+}
+
+function fishScript(tree: CompletionTree): string {
+  const lines = ['# autojoin-sync completion for fish: autojoin-sync completion fish > ~/.config/fish/completions/autojoin-sync.fish'];
+  lines.push('complete -c autojoin-sync -f');
+  for (const command of tree.commands) {
+    lines.push(`complete -c autojoin-sync -n __fish_use_subcommand -a ${command.name} -d '${quoted(command.summary)}'`);
+    for (const flag of command.flags) {
+      const when = `-n '__fish_seen_subcommand_from ${command.name}' -l ${flag.slice(2)}`;
+      const scopes = (SCOPE_FLAGS as readonly string[]).includes(flag) ? ` -x -a '(${LIST_SCOPES})'` : ' -F';
+      lines.push(`complete -c autojoin-sync ${when}${scopes}`);
+    }
+  }
+  for (const flag of tree.globalFlags) lines.push(`complete -c autojoin-sync -l ${flag.slice(2)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Single-quoted shell text: a quote ends the string, so it becomes a typographic one. */
+function quoted(text: string): string {
+  return text.replaceAll("'", '’');
+}
