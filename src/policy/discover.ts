@@ -88,7 +88,9 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
 }
 
 /** @returns the directory from `directory` up to (not including) `repository` that holds a `.git` of its own, or null. */
-function nestedRepository(repository: string, directory: string): string | null {
+function nestedRepository(root: string, directory: string): string | null {
+  // Compared as strings below: a root given as `/repo/` must stop the walk at `/repo`.
+  const repository = path.resolve(root);
   if (!isInsideOrSame(repository, directory)) return null;
   for (let dir = directory; dir !== repository && path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, '.git'))) return dir;

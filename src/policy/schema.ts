@@ -50,11 +50,26 @@ export function schemaDiagnostics(kind: SchemaKind, parsed: ParsedDocument, data
   const validate = validatorFor(kind);
   if (validate(data)) return [];
   const diagnostics: Diagnostic[] = [];
-  for (const error of validate.errors ?? []) {
+  for (const error of withoutAlternatives(validate.errors ?? [])) {
     const diagnostic = describe(error, parsed);
     if (diagnostic) diagnostics.push(diagnostic);
   }
   return diagnostics;
+}
+
+/**
+ * A value with alternative forms (`prune: false`, or `prune: {keep: …}`) is reported once: where
+ * it fails inside one form, there alone; where it fits no form, as the first form's type mismatch.
+ * The `anyOf` itself and each other form's mismatch would only repeat that the value is wrong.
+ */
+function withoutAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
+  const alternatives = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+  const inside = (at: string): boolean => errors.some((error) => error.keyword !== 'anyOf' && error.keyword !== 'type' && (error.instancePath === at || error.instancePath.startsWith(`${at}/`)));
+  return errors.filter((error) => {
+    const at = error.instancePath;
+    if (!alternatives.has(at) || (error.keyword !== 'anyOf' && error.keyword !== 'type')) return true;
+    return error.keyword === 'type' && !inside(at) && errors.find((other) => other.keyword === 'type' && other.instancePath === at) === error;
+  });
 }
 
 /**

@@ -97,7 +97,7 @@ describe('run() with @actions/core replaced', () => {
     });
     // The step's failure is the summary line; the file:line:col is the annotation's, above.
     expect(core.setFailed.mock.calls).toEqual([['1 policy; 1 error, 0 warnings in 2 files']]);
-    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-json': '', 'plan-sha256': '', summary: '1 policy; 1 error, 0 warnings in 2 files' });
+    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-file': '', 'plan-json': '', 'plan-sha256': '', summary: '1 policy; 1 error, 0 warnings in 2 files' });
     expect(emulator.requests).toHaveLength(0);
   });
 
@@ -111,6 +111,7 @@ describe('run() with @actions/core replaced', () => {
       'drift-count': '0',
       'exit-code': '2',
       'has-changes': 'true',
+      'plan-file': 'plan-plan-step.json',
       'plan-json': planFile,
       'plan-sha256': expect.stringMatching(/^[0-9a-f]{64}$/u),
       summary: '1 to create, 0 to update, 0 to clear, 0 unchanged.',
@@ -136,7 +137,7 @@ describe('run() with @actions/core replaced', () => {
     givenInputs({ command: 'plan', concurrency: 'many' });
     await run();
     expect(core.setFailed.mock.calls).toEqual([['input concurrency: "many" is not a whole number from 1 to 256']]);
-    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-json': '', 'plan-sha256': '' });
+    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-file': '', 'plan-json': '', 'plan-sha256': '' });
     expect(emulator.requests).toHaveLength(0);
   });
 

@@ -65,7 +65,7 @@ describe('the same repository from any working directory', () => {
 
   it('keeps one embedded state: apply from a subdirectory, then plan from the root shows no changes', async () => {
     const { repo } = await estate();
-    const applied = await cli(['apply', '--yes', 'eng.autojoin.yaml'], { cwd: join(repo, 'policies/teams') });
+    const applied = await cli(['apply', '--yes', '--verbose', 'eng.autojoin.yaml'], { cwd: join(repo, 'policies/teams') });
     expect(applied.code).toBe(0);
     expect(applied.stderr).toContain('state in .autojoin-sync/emulator.json');
     const planned = await cli(['plan', 'policies/teams/eng.autojoin.yaml', '--detailed-exitcode'], { cwd: repo });

@@ -16,6 +16,9 @@ describe('the preamble', () => {
     expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^using project file autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator\)$/)]);
     const verbose = await cli(['plan', '--verbose'], { cwd: project.dir });
     expect(verbose.stderr).toContain('note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)');
-    expect(verbose.stderr).toContain('notice: the by-group listing is deprecated; use --listing by-scope');
+    expect(verbose.stderr).not.toContain('deprecated'); // the default read, call 2b, is no deprecated call
+    const deprecated = await cli(['plan', '--verbose', '--read', 'by-group'], { cwd: project.dir });
+    expect(deprecated.stderr).toContain('notice: the by-group listing is deprecated; use --read by-scope, or the default --read autojoin');
+    expect((await cli(['plan', '--read', 'by-group'], { cwd: project.dir })).stderr).not.toContain('deprecated');
   });
 });

@@ -7,7 +7,7 @@
  * no policy file holding the secret.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -102,14 +102,20 @@ describe('the CLI, against a service that echoes the key', () => {
   });
 
   it('import refuses to write a policy file from a live state that holds the key', async () => {
-    for (const out of ['imported', '-']) {
-      const imported = await cli(['import', '--scope', 'team/eng', '--out', out, '--component-id', 'cmp_echo']);
-      expect(imported.code, imported.stderr).toBe(1);
-      expect(imported.stderr).toContain('the service shows a secret of this run in the name or metadata of team/eng');
-      expect(imported.stdout).toBe('');
-      expect(leaks(`import --out ${out}`, imported)).toEqual([]);
+    // Import writes only scopes no policy file declares: the estate's file steps aside meanwhile.
+    await rename(path.join(dir, 'policies'), `${dir}-policies-away`);
+    try {
+      for (const out of ['imported', '-']) {
+        const imported = await cli(['import', '--scope', 'team/eng', '--out', out, '--component-id', 'cmp_echo']);
+        expect(imported.code, imported.stderr).toBe(1);
+        expect(imported.stderr).toContain('the service shows a secret of this run in the name or metadata of team/eng');
+        expect(imported.stdout).toBe('');
+        expect(leaks(`import --out ${out}`, imported)).toEqual([]);
+      }
+      expect(existsSync(path.join(dir, 'imported'))).toBe(false);
+    } finally {
+      await rename(`${dir}-policies-away`, path.join(dir, 'policies'));
     }
-    expect(existsSync(path.join(dir, 'imported'))).toBe(false);
   });
 
   it('presets: the token a preset echoes is hidden in the JSON printed', async () => {

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPolicyFileName, loadPolicies } from '../../src/policy/index.js';
+import { discoverPolicyFiles, isPolicyFileName, loadPolicies } from '../../src/policy/index.js';
+import { commitAll } from '../support/git.js';
 
 let root: string;
 const policy = (scope: string): string => `scope: ${scope}\nscopeType: default\ncomponentId: c\ndomains: [acme.com]\n`;
@@ -76,5 +77,21 @@ describe('discovery', () => {
     ['autojoin-sync.yaml', false],
   ])('isPolicyFileName(%j) is %s', (name, expected) => {
     expect(isPolicyFileName(name)).toBe(expected);
+  });
+});
+
+describe('discovery in a repository named with a trailing slash', () => {
+  it('does not take the repository itself for a nested one (a submodule)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'discover-slash-'));
+    try {
+      await mkdir(path.join(dir, 'policies'));
+      await writeFile(path.join(dir, 'policies/a.autojoin.yaml'), 'scope: a\nscopeType: team\ncomponentId: c\ndomains: [a.example]\n');
+      commitAll(dir);
+      const found = await discoverPolicyFiles(['policies'], `${dir}/`);
+      expect(found.diagnostics).toEqual([]);
+      expect(found.files).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

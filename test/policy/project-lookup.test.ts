@@ -96,4 +96,11 @@ describe('resolveSettings', () => {
     await expect(settings).rejects.toThrow('autojoin-sync.yaml is invalid (see above); nothing else was checked');
     expect(reported).toEqual(['autojoin-sync.yaml:2:10: prune.keep[0]: must be TYPE/ID (a scope type, "/", then a scope id), got "eng-api"']);
   });
+
+  it('reports a value that fits none of a key\'s forms once, not once per form', async () => {
+    const top = await tree({ '.git/HEAD': '', 'autojoin-sync.yaml': 'prune: "yes"\n', 'p/a.autojoin.yaml': 'scope: a\n' });
+    const reported: string[] = [];
+    await expect(resolveSettings({ cwd: top, paths: ['p'], flags: {}, env: {}, report: (diagnostics) => reported.push(...diagnostics.map((d) => d.message)) })).rejects.toThrow();
+    expect(reported).toEqual(['prune: expected true or false, got a string']);
+  });
 });
