@@ -195,8 +195,13 @@ async function apply(dir: string, op: Op): Promise<void> {
       break;
     }
     case 'revert':
-      // The last commit, unless it is the first or a merge.
-      if (tryGit(dir, ['rev-parse', '-q', '--verify', 'HEAD~1'], []) && git(dir, 'rev-list', '--count', '--no-merges', 'HEAD~1..HEAD') === '1') {
+      // The last commit, unless it is the first, a merge, or a change of the project file (which
+      // would move `defaults.scopeType` after the branch point: see the premise above).
+      if (
+        tryGit(dir, ['rev-parse', '-q', '--verify', 'HEAD~1'], []) &&
+        git(dir, 'rev-list', '--count', '--no-merges', 'HEAD~1..HEAD') === '1' &&
+        git(dir, 'diff', '--name-only', 'HEAD~1', 'HEAD', '--', 'autojoin-sync.yaml') === ''
+      ) {
         tryGit(dir, ['revert', '--no-edit', 'HEAD'], ['revert', '--abort']);
       }
       return;
