@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { comparableDomains } from '../domain.js';
 import { canonicalJson } from './canonical-json.js';
+import { isPlainObject } from './encode.js';
 import type { LiveScope } from '../service/types.js';
 
 /** Keys starting with this are the marker's; a policy that sets one is an error. */
@@ -150,8 +151,4 @@ export function metadataToWrite(input: MetadataToWrite): Record<string, unknown>
   if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
   return { ...own, ...marker };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { Change, Plan } from '../plan/types.js';
+import { domainDelta, summarize } from '../plan/derived.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
 import {
@@ -71,7 +72,7 @@ function planBlocks(plan: Plan): Block[] {
   const ofChange = (change: Change): Block => ({
     text: renderDetails(change),
     rank: change.origin === undefined ? CUT_RANK[change.kind] : 0,
-    size: change.added.length + change.removed.length,
+    size: domainSize(change),
   });
   const notManaged = renderNotManaged(plan);
   const driftHead = renderDriftHead(plan);
@@ -83,13 +84,19 @@ function planBlocks(plan: Plan): Block[] {
   ];
 }
 
+/** Domains a change touches (added and removed). */
+function domainSize(change: Change): number {
+  const { added, removed } = domainDelta(change);
+  return added.length + removed.length;
+}
+
 function renderHead(plan: Plan, title: string): string {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : '';
   const target = targetLine(plan);
   const heading = `### ${title}\n\n${target === null ? '' : `:warning: ${escapeMarkdown(target)}\n\n`}`;
   if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
-  const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
+  const summary = summarize(plan);
+  return `${heading}**${summaryLine(summary)}** Domains: +${summary.domainsAdded} -${summary.domainsRemoved}.${shard}${ownershipNotes(plan)}`;
 }
 
 /** Updates that only mark the owner, and how many scopes pruning leaves alone, each as a paragraph. */

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
+import { summarize } from '../plan/derived.js';
 import {
   changeDetail,
   domainLines,
@@ -60,7 +61,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (plan.changes.length === 0) return `${head}${drift}${noChangesLine(plan.scopes.length)}\n${tail}`;
   const paint = palette(options.color);
   const own = plan.changes.filter((change) => change.origin === undefined).map((change) => renderChange(change, paint));
-  return `${head}${own.length > 0 ? `${own.join('\n\n')}\n\n` : ''}${drift}${summaryLine(plan.summary)}\n${tail}`;
+  return `${head}${own.length > 0 ? `${own.join('\n\n')}\n\n` : ''}${drift}${summaryLine(summarize(plan))}\n${tail}`;
 }
 
 /** The scopes changed outside this repository, apart from its own changes; '' when there are none. */
