@@ -86,8 +86,9 @@ export function forcedUpdate(desired: Desired, live: LiveScope, fields: FieldCha
 export function withAfter(change: Change, after: readonly string[]): Change | null {
   const { added, removed } = domainDelta({ before: change.before, after });
   if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
-  const kind = after.length === 0 ? 'clear' : change.kind === 'clear' ? 'update' : change.kind;
-  return { ...change, kind, after: [...after] } as Change;
+  const aimed = [...after];
+  if (aimed.length === 0) return { ...change, kind: 'clear', after: aimed };
+  return change.kind === 'clear' ? { ...change, kind: 'update', after: aimed } : { ...change, after: aimed };
 }
 
 function makeChange(
@@ -111,7 +112,7 @@ function makeChange(
     explicitEmpty: desired.explicitEmpty,
   };
   // The kind decides which fields may follow (types.ts); they are set below only where it allows them.
-  const change = { kind, ...common } as Change;
+  const change: Change = { kind, ...common };
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
   if (policy.metadata !== undefined) change.metadata = policy.metadata;
   const kept = keptMetadataOf(live, policy.metadata);
