@@ -1,10 +1,11 @@
 /**
  * A saved plan is input, not a record to trust: anyone who can touch the file between the plan
  * job and the apply job can edit it. apply POSTs `scope`, `scopeType` and `after`, while
- * reviewers, the renderers and the safety limits read `key`, `added` and `removed`; if those
- * could disagree, an edited plan would widen access while showing the reviewed diff. So every
- * derived field is recomputed from the fields apply writes and must match, and everything apply
- * writes must pass the checks a policy file passes. What no check can catch is a wholly
+ * reviewers read `key` and the document's `added`, `removed` and `summary`; if those could
+ * disagree, an edited plan would widen access while showing the reviewed diff. So every derived
+ * field is recomputed (derived.ts) from the fields apply writes and must match before the
+ * decoder drops it (encode.ts), and everything apply writes must pass the checks a policy file
+ * passes. What no check can catch is a wholly
  * consistent forgery: that is what `--plan-sha256` pins (README, Security).
  *
  * Order of the checks: fingerprints (keys unique), then each change (key, fields a policy file
