@@ -18,18 +18,55 @@ export interface DomainDelta {
 
 /** @returns the domains a change adds and removes, and how many it keeps. */
 export function domainDelta(change: { readonly before: readonly string[]; readonly after: readonly string[] }): DomainDelta {
-  const before = new Set(change.before);
-  const after = new Set(change.after);
-  const added = change.after.filter((domain) => !before.has(domain));
-  const removed = change.before.filter((domain) => !after.has(domain));
-  return { added, removed, unchanged: change.after.length - added.length };
+  const { before, after } = change;
+  if (ascending(before) && ascending(after)) return mergedDelta(before, after);
+  const was = new Set(before);
+  const now = new Set(after);
+  const added = after.filter((domain) => !was.has(domain));
+  const removed = before.filter((domain) => !now.has(domain));
+  return { added, removed, unchanged: after.length - added.length };
 }
 
-/** Counts changes by kind and domains added/removed; `unchanged` = covered scopes without a change. */
-export function summarize(plan: Pick<Plan, 'changes' | 'scopes'>): PlanSummary {
+/**
+ * The same as the Set comparison for the lists a plan holds (normalized: sorted, unique), in one
+ * walk over both: renderers and the encoder derive every change's delta, so this is on their path.
+ */
+function mergedDelta(before: readonly string[], after: readonly string[]): DomainDelta {
+  const added: string[] = [];
+  const removed: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const old = before[i];
+    const now = after[j];
+    if (now === undefined || (old !== undefined && old < now)) {
+      removed.push(old as string);
+      i += 1;
+    } else if (old === undefined || now < old) {
+      added.push(now);
+      j += 1;
+    } else {
+      i += 1;
+      j += 1;
+    }
+  }
+  return { added, removed, unchanged: after.length - added.length };
+}
+
+/** @returns true when each value sorts after the one before it (compareStrings' order: sorted and unique). */
+function ascending(list: readonly string[]): boolean {
+  for (let index = 1; index < list.length; index += 1) if (!((list[index - 1] as string) < (list[index] as string))) return false;
+  return true;
+}
+
+/**
+ * Counts changes by kind and domains added/removed; `unchanged` = covered scopes without a change.
+ * @param deltas each change's {@link domainDelta}, in order, when the caller has them already
+ */
+export function summarize(plan: Pick<Plan, 'changes' | 'scopes'>, deltas: readonly DomainDelta[] = plan.changes.map(domainDelta)): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, clear: 0, unchanged: plan.scopes.length - plan.changes.length, domainsAdded: 0, domainsRemoved: 0 };
-  for (const change of plan.changes) {
-    const delta = domainDelta(change);
+  for (const [index, change] of plan.changes.entries()) {
+    const delta = deltas[index] ?? domainDelta(change);
     summary[change.kind] += 1;
     summary.domainsAdded += delta.added.length;
     summary.domainsRemoved += delta.removed.length;

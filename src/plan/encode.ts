@@ -33,8 +33,17 @@ const KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 
 /** @returns the plan document of `plan`: derived fields added, keys in the document's order. */
 export function encodePlan(plan: Plan): PlanDocument {
-  const changes = plan.changes.map((change): ChangeDocument => ({ ...change, ...domainDelta(change) }));
-  return ordered({ ...plan, summary: summarize(plan), changes }) as PlanDocument;
+  const deltas = plan.changes.map(domainDelta);
+  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] }) as PlanDocument;
+  // Set after ordering, in the place the key already holds: each change is ordered once, as it is built.
+  document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
+  return document;
+}
+
+/** A change with its delta, keys in the document's order (built in one step: spreading each change first costs more than ordering it). */
+function encodeChange(change: Change, delta: DomainDelta): ChangeDocument {
+  const entries: [string, unknown][] = [...Object.entries(change), ['added', delta.added], ['removed', delta.removed], ['unchanged', delta.unchanged]];
+  return orderedEntries(entries) as unknown as ChangeDocument;
 }
 
 /** @returns the plan document as stable JSON text: fixed key order, 2-space indent, trailing newline. */
@@ -56,8 +65,12 @@ function decodeChange(document: ChangeDocument): Change {
 function ordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(ordered);
   if (!isPlainObject(value)) return value;
-  const keys = Object.keys(value).sort(compareKeys);
-  return Object.fromEntries(keys.map((key) => [key, ordered(value[key])]));
+  return orderedEntries(Object.entries(value));
+}
+
+function orderedEntries(entries: [string, unknown][]): Record<string, unknown> {
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
 }
 
 function compareKeys(a: string, b: string): number {

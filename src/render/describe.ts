@@ -6,7 +6,7 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
-import { domainDelta } from '../plan/derived.js';
+import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/drift.js';
 import { plural } from '../text.js';
@@ -38,9 +38,9 @@ export function showDomain(domain: string): string {
 }
 
 /** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
-export function changeDetail(change: Change): string {
+export function changeDetail(change: Change, delta: DomainDelta = domainDelta(change)): string {
   const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : change.reason === 'replaced' ? ' (--replace: written again as the file says)' : '';
-  const { added, removed, unchanged } = domainDelta(change);
+  const { added, removed, unchanged } = delta;
   switch (change.kind) {
     case 'create':
       return `create: +${added.length}${pruned}`;
@@ -139,9 +139,9 @@ function joinedThrough(change: Change): string {
  * The change as diff lines, merged in domain order so a renamed domain's `-` and `+`
  * sit next to each other.
  * @param context also list the unchanged domains, with a space sign.
+ * @param delta the change's domain delta, when the caller has it already
  */
-export function domainLines(change: Change, context: boolean): DomainLine[] {
-  const delta = domainDelta(change);
+export function domainLines(change: Change, context: boolean, delta: DomainDelta = domainDelta(change)): DomainLine[] {
   const removed = new Set(delta.removed);
   const added = new Set(delta.added);
   const lines: DomainLine[] = [];

@@ -1,5 +1,4 @@
 import type { Change, Plan } from '../plan/types.js';
-import { domainDelta } from '../plan/derived.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
@@ -52,11 +51,10 @@ interface Block {
 
 /** This repository's changes, the scopes pruning leaves alone, then the drift section (its heading, then the scopes changed outside). */
 function planBlocks(plan: Plan, view: PlanView): Block[] {
-  const ofChange = (change: Change): Block => ({
-    text: renderDetails(change),
-    rank: change.origin === undefined ? CUT_RANK[change.kind] : 0,
-    size: domainSize(change),
-  });
+  const ofChange = (change: Change): Block => {
+    const shown = changeView(change, true);
+    return { text: renderDetails(change, shown), rank: change.origin === undefined ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
+  };
   const notManaged = renderNotManaged(plan, view);
   const driftHead = renderDriftHead(view);
   return [
@@ -65,12 +63,6 @@ function planBlocks(plan: Plan, view: PlanView): Block[] {
     ...(driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }]),
     ...plan.changes.filter((change) => change.origin !== undefined).map(ofChange),
   ];
-}
-
-/** Domains a change touches (added and removed). */
-function domainSize(change: Change): number {
-  const { added, removed } = domainDelta(change);
-  return added.length + removed.length;
 }
 
 function renderHead(plan: Plan, view: PlanView, title: string): string {
@@ -101,8 +93,7 @@ function renderNotManaged(plan: Plan, view: PlanView): string | null {
   return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>\n\n${shown.join('\n')}${rest}\n\n</details>`;
 }
 
-function renderDetails(change: Change): string {
-  const view = changeView(change, true);
+function renderDetails(change: Change, view: ChangeView): string {
   const body = view.domains.map(({ sign, domain }) => `${sign} ${domain}`).join('\n');
   const fence = fenceFor(body);
   const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : '';

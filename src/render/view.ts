@@ -3,7 +3,7 @@
  * describe.ts put together per change and per plan. Each renderer only lays them out (text
  * paints, markdown escapes), so the two cannot drift apart in what they say.
  */
-import { summarize } from '../plan/derived.js';
+import { domainDelta, summarize, type DomainDelta } from '../plan/derived.js';
 import type { Change, Plan, PlanSummary } from '../plan/types.js';
 import {
   changeDetail,
@@ -30,6 +30,8 @@ import {
 export interface ChangeView {
   /** `+`, `~` or `-`. */
   sign: string;
+  /** The domains it adds and removes (derived.ts). */
+  delta: DomainDelta;
   /** e.g. `update: +1 -1, 3 unchanged`. */
   detail: string;
   /** drift and conflict: which side moved the scope, what apply does, and what changed outside. */
@@ -46,12 +48,14 @@ export interface ChangeView {
 /** @param context also list the unchanged domains (markdown's diff fence). */
 export function changeView(change: Change, context: boolean): ChangeView {
   const origin = change.origin && change.outside ? { label: ORIGIN_LABEL[change.origin], action: driftAction(change), outside: outsideLine(change.outside) } : null;
+  const delta = domainDelta(change);
   return {
     sign: KIND_SIGN[change.kind],
-    detail: changeDetail(change),
+    delta,
+    detail: changeDetail(change, delta),
     origin,
     removal: removalLine(change),
-    domains: domainLines(change, context),
+    domains: domainLines(change, context, delta),
     fields: fieldLines(change),
     sent: sentFieldLines(change),
   };

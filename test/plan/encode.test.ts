@@ -1,7 +1,9 @@
 /** The plan in memory holds decisions; the plan document adds what follows from them, and reading drops it again. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodePlan, encodePlan, serializePlan } from '../../src/plan/encode.js';
 import { domainDelta, summarize } from '../../src/plan/derived.js';
+import { comparableDomains } from '../../src/domain.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { resultDocument } from '../../src/render/result-json.js';
 import { buildPlan } from '../support/plan.js';
@@ -22,6 +24,20 @@ describe('derived data', () => {
       expect(change).not.toHaveProperty('unchanged');
     }
     expect(plan).not.toHaveProperty('summary');
+  });
+
+  it('domainDelta is the set difference both ways, whether the lists are sorted (one walk) or not', () => {
+    const naive = (before: string[], after: string[]) => {
+      const added = after.filter((domain) => !before.includes(domain));
+      return { added, removed: before.filter((domain) => !after.includes(domain)), unchanged: after.length - added.length };
+    };
+    const list = fc.array(fc.constantFrom('a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'B.com', 'xn--bcher-kva.example'), { maxLength: 6 });
+    fc.assert(
+      fc.property(list, list, fc.boolean(), (before, after, normalize) => {
+        const sides = normalize ? { before: comparableDomains(before), after: comparableDomains(after) } : { before, after };
+        expect(domainDelta(sides)).toEqual(naive(sides.before, sides.after));
+      }),
+    );
   });
 
   it('domainDelta and summarize derive them', () => {
