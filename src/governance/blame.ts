@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import { forEachBounded } from '../concurrency.js';
+import { hint, worded } from '../hint.js';
 import type { BlameInfo } from './inventory.js';
 
 const run = promisify(execFile);
@@ -99,7 +100,7 @@ async function blameOne(file: string, cwd: string, atHead: boolean): Promise<str
   } catch (error) {
     const { stderr } = error as { stderr?: unknown };
     const first = (typeof stderr === 'string' && stderr !== '' ? stderr : (error as Error).message).trim().split('\n')[0];
-    throw new Error(`--blame: git blame ${file} failed: ${first} (--blame needs the policy files in a git repository)`);
+    throw new Error(worded`${hint('blame')}: git blame ${file} failed: ${first} (${hint('blame')} needs the policy files in a git repository)`);
   }
 }
 

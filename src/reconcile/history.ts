@@ -18,6 +18,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { PROJECT_FILE } from '../policy/project.js';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
+import { hint, worded } from '../hint.js';
 import { GitRevisionError } from './errors.js';
 import { rootPath, runGit, SHORT_SHA, startGit, topPathspec, type Repository } from './git.js';
 
@@ -88,7 +89,7 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
   if (repository.shallow) {
     throw new GitRevisionError(
       'pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
-        'Fetch the full history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`), or turn pruning off with --no-prune.',
+        worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint('prune', false)}.`,
     );
   }
   // A repository without a first commit has no history, so nothing to prune yet.
