@@ -13,30 +13,18 @@ const neutral: Wording = (named) => (named.value === undefined ? named.setting :
 
 afterEach(() => useWording(neutral));
 
-describe('the CLI words a hint as its flag', () => {
+describe('each front end words a hint in its own terms', () => {
   it.each([
-    [hint('maxRemovals'), '--max-removals'],
-    [hint('maxRemovals', 12), '--max-removals 12'],
-    [hint('allowEmpty', true), '--allow-empty'],
-    [hint('prune', false), '--no-prune'],
-    [hint('planFile'), '--plan'],
-    [hint('takeOwnership', ['team/a', 'team/b']), '--take-ownership team/a --take-ownership team/b'],
-  ])('%o → %s', (given, words) => {
-    expect(cliWording(given)).toBe(words);
-  });
-});
-
-describe('the action words a hint as its input', () => {
-  it.each([
-    [hint('maxRemovals'), 'input max-removals'],
-    [hint('maxRemovals', 12), 'input max-removals: 12'],
-    [hint('allowEmpty', true), 'input allow-empty: true'],
-    [hint('prune', false), 'input prune: false'],
-    [hint('planFile'), 'input plan-file'],
-    [hint('takeOwnership', ['team/a', 'team/b']), 'input take-ownership: team/a, team/b'],
-    [hint('requestTimeout'), "the CLI's --request-timeout"],
-  ])('%o → %s', (given, words) => {
-    expect(actionWording(given)).toBe(words);
+    [hint('maxRemovals'), '--max-removals', 'input max-removals'],
+    [hint('maxRemovals', 12), '--max-removals 12', 'input max-removals: 12'],
+    [hint('allowEmpty', true), '--allow-empty', 'input allow-empty: true'],
+    [hint('prune', false), '--no-prune', 'input prune: false'],
+    [hint('planFile'), '--plan', 'input plan-file'],
+    [hint('takeOwnership', ['team/a', 'team/b']), '--take-ownership team/a --take-ownership team/b', 'input take-ownership: team/a, team/b'],
+    [hint('requestTimeout'), '--request-timeout', "the CLI's --request-timeout"],
+  ])('%o: the CLI says %s, the action %s', (given, cli, action) => {
+    expect(cliWording(given)).toBe(cli);
+    expect(actionWording(given)).toBe(action);
   });
 
   it('names every input it has as action.yml does (kebab case), and every flag starts with --', () => {
