@@ -55,8 +55,6 @@ export interface ServiceClient {
    * other one (read-switch.ts).
    */
   listInvitationPages(listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]>;
-  /** The whole de-duplicated listing of a scope. */
-  listInvitations(listing: ListingCall, ref: ScopeRef): Promise<Invitation[]>;
   /**
    * Call 2b: `{autojoinDomains: [], invitation: null}` for a scope without autojoin; null when
    * the service answers 404 instead (older services).
@@ -128,11 +126,6 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    async listInvitations(listing, ref) {
-      const all: Invitation[] = [];
-      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
-      return all;
-    },
     getAutojoin: async (ref) =>
       (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
     syncAutojoin: async (body) =>
