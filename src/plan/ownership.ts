@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { comparableDomains } from '../domain.js';
 import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Keys starting with this are the marker's; a policy that sets one is an error. */
 export const RESERVED_PREFIX = 'autojoin-sync.';
@@ -150,8 +151,4 @@ export function metadataToWrite(input: MetadataToWrite): Record<string, unknown>
   if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
   return { ...own, ...marker };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
