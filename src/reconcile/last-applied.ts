@@ -15,7 +15,8 @@ import type { WrittenState } from '../plan/ownership.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
-import { readBlobs, runGit } from './git.js';
+import { runGit } from '../git/run.js';
+import { readBlobs } from '../git/blobs.js';
 
 export interface LastAppliedOptions {
   paths: readonly string[];
