@@ -53,6 +53,19 @@ export interface WrittenState {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * The one source of the state a write leaves, for both sides of the digest: apply hashes it from
+ * the change it POSTs (with the domains it writes), drift from what the files declare now. A
+ * field added to the digest is added here, so the two cannot drift apart.
+ * @returns the managed fields of `source` as a WrittenState (scopeName and metadata only when set)
+ */
+export function writtenStateOf(source: WrittenState): WrittenState {
+  const state: WrittenState = { scopeType: source.scopeType, scope: source.scope, componentId: source.componentId, domains: source.domains };
+  if (source.scopeName !== undefined) state.scopeName = source.scopeName;
+  if (source.metadata !== undefined) state.metadata = source.metadata;
+  return state;
+}
+
 /** @returns true for a metadata key only the marker may set. */
 export function isReservedKey(key: string): boolean {
   return key.startsWith(RESERVED_PREFIX);
