@@ -97,6 +97,15 @@ export function liveMarker(live: LiveScope | undefined): Marker | null {
 }
 
 /**
+ * @param live a scope's live state without an active autojoin invitation
+ * @returns the marker its deactivated autojoin invitation still carries (the owner that switched
+ *   it off), or null: none, or the scope has an active invitation (then see liveMarker)
+ */
+export function deactivatedMarker(live: LiveScope | undefined): Marker | null {
+  return live && !live.autojoin ? markerOf(live.deactivatedMetadata) : null;
+}
+
+/**
  * The canonical form of a written state, defined once: canonical JSON (object keys sorted at
  * every level, no whitespace) of `{componentId, domains, metadata?, scope, scopeName?, scopeType}`,
  * where `domains` are normalized (lower case, punycode, no trailing dot), unique and sorted, and
