@@ -13,6 +13,7 @@ import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
+import { headerText } from './headers.js';
 import { createReadSwitch, type ReadSwitch } from './read-switch.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
@@ -269,10 +270,6 @@ function errorMessageOf(value: unknown): string | undefined {
   if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
   if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error);
   return undefined;
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */

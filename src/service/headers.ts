@@ -4,3 +4,8 @@
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** @returns the header's values as one text, as HTTP folds a repeated header (e.g. `content-type`) */
+export function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -8,22 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { cli, liveDomains, policy, posts, SECRET, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { cli, liveDomains, policy, posts, seedScope, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 let emulator: Emulator;
 let project: TempProject;
 useEmulatorProject(() => ({ emulator, project }));
 
-/** Writes a scope straight to the emulator, as another repository would. */
-async function seed(scope: string, domains: string[], metadata?: Record<string, unknown>): Promise<void> {
-  const body = { domains, scope, scopeType: 'team', componentId: 'cmp_e2e', ...(metadata ? { metadata } : {}) };
-  const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+/** Writes a scope straight to the emulator, as another tool (or another repository) would. */
+const seed = (scope: string, domains: string[], metadata?: Record<string, unknown>): Promise<void> => seedScope(emulator, scope, domains, metadata);
 
 /** A scope another owner wrote and then cleared: deactivated, its marker kept. */
 async function clearedByInfra(scope: string): Promise<void> {
