@@ -14,8 +14,9 @@ import { compareDiagnostics, parsePolicySources, policyPathRule, readPolicySourc
 import type { LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, openRepository, runGit, type Repository } from './git.js';
-import { historyPaths, versionsAt } from './history.js';
+import { checkRevision, runGit } from '../git/run.js';
+import { openRepository, type Repository } from '../git/repository.js';
+import { historyPaths, versionsAt } from './policy-tree.js';
 import { pastScopeReader } from './versions.js';
 
 /** The policy files that differ from a revision, relative to cwd. */

@@ -17,7 +17,7 @@ import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, type TargetFlags, useColor, withSession } from '../session.js';
-import { headCommit } from '../../reconcile/git.js';
+import { headCommit } from '../../git/run.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {
