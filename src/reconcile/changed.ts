@@ -16,8 +16,9 @@ import type { ScopeKey } from '../scope.js';
 import { hint, wordHint, worded } from '../hint.js';
 import { firstItems } from '../text.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, openRepository, runGit, type Repository } from './git.js';
-import { historyPaths, versionsAt } from './history.js';
+import { checkRevision, runGit } from '../git/run.js';
+import { openRepository, type Repository } from '../git/repository.js';
+import { historyPaths, versionsAt } from './policy-tree.js';
 import { pastScopeReader } from './versions.js';
 
 /** The policy files that differ from a revision, relative to cwd. */

@@ -4,7 +4,7 @@
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */
 import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
-import { keptMetadataOf, liveMarker } from '../plan/ownership.js';
+import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
 import { hint, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
@@ -97,7 +97,7 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 
 /** @returns a managed field's live value as fieldChanges shows it: metadata without the marker's keys, the owner its marker names. */
 export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
-  if (field === 'owner') return liveMarker(now)?.owner ?? null;
+  if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
   if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
   return now?.scopeName ?? null;
 }

@@ -17,8 +17,10 @@ import type { PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import { hint, wordHint } from '../hint.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, isNullRevision, openRepository, type Repository } from './git.js';
-import { historyPaths, readReplacedVersions, versionsAt } from './history.js';
+import { checkRevision, isNullRevision } from '../git/run.js';
+import { openRepository, type Repository } from '../git/repository.js';
+import { readReplacedVersions } from './history.js';
+import { historyPaths, versionsAt } from './policy-tree.js';
 import { keyOf, pastScopeReader, type PastScopeReader } from './versions.js';
 
 /** What to prune: the flags and the project file's `prune` settings, already merged. */

@@ -14,6 +14,7 @@ import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
+import { headerText } from './headers.js';
 import { createReadSwitch, type ReadSwitch } from './read-switch.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
@@ -56,8 +57,6 @@ export interface ServiceClient {
    * other one (read-switch.ts).
    */
   listInvitationPages(listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]>;
-  /** The whole de-duplicated listing of a scope. */
-  listInvitations(listing: ListingCall, ref: ScopeRef): Promise<Invitation[]>;
   /**
    * Call 2b: `{autojoinDomains: [], invitation: null}` for a scope without autojoin; null when
    * the service answers 404 instead (older services).
@@ -129,11 +128,6 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    async listInvitations(listing, ref) {
-      const all: Invitation[] = [];
-      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
-      return all;
-    },
     getAutojoin: async (ref) =>
       (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
     syncAutojoin: async (body) =>
@@ -277,10 +271,6 @@ function errorMessageOf(value: unknown): string | undefined {
   if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
   if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error);
   return undefined;
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */
