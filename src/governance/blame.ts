@@ -11,6 +11,7 @@
 import { posix } from 'node:path';
 import { forEachBounded } from '../concurrency.js';
 import { GitFailedError, runGit } from '../git/run.js';
+import { hint, worded } from '../hint.js';
 import type { BlameInfo } from './inventory.js';
 
 const NOT_COMMITTED = /^0{40,64}$/;
@@ -93,7 +94,7 @@ async function blameOne(file: string, cwd: string, atHead: boolean): Promise<str
     return await gitText(['blame', '--porcelain', ...(atHead ? ['HEAD'] : []), '--', file], cwd);
   } catch (error) {
     const first = error instanceof GitFailedError ? error.detail : (error as Error).message;
-    throw new Error(`--blame: git blame ${file} failed: ${first} (--blame needs the policy files in a git repository)`);
+    throw new Error(worded`${hint('blame')}: git blame ${file} failed: ${first} (${hint('blame')} needs the policy files in a git repository)`);
   }
 }
 

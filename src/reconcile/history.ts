@@ -17,6 +17,7 @@ import path, { posix } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
+import { hint, worded } from '../hint.js';
 import { GitRevisionError } from './errors.js';
 import { runGit, SHORT_SHA, startGit } from '../git/run.js';
 import { topPathspec, type Repository } from '../git/repository.js';
@@ -33,7 +34,7 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
   if (repository.shallow) {
     throw new GitRevisionError(
       'pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
-        'Fetch the full history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`), or turn pruning off with --no-prune.',
+        worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint('prune', false)}.`,
     );
   }
   // A repository without a first commit has no history, so nothing to prune yet.

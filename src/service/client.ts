@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ScopeRef } from '../scope.js';
 import { VERSION } from '../version.js';
+import { hint, worded } from '../hint.js';
 import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
@@ -225,7 +226,7 @@ function requestHeaders(spec: CallSpec, secret: string): Record<string, string> 
 
 function deprecationNotice(spec: CallSpec): string {
   return spec.path.startsWith('/api/v1/invitations/by-group/')
-    ? 'the by-group listing is deprecated; use --read by-scope, or the default --read autojoin'
+    ? worded`the by-group listing is deprecated; use ${hint('read', 'by-scope')}, or the default ${hint('read', 'autojoin')}`
     : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 

@@ -3,6 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, ServiceError, type ClientOptions, type ServiceClient } from '../../src/service/index.js';
 import { invitations, sendJson, startHostileServer, type Handler, type HostileServer } from './support/hostile-server.js';
 import { FAST_RETRY, SCOPE_1, listAll } from './support/peer.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 let server: HostileServer | undefined;
 let client: ServiceClient | undefined;
