@@ -10,7 +10,7 @@ import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
-import { plural } from '../text.js';
+import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { findViolations, planDigest, serializePlan, summarize, type Plan } from '../plan/index.js';
@@ -35,7 +35,7 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { headCommit } from '../reconcile/git.js';
+import { headCommit } from '../git/run.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -182,13 +182,9 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
   });
 }
 
-/** The scopes of input take-ownership; a value that is not TYPE/ID names the input. */
+/** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/wording.ts). */
 function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
-  try {
-    return parseTakeOwnership(inputs.takeOwnership);
-  } catch (error) {
-    throw new Error(`input take-ownership: ${(error as Error).message.replace(/^--take-ownership /, '')}`);
-  }
+  return parseTakeOwnership(inputs.takeOwnership);
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
@@ -294,7 +290,6 @@ function planCommentFooter(inputs: ActionInputs, context: WorkflowContext): stri
 }
 
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
-  const shown = failed.slice(0, 5).map((f) => `${f.key}: ${f.reason}`).join('; ');
-  const more = failed.length > 5 ? `; and ${failed.length - 5} more` : '';
-  return `${plural(failed.length, 'scope')} failed to apply (${shown}${more}); run apply again to finish`;
+  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, '; ');
+  return `${plural(failed.length, 'scope')} failed to apply (${shown}); run apply again to finish`;
 }

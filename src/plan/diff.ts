@@ -54,7 +54,10 @@ export function prunedDesired(policy: PrunedPolicy): Desired {
  */
 export function compareScope(desired: Desired, live: LiveScope | undefined, owner: string = DEFAULT_OWNER): Change | null {
   const after = desired.domains;
-  if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
+  if (!live?.autojoin) {
+    const owned = live && after.length > 0 ? ownerChange(live, owner) : null;
+    return after.length > 0 ? makeChange('create', desired, [], after, undefined, owned ? [owned] : []) : null;
+  }
   const before = comparableDomains(live.domains);
   const owned = ownerChange(live, owner);
   if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live, owned ? [owned] : []) : null;

@@ -8,6 +8,11 @@ import { renderText } from '../../src/render/text.js';
 import { OwnedElsewhereError, ownershipConflicts, parseTakeOwnership, refuseOwnedElsewhere } from '../../src/reconcile/ownership.js';
 import { defined } from '../support/defined.js';
 import { live, liveMap, marked, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 const pruned = [policy('team/mine', ['m.com']), policy('team/theirs', ['t.com']), policy('team/bare', ['b.com'])];
 const current = liveMap(marked(live('team/mine', ['m.com'])), marked(live('team/theirs', ['t.com']), 'infra'), { ...live('team/bare', ['b.com']), metadata: null });
