@@ -9,6 +9,7 @@
  * same plan always serializes to the same bytes.
  */
 import { compareStrings } from '../domain.js';
+import { isPlainObject } from '../plain-object.js';
 import { domainDelta, summarize, type DomainDelta } from './derived.js';
 import type { Change, Plan, PlanSummary } from './types.js';
 
@@ -77,9 +78,4 @@ function compareKeys(a: string, b: string): number {
   const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
   const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
   return rankA - rankB || compareStrings(a, b);
-}
-
-/** @returns true for a plain JSON object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -15,7 +15,6 @@
 import { createHash } from 'node:crypto';
 import { comparableDomains } from '../domain.js';
 import { canonicalJson } from './canonical-json.js';
-import { isPlainObject } from './encode.js';
 import type { LiveScope } from '../service/types.js';
 import { isPlainObject } from '../plain-object.js';
 

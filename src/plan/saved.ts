@@ -7,7 +7,8 @@
 import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
-import { decodePlan, isPlainObject, type PlanDocument } from './encode.js';
+import { decodePlan, type PlanDocument } from './encode.js';
+import { isPlainObject } from '../plain-object.js';
 import { planInconsistency } from './checks.js';
 import { createHash } from 'node:crypto';
 
