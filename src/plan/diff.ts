@@ -121,10 +121,8 @@ function makeChange(
   const kept = keptMetadataOf(live, policy.metadata);
   if (kept !== undefined) change.keptMetadata = kept;
   if (desired.removedBy) change.removedBy = desired.removedBy;
-  if (change.kind !== 'create') {
-    if (live?.autojoin) change.autojoin = live.autojoin;
-    if (fields.length > 0) change.fieldChanges = fields;
-  }
+  if (change.kind !== 'create' && live?.autojoin) change.autojoin = live.autojoin;
+  if (fields.length > 0) change.fieldChanges = fields;
   const reasons = expiryReasons(policy, domainDelta(change).removed);
   if (reasons.length > 0) change.removalReasons = reasons;
   return change;

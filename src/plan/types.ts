@@ -36,11 +36,15 @@ interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'sco
   outside?: OutsideChange;
 }
 
-/** create: the scope has no active autojoin; `before` is [], `after` the desired domains (non-empty); no `autojoin`, no `fieldChanges`. */
+/**
+ * create: the scope has no active autojoin; `before` is [], `after` the desired domains
+ * (non-empty); no `autojoin`; `fieldChanges` only the owner, when the scope's deactivated
+ * invitation carries another owner's marker (absent otherwise).
+ */
 export interface CreateChange extends ChangeCommon {
   kind: 'create';
   autojoin?: never;
-  fieldChanges?: never;
+  fieldChanges?: FieldChange[];
 }
 
 /**
