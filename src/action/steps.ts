@@ -13,7 +13,7 @@ import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, 
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
+import { findViolations, planDigest, serializePlan, summarize, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -95,7 +95,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
     const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
-    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
+    return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -140,7 +140,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-    const summary = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
+    const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
     return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });

@@ -16,6 +16,7 @@
 import { hint, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
 import { fingerprint } from './plan.js';
+import { domainDelta } from './derived.js';
 import type { Change, Plan, SafetyLimits, ScopeFingerprint } from './types.js';
 
 /**
@@ -160,8 +161,8 @@ function checkPrunePercent(changes: readonly Change[], scopes: readonly ScopeFin
 
 function checkTotalRemovals(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
   if (limits.maxRemovals === undefined) return null;
-  const removing = changes.filter((change) => change.removed.length > 0);
-  const removals = removing.reduce((sum, change) => sum + change.removed.length, 0);
+  const removing = changes.map((change) => ({ key: change.key, removed: domainDelta(change).removed.length })).filter((change) => change.removed > 0);
+  const removals = removing.reduce((sum, change) => sum + change.removed, 0);
   if (removals <= limits.maxRemovals) return null;
   return new TooManyRemovalsError(removals, limits.maxRemovals, removing.map((change) => change.key));
 }
@@ -171,12 +172,10 @@ function checkRemovalPercent(changes: readonly Change[], limits: SafetyLimits): 
   if (limit === undefined) return null;
   const over = changes
     .filter((change) => change.kind === 'update' && change.before.length >= PERCENT_EXEMPT_BELOW)
-    .map((change): ScopeRemoval => ({
-      key: change.key,
-      removed: change.removed.length,
-      total: change.before.length,
-      percent: (change.removed.length / change.before.length) * 100,
-    }))
+    .map((change): ScopeRemoval => {
+      const removed = domainDelta(change).removed.length;
+      return { key: change.key, removed, total: change.before.length, percent: (removed / change.before.length) * 100 };
+    })
     .filter((removal) => removal.percent > limit);
   return over.length > 0 ? new RemovalPercentError(over, limit) : null;
 }

@@ -47,7 +47,7 @@ export function inShard(key: ScopeKey, shard: Shard): boolean {
 }
 
 /**
- * The one shard filter: the orchestrator applies it before reading live state, and buildPlan
+ * The one shard filter: the orchestrator applies it before reading live state, and planBuilder
  * applies it again so that it stays correct when called on its own (idempotent).
  * @returns a predicate keeping the items of `shard` (every item when there is no shard)
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import {
   checkSafety,
   PrunePercentError,
