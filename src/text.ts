@@ -26,6 +26,16 @@ export function flatString(text: string): string {
 }
 
 /**
+ * The first `max` items, then how many are left out: `team/a, team/b and 3 more`.
+ * @param more words for the `hidden` items left out (` and 3 more` by default, `, …` for a preview)
+ * @param separator between the items shown
+ */
+export function firstItems(items: readonly string[], max: number, more = (hidden: number): string => ` and ${hidden} more`, separator = ', '): string {
+  const shown = items.slice(0, max).join(separator);
+  return items.length > max ? shown + more(items.length - max) : shown;
+}
+
+/**
  * @returns `text` as a string of its own. V8 keeps a substring of 13 or more characters as a
  *   slice of the string it was cut from, so a domain kept from a policy file (a queued policy, a
  *   change) keeps the whole file's text alive: about 60 bytes a domain at 100 scopes a file.

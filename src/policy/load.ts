@@ -19,6 +19,7 @@ import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig, Sourc
 import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
 import { createGovernance, type Governance } from '../governance/check.js';
 import { today } from '../governance/clock.js';
+import { isPlainObject } from '../plain-object.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
@@ -317,10 +318,6 @@ function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyReading {
 }
 
 const SCOPE_PATHS = [['scope'], ['scopeType']] as const;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Literals rather than spreading a defaults object built key by key: the same object, ~10× faster in V8.
 // Without a default, a key the document leaves out stays out: the schema reports it missing.

@@ -8,7 +8,8 @@
  */
 import { checkSafety, comparableDomains, fingerprint, inShardOf, parseShard, planBuilder, PlanFileError, refuseRedactedPlan, type PlanBuilder, type Shard } from '../plan/index.js';
 import { checkPoliciesFound, countDiagnostics, loadPolicies, renderPolicyDocument, tolerateMissingPaths, type LoadOptions, type NamedSecret } from '../policy/index.js';
-import { plural } from '../text.js';
+import { firstItems, plural } from '../text.js';
+import { hint, worded } from '../hint.js';
 import { readLiveState, startLiveReader, type LiveReader } from '../service/state.js';
 import { canonicalJson } from '../plan/fields.js';
 import { applyChanges } from '../apply/apply.js';
@@ -114,7 +115,7 @@ function pruneRequest(options: MakePlanOptions): PruneRequest {
   const chosen = options.settings.prune;
   if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
   if (options.pruneFrom !== undefined || chosen === true) {
-    throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
+    throw new Error(worded`${hint('changedSince')} plans only the changed files, so it never prunes: drop ${hint('prune', true)} / ${hint('pruneFrom')}, or plan in full (without ${hint('changedSince')}) to see the clears`);
   }
   return { history: false };
 }
@@ -181,10 +182,10 @@ async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<Scope
   if (!notice) return;
   const left = await undeclaredInHistory(context, declared);
   if (!left || left.length === 0) return;
-  const listed = left.length > 5 ? `${left.slice(0, 5).join(', ')}, …` : left.join(', ');
+  const listed = firstItems(left, 5, () => ', …');
   notice(
     `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
-      'plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared',
+      worded`plan without ${hint('prune', false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`,
   );
 }
 
@@ -340,7 +341,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
   const componentId = options.componentId;
   if (!componentId) {
     throw new Error(
-      'import needs a componentId (the live invitation does not carry one): pass --component-id ID ' +
+      worded`import needs a componentId (the live invitation does not carry one): pass ${hint('componentId', 'ID')} ` +
         'or set defaults.componentId in autojoin-sync.yaml',
     );
   }

@@ -4,6 +4,7 @@
  * What the file says about the live state is checked later, against the service, by applyPlan.
  */
 import { readRegularFile } from '../files.js';
+import { hint, worded } from '../hint.js';
 import { parsePlan, planDigest, PlanFileError, type Plan } from '../plan/index.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
@@ -28,7 +29,7 @@ export async function readSavedPlan(file: string, sha256?: string): Promise<Plan
 
 function checkDigest(file: string, bytes: Uint8Array, expected: string): void {
   const pinned = expected.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError('--plan-sha256 needs the 64 hex characters `plan --out` printed');
+  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint('planSha256')} needs the 64 hex characters \`plan --out\` printed`);
   const actual = planDigest(bytes);
   if (actual !== pinned) {
     throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
