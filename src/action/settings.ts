@@ -21,7 +21,7 @@ export function actionSettings(
   return resolveSettings({
     cwd: context.workspace,
     paths: inputs.paths,
-    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune },
+    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
     env: process.env,
     trustProjectBaseUrl: !isPullRequest(context),
     report,

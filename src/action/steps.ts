@@ -33,7 +33,7 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
+import { dnsBeforeRead, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { headCommit } from '../git/run.js';
 import type { ScopeKey } from '../scope.js';
@@ -66,7 +66,7 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const { paths, base: cwd, roots, project } = settings;
-  const dns = dnsWhileLoading(await dnsSettings(inputs.dns, project), cwd);
+  const dns = dnsWhileLoading(settings.dns, cwd);
   const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
   const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
   annotate(load.diagnostics, settings, context);
@@ -163,7 +163,6 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, setti
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
 export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const dns = await dnsSettings(inputs.dns, settings.project);
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return makePlan({
     settings,
@@ -173,7 +172,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
-    ...dnsBeforeRead(dns, settings.base),
+    ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {

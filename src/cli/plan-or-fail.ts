@@ -5,12 +5,11 @@ import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
 import { RunError } from '../run/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { dnsBeforeRead } from '../run/dns.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
-import { dnsRequest, type DnsFlags } from './options.js';
 import { printManyDiagnostics, printNotice, progressOf } from './print.js';
 
 /** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
@@ -27,12 +26,11 @@ export async function planOrFail(options: {
   client: ServiceClient;
   settings: RunSettings;
   target: string;
-  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
   const { flags } = options;
-  const dns = await dnsSettings(dnsRequest(flags), options.settings.project);
   const progress = progressOf(options.label);
   const { plan, load } = await makePlan({
     settings: options.settings,
@@ -50,7 +48,7 @@ export async function planOrFail(options: {
     takeOwnership: takeOwnershipOf(flags),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
-    ...dnsBeforeRead(dns, options.settings.base),
+    ...dnsBeforeRead(options.settings.dns, options.settings.base),
   }).finally(progress.done);
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);

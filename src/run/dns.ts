@@ -1,6 +1,6 @@
 /**
- * The one home of the DNS check's settings (README, "Domain trust over DNS"), for the CLI and
- * the action alike. On with `--dns` (or `--dns-strict`, `--dns-server`; the action's `dns` input)
+ * The rules of the DNS check's settings (README, "Domain trust over DNS"), for the CLI and the
+ * action alike; src/run/settings.ts applies them once, into `RunSettings.dns`. On with `--dns` (or `--dns-strict`, `--dns-server`; the action's `dns` input)
  * or `dns.check` in autojoin-sync.yaml. Resolvers: `--dns-server` (repeatable), else
  * `dns.servers`, else AUTOJOIN_DNS_SERVERS (comma-separated), else the system's: never a public
  * resolver chosen for the user.
@@ -28,16 +28,24 @@ export const DNS_CONCURRENCY = 32;
 const DEFAULT_TIMEOUT_SECONDS = 5;
 const DEFAULT_DEADLINE_SECONDS = 120;
 
+/** The check's settings as a run resolved them (RunSettings.dns): where the resolvers were named, for errors. */
+export interface DnsCheckSettings extends DnsSettings {
+  serversFrom: string;
+}
+
 /**
- * @returns the check's settings, or null when the check is off
- * @throws RunError naming the setting when a resolver address is unusable
+ * Pure: the check's settings from the request, the project file and the environment, the
+ * resolvers as given (src/run/settings.ts puts them in RunSettings).
+ * @returns null when the check is off
  */
-export async function dnsSettings(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv = process.env): Promise<DnsSettings | null> {
+export function dnsConfig(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): DnsCheckSettings | null {
   const dns = project.dns ?? {};
   const asked = request.dns === true || request.strict === true || (request.servers?.length ?? 0) > 0;
   if (!asked && dns.check !== true) return null;
+  const { where, servers } = serverSource(request, project, env);
   return {
-    servers: await serversOf(request, project, env),
+    servers: [...servers],
+    serversFrom: where,
     ...(dns.verify === 'txt' && dns.token !== undefined ? { token: dns.token } : {}),
     strict: request.strict === true || dns.strict === true,
     timeoutMs: (dns.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
@@ -46,13 +54,22 @@ export async function dnsSettings(request: DnsRequest, project: ProjectConfig, e
   };
 }
 
-async function serversOf(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const { where, servers } = serverSource(request, project, env);
+/**
+ * @returns the settings with each resolver named by host turned into its address (a lookup)
+ * @throws RunError naming where the resolver was given when an address is unusable
+ */
+export async function resolveDnsServers(settings: DnsCheckSettings | null): Promise<DnsCheckSettings | null> {
+  if (settings === null) return null;
   try {
-    return await Promise.all(servers.map((server) => resolveServerAddress(server, where)));
+    return { ...settings, servers: await Promise.all(settings.servers.map((server) => resolveServerAddress(server, settings.serversFrom))) };
   } catch (error) {
     throw error instanceof DnsServerError ? new RunError(error.message) : error;
   }
+}
+
+/** {@link dnsConfig} then {@link resolveDnsServers}: for `validate`, which reads no service settings. */
+export function dnsSettings(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv = process.env): Promise<DnsCheckSettings | null> {
+  return resolveDnsServers(dnsConfig(request, project, env));
 }
 
 /** @returns the first source that names any resolver: the flag (or input), the project file, the environment. */

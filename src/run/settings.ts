@@ -18,6 +18,7 @@ import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { pruneSetting } from '../reconcile/prune.js';
 import { RunError } from './exit-codes.js';
+import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
 import { DEFAULT_LISTING, isListingKind, LISTING_KINDS } from './listing.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
@@ -45,6 +46,8 @@ export interface SettingFlags {
   allowEmpty?: boolean;
   /** `--prune` / `--no-prune`. */
   prune?: boolean;
+  /** `--dns`, `--dns-server`, `--dns-strict` / inputs `dns`, `dns-servers`, `dns-strict`. */
+  dnsCheck?: DnsRequest;
 }
 
 /** One run's settings. Holds the run's credentials: never print it. */
@@ -68,6 +71,8 @@ export interface RunSettings extends RunPlace {
   limits: SafetyLimits;
   /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (reconcile/prune.ts). */
   prune?: boolean;
+  /** The DNS check (src/run/dns.ts): the flag or input, else dns: in the project file; null when off. Resolver hosts are addresses once resolveSettings returns. */
+  dns: DnsCheckSettings | null;
 }
 
 export interface SettingSources {
@@ -91,7 +96,8 @@ export interface SettingSources {
  */
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
   const { place, project } = await resolvePlace(sources);
-  return settingsFrom(place, project, sources);
+  const settings = settingsFrom(place, project, sources);
+  return { ...settings, dns: await resolveDnsServers(settings.dns) };
 }
 
 /** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
@@ -134,6 +140,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
       allowEmpty: flags.allowEmpty ?? false,
     },
     ...defined('prune', flags.prune ?? pruneSetting(project)),
+    dns: dnsConfig(flags.dnsCheck ?? {}, project, env),
   };
 }
 

@@ -1,6 +1,9 @@
 /** The one resolver of a run's settings: flag or input > environment > project file > default (src/run/settings.ts). */
 import { describe, expect, it } from 'vitest';
-import { settingsIn } from '../../src/run/settings.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveSettings, settingsIn } from '../../src/run/settings.js';
 import { DEFAULT_LISTING } from '../../src/run/listing.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/run/numbers.js';
 import { parseInputs } from '../../src/action/inputs.js';
@@ -66,5 +69,25 @@ describe('service and credentials', () => {
     expect(settingsIn('/r', { project, env: { ...env, AUTOJOIN_BASE_URL: ' ', AUTOJOIN_API_KEY: '' } })).toMatchObject({ baseUrl: 'https://vortex.example.com', baseUrlFrom: 'VORTEX_API_BASE_URL', apiKey: 'v' });
     expect(settingsIn('/r', { project, env: { AUTOJOIN_ACCESS_TOKEN: 't' } })).toMatchObject({ baseUrl: 'https://project.example.com', baseUrlFrom: 'autojoin-sync.yaml', accessToken: 't' });
     expect(settingsIn('/r').baseUrl).toBeUndefined();
+  });
+});
+
+describe('the DNS check', () => {
+  it('is off unless a flag or input asks or dns.check says so; resolvers: flag > dns.servers > AUTOJOIN_DNS_SERVERS', () => {
+    const env = { AUTOJOIN_DNS_SERVERS: '10.0.0.9, 10.0.0.10' };
+    expect(settingsIn('/repo', { env }).dns).toBeNull();
+    expect(settingsIn('/repo', { env, project: { dns: { check: true } } }).dns).toMatchObject({ servers: ['10.0.0.9', '10.0.0.10'], serversFrom: 'AUTOJOIN_DNS_SERVERS', strict: false });
+    const project = { dns: { servers: ['10.0.0.53'], strict: true, timeoutSeconds: 2 } };
+    expect(settingsIn('/repo', { env, project, flags: { dnsCheck: { dns: true } } }).dns).toMatchObject({ servers: ['10.0.0.53'], strict: true, timeoutMs: 2000 });
+    const flagged = settingsIn('/repo', { env, project, flags: { dnsCheck: { servers: ['127.0.0.1:5353'], serversFrom: 'input dns-servers' } } }).dns;
+    expect(flagged).toMatchObject({ servers: ['127.0.0.1:5353'], serversFrom: 'input dns-servers' });
+  });
+
+  it('resolveSettings turns a resolver named by host into its address, and names where an unusable one was given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'autojoin-dns-settings-'));
+    const resolve = (servers: string[]) =>
+      resolveSettings({ cwd: dir, paths: ['.'], flags: { dnsCheck: { servers, serversFrom: 'input dns-servers' } }, env: {}, report: () => undefined });
+    expect((await resolve(['localhost:5353'])).dns?.servers).toEqual([expect.stringMatching(/^(127\.0\.0\.1:5353|\[::1\]:5353)$/)]);
+    await expect(resolve(['10.0.0.1:99999'])).rejects.toThrow('input dns-servers: "10.0.0.1:99999" is not a resolver address');
   });
 });
