@@ -20,18 +20,9 @@ export interface Finished<T, R> {
   result: R;
 }
 
-interface Settled<T, R> {
-  task: Promise<unknown>;
-  done: Finished<T, R>;
-}
-type Running<T, R> = Promise<Settled<T, R>>;
-interface Pulled<T> {
-  pulled: IteratorResult<T>;
-}
-
 /**
  * Runs `work` over the items of `source`, at most `width` at a time, yielding each as it finishes
- * (in completion order).
+ * (in completion order), also while the source is still producing the next item.
  * @param signal when aborted, nothing more starts and the pool ends once the tasks in flight stopped
  */
 export async function* mapBounded<T, R>(
@@ -44,40 +35,66 @@ export async function* mapBounded<T, R>(
   const abort = new AbortController();
   const stop = (): void => abort.abort();
   signal?.addEventListener('abort', stop, { once: true });
-  const running = new Set<Running<T, R>>();
   const limit = typeof width === 'number' ? () => width : width;
-  // The next item asked of the source; a task that finishes meanwhile is yielded at once.
-  let pulling: Promise<Pulled<T>> | undefined;
+  // Every event (a task settled, the source answered) lands here and wakes the loop.
+  const events = wakingQueue<Finished<T, R> | { failed: unknown } | { pulled: IteratorResult<T> } | { pullFailed: unknown }>();
+  const running = new Set<Promise<void>>();
+  let pulling: Promise<void> | undefined;
   let exhausted = false;
+  const startWork = (item: T): void => {
+    // Out of `running` before its event is seen, so an empty pool is never taken for a busy one.
+    const task: Promise<void> = work(item, abort.signal).then(
+      (result) => {
+        running.delete(task);
+        events.push({ item, result });
+      },
+      (error: unknown) => {
+        running.delete(task);
+        events.push({ failed: error });
+      },
+    );
+    running.add(task);
+  };
   try {
     for (;;) {
       if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit()) || 1)) {
-        pulling = Promise.resolve(items.next()).then((pulled) => ({ pulled }));
+        pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error: unknown) => events.push({ pullFailed: error }));
       }
-      if (!pulling && running.size === 0) return;
-      const next = await Promise.race<Pulled<T> | Settled<T, R>>(pulling ? [pulling, ...running] : running);
-      if ('pulled' in next) {
+      if (!pulling && running.size === 0 && events.size === 0) return;
+      const event = await events.take();
+      if ('pullFailed' in event || 'failed' in event) throw 'failed' in event ? event.failed : event.pullFailed;
+      if ('pulled' in event) {
         pulling = undefined;
-        if (next.pulled.done) exhausted = true;
-        else running.add(start(next.pulled.value, work, abort.signal));
-        continue;
-      }
-      running.delete(next.task as Running<T, R>);
-      yield next.done;
+        if (event.pulled.done) exhausted = true;
+        else startWork(event.pulled.value);
+      } else yield event;
     }
   } finally {
     abort.abort();
     signal?.removeEventListener('abort', stop);
     await Promise.allSettled(running);
-    if (!exhausted) await (pulling ?? Promise.resolve()).then(() => items.return?.(), () => undefined);
+    if (!exhausted) await (pulling ?? Promise.resolve()).then(() => items.return?.()).catch(() => undefined);
   }
 }
 
-function start<T, R>(item: T, work: (item: T, signal: AbortSignal) => Promise<R>, signal: AbortSignal): Running<T, R> {
-  const task: Running<T, R> = work(item, signal).then((result) => ({ task, done: { item, result } }));
-  // Handled here, so a failure while the pool waits for its source is not an unhandled rejection; the race still sees it.
-  task.catch(() => undefined);
-  return task;
+/** A queue whose `take` waits for the next push. */
+function wakingQueue<E>(): { push(event: E): void; take(): Promise<E>; readonly size: number } {
+  const queued: E[] = [];
+  let wake: (() => void) | undefined;
+  return {
+    push(event) {
+      queued.push(event);
+      wake?.();
+      wake = undefined;
+    },
+    async take() {
+      while (queued.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return queued.shift() as E;
+    },
+    get size() {
+      return queued.length;
+    },
+  };
 }
 
 /**
