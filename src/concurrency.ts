@@ -111,3 +111,69 @@ export async function forEachBounded<T>(
   const finishing = mapBounded(indexed, width, ({ item, index }) => work(item, index), signal);
   while (!(await finishing.next()).done);
 }
+
+/** The items of a source drained as fast as it produces them (see {@link readAhead}). */
+export interface ReadAhead<T> {
+  items: AsyncGenerator<T, void, undefined>;
+  /** Items the source has produced so far. */
+  readonly received: number;
+}
+
+/**
+ * Drains `source` as fast as it produces, so a slow consumer (the pool, as wide as the window)
+ * never holds the source back (policy files keep loading while scopes are read) and the number
+ * produced so far is known. A source that throws drops the items still waiting, and its error is
+ * thrown at the next pull; stopping the items stops the source at its next item.
+ */
+export function readAhead<T>(source: AsyncIterable<T> | Iterable<T>): ReadAhead<T> {
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const waiting: T[] = [];
+  let head = 0;
+  let received = 0;
+  let end: { failed?: unknown } | undefined;
+  // An object, as the consumer sets it while the drain awaits its source.
+  const consumer = { stopped: false };
+  let wake: (() => void) | undefined;
+  const drained = (async () => {
+    try {
+      for (let next = await iterator.next(); !next.done && !consumer.stopped; next = await iterator.next()) {
+        waiting.push(next.value);
+        received += 1;
+        wake?.();
+      }
+      end = {};
+    } catch (error) {
+      end = { failed: error };
+      waiting.length = head = 0;
+    }
+    if (consumer.stopped) await iterator.return?.();
+    wake?.();
+  })();
+  async function* items(): AsyncGenerator<T, void, undefined> {
+    try {
+      for (;;) {
+        if (end && 'failed' in end) throw end.failed;
+        if (head < waiting.length) {
+          const item = waiting[head] as T;
+          waiting[head++] = undefined as T;
+          // Let go of what was taken once it is most of the array.
+          if (head > 1024 && head * 2 > waiting.length) {
+            waiting.splice(0, head);
+            head = 0;
+          }
+          yield item;
+        } else if (end) return;
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      consumer.stopped = true;
+      await drained.catch(() => undefined);
+    }
+  }
+  return {
+    items: items(),
+    get received() {
+      return received;
+    },
+  };
+}

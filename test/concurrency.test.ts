@@ -1,6 +1,6 @@
 /** The one bounded pool (src/concurrency.ts): a moving width, a lazy source, and stopping on the first error. */
 import { describe, expect, it } from 'vitest';
-import { forEachBounded, mapBounded } from '../src/concurrency.js';
+import { forEachBounded, mapBounded, readAhead } from '../src/concurrency.js';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,3 +73,33 @@ describe('mapBounded', () => {
     expect(started).toEqual([0, 1, 2]);
   });
 });
+
+describe('readAhead', () => {
+  it('takes every item as the source produces it, whether or not they are taken out', async () => {
+    async function* source(): AsyncGenerator<number> {
+      for (let i = 0; i < 5; i++) yield await Promise.resolve(i);
+    }
+    const ahead = readAhead(source());
+    await wait(5);
+    expect(ahead.received).toBe(5);
+    const taken: number[] = [];
+    for await (const item of ahead.items) taken.push(item);
+    expect(taken).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('a source that throws drops the items still waiting and throws at the next pull', async () => {
+    async function* source(): AsyncGenerator<number> {
+      yield 1;
+      yield 2;
+      await wait(5);
+      throw new Error('source failed');
+    }
+    const ahead = readAhead(source());
+    const first = await ahead.items.next();
+    expect(first.value).toBe(1);
+    await wait(20);
+    await expect(ahead.items.next()).rejects.toThrow('source failed');
+    expect(ahead.received).toBe(2);
+  });
+});
+

@@ -12,7 +12,7 @@ import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
-import { mapBounded } from '../concurrency.js';
+import { mapBounded, readAhead } from '../concurrency.js';
 import { DEFAULT_LISTING } from '../run/listing.js';
 import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
 
@@ -20,7 +20,7 @@ import type { AutojoinState, Invitation, ListingCall, ListingKind } from './type
 export interface ReadLiveStateOptions {
   /** How to read: call 2b alone ('autojoin', DEFAULT_LISTING), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
   listing?: ListingKind;
-  /** Called after each scope is read, with the number of scopes started so far. */
+  /** Called after each scope is read, with the number of scopes known so far. */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -66,10 +66,10 @@ export interface ReadScope<T> {
 
 /**
  * The streaming read: takes the items of `source` as they come (e.g. while policy files are still
- * loading), reads each one's scope through the one bounded pool (src/concurrency.ts) as wide as
- * the client's AIMD window, and yields each with its live state as soon as it is read (completion
- * order). The source is pulled only when a place is free, and nothing is kept once yielded, so a
- * consumer that reduces each scope at once holds memory flat in the number of scopes.
+ * loading; `readAhead` drains it, so loading never waits for reads), reads each one's scope
+ * through the one bounded pool (src/concurrency.ts) as wide as the client's AIMD window, and
+ * yields each with its live state as soon as it is read (completion order). Nothing is kept once
+ * yielded, so a consumer that reduces each scope at once keeps no live state.
  * Stopping the loop, or the source throwing, aborts the reads in flight and ends once they stopped.
  * @throws LiveStateError for the first scope whose read failed (the others are then stopped)
  */
@@ -80,10 +80,9 @@ export async function* readEach<T>(
   options: ReadLiveStateOptions = {},
 ): AsyncGenerator<ReadScope<T>, void, undefined> {
   const listing = options.listing ?? DEFAULT_LISTING;
-  let started = 0;
+  const ahead = readAhead(source);
   let done = 0;
   const readOne = async (item: T, signal: AbortSignal): Promise<LiveScope> => {
-    started += 1;
     const ref = refOf(item);
     try {
       return await readLiveScope(client, ref, listing, signal);
@@ -91,8 +90,8 @@ export async function* readEach<T>(
       throw new LiveStateError(keyOf(ref), error);
     }
   };
-  for await (const { item, result } of mapBounded(source, () => client.inFlightLimit, readOne)) {
-    options.onProgress?.(++done, started);
+  for await (const { item, result } of mapBounded(ahead.items, () => client.inFlightLimit, readOne)) {
+    options.onProgress?.(++done, ahead.received);
     yield { item, live: result };
   }
 }

@@ -196,8 +196,8 @@ describe('readEach: reading while scopes are still being found', () => {
     expect(progress).toEqual(['1/2', '2/2', '3/3']);
   });
 
-  it('pulls the source only when the window has room', async () => {
-    const { client } = await listingServer(1, 1);
+  it('drains its source without waiting for the reads, and counts every item received as known', async () => {
+    const { client } = await listingServer(5, 1);
     const pulled: number[] = [];
     let read = 0;
     async function* source(): AsyncGenerator<Tagged> {
@@ -206,9 +206,13 @@ describe('readEach: reading while scopes are still being found', () => {
         yield await Promise.resolve({ ...team(`s${i}`), tag: String(i) });
       }
     }
-    for await (const { live } of readEach(client, source(), refOf)) read += live.key === 'team/none' ? 0 : 1;
-    // With one request in flight at most, each item is pulled once the one before it was read.
-    expect(pulled).toEqual([0, 1, 2, 3]);
+    const progress: string[] = [];
+    for await (const { live } of readEach(client, source(), refOf, { onProgress: (done, total) => progress.push(`${done}/${total}`) })) {
+      read += live.key === 'team/none' ? 0 : 1;
+    }
+    // One read in flight at most, yet every item was taken before the first read ended.
+    expect(pulled).toEqual([0, 0, 0, 0]);
+    expect(progress).toEqual(['1/4', '2/4', '3/4', '4/4']);
   });
 
   it('an empty source reads nothing', async () => {
