@@ -5333,23 +5333,23 @@ var require_formdata_parser = __commonJS({
             break;
           }
           case "content-type": {
-            let headerValue3 = collectASequenceOfBytes(
+            let headerValue2 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
-            contentType = isomorphicDecode(headerValue3);
+            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
+            contentType = isomorphicDecode(headerValue2);
             break;
           }
           case "content-transfer-encoding": {
-            let headerValue3 = collectASequenceOfBytes(
+            let headerValue2 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
-            encoding = isomorphicDecode(headerValue3);
+            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
+            encoding = isomorphicDecode(headerValue2);
             break;
           }
           default: {
@@ -9071,8 +9071,8 @@ var require_retry_handler = __commonJS({
       wrapRequestBody
     } = require_util();
     function calculateRetryAfterHeader(retryAfter) {
-      const current2 = Date.now();
-      return new Date(retryAfter).getTime() - current2;
+      const current3 = Date.now();
+      return new Date(retryAfter).getTime() - current3;
     }
     function validatePartialResponseContentLength(headers2, range, statusCode, retryCount) {
       const contentLength = headers2["content-length"];
@@ -10685,8 +10685,8 @@ var require_mock_utils = __commonJS({
     }
     function lowerCaseEntries(headers2) {
       return Object.fromEntries(
-        Object.entries(headers2).map(([headerName, headerValue3]) => {
-          return [headerName.toLocaleLowerCase(), headerValue3];
+        Object.entries(headers2).map(([headerName, headerValue2]) => {
+          return [headerName.toLocaleLowerCase(), headerValue2];
         })
       );
     }
@@ -10726,8 +10726,8 @@ var require_mock_utils = __commonJS({
         return false;
       }
       for (const [matchHeaderName, matchHeaderValue] of Object.entries(mockDispatch2.headers)) {
-        const headerValue3 = getHeaderByName(headers2, matchHeaderName);
-        if (!matchValue(matchHeaderValue, headerValue3)) {
+        const headerValue2 = getHeaderByName(headers2, matchHeaderName);
+        if (!matchValue(matchHeaderValue, headerValue2)) {
           return false;
         }
       }
@@ -17826,9 +17826,9 @@ var require_sender = __commonJS({
       constructor(socket) {
         this.#socket = socket;
       }
-      add(item, cb, hint) {
-        if (hint !== sendHints.blob) {
-          const frame = createFrame(item, hint);
+      add(item, cb, hint2) {
+        if (hint2 !== sendHints.blob) {
+          const frame = createFrame(item, hint2);
           if (!this.#running) {
             this.#socket.write(frame, cb);
           } else {
@@ -17844,7 +17844,7 @@ var require_sender = __commonJS({
         const node = {
           promise: item.arrayBuffer().then((ab) => {
             node.promise = null;
-            node.frame = createFrame(ab, hint);
+            node.frame = createFrame(ab, hint2);
           }),
           callback: cb,
           frame: null
@@ -17868,11 +17868,11 @@ var require_sender = __commonJS({
         this.#running = false;
       }
     };
-    function createFrame(data, hint) {
-      return new WebsocketFrameSend(toBuffer(data, hint)).createFrame(hint === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
+    function createFrame(data, hint2) {
+      return new WebsocketFrameSend(toBuffer(data, hint2)).createFrame(hint2 === sendHints.string ? opcodes.TEXT : opcodes.BINARY);
     }
-    function toBuffer(data, hint) {
-      switch (hint) {
+    function toBuffer(data, hint2) {
+      switch (hint2) {
         case sendHints.string:
           return Buffer.from(data);
         case sendHints.arrayBuffer:
@@ -40908,20 +40908,20 @@ var require_formdata_parser2 = __commonJS({
       );
       let value;
       if (isExtended) {
-        const headerValue3 = collectASequenceOfBytes(
+        const headerValue2 = collectASequenceOfBytes(
           (char) => char !== 32 && char !== 13 && char !== 10 && char !== 59,
           // not space, CRLF, or ;
           input,
           position
         );
-        if (headerValue3[0] !== 117 && headerValue3[0] !== 85 || // u or U
-        headerValue3[1] !== 116 && headerValue3[1] !== 84 || // t or T
-        headerValue3[2] !== 102 && headerValue3[2] !== 70 || // f or F
-        headerValue3[3] !== 45 || // -
-        headerValue3[4] !== 56) {
+        if (headerValue2[0] !== 117 && headerValue2[0] !== 85 || // u or U
+        headerValue2[1] !== 116 && headerValue2[1] !== 84 || // t or T
+        headerValue2[2] !== 102 && headerValue2[2] !== 70 || // f or F
+        headerValue2[3] !== 45 || // -
+        headerValue2[4] !== 56) {
           throw parsingError("unknown encoding, expected utf-8''");
         }
-        value = decodeURIComponent(decoder.decode(headerValue3.subarray(7)));
+        value = decodeURIComponent(decoder.decode(headerValue2.subarray(7)));
       } else if (input[position.position] === 34) {
         position.position++;
         const quotedValue = collectASequenceOfBytes(
@@ -41010,23 +41010,23 @@ var require_formdata_parser2 = __commonJS({
             break;
           }
           case "content-type": {
-            let headerValue3 = collectASequenceOfBytes(
+            let headerValue2 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
-            contentType = isomorphicDecode(headerValue3);
+            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
+            contentType = isomorphicDecode(headerValue2);
             break;
           }
           case "content-transfer-encoding": {
-            let headerValue3 = collectASequenceOfBytes(
+            let headerValue2 = collectASequenceOfBytes(
               (char) => char !== 10 && char !== 13,
               input,
               position
             );
-            headerValue3 = removeChars(headerValue3, false, true, (char) => char === 9 || char === 32);
-            encoding = isomorphicDecode(headerValue3);
+            headerValue2 = removeChars(headerValue2, false, true, (char) => char === 9 || char === 32);
+            encoding = isomorphicDecode(headerValue2);
             break;
           }
           default: {
@@ -47600,8 +47600,8 @@ var require_mock_utils2 = __commonJS({
     }
     function lowerCaseEntries(headers2) {
       return Object.fromEntries(
-        Object.entries(headers2).map(([headerName, headerValue3]) => {
-          return [headerName.toLocaleLowerCase(), headerValue3];
+        Object.entries(headers2).map(([headerName, headerValue2]) => {
+          return [headerName.toLocaleLowerCase(), headerValue2];
         })
       );
     }
@@ -47641,8 +47641,8 @@ var require_mock_utils2 = __commonJS({
         return false;
       }
       for (const [matchHeaderName, matchHeaderValue] of Object.entries(mockDispatch2.headers)) {
-        const headerValue3 = getHeaderByName(headers2, matchHeaderName);
-        if (!matchValue(matchHeaderValue, headerValue3)) {
+        const headerValue2 = getHeaderByName(headers2, matchHeaderName);
+        if (!matchValue(matchHeaderValue, headerValue2)) {
           return false;
         }
       }
@@ -50472,14 +50472,14 @@ var require_cache2 = __commonJS({
     }
     function appendHeader(headers2, key, val) {
       const headerName = key.toLowerCase();
-      const current2 = headers2[headerName];
+      const current3 = headers2[headerName];
       const values = Array.isArray(val) ? val : [val];
-      if (current2 === void 0) {
+      if (current3 === void 0) {
         headers2[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current2)) {
-        current2.push(...values);
+      } else if (Array.isArray(current3)) {
+        current3.push(...values);
       } else {
-        headers2[headerName] = [current2, ...values];
+        headers2[headerName] = [current3, ...values];
       }
     }
     function normalizeHeaders(opts) {
@@ -50775,8 +50775,8 @@ var require_cache2 = __commonJS({
         if (!isValidHTTPToken(trimmedHeader)) {
           return void 0;
         }
-        const headerValue3 = headers2[trimmedHeader];
-        output[trimmedHeader] = Array.isArray(headerValue3) ? headerValue3.slice() : headerValue3 ?? null;
+        const headerValue2 = headers2[trimmedHeader];
+        output[trimmedHeader] = Array.isArray(headerValue2) ? headerValue2.slice() : headerValue2 ?? null;
       }
       return output;
     }
@@ -51456,11 +51456,11 @@ var require_cache_handler = __commonJS({
         }
       }
     }
-    function deleteLocationTargets(store, cacheKey, headerValue3) {
-      if (headerValue3 === void 0) {
+    function deleteLocationTargets(store, cacheKey, headerValue2) {
+      if (headerValue2 === void 0) {
         return;
       }
-      const values = Array.isArray(headerValue3) ? headerValue3 : [headerValue3];
+      const values = Array.isArray(headerValue2) ? headerValue2 : [headerValue2];
       for (let i = 0; i < values.length; i++) {
         const path10 = getSameOriginPath(cacheKey, values[i]);
         if (path10 !== void 0) {
@@ -59565,23 +59565,23 @@ var require_sender2 = __commonJS({
       constructor(socket) {
         this.#socket = socket;
       }
-      add(item, cb, hint) {
-        if (hint !== sendHints.blob) {
+      add(item, cb, hint2) {
+        if (hint2 !== sendHints.blob) {
           if (!this.#running) {
-            if (hint === sendHints.text) {
+            if (hint2 === sendHints.text) {
               const { 0: head, 1: body } = WebsocketFrameSend.createFastTextFrame(item);
               this.#socket.cork();
               this.#socket.write(head);
               this.#socket.write(body, cb);
               this.#socket.uncork();
             } else {
-              this.#socket.write(createFrame(item, hint), cb);
+              this.#socket.write(createFrame(item, hint2), cb);
             }
           } else {
             const node2 = {
               promise: null,
               callback: cb,
-              frame: createFrame(item, hint)
+              frame: createFrame(item, hint2)
             };
             this.#queue.push(node2);
           }
@@ -59590,7 +59590,7 @@ var require_sender2 = __commonJS({
         const node = {
           promise: item.arrayBuffer().then((ab) => {
             node.promise = null;
-            node.frame = createFrame(ab, hint);
+            node.frame = createFrame(ab, hint2);
           }),
           callback: cb,
           frame: null
@@ -59614,11 +59614,11 @@ var require_sender2 = __commonJS({
         this.#running = false;
       }
     };
-    function createFrame(data, hint) {
-      return new WebsocketFrameSend(toBuffer(data, hint)).createFrame(hint === sendHints.text ? opcodes.TEXT : opcodes.BINARY);
+    function createFrame(data, hint2) {
+      return new WebsocketFrameSend(toBuffer(data, hint2)).createFrame(hint2 === sendHints.text ? opcodes.TEXT : opcodes.BINARY);
     }
-    function toBuffer(data, hint) {
-      switch (hint) {
+    function toBuffer(data, hint2) {
+      switch (hint2) {
         case sendHints.text:
         case sendHints.typedArray:
           return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -62224,6 +62224,69 @@ var summary2 = {
   addRaw: (text, addEOL) => summary.addRaw(redactOutput(text), addEOL)
 };
 
+// src/hint.ts
+var SETTINGS = [
+  "maxRemovals",
+  "maxRemovalPercent",
+  "allowEmpty",
+  "prune",
+  "read",
+  "requestTimeout",
+  "emulator",
+  "allowNoPolicies",
+  "pruneFrom",
+  "changedSince",
+  "scope",
+  "excludeScope",
+  "replace",
+  "shard",
+  "takeOwnership",
+  "componentId",
+  "planFile",
+  "planSha256",
+  "dnsServers",
+  "blame"
+];
+function hint(setting, value) {
+  return value === void 0 ? { setting } : { setting, value };
+}
+var current = (named) => named.value === void 0 ? named.setting : `${named.setting}: ${valueText(named.value)}`;
+function useWording(wording) {
+  current = wording;
+}
+function worded(strings, ...values) {
+  let text = strings[0] ?? "";
+  values.forEach((value, index) => {
+    text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? "");
+  });
+  return text;
+}
+function wordHint(named) {
+  return current(named);
+}
+function isHint(value) {
+  return typeof value === "object" && value !== null && typeof value.setting === "string" && SETTINGS.includes(value.setting);
+}
+function valueText(value) {
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+// src/text.ts
+function plural(count2, noun) {
+  return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
+}
+function groupedNumber(value) {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/gu, ",");
+}
+function flatString(text) {
+  text.charCodeAt(0);
+  return text;
+}
+function firstItems(items, max, more = (hidden) => ` and ${hidden} more`, separator = ", ") {
+  const shown = items.slice(0, max).join(separator);
+  return items.length > max ? shown + more(items.length - max) : shown;
+}
+
 // src/plan/plan.ts
 import { createHash as createHash3 } from "node:crypto";
 
@@ -62418,6 +62481,13 @@ function sortedKeys(value) {
 
 // src/plan/ownership.ts
 import { createHash } from "node:crypto";
+
+// src/plain-object.ts
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/plan/ownership.ts
 var RESERVED_PREFIX = "autojoin-sync.";
 var MARKER_KEYS = {
   owner: "autojoin-sync.owner",
@@ -62425,6 +62495,12 @@ var MARKER_KEYS = {
   digest: "autojoin-sync.digest"
 };
 var DEFAULT_OWNER = "default";
+function writtenStateOf(source) {
+  const state = { scopeType: source.scopeType, scope: source.scope, componentId: source.componentId, domains: source.domains };
+  if (source.scopeName !== void 0) state.scopeName = source.scopeName;
+  if (source.metadata !== void 0) state.metadata = source.metadata;
+  return state;
+}
 function isReservedKey(key) {
   return key.startsWith(RESERVED_PREFIX);
 }
@@ -62441,6 +62517,9 @@ function markerOf(metadata) {
 }
 function liveMarker(live) {
   return live?.autojoin ? markerOf(live.metadata) : null;
+}
+function deactivatedMarker(live) {
+  return live && !live.autojoin ? markerOf(live.deactivatedMetadata) : null;
 }
 function canonicalWrittenState(state) {
   const canonical = {
@@ -62472,9 +62551,6 @@ function metadataToWrite(input) {
   marker[MARKER_KEYS.digest] = input.digest;
   return { ...own, ...marker };
 }
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 // src/plan/fields.ts
 function fieldChanges(policy, live) {
@@ -62489,7 +62565,11 @@ function fieldChanges(policy, live) {
   return changes;
 }
 function ownerChange(live, owner) {
-  if (!live.autojoin || live.metadata === void 0) return null;
+  if (!live.autojoin) {
+    const before2 = deactivatedMarker(live)?.owner;
+    return before2 === void 0 || before2 === owner ? null : { field: "owner", before: before2, after: owner };
+  }
+  if (live.metadata === void 0) return null;
   const before = liveMarker(live)?.owner ?? null;
   return before === owner ? null : { field: "owner", before, after: owner };
 }
@@ -62498,6 +62578,55 @@ function withoutMarker(metadata) {
 }
 function sameMetadata(live, desired) {
   return canonicalJson(live ?? {}) === canonicalJson(desired);
+}
+
+// src/plan/derived.ts
+function domainDelta(change) {
+  const { before, after } = change;
+  if (ascending(before) && ascending(after)) return mergedDelta(before, after);
+  const was = new Set(before);
+  const now = new Set(after);
+  const added = after.filter((domain) => !was.has(domain));
+  const removed = before.filter((domain) => !now.has(domain));
+  return { added, removed, unchanged: after.length - added.length };
+}
+function mergedDelta(before, after) {
+  const added = [];
+  const removed = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const old = before[i];
+    const now = after[j];
+    if (now === void 0 || old !== void 0 && old < now) {
+      removed.push(old);
+      i += 1;
+    } else if (old === void 0 || now < old) {
+      added.push(now);
+      j += 1;
+    } else {
+      i += 1;
+      j += 1;
+    }
+  }
+  return { added, removed, unchanged: after.length - added.length };
+}
+function ascending(list) {
+  for (let index = 1; index < list.length; index += 1) if (!(list[index - 1] < list[index])) return false;
+  return true;
+}
+function summarize(plan, deltas = plan.changes.map(domainDelta)) {
+  const summary3 = { create: 0, update: 0, clear: 0, unchanged: plan.scopes.length - plan.changes.length, domainsAdded: 0, domainsRemoved: 0 };
+  for (const [index, change] of plan.changes.entries()) {
+    const delta = deltas[index] ?? domainDelta(change);
+    summary3[change.kind] += 1;
+    summary3.domainsAdded += delta.added.length;
+    summary3.domainsRemoved += delta.removed.length;
+  }
+  return summary3;
+}
+function sameList(a, b) {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 // src/plan/diff.ts
@@ -62509,7 +62638,10 @@ function prunedDesired(policy) {
 }
 function compareScope(desired, live, owner = DEFAULT_OWNER) {
   const after = desired.domains;
-  if (!live?.autojoin) return after.length > 0 ? makeChange("create", desired, [], after) : null;
+  if (!live?.autojoin) {
+    const owned2 = live && after.length > 0 ? ownerChange(live, owner) : null;
+    return after.length > 0 ? makeChange("create", desired, [], after, void 0, owned2 ? [owned2] : []) : null;
+  }
   const before = comparableDomains(live.domains);
   const owned = ownerChange(live, owner);
   if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
@@ -62526,41 +62658,34 @@ function forcedUpdate(desired, live, fields) {
   return makeChange("update", desired, before, before, live, fields);
 }
 function withAfter(change, after) {
-  const beforeSet = new Set(change.before);
-  const afterSet = new Set(after);
-  const added = after.filter((domain) => !beforeSet.has(domain));
-  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  const { added, removed } = domainDelta({ before: change.before, after });
   if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
-  const kind = after.length === 0 ? "clear" : change.kind === "clear" ? "update" : change.kind;
-  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
+  const aimed = [...after];
+  if (aimed.length === 0) return { ...change, kind: "clear", after: aimed };
+  return change.kind === "clear" ? { ...change, kind: "update", after: aimed } : { ...change, after: aimed };
 }
 function makeChange(kind, desired, before, after, live, fields = []) {
   const { policy } = desired;
-  const beforeSet = new Set(before);
-  const afterSet = new Set(after);
-  const change = {
-    kind,
+  const common = {
     key: policy.key,
     scope: policy.scope,
     scopeType: policy.scopeType,
     componentId: policy.componentId,
     before,
     after,
-    added: after.filter((domain) => !beforeSet.has(domain)),
-    removed: before.filter((domain) => !afterSet.has(domain)),
-    unchanged: after.filter((domain) => beforeSet.has(domain)).length,
     reason: desired.reason,
     source: policy.source,
     explicitEmpty: desired.explicitEmpty
   };
+  const change = { kind, ...common };
   if (policy.scopeName !== void 0) change.scopeName = policy.scopeName;
   if (policy.metadata !== void 0) change.metadata = policy.metadata;
   const kept = keptMetadataOf(live, policy.metadata);
   if (kept !== void 0) change.keptMetadata = kept;
-  if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (change.kind !== "create" && live?.autojoin) change.autojoin = live.autojoin;
   if (fields.length > 0) change.fieldChanges = fields;
-  const reasons = expiryReasons(policy, change.removed);
+  const reasons = expiryReasons(policy, domainDelta(change).removed);
   if (reasons.length > 0) change.removalReasons = reasons;
   return change;
 }
@@ -62568,9 +62693,6 @@ function expiryReasons(policy, removed) {
   if (!policy.expired || removed.length === 0) return [];
   const gone = new Set(removed);
   return policy.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
-}
-function sameList(a, b) {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 // src/plan/shard.ts
@@ -62583,11 +62705,11 @@ var ShardError = class extends Error {
 };
 function parseShard(text) {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!match) throw new ShardError(`--shard "${text}" is not K/N; expected e.g. --shard 1/4`);
+  if (!match) throw new ShardError(worded`${hint("shard")} "${text}" is not K/N; expected e.g. ${hint("shard", "1/4")}`);
   const index = Number(match[1]);
   const total = Number(match[2]);
   if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
-    throw new ShardError(`--shard "${text}" is out of range; K must be between 1 and N, e.g. --shard 1/${Math.max(total, 1)}`);
+    throw new ShardError(worded`${hint("shard")} "${text}" is out of range; K must be between 1 and N, e.g. ${hint("shard", `1/${Math.max(total, 1)}`)}`);
   }
   return { index, total };
 }
@@ -62606,12 +62728,6 @@ function shardIndexOf(key, total) {
 }
 
 // src/plan/drift.ts
-function writtenStateOf(policy) {
-  const state = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
-  if (policy.scopeName !== void 0) state.scopeName = policy.scopeName;
-  if (policy.metadata !== void 0) state.metadata = policy.metadata;
-  return state;
-}
 function liveStateLike(base, live) {
   const state = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
   if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
@@ -62769,7 +62885,6 @@ function planOf(changes, scopes, options) {
     owner: options.owner,
     changes,
     scopes,
-    summary: summarize(changes, scopes.length),
     notManagedHere: options.notManagedHere,
     drift: options.kept
   };
@@ -62781,15 +62896,6 @@ function sortedScopes(scopes) {
   const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
   if (twice) throw new Error(`scope ${twice.key} was planned twice`);
   return scopes;
-}
-function summarize(changes, scopeCount) {
-  const summary3 = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
-  for (const change of changes) {
-    summary3[change.kind] += 1;
-    summary3.domainsAdded += change.added.length;
-    summary3.domainsRemoved += change.removed.length;
-  }
-  return summary3;
 }
 var NO_AUTOJOIN = "no autojoin";
 function fingerprint(live) {
@@ -62825,17 +62931,22 @@ var UnsafePlanError = class extends Error {
   violations = [this];
   /** The scope keys this limit names. */
   scopes;
-  constructor(message, scopes) {
+  /** The settings that override this limit, with the values that would let the plan through (src/hint.ts). */
+  hints;
+  constructor(message, scopes, hints = []) {
     super(message);
     this.name = "UnsafePlanError";
     this.scopes = scopes;
+    this.hints = hints;
   }
 };
 var TooManyRemovalsError = class extends UnsafePlanError {
   constructor(removals, limit, scopes) {
+    const override = hint("maxRemovals", removals);
     super(
-      `plan removes ${removals} domains, more than the limit of ${limit} (--max-removals or safety.maxRemovals), from ${nameScopes(scopes)}; to go ahead, run again with --max-removals ${removals}`,
-      scopes
+      worded`plan removes ${removals} domains, more than the limit of ${limit} (${hint("maxRemovals")} or safety.maxRemovals), from ${nameScopes(scopes)}; ` + worded`to go ahead, run again with ${override}`,
+      scopes,
+      [override]
     );
     this.removals = removals;
     this.limit = limit;
@@ -62846,10 +62957,11 @@ var TooManyRemovalsError = class extends UnsafePlanError {
 };
 var RemovalPercentError = class extends UnsafePlanError {
   constructor(removals, limit) {
-    const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
+    const override = hint("maxRemovalPercent", Math.max(...removals.map((removal) => Math.ceil(removal.percent))));
     super(
-      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} (--max-removal-percent or safety.maxRemovalPercent): ${describeRemovals(removals)}; to go ahead, run again with --max-removal-percent ${worst} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
-      removals.map((removal) => removal.key)
+      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} ` + worded`(${hint("maxRemovalPercent")} or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
+      removals.map((removal) => removal.key),
+      [override]
     );
     this.removals = removals;
     this.limit = limit;
@@ -62860,9 +62972,11 @@ var RemovalPercentError = class extends UnsafePlanError {
 };
 var UnintendedClearError = class extends UnsafePlanError {
   constructor(scopes) {
+    const override = hint("allowEmpty", true);
     super(
-      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []; to go ahead, run again with --allow-empty, or write domains: [] in the file`,
-      scopes
+      `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []; ` + worded`to go ahead, run again with ${override}, or write domains: [] in the file`,
+      scopes,
+      [override]
     );
     this.name = "UnintendedClearError";
   }
@@ -62870,9 +62984,11 @@ var UnintendedClearError = class extends UnsafePlanError {
 var PrunePercentError = class extends UnsafePlanError {
   constructor(cleared, active, limit) {
     const percent2 = cleared.length / active * 100;
+    const override = hint("maxRemovalPercent", Math.ceil(percent2));
     super(
-      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; to go ahead, run again with --max-removal-percent ${Math.ceil(percent2)} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
-      cleared
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
+      cleared,
+      [override]
     );
     this.cleared = cleared;
     this.active = active;
@@ -62917,29 +63033,25 @@ function checkPrunePercent(changes, scopes, limits) {
 }
 function checkTotalRemovals(changes, limits) {
   if (limits.maxRemovals === void 0) return null;
-  const removing = changes.filter((change) => change.removed.length > 0);
-  const removals = removing.reduce((sum, change) => sum + change.removed.length, 0);
+  const removing = changes.map((change) => ({ key: change.key, removed: domainDelta(change).removed.length })).filter((change) => change.removed > 0);
+  const removals = removing.reduce((sum, change) => sum + change.removed, 0);
   if (removals <= limits.maxRemovals) return null;
   return new TooManyRemovalsError(removals, limits.maxRemovals, removing.map((change) => change.key));
 }
 function checkRemovalPercent(changes, limits) {
   const limit = limits.maxRemovalPercent;
   if (limit === void 0) return null;
-  const over = changes.filter((change) => change.kind === "update" && change.before.length >= PERCENT_EXEMPT_BELOW).map((change) => ({
-    key: change.key,
-    removed: change.removed.length,
-    total: change.before.length,
-    percent: change.removed.length / change.before.length * 100
-  })).filter((removal) => removal.percent > limit);
+  const over = changes.filter((change) => change.kind === "update" && change.before.length >= PERCENT_EXEMPT_BELOW).map((change) => {
+    const removed = domainDelta(change).removed.length;
+    return { key: change.key, removed, total: change.before.length, percent: removed / change.before.length * 100 };
+  }).filter((removal) => removal.percent > limit);
   return over.length > 0 ? new RemovalPercentError(over, limit) : null;
 }
 function describeRemovals(removals) {
   return nameScopes(removals.map((r) => `${r.key} ${r.removed}/${r.total} (${formatPercent(r.percent)}%)`));
 }
 function nameScopes(items) {
-  const shown = items.slice(0, NAMED_SCOPES).join(", ");
-  const more = items.length - NAMED_SCOPES;
-  return more > 0 ? `${shown} and ${more} more` : shown;
+  return firstItems(items, NAMED_SCOPES);
 }
 function formatPercent(percent2) {
   return Number.isInteger(percent2) ? String(percent2) : percent2.toFixed(1);
@@ -62969,8 +63081,7 @@ var GitRevisionError = class extends Error {
   }
 };
 function preview(keys, max = 10) {
-  const shown = keys.slice(0, max).join(", ");
-  return keys.length > max ? `${shown}, and ${keys.length - max} more` : shown;
+  return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }
 
 // src/run/exit-codes.ts
@@ -63143,18 +63254,6 @@ function pullNumberOf(payload) {
 import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
 import { stat as stat2 } from "node:fs/promises";
 import path, { posix } from "node:path";
-
-// src/text.ts
-function plural(count2, noun) {
-  return `${count2} ${noun}${count2 === 1 ? "" : "s"}`;
-}
-function groupedNumber(value) {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/gu, ",");
-}
-function flatString(text) {
-  text.charCodeAt(0);
-  return text;
-}
 
 // src/policy/format.ts
 function diagnosticAt(pos, severity, code, message) {
@@ -63865,8 +63964,8 @@ function reservedKey(parsed, path10, key) {
 function missingKey(parsed, path10, key) {
   const pos = path10.length ? locate(parsed, path10, "key") : parsed.start;
   const where2 = path10.length ? ` in ${labelOf(path10)}` : "";
-  const hint = path10.length ? "" : MISSING_KEY_HINTS[key] ?? "";
-  return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint}`);
+  const hint2 = path10.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+  return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
 function wrongType(parsed, path10, error4) {
   const expected = expectedOf(path10, String(error4.params.type));
@@ -63951,12 +64050,12 @@ function nearestKey(key, allowed) {
 function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i += 1) {
-    const current2 = [i];
+    const current3 = [i];
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current2[j] = Math.min((previous[j] ?? 0) + 1, (current2[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      current3[j] = Math.min((previous[j] ?? 0) + 1, (current3[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
     }
-    previous = current2;
+    previous = current3;
   }
   return previous[b.length] ?? 0;
 }
@@ -63991,8 +64090,8 @@ function withoutFinalDot(domain) {
 var MAX_REMEMBERED = 4096;
 var remembered = /* @__PURE__ */ new Map();
 function withoutListedParent(message, listed) {
-  const hint = /\s\(list (\S+) too if you meant it\)$/.exec(message);
-  return hint && listed.has(hint[1] ?? "") ? message.slice(0, hint.index) : message;
+  const hint2 = /\s\(list (\S+) too if you meant it\)$/.exec(message);
+  return hint2 && listed.has(hint2[1] ?? "") ? message.slice(0, hint2.index) : message;
 }
 function checkDomain(raw) {
   let findings = remembered.get(raw);
@@ -64024,8 +64123,8 @@ function checkShape(text) {
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.includes("/")) {
     const host = hostOfUrl(text);
-    const hint = host ? `; write just the host name: ${host}` : "";
-    return error3("url-not-domain", `"${text}" is a URL, not a domain${hint}`);
+    const hint2 = host ? `; write just the host name: ${host}` : "";
+    return error3("url-not-domain", `"${text}" is a URL, not a domain${hint2}`);
   }
   if (text.includes("*")) {
     const base = normalizeDomain(text.replace(/^(\*\.)+/, ""));
@@ -64781,7 +64880,7 @@ function readPolicy(parsed, reading) {
     scopeType: same(scopeType),
     ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
-    ...isPlainObject2(data.metadata) ? { metadata: data.metadata } : {},
+    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
     explicitEmpty: desired.length === 0,
@@ -64796,9 +64895,6 @@ function readPolicy(parsed, reading) {
   return findings.some((d) => d.severity === "error") ? { declaration, diagnostics } : { declaration, policy, diagnostics };
 }
 var SCOPE_PATHS = [["scope"], ["scopeType"]];
-function isPlainObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function withDefaults(data, project) {
   const { scopeType, componentId } = project.defaults ?? {};
   if (scopeType === void 0) return componentId === void 0 ? data : { componentId, ...data };
@@ -64835,7 +64931,7 @@ import path2 from "node:path";
 var NoPoliciesError = class extends Error {
   constructor(paths, filesFound) {
     const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
-    super(`${what} under ${paths.join(", ")}; nothing was done. Check the path, or pass --allow-no-policies when that is intended (e.g. to prune every scope)`);
+    super(worded`${what} under ${paths.join(", ")}; nothing was done. Check the path, or pass ${hint("allowNoPolicies", true)} when that is intended (e.g. to prune every scope)`);
     this.paths = paths;
     this.name = "NoPoliciesError";
   }
@@ -64862,10 +64958,8 @@ function tolerateMissingPaths(diagnostics, allow = false) {
   return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
 }
 
-// src/reconcile/git.ts
+// src/git/run.ts
 import { spawn } from "node:child_process";
-import { stat as stat3 } from "node:fs/promises";
-import path3, { posix as posix2 } from "node:path";
 var MAX_COLLECTED = 64 * 1024 * 1024;
 var SHORT_SHA = 12;
 function isNullRevision(rev) {
@@ -64932,10 +65026,238 @@ async function headCommit(dir) {
     return void 0;
   }
 }
+var GitFailedError = class extends GitRevisionError {
+  constructor(message, detail) {
+    super(message);
+    this.detail = detail;
+  }
+  detail;
+};
 function gitFailed(args, context, stderr) {
   const detail = stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
-  return new GitRevisionError(`${context}: git ${args[0] ?? ""} failed: ${detail}`);
+  return new GitFailedError(`${context}: git ${args[0] ?? ""} failed: ${detail}`, detail);
 }
+
+// src/git/repository.ts
+import { stat as stat3 } from "node:fs/promises";
+import path3, { posix as posix2 } from "node:path";
+async function openRepository(paths, cwd, context) {
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path3.resolve(cwd, given))));
+  if (await repositoryRoot(dir) === null) return null;
+  const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
+  const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
+  return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
+}
+function shownPath(repository, fromRoot) {
+  return relativePosix(repository.cwd, path3.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
+}
+function rootPath(repository, given) {
+  const fromDir = relativePosix(repository.dir, path3.resolve(repository.cwd, given));
+  return posix2.normalize(posix2.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
+}
+function topPathspec(fromRoot) {
+  return fromRoot === "." ? ":(top)" : `:(top,literal)${fromRoot}`;
+}
+function commonDirectory(absolute) {
+  let common = absolute[0] ?? process.cwd();
+  for (const dir of absolute.slice(1)) {
+    while (dir !== common && !dir.startsWith(common + path3.sep)) common = path3.dirname(common);
+  }
+  return common;
+}
+async function existingAncestor(dir) {
+  for (let at = dir; ; at = path3.dirname(at)) {
+    const info3 = await stat3(at).catch(() => null);
+    if (info3?.isDirectory()) return at;
+    if (path3.dirname(at) === at) return at;
+  }
+}
+
+// src/reconcile/history.ts
+import { existsSync as existsSync3 } from "node:fs";
+import path4, { posix as posix4 } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+
+// src/reconcile/policy-tree.ts
+import { posix as posix3 } from "node:path";
+function workingTreeRemoval() {
+  return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
+}
+function historyPaths(repository, paths) {
+  const given = (paths.length > 0 ? paths : ["."]).map((given2) => rootPath(repository, given2)).filter((given2) => given2 !== ".." && !given2.startsWith("../"));
+  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
+}
+function projectFileLocations(given) {
+  const inside = given.filter((file) => file !== ".." && !file.startsWith("../"));
+  let common = (inside[0] ?? ".").split("/");
+  for (const other of inside.slice(1)) {
+    const parts = other.split("/");
+    let same = 0;
+    while (same < common.length && common[same] === parts[same]) same++;
+    common = common.slice(0, same);
+  }
+  if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
+  const directories = common.filter((part) => part !== "." && part !== "");
+  const locations = [];
+  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix3.join(...directories.slice(0, depth), PROJECT_FILE));
+  return locations;
+}
+var REGULAR_FILE = /^100(?:644|755)$/;
+function governing(blobs) {
+  return blobs?.find((blob) => blob !== void 0) ?? null;
+}
+async function versionsAt(repository, rev, paths, replaced) {
+  const isPolicy = policyPathRule(paths.given);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  const listed = await runGit(["ls-tree", "-r", "-z", "--full-name", rev, "--", ...pathspecs], { cwd: repository.dir, context: replaced.context });
+  const projects = [];
+  const files = [];
+  for (const record of listed.toString("utf8").split("\0")) {
+    const tab = record.indexOf("	");
+    const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
+    const file = record.slice(tab + 1);
+    const projectAt2 = paths.projectFiles.indexOf(file);
+    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
+    if (projectAt2 >= 0) projects[projectAt2] = blob;
+    else if (isPolicy(file)) files.push({ file, blob });
+  }
+  const project = governing(projects);
+  return files.map(({ file, blob }) => ({ file, blob, project, order: replaced.order, ...replaced.removedBy ? { removedBy: replaced.removedBy } : {} }));
+}
+
+// src/reconcile/history.ts
+var CONTEXT = "pruning";
+async function readReplacedVersions(repository, paths, onVersion) {
+  if (repository.shallow) {
+    throw new GitRevisionError(
+      "pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. " + worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint("prune", false)}.`
+    );
+  }
+  if (repository.head === null) return;
+  const walk2 = createWalk(paths, onVersion);
+  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
+  const [, worktree] = await Promise.all([
+    walkCommits(repository, pathspecs, walk2),
+    runGit(["diff-index", "-z", "-r", "--no-renames", "--no-abbrev", repository.head, "--", ...pathspecs], { cwd: repository.dir, context: CONTEXT })
+  ]);
+  walkWorkingTree(repository, paths, worktree, walk2);
+  for (const change of walk2.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
+}
+function createWalk(paths, onVersion) {
+  return {
+    isPolicy: policyPathRule(paths.given),
+    projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
+    projects: /* @__PURE__ */ new Map(),
+    onVersion,
+    projectChanges: []
+  };
+}
+async function walkCommits(repository, pathspecs, walk2) {
+  const options = { cwd: repository.dir, context: CONTEXT };
+  const pairs = [];
+  const folder = diffFolder(walk2, () => pairs.shift());
+  const diff = startGit(["diff-tree", "--stdin", "--root", "--always", "-r", "-z", "--no-renames", "--no-abbrev", "--format=%x01%H%x00%cI%x00%s", "--", ...pathspecs], {
+    ...options,
+    onData: folder.push
+  });
+  let order = 0;
+  let pending = "";
+  let writing = Promise.resolve();
+  const list = startGit(["rev-list", "--reverse", "--topo-order", "--parents", "HEAD"], {
+    ...options,
+    onData: (chunk) => {
+      const lines2 = (pending + chunk.toString("latin1")).split("\n");
+      pending = lines2.pop() ?? "";
+      const input = lines2.map((line) => pairsOf(line, order++, pairs)).join("");
+      writing = writing.then(() => diff.write(input));
+    }
+  });
+  const listed = list.done.finally(() => writing.then(() => diff.end()));
+  await Promise.all([listed, diff.done]);
+  folder.finish();
+}
+function pairsOf(line, order, pairs) {
+  const [commit = "", ...parents] = line.split(" ");
+  if (parents.length === 0) {
+    pairs.push({ commit, parent: null, first: true, order });
+    return `${commit}
+`;
+  }
+  return parents.map((parent, index) => {
+    pairs.push({ commit, parent, first: index === 0, order });
+    return `${commit} ${parent}
+`;
+  }).join("");
+}
+function diffFolder(walk2, nextPair) {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let expect = "any";
+  let entry = "";
+  let pair;
+  const push = (chunk) => {
+    const tokens = (pending + decoder.write(chunk)).split("\0");
+    pending = tokens.pop() ?? "";
+    for (const raw of tokens) {
+      if (expect === "date" && pair) [pair.removedBy.date, expect] = [raw, "subject"];
+      else if (expect === "subject" && pair) [pair.removedBy.subject, expect] = [raw, "any"];
+      else if (expect === "path" && pair) [expect] = [foldEntry(walk2, pair, entry, raw)];
+      else if (raw.startsWith("")) {
+        if (pair) finishPair(walk2, pair);
+        pair = openPair(walk2, nextPair(), raw.slice(1));
+        expect = "date";
+      } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
+    }
+  };
+  return { push, finish: () => pair && finishPair(walk2, pair) };
+}
+function openPair(walk2, next, commit) {
+  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
+  if (next.first) walk2.projects.set(next.commit, next.parent === null ? [] : walk2.projects.get(next.parent) ?? []);
+  walk2.head = next.commit;
+  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: "", subject: "" } };
+}
+function finishPair(walk2, pair) {
+  if (pair.parent === null) return;
+  const before = governing(walk2.projects.get(pair.parent));
+  if (before !== governing(walk2.projects.get(pair.commit))) walk2.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
+}
+function foldEntry(walk2, pair, entry, file) {
+  const [oldMode = "", newMode = "", oldBlob = "", newBlob = "", status = ""] = entry.slice(1).split(" ");
+  const projectAt2 = walk2.projectIndex.get(file);
+  if (projectAt2 !== void 0) {
+    if (pair.first) {
+      const blobs = [...walk2.projects.get(pair.commit) ?? []];
+      blobs[projectAt2] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
+      walk2.projects.set(pair.commit, blobs);
+    }
+  } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
+    walk2.onVersion({ file, blob: oldBlob, project: governing(walk2.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
+  }
+  return "any";
+}
+function walkWorkingTree(repository, paths, output, walk2) {
+  walk2.head = repository.head ?? void 0;
+  if (walk2.head === void 0) return;
+  const order = Number.MAX_SAFE_INTEGER;
+  const removedBy = workingTreeRemoval();
+  const head = walk2.projects.get(walk2.head) ?? [];
+  const now = [...head];
+  const tokens = output.toString("utf8").split("\0");
+  for (let index = 0; index + 1 < tokens.length; index += 2) {
+    const [oldMode = "", newMode = "", oldBlob = "", , status = ""] = tokens[index].replace(/^\n/, "").slice(1).split(" ");
+    const file = tokens[index + 1];
+    const projectAt2 = walk2.projectIndex.get(file);
+    if (projectAt2 !== void 0) now[projectAt2] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
+    else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
+  }
+  for (const [index, file] of paths.projectFiles.entries()) {
+    if (now[index] === void 0 && existsSync3(path4.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+  }
+  if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
+}
+
+// src/git/blobs.ts
 function streamBlobs(options) {
   const checking = [];
   const reading = [];
@@ -65021,216 +65343,6 @@ function batchParser(onContent) {
       }
     }
   };
-}
-async function openRepository(paths, cwd, context) {
-  const dir = await existingAncestor(commonDirectory(paths.map((given) => path3.resolve(cwd, given))));
-  if (await repositoryRoot(dir) === null) return null;
-  const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
-  const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
-  return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
-}
-function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path3.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
-}
-function rootPath(repository, given) {
-  const fromDir = relativePosix(repository.dir, path3.resolve(repository.cwd, given));
-  return posix2.normalize(posix2.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
-}
-function topPathspec(fromRoot) {
-  return fromRoot === "." ? ":(top)" : `:(top,literal)${fromRoot}`;
-}
-function commonDirectory(absolute) {
-  let common = absolute[0] ?? process.cwd();
-  for (const dir of absolute.slice(1)) {
-    while (dir !== common && !dir.startsWith(common + path3.sep)) common = path3.dirname(common);
-  }
-  return common;
-}
-async function existingAncestor(dir) {
-  for (let at = dir; ; at = path3.dirname(at)) {
-    const info3 = await stat3(at).catch(() => null);
-    if (info3?.isDirectory()) return at;
-    if (path3.dirname(at) === at) return at;
-  }
-}
-
-// src/reconcile/history.ts
-import { existsSync as existsSync3 } from "node:fs";
-import path4, { posix as posix3 } from "node:path";
-import { StringDecoder } from "node:string_decoder";
-function workingTreeRemoval() {
-  return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
-}
-var CONTEXT = "pruning";
-function historyPaths(repository, paths) {
-  const given = (paths.length > 0 ? paths : ["."]).map((given2) => rootPath(repository, given2)).filter((given2) => given2 !== ".." && !given2.startsWith("../"));
-  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
-}
-function projectFileLocations(given) {
-  const inside = given.filter((file) => file !== ".." && !file.startsWith("../"));
-  let common = (inside[0] ?? ".").split("/");
-  for (const other of inside.slice(1)) {
-    const parts = other.split("/");
-    let same = 0;
-    while (same < common.length && common[same] === parts[same]) same++;
-    common = common.slice(0, same);
-  }
-  if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
-  const directories = common.filter((part) => part !== "." && part !== "");
-  const locations = [];
-  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix3.join(...directories.slice(0, depth), PROJECT_FILE));
-  return locations;
-}
-var REGULAR_FILE = /^100(?:644|755)$/;
-async function readReplacedVersions(repository, paths, onVersion) {
-  if (repository.shallow) {
-    throw new GitRevisionError(
-      "pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. Fetch the full history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`), or turn pruning off with --no-prune."
-    );
-  }
-  if (repository.head === null) return;
-  const walk2 = createWalk(paths, onVersion);
-  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  const [, worktree] = await Promise.all([
-    walkCommits(repository, pathspecs, walk2),
-    runGit(["diff-index", "-z", "-r", "--no-renames", "--no-abbrev", repository.head, "--", ...pathspecs], { cwd: repository.dir, context: CONTEXT })
-  ]);
-  walkWorkingTree(repository, paths, worktree, walk2);
-  for (const change of walk2.projectChanges) (await versionsAt(repository, change.parent, paths, { ...change, context: CONTEXT })).forEach(onVersion);
-}
-function createWalk(paths, onVersion) {
-  return {
-    isPolicy: policyPathRule(paths.given),
-    projectIndex: new Map(paths.projectFiles.map((file, index) => [file, index])),
-    projects: /* @__PURE__ */ new Map(),
-    onVersion,
-    projectChanges: []
-  };
-}
-function governing(blobs) {
-  return blobs?.find((blob) => blob !== void 0) ?? null;
-}
-async function walkCommits(repository, pathspecs, walk2) {
-  const options = { cwd: repository.dir, context: CONTEXT };
-  const pairs = [];
-  const folder = diffFolder(walk2, () => pairs.shift());
-  const diff2 = startGit(["diff-tree", "--stdin", "--root", "--always", "-r", "-z", "--no-renames", "--no-abbrev", "--format=%x01%H%x00%cI%x00%s", "--", ...pathspecs], {
-    ...options,
-    onData: folder.push
-  });
-  let order = 0;
-  let pending = "";
-  let writing = Promise.resolve();
-  const list = startGit(["rev-list", "--reverse", "--topo-order", "--parents", "HEAD"], {
-    ...options,
-    onData: (chunk) => {
-      const lines2 = (pending + chunk.toString("latin1")).split("\n");
-      pending = lines2.pop() ?? "";
-      const input = lines2.map((line) => pairsOf(line, order++, pairs)).join("");
-      writing = writing.then(() => diff2.write(input));
-    }
-  });
-  const listed = list.done.finally(() => writing.then(() => diff2.end()));
-  await Promise.all([listed, diff2.done]);
-  folder.finish();
-}
-function pairsOf(line, order, pairs) {
-  const [commit = "", ...parents] = line.split(" ");
-  if (parents.length === 0) {
-    pairs.push({ commit, parent: null, first: true, order });
-    return `${commit}
-`;
-  }
-  return parents.map((parent, index) => {
-    pairs.push({ commit, parent, first: index === 0, order });
-    return `${commit} ${parent}
-`;
-  }).join("");
-}
-function diffFolder(walk2, nextPair) {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let expect = "any";
-  let entry = "";
-  let pair;
-  const push = (chunk) => {
-    const tokens = (pending + decoder.write(chunk)).split("\0");
-    pending = tokens.pop() ?? "";
-    for (const raw of tokens) {
-      if (expect === "date" && pair) [pair.removedBy.date, expect] = [raw, "subject"];
-      else if (expect === "subject" && pair) [pair.removedBy.subject, expect] = [raw, "any"];
-      else if (expect === "path" && pair) [expect] = [foldEntry(walk2, pair, entry, raw)];
-      else if (raw.startsWith("")) {
-        if (pair) finishPair(walk2, pair);
-        pair = openPair(walk2, nextPair(), raw.slice(1));
-        expect = "date";
-      } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
-    }
-  };
-  return { push, finish: () => pair && finishPair(walk2, pair) };
-}
-function openPair(walk2, next, commit) {
-  if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
-  if (next.first) walk2.projects.set(next.commit, next.parent === null ? [] : walk2.projects.get(next.parent) ?? []);
-  walk2.head = next.commit;
-  return { ...next, removedBy: { commit: next.commit.slice(0, SHORT_SHA), date: "", subject: "" } };
-}
-function finishPair(walk2, pair) {
-  if (pair.parent === null) return;
-  const before = governing(walk2.projects.get(pair.parent));
-  if (before !== governing(walk2.projects.get(pair.commit))) walk2.projectChanges.push({ parent: pair.parent, removedBy: pair.removedBy, order: pair.order });
-}
-function foldEntry(walk2, pair, entry, file) {
-  const [oldMode = "", newMode = "", oldBlob = "", newBlob = "", status = ""] = entry.slice(1).split(" ");
-  const projectAt2 = walk2.projectIndex.get(file);
-  if (projectAt2 !== void 0) {
-    if (pair.first) {
-      const blobs = [...walk2.projects.get(pair.commit) ?? []];
-      blobs[projectAt2] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
-      walk2.projects.set(pair.commit, blobs);
-    }
-  } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
-    walk2.onVersion({ file, blob: oldBlob, project: governing(walk2.projects.get(pair.parent)), removedBy: pair.removedBy, order: pair.order });
-  }
-  return "any";
-}
-function walkWorkingTree(repository, paths, output, walk2) {
-  walk2.head = repository.head ?? void 0;
-  if (walk2.head === void 0) return;
-  const order = Number.MAX_SAFE_INTEGER;
-  const removedBy = workingTreeRemoval();
-  const head = walk2.projects.get(walk2.head) ?? [];
-  const now = [...head];
-  const tokens = output.toString("utf8").split("\0");
-  for (let index = 0; index + 1 < tokens.length; index += 2) {
-    const [oldMode = "", newMode = "", oldBlob = "", , status = ""] = tokens[index].replace(/^\n/, "").slice(1).split(" ");
-    const file = tokens[index + 1];
-    const projectAt2 = walk2.projectIndex.get(file);
-    if (projectAt2 !== void 0) now[projectAt2] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
-    else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
-  }
-  for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync3(path4.join(repository.dir, posix3.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
-  }
-  if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
-}
-async function versionsAt(repository, rev, paths, replaced) {
-  const isPolicy = policyPathRule(paths.given);
-  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  const listed = await runGit(["ls-tree", "-r", "-z", "--full-name", rev, "--", ...pathspecs], { cwd: repository.dir, context: replaced.context });
-  const projects = [];
-  const files = [];
-  for (const record of listed.toString("utf8").split("\0")) {
-    const tab = record.indexOf("	");
-    const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
-    const file = record.slice(tab + 1);
-    const projectAt2 = paths.projectFiles.indexOf(file);
-    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
-    if (projectAt2 >= 0) projects[projectAt2] = blob;
-    else if (isPolicy(file)) files.push({ file, blob });
-  }
-  const project = governing(projects);
-  return files.map(({ file, blob }) => ({ file, blob, project, order: replaced.order, ...replaced.removedBy ? { removedBy: replaced.removedBy } : {} }));
 }
 
 // src/reconcile/versions.ts
@@ -65407,8 +65519,8 @@ async function prunedFromHistory(context, declared) {
   return { pruned: [...past.scopes.values()], diagnostics: past.diagnostics };
 }
 async function prunedSince(rev, context, declared) {
-  const what = `--prune-from ${rev}`;
-  checkRevision(rev, "--prune-from");
+  const what = wordHint(hint("pruneFrom", rev));
+  checkRevision(rev, wordHint(hint("pruneFrom")));
   if (isNullRevision(rev)) return NOTHING_PRUNED;
   const repository = await openRepository(context.paths, context.cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
@@ -65857,6 +65969,14 @@ function deeperThan(value, limit) {
   return false;
 }
 
+// src/service/headers.ts
+function headerValue(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function headerText(value) {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 // src/service/read-switch.ts
 var AUTOJOIN_MISSING = /* @__PURE__ */ new Set([404, 405]);
 var LISTING_GONE = /* @__PURE__ */ new Set([404, 410]);
@@ -66056,7 +66176,7 @@ var DeadlineHandler = class {
 };
 function deadlineError(ms) {
   const seconds = ms % 1e3 === 0 ? `${ms / 1e3} s` : `${ms} ms`;
-  const message = `no complete answer within the ${seconds} request deadline (headers and body; --request-timeout or AUTOJOIN_REQUEST_TIMEOUT)`;
+  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint("requestTimeout")} or AUTOJOIN_REQUEST_TIMEOUT)`;
   return Object.assign(new Error(message), { code: DEADLINE_CODE });
 }
 
@@ -66213,9 +66333,6 @@ var PacedHandler = class {
     this.next.onResponseError?.(controller, error4);
   }
 };
-function headerValue(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 // src/service/trace.ts
 function traceRequests(hook) {
@@ -66412,7 +66529,7 @@ function retryDecider(policy, state) {
         attempt: retryState.counter,
         status: failure.code === "UND_ERR_REQ_RETRY" ? failure.statusCode : void 0,
         code: failure.code,
-        retryAfter: headerValue2(failure.headers?.["retry-after"]),
+        retryAfter: headerValue(failure.headers?.["retry-after"]),
         elapsedMs: Date.now() - startedAt
       },
       policy,
@@ -66472,9 +66589,6 @@ function transportError(request2, error4, attempts) {
   const detail = describeTlsFailure(error4) ?? (kind === "network" && typeof code === "string" ? `${message} (${code})` : message);
   return new ServiceError({ code: kind, method: request2.method, path: request2.path, detail, attempts, cause: error4 });
 }
-function headerValue2(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 // src/service/client.ts
 var CLIENT_DEFAULTS = {
@@ -66512,11 +66626,6 @@ function createClient(options) {
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    async listInvitations(listing, ref) {
-      const all = [];
-      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
-      return all;
-    },
     getAutojoin: async (ref) => await call({ method: "GET", path: autojoinStatePath(ref), credential: "apiKey", shape: "AutojoinState", notFoundIsNull: true }),
     syncAutojoin: async (body) => await call({ method: "POST", path: SYNC_PATH, credential: "apiKey", shape: "AutojoinState", body }),
     getFormStylePreset: async (id) => await call({ method: "GET", path: formStylePresetPath(id), credential: "accessToken", shape: "FormStylePreset" }),
@@ -66579,7 +66688,7 @@ function requestHeaders(spec, secret) {
   return headers2;
 }
 function deprecationNotice(spec) {
-  return spec.path.startsWith("/api/v1/invitations/by-group/") ? "the by-group listing is deprecated; use --read by-scope, or the default --read autojoin" : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
+  return spec.path.startsWith("/api/v1/invitations/by-group/") ? worded`the by-group listing is deprecated; use ${hint("read", "by-scope")}, or the default ${hint("read", "autojoin")}` : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 function checkedBody(spec, { parsed, attempts }, redact) {
   const problem = parsed.ok ? answerProblem(spec.shape, parsed.value) : parsed.problem;
@@ -66614,9 +66723,6 @@ function errorMessageOf(value) {
   if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === "string")) return oneLineMessage(message);
   if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4);
   return void 0;
-}
-function headerText(value) {
-  return Array.isArray(value) ? value.join(", ") : value;
 }
 function definedOnly(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
@@ -66751,7 +66857,7 @@ async function embedded(settings, start, notice3, askedFor) {
 function noService(options, refusal) {
   const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${PROJECT_FILE}`].join(", or ");
   const because = refusal ? ` and ${refusal}` : "";
-  const optIn = options.startEmbedded ? `; to use the local embedded emulator on purpose, pass --emulator or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
+  const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
   return new RunError(
     `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
     ExitCode2.error
@@ -66829,13 +66935,92 @@ function logLevel(flags, env) {
   if (fromEnv === "debug") return "verbose";
   return fromEnv === "quiet" ? "quiet" : "normal";
 }
-var current = createLogger({ level: "normal", write: (line) => process.stderr.write(`${line}
+var current2 = createLogger({ level: "normal", write: (line) => process.stderr.write(`${line}
 `) });
 function log() {
-  return current;
+  return current2;
 }
 function setLogger(logger) {
-  current = logger;
+  current2 = logger;
+}
+
+// src/plan/encode.ts
+var KEY_ORDER = [
+  "formatVersion",
+  "createdAt",
+  "target",
+  "owner",
+  "shard",
+  "summary",
+  "changes",
+  "notManagedHere",
+  "scopes",
+  "kind",
+  "key",
+  "scopeType",
+  "scope",
+  "scopeName",
+  "componentId",
+  "domain",
+  "reason",
+  "explicitEmpty",
+  "source",
+  "field",
+  "metadata",
+  "keptMetadata",
+  "before",
+  "after",
+  "added",
+  "removed",
+  "removalReasons",
+  "unchanged",
+  "fieldChanges",
+  "fingerprint",
+  "create",
+  "update",
+  "clear",
+  "domainsAdded",
+  "domainsRemoved",
+  "file",
+  "line",
+  "column"
+];
+var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+function encodePlan(plan) {
+  const deltas = plan.changes.map(domainDelta);
+  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] });
+  document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
+  return document;
+}
+function encodeChange(change, delta) {
+  const entries = [...Object.entries(change), ["added", delta.added], ["removed", delta.removed], ["unchanged", delta.unchanged]];
+  return orderedEntries(entries);
+}
+function serializePlan(plan) {
+  return `${JSON.stringify(encodePlan(plan), null, 2)}
+`;
+}
+function decodePlan(document) {
+  const { summary: _summary2, changes, ...rest } = document;
+  return { ...rest, changes: changes.map(decodeChange) };
+}
+function decodeChange(document) {
+  const { added: _added, removed: _removed, unchanged: _unchanged, ...change } = document;
+  return change;
+}
+function ordered(value) {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (!isPlainObject(value)) return value;
+  return orderedEntries(Object.entries(value));
+}
+function orderedEntries(entries) {
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
+}
+function compareKeys(a, b) {
+  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
+  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
+  return rankA - rankB || compareStrings(a, b);
 }
 
 // schemas/plan.schema.json
@@ -67282,7 +67467,7 @@ function planInconsistency(plan) {
   }
   const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged2) return notManaged2;
-  const summary3 = summarize(plan.changes, plan.scopes.length);
+  const summary3 = summarize(plan);
   const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
   return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary3[wrong]}` : null;
 }
@@ -67350,7 +67535,7 @@ function notManagedProblem(plan, covered) {
 }
 function listProblem(change) {
   for (const side of ["before", "after"]) {
-    if (!sameList2(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
+    if (!sameList(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
   }
   for (const domain of change.after) {
     const error4 = checkDomain(domain).find((finding) => finding.severity === "error");
@@ -67365,20 +67550,13 @@ function kindProblem(change, fingerprint2) {
   return null;
 }
 function derivedProblem(change) {
-  const before = new Set(change.before);
-  const after = new Set(change.after);
-  const added = change.after.filter((domain) => !before.has(domain));
-  const removed = change.before.filter((domain) => !after.has(domain));
-  if (!sameList2(change.added, added)) return `added does not match before/after (expected [${added.join(", ")}])`;
-  if (!sameList2(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
-  const unchanged = change.after.length - added.length;
+  const { added, removed, unchanged } = domainDelta(change);
+  if (!sameList(change.added, added)) return `added does not match before/after (expected [${added.join(", ")}])`;
+  if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
   if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
   const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
   if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
   return null;
-}
-function sameList2(a, b) {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 // src/plan/saved.ts
@@ -67394,51 +67572,6 @@ function planValidator() {
   validatePlan ??= createSchemaValidator({ allErrors: false }).compile(plan_schema_default);
   return validatePlan;
 }
-var KEY_ORDER = [
-  "formatVersion",
-  "createdAt",
-  "target",
-  "owner",
-  "shard",
-  "summary",
-  "changes",
-  "notManagedHere",
-  "scopes",
-  "kind",
-  "key",
-  "scopeType",
-  "scope",
-  "scopeName",
-  "componentId",
-  "domain",
-  "reason",
-  "explicitEmpty",
-  "source",
-  "field",
-  "metadata",
-  "keptMetadata",
-  "before",
-  "after",
-  "added",
-  "removed",
-  "removalReasons",
-  "unchanged",
-  "fieldChanges",
-  "fingerprint",
-  "create",
-  "update",
-  "clear",
-  "domainsAdded",
-  "domainsRemoved",
-  "file",
-  "line",
-  "column"
-];
-var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
-function serializePlan(plan) {
-  return `${JSON.stringify(ordered(plan), null, 2)}
-`;
-}
 function parsePlan(text, file = "plan file") {
   let value;
   try {
@@ -67446,7 +67579,7 @@ function parsePlan(text, file = "plan file") {
   } catch (error4) {
     throw new PlanFileError(`${file} is not JSON: ${error4.message}`);
   }
-  const version = isObject(value) ? value.formatVersion : void 0;
+  const version = isPlainObject(value) ? value.formatVersion : void 0;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError(
       `${file} has formatVersion ${version === void 0 ? "missing" : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
@@ -67457,7 +67590,7 @@ function parsePlan(text, file = "plan file") {
   checkChangesCovered(value, file);
   const inconsistency = planInconsistency(value);
   if (inconsistency) throw new PlanFileError(`${file} is not a valid plan: ${inconsistency}; nothing was applied`);
-  return value;
+  return decodePlan(value);
 }
 function planDigest(bytes) {
   return createHash4("sha256").update(bytes).digest("hex");
@@ -67475,20 +67608,6 @@ function describeError2(error4) {
   const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
   const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
   return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
-}
-function ordered(value) {
-  if (Array.isArray(value)) return value.map(ordered);
-  if (!isObject(value)) return value;
-  const keys = Object.keys(value).sort(compareKeys);
-  return Object.fromEntries(keys.map((key) => [key, ordered(value[key])]));
-}
-function compareKeys(a, b) {
-  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
-  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
-  return rankA - rankB || compareStrings(a, b);
-}
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // src/plan/redacted.ts
@@ -67516,16 +67635,17 @@ function showDomain(domain) {
   const unicode = domainToUnicode3(domain);
   return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
 }
-function changeDetail(change) {
+function changeDetail(change, delta = domainDelta(change)) {
   const pruned = change.reason === "pruned" ? " (policy file deleted)" : change.reason === "replaced" ? " (--replace: written again as the file says)" : "";
+  const { added, removed, unchanged } = delta;
   switch (change.kind) {
     case "create":
-      return `create: +${change.added.length}${pruned}`;
+      return `create: +${added.length}${pruned}`;
     case "update":
       if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
-      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
+      return `update: +${added.length} -${removed.length}, ${unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case "clear":
-      return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
+      return `clear (deactivates autojoin${joinedThrough(change)}): -${removed.length}${pruned}`;
   }
 }
 function fieldsChanged(change) {
@@ -67537,7 +67657,9 @@ function fieldsChanged(change) {
 function onlyMarksOwner(change) {
   const fields = change.fieldChanges ?? [];
   const [only] = fields;
-  return change.kind === "update" && change.added.length === 0 && change.removed.length === 0 && fields.length === 1 && only?.field === "owner" && only.before === null;
+  if (change.kind !== "update" || fields.length !== 1 || only?.field !== "owner" || only.before !== null) return false;
+  const { added, removed } = domainDelta(change);
+  return added.length === 0 && removed.length === 0;
 }
 var MAX_VALUE_CHARS = 200;
 function fieldLines(change) {
@@ -67577,9 +67699,9 @@ function joinedThrough(change) {
   const accepts = change.autojoin?.acceptsCount ?? 0;
   return accepts > 0 ? `; ${accepts} ${accepts === 1 ? "person" : "people"} joined through it` : "";
 }
-function domainLines(change, context) {
-  const removed = new Set(change.removed);
-  const added = new Set(change.added);
+function domainLines(change, context, delta = domainDelta(change)) {
+  const removed = new Set(delta.removed);
+  const added = new Set(delta.added);
   const lines2 = [];
   for (const domain of /* @__PURE__ */ new Set([...change.before, ...change.after])) {
     if (removed.has(domain)) lines2.push({ sign: "-", domain });
@@ -67636,6 +67758,34 @@ function driftSummaryLine(plan) {
   return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
 }
 
+// src/render/view.ts
+function changeView(change, context) {
+  const origin = change.origin && change.outside ? { label: ORIGIN_LABEL[change.origin], action: driftAction(change), outside: outsideLine(change.outside) } : null;
+  const delta = domainDelta(change);
+  return {
+    sign: KIND_SIGN[change.kind],
+    delta,
+    detail: changeDetail(change, delta),
+    origin,
+    removal: removalLine(change),
+    domains: domainLines(change, context, delta),
+    fields: fieldLines(change),
+    sent: sentFieldLines(change)
+  };
+}
+function planView(plan) {
+  const summary3 = plan.changes.length > 0 ? summarize(plan) : null;
+  const headline = driftSummaryLine(plan);
+  return {
+    target: targetLine(plan),
+    summary: summary3,
+    counts: summary3 === null ? noChangesLine(plan.scopes.length) : summaryLine(summary3),
+    ownership: [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null),
+    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map(notManagedEntry),
+    drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) }
+  };
+}
+
 // src/render/bounded.ts
 var PARAGRAPH = "\n\n";
 function joinBounded(input) {
@@ -67667,9 +67817,10 @@ function assemble(input, blocks, note) {
 var COMMENT_MAX_CHARS = 6e4;
 function renderMarkdown(plan, options = {}) {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const blocks = planBlocks(plan);
+  const view = planView(plan);
+  const blocks = planBlocks(plan, view);
   return joinBounded({
-    head: renderHead(plan, options.title ?? "autojoin-sync plan"),
+    head: renderHead(plan, view, options.title ?? "autojoin-sync plan"),
     blocks: blocks.map((block) => block.text),
     preference: preferred(blocks),
     footer: options.footer,
@@ -67677,14 +67828,13 @@ function renderMarkdown(plan, options = {}) {
     omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
   });
 }
-function planBlocks(plan) {
-  const ofChange = (change) => ({
-    text: renderDetails(change),
-    rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0,
-    size: change.added.length + change.removed.length
-  });
-  const notManaged2 = renderNotManaged(plan);
-  const driftHead = renderDriftHead(plan);
+function planBlocks(plan, view) {
+  const ofChange = (change) => {
+    const shown = changeView(change, true);
+    return { text: renderDetails(change, shown), rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
+  };
+  const notManaged2 = renderNotManaged(plan, view);
+  const driftHead = renderDriftHead(view);
   return [
     ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
     ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
@@ -67692,38 +67842,32 @@ function planBlocks(plan) {
     ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
   ];
 }
-function renderHead(plan, title) {
+function renderHead(plan, view, title) {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
-  const target = targetLine(plan);
   const heading = `### ${title}
 
-${target === null ? "" : `:warning: ${escapeMarkdown(target)}
+${view.target === null ? "" : `:warning: ${escapeMarkdown(view.target)}
 
 `}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
-  const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
-}
-function ownershipNotes(plan) {
-  const lines2 = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
-  return lines2.map((line) => `
+  const notes = view.ownership.map((line) => `
 
 ${escapeMarkdown(line)}`).join("");
+  if (view.summary === null) return `${heading}${view.counts}${shard}${notes}`;
+  return `${heading}**${view.counts}** Domains: +${view.summary.domainsAdded} -${view.summary.domainsRemoved}.${shard}${notes}`;
 }
-function renderDriftHead(plan) {
-  const headline = driftSummaryLine(plan);
-  if (headline === null) return null;
-  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
+function renderDriftHead(view) {
+  if (view.drift === null) return null;
+  const kept = view.drift.kept.map((entry) => `- ${escapeMarkdown(entry)}`);
   return `#### Changed outside this repository
 
-${escapeMarkdown(headline)}${kept.length > 0 ? `
+${escapeMarkdown(view.drift.headline)}${kept.length > 0 ? `
 
 ${kept.join("\n")}` : ""}`;
 }
 var NOT_MANAGED_SHOWN = 50;
-function renderNotManaged(plan) {
+function renderNotManaged(plan, view) {
   if (plan.notManagedHere.length === 0) return null;
-  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
+  const shown = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
   const more = plan.notManagedHere.length - shown.length;
   const rest = more > 0 ? `
 - \u2026and ${more} more (the plan JSON lists them all)` : "";
@@ -67733,25 +67877,25 @@ ${shown.join("\n")}${rest}
 
 </details>`;
 }
-function renderDetails(change) {
-  const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
+function renderDetails(change, view) {
+  const body = view.domains.map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
   const fence = fenceFor(body);
   const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : "";
   const open3 = change.kind === "clear" ? " open" : "";
-  const summary3 = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${changeDetail(change)}`;
+  const summary3 = `<code>${view.sign}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${view.detail}`;
   return `<details${open3}><summary>${summary3}</summary>
 
-${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff
+${originLines(view)}${sourceLine(change, view)}${fieldList(change, view)}${fence}diff
 ${body}
 ${fence}
 
 </details>`;
 }
-function originLines(change) {
-  if (!change.origin || !change.outside) return "";
-  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.
+function originLines(view) {
+  if (view.origin === null) return "";
+  return `**${escapeMarkdown(view.origin.label)}**; ${escapeMarkdown(view.origin.action)}.
 
-${escapeMarkdown(outsideLine(change.outside))}
+${escapeMarkdown(view.origin.outside)}
 
 `;
 }
@@ -67764,20 +67908,20 @@ ${items}
 
 `;
 }
-function fieldList(change) {
-  const sent = sentFieldLines(change).map((line) => change.kind === "create" ? `sent: ${line}` : line);
-  const lines2 = [...fieldLines(change), ...sent];
+function fieldList(change, view) {
+  const sent = view.sent.map((line) => change.kind === "create" ? `sent: ${line}` : line);
+  const lines2 = [...view.fields, ...sent];
   return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
 
 `;
 }
-function sourceLine(change) {
+function sourceLine(change, view) {
   if (!change.source) return "";
   const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
   if (change.reason !== "pruned") return `Declared in ${where2}.
 
 `;
-  const removal = removalLine(change);
+  const removal = view.removal;
   if (removal === null) return `Policy file deleted (it was ${where2} at the --prune-from revision).
 
 `;
@@ -67831,6 +67975,12 @@ function isActiveAutojoin(invitation) {
 function activeAutojoinOf(state) {
   const invitation = state.invitation ?? null;
   return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+function withDeactivatedMetadata(live, state) {
+  const invitation = state.invitation ?? null;
+  if (live.autojoin !== null || invitation?.deactivated !== true) return live;
+  const metadata = invitation.metadata ?? null;
+  return metadata === null ? live : { ...live, deactivatedMetadata: metadata };
 }
 function showsActiveAutojoin(state) {
   return activeAutojoinOf(state) !== null && state.autojoinDomains.length > 0;
@@ -67968,7 +68118,7 @@ async function call2b(client, ref, wanted) {
 }
 function fromCall2b(ref, state) {
   const autojoin = activeAutojoinOf(state);
-  return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
+  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []), state);
 }
 async function readByListing(client, ref, listing, wanted, signal) {
   let autojoin = null;
@@ -67983,7 +68133,7 @@ async function readByListing(client, ref, listing, wanted, signal) {
     return liveScopeOf(ref, autojoin, targets);
   }
   checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
-  return liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
+  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state)), state);
 }
 function checkAgreement(listing, autojoin, state) {
   if (autojoin !== null === showsActiveAutojoin(state)) return;
@@ -68074,7 +68224,7 @@ function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
     componentId: change.componentId
   };
   if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  const digest = stateDigest({ ...body, metadata: change.metadata });
+  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
   body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
   return body;
 }
@@ -68122,17 +68272,17 @@ var ScopeTargetError = class extends Error {
 };
 function parseTargets(include = [], exclude = []) {
   if (include.length === 0 && exclude.length === 0) return void 0;
-  return { include: new Set(include.map((key) => keyOf3("--scope", key))), exclude: new Set(exclude.map((key) => keyOf3("--exclude-scope", key))) };
+  return { include: new Set(include.map((key) => keyOf3("scope", key))), exclude: new Set(exclude.map((key) => keyOf3("excludeScope", key))) };
 }
-function keyOf3(flag, text) {
+function keyOf3(setting, text) {
   try {
     return scopeKey(parseScopeKey(text));
   } catch (error4) {
-    throw new ScopeTargetError(`${flag}: ${error4.message}`);
+    throw new ScopeTargetError(worded`${hint(setting)}: ${error4.message}`);
   }
 }
 function parseReplace(values = []) {
-  return new Set(values.map((key) => keyOf3("--replace", key)));
+  return new Set(values.map((key) => keyOf3("replace", key)));
 }
 function inTargetsOf(targets) {
   if (targets === void 0) return () => true;
@@ -68150,8 +68300,8 @@ function checkTargetsMatched(targets, declared) {
 // src/reconcile/changed.ts
 import { resolve as resolve2 } from "node:path";
 async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
-  const what = `--changed-since ${rev}`;
-  checkRevision(rev, "--changed-since");
+  const what = wordHint(hint("changedSince", rev));
+  checkRevision(rev, wordHint(hint("changedSince")));
   const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
   const changed = await changedPolicyFiles(rev, paths, repository);
@@ -68173,26 +68323,26 @@ async function deletedSince(rev, previous, repository, options) {
 async function loadChangedSince(rev, paths, options) {
   const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
   if (deleted.length > 0) {
-    const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(", ")}, \u2026` : deleted.join(", ");
+    const listed = firstItems(deleted, 5, () => ", \u2026");
     options.notice?.(
-      `${deleted.length} scope(s) lost their policy since ${rev} (${listed}); --changed-since never prunes, so it leaves them as they are: the full plan (without --changed-since) clears them`
+      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint("changedSince")} never prunes, so it leaves them as they are: the full plan (without ${hint("changedSince")}) clears them`
     );
   }
   return load;
 }
 async function changedPolicyFiles(rev, paths, repository) {
   const given = paths.length > 0 ? paths : ["."];
-  const options = { cwd: repository.cwd, context: `--changed-since ${rev}` };
+  const options = { cwd: repository.cwd, context: wordHint(hint("changedSince", rev)) };
   const scope = ["--", ...given];
   const isPolicy = policyPathRule(given);
-  const [diff2, untracked] = (await Promise.all([
+  const [diff, untracked] = (await Promise.all([
     runGit(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], options),
     runGit(["ls-files", "-z", "--others", "--exclude-standard", ...scope], options)
   ])).map((output) => output.toString("utf8").split("\0").filter((field) => field !== ""));
   const present = new Set(untracked.filter(isPolicy));
   const previous = /* @__PURE__ */ new Set();
-  for (let i = 0; i + 1 < diff2.length; i += 2) {
-    const [status, file] = [diff2[i], diff2[i + 1]];
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const [status, file] = [diff[i], diff[i + 1]];
     if (!isPolicy(file)) continue;
     if (status !== "D") present.add(file);
     if (status !== "A") previous.add(file);
@@ -68246,23 +68396,25 @@ async function readFilesAt(commit, files, cwd) {
 // src/reconcile/ownership.ts
 var OwnedElsewhereError = class extends Error {
   constructor(scopes, owner) {
-    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
-    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : "";
-    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(" ");
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner "${scope.owner}")`), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
     super(
-      `${named.join(", ")}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} (action input take-ownership), or set \`owner\` in autojoin-sync.yaml if this repository is that owner.`
+      `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + "or set `owner` in autojoin-sync.yaml if this repository is that owner."
     );
     this.scopes = scopes;
+    this.hints = [override];
     this.name = "OwnedElsewhereError";
   }
   scopes;
+  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
+  hints;
 };
 function parseTakeOwnership(values) {
   const keys = /* @__PURE__ */ new Set();
   for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
     const text = item.trim();
     if (text === "") continue;
-    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint("takeOwnership", JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
     keys.add(scopeKey(parseScopeKey(text)));
   }
   return keys;
@@ -68297,7 +68449,7 @@ function ownershipLiveProblem(change, now, owner) {
   return null;
 }
 function liveFieldValue(now, field) {
-  if (field === "owner") return liveMarker(now)?.owner ?? null;
+  if (field === "owner") return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
   if (field === "metadata") return withoutMarker(now?.metadata) ?? null;
   return now?.scopeName ?? null;
 }
@@ -68317,7 +68469,7 @@ async function readSavedPlan(file, sha256) {
 }
 function checkDigest(file, bytes, expected) {
   const pinned = expected.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError("--plan-sha256 needs the 64 hex characters `plan --out` printed");
+  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint("planSha256")} needs the 64 hex characters \`plan --out\` printed`);
   const actual = planDigest(bytes);
   if (actual !== pinned) {
     throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
@@ -68353,7 +68505,7 @@ function pruneRequest(options) {
   const chosen = options.settings.prune;
   if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
   if (options.pruneFrom !== void 0 || chosen === true) {
-    throw new Error("--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears");
+    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
   }
   return { history: false };
 }
@@ -68399,9 +68551,9 @@ async function noticeUnpruned(context, declared, notice3) {
   if (!notice3) return;
   const left = await undeclaredInHistory(context, declared);
   if (!left || left.length === 0) return;
-  const listed = left.length > 5 ? `${left.slice(0, 5).join(", ")}, \u2026` : left.join(", ");
+  const listed = firstItems(left, 5, () => ", \u2026");
   notice3(
-    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared`
+    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`
   );
 }
 async function loadToPlan(paths, options, streaming) {
@@ -68567,9 +68719,9 @@ function markEchoedSecrets(plan) {
   if (!hasOutputSecrets()) return plan;
   const marked = markRedacted(plan, holdsSecret);
   if (marked.redacted !== void 0) {
-    const where2 = marked.redacted.length > 0 ? ` (${marked.redacted.slice(0, 5).join(", ")}${marked.redacted.length > 5 ? ", \u2026" : ""})` : "";
+    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
     log().warn(
-      `the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with --plan`
+      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
     );
   }
   return marked;
@@ -68924,7 +69076,7 @@ async function serversOf(request2, project, env) {
   }
 }
 function serverSource(request2, project, env) {
-  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? "--dns-server", servers: request2.servers };
+  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
   const configured = project.dns?.servers ?? [];
   if (configured.length > 0) return { where: "dns.servers in autojoin-sync.yaml", servers: configured };
   const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
@@ -68976,7 +69128,7 @@ async function planStep(inputs, context, settings, onPlan) {
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
     const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
-    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
+    return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error4) => {
     if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
@@ -69027,7 +69179,7 @@ async function applyStep(inputs, context, settings, onPlan) {
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, "apply"), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}
 ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-    const summary3 = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
+    const summary3 = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
     return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });
@@ -69062,11 +69214,7 @@ async function planFor(inputs, context, settings, client) {
   });
 }
 function takeOwnershipOf(inputs) {
-  try {
-    return parseTakeOwnership(inputs.takeOwnership);
-  } catch (error4) {
-    throw new Error(`input take-ownership: ${error4.message.replace(/^--take-ownership /, "")}`);
-  }
+  return parseTakeOwnership(inputs.takeOwnership);
 }
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
@@ -69147,9 +69295,8 @@ function planCommentFooter(inputs, context) {
   return commentFooter(planCommentMarker(inputs), context.runUrl);
 }
 function failedScopesMessage(failed) {
-  const shown = failed.slice(0, 5).map((f) => `${f.key}: ${f.reason}`).join("; ");
-  const more = failed.length > 5 ? `; and ${failed.length - 5} more` : "";
-  return `${plural(failed.length, "scope")} failed to apply (${shown}${more}); run apply again to finish`;
+  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, "; ");
+  return `${plural(failed.length, "scope")} failed to apply (${shown}); run apply again to finish`;
 }
 
 // src/reconcile/adopt.ts
@@ -69254,7 +69401,7 @@ function columnOf(text, offset) {
 }
 function lineOffset(text, line) {
   let offset = 0;
-  for (let current2 = 1; current2 < line; current2++) {
+  for (let current3 = 1; current3 < line; current3++) {
     const next = text.indexOf("\n", offset);
     if (next === -1) return text.length;
     offset = next + 1;
@@ -69389,11 +69536,65 @@ function pullRequestBody(adopted, conflicts) {
   ].join("\n") + left;
 }
 
+// src/cli/wording.ts
+var CLI_FLAGS = {
+  maxRemovals: "--max-removals",
+  maxRemovalPercent: "--max-removal-percent",
+  allowEmpty: "--allow-empty",
+  prune: "--prune",
+  read: "--read",
+  requestTimeout: "--request-timeout",
+  emulator: "--emulator",
+  allowNoPolicies: "--allow-no-policies",
+  pruneFrom: "--prune-from",
+  changedSince: "--changed-since",
+  scope: "--scope",
+  excludeScope: "--exclude-scope",
+  replace: "--replace",
+  shard: "--shard",
+  takeOwnership: "--take-ownership",
+  componentId: "--component-id",
+  planFile: "--plan",
+  planSha256: "--plan-sha256",
+  dnsServers: "--dns-server",
+  blame: "--blame"
+};
+
+// src/action/wording.ts
+var ACTION_INPUTS = {
+  maxRemovals: "max-removals",
+  maxRemovalPercent: "max-removal-percent",
+  allowEmpty: "allow-empty",
+  prune: "prune",
+  read: "read",
+  requestTimeout: null,
+  emulator: null,
+  allowNoPolicies: "allow-no-policies",
+  pruneFrom: "prune-from",
+  changedSince: null,
+  scope: "scope",
+  excludeScope: "exclude-scope",
+  replace: null,
+  shard: null,
+  takeOwnership: "take-ownership",
+  componentId: null,
+  planFile: "plan-file",
+  planSha256: "plan-sha256",
+  dnsServers: "dns-servers",
+  blame: null
+};
+var actionWording = ({ setting, value }) => {
+  const input = ACTION_INPUTS[setting];
+  if (input === null) return `the CLI's ${CLI_FLAGS[setting]}`;
+  return value === void 0 ? `input ${input}` : `input ${input}: ${valueText(value)}`;
+};
+
 // src/action/main.ts
 async function run() {
   const secrets = [getInput("api-key"), getInput("github-token"), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
   setOutputSecrets(secrets);
+  useWording(actionWording);
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info2(line) }));
   let planned = { hasChanges: false };
   try {

@@ -24,3 +24,13 @@ export function flatString(text: string): string {
   text.charCodeAt(0);
   return text;
 }
+
+/**
+ * The first `max` items, then how many are left out: `team/a, team/b and 3 more`.
+ * @param more words for the `hidden` items left out (` and 3 more` by default, `, …` for a preview)
+ * @param separator between the items shown
+ */
+export function firstItems(items: readonly string[], max: number, more = (hidden: number): string => ` and ${hidden} more`, separator = ', '): string {
+  const shown = items.slice(0, max).join(separator);
+  return items.length > max ? shown + more(items.length - max) : shown;
+}

@@ -17,6 +17,8 @@ import { annotate, applyStep, planStep, validateStep, type OnPlan, type PlanOutp
 import { adoptStep } from './adopt-step.js';
 import type { RunSettings } from '../run/settings.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
+import { useWording } from '../hint.js';
+import { actionWording } from './wording.js';
 
 /**
  * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
@@ -27,6 +29,8 @@ export async function run(): Promise<void> {
   const secrets = [core.getInput('api-key'), core.getInput('github-token'), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
   setOutputSecrets(secrets);
+  // Every message that names a setting names its input, not the CLI's flag (src/hint.ts).
+  useWording(actionWording);
   // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
   let planned: PlanOutputs = { hasChanges: false };

@@ -10,10 +10,10 @@ import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
-import { plural } from '../text.js';
+import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, planDigest, serializePlan, type Plan } from '../plan/index.js';
+import { findViolations, planDigest, serializePlan, summarize, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -35,7 +35,7 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsSettings, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { headCommit } from '../reconcile/git.js';
+import { headCommit } from '../git/run.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -95,7 +95,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
     const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
     const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
-    return { exitCode: code, summary: summaryLine(plan.summary), hasChanges: pending, planJson, planSha256, driftCount };
+    return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -140,7 +140,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-    const summary = `${summaryLine(plan.summary)} ${applySummaryLine(report)}`;
+    const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
     return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
   });
@@ -182,13 +182,9 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
   });
 }
 
-/** The scopes of input take-ownership; a value that is not TYPE/ID names the input. */
+/** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/wording.ts). */
 function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
-  try {
-    return parseTakeOwnership(inputs.takeOwnership);
-  } catch (error) {
-    throw new Error(`input take-ownership: ${(error as Error).message.replace(/^--take-ownership /, '')}`);
-  }
+  return parseTakeOwnership(inputs.takeOwnership);
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
@@ -294,7 +290,6 @@ function planCommentFooter(inputs: ActionInputs, context: WorkflowContext): stri
 }
 
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
-  const shown = failed.slice(0, 5).map((f) => `${f.key}: ${f.reason}`).join('; ');
-  const more = failed.length > 5 ? `; and ${failed.length - 5} more` : '';
-  return `${plural(failed.length, 'scope')} failed to apply (${shown}${more}); run apply again to finish`;
+  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, '; ');
+  return `${plural(failed.length, 'scope')} failed to apply (${shown}); run apply again to finish`;
 }

@@ -32,27 +32,38 @@ function parseConcurrency(text: string): number {
   return value;
 }
 
-/** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
-export function emulatorOption(): Option {
-  return new Option('--emulator', 'run against the embedded local emulator (state in .autojoin-sync/emulator.json beside autojoin-sync.yaml), even in CI or with AUTOJOIN_API_KEY set');
+/** @returns a factory of a flag without a value: each command gets its own Option (commander keeps state on it). */
+function switchOption(flags: string, description: string): () => Option {
+  return () => new Option(flags, description);
 }
+
+/** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
+export const emulatorOption = switchOption(
+  '--emulator',
+  'run against the embedded local emulator (state in .autojoin-sync/emulator.json beside autojoin-sync.yaml), even in CI or with AUTOJOIN_API_KEY set',
+);
 
 /** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */
-export function allowNoPoliciesOption(): Option {
-  return new Option('--allow-no-policies', 'go ahead when the paths hold no policy file (e.g. to prune every scope)');
-}
+export const allowNoPoliciesOption = switchOption('--allow-no-policies', 'go ahead when the paths hold no policy file (e.g. to prune every scope)');
 
 /** `--prune`: pruning is on by default; the flag is still accepted (and beats `prune: false` of the project file). */
-export function pruneOption(): Option {
-  return new Option(
-    '--prune',
-    'clear every scope a policy file declared in git history (any commit reachable from HEAD, every side of every merge) that no file in the working tree declares now; on by default (needs the full history: fetch-depth: 0)',
-  );
-}
+export const pruneOption = switchOption(
+  '--prune',
+  'clear every scope a policy file declared in git history (any commit reachable from HEAD, every side of every merge) that no file in the working tree declares now; on by default (needs the full history: fetch-depth: 0)',
+);
 
 /** `--no-prune`: turns pruning off, whatever `prune` in the project file says. */
-export function noPruneOption(): Option {
-  return new Option('--no-prune', 'do not prune (as prune: false in autojoin-sync.yaml); the plan then says how many scopes history holds that no file declares');
+export const noPruneOption = switchOption(
+  '--no-prune',
+  'do not prune (as prune: false in autojoin-sync.yaml); the plan then says how many scopes history holds that no file declares',
+);
+
+/**
+ * `--format <format>`: how a command writes its result.
+ * @param choices the formats, the default first
+ */
+export function formatOption(choices: readonly string[], description = 'output format'): Option {
+  return new Option('--format <format>', description).choices(choices).default(choices[0]);
 }
 
 /** `--take-ownership TYPE/ID` (repeatable): write, or clear when pruned, a scope another owner's marker (or none) claims. */

@@ -3,7 +3,7 @@ import { loadPolicies, type Policy } from '../policy/index.js';
 import type { RunSettings } from '../run/settings.js';
 import { RunError } from '../run/exit-codes.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { printDiagnostics } from './session.js';
+import { printDiagnostics } from './print.js';
 
 /**
  * Loads the policies with every domain entry placed (rules are not checked: a listing is wanted

@@ -6,12 +6,16 @@ import { ExitCode, RunError } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
 import { setOutputSecrets, writeStderr } from '../run/output.js';
 import { configuredSecrets } from '../run/secrets.js';
+import { useWording } from '../hint.js';
 import { buildProgram } from './program.js';
+import { cliWording } from './wording.js';
 
 /** Parses `argv` and runs its command; a failure is reported on stderr and sets the process exit code. */
 export async function runProgram(argv: string[]): Promise<void> {
   // Before anything can print: every output sink hides the secrets of the environment.
   setOutputSecrets(configuredSecrets(process.env).map((secret) => secret.value));
+  // Every message that names a setting names its flag (src/hint.ts).
+  useWording(cliWording);
   try {
     await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {

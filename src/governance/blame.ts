@@ -8,14 +8,12 @@
  * by no other, not even by a merge's own resolution, and unchanged in the working tree), and they
  * skip their blame: with thousands of files, a process per file is most of the time.
  */
-import { execFile } from 'node:child_process';
 import { posix } from 'node:path';
-import { promisify } from 'node:util';
 import { forEachBounded } from '../concurrency.js';
+import { GitFailedError, runGit } from '../git/run.js';
+import { hint, worded } from '../hint.js';
 import type { BlameInfo } from './inventory.js';
 
-const run = promisify(execFile);
-const MAX_OUTPUT = 64 * 1024 * 1024;
 const NOT_COMMITTED = /^0{40,64}$/;
 
 /** Who last touched each line of one file: `lines[n]` for 1-based line n. */
@@ -88,18 +86,15 @@ async function readHistory(cwd: string): Promise<{ once: Map<string, BlameInfo>;
 }
 
 async function gitText(args: string[], cwd: string): Promise<string> {
-  return (await run('git', args, { cwd, maxBuffer: MAX_OUTPUT, encoding: 'utf8' })).stdout;
+  return (await runGit(args, { cwd, context: '--blame' })).toString('utf8');
 }
 
 async function blameOne(file: string, cwd: string, atHead: boolean): Promise<string> {
   try {
-    const args = ['blame', '--porcelain', ...(atHead ? ['HEAD'] : []), '--', file];
-    const { stdout } = await run('git', args, { cwd, maxBuffer: MAX_OUTPUT, encoding: 'utf8' });
-    return stdout;
+    return await gitText(['blame', '--porcelain', ...(atHead ? ['HEAD'] : []), '--', file], cwd);
   } catch (error) {
-    const { stderr } = error as { stderr?: unknown };
-    const first = (typeof stderr === 'string' && stderr !== '' ? stderr : (error as Error).message).trim().split('\n')[0];
-    throw new Error(`--blame: git blame ${file} failed: ${first} (--blame needs the policy files in a git repository)`);
+    const first = error instanceof GitFailedError ? error.detail : (error as Error).message;
+    throw new Error(worded`${hint('blame')}: git blame ${file} failed: ${first} (${hint('blame')} needs the policy files in a git repository)`);
   }
 }
 

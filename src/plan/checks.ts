@@ -1,11 +1,12 @@
 /**
  * A saved plan is input, not a record to trust: anyone who can touch the file between the plan
  * job and the apply job can edit it. apply POSTs `scope`, `scopeType` and `after`, while
- * reviewers, the renderers and the safety limits read `key`, `added` and `removed`; if those
- * could disagree, an edited plan would widen access while showing the reviewed diff. So every
- * derived field is recomputed from the fields apply writes and must match, and everything apply
- * writes must pass the checks a policy file passes. What no check can catch is a wholly
- * consistent forgery: that is what `--plan-sha256` pins (README, Security).
+ * reviewers read `key` and the document's `added`, `removed` and `summary`; if those could
+ * disagree, an edited plan would widen access while showing the reviewed diff. So every derived
+ * field is recomputed (derived.ts) from the fields apply writes and must match before the
+ * decoder drops it (encode.ts), and everything apply writes must pass the checks a policy file
+ * passes. What no check can catch is a wholly consistent forgery: that is what `--plan-sha256`
+ * pins (README, Security).
  *
  * Order of the checks: fingerprints (keys unique), then each change (key, fields a policy file
  * could hold, domains, kind, derived lists), then the summary. The first problem is reported.
@@ -14,10 +15,12 @@ import { comparableDomains } from '../domain.js';
 import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
 import { splitScopeKey, scopeKey } from '../scope.js';
-import { NO_AUTOJOIN, summarize } from './plan.js';
+import { NO_AUTOJOIN } from './plan.js';
 import { canonicalJson } from './fields.js';
 import { isReservedKey } from './ownership.js';
-import type { Change, ChangeKind, Plan } from './types.js';
+import { domainDelta, sameList, summarize } from './derived.js';
+import type { ChangeDocument, PlanDocument } from './encode.js';
+import type { ChangeKind } from './types.js';
 
 /**
  * The consistency step of trusting a saved plan (src/reconcile/saved-plan.ts): every change has a
@@ -25,7 +28,7 @@ import type { Change, ChangeKind, Plan } from './types.js';
  * unchecked), then {@link planInconsistency}.
  * @returns null, or the whole message naming `file` and the first problem
  */
-export function consistencyProblem(plan: Plan, file: string): string | null {
+export function consistencyProblem(plan: PlanDocument, file: string): string | null {
   const covered = new Set(plan.scopes.map((scope) => scope.key));
   const index = plan.changes.findIndex((change) => !covered.has(change.key));
   if (index >= 0) return `${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`;
@@ -38,7 +41,7 @@ export function consistencyProblem(plan: Plan, file: string): string | null {
  * fingerprint in `scopes` (consistencyProblem checks that first).
  * @returns null when it does, else the first problem, e.g. `/changes/0 (team/a): added does not match before/after`
  */
-export function planInconsistency(plan: Plan): string | null {
+export function planInconsistency(plan: PlanDocument): string | null {
   const fingerprints = scopeProblem(plan);
   if (fingerprints) return fingerprints;
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
@@ -50,12 +53,12 @@ export function planInconsistency(plan: Plan): string | null {
   }
   const notManaged = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
   if (notManaged) return notManaged;
-  const summary = summarize(plan.changes, plan.scopes.length);
+  const summary = summarize(plan);
   const wrong = (Object.keys(summary) as (keyof typeof summary)[]).find((name) => summary[name] !== plan.summary[name]);
   return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary[wrong]}` : null;
 }
 
-function scopeProblem(plan: Plan): string | null {
+function scopeProblem(plan: PlanDocument): string | null {
   const seen = new Set<string>();
   for (const [index, { key }] of plan.scopes.entries()) {
     if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
@@ -67,7 +70,7 @@ function scopeProblem(plan: Plan): string | null {
   return null;
 }
 
-function changeProblem(change: Change, fingerprint: string, seen: ReadonlySet<string>): string | null {
+function changeProblem(change: ChangeDocument, fingerprint: string, seen: ReadonlySet<string>): string | null {
   if (seen.has(change.key)) return 'a second change of the same scope';
   if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
   const policy = {
@@ -84,7 +87,7 @@ function changeProblem(change: Change, fingerprint: string, seen: ReadonlySet<st
 }
 
 /** What `fieldChanges` shows as the new name or metadata must be what apply sends. */
-function fieldProblem(change: Change): string | null {
+function fieldProblem(change: ChangeDocument): string | null {
   for (const field of change.fieldChanges ?? []) {
     if (field.field === 'owner') continue; // ownershipProblem
     const sent = canonicalJson(change[field.field] ?? null);
@@ -97,7 +100,7 @@ function fieldProblem(change: Change): string | null {
  * apply marks every write with the plan's owner: an owner change must show that owner as its new
  * value, and the kept live keys must hold no marker key (the marker is apply's to write).
  */
-function ownershipProblem(change: Change, owner: string): string | null {
+function ownershipProblem(change: ChangeDocument, owner: string): string | null {
   const shown = (change.fieldChanges ?? []).filter((field) => field.field === 'owner');
   if (shown.length > 1) return 'fieldChanges shows owner twice';
   const after = shown[0]?.after;
@@ -109,7 +112,7 @@ function ownershipProblem(change: Change, owner: string): string | null {
 }
 
 /** Each scope left as it is live (`drift: keep`) appears once, is covered, and is not written. */
-function driftProblem(plan: Plan, covered: ReadonlyMap<string, string>): string | null {
+function driftProblem(plan: PlanDocument, covered: ReadonlyMap<string, string>): string | null {
   const seen = new Set<string>();
   const changed = new Set(plan.changes.map((change) => change.key));
   for (const [index, entry] of plan.drift.entries()) {
@@ -120,7 +123,7 @@ function driftProblem(plan: Plan, covered: ReadonlyMap<string, string>): string 
 }
 
 /** Each scope left alone as not managed here appears once, and is neither changed nor covered. */
-function notManagedProblem(plan: Plan, covered: ReadonlyMap<string, string>): string | null {
+function notManagedProblem(plan: PlanDocument, covered: ReadonlyMap<string, string>): string | null {
   const seen = new Set<string>();
   for (const [index, entry] of plan.notManagedHere.entries()) {
     if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
@@ -131,7 +134,7 @@ function notManagedProblem(plan: Plan, covered: ReadonlyMap<string, string>): st
 }
 
 /** before and after in the form the differ writes (normalized, unique, sorted); every domain of after valid. */
-function listProblem(change: Change): string | null {
+function listProblem(change: ChangeDocument): string | null {
   for (const side of ['before', 'after'] as const) {
     if (!sameList(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
   }
@@ -143,27 +146,20 @@ function listProblem(change: Change): string | null {
 }
 
 /** The kind follows from after and the fingerprint: [] clears; no autojoin creates; else it updates. */
-function kindProblem(change: Change, fingerprint: string): string | null {
+function kindProblem(change: ChangeDocument, fingerprint: string): string | null {
   const expected: ChangeKind = change.after.length === 0 ? 'clear' : fingerprint === NO_AUTOJOIN ? 'create' : 'update';
   if (change.kind !== expected) return `kind is ${change.kind}, but before/after and the fingerprint make it ${expected}`;
   if (change.reason === 'pruned' && change.explicitEmpty === true) return 'a pruned scope cannot say domains: [] (explicitEmpty)';
   return null;
 }
 
-function derivedProblem(change: Change): string | null {
-  const before = new Set(change.before);
-  const after = new Set(change.after);
-  const added = change.after.filter((domain) => !before.has(domain));
-  const removed = change.before.filter((domain) => !after.has(domain));
+/** The derived fields a reader trusts (`added`, `removed`, `unchanged`) must be what before/after make them (derived.ts). */
+function derivedProblem(change: ChangeDocument): string | null {
+  const { added, removed, unchanged } = domainDelta(change);
   if (!sameList(change.added, added)) return `added does not match before/after (expected [${added.join(', ')}])`;
   if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(', ')}])`;
-  const unchanged = change.after.length - added.length;
   if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
   const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
   if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
   return null;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }

@@ -13,17 +13,18 @@
  *
  * Pruned policies (declared in git history or at the --prune-from revision, gone now) become
  * desired [] before the comparison, as DNSControl copies hands-off records into desired, so the
- * differ has no special case for them beyond the reason it records. Name and metadata are
+ * differ has no special case for them beyond the reason it records (the plan builder, plan.ts,
+ * takes each scope as its live state arrives). Name and metadata are
  * compared only where the file states them and the service shows them (fields.ts); the owner
  * of the ownership marker wherever the service shows metadata, so a scope without this owner's
  * marker is an update (a clear stays a clear, showing the owner it had).
  */
 import type { Policy } from '../policy/types.js';
-import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { comparableDomain, comparableDomains } from '../domain.js';
 import { fieldChanges, ownerChange } from './fields.js';
 import { DEFAULT_OWNER, keptMetadataOf } from './ownership.js';
-import type { Change, FieldChange, PrunedPolicy, RemovalReason } from './types.js';
+import { domainDelta, sameList } from './derived.js';
+import type { Change, ChangeKind, FieldChange, PrunedPolicy, RemovalReason } from './types.js';
 import type { LiveScope } from '../service/types.js';
 
 /** One scope's desired side after pruned policies are folded in. */
@@ -33,39 +34,6 @@ export interface Desired {
   reason: Change['reason'];
   explicitEmpty: boolean;
   removedBy?: Change['removedBy'];
-}
-
-/**
- * Compares desired policies with live state.
- * @param desired policies from the files now.
- * @param live live state by scope key; a scope absent here counts as no autojoin.
- * @param pruned policies gone now (git history, or the --prune-from revision).
- * @returns one change per scope that differs, sorted by key.
- */
-export function diff(desired: readonly Policy[], live: ReadonlyMap<ScopeKey, LiveScope>, pruned: readonly PrunedPolicy[] = []): Change[] {
-  const changes: Change[] = [];
-  for (const entry of desiredByKey(desired, pruned).values()) {
-    const change = compareScope(entry, live.get(entry.policy.key));
-    if (change) changes.push(change);
-  }
-  return changes.sort((a, b) => compareScopeKeys(a.key, b.key));
-}
-
-/**
- * Keys the desired side by scope. A pruned policy whose scope is still declared
- * (the file moved or was renamed) is not pruned: the current declaration wins.
- */
-export function desiredByKey(desired: readonly Policy[], pruned: readonly PrunedPolicy[] = []): Map<ScopeKey, Desired> {
-  const byKey = new Map<ScopeKey, Desired>();
-  for (const policy of desired) {
-    if (byKey.has(policy.key)) throw duplicateScope(policy);
-    byKey.set(policy.key, declaredDesired(policy));
-  }
-  for (const policy of pruned) {
-    if (byKey.has(policy.key)) continue;
-    byKey.set(policy.key, prunedDesired(policy));
-  }
-  return byKey;
 }
 
 /** @returns the desired side of a policy a file declares now. */
@@ -79,11 +47,6 @@ export function prunedDesired(policy: PrunedPolicy): Desired {
   return { policy, domains: [], reason: 'pruned', explicitEmpty: false, removedBy: policy.removedBy };
 }
 
-/** @returns the error for a scope declared by two policies (the loader lets neither through). */
-function duplicateScope(policy: Policy): Error {
-  return new Error(`scope ${policy.key} is declared twice (${policy.source.file}:${policy.source.line})`);
-}
-
 /**
  * Compares one scope's desired side with its live state (absent: no autojoin).
  * @param owner the owner this run's writes mark scopes with
@@ -91,7 +54,10 @@ function duplicateScope(policy: Policy): Error {
  */
 export function compareScope(desired: Desired, live: LiveScope | undefined, owner: string = DEFAULT_OWNER): Change | null {
   const after = desired.domains;
-  if (!live?.autojoin) return after.length > 0 ? makeChange('create', desired, [], after) : null;
+  if (!live?.autojoin) {
+    const owned = live && after.length > 0 ? ownerChange(live, owner) : null;
+    return after.length > 0 ? makeChange('create', desired, [], after, undefined, owned ? [owned] : []) : null;
+  }
   const before = comparableDomains(live.domains);
   const owned = ownerChange(live, owner);
   if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live, owned ? [owned] : []) : null;
@@ -121,17 +87,15 @@ export function forcedUpdate(desired: Desired, live: LiveScope, fields: FieldCha
 
 /** @returns the change aimed at another domain list (`drift: keep` on a conflict), or null when that list is the live one. */
 export function withAfter(change: Change, after: readonly string[]): Change | null {
-  const beforeSet = new Set(change.before);
-  const afterSet = new Set(after);
-  const added = after.filter((domain) => !beforeSet.has(domain));
-  const removed = change.before.filter((domain) => !afterSet.has(domain));
+  const { added, removed } = domainDelta({ before: change.before, after });
   if (added.length + removed.length === 0 && (change.fieldChanges ?? []).length === 0) return null;
-  const kind = after.length === 0 ? 'clear' : change.kind === 'clear' ? 'update' : change.kind;
-  return { ...change, kind, after: [...after], added, removed, unchanged: after.length - added.length };
+  const aimed = [...after];
+  if (aimed.length === 0) return { ...change, kind: 'clear', after: aimed };
+  return change.kind === 'clear' ? { ...change, kind: 'update', after: aimed } : { ...change, after: aimed };
 }
 
 function makeChange(
-  kind: Change['kind'],
+  kind: ChangeKind,
   desired: Desired,
   before: string[],
   after: string[],
@@ -139,31 +103,27 @@ function makeChange(
   fields: FieldChange[] = [],
 ): Change {
   const { policy } = desired;
-  const beforeSet = new Set(before);
-  const afterSet = new Set(after);
-  const change: Change = {
-    kind,
+  const common = {
     key: policy.key,
     scope: policy.scope,
     scopeType: policy.scopeType,
     componentId: policy.componentId,
     before,
     after,
-    added: after.filter((domain) => !beforeSet.has(domain)),
-    removed: before.filter((domain) => !afterSet.has(domain)),
-    unchanged: after.filter((domain) => beforeSet.has(domain)).length,
     reason: desired.reason,
     source: policy.source,
     explicitEmpty: desired.explicitEmpty,
   };
+  // The kind decides which fields may follow (types.ts); they are set below only where it allows them.
+  const change: Change = { kind, ...common };
   if (policy.scopeName !== undefined) change.scopeName = policy.scopeName;
   if (policy.metadata !== undefined) change.metadata = policy.metadata;
   const kept = keptMetadataOf(live, policy.metadata);
   if (kept !== undefined) change.keptMetadata = kept;
-  if (live?.autojoin) change.autojoin = live.autojoin;
   if (desired.removedBy) change.removedBy = desired.removedBy;
+  if (change.kind !== 'create' && live?.autojoin) change.autojoin = live.autojoin;
   if (fields.length > 0) change.fieldChanges = fields;
-  const reasons = expiryReasons(policy, change.removed);
+  const reasons = expiryReasons(policy, domainDelta(change).removed);
   if (reasons.length > 0) change.removalReasons = reasons;
   return change;
 }
@@ -173,8 +133,4 @@ function expiryReasons(policy: Policy, removed: readonly string[]): RemovalReaso
   if (!policy.expired || removed.length === 0) return [];
   const gone = new Set(removed);
   return policy.expired.filter(({ domain }) => gone.has(comparableDomain(domain))).map(({ domain, expires }) => ({ domain: comparableDomain(domain), reason: `expired ${expires}` }));
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }

@@ -11,7 +11,6 @@
 import { comparableDomains } from '../domain.js';
 import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
-import type { Policy } from '../policy/types.js';
 import type { LiveScope } from '../service/types.js';
 
 /**
@@ -49,14 +48,6 @@ export interface DriftVerdict {
   outside?: OutsideChange;
   /** The state the outside change is measured from: the files' when unchanged, else git's. */
   base?: WrittenState;
-}
-
-/** @returns the state a policy declares, in the shape its marker's digest covers. */
-export function writtenStateOf(policy: Pick<Policy, 'scope' | 'scopeType' | 'componentId' | 'scopeName' | 'metadata' | 'domains'>): WrittenState {
-  const state: WrittenState = { scopeType: policy.scopeType, scope: policy.scope, componentId: policy.componentId, domains: policy.domains };
-  if (policy.scopeName !== undefined) state.scopeName = policy.scopeName;
-  if (policy.metadata !== undefined) state.metadata = policy.metadata;
-  return state;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Policy } from '../policy/types.js';
 import type { FieldChange } from './types.js';
 import type { LiveScope } from '../service/types.js';
 import { canonicalJson } from './canonical-json.js';
-import { liveMarker, unmarkedMetadata } from './ownership.js';
+import { deactivatedMarker, liveMarker, unmarkedMetadata } from './ownership.js';
 
 export { canonicalJson } from './canonical-json.js';
 
@@ -29,11 +29,16 @@ export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {
 /**
  * The marker's field: an active autojoin invitation whose metadata the service shows must name
  * `owner`; one without a marker (before: null) is marked by the write, another owner's is taken
- * over (only with --take-ownership: see ownershipConflicts).
+ * over (only with --take-ownership: see ownershipConflicts). Without an active one, a create
+ * takes over only another owner's deactivated invitation (its marker outlives a clear).
  * @returns the owner change, or null when the marker names `owner` or the metadata is not shown
  */
 export function ownerChange(live: LiveScope, owner: string): FieldChange | null {
-  if (!live.autojoin || live.metadata === undefined) return null;
+  if (!live.autojoin) {
+    const before = deactivatedMarker(live)?.owner;
+    return before === undefined || before === owner ? null : { field: 'owner', before, after: owner };
+  }
+  if (live.metadata === undefined) return null;
   const before = liveMarker(live)?.owner ?? null;
   return before === owner ? null : { field: 'owner', before, after: owner };
 }

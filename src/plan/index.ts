@@ -1,9 +1,10 @@
 export type * from './types.js';
-export { diff } from './diff.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../domain.js';
-export { buildPlan, compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, planBuilder, summarize, type BuildPlanInput, type PlanBuilder } from './plan.js';
+export { compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, planBuilder, type PlanBuilder, type PlanBuilderOptions } from './plan.js';
+export { domainDelta, sameList, summarize, type DomainDelta } from './derived.js';
+export { decodePlan, encodePlan, serializePlan, type ChangeDocument, type PlanDocument } from './encode.js';
 export {
   checkSafety,
   findViolations,
@@ -15,6 +16,6 @@ export {
   UnsafePlanError,
   type ScopeRemoval,
 } from './safety.js';
-export { parsePlan, parsePlanSchema, planDigest, PlanFileError, serializePlan } from './saved.js';
+export { parsePlan, parsePlanSchema, planDigest, PlanFileError } from './saved.js';
 export { markRedacted, refuseRedactedPlan } from './redacted.js';
 export { formatShard, inShard, inShardOf, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { comparableDomains } from '../domain.js';
 import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Keys starting with this are the marker's; a policy that sets one is an error. */
 export const RESERVED_PREFIX = 'autojoin-sync.';
@@ -52,6 +53,19 @@ export interface WrittenState {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * The one source of the state a write leaves, for both sides of the digest: apply hashes it from
+ * the change it POSTs (with the domains it writes), drift from what the files declare now. A
+ * field added to the digest is added here, so the two cannot drift apart.
+ * @returns the managed fields of `source` as a WrittenState (scopeName and metadata only when set)
+ */
+export function writtenStateOf(source: WrittenState): WrittenState {
+  const state: WrittenState = { scopeType: source.scopeType, scope: source.scope, componentId: source.componentId, domains: source.domains };
+  if (source.scopeName !== undefined) state.scopeName = source.scopeName;
+  if (source.metadata !== undefined) state.metadata = source.metadata;
+  return state;
+}
+
 /** @returns true for a metadata key only the marker may set. */
 export function isReservedKey(key: string): boolean {
   return key.startsWith(RESERVED_PREFIX);
@@ -80,6 +94,15 @@ export function markerOf(metadata: unknown): Marker | null {
  */
 export function liveMarker(live: LiveScope | undefined): Marker | null {
   return live?.autojoin ? markerOf(live.metadata) : null;
+}
+
+/**
+ * @param live a scope's live state without an active autojoin invitation
+ * @returns the marker its deactivated autojoin invitation still carries (the owner that switched
+ *   it off), or null: none, or the scope has an active invitation (then see liveMarker)
+ */
+export function deactivatedMarker(live: LiveScope | undefined): Marker | null {
+  return live && !live.autojoin ? markerOf(live.deactivatedMetadata) : null;
 }
 
 /**
@@ -150,8 +173,4 @@ export function metadataToWrite(input: MetadataToWrite): Record<string, unknown>
   if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
   return { ...own, ...marker };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

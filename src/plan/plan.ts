@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { compareScope, replaceScope, declaredDesired, desiredByKey, prunedDesired, type Desired } from './diff.js';
+import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
 import { comparableDomains } from '../domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
@@ -16,7 +16,6 @@ import {
   type DriftReport,
   type NotManagedHere,
   type Plan,
-  type PlanSummary,
   type PrunedPolicy,
   type ScopeFingerprint,
 } from './types.js';
@@ -27,12 +26,8 @@ import {
  */
 export const EMBEDDED_TARGET = 'embedded';
 
-/** What a plan is made from; everything is already read, nothing here does I/O. */
-export interface BuildPlanInput {
-  desired: readonly Policy[];
-  live: ReadonlyMap<ScopeKey, LiveScope>;
-  /** Policies gone now: present at the --prune-from revision, or in git history (--prune). */
-  pruned?: readonly PrunedPolicy[];
+/** How a {@link PlanBuilder} plans: where, which scopes, as whom. */
+export interface PlanBuilderOptions {
   /** Base URL the live state was read from (any user:password part is dropped), or EMBEDDED_TARGET. */
   target: string;
   /** Keep only this shard's scopes (the caller may have filtered already; filtering twice is harmless). */
@@ -48,9 +43,6 @@ export interface BuildPlanInput {
   drift?: DriftMode;
 }
 
-/** The options a {@link PlanBuilder} needs besides the scopes. */
-export type PlanBuilderOptions = Pick<BuildPlanInput, 'target' | 'shard' | 'now' | 'owner' | 'takeOwnership' | 'drift' | 'replace'>;
-
 /**
  * Destructive changes come first so a reviewer reads them before anything else, and a
  * long plan cut short (a PR comment) still shows them (octoDNS orders deletes first too).
@@ -60,21 +52,6 @@ const KIND_RANK: Record<ChangeKind, number> = { clear: 0, update: 1, create: 2 }
 /** Sorts changes by kind rank, then scope key: the one order every format and hash uses. */
 export function compareChanges(a: Change, b: Change): number {
   return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareScopeKeys(a.key, b.key);
-}
-
-/**
- * Builds the plan document: the changes, sorted, and a live fingerprint for every
- * scope it covers (desired and pruned, changed or not).
- */
-export function buildPlan(input: BuildPlanInput): Plan {
-  const keep = inShardOf(input.shard);
-  const builder = planBuilder(input);
-  for (const entry of desiredByKey(input.desired.filter(keep), (input.pruned ?? []).filter(keep)).values()) {
-    const live = input.live.get(entry.policy.key);
-    if (entry.reason === 'pruned') builder.addPruned(entry.policy, live);
-    else builder.add(entry.policy, live);
-  }
-  return builder.finish();
 }
 
 /**
@@ -97,8 +74,7 @@ export interface PlanBuilder {
 }
 
 /**
- * @returns a {@link PlanBuilder}; `buildPlan` is the same over a map of live states read before.
- *   A pruned scope is cleared only when its live marker names the owner (or --take-ownership
+ * @returns a {@link PlanBuilder}, the one way a plan is made. A pruned scope is cleared only when its live marker names the owner (or --take-ownership
  *   names it); otherwise it is listed in `notManagedHere`, with no change and no fingerprint.
  */
 export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
@@ -156,7 +132,6 @@ function planOf(
     owner: options.owner,
     changes,
     scopes,
-    summary: summarize(changes, scopes.length),
     notManagedHere: options.notManagedHere,
     drift: options.kept,
   };
@@ -170,17 +145,6 @@ function sortedScopes(scopes: ScopeFingerprint[]): ScopeFingerprint[] {
   const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
   if (twice) throw new Error(`scope ${twice.key} was planned twice`);
   return scopes;
-}
-
-/** Counts changes by kind and domains added/removed; `unchanged` = covered scopes without a change. */
-export function summarize(changes: readonly Change[], scopeCount: number): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, clear: 0, unchanged: scopeCount - changes.length, domainsAdded: 0, domainsRemoved: 0 };
-  for (const change of changes) {
-    summary[change.kind] += 1;
-    summary.domainsAdded += change.added.length;
-    summary.domainsRemoved += change.removed.length;
-  }
-  return summary;
 }
 
 /**

@@ -6,14 +6,17 @@
  * to override it.
  *
  * What each limit counts:
- *  - --max-removals N: every domain removed, by updates and clears (pruned ones too), across the run.
+ *  - maxRemovals (CLI --max-removals N): every domain removed, by updates and clears (pruned ones too), across the run.
  *  - safety.maxRemovalPercent: per scope, for updates; and run-wide for clears of deleted policy
  *    files (pruned), as a share of the scopes whose autojoin is active, so deleting most of the
  *    files is refused like octoDNS refuses deleting most of a zone. Creates never remove anything.
  *  - clears: a clear must be asked for with `domains: []` in its file, by deleting the file
  *    (a pruned clear: the deletion was reviewed like any edit), or with --allow-empty.
  */
+import { hint, worded, type Hint } from '../hint.js';
+import { firstItems } from '../text.js';
 import { fingerprint } from './plan.js';
+import { domainDelta } from './derived.js';
 import type { Change, Plan, SafetyLimits, ScopeFingerprint } from './types.js';
 
 /**
@@ -32,21 +35,26 @@ export class UnsafePlanError extends Error {
   violations: UnsafePlanError[] = [this];
   /** The scope keys this limit names. */
   readonly scopes: string[];
+  /** The settings that override this limit, with the values that would let the plan through (src/hint.ts). */
+  readonly hints: readonly Hint[];
 
-  constructor(message: string, scopes: string[]) {
+  constructor(message: string, scopes: string[], hints: readonly Hint[] = []) {
     super(message);
     this.name = 'UnsafePlanError';
     this.scopes = scopes;
+    this.hints = hints;
   }
 }
 
-/** The run removes more domains in total than --max-removals allows. */
+/** The run removes more domains in total than the maxRemovals setting allows. */
 export class TooManyRemovalsError extends UnsafePlanError {
   constructor(readonly removals: number, readonly limit: number, scopes: string[]) {
+    const override = hint('maxRemovals', removals);
     super(
-      `plan removes ${removals} domains, more than the limit of ${limit} (--max-removals or safety.maxRemovals), from ${nameScopes(scopes)}; ` +
-        `to go ahead, run again with --max-removals ${removals}`,
+      worded`plan removes ${removals} domains, more than the limit of ${limit} (${hint('maxRemovals')} or safety.maxRemovals), from ${nameScopes(scopes)}; ` +
+        worded`to go ahead, run again with ${override}`,
       scopes,
+      [override],
     );
     this.name = 'TooManyRemovalsError';
   }
@@ -63,12 +71,13 @@ export interface ScopeRemoval {
 /** An update removes more than safety.maxRemovalPercent of a scope's existing domains. */
 export class RemovalPercentError extends UnsafePlanError {
   constructor(readonly removals: ScopeRemoval[], readonly limit: number) {
-    const worst = Math.max(...removals.map((removal) => Math.ceil(removal.percent)));
+    const override = hint('maxRemovalPercent', Math.max(...removals.map((removal) => Math.ceil(removal.percent))));
     super(
       `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? 'a scope' : `${removals.length} scopes`} ` +
-        `(--max-removal-percent or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
-        `to go ahead, run again with --max-removal-percent ${worst} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
+        worded`(${hint('maxRemovalPercent')} or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
+        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
       removals.map((removal) => removal.key),
+      [override],
     );
     this.name = 'RemovalPercentError';
   }
@@ -77,10 +86,12 @@ export class RemovalPercentError extends UnsafePlanError {
 /** A clear of a scope whose file does not say `domains: []` (live domains the file does not list). */
 export class UnintendedClearError extends UnsafePlanError {
   constructor(scopes: string[]) {
+    const override = hint('allowEmpty', true);
     super(
       `plan clears ${nameScopes(scopes)} (deactivates autojoin) though no policy file says domains: []; ` +
-        'to go ahead, run again with --allow-empty, or write domains: [] in the file',
+        worded`to go ahead, run again with ${override}, or write domains: [] in the file`,
       scopes,
+      [override],
     );
     this.name = 'UnintendedClearError';
   }
@@ -90,11 +101,13 @@ export class UnintendedClearError extends UnsafePlanError {
 export class PrunePercentError extends UnsafePlanError {
   constructor(readonly cleared: string[], readonly active: number, readonly limit: number) {
     const percent = (cleared.length / active) * 100;
+    const override = hint('maxRemovalPercent', Math.ceil(percent));
     super(
       `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, ` +
         `more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` +
-        `to go ahead, run again with --max-removal-percent ${Math.ceil(percent)} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
+        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
       cleared,
+      [override],
     );
     this.name = 'PrunePercentError';
   }
@@ -148,8 +161,8 @@ function checkPrunePercent(changes: readonly Change[], scopes: readonly ScopeFin
 
 function checkTotalRemovals(changes: readonly Change[], limits: SafetyLimits): UnsafePlanError | null {
   if (limits.maxRemovals === undefined) return null;
-  const removing = changes.filter((change) => change.removed.length > 0);
-  const removals = removing.reduce((sum, change) => sum + change.removed.length, 0);
+  const removing = changes.map((change) => ({ key: change.key, removed: domainDelta(change).removed.length })).filter((change) => change.removed > 0);
+  const removals = removing.reduce((sum, change) => sum + change.removed, 0);
   if (removals <= limits.maxRemovals) return null;
   return new TooManyRemovalsError(removals, limits.maxRemovals, removing.map((change) => change.key));
 }
@@ -159,12 +172,10 @@ function checkRemovalPercent(changes: readonly Change[], limits: SafetyLimits): 
   if (limit === undefined) return null;
   const over = changes
     .filter((change) => change.kind === 'update' && change.before.length >= PERCENT_EXEMPT_BELOW)
-    .map((change): ScopeRemoval => ({
-      key: change.key,
-      removed: change.removed.length,
-      total: change.before.length,
-      percent: (change.removed.length / change.before.length) * 100,
-    }))
+    .map((change): ScopeRemoval => {
+      const removed = domainDelta(change).removed.length;
+      return { key: change.key, removed, total: change.before.length, percent: (removed / change.before.length) * 100 };
+    })
     .filter((removal) => removal.percent > limit);
   return over.length > 0 ? new RemovalPercentError(over, limit) : null;
 }
@@ -175,9 +186,7 @@ function describeRemovals(removals: readonly ScopeRemoval[]): string {
 
 /** @returns the first {@link NAMED_SCOPES} items, then `and N more`. */
 function nameScopes(items: readonly string[]): string {
-  const shown = items.slice(0, NAMED_SCOPES).join(', ');
-  const more = items.length - NAMED_SCOPES;
-  return more > 0 ? `${shown} and ${more} more` : shown;
+  return firstItems(items, NAMED_SCOPES);
 }
 
 function formatPercent(percent: number): string {

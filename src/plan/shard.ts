@@ -4,6 +4,7 @@
  * order: every scope falls in exactly one shard, and the N shards together cover all.
  */
 import { createHash } from 'node:crypto';
+import { hint, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 
 /** One shard of N; `index` is 1-based, as typed on the command line. */
@@ -26,11 +27,11 @@ export class ShardError extends Error {
  */
 export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!match) throw new ShardError(`--shard "${text}" is not K/N; expected e.g. --shard 1/4`);
+  if (!match) throw new ShardError(worded`${hint('shard')} "${text}" is not K/N; expected e.g. ${hint('shard', '1/4')}`);
   const index = Number(match[1]);
   const total = Number(match[2]);
   if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
-    throw new ShardError(`--shard "${text}" is out of range; K must be between 1 and N, e.g. --shard 1/${Math.max(total, 1)}`);
+    throw new ShardError(worded`${hint('shard')} "${text}" is out of range; K must be between 1 and N, e.g. ${hint('shard', `1/${Math.max(total, 1)}`)}`);
   }
   return { index, total };
 }
@@ -46,7 +47,7 @@ export function inShard(key: ScopeKey, shard: Shard): boolean {
 }
 
 /**
- * The one shard filter: the orchestrator applies it before reading live state, and buildPlan
+ * The one shard filter: the orchestrator applies it before reading live state, and planBuilder
  * applies it again so that it stays correct when called on its own (idempotent).
  * @returns a predicate keeping the items of `shard` (every item when there is no shard)
  */

@@ -3,6 +3,7 @@
  * `-target` does. A target names a scope exactly (its key); one that matches no scope the policy
  * files declare (or that pruning found) is an error, so a typo never plans "No changes".
  */
+import { hint, worded, type Setting } from '../hint.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 
 /** The scopes a run is narrowed to: `include` (all when empty), minus `exclude`. */
@@ -26,20 +27,20 @@ export class ScopeTargetError extends Error {
  */
 export function parseTargets(include: readonly string[] = [], exclude: readonly string[] = []): ScopeTargets | undefined {
   if (include.length === 0 && exclude.length === 0) return undefined;
-  return { include: new Set(include.map((key) => keyOf('--scope', key))), exclude: new Set(exclude.map((key) => keyOf('--exclude-scope', key))) };
+  return { include: new Set(include.map((key) => keyOf('scope', key))), exclude: new Set(exclude.map((key) => keyOf('excludeScope', key))) };
 }
 
-function keyOf(flag: string, text: string): ScopeKey {
+function keyOf(setting: Setting, text: string): ScopeKey {
   try {
     return scopeKey(parseScopeKey(text));
   } catch (error) {
-    throw new ScopeTargetError(`${flag}: ${(error as Error).message}`);
+    throw new ScopeTargetError(worded`${hint(setting)}: ${(error as Error).message}`);
   }
 }
 
 /** Parses `--replace` values (`team/eng-api`) into scope keys. */
 export function parseReplace(values: readonly string[] = []): Set<ScopeKey> {
-  return new Set(values.map((key) => keyOf('--replace', key)));
+  return new Set(values.map((key) => keyOf('replace', key)));
 }
 
 /** @returns a predicate keeping the items the targets name (every item when there are none). */

@@ -7,9 +7,9 @@
  * changed since its marker is held until the state at the marker's commit is read from git, in
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
-import { classifyDrift, mergedDomains, writtenStateOf, type DriftVerdict } from './drift.js';
+import { classifyDrift, mergedDomains, type DriftVerdict } from './drift.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
-import { liveMarker, stateDigest, type WrittenState } from './ownership.js';
+import { liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
 import type { DriftMode, Policy } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';

@@ -3,35 +3,20 @@ import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import type { OutsideChange } from './drift.js';
 
-/**
- * One change to one scope. Which side is set, per kind:
- *  - create: no active autojoin yet; `before` is [], `after` is the desired list (non-empty).
- *  - update: active autojoin whose domains, name or metadata differ; both set, `added`/`removed`
- *            say how the domains change (both [] when only the name or metadata does),
- *            `fieldChanges` how the name and metadata do.
- *  - clear:  active autojoin with domains, desired []; `after` is [] (deactivates autojoin).
- */
+/** The three kinds of change, in the order a plan lists them (clears first). */
 export type ChangeKind = 'create' | 'update' | 'clear';
 
-export interface Change {
-  kind: ChangeKind;
-  key: ScopeKey;
-  scope: string;
-  scopeType: string;
-  scopeName?: string;
-  componentId: string;
-  /** The file's metadata, sent with the POST; absent when the file has none (not managed). */
-  metadata?: Record<string, unknown>;
+/** What every kind of change holds: the scope and what apply sends for it (`after`, name, metadata). */
+interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'scopeName' | 'componentId' | 'metadata'> {
   /**
    * When the file has no metadata: the live invitation's own keys (never the marker's), which no
    * policy manages and the POST keeps. Absent when there are none.
    */
   keptMetadata?: Record<string, unknown>;
+  /** The live domains (normalized, sorted). */
   before: string[];
+  /** The domains apply writes (normalized, sorted). */
   after: string[];
-  added: string[];
-  removed: string[];
-  unchanged: number;
   /** Removed domains whose policy entry expired, each with the reason `expired YYYY-MM-DD`; absent when none. Explains, never steers apply. */
   removalReasons?: RemovalReason[];
   /** Why the change is planned (`replaced`: nothing differs, --replace forces the write); explains, never steers apply. */
@@ -40,13 +25,6 @@ export interface Change {
   source?: SourcePos;
   /** True when the file says `domains: []` (an intended clear). */
   explicitEmpty?: boolean;
-  /** update and clear: the live autojoin invitation the change rewrites, so a reviewer sees what a clear switches off. */
-  autojoin?: NonNullable<LiveScope['autojoin']>;
-  /**
-   * update and clear: the scope's name, metadata and owner where the file (or this run) and the
-   * service differ (old → new). An update whose only field change is `owner` marks the scope.
-   */
-  fieldChanges?: FieldChange[];
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
   removedBy?: RemovalCommit;
   /**
@@ -57,6 +35,46 @@ export interface Change {
   /** drift and conflict: what was changed outside, measured from the state last applied. */
   outside?: OutsideChange;
 }
+
+/**
+ * create: the scope has no active autojoin; `before` is [], `after` the desired domains
+ * (non-empty); no `autojoin`; `fieldChanges` only the owner, when the scope's deactivated
+ * invitation carries another owner's marker (absent otherwise).
+ */
+export interface CreateChange extends ChangeCommon {
+  kind: 'create';
+  autojoin?: never;
+  fieldChanges?: FieldChange[];
+}
+
+/**
+ * update: an active autojoin whose domains, name, metadata or owner differ; `before` and `after`
+ * both set (equal when only a field changes), `autojoin` the invitation it rewrites,
+ * `fieldChanges` how the name, metadata, owner and component change (absent when none do).
+ */
+export interface UpdateChange extends ChangeCommon {
+  kind: 'update';
+  autojoin?: LiveAutojoin;
+  /** An update whose only field change is `owner` marks the scope. */
+  fieldChanges?: FieldChange[];
+}
+
+/** clear: an active autojoin with domains, desired none; `before` set, `after` [], `autojoin` the invitation it deactivates, `fieldChanges` only its owner. */
+export interface ClearChange extends ChangeCommon {
+  kind: 'clear';
+  autojoin?: LiveAutojoin;
+  fieldChanges?: FieldChange[];
+}
+
+/**
+ * One change to one scope, by kind. It holds what was decided, never what follows from it: the
+ * domains added and removed and the plan's counts come from `derived.ts`, and the plan document
+ * carries them for its readers (`encode.ts`), as Terraform's Change and ChangeSrc do.
+ */
+export type Change = CreateChange | UpdateChange | ClearChange;
+
+/** The live autojoin invitation a change rewrites, so a reviewer sees what a clear switches off (a saved plan may leave it out). */
+export type LiveAutojoin = NonNullable<LiveScope['autojoin']>;
 
 /** A scope changed outside this repository that the plan leaves as it is live (`drift: keep`). */
 export interface DriftReport {
@@ -129,7 +147,10 @@ export interface ScopeFingerprint {
   fingerprint: string;
 }
 
-/** The plan document; its JSON form is schemas/plan.schema.json, what saved plans store. */
+/**
+ * A plan in memory. Its JSON form (schemas/plan.schema.json, what saved plans store) is
+ * `encodePlan`'s, which adds the derived `summary` and each change's `added`/`removed`/`unchanged`.
+ */
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   createdAt: string;
@@ -138,7 +159,6 @@ export interface Plan {
   changes: Change[];
   /** Every scope the plan covers, changed or not, with its live fingerprint. */
   scopes: ScopeFingerprint[];
-  summary: PlanSummary;
   /** `K/N` when made with --shard. */
   shard?: string;
   /** Set when a secret the service echoed was replaced by `***` in the plan's outputs: the scopes that held it; apply --plan refuses such a plan. */
@@ -151,6 +171,7 @@ export interface Plan {
   drift: DriftReport[];
 }
 
+/** Counts over a plan, derived by `summarize` (derived.ts). */
 export interface PlanSummary {
   create: number;
   update: number;

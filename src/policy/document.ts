@@ -15,6 +15,7 @@ import { scopeTextDiagnostics } from './scope-text.js';
 import type { Diagnostic, Policy, ProjectConfig, SourcePos } from './types.js';
 import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
 import type { Governance } from '../governance/check.js';
+import { isPlainObject } from '../plain-object.js';
 
 export interface PolicyReading {
   declaration?: Declaration;
@@ -88,10 +89,6 @@ export function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyRead
 }
 
 const SCOPE_PATHS = [['scope'], ['scopeType']] as const;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Literals rather than spreading a defaults object built key by key: the same object, ~10× faster in V8.
 // Without a default, a key the document leaves out stays out: the schema reports it missing.

@@ -3,6 +3,7 @@
  * end in "No changes". validate, plan, apply and fmt all check the paths they loaded with this.
  */
 import path from 'node:path';
+import { hint, worded } from '../hint.js';
 import { relativePosix } from './discover.js';
 import type { Diagnostic, LoadResult } from './types.js';
 
@@ -10,7 +11,7 @@ import type { Diagnostic, LoadResult } from './types.js';
 export class NoPoliciesError extends Error {
   constructor(readonly paths: string[], filesFound: boolean) {
     const what = filesFound ? 'no policies in the policy files' : 'no policy files (autojoin.yaml, *.autojoin.yaml or .yml)';
-    super(`${what} under ${paths.join(', ')}; nothing was done. Check the path, or pass --allow-no-policies when that is intended (e.g. to prune every scope)`);
+    super(worded`${what} under ${paths.join(', ')}; nothing was done. Check the path, or pass ${hint('allowNoPolicies', true)} when that is intended (e.g. to prune every scope)`);
     this.name = 'NoPoliciesError';
   }
 }

@@ -13,9 +13,12 @@ import { resolve } from 'node:path';
 import { compareDiagnostics, parsePolicySources, policyPathRule, readPolicySources, type NamedSecret } from '../policy/index.js';
 import type { LoadResult, Policy, ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
+import { hint, wordHint, worded } from '../hint.js';
+import { firstItems } from '../text.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, openRepository, runGit, type Repository } from './git.js';
-import { historyPaths, versionsAt } from './history.js';
+import { checkRevision, runGit } from '../git/run.js';
+import { openRepository, type Repository } from '../git/repository.js';
+import { historyPaths, versionsAt } from './policy-tree.js';
 import { pastScopeReader } from './versions.js';
 
 /** The policy files that differ from a revision, relative to cwd. */
@@ -44,8 +47,8 @@ export async function loadChangedPolicies(
   project: ProjectConfig,
   secrets: readonly NamedSecret[] = [],
 ): Promise<ChangedLoad> {
-  const what = `--changed-since ${rev}`;
-  checkRevision(rev, '--changed-since');
+  const what = wordHint(hint('changedSince', rev));
+  checkRevision(rev, wordHint(hint('changedSince')));
   const repository = await openRepository(paths.length > 0 ? paths : ['.'], cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
   const changed = await changedPolicyFiles(rev, paths, repository);
@@ -83,9 +86,9 @@ export async function loadChangedSince(
 ): Promise<LoadResult> {
   const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
   if (deleted.length > 0) {
-    const listed = deleted.length > 5 ? `${deleted.slice(0, 5).join(', ')}, …` : deleted.join(', ');
+    const listed = firstItems(deleted, 5, () => ', …');
     options.notice?.(
-      `${deleted.length} scope(s) lost their policy since ${rev} (${listed}); --changed-since never prunes, so it leaves them as they are: the full plan (without --changed-since) clears them`,
+      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint('changedSince')} never prunes, so it leaves them as they are: the full plan (without ${hint('changedSince')}) clears them`,
     );
   }
   return load;
@@ -94,7 +97,7 @@ export async function loadChangedSince(
 /** @returns the policy files under `paths` (relative to cwd) that differ between `rev` and the working tree. */
 export async function changedPolicyFiles(rev: string, paths: readonly string[], repository: Repository): Promise<ChangedFiles> {
   const given = paths.length > 0 ? paths : ['.'];
-  const options = { cwd: repository.cwd, context: `--changed-since ${rev}` };
+  const options = { cwd: repository.cwd, context: wordHint(hint('changedSince', rev)) };
   const scope = ['--', ...given];
   const isPolicy = policyPathRule(given);
   const [diff, untracked] = (

@@ -10,7 +10,8 @@
  */
 import { checkPoliciesFound, compareDiagnostics, streamPolicies, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
 import { inShardOf, parseShard, type Shard } from '../plan/index.js';
-import { plural } from '../text.js';
+import { firstItems, plural } from '../text.js';
+import { hint, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
@@ -59,7 +60,7 @@ function pruneRequest(options: MakePlanOptions): PruneRequest {
   const chosen = options.settings.prune;
   if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
   if (options.pruneFrom !== undefined || chosen === true) {
-    throw new Error('--changed-since plans only the changed files, so it never prunes: drop --prune / --prune-from, or plan in full (without --changed-since) to see the clears');
+    throw new Error(worded`${hint('changedSince')} plans only the changed files, so it never prunes: drop ${hint('prune', true)} / ${hint('pruneFrom')}, or plan in full (without ${hint('changedSince')}) to see the clears`);
   }
   return { history: false };
 }
@@ -167,10 +168,10 @@ async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<Scope
   if (!notice) return;
   const left = await undeclaredInHistory(context, declared);
   if (!left || left.length === 0) return;
-  const listed = left.length > 5 ? `${left.slice(0, 5).join(', ')}, …` : left.join(', ');
+  const listed = firstItems(left, 5, () => ', …');
   notice(
     `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
-      'plan without --no-prune (and without prune: false in autojoin-sync.yaml) to see them cleared',
+      worded`plan without ${hint('prune', false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`,
   );
 }
 

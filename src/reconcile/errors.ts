@@ -1,4 +1,5 @@
 import type { ScopeKey } from '../scope.js';
+import { firstItems } from '../text.js';
 
 /**
  * A saved plan no longer matches the service: the live state of some of its scopes changed
@@ -34,6 +35,5 @@ export class GitRevisionError extends Error {
 }
 
 function preview(keys: readonly ScopeKey[], max = 10): string {
-  const shown = keys.slice(0, max).join(', ');
-  return keys.length > max ? `${shown}, and ${keys.length - max} more` : shown;
+  return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }

@@ -15,69 +15,15 @@
 import { existsSync } from 'node:fs';
 import path, { posix } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { PROJECT_FILE } from '../policy/project.js';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
+import { hint, worded } from '../hint.js';
 import { GitRevisionError } from './errors.js';
-import { rootPath, runGit, SHORT_SHA, startGit, topPathspec, type Repository } from './git.js';
-
-/** One version of a policy file that a commit (or the working tree) replaced. */
-export interface PastVersion {
-  /** Path from the repository root. */
-  file: string;
-  blob: string;
-  /** Blob of the project file in force where this version stood; null: none. */
-  project: string | null;
-  removedBy?: RemovalCommit;
-  /** Larger is newer (the replacing commit's place in topological order). */
-  order: number;
-}
-
-/** Where the policy files are, from the repository root. */
-export interface HistoryPaths {
-  /** The run's policy paths (files or directories). */
-  given: string[];
-  /** Where the project file may stand, nearest first: the first one present in a commit is that commit's. */
-  projectFiles: string[];
-}
-
-/** What an uncommitted change shows as, where a commit would. */
-export function workingTreeRemoval(): RemovalCommit {
-  return { commit: 'working-tree', date: new Date().toISOString(), subject: 'uncommitted change in the working tree' };
-}
+import { runGit, SHORT_SHA, startGit } from '../git/run.js';
+import { topPathspec, type Repository } from '../git/repository.js';
+import { governing, REGULAR_FILE, versionsAt, workingTreeRemoval, type HistoryPaths, type PastVersion } from './policy-tree.js';
 
 const CONTEXT = 'pruning';
-
-/**
- * The run's paths from the repository root, and where its project file may stand.
- * @returns null when no path lies in the repository
- */
-export function historyPaths(repository: Repository, paths: readonly string[]): HistoryPaths | null {
-  const given = (paths.length > 0 ? paths : ['.']).map((given) => rootPath(repository, given)).filter((given) => given !== '..' && !given.startsWith('../'));
-  return given.length === 0 ? null : { given, projectFiles: projectFileLocations(given) };
-}
-
-/**
- * Where the project file may stand for the run's paths (from the repository root), nearest first:
- * the paths' common directory and every directory above it, as the run's own is found.
- */
-export function projectFileLocations(given: readonly string[]): string[] {
-  const inside = given.filter((file) => file !== '..' && !file.startsWith('../'));
-  let common = (inside[0] ?? '.').split('/');
-  for (const other of inside.slice(1)) {
-    const parts = other.split('/');
-    let same = 0;
-    while (same < common.length && common[same] === parts[same]) same++;
-    common = common.slice(0, same);
-  }
-  if (/\.ya?ml$/i.test(common.at(-1) ?? '')) common = common.slice(0, -1);
-  const directories = common.filter((part) => part !== '.' && part !== '');
-  const locations: string[] = [];
-  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix.join(...directories.slice(0, depth), PROJECT_FILE));
-  return locations;
-}
-
-const REGULAR_FILE = /^100(?:644|755)$/;
 
 /**
  * Hands over every version of a policy file that a commit reachable from HEAD, or the working
@@ -88,7 +34,7 @@ export async function readReplacedVersions(repository: Repository, paths: Histor
   if (repository.shallow) {
     throw new GitRevisionError(
       'pruning reads the whole git history, but this is a shallow clone: scopes deleted before its first commit would be missed. ' +
-        'Fetch the full history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`), or turn pruning off with --no-prune.',
+        worded`Fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`), or turn pruning off with ${hint('prune', false)}.`,
     );
   }
   // A repository without a first commit has no history, so nothing to prune yet.
@@ -131,11 +77,6 @@ function createWalk(paths: HistoryPaths, onVersion: (version: PastVersion) => vo
     onVersion,
     projectChanges: [],
   };
-}
-
-/** @returns the blob of the project file in force: the nearest location present. */
-function governing(blobs: readonly (string | undefined)[] | undefined): string | null {
-  return blobs?.find((blob) => blob !== undefined) ?? null;
 }
 
 /** One comparison of a commit with one parent (none for a root commit), as fed to diff-tree. */
@@ -272,33 +213,4 @@ function walkWorkingTree(repository: Repository, paths: HistoryPaths, output: Bu
     if (now[index] === undefined && existsSync(path.join(repository.dir, posix.relative(repository.prefix || '.', file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk.projectChanges.push({ parent: walk.head, removedBy, order });
-}
-
-/**
- * The policy files under the paths at `rev`, as versions read under `rev`'s own project file: one
- * `ls-tree` lists both.
- * @param removedBy what replaced them (none for `--prune-from`: they are what REV held)
- */
-export async function versionsAt(
-  repository: Repository,
-  rev: string,
-  paths: HistoryPaths,
-  replaced: { removedBy?: RemovalCommit; order: number; context: string },
-): Promise<PastVersion[]> {
-  const isPolicy = policyPathRule(paths.given);
-  const pathspecs = [...paths.given, ...paths.projectFiles].map(topPathspec);
-  const listed = await runGit(['ls-tree', '-r', '-z', '--full-name', rev, '--', ...pathspecs], { cwd: repository.dir, context: replaced.context });
-  const projects: (string | undefined)[] = [];
-  const files: { file: string; blob: string }[] = [];
-  for (const record of listed.toString('utf8').split('\0')) {
-    const tab = record.indexOf('\t');
-    const [mode = '', , blob = ''] = record.slice(0, tab).split(' ');
-    const file = record.slice(tab + 1);
-    const projectAt = paths.projectFiles.indexOf(file);
-    if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
-    if (projectAt >= 0) projects[projectAt] = blob;
-    else if (isPolicy(file)) files.push({ file, blob });
-  }
-  const project = governing(projects);
-  return files.map(({ file, blob }) => ({ file, blob, project, order: replaced.order, ...(replaced.removedBy ? { removedBy: replaced.removedBy } : {}) }));
 }

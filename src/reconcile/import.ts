@@ -3,6 +3,7 @@
  * policy document per scope (src/policy/canonical.ts), so that `plan` right after shows no changes.
  */
 import { renderPolicyDocument } from '../policy/index.js';
+import { hint, worded } from '../hint.js';
 import { readLiveState } from '../service/state.js';
 import { withoutMarker } from '../plan/fields.js';
 import { scopeKey, type ScopeRef } from '../scope.js';
@@ -34,7 +35,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
   const componentId = options.componentId;
   if (!componentId) {
     throw new Error(
-      'import needs a componentId (the live invitation does not carry one): pass --component-id ID ' +
+      worded`import needs a componentId (the live invitation does not carry one): pass ${hint('componentId', 'ID')} ` +
         'or set defaults.componentId in autojoin-sync.yaml',
     );
   }

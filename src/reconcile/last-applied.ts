@@ -9,13 +9,13 @@
  */
 import path from 'node:path';
 import { MAX_FILE_BYTES, parsePolicySources, parseProjectSource, type NamedSecret, type PolicySource } from '../policy/index.js';
-import { writtenStateOf } from '../plan/drift.js';
 import type { LastApplied, NeededScope } from '../plan/three-way.js';
-import type { WrittenState } from '../plan/ownership.js';
+import { writtenStateOf, type WrittenState } from '../plan/ownership.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
-import { readBlobs, runGit } from './git.js';
+import { runGit } from '../git/run.js';
+import { readBlobs } from '../git/blobs.js';
 
 export interface LastAppliedOptions {
   paths: readonly string[];

@@ -4,26 +4,31 @@
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */
 import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
-import { keptMetadataOf, liveMarker } from '../plan/ownership.js';
+import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
+import { hint, worded, type Hint } from '../hint.js';
+import { firstItems } from '../text.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import type { Change, FieldChange, Plan } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
 
 /** A change would write a scope another owner's marker claims; nothing was written. */
 export class OwnedElsewhereError extends Error {
+  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
+  readonly hints: readonly Hint[];
+
   constructor(
     readonly scopes: { key: ScopeKey; owner: string }[],
     owner: string,
   ) {
-    const named = scopes.slice(0, 10).map((scope) => `${scope.key} (owner "${scope.owner}")`);
-    const more = scopes.length > 10 ? `, and ${scopes.length - 10} more` : '';
-    const flags = scopes.slice(0, 3).map((scope) => `--take-ownership ${scope.key}`).join(' ');
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner "${scope.owner}")`), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint('takeOwnership', scopes.slice(0, 3).map((scope) => scope.key));
     super(
-      `${named.join(', ')}${more}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
-        `not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${flags} ` +
-        '(action input take-ownership), or set `owner` in autojoin-sync.yaml if this repository is that owner.',
+      `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
+        worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` +
+        'or set `owner` in autojoin-sync.yaml if this repository is that owner.',
     );
+    this.hints = [override];
     this.name = 'OwnedElsewhereError';
   }
 }
@@ -38,7 +43,7 @@ export function parseTakeOwnership(values: readonly string[]): Set<ScopeKey> {
   for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
     const text = item.trim();
     if (text === '') continue;
-    if (!/^[^/]+\/.+$/.test(text)) throw new Error(`--take-ownership ${JSON.stringify(text)}: expected TYPE/ID, e.g. team/acme-eng`);
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint('takeOwnership', JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
     keys.add(scopeKey(parseScopeKey(text)));
   }
   return keys;
@@ -92,7 +97,7 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 
 /** @returns a managed field's live value as fieldChanges shows it: metadata without the marker's keys, the owner its marker names. */
 export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
-  if (field === 'owner') return liveMarker(now)?.owner ?? null;
+  if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
   if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
   return now?.scopeName ?? null;
 }

@@ -15,9 +15,12 @@ import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
+import { hint, wordHint } from '../hint.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, isNullRevision, openRepository, type Repository } from './git.js';
-import { historyPaths, readReplacedVersions, versionsAt } from './history.js';
+import { checkRevision, isNullRevision } from '../git/run.js';
+import { openRepository, type Repository } from '../git/repository.js';
+import { readReplacedVersions } from './history.js';
+import { historyPaths, versionsAt } from './policy-tree.js';
 import { keyOf, pastScopeReader, type PastScopeReader } from './versions.js';
 
 /** What to prune: the flags and the project file's `prune` settings, already merged. */
@@ -98,8 +101,8 @@ async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<Sc
 
 /** Policies at revision `rev` whose scope has no policy now (each version read as the loader read it at `rev`). */
 async function prunedSince(rev: string, context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
-  const what = `--prune-from ${rev}`;
-  checkRevision(rev, '--prune-from');
+  const what = wordHint(hint('pruneFrom', rev));
+  checkRevision(rev, wordHint(hint('pruneFrom')));
   if (isNullRevision(rev)) return NOTHING_PRUNED;
   const repository = await openRepository(context.paths, context.cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);

@@ -4,7 +4,7 @@
  *     when `--plan-sha256` gives it;
  *  2. schema: JSON, this version's formatVersion, schemas/plan.schema.json (src/plan/saved.ts);
  *  3. consistency: every check of src/plan/checks.ts, the rule set (keys, recomputed
- *     added/removed/summary, domain checks, field changes);
+ *     added/removed/summary, domain checks, field changes), then the document decoded (encode.ts);
  *  4. staleness, at apply against the service: not marked redacted, made for this target and
  *     this owner, every scope's fingerprint that of a fresh read, and what each change says of
  *     the live state that state.
@@ -12,7 +12,8 @@
  * write). Any failure throws, naming the first problem; nothing is written.
  */
 import { readRegularFile } from '../files.js';
-import { comparableDomains, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
+import { hint, worded } from '../hint.js';
+import { comparableDomains, decodePlan, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
 import { consistencyProblem } from '../plan/checks.js';
 import { canonicalJson } from '../plan/fields.js';
 import { readLiveState } from '../service/state.js';
@@ -35,15 +36,15 @@ export const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 export async function readSavedPlan(file: string, sha256?: string): Promise<Plan> {
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: 'saved plan' });
   if (sha256 !== undefined) checkPin(file, bytes, sha256);
-  const plan = parsePlanSchema(utf8(file, bytes), file);
-  const problem = consistencyProblem(plan, file);
+  const document = parsePlanSchema(utf8(file, bytes), file);
+  const problem = consistencyProblem(document, file);
   if (problem) throw new PlanFileError(problem);
-  return plan;
+  return decodePlan(document);
 }
 
 function checkPin(file: string, bytes: Uint8Array, expected: string): void {
   const pinned = expected.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError('--plan-sha256 needs the 64 hex characters `plan --out` printed');
+  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint('planSha256')} needs the 64 hex characters \`plan --out\` printed`);
   const actual = planDigest(bytes);
   if (actual !== pinned) {
     throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);

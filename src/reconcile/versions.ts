@@ -17,8 +17,10 @@ import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy, RemovalCommit } from '../plan/types.js';
 import { scopeKey, type ScopeKey } from '../scope.js';
-import { checkRevision, openRepository, readBlobs, shownPath, streamBlobs, type BlobRead, type Repository } from './git.js';
-import { historyPaths, versionsAt, type PastVersion } from './history.js';
+import { checkRevision } from '../git/run.js';
+import { readBlobs, streamBlobs, type BlobRead } from '../git/blobs.js';
+import { openRepository, shownPath, type Repository } from '../git/repository.js';
+import { historyPaths, versionsAt, type PastVersion } from './policy-tree.js';
 
 /** The scopes past versions declared (each with the newest version's removal), and warnings. */
 export interface PastScopes {

@@ -4,7 +4,8 @@
  * (applied / failed with the reason / skipped with the reason) and the live domains after.
  */
 import type { ApplyReport } from '../apply/types.js';
-import type { ChangeKind, Plan } from '../plan/types.js';
+import type { Change, ChangeKind, Plan } from '../plan/types.js';
+import { domainDelta, summarize, type DomainDelta } from '../plan/derived.js';
 import type { ScopeKey } from '../scope.js';
 
 /** Version of the apply report format; bumped only on an incompatible change. */
@@ -47,7 +48,7 @@ export function applyReportDocument(plan: Plan, report: ApplyReport): ApplyRepor
       key: change.key,
       scopeType: change.scopeType,
       scope: change.scope,
-      change: { kind: change.kind, before: change.before, after: change.after, added: change.added, removed: change.removed },
+      change: { kind: change.kind, before: change.before, after: change.after, ...addedRemoved(change) },
     };
     const done = applied.get(change.key);
     if (done) return { ...base, outcome: 'applied', liveDomains: done.domains };
@@ -60,9 +61,14 @@ export function applyReportDocument(plan: Plan, report: ApplyReport): ApplyRepor
   return {
     formatVersion: APPLY_REPORT_VERSION,
     target: plan.target,
-    summary: { applied: count('applied'), failed: count('failed'), skipped: count('skipped'), unchanged: plan.summary.unchanged },
+    summary: { applied: count('applied'), failed: count('failed'), skipped: count('skipped'), unchanged: summarize(plan).unchanged },
     scopes,
   };
+}
+
+function addedRemoved(change: Change): Pick<DomainDelta, 'added' | 'removed'> {
+  const { added, removed } = domainDelta(change);
+  return { added, removed };
 }
 
 /** @returns the report document as 2-space JSON with a trailing newline. */

@@ -6,6 +6,7 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/drift.js';
 import { plural } from '../text.js';
@@ -37,16 +38,17 @@ export function showDomain(domain: string): string {
 }
 
 /** @returns e.g. `update: +1 -1, 3 unchanged`, `create: +2`, `clear (deactivates autojoin): -3 (policy file deleted)`. */
-export function changeDetail(change: Change): string {
+export function changeDetail(change: Change, delta: DomainDelta = domainDelta(change)): string {
   const pruned = change.reason === 'pruned' ? ' (policy file deleted)' : change.reason === 'replaced' ? ' (--replace: written again as the file says)' : '';
+  const { added, removed, unchanged } = delta;
   switch (change.kind) {
     case 'create':
-      return `create: +${change.added.length}${pruned}`;
+      return `create: +${added.length}${pruned}`;
     case 'update':
       if (onlyMarksOwner(change)) return 'update: owner only (marks the scope as managed here; nothing else changes)';
-      return `update: +${change.added.length} -${change.removed.length}, ${change.unchanged} unchanged${fieldsChanged(change)}${pruned}`;
+      return `update: +${added.length} -${removed.length}, ${unchanged} unchanged${fieldsChanged(change)}${pruned}`;
     case 'clear':
-      return `clear (deactivates autojoin${joinedThrough(change)}): -${change.removed.length}${pruned}`;
+      return `clear (deactivates autojoin${joinedThrough(change)}): -${removed.length}${pruned}`;
   }
 }
 
@@ -62,7 +64,9 @@ function fieldsChanged(change: Change): string {
 export function onlyMarksOwner(change: Change): boolean {
   const fields = change.fieldChanges ?? [];
   const [only] = fields;
-  return change.kind === 'update' && change.added.length === 0 && change.removed.length === 0 && fields.length === 1 && only?.field === 'owner' && only.before === null;
+  if (change.kind !== 'update' || fields.length !== 1 || only?.field !== 'owner' || only.before !== null) return false;
+  const { added, removed } = domainDelta(change);
+  return added.length === 0 && removed.length === 0;
 }
 
 /** Longest value shown in a field line; longer metadata is cut (the plan JSON has it whole). */
@@ -135,10 +139,11 @@ function joinedThrough(change: Change): string {
  * The change as diff lines, merged in domain order so a renamed domain's `-` and `+`
  * sit next to each other.
  * @param context also list the unchanged domains, with a space sign.
+ * @param delta the change's domain delta, when the caller has it already
  */
-export function domainLines(change: Change, context: boolean): DomainLine[] {
-  const removed = new Set(change.removed);
-  const added = new Set(change.added);
+export function domainLines(change: Change, context: boolean, delta: DomainDelta = domainDelta(change)): DomainLine[] {
+  const removed = new Set(delta.removed);
+  const added = new Set(delta.added);
   const lines: DomainLine[] = [];
   for (const domain of new Set([...change.before, ...change.after])) {
     if (removed.has(domain)) lines.push({ sign: '-', domain });

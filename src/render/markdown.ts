@@ -1,26 +1,8 @@
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
-import {
-  changeDetail,
-  domainLines,
-  driftAction,
-  driftSummaryLine,
-  keptEntry,
-  ORIGIN_LABEL,
-  outsideLine,
-  fieldLines,
-  sentFieldLines,
-  KIND_SIGN,
-  noChangesLine,
-  notManagedEntry,
-  notManagedLine,
-  ownerOnlyLine,
-  removalLine,
-  summaryLine,
-  targetLine,
-} from './describe.js';
 import { escapeMarkdown, fenceFor } from './escape.js';
+import { changeView, planView, type ChangeView, type PlanView } from './view.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */
 export const COMMENT_MAX_CHARS = 60_000;
@@ -44,9 +26,10 @@ export interface MarkdownOptions {
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const blocks = planBlocks(plan);
+  const view = planView(plan);
+  const blocks = planBlocks(plan, view);
   return joinBounded({
-    head: renderHead(plan, options.title ?? 'autojoin-sync plan'),
+    head: renderHead(plan, view, options.title ?? 'autojoin-sync plan'),
     blocks: blocks.map((block) => block.text),
     preference: preferred(blocks),
     footer: options.footer,
@@ -67,14 +50,13 @@ interface Block {
 }
 
 /** This repository's changes, the scopes pruning leaves alone, then the drift section (its heading, then the scopes changed outside). */
-function planBlocks(plan: Plan): Block[] {
-  const ofChange = (change: Change): Block => ({
-    text: renderDetails(change),
-    rank: change.origin === undefined ? CUT_RANK[change.kind] : 0,
-    size: change.added.length + change.removed.length,
-  });
-  const notManaged = renderNotManaged(plan);
-  const driftHead = renderDriftHead(plan);
+function planBlocks(plan: Plan, view: PlanView): Block[] {
+  const ofChange = (change: Change): Block => {
+    const shown = changeView(change, true);
+    return { text: renderDetails(change, shown), rank: change.origin === undefined ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
+  };
+  const notManaged = renderNotManaged(plan, view);
+  const driftHead = renderDriftHead(view);
   return [
     ...plan.changes.filter((change) => change.origin === undefined).map(ofChange),
     ...(notManaged === null ? [] : [{ text: notManaged, rank: 0.5, size: 0 }]),
@@ -83,55 +65,48 @@ function planBlocks(plan: Plan): Block[] {
   ];
 }
 
-function renderHead(plan: Plan, title: string): string {
+function renderHead(plan: Plan, view: PlanView, title: string): string {
   const shard = plan.shard ? ` Shard ${plan.shard}.` : '';
-  const target = targetLine(plan);
-  const heading = `### ${title}\n\n${target === null ? '' : `:warning: ${escapeMarkdown(target)}\n\n`}`;
-  if (plan.changes.length === 0) return `${heading}${noChangesLine(plan.scopes.length)}${shard}${ownershipNotes(plan)}`;
-  const { domainsAdded, domainsRemoved } = plan.summary;
-  return `${heading}**${summaryLine(plan.summary)}** Domains: +${domainsAdded} -${domainsRemoved}.${shard}${ownershipNotes(plan)}`;
-}
-
-/** Updates that only mark the owner, and how many scopes pruning leaves alone, each as a paragraph. */
-function ownershipNotes(plan: Plan): string {
-  const lines = [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null);
-  return lines.map((line) => `\n\n${escapeMarkdown(line)}`).join('');
+  const heading = `### ${title}\n\n${view.target === null ? '' : `:warning: ${escapeMarkdown(view.target)}\n\n`}`;
+  // Updates that only mark the owner, and how many scopes pruning leaves alone, each as a paragraph.
+  const notes = view.ownership.map((line) => `\n\n${escapeMarkdown(line)}`).join('');
+  if (view.summary === null) return `${heading}${view.counts}${shard}${notes}`;
+  return `${heading}**${view.counts}** Domains: +${view.summary.domainsAdded} -${view.summary.domainsRemoved}.${shard}${notes}`;
 }
 
 /** @returns the drift section's heading with the scopes kept as they are live, or null when nothing changed outside. */
-function renderDriftHead(plan: Plan): string | null {
-  const headline = driftSummaryLine(plan);
-  if (headline === null) return null;
-  const kept = plan.drift.map((report) => `- ${escapeMarkdown(keptEntry(report))}`);
-  return `#### Changed outside this repository\n\n${escapeMarkdown(headline)}${kept.length > 0 ? `\n\n${kept.join('\n')}` : ''}`;
+function renderDriftHead(view: PlanView): string | null {
+  if (view.drift === null) return null;
+  const kept = view.drift.kept.map((entry) => `- ${escapeMarkdown(entry)}`);
+  return `#### Changed outside this repository\n\n${escapeMarkdown(view.drift.headline)}${kept.length > 0 ? `\n\n${kept.join('\n')}` : ''}`;
 }
 
 /** Most scopes listed by name in the "not managed here" block; the plan JSON lists them all. */
 const NOT_MANAGED_SHOWN = 50;
 
 /** @returns the scopes pruning leaves alone, as an open `<details>` list (at most 50 named), or null when there are none. */
-function renderNotManaged(plan: Plan): string | null {
+function renderNotManaged(plan: Plan, view: PlanView): string | null {
   if (plan.notManagedHere.length === 0) return null;
-  const shown = plan.notManagedHere.slice(0, NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(notManagedEntry(entry))}`);
+  const shown = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
   const more = plan.notManagedHere.length - shown.length;
   const rest = more > 0 ? `\n- …and ${more} more (the plan JSON lists them all)` : '';
   return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>\n\n${shown.join('\n')}${rest}\n\n</details>`;
 }
 
-function renderDetails(change: Change): string {
-  const body = domainLines(change, true).map(({ sign, domain }) => `${sign} ${domain}`).join('\n');
+function renderDetails(change: Change, view: ChangeView): string {
+  const body = view.domains.map(({ sign, domain }) => `${sign} ${domain}`).join('\n');
   const fence = fenceFor(body);
   const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : '';
   // Clears open by default: the destructive change is the one a reviewer must not miss.
   const open = change.kind === 'clear' ? ' open' : '';
-  const summary = `<code>${KIND_SIGN[change.kind]}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${changeDetail(change)}`;
-  return `<details${open}><summary>${summary}</summary>\n\n${originLines(change)}${sourceLine(change)}${fieldList(change)}${fence}diff\n${body}\n${fence}\n\n</details>`;
+  const summary = `<code>${view.sign}</code> <b>${escapeMarkdown(change.key)}</b>${name} — ${view.detail}`;
+  return `<details${open}><summary>${summary}</summary>\n\n${originLines(view)}${sourceLine(change, view)}${fieldList(change, view)}${fence}diff\n${body}\n${fence}\n\n</details>`;
 }
 
 /** For a scope changed outside: which side moved it, what apply does, and what changed outside. */
-function originLines(change: Change): string {
-  if (!change.origin || !change.outside) return '';
-  return `**${escapeMarkdown(ORIGIN_LABEL[change.origin])}**; ${escapeMarkdown(driftAction(change))}.\n\n${escapeMarkdown(outsideLine(change.outside))}\n\n`;
+function originLines(view: ChangeView): string {
+  if (view.origin === null) return '';
+  return `**${escapeMarkdown(view.origin.label)}**; ${escapeMarkdown(view.origin.action)}.\n\n${escapeMarkdown(view.origin.outside)}\n\n`;
 }
 
 /**
@@ -145,18 +120,18 @@ export function unsafeMarkdown(messages: readonly string[]): string {
 }
 
 /** The name and metadata changes as a list, old → new, escaped like every other text from files and the service. */
-function fieldList(change: Change): string {
-  const sent = sentFieldLines(change).map((line) => (change.kind === 'create' ? `sent: ${line}` : line));
-  const lines = [...fieldLines(change), ...sent];
+function fieldList(change: Change, view: ChangeView): string {
+  const sent = view.sent.map((line) => (change.kind === 'create' ? `sent: ${line}` : line));
+  const lines = [...view.fields, ...sent];
   return lines.length === 0 ? '' : `${lines.map((line) => `- ${escapeMarkdown(line)}`).join('\n')}\n\n`;
 }
 
 /** Where the change comes from, so a reviewer can jump to the file: `Declared in path:line.` */
-function sourceLine(change: Change): string {
+function sourceLine(change: Change, view: ChangeView): string {
   if (!change.source) return '';
   const where = escapeMarkdown(`${change.source.file}:${change.source.line}`);
   if (change.reason !== 'pruned') return `Declared in ${where}.\n\n`;
-  const removal = removalLine(change);
+  const removal = view.removal;
   if (removal === null) return `Policy file deleted (it was ${where} at the --prune-from revision).\n\n`;
   return `No policy file declares this scope any more (it was ${where}); ${escapeMarkdown(removal)}.\n\n`;
 }

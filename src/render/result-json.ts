@@ -6,6 +6,7 @@
  */
 import { RemovalPercentError, PrunePercentError, TooManyRemovalsError, UnintendedClearError, UnsafePlanError } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
+import { encodePlan, type PlanDocument } from '../plan/encode.js';
 import type { Diagnostic } from '../policy/types.js';
 
 /** Version of the result format; bumped only on an incompatible change. */
@@ -30,7 +31,8 @@ export interface ResultDocument {
   message: string;
   diagnostics?: Diagnostic[];
   refusals?: Refusal[];
-  plan?: Plan;
+  /** The plan document (encode.ts), as `plan --format json` prints it. */
+  plan?: PlanDocument;
 }
 
 /** What the command knew when it stopped. */
@@ -49,7 +51,7 @@ export function resultDocument(input: ResultInput): ResultDocument {
   const document: ResultDocument = { resultVersion: RESULT_VERSION, outcome: outcomeOf(input, refusals), exitCode: input.exitCode, message: input.message };
   if (input.diagnostics && input.diagnostics.length > 0) document.diagnostics = [...input.diagnostics];
   if (refusals) document.refusals = refusals;
-  if (input.plan) document.plan = input.plan;
+  if (input.plan) document.plan = encodePlan(input.plan);
   return document;
 }
 

@@ -16,6 +16,7 @@ import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { relativePosix } from '../policy/discover.js';
 import { ciVariable } from './ci.js';
 import { writeStderr } from './output.js';
+import { hint, worded } from '../hint.js';
 import type { RunSettings } from './settings.js';
 
 /** What connecting needs of the run's settings. */
@@ -190,7 +191,7 @@ function noService(options: ConnectOptions, refusal: string | null): RunError {
   const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${PROJECT_FILE}`].join(', or ');
   const because = refusal ? ` and ${refusal}` : '';
   const optIn = options.startEmbedded
-    ? `; to use the local embedded emulator on purpose, pass --emulator or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`
+    ? worded`; to use the local embedded emulator on purpose, pass ${hint('emulator', true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`
     : '; the embedded emulator is only for local use';
   return new RunError(
     `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. ` +

@@ -8,6 +8,7 @@
 import { compareDiagnostics } from '../policy/format.js';
 import type { Diagnostic, Policy, ProjectConfig } from '../policy/types.js';
 import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, startDnsCheck, type DnsSettings } from '../dns/index.js';
+import { hint, wordHint } from '../hint.js';
 import { RunError } from './exit-codes.js';
 
 /** What a front end was told about the DNS check (flags or action inputs). */
@@ -56,7 +57,7 @@ async function serversOf(request: DnsRequest, project: ProjectConfig, env: NodeJ
 
 /** @returns the first source that names any resolver: the flag (or input), the project file, the environment. */
 function serverSource(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): { where: string; servers: readonly string[] } {
-  if (request.servers && request.servers.length > 0) return { where: request.serversFrom ?? '--dns-server', servers: request.servers };
+  if (request.servers && request.servers.length > 0) return { where: request.serversFrom ?? wordHint(hint('dnsServers')), servers: request.servers };
   const configured = project.dns?.servers ?? [];
   if (configured.length > 0) return { where: 'dns.servers in autojoin-sync.yaml', servers: configured };
   const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter(Boolean);

@@ -1,4 +1,6 @@
 import { markRedacted, type Plan } from '../plan/index.js';
+import { hint, worded } from '../hint.js';
+import { firstItems } from '../text.js';
 import { log } from './log.js';
 import { hasOutputSecrets, holdsSecret } from './output.js';
 
@@ -10,9 +12,9 @@ export function markEchoedSecrets(plan: Plan): Plan {
   if (!hasOutputSecrets()) return plan; // nothing to look for: skip serializing a large plan
   const marked = markRedacted(plan, holdsSecret);
   if (marked.redacted !== undefined) {
-    const where = marked.redacted.length > 0 ? ` (${marked.redacted.slice(0, 5).join(', ')}${marked.redacted.length > 5 ? ', …' : ''})` : '';
+    const where = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ', …')})` : '';
     log().warn(
-      `the service shows a secret of this run in its answers${where}: every output shows *** in its place, and a saved plan of this run cannot be applied with --plan`,
+      worded`the service shows a secret of this run in its answers${where}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint('planFile')}`,
     );
   }
   return marked;

@@ -19,10 +19,12 @@
  * The scope's name is `groups[].name` of the autojoin invitation's group for the scope (the
  * item whose `groupId`, or in older answers `id`, is the scope); its metadata the invitation's
  * `metadata`. Domains come back in comparison form (src/domain.ts), the form the plan compares.
+ * A scope without an active autojoin keeps the metadata of its deactivated invitation, as call
+ * 2b shows it, only for the ownership marker it carries (a clear leaves the marker in place).
  */
 import { comparableDomains } from '../domain.js';
 import type { ScopeRef } from '../scope.js';
-import type { AutojoinState, Group, Invitation } from './types.js';
+import type { AutojoinState, Group, Invitation, LiveScope } from './types.js';
 
 function isActiveAutojoin(invitation: Invitation): boolean {
   return invitation.invitationType === 'autojoin' && invitation.deactivated !== true;
@@ -32,6 +34,19 @@ function isActiveAutojoin(invitation: Invitation): boolean {
 export function activeAutojoinOf(state: AutojoinState): Invitation | null {
   const invitation = state.invitation ?? null;
   return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+
+/**
+ * @param live a scope as read, from the listing or from `state`
+ * @param state the scope's call 2b answer
+ * @returns `live`, with the metadata of the deactivated autojoin invitation `state` shows when
+ *   `live` has no active one (the marker of whoever switched it off)
+ */
+export function withDeactivatedMetadata(live: LiveScope, state: AutojoinState): LiveScope {
+  const invitation = state.invitation ?? null;
+  if (live.autojoin !== null || invitation?.deactivated !== true) return live;
+  const metadata = invitation.metadata ?? null;
+  return metadata === null ? live : { ...live, deactivatedMetadata: metadata };
 }
 
 /**

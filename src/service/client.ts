@@ -8,11 +8,13 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { ScopeRef } from '../scope.js';
 import { VERSION } from '../version.js';
+import { hint, worded } from '../hint.js';
 import { createRedactor } from '../redact.js';
 import { baseUrlString, checkBaseUrl } from './base-url.js';
 import { answerProblem, type AnswerShape } from './reader.js';
 import { ServiceError, oneLineMessage } from './errors.js';
 import { parseJsonBody, type JsonResult } from './json-body.js';
+import { headerText } from './headers.js';
 import { createReadSwitch, type ReadSwitch } from './read-switch.js';
 import { walkPages } from './pagination.js';
 import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, listingPath } from './paths.js';
@@ -55,8 +57,6 @@ export interface ServiceClient {
    * other one (read-switch.ts).
    */
   listInvitationPages(listing: ListingCall, ref: ScopeRef): AsyncGenerator<Invitation[]>;
-  /** The whole de-duplicated listing of a scope. */
-  listInvitations(listing: ListingCall, ref: ScopeRef): Promise<Invitation[]>;
   /**
    * Call 2b: `{autojoinDomains: [], invitation: null}` for a scope without autojoin; null when
    * the service answers 404 instead (older services).
@@ -134,11 +134,6 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    async listInvitations(listing, ref) {
-      const all: Invitation[] = [];
-      for await (const page of listInvitationPages(listing, ref)) all.push(...page);
-      return all;
-    },
     getAutojoin: async (ref) =>
       (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
     syncAutojoin: async (body) =>
@@ -240,7 +235,7 @@ function requestHeaders(spec: CallSpec, secret: string): Record<string, string> 
 
 function deprecationNotice(spec: CallSpec): string {
   return spec.path.startsWith('/api/v1/invitations/by-group/')
-    ? 'the by-group listing is deprecated; use --read by-scope, or the default --read autojoin'
+    ? worded`the by-group listing is deprecated; use ${hint('read', 'by-scope')}, or the default ${hint('read', 'autojoin')}`
     : `the service marks ${spec.method} ${withoutQuery(spec.path)} as deprecated`;
 }
 
@@ -285,10 +280,6 @@ function errorMessageOf(value: unknown): string | undefined {
   if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
   if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error);
   return undefined;
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** `{ maxRetries: undefined }` keeps the default rather than erasing it. */

@@ -8,6 +8,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { hint, worded } from '../hint.js';
 
 /** Error code of an attempt that ran past its deadline. */
 export const DEADLINE_CODE = 'AUTOJOIN_REQUEST_DEADLINE';
@@ -69,6 +70,6 @@ class DeadlineHandler implements Dispatcher.DispatchHandler {
 
 function deadlineError(ms: number): Error {
   const seconds = ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-  const message = `no complete answer within the ${seconds} request deadline (headers and body; --request-timeout or AUTOJOIN_REQUEST_TIMEOUT)`;
+  const message = worded`no complete answer within the ${seconds} request deadline (headers and body; ${hint('requestTimeout')} or AUTOJOIN_REQUEST_TIMEOUT)`;
   return Object.assign(new Error(message), { code: DEADLINE_CODE });
 }

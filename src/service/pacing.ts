@@ -26,6 +26,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { parseRetryAfterMs } from './retry.js';
+import { headerValue } from './headers.js';
 
 /** Multiplicative decrease: the window keeps 85 % of itself on a congestion signal. */
 const DECREASE_FACTOR = 0.85;
@@ -220,8 +221,4 @@ class PacedHandler implements Dispatcher.DispatchHandler {
     this.permit.release(this.status === 429 ? { kind: 'throttled' } : { kind: 'failed' });
     this.next.onResponseError?.(controller as Dispatcher.DispatchController, error);
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

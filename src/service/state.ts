@@ -9,7 +9,7 @@
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
-import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin } from './autojoin-rule.js';
+import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin, withDeactivatedMetadata } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
 import { mapBounded, readAhead } from '../concurrency.js';
@@ -134,7 +134,7 @@ async function call2b(client: ServiceClient, ref: ScopeRef, wanted: ListingKind)
 /** A scope as call 2b shows it: active when its `invitation` is present and not deactivated. */
 function fromCall2b(ref: ScopeRef, state: AutojoinState): LiveScope {
   const autojoin = activeAutojoinOf(state);
-  return liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []);
+  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []), state);
 }
 
 /**
@@ -155,7 +155,7 @@ async function readByListing(client: ServiceClient, ref: ScopeRef, listing: List
     return liveScopeOf(ref, autojoin, targets);
   }
   checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
-  return liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
+  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state)), state);
 }
 
 /**

@@ -20,6 +20,7 @@ import { createPacer, pacingInterceptor } from './pacing.js';
 import { traceRequests, type RequestHook, type RequestTrace } from './trace.js';
 import { describeTlsFailure } from './tls.js';
 import { isLoopbackUrl } from './base-url.js';
+import { headerValue } from './headers.js';
 
 /** Error code of the size cap; not in any retry set, so it is never retried. */
 const TOO_LARGE = 'AUTOJOIN_RESPONSE_TOO_LARGE';
@@ -289,8 +290,4 @@ function transportError(request: HttpRequest, error: unknown, attempts: number):
   const kind = code === TOO_LARGE ? 'too-large' : TIMEOUT_CODES.has(String(code)) ? 'timeout' : 'network';
   const detail = describeTlsFailure(error) ?? (kind === 'network' && typeof code === 'string' ? `${message} (${code})` : message);
   return new ServiceError({ code: kind, method: request.method, path: request.path, detail, attempts, cause: error });
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -104,4 +104,10 @@ export interface LiveScope {
   scopeName?: string | null;
   /** The active autojoin invitation's `metadata` (any JSON); absent when it has no such field (then not compared). */
   metadata?: unknown;
+  /**
+   * No active autojoin invitation, but a deactivated one (a clear leaves it, with its metadata):
+   * its `metadata`, when the service shows it and it is not null. Only its ownership marker is
+   * used: a create over another owner's switched-off scope is refused as an update is.
+   */
+  deactivatedMetadata?: unknown;
 }

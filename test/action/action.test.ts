@@ -293,7 +293,9 @@ describe('apply on push', () => {
     const refused = await action({ command: 'plan' });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('team/acme-eng (owner "infra")');
-    expect(markerComments()[0]?.body).toContain('--take-ownership team/acme-eng');
+    expect(markerComments()[0]?.body).toContain('To take a scope over, run again with input take-ownership: team/acme-eng, or set');
+    expect(refused.stdout).toContain('input take-ownership: team/acme-eng');
+    expect(refused.stdout).not.toContain('--take-ownership');
 
     const planned = await action({ command: 'plan', 'take-ownership': 'org/other,\nteam/acme-eng' });
     expect(planned.code, planned.stdout).toBe(0);

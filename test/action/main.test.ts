@@ -141,6 +141,36 @@ describe('run() with @actions/core replaced', () => {
     expect(emulator.requests).toHaveLength(0);
   });
 
+  it('an unsafe plan names the input max-removals, never the CLI flag, in the warning and the failure', async () => {
+    givenInputs({ command: 'apply' });
+    await run();
+    await writeFiles({ 'policies/eng.autojoin.yaml': ENG.replace('  - acme.co.uk\n', '') });
+    vi.clearAllMocks();
+    givenInputs({ command: 'plan', 'max-removals': '0' });
+    await run();
+    expect(core.warning).toHaveBeenCalledWith(
+      'apply would refuse this plan: plan removes 1 domains, more than the limit of 0 (input max-removals or safety.maxRemovals), from team/acme-eng; ' +
+        'to go ahead, run again with input max-removals: 1',
+      { title: 'autojoin-sync: unsafe plan' },
+    );
+    vi.clearAllMocks();
+    givenInputs({ command: 'apply', 'max-removals': '0' });
+    await run();
+    expect(core.setFailed.mock.calls).toEqual([[expect.stringMatching(/; to go ahead, run again with input max-removals: 1$/)]]);
+    expect(outputs()['exit-code']).toBe('3');
+    expect(everythingShown()).not.toContain('--max-removals');
+  });
+
+  it('paths without policy files name the input allow-no-policies, never the CLI flag', async () => {
+    await mkdir(join(workspace, 'empty'), { recursive: true });
+    givenInputs({ command: 'validate', path: 'empty', 'base-url': '', 'api-key': '' });
+    await run();
+    expect(core.setFailed.mock.calls).toEqual([
+      ['no policy files (autojoin.yaml, *.autojoin.yaml or .yml) under empty; nothing was done. Check the path, or pass input allow-no-policies: true when that is intended (e.g. to prune every scope)'],
+    ]);
+    expect(everythingShown()).not.toContain('--allow-no-policies');
+  });
+
   it('registers the api-key with setSecret before anything is logged, and never shows it', async () => {
     givenInputs({ command: 'apply' });
     vi.stubEnv('AUTOJOIN_LOG', 'debug'); // one log line a request: the most there is to show

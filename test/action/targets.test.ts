@@ -65,7 +65,9 @@ describe('action inputs that mirror the CLI', () => {
     await write({ 'policies/a.autojoin.yaml': doc('a', ['a1.example']) });
     const refused = await apply({ 'max-removal-percent': '50' });
     expect(refused.outputs['exit-code']).toBe('3');
-    expect(refused.stdout).toContain('--max-removal-percent 75');
+    // The action names its own input, never the CLI's flag.
+    expect(refused.stdout).toContain('to go ahead, run again with input max-removal-percent: 75 (or set safety.maxRemovalPercent in autojoin-sync.yaml)');
+    expect(refused.stdout).not.toContain('--max-removal-percent');
     const bad = await apply({ 'max-removal-percent': 'lots' });
     expect(bad.stdout).toContain('input max-removal-percent: "lots" is not a number from 0 to 100');
   });

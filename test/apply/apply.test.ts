@@ -29,12 +29,9 @@ function change(kind: ChangeKind, scope: string, before: string[], after: string
     componentId: 'cmp_test',
     before,
     after,
-    added: after.filter((d) => !before.includes(d)),
-    removed: before.filter((d) => !after.includes(d)),
-    unchanged: after.filter((d) => before.includes(d)).length,
     reason: 'declared',
     ...extra,
-  };
+  } as Change;
 }
 
 function planOf(changes: Change[]): Plan {
@@ -47,7 +44,6 @@ function planOf(changes: Change[]): Plan {
     drift: [],
     changes,
     scopes: changes.map((c) => ({ key: c.key, fingerprint: 'x' })),
-    summary: { create: 0, update: 0, clear: 0, unchanged: 0, domainsAdded: 0, domainsRemoved: 0 },
   };
 }
 

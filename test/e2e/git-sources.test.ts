@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isNullRevision, openRepository, readBlobs, type BlobRead } from '../../src/reconcile/git.js';
-import { historyPaths, versionsAt } from '../../src/reconcile/history.js';
+import { isNullRevision } from '../../src/git/run.js';
+import { readBlobs, type BlobRead } from '../../src/git/blobs.js';
+import { openRepository } from '../../src/git/repository.js';
+import { historyPaths, versionsAt } from '../../src/reconcile/policy-tree.js';
 import { tempProject } from './support.js';
 import { git } from '../support/git.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { stateDigest } from '../../src/plan/ownership.js';
-import { cli, liveDomains, policy, posts, SECRET, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { cli, liveDomains, policy, posts, seedScope, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 import { commitAll, git } from '../support/git.js';
 
 let emulator: Emulator;
@@ -17,15 +17,7 @@ let project: TempProject;
 useEmulatorProject(() => ({ emulator, project }));
 
 /** Writes a scope straight to the emulator, as another tool (or another repository) would. */
-async function seed(scope: string, domains: string[], metadata?: Record<string, unknown>): Promise<void> {
-  const body = { domains, scope, scopeType: 'team', componentId: 'cmp_e2e', ...(metadata ? { metadata } : {}) };
-  const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const seed = (scope: string, domains: string[], metadata?: Record<string, unknown>): Promise<void> => seedScope(emulator, scope, domains, metadata);
 
 function liveMetadata(scope: string): unknown {
   return emulator.data().scopes[`team/${scope}`]?.autojoin?.invitation.metadata;

@@ -146,3 +146,14 @@ export async function cliOnTty(
   expectNoSecret(result.output, `terminal output of ${args.join(' ')}`);
   return result;
 }
+
+/** Writes a scope straight to the emulator (call 2), as another tool or repository would; metadata only when given. */
+export async function seedScope(emulator: Emulator, scope: string, domains: string[], metadata?: Record<string, unknown>): Promise<void> {
+  const body = { domains, scope, scopeType: 'team', componentId: 'cmp_e2e', ...(metadata ? { metadata } : {}) };
+  const response = await fetch(`${emulator.url}/api/v1/invitations/autojoin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import type { Change, Plan } from '../../src/plan/types.js';
+import type { ChangeDocument as Change, PlanDocument as Plan } from '../../src/plan/encode.js';
 import { assertBuilt, cli, liveDomains, policy, posts, setLive, startTestEmulator, tempProject, type TempProject } from './support.js';
 
 let emulator: Emulator;

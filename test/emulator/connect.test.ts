@@ -8,6 +8,11 @@ import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.
 import { tempDir } from './helpers.js';
 import { settingsIn } from '../../src/run/settings.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 /** connect()'s options for a run in `dir` with this environment (settings resolved from it as the front ends do). */
 function at(env: NodeJS.ProcessEnv, extra: { emulator?: boolean; project?: ProjectConfig } = {}): { settings: ReturnType<typeof settingsIn>; env: NodeJS.ProcessEnv } {

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, formatPolicyText, parsePolicySources } from '../../src/policy/index.js';
-import { buildPlan } from '../../src/plan/plan.js';
-import { parsePlan, serializePlan } from '../../src/plan/saved.js';
+import { buildPlan } from '../support/plan.js';
+import { parsePlan } from '../../src/plan/saved.js';
+import { encodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';
 import type { Plan } from '../../src/plan/types.js';
 import { live, liveMap, NOW, TARGET } from '../plan/fixtures.js';
 import { defined } from '../support/defined.js';
@@ -62,12 +63,12 @@ describe('the plan removes an expired entry with its reason', () => {
   });
 
   it('only the expired domain carries the reason; it round-trips through a saved plan', () => {
-    expect(plan.changes[0]).toMatchObject({ removed: ['manual.example', 'old.example'], removalReasons: [{ domain: 'old.example', reason: 'expired 2026-02-01' }] });
+    expect(encodePlan(plan).changes[0]).toMatchObject({ removed: ['manual.example', 'old.example'], removalReasons: [{ domain: 'old.example', reason: 'expired 2026-02-01' }] });
     expect(parsePlan(serializePlan(plan))).toEqual(plan);
   });
 
   it('a saved plan whose reason names a domain it does not remove is refused', () => {
-    const doc = JSON.parse(serializePlan(plan)) as Plan;
+    const doc = JSON.parse(serializePlan(plan)) as PlanDocument;
     defined(doc.changes[0]).removalReasons = [{ domain: 'acme.com', reason: 'expired 2026-02-01' }];
     expect(() => parsePlan(JSON.stringify(doc), 'plan.json')).toThrow('removalReasons names acme.com, which is not removed');
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/service/index.js';
+import { createClient, readLiveState } from '../../src/service/index.js';
 import { cli, policy, tempProject, type TempProject } from '../e2e/support.js';
 
 let server: Server | undefined;
@@ -40,7 +40,7 @@ describe('the request deadline', () => {
     const url = await dripping();
     const client = createClient({ baseUrl: url, apiKey: 'k', requestTimeoutMs: 500, retry: { maxRetries: 1, minDelayMs: 5, maxDelayMs: 10 } });
     const started = performance.now();
-    const error = await client.listInvitations('by-scope', { scopeType: 'team', scope: 'x' }).then(() => undefined, (caught: unknown) => caught);
+    const error = await readLiveState(client, [{ scopeType: 'team', scope: 'x' }], { listing: 'by-scope' }).then(() => undefined, (caught: unknown) => caught);
     await client.close();
     expect(performance.now() - started).toBeLessThan(3_000);
     assert(error instanceof Error, 'the call should have failed');

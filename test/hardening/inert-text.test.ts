@@ -12,7 +12,7 @@ import { escapeControls } from '../../src/render/escape.js';
 import { checkDomain } from '../../src/policy/index.js';
 import shipped from '../../src/policy/confusables.json' with { type: 'json' };
 import unhomoglyphData from 'unhomoglyph/data.json' with { type: 'json' };
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import { liveMap, policy as planPolicy, TARGET } from '../plan/fixtures.js';
 import { assertBuilt, cli, policy, tempProject, type TempProject } from '../e2e/support.js';
 

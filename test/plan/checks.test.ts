@@ -1,8 +1,9 @@
 /** The consistency checks of a saved plan on the fields issue 10 added: names and metadata. */
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
-import { parsePlan, serializePlan } from '../../src/plan/saved.js';
-import type { Plan } from '../../src/plan/types.js';
+import { buildPlan } from '../support/plan.js';
+import { parsePlan } from '../../src/plan/saved.js';
+import { serializePlan, type PlanDocument } from '../../src/plan/encode.js';
+import type { Plan, UpdateChange } from '../../src/plan/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 import { fieldLines } from '../../src/render/describe.js';
 import { defined } from '../support/defined.js';
@@ -14,8 +15,8 @@ const plan: Plan = buildPlan({
   now: NOW,
 });
 
-function edited(edit: (doc: Plan) => void): string {
-  const doc = JSON.parse(serializePlan(plan)) as Plan;
+function edited(edit: (doc: PlanDocument) => void): string {
+  const doc = JSON.parse(serializePlan(plan)) as PlanDocument;
   edit(doc);
   return JSON.stringify(doc);
 }
@@ -33,7 +34,7 @@ describe('saved plan checks of names and metadata', () => {
   });
 
   it('shows names and metadata with every control character escaped, C1 and bidi included', () => {
-    const hostile = { ...defined(plan.changes[0]), fieldChanges: [{ field: 'metadata' as const, before: { owner: 'a\u009b2J\u202e' }, after: { owner: 'eng' } }] };
+    const hostile = { ...(defined(plan.changes[0]) as UpdateChange), fieldChanges: [{ field: 'metadata' as const, before: { owner: 'a\u009b2J\u202e' }, after: { owner: 'eng' } }] };
     const [line] = fieldLines(hostile);
     expect(line).toBe('metadata: {"owner":"a\\x9b2J\\u{202e}"} → {"owner":"eng"}');
   });

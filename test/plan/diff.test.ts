@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diff } from '../../src/plan/diff.js';
+import { diffChanges as diff } from '../support/plan.js';
 import { live, liveMap, noAutojoin, policy } from './fixtures.js';
 
-describe('diff', () => {
+describe('the comparison of each scope (planBuilder)', () => {
   it('creates when there is no active autojoin and domains are desired', () => {
     const changes = diff([policy('team/a', ['b.com', 'a.com'], { scopeName: 'A Team' })], liveMap(noAutojoin('team/a')));
     expect(changes).toEqual([
@@ -107,6 +107,6 @@ describe('diff', () => {
   });
 
   it('refuses a scope declared twice, naming it', () => {
-    expect(() => diff([policy('team/a', ['a.com']), policy('team/a', ['b.com'])], liveMap())).toThrow(/team\/a is declared twice/);
+    expect(() => diff([policy('team/a', ['a.com']), policy('team/a', ['b.com'])], liveMap())).toThrow(/team\/a was planned twice/);
   });
 });

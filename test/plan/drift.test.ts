@@ -1,7 +1,7 @@
 /** Three-way drift: which side changed a scope, measured from the state last applied. */
 import { describe, expect, it } from 'vitest';
-import { classifyDrift, mergedDomains, writtenStateOf } from '../../src/plan/drift.js';
-import { stateDigest, type WrittenState } from '../../src/plan/ownership.js';
+import { classifyDrift, mergedDomains } from '../../src/plan/drift.js';
+import { stateDigest, writtenStateOf, type WrittenState } from '../../src/plan/ownership.js';
 import { live } from './fixtures.js';
 
 const applied: WrittenState = { scopeType: 'team', scope: 'a', componentId: 'cmp_1', domains: ['a.com', 'b.com'] };

@@ -1,13 +1,18 @@
 /** Ownership in the plan: owner changes, pruning only this owner's scopes, the refusal, saved-plan checks, the comment's cut. */
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
-import { parsePlan, serializePlan } from '../../src/plan/saved.js';
-import type { Plan } from '../../src/plan/types.js';
+import { buildPlan } from '../support/plan.js';
+import { parsePlan } from '../../src/plan/saved.js';
+import { encodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 import { OwnedElsewhereError, ownershipConflicts, parseTakeOwnership, refuseOwnedElsewhere } from '../../src/reconcile/ownership.js';
 import { defined } from '../support/defined.js';
 import { live, liveMap, marked, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 const pruned = [policy('team/mine', ['m.com']), policy('team/theirs', ['t.com']), policy('team/bare', ['b.com'])];
 const current = liveMap(marked(live('team/mine', ['m.com'])), marked(live('team/theirs', ['t.com']), 'infra'), { ...live('team/bare', ['b.com']), metadata: null });
@@ -43,7 +48,7 @@ describe('a declared scope of another owner', () => {
   const plan = buildPlan({ desired: [policy('team/theirs', ['t.com'])], live: current, target: TARGET, now: NOW, owner: 'platform' });
 
   it('is an update of owner, and stops the run unless taken over', () => {
-    expect(plan.changes).toMatchObject([{ kind: 'update', added: [], removed: [], fieldChanges: [{ field: 'owner', before: 'infra', after: 'platform' }] }]);
+    expect(encodePlan(plan).changes).toMatchObject([{ kind: 'update', added: [], removed: [], fieldChanges: [{ field: 'owner', before: 'infra', after: 'platform' }] }]);
     expect(() => refuseOwnedElsewhere(plan)).toThrow(OwnedElsewhereError);
     expect(() => refuseOwnedElsewhere(plan)).toThrow('team/theirs (owner "infra"): managed by another owner');
     expect(() => refuseOwnedElsewhere(plan, new Set(['team/theirs']))).not.toThrow();
@@ -66,8 +71,8 @@ describe('--take-ownership values', () => {
 
 describe('saved-plan checks of ownership', () => {
   const plan = buildPlan({ desired: [policy('team/bare', ['b.com'])], live: current, target: TARGET, now: NOW });
-  const edited = (edit: (doc: Plan) => void): string => {
-    const doc = JSON.parse(serializePlan(plan)) as Plan;
+  const edited = (edit: (doc: PlanDocument) => void): string => {
+    const doc = JSON.parse(serializePlan(plan)) as PlanDocument;
     edit(doc);
     return JSON.stringify(doc);
   };

@@ -1,8 +1,9 @@
 /** A plan that shows a secret the service echoed is marked, still reads back, and is refused for apply --plan. */
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import { markRedacted, refuseRedactedPlan } from '../../src/plan/redacted.js';
-import { parsePlan, PlanFileError, serializePlan } from '../../src/plan/saved.js';
+import { parsePlan, PlanFileError } from '../../src/plan/saved.js';
+import { serializePlan } from '../../src/plan/encode.js';
 import { createRedactor } from '../../src/redact.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 

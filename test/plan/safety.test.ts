@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import {
   checkSafety,
   PrunePercentError,
@@ -13,6 +13,11 @@ import type { Plan, SafetyLimits } from '../../src/plan/types.js';
 import type { Policy } from '../../src/policy/types.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from './fixtures.js';
 import type { LiveScope } from '../../src/service/types.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 function planOf(desired: Policy[], current: LiveScope[], pruned: Policy[] = []): Plan {
   return buildPlan({ desired, live: liveMap(...current), pruned, target: TARGET, now: NOW });

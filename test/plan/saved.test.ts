@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
-import { parsePlan, PlanFileError, serializePlan } from '../../src/plan/saved.js';
+import { buildPlan } from '../support/plan.js';
+import { parsePlan, PlanFileError } from '../../src/plan/saved.js';
+import { decodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';
 import type { Plan } from '../../src/plan/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 import { defined } from '../support/defined.js';
@@ -24,8 +25,8 @@ function parseError(text: string): string {
   throw new Error('parsePlan accepted the text');
 }
 
-function mutated(change: (doc: Record<string, unknown> & Plan) => void): string {
-  const doc = JSON.parse(serializePlan(plan)) as Record<string, unknown> & Plan;
+function mutated(change: (doc: Record<string, unknown> & PlanDocument) => void): string {
+  const doc = JSON.parse(serializePlan(plan)) as Record<string, unknown> & PlanDocument;
   change(doc);
   return JSON.stringify(doc);
 }
@@ -51,8 +52,8 @@ describe('saved plans', () => {
     ]);
     const shuffled = JSON.parse(text, (_key, value: unknown) =>
       value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
-    ) as Plan;
-    expect(serializePlan(shuffled)).toBe(text);
+    ) as PlanDocument;
+    expect(serializePlan(decodePlan(shuffled))).toBe(text);
     expect(text.indexOf('"kind"')).toBeLessThan(text.indexOf('"key"'));
   });
 
@@ -75,7 +76,7 @@ describe('saved plans', () => {
       'plan.json is not a valid plan: invalid at the top level: must NOT have additional properties (apiKey)',
     );
     expect(parseError(mutated((doc) => { (doc.scopes[0] as { fingerprint: string }).fingerprint = 'xyz'; }))).toContain('invalid at /scopes/0/fingerprint: must match pattern');
-    expect(parseError(mutated((doc) => { delete (doc as Partial<Plan>).summary; }))).toContain("must have required property 'summary'");
+    expect(parseError(mutated((doc) => { delete (doc as Partial<PlanDocument>).summary; }))).toContain("must have required property 'summary'");
   });
 
   it('refuses a create that has a live list, or a clear that keeps domains', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policyPathRule } from '../../src/policy/index.js';
-import { projectFileLocations } from '../../src/reconcile/history.js';
+import { projectFileLocations } from '../../src/reconcile/policy-tree.js';
 import { pruneSetting } from '../../src/reconcile/prune.js';
 import { keyOf } from '../../src/reconcile/versions.js';
 

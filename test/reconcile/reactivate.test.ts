@@ -31,6 +31,6 @@ describe('re-activating a cleared scope', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-reactivate-'));
     await writeFile(path.join(dir, 'a.autojoin.yaml'), 'scope: acme\nscopeType: team\ncomponentId: c\nmetadata: {owner: ops}\ndomains:\n  - new.example\n');
     const { plan } = await makePlan({ settings: settingsIn(dir, { flags: { read: listing } }), client: peer.client });
-    expect(plan?.changes).toEqual([expect.objectContaining({ kind: 'create', key: 'team/acme', added: ['new.example'], removed: [] })]);
+    expect(plan?.changes).toEqual([expect.objectContaining({ kind: 'create', key: 'team/acme', before: [], after: ['new.example'] })]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import type { Plan } from '../../src/plan/types.js';
 import { renderJson } from '../../src/render/json.js';

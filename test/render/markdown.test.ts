@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import type { Plan } from '../../src/plan/types.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { live, liveMap, NOW, policy, TARGET, marked } from '../plan/fixtures.js';

@@ -10,7 +10,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { applyReportDocument } from '../../src/render/index.js';
 import { cli, liveDomains, policy, setLive, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from '../e2e/support.js';
 import { REPO_ROOT } from '../action/support/run-action.js';
-import { buildPlan } from '../../src/plan/index.js';
+import { buildPlan } from '../support/plan.js';
 import { live, liveMap, noAutojoin, NOW, policy as desired, TARGET } from '../plan/fixtures.js';
 
 let emulator: Emulator;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan } from '../support/plan.js';
 import { renderText } from '../../src/render/text.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
 

@@ -1,7 +1,12 @@
 /** Every call of the client against the emulator over loopback HTTP. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, ServiceError } from '../../src/service/index.js';
-import { startPeer, SCOPE_1, type Peer } from './support/peer.js';
+import { startPeer, SCOPE_1, type Peer, listAll } from './support/peer.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 let peer: Peer | undefined;
 afterEach(async () => {
@@ -19,8 +24,8 @@ describe('client against the emulator', () => {
     expect(state.invitation?.invitationType).toBe('autojoin');
 
     const ref = { scopeType: 'team', scope: 'acme-eng' };
-    const byScope = await peer.client.listInvitations('by-scope', ref);
-    const byGroup = await peer.client.listInvitations('by-group', ref);
+    const byScope = await listAll(peer.client, 'by-scope', ref);
+    const byGroup = await listAll(peer.client, 'by-group', ref);
     expect(byScope.map((i) => i.id)).toEqual([state.invitation?.id]);
     expect(byGroup.map((i) => i.id)).toEqual([state.invitation?.id]);
 
@@ -78,7 +83,7 @@ describe('client against the emulator', () => {
     peer = await startPeer({ apiKey: 'right-key-1234', accessToken: 'right-token-5678' });
     const wrong = createClient({ baseUrl: peer.emulator.url, apiKey: 'wrong-key-9999', accessToken: 'wrong-token-0000' });
     try {
-      const listError = (await wrong.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
+      const listError = (await listAll(wrong, 'by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
       expect(listError.code).toBe('http');
       expect(listError.status).toBe(401);
       expect(listError.message).toBe(
@@ -102,7 +107,7 @@ describe('client against the emulator', () => {
     peer = await startPeer();
     const keyless = createClient({ baseUrl: peer.emulator.url });
     try {
-      await expect(keyless.listInvitations('by-group', SCOPE_1)).rejects.toThrow(/^AUTOJOIN_API_KEY is not set/u);
+      await expect(listAll(keyless, 'by-group', SCOPE_1)).rejects.toThrow(/^AUTOJOIN_API_KEY is not set/u);
       await expect(keyless.syncAutojoin({ ...SYNC, domains: [] })).rejects.toThrow(/^AUTOJOIN_API_KEY is not set/u);
       await expect(keyless.listEmailPresets()).rejects.toThrow(/^AUTOJOIN_ACCESS_TOKEN is not set/u);
       expect(keyless.requestCount).toBe(0);
@@ -117,7 +122,7 @@ describe('client against the emulator', () => {
     peer = await startPeer({ apiKey: 'shared-secret-a', accessToken: 'shared-secret-b' });
     const swapped = createClient({ baseUrl: peer.emulator.url, apiKey: 'shared-secret-b', accessToken: 'shared-secret-a' });
     try {
-      await expect(swapped.listInvitations('by-scope', SCOPE_1)).rejects.toMatchObject({ status: 401 });
+      await expect(listAll(swapped, 'by-scope', SCOPE_1)).rejects.toMatchObject({ status: 401 });
       await expect(swapped.listEmailPresets()).rejects.toMatchObject({ status: 401 });
     } finally {
       await swapped.close();
@@ -127,9 +132,9 @@ describe('client against the emulator', () => {
   it('gives the deprecation notice of the by-group listing once per client', async () => {
     peer = await startPeer({ generate: { scopes: 3, invitationsPerScope: 2 } });
     for (const scope of ['scope-0001', 'scope-0002', 'scope-0003']) {
-      await peer.client.listInvitations('by-group', { scopeType: 'team', scope });
+      await listAll(peer.client, 'by-group', { scopeType: 'team', scope });
     }
-    await peer.client.listInvitations('by-scope', SCOPE_1);
+    await listAll(peer.client, 'by-scope', SCOPE_1);
     expect(peer.notices).toEqual(['the by-group listing is deprecated; use --read by-scope, or the default --read autojoin']);
   });
 
@@ -141,7 +146,7 @@ describe('client against the emulator', () => {
     }
     for (const [index, scope] of hostile.entries()) {
       const ref = { scopeType: 'team', scope };
-      const listed = await peer.client.listInvitations('by-scope', ref);
+      const listed = await listAll(peer.client, 'by-scope', ref);
       expect(listed).toHaveLength(1);
       expect(listed[0]?.scope).toBe(scope);
       expect(listed[0]?.groups?.[0]?.groupId).toBe(scope);
@@ -160,7 +165,7 @@ describe('client against the emulator', () => {
 
   it('refuses an empty path segment before any request', async () => {
     peer = await startPeer();
-    await expect(peer.client.listInvitations('by-scope', { scopeType: 'team', scope: '' })).rejects.toThrow(/empty value/u);
+    await expect(listAll(peer.client, 'by-scope', { scopeType: 'team', scope: '' })).rejects.toThrow(/empty value/u);
     expect(peer.client.requestCount).toBe(0);
   });
 
@@ -169,7 +174,7 @@ describe('client against the emulator', () => {
     const client = createClient({ baseUrl: `${peer.emulator.url}/`, apiKey: peer.emulator.apiKey });
     try {
       expect(client.baseUrl).toBe(peer.emulator.url);
-      expect(await client.listInvitations('by-scope', SCOPE_1)).toEqual([]);
+      expect(await listAll(client, 'by-scope', SCOPE_1)).toEqual([]);
     } finally {
       await client.close();
     }

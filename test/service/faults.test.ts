@@ -6,8 +6,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FaultKind } from '../../src/emulator/index.js';
 import { createClient, ServiceError } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
-import { startPeer, SCOPE_1, FAST_RETRY } from './support/peer.js';
+import { startPeer, SCOPE_1, FAST_RETRY, listAll } from './support/peer.js';
 import { sendJson, startHostileServer } from './support/hostile-server.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 const closeAfterTest = useCleanup();
 
@@ -26,7 +31,7 @@ describe.each<FaultKind>(['500', '503', '429', 'reset', 'slow', 'truncated'])('f
       { ...SLOW, ...SOME_FAULTS, faults: [kind], generate: { invitationsPerScope: 70, domainsPerScope: 2 } },
       SHORT_TIMEOUT,
     ));
-    const ids = (await peer.client.listInvitations('by-scope', SCOPE_1)).map((i) => i.id);
+    const ids = (await listAll(peer.client, 'by-scope', SCOPE_1)).map((i) => i.id);
     await peer.client.syncAutojoin({ ...SCOPE_1, componentId: 'cmp-1', domains: ['one.example', 'two.example'] });
 
     expect(new Set(ids).size).toBe(71);
@@ -47,7 +52,7 @@ describe('once the retry budget is spent', () => {
   ];
   it.each(cases)('fault %s fails with a clear %s error after 5 attempts', async (kind, code, message) => {
     const peer = closeAfterTest(await startPeer({ ...SLOW, faultRate: 1, faults: [kind] }, SHORT_TIMEOUT));
-    const error = (await peer.client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
+    const error = (await listAll(peer.client, 'by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.code).toBe(code);
     expect(error.attempts).toBe(5);
@@ -58,7 +63,7 @@ describe('once the retry budget is spent', () => {
 
   it('fault slow fails with a clear timeout error once its (smaller) retry count is spent', async () => {
     const peer = closeAfterTest(await startPeer({ ...SLOW, faultRate: 1, faults: ['slow'] }, { ...SHORT_TIMEOUT, retry: { ...FAST_RETRY, maxRetries: 1 } }));
-    const error = (await peer.client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
+    const error = (await listAll(peer.client, 'by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error.code).toBe('timeout');
     // Issue 12: a timeout is the total deadline of the attempt now, and says so.
     expect(error.message).toBe(
@@ -131,7 +136,7 @@ describe('Retry-After and the time budget', () => {
     const url = server.url;
     await server.close();
     const client = closeAfterTest(createClient({ baseUrl: url, apiKey: 'k-123456', retry: FAST_RETRY }));
-    const error = (await client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
+    const error = (await listAll(client, 'by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error.code).toBe('network');
     expect(error.message).toMatch(/ECONNREFUSED.*\(gave up after 5 attempts\)$/u);
     expect(client.requestCount).toBe(5);

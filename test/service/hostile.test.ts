@@ -2,7 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, ServiceError, type ClientOptions, type ServiceClient } from '../../src/service/index.js';
 import { invitations, sendJson, startHostileServer, type Handler, type HostileServer } from './support/hostile-server.js';
-import { FAST_RETRY, SCOPE_1 } from './support/peer.js';
+import { FAST_RETRY, SCOPE_1, listAll } from './support/peer.js';
+import { useWording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
+
+// The messages asserted here are worded as the CLI words them (src/hint.ts).
+useWording(cliWording);
 
 let server: HostileServer | undefined;
 let client: ServiceClient | undefined;
@@ -38,7 +43,7 @@ const LISTING = '[GET] /api/v1/invitations/by-scope/team/scope-0001?start=0';
 describe('hostile responses', () => {
   it('a field of the wrong type is an invalid response naming the field', async () => {
     const c = await serve((_q, r) => sendJson(r, 200, { invitations: [{ id: 'a', deactivated: 'no' }] }));
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.code).toBe('invalid-response');
     expect(error.message).toBe(`${LISTING}: invalid response: InvitationListing /invitations/0/deactivated must be boolean`);
   });
@@ -54,7 +59,7 @@ describe('hostile responses', () => {
 
   it('a listing whose invitations are not an array is an invalid response', async () => {
     const c = await serve((_q, r) => sendJson(r, 200, { invitations: { id: 'x' } }));
-    expect((await failure(c.listInvitations('by-group', SCOPE_1))).message).toMatch(/\/invitations must be array$/u);
+    expect((await failure(listAll(c, 'by-group', SCOPE_1))).message).toMatch(/\/invitations must be array$/u);
   });
 
   it('JSON cut short with a clean end is an invalid response, not a crash', async () => {
@@ -62,7 +67,7 @@ describe('hostile responses', () => {
       r.writeHead(200, { 'content-type': 'application/json' }); // chunked: the end looks complete
       r.end('{"invitations":[{"id":"a"},{"id":');
     });
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.code).toBe('invalid-response');
     expect(error.message).toMatch(/: invalid response: the body is not valid JSON \(/u);
     expect(server?.requests).toHaveLength(1);
@@ -85,7 +90,7 @@ describe('hostile responses', () => {
       r.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       r.end('<html><body><h1>404 Not Found</h1>nginx</body></html>');
     });
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.code).toBe('http');
     expect(error.status).toBe(404);
     expect(error.serviceMessage).toBeUndefined();
@@ -124,7 +129,7 @@ describe('hostile responses', () => {
       },
       { maxResponseBytes: 64 * 1024 },
     );
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.code).toBe('too-large');
     expect(error.message).toBe(`${LISTING}: response body exceeds 65536 bytes`);
     expect(written).toBeLessThan(10_000_000);
@@ -133,7 +138,7 @@ describe('hostile responses', () => {
 
   it('a declared Content-Length past the size cap is refused before the body', async () => {
     const c = await serve((_q, r) => sendJson(r, 200, { invitations: invitations(2000) }), { maxResponseBytes: 1000 });
-    expect((await failure(c.listInvitations('by-scope', SCOPE_1))).code).toBe('too-large');
+    expect((await failure(listAll(c, 'by-scope', SCOPE_1))).code).toBe('too-large');
   });
 
   it('deeply nested JSON is an invalid response, not a stack overflow', async () => {
@@ -156,7 +161,7 @@ describe('hostile responses', () => {
     const c = await serve((request, r) =>
       sendJson(r, 403, { statusCode: 403, message: `key ${String(request.headers['x-api-key'])} is not allowed here` }),
     );
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.message).toBe(`${LISTING}: 403 key *** is not allowed here (check AUTOJOIN_API_KEY)`);
   });
 
@@ -168,7 +173,7 @@ describe('hostile responses', () => {
       },
       { requestTimeoutMs: 50, retry: { ...FAST_RETRY, maxRetries: 0 } },
     );
-    const error = await failure(c.listInvitations('by-scope', SCOPE_1));
+    const error = await failure(listAll(c, 'by-scope', SCOPE_1));
     expect(error.code).toBe('timeout');
     // Issue 12: a timeout is the total deadline of the attempt now, and says so.
     expect(error.message).toBe(`${LISTING}: no complete answer within the 50 ms request deadline (headers and body; --request-timeout or AUTOJOIN_REQUEST_TIMEOUT)`);
@@ -180,7 +185,7 @@ describe('hostile responses', () => {
       else if (request.method === 'POST') sendJson(r, 200, { autojoinDomains: [], invitation: { id: 'i' } });
       else sendJson(r, 200, { invitations: [] });
     });
-    await c.listInvitations('by-group', SCOPE_1);
+    await listAll(c, 'by-group', SCOPE_1);
     await c.syncAutojoin({ ...SCOPE_1, componentId: 'c', domains: [] });
     await c.listEmailPresets();
     const [list, sync, presets] = server?.requests ?? [];
@@ -196,7 +201,7 @@ describe('hostile responses', () => {
     server = await startHostileServer((_q, r) => sendJson(r, 200, { invitations: [] }));
     client = createClient({ baseUrl: `${server.url}/proxy/invitations/`, apiKey: KEY });
     expect(client.baseUrl).toBe(`${server.url}/proxy/invitations`);
-    await client.listInvitations('by-scope', SCOPE_1);
+    await listAll(client, 'by-scope', SCOPE_1);
     expect(server.requests.map((r) => r.url)).toEqual(['/proxy/invitations/api/v1/invitations/by-scope/team/scope-0001?start=0']);
   });
 });

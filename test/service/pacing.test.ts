@@ -8,7 +8,7 @@ import { AimdWindow, createPacer, MAX_PAUSE_MS, type Permit } from '../../src/se
 import { readLiveState } from '../../src/service/state.js';
 import { createClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
-import { startPeer, FAST_RETRY } from './support/peer.js';
+import { startPeer, FAST_RETRY, listAll } from './support/peer.js';
 import { sendJson, startHostileServer } from './support/hostile-server.js';
 import { defined } from '../support/defined.js';
 
@@ -145,11 +145,11 @@ describe('the client against a service that pushes back', () => {
       }),
     );
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k', retry: FAST_RETRY }));
-    const first = client.listInvitations('by-scope', { scopeType: 'team', scope: 'a' });
+    const first = listAll(client, 'by-scope', { scopeType: 'team', scope: 'a' });
     while (throttledAt === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
-    await client.listInvitations('by-scope', { scopeType: 'team', scope: 'b' });
+    await listAll(client, 'by-scope', { scopeType: 'team', scope: 'b' });
     await first;
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(server.requests).toHaveLength(3);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, pageStart, ServiceError } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
-import { startPeer, SCOPE_1, FAST_RETRY } from './support/peer.js';
+import { startPeer, SCOPE_1, FAST_RETRY, listAll } from './support/peer.js';
 import { invitations, sendJson, startHostileServer } from './support/hostile-server.js';
 
 const closeAfterTest = useCleanup();
@@ -48,7 +48,7 @@ describe('listing walk against misbehaving servers', () => {
   it('stops on a page with no new ids when the server ignores start', async () => {
     const server = closeAfterTest(await startHostileServer((_request, response) => sendJson(response, 200, { invitations: invitations(20) })));
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY }));
-    const all = await client.listInvitations('by-scope', SCOPE_1);
+    const all = await listAll(client, 'by-scope', SCOPE_1);
     expect(all.map((i) => i.id)).toEqual(invitations(20).map((i) => i.id));
     expect(server.requests.map((r) => r.url)).toEqual([
       '/api/v1/invitations/by-scope/team/scope-0001?start=0',
@@ -63,7 +63,7 @@ describe('listing walk against misbehaving servers', () => {
       sendJson(response, 200, { invitations: page });
     }));
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' }));
-    const ids = (await client.listInvitations('by-group', SCOPE_1)).map((i) => i.id);
+    const ids = (await listAll(client, 'by-group', SCOPE_1)).map((i) => i.id);
     expect(ids).toEqual(invitations(20).map((i) => i.id));
   });
 
@@ -73,7 +73,7 @@ describe('listing walk against misbehaving servers', () => {
       sendJson(response, 200, { invitations: invitations(20, `p${start}`) });
     }));
     const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', maxPages: 7 }));
-    const error = (await client.listInvitations('by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
+    const error = (await listAll(client, 'by-scope', SCOPE_1).catch((e: unknown) => e)) as ServiceError;
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.code).toBe('too-many-pages');
     expect(error.message).toMatch(/^\[GET\] \/api\/v1\/invitations\/by-scope\/team\/scope-0001: the listing did not end within 7 pages/u);

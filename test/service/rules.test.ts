@@ -10,6 +10,8 @@ import {
   type Invitation,
 } from '../../src/service/index.js';
 import { parseRetryAfterMs, retryDelayMs } from '../../src/service/retry.js';
+import { withDeactivatedMetadata } from '../../src/service/autojoin-rule.js';
+import type { LiveScope } from '../../src/service/types.js';
 
 const autojoin = (id: string, fields: Partial<Invitation> = {}): Invitation => ({ id, invitationType: 'autojoin', ...fields });
 
@@ -164,5 +166,22 @@ describe('retry decisions', () => {
     expect(parseRetryAfterMs('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfterMs('soon', now)).toBeUndefined();
     expect(parseRetryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('withDeactivatedMetadata', () => {
+  const none: LiveScope = { key: 'team/a', scope: 'a', scopeType: 'team', domains: [], autojoin: null };
+  const marker = { 'autojoin-sync.owner': 'infra' };
+
+  it('keeps the metadata of a deactivated invitation for a scope without an active one (the marker outlives a clear)', () => {
+    expect(withDeactivatedMetadata(none, { autojoinDomains: [], invitation: autojoin('i', { deactivated: true, metadata: marker }) })).toEqual({ ...none, deactivatedMetadata: marker });
+  });
+
+  it('adds nothing for an active invitation, no invitation, or metadata that is absent or null', () => {
+    const active: LiveScope = { ...none, domains: ['a.com'], autojoin: { invitationId: 'i', acceptsCount: 0 } };
+    expect(withDeactivatedMetadata(active, { autojoinDomains: [{ id: 'd', domain: 'a.com' }], invitation: autojoin('i', { metadata: marker }) })).toBe(active);
+    expect(withDeactivatedMetadata(none, { autojoinDomains: [], invitation: null })).toBe(none);
+    expect(withDeactivatedMetadata(none, { autojoinDomains: [], invitation: autojoin('i', { deactivated: true }) })).toBe(none);
+    expect(withDeactivatedMetadata(none, { autojoinDomains: [], invitation: autojoin('i', { deactivated: true, metadata: null }) })).toBe(none);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, readLiveState, ServiceError, type ServiceClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
 import { sendJson, startHostileServer, type Handler, type HostileServer } from './support/hostile-server.js';
-import { FAST_RETRY, SCOPE_1 } from './support/peer.js';
+import { FAST_RETRY, SCOPE_1, listAll } from './support/peer.js';
 
 const closeAfterTest = useCleanup();
 const KEY = 'secret-key-5151';
@@ -63,7 +63,7 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 describe('tolerant reading', () => {
   it('passes mobile-SDK payloads, unknown fields and unknown enum values', async () => {
     const { client } = await fake((_q, r) => sendJson(r, 200, { invitations: [mobileInvitation('m-1'), mobileInvitation('m-2')], nextCursor: null }));
-    const listed = await client.listInvitations('by-scope', SCOPE_1);
+    const listed = await listAll(client, 'by-scope', SCOPE_1);
     expect(listed.map((invitation) => invitation.id)).toEqual(['m-1', 'm-2']);
     expect(listed[0]?.formSubmissionData).toEqual(mobileInvitation('m-1').formSubmissionData);
   });
@@ -79,13 +79,13 @@ describe('tolerant reading', () => {
   it('a page of more than 20 means no pagination: one request, every invitation (1,200 here)', async () => {
     const all = Array.from({ length: 1200 }, (_, i) => mobileInvitation(`inv-${i}`));
     const { client, server } = await fake((_q, r) => sendJson(r, 200, { invitations: all }));
-    expect(await client.listInvitations('by-scope', SCOPE_1)).toHaveLength(1200);
+    expect(await listAll(client, 'by-scope', SCOPE_1)).toHaveLength(1200);
     expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/invitations/by-scope/team/scope-0001?start=0']);
   });
 
   it('still refuses the wrong type in a field it uses', async () => {
     const { client } = await fake((_q, r) => sendJson(r, 200, { invitations: [{ id: 'x', groups: { name: 'not a list' } }] }));
-    expect((await failure(client.listInvitations('by-scope', SCOPE_1))).message).toMatch(/invalid response: InvitationListing \/invitations\/0\/groups must be array,null$/u);
+    expect((await failure(listAll(client, 'by-scope', SCOPE_1))).message).toMatch(/invalid response: InvitationListing \/invitations\/0\/groups must be array,null$/u);
   });
 
   it('reads the name from the group whose groupId is the scope, and the metadata, with the default listing', async () => {
@@ -171,7 +171,7 @@ describe('the by-group call removed', () => {
       else sendJson(r, 200, { invitations: [mobileInvitation(`x-${request.url?.split('/')[6]}`)] });
     });
     for (const scope of ['a', 'b', 'c']) {
-      expect(await client.listInvitations('by-group', { scopeType: 'team', scope })).toHaveLength(1);
+      expect(await listAll(client, 'by-group', { scopeType: 'team', scope })).toHaveLength(1);
     }
     expect(server.requests.filter((request) => request.url.includes('/by-group/'))).toHaveLength(1);
     expect(server.requests.filter((request) => request.url.includes('/by-scope/'))).toHaveLength(3);
@@ -180,7 +180,7 @@ describe('the by-group call removed', () => {
 
   it('other statuses are errors, not a switch', async () => {
     const { client, notices } = await fake((_q, r) => sendJson(r, 400, { message: 'bad group type' }));
-    expect((await failure(client.listInvitations('by-group', SCOPE_1))).status).toBe(400);
+    expect((await failure(listAll(client, 'by-group', SCOPE_1))).status).toBe(400);
     expect(notices).toEqual([]);
   });
 });

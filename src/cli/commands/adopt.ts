@@ -10,7 +10,9 @@ import { escapeControls } from '../../render/escape.js';
 import { outsideLine } from '../../render/describe.js';
 import { plural } from '../../text.js';
 import { addServiceOptions, takeOwnershipOption } from '../options.js';
-import { cliSettings, planOrFail, refuseUnreadablePaths, withSession } from '../session.js';
+import { refuseUnreadablePaths, withSession } from '../session.js';
+import { cliSettings } from '../settings.js';
+import { planOrFail } from '../plan-or-fail.js';
 import type { SettingFlags } from '../../run/settings.js';
 
 interface AdoptFlags extends SettingFlags {

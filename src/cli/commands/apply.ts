@@ -12,12 +12,15 @@ import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption } from '../options.js';
+import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { cliSettings, planOrFail, printNotice, progressOf, refuseUnreadablePaths, type Session, takeOwnershipOf, type TargetFlags, useColor, withSession } from '../session.js';
-import { headCommit } from '../../reconcile/git.js';
+import { refuseUnreadablePaths, type Session, withSession } from '../session.js';
+import { cliSettings } from '../settings.js';
+import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
+import { printNotice, progressOf } from '../print.js';
+import { headCommit } from '../../git/run.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {

@@ -15,7 +15,8 @@ import type { ProjectConfig } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { cliSettings, withSession } from '../session.js';
+import { withSession } from '../session.js';
+import { cliSettings } from '../settings.js';
 import { entryExists } from '../../files.js';
 import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
 

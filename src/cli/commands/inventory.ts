@@ -2,13 +2,14 @@
  * `autojoin-sync inventory [PATH…] --format csv|json|markdown [--blame]`: one row per scope and
  * domain, for an access review; `--blame` adds who last touched each line (one git blame per file).
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { blameFiles, blameOfLine } from '../../governance/blame.js';
 import { inventoryRows, renderCsv, type BlamedRow, type InventoryRow } from '../../governance/inventory.js';
 import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
 import { loadPlacedPolicies } from '../policy-entries.js';
 import { writeStdout } from '../../run/output.js';
-import { cliSettings } from '../session.js';
+import { formatOption } from '../options.js';
+import { cliSettings } from '../settings.js';
 
 interface InventoryFlags {
   format: 'csv' | 'json' | 'markdown';
@@ -21,7 +22,7 @@ export function register(program: Command): void {
     .command('inventory')
     .description('list every scope and domain of the policy files: CSV, JSON or markdown, optionally with git blame (offline)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
-    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json', 'markdown']).default('csv'))
+    .addOption(formatOption(['csv', 'json', 'markdown']))
     .option('--blame', 'add the commit, author and date that last touched each entry (one git blame per file)')
     .addHelpText(
       'after',

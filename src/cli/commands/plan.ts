@@ -1,16 +1,18 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, type DnsFlags } from '../options.js';
+import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
-import { cliSettings, planOrFail, refuseUnreadablePaths, useColor, withSession, type TargetFlags } from '../session.js';
+import { refuseUnreadablePaths, withSession } from '../session.js';
+import { cliSettings } from '../settings.js';
+import { planOrFail, type TargetFlags } from '../plan-or-fail.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -34,7 +36,7 @@ export function register(program: Command): void {
     )
     .argument('[path...]', 'policy files or directories to load (default: .)')
     .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`; prints its sha256 on stderr')
-    .addOption(formatOption())
+    .addOption(formatOption(['text', 'markdown', 'json']))
     .option('--detailed-exitcode', 'exit 2 when changes are pending (0 when there are none)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
@@ -102,8 +104,4 @@ export function renderPlan(plan: Plan, format: Format = 'text'): string {
 function noticeUnmarked(plan: Plan): void {
   if (plan.notManagedHere.length === 0) return;
   log().debug(`not managed here (not cleared): ${plan.notManagedHere.map((entry) => `${entry.key} (${entry.owner === null ? 'no marker' : `owner "${entry.owner}"`})`).join(', ')}`);
-}
-
-function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text');
 }

@@ -9,7 +9,8 @@ import type { ServiceClient } from '../../service/client.js';
 import type { Diagnostic } from '../../policy/types.js';
 import { withServiceClient } from '../../run/connect.js';
 import { writeStdout } from '../../run/output.js';
-import { connectOptions, printDiagnostics, printNotice } from '../session.js';
+import { connectOptions } from '../session.js';
+import { printDiagnostics, printNotice } from '../print.js';
 
 /** Registers `autojoin-sync presets` with its `email` and `form-style` subcommands. */
 export function register(program: Command): void {

@@ -3,10 +3,11 @@
  * `apply --plan` makes (a regular file, its pinned sha256, the schema, keys and added/removed
  * consistent with before/after, valid domains). No network, no credentials.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { readSavedPlan } from '../../reconcile/index.js';
 import { withJsonResult } from '../json-result.js';
 import { writeStdout } from '../../run/output.js';
+import { formatOption } from '../options.js';
 import { renderPlan } from './plan.js';
 
 interface ShowFlags {
@@ -23,7 +24,7 @@ export function register(program: Command): void {
         'markdown (as the pull-request comment) or JSON (the plan document). Reads no live state: no network, no credentials.',
     )
     .argument('<file>', 'the saved plan')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .addOption(formatOption(['text', 'markdown', 'json']))
     .option('--plan-sha256 <hex>', 'refuse the file unless its sha256 is this (what `plan --out` printed)')
     .addHelpText(
       'after',

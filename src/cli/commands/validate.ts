@@ -2,7 +2,7 @@
  * `autojoin-sync validate [PATH…]`: offline checks of policy files (schema, YAML hazards,
  * domains, duplicate scopes). Reads files only: no network, no credentials.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import {
   checkPoliciesFound,
   compareDiagnostics,
@@ -19,7 +19,7 @@ import {
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import pc from 'picocolors';
-import { addDnsOptions, allowNoPoliciesOption, dnsRequest, useColor, type DnsFlags } from '../options.js';
+import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColor, type DnsFlags } from '../options.js';
 import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
@@ -37,7 +37,7 @@ export function register(program: Command): void {
   addDnsOptions(program.command('validate'))
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
-    .addOption(new Option('--format <format>', 'output format (json: schemas/validate-report.schema.json)').choices(['text', 'json']).default('text'))
+    .addOption(formatOption(['text', 'json'], 'output format (json: schemas/validate-report.schema.json)'))
     .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',

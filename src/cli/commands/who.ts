@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { whoAdmits, type WhoAnswer } from '../../governance/inventory.js';
 import { renderWhoText } from '../../governance/inventory-text.js';
 import { comparableDomains } from '../../domain.js';
@@ -12,10 +12,11 @@ import { parseScopeKey } from '../../scope.js';
 import { readLiveState } from '../../service/state.js';
 import type { ListingKind } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
-import { addServiceOptions } from '../options.js';
+import { addServiceOptions, formatOption } from '../options.js';
 import { loadPlacedPolicies } from '../policy-entries.js';
 import { writeStdout } from '../../run/output.js';
-import { cliSettings, withSession } from '../session.js';
+import { withSession } from '../session.js';
+import { cliSettings } from '../settings.js';
 import type { RunSettings } from '../../run/settings.js';
 
 interface WhoFlags {
@@ -32,7 +33,7 @@ export function register(program: Command): void {
   addServiceOptions(program.command('who'))
     .description('which scopes admit a domain: the scope, and the file:line of its entry (offline unless --live)')
     .argument('<domains-or-paths...>', 'domains to look up; an argument naming an existing file or directory is a policy path (default: .)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(formatOption(['text', 'json']))
     .option('--live', 'also read those scopes (only those) from the service and mark where it differs')
     .addHelpText(
       'after',

@@ -1,0 +1,66 @@
+/** Making the plan of plan, apply and adopt: diagnostics on stderr, invalid policy files end the command. */
+import type { ServiceClient } from '../service/client.js';
+import type { Plan } from '../plan/index.js';
+import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
+import { RunError } from '../run/exit-codes.js';
+import type { RunSettings } from '../run/settings.js';
+import { configuredSecrets } from '../run/secrets.js';
+import { dnsBeforeRead, dnsSettings } from '../run/dns.js';
+import { markEchoedSecrets } from '../run/redacted-plan.js';
+import { parseTakeOwnership } from '../reconcile/ownership.js';
+import type { ScopeKey } from '../scope.js';
+import { DiagnosticsError } from './json-result.js';
+import { dnsRequest, type DnsFlags } from './options.js';
+import { printManyDiagnostics, printNotice, progressOf } from './print.js';
+
+/** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
+export interface TargetFlags {
+  shard?: string;
+  scope?: string[];
+  excludeScope?: string[];
+  /** --replace: scopes written again even when nothing differs. */
+  replace?: string[];
+}
+
+/** Makes the plan, printing diagnostics to stderr; invalid policy files end the command (exit 1). */
+export async function planOrFail(options: {
+  client: ServiceClient;
+  settings: RunSettings;
+  target: string;
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] } & DnsFlags;
+  /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
+  label: string;
+}): Promise<Plan> {
+  const { flags } = options;
+  const dns = await dnsSettings(dnsRequest(flags), options.settings.project);
+  const progress = progressOf(options.label);
+  const { plan, load } = await makePlan({
+    settings: options.settings,
+    client: options.client,
+    pruneFrom: flags.pruneFrom,
+    allowNoPolicies: flags.allowNoPolicies,
+    target: options.target,
+    shard: flags.shard,
+    targets: { scope: flags.scope, excludeScope: flags.excludeScope },
+    replace: flags.replace,
+    onProgress: progress.update,
+    changedSince: flags.changedSince,
+    onNotice: printNotice,
+    secrets: configuredSecrets(process.env),
+    takeOwnership: takeOwnershipOf(flags),
+    // Printed as soon as the policies are loaded, before the read: never held through it.
+    onDiagnostics: printManyDiagnostics,
+    ...dnsBeforeRead(dns, options.settings.base),
+  }).finally(progress.done);
+  if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
+  return markEchoedSecrets(plan);
+}
+
+/** @returns the scopes of --take-ownership (each TYPE/ID; commas separate several too). */
+export function takeOwnershipOf(flags: { takeOwnership?: string[] }): Set<ScopeKey> {
+  try {
+    return parseTakeOwnership(flags.takeOwnership ?? []);
+  } catch (error) {
+    throw new RunError((error as Error).message);
+  }
+}

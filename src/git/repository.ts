@@ -1,0 +1,64 @@
+/** The git repository around the run's policy paths, and paths between it and the run's cwd. */
+import { stat } from 'node:fs/promises';
+import path, { posix } from 'node:path';
+import { repositoryRoot } from '../files.js';
+import { relativePosix } from '../policy/discover.js';
+import { runGit } from './run.js';
+
+/** The git repository the policy paths lie in, as the readers of history and revisions use it. */
+export interface Repository {
+  /** Directory git runs in: the paths' common directory (or its nearest existing ancestor). */
+  dir: string;
+  /** `dir` inside the repository: `''` at its root, else ending in `/`. */
+  prefix: string;
+  shallow: boolean;
+  /** The commit HEAD names; null in a repository without a commit yet. */
+  head: string | null;
+  /** The directory paths are given and shown relative to. */
+  cwd: string;
+}
+
+/**
+ * @param paths the run's policy paths, relative to `cwd`
+ * @returns the repository around the paths, or null when they are not in one (nothing to prune)
+ */
+export async function openRepository(paths: readonly string[], cwd: string, context: string): Promise<Repository | null> {
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path.resolve(cwd, given))));
+  if ((await repositoryRoot(dir)) === null) return null;
+  const answer = await runGit(['rev-parse', '--is-shallow-repository', '--show-prefix', '--revs-only', 'HEAD'], { cwd: dir, context });
+  const [shallow, prefix = '', head = ''] = answer.toString('utf8').split('\n');
+  return { dir, prefix, shallow: shallow === 'true', head: head === '' ? null : head, cwd };
+}
+
+/** @returns a path from the repository root as a path relative to the run's cwd (how files are shown). */
+export function shownPath(repository: Repository, fromRoot: string): string {
+  return relativePosix(repository.cwd, path.join(repository.dir, posix.relative(repository.prefix || '.', fromRoot)));
+}
+
+/** @returns a path given relative to the run's cwd as a path from the repository root (it may start with `..` when outside). */
+export function rootPath(repository: Repository, given: string): string {
+  const fromDir = relativePosix(repository.dir, path.resolve(repository.cwd, given));
+  return posix.normalize(posix.join(repository.prefix, fromDir === '.' ? '' : fromDir)).replace(/\/$/, '') || '.';
+}
+
+/** @returns a pathspec naming `fromRoot` from the repository root, taken literally (no glob). */
+export function topPathspec(fromRoot: string): string {
+  return fromRoot === '.' ? ':(top)' : `:(top,literal)${fromRoot}`;
+}
+
+function commonDirectory(absolute: readonly string[]): string {
+  let common = absolute[0] ?? process.cwd();
+  for (const dir of absolute.slice(1)) {
+    while (dir !== common && !dir.startsWith(common + path.sep)) common = path.dirname(common);
+  }
+  return common;
+}
+
+/** A deleted directory (say, the policies of a prune-everything run) is looked up from its parent. */
+async function existingAncestor(dir: string): Promise<string> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const info = await stat(at).catch(() => null);
+    if (info?.isDirectory()) return at;
+    if (path.dirname(at) === at) return at;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The one way this program runs git (pruning, changed files, blob reads, `inventory --blame`, the
+ * ownership marker's commit). Every call goes through {@link startGit}: stdout is either streamed
+ * to a handler (history, blob contents) or collected under a byte cap, stdin is fed with
+ * backpressure, and a failure becomes one GitRevisionError that names what the user asked for
+ * (`--prune-from REV`, `--changed-since REV`, `pruning`). Blob contents: blobs.ts; the repository
+ * around the policy paths: repository.ts.
+ */
+import { spawn } from 'node:child_process';
+import { GitRevisionError } from '../reconcile/errors.js';
+
+/** Most bytes of output collected from one git call; streamed calls have no cap. */
+const MAX_COLLECTED = 64 * 1024 * 1024;
+
+/** Length of the commit ids plans show: unique in any repository people keep policies in. */
+export const SHORT_SHA = 12;
+
+/** @returns true for a revision that names no commit, like GitHub's `before` of a new branch (all zeros). */
+export function isNullRevision(rev: string): boolean {
+  return /^0+$/.test(rev);
+}
+
+/** @throws GitRevisionError for a revision that would be read as an option */
+export function checkRevision(rev: string, flag: string): void {
+  if (rev.startsWith('-')) throw new GitRevisionError(`${flag}: "${rev}" is not a git revision`);
+}
+
+export interface GitOptions {
+  /** Directory git runs in. */
+  cwd: string;
+  /** What the user asked for, first in any error message, e.g. `--prune-from HEAD~1`. */
+  context: string;
+}
+
+/** A running git process: feed it with `write` (awaits drain), close stdin with `end`. */
+export interface GitProcess {
+  write(text: string): Promise<void>;
+  end(text?: string): void;
+  /** Settles when git exits: rejects with GitRevisionError on a non-zero exit. */
+  done: Promise<void>;
+}
+
+/**
+ * Starts `git ...args`, handing each chunk of stdout to `onData` (nothing is kept here).
+ * stderr is kept (its first line names the failure), up to 64 KiB.
+ */
+export function startGit(args: readonly string[], options: GitOptions & { onData: (chunk: Buffer) => void }): GitProcess {
+  const child = spawn('git', args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  let failure: Error | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (failure) return;
+    try {
+      options.onData(chunk);
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      child.kill();
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stderr.length < 65_536) stderr += chunk;
+  });
+  child.stdin.on('error', () => undefined); // git may exit before reading all of stdin; 'close' reports why
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', (error: NodeJS.ErrnoException) => reject(gitFailed(args, options.context, error.code === 'ENOENT' ? 'git is not installed or not on PATH' : error.message)));
+    child.on('close', (code) => {
+      if (failure) reject(failure);
+      else if (code === 0) resolve();
+      else reject(gitFailed(args, options.context, stderr));
+    });
+  });
+  const write = (text: string): Promise<void> =>
+    child.stdin.write(text) || child.stdin.destroyed
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const go = (): void => {
+            child.stdin.off('drain', go);
+            child.stdin.off('close', go);
+            resolve();
+          };
+          child.stdin.on('drain', go).on('close', go);
+        });
+  return { write, end: (text) => child.stdin.end(text ?? ''), done };
+}
+
+/**
+ * Runs git to completion and returns its stdout.
+ * @param input written to stdin (then closed)
+ * @throws GitRevisionError when git fails or prints more than 64 MiB
+ */
+export async function runGit(args: readonly string[], options: GitOptions & { input?: string }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const git = startGit(args, {
+    ...options,
+    onData: (chunk) => {
+      size += chunk.length;
+      if (size > MAX_COLLECTED) throw gitFailed(args, options.context, `more than ${MAX_COLLECTED} bytes of output`);
+      chunks.push(chunk);
+    },
+  });
+  git.end(options.input);
+  await git.done;
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * The commit a write records in its ownership marker (`autojoin-sync.commit`).
+ * @param dir a directory inside the policy paths' repository
+ * @returns the full id of the commit HEAD points to, or undefined outside git (or before the first commit)
+ */
+export async function headCommit(dir: string): Promise<string | undefined> {
+  try {
+    const id = (await runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: dir, context: 'ownership marker' })).toString('utf8').trim();
+    return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** git could not run, or exited with an error; `detail` is why (the first line of its stderr). */
+export class GitFailedError extends GitRevisionError {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+function gitFailed(args: readonly string[], context: string, stderr: string): GitFailedError {
+  const detail = stderr.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+  return new GitFailedError(`${context}: git ${args[0] ?? ''} failed: ${detail}`, detail);
+}

@@ -1,0 +1,93 @@
+/**
+ * The core speaks data, the front ends speak flags. A message of src/plan, src/reconcile,
+ * src/service, src/policy or src/run that tells the user what to set names the setting as a
+ * {@link Hint} (`{ setting: 'maxRemovals', value: 12 }`), never as a flag. Each front end has one
+ * {@link Wording}, its table from setting to its own words, and registers it with
+ * {@link useWording} before anything runs (as it registers its secrets with src/run/output.ts):
+ * the CLI says `--max-removals 12` (src/cli/wording.ts), the action `input max-removals: 12`
+ * (src/action/wording.ts). Without one (benches, programs that embed the core) a hint names the
+ * setting's key.
+ *
+ * To add a hint: the setting's name in {@link SETTINGS} if it is new (the key of SettingFlags in
+ * src/run/settings.ts, or of the front ends' options), its words in both tables, and
+ * `` worded`… ${hint('name', value)} …` `` where the message is made.
+ */
+
+/** Every setting a message may name: the keys of SettingFlags (src/run/settings.ts), then the run's other options. */
+export const SETTINGS = [
+  'maxRemovals',
+  'maxRemovalPercent',
+  'allowEmpty',
+  'prune',
+  'read',
+  'requestTimeout',
+  'emulator',
+  'allowNoPolicies',
+  'pruneFrom',
+  'changedSince',
+  'scope',
+  'excludeScope',
+  'replace',
+  'shard',
+  'takeOwnership',
+  'componentId',
+  'planFile',
+  'planSha256',
+  'dnsServers',
+  'blame',
+] as const;
+
+export type Setting = (typeof SETTINGS)[number];
+
+/**
+ * A setting a message names. Without `value` it names the setting (`--max-removals`); with one it
+ * says what to give (`--max-removals 12`; `false` turns a switch off: `--no-prune`; a list gives
+ * the setting once per item).
+ */
+export interface Hint {
+  readonly setting: Setting;
+  readonly value?: string | number | boolean | readonly string[];
+}
+
+/** A front end's words for a hint. */
+export type Wording = (hint: Hint) => string;
+
+/** @returns the hint naming `setting`, with the value to give it if any. */
+export function hint(setting: Setting, value?: Hint['value']): Hint {
+  return value === undefined ? { setting } : { setting, value };
+}
+
+/** The words of the front end running, or none: a hint names its setting's key (`maxRemovals: 12`). */
+let current: Wording = (named) => (named.value === undefined ? named.setting : `${named.setting}: ${valueText(named.value)}`);
+
+/** Registers the front end's wording; every message made after this names its settings in its words. */
+export function useWording(wording: Wording): void {
+  current = wording;
+}
+
+/**
+ * A message in the running front end's words: a tagged template whose {@link Hint} values are
+ * worded, anything else interpolated as usual.
+ * @example worded`to go ahead, run again with ${hint('maxRemovals', 12)}`
+ */
+export function worded(strings: TemplateStringsArray, ...values: unknown[]): string {
+  let text = strings[0] ?? '';
+  values.forEach((value, index) => {
+    text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? '');
+  });
+  return text;
+}
+
+/** @returns one hint in the running front end's words. */
+export function wordHint(named: Hint): string {
+  return current(named);
+}
+
+function isHint(value: unknown): value is Hint {
+  return typeof value === 'object' && value !== null && typeof (value as Hint).setting === 'string' && SETTINGS.includes((value as Hint).setting);
+}
+
+/** @returns a hint's value as one word list: `12`, `team/a, team/b`. */
+export function valueText(value: NonNullable<Hint['value']>): string {
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}

@@ -1,0 +1,4 @@
+/** @returns whether `value` is a JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
