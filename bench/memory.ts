@@ -2,6 +2,9 @@
  * Peak memory of `plan` as the estate grows: 30,000 scopes (each with 30 ordinary invitations in
  * its listing, so two pages per scope) beside 10,000 scopes in the same run. If the state reader
  * kept every invitation, memory would grow about 3× with the scopes; it should stay nearly flat.
+ * One scope in ten changes (a new domain): the live state is what an earlier apply of this
+ * repository left, ownership marker included. Unmarked, every scope would be an update that
+ * marks it, and the figure would be that of a plan of 30,000 changes, not of 30,000 scopes.
  *
  * How RSS is measured, and why it is honest: the built CLI runs as its own process, exactly as a
  * user runs it, with one preloaded module (`node --import probe.mjs`) that on exit writes the
@@ -18,7 +21,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generateData, startEmulator } from '../src/emulator/index.js';
+import { generateData, startEmulator, type EmulatorData } from '../src/emulator/index.js';
+import { DEFAULT_OWNER, MARKER_KEYS } from '../src/plan/ownership.js';
 import type { BenchOptions, BenchRow } from './types.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -77,7 +81,7 @@ export async function peakRss(tmp: string, args: string[], env: Record<string, s
 
 /** Peak RSS of `plan` over `scopes` scopes against a fresh in-process emulator. */
 async function planPeakRss(tmp: string, scopes: number): Promise<number> {
-  const data = generateData({ scopes, invitationsPerScope: INVITATIONS_PER_SCOPE, domainsPerScope: 2, seed: 7 });
+  const data = markedAsOurs(generateData({ scopes, invitationsPerScope: INVITATIONS_PER_SCOPE, domainsPerScope: 2, seed: 7 }));
   const emulator = await startEmulator({ port: 0, data });
   try {
     const dir = path.join(tmp, `policies-${scopes}`);
@@ -86,6 +90,14 @@ async function planPeakRss(tmp: string, scopes: number): Promise<number> {
   } finally {
     await emulator.close();
   }
+}
+
+/** @returns the data with every autojoin invitation carrying the ownership marker of the policies' owner (the default). */
+function markedAsOurs(data: EmulatorData): EmulatorData {
+  for (const scope of Object.values(data.scopes)) {
+    if (scope.autojoin) scope.autojoin.invitation.metadata = { [MARKER_KEYS.owner]: DEFAULT_OWNER };
+  }
+  return data;
 }
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

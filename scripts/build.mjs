@@ -1,8 +1,8 @@
 // Bundles the CLI and the GitHub Action as ESM under dist/.
 // dist/action.js is one file, committed (the runner executes it as is). The CLI is built by
-// `npm ci` (prepare) as an entry dist/cli.js and the program under dist/chunks/ (run.js and the
+// `npm ci` (prepare) as an entry dist/cli.js and the program under dist/chunks/ (dispatch.js and the
 // chunks it loads; commands load lazily, src/cli/program.ts). The entry is one file of its own that
-// imports ./chunks/run.js only when it must: `--version`, `--help` and a bare call it answers alone
+// imports ./chunks/dispatch.js only when it must: `--version`, `--help` and a bare call it answers alone
 // from the texts the program printed for them when the build ran it (src/cli/fast-path.ts), so the
 // entry is built twice: once without those texts, run, and again with them embedded.
 // Bundles take only the version from package.json, not the whole file.
@@ -17,7 +17,7 @@ const entries = process.argv.slice(2);
 const targets = {
   cli: [
     {
-      entryPoints: { run: 'src/cli/run.ts' },
+      entryPoints: { dispatch: 'src/cli/dispatch.ts' },
       outdir: 'dist/chunks',
       splitting: true,
       chunkNames: '[name]-[hash]',
@@ -104,12 +104,12 @@ function packageVersionOnly() {
   };
 }
 
-/** Keeps the entry's `import('./run.js')` out of its bundle, as the program built beside it: ./chunks/run.js. */
+/** Keeps the entry's `import('./dispatch.js')` out of its bundle, as the program built beside it: ./chunks/dispatch.js. */
 function programFromChunks() {
   return {
     name: 'program-from-chunks',
     setup(builder) {
-      builder.onResolve({ filter: /^\.\/run\.js$/ }, () => ({ path: './chunks/run.js', external: true }));
+      builder.onResolve({ filter: /^\.\/dispatch\.js$/ }, () => ({ path: './chunks/dispatch.js', external: true }));
     },
   };
 }

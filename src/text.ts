@@ -34,3 +34,14 @@ export function firstItems(items: readonly string[], max: number, more = (hidden
   const shown = items.slice(0, max).join(separator);
   return items.length > max ? shown + more(items.length - max) : shown;
 }
+
+/**
+ * @returns `text` as a string of its own. V8 keeps a substring of 13 or more characters as a
+ *   slice of the string it was cut from, so a domain kept from a policy file (a queued policy, a
+ *   change) keeps the whole file's text alive: about 60 bytes a domain at 100 scopes a file.
+ */
+export function ownString(text: string): string {
+  if (text.length < 13) return text;
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? Buffer.from(text, 'latin1').toString('latin1') : (' ' + text).slice(1);
+}

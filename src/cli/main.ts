@@ -17,7 +17,7 @@ const answered = prebuilt && answerFromPrebuilt(process.argv.slice(2), prebuilt,
 if (answered !== undefined) process.exitCode = answered;
 else await runProgram();
 
-/** Loads the program (./run.ts, built as dist/chunks/run.js) and runs the command `process.argv` names. */
+/** Loads the program (./dispatch.ts, built as dist/chunks/dispatch.js) and runs the command `process.argv` names. */
 async function runProgram(): Promise<void> {
   // The cache lives under the OS temp dir (or NODE_COMPILE_CACHE), never in the repository.
   (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -34,5 +34,5 @@ async function runProgram(): Promise<void> {
   if (!process.argv.slice(2).includes('emulator')) {
     for (const flag of ['--optimize-for-size', '--semi-space-growth-factor=1', '--liftoff-only']) v8.setFlagsFromString(flag);
   }
-  await (await import('./run.js')).runProgram(process.argv);
+  await (await import('./dispatch.js')).runProgram(process.argv);
 }

@@ -1,6 +1,6 @@
 /**
  * The CLI's words for the settings a message names (src/hint.ts): its flags. Registered by
- * runProgram (src/cli/run.ts) before any command runs.
+ * runProgram (src/cli/dispatch.ts) before any command runs.
  */
 import type { Hint, Setting, Wording } from '../hint.js';
 

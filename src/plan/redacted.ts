@@ -16,10 +16,12 @@ import type { Plan } from './types.js';
  */
 export function markRedacted(plan: Plan, holdsSecret: (text: string) => boolean): Plan {
   const { redacted: _previous, ...rest } = plan;
-  if (!holdsSecret(JSON.stringify(rest))) return rest;
+  // Entry by entry, never the whole plan as one text: that was a transient copy of every scope's
+  // fingerprint (about 110 bytes a scope) at the end of each plan, its peak memory.
   const keys = new Set<string>();
   for (const change of plan.changes) if (holdsSecret(JSON.stringify(change))) keys.add(change.key);
   for (const scope of plan.scopes) if (holdsSecret(JSON.stringify(scope))) keys.add(scope.key);
+  if (keys.size === 0 && !holdsSecret(JSON.stringify({ ...rest, changes: [], scopes: [] }))) return rest;
   return { ...rest, redacted: [...keys].sort() };
 }
 

@@ -8,6 +8,7 @@ import { EXPIRY_WARNING_DAYS, daysBetween, isCalendarDate } from '../governance/
 import { diagnosticAt } from './format.js';
 import { normalizeDomain } from './domains.js';
 import { compareStrings } from '../domain.js';
+import { ownString } from '../text.js';
 import type { RuleSubject } from '../governance/rules.js';
 import type { ScopeKey } from '../scope.js';
 import type { Diagnostic, DomainEntry, Policy, SourcePos } from './types.js';
@@ -29,7 +30,7 @@ export function writtenEntries(domains: unknown): WrittenEntry[] {
   if (!Array.isArray(domains)) return [];
   const entries: WrittenEntry[] = [];
   domains.forEach((item: unknown, index) => {
-    if (typeof item === 'string') entries.push({ index, raw: item, domain: normalizeDomain(item) });
+    if (typeof item === 'string') entries.push({ index, raw: item, domain: ownString(normalizeDomain(item)) });
     else if (isGrant(item)) entries.push(grantEntry(item, index));
   });
   return entries;
@@ -40,7 +41,7 @@ function isGrant(item: unknown): item is { domain: string; expires?: unknown; re
 }
 
 function grantEntry(item: { domain: string; expires?: unknown; reason?: unknown }, index: number): WrittenEntry {
-  const entry: WrittenEntry = { index, raw: item.domain, domain: normalizeDomain(item.domain) };
+  const entry: WrittenEntry = { index, raw: item.domain, domain: ownString(normalizeDomain(item.domain)) };
   if (typeof item.expires === 'string') entry.expires = item.expires;
   if (typeof item.reason === 'string') entry.reason = item.reason;
   return entry;

@@ -5,7 +5,8 @@
  */
 import type { ScopeKey } from '../scope.js';
 
-export interface Target {
+/** Whom an invitation is addressed to (`{type: "email", value}`), as the wire says it. */
+export interface InvitationTarget {
   type: string;
   value: string;
 }
@@ -15,7 +16,7 @@ export interface Invitation {
   invitationType?: string | null;
   deactivated?: boolean;
   status?: string | null;
-  target?: Target[] | null;
+  target?: InvitationTarget[] | null;
   accepts?: unknown[] | null;
   groups?: Group[] | null;
   modifiedAt?: string | null;

@@ -34,6 +34,22 @@ describe('markRedacted', () => {
     expect(markRedacted({ ...clean, redacted: ['team/x'] }, holds).redacted).toBeUndefined();
   });
 
+  it('a secret outside every change and scope (the target) marks the plan with no scope named', () => {
+    const clean = { ...plan, changes: plan.changes.filter((change) => change.key !== 'team/a') };
+    expect(markRedacted({ ...clean, target: `https://${SECRET}.example` }, holds).redacted).toEqual([]);
+  });
+
+  it('looks at the plan entry by entry, never as one text of every scope (memory flat in the scopes)', () => {
+    const scopes = Array.from({ length: 1000 }, (_, n) => ({ key: `team/s${n}`, fingerprint: 'f'.repeat(64) }));
+    let longest = 0;
+    const marked = markRedacted({ ...plan, scopes }, (text) => {
+      longest = Math.max(longest, text.length);
+      return holds(text);
+    });
+    expect(marked.redacted).toEqual(['team/a']);
+    expect(longest).toBeLessThan(5_000);
+  });
+
   it('refuseRedactedPlan refuses a marked plan, naming the scopes, and passes any other', () => {
     expect(() => refuseRedactedPlan(markRedacted(plan, holds))).toThrow(PlanFileError);
     expect(() => refuseRedactedPlan(markRedacted(plan, holds))).toThrow(/\(in team\/a\).*nothing was written/u);

@@ -1,6 +1,6 @@
 /**
  * Runs the command `argv` names through the full commander program: what dist/cli.js
- * (src/cli/main.ts) loads, as dist/chunks/run.js, for anything it does not answer itself.
+ * (src/cli/main.ts) loads, as dist/chunks/dispatch.js, for anything it does not answer itself.
  */
 import { ExitCode, RunError } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
