@@ -1,6 +1,6 @@
 /**
- * Apply: one POST of the complete domain list per change (call 2), with a bounded pool of
- * workers. The service's answer is checked, not trusted: a scope counts as applied only when
+ * Apply: one POST of the complete domain list per change (call 2), through the one bounded pool
+ * (src/concurrency.ts) as wide as the client's AIMD window. The service's answer is checked, not trusted: a scope counts as applied only when
  * the `autojoinDomains` it returns, normalized and sorted, are exactly the planned list.
  * A failed scope never stops the others; the report says what happened to each.
  */
@@ -11,15 +11,12 @@ import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
 import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest, writtenStateOf } from '../plan/ownership.js';
-import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
 
 export interface ApplyOptions {
   /** The commit HEAD points to, recorded in each write's ownership marker; none outside git. */
   commit?: string;
   /** Said once when the service's answer to a write shows no ownership marker. */
   onNotice?: (message: string) => void;
-  /** Most POSTs in flight at once (default DEFAULT_CONCURRENCY). */
-  concurrency?: number;
   /** Called after each scope, applied or failed. */
   onProgress?: (done: number, total: number) => void;
   /** When aborted, scopes not yet started are reported as skipped. */
@@ -38,7 +35,7 @@ export async function applyChanges(client: ServiceClient, plan: Plan, options: A
   const marking: Marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
-    options.concurrency ?? DEFAULT_CONCURRENCY,
+    () => client.inFlightLimit,
     async (change, index) => {
       outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);

@@ -23,8 +23,22 @@ import type { ChangeDocument, PlanDocument } from './encode.js';
 import type { ChangeKind } from './types.js';
 
 /**
+ * The consistency step of trusting a saved plan (src/reconcile/saved-plan.ts): every change has a
+ * fingerprint (apply checks staleness per covered scope, so a change outside `scopes` would go
+ * unchecked), then {@link planInconsistency}.
+ * @returns null, or the whole message naming `file` and the first problem
+ */
+export function consistencyProblem(plan: PlanDocument, file: string): string | null {
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const index = plan.changes.findIndex((change) => !covered.has(change.key));
+  if (index >= 0) return `${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`;
+  const inconsistency = planInconsistency(plan);
+  return inconsistency ? `${file} is not a valid plan: ${inconsistency}; nothing was applied` : null;
+}
+
+/**
  * Checks that a saved plan holds together (see the module comment). Every change must have a
- * fingerprint in `scopes` (parsePlan checks that first).
+ * fingerprint in `scopes` (consistencyProblem checks that first).
  * @returns null when it does, else the first problem, e.g. `/changes/0 (team/a): added does not match before/after`
  */
 export function planInconsistency(plan: PlanDocument): string | null {

@@ -16,6 +16,6 @@ export {
   UnsafePlanError,
   type ScopeRemoval,
 } from './safety.js';
-export { parsePlan, planDigest, PlanFileError } from './saved.js';
+export { parsePlan, parsePlanSchema, planDigest, PlanFileError } from './saved.js';
 export { markRedacted, refuseRedactedPlan } from './redacted.js';
 export { formatShard, inShard, inShardOf, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';

@@ -9,7 +9,7 @@ import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 import { decodePlan, type PlanDocument } from './encode.js';
 import { isPlainObject } from '../plain-object.js';
-import { planInconsistency } from './checks.js';
+import { consistencyProblem } from './checks.js';
 import { createHash } from 'node:crypto';
 
 /** A saved plan that cannot be read: not JSON, another format version, or not a plan. */
@@ -29,12 +29,26 @@ function planValidator(): ValidateFunction<PlanDocument> {
 }
 
 /**
- * Reads a saved plan.
+ * Reads a saved plan's text: its schema, then its consistency (checks.ts), then decodes it.
+ * Whether a saved plan file can be trusted is decided by src/reconcile/saved-plan.ts, which runs
+ * these steps between the pin and the staleness checks.
  * @param text the file's text.
  * @param file the file's name, used only in error messages.
  * @throws PlanFileError with a one-line reason.
  */
 export function parsePlan(text: string, file = 'plan file'): Plan {
+  const document = parsePlanSchema(text, file);
+  const problem = consistencyProblem(document, file);
+  if (problem) throw new PlanFileError(problem);
+  return decodePlan(document);
+}
+
+/**
+ * The schema step: JSON, this version's formatVersion, schemas/plan.schema.json.
+ * @returns the plan document, not yet checked for consistency nor decoded
+ * @throws PlanFileError with a one-line reason.
+ */
+export function parsePlanSchema(text: string, file = 'plan file'): PlanDocument {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -49,24 +63,12 @@ export function parsePlan(text: string, file = 'plan file'): Plan {
   }
   const validate = planValidator();
   if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);
-  checkChangesCovered(value, file);
-  const inconsistency = planInconsistency(value);
-  if (inconsistency) throw new PlanFileError(`${file} is not a valid plan: ${inconsistency}; nothing was applied`);
-  return decodePlan(value);
+  return value;
 }
 
 /** @returns the sha256 of a saved plan's bytes, 64 lower-case hex characters (what `--plan-sha256` pins). */
 export function planDigest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** apply checks staleness per covered scope, so a change outside `scopes` would go unchecked. */
-function checkChangesCovered(plan: PlanDocument, file: string): void {
-  const covered = new Set(plan.scopes.map((scope) => scope.key));
-  const index = plan.changes.findIndex((change) => !covered.has(change.key));
-  if (index >= 0) {
-    throw new PlanFileError(`${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`);
-  }
 }
 
 function describeError(error: ErrorObject | undefined): string {

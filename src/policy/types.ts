@@ -133,9 +133,9 @@ export interface ProjectConfig {
 
 /** What the loader hands the rest of the program. */
 export interface LoadResult {
-  /** Valid policies, sorted by key; a scope with any error is left out. Empty when the loader handed them to `onPolicy`. */
+  /** Valid policies, sorted by key; a scope with any error is left out. Empty when the loader streamed them (`streamPolicies`). */
   policies: Policy[];
-  /** How many valid policies there are: `policies.length`, or as many as `onPolicy` took (and were not declared twice). */
+  /** How many valid policies there are: `policies.length`, or as many as `streamPolicies` yielded (and were not declared twice). */
   policyCount: number;
   diagnostics: Diagnostic[];
   /** Every policy file read, relative to cwd, sorted. */

@@ -1,37 +1,115 @@
 /**
- * Reading a saved plan for `apply --plan FILE`: the file is read safely (src/files.ts), its
- * digest compared with the pinned one, then parsed and checked for consistency (src/plan).
- * What the file says about the live state is checked later, against the service, by applyPlan.
+ * Whether a saved plan can be trusted (`apply --plan FILE`, `show`), decided here, in this order:
+ *  1. pin: the file is read safely (src/files.ts) and its sha256 is the one `plan --out` printed,
+ *     when `--plan-sha256` gives it;
+ *  2. schema: JSON, this version's formatVersion, schemas/plan.schema.json (src/plan/saved.ts);
+ *  3. consistency: every check of src/plan/checks.ts, the rule set (keys, recomputed
+ *     added/removed/summary, domain checks, field changes), then the document decoded (encode.ts);
+ *  4. staleness, at apply against the service: not marked redacted, made for this target and
+ *     this owner, every scope's fingerprint that of a fresh read, and what each change says of
+ *     the live state that state.
+ * Steps 1-3 are `readSavedPlan`, step 4 `checkSavedPlanCurrent` (applyPlan runs it before any
+ * write). Any failure throws, naming the first problem; nothing is written.
  */
 import { readRegularFile } from '../files.js';
 import { hint, worded } from '../hint.js';
-import { parsePlan, planDigest, PlanFileError, type Plan } from '../plan/index.js';
+import { comparableDomains, decodePlan, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
+import { consistencyProblem } from '../plan/checks.js';
+import { canonicalJson } from '../plan/fields.js';
+import { readLiveState } from '../service/state.js';
+import { isLoopbackUrl } from '../service/base-url.js';
+import { splitScopeKey, type ScopeKey } from '../scope.js';
+import type { ServiceClient } from '../service/client.js';
+import type { LiveScope } from '../service/types.js';
+import type { RunSettings } from '../run/settings.js';
+import { PlanTargetError, StalePlanError } from './errors.js';
+import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
 export const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 
 /**
- * Reads, pins and checks a saved plan.
+ * Steps 1-3: reads, pins and checks a saved plan.
  * @param sha256 the digest `plan --out` printed; when given, a file with another digest is refused
  * @throws PlanFileError (or FileAccessError) naming the file and the first problem; nothing is written
  */
 export async function readSavedPlan(file: string, sha256?: string): Promise<Plan> {
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: 'saved plan' });
-  if (sha256 !== undefined) checkDigest(file, bytes, sha256);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
-  }
-  return parsePlan(text, file);
+  if (sha256 !== undefined) checkPin(file, bytes, sha256);
+  const document = parsePlanSchema(utf8(file, bytes), file);
+  const problem = consistencyProblem(document, file);
+  if (problem) throw new PlanFileError(problem);
+  return decodePlan(document);
 }
 
-function checkDigest(file: string, bytes: Uint8Array, expected: string): void {
+function checkPin(file: string, bytes: Uint8Array, expected: string): void {
   const pinned = expected.trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint('planSha256')} needs the 64 hex characters \`plan --out\` printed`);
   const actual = planDigest(bytes);
   if (actual !== pinned) {
     throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
   }
+}
+
+function utf8(file: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
+  }
+}
+
+/** Where and for whom this run applies, and how it reads live state. */
+export interface ApplyContext {
+  /** This run's target, as plans record it. */
+  target: string;
+  /** This repository's owner; undefined: not checked. */
+  owner?: string;
+  read: RunSettings['read'];
+}
+
+/**
+ * Step 4: refuses a saved plan that no longer holds: marked redacted (PlanFileError), made against
+ * another service (PlanTargetError) or for another owner (PlanFileError), a scope whose live state
+ * moved since (StalePlanError), or a change that misstates the live state its fingerprint vouches
+ * for (PlanFileError).
+ */
+export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, context: ApplyContext): Promise<void> {
+  refuseRedactedPlan(plan);
+  checkPlanTarget(plan.target, context.target);
+  checkPlanOwner(plan.owner, context.owner);
+  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { listing: context.read });
+  const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
+    const now = live.get(key);
+    return now === undefined || fingerprint(now) !== saved;
+  });
+  if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
+  checkChangesAgainstLive(plan, live);
+}
+
+/** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
+function checkPlanTarget(planTarget: string, target: string): void {
+  if (planTarget === target || (isLoopbackUrl(planTarget) && isLoopbackUrl(target))) return;
+  throw new PlanTargetError(planTarget, target);
+}
+
+/**
+ * With every fingerprint matching, what a change says of the live state must be that state:
+ * `before` (what the reviewer saw removed and kept) and the invitation it rewrites.
+ */
+function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
+  for (const change of plan.changes) {
+    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
+  }
+}
+
+function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined): string | null {
+  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
+  const invitation = now?.autojoin?.invitationId;
+  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
 }

@@ -72,6 +72,12 @@ export interface ServiceClient {
   readonly readSwitch: ReadSwitch;
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number;
+  /**
+   * Requests this client lets be in flight now: the AIMD window of pacing.ts, which starts at
+   * `connections` (the run's --concurrency) and never exceeds it. The one bounded pool
+   * (src/concurrency.ts) is this wide, so reads and writes are limited by the window alone.
+   */
+  readonly inFlightLimit: number;
   /** Closes the pool (when the client created it). */
   close(): Promise<void>;
 }
@@ -139,6 +145,9 @@ export function createClient(options: ClientOptions): ServiceClient {
     readSwitch,
     get requestCount() {
       return transport.requestCount;
+    },
+    get inFlightLimit() {
+      return transport.inFlightLimit;
     },
     close: () => transport.close(),
   };

@@ -18,7 +18,10 @@
  * hostile header cannot stall a run for ever.
  *
  * `AimdWindow` is the pure arithmetic; `createPacer` adds the waiting line and the clock, and
- * `pacingInterceptor` plugs it into the undici dispatch chain (one permit per attempt).
+ * `pacingInterceptor` plugs it into the undici dispatch chain (one permit per attempt). The window
+ * is the only limit on requests in flight: the one bounded pool (src/concurrency.ts) that runs
+ * every read and write is as wide as `Pacer.limit`, so the waiting line holds an attempt only
+ * during a pause, a retry, or just after the window shrank.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';

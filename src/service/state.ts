@@ -2,44 +2,32 @@
  * Reading live state: for each declared scope, ask call 2b alone (`--read autojoin`, the
  * default); or walk its listing page by page, keep only the active autojoin invitation
  * (autojoin-rule.ts), check it against call 2b, and reduce it to what the plan needs; with the
- * fallbacks of read-switch.ts when a call is missing. Scopes are read by a small pool of workers
- * sharing one client (one keep-alive pool), so at most `concurrency` scopes are in flight and
- * no scope keeps more than one page plus its autojoin invitation in memory while it is read.
+ * fallbacks of read-switch.ts when a call is missing. Scopes are read through the one bounded pool
+ * (src/concurrency.ts) as wide as the client's AIMD window (pacing.ts), so the window alone limits
+ * what is in flight, and no scope keeps more than one page plus its autojoin invitation in memory
+ * while it is read.
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
 import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin, withDeactivatedMetadata } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
-import { DEFAULT_CONCURRENCY } from '../run/numbers.js';
+import { mapBounded, readAhead } from '../concurrency.js';
 import { DEFAULT_LISTING } from '../run/listing.js';
 import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
 
-/** Options of {@link readLiveState}; all optional. */
+/** Options of {@link readLiveState} and {@link readEach}; all optional. */
 export interface ReadLiveStateOptions {
   /** How to read: call 2b alone ('autojoin', DEFAULT_LISTING), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
   listing?: ListingKind;
-  /** Scopes read at the same time (default 16). */
-  concurrency?: number;
-  /** Called after each scope is read. */
+  /** Called after each scope is read, with the number of scopes known so far. */
   onProgress?: (done: number, total: number) => void;
 }
 
-/** A scope to read; a ref that knows its key (a policy) passes it, so the reader keeps no copy of it. */
+/** A scope to read; a ref that knows its key (a policy) passes it, so the reader makes no copy of it. */
 export type KeyedRef = ScopeRef & { key?: ScopeKey };
 
 const keyOf = (ref: KeyedRef): ScopeKey => ref.key ?? scopeKey(ref);
-
-/** Options of {@link startLiveReader}. */
-export interface LiveReaderOptions<R extends KeyedRef = KeyedRef> extends ReadLiveStateOptions {
-  /**
-   * Takes each scope's live state as soon as it is read (in completion order), with the ref it
-   * was added as; the reader then keeps none, and `finish` resolves with an empty map. A caller
-   * that reduces each scope at once (the plan keeps a fingerprint and any change) holds memory
-   * flat in the number of scopes.
-   */
-  onScope?: (live: LiveScope, ref: R) => void;
-}
 
 /** Reading one scope failed; the message starts with the scope key. */
 export class LiveStateError extends Error {
@@ -63,93 +51,49 @@ export async function readLiveState(
   refs: readonly ScopeRef[],
   options: ReadLiveStateOptions = {},
 ): Promise<Map<ScopeKey, LiveScope>> {
-  const reader = startLiveReader(client, options);
-  reader.add(refs);
-  return reader.finish();
+  const order = new Map<ScopeKey, ScopeRef>();
+  for (const ref of refs) if (!order.has(scopeKey(ref))) order.set(scopeKey(ref), ref);
+  const read = new Map<ScopeKey, LiveScope>();
+  for await (const { live } of readEach(client, order.values(), (ref) => ref, options)) read.set(live.key, live);
+  return new Map([...order.keys()].map((key) => [key, read.get(key) as LiveScope]));
 }
 
-/** Reads scopes as they are handed in, so reading can start before every scope is known. */
-export interface LiveReader<R extends KeyedRef = KeyedRef> {
-  /** Queues `refs` for reading (a scope already queued is read once, for its first ref). */
-  add(refs: Iterable<R>): void;
-  /**
-   * No more scopes will be added.
-   * @returns the live state of every scope added, by key, in the order added (empty with `onScope`)
-   * @throws LiveStateError for the first scope whose read failed
-   */
-  finish(): Promise<Map<ScopeKey, LiveScope>>;
-  /** Starts nothing more, and resolves once the reads in flight have stopped (their results are dropped); later adds are ignored. */
-  cancel(): Promise<void>;
+/** One item of {@link readEach}'s source, with its scope's live state. */
+export interface ReadScope<T> {
+  item: T;
+  live: LiveScope;
 }
 
 /**
- * @returns a reader that keeps at most `options.concurrency` scopes in flight from the moment the
- *   first scope is added (e.g. while policy files are still being loaded)
+ * The streaming read: takes the items of `source` as they come (e.g. while policy files are still
+ * loading; `readAhead` drains it, so loading never waits for reads), reads each one's scope
+ * through the one bounded pool (src/concurrency.ts) as wide as the client's AIMD window, and
+ * yields each with its live state as soon as it is read (completion order). Nothing is kept once
+ * yielded, so a consumer that reduces each scope at once keeps no live state.
+ * Stopping the loop, or the source throwing, aborts the reads in flight and ends once they stopped.
+ * @throws LiveStateError for the first scope whose read failed (the others are then stopped)
  */
-export function startLiveReader<R extends KeyedRef = KeyedRef>(client: ServiceClient, options: LiveReaderOptions<R> = {}): LiveReader<R> {
-  const queued = new Set<ScopeKey>();
-  // A slot is emptied once its read starts, so a ref (a whole policy, for makePlan) is kept only while it waits.
-  const order: (R | undefined)[] = [];
-  let next = 0;
-  const results = new Map<ScopeKey, LiveScope>();
-  const keep = options.onScope ?? ((live: LiveScope) => void results.set(live.key, live));
+export async function* readEach<T>(
+  client: ServiceClient,
+  source: AsyncIterable<T> | Iterable<T>,
+  refOf: (item: T) => KeyedRef,
+  options: ReadLiveStateOptions = {},
+): AsyncGenerator<ReadScope<T>, void, undefined> {
+  const listing = options.listing ?? DEFAULT_LISTING;
+  const ahead = readAhead(source);
   let done = 0;
-  const abort = new AbortController();
-  const limit = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY) || 1);
-  let resolveSettled: () => void = () => undefined;
-  const settled = new Promise<void>((resolve) => (resolveSettled = resolve));
-  let failure: LiveStateError | undefined;
-  let active = 0;
-  let closed = false;
-
-  const readOne = async (ref: R): Promise<void> => {
+  const readOne = async (item: T, signal: AbortSignal): Promise<LiveScope> => {
+    const ref = refOf(item);
     try {
-      const live = await readLiveScope(client, ref, options.listing ?? DEFAULT_LISTING, abort.signal);
-      keep(live, ref);
-      options.onProgress?.(++done, queued.size);
+      return await readLiveScope(client, ref, listing, signal);
     } catch (error) {
-      if (!abort.signal.aborted) failure = new LiveStateError(keyOf(ref), error);
-      abort.abort();
+      throw new LiveStateError(keyOf(ref), error);
     }
   };
-  const pump = (): void => {
-    while (active < limit && next < order.length && !abort.signal.aborted) {
-      active += 1;
-      const ref = order[next] as R;
-      order[next++] = undefined;
-      void readOne(ref).finally(() => {
-        active -= 1;
-        pump();
-      });
-    }
-    const allRead = closed && next === order.length;
-    if (active === 0 && (allRead || abort.signal.aborted)) resolveSettled();
-  };
-  return {
-    add(refs) {
-      if (abort.signal.aborted) return;
-      for (const ref of refs) {
-        const key = keyOf(ref);
-        if (queued.has(key)) continue;
-        queued.add(key);
-        order.push(ref);
-      }
-      pump();
-    },
-    async finish() {
-      closed = true;
-      pump();
-      await settled;
-      if (failure) throw failure;
-      if (options.onScope) return results;
-      return new Map([...queued].map((key) => [key, results.get(key) as LiveScope]));
-    },
-    async cancel() {
-      abort.abort();
-      pump();
-      await settled;
-    },
-  };
+  for await (const { item, result } of mapBounded(ahead.items, () => client.inFlightLimit, readOne)) {
+    options.onProgress?.(++done, ahead.received);
+    yield { item, live: result };
+  }
 }
 
 /** Reads one scope: by call 2b alone (mode `autojoin`, the default), or by its listing checked against 2b. */

@@ -47,6 +47,8 @@ export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number;
+  /** Requests the pacer lets be in flight now: its AIMD window, at most `connections` (pacing.ts). */
+  readonly inFlightLimit: number;
   close(): Promise<void>;
 }
 
@@ -70,13 +72,14 @@ export function createTransport(options: TransportOptions): Transport {
   // close() closes only a pool made here; a caller's dispatcher stays the caller's.
   const owned = options.dispatcher ? undefined : base;
   const counter = { count: 0 };
+  const pacer = createPacer(options.connections);
   const dispatcher = base.compose(
     countAttempts(counter),
     traceRequests(options.onRequest),
     deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
     // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
-    pacingInterceptor(createPacer(options.connections)),
+    pacingInterceptor(pacer),
     // Only statusCodes matters here (it decides which answers become retryable errors): the
     // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
     // and methods checks, so those are not passed.
@@ -86,6 +89,9 @@ export function createTransport(options: TransportOptions): Transport {
     send: (request) => sendCall(dispatcher, options, request),
     get requestCount() {
       return counter.count;
+    },
+    get inFlightLimit() {
+      return pacer.limit;
     },
     close: async () => {
       await owned?.close();

@@ -47,9 +47,10 @@ function planOf(changes: Change[]): Plan {
   };
 }
 
-async function connect(options: Parameters<typeof startEmulator>[0] = {}): Promise<{ emulator: Emulator; client: ServiceClient }> {
+/** @param connections the client's --concurrency: its pacing window's ceiling, so the bound on POSTs in flight */
+async function connect(options: Parameters<typeof startEmulator>[0] = {}, connections?: number): Promise<{ emulator: Emulator; client: ServiceClient }> {
   emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY, ...options });
-  client = createClient({ baseUrl: emulator.url, apiKey: KEY, retry: { maxRetries: 0 } });
+  client = createClient({ baseUrl: emulator.url, apiKey: KEY, retry: { maxRetries: 0 }, connections });
   return { emulator, client };
 }
 
@@ -60,14 +61,14 @@ function stored(em: Emulator, scope: string): { domains: string[]; active: boole
 
 describe('applyChanges against the emulator', () => {
   it('POSTs the complete list per change and reports every scope applied, in plan order', async () => {
-    const { emulator: em, client: c } = await connect();
+    const { emulator: em, client: c } = await connect({}, 2);
     const progress: [number, number][] = [];
     const plan = planOf([
       change('create', 'new', [], ['a.example', 'b.example'], { scopeName: 'New Team' }),
       change('update', 'upd', ['x.example'], ['x.example', 'y.example']),
       change('clear', 'clr', ['z.example'], []),
     ]);
-    const report = await applyChanges(c, plan, { concurrency: 2, onProgress: (done, total) => progress.push([done, total]) });
+    const report = await applyChanges(c, plan, { onProgress: (done, total) => progress.push([done, total]) });
     expect(report).toEqual({
       applied: [
         { key: 'team/new', kind: 'create', domains: ['a.example', 'b.example'] },
@@ -88,12 +89,12 @@ describe('applyChanges against the emulator', () => {
   });
 
   it('keeps going past a scope the service rejects, with a one-line reason and no key', async () => {
-    const { emulator: em, client: c } = await connect();
+    const { emulator: em, client: c } = await connect({}, 1);
     const plan = planOf([
       change('create', 'bad', [], ['acme.example', 'gmail.com']),
       change('create', 'good', [], ['good.example']),
     ]);
-    const report = await applyChanges(c, plan, { concurrency: 1 });
+    const report = await applyChanges(c, plan);
     expect(report.applied).toEqual([{ key: 'team/good', kind: 'create', domains: ['good.example'] }]);
     expect(report.failed).toHaveLength(1);
     const [failure] = report.failed;
@@ -164,11 +165,10 @@ describe('applyChanges against the emulator', () => {
   });
 
   it('reports scopes not started as skipped when the run is interrupted', async () => {
-    const { emulator: em, client: c } = await connect();
+    const { emulator: em, client: c } = await connect({}, 1);
     const interrupt = new AbortController();
     const plan = planOf(['s1', 's2', 's3', 's4'].map((s) => change('create', s, [], [`${s}.example`])));
     const report = await applyChanges(c, plan, {
-      concurrency: 1,
       signal: interrupt.signal,
       onProgress: (done) => done === 2 && interrupt.abort(),
     });
@@ -181,10 +181,10 @@ describe('applyChanges against the emulator', () => {
   });
 
   it('runs POSTs concurrently up to the bound', async () => {
-    const { client: c } = await connect({ latencyMs: 100 });
+    const { client: c } = await connect({ latencyMs: 100 }, 8);
     const plan = planOf(Array.from({ length: 8 }, (_, i) => change('create', `s${i}`, [], [`s${i}.example`])));
     const started = performance.now();
-    const report = await applyChanges(c, plan, { concurrency: 8 });
+    const report = await applyChanges(c, plan);
     const elapsed = performance.now() - started;
     expect(report.applied).toHaveLength(8);
     // Sequentially this takes ≥ 800 ms; with 8 in flight about one latency.

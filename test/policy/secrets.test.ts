@@ -30,8 +30,9 @@ describe('loadPolicies with secrets', () => {
       await writeFile(path.join(dir, 'a.autojoin.yaml'), policy('a', KEY.value));
       await writeFile(path.join(dir, 'b.autojoin.yaml'), policy('b', 'Team B'));
       const handed: string[] = [];
-      const result = await loadPolicies(['.'], { cwd: dir, project: {}, secrets: [KEY], onPolicy: (p) => handed.push(p.key) });
+      const result = await loadPolicies(['.'], { cwd: dir, project: {}, secrets: [KEY], onChecked: (p) => handed.push(p.key) });
       expect(handed).toEqual(['team/b']);
+      expect(result.policies.map((p) => p.key)).toEqual(['team/b']);
       expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['a.autojoin.yaml:3:12 secret-in-policy']);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -12,10 +12,11 @@ import { FAST_RETRY } from './support/peer.js';
 const closeAfterTest = useCleanup();
 const team = (scope: string) => ({ scopeType: 'team', scope });
 
-async function fake(handler: Handler): Promise<{ server: HostileServer; client: ServiceClient; notices: string[] }> {
+/** @param connections the client's --concurrency: its window's ceiling, so the bound on reads in flight (1: a fixed request order) */
+async function fake(handler: Handler, connections?: number): Promise<{ server: HostileServer; client: ServiceClient; notices: string[] }> {
   const server = closeAfterTest(await startHostileServer(handler));
   const notices: string[] = [];
-  const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY, onNotice: (m) => notices.push(m) }));
+  const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: FAST_RETRY, onNotice: (m) => notices.push(m), connections }));
   return { server, client, notices };
 }
 
@@ -78,8 +79,8 @@ describe('the listing modes agree with call 2b in both directions', () => {
       const { call, scope } = callOf(request);
       if (scope === 'none') sendJson(response, 200, call === 'autojoin' ? NONE : { invitations: [] });
       else sendJson(response, 200, call === 'autojoin' ? call2b(scope) : listing(scope));
-    });
-    const live = await readLiveState(client, [team('acme'), team('none')], { listing: 'by-scope', concurrency: 1 });
+    }, 1);
+    const live = await readLiveState(client, [team('acme'), team('none')], { listing: 'by-scope' });
     expect(live.get('team/acme')).toMatchObject({ domains: ['acme.example'], autojoin: { invitationId: 'aj-acme' } });
     expect(live.get('team/none')).toMatchObject({ domains: [], autojoin: null });
     expect(calls(server)).toEqual(['by-scope', 'autojoin', 'by-scope', 'autojoin']);
@@ -89,8 +90,8 @@ describe('the listing modes agree with call 2b in both directions', () => {
 
 describe('fallbacks when a call is missing', () => {
   it.each([404, 405])('call 2b answering %i for the first scope: by-scope for the rest of the run, domains from its targets, one notice', async (status) => {
-    const { client, server, notices } = await fake(service({ autojoin: status }));
-    const live = await readLiveState(client, ['a', 'b', 'c'].map(team), { concurrency: 1 });
+    const { client, server, notices } = await fake(service({ autojoin: status }), 1);
+    const live = await readLiveState(client, ['a', 'b', 'c'].map(team));
     expect([...live.values()].map((scope) => scope.domains)).toEqual([['a.example'], ['b.example'], ['c.example']]);
     expect(calls(server)).toEqual(['autojoin', 'by-scope', 'by-scope', 'by-scope']);
     expect(notices).toEqual([
@@ -99,15 +100,15 @@ describe('fallbacks when a call is missing', () => {
   });
 
   it('with many scopes in flight at once, still one notice, and each scope read', async () => {
-    const { client, notices } = await fake(service({ autojoin: 404 }));
-    const live = await readLiveState(client, Array.from({ length: 20 }, (_, i) => team(`s${i}`)), { concurrency: 8 });
+    const { client, notices } = await fake(service({ autojoin: 404 }), 8);
+    const live = await readLiveState(client, Array.from({ length: 20 }, (_, i) => team(`s${i}`)));
     expect(live.get('team/s13')?.domains).toEqual(['s13.example']);
     expect(notices).toHaveLength(1);
   });
 
   it.each([404, 410])('then by-scope answering %i: by-group, with a second notice', async (status) => {
-    const { client, server, notices } = await fake(service({ autojoin: 404, 'by-scope': status }));
-    const live = await readLiveState(client, ['a', 'b'].map(team), { concurrency: 1 });
+    const { client, server, notices } = await fake(service({ autojoin: 404, 'by-scope': status }), 1);
+    const live = await readLiveState(client, ['a', 'b'].map(team));
     expect(live.get('team/b')?.domains).toEqual(['b.example']);
     expect(calls(server)).toEqual(['autojoin', 'by-scope', 'by-group', 'by-group']);
     expect(notices).toEqual([expect.stringMatching(/^call 2b .* answered 404/u), `the by-scope listing answered ${status}: reading with by-group (call 1) for the rest of this run`]);
@@ -122,8 +123,8 @@ describe('fallbacks when a call is missing', () => {
   });
 
   it.each(['by-scope', 'by-group'] as const)('under --read %s, call 2b missing: the listing alone, its domain targets, one notice', async (mode: ListingKind) => {
-    const { client, server, notices } = await fake(service({ autojoin: 405 }));
-    const live = await readLiveState(client, ['a', 'b'].map(team), { listing: mode, concurrency: 1 });
+    const { client, server, notices } = await fake(service({ autojoin: 405 }), 1);
+    const live = await readLiveState(client, ['a', 'b'].map(team), { listing: mode });
     expect(live.get('team/b')?.domains).toEqual(['b.example']);
     expect(calls(server)).toEqual([mode, 'autojoin', mode]);
     expect(notices).toEqual([expect.stringContaining('answered 405: the listings are not checked against it for the rest of this run')]);
@@ -134,8 +135,8 @@ describe('fallbacks when a call is missing', () => {
       const { call, scope } = callOf(request);
       if (call === 'autojoin' && scope === 'b') sendJson(response, 404, { statusCode: 404, message: 'Not Found' });
       else sendJson(response, 200, call === 'autojoin' ? call2b(scope) : listing(scope));
-    });
-    await expect(readLiveState(client, ['a', 'b'].map(team), { concurrency: 1 })).rejects.toThrow(
+    }, 1);
+    await expect(readLiveState(client, ['a', 'b'].map(team))).rejects.toThrow(
       'reading team/b failed: call 2b (by-scope/…/autojoin) answers 404 for this scope, though it answered for others: whether the scope has autojoin cannot be told',
     );
     expect(notices).toEqual([]);

@@ -1,7 +1,7 @@
 /** readLiveState: the design's rule for a scope's domains, the read modes and their fallbacks, bounded concurrency, fail fast. */
 import { describe, expect, it } from 'vitest';
 import { createClient, LiveStateError, readLiveState, type ServiceClient } from '../../src/service/index.js';
-import { startLiveReader } from '../../src/service/state.js';
+import { readEach } from '../../src/service/state.js';
 import { useCleanup } from './support/cleanup.js';
 import { startPeer, FAST_RETRY } from './support/peer.js';
 import { invitations, sendJson, startHostileServer, type HostileServer } from './support/hostile-server.js';
@@ -22,7 +22,7 @@ const call2bAnswer = (scope: string) => ({
 describe('readLiveState against the emulator', () => {
   it('by default asks call 2b alone, one request a scope, with the facts the plan needs and no notice', async () => {
     const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
-    const live = await readLiveState(peer.client, REFS, { concurrency: 2 });
+    const live = await readLiveState(peer.client, REFS);
     const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
     expect(live.get('team/scope-0002')).toEqual({
       key: 'team/scope-0002',
@@ -40,7 +40,7 @@ describe('readLiveState against the emulator', () => {
   it('reads domains from the autojoin targets (--domain-targets) under --read by-group, each scope checked against call 2b', async () => {
     const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
     const progress: string[] = [];
-    const live = await readLiveState(peer.client, REFS, { listing: 'by-group', concurrency: 2, onProgress: (done, total) => progress.push(`${done}/${total}`) });
+    const live = await readLiveState(peer.client, REFS, { listing: 'by-group', onProgress: (done, total) => progress.push(`${done}/${total}`) });
     expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
     const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
     expect(live.get('team/scope-0002')).toEqual({
@@ -92,7 +92,7 @@ describe('readLiveState against the emulator', () => {
   it('reads 200 scopes through one client in a few seconds at most, one request a scope', async () => {
     const peer = closeAfterTest(await startPeer({ generate: { scopes: 200, invitationsPerScope: 25, domainsPerScope: 2 } }));
     const refs = Array.from({ length: 200 }, (_, i) => team(`scope-${String(i + 1).padStart(4, '0')}`));
-    const live = await readLiveState(peer.client, refs, { concurrency: 16 });
+    const live = await readLiveState(peer.client, refs);
     expect(live.size).toBe(200);
     expect([...live.values()].every((scope) => scope.domains.length === 2)).toBe(true);
     expect(peer.client.requestCount).toBe(200);
@@ -114,7 +114,8 @@ describe('readLiveState concurrency and failures', () => {
   let server: HostileServer | undefined;
   let client: ServiceClient | undefined;
   /** A server that answers each listing after `delayMs`, recording how many were in flight (sets `server` and `client`). */
-  async function slowListingServer(delayMs: number, failScope?: string) {
+  /** @param connections the client's --concurrency: its window's ceiling, so the bound on reads in flight */
+  async function slowListingServer(delayMs: number, failScope?: string, connections?: number) {
     const stats = { inFlight: 0, maxInFlight: 0 };
     server = closeAfterTest(await startHostileServer(async (request, response) => {
       stats.inFlight++;
@@ -126,22 +127,22 @@ describe('readLiveState concurrency and failures', () => {
       else if (request.url?.endsWith('/autojoin')) sendJson(response, 200, call2bAnswer(scope));
       else sendJson(response, 200, { invitations: [...invitations(3, scope), { id: `aj-${scope}`, invitationType: 'autojoin', target: [{ type: 'domain', value: `${scope}.example` }] }] });
     }));
-    client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 } }));
+    client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', retry: { ...FAST_RETRY, maxRetries: 1 }, connections }));
     return stats;
   }
   const many = Array.from({ length: 20 }, (_, i) => team(`s${i}`));
 
   it.each([1, 4, 16])('never has more than %i scopes in flight', async (concurrency) => {
-    const stats = await slowListingServer(15);
-    const live = await readLiveState(client as ServiceClient, many, { concurrency });
+    const stats = await slowListingServer(15, undefined, concurrency);
+    const live = await readLiveState(client as ServiceClient, many);
     expect(live.size).toBe(20);
     expect(live.get('team/s7')?.domains).toEqual(['s7.example']);
     expect(stats.maxInFlight).toBe(concurrency);
   });
 
   it('fails fast with an error naming the scope', async () => {
-    await slowListingServer(5, 's2');
-    const error = (await readLiveState(client as ServiceClient, many, { concurrency: 2 }).catch((e: unknown) => e)) as LiveStateError;
+    await slowListingServer(5, 's2', 2);
+    const error = (await readLiveState(client as ServiceClient, many).catch((e: unknown) => e)) as LiveStateError;
     expect(error).toBeInstanceOf(LiveStateError);
     expect(error.key).toBe('team/s2');
     expect(error.message).toBe(
@@ -155,9 +156,9 @@ describe('readLiveState concurrency and failures', () => {
   });
 });
 
-describe('startLiveReader: reading while scopes are still being found', () => {
+describe('readEach: reading while scopes are still being found', () => {
   let server: HostileServer | undefined;
-  async function listingServer(delayMs: number) {
+  async function listingServer(delayMs: number, connections?: number) {
     const seen: string[] = [];
     server = closeAfterTest(await startHostileServer(async (request, response) => {
       const scope = scopeOf(request.url);
@@ -165,69 +166,89 @@ describe('startLiveReader: reading while scopes are still being found', () => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       sendJson(response, 200, call2bAnswer(scope));
     }));
-    return { seen, client: closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456' })) };
+    return { seen, client: closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k-123456', connections })) };
   }
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  interface Tagged {
+    scopeType: string;
+    scope: string;
+    tag: string;
+  }
+  const refOf = (item: Tagged) => item;
 
-  it('starts reading on the first add, reads a scope added twice once, and answers in the order added', async () => {
-    const { seen, client } = await listingServer(5);
-    const reader = startLiveReader(client, { concurrency: 2 });
-    reader.add([team('b'), team('a')]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(seen.sort()).toEqual(['a', 'b']); // read before finish() was called
-    reader.add([team('c'), team('a')]);
-    const live = await reader.finish();
-    expect([...live.keys()]).toEqual(['team/b', 'team/a', 'team/c']);
-    expect(live.get('team/c')?.domains).toEqual(['c.example']);
-    expect(seen).toHaveLength(3);
-  });
-
-  it('onScope takes each scope once, with the ref it was first added as, and the reader keeps none', async () => {
-    const { client } = await listingServer(1);
+  it('reads each item as its source yields it, before the source has ended, and yields it with its live state', async () => {
+    const { seen, client } = await listingServer(5, 2);
+    const seenBeforeEnd: string[] = [];
+    async function* source(): AsyncGenerator<Tagged> {
+      yield { ...team('b'), tag: 'first' };
+      yield { ...team('a'), tag: 'second' };
+      await wait(50);
+      seenBeforeEnd.push(...seen);
+      yield { ...team('c'), tag: 'third' };
+    }
     const handed: string[] = [];
     const progress: string[] = [];
-    const reader = startLiveReader<{ scopeType: string; scope: string; tag: string }>(client, {
-      concurrency: 1,
-      onScope: (live, ref) => handed.push(`${ref.tag} ${live.key} ${live.domains.join(',')}`),
-      onProgress: (done, total) => progress.push(`${done}/${total}`),
-    });
-    reader.add([{ ...team('b'), tag: 'first' }, { ...team('a'), tag: 'one' }, { ...team('b'), tag: 'again' }]);
-    expect((await reader.finish()).size).toBe(0);
-    expect(handed).toEqual(['first team/b b.example', 'one team/a a.example']);
-    expect(progress).toEqual(['1/2', '2/2']);
+    for await (const { item, live } of readEach(client, source(), refOf, { onProgress: (done, total) => progress.push(`${done}/${total}`) })) {
+      handed.push(`${item.tag} ${live.key} ${live.domains.join(',')}`);
+    }
+    expect(seenBeforeEnd.sort()).toEqual(['a', 'b']);
+    expect(handed.sort()).toEqual(['first team/b b.example', 'second team/a a.example', 'third team/c c.example']);
+    expect(progress).toEqual(['1/2', '2/2', '3/3']);
   });
 
-  it('finish() with nothing added is an empty map', async () => {
+  it('drains its source without waiting for the reads, and counts every item received as known', async () => {
+    const { client } = await listingServer(5, 1);
+    const pulled: number[] = [];
+    let read = 0;
+    async function* source(): AsyncGenerator<Tagged> {
+      for (let i = 0; i < 4; i++) {
+        pulled.push(read);
+        yield await Promise.resolve({ ...team(`s${i}`), tag: String(i) });
+      }
+    }
+    const progress: string[] = [];
+    for await (const { live } of readEach(client, source(), refOf, { onProgress: (done, total) => progress.push(`${done}/${total}`) })) {
+      read += live.key === 'team/none' ? 0 : 1;
+    }
+    // One read in flight at most, yet every item was taken before the first read ended.
+    expect(pulled).toEqual([0, 0, 0, 0]);
+    expect(progress).toEqual(['1/4', '2/4', '3/4', '4/4']);
+  });
+
+  it('an empty source reads nothing', async () => {
     const { client, seen } = await listingServer(1);
-    expect((await startLiveReader(client).finish()).size).toBe(0);
+    for await (const read of readEach(client, [], refOf)) expect(read).toBeUndefined();
     expect(seen).toHaveLength(0);
   });
 
-  it('cancel() starts nothing more and resolves once the reads in flight have ended', async () => {
-    const { seen, client } = await listingServer(20);
-    const reader = startLiveReader(client, { concurrency: 2 });
-    reader.add(Array.from({ length: 20 }, (_, i) => team(`s${i}`)));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await reader.cancel();
+  it('stopping the loop starts nothing more and ends once the reads in flight have ended', async () => {
+    const { seen, client } = await listingServer(20, 2);
+    const many = Array.from({ length: 20 }, (_, i) => ({ ...team(`s${i}`), tag: '' }));
+    for await (const read of readEach(client, many, refOf)) {
+      expect(read.live.domains).toHaveLength(1);
+      break;
+    }
     const started = seen.length;
     expect(started).toBeLessThanOrEqual(4);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await wait(60);
     expect(seen).toHaveLength(started);
   });
 
-  it('adds after cancel() start nothing', async () => {
-    const { seen, client } = await listingServer(1);
-    const reader = startLiveReader(client, { concurrency: 2 });
-    await reader.cancel();
-    reader.add([team('late')]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(seen).toEqual([]);
-  });
-
-  it('a ref that carries its key (a policy) is queued under that key', async () => {
-    const { seen, client } = await listingServer(1);
-    const reader = startLiveReader(client, { concurrency: 1 });
-    reader.add([{ ...team('a'), key: 'team/a' }, team('a'), { ...team('b'), key: 'team/b' }]);
-    expect([...(await reader.finish()).keys()]).toEqual(['team/a', 'team/b']);
+  it('a source that throws stops the reads and rethrows its error once those in flight have ended', async () => {
+    const { seen, client } = await listingServer(20, 4);
+    async function* source(): AsyncGenerator<Tagged> {
+      yield { ...team('a'), tag: '' };
+      yield { ...team('b'), tag: '' };
+      await wait(5);
+      throw new Error('a file failed');
+    }
+    const handed: string[] = [];
+    await expect((async () => {
+      for await (const { live } of readEach(client, source(), refOf)) handed.push(live.key);
+    })()).rejects.toThrow('a file failed');
+    expect(handed).toEqual([]);
     expect(seen.sort()).toEqual(['a', 'b']);
+    await wait(40);
+    expect(seen).toHaveLength(2);
   });
 });

@@ -77,7 +77,7 @@ async function markLive(answers: WhoAnswer[], settings: RunSettings): Promise<vo
   const keys = [...new Set(answers.flatMap((answer) => answer.scopes.map((scope) => scope.key)))];
   if (keys.length === 0) return;
   await withSession(settings, async ({ client }) => {
-    const live = await readLiveState(client, keys.map(parseScopeKey), { listing: settings.read, concurrency: settings.concurrency });
+    const live = await readLiveState(client, keys.map(parseScopeKey), { listing: settings.read });
     for (const answer of answers) {
       for (const scope of answer.scopes) {
         const state = live.get(scope.key);

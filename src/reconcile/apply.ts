@@ -1,0 +1,52 @@
+/**
+ * `applyPlan`, as a list of steps: the ownership refusal and the safety limits (src/plan/safety.ts)
+ * → for a saved plan, whether it still holds against the service (saved-plan.ts) → the
+ * confirmation → the writes (src/apply/apply.ts, through the one bounded pool).
+ */
+import { checkSafety, type Plan } from '../plan/index.js';
+import { applyChanges } from '../apply/apply.js';
+import type { ScopeKey } from '../scope.js';
+import type { ServiceClient } from '../service/client.js';
+import type { RunSettings } from '../run/settings.js';
+import type { ApplyReport } from '../apply/types.js';
+import { refuseOwnedElsewhere } from './ownership.js';
+import { checkSavedPlanCurrent } from './saved-plan.js';
+
+export interface ApplyPlanOptions {
+  client: ServiceClient;
+  plan: Plan;
+  settings: Pick<RunSettings, 'limits' | 'read'>;
+  /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
+  target?: string;
+  /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
+  verifyFingerprints?: boolean;
+  /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
+  takeOwnership?: ReadonlySet<ScopeKey>;
+  /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
+  owner?: string;
+  /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
+  commit?: string;
+  /** Notices for the user, e.g. that the service keeps no ownership marker. */
+  onNotice?: (message: string) => void;
+  /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
+  confirm?: () => Promise<void>;
+  onProgress?: (done: number, total: number) => void;
+  /** When aborted, changes not yet started are reported as skipped. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Applies a plan: safety limits first (throws UnsafePlanError), then, for a saved plan, the
+ * staleness checks (throws StalePlanError, PlanTargetError, PlanFileError), then the
+ * confirmation, then the POSTs. Nothing is written when it throws.
+ */
+export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
+  const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
+  checkSafety(plan, options.settings.limits);
+  if (options.verifyFingerprints) {
+    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
+  }
+  await options.confirm?.();
+  return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}

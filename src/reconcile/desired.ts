@@ -1,0 +1,187 @@
+/**
+ * The scopes a plan reads, as one stream (makePlan, plan.ts, reads each as it comes):
+ *  1. the desired policies, a batch of files at a time (src/policy/load.ts `streamPolicies`), or
+ *     only the files changed since a revision (changed.ts); each batch's warnings handed over;
+ *  2. with a check before the read (the DNS check), those policies held until it passed;
+ *  3. the prune candidates (prune.ts), once every key declared now is known.
+ * Nothing is kept per scope but the declared keys pruning needs. A failing file (or check) ends
+ * the stream by throwing `NothingPlanned`, which stops the reads in flight; its `load()` then
+ * finishes loading, so every diagnostic is still reported.
+ */
+import { checkPoliciesFound, compareDiagnostics, streamPolicies, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
+import { inShardOf, parseShard, type Shard } from '../plan/index.js';
+import { firstItems, plural } from '../text.js';
+import { hint, worded } from '../hint.js';
+import type { ScopeKey } from '../scope.js';
+import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
+import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
+import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
+import { loadChangedSince } from './changed.js';
+import type { MakePlanOptions } from './plan.js';
+
+/** A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). */
+export interface ScopeToPlan {
+  policy: Policy;
+  pruned: boolean;
+}
+
+/** What the run asked to plan, parsed once. */
+export interface PlanRequest {
+  prune: PruneRequest;
+  shard: Shard | undefined;
+  targets: ScopeTargets | undefined;
+  replace: ReadonlySet<ScopeKey>;
+  /** In the shard and the targets: read and planned. */
+  inPlan: (policy: Policy) => boolean;
+}
+
+/** A file or the check before the read has an error: nothing is planned; `load()` finishes loading and gives every diagnostic. */
+export class NothingPlanned extends Error {
+  constructor(readonly load: () => Promise<LoadResult>) {
+    super('nothing was planned');
+    this.name = 'NothingPlanned';
+  }
+}
+
+export function planRequest(options: MakePlanOptions): PlanRequest {
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const inShard = inShardOf(shard);
+  const inTargets = inTargetsOf(targets);
+  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy) => inShard(policy) && inTargets(policy) };
+}
+
+/**
+ * Pruning is on unless `--no-prune` (options.prune false) or the project file's `prune: false`.
+ * `--changed-since` plans only the changed files, so it never prunes (its notice names the scopes
+ * whose policy was deleted); asking for both explicitly is an error.
+ */
+function pruneRequest(options: MakePlanOptions): PruneRequest {
+  const chosen = options.settings.prune;
+  if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== undefined || chosen === true) {
+    throw new Error(worded`${hint('changedSince')} plans only the changed files, so it never prunes: drop ${hint('prune', true)} / ${hint('pruneFrom')}, or plan in full (without ${hint('changedSince')}) to see the clears`);
+  }
+  return { history: false };
+}
+
+/** @returns the stream of scopes to plan, and the load's result once it has ended */
+export function desiredScopes(options: MakePlanOptions, request: PlanRequest): { scopes: AsyncIterable<ScopeToPlan>; loaded: () => LoadResult } {
+  let result: LoadResult | undefined;
+  async function* scopes(): AsyncGenerator<ScopeToPlan, void, undefined> {
+    result = yield* scopesToPlan(options, request);
+  }
+  const loaded = (): LoadResult => {
+    if (result === undefined) throw new Error('the scopes to plan were not all read');
+    return result;
+  };
+  return { scopes: scopes(), loaded };
+}
+
+async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
+  // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
+  const declared = new Set<ScopeKey>();
+  // With a check before the read, the policies wait for it instead of being read at once.
+  const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
+  const load = yield* loadedScopes(options, request, declared, held);
+  if (held) load.diagnostics.push(...(yield* checkedScopes(held, load, options)));
+  const pruneDiagnostics = yield* prunedScopes(options, request, declared);
+  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
+}
+
+/** Step 1: loads the policies, records every key declared, and yields (or holds) those to plan, a batch at a time. */
+async function* loadedScopes(options: MakePlanOptions, request: PlanRequest, declared: Set<ScopeKey>, held: Policy[] | undefined): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
+  const batches = policyBatches(options);
+  const kept: Diagnostic[] = [];
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    const { policies, warnings, failed } = next.value;
+    if (warnings.length > 0) kept.push(...(await handOver(warnings, options)));
+    // Once a file has an error nothing will be planned, so the reads stop at the end of its batch.
+    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
+    for (const policy of policies) {
+      declared.add(policy.key);
+      if (!request.inPlan(policy)) continue;
+      if (held) held.push(policy);
+      else yield { policy, pruned: false };
+    }
+  }
+  const end = await finishLoad(next.value, kept, options);
+  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
+  return end.load;
+}
+
+/** The loader's batches: every policy file (streamPolicies), or those changed since `changedSince` in one batch. */
+async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
+  const { base: cwd, project, roots, paths } = options.settings;
+  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets });
+  const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
+  // One batch, its diagnostics left for the result (handed over once, as a full load's).
+  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
+  return load;
+}
+
+/** Drains the rest of a load that has failed, for its diagnostics. */
+async function loadEnd(batches: AsyncGenerator<PolicyBatch, LoadResult, undefined>, kept: Diagnostic[], options: MakePlanOptions): Promise<{ load: LoadResult; failed: boolean }> {
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    if (next.value.warnings.length > 0) kept.push(...(await handOver(next.value.warnings, options)));
+  }
+  return finishLoad(next.value, kept, options);
+}
+
+/** The load's result, its diagnostics handed over: missing paths tolerated when asked, and no empty success (found.ts). */
+async function finishLoad(loaded: LoadResult, kept: Diagnostic[], options: MakePlanOptions): Promise<{ load: LoadResult; failed: boolean }> {
+  const { paths, base: cwd } = options.settings;
+  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
+  const failed = load.diagnostics.some(isError);
+  // Under --changed-since, no changed policy file is an empty plan, not a wrong path.
+  if (!failed && options.changedSince === undefined) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+
+/** Step 2: the check before the read over the held policies; yields them once it passed. @returns its diagnostics still to report */
+async function* checkedScopes(held: Policy[], load: LoadResult, options: MakePlanOptions): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
+  const checked = await handOver(await (options.checkBeforeRead as NonNullable<MakePlanOptions['checkBeforeRead']>)(held), options);
+  if (checked.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked] }));
+  for (const policy of held.splice(0)) yield { policy, pruned: false };
+  return checked;
+}
+
+/** Step 3: the prune candidates in the plan, once every declared key is known. @returns the prune's diagnostics still to report */
+async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, declared: ReadonlySet<ScopeKey>): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
+  const { paths, base: cwd, project } = options.settings;
+  const context = { paths, cwd, project, secrets: options.secrets };
+  const found = await findPruned(request.prune, context, declared);
+  if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
+  const seen = new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(request.targets, seen);
+  checkTargetsMatched({ include: request.replace, exclude: new Set() }, seen);
+  const diagnostics = await handOver(found.diagnostics, options);
+  for (const policy of found.pruned.filter(request.inPlan)) yield { policy, pruned: true };
+  return diagnostics;
+}
+
+/** Without pruning, says how many scopes git history holds that no file declares now, and how to clear them. */
+async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<ScopeKey>, notice: ((message: string) => void) | undefined): Promise<void> {
+  if (!notice) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = firstItems(left, 5, () => ', …');
+  notice(
+    `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
+      worded`plan without ${hint('prune', false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`,
+  );
+}
+
+/** @returns the diagnostics still to report: all of them, or, once handed to `onDiagnostics`, only the errors. */
+async function handOver(diagnostics: Diagnostic[], options: Pick<MakePlanOptions, 'onDiagnostics'>): Promise<Diagnostic[]> {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter(isError);
+}
+
+function isError(diagnostic: Diagnostic): boolean {
+  return diagnostic.severity === 'error';
+}
