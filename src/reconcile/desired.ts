@@ -65,47 +65,73 @@ function pruneRequest(options: MakePlanOptions): PruneRequest {
   return { history: false };
 }
 
-/** @returns the stream of scopes to plan, and the load's result once it has ended */
-export function desiredScopes(options: MakePlanOptions, request: PlanRequest): { scopes: AsyncIterable<ScopeToPlan>; loaded: () => LoadResult } {
+/** The stream of scopes to plan, and what the load gave. */
+export interface DesiredScopes {
+  scopes: AsyncIterable<ScopeToPlan>;
+  /** The load's result, once the stream has ended. */
+  loaded: () => LoadResult;
+  /**
+   * When the stream was stopped while files were still loading (a live read failed): loads the
+   * rest, for its diagnostics, so that a file with an error is reported whenever the read failed.
+   * @returns the load's end, or null when loading had ended before the stop
+   */
+  restOfLoad: () => Promise<{ load: LoadResult; failed: boolean } | null>;
+}
+
+/** Where loading stood when the stream was stopped: how to finish it. */
+interface LoadStop {
+  rest?: () => Promise<{ load: LoadResult; failed: boolean }>;
+}
+
+/** @returns the stream of scopes to plan, the load's result once it has ended, and the rest of a stopped load */
+export function desiredScopes(options: MakePlanOptions, request: PlanRequest): DesiredScopes {
   let result: LoadResult | undefined;
+  const stop: LoadStop = {};
   async function* scopes(): AsyncGenerator<ScopeToPlan, void, undefined> {
-    result = yield* scopesToPlan(options, request);
+    result = yield* scopesToPlan(options, request, stop);
   }
   const loaded = (): LoadResult => {
     if (result === undefined) throw new Error('the scopes to plan were not all read');
     return result;
   };
-  return { scopes: scopes(), loaded };
+  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)) };
 }
 
-async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
+async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest, stop: LoadStop): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
   // Pruning (and, without it, the count of scopes it would consider) needs every key declared now.
   const declared = new Set<ScopeKey>();
   // With a check before the read, the policies wait for it instead of being read at once.
   const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
-  const load = yield* loadedScopes(options, request, declared, held);
+  const load = yield* loadedScopes(options, request, { declared, held, stop });
   if (held) load.diagnostics.push(...(yield* checkedScopes(held, load, options)));
   const pruneDiagnostics = yield* prunedScopes(options, request, declared);
   return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
 }
 
 /** Step 1: loads the policies, records every key declared, and yields (or holds) those to plan, a batch at a time. */
-async function* loadedScopes(options: MakePlanOptions, request: PlanRequest, declared: Set<ScopeKey>, held: Policy[] | undefined): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
+async function* loadedScopes(
+  options: MakePlanOptions,
+  request: PlanRequest,
+  into: { declared: Set<ScopeKey>; held: Policy[] | undefined; stop: LoadStop },
+): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
   const batches = policyBatches(options);
   const kept: Diagnostic[] = [];
   let next = await batches.next();
+  // Stopped at a yield (a read failed): the rest of the files can still be loaded, for their errors.
+  into.stop.rest = () => loadEnd(batches, kept, options);
   for (; !next.done; next = await batches.next()) {
     const { policies, warnings, failed } = next.value;
     if (warnings.length > 0) kept.push(...(await handOver(warnings, options)));
     // Once a file has an error nothing will be planned, so the reads stop at the end of its batch.
     if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
     for (const policy of policies) {
-      declared.add(policy.key);
+      into.declared.add(policy.key);
       if (!request.inPlan(policy)) continue;
-      if (held) held.push(policy);
+      if (into.held) into.held.push(policy);
       else yield { policy, pruned: false };
     }
   }
+  into.stop.rest = undefined;
   const end = await finishLoad(next.value, kept, options);
   if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
   return end.load;

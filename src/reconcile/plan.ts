@@ -80,6 +80,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
     }
   } catch (error) {
     if (error instanceof NothingPlanned) return { plan: null, load: await error.load() };
+    // A file with an error wins over a failed read, however far loading had come when it failed.
+    const rest = await desired.restOfLoad();
+    if (rest?.failed) return { plan: null, load: rest.load };
     throw error;
   }
   const { paths, base: cwd } = options.settings;

@@ -143,4 +143,15 @@ describe('loading and reading overlap', () => {
     // until loading ends (about 60 here).
     expect(emulator.requests.length).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
   });
+
+  it('a file with an error is what the run reports, even when a read failed while files were still loading', async () => {
+    const { emulator } = await service(0);
+    const refused = createClient({ baseUrl: emulator.url, apiKey: 'not-the-key' });
+    cleanups.push(() => refused.close());
+    const { plan, load } = await makePlan({ settings: settingsIn(await project(FILES)), client: refused });
+    expect(plan).toBeNull();
+    expect(new Set(load.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file))).toEqual(new Set([fileName(FILES)]));
+    // Without a bad file, the read's own error is the answer.
+    await expect(makePlan({ settings: settingsIn(await project()), client: refused })).rejects.toThrow(/401|key/i);
+  });
 });
