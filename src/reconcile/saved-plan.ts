@@ -13,7 +13,7 @@
  */
 import { readRegularFile } from '../files.js';
 import { hint, worded } from '../hint.js';
-import { comparableDomains, decodePlan, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
+import { comparableDomains, decodePlan, sameList, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
 import { consistencyProblem } from '../plan/checks.js';
 import { canonicalJson } from '../plan/fields.js';
 import { readLiveState } from '../service/state.js';
@@ -106,7 +106,7 @@ function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveSco
 
 function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined): string | null {
   const domains = now?.autojoin ? comparableDomains(now.domains) : [];
-  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
