@@ -14,7 +14,7 @@ import { makePlan } from '../src/reconcile/index.js';
 import { settingsIn } from '../src/run/settings.js';
 import { createClient } from '../src/service/client.js';
 import { generateData, startEmulator, type EmulatorOptions } from '../src/emulator/index.js';
-import type { ListingKind } from '../src/service/types.js';
+import type { ReadMode } from '../src/service/types.js';
 import type { BenchRow } from './types.js';
 
 const SCOPES = 500;
@@ -24,7 +24,7 @@ const CONCURRENCY = 16;
 
 interface Mode {
   name: string;
-  listing: ListingKind;
+  listing: ReadMode;
   emulator: EmulatorOptions;
 }
 

@@ -4,7 +4,7 @@
  * maps, plan changes, shards, fingerprints and messages. scopeType never contains '/',
  * so the key splits back unambiguously at the first '/'.
  */
-import { compareStrings } from './domain.js';
+import { compareStrings } from './comparable-domain.js';
 import { identifierProblem } from './policy/homographs.js';
 
 export interface ScopeRef {

@@ -4,7 +4,7 @@
  * always shows today's outside changes against the default branch, never a pile of old runs.
  * Git runs with the workspace's own remote and credentials (actions/checkout leaves them).
  */
-import { runGit } from '../git/run.js';
+import { runGit } from '../git/command.js';
 
 /** The branch `command: adopt` owns. */
 export const ADOPT_BRANCH = 'autojoin-sync/adopt';

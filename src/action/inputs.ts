@@ -3,8 +3,8 @@
  * Both take their source as an argument (an input getter, an environment), so they stay pure.
  */
 import { readFileSync } from 'node:fs';
-import type { ListingKind } from '../service/types.js';
-import { LISTING_KINDS } from '../run/listing.js';
+import type { ReadMode } from '../service/types.js';
+import { READ_MODES } from '../run/read-mode.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt';
@@ -32,9 +32,9 @@ export interface ActionInputs {
   allowEmpty: boolean;
   concurrency?: number;
   /** How live state is read; unset: AUTOJOIN_READ, then the project file, then the default (src/run/settings.ts). */
-  read?: ListingKind;
+  read?: ReadMode;
   /** The old name of `read`. */
-  listing?: ListingKind;
+  listing?: ReadMode;
   /** Fail the step when the plan has changes (drift detection). */
   detailedExitcode: boolean;
   /** apply: the saved plan to apply (from a plan step's `plan-json`), relative to the workspace. */
@@ -56,9 +56,9 @@ export type InputGetter = (name: string) => string;
  */
 export function parseInputs(get: InputGetter): ActionInputs {
   const text = (name: string): string | undefined => get(name).trim() || undefined;
-  const mode = (name: string): ListingKind | undefined => {
+  const mode = (name: string): ReadMode | undefined => {
     const value = text(name);
-    return value === undefined ? undefined : oneOf(name, value, LISTING_KINDS);
+    return value === undefined ? undefined : oneOf(name, value, READ_MODES);
   };
   return {
     command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt'] as const),

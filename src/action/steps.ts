@@ -35,7 +35,7 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { headCommit } from '../git/run.js';
+import { headCommit } from '../git/command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */

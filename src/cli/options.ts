@@ -1,24 +1,24 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_LISTING, LISTING_KINDS } from '../run/listing.js';
+import { DEFAULT_READ_MODE, READ_MODES } from '../run/read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
 
 /**
  * `--read autojoin|by-scope|by-group`: how live state is read. No commander default: when left
- * out, src/run/settings.ts falls back to AUTOJOIN_READ, `read:` in the project file, then DEFAULT_LISTING.
+ * out, src/run/settings.ts falls back to AUTOJOIN_READ, `read:` in the project file, then DEFAULT_READ_MODE.
  */
 export function readOption(): Option {
   return new Option(
     '--read <mode>',
     `how live state is read: autojoin (call 2b alone, one request a scope), by-scope (call 1b, then 2b) or by-group (call 1, then 2b); ` +
-      `else AUTOJOIN_READ, else read: in autojoin-sync.yaml, else ${DEFAULT_LISTING}`,
-  ).choices(LISTING_KINDS);
+      `else AUTOJOIN_READ, else read: in autojoin-sync.yaml, else ${DEFAULT_READ_MODE}`,
+  ).choices(READ_MODES);
 }
 
 /** `--listing`: the old name of `--read`, accepted for one release. */
 export function listingOption(): Option {
-  return new Option('--listing <mode>', 'old name of --read (accepted for one release)').choices(LISTING_KINDS);
+  return new Option('--listing <mode>', 'old name of --read (accepted for one release)').choices(READ_MODES);
 }
 
 /** `--concurrency N`: requests in flight at once (1–256); no commander default, src/run/settings.ts has it. */

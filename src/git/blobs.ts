@@ -3,7 +3,7 @@
  * then only the blobs under the cap, parsed as they stream, so memory stays bounded whatever the
  * repository holds.
  */
-import { startGit, type GitOptions } from './run.js';
+import { startGit, type GitOptions } from './command.js';
 
 /** What {@link readBlobs} hands over for each object asked for. */
 export type BlobRead =

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { repositoryRoot } from '../files.js';
 import { relativePosix } from '../policy/discover.js';
-import { runGit } from './run.js';
+import { runGit } from './command.js';
 
 /** The git repository the policy paths lie in, as the readers of history and revisions use it. */
 export interface Repository {

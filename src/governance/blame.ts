@@ -10,7 +10,7 @@
  */
 import { posix } from 'node:path';
 import { forEachBounded } from '../concurrency.js';
-import { GitFailedError, runGit } from '../git/run.js';
+import { GitFailedError, runGit } from '../git/command.js';
 import { hint, worded } from '../hint.js';
 import type { BlameInfo } from './inventory.js';
 

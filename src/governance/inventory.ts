@@ -5,7 +5,7 @@
  */
 import { normalizeDomain } from '../policy/domains.js';
 import type { Policy } from '../policy/types.js';
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 
 /** One scope and domain. */
 export interface InventoryRow {

@@ -11,7 +11,7 @@
  * Order of the checks: fingerprints (keys unique), then each change (key, fields a policy file
  * could hold, domains, kind, derived lists), then the summary. The first problem is reported.
  */
-import { comparableDomains } from '../domain.js';
+import { comparableDomains } from '../comparable-domain.js';
 import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
 import { splitScopeKey, scopeKey } from '../scope.js';

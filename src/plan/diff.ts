@@ -20,7 +20,7 @@
  * marker is an update (a clear stays a clear, showing the owner it had).
  */
 import type { Policy } from '../policy/types.js';
-import { comparableDomain, comparableDomains } from '../domain.js';
+import { comparableDomain, comparableDomains } from '../comparable-domain.js';
 import { fieldChanges, ownerChange } from './fields.js';
 import { DEFAULT_OWNER, keptMetadataOf } from './ownership.js';
 import { domainDelta, sameList } from './derived.js';

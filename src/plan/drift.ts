@@ -8,7 +8,7 @@
  * at the marker's commit; when that commit is gone, such a scope is this repository's change.
  * Pure: no I/O.
  */
-import { comparableDomains } from '../domain.js';
+import { comparableDomains } from '../comparable-domain.js';
 import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
 import type { LiveScope } from '../service/types.js';

@@ -8,7 +8,7 @@
  * recomputation. The text is stable (fixed key order, 2-space indent, trailing newline), so the
  * same plan always serializes to the same bytes.
  */
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import { isPlainObject } from '../plain-object.js';
 import { domainDelta, summarize, type DomainDelta } from './derived.js';
 import type { Change, Plan, PlanSummary } from './types.js';

@@ -13,7 +13,7 @@
  * manages them, so they are kept), with the marker on top. Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
-import { comparableDomains } from '../domain.js';
+import { comparableDomains } from '../comparable-domain.js';
 import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
 import { isPlainObject } from '../plain-object.js';

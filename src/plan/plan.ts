@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
-import { comparableDomains } from '../domain.js';
+import { comparableDomains } from '../comparable-domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
 import { DEFAULT_OWNER, liveMarker } from './ownership.js';

@@ -7,7 +7,7 @@
  * re-serializing a YAML document normalizes quoting and spacing the author chose.
  */
 import { isMap, isScalar, isSeq, type Document, type Node, type Pair, type YAMLSeq } from 'yaml';
-import { comparableDomain, compareStrings } from '../domain.js';
+import { comparableDomain, compareStrings } from '../comparable-domain.js';
 import { parseYamlSource } from './parse.js';
 import type { PolicySource } from './types.js';
 

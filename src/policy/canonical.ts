@@ -5,7 +5,7 @@
  * survive. The result is a fixed point: formatting it again changes nothing.
  */
 import { Document, isMap, isScalar, isSeq, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import { normalizeDomain } from './domains.js';
 import { parseYamlSource } from './parse.js';
 import { POLICY_KEYS } from './schema.js';

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import { repositoryRoot } from '../files.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';

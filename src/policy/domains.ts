@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
-import { asciiDomain } from '../domain.js';
+import { asciiDomain } from '../comparable-domain.js';
 import { homographProblem } from './homographs.js';
 import type { Severity } from './types.js';
 

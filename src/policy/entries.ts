@@ -7,7 +7,7 @@
 import { EXPIRY_WARNING_DAYS, daysBetween, isCalendarDate } from '../governance/clock.js';
 import { diagnosticAt } from './format.js';
 import { normalizeDomain } from './domains.js';
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import { ownString } from '../text.js';
 import type { RuleSubject } from '../governance/rules.js';
 import type { ScopeKey } from '../scope.js';

@@ -1,4 +1,4 @@
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import type { Diagnostic, Severity, SourcePos } from './types.js';
 import { flatString, plural } from '../text.js';
 

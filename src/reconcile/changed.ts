@@ -16,7 +16,7 @@ import type { ScopeKey } from '../scope.js';
 import { hint, wordHint, worded } from '../hint.js';
 import { firstItems } from '../text.js';
 import { GitRevisionError } from './errors.js';
-import { checkRevision, runGit } from '../git/run.js';
+import { checkRevision, runGit } from '../git/command.js';
 import { openRepository, type Repository } from '../git/repository.js';
 import { historyPaths, versionsAt } from './policy-tree.js';
 import { pastScopeReader } from './versions.js';

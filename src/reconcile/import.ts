@@ -39,7 +39,7 @@ export async function importScopes(client: ServiceClient, refs: ScopeRef[], opti
         'or set defaults.componentId in autojoin-sync.yaml',
     );
   }
-  const live = await readLiveState(client, refs, { listing: options.settings.read });
+  const live = await readLiveState(client, refs, { mode: options.settings.read });
   return refs.map((ref) => {
     const key = scopeKey(ref);
     const state = live.get(key) ?? { key, ...ref, domains: [], autojoin: null };

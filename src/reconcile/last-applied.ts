@@ -14,7 +14,7 @@ import { writtenStateOf, type WrittenState } from '../plan/ownership.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
-import { runGit } from '../git/run.js';
+import { runGit } from '../git/command.js';
 import { readBlobs } from '../git/blobs.js';
 
 export interface LastAppliedOptions {

@@ -74,7 +74,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift });
   const desired = desiredScopes(options, request);
   try {
-    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { listing: options.settings.read, onProgress: options.onProgress })) {
+    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
       if (item.pruned) builder.addPruned(item.policy, live);
       else builder.add(item.policy, live);
     }

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import { PROJECT_FILE } from '../policy/project.js';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
-import { runGit } from '../git/run.js';
+import { runGit } from '../git/command.js';
 import { rootPath, topPathspec, type Repository } from '../git/repository.js';
 
 /** One version of a policy file that a commit (or the working tree) replaced. */

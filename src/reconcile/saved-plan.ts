@@ -78,7 +78,7 @@ export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, c
   refuseRedactedPlan(plan);
   checkPlanTarget(plan.target, context.target);
   checkPlanOwner(plan.owner, context.owner);
-  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { listing: context.read });
+  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { mode: context.read });
   const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
     const now = live.get(key);
     return now === undefined || fingerprint(now) !== saved;

@@ -17,7 +17,7 @@ import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
 import type { PrunedPolicy, RemovalCommit } from '../plan/types.js';
 import { scopeKey, type ScopeKey } from '../scope.js';
-import { checkRevision } from '../git/run.js';
+import { checkRevision } from '../git/command.js';
 import { readBlobs, streamBlobs, type BlobRead } from '../git/blobs.js';
 import { openRepository, shownPath, type Repository } from '../git/repository.js';
 import { historyPaths, versionsAt, type PastVersion } from './policy-tree.js';

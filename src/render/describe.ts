@@ -3,7 +3,7 @@
  * change the same way.
  */
 import { domainToUnicode } from 'node:url';
-import { compareStrings } from '../domain.js';
+import { compareStrings } from '../comparable-domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { domainDelta, type DomainDelta } from '../plan/derived.js';

@@ -13,18 +13,16 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import type { SafetyLimits } from '../plan/types.js';
-import type { ListingKind } from '../service/types.js';
+import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { pruneSetting } from '../reconcile/prune.js';
 import { RunError } from './exit-codes.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
-import { DEFAULT_LISTING, isListingKind, LISTING_KINDS } from './listing.js';
+import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from './read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 
-/** How live state is read: `autojoin` (call 2b alone), `by-scope` (1b, then 2b) or `by-group` (1, then 2b). */
-export type ReadMode = ListingKind;
 
 /** What the front end was given (a flag or an action input); undefined when not given. */
 export interface SettingFlags {
@@ -127,7 +125,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ...place,
     project,
     owner: project.owner ?? DEFAULT_OWNER,
-    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_LISTING,
+    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_READ_MODE,
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     emulator: flags.emulator ?? false,
@@ -169,7 +167,7 @@ function readFromEnv(env: NodeJS.ProcessEnv): ReadMode | undefined {
   for (const name of ['AUTOJOIN_READ', 'AUTOJOIN_LISTING']) {
     const value = nonEmpty(env[name])?.trim();
     if (value === undefined) continue;
-    if (!isListingKind(value)) throw new RunError(`${name} must be one of ${LISTING_KINDS.join(', ')}, got "${value}"`);
+    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(', ')}, got "${value}"`);
     return value;
   }
   return undefined;

@@ -18,11 +18,11 @@
  *
  * The scope's name is `groups[].name` of the autojoin invitation's group for the scope (the
  * item whose `groupId`, or in older answers `id`, is the scope); its metadata the invitation's
- * `metadata`. Domains come back in comparison form (src/domain.ts), the form the plan compares.
+ * `metadata`. Domains come back in comparison form (src/comparable-domain.ts), the form the plan compares.
  * A scope without an active autojoin keeps the metadata of its deactivated invitation, as call
  * 2b shows it, only for the ownership marker it carries (a clear leaves the marker in place).
  */
-import { comparableDomains } from '../domain.js';
+import { comparableDomains } from '../comparable-domain.js';
 import type { ScopeRef } from '../scope.js';
 import type { AutojoinState, Group, Invitation, LiveScope } from './types.js';
 

@@ -4,7 +4,7 @@
  * or proxy would resolve away, changing the path) are encoded as '%2E' and '%2E%2E'.
  */
 import type { ScopeRef } from '../scope.js';
-import type { ListingKind } from './types.js';
+import type { ReadMode } from './types.js';
 
 /**
  * The prefix every API path starts with. A base URL may already end in it (the Python SDK's
@@ -20,7 +20,7 @@ export function pathSegment(value: string): string {
 }
 
 /** Call 1 (`by-group/{groupType}/{groupId}`) or 1b (`by-scope/{scopeType}/{scope}`), one page. */
-export function listingPath(listing: ListingKind, ref: ScopeRef, start: number): string {
+export function listingPath(listing: ReadMode, ref: ScopeRef, start: number): string {
   return `${API_PREFIX}/invitations/${listing}/${pathSegment(ref.scopeType)}/${pathSegment(ref.scope)}?start=${start}`;
 }
 

@@ -14,12 +14,12 @@
  * No notice is given while every call answers.
  */
 import { ServiceError } from './errors.js';
-import type { ListingCall, ListingKind } from './types.js';
+import type { ListingCall, ReadMode } from './types.js';
 
 /** The switch's state, shared by every read of one client. */
 export interface ReadSwitch {
   /** @returns how to read a scope when `wanted` was asked for: `autojoin` becomes by-scope once call 2b is known to be missing. */
-  modeFor(wanted: ListingKind): ListingKind;
+  modeFor(wanted: ReadMode): ReadMode;
   /** @returns the listing call to make for `wanted`: the other one once `wanted` is known to be gone. */
   callFor(wanted: ListingCall): ListingCall;
   /** True once call 2b is known to be missing (answered 404 or 405 before answering any scope). */
@@ -31,7 +31,7 @@ export interface ReadSwitch {
    * @returns true when that status says the call is missing (this answer or an earlier one); the
    *   switch is then made (and announced, the first time)
    */
-  autojoinMissingOn(status: number, wanted: ListingKind): boolean;
+  autojoinMissingOn(status: number, wanted: ReadMode): boolean;
   /**
    * @returns true when `error`, from `call`, says that listing call is gone and the other one is
    *   not known to be; the switch is then made (and announced, the first time)
@@ -86,7 +86,7 @@ export function isServiceAnswer(error: unknown): error is ServiceError {
   return error instanceof ServiceError && error.code === 'http' && !error.html;
 }
 
-function autojoinMissingNotice(status: number, wanted: ListingKind): string {
+function autojoinMissingNotice(status: number, wanted: ReadMode): string {
   const missing = `call 2b (GET …/by-scope/{scopeType}/{scope}/autojoin) answered ${status}`;
   const read = wanted === 'autojoin' ? 'reading with the by-scope listing (call 1b) for the rest of this run' : 'the listings are not checked against it for the rest of this run';
   return `${missing}: ${read}, each scope's domains taken from its listing's domain targets`;

@@ -13,13 +13,13 @@ import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findAct
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
 import { mapBounded, readAhead } from '../concurrency.js';
-import { DEFAULT_LISTING } from '../run/listing.js';
-import type { AutojoinState, Invitation, ListingCall, ListingKind } from './types.js';
+import { DEFAULT_READ_MODE } from '../run/read-mode.js';
+import type { AutojoinState, Invitation, ListingCall, ReadMode } from './types.js';
 
 /** Options of {@link readLiveState} and {@link readEach}; all optional. */
 export interface ReadLiveStateOptions {
-  /** How to read: call 2b alone ('autojoin', DEFAULT_LISTING), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
-  listing?: ListingKind;
+  /** How to read: call 2b alone ('autojoin', DEFAULT_READ_MODE), or listing call 1 ('by-group') or 1b ('by-scope') checked against 2b. */
+  mode?: ReadMode;
   /** Called after each scope is read, with the number of scopes known so far. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -79,13 +79,13 @@ export async function* readEach<T>(
   refOf: (item: T) => KeyedRef,
   options: ReadLiveStateOptions = {},
 ): AsyncGenerator<ReadScope<T>, void, undefined> {
-  const listing = options.listing ?? DEFAULT_LISTING;
+  const mode = options.mode ?? DEFAULT_READ_MODE;
   const ahead = readAhead(source);
   let done = 0;
   const readOne = async (item: T, signal: AbortSignal): Promise<LiveScope> => {
     const ref = refOf(item);
     try {
-      return await readLiveScope(client, ref, listing, signal);
+      return await readLiveScope(client, ref, mode, signal);
     } catch (error) {
       throw new LiveStateError(keyOf(ref), error);
     }
@@ -97,7 +97,7 @@ export async function* readEach<T>(
 }
 
 /** Reads one scope: by call 2b alone (mode `autojoin`, the default), or by its listing checked against 2b. */
-async function readLiveScope(client: ServiceClient, ref: ScopeRef, wanted: ListingKind, signal?: AbortSignal): Promise<LiveScope> {
+async function readLiveScope(client: ServiceClient, ref: ScopeRef, wanted: ReadMode, signal?: AbortSignal): Promise<LiveScope> {
   if (client.readSwitch.modeFor(wanted) === 'autojoin') {
     const state = await call2b(client, ref, wanted);
     if (state !== MISSING) return fromCall2b(ref, state);
@@ -113,7 +113,7 @@ const MISSING = Symbol('call 2b missing');
  *   (404 or 405 before it answered any scope); a 404 after it has answered others is an error:
  *   nothing else would tell whether this scope has autojoin, and a clear the plan needs could hide
  */
-async function call2b(client: ServiceClient, ref: ScopeRef, wanted: ListingKind): Promise<AutojoinState | typeof MISSING> {
+async function call2b(client: ServiceClient, ref: ScopeRef, wanted: ReadMode): Promise<AutojoinState | typeof MISSING> {
   const reads = client.readSwitch;
   if (reads.autojoinMissing) return MISSING;
   let state: AutojoinState | null;
@@ -142,7 +142,7 @@ function fromCall2b(ref: ScopeRef, state: AutojoinState): LiveScope {
  * invitation's domain targets or else from call 2b, and the two calls held to agree
  * (autojoin-rule.ts, rule 3). Without call 2b, the domain targets are the only source.
  */
-async function readByListing(client: ServiceClient, ref: ScopeRef, listing: ListingCall, wanted: ListingKind, signal?: AbortSignal): Promise<LiveScope> {
+async function readByListing(client: ServiceClient, ref: ScopeRef, listing: ListingCall, wanted: ReadMode, signal?: AbortSignal): Promise<LiveScope> {
   let autojoin: Invitation | null = null;
   for await (const page of client.listInvitationPages(listing, ref)) {
     signal?.throwIfAborted();

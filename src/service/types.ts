@@ -72,7 +72,7 @@ export interface SyncRequest {
  * request per scope, the default), `by-group` (call 1, deprecated) or `by-scope` (call 1b),
  * each listing checked against call 2b.
  */
-export type ListingKind = 'by-group' | 'by-scope' | 'autojoin';
+export type ReadMode = 'by-group' | 'by-scope' | 'autojoin';
 
 /** The two listing calls, 1 and 1b. */
 export type ListingCall = 'by-group' | 'by-scope';

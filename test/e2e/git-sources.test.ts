@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isNullRevision } from '../../src/git/run.js';
+import { isNullRevision } from '../../src/git/command.js';
 import { readBlobs, type BlobRead } from '../../src/git/blobs.js';
 import { openRepository } from '../../src/git/repository.js';
 import { historyPaths, versionsAt } from '../../src/reconcile/policy-tree.js';

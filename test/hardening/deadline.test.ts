@@ -40,7 +40,7 @@ describe('the request deadline', () => {
     const url = await dripping();
     const client = createClient({ baseUrl: url, apiKey: 'k', requestTimeoutMs: 500, retry: { maxRetries: 1, minDelayMs: 5, maxDelayMs: 10 } });
     const started = performance.now();
-    const error = await readLiveState(client, [{ scopeType: 'team', scope: 'x' }], { listing: 'by-scope' }).then(() => undefined, (caught: unknown) => caught);
+    const error = await readLiveState(client, [{ scopeType: 'team', scope: 'x' }], { mode: 'by-scope' }).then(() => undefined, (caught: unknown) => caught);
     await client.close();
     expect(performance.now() - started).toBeLessThan(3_000);
     assert(error instanceof Error, 'the call should have failed');

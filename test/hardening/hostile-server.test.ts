@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, readLiveState, type ListingKind, type ServiceClient } from '../../src/service/index.js';
+import { createClient, readLiveState, type ReadMode, type ServiceClient } from '../../src/service/index.js';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
@@ -48,9 +48,9 @@ async function hostile(handler: Handler, options: { requestTimeoutMs?: number; m
  * Reads one scope (by the by-group listing unless told otherwise: most answers here are listings)
  * and @returns the error message, failing if the read succeeds or is too slow.
  */
-async function readError(client: ServiceClient, scope = 'x', listing: ListingKind = 'by-group'): Promise<string> {
+async function readError(client: ServiceClient, scope = 'x', listing: ReadMode = 'by-group'): Promise<string> {
   const started = performance.now();
-  const error = await readLiveState(client, [{ scopeType: 'team', scope }], { listing }).then(
+  const error = await readLiveState(client, [{ scopeType: 'team', scope }], { mode: listing }).then(
     () => null,
     (failure: unknown) => failure,
   );
@@ -132,7 +132,7 @@ describe('the state reader against a hostile server', () => {
       json(response, request.url?.endsWith('/autojoin') ? '{"autojoinDomains":[],"invitation":null}' : page(0));
     });
     const started = performance.now();
-    const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }], { listing: 'by-group' });
+    const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }], { mode: 'by-group' });
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(hits.filter((hit) => !hit.endsWith('/autojoin')).map(startOf)).toEqual([0, 19]);
     expect(live.get('team/loop')).toMatchObject({ domains: [], autojoin: null });

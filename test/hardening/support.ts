@@ -129,7 +129,7 @@ export function serviceEnv(url: string): Record<string, string> {
 export async function liveData(url: string, keys: Iterable<string>): Promise<EmulatorData> {
   const client = createClient({ baseUrl: url, apiKey: KEY });
   try {
-    const live = await readLiveState(client, [...keys].map((key) => parseScopeKey(key)), { listing: 'by-scope' });
+    const live = await readLiveState(client, [...keys].map((key) => parseScopeKey(key)), { mode: 'by-scope' });
     return declaredData(new Map([...live].map(([key, scope]) => [key, scope.autojoin ? scope.domains : []])));
   } finally {
     await client.close();

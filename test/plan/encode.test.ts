@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodePlan, encodePlan, serializePlan } from '../../src/plan/encode.js';
 import { domainDelta, summarize } from '../../src/plan/derived.js';
-import { comparableDomains } from '../../src/domain.js';
+import { comparableDomains } from '../../src/comparable-domain.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { resultDocument } from '../../src/render/result-json.js';
 import { buildPlan } from '../support/plan.js';

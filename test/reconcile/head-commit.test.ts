@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headCommit } from '../../src/git/run.js';
+import { headCommit } from '../../src/git/command.js';
 import { commitAll, git } from '../support/git.js';
 
 describe('headCommit', () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePlan } from '../../src/reconcile/index.js';
 import { settingsIn } from '../../src/run/settings.js';
-import type { ListingKind } from '../../src/service/index.js';
+import type { ReadMode } from '../../src/service/index.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
 
 let peer: Peer | undefined;
@@ -23,7 +23,7 @@ afterEach(async () => {
 const REF = { scopeType: 'team', scope: 'acme' };
 
 describe('re-activating a cleared scope', () => {
-  it.each([undefined, 'by-scope', 'by-group'] as const)('is a create, not an update (read: %s)', async (listing: ListingKind | undefined) => {
+  it.each([undefined, 'by-scope', 'by-group'] as const)('is a create, not an update (read: %s)', async (listing: ReadMode | undefined) => {
     peer = await startPeer();
     await peer.client.syncAutojoin({ ...REF, componentId: 'c', domains: ['old.example'], metadata: { owner: 'eng' } });
     const cleared = await peer.client.syncAutojoin({ ...REF, componentId: 'c', domains: [] });

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSettings, settingsIn } from '../../src/run/settings.js';
-import { DEFAULT_LISTING } from '../../src/run/listing.js';
+import { DEFAULT_READ_MODE } from '../../src/run/read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/run/numbers.js';
 import { parseInputs } from '../../src/action/inputs.js';
 import { DEFAULT_OWNER } from '../../src/plan/ownership.js';
@@ -17,7 +17,7 @@ describe('read mode', () => {
     [{}, { AUTOJOIN_LISTING: 'autojoin' }, { read: 'by-group' }, 'autojoin'],
     [{}, { AUTOJOIN_READ: '' }, { read: 'by-scope', listing: 'autojoin' }, 'by-scope'],
     [{}, {}, { listing: 'autojoin' }, 'autojoin'],
-    [{}, {}, {}, DEFAULT_LISTING],
+    [{}, {}, {}, DEFAULT_READ_MODE],
   ] as const)('flags %j, environment %j, project %j → %s', (flags, env, project, expected) => {
     expect(settingsIn('/repo', { flags, env, project }).read).toBe(expected);
   });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, makePlan } from '../../src/reconcile/index.js';
 import { settingsIn } from '../../src/run/settings.js';
-import { createClient, type ListingKind, type ServiceClient } from '../../src/service/index.js';
+import { createClient, type ReadMode, type ServiceClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
 import { sendJson } from './support/hostile-server.js';
 import { FAST_RETRY } from './support/peer.js';
@@ -122,7 +122,7 @@ async function policies(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-async function plan(client: ServiceClient, cwd: string, listing?: ListingKind) {
+async function plan(client: ServiceClient, cwd: string, listing?: ReadMode) {
   const { plan: made } = await makePlan({ settings: settingsIn(cwd, { flags: { read: listing } }), client });
   if (!made) throw new Error('no plan');
   return made;

@@ -112,7 +112,7 @@ describe('the client against a service that pushes back', () => {
   it('uses the whole pool: 64 connections put more than 16 requests in flight', async () => {
     const peer = closeAfterTest(await startPeer({ latencyMs: 30, maxInFlight: 16, generate: { scopes: 200 } }, { connections: 64 }));
     const refs = Array.from({ length: 200 }, (_, i) => ({ scopeType: 'team', scope: `scope-${String(i + 1).padStart(4, '0')}` }));
-    const live = await readLiveState(peer.client, refs, { listing: 'by-scope' });
+    const live = await readLiveState(peer.client, refs, { mode: 'by-scope' });
     expect(live.size).toBe(200);
     // Over the limit of 16 only because more than 16 were in flight; the pacer then backed off.
     expect(peer.emulator.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
@@ -123,7 +123,7 @@ describe('the client against a service that pushes back', () => {
       await startPeer({ latencyMs: 10, maxInFlight: 8, generate: { scopes: 300, invitationsPerScope: 25 } }, { connections: 32 }),
     );
     const refs = Array.from({ length: 300 }, (_, i) => ({ scopeType: 'team', scope: `scope-${String(i + 1).padStart(4, '0')}` }));
-    const live = await readLiveState(peer.client, refs, { listing: 'by-scope' });
+    const live = await readLiveState(peer.client, refs, { mode: 'by-scope' });
     expect(live.size).toBe(300);
     const throttled = peer.emulator.requests.filter((r) => r.status === 429).length;
     const served = peer.emulator.requests.length - throttled;

@@ -4,7 +4,7 @@
  * (2b → by-scope → by-group), each announced once; no notice while every call answers.
  */
 import { describe, expect, it } from 'vitest';
-import { createClient, readLiveState, type ListingKind, type ServiceClient } from '../../src/service/index.js';
+import { createClient, readLiveState, type ReadMode, type ServiceClient } from '../../src/service/index.js';
 import { useCleanup } from './support/cleanup.js';
 import { sendJson, startHostileServer, type Handler, type HostileServer } from './support/hostile-server.js';
 import { FAST_RETRY } from './support/peer.js';
@@ -57,7 +57,7 @@ describe('the listing modes agree with call 2b in both directions', () => {
       const { call, scope } = callOf(request);
       sendJson(response, 200, call === 'autojoin' ? call2b(scope) : { invitations: [{ id: 'x-1', invitationType: 'single_use' }] });
     });
-    await expect(readLiveState(client, [team('acme')], { listing: mode })).rejects.toThrow(
+    await expect(readLiveState(client, [team('acme')], { mode: mode })).rejects.toThrow(
       `reading team/acme failed: the listing and call 2b disagree: the ${mode} listing (call ${mode === 'by-group' ? '1' : '1b'}) shows no active autojoin invitation, ` +
         'but call 2b (by-scope/…/autojoin) shows active autojoin invitation aj-acme with domains acme.example',
     );
@@ -68,7 +68,7 @@ describe('the listing modes agree with call 2b in both directions', () => {
       const { call, scope } = callOf(request);
       sendJson(response, 200, call === 'autojoin' ? { autojoinDomains: [], invitation: { ...activeInvitation(scope, false), deactivated: true } } : listing(scope));
     });
-    await expect(readLiveState(client, [team('acme')], { listing: 'by-scope' })).rejects.toThrow(
+    await expect(readLiveState(client, [team('acme')], { mode: 'by-scope' })).rejects.toThrow(
       'reading team/acme failed: the listing and call 2b disagree: the by-scope listing (call 1b) shows active autojoin invitation aj-acme with domains acme.example, ' +
         'but call 2b (by-scope/…/autojoin) shows deactivated autojoin invitation aj-acme with no domains',
     );
@@ -80,7 +80,7 @@ describe('the listing modes agree with call 2b in both directions', () => {
       if (scope === 'none') sendJson(response, 200, call === 'autojoin' ? NONE : { invitations: [] });
       else sendJson(response, 200, call === 'autojoin' ? call2b(scope) : listing(scope));
     }, 1);
-    const live = await readLiveState(client, [team('acme'), team('none')], { listing: 'by-scope' });
+    const live = await readLiveState(client, [team('acme'), team('none')], { mode: 'by-scope' });
     expect(live.get('team/acme')).toMatchObject({ domains: ['acme.example'], autojoin: { invitationId: 'aj-acme' } });
     expect(live.get('team/none')).toMatchObject({ domains: [], autojoin: null });
     expect(calls(server)).toEqual(['by-scope', 'autojoin', 'by-scope', 'autojoin']);
@@ -116,15 +116,15 @@ describe('fallbacks when a call is missing', () => {
 
   it('under --read by-scope, by-scope answering 404 falls back to by-group, still checked against call 2b', async () => {
     const { client, server, notices } = await fake(service({ 'by-scope': 404 }));
-    const live = await readLiveState(client, [team('a')], { listing: 'by-scope' });
+    const live = await readLiveState(client, [team('a')], { mode: 'by-scope' });
     expect(live.get('team/a')?.domains).toEqual(['a.example']);
     expect(calls(server)).toEqual(['by-scope', 'by-group', 'autojoin']);
     expect(notices).toEqual(['the by-scope listing answered 404: reading with by-group (call 1) for the rest of this run']);
   });
 
-  it.each(['by-scope', 'by-group'] as const)('under --read %s, call 2b missing: the listing alone, its domain targets, one notice', async (mode: ListingKind) => {
+  it.each(['by-scope', 'by-group'] as const)('under --read %s, call 2b missing: the listing alone, its domain targets, one notice', async (mode: ReadMode) => {
     const { client, server, notices } = await fake(service({ autojoin: 405 }), 1);
-    const live = await readLiveState(client, ['a', 'b'].map(team), { listing: mode });
+    const live = await readLiveState(client, ['a', 'b'].map(team), { mode: mode });
     expect(live.get('team/b')?.domains).toEqual(['b.example']);
     expect(calls(server)).toEqual([mode, 'autojoin', mode]);
     expect(notices).toEqual([expect.stringContaining('answered 405: the listings are not checked against it for the rest of this run')]);

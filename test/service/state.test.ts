@@ -40,7 +40,7 @@ describe('readLiveState against the emulator', () => {
   it('reads domains from the autojoin targets (--domain-targets) under --read by-group, each scope checked against call 2b', async () => {
     const peer = closeAfterTest(await startPeer({ domainTargets: true, generate: { scopes: 3, invitationsPerScope: 30, domainsPerScope: 3 } }));
     const progress: string[] = [];
-    const live = await readLiveState(peer.client, REFS, { listing: 'by-group', onProgress: (done, total) => progress.push(`${done}/${total}`) });
+    const live = await readLiveState(peer.client, REFS, { mode: 'by-group', onProgress: (done, total) => progress.push(`${done}/${total}`) });
     expect([...live.keys()]).toEqual(['team/scope-0001', 'team/scope-0002', 'team/scope-0003']);
     const stored = peer.emulator.data().scopes['team/scope-0002']?.autojoin?.invitation;
     expect(live.get('team/scope-0002')).toEqual({
@@ -64,7 +64,7 @@ describe('readLiveState against the emulator', () => {
 
   it('asks call 2b when the listing\'s autojoin invitation has no domain targets (the real shape, the default)', async () => {
     const peer = closeAfterTest(await startPeer({ generate: { scopes: 3, invitationsPerScope: 5, domainsPerScope: 2 } }));
-    const live = await readLiveState(peer.client, REFS, { listing: 'by-scope' });
+    const live = await readLiveState(peer.client, REFS, { mode: 'by-scope' });
     expect(live.get('team/scope-0003')?.domains).toEqual(['d1.scope-0003.example', 'd2.scope-0003.example']);
     const paths = peer.emulator.requests.map((r) => r.path);
     expect(paths.filter((p) => p.endsWith('/autojoin'))).toHaveLength(3);

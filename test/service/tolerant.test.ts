@@ -107,7 +107,7 @@ describe('--listing autojoin (call 2b only)', () => {
       else sendJson(r, 200, { autojoinDomains: [], invitation: null });
     });
     const refs = ['on', 'off', 'none'].map((scope) => ({ scopeType: 'team', scope }));
-    const live = await readLiveState(client, refs, { listing: 'autojoin' });
+    const live = await readLiveState(client, refs, { mode: 'autojoin' });
     expect(live.get('team/on')).toMatchObject({ domains: ['acme.com'], autojoin: { invitationId: 'aj-1' }, scopeName: null });
     expect(live.get('team/off')).toMatchObject({ domains: [], autojoin: null });
     expect(live.get('team/none')).toMatchObject({ domains: [], autojoin: null });
@@ -117,7 +117,7 @@ describe('--listing autojoin (call 2b only)', () => {
 
   it('a 404 from every call is an error in the end, never "no autojoin"', async () => {
     const { client, notices } = await fake((_q, r) => sendJson(r, 404, { statusCode: 404, message: 'Not Found' }));
-    await expect(readLiveState(client, [SCOPE_1], { listing: 'autojoin' })).rejects.toThrow(
+    await expect(readLiveState(client, [SCOPE_1], { mode: 'autojoin' })).rejects.toThrow(
       'reading team/scope-0001 failed: [GET] /api/v1/invitations/by-group/team/scope-0001?start=0: 404 Not Found',
     );
     expect(notices).toHaveLength(2); // 2b missing → by-scope; by-scope gone → by-group
@@ -128,7 +128,7 @@ describe('--listing autojoin (call 2b only)', () => {
       if (request.url?.includes('/autojoin')) sendJson(r, 200, { autojoinDomains: [], invitation: null });
       else sendJson(r, 200, { invitations: [autojoinInvitation()] });
     });
-    await expect(readLiveState(client, [SCOPE_1], { listing: 'by-scope' })).rejects.toThrow(
+    await expect(readLiveState(client, [SCOPE_1], { mode: 'by-scope' })).rejects.toThrow(
       'reading team/scope-0001 failed: the listing and call 2b disagree: the by-scope listing (call 1b) shows active autojoin invitation aj-1 without domain targets, but call 2b (by-scope/…/autojoin) shows no autojoin invitation (invitation: null) and no domains',
     );
   });

@@ -20,7 +20,7 @@ import { refuseUnreadablePaths, type Session, withSession } from '../session.js'
 import { cliSettings } from '../settings.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
-import { headCommit } from '../../git/run.js';
+import { headCommit } from '../../git/command.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {

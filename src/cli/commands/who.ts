@@ -7,10 +7,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { whoAdmits, type WhoAnswer } from '../../governance/inventory.js';
 import { renderWhoText } from '../../governance/inventory-text.js';
-import { comparableDomains } from '../../domain.js';
+import { comparableDomains } from '../../comparable-domain.js';
 import { parseScopeKey } from '../../scope.js';
 import { readLiveState } from '../../service/state.js';
-import type { ListingKind } from '../../service/types.js';
+import type { ReadMode } from '../../service/types.js';
 import { RunError } from '../../run/exit-codes.js';
 import { addServiceOptions, formatOption } from '../options.js';
 import { loadPlacedPolicies } from '../policy-entries.js';
@@ -23,7 +23,7 @@ interface WhoFlags {
   format: 'text' | 'json';
   live?: boolean;
   emulator?: boolean;
-  listing?: ListingKind;
+  listing?: ReadMode;
   concurrency: number;
   requestTimeout?: number;
 }
@@ -77,7 +77,7 @@ async function markLive(answers: WhoAnswer[], settings: RunSettings): Promise<vo
   const keys = [...new Set(answers.flatMap((answer) => answer.scopes.map((scope) => scope.key)))];
   if (keys.length === 0) return;
   await withSession(settings, async ({ client }) => {
-    const live = await readLiveState(client, keys.map(parseScopeKey), { listing: settings.read });
+    const live = await readLiveState(client, keys.map(parseScopeKey), { mode: settings.read });
     for (const answer of answers) {
       for (const scope of answer.scopes) {
         const state = live.get(scope.key);
