@@ -12596,11 +12596,11 @@ var require_response = __commonJS({
       };
     }
     function makeNetworkError(reason) {
-      const isError = isErrorLike(reason);
+      const isError2 = isErrorLike(reason);
       return makeResponse({
         type: "error",
         status: 0,
-        error: isError ? reason : new Error(reason ? String(reason) : reason),
+        error: isError2 ? reason : new Error(reason ? String(reason) : reason),
         aborted: reason && reason.name === "AbortError"
       });
     }
@@ -54935,11 +54935,11 @@ var require_response2 = __commonJS({
       };
     }
     function makeNetworkError(reason) {
-      const isError = isErrorLike(reason);
+      const isError2 = isErrorLike(reason);
       return makeResponse({
         type: "error",
         status: 0,
-        error: isError ? reason : new Error(reason ? String(reason) : reason),
+        error: isError2 ? reason : new Error(reason ? String(reason) : reason),
         aborted: reason && reason.name === "AbortError"
       });
     }
@@ -62286,11 +62286,15 @@ function firstItems(items, max, more = (hidden) => ` and ${hidden} more`, separa
   const shown = items.slice(0, max).join(separator);
   return items.length > max ? shown + more(items.length - max) : shown;
 }
+function ownString(text) {
+  if (text.length < 13) return text;
+  return /^[\x00-\x7f]*$/.test(text) ? Buffer.from(text, "latin1").toString("latin1") : (" " + text).slice(1);
+}
 
 // src/plan/plan.ts
 import { createHash as createHash3 } from "node:crypto";
 
-// src/domain.ts
+// src/comparable-domain.ts
 import { domainToASCII } from "node:url";
 function comparableDomain(raw) {
   return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ""));
@@ -63123,11 +63127,11 @@ function configuredSecrets(env) {
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
-// src/run/listing.ts
-var LISTING_KINDS = ["by-group", "by-scope", "autojoin"];
-var DEFAULT_LISTING = "autojoin";
-function isListingKind(value) {
-  return LISTING_KINDS.includes(value);
+// src/run/read-mode.ts
+var READ_MODES = ["by-group", "by-scope", "autojoin"];
+var DEFAULT_READ_MODE = "autojoin";
+function isReadMode(value) {
+  return READ_MODES.includes(value);
 }
 
 // src/run/numbers.ts
@@ -63147,7 +63151,7 @@ function parseInputs(get) {
   const text = (name) => get(name).trim() || void 0;
   const mode = (name) => {
     const value = text(name);
-    return value === void 0 ? void 0 : oneOf(name, value, LISTING_KINDS);
+    return value === void 0 ? void 0 : oneOf(name, value, READ_MODES);
   };
   return {
     command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt"]),
@@ -64650,12 +64654,28 @@ function positionOf(source, offset) {
   return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
 }
 
+// src/governance/check.ts
+function createGovernance(rules, options) {
+  if (!rules || rules.length === 0) return null;
+  const { compiled } = compileRules(rules);
+  const counter = createScopeCounter(compiled);
+  return {
+    check(subject) {
+      counter.add(subject);
+      return checkRules(compiled, subject, options.today);
+    },
+    finish(keys) {
+      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled, keys) : []];
+    }
+  };
+}
+
 // src/policy/entries.ts
 function writtenEntries(domains) {
   if (!Array.isArray(domains)) return [];
   const entries = [];
   domains.forEach((item, index) => {
-    if (typeof item === "string") entries.push({ index, raw: item, domain: normalizeDomain(item) });
+    if (typeof item === "string") entries.push({ index, raw: item, domain: ownString(normalizeDomain(item)) });
     else if (isGrant(item)) entries.push(grantEntry(item, index));
   });
   return entries;
@@ -64664,7 +64684,7 @@ function isGrant(item) {
   return typeof item === "object" && item !== null && typeof item.domain === "string";
 }
 function grantEntry(item, index) {
-  const entry = { index, raw: item.domain, domain: normalizeDomain(item.domain) };
+  const entry = { index, raw: item.domain, domain: ownString(normalizeDomain(item.domain)) };
   if (typeof item.expires === "string") entry.expires = item.expires;
   if (typeof item.reason === "string") entry.reason = item.reason;
   return entry;
@@ -64713,143 +64733,7 @@ function ruleSubject(key, desired, at, retired) {
   return { key, entries: desired, at, retired };
 }
 
-// src/governance/check.ts
-function createGovernance(rules, options) {
-  if (!rules || rules.length === 0) return null;
-  const { compiled } = compileRules(rules);
-  const counter = createScopeCounter(compiled);
-  return {
-    check(subject) {
-      counter.add(subject);
-      return checkRules(compiled, subject, options.today);
-    },
-    finish(keys) {
-      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled, keys) : []];
-    }
-  };
-}
-
-// src/policy/load.ts
-var READ_BATCH = 64;
-async function loadPolicies(paths, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const discovery = await discoverPolicyFiles(paths, cwd);
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: !options.onPolicy, complete: true });
-  const readDiagnostics = [];
-  const betweenBatches = async () => {
-    const warnings = options.onWarnings && checker.takeWarnings();
-    if (warnings && warnings.length > 0) await options.onWarnings?.(warnings);
-    await options.onBatch?.(checker.failed() || readDiagnostics.some((d) => d.severity === "error"));
-  };
-  const take = (result2) => {
-    if (!("text" in result2)) {
-      readDiagnostics.push(result2);
-      return 1;
-    }
-    const policies = checker.check(result2);
-    for (const policy of policies) {
-      options.onPolicy?.(policy);
-      options.onChecked?.(policy);
-    }
-    return Math.max(1, policies.length);
-  };
-  await readInBatches(discovery.files, { cwd, roots: options.roots }, take, betweenBatches);
-  const result = checker.finish();
-  const files = discovery.files.map((file) => relativePosix(cwd, file));
-  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files };
-}
-async function readPolicySources(files, cwd, roots) {
-  const sources = [];
-  const diagnostics = [];
-  await readInBatches(files, { cwd, roots }, (result) => {
-    if ("text" in result) sources.push(result);
-    else diagnostics.push(result);
-    return 1;
-  });
-  return { sources, diagnostics };
-}
-async function readInBatches(files, where2, take, betweenBatches = () => Promise.resolve()) {
-  const { cwd } = where2;
-  const root = where2.roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
-  const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
-  let work = 0;
-  for (const file of files) {
-    if (work >= READ_BATCH) {
-      work = 0;
-      await betweenBatches();
-      await new Promise(setImmediate);
-    }
-    work += take(readOne(file, relativePosix(cwd, file), options));
-  }
-  await betweenBatches();
-}
-function readOne(absolute, file, options) {
-  try {
-    const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
-    return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
-  } catch (error4) {
-    return fileDiagnostic(file, error4);
-  }
-}
-function parsePolicySources(sources, options = {}) {
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
-  for (const source of sources) checker.check(source);
-  return checker.finish();
-}
-function checkOptions(options) {
-  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
-}
-function createPolicyChecker(project, options) {
-  const diagnostics = [];
-  const declarations = [];
-  const candidates = [];
-  const candidateKeys = [];
-  const files = /* @__PURE__ */ new Set();
-  const same = createInterner();
-  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
-  const reading = { project, same, today: options.today, entries: options.entries, governance };
-  let failed = false;
-  const record = (found) => {
-    diagnostics.push(...found);
-    failed ||= found.some((diagnostic) => diagnostic.severity === "error");
-  };
-  return {
-    check(source) {
-      files.add(source.file);
-      const parsed = parsePolicyText(source);
-      record(parsed.diagnostics);
-      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
-      record(leaked);
-      const found = [];
-      for (const document of parsed.documents) {
-        const result = readPolicy(document, reading);
-        record(result.diagnostics);
-        if (result.declaration) declarations.push(result.declaration);
-        if (result.policy && leaked.length === 0) found.push(result.policy);
-      }
-      if (options.keep) candidates.push(...found);
-      else candidateKeys.push(...found.map((policy) => policy.key));
-      return found;
-    },
-    failed: () => failed,
-    takeWarnings() {
-      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
-      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
-      diagnostics.splice(0, diagnostics.length, ...errors);
-      return warnings.sort(compareDiagnostics);
-    },
-    finish() {
-      const across = [...duplicateScopeDiagnostics(declarations), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
-      const declared = /* @__PURE__ */ new Map();
-      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once2 = (key) => declared.get(key) === 1;
-      const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
-      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
-    }
-  };
-}
+// src/policy/document.ts
 function createInterner() {
   const seen = /* @__PURE__ */ new Map();
   return (value) => {
@@ -64923,6 +64807,133 @@ function duplicateDomainDiagnostics(domain, positions) {
   });
 }
 
+// src/policy/load.ts
+var READ_BATCH = 64;
+async function loadPolicies(paths, options = {}) {
+  const batches = policyBatches(paths, options, true);
+  for (let next = await batches.next(); ; next = await batches.next()) {
+    if (next.done) return next.value;
+    if (options.onChecked) next.value.policies.forEach(options.onChecked);
+  }
+}
+function streamPolicies(paths, options = {}) {
+  return policyBatches(paths, options, false);
+}
+async function* policyBatches(paths, options, keep2) {
+  const cwd = options.cwd ?? process.cwd();
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: keep2, complete: true });
+  const read = await fileReader(cwd, options.roots);
+  const readDiagnostics = [];
+  let policies = [];
+  let work = 0;
+  const batch = () => {
+    const failed = checker.failed() || readDiagnostics.some((d) => d.severity === "error");
+    const taken = { policies, warnings: keep2 ? [] : checker.takeWarnings(), failed };
+    policies = [];
+    work = 0;
+    return taken;
+  };
+  for (const file of discovery.files) {
+    if (work >= READ_BATCH) {
+      yield batch();
+      await new Promise(setImmediate);
+    }
+    const result2 = read(file);
+    if (!("text" in result2)) readDiagnostics.push(result2);
+    const found = "text" in result2 ? checker.check(result2) : [];
+    policies.push(...found);
+    work += Math.max(1, found.length);
+  }
+  yield batch();
+  const result = checker.finish();
+  const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
+  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files: discovery.files.map((file) => relativePosix(cwd, file)) };
+}
+async function readPolicySources(files, cwd, roots) {
+  const sources = [];
+  const diagnostics = [];
+  const read = await fileReader(cwd, roots);
+  for (const [index, file] of files.entries()) {
+    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    const result = read(file);
+    if ("text" in result) sources.push(result);
+    else diagnostics.push(result);
+  }
+  return { sources, diagnostics };
+}
+async function fileReader(cwd, roots) {
+  const root = roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
+  const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
+  return (absolute) => {
+    const file = relativePosix(cwd, absolute);
+    try {
+      const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
+      return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
+    } catch (error4) {
+      return fileDiagnostic(file, error4);
+    }
+  };
+}
+function parsePolicySources(sources, options = {}) {
+  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
+  for (const source of sources) checker.check(source);
+  return checker.finish();
+}
+function checkOptions(options) {
+  return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
+}
+function createPolicyChecker(project, options) {
+  const diagnostics = [];
+  const declarations = [];
+  const candidates = [];
+  const candidateKeys = [];
+  const files = /* @__PURE__ */ new Set();
+  const same = createInterner();
+  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
+  const reading = { project, same, today: options.today, entries: options.entries, governance };
+  let failed = false;
+  const record = (found) => {
+    diagnostics.push(...found);
+    failed ||= found.some((diagnostic) => diagnostic.severity === "error");
+  };
+  return {
+    check(source) {
+      files.add(source.file);
+      const parsed = parsePolicyText(source);
+      record(parsed.diagnostics);
+      const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
+      record(leaked);
+      const found = [];
+      for (const document of parsed.documents) {
+        const result = readPolicy(document, reading);
+        record(result.diagnostics);
+        if (result.declaration) declarations.push(result.declaration);
+        if (result.policy && leaked.length === 0) found.push(result.policy);
+      }
+      if (options.keep) candidates.push(...found);
+      else candidateKeys.push(...found.map((policy) => policy.key));
+      return found;
+    },
+    failed: () => failed,
+    takeWarnings() {
+      const warnings = diagnostics.filter((diagnostic) => diagnostic.severity !== "error");
+      const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+      diagnostics.splice(0, diagnostics.length, ...errors);
+      return warnings.sort(compareDiagnostics);
+    },
+    finish() {
+      const across = [...duplicateScopeDiagnostics(declarations), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
+      const declared = /* @__PURE__ */ new Map();
+      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
+      const once2 = (key) => declared.get(key) === 1;
+      const policies = candidates.filter((policy) => once2(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
+      const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
+    }
+  };
+}
+
 // src/policy/canonical.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
@@ -64958,7 +64969,7 @@ function tolerateMissingPaths(diagnostics, allow = false) {
   return diagnostics.map((d) => d.code === "path-not-found" ? { ...d, severity: "warning" } : d);
 }
 
-// src/git/run.ts
+// src/git/command.ts
 import { spawn } from "node:child_process";
 var MAX_COLLECTED = 64 * 1024 * 1024;
 var SHORT_SHA = 12;
@@ -65574,37 +65585,370 @@ function keptScopes(project) {
   return new Set(keep2.map((entry) => scopeKey(parseScopeKey(entry))));
 }
 
+// src/dns/types.ts
+var VERIFICATION_PREFIX = "autojoin-sync-verification=";
+
+// src/dns/classify.ts
+function nextLookup(answers, verifying) {
+  if (!answers.MX) return "MX";
+  if (Object.values(answers).some((answer) => answer.kind === "nxdomain" || answer.kind === "unanswered")) return null;
+  if (verifying && !answers.TXT) return "TXT";
+  if (receivesMail(answers) !== void 0) return null;
+  if (!answers.A) return "A";
+  if (!answers.AAAA) return "AAAA";
+  return null;
+}
+function receivesMail(answers) {
+  const mail = [answers.MX, answers.A, answers.AAAA];
+  if (mail.some((answer) => answer?.kind === "records")) return true;
+  return mail.every((answer) => answer?.kind === "nodata") ? false : void 0;
+}
+function classifyDomain(domain, answers, judgement) {
+  if (Object.values(answers).some((answer) => answer.kind === "nxdomain")) {
+    return [{ severity: "error", code: "dns-nxdomain", message: `${domain} does not exist in DNS (NXDOMAIN): whoever registers it can join` }];
+  }
+  const findings = [];
+  const mail = receivesMail(answers);
+  if (mail === false) {
+    findings.push({ severity: "warning", code: "dns-no-mail", message: `${domain} has no MX and no A/AAAA record: it receives no mail` });
+  } else if (mail === void 0) {
+    findings.push(unanswered(domain, pick(answers, ["MX", "A", "AAAA"]), judgement.strict));
+  }
+  if (judgement.token !== void 0) findings.push(...verification(domain, answers.TXT, judgement));
+  return findings;
+}
+function verification(domain, txt, judgement) {
+  if (txt?.kind === "unanswered") return [unanswered(domain, { TXT: txt }, judgement.strict)];
+  const wanted = `${VERIFICATION_PREFIX}${judgement.token ?? ""}`;
+  if (txt?.kind === "records" && txt.values.includes(wanted)) return [];
+  const message = `${domain} does not publish the TXT record "${wanted}": no proof that the organization controls it`;
+  return [{ severity: "error", code: "dns-unverified", message }];
+}
+function unanswered(domain, answers, strict) {
+  const failed = Object.entries(answers).filter((entry) => entry[1].kind === "unanswered");
+  const reasons = failed.map(([type, answer]) => [type, answer.reason]);
+  const timedOut = reasons.some(([, reason]) => reason === "timeout" || reason === "deadline");
+  const code = timedOut ? "dns-timeout" : "dns-unanswered";
+  const why = reasons.map(([type, reason]) => `${type}: ${REASONS[reason] ?? reason}`).join(", ");
+  const message = `no answer about ${domain} (${why || "not looked up"}), so it could not be checked`;
+  return { severity: strict ? "error" : "warning", code, message };
+}
+var REASONS = {
+  timeout: "timed out",
+  deadline: "the DNS check ran out of time first",
+  servfail: "SERVFAIL",
+  refused: "REFUSED"
+};
+function pick(answers, types) {
+  const picked = {};
+  for (const type of types) {
+    const answer = answers[type];
+    if (answer) picked[type] = answer;
+  }
+  return picked;
+}
+
+// src/dns/locate.ts
+import path6 from "node:path";
+async function placeFindings(policies, findings, cwd) {
+  const affected = policies.filter((policy) => policy.domains.some((domain) => findings.has(domain)));
+  const documents = await documentsOf(affected, cwd);
+  const diagnostics = [];
+  for (const policy of affected) {
+    const entries = entryPositions(documents.get(startKey(policy.source)), findings);
+    for (const domain of policy.domains) {
+      for (const finding of findings.get(domain) ?? []) {
+        diagnostics.push(diagnosticAt(entries.get(domain) ?? policy.source, finding.severity, finding.code, finding.message));
+      }
+    }
+  }
+  return diagnostics;
+}
+async function documentsOf(policies, cwd) {
+  const files = [...new Set(policies.map((policy) => policy.source.file))];
+  const { sources } = await readPolicySources(files.map((file) => path6.resolve(cwd, file)), cwd);
+  const documents = /* @__PURE__ */ new Map();
+  for (const source of sources) {
+    for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
+  }
+  return documents;
+}
+function startKey(pos) {
+  return `${pos.file}\0${pos.line}\0${pos.column}`;
+}
+function entryPositions(document, findings) {
+  const positions = /* @__PURE__ */ new Map();
+  const entries = document?.data.domains;
+  if (!document || !Array.isArray(entries)) return positions;
+  entries.forEach((entry, index) => {
+    const raw = domainOf(entry);
+    if (raw === void 0) return;
+    const domain = normalizeDomain(raw);
+    if (findings.has(domain) && !positions.has(domain)) positions.set(domain, locate(document, ["domains", index]));
+  });
+  return positions;
+}
+function domainOf(entry) {
+  if (typeof entry === "string") return entry;
+  const named = entry?.domain;
+  return typeof named === "string" ? named : void 0;
+}
+
+// src/dns/resolver.ts
+import { promises as dns } from "node:dns";
+function createLookup(options) {
+  const resolver = new dns.Resolver({ timeout: Math.max(50, Math.floor(options.timeoutMs / 2)), tries: 2 });
+  if (options.servers.length > 0) resolver.setServers([...options.servers]);
+  const waiting = /* @__PURE__ */ new Set();
+  let expired = false;
+  return {
+    async lookup(name, type) {
+      if (expired) return DEADLINE;
+      return settle(query(resolver, name, type), options.timeoutMs, waiting);
+    },
+    expire() {
+      expired = true;
+      for (const end of waiting) end(DEADLINE);
+      resolver.cancel();
+    },
+    close: () => resolver.cancel()
+  };
+}
+var DEADLINE = { kind: "unanswered", reason: "deadline" };
+async function query(resolver, name, type) {
+  try {
+    return { kind: "records", values: await recordsOf(resolver, name, type) };
+  } catch (error4) {
+    return answerOf(error4.code);
+  }
+}
+async function recordsOf(resolver, name, type) {
+  switch (type) {
+    case "MX":
+      return (await resolver.resolveMx(name)).map((mx) => mx.exchange);
+    case "A":
+      return resolver.resolve4(name);
+    case "AAAA":
+      return resolver.resolve6(name);
+    case "TXT":
+      return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));
+  }
+}
+function answerOf(code) {
+  switch (code) {
+    case dns.NODATA:
+      return { kind: "nodata" };
+    case dns.NOTFOUND:
+      return { kind: "nxdomain" };
+    case dns.TIMEOUT:
+      return { kind: "unanswered", reason: "timeout" };
+    case dns.SERVFAIL:
+      return { kind: "unanswered", reason: "servfail" };
+    case dns.REFUSED:
+      return { kind: "unanswered", reason: "refused" };
+    case dns.CANCELLED:
+      return DEADLINE;
+    default:
+      return { kind: "unanswered", reason: code ?? "unknown error" };
+  }
+}
+function settle(answer, timeoutMs, waiting) {
+  return new Promise((resolve4) => {
+    const done = (value) => {
+      clearTimeout(timer);
+      waiting.delete(done);
+      resolve4(value);
+    };
+    const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
+    waiting.add(done);
+    void answer.then(done);
+  });
+}
+
+// src/dns/check.ts
+function startDnsCheck(settings, options) {
+  const pool = startDomainPool(settings, options.lookup);
+  return {
+    add: (policy) => {
+      for (const domain of policy.domains) pool.add(domain);
+    },
+    async finish(policies) {
+      const findings = await pool.drain();
+      return findings.size === 0 ? [] : placeFindings(policies, findings, options.cwd);
+    }
+  };
+}
+function checkPoliciesOverDns(policies, settings, options) {
+  const check = startDnsCheck(settings, options);
+  for (const policy of policies) check.add(policy);
+  return check.finish(policies);
+}
+function startDomainPool(settings, given) {
+  const lookup = given ?? createLookup(settings);
+  const seen = /* @__PURE__ */ new Set();
+  const queue = [];
+  let next = 0;
+  let active = 0;
+  const findings = /* @__PURE__ */ new Map();
+  const running = /* @__PURE__ */ new Set();
+  const deadline2 = setTimeout(() => lookup.expire(), settings.deadlineMs);
+  deadline2.unref();
+  const work = async () => {
+    try {
+      while (next < queue.length) {
+        const domain = queue[next++];
+        const answers = await lookUpDomain(lookup, domain, settings.token !== void 0);
+        const found = classifyDomain(domain, answers, { token: settings.token, strict: settings.strict });
+        if (found.length > 0) findings.set(domain, found);
+      }
+    } finally {
+      active -= 1;
+    }
+  };
+  return {
+    add(domain) {
+      if (seen.has(domain)) return;
+      seen.add(domain);
+      queue.push(domain);
+      if (active >= settings.concurrency) return;
+      active += 1;
+      const worker = work();
+      running.add(worker);
+      const done = () => running.delete(worker);
+      void worker.then(done, done);
+    },
+    async drain() {
+      try {
+        while (running.size > 0) await Promise.all(running);
+      } finally {
+        clearTimeout(deadline2);
+        lookup.close();
+      }
+      return findings;
+    }
+  };
+}
+async function lookUpDomain(lookup, domain, verifying) {
+  const answers = {};
+  for (let type = nextLookup(answers, verifying); type !== null; type = nextLookup(answers, verifying)) {
+    answers[type] = await lookup.lookup(domain, type);
+  }
+  return answers;
+}
+
+// src/dns/servers.ts
+import { promises as dns2 } from "node:dns";
+import { isIP as isIP2, isIPv6 } from "node:net";
+var DnsServerError = class extends Error {
+};
+async function resolveServerAddress(text, where2) {
+  const { host, port } = splitServer(text.trim(), where2);
+  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where2);
+  if (port === void 0) return ip;
+  return isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+function splitServer(text, where2) {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/u.exec(text);
+  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where2, true);
+  if (isIPv6(text)) return { host: text };
+  const plain = /^([A-Za-z0-9.-]+)(?::(\d+))?$/u.exec(text);
+  if (plain) return checked(plain[1] ?? "", plain[2], text, where2, false);
+  throw invalid(text, where2);
+}
+function checked(host, port, text, where2, ipv6) {
+  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where2);
+  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where2);
+  return port === void 0 ? { host } : { host, port: String(Number(port)) };
+}
+function invalid(text, where2) {
+  return new DnsServerError(`${where2}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
+}
+async function lookUpHost(host, text, where2) {
+  try {
+    return (await dns2.lookup(host)).address;
+  } catch (error4) {
+    throw new DnsServerError(`${where2}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
+  }
+}
+
+// src/run/dns.ts
+var DNS_CONCURRENCY = 32;
+var DEFAULT_TIMEOUT_SECONDS = 5;
+var DEFAULT_DEADLINE_SECONDS = 120;
+function dnsConfig(request2, project, env) {
+  const dns3 = project.dns ?? {};
+  const asked = request2.dns === true || request2.strict === true || (request2.servers?.length ?? 0) > 0;
+  if (!asked && dns3.check !== true) return null;
+  const { where: where2, servers } = serverSource(request2, project, env);
+  return {
+    servers: [...servers],
+    serversFrom: where2,
+    ...dns3.verify === "txt" && dns3.token !== void 0 ? { token: dns3.token } : {},
+    strict: request2.strict === true || dns3.strict === true,
+    timeoutMs: (dns3.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1e3,
+    deadlineMs: (dns3.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS) * 1e3,
+    concurrency: DNS_CONCURRENCY
+  };
+}
+async function resolveDnsServers(settings) {
+  if (settings === null) return null;
+  try {
+    return { ...settings, servers: await Promise.all(settings.servers.map((server) => resolveServerAddress(server, settings.serversFrom))) };
+  } catch (error4) {
+    throw error4 instanceof DnsServerError ? new RunError(error4.message) : error4;
+  }
+}
+function serverSource(request2, project, env) {
+  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
+  const configured = project.dns?.servers ?? [];
+  if (configured.length > 0) return { where: "dns.servers in autojoin-sync.yaml", servers: configured };
+  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
+  return { where: "AUTOJOIN_DNS_SERVERS", servers: fromEnv };
+}
+async function checkDns(policies, settings, options) {
+  if (settings === null || policies.length === 0) return [];
+  return (await checkPoliciesOverDns(policies, settings, options)).sort(compareDiagnostics);
+}
+function dnsBeforeRead(settings, cwd) {
+  return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
+}
+function dnsWhileLoading(settings, cwd) {
+  if (settings === null) return { finish: () => Promise.resolve([]) };
+  const check = startDnsCheck(settings, { cwd });
+  return { onChecked: (policy) => check.add(policy), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
+}
+
 // src/run/place.ts
 import { stat as stat4 } from "node:fs/promises";
-import path6 from "node:path";
+import path7 from "node:path";
 var STATE_DIR = ".autojoin-sync";
 async function locateRun(cwd, paths) {
   const given = paths.length > 0 ? paths : ["."];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0];
   checkOneProjectFile(places, cwd);
-  const base = first.inGit ? first.root : path6.resolve(cwd);
+  const base = first.inGit ? first.root : path7.resolve(cwd);
   const projectFile = first.projectFile ?? void 0;
   return {
     base,
-    paths: given.map((one) => relativePosix(base, path6.resolve(cwd, one))),
+    paths: given.map((one) => relativePosix(base, path7.resolve(cwd, one))),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
     ...projectFile === void 0 ? {} : { projectFile },
-    stateDir: path6.join(projectFile === void 0 ? first.root : path6.dirname(projectFile), STATE_DIR)
+    stateDir: path7.join(projectFile === void 0 ? first.root : path7.dirname(projectFile), STATE_DIR)
   };
 }
 async function placeOf(cwd, given) {
-  const absolute = path6.resolve(cwd, given);
+  const absolute = path7.resolve(cwd, given);
   const isDirectory2 = (await stat4(absolute).catch(() => null))?.isDirectory() ?? false;
-  const dir = isDirectory2 ? absolute : path6.dirname(absolute);
+  const dir = isDirectory2 ? absolute : path7.dirname(absolute);
   const repository = await repositoryRoot(dir);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFile: await nearestProjectFile(dir, repository) };
 }
 async function nearestProjectFile(dir, repository) {
-  for (let at = dir; ; at = path6.dirname(at)) {
-    const candidate = path6.join(at, PROJECT_FILE);
+  for (let at = dir; ; at = path7.dirname(at)) {
+    const candidate = path7.join(at, PROJECT_FILE);
     if (await pathExists(candidate)) return candidate;
-    if (repository === null || at === repository || !isInside(repository, at) || path6.dirname(at) === at) return null;
+    if (repository === null || at === repository || !isInside(repository, at) || path7.dirname(at) === at) return null;
   }
 }
 function checkOneProjectFile(places, cwd) {
@@ -65618,7 +65962,8 @@ function checkOneProjectFile(places, cwd) {
 // src/run/settings.ts
 async function resolveSettings(sources) {
   const { place, project } = await resolvePlace(sources);
-  return settingsFrom(place, project, sources);
+  const settings = settingsFrom(place, project, sources);
+  return { ...settings, dns: await resolveDnsServers(settings.dns) };
 }
 async function resolvePlace(sources) {
   const place = await locateRun(sources.cwd, sources.paths);
@@ -65644,7 +65989,7 @@ function settingsFrom(place, project, sources) {
     ...place,
     project,
     owner: project.owner ?? DEFAULT_OWNER,
-    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_LISTING,
+    read: flags.read ?? flags.listing ?? readFromEnv(env) ?? project.read ?? project.listing ?? DEFAULT_READ_MODE,
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1e3,
     emulator: flags.emulator ?? false,
@@ -65656,14 +66001,15 @@ function settingsFrom(place, project, sources) {
       maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
       allowEmpty: flags.allowEmpty ?? false
     },
-    ...defined("prune", flags.prune ?? pruneSetting(project))
+    ...defined("prune", flags.prune ?? pruneSetting(project)),
+    dns: dnsConfig(flags.dnsCheck ?? {}, project, env)
   };
 }
 function readFromEnv(env) {
   for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
     const value = nonEmpty(env[name])?.trim();
     if (value === void 0) continue;
-    if (!isListingKind(value)) throw new RunError(`${name} must be one of ${LISTING_KINDS.join(", ")}, got "${value}"`);
+    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(", ")}, got "${value}"`);
     return value;
   }
   return void 0;
@@ -65691,7 +66037,7 @@ function actionSettings(inputs, context, report) {
   return resolveSettings({
     cwd: context.workspace,
     paths: inputs.paths,
-    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune },
+    flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
     env: process.env,
     trustProjectBaseUrl: !isPullRequest(context),
     report,
@@ -66415,13 +66761,14 @@ function createTransport(options) {
   const base = options.dispatcher ?? ownAgent(options);
   const owned = options.dispatcher ? void 0 : base;
   const counter = { count: 0 };
+  const pacer = createPacer(options.connections);
   const dispatcher = base.compose(
     countAttempts(counter),
     traceRequests(options.onRequest),
     deadline(options.timeoutMs),
     wholeBody(options.maxResponseBytes),
     // Inside the retry interceptor, so every attempt (retries too) waits for the pacer.
-    pacingInterceptor(createPacer(options.connections)),
+    pacingInterceptor(pacer),
     // Only statusCodes matters here (it decides which answers become retryable errors): the
     // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
     // and methods checks, so those are not passed.
@@ -66431,6 +66778,9 @@ function createTransport(options) {
     send: (request2) => sendCall(dispatcher, options, request2),
     get requestCount() {
       return counter.count;
+    },
+    get inFlightLimit() {
+      return pacer.limit;
     },
     close: async () => {
       await owned?.close();
@@ -66633,6 +66983,9 @@ function createClient(options) {
     readSwitch,
     get requestCount() {
       return transport.requestCount;
+    },
+    get inFlightLimit() {
+      return transport.inFlightLimit;
     },
     close: () => transport.close()
   };
@@ -67455,6 +67808,13 @@ var plan_schema_default = {
 };
 
 // src/plan/checks.ts
+function consistencyProblem(plan, file) {
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const index = plan.changes.findIndex((change) => !covered.has(change.key));
+  if (index >= 0) return `${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`;
+  const inconsistency = planInconsistency(plan);
+  return inconsistency ? `${file} is not a valid plan: ${inconsistency}; nothing was applied` : null;
+}
 function planInconsistency(plan) {
   const fingerprints = scopeProblem(plan);
   if (fingerprints) return fingerprints;
@@ -67572,7 +67932,7 @@ function planValidator() {
   validatePlan ??= createSchemaValidator({ allErrors: false }).compile(plan_schema_default);
   return validatePlan;
 }
-function parsePlan(text, file = "plan file") {
+function parsePlanSchema(text, file = "plan file") {
   let value;
   try {
     value = JSON.parse(text);
@@ -67587,20 +67947,10 @@ function parsePlan(text, file = "plan file") {
   }
   const validate = planValidator();
   if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError2(validate.errors?.[0])}`);
-  checkChangesCovered(value, file);
-  const inconsistency = planInconsistency(value);
-  if (inconsistency) throw new PlanFileError(`${file} is not a valid plan: ${inconsistency}; nothing was applied`);
-  return decodePlan(value);
+  return value;
 }
 function planDigest(bytes) {
   return createHash4("sha256").update(bytes).digest("hex");
-}
-function checkChangesCovered(plan, file) {
-  const covered = new Set(plan.scopes.map((scope) => scope.key));
-  const index = plan.changes.findIndex((change) => !covered.has(change.key));
-  if (index >= 0) {
-    throw new PlanFileError(`${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`);
-  }
 }
 function describeError2(error4) {
   if (!error4) return "does not match schemas/plan.schema.json";
@@ -67613,10 +67963,10 @@ function describeError2(error4) {
 // src/plan/redacted.ts
 function markRedacted(plan, holdsSecret2) {
   const { redacted: _previous, ...rest } = plan;
-  if (!holdsSecret2(JSON.stringify(rest))) return rest;
   const keys = /* @__PURE__ */ new Set();
   for (const change of plan.changes) if (holdsSecret2(JSON.stringify(change))) keys.add(change.key);
   for (const scope of plan.scopes) if (holdsSecret2(JSON.stringify(scope))) keys.add(scope.key);
+  if (keys.size === 0 && !holdsSecret2(JSON.stringify({ ...rest, changes: [], scopes: [] }))) return rest;
   return { ...rest, redacted: [...keys].sort() };
 }
 function refuseRedactedPlan(plan) {
@@ -68013,6 +68363,125 @@ function domainsFromAutojoinState(state) {
   return comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
 }
 
+// src/concurrency.ts
+async function* mapBounded(source, width, work, signal) {
+  const items = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  signal?.addEventListener("abort", stop, { once: true });
+  const limit = typeof width === "number" ? () => width : width;
+  const events = wakingQueue();
+  const running = /* @__PURE__ */ new Set();
+  let pulling;
+  let exhausted = false;
+  const startWork = (item) => {
+    const task = work(item, abort.signal).then(
+      (result) => {
+        running.delete(task);
+        events.push({ item, result });
+      },
+      (error4) => {
+        running.delete(task);
+        events.push({ failed: error4 });
+      }
+    );
+    running.add(task);
+  };
+  try {
+    for (; ; ) {
+      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit()) || 1)) {
+        pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error4) => events.push({ pullFailed: error4 }));
+      }
+      if (!pulling && running.size === 0 && events.size === 0) return;
+      const event = await events.take();
+      if ("pullFailed" in event || "failed" in event) throw "failed" in event ? event.failed : event.pullFailed;
+      if ("pulled" in event) {
+        pulling = void 0;
+        if (event.pulled.done) exhausted = true;
+        else startWork(event.pulled.value);
+      } else yield event;
+    }
+  } finally {
+    abort.abort();
+    signal?.removeEventListener("abort", stop);
+    await Promise.allSettled(running);
+    if (!exhausted) await (pulling ?? Promise.resolve()).then(() => items.return?.()).catch(() => void 0);
+  }
+}
+function wakingQueue() {
+  const queued = [];
+  let wake;
+  return {
+    push(event) {
+      queued.push(event);
+      wake?.();
+      wake = void 0;
+    },
+    async take() {
+      while (queued.length === 0) await new Promise((resolve4) => wake = resolve4);
+      return queued.shift();
+    },
+    get size() {
+      return queued.length;
+    }
+  };
+}
+async function forEachBounded(items, width, work, signal) {
+  const indexed = items.map((item, index) => ({ item, index }));
+  const finishing = mapBounded(indexed, width, ({ item, index }) => work(item, index), signal);
+  while (!(await finishing.next()).done) ;
+}
+function readAhead(source) {
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const waiting = [];
+  let head = 0;
+  let received = 0;
+  let end;
+  const consumer = { stopped: false };
+  let wake;
+  const drained = (async () => {
+    try {
+      for (let next = await iterator.next(); !next.done && !consumer.stopped; next = await iterator.next()) {
+        waiting.push(next.value);
+        received += 1;
+        wake?.();
+      }
+      end = {};
+    } catch (error4) {
+      end = { failed: error4 };
+      waiting.length = head = 0;
+    }
+    if (consumer.stopped) await iterator.return?.();
+    wake?.();
+  })();
+  async function* items() {
+    try {
+      for (; ; ) {
+        if (end && "failed" in end) throw end.failed;
+        if (head < waiting.length) {
+          const item = waiting[head];
+          waiting[head++] = void 0;
+          if (head > 1024 && head * 2 > waiting.length) {
+            waiting.splice(0, head);
+            head = 0;
+          }
+          yield item;
+        } else if (end) return;
+        else await new Promise((resolve4) => wake = resolve4);
+      }
+    } finally {
+      consumer.stopped = true;
+      await drained.catch(() => void 0);
+    }
+  }
+  return {
+    items: items(),
+    get received() {
+      return received;
+    }
+  };
+}
+
 // src/service/state.ts
 var keyOf2 = (ref) => ref.key ?? scopeKey(ref);
 var LiveStateError = class extends Error {
@@ -68024,72 +68493,28 @@ var LiveStateError = class extends Error {
   key;
 };
 async function readLiveState(client, refs, options = {}) {
-  const reader = startLiveReader(client, options);
-  reader.add(refs);
-  return reader.finish();
+  const order = /* @__PURE__ */ new Map();
+  for (const ref of refs) if (!order.has(scopeKey(ref))) order.set(scopeKey(ref), ref);
+  const read = /* @__PURE__ */ new Map();
+  for await (const { live } of readEach(client, order.values(), (ref) => ref, options)) read.set(live.key, live);
+  return new Map([...order.keys()].map((key) => [key, read.get(key)]));
 }
-function startLiveReader(client, options = {}) {
-  const queued = /* @__PURE__ */ new Set();
-  const order = [];
-  let next = 0;
-  const results = /* @__PURE__ */ new Map();
-  const keep2 = options.onScope ?? ((live) => void results.set(live.key, live));
+async function* readEach(client, source, refOf, options = {}) {
+  const mode = options.mode ?? DEFAULT_READ_MODE;
+  const ahead = readAhead(source);
   let done = 0;
-  const abort = new AbortController();
-  const limit = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY) || 1);
-  let resolveSettled = () => void 0;
-  const settled = new Promise((resolve4) => resolveSettled = resolve4);
-  let failure;
-  let active = 0;
-  let closed = false;
-  const readOne2 = async (ref) => {
+  const readOne = async (item, signal) => {
+    const ref = refOf(item);
     try {
-      const live = await readLiveScope(client, ref, options.listing ?? DEFAULT_LISTING, abort.signal);
-      keep2(live, ref);
-      options.onProgress?.(++done, queued.size);
+      return await readLiveScope(client, ref, mode, signal);
     } catch (error4) {
-      if (!abort.signal.aborted) failure = new LiveStateError(keyOf2(ref), error4);
-      abort.abort();
+      throw new LiveStateError(keyOf2(ref), error4);
     }
   };
-  const pump = () => {
-    while (active < limit && next < order.length && !abort.signal.aborted) {
-      active += 1;
-      const ref = order[next];
-      order[next++] = void 0;
-      void readOne2(ref).finally(() => {
-        active -= 1;
-        pump();
-      });
-    }
-    const allRead = closed && next === order.length;
-    if (active === 0 && (allRead || abort.signal.aborted)) resolveSettled();
-  };
-  return {
-    add(refs) {
-      if (abort.signal.aborted) return;
-      for (const ref of refs) {
-        const key = keyOf2(ref);
-        if (queued.has(key)) continue;
-        queued.add(key);
-        order.push(ref);
-      }
-      pump();
-    },
-    async finish() {
-      closed = true;
-      pump();
-      await settled;
-      if (failure) throw failure;
-      if (options.onScope) return results;
-      return new Map([...queued].map((key) => [key, results.get(key)]));
-    },
-    async cancel() {
-      abort.abort();
-      pump();
-      await settled;
-    }
-  };
+  for await (const { item, result } of mapBounded(ahead.items, () => client.inFlightLimit, readOne)) {
+    options.onProgress?.(++done, ahead.received);
+    yield { item, live: result };
+  }
 }
 async function readLiveScope(client, ref, wanted, signal) {
   if (client.readSwitch.modeFor(wanted) === "autojoin") {
@@ -68171,96 +68596,6 @@ function liveScopeOf(ref, autojoin, domains) {
   if (scopeName !== void 0) live.scopeName = scopeName;
   if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
   return live;
-}
-
-// src/concurrency.ts
-async function forEachBounded(items, concurrency, work, signal) {
-  let cursor = 0;
-  const worker = async () => {
-    while (cursor < items.length && !signal?.aborted) {
-      const index = cursor++;
-      await work(items[index], index);
-    }
-  };
-  const width = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length));
-  await Promise.all(Array.from({ length: width }, worker));
-}
-
-// src/apply/apply.ts
-async function applyChanges(client, plan, options = {}) {
-  const outcomes = new Array(plan.changes.length);
-  let done = 0;
-  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
-  await forEachBounded(
-    plan.changes,
-    options.concurrency ?? DEFAULT_CONCURRENCY,
-    async (change, index) => {
-      outcomes[index] = await applyOne(client, change, marking);
-      options.onProgress?.(++done, plan.changes.length);
-    },
-    options.signal
-  );
-  return collectReport(plan.changes, outcomes);
-}
-async function applyOne(client, change, marking) {
-  try {
-    const state = await client.syncAutojoin(syncRequest(change, marking));
-    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
-    const mismatch = verifyStored(state, change.after);
-    if (mismatch) {
-      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
-    }
-    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
-  } catch (error4) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
-  }
-}
-function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
-  const body = {
-    domains: change.after,
-    scope: change.scope,
-    scopeType: change.scopeType,
-    componentId: change.componentId
-  };
-  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
-  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
-  return body;
-}
-function noMarkerNotice(change) {
-  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
-}
-function once(say) {
-  let said = false;
-  return (message) => {
-    if (said || !say) return;
-    said = true;
-    say(message);
-  };
-}
-function verifyStored(state, expected) {
-  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-  const wanted = comparableDomains(expected);
-  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
-  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
-}
-function listText(domains) {
-  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
-}
-function oneLine(error4) {
-  const message = error4 instanceof Error ? error4.message : String(error4);
-  return message.split("\n", 1)[0]?.trim() || "unknown error";
-}
-function collectReport(changes, outcomes) {
-  const report = { applied: [], failed: [], skipped: [] };
-  changes.forEach((change, index) => {
-    const outcome = outcomes[index];
-    if (!outcome) report.skipped.push({ key: change.key, reason: "not attempted: the run was interrupted" });
-    else if ("applied" in outcome) report.applied.push(outcome.applied);
-    else report.failed.push(outcome.failed);
-  });
-  return report;
 }
 
 // src/plan/target.ts
@@ -68350,8 +68685,131 @@ async function changedPolicyFiles(rev, paths, repository) {
   return { present: [...present].sort(), previous: [...previous].sort() };
 }
 
+// src/reconcile/desired.ts
+var NothingPlanned = class extends Error {
+  constructor(load) {
+    super("nothing was planned");
+    this.load = load;
+    this.name = "NothingPlanned";
+  }
+  load;
+};
+function planRequest(options) {
+  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const inShard2 = inShardOf(shard);
+  const inTargets = inTargetsOf(targets);
+  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy) => inShard2(policy) && inTargets(policy) };
+}
+function pruneRequest(options) {
+  const chosen = options.settings.prune;
+  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== void 0 || chosen === true) {
+    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
+  }
+  return { history: false };
+}
+function desiredScopes(options, request2) {
+  let result;
+  const stop = {};
+  async function* scopes() {
+    result = yield* scopesToPlan(options, request2, stop);
+  }
+  const loaded = () => {
+    if (result === void 0) throw new Error("the scopes to plan were not all read");
+    return result;
+  };
+  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null) };
+}
+async function* scopesToPlan(options, request2, stop) {
+  const declared = /* @__PURE__ */ new Set();
+  const held = options.checkBeforeRead ? [] : void 0;
+  const load = yield* loadedScopes(options, request2, { declared, held, stop });
+  if (held) load.diagnostics.push(...yield* checkedScopes(held, load, options));
+  const pruneDiagnostics = yield* prunedScopes(options, request2, declared);
+  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
+}
+async function* loadedScopes(options, request2, into) {
+  const batches = policyBatches2(options);
+  const kept = [];
+  let next = await batches.next();
+  into.stop.rest = () => loadEnd(batches, kept, options);
+  for (; !next.done; next = await batches.next()) {
+    const { policies, warnings, failed } = next.value;
+    if (warnings.length > 0) kept.push(...await handOver(warnings, options));
+    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
+    for (const policy of policies) {
+      into.declared.add(policy.key);
+      if (!request2.inPlan(policy)) continue;
+      if (into.held) into.held.push(policy);
+      else yield { policy, pruned: false };
+    }
+  }
+  into.stop.rest = void 0;
+  const end = await finishLoad(next.value, kept, options);
+  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
+  return end.load;
+}
+async function* policyBatches2(options) {
+  const { base: cwd, project, roots, paths } = options.settings;
+  if (options.changedSince === void 0) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets });
+  const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
+  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
+  return load;
+}
+async function loadEnd(batches, kept, options) {
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    if (next.value.warnings.length > 0) kept.push(...await handOver(next.value.warnings, options));
+  }
+  return finishLoad(next.value, kept, options);
+}
+async function finishLoad(loaded, kept, options) {
+  const { paths, base: cwd } = options.settings;
+  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
+  const failed = load.diagnostics.some(isError);
+  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+async function* checkedScopes(held, load, options) {
+  const checked2 = await handOver(await options.checkBeforeRead(held), options);
+  if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
+  for (const policy of held.splice(0)) yield { policy, pruned: false };
+  return checked2;
+}
+async function* prunedScopes(options, request2, declared) {
+  const { paths, base: cwd, project } = options.settings;
+  const context = { paths, cwd, project, secrets: options.secrets };
+  const found = await findPruned(request2.prune, context, declared);
+  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
+  const seen = /* @__PURE__ */ new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(request2.targets, seen);
+  checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
+  const diagnostics = await handOver(found.diagnostics, options);
+  for (const policy of found.pruned.filter(request2.inPlan)) yield { policy, pruned: true };
+  return diagnostics;
+}
+async function noticeUnpruned(context, declared, notice3) {
+  if (!notice3) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = firstItems(left, 5, () => ", \u2026");
+  notice3(
+    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`
+  );
+}
+async function handOver(diagnostics, options) {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter(isError);
+}
+function isError(diagnostic) {
+  return diagnostic.severity === "error";
+}
+
 // src/reconcile/last-applied.ts
-import path7 from "node:path";
+import path8 from "node:path";
 async function readLastApplied(needed, options) {
   const states = /* @__PURE__ */ new Map();
   for (const [commit, scopes] of needed) {
@@ -68377,7 +68835,7 @@ async function projectAt(commit, options) {
   if (!options.project.file) return {};
   try {
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path7.relative(top, options.project.file).split(path7.sep).join("/");
+    const relative2 = path8.relative(top, options.project.file).split(path8.sep).join("/");
     const [source] = await readFilesAt(commit, [relative2], top);
     return source ? parseProjectSource(source, options.project.file).config : {};
   } catch {
@@ -68454,20 +68912,121 @@ function liveFieldValue(now, field) {
   return now?.scopeName ?? null;
 }
 
+// src/reconcile/plan.ts
+async function makePlan(options) {
+  const request2 = planRequest(options);
+  const { owner, project } = options.settings;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift });
+  const desired = desiredScopes(options, request2);
+  try {
+    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
+      if (item.pruned) builder.addPruned(item.policy, live);
+      else builder.add(item.policy, live);
+    }
+  } catch (error4) {
+    if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
+    const rest = await desired.restOfLoad();
+    if (rest?.failed) return { plan: null, load: rest.load };
+    throw error4;
+  }
+  const { paths, base: cwd } = options.settings;
+  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
+  const plan = builder.finish(lastApplied);
+  refuseOwnedElsewhere(plan, options.takeOwnership);
+  return { plan, load: desired.loaded() };
+}
+function nothingPlannedMessage(load) {
+  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
+}
+
+// src/apply/apply.ts
+async function applyChanges(client, plan, options = {}) {
+  const outcomes = new Array(plan.changes.length);
+  let done = 0;
+  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
+  await forEachBounded(
+    plan.changes,
+    () => client.inFlightLimit,
+    async (change, index) => {
+      outcomes[index] = await applyOne(client, change, marking);
+      options.onProgress?.(++done, plan.changes.length);
+    },
+    options.signal
+  );
+  return collectReport(plan.changes, outcomes);
+}
+async function applyOne(client, change, marking) {
+  try {
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
+    const mismatch = verifyStored(state, change.after);
+    if (mismatch) {
+      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
+    }
+    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
+  } catch (error4) {
+    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
+  }
+}
+function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
+  const body = {
+    domains: change.after,
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId
+  };
+  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
+  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
+  return body;
+}
+function noMarkerNotice(change) {
+  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
+}
+function once(say) {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
+}
+function verifyStored(state, expected) {
+  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+  const wanted = comparableDomains(expected);
+  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
+  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
+}
+function listText(domains) {
+  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
+}
+function oneLine(error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  return message.split("\n", 1)[0]?.trim() || "unknown error";
+}
+function collectReport(changes, outcomes) {
+  const report = { applied: [], failed: [], skipped: [] };
+  changes.forEach((change, index) => {
+    const outcome = outcomes[index];
+    if (!outcome) report.skipped.push({ key: change.key, reason: "not attempted: the run was interrupted" });
+    else if ("applied" in outcome) report.applied.push(outcome.applied);
+    else report.failed.push(outcome.failed);
+  });
+  return report;
+}
+
 // src/reconcile/saved-plan.ts
 var MAX_PLAN_BYTES = 256 * 1024 * 1024;
 async function readSavedPlan(file, sha256) {
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: "saved plan" });
-  if (sha256 !== void 0) checkDigest(file, bytes, sha256);
-  let text;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
-  }
-  return parsePlan(text, file);
+  if (sha256 !== void 0) checkPin(file, bytes, sha256);
+  const document = parsePlanSchema(utf8(file, bytes), file);
+  const problem = consistencyProblem(document, file);
+  if (problem) throw new PlanFileError(problem);
+  return decodePlan(document);
 }
-function checkDigest(file, bytes, expected) {
+function checkPin(file, bytes, expected) {
   const pinned = expected.trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint("planSha256")} needs the 64 hex characters \`plan --out\` printed`);
   const actual = planDigest(bytes);
@@ -68475,135 +69034,28 @@ function checkDigest(file, bytes, expected) {
     throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
   }
 }
-
-// src/reconcile/index.ts
-async function makePlan(options) {
-  const prune = pruneRequest(options);
-  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
-  const replace = parseReplace(options.replace);
-  const owner = options.settings.owner;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard, replace, owner, takeOwnership: options.takeOwnership, drift: options.settings.project.drift });
-  const planning = { shard, targets, replace, builder, pruned: /* @__PURE__ */ new Set() };
-  const reader = startLiveReader(options.client, {
-    listing: options.settings.read,
-    concurrency: options.settings.concurrency,
-    onProgress: options.onProgress,
-    onScope: (live, policy) => planning.pruned.has(policy) ? planning.builder.addPruned(policy, live) : planning.builder.add(policy, live)
-  });
+function utf8(file, bytes) {
   try {
-    const result = await loadAndPlan(options, prune, reader, planning);
-    if (result.plan === null) await reader.cancel();
-    else refuseOwnedElsewhere(result.plan, options.takeOwnership);
-    return result;
-  } catch (error4) {
-    await reader.cancel();
-    throw error4;
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
   }
 }
-function pruneRequest(options) {
-  const chosen = options.settings.prune;
-  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
-  if (options.pruneFrom !== void 0 || chosen === true) {
-    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
-  }
-  return { history: false };
-}
-async function loadAndPlan(options, prune, reader, planning) {
-  const { paths, base: cwd, project } = options.settings;
-  const inShardNow = inShardOf(planning.shard);
-  const inTargets = inTargetsOf(planning.targets);
-  const inThisShard = (policy) => inShardNow(policy) && inTargets(policy);
-  const declared = /* @__PURE__ */ new Set();
-  const held = options.checkBeforeRead ? [] : void 0;
-  const take = (policy) => {
-    declared.add(policy.key);
-    if (!inThisShard(policy)) return;
-    if (held) held.push(policy);
-    else reader.add([policy]);
-  };
-  const onBatch = async (loadFailed2) => {
-    if (loadFailed2) await reader.cancel();
-  };
-  const { load, failed } = await loadToPlan(paths, options, { onPolicy: take, onBatch });
-  if (failed) return { plan: null, load };
-  for (const policy of load.policies) take(policy);
-  if (held && options.checkBeforeRead) {
-    const checked2 = await handOver(await options.checkBeforeRead(held), options);
-    if (hasErrors(checked2)) return { plan: null, load: { ...load, diagnostics: [...load.diagnostics, ...checked2] } };
-    reader.add(held);
-    load.diagnostics.push(...checked2);
-  }
-  const context = { paths, cwd, project, secrets: options.secrets };
-  const then = await findPruned(prune, context, declared);
-  if (prune.from === void 0 && !prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
-  for (const policy of then.pruned.filter(inThisShard)) planning.pruned.add(policy);
-  const seen = /* @__PURE__ */ new Set([...declared, ...then.pruned.map((policy) => policy.key)]);
-  checkTargetsMatched(planning.targets, seen);
-  checkTargetsMatched({ include: planning.replace, exclude: /* @__PURE__ */ new Set() }, seen);
-  const pruneDiagnostics = await handOver(then.diagnostics, options);
-  reader.add(planning.pruned);
-  await reader.finish();
-  const lastApplied = await readLastApplied(planning.builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
-  return { plan: planning.builder.finish(lastApplied), load: { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] } };
-}
-async function noticeUnpruned(context, declared, notice3) {
-  if (!notice3) return;
-  const left = await undeclaredInHistory(context, declared);
-  if (!left || left.length === 0) return;
-  const listed = firstItems(left, 5, () => ", \u2026");
-  notice3(
-    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`
-  );
-}
-async function loadToPlan(paths, options, streaming) {
-  const { base: cwd, project, roots } = options.settings;
-  const loaded = options.changedSince === void 0 ? await loadPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...streaming, onWarnings: options.onDiagnostics }) : await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
-  const load = { ...loaded, diagnostics: tolerateMissingPaths(loaded.diagnostics, options.allowNoPolicies) };
-  const failed = hasErrors(load.diagnostics);
-  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
-  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
-}
-async function handOver(diagnostics, options) {
-  if (!options.onDiagnostics) return diagnostics;
-  await options.onDiagnostics(diagnostics);
-  return diagnostics.filter((d) => d.severity === "error");
-}
-function nothingPlannedMessage(load) {
-  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
-}
-async function applyPlan(options) {
-  const { client, plan } = options;
-  refuseOwnedElsewhere(plan, options.takeOwnership);
-  checkSafety(plan, options.settings.limits);
-  if (options.verifyFingerprints) {
-    refuseRedactedPlan(plan);
-    checkPlanTarget(plan.target, options.target ?? client.baseUrl);
-    checkPlanOwner(plan.owner, options.owner);
-    await verifyFingerprints(client, plan, options.settings);
-  }
-  await options.confirm?.();
-  return applyChanges(client, plan, {
-    commit: options.commit,
-    onNotice: options.onNotice,
-    concurrency: options.settings.concurrency,
-    onProgress: options.onProgress,
-    signal: options.signal
+async function checkSavedPlanCurrent(client, plan, context) {
+  refuseRedactedPlan(plan);
+  checkPlanTarget(plan.target, context.target);
+  checkPlanOwner(plan.owner, context.owner);
+  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { mode: context.read });
+  const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
+    const now = live.get(key);
+    return now === void 0 || fingerprint(now) !== saved;
   });
+  if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
+  checkChangesAgainstLive(plan, live);
 }
 function checkPlanTarget(planTarget, target) {
   if (planTarget === target || isLoopbackUrl(planTarget) && isLoopbackUrl(target)) return;
   throw new PlanTargetError(planTarget, target);
-}
-async function verifyFingerprints(client, plan, settings) {
-  const refs = plan.scopes.map(({ key }) => splitScopeKey(key));
-  const live = await readLiveState(client, refs, { listing: settings.read, concurrency: settings.concurrency });
-  const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
-    const now = live.get(key);
-    return now === void 0 || fingerprint(now) !== saved;
-  }).map(({ key }) => key);
-  if (moved.length > 0) throw new StalePlanError(moved);
-  checkChangesAgainstLive(plan, live);
 }
 function checkChangesAgainstLive(plan, live) {
   for (const change of plan.changes) {
@@ -68613,15 +69065,24 @@ function checkChangesAgainstLive(plan, live) {
 }
 function liveProblem(change, now) {
   const domains = now?.autojoin ? comparableDomains(now.domains) : [];
-  const sameBefore = domains.length === change.before.length && domains.every((domain, index) => domain === change.before[index]);
+  const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
   const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
   return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
 }
-function hasErrors(diagnostics) {
-  return diagnostics.some((d) => d.severity === "error");
+
+// src/reconcile/apply.ts
+async function applyPlan(options) {
+  const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
+  checkSafety(plan, options.settings.limits);
+  if (options.verifyFingerprints) {
+    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
+  }
+  await options.confirm?.();
+  return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }
 
 // src/action/github-api.ts
@@ -68764,341 +69225,10 @@ ${fence}
 ${note}`;
 }
 
-// src/dns/types.ts
-var VERIFICATION_PREFIX = "autojoin-sync-verification=";
-
-// src/dns/classify.ts
-function nextLookup(answers, verifying) {
-  if (!answers.MX) return "MX";
-  if (Object.values(answers).some((answer) => answer.kind === "nxdomain" || answer.kind === "unanswered")) return null;
-  if (verifying && !answers.TXT) return "TXT";
-  if (receivesMail(answers) !== void 0) return null;
-  if (!answers.A) return "A";
-  if (!answers.AAAA) return "AAAA";
-  return null;
-}
-function receivesMail(answers) {
-  const mail = [answers.MX, answers.A, answers.AAAA];
-  if (mail.some((answer) => answer?.kind === "records")) return true;
-  return mail.every((answer) => answer?.kind === "nodata") ? false : void 0;
-}
-function classifyDomain(domain, answers, judgement) {
-  if (Object.values(answers).some((answer) => answer.kind === "nxdomain")) {
-    return [{ severity: "error", code: "dns-nxdomain", message: `${domain} does not exist in DNS (NXDOMAIN): whoever registers it can join` }];
-  }
-  const findings = [];
-  const mail = receivesMail(answers);
-  if (mail === false) {
-    findings.push({ severity: "warning", code: "dns-no-mail", message: `${domain} has no MX and no A/AAAA record: it receives no mail` });
-  } else if (mail === void 0) {
-    findings.push(unanswered(domain, pick(answers, ["MX", "A", "AAAA"]), judgement.strict));
-  }
-  if (judgement.token !== void 0) findings.push(...verification(domain, answers.TXT, judgement));
-  return findings;
-}
-function verification(domain, txt, judgement) {
-  if (txt?.kind === "unanswered") return [unanswered(domain, { TXT: txt }, judgement.strict)];
-  const wanted = `${VERIFICATION_PREFIX}${judgement.token ?? ""}`;
-  if (txt?.kind === "records" && txt.values.includes(wanted)) return [];
-  const message = `${domain} does not publish the TXT record "${wanted}": no proof that the organization controls it`;
-  return [{ severity: "error", code: "dns-unverified", message }];
-}
-function unanswered(domain, answers, strict) {
-  const failed = Object.entries(answers).filter((entry) => entry[1].kind === "unanswered");
-  const reasons = failed.map(([type, answer]) => [type, answer.reason]);
-  const timedOut = reasons.some(([, reason]) => reason === "timeout" || reason === "deadline");
-  const code = timedOut ? "dns-timeout" : "dns-unanswered";
-  const why = reasons.map(([type, reason]) => `${type}: ${REASONS[reason] ?? reason}`).join(", ");
-  const message = `no answer about ${domain} (${why || "not looked up"}), so it could not be checked`;
-  return { severity: strict ? "error" : "warning", code, message };
-}
-var REASONS = {
-  timeout: "timed out",
-  deadline: "the DNS check ran out of time first",
-  servfail: "SERVFAIL",
-  refused: "REFUSED"
-};
-function pick(answers, types) {
-  const picked = {};
-  for (const type of types) {
-    const answer = answers[type];
-    if (answer) picked[type] = answer;
-  }
-  return picked;
-}
-
-// src/dns/locate.ts
-import path8 from "node:path";
-async function placeFindings(policies, findings, cwd) {
-  const affected = policies.filter((policy) => policy.domains.some((domain) => findings.has(domain)));
-  const documents = await documentsOf(affected, cwd);
-  const diagnostics = [];
-  for (const policy of affected) {
-    const entries = entryPositions(documents.get(startKey(policy.source)), findings);
-    for (const domain of policy.domains) {
-      for (const finding of findings.get(domain) ?? []) {
-        diagnostics.push(diagnosticAt(entries.get(domain) ?? policy.source, finding.severity, finding.code, finding.message));
-      }
-    }
-  }
-  return diagnostics;
-}
-async function documentsOf(policies, cwd) {
-  const files = [...new Set(policies.map((policy) => policy.source.file))];
-  const { sources } = await readPolicySources(files.map((file) => path8.resolve(cwd, file)), cwd);
-  const documents = /* @__PURE__ */ new Map();
-  for (const source of sources) {
-    for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
-  }
-  return documents;
-}
-function startKey(pos) {
-  return `${pos.file}\0${pos.line}\0${pos.column}`;
-}
-function entryPositions(document, findings) {
-  const positions = /* @__PURE__ */ new Map();
-  const entries = document?.data.domains;
-  if (!document || !Array.isArray(entries)) return positions;
-  entries.forEach((entry, index) => {
-    const raw = domainOf(entry);
-    if (raw === void 0) return;
-    const domain = normalizeDomain(raw);
-    if (findings.has(domain) && !positions.has(domain)) positions.set(domain, locate(document, ["domains", index]));
-  });
-  return positions;
-}
-function domainOf(entry) {
-  if (typeof entry === "string") return entry;
-  const named = entry?.domain;
-  return typeof named === "string" ? named : void 0;
-}
-
-// src/dns/resolver.ts
-import { promises as dns } from "node:dns";
-function createLookup(options) {
-  const resolver = new dns.Resolver({ timeout: Math.max(50, Math.floor(options.timeoutMs / 2)), tries: 2 });
-  if (options.servers.length > 0) resolver.setServers([...options.servers]);
-  const waiting = /* @__PURE__ */ new Set();
-  let expired = false;
-  return {
-    async lookup(name, type) {
-      if (expired) return DEADLINE;
-      return settle(query(resolver, name, type), options.timeoutMs, waiting);
-    },
-    expire() {
-      expired = true;
-      for (const end of waiting) end(DEADLINE);
-      resolver.cancel();
-    },
-    close: () => resolver.cancel()
-  };
-}
-var DEADLINE = { kind: "unanswered", reason: "deadline" };
-async function query(resolver, name, type) {
-  try {
-    return { kind: "records", values: await recordsOf(resolver, name, type) };
-  } catch (error4) {
-    return answerOf(error4.code);
-  }
-}
-async function recordsOf(resolver, name, type) {
-  switch (type) {
-    case "MX":
-      return (await resolver.resolveMx(name)).map((mx) => mx.exchange);
-    case "A":
-      return resolver.resolve4(name);
-    case "AAAA":
-      return resolver.resolve6(name);
-    case "TXT":
-      return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(""));
-  }
-}
-function answerOf(code) {
-  switch (code) {
-    case dns.NODATA:
-      return { kind: "nodata" };
-    case dns.NOTFOUND:
-      return { kind: "nxdomain" };
-    case dns.TIMEOUT:
-      return { kind: "unanswered", reason: "timeout" };
-    case dns.SERVFAIL:
-      return { kind: "unanswered", reason: "servfail" };
-    case dns.REFUSED:
-      return { kind: "unanswered", reason: "refused" };
-    case dns.CANCELLED:
-      return DEADLINE;
-    default:
-      return { kind: "unanswered", reason: code ?? "unknown error" };
-  }
-}
-function settle(answer, timeoutMs, waiting) {
-  return new Promise((resolve4) => {
-    const done = (value) => {
-      clearTimeout(timer);
-      waiting.delete(done);
-      resolve4(value);
-    };
-    const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
-    waiting.add(done);
-    void answer.then(done);
-  });
-}
-
-// src/dns/check.ts
-function startDnsCheck(settings, options) {
-  const pool = startDomainPool(settings, options.lookup);
-  return {
-    add: (policy) => {
-      for (const domain of policy.domains) pool.add(domain);
-    },
-    async finish(policies) {
-      const findings = await pool.drain();
-      return findings.size === 0 ? [] : placeFindings(policies, findings, options.cwd);
-    }
-  };
-}
-function checkPoliciesOverDns(policies, settings, options) {
-  const check = startDnsCheck(settings, options);
-  for (const policy of policies) check.add(policy);
-  return check.finish(policies);
-}
-function startDomainPool(settings, given) {
-  const lookup = given ?? createLookup(settings);
-  const seen = /* @__PURE__ */ new Set();
-  const queue = [];
-  let next = 0;
-  let active = 0;
-  const findings = /* @__PURE__ */ new Map();
-  const running = /* @__PURE__ */ new Set();
-  const deadline2 = setTimeout(() => lookup.expire(), settings.deadlineMs);
-  deadline2.unref();
-  const work = async () => {
-    try {
-      while (next < queue.length) {
-        const domain = queue[next++];
-        const answers = await lookUpDomain(lookup, domain, settings.token !== void 0);
-        const found = classifyDomain(domain, answers, { token: settings.token, strict: settings.strict });
-        if (found.length > 0) findings.set(domain, found);
-      }
-    } finally {
-      active -= 1;
-    }
-  };
-  return {
-    add(domain) {
-      if (seen.has(domain)) return;
-      seen.add(domain);
-      queue.push(domain);
-      if (active >= settings.concurrency) return;
-      active += 1;
-      const worker = work();
-      running.add(worker);
-      const done = () => running.delete(worker);
-      void worker.then(done, done);
-    },
-    async drain() {
-      try {
-        while (running.size > 0) await Promise.all(running);
-      } finally {
-        clearTimeout(deadline2);
-        lookup.close();
-      }
-      return findings;
-    }
-  };
-}
-async function lookUpDomain(lookup, domain, verifying) {
-  const answers = {};
-  for (let type = nextLookup(answers, verifying); type !== null; type = nextLookup(answers, verifying)) {
-    answers[type] = await lookup.lookup(domain, type);
-  }
-  return answers;
-}
-
-// src/dns/servers.ts
-import { promises as dns2 } from "node:dns";
-import { isIP as isIP2, isIPv6 } from "node:net";
-var DnsServerError = class extends Error {
-};
-async function resolveServerAddress(text, where2) {
-  const { host, port } = splitServer(text.trim(), where2);
-  const ip = isIP2(host) !== 0 ? host : await lookUpHost(host, text, where2);
-  if (port === void 0) return ip;
-  return isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`;
-}
-function splitServer(text, where2) {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/u.exec(text);
-  if (bracketed) return checked(bracketed[1] ?? "", bracketed[2], text, where2, true);
-  if (isIPv6(text)) return { host: text };
-  const plain = /^([A-Za-z0-9.-]+)(?::(\d+))?$/u.exec(text);
-  if (plain) return checked(plain[1] ?? "", plain[2], text, where2, false);
-  throw invalid(text, where2);
-}
-function checked(host, port, text, where2, ipv6) {
-  if (ipv6 && !isIPv6(host) || host === "") throw invalid(text, where2);
-  if (port !== void 0 && (Number(port) < 1 || Number(port) > 65535)) throw invalid(text, where2);
-  return port === void 0 ? { host } : { host, port: String(Number(port)) };
-}
-function invalid(text, where2) {
-  return new DnsServerError(`${where2}: "${text}" is not a resolver address; use HOST, HOST:PORT or [IPv6]:PORT (e.g. 10.0.0.53, 10.0.0.53:5353, [2001:db8::53]:53)`);
-}
-async function lookUpHost(host, text, where2) {
-  try {
-    return (await dns2.lookup(host)).address;
-  } catch (error4) {
-    throw new DnsServerError(`${where2}: cannot resolve the resolver's host name in "${text}" (${error4.code ?? String(error4)})`);
-  }
-}
-
-// src/run/dns.ts
-var DNS_CONCURRENCY = 32;
-var DEFAULT_TIMEOUT_SECONDS = 5;
-var DEFAULT_DEADLINE_SECONDS = 120;
-async function dnsSettings(request2, project, env = process.env) {
-  const dns3 = project.dns ?? {};
-  const asked = request2.dns === true || request2.strict === true || (request2.servers?.length ?? 0) > 0;
-  if (!asked && dns3.check !== true) return null;
-  return {
-    servers: await serversOf(request2, project, env),
-    ...dns3.verify === "txt" && dns3.token !== void 0 ? { token: dns3.token } : {},
-    strict: request2.strict === true || dns3.strict === true,
-    timeoutMs: (dns3.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1e3,
-    deadlineMs: (dns3.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS) * 1e3,
-    concurrency: DNS_CONCURRENCY
-  };
-}
-async function serversOf(request2, project, env) {
-  const { where: where2, servers } = serverSource(request2, project, env);
-  try {
-    return await Promise.all(servers.map((server) => resolveServerAddress(server, where2)));
-  } catch (error4) {
-    throw error4 instanceof DnsServerError ? new RunError(error4.message) : error4;
-  }
-}
-function serverSource(request2, project, env) {
-  if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
-  const configured = project.dns?.servers ?? [];
-  if (configured.length > 0) return { where: "dns.servers in autojoin-sync.yaml", servers: configured };
-  const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
-  return { where: "AUTOJOIN_DNS_SERVERS", servers: fromEnv };
-}
-async function checkDns(policies, settings, options) {
-  if (settings === null || policies.length === 0) return [];
-  return (await checkPoliciesOverDns(policies, settings, options)).sort(compareDiagnostics);
-}
-function dnsBeforeRead(settings, cwd) {
-  return settings ? { checkBeforeRead: (policies) => checkDns(policies, settings, { cwd }) } : {};
-}
-function dnsWhileLoading(settings, cwd) {
-  if (settings === null) return { finish: () => Promise.resolve([]) };
-  const check = startDnsCheck(settings, { cwd });
-  return { onChecked: (policy) => check.add(policy), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
-}
-
 // src/action/steps.ts
 async function validateStep(inputs, context, settings) {
   const { paths, base: cwd, roots, project } = settings;
-  const dns3 = dnsWhileLoading(await dnsSettings(inputs.dns, project), cwd);
+  const dns3 = dnsWhileLoading(settings.dns, cwd);
   const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns3.onChecked });
   const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...await dns3.finish(loaded.policies)] };
   annotate(load.diagnostics, settings, context);
@@ -69195,7 +69325,6 @@ async function planToApply(inputs, context, settings, client) {
   return { plan, planJson: written.file, planSha256: written.sha256 };
 }
 async function planFor(inputs, context, settings, client) {
-  const dns3 = await dnsSettings(inputs.dns, settings.project);
   const progress = log().progress("read");
   return makePlan({
     settings,
@@ -69205,7 +69334,7 @@ async function planFor(inputs, context, settings, client) {
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     onProgress: progress.update,
     secrets: secretsOf(inputs),
-    ...dnsBeforeRead(dns3, settings.base),
+    ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onNotice: (message) => notice2(message)
   }).finally(progress.done).then((made) => {
