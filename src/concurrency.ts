@@ -1,7 +1,7 @@
 /**
  * The one bounded pool: every read and write of the service (src/service/state.ts,
  * src/apply/apply.ts) and the other bounded work (git blame) runs through it. For the service its
- * width is the client's AIMD window (`ServiceClient.inFlightLimit`, src/service/pacing.ts), read
+ * width follows the client's AIMD window (`ServiceClient.poolWidth`, src/service/pacing.ts), read
  * again before each start, so the window is the only limit on requests in flight: a task sends
  * one request at a time, and the pool starts no task while the window is full.
  *
@@ -11,8 +11,8 @@
  * awaited, and then the pool ends (rethrowing the first error).
  */
 
-/** How many tasks may run now: a number, or a function read before each start (a moving window). */
-export type Width = number | (() => number);
+/** How many tasks may run now: a number, or a function of the tasks running, read before each start (a moving window). */
+export type Width = number | ((running: number) => number);
 
 /** One finished task: the item it was started for and what it gave. */
 export interface Finished<T, R> {
@@ -57,7 +57,7 @@ export async function* mapBounded<T, R>(
   };
   try {
     for (;;) {
-      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit()) || 1)) {
+      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit(running.size)) || 1)) {
         pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error: unknown) => events.push({ pullFailed: error }));
       }
       if (!pulling && running.size === 0 && events.size === 0) return;

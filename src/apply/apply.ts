@@ -35,7 +35,7 @@ export async function applyChanges(client: ServiceClient, plan: Plan, options: A
   const marking: Marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
-    () => client.inFlightLimit,
+    (running) => client.poolWidth(running),
     async (change, index) => {
       outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);

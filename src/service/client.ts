@@ -78,6 +78,12 @@ export interface ServiceClient {
    * (src/concurrency.ts) is this wide, so reads and writes are limited by the window alone.
    */
   readonly inFlightLimit: number;
+  /**
+   * How many tasks the one bounded pool may run while `running` do: one more only while the
+   * window has a free place (requests in flight and waiting for a permit count against it; a
+   * task waiting to retry a throttled request does not), never more than `connections`.
+   */
+  poolWidth(running: number): number;
   /** Closes the pool (when the client created it). */
   close(): Promise<void>;
 }
@@ -149,6 +155,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     get inFlightLimit() {
       return transport.inFlightLimit;
     },
+    poolWidth: (running) => transport.poolWidth(running),
     close: () => transport.close(),
   };
 }

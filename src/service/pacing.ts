@@ -103,6 +103,8 @@ export interface Pacer {
   pause(ms: number): void;
   /** Requests in flight now. */
   readonly inFlight: number;
+  /** Attempts waiting for a permit (a pause, or the window just shrank). */
+  readonly waiting: number;
   /** The window's current limit. */
   readonly limit: number;
 }
@@ -157,6 +159,9 @@ export function createPacer(max: number, now: () => number = Date.now): Pacer {
     },
     get inFlight() {
       return inFlight;
+    },
+    get waiting() {
+      return waiting.length;
     },
     get limit() {
       return window.limit;

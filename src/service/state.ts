@@ -90,7 +90,7 @@ export async function* readEach<T>(
       throw new LiveStateError(keyOf(ref), error);
     }
   };
-  for await (const { item, result } of mapBounded(ahead.items, () => client.inFlightLimit, readOne)) {
+  for await (const { item, result } of mapBounded(ahead.items, (running) => client.poolWidth(running), readOne)) {
     options.onProgress?.(++done, ahead.received);
     yield { item, live: result };
   }

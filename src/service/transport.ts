@@ -49,6 +49,8 @@ export interface Transport {
   readonly requestCount: number;
   /** Requests the pacer lets be in flight now: its AIMD window, at most `connections` (pacing.ts). */
   readonly inFlightLimit: number;
+  /** How many tasks a pool may run, given how many run (ServiceClient.poolWidth). */
+  poolWidth(running: number): number;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,9 @@ export function createTransport(options: TransportOptions): Transport {
     get inFlightLimit() {
       return pacer.limit;
     },
+    // A task between a throttled answer and its retry holds no permit, so it leaves its place in
+    // the window to another: what is running, plus the window's free places, up to `connections`.
+    poolWidth: (running) => Math.min(options.connections, running + Math.max(0, pacer.limit - pacer.inFlight - pacer.waiting)),
     close: async () => {
       await owned?.close();
     },

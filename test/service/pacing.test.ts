@@ -154,4 +154,22 @@ describe('the client against a service that pushes back', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(server.requests).toHaveLength(3);
   });
+
+  it('a read waiting to retry a throttled request leaves its place in the window to another read', async () => {
+    const server = closeAfterTest(
+      await startHostileServer((_request, response, index) => {
+        if (index === 0) sendJson(response, 429, { statusCode: 429, message: 'slow down' });
+        else sendJson(response, 200, { autojoinDomains: [], invitation: null });
+      }),
+    );
+    // Two connections; the 429 shrinks the window to one, and the retry waits 300 ms.
+    const client = closeAfterTest(createClient({ baseUrl: server.url, apiKey: 'k', connections: 2, retry: { minDelayMs: 300, maxDelayMs: 300 } }));
+    const refs = ['a', 'b', 'c'].map((scope) => ({ scopeType: 'team', scope }));
+    const live = await readLiveState(client, refs, { mode: 'autojoin' });
+    expect(live.size).toBe(3);
+    const paths = server.requests.map((seen) => seen.url);
+    // The other scopes were read while the first waited; without that they wait for its retry.
+    expect(paths.slice(1, 3).every((url) => !url.includes('/team/a/'))).toBe(true);
+    expect(paths[3]).toContain('/team/a/');
+  });
 });
