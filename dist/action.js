@@ -66626,6 +66626,9 @@ function createPacer(max, now = Date.now) {
     get inFlight() {
       return inFlight;
     },
+    get waiting() {
+      return waiting.length;
+    },
     get limit() {
       return window.limit;
     }
@@ -66782,6 +66785,9 @@ function createTransport(options) {
     get inFlightLimit() {
       return pacer.limit;
     },
+    // A task between a throttled answer and its retry holds no permit, so it leaves its place in
+    // the window to another: what is running, plus the window's free places, up to `connections`.
+    poolWidth: (running) => Math.min(options.connections, running + Math.max(0, pacer.limit - pacer.inFlight - pacer.waiting)),
     close: async () => {
       await owned?.close();
     }
@@ -66987,6 +66993,7 @@ function createClient(options) {
     get inFlightLimit() {
       return transport.inFlightLimit;
     },
+    poolWidth: (running) => transport.poolWidth(running),
     close: () => transport.close()
   };
 }
@@ -68389,7 +68396,7 @@ async function* mapBounded(source, width, work, signal) {
   };
   try {
     for (; ; ) {
-      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit()) || 1)) {
+      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit(running.size)) || 1)) {
         pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error4) => events.push({ pullFailed: error4 }));
       }
       if (!pulling && running.size === 0 && events.size === 0) return;
@@ -68511,7 +68518,7 @@ async function* readEach(client, source, refOf, options = {}) {
       throw new LiveStateError(keyOf2(ref), error4);
     }
   };
-  for await (const { item, result } of mapBounded(ahead.items, () => client.inFlightLimit, readOne)) {
+  for await (const { item, result } of mapBounded(ahead.items, (running) => client.poolWidth(running), readOne)) {
     options.onProgress?.(++done, ahead.received);
     yield { item, live: result };
   }
@@ -68946,7 +68953,7 @@ async function applyChanges(client, plan, options = {}) {
   const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
-    () => client.inFlightLimit,
+    (running) => client.poolWidth(running),
     async (change, index) => {
       outcomes[index] = await applyOne(client, change, marking);
       options.onProgress?.(++done, plan.changes.length);
