@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { isPolicyFileName, parsePolicySources } from '../src/policy/index.js';
 import type { PolicySource, ProjectConfig } from '../src/policy/types.js';
 import type { PrunedPolicy, RemovalCommit } from '../src/plan/types.js';
-import { GitRevisionError } from '../src/reconcile/errors.js';
+import { GitRevisionError } from '../src/git/command.js';
 import { scopeKey, type ScopeKey } from '../src/scope.js';
 
 /** A policy file's text as a commit found it, and that commit (which deleted or rewrote the file). */

@@ -63078,12 +63078,6 @@ var PlanTargetError = class extends Error {
     this.name = "PlanTargetError";
   }
 };
-var GitRevisionError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "GitRevisionError";
-  }
-};
 function preview(keys, max = 10) {
   return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }
@@ -63127,7 +63121,7 @@ function configuredSecrets(env) {
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
-// src/run/read-mode.ts
+// src/service/read-mode.ts
 var READ_MODES = ["by-group", "by-scope", "autojoin"];
 var DEFAULT_READ_MODE = "autojoin";
 function isReadMode(value) {
@@ -63137,8 +63131,6 @@ function isReadMode(value) {
 // src/run/numbers.ts
 var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 var MAX_CONCURRENCY = 256;
-var DEFAULT_CONCURRENCY = 16;
-var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
   const text = raw.trim();
   if (!/^\d+$/u.test(text)) return null;
@@ -65037,6 +65029,12 @@ async function headCommit(dir) {
     return void 0;
   }
 }
+var GitRevisionError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "GitRevisionError";
+  }
+};
 var GitFailedError = class extends GitRevisionError {
   constructor(message, detail) {
     super(message);
@@ -65917,6 +65915,10 @@ function dnsWhileLoading(settings, cwd) {
   const check = startDnsCheck(settings, { cwd });
   return { onChecked: (policy) => check.add(policy), finish: async (policies) => (await check.finish(policies)).sort(compareDiagnostics) };
 }
+
+// src/service/defaults.ts
+var DEFAULT_CONCURRENCY = 16;
+var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
 // src/run/place.ts
 import { stat as stat4 } from "node:fs/promises";

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ReadMode } from '../service/types.js';
-import { READ_MODES } from '../run/read-mode.js';
+import { READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
 
 export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt';

@@ -7,7 +7,6 @@
  * around the policy paths: repository.ts.
  */
 import { spawn } from 'node:child_process';
-import { GitRevisionError } from '../reconcile/errors.js';
 
 /** Most bytes of output collected from one git call; streamed calls have no cap. */
 const MAX_COLLECTED = 64 * 1024 * 1024;
@@ -115,6 +114,14 @@ export async function headCommit(dir: string): Promise<string | undefined> {
     return /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** git could not read what a run needs (history for pruning, `--prune-from`, `--changed-since`), or the history is cut short (a shallow clone). */
+export class GitRevisionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitRevisionError';
   }
 }
 

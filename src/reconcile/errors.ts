@@ -26,14 +26,6 @@ export class PlanTargetError extends Error {
   }
 }
 
-/** git could not read what a run needs (history for pruning, `--prune-from`, `--changed-since`), or the history is cut short (a shallow clone). */
-export class GitRevisionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GitRevisionError';
-  }
-}
-
 function preview(keys: readonly ScopeKey[], max = 10): string {
   return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }

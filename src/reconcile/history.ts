@@ -18,8 +18,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { policyPathRule } from '../policy/discover.js';
 import type { RemovalCommit } from '../plan/types.js';
 import { hint, worded } from '../hint.js';
-import { GitRevisionError } from './errors.js';
-import { runGit, SHORT_SHA, startGit } from '../git/command.js';
+import { GitRevisionError, runGit, SHORT_SHA, startGit } from '../git/command.js';
 import { topPathspec, type Repository } from '../git/repository.js';
 import { governing, REGULAR_FILE, versionsAt, workingTreeRemoval, type HistoryPaths, type PastVersion } from './policy-tree.js';
 

@@ -16,8 +16,7 @@ import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js
 import type { PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import { hint, wordHint } from '../hint.js';
-import { GitRevisionError } from './errors.js';
-import { checkRevision, isNullRevision } from '../git/command.js';
+import { checkRevision, GitRevisionError, isNullRevision } from '../git/command.js';
 import { openRepository, type Repository } from '../git/repository.js';
 import { readReplacedVersions } from './history.js';
 import { historyPaths, versionsAt } from './policy-tree.js';

@@ -4,12 +4,6 @@ export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 /** Most requests in flight at once, for the CLI and the action alike. */
 export const MAX_CONCURRENCY = 256;
 
-/** Requests in flight at once when nothing sets it (--concurrency, the action's input); read by src/run/settings.ts. */
-export const DEFAULT_CONCURRENCY = 16;
-
-/** Deadline of each request attempt, in seconds, when nothing sets it (--request-timeout, AUTOJOIN_REQUEST_TIMEOUT). */
-export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
-
 /**
  * The one parser of whole-number flags and inputs: digits only, so `0x10`, `1e2`, `-1` and an
  * empty value are refused rather than read as something the user did not write.

@@ -19,8 +19,9 @@ import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { pruneSetting } from '../reconcile/prune.js';
 import { RunError } from './exit-codes.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
-import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from './read-mode.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
+import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.js';
+import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 
 

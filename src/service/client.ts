@@ -21,7 +21,7 @@ import { EMAIL_PRESETS_PATH, SYNC_PATH, autojoinStatePath, formStylePresetPath, 
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { createTransport, type Transport } from './transport.js';
 import type { RequestHook } from './trace.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../run/numbers.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from './defaults.js';
 import type { AutojoinState, Invitation, InvitationListing, ListingCall, SyncRequest } from './types.js';
 
 /** How to reach the service; everything but baseUrl has a default. */

@@ -13,7 +13,7 @@ import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findAct
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
 import { mapBounded, readAhead } from '../concurrency.js';
-import { DEFAULT_READ_MODE } from '../run/read-mode.js';
+import { DEFAULT_READ_MODE } from './read-mode.js';
 import type { AutojoinState, Invitation, ListingCall, ReadMode } from './types.js';
 
 /** Options of {@link readLiveState} and {@link readEach}; all optional. */

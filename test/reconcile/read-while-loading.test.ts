@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { loadPolicies, streamPolicies, type LoadOptions, type LoadResult, type PolicyBatch } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
-import { DEFAULT_CONCURRENCY } from '../../src/run/numbers.js';
+import { DEFAULT_CONCURRENCY } from '../../src/service/defaults.js';
 import { settingsIn } from '../../src/run/settings.js';
 import { createClient, type ServiceClient } from '../../src/service/index.js';
 

@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSettings, settingsIn } from '../../src/run/settings.js';
-import { DEFAULT_READ_MODE } from '../../src/run/read-mode.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/run/numbers.js';
+import { DEFAULT_READ_MODE } from '../../src/service/read-mode.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/service/defaults.js';
 import { parseInputs } from '../../src/action/inputs.js';
 import { DEFAULT_OWNER } from '../../src/plan/ownership.js';
 

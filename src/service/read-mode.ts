@@ -1,9 +1,9 @@
 /**
  * The read modes (README, "How live state is read"): how plan, apply and import read live state,
  * and the default. `--read` (alias `--listing`), AUTOJOIN_READ (alias AUTOJOIN_LISTING) and
- * `read:` (alias `listing:`) in autojoin-sync.yaml choose one; src/run/settings.ts resolves them.
+ * `read:` (alias `listing:`) in autojoin-sync.yaml choose one; src/run/settings.ts resolves them. It sits with the service's reader, which falls back to the default when a caller names no mode.
  */
-import type { ReadMode } from '../service/types.js';
+import type { ReadMode } from './types.js';
 
 /** Every read mode, in the order help texts name them. */
 export const READ_MODES: readonly ReadMode[] = ['by-group', 'by-scope', 'autojoin'];
