@@ -12,6 +12,7 @@ import { comparableDomains } from '../comparable-domain.js';
 import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
 import type { LiveScope } from '../service/types.js';
+import type { OutsideChange } from './types.js';
 
 /**
  * Which side changed a scope:
@@ -20,16 +21,6 @@ import type { LiveScope } from '../service/types.js';
  *  - conflict: both.
  */
 export type Origin = 'change' | 'drift' | 'conflict';
-
-/** What was changed outside this repository: the state last applied → the live state. */
-export interface OutsideChange {
-  added: string[];
-  removed: string[];
-  /** Managed fields whose live value differs from the state last applied. */
-  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
-  /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
-  modifiedAt?: string;
-}
 
 /** The three sides of one scope, as `classifyDrift` takes them. */
 export interface DriftSides {

@@ -1,7 +1,6 @@
 import type { Policy, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
-import type { OutsideChange } from './drift.js';
 
 /** The three kinds of change, in the order a plan lists them (clears first). */
 export type ChangeKind = 'create' | 'update' | 'clear';
@@ -75,6 +74,16 @@ export type Change = CreateChange | UpdateChange | ClearChange;
 
 /** The live autojoin invitation a change rewrites, so a reviewer sees what a clear switches off (a saved plan may leave it out). */
 export type LiveAutojoin = NonNullable<LiveScope['autojoin']>;
+
+/** What was changed outside this repository: the state last applied → the live state. */
+export interface OutsideChange {
+  added: string[];
+  removed: string[];
+  /** Managed fields whose live value differs from the state last applied. */
+  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
+  /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
+  modifiedAt?: string;
+}
 
 /** A scope changed outside this repository that the plan leaves as it is live (`drift: keep`). */
 export interface DriftReport {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { adoptText, type AdoptTarget } from '../policy/adopt.js';
 import { MAX_FILE_BYTES } from '../policy/index.js';
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
-import type { OutsideChange } from '../plan/drift.js';
+import type { OutsideChange } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';
 import type { SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';

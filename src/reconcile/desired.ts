@@ -17,7 +17,7 @@ import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
 import { loadChangedSince } from './changed.js';
-import type { MakePlanOptions } from './plan.js';
+import type { MakePlanOptions } from './plan-options.js';
 
 /** A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). */
 export interface ScopeToPlan {

@@ -8,7 +8,7 @@ import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
-import type { OutsideChange } from '../plan/drift.js';
+import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
