@@ -156,12 +156,17 @@ describe('the action, against a service that echoes the key', () => {
   let github: FakeGitHub;
 
   beforeAll(async () => {
-    workspace = path.join(dir, 'workspace');
+    // A directory of its own: under the CLI's, its policy file would be one more the CLI's runs
+    // find (import refuses a declared scope), whichever describe block runs first.
+    workspace = await mkdtemp(path.join(os.tmpdir(), 'autojoin-echo-workspace-'));
     await mkdir(path.join(workspace, 'policies'), { recursive: true });
     await writeFile(path.join(workspace, 'policies/eng.autojoin.yaml'), POLICY);
     github = await startFakeGitHub('acme', 'policies', TOKEN);
   });
-  afterAll(() => github.close());
+  afterAll(async () => {
+    await github.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
 
   function leaksOf(label: string, run: ActionRun): string[] {
     // `::add-mask::` lines are the runner's own masking: the one place a secret is meant to be.
