@@ -62247,6 +62247,28 @@ var SETTINGS = [
   "dnsServers",
   "blame"
 ];
+var CLI_FLAGS = {
+  maxRemovals: "--max-removals",
+  maxRemovalPercent: "--max-removal-percent",
+  allowEmpty: "--allow-empty",
+  prune: "--prune",
+  read: "--read",
+  requestTimeout: "--request-timeout",
+  emulator: "--emulator",
+  allowNoPolicies: "--allow-no-policies",
+  pruneFrom: "--prune-from",
+  changedSince: "--changed-since",
+  scope: "--scope",
+  excludeScope: "--exclude-scope",
+  replace: "--replace",
+  shard: "--shard",
+  takeOwnership: "--take-ownership",
+  componentId: "--component-id",
+  planFile: "--plan",
+  planSha256: "--plan-sha256",
+  dnsServers: "--dns-server",
+  blame: "--blame"
+};
 function hint(setting, value) {
   return value === void 0 ? { setting } : { setting, value };
 }
@@ -69673,30 +69695,6 @@ function pullRequestBody(adopted, conflicts) {
     ...rows
   ].join("\n") + left;
 }
-
-// src/cli/wording.ts
-var CLI_FLAGS = {
-  maxRemovals: "--max-removals",
-  maxRemovalPercent: "--max-removal-percent",
-  allowEmpty: "--allow-empty",
-  prune: "--prune",
-  read: "--read",
-  requestTimeout: "--request-timeout",
-  emulator: "--emulator",
-  allowNoPolicies: "--allow-no-policies",
-  pruneFrom: "--prune-from",
-  changedSince: "--changed-since",
-  scope: "--scope",
-  excludeScope: "--exclude-scope",
-  replace: "--replace",
-  shard: "--shard",
-  takeOwnership: "--take-ownership",
-  componentId: "--component-id",
-  planFile: "--plan",
-  planSha256: "--plan-sha256",
-  dnsServers: "--dns-server",
-  blame: "--blame"
-};
 
 // src/action/wording.ts
 var ACTION_INPUTS = {

@@ -39,6 +39,30 @@ export const SETTINGS = [
 
 export type Setting = (typeof SETTINGS)[number];
 
+/** Each setting's CLI flag: the CLI's words (src/cli/wording.ts), and the action's for a setting it has no input for. */
+export const CLI_FLAGS: Readonly<Record<Setting, string>> = {
+  maxRemovals: '--max-removals',
+  maxRemovalPercent: '--max-removal-percent',
+  allowEmpty: '--allow-empty',
+  prune: '--prune',
+  read: '--read',
+  requestTimeout: '--request-timeout',
+  emulator: '--emulator',
+  allowNoPolicies: '--allow-no-policies',
+  pruneFrom: '--prune-from',
+  changedSince: '--changed-since',
+  scope: '--scope',
+  excludeScope: '--exclude-scope',
+  replace: '--replace',
+  shard: '--shard',
+  takeOwnership: '--take-ownership',
+  componentId: '--component-id',
+  planFile: '--plan',
+  planSha256: '--plan-sha256',
+  dnsServers: '--dns-server',
+  blame: '--blame',
+};
+
 /**
  * A setting a message names. Without `value` it names the setting (`--max-removals`); with one it
  * says what to give (`--max-removals 12`; `false` turns a switch off: `--no-prune`; a list gives

@@ -2,8 +2,7 @@
  * The action's words for the settings a message names (src/hint.ts): its inputs (action.yml).
  * Registered by run() (src/action/main.ts) before anything runs.
  */
-import { valueText, type Hint, type Setting, type Wording } from '../hint.js';
-import { CLI_FLAGS } from '../cli/wording.js';
+import { CLI_FLAGS, valueText, type Hint, type Setting, type Wording } from '../hint.js';
 
 /** Each setting's input; null for a setting only the CLI has (a message then names the CLI's flag as such). */
 export const ACTION_INPUTS: Readonly<Record<Setting, string | null>> = {

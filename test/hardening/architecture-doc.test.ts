@@ -2,7 +2,7 @@
  * docs/ARCHITECTURE.md stays true to the code: every repository path it names exists, and every
  * module of src/ it names a function of exports that function.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +44,14 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('names no file outside the repository', () => {
     expect(doc).not.toMatch(/(^|[\s`(])(\/work\/|\/tmp\/|\.\.\/shared|~\/)/mu);
+  });
+
+  it('the two front ends are peers: src/action imports nothing of src/cli, nor src/cli of src/action', () => {
+    const crossing = (from: string, other: string): string[] =>
+      readdirSync(path.join(ROOT, 'src', from), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .filter((file) => new RegExp(`from '(\\.\\./)+${other}/`, 'u').test(readFileSync(path.join(ROOT, 'src', from, file), 'utf8')))
+        .map((file) => `src/${from}/${file}`);
+    expect([...crossing('action', 'cli'), ...crossing('cli', 'action')]).toEqual([]);
   });
 });

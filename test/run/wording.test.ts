@@ -3,8 +3,8 @@
  * as its flags (src/cli/wording.ts), the action as its inputs (src/action/wording.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { hint, SETTINGS, useWording, worded, type Wording } from '../../src/hint.js';
-import { cliWording, CLI_FLAGS } from '../../src/cli/wording.js';
+import { CLI_FLAGS, hint, SETTINGS, useWording, worded, type Wording } from '../../src/hint.js';
+import { cliWording } from '../../src/cli/wording.js';
 import { actionWording, ACTION_INPUTS } from '../../src/action/wording.js';
 import { TooManyRemovalsError } from '../../src/plan/safety.js';
 import { firstItems } from '../../src/text.js';
