@@ -37,6 +37,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'adopt', usage: '[options] [path...]', summary: 'write scopes changed outside git into their policy files', load: () => import('./commands/adopt.js') },
   { name: 'who', usage: '[options] <domains-or-paths...>', summary: 'which scopes admit a domain, with the file:line of its entry', load: () => import('./commands/who.js') },
   { name: 'inventory', usage: '[options] [paths...]', summary: 'every scope and domain as CSV, JSON or markdown (--blame: who added it)', load: () => import('./commands/inventory.js') },
+  {
+    name: 'merge-plans',
+    usage: '[options] <parts...>',
+    summary: 'merge the shard plans of one run into one plan (no network)',
+    load: () => import('./commands/merge-plans.js'),
+  },
   { name: 'import', usage: '[options]', summary: 'write policy files from the live state of scopes', load: () => import('./commands/import.js') },
   { name: 'presets', usage: '', summary: 'read customer invitation presets (JSON to stdout)', load: () => import('./commands/presets.js') },
   { name: 'completion', usage: '[options] [shell]', summary: 'print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },

@@ -168,8 +168,10 @@ export interface Plan {
   changes: Change[];
   /** Every scope the plan covers, changed or not, with its live fingerprint. */
   scopes: ScopeFingerprint[];
-  /** `K/N` when made with --shard. */
+  /** `K/N` when made with --shard: a part, never applied alone. */
   shard?: string;
+  /** N when merged from the shard plans 1..N of one run (merge-plans). */
+  shards?: number;
   /** Set when a secret the service echoed was replaced by `***` in the plan's outputs: the scopes that held it; apply --plan refuses such a plan. */
   redacted?: ScopeKey[];
   /** The owner every write of this plan marks its scope with (`autojoin-sync.owner`). */

@@ -15,6 +15,8 @@ import { checkSavedPlanCurrent } from './saved-plan.js';
 export interface ApplyPlanOptions {
   client: ServiceClient;
   plan: Plan;
+  /** When `plan` is one shard's part of a merged plan: the whole, on which the safety limits are decided. */
+  wholePlan?: Plan;
   settings: Pick<RunSettings, 'limits' | 'read'>;
   /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
   target?: string;
@@ -43,7 +45,7 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
-  checkSafety(plan, options.settings.limits);
+  checkSafety(options.wholePlan ?? plan, options.settings.limits);
   if (options.verifyFingerprints) {
     await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
   }

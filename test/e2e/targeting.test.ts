@@ -54,15 +54,12 @@ describe('--scope and --exclude-scope', () => {
     expect(liveDomains(emulator.data(), 'a')).toBeNull();
   });
 
-  it('apply --shard K/N applies one shard; the N shards together apply every scope', async () => {
+  it('apply --shard K/N without --plan is refused: the safety limits would be decided per shard (merge-plans first)', async () => {
     await setup();
-    const first = await cli(['apply', '--yes', '--shard', '1/2'], { cwd: project.dir, emulator });
-    expect(first.code, first.stderr).toBe(0);
-    const afterFirst = posts(emulator);
-    expect(afterFirst).toBeLessThan(3);
-    const second = await cli(['apply', '--yes', '--shard', '2/2'], { cwd: project.dir, emulator });
-    expect(second.code, second.stderr).toBe(0);
-    expect(posts(emulator)).toBe(3);
+    const refused = await cli(['apply', '--yes', '--shard', '1/2'], { cwd: project.dir, emulator });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('give --plan FILE (from merge-plans)');
+    expect(posts(emulator)).toBe(0);
   });
 
   it('import --exclude-scope leaves a listed scope out', async () => {

@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Plan } from '../../plan/index.js';
+import { parseShard, partOfPlan, refusePartAlone, type Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
@@ -71,6 +71,7 @@ Examples:
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
+  $ autojoin-sync apply --plan merged.json --plan-sha256 "$PLAN_SHA256" --shard 2/4 --yes   # shard 2 of a merged plan (merge-plans)
   $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
@@ -89,13 +90,14 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     const settings = await cliSettings(paths, flags);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      const whole = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      const plan = flags.plan ? savedPlanPart(flags.plan, whole, flags.shard) : whole;
       seen.plan = plan;
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
       // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
       if (!flags.plan || plan.changes.length === 0) show();
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation(plan, flags, session, flags.plan ? show : undefined);
+      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
       if (json) writeStdout(renderApplyReportJson(plan, report));
       else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
@@ -105,8 +107,11 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard || flags.replace)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --shard or --replace');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.replace)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope or --replace');
+  }
+  if (flags.shard !== undefined && !flags.plan) {
+    throw new RunError('apply --shard K/N applies one shard of a merged plan: give --plan FILE (from merge-plans); without it the safety limits would be decided per shard');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
 }
@@ -135,8 +140,17 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
 
+/**
+ * A saved plan's part to apply: the whole plan, or with --shard K/N the part of a merged plan in
+ * shard K. A shard plan alone is refused: its limits were never decided on the whole.
+ */
+function savedPlanPart(file: string, plan: Plan, shard: string | undefined): Plan {
+  refusePartAlone(plan, file);
+  return shard === undefined ? plan : partOfPlan(plan, parseShard(shard));
+}
+
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
-async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
+async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
@@ -148,6 +162,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
     return await applyPlan({
       client,
       plan,
+      wholePlan: whole,
       settings,
       target,
       verifyFingerprints: flags.plan !== undefined,

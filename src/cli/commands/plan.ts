@@ -88,7 +88,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
 }
 
 /** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
-async function savePlan(file: string, plan: Plan): Promise<void> {
+export async function savePlan(file: string, plan: Plan): Promise<void> {
   const written = await writeOutputFile(file, serializePlan(plan));
   const digest = planDigest(Buffer.from(written, 'utf8'));
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);

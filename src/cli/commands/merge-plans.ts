@@ -1,0 +1,65 @@
+/**
+ * `autojoin-sync merge-plans PART… --out FILE`: one reviewed plan from the shard plans of one run
+ * (`plan --shard K/N --out part-K.json` in each matrix job). Each part is checked as `apply --plan`
+ * checks a plan; the merged plan is where the safety limits are decided. No network.
+ */
+import type { Command } from 'commander';
+import { findViolations, mergePlanParts, type Plan, type PlanPart, type SafetyLimits } from '../../plan/index.js';
+import { unsafeMarkdown } from '../../render/index.js';
+import { readSavedPlan } from '../../reconcile/index.js';
+import { log } from '../../run/log.js';
+import { writeStdout } from '../../run/output.js';
+import { withJsonResult } from '../json-result.js';
+import { formatOption } from '../options.js';
+import { cliSettings } from '../settings.js';
+import { renderPlan, savePlan } from './plan.js';
+
+interface MergeFlags {
+  out: string;
+  format: 'text' | 'markdown' | 'json';
+}
+
+/** Registers `autojoin-sync merge-plans`. */
+export function register(program: Command): void {
+  program
+    .command('merge-plans')
+    .description(
+      'Merge the shard plans of one run (each made by `plan --shard K/N --out FILE` from one commit, ' +
+        'project file, owner and target) into one plan, check the safety limits on the whole, and save it ' +
+        'for `apply --plan FILE --plan-sha256 HEX --shard K/N`. Each part is checked as `apply --plan` checks ' +
+        'a plan; a missing, duplicated or overlapping shard, or parts of different runs, are refused. No network.',
+    )
+    .argument('<parts...>', 'the shard plans, one for each shard 1..N')
+    .requiredOption('--out <file>', 'write the merged plan here; prints its sha256 on stderr')
+    .addOption(formatOption(['text', 'markdown', 'json']))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ autojoin-sync plan --shard 1/4 --out part-1.json    # in each of 4 matrix jobs, K = 1..4
+  $ autojoin-sync merge-plans part-*.json --out plan.json --format markdown > plan.md
+  $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --shard 2/4 --yes   # each apply job
+
+Exit codes: 0 merged · 1 a part is missing, duplicated, overlapping, from another run, or not a valid plan`,
+    )
+    .action((parts: string[], flags: MergeFlags) => runMerge(parts, flags));
+}
+
+async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
+  await withJsonResult(flags.format === 'json', async (seen) => {
+    const parts: PlanPart[] = [];
+    for (const file of files) parts.push({ file, plan: await readSavedPlan(file) });
+    const plan = mergePlanParts(parts);
+    seen.plan = plan;
+    await savePlan(flags.out, plan);
+    const cautions = findViolations(plan.changes, await limitsOf(plan), plan.scopes).map((violation) => violation.message);
+    writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+    for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
+  });
+}
+
+/** The limits the parts were planned under (one context, so one set), decided here on the whole. */
+async function limitsOf(plan: Plan): Promise<SafetyLimits> {
+  const recorded = (plan as Plan & { context?: { limits?: SafetyLimits } }).context?.limits;
+  return recorded ?? (await cliSettings([], {})).limits;
+}

@@ -1,0 +1,140 @@
+/**
+ * Sharded runs as one reviewed run: `merge-plans` joins the N shard plans of one commit into one
+ * plan, on which the safety limits and the "apply would refuse" caution are then decided (N
+ * shards must not allow N times the removals); `apply --plan merged --shard K/N` applies the part
+ * of the merged plan in shard K (`partOfPlan`). Both are pure: files are read and checked by the
+ * caller, as `apply --plan` checks a plan.
+ */
+import { compareScopeKeys, type ScopeKey } from '../scope.js';
+import { compareChanges } from './plan.js';
+import { canonicalJson } from './canonical-json.js';
+import { formatShard, inShard, parseShard, type Shard } from './shard.js';
+import type { Plan } from './types.js';
+
+/** Parts that do not make one plan: another context, a gap, a duplicate, an overlap, a whole plan. */
+export class MergeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/** One shard plan and the file it was read from (named in every refusal). */
+export interface PlanPart {
+  file: string;
+  plan: Plan;
+}
+
+/** What differs from part to part; every other field is the run context, and must be equal. */
+const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted']);
+
+/**
+ * @returns one plan holding every part's changes, scopes, drift and not-managed scopes, in the
+ *   order an unsharded plan has them, marked `shards: N`, dated by its earliest part.
+ * @throws MergeError naming the files when the parts are not shards 1..N of one N made in one
+ *   context (commit, project file, owner, target…), or when a scope is in the wrong part or in two.
+ */
+export function mergePlanParts(parts: readonly PlanPart[]): Plan {
+  if (parts.length === 0) throw new MergeError('merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)');
+  const shards = parts.map(shardOfPart);
+  const total = checkCover(parts, shards);
+  checkOneContext(parts);
+  checkScopesInShards(parts, shards);
+  const first = parts.reduce((earliest, part) => (part.plan.createdAt < earliest.plan.createdAt ? part : earliest));
+  const { shard: _shard, redacted: _redacted, ...context } = first.plan;
+  const merged: Plan = {
+    ...context,
+    changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
+    scopes: parts.flatMap(({ plan }) => plan.scopes).sort(byKey),
+    notManagedHere: parts.flatMap(({ plan }) => plan.notManagedHere).sort(byKey),
+    drift: parts.flatMap(({ plan }) => plan.drift).sort(byKey),
+    shards: total,
+  };
+  const redacted = parts.flatMap(({ plan }) => plan.redacted ?? []).sort(compareScopeKeys);
+  if (redacted.length > 0) merged.redacted = redacted;
+  return merged;
+}
+
+/**
+ * @returns the part of a whole plan (merged, or made unsharded) that falls in `shard`: its
+ *   changes, scopes, drift and not-managed scopes; the context is kept.
+ * @throws MergeError when the plan is itself a part, or was merged from another number of shards.
+ */
+export function partOfPlan(plan: Plan, shard: Shard): Plan {
+  if (plan.shard !== undefined) throw new MergeError(`the plan is shard ${plan.shard} alone: merge the parts first (merge-plans PART… --out FILE), then apply the merged plan with --shard`);
+  if (plan.shards !== undefined && plan.shards !== shard.total) {
+    throw new MergeError(`the plan was merged from ${plan.shards} shards; --shard ${formatShard(shard)} splits it into ${shard.total}: use --shard K/${plan.shards}`);
+  }
+  const keep = (item: { key: ScopeKey }): boolean => inShard(item.key, shard);
+  return {
+    ...plan,
+    changes: plan.changes.filter(keep),
+    scopes: plan.scopes.filter(keep),
+    notManagedHere: plan.notManagedHere.filter(keep),
+    drift: plan.drift.filter(keep),
+  };
+}
+
+/** Refuses a part applied alone: its limits were decided on a part, never the whole. */
+export function refusePartAlone(plan: Plan, file: string): void {
+  if (plan.shard === undefined) return;
+  throw new MergeError(`${file} is shard ${plan.shard} alone, never applied on its own (its safety limits would hold per shard): merge the parts with merge-plans, then apply the merged plan with --shard`);
+}
+
+function shardOfPart({ file, plan }: PlanPart): Shard {
+  if (plan.shard === undefined) throw new MergeError(`${file} is not a shard plan (made without --shard${plan.shards === undefined ? '' : `; it was merged from ${plan.shards} shards already`})`);
+  return parseShard(plan.shard);
+}
+
+/** @returns N, when the parts are shards 1..N of one N, each once. */
+function checkCover(parts: readonly PlanPart[], shards: readonly Shard[]): number {
+  const total = shards[0]?.total ?? 0;
+  const other = shards.findIndex((shard) => shard.total !== total);
+  if (other >= 0) throw new MergeError(`${parts[other]?.file} is shard ${formatShard(shards[other] as Shard)}, ${parts[0]?.file} is one of ${total}: every part must be one of the same N`);
+  const seen = new Map<number, string>();
+  shards.forEach((shard, index) => {
+    const file = parts[index]?.file ?? '';
+    const earlier = seen.get(shard.index);
+    if (earlier !== undefined) throw new MergeError(`${earlier} and ${file} are both shard ${formatShard(shard)}`);
+    seen.set(shard.index, file);
+  });
+  const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0) throw new MergeError(`shard ${missing.map((index) => `${index}/${total}`).join(', ')} missing: a merged plan needs every shard 1..${total}`);
+  return total;
+}
+
+/** Every part must come from one run context: one commit, project file, owner, target, settings. */
+function checkOneContext(parts: readonly PlanPart[]): void {
+  const [first, ...rest] = parts;
+  if (!first) return;
+  const reference = contextOf(first.plan);
+  for (const part of rest) {
+    const context = contextOf(part.plan);
+    const differs = [...new Set([...Object.keys(reference), ...Object.keys(context)])].sort().filter((field) => reference[field] !== context[field]);
+    if (differs.length > 0) {
+      throw new MergeError(`${part.file} and ${first.file} were made in different contexts (${differs.join(', ')} differ): merge only the parts of one plan run`);
+    }
+  }
+}
+
+function contextOf(plan: Plan): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(plan)
+      .filter(([field]) => !PART_FIELDS.has(field))
+      .map(([field, value]) => [field, canonicalJson(value)]),
+  );
+}
+
+/** Each part holds only its own shard's scopes, so no scope is in two parts. */
+function checkScopesInShards(parts: readonly PlanPart[], shards: readonly Shard[]): void {
+  parts.forEach(({ file, plan }, index) => {
+    const shard = shards[index] as Shard;
+    const keys = [...plan.scopes, ...plan.changes, ...plan.notManagedHere, ...plan.drift].map((item) => item.key);
+    const stray = keys.find((key) => !inShard(key, shard));
+    if (stray !== undefined) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
+  });
+}
+
+function byKey(a: { key: ScopeKey }, b: { key: ScopeKey }): number {
+  return compareScopeKeys(a.key, b.key);
+}
