@@ -77,7 +77,7 @@ interface CpuUse {
 }
 
 /** A server child process that prints `listening on URL` on stdout and `served N requests (M answered 429)` on stderr at SIGTERM. */
-interface ServerChild {
+export interface ServerChild {
   url: string;
   child: ChildProcess;
   stderr: () => string;
@@ -294,7 +294,7 @@ const scopeName = (n: number): string => `scope-${String(n).padStart(4, '0')}`;
 const domainsOf = (scope: string): string[] => [1, 2, 3].map((n) => `d${n}.${scope}.example`);
 
 /** One policy file per scope, each adding a third domain to the two the emulator holds. */
-async function writePolicies(dir: string, scopes: number): Promise<void> {
+export async function writePolicies(dir: string, scopes: number): Promise<void> {
   for (let group = 0; group * 100 < scopes; group++) {
     const sub = path.join(dir, `group-${String(group).padStart(2, '0')}`);
     await mkdir(sub);
@@ -376,7 +376,7 @@ function spawnStaticServer(bodyFile: string): Promise<ServerChild> {
 }
 
 /** Starts `autojoin-sync emulator` with generated data. */
-function spawnEmulator(scopes: number, extra: string[]): Promise<ServerChild> {
+export function spawnEmulator(scopes: number, extra: string[]): Promise<ServerChild> {
   const args = [
     CLI, 'emulator', '--port', '0', '--latency', String(LATENCY_MS),
     '--seed-scopes', String(scopes), '--seed-invitations', String(INVITATIONS_PER_SCOPE),
