@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import type { ReadMode } from '../service/types.js';
 import { READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, parseWholeNumber } from '../run/numbers.js';
+import { parseShard } from '../plan/shard.js';
 
-export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt';
+export type ActionCommand = 'validate' | 'plan' | 'apply' | 'adopt' | 'merge-plans';
 
 /** Everything action.yml declares, parsed and checked. */
 export interface ActionInputs {
@@ -45,6 +46,10 @@ export interface ActionInputs {
   dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
+  /** `K/N`: a matrix job's shard (plan writes its part and posts nothing; apply applies shard K of the merged plan). */
+  shard?: string;
+  /** merge-plans: the shard plans to merge, paths or globs (`*`, `?` in the file name) relative to the workspace, one per line. */
+  planFiles?: string[];
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -61,7 +66,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     return value === undefined ? undefined : oneOf(name, value, READ_MODES);
   };
   return {
-    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt'] as const),
+    command: oneOf('command', text('command') ?? 'plan', ['validate', 'plan', 'apply', 'adopt', 'merge-plans'] as const),
     paths: (text('path') ?? '.').split('\n').map((line) => line.trim()).filter(Boolean),
     baseUrl: text('base-url'),
     apiKey: text('api-key'),
@@ -80,6 +85,8 @@ export function parseInputs(get: InputGetter): ActionInputs {
     listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
+    shard: shardInput(text('shard')),
+    planFiles: lines(text('plan-files')),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),
@@ -96,6 +103,12 @@ function savedPlan(planFile: string | undefined, planSha256: string | undefined)
   if (planFile === undefined) throw new Error('input plan-sha256 pins a saved plan: give plan-file too');
   if (planSha256 === undefined) throw new Error('input plan-file needs plan-sha256 (the plan step\'s plan-sha256 output), so only the reviewed plan is applied');
   return { planFile, planSha256 };
+}
+
+/** `K/N`, checked as --shard is (the message names the input). */
+function shardInput(value: string | undefined): string | undefined {
+  if (value !== undefined) parseShard(value);
+  return value;
 }
 
 /** `team/a, team/b` or one per line: each `TYPE/ID` (checked where it is used, with the CLI's message). */

@@ -15,6 +15,7 @@ import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowConte
 import { actionSettings } from './settings.js';
 import { annotate, applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
+import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
 import type { RunSettings } from '../run/settings.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 import { useWording } from '../hint.js';
@@ -54,9 +55,12 @@ function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSe
     case 'validate':
       return validateStep(inputs, context, settings);
     case 'plan':
-      return planStep(inputs, context, settings, onPlan);
+      return inputs.shard === undefined ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
     case 'apply':
+      refuseShardWithoutPlan(inputs);
       return applyStep(inputs, context, settings, onPlan);
+    case 'merge-plans':
+      return mergePlansStep(inputs, context, settings, onPlan);
     case 'adopt':
       return adoptStep(inputs, context, settings);
   }

@@ -3,8 +3,7 @@
  * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
  * left here is where results go (annotations, job summary, PR comment, plan file).
  */
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as core from './runner.js';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
@@ -13,7 +12,7 @@ import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, 
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, planDigest, serializePlan, summarize, type Plan } from '../plan/index.js';
+import { findViolations, savedPlanPart, summarize, type Plan } from '../plan/index.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -22,7 +21,8 @@ import { applyPlan, makePlan, nothingPlannedMessage, readSavedPlan } from '../re
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
-import { redactOutput, writeOutputFile } from '../run/output.js';
+import { redactOutput } from '../run/output.js';
+import { writePlanFile } from './plan-file.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
@@ -86,13 +86,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
-    const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
-    for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
-    const prefix = unsafeMarkdown(cautions);
-    const title = planTitle(inputs.paths);
-    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
-    const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+    await reportPlan(inputs, context, settings, plan);
     const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
     const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
     return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
@@ -102,6 +96,20 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     throw error;
   });
 }
+
+/** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
+export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
+  const cautions = findViolations(plan.changes, limitsOf(plan, settings), plan.scopes).map((violation) => violation.message);
+  for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
+  const prefix = unsafeMarkdown(cautions);
+  const title = planTitle(inputs.paths);
+  await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+  const footer = planCommentFooter(inputs, context);
+  await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+}
+
+/** The limits a plan was made under (its recorded context), else the run's. */
+const limitsOf = (plan: Plan, settings: RunSettings): RunSettings['limits'] => (plan as Plan & { context?: { limits?: RunSettings['limits'] } }).context?.limits ?? settings.limits;
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
@@ -120,13 +128,13 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
   return withClient(settings, async (client) => {
     const made = await planToApply(inputs, context, settings, client);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
-    const { plan, planJson, planSha256 } = made;
+    const { plan, whole, planJson, planSha256 } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
     const title = planTitle(inputs.paths);
     let report;
     try {
       const progress = log().progress('applied');
-      const options = { client, plan, settings, onProgress: progress.update };
+      const options = { client, plan, wholePlan: whole, settings, onProgress: progress.update };
       const ownership = {
         takeOwnership: takeOwnershipOf(inputs),
         owner: settings.owner,
@@ -146,19 +154,21 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
   });
 }
 
-type PlanToApply = { plan: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
+/** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
+type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
 
 /** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
 async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    return { plan: await readSavedPlan(file, inputs.planSha256), planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
+    const whole = await readSavedPlan(file, inputs.planSha256);
+    return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, settings, client);
   if (!plan) return { plan: null, load };
   const written = await writePlanFile(plan, context);
-  return { plan, planJson: written.file, planSha256: written.sha256 };
+  return { plan, whole: plan, planJson: written.file, planSha256: written.sha256 };
 }
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
@@ -170,6 +180,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     pruneFrom: inputs.pruneFrom,
     allowNoPolicies: inputs.allowNoPolicies,
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
+    shard: inputs.shard,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
     ...dnsBeforeRead(settings.dns, settings.base),
@@ -187,7 +198,7 @@ function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
-async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
+export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
   await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS));
@@ -238,17 +249,8 @@ function workspaceFile(file: string, where: Pick<RunSettings, 'base'>, context: 
 }
 
 /** The load with its diagnostics' files named relative to the workspace, for the job summary and the comment. */
-function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): LoadResult {
+export function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, context: Pick<WorkflowContext, 'workspace'>): LoadResult {
   return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where, context) })) };
-}
-
-/** Writes the plan document under RUNNER_TEMP, named by the step, for later steps and artifacts; @returns it and its sha256. */
-async function writePlanFile(plan: Plan, context: WorkflowContext): Promise<{ file: string; sha256: string }> {
-  const dir = join(context.runnerTemp, 'autojoin-sync');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `plan-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
-  const written = await writeOutputFile(file, serializePlan(plan));
-  return { file, sha256: planDigest(Buffer.from(written, 'utf8')) };
 }
 
 export async function writeJobSummary(markdown: string): Promise<void> {

@@ -19,7 +19,7 @@ export const ACTION_INPUTS: Readonly<Record<Setting, string | null>> = {
   scope: 'scope',
   excludeScope: 'exclude-scope',
   replace: null,
-  shard: null,
+  shard: 'shard',
   takeOwnership: 'take-ownership',
   componentId: null,
   planFile: 'plan-file',

@@ -19,4 +19,4 @@ export {
 export { parsePlan, parsePlanSchema, planDigest, PlanFileError } from './saved.js';
 export { markRedacted, refuseRedactedPlan } from './redacted.js';
 export { formatShard, inShard, inShardOf, parseShard, shardIndexOf, ShardError, type Shard } from './shard.js';
-export { mergePlanParts, MergeError, partOfPlan, refusePartAlone, type PlanPart } from './merge.js';
+export { mergePlanParts, MergeError, partOfPlan, refusePartAlone, savedPlanPart, type PlanPart } from './merge.js';

@@ -75,6 +75,15 @@ export function partOfPlan(plan: Plan, shard: Shard): Plan {
   };
 }
 
+/**
+ * The part of a saved plan an apply writes: the whole plan, or with `--shard K/N` the part of a
+ * merged plan in shard K. A shard plan alone is refused: its limits were never decided on the whole.
+ */
+export function savedPlanPart(plan: Plan, file: string, shard: string | undefined): Plan {
+  refusePartAlone(plan, file);
+  return shard === undefined ? plan : partOfPlan(plan, parseShard(shard));
+}
+
 /** Refuses a part applied alone: its limits were decided on a part, never the whole. */
 export function refusePartAlone(plan: Plan, file: string): void {
   if (plan.shard === undefined) return;

@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { parseShard, partOfPlan, refusePartAlone, type Plan } from '../../plan/index.js';
+import { savedPlanPart, type Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
@@ -91,7 +91,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
       const whole = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
-      const plan = flags.plan ? savedPlanPart(flags.plan, whole, flags.shard) : whole;
+      const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
       seen.plan = plan;
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
@@ -139,15 +139,6 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 }
 
 const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
-
-/**
- * A saved plan's part to apply: the whole plan, or with --shard K/N the part of a merged plan in
- * shard K. A shard plan alone is refused: its limits were never decided on the whole.
- */
-function savedPlanPart(file: string, plan: Plan, shard: string | undefined): Plan {
-  refusePartAlone(plan, file);
-  return shard === undefined ? plan : partOfPlan(plan, parseShard(shard));
-}
 
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
 async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {

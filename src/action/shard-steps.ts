@@ -1,0 +1,79 @@
+/**
+ * Sharded runs in the action (a CI matrix as one reviewed run): a plan job with input `shard`
+ * writes its part and posts nothing to the pull request; `command: merge-plans` merges the parts
+ * (input `plan-files`), decides the safety limits on the whole, posts the one comment and summary
+ * and sets `plan-sha256`; an apply job with `shard`, `plan-file` and `plan-sha256` applies its
+ * shard of the merged plan.
+ */
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { mergePlanParts, summarize, type PlanPart } from '../plan/index.js';
+import { summaryLine } from '../render/describe.js';
+import { readSavedPlan } from '../reconcile/index.js';
+import { ExitCode, RunError } from '../run/exit-codes.js';
+import type { RunSettings } from '../run/settings.js';
+import { escapeMarkdown } from '../render/index.js';
+import type { ActionInputs, WorkflowContext } from './inputs.js';
+import { inWorkspace, loadFailed, planFor, reportPlan, withClient, writeJobSummary, type OnPlan, type StepOutcome } from './steps.js';
+import { writePlanFile } from './plan-file.js';
+
+/** A shard's plan job: its part is a file for the merge job; the pull request hears only from the merge. */
+export async function shardPlanStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  const shard = inputs.shard ?? '';
+  const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
+  if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), false);
+  const { file: planJson } = await writePlanFile(plan, context, `part-${shard.replace('/', '-of-')}`);
+  const pending = plan.changes.length > 0;
+  // A part's sha256 pins nothing: only the merged plan is ever applied, so the output stays empty.
+  onPlan({ hasChanges: pending, planJson });
+  const summary = `shard ${shard}: ${summaryLine(summarize(plan))}`;
+  await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
+  const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
+  const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+  return { exitCode: code, summary, hasChanges: pending, planJson, driftCount };
+}
+
+/** `command: merge-plans`: the parts of input plan-files become one plan, shown and pinned as any plan. */
+export async function mergePlansStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+  const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
+  const parts: PlanPart[] = [];
+  for (const file of files) parts.push({ file: basename(file), plan: await readSavedPlan(file) });
+  const plan = mergePlanParts(parts);
+  const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context, 'merged');
+  const pending = plan.changes.length > 0;
+  onPlan({ hasChanges: pending, planJson, planSha256 });
+  await reportPlan(inputs, context, settings, plan);
+  const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
+  const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+  return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
+}
+
+/** Refuses input shard on apply without plan-file: the limits would be decided per shard. */
+export function refuseShardWithoutPlan(inputs: ActionInputs): void {
+  if (inputs.command === 'apply' && inputs.shard !== undefined && inputs.planFile === undefined) {
+    throw new RunError('input shard on apply applies one shard of a merged plan: give plan-file and plan-sha256 (the merge-plans job\'s outputs); without them the safety limits would be decided per shard');
+  }
+}
+
+/** Each line of plan-files is a path, or a glob whose `*` and `?` stand in the file name only. */
+async function expandPlanFiles(patterns: readonly string[], workspace: string): Promise<string[]> {
+  if (patterns.length === 0) throw new RunError('command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`');
+  const files = new Set<string>();
+  for (const pattern of patterns) {
+    const path = resolve(workspace, pattern);
+    const name = basename(path);
+    if (!/[*?]/u.test(name)) {
+      files.add(path);
+      continue;
+    }
+    const matching = (await readdir(dirname(path)).catch(() => [] as string[])).filter((entry) => globRegExp(name).test(entry));
+    if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
+    for (const entry of matching) files.add(resolve(dirname(path), entry));
+  }
+  return [...files].sort();
+}
+
+function globRegExp(name: string): RegExp {
+  const body = name.replace(/[.+^${}()|[\]\\]/gu, '\\$&').replace(/\*/gu, '[^/]*').replace(/\?/gu, '[^/]');
+  return new RegExp(`^${body}$`, 'u');
+}
