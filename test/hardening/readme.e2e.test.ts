@@ -140,7 +140,8 @@ describe('README commands work as written', { shuffle: false }, () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-readme-'));
-    await cp(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true });
+    // Not the state a quick start left behind (examples/.autojoin-sync/): a fresh clone has none.
+    await cp(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true, filter: (source) => !source.split(path.sep).includes('.autojoin-sync') });
     await cp(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
     // The README speaks of a clone, a git repository: outside one, the project file would be
     // read from the working directory only (issue 12), not from examples/.
