@@ -1,14 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Two tiers (README "Tests"):
+ *  - fast: every `*.test.ts` that runs in-process (functions, the command layer, real git
+ *    repositories in temp dirs, the emulator over loopback HTTP). `npm test`. Needs no dist/.
+ *  - e2e: every `*.e2e.test.ts`, which spawns the built CLI or the action bundle, packs the
+ *    tarball or kills processes. `npm run test:e2e`. Its global setup rebuilds dist/ first.
+ * `npx vitest run FILE` picks the file's tier by its name; dist/ is rebuilt only when an e2e file runs.
+ */
+const E2E = 'test/**/*.e2e.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/fast-check-seed.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Spawned CLIs and loopback servers are cheap but not free; two cores is the CI machine.
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, E2E] } },
+      { extends: true, test: { name: 'e2e', include: [E2E], globalSetup: ['test/support/global-setup.ts'] } },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark in one run, printed as one markdown table (the README's
+ * `npm run bench`: every benchmark in one run, printed as one markdown table (docs/performance.md's
  * performance table is this output). Each figure stands beside its comparison measured in the
  * same run (a naive baseline and/or the latency-bound limit) and its goal, never against numbers
  * from elsewhere.
@@ -7,7 +7,8 @@
  *   npm run bench                      all benches, full size
  *   npm run bench -- startup memory    only these
  *   npm run bench -- --short           tiny sizes: checks that every bench runs (CI), not timing
- *   npm run bench -- --write-readme    also replace the README's table with this run's
+ *   npm run bench -- --write-docs      also replace the table in docs/performance.md with this run's
+ *                                      (--write-readme: its old name, same effect)
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -53,10 +54,11 @@ async function main(): Promise<void> {
   }
   const table = renderTable(rows, options);
   process.stdout.write(table);
-  if (args.includes('--write-readme')) await writeReadme(table);
+  if (args.includes('--write-docs') || args.includes('--write-readme')) await writeDocs(table);
 }
 
-const README = new URL('../README.md', import.meta.url);
+/** The page that holds the table (the README did, before the reference moved to docs/). */
+const PERFORMANCE_PAGE = new URL('../docs/performance.md', import.meta.url);
 const HOW_TO_READ = `How to read it: the *latency-bound limit* is requests × latency ÷ concurrency, the best any client
 with that many requests in flight could do at 20 ms a request; its requests are the ones the emulator
 counted as served (extra pages included, 429 answers not). *Naive sequential* is a client doing the
@@ -77,14 +79,14 @@ module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was
 machine is shared: figures that race the CPU (the reconcile rows at 64 in flight above all) move
 with its load, so rerun on yours to compare.`;
 
-/** Replaces the text between the README's bench-table markers with this run's table. */
-async function writeReadme(table: string): Promise<void> {
-  const text = await readFile(README, 'utf8');
+/** Replaces the text between docs/performance.md's bench-table markers with this run's table. */
+async function writeDocs(table: string): Promise<void> {
+  const text = await readFile(PERFORMANCE_PAGE, 'utf8');
   const start = text.indexOf('<!-- bench-table -->');
   const end = text.indexOf('<!-- /bench-table -->');
-  if (start === -1 || end === -1) throw new Error('README.md has no <!-- bench-table --> … <!-- /bench-table --> markers');
-  const body = `<!-- bench-table -->\nRecorded with \`npm run bench -- --write-readme\`:\n\n${table.replace(/^Machine: (.*)$/mu, '**Machine:** $1')}\n${HOW_TO_READ}\n`;
-  await writeFile(README, text.slice(0, start) + body + text.slice(end));
+  if (start === -1 || end === -1) throw new Error('docs/performance.md has no <!-- bench-table --> … <!-- /bench-table --> markers');
+  const body = `<!-- bench-table -->\nRecorded with \`npm run bench -- --write-docs\`:\n\n${table.replace(/^Machine: (.*)$/mu, '**Machine:** $1')}\n${HOW_TO_READ}\n`;
+  await writeFile(PERFORMANCE_PAGE, text.slice(0, start) + body + text.slice(end));
 }
 
 function renderTable(rows: BenchRow[], options: BenchOptions): string {

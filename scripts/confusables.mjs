@@ -1,7 +1,7 @@
 // Writes src/policy/confusables.json: the entries of Unicode's confusables.txt (v13.0.0, as the
 // unhomoglyph package ships it in data.json) whose prototype is plain ASCII. The homograph checks
 // only compare skeletons with ASCII names, so the other ~4,500 entries (80 kB) would only weigh
-// on the bundle; test/hardening/inert-text.test.ts checks the file is up to date.
+// on the bundle; test/hardening/inert-text.e2e.test.ts checks the file is up to date.
 // Usage: node scripts/confusables.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs vitest suites under another Node major than the machine's own:
 #   scripts/with-node.sh MAJOR [vitest args…]     e.g. scripts/with-node.sh 24 test/action
+# Both test tiers run unless the arguments pick one: `--project fast` (npm test) or `--project e2e`.
 # The action runs on Node 24 (`runs.using: node24`) and the CLI supports 20.19+, 22 and 24, while
 # these machines ship Node 20. The binary comes from the npm registry as an ordinary package
 # (node-<platform>-<arch>, which holds bin/node and has no install scripts), into .ci/node<MAJOR>/

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { forEachBounded, mapBounded, readAhead } from '../src/concurrency.js';
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A promise and its resolver: a step waits for an event, never for a time. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** One turn of the event loop: every callback and promise already due runs first (no clock). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('mapBounded', () => {
   it('reads its width before each start, so a window that shrinks starts fewer', async () => {
@@ -12,7 +20,7 @@ describe('mapBounded', () => {
     const work = async (item: number): Promise<number> => {
       inFlight += 1;
       peaks.push(inFlight);
-      await wait(2);
+      await turn();
       inFlight -= 1;
       return item;
     };
@@ -28,13 +36,18 @@ describe('mapBounded', () => {
 
   it('yields a finished task while its source is still producing the next item', async () => {
     const order: string[] = [];
+    // The source gives 2 only once 1 came out finished: a pool that waited for the source first would never end.
+    const firstOut = deferred();
     async function* source(): AsyncGenerator<number> {
       yield 1;
-      await wait(40);
+      await firstOut.promise;
       order.push('source gave 2');
       yield 2;
     }
-    for await (const { item } of mapBounded(source(), 4, (n) => Promise.resolve(n))) order.push(`finished ${item}`);
+    for await (const { item } of mapBounded(source(), 4, (n) => Promise.resolve(n))) {
+      order.push(`finished ${item}`);
+      if (item === 1) firstOut.resolve();
+    }
     expect(order).toEqual(['finished 1', 'source gave 2', 'finished 2']);
   });
 
@@ -44,11 +57,12 @@ describe('mapBounded', () => {
     async function* source(): AsyncGenerator<number> {
       yield 1;
       yield 2;
-      await wait(5);
+      await turn();
       throw new Error('source failed');
     }
+    // Each task ends when it is aborted: a pool that did not abort them would never end.
     const work = async (n: number, signal: AbortSignal): Promise<number> => {
-      await wait(20);
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       if (signal.aborted) aborted.push(n);
       ended.push(n);
       return n;
@@ -63,13 +77,20 @@ describe('mapBounded', () => {
 
   it('a task that throws starts nothing more and rethrows the first error', async () => {
     const started: number[] = [];
+    const failed = deferred();
+    // Tasks 0 and 1 end only after task 2 failed, so the pool had room to start more after the failure.
     const work = async (n: number): Promise<void> => {
       started.push(n);
-      await wait(n === 2 ? 1 : 10);
-      if (n === 2) throw new Error('task 2 failed');
+      await turn();
+      if (n === 2) {
+        failed.resolve();
+        throw new Error('task 2 failed');
+      }
+      await failed.promise;
+      await turn();
     };
     await expect(forEachBounded(Array.from({ length: 20 }, (_, i) => i), 3, work)).rejects.toThrow('task 2 failed');
-    await wait(30);
+    await turn();
     expect(started).toEqual([0, 1, 2]);
   });
 });
@@ -80,7 +101,7 @@ describe('readAhead', () => {
       for (let i = 0; i < 5; i++) yield await Promise.resolve(i);
     }
     const ahead = readAhead(source());
-    await wait(5);
+    await turn(); // the source's promises are all resolved before the next turn
     expect(ahead.received).toBe(5);
     const taken: number[] = [];
     for await (const item of ahead.items) taken.push(item);
@@ -88,16 +109,19 @@ describe('readAhead', () => {
   });
 
   it('a source that throws drops the items still waiting and throws at the next pull', async () => {
+    const threw = deferred();
     async function* source(): AsyncGenerator<number> {
       yield 1;
       yield 2;
-      await wait(5);
+      await turn();
+      threw.resolve();
       throw new Error('source failed');
     }
     const ahead = readAhead(source());
     const first = await ahead.items.next();
     expect(first.value).toBe(1);
-    await wait(20);
+    await threw.promise;
+    await turn();
     await expect(ahead.items.next()).rejects.toThrow('source failed');
     expect(ahead.received).toBe(2);
   });

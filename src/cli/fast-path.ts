@@ -2,7 +2,7 @@
  * Answers `--version`, `-V`, `--help`, `-h` and a bare `autojoin-sync` without loading commander
  * or any command: dist/cli.js carries the exact bytes the real program printed for each when the
  * build ran it (scripts/build.mjs), so the answer can never drift from commander's
- * (test/cli/start-path.test.ts compares them byte for byte). Anything else goes to commander.
+ * (test/cli/start-path.e2e.test.ts compares them byte for byte). Anything else goes to commander.
  */
 
 /** What the built program printed for each answer, byte for byte, at commander's default help width. */

@@ -107,7 +107,7 @@ export function notManagedEntry(entry: NotManagedHere): string {
 export function ownerOnlyLine(plan: Pick<Plan, 'changes'>): string | null {
   const count = plan.changes.filter(onlyMarksOwner).length;
   if (count === 0) return null;
-  return `${count} of the updates only mark the owner: scopes written before ownership markers existed (README, "Ownership").`;
+  return `${count} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
 }
 
 /**

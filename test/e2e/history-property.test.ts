@@ -11,7 +11,8 @@
  * file on one side, replayed by "Rebase and merge" over policy edits of the other, makes versions
  * that neither side ever had (the ownership marker, not history, guards that case).
  *
- * Few runs by default (CI); AUTOJOIN_LONG_TESTS=1 explores more.
+ * Few runs by default (CI); AUTOJOIN_LONG_TESTS=1 explores more. The test asserts that the runs
+ * compared real merges (see `checked`), so it cannot pass by skipping every case.
  */
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -79,11 +80,49 @@ async function setLive(scopeType: string, scope: string): Promise<void> {
   expect(response.ok).toBe(true);
 }
 
+/**
+ * Cases run before the random ones, so every run compares merges whose reviewed plan clears
+ * scopes (random histories seldom delete a file that exists): the pull request deletes a file,
+ * moves one, and edits one that a merged side branch also touched, while main moves on.
+ */
+const EXAMPLES: Scenario[] = [
+  {
+    base: [
+      { kind: 'write', file: 0, docs: [{ scope: 0, scopeType: 'team' }] },
+      { kind: 'write', file: 1, docs: [{ scope: 1, scopeType: null }, { scope: 2, scopeType: 'workspace' }] },
+    ],
+    side: [],
+    pr: [{ kind: 'delete', file: 0 }],
+    main: [],
+  },
+  {
+    base: [
+      { kind: 'default', scopeType: 'workspace' },
+      { kind: 'write', file: 0, docs: [{ scope: 0, scopeType: null }, { scope: 3, scopeType: 'team' }] },
+      { kind: 'write', file: 2, docs: [{ scope: 1, scopeType: 'team' }] },
+    ],
+    side: [{ kind: 'write', file: 3, docs: [{ scope: 4, scopeType: 'team' }] }],
+    pr: [{ kind: 'write', file: 0, docs: [{ scope: 3, scopeType: 'team' }] }, { kind: 'move', file: 2, to: 1 }, { kind: 'revert' }],
+    main: [{ kind: 'write', file: 3, docs: [{ scope: 2, scopeType: 'team' }] }],
+  },
+];
+
+/**
+ * What the runs checked: a scenario can stop early (a conflict, files that do not validate), so
+ * the test counts the merges it compared and those whose reviewed plan cleared something; a run
+ * of only early stops would otherwise pass while checking nothing.
+ */
+const checked = { scenarios: 0, merges: 0, mergesWithClears: 0, strategies: new Set<string>() };
+
 describe('pruning from git history (property)', () => {
   it(
     'after a merge commit, a squash, a rebase or a fast-forward, apply clears only what the pull request’s plan showed',
     async () => {
-      await fc.assert(fc.asyncProperty(scenarioArb, checkScenario), { numRuns: RUNS });
+      await fc.assert(fc.asyncProperty(scenarioArb, checkScenario), { numRuns: RUNS, examples: EXAMPLES.map((scenario) => [scenario]) });
+      expect(checked.scenarios, 'scenarios whose test merge made a plan').toBeGreaterThanOrEqual(Math.ceil(RUNS / 2));
+      expect(checked.merges, 'merges compared with the reviewed plan').toBeGreaterThanOrEqual(checked.scenarios);
+      expect(checked.mergesWithClears, 'merges whose reviewed plan cleared a scope').toBeGreaterThan(0);
+      expect([...checked.strategies].sort(), 'merge strategies compared').toEqual([...STRATEGIES].sort());
     },
     RUNS * 60_000,
   );
@@ -98,12 +137,16 @@ async function checkScenario(scenario: Scenario): Promise<void> {
     if (!tryGit(dir, ['merge', '-q', '--no-ff', '-m', 'Test merge', 'pr'], ['merge', '--abort'])) return;
     const reviewed = await clearsAt(dir);
     if (reviewed === null) return; // the merged files do not validate: no plan, so nothing to apply either
+    checked.scenarios += 1;
     for (const strategy of STRATEGIES) {
       git(dir, 'checkout', '-q', '-f', 'main');
       git(dir, 'reset', '-q', '--hard', 'main-before');
       if (!mergeBy(dir, strategy)) continue;
       const applied = await clearsAt(dir);
       expect({ strategy, applied: applied?.filter((key) => !reviewed.includes(key)) }).toEqual({ strategy, applied: [] });
+      checked.merges += 1;
+      checked.strategies.add(strategy);
+      if (reviewed.length > 0) checked.mergesWithClears += 1;
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -130,9 +130,8 @@ describe('fault injection', () => {
     const peer = await startPeer({ faultRate: 1, faults: ['slow'], slowMs: 20_000 });
     const pending = peer.get(`${LIST}/team/x`).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const began = performance.now();
     await peer.emulator.close();
-    expect(performance.now() - began).toBeLessThan(1000);
+    // Had close() waited, the answer (due in 20 s) would have come: a response, not an error.
     expect(await pending).toBeInstanceOf(Error);
   });
 });

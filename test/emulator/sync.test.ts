@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIST, startPeer, type TestPeer } from './helpers.js';
 
 interface State {
@@ -108,12 +108,19 @@ describe('sync semantics (call 2)', () => {
   });
 
   it('a sync that changes nothing keeps modifiedAt', async () => {
-    const first = (await peer.sync({ domains: ['a.com'], scope: 'acme' })).body as State;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const again = (await peer.sync({ domains: ['A.com'], scope: 'acme' })).body as State;
-    expect(again.invitation.modifiedAt).toBe(first.invitation.modifiedAt);
-    const changed = (await peer.sync({ domains: ['b.com'], scope: 'acme' })).body as State;
-    expect(changed.invitation.modifiedAt).not.toBe(first.invitation.modifiedAt);
+    // The clock is set, not waited for: only Date is faked, the sockets' timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+      const first = (await peer.sync({ domains: ['a.com'], scope: 'acme' })).body as State;
+      vi.setSystemTime(new Date('2026-01-01T00:01:00Z'));
+      const again = (await peer.sync({ domains: ['A.com'], scope: 'acme' })).body as State;
+      expect(again.invitation.modifiedAt).toBe(first.invitation.modifiedAt);
+      const changed = (await peer.sync({ domains: ['b.com'], scope: 'acme' })).body as State;
+      expect(changed.invitation.modifiedAt).not.toBe(first.invitation.modifiedAt);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('scopes of different types are separate', async () => {

@@ -18,8 +18,6 @@ import { loadPolicies, normalizeDomain, parsePolicySources, type LoadResult, typ
 
 const LONG = Boolean(process.env.AUTOJOIN_LONG_TESTS);
 const RUNS = LONG ? 2_000 : 200;
-/** Per call; a hang (alias bomb, catastrophic regex) shows up as a breach of this bound. */
-const BOUND_MS = 2_000;
 // The list holds a few Unicode names (müll.email); a policy's domains are punycode, so compare both spellings.
 const WEBMAIL = new Set<string>(webmailList.flatMap((domain) => [domain, domainToASCII(domain)]));
 const PUBLIC_SUFFIXES = [
@@ -27,13 +25,12 @@ const PUBLIC_SUFFIXES = [
   'herokuapp.com', 'appspot.com', 'pages.dev', 'vercel.app', 'netlify.app', 'cloudfront.net', 's3.amazonaws.com', 'рф',
 ];
 
-/** Runs the loader's pure core, failing the property if it throws or breaks the time bound. */
-function timedParse(sources: PolicySource[]): LoadResult {
-  const started = performance.now();
-  const result = parsePolicySources(sources);
-  const elapsed = performance.now() - started;
-  if (elapsed > BOUND_MS) throw new Error(`parsePolicySources took ${elapsed.toFixed(0)} ms (bound ${BOUND_MS} ms)`);
-  return result;
+/**
+ * Runs the loader's pure core, failing the property if it throws. No clock: a hang (alias bomb,
+ * catastrophic regex) fails on the test's timeout, and a bound on time would fail on a busy machine.
+ */
+function parseOrFail(sources: PolicySource[]): LoadResult {
+  return parsePolicySources(sources);
 }
 
 /** The invariant every accepted policy must keep, whatever the input was. */
@@ -103,7 +100,7 @@ describe('policy loader under hostile input', () => {
   it('never throws on arbitrary Unicode text and keeps only safe domains', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
-        expectOnlySafeDomains(timedParse([{ file: 'x.autojoin.yaml', text }]));
+        expectOnlySafeDomains(parseOrFail([{ file: 'x.autojoin.yaml', text }]));
       }),
       { numRuns: RUNS },
     );
@@ -113,7 +110,7 @@ describe('policy loader under hostile input', () => {
     fc.assert(
       fc.property(yamlish, fc.boolean(), (text, withPrefix) => {
         const source = withPrefix ? `scope: s\nscopeType: team\ncomponentId: c\n${text}` : text;
-        expectOnlySafeDomains(timedParse([{ file: 'y.autojoin.yaml', text: source }]));
+        expectOnlySafeDomains(parseOrFail([{ file: 'y.autojoin.yaml', text: source }]));
       }),
       { numRuns: RUNS },
     );
@@ -125,9 +122,7 @@ describe('policy loader under hostile input', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 2_000 }), fc.boolean(), async (bytes, withPrefix) => {
         const prefix = Buffer.from(withPrefix ? 'scope: s\nscopeType: team\ncomponentId: c\ndomains:\n  - ' : '');
         await writeFile(file, Buffer.concat([prefix, Buffer.from(bytes)]));
-        const started = performance.now();
         const result = await loadPolicies([file], { cwd: tmp });
-        expect(performance.now() - started).toBeLessThan(BOUND_MS);
         expect(result.files).toEqual(['random.autojoin.yaml']);
         expectOnlySafeDomains(result);
       }),
@@ -140,7 +135,7 @@ describe('policy loader under hostile input', () => {
       fc.property(spelled(webmail), fc.array(goodDomain, { maxLength: 5 }), fc.nat(), (bad, good, at) => {
         const domains = [...good];
         domains.splice(at % (good.length + 1), 0, bad);
-        const result = timedParse([{ file: 'w.autojoin.yaml', text: policyText(domains) }]);
+        const result = parseOrFail([{ file: 'w.autojoin.yaml', text: policyText(domains) }]);
         expect(result.policies).toEqual([]);
         expect(result.diagnostics.map((d) => d.code)).toContain('webmail-domain');
       }),
@@ -152,7 +147,7 @@ describe('policy loader under hostile input', () => {
     const unicode = webmailList.filter((domain) => /[^ -~]/.test(domain));
     expect(unicode.length).toBeGreaterThan(0);
     for (const domain of unicode.flatMap((name) => [name, domainToASCII(name)])) {
-      const result = timedParse([{ file: 'm.autojoin.yaml', text: policyText([domain]) }]);
+      const result = parseOrFail([{ file: 'm.autojoin.yaml', text: policyText([domain]) }]);
       expect(result.policies, `${domain} accepted`).toEqual([]);
       expect(result.diagnostics.map((d) => d.code)).toContain('webmail-domain');
     }
@@ -161,7 +156,7 @@ describe('policy loader under hostile input', () => {
   it('never accepts a public suffix, however it is spelled', () => {
     fc.assert(
       fc.property(spelled(publicSuffix), fc.array(goodDomain, { maxLength: 3 }), (bad, good) => {
-        const result = timedParse([{ file: 'p.autojoin.yaml', text: policyText([...good, bad]) }]);
+        const result = parseOrFail([{ file: 'p.autojoin.yaml', text: policyText([...good, bad]) }]);
         expect(result.policies).toEqual([]);
         expect(result.diagnostics.some((d) => d.severity === 'error' && d.line === 5 + good.length)).toBe(true);
       }),
@@ -174,7 +169,7 @@ describe('policy loader under hostile input', () => {
     const unicodeDomain = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.'));
     fc.assert(
       fc.property(fc.array(fc.oneof(unicodeDomain, goodDomain, spelled(webmail), spelled(publicSuffix)), { minLength: 1, maxLength: 6 }), (domains) => {
-        const result = timedParse([{ file: 'u.autojoin.yaml', text: policyText(domains) }]);
+        const result = parseOrFail([{ file: 'u.autojoin.yaml', text: policyText(domains) }]);
         expectOnlySafeDomains(result);
         const [first] = result.policies;
         if (!first) expect(result.diagnostics.filter((d) => d.severity === 'error').length).toBeGreaterThan(0);
@@ -188,10 +183,10 @@ describe('policy loader under hostile input', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
       .concat(Array.from({ length: 12 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`))
       .join('\n');
-    const bombResult = timedParse([{ file: 'bomb.autojoin.yaml', text: bomb }]);
+    const bombResult = parseOrFail([{ file: 'bomb.autojoin.yaml', text: bomb }]);
     expect(bombResult.policies).toEqual([]);
     expect(bombResult.diagnostics.some((d) => d.severity === 'error')).toBe(true);
-    const wall = timedParse([{ file: 'wall.autojoin.yaml', text: 'domains:\n' + '  - a.acme.com\n'.repeat(80_000) }]);
+    const wall = parseOrFail([{ file: 'wall.autojoin.yaml', text: 'domains:\n' + '  - a.acme.com\n'.repeat(80_000) }]);
     expect(wall.policies).toEqual([]);
     expect(wall.diagnostics.length).toBeGreaterThan(0);
   });

@@ -13,7 +13,6 @@ import { createClient, readLiveState, type ReadMode, type ServiceClient } from '
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
 const KEY = 'hostile-test-key';
-const BOUND_MS = 10_000;
 const open: { server: http.Server; client: ServiceClient }[] = [];
 
 afterEach(async () => {
@@ -46,15 +45,13 @@ async function hostile(handler: Handler, options: { requestTimeoutMs?: number; m
 
 /**
  * Reads one scope (by the by-group listing unless told otherwise: most answers here are listings)
- * and @returns the error message, failing if the read succeeds or is too slow.
+ * and @returns the error message, failing if the read succeeds (a read that hangs fails on the test's timeout).
  */
 async function readError(client: ServiceClient, scope = 'x', listing: ReadMode = 'by-group'): Promise<string> {
-  const started = performance.now();
   const error = await readLiveState(client, [{ scopeType: 'team', scope }], { mode: listing }).then(
     () => null,
     (failure: unknown) => failure,
   );
-  expect(performance.now() - started).toBeLessThan(BOUND_MS);
   assert(error instanceof Error, 'the read should have failed');
   expect(error.message).not.toContain(KEY);
   expect(error.message).not.toContain('\n');
@@ -131,9 +128,7 @@ describe('the state reader against a hostile server', () => {
     const { client, hits } = await hostile((request, response) => {
       json(response, request.url?.endsWith('/autojoin') ? '{"autojoinDomains":[],"invitation":null}' : page(0));
     });
-    const started = performance.now();
     const live = await readLiveState(client, [{ scopeType: 'team', scope: 'loop' }], { mode: 'by-group' });
-    expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(hits.filter((hit) => !hit.endsWith('/autojoin')).map(startOf)).toEqual([0, 19]);
     expect(live.get('team/loop')).toMatchObject({ domains: [], autojoin: null });
   });

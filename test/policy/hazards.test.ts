@@ -17,14 +17,13 @@ const codesAt = (diagnostics: { line: number; column: number; code: string }[]):
   diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`);
 
 describe('YAML hazards', () => {
-  it('an alias bomb of 10^12 nodes is refused in well under a second', () => {
+  // Refused by counting aliases, not by expanding them: an expansion of 10^12 nodes would never end.
+  it('an alias bomb of 10^12 nodes is refused without being expanded', () => {
     const levels = Array.from({ length: 12 }, (_, i) =>
       i === 0 ? `l0: &l0 [${Array(10).fill('"x"').join(',')}]` : `l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(',')}]`,
     );
     const text = `scope: bomb\ncomponentId: c\n${levels.join('\n')}\ndomains: *l11\n`;
-    const started = performance.now();
     const result = parsePolicySources([{ file: 'bomb.autojoin.yaml', text }]);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(codesAt(result.diagnostics)).toEqual(['4:10 alias-limit']);
     expect(result.policies).toEqual([]);
   });

@@ -14,7 +14,7 @@ import { DEFAULT_CONCURRENCY } from '../../src/service/defaults.js';
 import { settingsIn } from '../../src/run/settings.js';
 import { createClient, type ServiceClient } from '../../src/service/index.js';
 
-const FILES = 1200; // many of the loader's batches
+const FILES = 400; // many of the loader's batches (64 files each): seven
 const KEY = 'k-read-while-loading';
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -1,12 +1,14 @@
 /**
- * Real DNS servers on 127.0.0.1 for the DNS trust check's tests: Debian's dnsmasq serving zones
- * the tests write (`--no-resolv --no-hosts`, a random high port, killed after), and, for what
- * dnsmasq cannot do (an answer that comes late), a server from the npm registry (dns2) that
- * answers after a delay. dnsmasq forwards the slow names to it, so a test asks one resolver.
- *
- * SERVFAIL comes from dnsmasq itself: it validates DNSSEC against a root trust anchor, so an
- * unsigned answer from its upstream (a second dnsmasq) for a name outside its local zones is
- * BOGUS, which it answers with SERVFAIL.
+ * Real DNS servers on 127.0.0.1 for the DNS trust check's tests, the same zones from either:
+ *  - `dns2`: a server from the dev dependencies (dns2), always there after `npm ci`: the zones
+ *    below answered by a function, NXDOMAIN and SERVFAIL as their response codes;
+ *  - `dnsmasq`: Debian's dnsmasq, an extra where it is installed (CI installs it): zones it serves
+ *    from a configuration the tests write (`--no-resolv --no-hosts`, a random high port, killed
+ *    after), the slow names forwarded to a dns2 server that answers late or never, and SERVFAIL
+ *    from its DNSSEC validation (an unsigned answer from its upstream, a second dnsmasq, for a name
+ *    outside its local zones is BOGUS, which it answers with SERVFAIL).
+ * DNS_SERVERS lists the kinds present here; a suite runs once per kind, so without dnsmasq the
+ * dns2 runs still check everything and the dnsmasq runs show as skipped, by name.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -24,30 +26,28 @@ function whichDnsmasq(): string | null {
   return found.status === 0 && found.stdout.trim() !== '' ? found.stdout.trim() : null;
 }
 
-/**
- * Whether the DNS suites run: with dnsmasq, yes; without it they are skipped with a message,
- * except in CI (`CI=true`), where .ci/run installs it and its absence fails the suite.
- */
-export function dnsmasqAvailable(): boolean {
-  if (DNSMASQ !== null) return true;
-  if (process.env.CI === 'true') throw new Error('dnsmasq is not installed: .ci/run installs it (apt-get install -y dnsmasq); the DNS tests need it in CI');
-  console.warn('skipping the DNS tests: dnsmasq is not installed (apt-get install -y dnsmasq)');
-  return false;
-}
+/** The kinds of DNS server a fixture can be: dns2 always, dnsmasq where installed. */
+export type DnsServerKind = 'dns2' | 'dnsmasq';
+
+/** Every kind, and whether it is present here (`describe.skipIf(!present)` names a missing dnsmasq). */
+export const DNS_SERVERS: readonly { kind: DnsServerKind; present: boolean }[] = [
+  { kind: 'dns2', present: true },
+  { kind: 'dnsmasq', present: DNSMASQ !== null },
+];
 
 /** The token the zones publish for the verified domain. */
 export const TOKEN = 'tok-3f9c1d7e2b';
 
 /**
- * The zones every DNS test asks about, all through one dnsmasq:
+ * The zones every DNS test asks about, all through one server:
  *  - good.test: MX · addr.test: an A record only · nomail.test: exists (a TXT record) with no MX, A or AAAA
  *  - verified.test: MX and the TXT record `autojoin-sync-verification=TOKEN` · unverified.test: MX and another TXT
  *  - nx.test and anything else under .test: NXDOMAIN
- *  - late.slow: an MX after 200 ms · any other name under .slow (stuck.slow…): no answer ever (dns2 behind dnsmasq)
+ *  - late.slow: an MX after 200 ms · any other name under .slow (stuck.slow…): no answer ever
  *  - broken.example: SERVFAIL
  */
 export interface DnsFixture {
-  /** `127.0.0.1:PORT` of the dnsmasq to ask. */
+  /** `127.0.0.1:PORT` of the server to ask. */
   server: string;
   /** The delayed server's own address, and how many queries it got per name. */
   slow: { server: string; queries: Map<string, number> };
@@ -56,8 +56,76 @@ export interface DnsFixture {
 
 const ROOT_TRUST_ANCHOR = '.,20326,8,2,E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D';
 
-/** Starts the delayed server, the upstream dnsmasq and the dnsmasq the tests ask. */
-export async function startDnsFixture(): Promise<DnsFixture> {
+/** Starts the zones below on a server of `kind` (dns2 unless told). */
+export async function startDnsFixture(kind: DnsServerKind = 'dns2'): Promise<DnsFixture> {
+  return kind === 'dns2' ? startZoneServer() : startDnsmasqFixture();
+}
+
+/** NXDOMAIN and SERVFAIL (RFC 1035 §4.1.1 RCODE). */
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3 } as const;
+
+type RecordKind = 'MX' | 'A' | 'TXT';
+
+/** The names under .test that exist, and their records (any other name under .test: NXDOMAIN). */
+const TEST_ZONE: Record<string, Partial<Record<RecordKind, string>>> = {
+  'good.test': { MX: 'mail.good.test' },
+  'addr.test': { A: '192.0.2.10' },
+  'nomail.test': { TXT: 'v=spf1 -all' },
+  'verified.test': { MX: 'mail.good.test', TXT: `autojoin-sync-verification=${TOKEN}` },
+  'unverified.test': { MX: 'mail.good.test', TXT: 'autojoin-sync-verification=someone-else' },
+};
+
+/** The zones as one dns2 server; its `slow` part is itself. */
+async function startZoneServer(): Promise<DnsFixture> {
+  const queries = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = new UDPServer((request, send) => {
+    const question = request.questions[0];
+    const name = question?.name.toLowerCase() ?? '';
+    queries.set(name, (queries.get(name) ?? 0) + 1);
+    const response = Packet.createResponseFromRequest(request);
+    const answer = (): void => void send(response).catch(() => undefined);
+    if (name.endsWith('.slow')) {
+      if (name !== 'late.slow') return; // never answered
+      if (question?.type === Packet.TYPE.MX) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 60, exchange: `mail.${name}`, priority: 10 }));
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, 200);
+      timers.add(timer);
+      return;
+    }
+    if (name === 'broken.example') response.header.rcode = RCODE.SERVFAIL;
+    else if (!(name in TEST_ZONE)) response.header.rcode = RCODE.NXDOMAIN;
+    else if (question) response.answers.push(...recordsOf(question, TEST_ZONE[name] ?? {}));
+    answer();
+  });
+  await server.listen(0, '127.0.0.1');
+  const address = `127.0.0.1:${server.address().port}`;
+  return {
+    server: address,
+    slow: { server: address, queries },
+    stop: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type DnsQuestion = Parameters<typeof Packet.createResourceFromQuestion>[0];
+type DnsResource = ReturnType<typeof Packet.createResourceFromQuestion>;
+
+/** The answer records of `question` from a name's records (none: NODATA). */
+function recordsOf(question: DnsQuestion, records: Partial<Record<RecordKind, string>>): DnsResource[] {
+  const answer = (record: Partial<DnsResource>): DnsResource[] => [Packet.createResourceFromQuestion(question, { ttl: 60, ...record })];
+  if (question.type === Packet.TYPE.MX && records.MX) return answer({ exchange: records.MX, priority: 10 });
+  if (question.type === Packet.TYPE.A && records.A) return answer({ address: records.A });
+  if (question.type === Packet.TYPE.TXT && records.TXT) return answer({ data: records.TXT });
+  return [];
+}
+
+/** The delayed server, the upstream dnsmasq and the dnsmasq the tests ask. */
+async function startDnsmasqFixture(): Promise<DnsFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'autojoin-dns-'));
   // Never answered rather than late: dnsmasq would cache a late answer for the next test.
   const slow = await startDelayedServer((name) => (name === 'late.slow' ? 200 : null));

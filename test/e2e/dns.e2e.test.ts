@@ -1,29 +1,28 @@
 /**
  * `validate --dns` and `plan --dns` as a user runs them: the built CLI, spawned, asking a real
- * dnsmasq on 127.0.0.1 (test/support/dns.ts), the plan against the emulator.
+ * DNS server on 127.0.0.1 (dns2, test/support/dns.ts), the plan against the emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { dnsmasqAvailable, startDnsFixture, TOKEN, type DnsFixture } from '../support/dns.js';
+import { startDnsFixture, TOKEN, type DnsFixture } from '../support/dns.js';
 import { cli, policy, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
-const run = dnsmasqAvailable();
 let fixture: DnsFixture;
 let emulator: Emulator | undefined;
 let project: TempProject | undefined;
 
 beforeAll(async () => {
-  if (run) fixture = await startDnsFixture();
+  fixture = await startDnsFixture();
 });
 afterAll(async () => {
-  if (run) await fixture.stop();
+  await fixture.stop();
 });
 useEmulatorProject(() => ({ emulator, project }));
 
 // Lookups that get no answer give up after 1 s (the first ends that domain's lookups).
 const QUICK = 'dns:\n  timeoutSeconds: 1\n';
 
-describe.skipIf(!run)('validate --dns', () => {
+describe('validate --dns', () => {
   it('reports NXDOMAIN as an error and no mail as a warning, at the entry', async () => {
     project = await tempProject({
       'autojoin-sync.yaml': QUICK,
@@ -89,7 +88,7 @@ describe.skipIf(!run)('validate --dns', () => {
   });
 });
 
-describe.skipIf(!run)('plan --dns', () => {
+describe('plan --dns', () => {
   it('an error stops the plan before the live read', async () => {
     emulator = await startTestEmulator();
     project = await tempProject({ 'autojoin-sync.yaml': QUICK, 'eng.autojoin.yaml': policy('eng', ['good.test', 'nx.test']) });

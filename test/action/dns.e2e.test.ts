@@ -7,20 +7,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { dnsmasqAvailable, startDnsFixture, type DnsFixture } from '../support/dns.js';
+import { startDnsFixture, type DnsFixture } from '../support/dns.js';
 import { pushPayload, runAction, type ActionRun } from './support/run-action.js';
 
 const API_KEY = 'ak-action-dns-test-4e7b';
-const run = dnsmasqAvailable();
 let fixture: DnsFixture;
 let emulator: Emulator;
 let workspace: string;
 
 beforeAll(async () => {
-  if (run) fixture = await startDnsFixture();
+  fixture = await startDnsFixture();
 });
 afterAll(async () => {
-  if (run) await fixture.stop();
+  await fixture.stop();
 });
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: API_KEY });
@@ -50,7 +49,7 @@ function action(inputs: Record<string, string>): Promise<ActionRun> {
 const ENG = 'scope: eng\nscopeType: team\ncomponentId: cmp_1\ndomains:\n  - good.test\n  - nomail.test\n';
 const BAD = 'scope: ops\nscopeType: team\ncomponentId: cmp_1\ndomains:\n  - nx.test\n';
 
-describe.skipIf(!run)('the action with dns: true', () => {
+describe('the action with dns: true', () => {
   it('validate annotates each finding at its entry', async () => {
     await files({ 'policies/eng.autojoin.yaml': ENG, 'policies/ops.autojoin.yaml': BAD });
     const result = await action({ command: 'validate', dns: 'true', 'dns-servers': fixture.server });
