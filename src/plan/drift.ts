@@ -42,11 +42,11 @@ export interface DriftVerdict {
 }
 
 /**
- * The live state in the shape of `base`: the fields `base` manages, read from the service. The
- * service does not show the component, so `base`'s stands in for it.
+ * The live state in the shape of `base`: the fields `base` manages, read from the service. Where
+ * the service does not show the component (`componentId` / `widgetId`), `base`'s stands in for it.
  */
 export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState {
-  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
   if (base.scopeName !== undefined) state.scopeName = live.scopeName ?? undefined;
   if (base.metadata !== undefined) state.metadata = unmarkedMetadata(live.metadata);
   return state;
@@ -75,7 +75,11 @@ function attribute(desired: WrittenState, live: WrittenState, base: WrittenState
   const now = new Set(comparableDomains(live.domains));
   const was = new Set(comparableDomains(base.domains));
   const outside: OutsideChange = { added: [], removed: [], fields: [] };
-  let repository = base.componentId === desired.componentId ? 0 : 1;
+  let repository = 0;
+  if (live.componentId !== desired.componentId) {
+    if (base.componentId === desired.componentId) outside.fields.push({ field: 'componentId', before: base.componentId, after: live.componentId });
+    else repository += 1;
+  } else if (base.componentId !== desired.componentId) repository += 1;
   for (const domain of comparableDomains([...files, ...now])) {
     if (files.has(domain) === now.has(domain)) continue;
     if (now.has(domain) === was.has(domain)) repository += 1;

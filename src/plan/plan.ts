@@ -172,6 +172,7 @@ export function fingerprint(live: LiveScope | undefined): string {
   };
   if (live?.scopeName !== undefined) state.scopeName = live.scopeName;
   if (live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
+  if (live?.componentId !== undefined) state.componentId = live.componentId;
   const canonical = JSON.stringify(state);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

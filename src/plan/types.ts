@@ -80,7 +80,7 @@ export interface OutsideChange {
   added: string[];
   removed: string[];
   /** Managed fields whose live value differs from the state last applied. */
-  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
+  fields: { field: 'scopeName' | 'metadata' | 'componentId'; before: unknown; after: unknown }[];
   /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
   modifiedAt?: string;
 }

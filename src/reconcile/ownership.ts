@@ -99,5 +99,6 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
   if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
   if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
+  if (field === 'componentId') return now?.componentId ?? null;
   return now?.scopeName ?? null;
 }
