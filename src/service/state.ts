@@ -207,5 +207,7 @@ function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string
   if (Object.hasOwn(autojoin, 'metadata')) live.metadata = autojoin.metadata ?? null;
   const componentId = componentIdOf(autojoin);
   if (componentId !== undefined) live.componentId = componentId;
+  const unshown = { ...(Array.isArray(autojoin.groups) ? {} : { groups: true as const }), ...(Object.hasOwn(autojoin, 'metadata') ? {} : { metadata: true as const }) };
+  if (unshown.groups || unshown.metadata) live.unshown = unshown;
   return live;
 }
