@@ -1,5 +1,10 @@
-/** The six calls of the Invitation Service (README, "How live state is read"), each as a handler over the emulator's state. */
-import { scopeKey, type ScopeRef } from '../scope.js';
+/**
+ * The calls of the Invitation Service (docs/service.md), each as a handler over the emulator's
+ * state: the six of the interface text, and the two DELETE calls every published SDK makes
+ * (`revokeInvitation` / `revoke_invitation`, `deleteInvitationsByScope`), through which an
+ * autojoin invitation disappears outside any autojoin call.
+ */
+import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import { domainProblem, normalizeDomains } from './domains.js';
 import { HttpError, readBody } from './http-io.js';
 import { listedInvitations, pageOf, parseStart } from './listing.js';
@@ -16,6 +21,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: `${INVITATIONS}/by-scope/:scopeType/:scope`, auth: 'apiKey', handle: listByScope },
   { method: 'GET', pattern: `${INVITATIONS}/by-scope/:scopeType/:scope/autojoin`, auth: 'apiKey', handle: getAutojoin },
   { method: 'POST', pattern: `${INVITATIONS}/autojoin`, auth: 'apiKey', handle: syncAutojoin },
+  { method: 'DELETE', pattern: `${INVITATIONS}/:invitationId`, auth: 'apiKey', handle: revokeInvitation },
+  { method: 'DELETE', pattern: `${INVITATIONS}/by-scope/:scopeType/:scope`, auth: 'apiKey', handle: deleteByScope },
   { method: 'GET', pattern: '/api/v1/customer-invitation-form-style-presets/:presetId', auth: 'bearer', handle: getFormStylePreset },
   { method: 'GET', pattern: '/api/v1/customer-invitation-email-presets', auth: 'bearer', handle: listEmailPresets },
 ];
@@ -77,6 +84,40 @@ async function syncAutojoin(context: HandlerContext): Promise<Handled> {
     reply: { status: 200, body: outcome.state },
     commit: () => commitSync(context.state.data, outcome),
   };
+}
+
+/**
+ * Revoke (the SDKs: "Revoke (delete) an invitation", answered with an empty object): the
+ * invitation is gone from every answer. An autojoin invitation takes the scope's domains with it,
+ * so call 2b then answers `{autojoinDomains: [], invitation: null}` (an assumption: no document
+ * says what revoking an autojoin invitation leaves). An unknown id is a 404.
+ */
+function revokeInvitation(context: HandlerContext): Handled {
+  const { invitationId } = context.params as { invitationId: string };
+  for (const [key, scope] of Object.entries<EmulatorScope>(context.state.data.scopes)) {
+    const ordinary = scope.invitations.findIndex((invitation) => invitation.id === invitationId);
+    if (scope.autojoin?.invitation.id !== invitationId && ordinary === -1) continue;
+    const commit = (): ScopeKey[] => {
+      if (ordinary === -1) scope.autojoin = null;
+      else scope.invitations.splice(ordinary, 1);
+      return [key];
+    };
+    return { reply: { status: 200, body: {} }, commit };
+  }
+  throw new HttpError(404, `Invitation ${invitationId} not found`);
+}
+
+/** Delete by scope (the SDKs' deleteInvitationsByScope): every invitation of the scope, its autojoin one and domains too; `{}` also when it has none. */
+function deleteByScope(context: HandlerContext): Handled {
+  const { scopeType, scope } = context.params as { scopeType: string; scope: string };
+  const stored = findScope(context.state.data, { scopeType, scope });
+  if (!stored || (stored.autojoin === null && stored.invitations.length === 0)) return { reply: { status: 200, body: {} } };
+  const commit = (): ScopeKey[] => {
+    stored.autojoin = null;
+    stored.invitations = [];
+    return [scopeKey(stored)];
+  };
+  return { reply: { status: 200, body: {} }, commit };
 }
 
 /** Call 3. */

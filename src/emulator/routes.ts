@@ -1,12 +1,12 @@
 /**
- * The route table of the six calls and how a request path finds its route. Paths are matched on
+ * The route table of the calls and how a request path finds its route. Paths are matched on
  * raw segments and each parameter is percent-decoded exactly once, so a scope `a/b` sent as
  * `a%2Fb` (or `../x` as `..%2Fx`) stays one segment and never changes the route.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthScheme } from './auth.js';
 import { HttpError, type Reply } from './http-io.js';
-import type { EmulatorData, StartMode } from './types.js';
+import type { EmulatorData, PostMetadataMode, StartMode } from './types.js';
 import type { ScopeKey } from '../scope.js';
 
 /** What a handler sees of the emulator. */
@@ -16,6 +16,8 @@ export interface EmulatorState {
   domainTargets: boolean;
   unpaginated: boolean;
   byGroup: boolean;
+  groups: boolean;
+  postMetadata: PostMetadataMode;
   now(): Date;
 }
 
@@ -34,7 +36,7 @@ export interface Handled {
 }
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** e.g. '/api/v1/invitations/by-scope/:scopeType/:scope' */
   pattern: string;
   auth: AuthScheme;

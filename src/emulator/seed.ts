@@ -135,7 +135,7 @@ function targetOf(type: WireTarget['type'], ref: ScopeRef, i: number): WireTarge
 }
 
 function acceptOf(id: string, target: WireTarget, acceptedAt: string): WireAccept {
-  return { id: `acc_${id}`, accountId: EMULATOR_ACCOUNT, projectId: 'prj_emulator', acceptedAt, target };
+  return { id: `acc_${id}`, accountId: EMULATOR_ACCOUNT, projectId: 'prj_emulator', acceptedAt, target, status: 'accepted' };
 }
 
 /**

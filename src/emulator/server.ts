@@ -71,6 +71,8 @@ async function startLocked(options: EmulatorOptions, lock: FileLock | null): Pro
       domainTargets: options.domainTargets ?? false,
       unpaginated: options.unpaginated ?? false,
       byGroup: options.byGroup ?? true,
+      groups: options.groups ?? true,
+      postMetadata: options.postMetadata ?? 'keep',
       now: () => new Date(),
     },
     secrets: { apiKey: options.apiKey ?? DEFAULT_API_KEY, accessToken: options.accessToken ?? DEFAULT_ACCESS_TOKEN },

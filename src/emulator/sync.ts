@@ -4,7 +4,8 @@
  * scope's autojoin invitation, a non-empty one (re)activates it, creating it on the first sync.
  * A domain keeps its id for as long as the scope exists, even after it was removed and re-added.
  * The scope's group takes the last scopeName posted; `metadata`, when posted, replaces the
- * invitation's, and a POST without it keeps the stored one (a widget admin's edit is not erased).
+ * invitation's, and a POST without it keeps the stored one (a widget admin's edit is not erased),
+ * or under `postMetadata` replaces it with none (`replace`); `ignore` keeps no metadata at all.
  * The answer carries the invitation once it exists, deactivated (`deactivated: true`) after a
  * clear, as the SDKs' AutojoinDomainsResponse says: "the autojoin invitation if one exists, null
  * otherwise"; `invitation: null` is only for a scope that never had autojoin.
@@ -12,7 +13,7 @@
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import { normalizeDomains } from './domains.js';
 import { formatId } from './ids.js';
-import { presentedAutojoin } from './listing.js';
+import { EMULATOR_DEPLOYMENT, presentedAutojoin, type ListingOptions } from './listing.js';
 import type { EmulatorData, EmulatorScope } from './types.js';
 import type { WireAutojoinAnswer, WireDomain, WireGroup, WireInvitation, WireSyncRequest } from './wire.js';
 
@@ -26,10 +27,8 @@ export interface SyncOutcome {
   state: WireAutojoinAnswer;
 }
 
-/** What presenting the answer needs of the emulator's options. */
-export interface PresentOptions {
-  domainTargets: boolean;
-}
+/** What presenting the answer (listing.ts) and storing metadata need of the emulator's options. */
+export type PresentOptions = ListingOptions;
 
 /** @returns the outcome of a validated sync request; `data` is not modified (see commitSync). */
 export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date, options: PresentOptions): SyncOutcome {
@@ -46,7 +45,7 @@ export function planSync(data: EmulatorData, request: WireSyncRequest, now: Date
   const timestamp = now.toISOString();
   const previous = before.autojoin?.invitation ?? newAutojoinInvitation(request, formatId('inv', nextId++), timestamp);
   const group = groupOf(previous, request, scopeName ?? request.scope, () => formatId('grp', nextId++), timestamp);
-  const next: WireInvitation = { ...previous, ...autojoinFields(domains, group), ...metadataOf(request, previous) };
+  const next: WireInvitation = { ...previous, ...autojoinFields(domains, group), ...metadataOf(request, previous, options) };
   // A sync that changes nothing leaves modifiedAt alone, as a reader comparing states would expect.
   const unchanged = sameJson(previous, next) && sameJson(before.autojoin?.domains ?? [], domains);
   const invitation = unchanged ? previous : { ...next, modifiedAt: timestamp };
@@ -74,7 +73,7 @@ export function commitSync(data: EmulatorData, outcome: SyncOutcome): ScopeKey[]
 export function autojoinAnswer(scope: EmulatorScope | undefined, options: PresentOptions): WireAutojoinAnswer {
   const autojoin = scope?.autojoin;
   if (!autojoin) return { autojoinDomains: [], invitation: null };
-  return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(autojoin, options) };
+  return { autojoinDomains: autojoin.domains, invitation: presentedAutojoin(scope, options) };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -94,8 +93,15 @@ function groupOf(invitation: WireInvitation, ref: ScopeRef, name: string, newId:
     : { id: newId(), accountId: EMULATOR_ACCOUNT, groupId: ref.scope, type: ref.scopeType, name, createdAt: timestamp };
 }
 
-function metadataOf(request: WireSyncRequest, previous: WireInvitation): Pick<WireInvitation, 'metadata'> {
-  return { metadata: request.metadata ?? previous.metadata ?? null };
+function metadataOf(request: WireSyncRequest, previous: WireInvitation, options: PresentOptions): Pick<WireInvitation, 'metadata'> {
+  switch (options.postMetadata ?? 'keep') {
+    case 'ignore':
+      return { metadata: null };
+    case 'replace':
+      return { metadata: request.metadata ?? null };
+    default:
+      return { metadata: request.metadata ?? previous.metadata ?? null };
+  }
 }
 
 function newScope(request: WireSyncRequest): EmulatorScope {
@@ -125,6 +131,7 @@ export function newAutojoinInvitation(ref: ScopeRef, id: string, timestamp: stri
     deliveryTypes: [],
     foreignCreatorId: '',
     widgetConfigurationId: 'wcf_emulator',
+    deploymentId: EMULATOR_DEPLOYMENT,
     projectId: 'prj_emulator',
     expired: false,
     createdAt: timestamp,

@@ -32,6 +32,13 @@ export interface EmulatorData {
 /** An injected fault: an error status, a reset connection, a late answer or a body cut short. */
 export type FaultKind = '500' | '503' | '429' | 'reset' | 'slow' | 'truncated';
 
+/**
+ * What a POST of call 2 without `metadata` does to the stored metadata (no document says):
+ * `keep` it (the default), `replace` it with none (null), or `ignore`: the service keeps no
+ * metadata at all, and no answer carries the field.
+ */
+export type PostMetadataMode = 'keep' | 'replace' | 'ignore';
+
 /** How the listing reads `start`: a 0-based offset (the emulator default) or "the index after which the page begins". */
 export type StartMode = 'offset' | 'after';
 
@@ -65,6 +72,10 @@ export interface EmulatorOptions {
   unpaginated?: boolean;
   /** When false, the deprecated by-group call answers 404, as after its removal (default true). */
   byGroup?: boolean;
+  /** When false, no invitation carries `groups` nor `accepts`, as the newer reference shows call 2 / 2b (default true). */
+  groups?: boolean;
+  /** What a POST without `metadata` does to the stored metadata (default keep). */
+  postMetadata?: PostMetadataMode;
   /** How long a 'slow' fault delays its answer (default 3000 ms). */
   slowMs?: number;
   /** Answer 429 at once (no Retry-After) to a request arriving while this many are in flight. */

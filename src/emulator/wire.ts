@@ -24,16 +24,23 @@ export interface WireGroup {
   createdAt: string;
 }
 
-/** An item of `accepts[]`. */
+/** An item of `accepts[]`; `status` from the interface text (release 4), the rest from the SDKs' InvitationAcceptance. */
 export interface WireAccept {
   id: string;
   accountId: string;
   projectId: string;
   acceptedAt: string;
   target: WireTarget;
+  status?: string;
 }
 
-/** An invitation; fields no SDK knows may appear too. */
+/**
+ * An invitation; fields no SDK knows may appear too. Answers also carry `deploymentId` (required
+ * by the Python SDK's InvitationResult), `widgetId` (the posted componentId under its older name,
+ * as the public reference's answers show it) and `passThrough` (an opaque string): presented by
+ * listing.ts. `groups` and `accepts` are left out with --no-groups, as the newer reference shows
+ * call 2 / 2b answers; `metadata` is left out with --post-metadata ignore.
+ */
 export interface WireInvitation {
   id: string;
   invitationType: string;
@@ -43,6 +50,9 @@ export interface WireInvitation {
   groups: WireGroup[];
   accepts?: WireAccept[];
   metadata?: Record<string, unknown> | null;
+  deploymentId?: string;
+  widgetId?: string;
+  passThrough?: string;
   [field: string]: unknown;
 }
 

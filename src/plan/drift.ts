@@ -9,10 +9,12 @@
  * Pure: no I/O.
  */
 import { comparableDomains } from '../comparable-domain.js';
-import { stateDigest, unmarkedMetadata, type Marker, type WrittenState } from './ownership.js';
+import { deactivatedMarker, liveMarker, markerOf, stateDigest, unmarkedMetadata, writtenStateOf, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
 import type { LiveScope } from '../service/types.js';
-import type { OutsideChange } from './types.js';
+import type { Change, OutsideChange } from './types.js';
+import type { Desired } from './diff.js';
+import type { LastApplied, NeededScope } from './three-way.js';
 
 /**
  * Which side changed a scope:
@@ -42,11 +44,11 @@ export interface DriftVerdict {
 }
 
 /**
- * The live state in the shape of `base`: the fields `base` manages, read from the service. The
- * service does not show the component, so `base`'s stands in for it.
+ * The live state in the shape of `base`: the fields `base` manages, read from the service. Where
+ * the service does not show the component (`componentId` / `widgetId`), `base`'s stands in for it.
  */
 export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState {
-  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: base.componentId, domains: live.domains };
+  const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
   if (base.scopeName !== undefined) state.scopeName = live.scopeName ?? undefined;
   if (base.metadata !== undefined) state.metadata = unmarkedMetadata(live.metadata);
   return state;
@@ -75,7 +77,11 @@ function attribute(desired: WrittenState, live: WrittenState, base: WrittenState
   const now = new Set(comparableDomains(live.domains));
   const was = new Set(comparableDomains(base.domains));
   const outside: OutsideChange = { added: [], removed: [], fields: [] };
-  let repository = base.componentId === desired.componentId ? 0 : 1;
+  let repository = 0;
+  if (live.componentId !== desired.componentId) {
+    if (base.componentId === desired.componentId) outside.fields.push({ field: 'componentId', before: base.componentId, after: live.componentId });
+    else repository += 1;
+  } else if (base.componentId !== desired.componentId) repository += 1;
   for (const domain of comparableDomains([...files, ...now])) {
     if (files.has(domain) === now.has(domain)) continue;
     if (now.has(domain) === was.has(domain)) repository += 1;
@@ -103,4 +109,81 @@ export function mergedDomains(base: WrittenState, desired: WrittenState, live: r
   for (const domain of now) if (!was.has(domain)) merged.add(domain);
   for (const domain of was) if (!now.has(domain)) merged.delete(domain);
   return comparableDomains([...merged]);
+}
+
+/**
+ * What a scope lost outside this repository (README, "Ownership", release 4): its `marker` (the
+ * answer shows metadata, but not this tool's keys: another writer replaced it) or its autojoin
+ * `invitation` (revoked, deleted by scope, or switched off by a write that left no marker).
+ */
+export type Lost = NonNullable<OutsideChange['lost']>;
+
+/**
+ * @returns what the scope may have lost, for a declared scope with domains whose change would
+ *   mark it as if it were new: an active invitation showing metadata without a marker, or no
+ *   active invitation and no marker left; null otherwise (among others: metadata not shown)
+ */
+export function lossSuspect(desired: Desired, live: LiveScope | undefined, change: Change | null): Lost | null {
+  if (change === null || change.origin !== undefined || desired.reason !== 'declared' || desired.domains.length === 0 || live === undefined) return null;
+  if (live.autojoin) return live.metadata !== undefined && markerOf(live.metadata) === null ? 'marker' : null;
+  return markerOf(live.deactivatedMetadata) === null ? 'invitation' : null;
+}
+
+/** How many of this owner's marker commits a plan reads for its suspects (the most common first): one git batch each. */
+const MAX_LOSS_COMMITS = 8;
+
+/** The plan builder's step for scopes that lost their marker (or invitation) to another writer. */
+export interface LossTracker {
+  /** Notes the marker of every scope read: this owner's live markers and their commits. */
+  see(live: LiveScope | undefined): void;
+  /** @returns true when the change is held as a suspect until {@link LossTracker.resolve}. */
+  hold(desired: Desired, live: LiveScope | undefined, change: Change | null): boolean;
+  /** @returns the commits of this owner's live markers to read the suspects from (none when there is no suspect or no marker). */
+  needed(): Map<string, NeededScope[]>;
+  /**
+   * A suspect declared in the policy files at one of those commits was written by an apply from
+   * here (that commit is its own ancestor, and an apply writes every scope it declares): it lost
+   * its marker outside, and its change is tagged as drift measured from the state at that commit.
+   * @returns every held change, tagged or as it was
+   */
+  resolve(lastApplied: LastApplied): Change[];
+}
+
+/** @param owner this run's owner: only its markers say what an apply from here wrote */
+export function lossTracker(owner: string): LossTracker {
+  const commits = new Map<string, number>();
+  const held: { desired: Desired; live: LiveScope; change: Change; lost: Lost }[] = [];
+  const chosen = (): string[] => [...commits.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOSS_COMMITS).map(([commit]) => commit);
+  return {
+    see(live) {
+      const marker = liveMarker(live) ?? deactivatedMarker(live);
+      if (marker?.owner === owner && marker.commit !== undefined) commits.set(marker.commit, (commits.get(marker.commit) ?? 0) + 1);
+    },
+    hold(desired, live, change) {
+      const lost = lossSuspect(desired, live, change);
+      if (lost === null || live === undefined || change === null) return false;
+      held.push({ desired, live, change, lost });
+      return true;
+    },
+    needed() {
+      if (held.length === 0) return new Map();
+      const scopes = held.map(({ desired }) => ({ key: desired.policy.key, file: desired.policy.source.file }));
+      return new Map(chosen().map((commit) => [commit, scopes]));
+    },
+    resolve(lastApplied) {
+      const from = chosen();
+      return held.map(({ desired, live, change, lost }) => {
+        const base = from.map((commit) => lastApplied(commit, desired.policy.key)).find((state) => state !== null) ?? null;
+        return base === null ? change : lostChange(change, desired, live, base, lost);
+      });
+    },
+  };
+}
+
+/** @returns the change tagged as drift (conflict when the files moved too), its outside change measured from `base`. */
+function lostChange(change: Change, desired: Desired, live: LiveScope, base: WrittenState, lost: Lost): Change {
+  const verdict = classifyDrift({ desired: writtenStateOf(desired.policy), live, marker: { owner: '' }, lastApplied: base });
+  const outside: OutsideChange = { ...(verdict.outside ?? { added: [], removed: [], fields: [] }), lost };
+  if (live.autojoin?.modifiedAt) outside.modifiedAt = live.autojoin.modifiedAt;
+  return { ...change, origin: verdict.origin === 'conflict' ? 'conflict' : 'drift', outside };
 }

@@ -1,7 +1,8 @@
 /**
  * The scope's fields besides its domains that a policy manages when it states them: its name
  * (`scopeName`, shown by the service as `groups[].name`) and `metadata` (on the autojoin
- * invitation, without the ownership marker's keys); and the marker's `owner`, which every write
+ * invitation, without the ownership marker's keys); the `componentId`, wherever the service shows
+ * it (`componentId` or `widgetId`: every write sends it); and the marker's `owner`, which every write
  * sets (ownership.ts). A field the file leaves out is not managed; a field the service does not show
  * cannot be compared, so it is not either (see LiveScope). Pure.
  */
@@ -13,11 +14,14 @@ import { deactivatedMarker, liveMarker, unmarkedMetadata } from './ownership.js'
 
 export { canonicalJson } from './canonical-json.js';
 
-/** @returns the managed fields whose live value differs from the file's, scopeName first. */
+/** @returns the managed fields whose live value differs from the file's: scopeName, componentId, metadata. */
 export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {
   const changes: FieldChange[] = [];
   if (policy.scopeName !== undefined && live.scopeName !== undefined && live.scopeName !== policy.scopeName) {
     changes.push({ field: 'scopeName', before: live.scopeName, after: policy.scopeName });
+  }
+  if (live.componentId !== undefined && live.componentId !== policy.componentId) {
+    changes.push({ field: 'componentId', before: live.componentId, after: policy.componentId });
   }
   const shown = withoutMarker(live.metadata);
   if (policy.metadata !== undefined && live.metadata !== undefined && !sameMetadata(shown, policy.metadata)) {

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { comparableDomains } from '../comparable-domain.js';
 import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
+import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** Keys starting with this are the marker's; a policy that sets one is an error. */
@@ -173,4 +174,49 @@ export function metadataToWrite(input: MetadataToWrite): Record<string, unknown>
   if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
   return { ...own, ...marker };
+}
+
+/** The plan's notes on what the service's answers do not show. */
+export const CANNOT_READ = {
+  scopeName:
+    'scopeName cannot be read back from this service: its autojoin invitations carry no `groups`, so the name a file states is sent with every write but never compared (a rename made outside does not show)',
+  ownership:
+    'ownership cannot be read from this service: its answers carry no `metadata`, so no scope can be shown to be managed here: pruning clears nothing, drift cannot be told apart, and no scope is refused as another owner\'s',
+} as const;
+
+/**
+ * What one plan's reads show of the service, scope by scope: whether answers carry `groups` and
+ * `metadata` at all. An answer with no `metadata` field says nothing about ownership: when other
+ * scopes of the run show metadata, such a scope is not written without --take-ownership (its
+ * marker may be hidden, not absent); when none does, the plan says once that ownership cannot be read.
+ */
+export interface ReadLimits {
+  see(key: ScopeKey, live: LiveScope | undefined, changed: boolean): void;
+  /** @returns the plan's notes (what it cannot know), [] when the answers show everything. */
+  notes(): string[];
+  /** @returns the changed scopes whose answer carried no `metadata` while others did, by key. */
+  unknownOwnership(): ScopeKey[];
+}
+
+export function readLimits(): ReadLimits {
+  let active = 0;
+  let noGroups = false;
+  let metadataShown = false;
+  const unshown: ScopeKey[] = [];
+  let unshownCount = 0;
+  return {
+    see(key, live, changed) {
+      if (live?.deactivatedMetadata !== undefined) metadataShown = true;
+      if (!live?.autojoin) return;
+      active += 1;
+      if (live.unshown?.groups) noGroups = true;
+      if (live.metadata !== undefined) metadataShown = true;
+      else if (live.unshown?.metadata) {
+        unshownCount += 1;
+        if (changed) unshown.push(key);
+      }
+    },
+    notes: () => [...(noGroups ? [CANNOT_READ.scopeName] : []), ...(active > 0 && !metadataShown && unshownCount > 0 ? [CANNOT_READ.ownership] : [])],
+    unknownOwnership: () => (metadataShown ? [...unshown].sort(compareScopeKeys) : []),
+  };
 }

@@ -5,7 +5,8 @@ import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desire
 import { comparableDomains } from '../comparable-domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
-import { DEFAULT_OWNER, liveMarker } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, readLimits } from './ownership.js';
+import { lossTracker } from './drift.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
@@ -66,11 +67,16 @@ export interface PlanBuilder {
   addPruned(policy: PrunedPolicy, live: LiveScope | undefined): void;
   /** @returns the commits whose policy files the plan needs, each with its scopes: those whose files changed since this owner's marker (three-way.ts). */
   lastAppliedNeeded(): Map<string, NeededScope[]>;
+  /** @returns the commits of this owner's live markers, each with the scopes that may have lost theirs outside (drift.ts, lossTracker). */
+  lostMarkersNeeded(): Map<string, NeededScope[]>;
+  /** @returns the changed scopes whose answer carried no `metadata` while others of the run did: not written without --take-ownership. */
+  unknownOwnership(): ScopeKey[];
   /**
    * @param lastApplied the state at a marker's commit of each scope {@link lastAppliedNeeded} named (absent: none is known)
+   * @param lostFrom the same for {@link lostMarkersNeeded} (absent: no scope is shown to have lost its marker)
    * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.
    */
-  finish(lastApplied?: LastApplied): Plan;
+  finish(lastApplied?: LastApplied, lostFrom?: LastApplied): Plan;
 }
 
 /**
@@ -85,26 +91,32 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
+  const losses = lossTracker(owner);
+  const limits = readLimits();
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
+    losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
+    limits.see(desired.policy.key, live, twoWay !== null);
     if (twoWay?.reason === 'pruned' && !ours(twoWay.key, live, owner, options.takeOwnership)) {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
     const change = drift.sort(desired, live, twoWay);
-    if (change !== null && change !== 'held') changes.push(change);
+    if (change !== null && change !== 'held' && !losses.hold(desired, live, change)) changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
     lastAppliedNeeded: () => drift.needed(),
-    finish: (lastApplied = () => null) => {
-      changes.push(...drift.resolve(lastApplied));
+    lostMarkersNeeded: () => losses.needed(),
+    unknownOwnership: () => limits.unknownOwnership(),
+    finish: (lastApplied = () => null, lostFrom = () => null) => {
+      changes.push(...drift.resolve(lastApplied), ...losses.resolve(lostFrom));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });
+      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
     },
   };
 }
@@ -123,7 +135,7 @@ function notManaged(change: Change, live: LiveScope | undefined): NotManagedHere
 function planOf(
   changes: Change[],
   scopes: ScopeFingerprint[],
-  options: PlanBuilderOptions & { owner: string; notManagedHere: NotManagedHere[]; kept: DriftReport[] },
+  options: PlanBuilderOptions & { owner: string; notManagedHere: NotManagedHere[]; kept: DriftReport[]; notes: string[] },
 ): Plan {
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -136,6 +148,7 @@ function planOf(
     drift: options.kept,
   };
   if (options.shard) plan.shard = formatShard(options.shard);
+  if (options.notes.length > 0) plan.notes = options.notes;
   return plan;
 }
 
@@ -172,6 +185,7 @@ export function fingerprint(live: LiveScope | undefined): string {
   };
   if (live?.scopeName !== undefined) state.scopeName = live.scopeName;
   if (live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
+  if (live?.componentId !== undefined) state.componentId = live.componentId;
   const canonical = JSON.stringify(state);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

@@ -85,7 +85,8 @@ function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Des
   const desired = writtenStateOf(entry.desired.policy);
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: '', digest: entry.digest }, lastApplied: base });
   let change = entry.change;
-  if (change === null && base !== null && base.componentId !== desired.componentId) {
+  // Only where the service does not show the component: where it does, the differ compares it (fields.ts).
+  if (change === null && base !== null && entry.live.componentId === undefined && base.componentId !== desired.componentId) {
     change = forcedUpdate(entry.desired, entry.live, [{ field: 'componentId', before: base.componentId, after: desired.componentId }]);
   }
   return place(entry.desired, entry.live, change, verdict);

@@ -80,9 +80,14 @@ export interface OutsideChange {
   added: string[];
   removed: string[];
   /** Managed fields whose live value differs from the state last applied. */
-  fields: { field: 'scopeName' | 'metadata'; before: unknown; after: unknown }[];
+  fields: { field: 'scopeName' | 'metadata' | 'componentId'; before: unknown; after: unknown }[];
   /** The live autojoin invitation's `modifiedAt`, when the service shows one. */
   modifiedAt?: string;
+  /**
+   * Set when the scope lost what this repository wrote to another writer: its ownership `marker`
+   * (metadata rewritten without it), or its autojoin `invitation` (revoked, deleted); the next write restores it.
+   */
+  lost?: 'marker' | 'invitation';
 }
 
 /** A scope changed outside this repository that the plan leaves as it is live (`drift: keep`). */
@@ -180,6 +185,8 @@ export interface Plan {
   notManagedHere: NotManagedHere[];
   /** Scopes changed outside this repository that the plan leaves as they are (`drift: keep`), by key. */
   drift: DriftReport[];
+  /** What this plan cannot know from the service's answers (no `groups`, no `metadata`), one sentence each; absent when nothing. */
+  notes?: string[];
 }
 
 /** Counts over a plan, derived by `summarize` (derived.ts). */

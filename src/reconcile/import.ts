@@ -14,7 +14,7 @@ import type { RunSettings } from '../run/settings.js';
 
 export interface ImportOptions {
   settings: Pick<RunSettings, 'read'>;
-  /** componentId to write: the live invitation does not carry one. */
+  /** componentId to write where the live invitation shows none (neither `componentId` nor `widgetId`). */
   componentId?: string;
 }
 
@@ -32,17 +32,18 @@ export interface ImportedScope {
  * so that `plan` right after writing them shows no changes.
  */
 export async function importScopes(client: ServiceClient, refs: ScopeRef[], options: ImportOptions): Promise<ImportedScope[]> {
-  const componentId = options.componentId;
-  if (!componentId) {
-    throw new Error(
-      worded`import needs a componentId (the live invitation does not carry one): pass ${hint('componentId', 'ID')} ` +
-        'or set defaults.componentId in autojoin-sync.yaml',
-    );
-  }
   const live = await readLiveState(client, refs, { mode: options.settings.read });
   return refs.map((ref) => {
     const key = scopeKey(ref);
     const state = live.get(key) ?? { key, ...ref, domains: [], autojoin: null };
+    // The component the service shows (componentId or widgetId) is the one written; else the flag's or the default's.
+    const componentId = state.componentId ?? options.componentId;
+    if (!componentId) {
+      throw new Error(
+        worded`import needs a componentId for ${key} (its live invitation shows none): pass ${hint('componentId', 'ID')} ` +
+          'or set defaults.componentId in autojoin-sync.yaml',
+      );
+    }
     const policy: Policy = {
       key,
       scope: ref.scope,

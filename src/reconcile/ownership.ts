@@ -33,6 +33,28 @@ export class OwnedElsewhereError extends Error {
   }
 }
 
+/** Changes of scopes whose answer carried no `metadata` while others showed it: whose they are cannot be told; nothing was written. */
+export class UnknownOwnerError extends Error {
+  readonly hints: readonly Hint[];
+
+  constructor(readonly scopes: readonly ScopeKey[]) {
+    const named = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint('takeOwnership', scopes.slice(0, 3));
+    super(
+      `${named}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` +
+        worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`,
+    );
+    this.hints = [override];
+    this.name = 'UnknownOwnerError';
+  }
+}
+
+/** @throws UnknownOwnerError for the scopes of `unknown` that the run does not take over. */
+export function refuseUnknownOwner(unknown: readonly ScopeKey[], takeOwnership: ReadonlySet<ScopeKey> = new Set()): void {
+  const refused = unknown.filter((key) => !takeOwnership.has(key));
+  if (refused.length > 0) throw new UnknownOwnerError(refused);
+}
+
 /**
  * Parses the `--take-ownership` values (each `TYPE/ID`, or several separated by commas or newlines).
  * @returns the scope keys, normalized
@@ -99,5 +121,6 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
   if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
   if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
+  if (field === 'componentId') return now?.componentId ?? null;
   return now?.scopeName ?? null;
 }

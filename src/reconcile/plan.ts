@@ -13,7 +13,7 @@ import type { LoadResult } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { readLastApplied } from './last-applied.js';
-import { refuseOwnedElsewhere } from './ownership.js';
+import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
 
@@ -43,9 +43,11 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
     throw error;
   }
   const { paths, base: cwd } = options.settings;
-  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
-  const plan = builder.finish(lastApplied);
+  const reading = { paths, cwd, project, secrets: options.secrets };
+  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
+  const plan = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
   refuseOwnedElsewhere(plan, options.takeOwnership);
+  refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   return { plan, load: desired.loaded() };
 }
 

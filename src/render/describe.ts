@@ -64,7 +64,8 @@ function fieldsChanged(change: Change): string {
 export function onlyMarksOwner(change: Change): boolean {
   const fields = change.fieldChanges ?? [];
   const [only] = fields;
-  if (change.kind !== 'update' || fields.length !== 1 || only?.field !== 'owner' || only.before !== null) return false;
+  // A marker removed outside is drift (its own section), not a first marking.
+  if (change.kind !== 'update' || change.origin !== undefined || fields.length !== 1 || only?.field !== 'owner' || only.before !== null) return false;
   const { added, removed } = domainDelta(change);
   return added.length === 0 && removed.length === 0;
 }
@@ -199,6 +200,12 @@ export const ORIGIN_LABEL: Record<'drift' | 'conflict', string> = {
   conflict: 'conflict: changed here and outside this repository',
 };
 
+/** What a scope lost outside, as the drift section says it; the next write restores it. */
+const LOST: Record<NonNullable<OutsideChange['lost']>, string> = {
+  marker: 'marker removed outside this repository',
+  invitation: 'autojoin invitation revoked or deleted outside this repository',
+};
+
 /**
  * @returns `outside: +x.com -b.com; scopeName "A" → "B"; modified 2026-11-20T10:00:00Z`: what was
  *   changed outside, from the state last applied to the live state
@@ -207,7 +214,8 @@ export function outsideLine(outside: OutsideChange): string {
   const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
   const fields = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} → ${shownValue(field.after)}`);
   const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
-  return `outside: ${[domains.join(' '), ...fields, ...modified].filter((part) => part !== '').join('; ')}`;
+  const lost = outside.lost ? [LOST[outside.lost]] : [];
+  return `outside: ${[...lost, domains.join(' '), ...fields, ...modified].filter((part) => part !== '').join('; ')}`;
 }
 
 /** @returns what apply does with a drifted or conflicting change (drift: revert, or keep's merge). */

@@ -69,7 +69,7 @@ export interface PlanView {
   summary: PlanSummary | null;
   /** `N to create, …` or, when nothing changes, `No changes. …`. */
   counts: string;
-  /** Updates that only mark the owner, and the scopes pruning leaves alone (count). */
+  /** Updates that only mark the owner, the scopes pruning leaves alone (count), and what the plan cannot know (`note: …`). */
   ownership: string[];
   /** @returns a line for each of the first `limit` scopes pruning leaves alone (all by default). */
   notManaged: (limit?: number) => string[];
@@ -85,7 +85,7 @@ export function planView(plan: Plan): PlanView {
     target: targetLine(plan),
     summary,
     counts: summary === null ? noChangesLine(plan.scopes.length) : summaryLine(summary),
-    ownership: [ownerOnlyLine(plan), notManagedLine(plan)].filter((line) => line !== null),
+    ownership: [ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
     notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map(notManagedEntry),
     drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) },
   };

@@ -18,7 +18,7 @@
  *
  * The scope's name is `groups[].name` of the autojoin invitation's group for the scope (the
  * item whose `groupId`, or in older answers `id`, is the scope); its metadata the invitation's
- * `metadata`. Domains come back in comparison form (src/comparable-domain.ts), the form the plan compares.
+ * `metadata`; its component `componentId`, else `widgetId`. Domains come back in comparison form (src/comparable-domain.ts), the form the plan compares.
  * A scope without an active autojoin keeps the metadata of its deactivated invitation, as call
  * 2b shows it, only for the ownership marker it carries (a clear leaves the marker in place).
  */
@@ -65,6 +65,16 @@ export function scopeNameOf(invitation: Invitation, ref: ScopeRef): string | nul
   if (!Array.isArray(invitation.groups)) return undefined;
   const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
   return typeof group?.name === 'string' ? group.name : null;
+}
+
+/**
+ * @returns the component the invitation names: `componentId`, else `widgetId` (its older name,
+ *   which the public reference's answers and the Python, Ruby and Rust SDKs still use); undefined
+ *   when neither is a non-empty string
+ */
+export function componentIdOf(invitation: Invitation): string | undefined {
+  for (const value of [invitation.componentId, invitation.widgetId]) if (typeof value === 'string' && value !== '') return value;
+  return undefined;
 }
 
 function groupScope(group: Group): string | null | undefined {

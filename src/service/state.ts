@@ -9,7 +9,7 @@
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { LiveScope } from './types.js';
-import { activeAutojoinOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin, withDeactivatedMetadata } from './autojoin-rule.js';
+import { activeAutojoinOf, componentIdOf, domainsFromAutojoinState, domainsFromTargets, findActiveAutojoin, scopeNameOf, showsActiveAutojoin, withDeactivatedMetadata } from './autojoin-rule.js';
 import type { ServiceClient } from './client.js';
 import { isServiceAnswer } from './read-switch.js';
 import { mapBounded, readAhead } from '../concurrency.js';
@@ -205,5 +205,9 @@ function liveScopeOf(ref: ScopeRef, autojoin: Invitation | null, domains: string
   const scopeName = scopeNameOf(autojoin, ref);
   if (scopeName !== undefined) live.scopeName = scopeName;
   if (Object.hasOwn(autojoin, 'metadata')) live.metadata = autojoin.metadata ?? null;
+  const componentId = componentIdOf(autojoin);
+  if (componentId !== undefined) live.componentId = componentId;
+  const unshown = { ...(Array.isArray(autojoin.groups) ? {} : { groups: true as const }), ...(Object.hasOwn(autojoin, 'metadata') ? {} : { metadata: true as const }) };
+  if (unshown.groups || unshown.metadata) live.unshown = unshown;
   return live;
 }

@@ -106,6 +106,18 @@ export interface LiveScope {
   /** The active autojoin invitation's `metadata` (any JSON); absent when it has no such field (then not compared). */
   metadata?: unknown;
   /**
+   * The component the active autojoin invitation names: its `componentId`, else `widgetId` (the
+   * posted componentId under its older name, as the public reference's answers show it); absent
+   * when it names none (then not compared).
+   */
+  componentId?: string;
+  /**
+   * The fields the active autojoin invitation's answer does not carry at all (the newer API
+   * reference shows call 2 / 2b without `groups`, and the Node SDK's types have no `metadata`):
+   * what the plan then cannot know, said once per run (src/plan/ownership.ts, readLimits).
+   */
+  unshown?: { groups?: true; metadata?: true };
+  /**
    * No active autojoin invitation, but a deactivated one (a clear leaves it, with its metadata):
    * its `metadata`, when the service shows it and it is not null. Only its ownership marker is
    * used: a create over another owner's switched-off scope is refused as an update is.

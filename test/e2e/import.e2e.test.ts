@@ -35,7 +35,7 @@ describe('import', () => {
     expect(posts(emulator)).toBe(2);
   });
 
-  it('prints to stdout with --out -, taking componentId from the project file; without one it says how to give it', async () => {
+  it('prints to stdout with --out -, taking componentId from the live widgetId, else the project file; without either it says how to give it', async () => {
     emulator = await startTestEmulator();
     await setLive(emulator, 'acme', ['a.example']);
     project = await tempProject({ 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_project\n' });
@@ -46,7 +46,12 @@ describe('import', () => {
 
     const bare = await tempProject();
     try {
-      const missing = await cli(['import', '--scope', 'team/acme'], { cwd: bare.dir, emulator });
+      // The live invitation shows its component (widgetId): import writes it, no flag needed.
+      const shown = await cli(['import', '--scope', 'team/acme', '--out', '-'], { cwd: bare.dir, emulator });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain('componentId: cmp_e2e');
+      // A scope without an active autojoin invitation shows none.
+      const missing = await cli(['import', '--scope', 'team/none'], { cwd: bare.dir, emulator });
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('--component-id');
     } finally {

@@ -31,6 +31,8 @@ function estate(): EmulatorData {
   const first = data.scopes['team/scope-0001'];
   if (!big || !first) throw new Error('generateData changed its scope names');
   first.invitations = big.invitations.map((invitation) => ({ ...invitation, id: `big-${invitation.id}` }));
+  // The service shows the component (widgetId): the estate was written with the policies' one.
+  for (const scope of Object.values(data.scopes)) scope.componentId = 'cmp_e2e';
   return data;
 }
 

@@ -125,10 +125,10 @@ describe('routing', () => {
     expect(notFound.body).toEqual({ statusCode: 404, message: 'Cannot GET /api/v2/invitations/autojoin', error: 'Not Found' });
     const wrongMethod = await peer.get('/api/v1/invitations/autojoin');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(wrongMethod.headers.get('allow')).toBe('POST, DELETE');
     const postToListing = await peer.post(`${LIST}/team/scope-0001`, {});
     expect(postToListing.status).toBe(405);
-    expect(postToListing.headers.get('allow')).toBe('GET');
+    expect(postToListing.headers.get('allow')).toBe('GET, DELETE');
   });
 
   it('bad percent-encoding in a segment is a 400', async () => {

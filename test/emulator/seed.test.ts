@@ -38,7 +38,7 @@ describe('generateData', () => {
     expect(scope?.autojoin?.invitation.groups).toEqual(invitations[0]?.groups);
     const accepted = invitations.find((invitation) => (invitation.accepts ?? []).length > 0);
     expect(accepted?.accepts?.[0]).toEqual({
-      id: expect.any(String), accountId: 'acc_emulator', projectId: 'prj_emulator', acceptedAt: expect.any(String), target: accepted?.target[0],
+      id: expect.any(String), accountId: 'acc_emulator', projectId: 'prj_emulator', acceptedAt: expect.any(String), target: accepted?.target[0], status: 'accepted',
     });
     expect(invitations.some((invitation) => invitation.modifiedAt === null)).toBe(true);
     const mobile = invitations.map((invitation) => invitation.formSubmissionData as Record<string, { value?: unknown }> | null);

@@ -30,6 +30,8 @@ interface EmulatorFlags {
   domainTargets?: boolean;
   unpaginated?: boolean;
   byGroup: boolean;
+  groups: boolean;
+  postMetadata: 'keep' | 'replace' | 'ignore';
   maxInFlight?: string;
 }
 
@@ -38,7 +40,7 @@ export function register(program: Command): void {
   program
     .command('emulator')
     .description(
-      'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls, auth, webmail rejection, ' +
+      'Runs a local emulator of the Invitation Service on 127.0.0.1: all six calls and the two DELETE calls of the SDKs, auth, webmail rejection, ' +
         'pagination. Prints "listening on http://127.0.0.1:PORT" on stdout once it accepts requests; notices go to ' +
         'stderr. It accepts the key in AUTOJOIN_API_KEY and the token in AUTOJOIN_ACCESS_TOKEN, or the local defaults ' +
         `${DEFAULT_API_KEY} / ${DEFAULT_ACCESS_TOKEN} when they are unset. Stop it with Ctrl-C (SIGINT) or SIGTERM.`,
@@ -63,6 +65,12 @@ export function register(program: Command): void {
     .option('--domain-targets', "list the autojoin invitation with {type: \"domain\"} targets (the real service has none; readers then skip call 2b)")
     .option('--unpaginated', 'answer every invitation of a scope in one page, ignoring ?start= (as the SDKs assume)')
     .option('--no-by-group', 'answer the deprecated by-group listing with 404, as after its removal')
+    .option('--no-groups', 'answer invitations without groups and accepts, as the newer API reference shows call 2 / 2b')
+    .addOption(
+      new Option('--post-metadata <mode>', 'what a POST without metadata does to the stored metadata: keep it, replace it with none, or ignore (keep no metadata at all)')
+        .choices(['keep', 'replace', 'ignore'])
+        .default('keep'),
+    )
     .addHelpText(
       'after',
       `
@@ -124,6 +132,8 @@ function emulatorOptions(flags: EmulatorFlags, env: NodeJS.ProcessEnv): Emulator
     domainTargets: flags.domainTargets ?? false,
     unpaginated: flags.unpaginated ?? false,
     byGroup: flags.byGroup,
+    groups: flags.groups,
+    postMetadata: flags.postMetadata,
     maxInFlight: flags.maxInFlight === undefined ? undefined : integer('--max-in-flight', flags.maxInFlight, 100_000),
   };
 }

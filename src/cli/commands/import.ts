@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .option('--exclude-scope <TYPE/ID>', 'leave this scope out of those listed (repeatable)', collect)
     .option('--scopes-from <file>', 'read the scopes from FILE (- for stdin): one TYPE/ID a line (# comments), or a plan JSON')
     .option('--out <dir>', 'directory to write the files into, or - for stdout', '.')
-    .option('--component-id <id>', 'componentId to write (default: defaults.componentId of autojoin-sync.yaml)')
+    .option('--component-id <id>', 'componentId to write where the live invitation shows none (its componentId or widgetId is written when shown; default: defaults.componentId of autojoin-sync.yaml)')
     .option('--force', 'overwrite existing files')
     .addHelpText(
       'after',
