@@ -44,7 +44,8 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
   const { paths, base: cwd } = options.settings;
   const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), { paths, cwd, project, secrets: options.secrets });
-  const plan = builder.finish(lastApplied);
+  const outside = desired.declaredOutside();
+  const plan = outside.length === 0 ? builder.finish(lastApplied) : { ...builder.finish(lastApplied), declaredOutside: outside };
   refuseOwnedElsewhere(plan, options.takeOwnership);
   return { plan, load: desired.loaded() };
 }
