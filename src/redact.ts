@@ -4,14 +4,28 @@
  * posted or saved (the output sinks of src/run/output.ts). A server (or a proxy) can echo a key
  * in many shapes, and our own renderers re-encode what it echoed, so each secret is caught as
  * written, in any letter case, JSON-escaped, markdown-escaped (as src/render/escape.ts writes
- * it), URL-encoded, and base64-encoded (standard and URL alphabets, on its own or inside a
+ * it), URL-encoded (as encodeURIComponent writes it, or every character), hex-encoded, split by
+ * zero-width characters, and base64-encoded (standard and URL alphabets, on its own or inside a
  * longer encoded string such as a Basic credential).
+ *
+ * Redaction runs on whole values, before any cut: a value shortened for display goes through
+ * {@link cutText}, which redacts the whole value first; a text that was never whole (a capped
+ * stream such as git's stderr) goes through {@link scrubCutEdges}, which also hides any prefix
+ * or suffix of four or more characters of a known form at the cut.
  */
 import { escapeControls, escapeMarkdown } from './render/escape.js';
 
 
 /** Replaces every known form of the secrets given with `***`. */
 export type Redactor = (text: string) => string;
+
+/** Characters that render as nothing; a secret split by them still reads as the secret. */
+const ZERO_WIDTH = '\\u00AD\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF';
+/** One invisible character, raw or as the renderers escape it (`\\u{200b}`, `\\xad`, JSON's `\\u200b`, markdown's `&#92;u{200b}`). */
+const INVISIBLE = `(?:[${ZERO_WIDTH}]|(?:\\\\|&#92;)(?:u\\{[0-9a-f]{1,6}\\}|x[0-9a-f]{2}|u[0-9a-f]{4}))`;
+const HAS_ZERO_WIDTH = new RegExp(INVISIBLE, 'iu');
+/** Shortest part of a secret's form, at a cut, that is still hidden (shorter ones would hit ordinary words). */
+export const MIN_CUT_PART = 4;
 
 /** Shortest base64 run of a secret inside a longer encoding that is still replaced; shorter runs would hit ordinary words. */
 const MIN_EMBEDDED_RUN = 6;
@@ -23,7 +37,86 @@ const MIN_EMBEDDED_RUN = 6;
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const pattern = secretPattern(secrets);
   if (pattern === null) return (text) => text;
-  return (text) => text.replace(pattern, '***');
+  let split: RegExp | undefined; // built on the first text that holds a zero-width character
+  return (text) => {
+    const replaced = text.replace(pattern, '***');
+    if (!HAS_ZERO_WIDTH.test(replaced)) return replaced;
+    split ??= splitPattern(secrets);
+    return replaced.replace(split, '***');
+  };
+}
+
+/** @returns a pattern matching every form of every secret with zero-width characters anywhere inside it. */
+function splitPattern(secrets: readonly (string | undefined)[]): RegExp {
+  const between = `${INVISIBLE}*`;
+  const alternatives = allForms(secrets).map((form) => Array.from(form, escapeRegExp).join(between));
+  return new RegExp(alternatives.join('|'), 'giu');
+}
+
+function allForms(secrets: readonly (string | undefined)[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === undefined || secret === '') continue;
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** The run's secrets, named once by the front end (src/run/output.ts); every output passes {@link redactText}. */
+let runRedactor: Redactor = (text) => text;
+let runForms: string[] = [];
+
+/** Names the run's secrets (undefined and blank values are skipped). */
+export function setRunSecrets(secrets: readonly (string | undefined)[]): void {
+  const values = secrets.filter((value): value is string => value !== undefined && value.trim() !== '');
+  runRedactor = createRedactor(values);
+  runForms = allForms(values).filter((form) => form.length > MIN_CUT_PART).map((form) => form.toLowerCase());
+}
+
+/** @returns `text` with every form of every secret of the run replaced by `***`. */
+export function redactText(text: string): string {
+  return runForms.length === 0 ? text : runRedactor(text);
+}
+
+/**
+ * @returns `value` redacted whole, then cut to at most `max` characters (the last one `…`);
+ *   what remains at the cut that starts a form of a secret is hidden too.
+ */
+export function cutText(value: string, max: number): string {
+  const redacted = redactText(value);
+  if (redacted.length <= max) return redacted;
+  return `${scrubCutEdges(redacted.slice(0, max - 1), { end: true })}…`;
+}
+
+/**
+ * For a text cut out of a longer one it never saw whole (a capped stream): hides a prefix of a
+ * form of a secret (at least {@link MIN_CUT_PART} characters) that ends the text when it was cut
+ * at its end, and a suffix of one that starts it when it was cut at its start, then redacts it.
+ */
+export function scrubCutEdges(text: string, cut: { start?: boolean; end?: boolean }): string {
+  let result = redactText(text);
+  if (runForms.length === 0) return result;
+  const lower = result.toLowerCase();
+  if (cut.end) {
+    const part = longestPart(runForms, (length, form) => lower.endsWith(form.slice(0, length)), lower.length);
+    if (part > 0) result = `${result.slice(0, result.length - part)}***`;
+  }
+  if (cut.start) {
+    const part = longestPart(runForms, (length, form) => lower.startsWith(form.slice(form.length - length)), lower.length);
+    if (part > 0) result = `***${result.slice(part)}`;
+  }
+  return result;
+}
+
+/** @returns the longest length (≥ MIN_CUT_PART, shorter than the form) for which `matches` holds, or 0. */
+function longestPart(forms: readonly string[], matches: (length: number, form: string) => boolean, available: number): number {
+  let best = 0;
+  for (const form of forms) {
+    for (let length = Math.min(form.length - 1, available); length >= MIN_CUT_PART && length > best; length -= 1) {
+      if (matches(length, form)) best = length;
+    }
+  }
+  return best;
 }
 
 /**
@@ -32,24 +125,22 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
  *   redactor replaces; where a policy file holds a secret), or null when there is none
  */
 export function secretPattern(secrets: readonly (string | undefined)[]): RegExp | null {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret === undefined || secret === '') continue;
-    for (const form of secretForms(secret)) forms.add(form);
-  }
-  if (forms.size === 0) return null;
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(alternatives.join('|'), 'giu');
+  const forms = allForms(secrets);
+  if (forms.length === 0) return null;
+  return new RegExp(forms.map(escapeRegExp).join('|'), 'giu');
 }
 
 /**
  * @returns the shapes a secret is looked for in (also what the action registers with the
  *   runner's log masking): as written, trimmed, lower and upper case, JSON-, terminal- and
- *   markdown-escaped, URL-encoded, base64 and base64url, and the parts of its base64 that stay
- *   the same at any offset inside a longer encoded string.
+ *   markdown-escaped, URL-encoded (as encodeURIComponent does, and every byte), hex, base64 and
+ *   base64url, and the parts of its base64 that stay the same at any offset inside a longer
+ *   encoded string.
  */
 export function secretForms(secret: string): string[] {
-  const forms = new Set<string>([secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret)]);
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  const everyByte = hex.replace(/../gu, (pair) => `%${pair.toUpperCase()}`);
+  const forms = new Set<string>([secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret), hex, everyByte]);
   for (const written of [secret, secret.trim()]) {
     // As a renderer writes it: inside a JSON string, escaped for a terminal, escaped for markdown.
     for (const shown of [written, JSON.stringify(written).slice(1, -1)]) {

@@ -1,7 +1,12 @@
 /**
  * The one sticky pull-request comment. A hidden marker at the top of the body identifies the
  * comment this action owns; each run finds it among the PR's issue comments (all pages) and
- * edits it in place, so a PR shows one plan however often it is pushed. The token goes only into
+ * edits it in place, so a PR shows one plan however often it is pushed. Only a comment this
+ * action's identity wrote is taken: anyone can post the marker (a pull request's author first of
+ * all), and a plan written into their comment would be text they can edit. The identity is
+ * `github-actions[bot]` for GITHUB_TOKEN (the comment's `user.login`, or the app it was
+ * `performed_via_github_app`), or the login the input `comment-author` names for an App
+ * (`NAME[bot]`) or a personal token; `GET /user` is refused for integration tokens, so it is not asked. The token goes only into
  * the Authorization header of requests to the configured API origin (a `Link: next` URL on any
  * other origin is not followed), and never into an error message.
  */
@@ -13,14 +18,29 @@ export function commentMarker(path: string): string {
   return normalized === '.' ? '<!-- autojoin-sync:plan -->' : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, '')} -->`;
 }
 
+/** The identity GITHUB_TOKEN comments as. */
+export const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
+
 /** Where and as whom to comment. */
 export interface CommentTarget extends RepoTarget {
   issueNumber: number;
+  /** The login this action's comments are written by (default {@link DEFAULT_COMMENT_AUTHOR}). */
+  author?: string;
 }
 
 interface IssueComment {
   id: number;
   body?: string;
+  user?: { login?: string } | null;
+  performed_via_github_app?: { slug?: string } | null;
+}
+
+/** @returns whether `comment` was written by `author`: its user, or the GitHub App it was performed via (`slug[bot]`). */
+export function writtenBy(comment: IssueComment, author: string): boolean {
+  const wanted = author.toLowerCase();
+  if (comment.user?.login?.toLowerCase() === wanted) return true;
+  const app = comment.performed_via_github_app?.slug;
+  return typeof app === 'string' && `${app.toLowerCase()}[bot]` === wanted;
 }
 
 /**
@@ -49,7 +69,8 @@ async function findComment(target: CommentTarget, firstPage: string, marker: str
   let next: string | undefined = firstPage;
   for (let page = 0; next && page < 100; page++) {
     const { data, link } = await requestWithLink(target, 'GET', next);
-    const found = (data as IssueComment[]).find((comment) => comment.body?.includes(marker));
+    const author = target.author ?? DEFAULT_COMMENT_AUTHOR;
+    const found = (data as IssueComment[]).find((comment) => comment.body?.includes(marker) && writtenBy(comment, author));
     if (found) return found;
     next = nextPagePath(link, target.apiUrl);
   }

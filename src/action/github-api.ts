@@ -4,6 +4,7 @@
  * API origin (a `Link: next` URL on any other origin is not followed), never in an error message.
  */
 import { VERSION } from '../version.js';
+import { cutText, redactText } from '../redact.js';
 
 /** A repository of the REST API, and as whom to call it. */
 export interface RepoTarget {
@@ -87,9 +88,9 @@ function headers(token: string, hasBody: boolean): Record<string, string> {
 function apiMessage(text: string): string {
   try {
     const parsed = JSON.parse(text) as { message?: unknown };
-    if (typeof parsed.message === 'string') return parsed.message.slice(0, 200);
+    if (typeof parsed.message === 'string') return cutText(parsed.message, 200);
   } catch {
     // not JSON: fall through to the raw text
   }
-  return text.replace(/\s+/g, ' ').slice(0, 200);
+  return cutText(redactText(text).replace(/\s+/g, ' '), 200);
 }

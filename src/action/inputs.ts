@@ -19,6 +19,8 @@ export interface ActionInputs {
   apiKey?: string;
   githubToken?: string;
   comment: boolean;
+  /** The login the sticky comment must be written by (`github-actions[bot]` for GITHUB_TOKEN; `NAME[bot]` for an App). */
+  commentAuthor: string;
   pruneFrom?: string;
   /** Prune from git history (`--prune` / `--no-prune`); unset: the project file's `prune`, else on. */
   prune?: boolean;
@@ -72,6 +74,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     apiKey: text('api-key'),
     githubToken: text('github-token'),
     comment: bool('comment', text('comment'), true),
+    commentAuthor: text('comment-author') ?? 'github-actions[bot]',
     pruneFrom: text('prune-from'),
     prune: optionalBool('prune', text('prune')),
     allowNoPolicies: bool('allow-no-policies', text('allow-no-policies'), false),

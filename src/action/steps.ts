@@ -265,7 +265,7 @@ export async function writeJobSummary(markdown: string): Promise<void> {
 async function publishComment(inputs: ActionInputs, context: WorkflowContext, body: string): Promise<void> {
   if (!inputs.comment || context.pullNumber === undefined || !context.owner || !context.repo) return;
   if (!inputs.githubToken) { core.warning('no github-token: the plan is in the job summary only'); return; }
-  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber };
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
   try {
     const result = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
     core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);

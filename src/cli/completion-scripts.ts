@@ -3,6 +3,11 @@
  * long flags, and for `--scope`, `--exclude-scope` and `--replace` the TYPE/ID keys the policy
  * files under the current directory declare (the script asks `autojoin-sync completion --list-scopes`
  * when it completes one, so the list follows the files). Pure: tree in, text out.
+ *
+ * Every word the policy files give (a scope id such as `x$(touch f)` is valid) is data: no script
+ * passes one where the shell would expand it (bash's `compgen -W` expands `$(…)` and backticks),
+ * and each is offered quoted as its shell reads it back (bash `printf %q`, zsh's and fish's own
+ * quoting of a completion), so accepting one runs nothing either.
  */
 
 /** What a script completes: each subcommand with its summary and long flags. */
@@ -41,7 +46,13 @@ _autojoin_sync() {
   fi
   case "$prev" in
     ${SCOPE_FLAGS.join('|')})
-      COMPREPLY=( $(compgen -W "$(${LIST_SCOPES})" -- "$cur") )
+      # Keys from the policy files are data: compared as text, offered quoted (never through compgen -W, which expands them).
+      COMPREPLY=()
+      compopt +o filenames 2>/dev/null
+      local key
+      while IFS= read -r key; do
+        [[ "$key" == "$cur"* ]] && COMPREPLY+=( "$(printf '%q' "$key")" )
+      done < <(${LIST_SCOPES})
       return ;;
   esac
   case "\${COMP_WORDS[1]}" in
@@ -74,7 +85,10 @@ ${described}
   fi
   case \${words[CURRENT-1]} in
     ${SCOPE_FLAGS.join('|')})
-      compadd -- \${(f)"$(${LIST_SCOPES})"}
+      # Keys from the policy files are data: one a line, added as they are; compadd quotes each when it is inserted.
+      local -a keys
+      keys=( "\${(@f)$(${LIST_SCOPES})}" )
+      compadd -- "\${keys[@]}"
       return ;;
   esac
   case \${words[2]} in

@@ -14,7 +14,16 @@ export interface CommandEntry {
   /** What the top-level help shows after the name, e.g. `[options] [path...]` (test/cli/program.test.ts keeps it true). */
   usage: string;
   summary: string;
-  load: () => Promise<{ register(program: Command): void }>;
+  load: () => Promise<{ register(program: Command, context: RegisterContext): void }>;
+}
+
+/**
+ * What a command may need of the tree it joins, handed to it (a command module never imports
+ * this one: `completion` lists every command's flags through `fullProgram`).
+ */
+export interface RegisterContext {
+  /** @returns the tree with every command loaded in full. */
+  fullProgram(): Promise<Command>;
 }
 
 /** Every command, in help order; each lives in ./commands/<name>.ts. */
@@ -66,8 +75,9 @@ export async function buildProgram(argv: readonly string[], loadAll = false): Pr
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   addOutputOptions(program);
   const wanted = commandNamed(argv);
+  const context: RegisterContext = { fullProgram: () => buildProgram(['node', 'autojoin-sync'], true) };
   for (const entry of COMMANDS) {
-    if (loadAll || entry.name === wanted) (await entry.load()).register(program);
+    if (loadAll || entry.name === wanted) (await entry.load()).register(program, context);
     else program.command(`${entry.name} ${entry.usage}`.trim());
     program.commands.at(-1)?.summary(entry.summary);
   }

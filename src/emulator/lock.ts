@@ -6,12 +6,18 @@
  * loads the state until after its last write; a second one waits for it, then loads what the
  * first one wrote.
  *
- * The lock file is created exclusively (O_EXCL) and holds its owner's pid. A lock whose owner is
- * gone (kill -9) is stale: a waiter removes it, under a second exclusive file
- * (`<lock>.break`), so that two waiters never both remove it and one of them a fresh lock.
+ * The lock file is created exclusively (O_EXCL) and holds its owner's pid, a nonce, its host and
+ * when the process started. A lock whose owner is gone (kill -9) is stale: a waiter removes it,
+ * under a second exclusive file (`<lock>.break`), so that two waiters never both remove it and
+ * one of them a fresh lock. A pid the system has since given to another process (after a reboot,
+ * or a long time) is not the owner either: where the system shows a process's start time (Linux
+ * `/proc`), a live pid that started at another time than the lock says is stale too. The waiter
+ * says what it waits for: the pid, its host and when it started.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
 /** A held lock; release it once, after the last write. */
@@ -37,16 +43,16 @@ export async function lockDataFile(dataFile: string, options: LockOptions = {}):
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   let told = false;
   for (;;) {
-    const token = `${process.pid} ${randomUUID()}\n`;
+    const token = `${process.pid} ${randomUUID()} ${hostname()} ${Math.round(performance.timeOrigin)}\n`;
     if (await tryCreate(lockFile, token)) return heldLock(lockFile, token);
     const holder = await holderOf(lockFile);
-    if (holder === 'stale' || (typeof holder === 'number' && !isAlive(holder))) {
+    if (holder === 'stale' || (holder !== null && !holdsIt(holder))) {
       await breakStale(lockFile, holder);
       continue;
     }
-    const who = typeof holder === 'number' ? `process ${holder}` : 'another process';
+    const who = holder === null ? 'another process' : describeHolder(holder);
     if (Date.now() > deadline) throw new Error(`emulator data file ${dataFile} is in use by ${who} (lock ${lockFile}); stop it, or remove the lock if that process is gone`);
-    if (!told) options.onWait?.(`waiting for ${who}, which is using ${dataFile}`);
+    if (!told) options.onWait?.(`waiting for ${who}, which is using ${dataFile} (lock ${lockFile}; giving up in ${Math.round((deadline - Date.now()) / 1000)} s)`);
     told = true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -78,24 +84,80 @@ async function tryCreate(lockFile: string, content: string): Promise<boolean> {
   return true;
 }
 
-/** The pid in the lock; `stale` for a lock left empty too long; null when it is gone or just being written. */
-async function holderOf(lockFile: string): Promise<number | 'stale' | null> {
+/** Who a lock file names: `pid nonce host start` (older locks: `pid nonce`). */
+interface Holder {
+  pid: number;
+  /** The lock's whole text: the same holder is the same text. */
+  text: string;
+  host?: string;
+  /** When the holding process started (ms since the epoch). */
+  startedAt?: number;
+}
+
+/** The holder in the lock; `stale` for a lock left empty too long; null when it is gone or just being written. */
+async function holderOf(lockFile: string): Promise<Holder | 'stale' | null> {
   const text = await readFile(lockFile, 'utf8').catch(() => null);
   if (text === null) return null;
-  const pid = Number.parseInt(text, 10);
-  if (Number.isInteger(pid) && pid > 0) return pid;
+  const [pidText = '', , host, start] = text.trim().split(' ');
+  const pid = Number.parseInt(pidText, 10);
+  if (Number.isInteger(pid) && pid > 0) {
+    const startedAt = Number(start);
+    return { pid, text, host, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : undefined };
+  }
   return (await isOlderThan(lockFile, ABANDONED_MS)) ? 'stale' : null;
 }
 
+/** Slack between the start time a process records and the one the system shows. */
+const START_SLACK_MS = 5_000;
+
+/**
+ * @returns whether the lock's holder still runs: its pid is alive and, where the system shows a
+ *   process's start time, started when the lock says (else the pid is another process now). A
+ *   holder on another host cannot be checked: it is taken to run.
+ */
+function holdsIt(holder: Holder): boolean {
+  if (holder.host !== undefined && holder.host !== hostname()) return true;
+  if (!isAlive(holder.pid)) return false;
+  if (holder.startedAt === undefined) return true;
+  const started = processStartedAt(holder.pid);
+  return started === undefined || Math.abs(started - holder.startedAt) <= START_SLACK_MS;
+}
+
+/** `process 123 on host ci-7, started 2026-11-26T10:00:00Z` */
+function describeHolder(holder: Holder): string {
+  const host = holder.host !== undefined && holder.host !== hostname() ? ` on host ${holder.host}` : '';
+  const started = holder.startedAt === undefined ? '' : `, started ${new Date(holder.startedAt).toISOString().replace(/\.\d+Z$/u, 'Z')}`;
+  return `process ${holder.pid}${host}${started}`;
+}
+
+/** @returns when process `pid` started (ms since the epoch), from Linux `/proc`; undefined elsewhere. */
+export function processStartedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]); // field 22 of the line, counted after the command name
+    const boot = /^btime (\d+)$/mu.exec(readFileSync('/proc/stat', 'utf8'));
+    if (!boot || !Number.isFinite(ticks)) return undefined;
+    return Number(boot[1]) * 1000 + (ticks / CLOCK_TICKS) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: the unit of /proc start times, 100 on every Linux port. */
+const CLOCK_TICKS = 100;
+
 /** Removes the lock only if it still holds `holder`, with `<lock>.break` held so no other waiter does the same meanwhile. */
-async function breakStale(lockFile: string, holder: number | 'stale'): Promise<void> {
+async function breakStale(lockFile: string, holder: Holder | 'stale'): Promise<void> {
   const guard = `${lockFile}.break`;
   if (!(await tryCreate(guard, `${process.pid}\n`))) {
     if (await isOlderThan(guard, ABANDONED_MS)) await rm(guard, { force: true });
     return;
   }
   try {
-    if ((await holderOf(lockFile)) === holder) await rm(lockFile, { force: true });
+    const now = await holderOf(lockFile);
+    const same = now === holder || (now !== null && now !== 'stale' && holder !== 'stale' && now.text === holder.text);
+    if (same) await rm(lockFile, { force: true });
   } finally {
     await rm(guard, { force: true });
   }

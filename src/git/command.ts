@@ -7,6 +7,7 @@
  * around the policy paths: repository.ts.
  */
 import { spawn } from 'node:child_process';
+import { scrubCutEdges } from '../redact.js';
 
 /** Most bytes of output collected from one git call; streamed calls have no cap. */
 const MAX_COLLECTED = 64 * 1024 * 1024;
@@ -46,6 +47,7 @@ export interface GitProcess {
 export function startGit(args: readonly string[], options: GitOptions & { onData: (chunk: Buffer) => void }): GitProcess {
   const child = spawn('git', args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
+  let capped = false;
   let failure: Error | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     if (failure) return;
@@ -58,6 +60,7 @@ export function startGit(args: readonly string[], options: GitOptions & { onData
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < 65_536) stderr += chunk;
+    else capped = true;
   });
   child.stdin.on('error', () => undefined); // git may exit before reading all of stdin; 'close' reports why
   const done = new Promise<void>((resolve, reject) => {
@@ -65,7 +68,8 @@ export function startGit(args: readonly string[], options: GitOptions & { onData
     child.on('close', (code) => {
       if (failure) reject(failure);
       else if (code === 0) resolve();
-      else reject(gitFailed(args, options.context, stderr));
+      // Past the cap, a secret may straddle the cut: what ends the kept text is scrubbed.
+      else reject(gitFailed(args, options.context, capped ? scrubCutEdges(stderr, { end: true }) : stderr));
     });
   });
   const write = (text: string): Promise<void> =>

@@ -187,6 +187,16 @@ export interface Plan {
   drift: DriftReport[];
   /** What this plan cannot know from the service's answers (no `groups`, no `metadata`), one sentence each; absent when nothing. */
   notes?: string[];
+  /** Scopes pruning leaves alone because a policy file outside the paths declares them now (absent when none), by key. */
+  declaredOutside?: DeclaredOutside[];
+}
+
+/** A scope no policy file under the paths declares, kept from pruning by a file outside them. */
+export interface DeclaredOutside {
+  key: ScopeKey;
+  /** The file that declares it, relative to the working directory, and the line of its document. */
+  file: string;
+  line: number;
 }
 
 /** Counts over a plan, derived by `summarize` (derived.ts). */

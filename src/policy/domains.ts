@@ -113,6 +113,17 @@ function checkShape(text: string): DomainFinding | null {
   return null;
 }
 
+/**
+ * @returns the domain a lookup means, as validate's suggestion words it: the part after the last
+ *   '@' of an email address, the host of a URL, else the text as it is
+ */
+export function domainPartOf(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.includes('@') && !/^[a-z][a-z0-9+.-]*:\/\//iu.test(trimmed)) return trimmed.slice(trimmed.lastIndexOf('@') + 1);
+  if (/^[a-z][a-z0-9+.-]*:\/\//iu.test(trimmed) || trimmed.includes('/')) return hostOfUrl(trimmed) ?? trimmed;
+  return trimmed;
+}
+
 function hostOfUrl(text: string): string | null {
   try {
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;

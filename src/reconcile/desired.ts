@@ -13,6 +13,7 @@ import { inShardOf, parseShard, type Shard } from '../plan/index.js';
 import { firstItems, plural } from '../text.js';
 import { hint, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
+import type { DeclaredOutside } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
@@ -76,11 +77,15 @@ export interface DesiredScopes {
    * @returns the load's end, or null when loading had ended before the stop
    */
   restOfLoad: () => Promise<{ load: LoadResult; failed: boolean } | null>;
+  /** Prune candidates a policy file outside the paths declares (not pruned), once the stream has ended. */
+  declaredOutside: () => DeclaredOutside[];
 }
 
 /** Where loading stood when the stream was stopped: how to finish it. */
 interface LoadStop {
   rest?: () => Promise<{ load: LoadResult; failed: boolean }>;
+  /** Set by the prune step: candidates declared outside the paths. */
+  outside?: DeclaredOutside[];
 }
 
 /** @returns the stream of scopes to plan, the load's result once it has ended, and the rest of a stopped load */
@@ -94,7 +99,7 @@ export function desiredScopes(options: MakePlanOptions, request: PlanRequest): D
     if (result === undefined) throw new Error('the scopes to plan were not all read');
     return result;
   };
-  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)) };
+  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)), declaredOutside: () => stop.outside ?? [] };
 }
 
 async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest, stop: LoadStop): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
@@ -104,7 +109,7 @@ async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest, sto
   const held: Policy[] | undefined = options.checkBeforeRead ? [] : undefined;
   const load = yield* loadedScopes(options, request, { declared, held, stop });
   if (held) load.diagnostics.push(...(yield* checkedScopes(held, load, options)));
-  const pruneDiagnostics = yield* prunedScopes(options, request, declared);
+  const pruneDiagnostics = yield* prunedScopes(options, request, declared, stop);
   return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
 }
 
@@ -176,10 +181,11 @@ async function* checkedScopes(held: Policy[], load: LoadResult, options: MakePla
 }
 
 /** Step 3: the prune candidates in the plan, once every declared key is known. @returns the prune's diagnostics still to report */
-async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, declared: ReadonlySet<ScopeKey>): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
+async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, declared: ReadonlySet<ScopeKey>, stop: LoadStop): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
   const { paths, base: cwd, project } = options.settings;
   const context = { paths, cwd, project, secrets: options.secrets };
   const found = await findPruned(request.prune, context, declared);
+  stop.outside = (found.outside ?? []).filter((entry) => request.inPlan({ key: entry.key } as Policy));
   if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
   const seen = new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
   checkTargetsMatched(request.targets, seen);

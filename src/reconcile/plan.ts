@@ -45,7 +45,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const { paths, base: cwd } = options.settings;
   const reading = { paths, cwd, project, secrets: options.secrets };
   const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
-  const plan = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
+  const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
+  const outside = desired.declaredOutside();
+  const plan = outside.length === 0 ? finished : { ...finished, declaredOutside: outside };
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   return { plan, load: desired.loaded() };

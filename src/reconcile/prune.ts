@@ -13,7 +13,7 @@ import { isInside, repositoryRoot } from '../files.js';
 import { discoverPolicyFiles, readPolicySources, type NamedSecret } from '../policy/index.js';
 import { parsePolicyText } from '../policy/plain.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from '../policy/types.js';
-import type { PrunedPolicy } from '../plan/types.js';
+import type { DeclaredOutside, PrunedPolicy } from '../plan/types.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import { hint, wordHint } from '../hint.js';
 import { checkRevision, GitRevisionError, isNullRevision } from '../git/command.js';
@@ -34,6 +34,8 @@ export interface PruneRequest {
 export interface Pruned {
   pruned: PrunedPolicy[];
   diagnostics: Diagnostic[];
+  /** Candidates not pruned because a policy file outside the paths declares them now: where. */
+  outside?: DeclaredOutside[];
 }
 
 export const NOTHING_PRUNED: Pruned = { pruned: [], diagnostics: [] };
@@ -64,7 +66,8 @@ export async function findPruned(request: PruneRequest, context: PruneContext, d
   else if (request.history) found = await prunedFromHistory(context, declared);
   else return NOTHING_PRUNED;
   const kept = keptScopes(context.project);
-  return { ...found, pruned: await notDeclaredElsewhere(found.pruned.filter((policy) => !kept.has(policy.key)), context) };
+  const elsewhere = await notDeclaredElsewhere(found.pruned.filter((policy) => !kept.has(policy.key)), context);
+  return { ...found, pruned: elsewhere.pruned, outside: elsewhere.outside };
 }
 
 /**
@@ -120,18 +123,31 @@ function pastReader(repository: Repository, context: PruneContext, declared: Rea
 
 /**
  * Drops the candidates a policy file outside the paths declares now (moved there, say), so a run
- * over some paths does not clear what a run over others creates. The rest of the repository is
- * read only when there is a candidate. Those files are not this run's to check: one that cannot be
- * read declares nothing, and one with errors declares every key that can be made out in it
- * (keeping a scope is the safe side).
+ * over some paths does not clear what a run over others creates; each one dropped is named with
+ * the file and line that declares it (the plan shows them: a broken fixture that names the
+ * scope id must not block a prune in silence). The rest of the repository is read only when
+ * there is a candidate. Those files are not this run's to check: one that cannot be read declares
+ * nothing, and one with errors declares every key that can be made out in it (keeping a scope is
+ * the safe side).
  */
-async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneContext): Promise<PrunedPolicy[]> {
-  if (candidates.length === 0) return candidates;
+async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneContext): Promise<{ pruned: PrunedPolicy[]; outside: DeclaredOutside[] }> {
+  if (candidates.length === 0) return { pruned: candidates, outside: [] };
   const files = await policyFilesOutside(context.paths, context.cwd);
-  if (files.length === 0) return candidates;
+  if (files.length === 0) return { pruned: candidates, outside: [] };
   const { sources } = await readPolicySources(files, context.cwd);
-  const declared = new Set(sources.flatMap((source) => keysReadable(source, candidates, context.project)));
-  return candidates.filter((policy) => !declared.has(policy.key));
+  const where = new Map<ScopeKey, DeclaredOutside>();
+  for (const source of sources) {
+    for (const { key, line } of keysReadable(source, candidates, context.project)) {
+      if (!where.has(key)) where.set(key, { key, file: shownPath(source.file, context.cwd), line });
+    }
+  }
+  const outside = [...where.values()].filter(({ key }) => candidates.some((policy) => policy.key === key));
+  return { pruned: candidates.filter((policy) => !where.has(policy.key)), outside: outside.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) };
+}
+
+function shownPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, path.resolve(cwd, file));
+  return relative.split(path.sep).join('/');
 }
 
 /** The policy files of the repository around `cwd` (loader's discovery rules) that no path covers. */
@@ -144,27 +160,33 @@ async function policyFilesOutside(paths: readonly string[], cwd: string): Promis
 }
 
 /**
- * The keys a file declares, read by the loader's YAML reader. A YAML error hides its document,
- * and a document without a scopeType (and no default) names no type, so then every candidate
- * whose id a `scope` key of the file names counts too (read leniently, errors or not), whatever its scopeType.
+ * The keys a file declares, read by the loader's YAML reader, each with the line of its document.
+ * A YAML error hides its document, and a document without a scopeType (and no default) names no
+ * type, so then every candidate whose id a `scope` key of the file names counts too (read
+ * leniently, errors or not), whatever its scopeType.
  */
-function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], project: ProjectConfig): ScopeKey[] {
+function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], project: ProjectConfig): { key: ScopeKey; line: number }[] {
   const parsed = parsePolicyText(source);
-  const named = parsed.documents.map(({ data }) => ({ key: keyOf(data, project), scope: data.scope }));
-  const keys = named.flatMap(({ key }) => (key === null ? [] : [key]));
+  const named = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project), scope: data.scope, line: start.line }));
+  const keys = named.flatMap(({ key, line }) => (key === null ? [] : [{ key, line }]));
   if (parsed.diagnostics.length === 0 && named.every(({ key, scope }) => key !== null || scope === undefined)) return keys;
   const mentioned = scopesNamed(source.text);
-  return [...keys, ...candidates.filter((policy) => mentioned.has(policy.scope)).map((policy) => policy.key)];
+  return [...keys, ...candidates.flatMap((policy) => {
+    const line = mentioned.get(policy.scope);
+    return line === undefined ? [] : [{ key: policy.key, line }];
+  })];
 }
 
-/** Every value of a top-level `scope` key the YAML parser can make out, documents with errors included (aliases never expanded). */
-function scopesNamed(text: string): Set<string> {
+/** Every value of a top-level `scope` key the YAML parser can make out, with its line, documents with errors included (aliases never expanded). */
+function scopesNamed(text: string): Map<string, number> {
   const documents = parseAllDocuments(text);
-  const named = new Set<string>();
+  const named = new Map<string, number>();
   for (const document of Array.isArray(documents) ? documents : []) {
     if (!isMap(document.contents)) continue;
     for (const pair of document.contents.items) {
-      if (isScalar(pair.key) && pair.key.value === 'scope' && isScalar(pair.value)) named.add(String(pair.value.value));
+      if (!isScalar(pair.key) || pair.key.value !== 'scope' || !isScalar(pair.value)) continue;
+      const offset = pair.key.range[0];
+      named.set(String(pair.value.value), text.slice(0, offset).split('\n').length);
     }
   }
   return named;

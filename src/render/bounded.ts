@@ -3,6 +3,7 @@
  * head always stays, then as many blocks as fit, preferring the ones ranked first, shown
  * in their original order, then a note saying how many were left out.
  */
+import { cutText } from '../redact.js';
 
 export interface BoundedInput {
   head: string;
@@ -36,7 +37,7 @@ export function joinBounded(input: BoundedInput): string {
   const shown = input.blocks.filter((_, index) => kept.has(index));
   const text = assemble(input, shown, input.omittedNote(input.blocks.length - shown.length));
   // Only a head and footer longer than the limit by themselves can get here.
-  return text.length <= input.maxChars ? text : text.slice(0, input.maxChars);
+  return text.length <= input.maxChars ? text : cutText(text, input.maxChars);
 }
 
 function assemble(input: BoundedInput, blocks: string[], note: string | undefined): string {

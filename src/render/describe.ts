@@ -10,6 +10,7 @@ import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
+import { cutText, redactText } from '../redact.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -126,8 +127,9 @@ export function sentFieldLines(change: Change): string[] {
 
 function shownValue(value: unknown): string {
   // JSON escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi overrides need escapeControls.
-  const text = escapeControls(value === undefined ? 'null' : JSON.stringify(value));
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+  const text = escapeControls(redactText(value === undefined ? 'null' : JSON.stringify(value)));
+  // Redacted whole before the cut: a secret the cut would split is never shown in part.
+  return cutText(text, MAX_VALUE_CHARS);
 }
 
 /** @returns `; 12 joined through it` for a clear whose invitation has accepts, else ''. */
@@ -183,14 +185,15 @@ const SUBJECT_CHARS = 100;
 
 /**
  * @returns `removed by 1a2b3c4d5e6f (2025-01-02) "Retire acme-old"` for a scope pruned from
- *   git history, else null. Control characters of the subject are dropped (it reaches terminals).
+ *   git history, else null. Control characters of the subject are dropped (it reaches terminals);
+ *   bidi, zero-width and other format characters are shown escaped (`\u{202e}`), never raw.
  */
 export function removalLine(change: Pick<Change, 'removedBy'>): string | null {
   const by = change.removedBy;
   if (!by) return null;
   // eslint-disable-next-line no-control-regex
-  const clean = by.subject.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
-  const subject = clean.length > SUBJECT_CHARS ? `${clean.slice(0, SUBJECT_CHARS - 1)}…` : clean;
+  const clean = escapeControls(redactText(by.subject).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim());
+  const subject = cutText(clean, SUBJECT_CHARS);
   return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
 }
 

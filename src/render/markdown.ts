@@ -1,3 +1,4 @@
+import { declaredOutsideLines } from './declared-outside.js';
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
@@ -60,6 +61,7 @@ function planBlocks(plan: Plan, view: PlanView): Block[] {
   return [
     ...plan.changes.filter((change) => change.origin === undefined).map(ofChange),
     ...(notManaged === null ? [] : [{ text: notManaged, rank: 0.5, size: 0 }]),
+    ...declaredOutsideBlock(plan),
     ...(driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }]),
     ...plan.changes.filter((change) => change.origin !== undefined).map(ofChange),
   ];
@@ -91,6 +93,14 @@ function renderNotManaged(plan: Plan, view: PlanView): string | null {
   const more = plan.notManagedHere.length - shown.length;
   const rest = more > 0 ? `\n- …and ${more} more (the plan JSON lists them all)` : '';
   return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>\n\n${shown.join('\n')}${rest}\n\n</details>`;
+}
+
+/** The scopes a file outside the paths keeps from pruning, as an open `<details>` list (at most 50 named). */
+function declaredOutsideBlock(plan: Plan): { text: string; rank: number; size: number }[] {
+  const [headline, ...entries] = declaredOutsideLines(plan, NOT_MANAGED_SHOWN);
+  if (headline === undefined) return [];
+  const list = entries.map((entry) => `- ${escapeMarkdown(entry)}`).join('\n');
+  return [{ text: `<details open><summary>${escapeMarkdown(headline)}</summary>\n\n${list}\n\n</details>`, rank: 0.5, size: 0 }];
 }
 
 function renderDetails(change: Change, view: ChangeView): string {

@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import type { Change, ChangeKind, Plan } from '../plan/types.js';
 import { scopeLabel } from './describe.js';
 import { changeView, planView, type PlanView } from './view.js';
+import { DECLARED_OUTSIDE_SHOWN, declaredOutsideLines } from './declared-outside.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -38,7 +39,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const view = planView(plan);
   const paint = palette(options.color);
   const head = view.target === null ? '' : `${view.target}\n\n`;
-  const tail = ownershipLines(view, options.verbose === true);
+  const outside = declaredOutsideLines(plan, options.verbose === true ? undefined : DECLARED_OUTSIDE_SHOWN).map((line, index) => (index === 0 ? `${line}\n` : `    ${line}\n`));
+  const tail = ownershipLines(view, options.verbose === true) + outside.join('');
   const drift = driftSection(plan, view, paint);
   if (plan.changes.length === 0) return `${head}${drift}${view.counts}\n${tail}`;
   const own = plan.changes.filter((change) => change.origin === undefined).map((change) => renderChange(change, paint));

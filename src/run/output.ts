@@ -10,21 +10,22 @@
  * the action's annotations, outputs, summary and comment).
  */
 import { writeFileAtomic, type WriteOptions } from '../files.js';
-import { createRedactor, type Redactor } from '../redact.js';
+import { redactText, setRunSecrets } from '../redact.js';
 
-let redactor: Redactor = (text) => text;
 let hasSecrets = false;
 
-/** Names the run's secrets (undefined and empty values are skipped); every sink hides them from then on. */
+/**
+ * Names the run's secrets (undefined and empty values are skipped); every sink hides them from
+ * then on, and so does every cut of a value for display (cutText in src/redact.ts).
+ */
 export function setOutputSecrets(secrets: readonly (string | undefined)[]): void {
-  const values = secrets.filter((value): value is string => value !== undefined && value.trim() !== '');
-  redactor = createRedactor(values);
-  hasSecrets = values.length > 0;
+  setRunSecrets(secrets);
+  hasSecrets = secrets.some((value) => value !== undefined && value.trim() !== '');
 }
 
 /** @returns `text` with every form of every secret of the run replaced by `***`. */
 export function redactOutput(text: string): string {
-  return hasSecrets ? redactor(text) : text;
+  return hasSecrets ? redactText(text) : text;
 }
 
 /** @returns whether the run has any secret to hide (none with the embedded emulator and no key) */
@@ -34,7 +35,7 @@ export function hasOutputSecrets(): boolean {
 
 /** @returns whether `text` holds a secret of the run, in any form the redactor knows. */
 export function holdsSecret(text: string): boolean {
-  return hasSecrets && redactor(text) !== text;
+  return hasSecrets && redactText(text) !== text;
 }
 
 /** Writes a result to stdout, redacted. @returns false when stdout's buffer is full (as stream.write) */

@@ -257,7 +257,7 @@ function checkedBody(spec: CallSpec, { parsed, attempts }: Answer, redact: (text
 }
 
 function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact: (text: string) => string): ServiceError {
-  const message = parsed.ok ? errorMessageOf(parsed.value) : undefined;
+  const message = parsed.ok ? errorMessageOf(parsed.value, redact) : undefined;
   const hints: string[] = [];
   const html = !parsed.ok && parsed.problem.includes('HTML');
   if (message === undefined) hints.push(STATUS_CODES[status] ?? 'error');
@@ -268,7 +268,7 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
     method: spec.method,
     path: spec.path,
     status,
-    serviceMessage: message === undefined ? undefined : redact(message),
+    serviceMessage: message,
     detail: hints.join(' '),
     attempts,
     html,
@@ -280,12 +280,12 @@ function httpError(spec: CallSpec, { status, attempts, parsed }: Answer, redact:
  * else its `error` (some answers carry only `{"error": "…"}`); undefined when neither is
  * text, and the caller falls back to the status text.
  */
-function errorMessageOf(value: unknown): string | undefined {
+function errorMessageOf(value: unknown, redact: (text: string) => string): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { message, error } = value as { message?: unknown; error?: unknown };
-  if (typeof message === 'string' && message.trim() !== '') return oneLineMessage(message);
-  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message);
-  if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error);
+  if (typeof message === 'string' && message.trim() !== '') return oneLineMessage(message, redact);
+  if (Array.isArray(message) && message.length > 0 && message.every((item) => typeof item === 'string')) return oneLineMessage(message, redact);
+  if (typeof error === 'string' && error.trim() !== '') return oneLineMessage(error, redact);
   return undefined;
 }
 

@@ -4,6 +4,7 @@
  * errors, the status and the service's own message, as in
  * `[POST] /api/v1/invitations/autojoin: 400 Domain gmail.com is a webmail domain`.
  */
+import { cutText } from '../redact.js';
 
 /**
  * What kind of failure:
@@ -65,8 +66,12 @@ function formatMessage(init: ServiceErrorInit): string {
   return `[${init.method}] ${init.path}: ${what || init.code}${attempts}`;
 }
 
-/** @returns the service's error message as one line: a list joined with '; ', at most 500 characters. */
-export function oneLineMessage(message: string | string[]): string {
-  const text = (Array.isArray(message) ? message.join('; ') : message).replace(/\s+/gu, ' ').trim();
-  return text.length > 500 ? `${text.slice(0, 499)}…` : text;
+/**
+ * @param redact hides the client's secrets; applied to the whole message before it is cut
+ *   (a key that straddled the cut would otherwise be shown in part)
+ * @returns the service's error message as one line: a list joined with '; ', at most 500 characters.
+ */
+export function oneLineMessage(message: string | string[], redact: (text: string) => string = (text) => text): string {
+  const whole = redact(Array.isArray(message) ? message.join('; ') : message);
+  return cutText(whole.replace(/\s+/gu, ' ').trim(), 500);
 }

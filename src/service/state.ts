@@ -155,7 +155,20 @@ async function readByListing(client: ServiceClient, ref: ScopeRef, listing: List
     return liveScopeOf(ref, autojoin, targets);
   }
   checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
-  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state)), state);
+  const live = liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
+  return withDeactivatedMetadata(withMarkerOf2b(live, autojoin, state), state);
+}
+
+/**
+ * A listing that omits the invitation's `metadata` says nothing about ownership; call 2b, read
+ * anyway, shows the same invitation: its metadata (the ownership marker) is taken from there, so
+ * the ownership guard holds in every read mode and another owner's scope is never written.
+ */
+function withMarkerOf2b(live: LiveScope, autojoin: Invitation | null, state: AutojoinState): LiveScope {
+  const invitation = state.invitation;
+  if (autojoin === null || live.metadata !== undefined || !invitation || !Object.hasOwn(invitation, 'metadata')) return live;
+  if (invitation.id !== autojoin.id) return live;
+  return { ...live, metadata: invitation.metadata ?? null };
 }
 
 /**

@@ -17,6 +17,7 @@ describe('parseInputs', () => {
       apiKey: undefined,
       githubToken: undefined,
       comment: true,
+      commentAuthor: 'github-actions[bot]',
       pruneFrom: undefined,
       prune: undefined,
       allowNoPolicies: false,

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDataFile } from '../../src/emulator/lock.js';
@@ -34,7 +35,8 @@ describe('lockDataFile', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(second).toBe(false);
-    expect(waits).toEqual([`waiting for process ${process.pid}, which is using ${file}`]);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatch(new RegExp(`^waiting for process ${process.pid}, started \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z, which is using ${file} \\(lock ${file}\\.lock; giving up in \\d+ s\\)$`, 'u'));
     await first.release();
     await (await waiting).release();
     expect(second).toBe(true);
@@ -52,6 +54,24 @@ describe('lockDataFile', () => {
     await lock.release();
     expect(existsSync(`${file}.lock`)).toBe(true);
     await again.release();
+  });
+
+  it.skipIf(process.platform !== 'linux')('breaks at once a lock whose pid now belongs to another live process (its start time differs), instead of waiting', async () => {
+    const file = join(dir, 'state.json');
+    // This test's own pid is alive, but it did not start an hour ago: the lock is another process's, long gone.
+    await writeFile(`${file}.lock`, `${process.pid} old-nonce ${hostname()} ${Math.round(performance.timeOrigin) - 3_600_000}\n`);
+    const waits: string[] = [];
+    const lock = await lockDataFile(file, { timeoutMs: 200, onWait: (message) => waits.push(message) });
+    expect(waits).toEqual([]);
+    await lock.release();
+  });
+
+  it('a lock held on another host is waited for, and the message names that host', async () => {
+    const file = join(dir, 'state.json');
+    await writeFile(`${file}.lock`, `${process.pid} nonce other-host.example ${Date.now()}\n`);
+    const waits: string[] = [];
+    await expect(lockDataFile(file, { timeoutMs: 100, onWait: (message) => waits.push(message) })).rejects.toThrow(`is in use by process ${process.pid} on host other-host.example`);
+    expect(waits[0]).toContain(`waiting for process ${process.pid} on host other-host.example`);
   });
 
   it('holds two emulators over one data file apart: the second loads what the first wrote', async () => {
@@ -89,7 +109,7 @@ describe('lockDataFile', () => {
       expect(stdout).toContain('listening on');
     } finally {
       const result = await stop(second);
-      expect(result.stderr).toContain(`waiting for process ${String(first.child.pid)}, which is using ${dataFile}`);
+      expect(result.stderr).toMatch(new RegExp(`waiting for process ${String(first.child.pid)}, started [\\dTZ:-]+, which is using ${dataFile}`, 'u'));
     }
   }, 40_000);
 });

@@ -10,8 +10,14 @@ import { RunError } from '../../run/exit-codes.js';
 import { writeStdout } from '../../run/output.js';
 import { completionScript, SHELLS, type CompletionTree, type Shell } from '../completion-scripts.js';
 
+/** What the command needs of the tree (given by src/cli/program.ts, which this module does not import). */
+interface TreeSource {
+  /** @returns the tree with every command loaded in full, so the script lists each one's flags. */
+  fullProgram(): Promise<Command>;
+}
+
 /** Registers `autojoin-sync completion`. */
-export function register(program: Command): void {
+export function register(program: Command, tree: TreeSource): void {
   program
     .command('completion')
     .description('Print a completion script for bash, zsh or fish: subcommands, flags, and the TYPE/ID keys of the policy files for --scope.')
@@ -25,18 +31,16 @@ Examples:
   $ source <(autojoin-sync completion zsh)         # in ~/.zshrc, after compinit
   $ autojoin-sync completion fish > ~/.config/fish/completions/autojoin-sync.fish`,
     )
-    .action((shell: string | undefined, flags: { listScopes?: boolean }) => runCompletion(program, shell, flags));
+    .action((shell: string | undefined, flags: { listScopes?: boolean }) => runCompletion(tree, shell, flags));
 }
 
-async function runCompletion(program: Command, shell: string | undefined, flags: { listScopes?: boolean }): Promise<void> {
+async function runCompletion(tree: TreeSource, shell: string | undefined, flags: { listScopes?: boolean }): Promise<void> {
   if (flags.listScopes) {
     writeStdout(await declaredKeys());
     return;
   }
   if (!SHELLS.includes(shell as Shell)) throw new RunError(`completion needs a shell: ${SHELLS.join(', ')} (e.g. autojoin-sync completion bash)`);
-  const { buildProgram } = await import('../program.js');
-  // Every command loaded in full, so the script lists each one's flags.
-  const full = await buildProgram(['node', 'autojoin-sync'], true);
+  const full = await tree.fullProgram();
   writeStdout(completionScript(shell as Shell, treeOf(full)));
 }
 

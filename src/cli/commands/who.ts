@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { whoAdmits, type WhoAnswer } from '../../governance/inventory.js';
 import { renderWhoText } from '../../governance/inventory-text.js';
 import { comparableDomains } from '../../comparable-domain.js';
+import { domainPartOf } from '../../policy/domains.js';
 import { parseScopeKey } from '../../scope.js';
 import { readLiveState } from '../../service/state.js';
 import type { ReadMode } from '../../service/types.js';
@@ -40,7 +41,8 @@ export function register(program: Command): void {
       `
 A domain matches whatever its case and whether written in Unicode or punycode (müller.de and
 xn--mller-kva.de are one domain). Expired entries admit nobody and are not listed.
-An argument that names an existing file or directory is a path to search; the others are domains.
+An argument that names an existing file or directory is a path to search; the others are domains
+(of an email address, the part after '@'; of a URL, its host).
 
 Examples:
   $ autojoin-sync who acme.com
@@ -56,7 +58,8 @@ async function runWho(args: string[], flags: WhoFlags): Promise<void> {
   const { domains, paths } = await splitArguments(args, cwd);
   if (domains.length === 0) throw new RunError('who needs at least one domain (every argument named an existing file or directory)');
   const settings = await cliSettings(paths, flags);
-  const answers = whoAdmits(await loadPlacedPolicies(settings), domains);
+  // `who user@acme.com` and `who https://acme.com/x` look up the domain, as validate suggests.
+  const answers = whoAdmits(await loadPlacedPolicies(settings), domains.map(domainPartOf));
   if (flags.live) await markLive(answers, settings);
   writeStdout(flags.format === 'json' ? `${JSON.stringify({ formatVersion: 1, domains: answers }, null, 2)}\n` : renderWhoText(answers, flags.live ?? false));
 }

@@ -3,6 +3,9 @@
  * list a PR's comments (paginated with `per_page`/`page` and a `Link` header, as GitHub does),
  * create one, update one; issues: list a repository's (by `state` and `labels`), create, update;
  * pull requests: list (by `state` and `head`), open, update. `writeStatus` makes create/update answer e.g. 403, as for a fork PR's token.
+ * Comments carry their author as GitHub shows it: `user` ({login, type}) and `performed_via_github_app`
+ * (the app's slug for an App's token, null otherwise); the token's identity is `github-actions[bot]`
+ * unless told, and `GET /user` is refused for a bot's (integration) token, as GitHub refuses it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +22,16 @@ export interface FakeComment {
   id: number;
   issue: number;
   body: string;
-  user: { login: string };
+  user: { login: string; type?: 'User' | 'Bot' };
+  performed_via_github_app?: { slug: string } | null;
+}
+
+/** Whom the fake's token belongs to. */
+export interface FakeIdentity {
+  /** Default `github-actions[bot]` (GITHUB_TOKEN); `NAME[bot]` for an App; a user's login for a personal token. */
+  login: string;
+  /** An App's slug (its comments are `performed_via_github_app`). */
+  app?: string;
 }
 
 export interface FakeIssue {
@@ -51,11 +63,13 @@ export interface FakeGitHub {
   writeStatus: number;
   /** Adds unrelated comments to an issue (to force pagination). */
   seed(issue: number, count: number): void;
+  /** Adds a comment written by someone else (e.g. the pull request's author). */
+  seedComment(issue: number, body: string, login: string): FakeComment;
   close(): Promise<void>;
 }
 
 /** Starts the fake on a free loopback port; `token` is the only one it accepts. */
-export async function startFakeGitHub(owner: string, repo: string, token: string): Promise<FakeGitHub> {
+export async function startFakeGitHub(owner: string, repo: string, token: string, identity: FakeIdentity = { login: 'github-actions[bot]' }): Promise<FakeGitHub> {
   const state = { requests: [] as RecordedRequest[], comments: [] as FakeComment[], issues: [] as FakeIssue[], pulls: [] as FakePull[], nextId: 1000, writeStatus: 0 };
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -69,6 +83,11 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     if (req.headers.authorization !== `Bearer ${token}`) { send(res, 401, { message: 'Bad credentials' }); return; }
     const url = new URL(req.url ?? '/', baseUrl());
+    if (url.pathname === '/user' && req.method === 'GET') {
+      if (identity.login.endsWith('[bot]')) send(res, 403, { message: 'Resource not accessible by integration' });
+      else send(res, 200, { login: identity.login, type: 'User' });
+      return;
+    }
     const list = new RegExp(`^${prefix}/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${prefix}/comments/(\\d+)$`).exec(url.pathname);
     if (list && req.method === 'GET') { listComments(res, url, Number(list[1])); return; }
@@ -102,8 +121,15 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     send(res, 200, slice);
   }
 
-  function addComment(issue: number, body: string): FakeComment {
-    const comment = { id: state.nextId++, issue, body, user: { login: 'github-actions[bot]' } };
+  function addComment(issue: number, body: string, login = identity.login): FakeComment {
+    const app = login === identity.login ? identity.app : undefined;
+    const comment: FakeComment = {
+      id: state.nextId++,
+      issue,
+      body,
+      user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
+      performed_via_github_app: app === undefined ? null : { slug: app },
+    };
     state.comments.push(comment);
     return comment;
   }
@@ -177,6 +203,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     seed(issue, count) {
       for (let i = 0; i < count; i++) addComment(issue, `unrelated comment ${i}`);
     },
+    seedComment: (issue, body, login) => addComment(issue, body, login),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
