@@ -26,7 +26,7 @@ export interface PlanPart {
 }
 
 /** What differs from part to part; every other field is the run context, and must be equal. */
-const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted']);
+const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted', 'notes', 'declaredOutside']);
 
 /**
  * @returns one plan holding every part's changes, scopes, drift and not-managed scopes, in the
@@ -41,7 +41,7 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   checkOneContext(parts);
   checkScopesInShards(parts, shards);
   const first = parts.reduce((earliest, part) => (part.plan.createdAt < earliest.plan.createdAt ? part : earliest));
-  const { shard: _shard, redacted: _redacted, ...context } = first.plan;
+  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, ...context } = first.plan;
   const merged: Plan = {
     ...context,
     changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
@@ -52,6 +52,10 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   };
   const redacted = parts.flatMap(({ plan }) => plan.redacted ?? []).sort(compareScopeKeys);
   if (redacted.length > 0) merged.redacted = redacted;
+  const notes = [...new Set(parts.flatMap(({ plan }) => plan.notes ?? []))];
+  if (notes.length > 0) merged.notes = notes;
+  const outside = new Map(parts.flatMap(({ plan }) => plan.declaredOutside ?? []).map((entry) => [entry.key, entry]));
+  if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
   return merged;
 }
 
