@@ -45,6 +45,8 @@ export interface ActionInputs {
   dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
+  /** apply: record each apply as a GitHub deployment to this environment (src/action/deployments.ts). */
+  deploymentEnvironment?: string;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -80,6 +82,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
+    deploymentEnvironment: text('deployment-environment'),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

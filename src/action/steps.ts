@@ -13,7 +13,9 @@ import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, 
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, planDigest, serializePlan, summarize, type Plan } from '../plan/index.js';
+import { findViolations, planDigest, serializePlan, summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import { planCautions, refusalPrefix } from './refusal.js';
+import { planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -45,12 +47,15 @@ export interface PlanOutputs {
   planJson?: string;
   /** sha256 of that file, for `plan-sha256` (pins it for a later apply). */
   planSha256?: string;
+  /** Scopes changed outside this repository (drift, conflicts): `drift-count`; the plan's counts. */
+  driftCount?: number;
+  counts?: PlanSummary;
 }
 
 /** What a step hands back for the outputs and the step's result. */
 export interface StepOutcome extends PlanOutputs {
-  /** Scopes changed outside this repository (drift and conflicts): the `drift-count` output. */
-  driftCount?: number;
+  /** validate: the SARIF file written for code scanning, the `sarif-file` output. */
+  sarifFile?: string;
   /** adopt: the pull request opened or updated, the `pull-request-url` output. */
   pullRequestUrl?: string;
   exitCode: ExitCodeValue;
@@ -75,7 +80,8 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
-  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
+  const sarifFile = await writeSarifFile(load.diagnostics, settings, context);
+  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false, sarifFile };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
@@ -86,7 +92,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256 });
-    const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
+    const cautions = planCautions(findViolations(plan.changes, settings.limits, plan.scopes), context.pullNumber !== undefined);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
     const title = planTitle(inputs.paths);
@@ -121,7 +127,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     const made = await planToApply(inputs, context, settings, client);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, planJson, planSha256 } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
+    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -135,14 +141,14 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       };
       report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
-      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
+      await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan) };
   });
 }
 

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import formats from 'ajv-formats';
 
 /** The npm package and file the OASIS schema is read from. */
 export const SARIF_SCHEMA_SOURCE = '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json';
@@ -30,7 +30,8 @@ export function sarifSchemaValidator(): ValidateFunction {
   delete schema.id;
   // unicodeRegExp: false: the schema's language pattern has a stray ']', which only a non-unicode RegExp accepts.
   const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-  addFormats(ajv);
+  // ajv-formats is CommonJS: its default export is the module, whose `default` is the plugin.
+  (formats as unknown as { default: (ajv: Ajv) => void }).default(ajv);
   compiled = ajv.compile(schema);
   return compiled;
 }
@@ -66,7 +67,7 @@ export function githubSubsetProblems(log: unknown): string[] {
       const where = `run ${r} result ${i}`;
       const index = rules.findIndex((rule) => rule.id === result.ruleId);
       if (index < 0) problems.push(`${where}: ruleId ${String(result.ruleId)} is not a rule of the run`);
-      if (result.ruleIndex !== undefined && result.ruleIndex !== index) problems.push(`${where}: ruleIndex ${String(result.ruleIndex)} is not ${index}`);
+      if (result.ruleIndex !== undefined && result.ruleIndex !== index) problems.push(`${where}: ruleIndex ${JSON.stringify(result.ruleIndex)} is not ${index}`);
       if (!['error', 'warning', 'note', 'none'].includes(String(result.level))) problems.push(`${where}: level ${String(result.level)}`);
       if (typeof result.message?.text !== 'string' || result.message.text === '') problems.push(`${where}: no message text`);
       const location = result.locations?.[0]?.physicalLocation;
@@ -75,7 +76,7 @@ export function githubSubsetProblems(log: unknown): string[] {
       const line = location?.region?.startLine;
       if (typeof line !== 'number' || line < 1) problems.push(`${where}: startLine ${String(line)}`);
       const column = location?.region?.startColumn;
-      if (column !== undefined && (typeof column !== 'number' || column < 1)) problems.push(`${where}: startColumn ${String(column)}`);
+      if (column !== undefined && (typeof column !== 'number' || column < 1)) problems.push(`${where}: startColumn ${JSON.stringify(column)}`);
       if (!result.partialFingerprints || Object.keys(result.partialFingerprints).length === 0) problems.push(`${where}: no partialFingerprints`);
     }
   }
