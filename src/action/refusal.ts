@@ -70,8 +70,8 @@ export function limitRow(violation: UnsafePlanError): RefusalRow {
   if (violation instanceof TooManyRemovalsError) {
     return {
       check: 'safety limit max-removals',
-      limit: `${violation.limit} domains removed in one run`,
-      count: `${violation.removals} domains removed (${scopesText(violation.scopes)})`,
+      limit: `${plural(violation.limit, 'domain')} removed in one run`,
+      count: `${plural(violation.removals, 'domain')} removed (${scopesText(violation.scopes)})`,
       override,
       reviewer: `raise \`safety.maxRemovals\` in autojoin-sync.yaml to ${violation.removals} in this pull request, ask for the apply workflow's input \`max-removals: ${violation.removals}\`, or split the change into smaller pull requests`,
     };
