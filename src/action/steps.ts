@@ -91,7 +91,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
-    onPlan({ hasChanges: pending, planJson, planSha256 });
+    onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
     const cautions = planCautions(findViolations(plan.changes, settings.limits, plan.scopes), context.pullNumber !== undefined);
     for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
     const prefix = unsafeMarkdown(cautions);
