@@ -21,6 +21,8 @@ import { actionWording } from './wording.js';
 import { setAllOutputs } from './outputs.js';
 import { refusalMarkdown, refusalOf, refusalSummary, wasReported } from './refusal.js';
 import { auditApply } from './audit.js';
+import { writeSarifFile } from './findings.js';
+import type { Diagnostic } from '../policy/types.js';
 
 /**
  * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
@@ -36,13 +38,17 @@ export async function run(): Promise<void> {
   // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
   let planned: PlanOutputs = { hasChanges: false };
-  let started: { inputs: ActionInputs; context: WorkflowContext } | undefined;
+  let started: Started | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const context = readWorkflowContext(process.env);
-    started = { inputs, context };
-    const settings = await actionSettings(inputs, context, (diagnostics, base) => annotate(diagnostics, { base }, context));
-    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs));
+    const project = { diagnostics: [] as Diagnostic[], base: context.workspace };
+    started = { inputs, context, project };
+    const settings = await actionSettings(inputs, context, (diagnostics, base) => {
+      annotate(diagnostics, { base }, context);
+      Object.assign(project, { diagnostics: [...diagnostics], base });
+    });
+    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs), project.diagnostics);
     const result = outcome.exitCode === ExitCode.ok ? 'success' : 'failed';
     const deploymentId = await auditApply(inputs, context, { result, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);
@@ -56,14 +62,23 @@ export async function run(): Promise<void> {
  * a refusal is written to the job summary (limit, count, the input that overrides it); every
  * output is set, and an apply is recorded as refused or failed.
  */
-async function fail(error: unknown, planned: PlanOutputs, started: { inputs: ActionInputs; context: WorkflowContext } | undefined): Promise<void> {
+/** What run() knows once the inputs are read: the project file's findings too (validate's SARIF holds them). */
+interface Started {
+  inputs: ActionInputs;
+  context: WorkflowContext;
+  project: { diagnostics: Diagnostic[]; base: string };
+}
+
+async function fail(error: unknown, planned: PlanOutputs, started: Started | undefined): Promise<void> {
   const failure = asRunError(error);
   const refusal = refusalOf(error);
   if (refusal && !wasReported(error)) await writeJobSummary(refusalMarkdown(refusal, failure.exitCode)).catch(() => undefined);
   const summary = refusal ? refusalSummary(refusal) : oneLine(errorText(failure));
   const outcome = { result: refusal ? ('refused' as const) : ('failed' as const), detail: summary, ...planned };
   const deploymentId = started ? await auditApply(started.inputs, started.context, outcome, process.env) : undefined;
-  setAllOutputs({ ...planned, exitCode: failure.exitCode, summary, deploymentId });
+  // An invalid project file stops validate before its step: its findings still go to code scanning.
+  const sarifFile = started?.inputs.command === 'validate' ? await writeSarifFile(started.project.diagnostics, started.project, started.context).catch(() => undefined) : undefined;
+  setAllOutputs({ ...planned, exitCode: failure.exitCode, summary, deploymentId, sarifFile });
   core.setFailed(errorText(failure));
 }
 
@@ -71,10 +86,10 @@ function oneLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 1000);
 }
 
-function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
   switch (inputs.command) {
     case 'validate':
-      return validateStep(inputs, context, settings);
+      return validateStep(inputs, context, settings, projectFindings);
     case 'plan':
       return planStep(inputs, context, settings, onPlan);
     case 'apply':

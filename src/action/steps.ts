@@ -69,7 +69,7 @@ export interface StepOutcome extends PlanOutputs {
 export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
-export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
+export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
   const { paths, base: cwd, roots, project } = settings;
   const dns = dnsWhileLoading(settings.dns, cwd);
   const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
@@ -80,7 +80,7 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
-  const sarifFile = await writeSarifFile(load.diagnostics, settings, context);
+  const sarifFile = await writeSarifFile([...projectFindings, ...load.diagnostics], settings, context);
   return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false, sarifFile };
 }
 

@@ -191,6 +191,17 @@ describe('command: validate writes SARIF for code scanning', () => {
   });
 });
 
+describe('command: validate with an invalid project file', () => {
+  it('still writes sarif-file, holding the project file\'s findings', async () => {
+    await writeFiles({ 'policies/autojoin-sync.yaml': 'bogus: 1\n' });
+    await runWith({ command: 'validate', 'base-url': '', 'api-key': '' });
+    expect(outputs()['exit-code']).toBe('1');
+    const log = JSON.parse(await readFile(outputs()['sarif-file'] ?? '', 'utf8')) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    expect(sarifSchemaValidator()(log)).toBe(true);
+    expect(log.runs[0]?.results.map((result) => [result.ruleId, result.locations[0]?.physicalLocation.artifactLocation.uri])).toEqual([['unknown-key', 'policies/autojoin-sync.yaml']]);
+  });
+});
+
 describe('deployment-environment: applies in the deployments log', () => {
   const deploy = { 'deployment-environment': 'autojoin-production' };
 

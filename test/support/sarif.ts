@@ -24,7 +24,12 @@ let compiled: ValidateFunction | undefined;
 export function sarifSchemaValidator(): ValidateFunction {
   if (compiled) return compiled;
   // createRequire's resolve follows node_modules (and NODE_PATH, for a package installed elsewhere).
-  const file = createRequire(import.meta.url).resolve(SARIF_SCHEMA_SOURCE);
+  let file: string;
+  try {
+    file = createRequire(import.meta.url).resolve(SARIF_SCHEMA_SOURCE);
+  } catch (error) {
+    throw new Error(`the OASIS SARIF schema comes from the devDependency @microsoft/jest-sarif: run npm ci (${String(error)})`, { cause: error });
+  }
   const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   delete schema.$schema;
   delete schema.id;
