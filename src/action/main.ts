@@ -77,7 +77,8 @@ async function fail(error: unknown, planned: PlanOutputs, started: Started | und
   const outcome = { result: refusal ? ('refused' as const) : ('failed' as const), detail: summary, ...planned };
   const deploymentId = started ? await auditApply(started.inputs, started.context, outcome, process.env) : undefined;
   // An invalid project file stops validate before its step: its findings still go to code scanning.
-  const sarifFile = started?.inputs.command === 'validate' ? await writeSarifFile(started.project.diagnostics, started.project, started.context).catch(() => undefined) : undefined;
+  // Any other failure writes none: an empty log uploaded would close every open alert.
+  const sarifFile = started?.inputs.command === 'validate' && started.project.diagnostics.length > 0 ? await writeSarifFile(started.project.diagnostics, started.project, started.context).catch(() => undefined) : undefined;
   setAllOutputs({ ...planned, exitCode: failure.exitCode, summary, deploymentId, sarifFile });
   core.setFailed(errorText(failure));
 }

@@ -202,6 +202,14 @@ describe('command: validate with an invalid project file', () => {
   });
 });
 
+describe('command: validate that fails for another reason', () => {
+  it('writes no SARIF file, so no empty log closes the open alerts', async () => {
+    await mkdir(join(workspace, 'empty'));
+    await runWith({ command: 'validate', 'base-url': '', 'api-key': '', path: 'empty' }); // no policy file: an error, not a finding
+    expect(outputs()).toMatchObject({ 'exit-code': '1', 'sarif-file': '' });
+  });
+});
+
 describe('deployment-environment: applies in the deployments log', () => {
   const deploy = { 'deployment-environment': 'autojoin-production' };
 
