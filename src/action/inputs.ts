@@ -52,6 +52,8 @@ export interface ActionInputs {
   shard?: string;
   /** merge-plans: the shard plans to merge, paths or globs (`*`, `?` in the file name) relative to the workspace, one per line. */
   planFiles?: string[];
+  /** apply: record each apply as a GitHub deployment to this environment (src/action/deployments.ts). */
+  deploymentEnvironment?: string;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -90,6 +92,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     takeOwnership: scopeList(text('take-ownership')),
     shard: shardInput(text('shard')),
     planFiles: lines(text('plan-files')),
+    deploymentEnvironment: text('deployment-environment'),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

@@ -3,7 +3,6 @@
  * (src/policy, src/reconcile, src/render) and their results onto the runner's channels:
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
-import { basename } from 'node:path';
 import * as core from './runner.js';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
 import { errorText } from '../run/error-text.js';
@@ -13,13 +12,18 @@ import { secretForms } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
 import { actionSettings } from './settings.js';
-import { annotate, applyStep, planStep, validateStep, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
+import { annotate, applyStep, planStep, validateStep, writeJobSummary, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
 import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
 import type { RunSettings } from '../run/settings.js';
 import { createLogger, logLevel, setLogger } from '../run/log.js';
 import { useWording } from '../hint.js';
 import { actionWording } from './wording.js';
+import { setAllOutputs } from './outputs.js';
+import { refusalMarkdown, refusalOf, refusalSummary, wasReported } from './refusal.js';
+import { auditApply } from './audit.js';
+import { writeSarifFile } from './findings.js';
+import type { Diagnostic } from '../policy/types.js';
 
 /**
  * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
@@ -35,25 +39,59 @@ export async function run(): Promise<void> {
   // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
   setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
   let planned: PlanOutputs = { hasChanges: false };
+  let started: Started | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const context = readWorkflowContext(process.env);
-    const settings = await actionSettings(inputs, context, (diagnostics, base) => annotate(diagnostics, { base }, context));
-    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs));
-    conclude(outcome, inputs);
+    const project = { diagnostics: [] as Diagnostic[], base: context.workspace };
+    started = { inputs, context, project };
+    const settings = await actionSettings(inputs, context, (diagnostics, base) => {
+      annotate(diagnostics, { base }, context);
+      Object.assign(project, { diagnostics: [...diagnostics], base });
+    });
+    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs), project.diagnostics);
+    const result = outcome.exitCode === ExitCode.ok ? 'success' : 'failed';
+    const deploymentId = await auditApply(inputs, context, { result, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
+    conclude(outcome, inputs, deploymentId);
   } catch (error) {
-    const failure = asRunError(error);
-    // A step that fails after its plan was made (a safety limit, a stale plan) still reports the plan.
-    setPlanOutputs(planned);
-    core.setOutput('exit-code', String(failure.exitCode));
-    core.setFailed(errorText(failure));
+    await fail(error, planned, started);
   }
 }
 
-function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+/**
+ * A step that fails after its plan was made (a safety limit, a stale plan) still reports the plan;
+ * a refusal is written to the job summary (limit, count, the input that overrides it); every
+ * output is set, and an apply is recorded as refused or failed.
+ */
+/** What run() knows once the inputs are read: the project file's findings too (validate's SARIF holds them). */
+interface Started {
+  inputs: ActionInputs;
+  context: WorkflowContext;
+  project: { diagnostics: Diagnostic[]; base: string };
+}
+
+async function fail(error: unknown, planned: PlanOutputs, started: Started | undefined): Promise<void> {
+  const failure = asRunError(error);
+  const refusal = refusalOf(error);
+  if (refusal && !wasReported(error)) await writeJobSummary(refusalMarkdown(refusal, failure.exitCode)).catch(() => undefined);
+  const summary = refusal ? refusalSummary(refusal) : oneLine(errorText(failure));
+  const outcome = { result: refusal ? ('refused' as const) : ('failed' as const), detail: summary, ...planned };
+  const deploymentId = started ? await auditApply(started.inputs, started.context, outcome, process.env) : undefined;
+  // An invalid project file stops validate before its step: its findings still go to code scanning.
+  // Any other failure writes none: an empty log uploaded would close every open alert.
+  const sarifFile = started?.inputs.command === 'validate' && started.project.diagnostics.length > 0 ? await writeSarifFile(started.project.diagnostics, started.project, started.context).catch(() => undefined) : undefined;
+  setAllOutputs({ ...planned, exitCode: failure.exitCode, summary, deploymentId, sarifFile });
+  core.setFailed(errorText(failure));
+}
+
+function oneLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 1000);
+}
+
+function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
   switch (inputs.command) {
     case 'validate':
-      return validateStep(inputs, context, settings);
+      return validateStep(inputs, context, settings, projectFindings);
     case 'plan':
       return inputs.shard === undefined ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
     case 'apply':
@@ -67,23 +105,10 @@ function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSe
 }
 
 /** Sets the outputs and maps the exit code onto the step's result. */
-function conclude(outcome: StepOutcome, inputs: ActionInputs): void {
-  setPlanOutputs(outcome);
-  core.setOutput('exit-code', String(outcome.exitCode));
-  core.setOutput('summary', outcome.summary);
-  if (outcome.driftCount !== undefined) core.setOutput('drift-count', String(outcome.driftCount));
-  if (outcome.pullRequestUrl !== undefined) core.setOutput('pull-request-url', outcome.pullRequestUrl);
+function conclude(outcome: StepOutcome, inputs: ActionInputs, deploymentId: number | undefined): void {
+  setAllOutputs({ ...outcome, deploymentId });
   core.info(outcome.summary);
   if (isFailure(outcome.exitCode, inputs)) core.setFailed(escapeControls(outcome.failure ?? outcome.summary));
-}
-
-/** `has-changes`, `plan-json`, `plan-file` and `plan-sha256`: `false` and empty when no plan was made. */
-function setPlanOutputs(outputs: PlanOutputs): void {
-  core.setOutput('has-changes', String(outputs.hasChanges));
-  core.setOutput('plan-json', outputs.planJson ?? '');
-  // The file's name alone: what an artifact downloaded into a directory holds.
-  core.setOutput('plan-file', outputs.planJson === undefined ? '' : basename(outputs.planJson));
-  core.setOutput('plan-sha256', outputs.planSha256 ?? '');
 }
 
 /** Pending changes fail the step only when asked to (drift detection). */

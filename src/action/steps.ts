@@ -12,7 +12,9 @@ import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, 
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, savedPlanPart, summarize, type Plan } from '../plan/index.js';
+import { findViolations, savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import { planCautions, refusalPrefix } from './refusal.js';
+import { planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -45,12 +47,15 @@ export interface PlanOutputs {
   planJson?: string;
   /** sha256 of that file, for `plan-sha256` (pins it for a later apply). */
   planSha256?: string;
+  /** Scopes changed outside this repository (drift, conflicts): `drift-count`; the plan's counts. */
+  driftCount?: number;
+  counts?: PlanSummary;
 }
 
 /** What a step hands back for the outputs and the step's result. */
 export interface StepOutcome extends PlanOutputs {
-  /** Scopes changed outside this repository (drift and conflicts): the `drift-count` output. */
-  driftCount?: number;
+  /** validate: the SARIF file written for code scanning, the `sarif-file` output. */
+  sarifFile?: string;
   /** adopt: the pull request opened or updated, the `pull-request-url` output. */
   pullRequestUrl?: string;
   exitCode: ExitCodeValue;
@@ -64,7 +69,7 @@ export interface StepOutcome extends PlanOutputs {
 export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
-export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
+export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
   const { paths, base: cwd, roots, project } = settings;
   const dns = dnsWhileLoading(settings.dns, cwd);
   const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
@@ -75,7 +80,8 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
   const failed = load.diagnostics.some((d) => d.severity === 'error');
   if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
-  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false };
+  const sarifFile = await writeSarifFile([...projectFindings, ...load.diagnostics], settings, context);
+  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false, sarifFile };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
@@ -85,7 +91,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
-    onPlan({ hasChanges: pending, planJson, planSha256 });
+    onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
     await reportPlan(inputs, context, settings, plan);
     const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
     const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
@@ -99,7 +105,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
 export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const cautions = findViolations(plan.changes, limitsOf(plan, settings), plan.scopes).map((violation) => violation.message);
+  const cautions = planCautions(findViolations(plan.changes, limitsOf(plan, settings), plan.scopes), context.pullNumber !== undefined);
   for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
   const prefix = unsafeMarkdown(cautions);
   const title = planTitle(inputs.paths);
@@ -129,7 +135,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     const made = await planToApply(inputs, context, settings, client);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, whole, planJson, planSha256 } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256 });
+    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
     const title = planTitle(inputs.paths);
     let report;
     try {
@@ -143,14 +149,14 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       };
       report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
     } catch (error) {
-      await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
+      await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
     const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure };
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan) };
   });
 }
 

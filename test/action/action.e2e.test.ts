@@ -11,6 +11,7 @@ import { emptyData, startEmulator, type Emulator } from '../../src/emulator/inde
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
 import { pullRequestPayload, pushPayload, runAction, type ActionRun, type ActionRunOptions } from './support/run-action.js';
 import { git as gitIn } from '../support/git.js';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
 
 const API_KEY = 'ak-action-test-NEVER-SHOWN-5c1d9e';
 const GITHUB_TOKEN = 'ghs_fakeTokenForTests0123456789';
@@ -209,7 +210,7 @@ describe('plan in a pull request', () => {
   it('writes every output in the GITHUB_OUTPUT multiline form', async () => {
     const run = await action({ command: 'plan' });
     const names = [...run.outputFile.matchAll(/^([\w-]+)<<ghadelimiter_[0-9a-f-]+$/gm)].map((match) => match[1]);
-    expect(names.sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'summary']);
+    expect(names.sort()).toEqual([...OUTPUT_NAMES].sort());
     expect(run.outputFile).not.toMatch(/^[\w-]+=/m);
   });
 });
@@ -348,14 +349,15 @@ describe('apply on push', () => {
     expect(emulator.data().scopes['team/acme-sales']?.autojoin?.invitation.deactivated).toBe(false);
   });
 
-  it('plan shows, but does not fail on, what apply would refuse', async () => {
+  it('plan shows, but does not fail on, what apply would refuse; in a pull request, with what the reviewer can do', async () => {
     await action({ command: 'apply' }, { eventName: 'push', payload: {} });
     await writeFiles({ 'policies/eng.autojoin.yaml': ENG.replace('  - acme.co.uk\n', '') });
     const run = await action({ command: 'plan', 'max-removals': '0' });
     expect(run.code).toBe(0);
     expect(run.outputs['exit-code']).toBe('2');
-    expect(run.stdout).toMatch(/^::warning title=autojoin-sync%3A unsafe plan::apply would refuse this plan: plan removes 1 domains/m);
-    expect(markerComments()[0]?.body).toMatch(/^> \[!CAUTION\]\n> \*\*apply would refuse this plan\*\* \(exit code 3\):\n> - plan removes 1 domains/);
+    expect(run.stdout).toMatch(/^::warning title=autojoin-sync%3A unsafe plan::apply would refuse this plan: safety limit max-removals: 1 domain removed \(team\/acme-eng\), over the limit of 0 domains removed in one run\. To let it through: raise `safety\.maxRemovals`/m);
+    expect(markerComments()[0]?.body).toMatch(/^> \[!CAUTION\]\n> \*\*apply would refuse this plan\*\* \(exit code 3\):\n> - safety limit max-removals: 1 domain removed/);
+    expect(markerComments()[0]?.body).not.toContain('run again');
     expect(markerComments()[0]?.body).toContain('- acme.co.uk');
   });
 

@@ -31,11 +31,15 @@ const core = vi.hoisted(() => {
 vi.mock('@actions/core', () => core);
 
 const { run } = await import('../../src/action/main.js');
+const { OUTPUT_NAMES } = await import('../../src/action/outputs.js');
 
 const API_KEY = 'ak-main-test-NEVER-SHOWN-7e3a41';
 const ENG = 'scope: acme-eng\nscopeType: team\ncomponentId: cmp_8f2c\ndomains:\n  - acme.com\n  - acme.co.uk\n';
 // gmail.com sits at line 5, column 5.
 const WEBMAIL = 'scope: acme-bad\nscopeType: team\ncomponentId: cmp_8f2c\ndomains:\n  - gmail.com\n';
+
+/** Every output of action.yml, empty: each run sets them all. */
+const EMPTY_OUTPUTS = Object.fromEntries(OUTPUT_NAMES.map((name) => [name, '']));
 
 let emulator: Emulator;
 let workspace: string;
@@ -97,7 +101,13 @@ describe('run() with @actions/core replaced', () => {
     });
     // The step's failure is the summary line; the file:line:col is the annotation's, above.
     expect(core.setFailed.mock.calls).toEqual([['1 policy; 1 error, 0 warnings in 2 files']]);
-    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-file': '', 'plan-json': '', 'plan-sha256': '', summary: '1 policy; 1 error, 0 warnings in 2 files' });
+    expect(outputs()).toEqual({
+      ...EMPTY_OUTPUTS,
+      'exit-code': '1',
+      'has-changes': 'false',
+      summary: '1 policy; 1 error, 0 warnings in 2 files',
+      'sarif-file': join(workspace, 'tmp', 'autojoin-sync', 'validate-plan-step.sarif'),
+    });
     expect(emulator.requests).toHaveLength(0);
   });
 
@@ -108,6 +118,7 @@ describe('run() with @actions/core replaced', () => {
     const set = outputs();
     const planFile = join(workspace, 'tmp', 'autojoin-sync', 'plan-plan-step.json');
     expect(set).toEqual({
+      ...EMPTY_OUTPUTS,
       'drift-count': '0',
       'exit-code': '2',
       'has-changes': 'true',
@@ -137,7 +148,7 @@ describe('run() with @actions/core replaced', () => {
     givenInputs({ command: 'plan', concurrency: 'many' });
     await run();
     expect(core.setFailed.mock.calls).toEqual([['input concurrency: "many" is not a whole number from 1 to 256']]);
-    expect(outputs()).toEqual({ 'exit-code': '1', 'has-changes': 'false', 'plan-file': '', 'plan-json': '', 'plan-sha256': '' });
+    expect(outputs()).toEqual({ ...EMPTY_OUTPUTS, 'exit-code': '1', 'has-changes': 'false', summary: 'input concurrency: "many" is not a whole number from 1 to 256' });
     expect(emulator.requests).toHaveLength(0);
   });
 

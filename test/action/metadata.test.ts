@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseInputs } from '../../src/action/inputs.js';
+import { OUTPUT_NAMES } from '../../src/action/outputs.js';
 import { REPO_ROOT } from './support/run-action.js';
 
 interface ActionYml {
@@ -54,8 +55,8 @@ describe('action.yml', () => {
     expect(action.inputs.command?.default).toBe('plan');
   });
 
-  it('declares the outputs the action sets', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['drift-count', 'exit-code', 'has-changes', 'plan-file', 'plan-json', 'plan-sha256', 'pull-request-url', 'summary']);
+  it('declares the outputs the action sets, every one of them on every outcome (OUTPUT_NAMES)', () => {
+    expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES]);
   });
 });
 

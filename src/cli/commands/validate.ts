@@ -26,9 +26,11 @@ import { escapeControls, showDomain } from '../../render/index.js';
 import { configuredSecrets } from '../../run/secrets.js';
 import { locateRun } from '../../run/place.js';
 import { writeStdout } from '../../run/output.js';
+import { renderSarif } from '../../render/sarif.js';
+import { VERSION } from '../../version.js';
 
 interface ValidateOptions extends DnsFlags {
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'sarif';
   allowNoPolicies?: boolean;
 }
 
@@ -37,7 +39,7 @@ export function register(program: Command): void {
   addDnsOptions(program.command('validate'))
     .description('check policy files offline: schema, YAML hazards, domains, duplicate scopes (no network, no credentials)')
     .argument('[paths...]', 'policy files or directories to search (default: .)')
-    .addOption(formatOption(['text', 'json'], 'output format (json: schemas/validate-report.schema.json)'))
+    .addOption(formatOption(['text', 'json', 'sarif'], 'output format (json: schemas/validate-report.schema.json; sarif: SARIF 2.1.0 for GitHub code scanning)'))
     .addOption(allowNoPoliciesOption())
     .addHelpText(
       'after',
@@ -56,6 +58,7 @@ Examples:
   $ autojoin-sync validate
   $ autojoin-sync validate policies/ teams/acme.autojoin.yaml
   $ autojoin-sync validate --format json > diagnostics.json   # schemas/validate-report.schema.json
+  $ autojoin-sync validate --format sarif > validate.sarif     # SARIF 2.1.0, for github/codeql-action/upload-sarif
   $ autojoin-sync validate --quiet policies/                  # problems only, no summary line
   $ autojoin-sync validate --dns --dns-server 10.0.0.53       # and each domain over DNS, at that resolver`,
     )
@@ -74,7 +77,7 @@ async function runValidate(given: string[], options: ValidateOptions): Promise<v
   const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...(loaded?.overDns ?? [])], options.allowNoPolicies).sort(compareDiagnostics);
   const failed = countDiagnostics(diagnostics).errors > 0;
   if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  writeStdout(options.format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result));
+  writeStdout(render(options.format, result, diagnostics));
   log().info(summary(result, diagnostics));
   const missing = diagnostics.filter((d) => d.code === 'path-not-found').map((d) => d.file);
   // As the README words it, as plan and apply say it.
@@ -119,6 +122,11 @@ function renderIdns(result: LoadResult): string {
     policy.domains.filter((domain) => /(^|\.)xn--/u.test(domain)).map((domain) => `  ${escapeControls(policy.key)}  ${showDomain(domain)}\n`),
   );
   return lines.length > 0 ? `internationalized domains (punycode, then Unicode):\n${lines.join('')}` : '';
+}
+
+function render(format: ValidateOptions['format'], result: LoadResult, diagnostics: readonly Diagnostic[]): string {
+  if (format === 'sarif') return renderSarif(diagnostics, { version: VERSION }); // files relative to the repository root: the run's base
+  return format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result);
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {

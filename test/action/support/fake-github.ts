@@ -6,9 +6,12 @@
  * Comments carry their author as GitHub shows it: `user` ({login, type}) and `performed_via_github_app`
  * (the app's slug for an App's token, null otherwise); the token's identity is `github-actions[bot]`
  * unless told, and `GET /user` is refused for a bot's (integration) token, as GitHub refuses it.
+ * Deployments (test/action/support/fake-deployments.ts): create one and its statuses, checking each
+ * body as the REST API documents it; list the pull requests of a commit.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createDeployments, type FakeDeployments } from './fake-deployments.js';
 
 export interface RecordedRequest {
   method: string;
@@ -55,6 +58,8 @@ export interface FakePull {
 
 export interface FakeGitHub {
   url: string;
+  /** Deployments, their statuses, and the pull requests of each commit (GET /commits/{sha}/pulls). */
+  deployments: FakeDeployments;
   pulls: FakePull[];
   requests: RecordedRequest[];
   comments: FakeComment[];
@@ -78,6 +83,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     });
   });
   const prefix = `/repos/${owner}/${repo}/issues`;
+  const deployments = createDeployments(owner, repo, () => state.nextId++);
   const baseUrl = (): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
@@ -93,6 +99,11 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
     if (list && req.method === 'GET') { listComments(res, url, Number(list[1])); return; }
     const issue = new RegExp(`^${prefix}(?:/(\\d+))?$`).exec(url.pathname);
     if (issue && !issue[1] && req.method === 'GET') { send(res, 200, listIssues(url)); return; }
+    if (deployments.handles(req.method ?? '', url.pathname) && !(state.writeStatus && req.method === 'POST')) {
+      const answer = deployments.handle(req.method ?? '', url.pathname, body);
+      send(res, answer.status, answer.data);
+      return;
+    }
     if (state.writeStatus && (req.method === 'POST' || req.method === 'PATCH')) {
       send(res, state.writeStatus, { message: 'Resource not accessible by integration' });
       return;
@@ -190,6 +201,7 @@ export async function startFakeGitHub(owner: string, repo: string, token: string
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: baseUrl(),
+    deployments,
     requests: state.requests,
     comments: state.comments,
     issues: state.issues,

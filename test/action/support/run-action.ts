@@ -24,6 +24,8 @@ export interface ActionRun {
   summary: string;
   /** The file the `plan-json` output names, read before RUNNER_TEMP is removed (null when none). */
   planJson: string | null;
+  /** The file the `sarif-file` output names, read before RUNNER_TEMP is removed (null when none). */
+  sarif: string | null;
 }
 
 export interface ActionRunOptions {
@@ -46,7 +48,8 @@ export async function runAction(options: ActionRunOptions): Promise<ActionRun> {
     const outputFile = await readFile(files.output, 'utf8');
     const outputs = parseOutputs(outputFile);
     const planJson = outputs['plan-json'] ? await readFile(outputs['plan-json'], 'utf8') : null;
-    return { ...result, outputFile, outputs, summary: await readFile(files.summary, 'utf8'), planJson };
+    const sarif = outputs['sarif-file'] ? await readFile(outputs['sarif-file'], 'utf8') : null;
+    return { ...result, outputFile, outputs, summary: await readFile(files.summary, 'utf8'), planJson, sarif };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
