@@ -23,6 +23,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: `${INVITATIONS}/autojoin`, auth: 'apiKey', handle: syncAutojoin },
   { method: 'DELETE', pattern: `${INVITATIONS}/:invitationId`, auth: 'apiKey', handle: revokeInvitation },
   { method: 'DELETE', pattern: `${INVITATIONS}/by-scope/:scopeType/:scope`, auth: 'apiKey', handle: deleteByScope },
+  { method: 'DELETE', pattern: `${INVITATIONS}/by-group/:groupType/:groupId`, auth: 'apiKey', handle: deleteByGroup },
   { method: 'GET', pattern: '/api/v1/customer-invitation-form-style-presets/:presetId', auth: 'bearer', handle: getFormStylePreset },
   { method: 'GET', pattern: '/api/v1/customer-invitation-email-presets', auth: 'bearer', handle: listEmailPresets },
 ];
@@ -118,6 +119,13 @@ function deleteByScope(context: HandlerContext): Handled {
     return [scopeKey(stored)];
   };
   return { reply: { status: 200, body: {} }, commit };
+}
+
+/** The same by its older path, which the Python, Ruby and Rust SDKs still call (deprecated: 404 without by-group, as call 1). */
+function deleteByGroup(context: HandlerContext): Handled {
+  const { groupType, groupId } = context.params as { groupType: string; groupId: string };
+  if (!context.state.byGroup) throw new HttpError(404, `Cannot DELETE ${INVITATIONS}/by-group/${segment(groupType)}/${segment(groupId)}`);
+  return deleteByScope({ ...context, params: { scopeType: groupType, scope: groupId } });
 }
 
 /** Call 3. */

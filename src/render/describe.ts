@@ -206,7 +206,8 @@ export const ORIGIN_LABEL: Record<'drift' | 'conflict', string> = {
 /** What a scope lost outside, as the drift section says it; the next write restores it. */
 const LOST: Record<NonNullable<OutsideChange['lost']>, string> = {
   marker: 'marker removed outside this repository',
-  invitation: 'autojoin invitation revoked or deleted outside this repository',
+  // The service keeps nothing of a scope whose write never landed (a refused or targeted apply): say so too.
+  invitation: 'autojoin invitation revoked or deleted outside this repository (or a write from here never landed)',
 };
 
 /**

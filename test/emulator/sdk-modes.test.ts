@@ -116,10 +116,14 @@ describe('the two DELETE calls of the SDKs', () => {
       expect(await vortex.getInvitationsByScope('team', 'scope-0001')).toEqual([]);
       expect(await vortex.getAutojoinDomains('team', 'scope-0001')).toEqual({ autojoinDomains: [], invitation: null });
       expect(await vortex.deleteInvitationsByScope('team', 'never-there')).toEqual({});
+      // The older path the Python, Ruby and Rust SDKs still call.
+      const byGroup = await fetch(`${emulator?.url ?? ''}/api/v1/invitations/by-group/team/scope-0002`, { method: 'DELETE', headers: { 'x-api-key': emulator?.apiKey ?? '' } });
+      expect(byGroup.status).toBe(200);
+      expect(await vortex.getAutojoinDomains('team', 'scope-0002')).toEqual({ autojoinDomains: [], invitation: null });
       await emulator?.close();
       const restarted = await sdkAgainst({ dataFile });
       expect(await restarted.getInvitationsByScope('team', 'scope-0001')).toEqual([]);
-      expect(await restarted.getInvitationsByScope('team', 'scope-0002')).toHaveLength(5);
+      expect(await restarted.getInvitationsByScope('team', 'scope-0002')).toEqual([]);
     } finally {
       await cleanup();
     }

@@ -32,6 +32,7 @@ describe('readLiveState against the emulator', () => {
       autojoin: { invitationId: stored?.id, status: 'sent', acceptsCount: 0, modifiedAt: stored?.modifiedAt },
       scopeName: 'Scope 0002',
       metadata: null,
+      componentId: 'cmp-emulator',
     });
     expect(peer.emulator.requests.map((r) => r.path).sort()).toEqual(REFS.map(({ scope }) => `/api/v1/invitations/by-scope/team/${scope}/autojoin`));
     expect(peer.notices).toEqual([]);
@@ -51,6 +52,7 @@ describe('readLiveState against the emulator', () => {
       autojoin: { invitationId: stored?.id, status: 'sent', acceptsCount: 0, modifiedAt: stored?.modifiedAt },
       scopeName: 'Scope 0002',
       metadata: null,
+      componentId: 'cmp-emulator',
     });
     expect(progress).toEqual(['1/3', '2/3', '3/3']);
     // 31 invitations: pages at 0 and 19 per scope, and call 2b to check the listing against.
