@@ -2,7 +2,10 @@
  * The action's one call to src/run/settings.ts: its inputs in the flags' place. In a pull
  * request the repository's own project file may not choose the base URL: the pull request could
  * point it at a server of its author's, which would then receive the API key; only the input
- * or the environment (set by the workflow, not by the pull request) may.
+ * or the environment (set by the workflow, not by the pull request) may. Nor may it choose the
+ * DNS check's resolvers (`dns.servers`): the plan trusts their answers, so a pull request could
+ * name its own resolver and make an unregistered domain look registered; the input `dns-servers`
+ * or AUTOJOIN_DNS_SERVERS may.
  */
 import { resolveSettings, type RunSettings } from '../run/settings.js';
 import type { Diagnostic } from '../policy/types.js';

@@ -88,6 +88,7 @@ ${described}
       # Keys from the policy files are data: one a line, added as they are; compadd quotes each when it is inserted.
       local -a keys
       keys=( "\${(@f)$(${LIST_SCOPES})}" )
+      keys=( "\${(@)keys:#}" )
       compadd -- "\${keys[@]}"
       return ;;
   esac

@@ -79,8 +79,9 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
     }
     const outer = repository === null ? null : nestedRepository(repository, info.isDirectory() ? absolute : path.dirname(absolute));
     const walked = info.isDirectory() ? walk(absolute, '', outer) : [{ file: absolute, nested: outer }];
-    for (const { file, nested } of walked) {
-      if (nested === null) found.add(file);
+    for (const { file, nested, badName } of walked) {
+      if (badName) diagnostics.push(controlInName(file, cwd));
+      else if (nested === null) found.add(file);
       else diagnostics.push(inSubmodule(file, nested, cwd));
     }
   }
@@ -110,6 +111,15 @@ function isSubmoduleRoot(repository: string): boolean {
 function isInsideOrSame(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
   return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function controlInName(file: string, cwd: string): Diagnostic {
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)), // escaped where it is printed, as every diagnostic
+    'error',
+    'policy-file-name',
+    'the name of this policy file holds a line break or another control character: rename it (it is not read, and would not show as itself in any output)',
+  );
 }
 
 function inSubmodule(file: string, nested: string, cwd: string): Diagnostic {
@@ -150,7 +160,13 @@ function pathNotFound(error: Error, absolute: string, cwd: string): Diagnostic {
 interface Walked {
   file: string;
   nested: string | null;
+  /** A policy file's name that holds a line break or another control character: an error, never skipped in silence. */
+  badName?: boolean;
 }
+
+/** A name that would be a policy file's but for a control character in it (`a\nb.autojoin.yaml`). */
+const CONTROL_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const POLICY_SUFFIX = /autojoin\.ya?ml$/u;
 
 // Blocking calls, like the reads in load.ts: a directory listing takes microseconds, where a
 // round trip through the thread pool per directory adds up to most of the walk on a busy machine.
@@ -167,6 +183,8 @@ function walk(directory: string, relative: string, nested: string | null, files:
     const below = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
+    } else if (CONTROL_IN_NAME.test(entry.name) && POLICY_SUFFIX.test(entry.name)) {
+      files.push({ file: full, nested: inside, badName: true });
     } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
       // Anything else with a policy file's name is read, so a FIFO, a device or a symlink out
       // of the repository is reported by the reader (src/files.ts) instead of silently skipped.

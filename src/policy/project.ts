@@ -5,6 +5,9 @@ import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } fr
 import { schemaDiagnostics } from './schema.js';
 import { placeRules } from '../governance/project-rules.js';
 import { scopeTextDiagnostics } from './scope-text.js';
+import { identifierProblem } from './homographs.js';
+import { locate } from './locate.js';
+import type { ParsedDocument } from './parse.js';
 import type { Diagnostic, PolicySource, ProjectConfig } from './types.js';
 import { readRegularFile } from '../files.js';
 
@@ -36,6 +39,17 @@ export async function loadProjectConfig(absolute: string | undefined, where: { b
   return parseProjectSource({ file, text: decoded.text }, absolute);
 }
 
+/**
+ * The owner is held to the rule of scope ids: one that mixes scripts or reads as an ASCII name
+ * (`іnfra`, a Cyrillic і) is an error, or two repositories would have owners that read the same.
+ */
+function ownerDiagnostics(parsed: ParsedDocument): Diagnostic[] {
+  const owner = parsed.data.owner;
+  if (typeof owner !== 'string') return [];
+  const problem = identifierProblem(owner);
+  return problem === null ? [] : [diagnosticAt(locate(parsed, ['owner']), 'error', 'homograph', `owner ${JSON.stringify(owner)} ${problem}`)];
+}
+
 /** Pure part of {@link loadProjectConfig}: checks a project file's text. */
 export function parseProjectSource(source: PolicySource, absoluteFile: string): ProjectLoad {
   const parsed = parseYamlSource(source);
@@ -44,7 +58,7 @@ export function parseProjectSource(source: PolicySource, absoluteFile: string): 
   if (second) {
     diagnostics.push(diagnosticAt(second.start, 'error', 'multiple-documents', 'the project file holds one YAML document only'));
   }
-  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]));
+  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]), ...ownerDiagnostics(first));
   const placed = first && diagnostics.length === 0 && first.data.rules !== undefined ? placeRules(first) : undefined;
   if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);

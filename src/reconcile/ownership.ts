@@ -3,6 +3,7 @@
  * another owner is never written unless the run takes it over (`--take-ownership TYPE/ID`), and
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */
+import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
 import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
 import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
@@ -21,7 +22,7 @@ export class OwnedElsewhereError extends Error {
     readonly scopes: { key: ScopeKey; owner: string }[],
     owner: string,
   ) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner "${scope.owner}")`), 10, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
     const override = hint('takeOwnership', scopes.slice(0, 3).map((scope) => scope.key));
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +

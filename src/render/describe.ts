@@ -11,6 +11,7 @@ import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan
 import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
 import { cutText, redactText } from '../redact.js';
+import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
 export const KIND_SIGN: Record<ChangeKind, string> = { create: '+', update: '~', clear: '-' };
@@ -99,8 +100,8 @@ export function notManagedLine(plan: Pick<Plan, 'notManagedHere'>): string | nul
 }
 
 /** @returns `team/a: owner "infra"` or `team/a: no ownership marker`, then the removing commit when known. */
-export function notManagedEntry(entry: NotManagedHere): string {
-  const owner = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}`;
+export function notManagedEntry(entry: NotManagedHere, own?: string): string {
+  const owner = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
   const removal = removalLine(entry);
   return `${escapeControls(entry.key)}: ${owner}${removal === null ? '' : `; ${removal}`}`;
 }

@@ -86,7 +86,7 @@ export function planView(plan: Plan): PlanView {
     summary,
     counts: summary === null ? noChangesLine(plan.scopes.length) : summaryLine(summary),
     ownership: [ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
-    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map(notManagedEntry),
+    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
     drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) },
   };
 }

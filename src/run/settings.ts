@@ -80,7 +80,7 @@ export interface SettingSources {
   paths: readonly string[];
   flags: SettingFlags;
   env: NodeJS.ProcessEnv;
-  /** False in a pull request: the repository's own project file may not choose where the key goes. */
+  /** False in a pull request: the repository's own project file may not choose where the key goes, nor the DNS resolvers the plan trusts. */
   trustProjectBaseUrl?: boolean;
   /** Shows the project file's diagnostics (stderr, annotations), named relative to `base`; called once, before any error. */
   report: (diagnostics: readonly Diagnostic[], base: string) => void;
@@ -139,8 +139,16 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
       allowEmpty: flags.allowEmpty ?? false,
     },
     ...defined('prune', flags.prune ?? pruneSetting(project)),
-    dns: dnsConfig(flags.dnsCheck ?? {}, project, env),
+    // In a pull request the project file names no resolver either: the plan trusts its answers.
+    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
   };
+}
+
+/** The project file without `dns.servers`: where a pull request may have chosen them. */
+function withoutResolvers(project: ProjectConfig): ProjectConfig {
+  if (project.dns?.servers === undefined) return project;
+  const { servers: _servers, ...dns } = project.dns;
+  return { ...project, dns };
 }
 
 /**

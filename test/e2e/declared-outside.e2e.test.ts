@@ -53,5 +53,13 @@ describe('a scope declared outside the paths', () => {
     const plan = JSON.parse(json.stdout) as { declaredOutside?: { key: string; file: string; line: number }[] };
     expect(plan.declaredOutside?.[0]).toEqual({ key: 'team/gone-0', file: 'fixtures/broken.autojoin.yaml', line: 2 });
     expect(plan.declaredOutside).toHaveLength(7);
+
+    // A saved plan that names them is still a valid plan: shown and applied as any other.
+    expect((await cli(['plan', 'policies', '--out', 'saved.json'], { cwd: project.dir, emulator })).code).toBe(0);
+    const show = await cli(['show', 'saved.json'], { cwd: project.dir });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('team/gone-0: declared outside the paths in fixtures/broken.autojoin.yaml:2; not pruned');
+    const apply = await cli(['apply', '--plan', 'saved.json', '--yes'], { cwd: project.dir, emulator });
+    expect(apply.code, apply.stderr).toBe(0);
   });
 });
