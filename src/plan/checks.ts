@@ -106,7 +106,6 @@ function ownershipProblem(change: ChangeDocument, owner: string): string | null 
   const after = shown[0]?.after;
   if (after !== undefined && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
   if (shown[0]?.before === owner) return 'fieldChanges shows an owner change to the owner the scope already has';
-  if (change.keptMetadata !== undefined && change.metadata !== undefined) return 'keptMetadata is only for a change whose file has no metadata';
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === undefined ? null : `keptMetadata holds the marker's key "${reserved}"`;
 }

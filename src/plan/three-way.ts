@@ -8,6 +8,7 @@
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
 import { classifyDrift, mergedDomains, type DriftVerdict } from './drift.js';
+import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
 import { liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
 import type { DriftMode, Policy } from '../policy/types.js';
@@ -19,10 +20,15 @@ import type { Change, DriftReport } from './types.js';
 export interface NeededScope {
   key: ScopeKey;
   file: string;
+  /** The day the marker says it was applied (expiry is evaluated then); absent: the commit's date. */
+  applied?: string;
 }
 
-/** The state at a marker's commit of one scope: null when that commit, or the scope in it, is gone. */
-export type LastApplied = (commit: string, key: ScopeKey) => WrittenState | null;
+/**
+ * The state at a marker's commit of one scope, its expiry evaluated on `applied` (absent: the
+ * commit's date): null when that commit, or the scope in it, is gone.
+ */
+export type LastApplied = (commit: string, key: ScopeKey, applied?: string) => WrittenState | null;
 
 interface Held {
   desired: Desired;
@@ -30,6 +36,7 @@ interface Held {
   change: Change | null;
   commit: string;
   digest: string;
+  applied?: string;
 }
 
 export interface ThreeWay {
@@ -70,8 +77,11 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
       if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
       if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      // Changed only by entries that expired since the write: the files on that day are the base.
+      const applied = appliedStateOf(desired.policy, marker);
+      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
       if (marker.commit === undefined) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) });
       return 'held';
     },
     needed: () => groupByCommit(held),
@@ -81,7 +91,7 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
 }
 
 function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict) => Change | null): Change | null {
-  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
   const desired = writtenStateOf(entry.desired.policy);
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: '', digest: entry.digest }, lastApplied: base });
   let change = entry.change;
@@ -96,7 +106,7 @@ function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {
   for (const entry of held) {
     const { key, source } = entry.desired.policy;
     const list = byCommit.get(entry.commit) ?? [];
-    list.push({ key, file: source.file });
+    list.push({ key, file: source.file, ...(entry.applied ? { applied: entry.applied } : {}) });
     byCommit.set(entry.commit, list);
   }
   return byCommit;

@@ -10,6 +10,7 @@ import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { refuseOwnedElsewhere } from './ownership.js';
+import { today } from '../governance/clock.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 
 export interface ApplyPlanOptions {
@@ -26,6 +27,8 @@ export interface ApplyPlanOptions {
   owner?: string;
   /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
   commit?: string;
+  /** The UTC date of the writes, kept in each marker (`autojoin-sync.applied`); default today (AUTOJOIN_NOW in tests). */
+  applied?: string;
   /** Notices for the user, e.g. that the service keeps no ownership marker. */
   onNotice?: (message: string) => void;
   /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
@@ -48,5 +51,5 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
     await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
   }
   await options.confirm?.();
-  return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+  return applyChanges(client, plan, { commit: options.commit, applied: options.applied ?? today(), onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }

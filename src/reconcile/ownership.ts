@@ -3,7 +3,7 @@
  * another owner is never written unless the run takes it over (`--take-ownership TYPE/ID`), and
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */
-import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
+import { canonicalJson, ownerChange, shownMetadata } from '../plan/fields.js';
 import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
 import { hint, worded, type Hint } from '../hint.js';
@@ -96,8 +96,8 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 }
 
 /** @returns a managed field's live value as fieldChanges shows it: metadata without the marker's keys, the owner its marker names. */
-export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
+export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field'], managed?: Record<string, unknown>): unknown {
   if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
-  if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
+  if (field === 'metadata') return shownMetadata(now, managed);
   return now?.scopeName ?? null;
 }

@@ -21,6 +21,7 @@ import { isLoopbackUrl } from '../service/base-url.js';
 import { splitScopeKey, type ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { LiveScope } from '../service/types.js';
+import type { FieldChange } from '../plan/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
@@ -110,6 +111,7 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
-  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
+  const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
+  const field = (change.fieldChanges ?? []).find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
 }
