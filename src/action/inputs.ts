@@ -45,6 +45,8 @@ export interface ActionInputs {
   dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
+  /** apply: write only the removals by expiry (as --only-expired; the daily job). */
+  onlyExpired: boolean;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -80,6 +82,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
+    onlyExpired: bool('only-expired', text('only-expired'), false),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

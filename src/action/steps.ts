@@ -133,7 +133,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
         commit: await headCommit(settings.base),
         onNotice: (message: string) => core.notice(message),
       };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined, policyPlace: settings }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;
@@ -174,6 +174,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     secrets: secretsOf(inputs),
     ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
+    onlyExpired: inputs.command === 'apply' && inputs.onlyExpired,
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics, settings, context);

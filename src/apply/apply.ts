@@ -10,7 +10,7 @@ import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
-import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest, writtenStateOf } from '../plan/ownership.js';
+import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest, unmarkedMetadata, writtenStateOf } from '../plan/ownership.js';
 
 export interface ApplyOptions {
   /** The commit HEAD points to, recorded in each write's ownership marker; none outside git. */
@@ -84,6 +84,8 @@ export function syncRequest(change: Change, marking: Pick<Marking, 'owner' | 'co
   if (change.scopeName !== undefined) body.scopeName = change.scopeName;
   const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
   body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest, applied: marking.applied });
+  // --only-expired: the marker is written back as it was (src/plan/only-expired.ts).
+  if (change.keepMarker) body.metadata = { ...unmarkedMetadata(body.metadata), ...change.keepMarker };
   return body;
 }
 

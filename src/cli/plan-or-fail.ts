@@ -26,7 +26,7 @@ export async function planOrFail(options: {
   client: ServiceClient;
   settings: RunSettings;
   target: string;
-  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] };
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[]; onlyExpired?: boolean };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -46,6 +46,7 @@ export async function planOrFail(options: {
     onNotice: printNotice,
     secrets: configuredSecrets(process.env),
     takeOwnership: takeOwnershipOf(flags),
+    onlyExpired: flags.onlyExpired,
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
     ...dnsBeforeRead(options.settings.dns, options.settings.base),

@@ -9,6 +9,7 @@ import { DEFAULT_OWNER, liveMarker } from './ownership.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
+import { onlyExpired } from './only-expired.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -41,6 +42,8 @@ export interface PlanBuilderOptions {
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** The project file's `drift` (a policy file's own wins; default revert). */
   drift?: DriftMode;
+  /** `apply --only-expired`: each change narrowed to its removals by expiry (only-expired.ts). */
+  onlyExpired?: boolean;
 }
 
 /**
@@ -85,6 +88,9 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
+  // --only-expired: the live state of a held scope is kept until its change is known.
+  const heldLive = new Map<ScopeKey, LiveScope | undefined>();
+  const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -93,7 +99,9 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       return;
     }
     const change = drift.sort(desired, live, twoWay);
-    if (change !== null && change !== 'held') changes.push(change);
+    if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
+    const narrowed = change === 'held' ? null : narrow(change, live);
+    if (narrowed !== null) changes.push(narrowed);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
@@ -101,7 +109,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
     lastAppliedNeeded: () => drift.needed(),
     finish: (lastApplied = () => null) => {
-      changes.push(...drift.resolve(lastApplied));
+      changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept });

@@ -11,6 +11,7 @@ import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { refuseOwnedElsewhere } from './ownership.js';
 import { today } from '../governance/clock.js';
+import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 
 export interface ApplyPlanOptions {
@@ -21,6 +22,8 @@ export interface ApplyPlanOptions {
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
   verifyFingerprints?: boolean;
+  /** For a saved plan: the policy files of this checkout, read for entries that expired since the plan's date (stale, exit 4). */
+  policyPlace?: PolicyPlace;
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
@@ -49,6 +52,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   checkSafety(plan, options.settings.limits);
   if (options.verifyFingerprints) {
     await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
+    if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace);
   }
   await options.confirm?.();
   return applyChanges(client, plan, { commit: options.commit, applied: options.applied ?? today(), onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });

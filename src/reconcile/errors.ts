@@ -16,6 +16,22 @@ export class StalePlanError extends Error {
 }
 
 /**
+ * A saved plan in which an entry expired between the plan's date and today: applied, it would
+ * keep a grant the files revoke (README, "The run context"). Exit 4, as any stale plan.
+ */
+export class ExpiredSincePlanError extends StalePlanError {
+  constructor(expired: readonly { key: ScopeKey; domain: string; expires: string }[], planDay: string, day: string) {
+    super(expired.map((entry) => entry.key));
+    const first = expired[0];
+    const more = expired.length > 1 ? ` and ${expired.length - 1} more` : '';
+    this.message =
+      `the saved plan is stale: ${first ? `${first.domain} in ${first.key} expired on ${first.expires}` : 'an entry expired'}${more}, after the plan was made (${planDay}; today is ${day}); ` +
+      'nothing was written. Make a new plan and apply that.';
+    this.name = 'ExpiredSincePlanError';
+  }
+}
+
+/**
  * A saved plan made against one service cannot be applied to another: the fingerprint of a
  * scope without autojoin is the same everywhere, so the stale check alone would not notice.
  */

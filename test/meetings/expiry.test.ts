@@ -74,4 +74,57 @@ describe('an expired grant is this repository\'s change', () => {
     expect(document.changes).toMatchObject([{ removed: ['contractor.example'] }]);
     expect(document.changes[0]?.origin).toBeUndefined();
   });
+
+  it('a marker without `applied` whose files also changed since is evaluated at its commit\'s date (read from git)', async () => {
+    process.env.GIT_COMMITTER_DATE = '2026-03-01T12:00:00Z';
+    try {
+      const r = await applied('keep');
+      const live = await r.live('acme');
+      const metadata = { ...live.metadata };
+      delete metadata['autojoin-sync.applied'];
+      await r.admin('acme', live.domains, metadata);
+      await r.write('acme.autojoin.yaml', POLICY.replace('  - acme.com\n', '  - acme.com\n  - new.example\n'));
+      r.commit();
+      const plan = await r.run('2026-03-20', 'plan', '--format', 'json', '.');
+      const document = JSON.parse(plan.stdout) as { changes: { added: string[]; removed: string[]; origin?: string }[]; drift: unknown[] };
+      expect(document.drift).toEqual([]);
+      expect(document.changes).toMatchObject([{ added: ['new.example'], removed: ['contractor.example'] }]);
+      expect(document.changes[0]?.origin).toBeUndefined();
+    } finally {
+      delete process.env.GIT_COMMITTER_DATE;
+    }
+  });
+});
+
+describe('dates are enforced on the day', () => {
+  it('apply --only-expired writes the removals by expiry and nothing else; the next plan still shows the rest', async () => {
+    const r = await applied('revert');
+    await r.write('acme.autojoin.yaml', POLICY.replace('  - acme.com\n', '  - acme.com\n  - new.example\n'));
+    r.commit();
+    const daily = await r.run('2026-03-20', 'apply', '--yes', '--only-expired', '.');
+    expect(daily.code, daily.stderr).toBe(0);
+    expect((await r.live('acme')).domains).toEqual(['acme.com']);
+    const plan = await r.run('2026-03-20', 'plan', '--format', 'json', '.');
+    const document = JSON.parse(plan.stdout) as { changes: { added: string[]; removed: string[]; origin?: string }[]; drift: unknown[] };
+    expect(document.drift).toEqual([]);
+    expect(document.changes).toMatchObject([{ added: ['new.example'], removed: [] }]);
+    expect(document.changes[0]?.origin).toBeUndefined();
+    const none = await r.run('2026-03-20', 'apply', '--yes', '--only-expired', '.');
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('No changes');
+  });
+
+  it('a saved plan in which an entry expired between its date and today is stale (exit 4)', async () => {
+    const r = await applied('revert');
+    await r.write('acme.autojoin.yaml', POLICY.replace('  - acme.com\n', '  - acme.com\n  - new.example\n'));
+    r.commit();
+    const saved = await r.run('2026-03-09', 'plan', '--out', 'plan.json', '.');
+    expect(saved.code, saved.stderr).toBe(0);
+    const stale = await r.run('2026-03-12', 'apply', '--yes', '--plan', 'plan.json');
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toContain('contractor.example in team/acme expired on 2026-03-10, after the plan was made (2026-03-09; today is 2026-03-12)');
+    expect((await r.live('acme')).domains).toEqual(['acme.com', 'contractor.example']);
+    const same = await r.run('2026-03-10', 'apply', '--yes', '--plan', 'plan.json');
+    expect(same.code, same.stderr).toBe(0);
+  });
 });

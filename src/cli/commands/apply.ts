@@ -31,6 +31,7 @@ interface ApplyFlags extends SettingFlags, TargetFlags {
   allowNoPolicies?: boolean;
   format: 'text' | 'json';
   takeOwnership?: string[];
+  onlyExpired?: boolean;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -47,6 +48,7 @@ export function register(program: Command): void {
     .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
+    .option('--only-expired', 'write only the removals of entries whose `expires` date has passed, nothing else (the daily job)')
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
@@ -71,6 +73,7 @@ Examples:
   $ autojoin-sync apply --yes --prune-from HEAD~1          # only what the last commit deleted
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
+  $ autojoin-sync apply --yes --only-expired              # daily: revoke what expired, nothing else
   $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
@@ -86,7 +89,8 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
-    const settings = await cliSettings(paths, flags);
+    // --only-expired writes removals by expiry only: never a prune.
+    const settings = await cliSettings(paths, flags.onlyExpired ? { ...flags, prune: false } : flags);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
       const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
@@ -105,8 +109,8 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard || flags.replace)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --shard or --replace');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.shard || flags.replace || flags.onlyExpired)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --shard, --replace or --only-expired');
   }
   if (flags.planSha256 !== undefined && !flags.plan) throw new RunError('--plan-sha256 pins a saved plan: give --plan FILE too');
 }
@@ -151,6 +155,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       settings,
       target,
       verifyFingerprints: flags.plan !== undefined,
+      policyPlace: settings,
       takeOwnership: takeOwnershipOf(flags),
       owner: settings.owner,
       // The repository of the paths (their base), whatever the working directory.
