@@ -133,7 +133,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
         commit: await headCommit(settings.base),
         onNotice: (message: string) => core.notice(message),
       };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined, policyPlace: settings }).finally(progress.done);
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined, policyPlace: settings, rules: settings.project.rules }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;

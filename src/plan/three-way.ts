@@ -10,7 +10,8 @@
 import { classifyDrift, mergedDomains, type DriftVerdict } from './drift.js';
 import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
-import { liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import { comparableDomains } from '../comparable-domain.js';
 import type { DriftMode, Policy } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
@@ -73,6 +74,8 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
   };
   return {
     sort(desired, live, change) {
+      const off = switchedOff(desired, live, change, owner);
+      if (off) return modeOf(desired.policy) === 'revert' ? off : keep(off);
       const marker = liveMarker(live);
       if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
@@ -99,6 +102,24 @@ function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Des
     change = forcedUpdate(entry.desired, entry.live, [{ field: 'componentId', before: base.componentId, after: desired.componentId }]);
   }
   return place(entry.desired, entry.live, change, verdict);
+}
+
+/**
+ * An admin's switch-off (autojoin deactivated in the widget) is a change made outside like any
+ * other: the deactivated invitation still carries this owner's marker, whose digest is of a state
+ * with domains (a clear from here leaves the digest of an empty list). Files unchanged since: a
+ * drift; changed too: a conflict, and `drift: keep` leaves it off either way.
+ * @returns the create tagged as changed outside, or null when it is not a switch-off
+ */
+function switchedOff(desired: Desired, live: LiveScope | undefined, change: Change | null, owner: string): Change | null {
+  const marker = deactivatedMarker(live);
+  if (change?.kind !== 'create' || desired.reason !== 'declared' || !live || marker?.owner !== owner || !marker.digest) return null;
+  const state = writtenStateOf(desired.policy);
+  if (stateDigest({ ...state, domains: [] }) === marker.digest) return null;
+  const unchanged = stateDigest(state) === marker.digest;
+  const base = unchanged ? state : appliedStateOf(desired.policy, marker);
+  const outside = { added: [], removed: comparableDomains(base?.domains ?? desired.domains), fields: [] };
+  return { ...change, origin: unchanged ? 'drift' : 'conflict', outside };
 }
 
 function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {

@@ -13,6 +13,9 @@ import { refuseOwnedElsewhere } from './ownership.js';
 import { today } from '../governance/clock.js';
 import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
+import { WriteCheckError } from './errors.js';
+import { writeProblems } from '../plan/write-checks.js';
+import type { Rule } from '../policy/types.js';
 
 export interface ApplyPlanOptions {
   client: ServiceClient;
@@ -24,6 +27,8 @@ export interface ApplyPlanOptions {
   verifyFingerprints?: boolean;
   /** For a saved plan: the policy files of this checkout, read for entries that expired since the plan's date (stale, exit 4). */
   policyPlace?: PolicyPlace;
+  /** The project file's rules: every list written passes them (error level) and the domain checks, or nothing is written. */
+  rules?: readonly Rule[];
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
@@ -50,6 +55,8 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(plan, options.settings.limits);
+  const problems = writeProblems(plan.changes, options.rules, today());
+  if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
     await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace);

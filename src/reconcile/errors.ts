@@ -45,3 +45,20 @@ export class PlanTargetError extends Error {
 function preview(keys: readonly ScopeKey[], max = 10): string {
   return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }
+
+/**
+ * A write that would not pass as a policy file (src/plan/write-checks.ts): refused before
+ * anything is written, naming the scope, the check and the way out.
+ */
+export class WriteCheckError extends Error {
+  constructor(problems: readonly { key: ScopeKey; check: string; message: string }[]) {
+    const lines = problems.slice(0, 10).map((problem) => `  ${problem.key}: ${problem.message} (${problem.check})`);
+    if (problems.length > 10) lines.push(`  and ${problems.length - 10} more`);
+    const scopes = [...new Set(problems.map((problem) => problem.key))];
+    super(
+      `refused: what a run writes must pass the same checks as a policy file, and ${scopes.length === 1 ? 'this write' : 'these writes'} would not:\n${lines.join('\n')}\n` +
+        `Set \`drift: revert\` on ${scopes.length === 1 ? 'that scope' : 'those scopes'} (its policy file's \`drift:\`) to write the files' state instead; nothing was written.`,
+    );
+    this.name = 'WriteCheckError';
+  }
+}

@@ -156,6 +156,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       target,
       verifyFingerprints: flags.plan !== undefined,
       policyPlace: settings,
+      rules: settings.project.rules,
       takeOwnership: takeOwnershipOf(flags),
       owner: settings.owner,
       // The repository of the paths (their base), whatever the working directory.
