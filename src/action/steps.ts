@@ -208,7 +208,7 @@ export async function withClient<T>(settings: RunSettings, work: (client: Servic
 }
 
 /** The run's secrets, the api-key input among them: no policy file may hold them. */
-function secretsOf(inputs: ActionInputs): NamedSecret[] {
+export function secretsOf(inputs: ActionInputs): NamedSecret[] {
   return configuredSecrets(serviceEnv(inputs, process.env));
 }
 

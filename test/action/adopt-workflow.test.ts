@@ -82,7 +82,7 @@ describe('the drift workflow\'s adopt step', () => {
     expect(github.pulls).toHaveLength(1);
     expect(adopt.outputs['pull-request-url']).toBe(github.pulls[0]?.html_url);
     expect(github.pulls[0]).toMatchObject({ head: 'autojoin-sync/adopt', base: 'main' });
-    expect(github.pulls[0]?.body).toContain('| `team/acme-eng` | +partner.example -acme.co.uk | 20');
+    expect(github.pulls[0]?.body).toContain('| `team/acme-eng` | +`partner.example` -`acme.co.uk` | `20');
     const edited = git(remote, 'show', 'autojoin-sync/adopt:eng.autojoin.yaml');
     expect(edited).toBe('# engineering\nscope: acme-eng\nscopeType: team\ncomponentId: cmp_1\ndomains:\n  - acme.com   # the main one\n  - partner.example');
     expect(await readFile(join(workspace, 'eng.autojoin.yaml'), 'utf8')).toBe(ENG); // the checkout is as it was
@@ -91,7 +91,7 @@ describe('the drift workflow\'s adopt step', () => {
     const again = await runStep(adoptStep);
     expect(again.code).toBe(0);
     expect(github.pulls).toHaveLength(1);
-    expect(github.pulls[0]?.body).toContain('+partner.example +third.example -acme.co.uk');
+    expect(github.pulls[0]?.body).toContain('+`partner.example` +`third.example` -`acme.co.uk`');
     expect(JSON.stringify(github.requests)).not.toContain(API_KEY);
   });
 
