@@ -10,7 +10,7 @@ import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
-import { printManyDiagnostics, printNotice, progressOf } from './print.js';
+import { printManyDiagnostics, printNotice, printWarningSummary, progressOf } from './print.js';
 
 /** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
 export interface TargetFlags {
@@ -50,7 +50,10 @@ export async function planOrFail(options: {
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
     ...dnsBeforeRead(options.settings.dns, options.settings.base),
-  }).finally(progress.done);
+  }).finally(() => {
+    progress.done();
+    printWarningSummary();
+  });
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);
 }
