@@ -9,7 +9,7 @@ import path from 'node:path';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { commitAll, git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
-import type { CliResult } from '../support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 export const KEY = 'sk-meetings-5c1f0e';
 
@@ -28,8 +28,11 @@ export interface Repo {
   close(): Promise<void>;
 }
 
-/** @param files path → text, committed as the first commit */
-export async function repo(files: Record<string, string>): Promise<Repo> {
+/**
+ * @param files path → text, committed as the first commit
+ * @param how.spawned run the built CLI as a process (the end-to-end tier) instead of in-process
+ */
+export async function repo(files: Record<string, string>, how: { spawned?: boolean } = {}): Promise<Repo> {
   const dir = await mkdtemp(path.join(tmpdir(), 'meetings-'));
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
   commitAll(dir);
@@ -39,7 +42,7 @@ export async function repo(files: Record<string, string>): Promise<Repo> {
   return {
     dir,
     emulator,
-    run: (day, ...args) => runInProcess(args, { cwd: dir, env: { ...env, AUTOJOIN_NOW: day } }),
+    run: (day, ...args) => (how.spawned ? runCli : runInProcess)(args, { cwd: dir, env: { ...env, AUTOJOIN_NOW: day } }),
     write: (file, text) => writeFile(path.join(dir, file), text),
     read: (file) => readFile(path.join(dir, file), 'utf8'),
     commit: (message = 'edit') => {

@@ -12,6 +12,7 @@ import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
+import { refuseExpiredSincePlan } from '../../reconcile/expired-since-plan.js';
 import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
@@ -95,6 +96,8 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     await withSession(settings, async (session) => {
       const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
       seen.plan = plan;
+      // A saved plan with nothing to write still keeps what expired since it was made: stale too.
+      if (flags.plan && plan.changes.length === 0) await refuseExpiredSincePlan(plan, settings);
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
       // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
