@@ -160,9 +160,8 @@ export function unmarkedMetadata(live: unknown): Record<string, unknown> {
  * @returns the live keys a write must keep; undefined when there are none
  */
 export function keptMetadataOf(live: LiveScope | undefined, managed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  // A switched-off invitation keeps its metadata: a create over it keeps another writer's keys too.
-  const metadata = live?.autojoin ? live.metadata : live?.deactivatedMetadata;
-  if (!live || metadata === undefined) return undefined;
+  if (!live?.autojoin) return undefined;
+  const metadata = live.metadata;
   const ours = new Set([...Object.keys(managed ?? {}), ...(markerOf(metadata)?.keys ?? [])]);
   const kept = Object.fromEntries(Object.entries(unmarkedMetadata(metadata)).filter(([key]) => !ours.has(key)));
   return Object.keys(kept).length > 0 ? kept : undefined;

@@ -56,6 +56,8 @@ async function step(r: Repo, c: Case, s: Step, state: { noted: boolean }): Promi
     case 'remove':
       return r.admin('acme', before.domains.filter((domain) => domain !== s.domain));
     case 'off':
+      // A create over a switched-off invitation starts its metadata anew (the service replaces it on a POST).
+      state.noted = false;
       return r.admin('acme', []);
     case 'note':
       if (before.deactivated) return;
