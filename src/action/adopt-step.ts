@@ -7,13 +7,13 @@
 import * as core from './runner.js';
 import { adoptDrift, type Drifted } from '../reconcile/adopt.js';
 import { ExitCode } from '../run/exit-codes.js';
-import { outsideLine } from '../render/describe.js';
-import { escapeMarkdown } from '../render/escape.js';
+import { escapeControls } from '../render/escape.js';
+import { joinBounded } from '../render/bounded.js';
 import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { planFor, withClient, writeJobSummary, type StepOutcome } from './steps.js';
+import { planFor, secretsOf, withClient, writeJobSummary, type StepOutcome } from './steps.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -27,14 +27,16 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, 
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
-    const result = await adoptDrift(plan, settings.base);
+    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs) });
     const driftCount = result.adopted.length + result.conflicts.length;
-    if (result.adopted.length === 0) {
-      const summary = result.conflicts.length === 0 ? 'No drift: nothing to adopt.' : `Nothing adopted: ${plural(result.conflicts.length, 'conflict')} to settle by hand.`;
+    for (const { key, reason } of result.notAdopted) core.warning(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    // Nothing written, nothing to propose: no branch, no pull request.
+    if (result.adopted.length === 0 || result.files.length === 0) {
+      const summary = result.conflicts.length + result.notAdopted.length === 0 ? 'Nothing to adopt.' : `Nothing adopted: ${plural(result.conflicts.length + result.notAdopted.length, 'scope')} to settle by hand.`;
       await writeJobSummary(`### autojoin-sync adopt\n\n${summary}\n`);
       return { exitCode: ExitCode.ok, summary, hasChanges: false, driftCount };
     }
-    const body = pullRequestBody(result.adopted, result.conflicts);
+    const body = pullRequestBody(result.adopted, result.conflicts, result.notAdopted);
     await pushAdoptBranch(settings.base, result.files, `Adopt ${plural(result.adopted.length, 'scope')} changed outside this repository`);
     const url = await openPullRequest(inputs, context, body);
     const summary = `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}: ${url}`;
@@ -53,11 +55,22 @@ async function openPullRequest(inputs: ActionInputs, context: WorkflowContext, b
   return pull.url;
 }
 
-/** The pull request body: each scope's outside change and when it was made, then the conflicts left out. */
-export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly ScopeKey[]): string {
-  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: undefined }).replace(/^outside: /, ''))} | ${escapeMarkdown(entry.outside.modifiedAt ?? 'not shown')} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
-  const left = conflicts.length === 0 ? '' : `\n\n**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(', ')}`;
-  return [
+/** GitHub refuses a pull request body of 65,536 characters or more; the plan comment is cut the same way. */
+export const ADOPT_BODY_MAX_CHARS = 60_000;
+
+/**
+ * The pull request body: each scope's outside change and when it was made, then the conflicts
+ * left out. Bounded (rows that do not fit are counted, as the plan comment does) and inert: every
+ * value from live data or files stands in a code span, where GitHub makes no link, mention, HTML
+ * or image of it.
+ */
+export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly ScopeKey[], notAdopted: readonly { key: ScopeKey; reason: string }[] = []): string {
+  const rows = adopted.map((entry) => `| ${inert(entry.key)} | ${outsideCell(entry)} | ${inert(entry.outside.modifiedAt ?? 'not shown')} | ${inert(`${entry.source.file}:${entry.source.line}`)} |`);
+  const left = [
+    ...(conflicts.length === 0 ? [] : [`**Not adopted** (changed here and outside; edit by hand): ${conflicts.map(inert).join(', ')}`]),
+    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(entry.reason)}`),
+  ];
+  const head = [
     ADOPT_MARKER,
     '### autojoin-sync: changes made outside this repository',
     '',
@@ -65,6 +78,36 @@ export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly
     '',
     '| scope | changed outside | modified | file |',
     '|---|---|---|---|',
-    ...rows,
-  ].join('\n') + left;
+  ].join('\n');
+  return joinBounded({
+    head,
+    blocks: rows,
+    preference: rows.map((_, index) => index),
+    blockSeparator: '\n',
+    footer: left.length === 0 ? undefined : left.join('\n\n').slice(0, 10_000),
+    maxChars: ADOPT_BODY_MAX_CHARS,
+    omittedNote: (omitted) => `… and ${String(omitted).padStart(7, ' ')} more scopes adopted; the job log lists them all.`,
+  }).trimEnd();
+}
+
+function outsideCell(entry: Drifted): string {
+  const { added, removed, fields } = entry.outside;
+  const parts = [
+    ...added.map((domain) => `+${inert(domain)}`),
+    ...removed.map((domain) => `-${inert(domain)}`),
+    ...fields.map((field) => `${field.field} → ${inert(typeof field.after === 'string' ? field.after : JSON.stringify(field.after))}`),
+  ];
+  return parts.join(' ');
+}
+
+/**
+ * @returns `text` as an inline code span that is safe in a table cell: controls escaped, one
+ *   line, a pipe escaped for the table, fenced by more backticks than it holds
+ */
+export function inert(text: string): string {
+  const line = escapeControls(text.replace(/[\r\n]+/g, ' ')).slice(0, 300).replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
 }

@@ -54,6 +54,8 @@ export interface ActionInputs {
   planFiles?: string[];
   /** apply: record each apply as a GitHub deployment to this environment (src/action/deployments.ts). */
   deploymentEnvironment?: string;
+  /** apply: write only the removals by expiry (as --only-expired; the daily job). */
+  onlyExpired: boolean;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -93,6 +95,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     shard: shardInput(text('shard')),
     planFiles: lines(text('plan-files')),
     deploymentEnvironment: text('deployment-environment'),
+    onlyExpired: bool('only-expired', text('only-expired'), false),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

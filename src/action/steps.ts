@@ -147,7 +147,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
         commit: await headCommit(settings.base),
         onNotice: (message: string) => core.notice(message),
       };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);
+      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined, policyPlace: settings, rules: settings.project.rules }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;
@@ -191,6 +191,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     secrets: secretsOf(inputs),
     ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
+    onlyExpired: inputs.command === 'apply' && inputs.onlyExpired,
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics, settings, context);
@@ -224,7 +225,7 @@ export async function withClient<T>(settings: RunSettings, work: (client: Servic
 }
 
 /** The run's secrets, the api-key input among them: no policy file may hold them. */
-function secretsOf(inputs: ActionInputs): NamedSecret[] {
+export function secretsOf(inputs: ActionInputs): NamedSecret[] {
   return configuredSecrets(serviceEnv(inputs, process.env));
 }
 

@@ -10,11 +10,13 @@ import type { Change, Plan } from '../plan/types.js';
 import type { ApplyReport, AppliedScope, FailedScope } from './types.js';
 import { forEachBounded } from '../concurrency.js';
 import { comparableDomains } from '../plan/index.js';
-import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest, writtenStateOf } from '../plan/ownership.js';
+import { DEFAULT_OWNER, markerOf, metadataToWrite, stateDigest, unmarkedMetadata, writtenStateOf } from '../plan/ownership.js';
 
 export interface ApplyOptions {
   /** The commit HEAD points to, recorded in each write's ownership marker; none outside git. */
   commit?: string;
+  /** The UTC date of the writes (`autojoin-sync.applied`): the day expiry of this state is evaluated at. */
+  applied?: string;
   /** Said once when the service's answer to a write shows no ownership marker. */
   onNotice?: (message: string) => void;
   /** Called after each scope, applied or failed. */
@@ -32,7 +34,7 @@ type Outcome = { applied: AppliedScope } | { failed: FailedScope };
 export async function applyChanges(client: ServiceClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(plan.changes.length);
   let done = 0;
-  const marking: Marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
+  const marking: Marking = { owner: plan.owner, commit: options.commit, applied: options.applied, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     (running) => client.poolWidth(running),
@@ -49,6 +51,7 @@ export async function applyChanges(client: ServiceClient, plan: Plan, options: A
 interface Marking {
   owner: string;
   commit?: string;
+  applied?: string;
   notice: (message: string) => void;
 }
 
@@ -71,7 +74,7 @@ async function applyOne(client: ServiceClient, change: Change, marking: Marking)
  * The body of call 2 for one change: always the complete desired list, with the file's name
  * when it has one, and metadata: the file's (else the live keys it keeps) with the ownership marker.
  */
-export function syncRequest(change: Change, marking: Pick<Marking, 'owner' | 'commit'> = { owner: DEFAULT_OWNER }): SyncRequest {
+export function syncRequest(change: Change, marking: Pick<Marking, 'owner' | 'commit' | 'applied'> = { owner: DEFAULT_OWNER }): SyncRequest {
   const body: SyncRequest = {
     domains: change.after,
     scope: change.scope,
@@ -80,7 +83,9 @@ export function syncRequest(change: Change, marking: Pick<Marking, 'owner' | 'co
   };
   if (change.scopeName !== undefined) body.scopeName = change.scopeName;
   const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
-  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest, applied: marking.applied });
+  // --only-expired: the marker is written back as it was (src/plan/only-expired.ts).
+  if (change.keepMarker) body.metadata = { ...unmarkedMetadata(body.metadata), ...change.keepMarker };
   return body;
 }
 

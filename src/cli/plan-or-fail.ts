@@ -10,7 +10,7 @@ import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
-import { printManyDiagnostics, printNotice, progressOf } from './print.js';
+import { printManyDiagnostics, printNotice, printWarningSummary, progressOf } from './print.js';
 
 /** The flags that narrow a run to some scopes: --shard, --scope, --exclude-scope, and --replace. */
 export interface TargetFlags {
@@ -26,7 +26,7 @@ export async function planOrFail(options: {
   client: ServiceClient;
   settings: RunSettings;
   target: string;
-  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[] };
+  flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[]; onlyExpired?: boolean };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
 }): Promise<Plan> {
@@ -46,10 +46,14 @@ export async function planOrFail(options: {
     onNotice: printNotice,
     secrets: configuredSecrets(process.env),
     takeOwnership: takeOwnershipOf(flags),
+    onlyExpired: flags.onlyExpired,
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
     ...dnsBeforeRead(options.settings.dns, options.settings.base),
-  }).finally(progress.done);
+  }).finally(() => {
+    progress.done();
+    printWarningSummary();
+  });
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
   return markEchoedSecrets(plan);
 }

@@ -4,6 +4,7 @@
  */
 import { formatDiagnostic } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
+import { warningLimiter, type WarningLimiter } from '../render/warning-limit.js';
 import { escapeControls } from '../render/escape.js';
 import { log, type Progress } from '../run/log.js';
 import { redactOutput, writeStderr } from '../run/output.js';
@@ -20,7 +21,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
  */
 export async function printManyDiagnostics(diagnostics: readonly Diagnostic[]): Promise<void> {
   let batch = '';
-  for (const diagnostic of diagnostics) {
+  for (const diagnostic of runLimiter().take(diagnostics)) {
     batch += `${escapeControls(formatDiagnostic(diagnostic))}\n`;
     if (batch.length >= BATCH_CHARS) {
       await writeDrained(process.stderr, batch);
@@ -31,6 +32,20 @@ export async function printManyDiagnostics(diagnostics: readonly Diagnostic[]): 
 }
 
 const BATCH_CHARS = 64 * 1024;
+
+let limiter: WarningLimiter | undefined;
+
+/** The run's one warning limiter (src/render/warning-limit.ts): --verbose shows every warning. */
+function runLimiter(): WarningLimiter {
+  limiter ??= warningLimiter(log().level === 'verbose');
+  return limiter;
+}
+
+/** Prints the count of each kind of warning {@link printManyDiagnostics} left out ("and 197 more subdomain warnings; …"), once the diagnostics are all in. */
+export function printWarningSummary(): void {
+  for (const line of runLimiter().summary()) writeStderr(`${line}\n`);
+  limiter = undefined;
+}
 
 /** Writes `text`; when the stream's buffer is full, resolves once it drains (or closes or fails: nothing then waits for it). */
 function writeDrained(stream: NodeJS.WritableStream, text: string): Promise<void> {

@@ -103,7 +103,13 @@ export async function runGit(args: readonly string[], options: GitOptions & { in
     },
   });
   git.end(options.input);
-  await git.done;
+  try {
+    await git.done;
+  } catch (error) {
+    // Some failures are told on stdout only (`git commit` with nothing to commit): show git's words.
+    if (error instanceof GitFailedError && error.detail === UNKNOWN) throw gitFailed(args, options.context, stdoutMessage(Buffer.concat(chunks, size).toString('utf8')));
+    throw error;
+  }
   return Buffer.concat(chunks, size);
 }
 
@@ -139,7 +145,27 @@ export class GitFailedError extends GitRevisionError {
   }
 }
 
-function gitFailed(args: readonly string[], context: string, stderr: string): GitFailedError {
-  const detail = stderr.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
-  return new GitFailedError(`${context}: git ${args[0] ?? ''} failed: ${detail}`, detail);
+const UNKNOWN = 'unknown error';
+
+/** Options that take the next argument as their value, before the subcommand (`git -c k=v -C dir commit`). */
+const VALUED_OPTIONS = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace']);
+
+/** @returns the subcommand of a git call (`commit` of `git -c user.name=x commit -m …`) */
+export function gitSubcommand(args: readonly string[]): string {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (VALUED_OPTIONS.has(arg)) index++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return args[0] ?? '';
+}
+
+/** @returns up to three lines of what git printed on stdout, as one line (`On branch main; nothing to commit, …`) */
+function stdoutMessage(stdout: string): string {
+  return stdout.split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 3).join('; ').slice(0, 500);
+}
+
+function gitFailed(args: readonly string[], context: string, output: string): GitFailedError {
+  const detail = output.split('\n').find((line) => line.trim() !== '')?.trim() ?? UNKNOWN;
+  return new GitFailedError(`${context}: git ${gitSubcommand(args)} failed: ${detail}`, detail);
 }

@@ -41,3 +41,11 @@ export function daysBetween(from: string, to: string): number {
 export function addDays(from: string, days: number): string {
   return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
+
+/**
+ * @returns the moment a plan says it was made: the clock, moved to the day AUTOJOIN_NOW names
+ *   when it is set, so a plan's date (its `createdAt`) is the day its expiry was evaluated on
+ */
+export function planMoment(env: NodeJS.ProcessEnv = process.env, now: Date = new Date()): Date {
+  return new Date(`${today(env, now)}${now.toISOString().slice(10)}`);
+}

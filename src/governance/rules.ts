@@ -169,8 +169,9 @@ function overCount(rule: CompiledRule, byDomain: ReadonlyMap<string, Place | Pla
 }
 
 /**
- * A rule whose `scopes` glob matches no declared scope cannot match anything there: an error in
- * the project file, at that glob.
+ * A rule whose `scopes` glob matches no declared scope checks nothing there: a warning at that
+ * glob, never an error (a rule written ahead of the scopes it is for, or for scopes another
+ * run's paths hold, must not stop validate).
  * @param keys every scope the policy files declare
  */
 export function unmatchedScopeGlobs(rules: readonly CompiledRule[], keys: readonly ScopeKey[]): Diagnostic[] {
@@ -180,7 +181,7 @@ export function unmatchedScopeGlobs(rules: readonly CompiledRule[], keys: readon
       const at = rule.rule.scopeSources?.[index];
       if (!at || keys.some((key) => glob.test(key))) return;
       const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
-      findings.push(diagnosticAt(at, 'error', 'rule-matches-nothing', message));
+      findings.push(diagnosticAt(at, 'warning', 'rule-matches-nothing', message));
     });
   }
   return findings;

@@ -106,7 +106,8 @@ function ownershipProblem(change: ChangeDocument, owner: string): string | null 
   const after = shown[0]?.after;
   if (after !== undefined && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
   if (shown[0]?.before === owner) return 'fieldChanges shows an owner change to the owner the scope already has';
-  if (change.keptMetadata !== undefined && change.metadata !== undefined) return 'keptMetadata is only for a change whose file has no metadata';
+  // Only apply --only-expired builds one, in memory: a saved plan never writes a marker of its own choosing.
+  if (change.keepMarker !== undefined) return 'keepMarker is never part of a saved plan (apply --only-expired plans anew)';
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === undefined ? null : `keptMetadata holds the marker's key "${reserved}"`;
 }

@@ -9,7 +9,7 @@
  * Pure: no I/O.
  */
 import { comparableDomains } from '../comparable-domain.js';
-import { deactivatedMarker, liveMarker, markerOf, stateDigest, unmarkedMetadata, writtenStateOf, type Marker, type WrittenState } from './ownership.js';
+import { deactivatedMarker, liveMarker, markerOf, pickMetadata, stateDigest, writtenStateOf, type Marker, type WrittenState } from './ownership.js';
 import { canonicalJson } from './fields.js';
 import type { LiveScope } from '../service/types.js';
 import type { Change, OutsideChange } from './types.js';
@@ -50,7 +50,8 @@ export interface DriftVerdict {
 export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState {
   const state: WrittenState = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
   if (base.scopeName !== undefined) state.scopeName = live.scopeName ?? undefined;
-  if (base.metadata !== undefined) state.metadata = unmarkedMetadata(live.metadata);
+  // Per key: only the keys `base` manages; another writer's keys are not this repository's state.
+  if (base.metadata !== undefined) state.metadata = pickMetadata(live.metadata, Object.keys(base.metadata));
   return state;
 }
 

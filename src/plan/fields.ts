@@ -10,7 +10,8 @@ import type { Policy } from '../policy/types.js';
 import type { FieldChange } from './types.js';
 import type { LiveScope } from '../service/types.js';
 import { canonicalJson } from './canonical-json.js';
-import { deactivatedMarker, liveMarker, unmarkedMetadata } from './ownership.js';
+import { isPlainObject } from '../plain-object.js';
+import { deactivatedMarker, liveMarker, managedLiveMetadata, unmarkedMetadata } from './ownership.js';
 
 export { canonicalJson } from './canonical-json.js';
 
@@ -23,9 +24,11 @@ export function fieldChanges(policy: Policy, live: LiveScope): FieldChange[] {
   if (live.componentId !== undefined && live.componentId !== policy.componentId) {
     changes.push({ field: 'componentId', before: live.componentId, after: policy.componentId });
   }
-  const shown = withoutMarker(live.metadata);
-  if (policy.metadata !== undefined && live.metadata !== undefined && !sameMetadata(shown, policy.metadata)) {
-    changes.push({ field: 'metadata', before: shown ?? null, after: policy.metadata });
+  // Per key: the keys the policy declares now or declared at the last write (ownership.ts).
+  const shown = managedLiveMetadata(live, policy.metadata);
+  const declared = policy.metadata ?? {};
+  if (live.metadata !== undefined && (policy.metadata !== undefined || Object.keys(shown).length > 0) && !sameMetadata(shown, declared)) {
+    changes.push({ field: 'metadata', before: shownMetadata(live, policy.metadata), after: policy.metadata ?? null });
   }
   return changes;
 }
@@ -45,6 +48,11 @@ export function ownerChange(live: LiveScope, owner: string): FieldChange | null 
   if (live.metadata === undefined) return null;
   const before = liveMarker(live)?.owner ?? null;
   return before === owner ? null : { field: 'owner', before, after: owner };
+}
+
+/** @returns the live metadata as a field change shows it: this repository's keys of an object, any other value (null) as it is */
+export function shownMetadata(live: LiveScope | undefined, managed: Record<string, unknown> | undefined): unknown {
+  return isPlainObject(live?.metadata) ? managedLiveMetadata(live, managed) : (live?.metadata ?? null);
 }
 
 /** @returns the metadata as compared and shown: an object without the marker's keys, any other value as it is. */

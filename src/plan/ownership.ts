@@ -7,10 +7,12 @@
  *  | `autojoin-sync.owner`  | the project file's `owner` (default `default`)                |
  *  | `autojoin-sync.commit` | the commit HEAD pointed to when the write was made (not outside git) |
  *  | `autojoin-sync.digest` | sha256 (hex) of {@link canonicalWrittenState}                 |
+ *  | `autojoin-sync.applied`| the UTC date of the write (expiry of the state last applied is evaluated then) |
+ *  | `autojoin-sync.keys`   | the metadata keys the policy declared at the write, comma-separated |
  *
- * Every value is a string. The metadata a write sends is the policy's metadata when the policy
- * states it (then the policy manages all of it), else the live metadata's own keys (no policy
- * manages them, so they are kept), with the marker on top. Pure: no I/O.
+ * Every value is a string. The metadata a write sends is managed per key: the live keys that are
+ * not this repository's (keptMetadataOf), the policy's keys over them, and the marker on top.
+ * Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
 import { comparableDomains } from '../comparable-domain.js';
@@ -27,6 +29,8 @@ export const MARKER_KEYS = {
   owner: 'autojoin-sync.owner',
   commit: 'autojoin-sync.commit',
   digest: 'autojoin-sync.digest',
+  applied: 'autojoin-sync.applied',
+  keys: 'autojoin-sync.keys',
 } as const;
 
 /** The owner of a project file that names none. */
@@ -39,6 +43,10 @@ export interface Marker {
   commit?: string;
   /** sha256 hex of the canonical state last written (canonicalWrittenState). */
   digest?: string;
+  /** The UTC date (YYYY-MM-DD) of the write; absent on markers of releases before it was kept. */
+  applied?: string;
+  /** The metadata keys this repository managed at the write; absent on older markers. */
+  keys?: string[];
 }
 
 /** The state one write sets, the input of the digest: what a policy (or a clear) manages. */
@@ -86,6 +94,10 @@ export function markerOf(metadata: unknown): Marker | null {
   const digest = metadata[MARKER_KEYS.digest];
   if (typeof commit === 'string' && commit !== '') marker.commit = commit;
   if (typeof digest === 'string' && digest !== '') marker.digest = digest;
+  const applied = metadata[MARKER_KEYS.applied];
+  if (typeof applied === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(applied)) marker.applied = applied;
+  const keys = metadata[MARKER_KEYS.keys];
+  if (typeof keys === 'string') marker.keys = decodeKeys(keys);
   return marker;
 }
 
@@ -140,39 +152,74 @@ export function unmarkedMetadata(live: unknown): Record<string, unknown> {
 }
 
 /**
+ * Per-key metadata (as `kubectl apply` manages fields): this repository's keys are the ones the
+ * policy declares now and the ones it declared at the last write (the marker's `keys`; a marker
+ * from before `keys` was kept managed the keys the policy declares now). Every other live key is
+ * another writer's and is kept on every write.
  * @param live a scope's live state
- * @param managed the policy's metadata (undefined: the policy does not manage metadata)
- * @returns the live keys a write must keep: none when the policy manages metadata, else the
- *   active invitation's own keys; undefined when there are none
+ * @param managed the policy's metadata (undefined: the policy declares no metadata now)
+ * @returns the live keys a write must keep; undefined when there are none
  */
 export function keptMetadataOf(live: LiveScope | undefined, managed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (managed !== undefined || !live?.autojoin) return undefined;
-  const kept = unmarkedMetadata(live.metadata);
+  if (!live?.autojoin) return undefined;
+  const metadata = live.metadata;
+  const ours = new Set([...Object.keys(managed ?? {}), ...(markerOf(metadata)?.keys ?? [])]);
+  const kept = Object.fromEntries(Object.entries(unmarkedMetadata(metadata)).filter(([key]) => !ours.has(key)));
   return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** @returns the live metadata limited to `keys` (the managed ones), without the marker */
+export function pickMetadata(live: unknown, keys: readonly string[]): Record<string, unknown> {
+  const own = unmarkedMetadata(live);
+  return Object.fromEntries(keys.filter((key) => Object.hasOwn(own, key)).map((key) => [key, own[key]]));
+}
+
+/**
+ * @param managed the policy's metadata (undefined: it declares none now)
+ * @returns the live metadata of this repository's keys (declared now or at the last write), as
+ *   compared with the policy's and shown as a field's `before`
+ */
+export function managedLiveMetadata(live: LiveScope | undefined, managed: Record<string, unknown> | undefined): Record<string, unknown> {
+  const keys = new Set([...Object.keys(managed ?? {}), ...(markerOf(live?.metadata)?.keys ?? [])]);
+  return pickMetadata(live?.metadata, [...keys]);
+}
+
+/** `keys` as the marker keeps it: sorted, comma-separated, a comma or % in a key percent-encoded. */
+export function encodeKeys(keys: readonly string[]): string {
+  return [...keys].sort().map((key) => key.replace(/%/g, '%25').replace(/,/g, '%2C')).join(',');
+}
+
+function decodeKeys(text: string): string[] {
+  if (text === '') return [];
+  return text.split(',').map((key) => key.replace(/%2C/gi, ',').replace(/%25/g, '%'));
 }
 
 /** What {@link metadataToWrite} is made of. */
 export interface MetadataToWrite {
   /** The policy's metadata; when undefined, the policy does not manage metadata. */
   managed?: Record<string, unknown>;
-  /** Live keys no policy manages, kept on the write (used only when `managed` is undefined). */
+  /** Live keys no policy manages, kept on the write under the policy's own. */
   kept?: Record<string, unknown>;
   owner: string;
   /** HEAD when the write is made; left out when undefined (outside git). */
   commit?: string;
   /** {@link stateDigest} of the state written. */
   digest: string;
+  /** The UTC date of the write (`autojoin-sync.applied`); left out when undefined. */
+  applied?: string;
 }
 
 /**
- * @returns the `metadata` of a write: the policy's metadata (else the kept live keys), then the
- *   marker's keys, which no other key can overwrite
+ * @returns the `metadata` of a write: the kept live keys, the policy's keys over them, then the
+ *   marker's keys (the policy's key list among them), which no other key can overwrite
  */
 export function metadataToWrite(input: MetadataToWrite): Record<string, unknown> {
-  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
+  const own = { ...unmarkedMetadata(input.kept ?? {}), ...unmarkedMetadata(input.managed ?? {}) };
   const marker: Record<string, string> = { [MARKER_KEYS.owner]: input.owner };
   if (input.commit !== undefined) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
+  if (input.applied !== undefined) marker[MARKER_KEYS.applied] = input.applied;
+  marker[MARKER_KEYS.keys] = encodeKeys(Object.keys(unmarkedMetadata(input.managed ?? {})));
   return { ...own, ...marker };
 }
 

@@ -10,6 +10,7 @@ import { lossTracker } from './drift.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
+import { onlyExpired } from './only-expired.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -42,6 +43,8 @@ export interface PlanBuilderOptions {
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** The project file's `drift` (a policy file's own wins; default revert). */
   drift?: DriftMode;
+  /** `apply --only-expired`: each change narrowed to its removals by expiry (only-expired.ts). */
+  onlyExpired?: boolean;
 }
 
 /**
@@ -93,6 +96,9 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
   const losses = lossTracker(owner);
   const limits = readLimits();
+  // --only-expired: the live state of a held scope is kept until its change is known.
+  const heldLive = new Map<ScopeKey, LiveScope | undefined>();
+  const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
     losses.see(live);
@@ -103,7 +109,9 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       return;
     }
     const change = drift.sort(desired, live, twoWay);
-    if (change !== null && change !== 'held' && !losses.hold(desired, live, change)) changes.push(change);
+    if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
+    const narrowed = change === 'held' ? null : narrow(change, live);
+    if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
@@ -113,7 +121,8 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     lostMarkersNeeded: () => losses.needed(),
     unknownOwnership: () => limits.unknownOwnership(),
     finish: (lastApplied = () => null, lostFrom = () => null) => {
-      changes.push(...drift.resolve(lastApplied), ...losses.resolve(lostFrom));
+      changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
+      changes.push(...(options.onlyExpired ? [] : losses.resolve(lostFrom)));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });

@@ -8,8 +8,10 @@
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
 import { classifyDrift, mergedDomains, type DriftVerdict } from './drift.js';
+import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
-import { liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import { comparableDomains } from '../comparable-domain.js';
 import type { DriftMode, Policy } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
@@ -19,10 +21,15 @@ import type { Change, DriftReport } from './types.js';
 export interface NeededScope {
   key: ScopeKey;
   file: string;
+  /** The day the marker says it was applied (expiry is evaluated then); absent: the commit's date. */
+  applied?: string;
 }
 
-/** The state at a marker's commit of one scope: null when that commit, or the scope in it, is gone. */
-export type LastApplied = (commit: string, key: ScopeKey) => WrittenState | null;
+/**
+ * The state at a marker's commit of one scope, its expiry evaluated on `applied` (absent: the
+ * commit's date): null when that commit, or the scope in it, is gone.
+ */
+export type LastApplied = (commit: string, key: ScopeKey, applied?: string) => WrittenState | null;
 
 interface Held {
   desired: Desired;
@@ -30,6 +37,7 @@ interface Held {
   change: Change | null;
   commit: string;
   digest: string;
+  applied?: string;
 }
 
 export interface ThreeWay {
@@ -66,12 +74,17 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
   };
   return {
     sort(desired, live, change) {
+      const off = switchedOff(desired, live, change, owner);
+      if (off) return modeOf(desired.policy) === 'revert' ? off : keep(off);
       const marker = liveMarker(live);
       if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
       if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      // Changed only by entries that expired since the write: the files on that day are the base.
+      const applied = appliedStateOf(desired.policy, marker);
+      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
       if (marker.commit === undefined) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) });
       return 'held';
     },
     needed: () => groupByCommit(held),
@@ -81,7 +94,7 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
 }
 
 function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict) => Change | null): Change | null {
-  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
   const desired = writtenStateOf(entry.desired.policy);
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: '', digest: entry.digest }, lastApplied: base });
   let change = entry.change;
@@ -92,12 +105,30 @@ function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Des
   return place(entry.desired, entry.live, change, verdict);
 }
 
+/**
+ * An admin's switch-off (autojoin deactivated in the widget) is a change made outside like any
+ * other: the deactivated invitation still carries this owner's marker, whose digest is of a state
+ * with domains (a clear from here leaves the digest of an empty list). Files unchanged since: a
+ * drift; changed too: a conflict, and `drift: keep` leaves it off either way.
+ * @returns the create tagged as changed outside, or null when it is not a switch-off
+ */
+function switchedOff(desired: Desired, live: LiveScope | undefined, change: Change | null, owner: string): Change | null {
+  const marker = deactivatedMarker(live);
+  if (change?.kind !== 'create' || desired.reason !== 'declared' || !live || marker?.owner !== owner || !marker.digest) return null;
+  const state = writtenStateOf(desired.policy);
+  if (stateDigest({ ...state, domains: [] }) === marker.digest) return null;
+  const unchanged = stateDigest(state) === marker.digest;
+  const base = unchanged ? state : appliedStateOf(desired.policy, marker);
+  const outside = { added: [], removed: comparableDomains(base?.domains ?? desired.domains), fields: [] };
+  return { ...change, origin: unchanged ? 'drift' : 'conflict', outside };
+}
+
 function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {
   const byCommit = new Map<string, NeededScope[]>();
   for (const entry of held) {
     const { key, source } = entry.desired.policy;
     const list = byCommit.get(entry.commit) ?? [];
-    list.push({ key, file: source.file });
+    list.push({ key, file: source.file, ...(entry.applied ? { applied: entry.applied } : {}) });
     byCommit.set(entry.commit, list);
   }
   return byCommit;

@@ -33,6 +33,11 @@ interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'sco
   origin?: 'drift' | 'conflict';
   /** drift and conflict: what was changed outside, measured from the state last applied. */
   outside?: OutsideChange;
+  /**
+   * `apply --only-expired`: the live marker's keys, written back unchanged (the state last applied
+   * stays the one it names; this write only takes from it what expired since). Absent otherwise.
+   */
+  keepMarker?: Record<string, string>;
 }
 
 /**

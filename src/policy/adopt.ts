@@ -6,7 +6,7 @@
  * that change. The text is edited by source ranges rather than re-serialized, because
  * re-serializing a YAML document normalizes quoting and spacing the author chose.
  */
-import { isMap, isScalar, isSeq, type Document, type Node, type Pair, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, parse as parseYaml, type Document, type Node, type Pair, type YAMLSeq } from 'yaml';
 import { comparableDomain, compareStrings } from '../comparable-domain.js';
 import { parseYamlSource } from './parse.js';
 import type { PolicySource } from './types.js';
@@ -64,9 +64,30 @@ function documentSplices(source: PolicySource, doc: Document.Parsed, target: Ado
   const name = map.items.find((pair) => keyIs(pair, 'scopeName'));
   if (name && target.scopeName !== undefined && isScalar(name.value) && name.value.value !== target.scopeName) {
     const [start, end] = name.value.range;
-    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
+    splices.push({ start, end, text: yamlScalar(target.scopeName) });
   }
   return splices;
+}
+
+/**
+ * Live data is written as data, never structure: a plain scalar only when it is a plain host name
+ * that reads back as the same string (in a block or a flow list alike), else a double-quoted one
+ * (JSON's string syntax is YAML's double-quoted scalar), so a newline, `#`, `: `, a quote or a
+ * `---` inside a live value can never start a comment, a key or a new document.
+ * @returns the YAML text of `value` that reads back as exactly `value`
+ */
+export function yamlScalar(value: string): string {
+  if (/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(value) && readsBackAs(value)) return value;
+  return JSON.stringify(value);
+}
+
+function readsBackAs(value: string): boolean {
+  try {
+    const parsed: unknown = parseYaml(`- ${value}\n`);
+    return Array.isArray(parsed) && parsed[0] === value;
+  } catch {
+    return false;
+  }
 }
 
 function keyIs(pair: Pair, name: string): boolean {
@@ -105,18 +126,18 @@ function domainSplices(text: string, pair: DomainsPair, live: readonly string[])
   if (last === undefined) {
     // Nothing of the block list stays: the value becomes an inline list after the key.
     const at = afterColon(text, pair);
-    splices.push({ start: at, end: at, text: ` [${added.join(', ')}]` });
+    splices.push({ start: at, end: at, text: ` [${added.map(yamlScalar).join(', ')}]` });
   } else if (added.length > 0) {
     const after = wholeLines(text, last).end;
     const indent = ' '.repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
-    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}\n`).join('') });
+    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${yamlScalar(domain)}\n`).join('') });
   }
   return splices;
 }
 
 /** A list written inline is written anew, inline: the kept entries as written, then the new ones. */
 function rewriteWhole(text: string, pair: DomainsPair, kept: readonly unknown[], added: readonly string[]): Splice {
-  const items = [...kept.map((item) => sourceOf(text, item as Node)), ...added];
+  const items = [...kept.map((item) => sourceOf(text, item as Node)), ...added.map(yamlScalar)];
   const start = afterColon(text, pair);
   return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(', ')}]` };
 }

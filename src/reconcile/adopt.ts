@@ -3,14 +3,21 @@
  * policy files as they are live, each file edited once, minimally (policy/adopt.ts), so the change
  * can be reviewed and merged as a pull request. A conflict (changed here and outside) is not
  * adopted: which side wins is for a person to decide, and it is listed.
+ *
+ * What adopt writes passes the repository's own checks (README, "Drift"): each scope's edit is
+ * tried on the file as it stands, the result is validated as `validate` would (domain checks and
+ * the project file's rules included), and a file that was `fmt`-clean is formatted again so it
+ * stays clean; an edit that would add an error is not made, and the scope is listed with why.
+ * Only what is written is reported: domains and a managed name; live metadata is named as not
+ * adopted. An edit that changes nothing is no adoption.
  */
 import path from 'node:path';
 import { adoptText, type AdoptTarget } from '../policy/adopt.js';
-import { MAX_FILE_BYTES } from '../policy/index.js';
+import { formatDiagnostic, formatPolicyText, MAX_FILE_BYTES, parsePolicySources, type NamedSecret } from '../policy/index.js';
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';
-import type { SourcePos } from '../policy/types.js';
+import type { Diagnostic, ProjectConfig, SourcePos } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 
 /** One scope changed outside: where it is declared, its live domains and what changed. */
@@ -22,12 +29,22 @@ export interface Drifted {
 }
 
 export interface AdoptResult {
-  /** The scopes written into their files, by key. */
+  /** The scopes written into their files, by key, each with what was written. */
   adopted: Drifted[];
   /** The files rewritten, as the plan names them (relative to cwd). */
   files: string[];
   /** Scopes changed on both sides: left for a person, by key. */
   conflicts: ScopeKey[];
+  /** Drifted scopes (or parts of them) not written, with why: an edit that would not validate, live metadata. */
+  notAdopted: { key: ScopeKey; reason: string }[];
+}
+
+/** What adopt checks a written file with: the run's project file and secrets. */
+export interface AdoptChecks {
+  project?: ProjectConfig;
+  secrets?: readonly NamedSecret[];
+  /** Today (YAML entries past their `expires` are not desired; rules' maxExpiryDays). */
+  today?: string;
 }
 
 /** @returns the scopes of a plan changed outside only, and those changed on both sides. */
@@ -46,10 +63,10 @@ export function driftedScopes(plan: Pick<Plan, 'changes' | 'drift'>): { drifted:
 }
 
 /**
- * Writes the live state of every drifted scope of `plan` into its policy file.
+ * Writes the live state of every drifted scope of `plan` into its policy file, each edit checked.
  * @param cwd the directory the plan's file names are relative to
  */
-export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>, cwd: string): Promise<AdoptResult> {
+export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>, cwd: string, checks: AdoptChecks = {}): Promise<AdoptResult> {
   const { drifted, conflicts } = driftedScopes(plan);
   const secret = drifted.find((entry) => plan.redacted?.includes(entry.key));
   // Its live state holds a secret the service echoed: written into a file, it would be committed.
@@ -57,12 +74,50 @@ export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacte
   const byFile = new Map<string, Drifted[]>();
   for (const entry of drifted) byFile.set(entry.source.file, [...(byFile.get(entry.source.file) ?? []), entry]);
   const root = await realRoot((await repositoryRoot(cwd)) ?? cwd);
+  const result: AdoptResult = { adopted: [], files: [], conflicts, notAdopted: [] };
   for (const [file, entries] of byFile) {
     const absolute = path.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: 'policy file' })).toString('utf8');
-    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
+    const edited = adoptFile({ file, text }, entries, checks, result);
+    if (edited === text) continue;
+    await writeFileAtomic(absolute, edited);
+    result.files.push(file);
   }
-  return { adopted: drifted, files: [...byFile.keys()], conflicts };
+  return result;
+}
+
+/** Each scope's edit in turn, kept only when the file still validates; @returns the file's new text */
+function adoptFile(source: { file: string; text: string }, entries: readonly Drifted[], checks: AdoptChecks, result: AdoptResult): string {
+  const fmtClean = !formatPolicyText(source).changed;
+  const errorsBefore = new Set(errorsOf(source, checks).map((diagnostic) => diagnostic.message));
+  let current = source.text;
+  // The last document first: an edit never moves the lines of the documents above it.
+  for (const entry of [...entries].sort((a, b) => b.source.line - a.source.line)) {
+    const written = writtenPart(entry);
+    let candidate = adoptText({ file: source.file, text: current }, [targetOf(written)]);
+    if (fmtClean) candidate = formatPolicyText({ file: source.file, text: candidate }).text ?? candidate;
+    const metadata = entry.outside.fields.some((field) => field.field === 'metadata');
+    if (metadata) result.notAdopted.push({ key: entry.key, reason: `its metadata changed outside; metadata is not adopted (edit ${source.file}:${entry.source.line} by hand)` });
+    if (candidate === current) continue;
+    const added = errorsOf({ file: source.file, text: candidate }, checks).find((diagnostic) => !errorsBefore.has(diagnostic.message));
+    if (added) {
+      result.notAdopted.push({ key: entry.key, reason: `the file would not pass validate: ${formatDiagnostic(added)}; nothing was written for this scope` });
+      continue;
+    }
+    current = candidate;
+    result.adopted.push(written);
+  }
+  return current;
+}
+
+function errorsOf(source: { file: string; text: string }, checks: AdoptChecks): Diagnostic[] {
+  const { diagnostics } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...(checks.today ? { today: checks.today } : {}) });
+  return diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+}
+
+/** The part of a drifted scope adopt writes, so it reports only that: the domains and the name (metadata is not written). */
+function writtenPart(entry: Drifted): Drifted {
+  return { ...entry, outside: { ...entry.outside, fields: entry.outside.fields.filter((field) => field.field === 'scopeName') } };
 }
 
 function targetOf(entry: Drifted): AdoptTarget {

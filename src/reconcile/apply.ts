@@ -10,7 +10,12 @@ import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
 import { refuseOwnedElsewhere } from './ownership.js';
+import { today } from '../governance/clock.js';
+import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
+import { WriteCheckError } from './errors.js';
+import { writeProblems } from '../plan/write-checks.js';
+import type { Rule } from '../policy/types.js';
 
 export interface ApplyPlanOptions {
   client: ServiceClient;
@@ -22,12 +27,18 @@ export interface ApplyPlanOptions {
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
   verifyFingerprints?: boolean;
+  /** For a saved plan: the policy files of this checkout, read for entries that expired since the plan's date (stale, exit 4). */
+  policyPlace?: PolicyPlace;
+  /** The project file's rules: every list written passes them (error level) and the domain checks, or nothing is written. */
+  rules?: readonly Rule[];
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
   owner?: string;
   /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
   commit?: string;
+  /** The UTC date of the writes, kept in each marker (`autojoin-sync.applied`); default today (AUTOJOIN_NOW in tests). */
+  applied?: string;
   /** Notices for the user, e.g. that the service keeps no ownership marker. */
   onNotice?: (message: string) => void;
   /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
@@ -46,9 +57,12 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
   checkSafety(options.wholePlan ?? plan, options.settings.limits);
+  const problems = writeProblems(plan.changes, options.rules, today());
+  if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
     await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
+    if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace);
   }
   await options.confirm?.();
-  return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+  return applyChanges(client, plan, { commit: options.commit, applied: options.applied ?? today(), onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }

@@ -16,6 +16,22 @@ export class StalePlanError extends Error {
 }
 
 /**
+ * A saved plan in which an entry expired between the plan's date and today: applied, it would
+ * keep a grant the files revoke (README, "The run context"). Exit 4, as any stale plan.
+ */
+export class ExpiredSincePlanError extends StalePlanError {
+  constructor(expired: readonly { key: ScopeKey; domain: string; expires: string }[], planDay: string, day: string) {
+    super(expired.map((entry) => entry.key));
+    const first = expired[0];
+    const more = expired.length > 1 ? ` and ${expired.length - 1} more` : '';
+    this.message =
+      `the saved plan is stale: ${first ? `${first.domain} in ${first.key} expired on ${first.expires}` : 'an entry expired'}${more}, after the plan was made (${planDay}; today is ${day}); ` +
+      'nothing was written. Make a new plan and apply that.';
+    this.name = 'ExpiredSincePlanError';
+  }
+}
+
+/**
  * A saved plan made against one service cannot be applied to another: the fingerprint of a
  * scope without autojoin is the same everywhere, so the stale check alone would not notice.
  */
@@ -28,4 +44,21 @@ export class PlanTargetError extends Error {
 
 function preview(keys: readonly ScopeKey[], max = 10): string {
   return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
+}
+
+/**
+ * A write that would not pass as a policy file (src/plan/write-checks.ts): refused before
+ * anything is written, naming the scope, the check and the way out.
+ */
+export class WriteCheckError extends Error {
+  constructor(problems: readonly { key: ScopeKey; check: string; message: string }[]) {
+    const lines = problems.slice(0, 10).map((problem) => `  ${problem.key}: ${problem.message} (${problem.check})`);
+    if (problems.length > 10) lines.push(`  and ${problems.length - 10} more`);
+    const scopes = [...new Set(problems.map((problem) => problem.key))];
+    super(
+      `refused: what a run writes must pass the same checks as a policy file, and ${scopes.length === 1 ? 'this write' : 'these writes'} would not:\n${lines.join('\n')}\n` +
+        `Set \`drift: revert\` on ${scopes.length === 1 ? 'that scope' : 'those scopes'} (its policy file's \`drift:\`) to write the files' state instead; nothing was written.`,
+    );
+    this.name = 'WriteCheckError';
+  }
 }

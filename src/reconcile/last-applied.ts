@@ -31,25 +31,44 @@ export interface LastAppliedOptions {
  */
 export async function readLastApplied(needed: ReadonlyMap<string, readonly NeededScope[]>, options: LastAppliedOptions): Promise<LastApplied> {
   const states = new Map<string, Map<ScopeKey, WrittenState>>();
+  const commitDays = new Map<string, string>();
   for (const [commit, scopes] of needed) {
-    states.set(commit, await statesAt(commit, scopes, options).catch(() => new Map<ScopeKey, WrittenState>()));
+    // Expiry is evaluated on the day of the write; a marker without that day: the commit's date.
+    const day = scopes.every((scope) => scope.applied) ? undefined : await commitDay(commit, options.cwd);
+    if (day !== undefined) commitDays.set(commit, day);
+    const days = [...new Set(scopes.map((scope) => scope.applied ?? day))];
+    const found = await statesAt(commit, scopes, options, days).catch(() => new Map<string | undefined, Map<ScopeKey, WrittenState>>());
+    for (const [at, byKey] of found) states.set(`${commit} ${at ?? ''}`, byKey);
   }
-  return (commit, key) => states.get(commit)?.get(key) ?? null;
+  return (commit, key, applied) => states.get(`${commit} ${applied ?? commitDays.get(commit) ?? ''}`)?.get(key) ?? null;
 }
 
-async function statesAt(commit: string, scopes: readonly NeededScope[], options: LastAppliedOptions): Promise<Map<ScopeKey, WrittenState>> {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return new Map();
+/** @returns the UTC date of a commit (its committer date); undefined when git cannot say */
+async function commitDay(commit: string, cwd: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+  try {
+    const seconds = Number((await runGit(['show', '-s', '--format=%ct', commit], { cwd, context: 'the date of the commit last applied' })).toString('utf8').trim());
+    return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString().slice(0, 10) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function statesAt(commit: string, scopes: readonly NeededScope[], options: LastAppliedOptions, days: readonly (string | undefined)[]): Promise<Map<string | undefined, Map<ScopeKey, WrittenState>>> {
+  const byDay = new Map<string | undefined, Map<ScopeKey, WrittenState>>();
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return byDay;
   const project = await projectAt(commit, options);
   const files = [...new Set(scopes.map((scope) => scope.file))];
-  const found = statesOf(await readFilesAt(commit, files, options.cwd), project, options);
-  if (scopes.some((scope) => !found.has(scope.key))) {
-    for (const [key, state] of statesOf(await readPolicySourcesAt(commit, options.paths, options.cwd), project, options)) found.set(key, state);
-  }
-  return found;
+  const sources = await readFilesAt(commit, files, options.cwd);
+  const first = statesOf(sources, project, options, days[0]);
+  // A scope not found there (its file moved since): every policy file at that commit, read once.
+  const all = scopes.some((scope) => !first.has(scope.key)) ? await readPolicySourcesAt(commit, options.paths, options.cwd) : [];
+  for (const day of days) byDay.set(day, new Map([...statesOf(sources, project, options, day), ...statesOf(all, project, options, day)]));
+  return byDay;
 }
 
-function statesOf(sources: readonly PolicySource[], project: ProjectConfig, options: LastAppliedOptions): Map<ScopeKey, WrittenState> {
-  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
+function statesOf(sources: readonly PolicySource[], project: ProjectConfig, options: LastAppliedOptions, day: string | undefined): Map<ScopeKey, WrittenState> {
+  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets, ...(day ? { today: day } : {}) });
   return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
 }
 

@@ -4,7 +4,7 @@
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */
 import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
-import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
+import { canonicalJson, ownerChange, shownMetadata } from '../plan/fields.js';
 import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
 import { hint, worded, type Hint } from '../hint.js';
@@ -119,9 +119,9 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
 }
 
 /** @returns a managed field's live value as fieldChanges shows it: metadata without the marker's keys, the owner its marker names. */
-export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field']): unknown {
+export function liveFieldValue(now: LiveScope | undefined, field: FieldChange['field'], managed?: Record<string, unknown>): unknown {
   if (field === 'owner') return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
-  if (field === 'metadata') return withoutMarker(now?.metadata) ?? null;
+  if (field === 'metadata') return shownMetadata(now, managed);
   if (field === 'componentId') return now?.componentId ?? null;
   return now?.scopeName ?? null;
 }

@@ -46,4 +46,6 @@ export interface MakePlanOptions {
   checkBeforeRead?: (policies: readonly Policy[]) => Promise<Diagnostic[]>;
   /** Scopes the run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
+  /** `apply --only-expired`: plan only the removals by expiry (src/plan/only-expired.ts). */
+  onlyExpired?: boolean;
 }

@@ -16,6 +16,7 @@ import { readLastApplied } from './last-applied.js';
 import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
+import { planMoment } from '../governance/clock.js';
 
 /**
  * Loads and validates the policies, reads the live state of their scopes and builds the plan.
@@ -28,7 +29,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const request = planRequest(options);
   const { owner, project } = options.settings;
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment() });
   const desired = desiredScopes(options, request);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {

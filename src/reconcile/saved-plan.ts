@@ -21,6 +21,7 @@ import { isLoopbackUrl } from '../service/base-url.js';
 import { splitScopeKey, type ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { LiveScope } from '../service/types.js';
+import type { FieldChange } from '../plan/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
@@ -110,8 +111,9 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
   // A componentId the service does not show was taken from the state last applied: nothing live to hold it to.
   const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== 'componentId' || now?.componentId !== undefined);
-  const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
+  const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
 }

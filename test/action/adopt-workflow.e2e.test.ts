@@ -50,12 +50,12 @@ afterEach(async () => {
 });
 
 /** A step of the workflow with its own inputs (secrets and vars replaced by the test's), on a schedule. */
-function runStep(step: Step, extra: Record<string, string> = {}): Promise<ActionRun> {
+function runStep(step: Step, extra: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> {
   const inputs: Record<string, string> = {};
   for (const [name, value] of Object.entries(step.with ?? {})) inputs[name] = String(value);
   Object.assign(inputs, { path: '.', 'base-url': emulator.url, 'api-key': API_KEY, 'github-token': TOKEN }, extra);
   const payload = { schedule: '17 3 * * *', repository: { default_branch: 'main' } };
-  return runAction({ inputs, workspace, eventName: 'schedule', payload, apiUrl: github.url });
+  return runAction({ inputs, workspace, eventName: 'schedule', payload, apiUrl: github.url, env });
 }
 
 async function adminSets(domains: string[]): Promise<void> {
@@ -82,7 +82,7 @@ describe('the drift workflow\'s adopt step', () => {
     expect(github.pulls).toHaveLength(1);
     expect(adopt.outputs['pull-request-url']).toBe(github.pulls[0]?.html_url);
     expect(github.pulls[0]).toMatchObject({ head: 'autojoin-sync/adopt', base: 'main' });
-    expect(github.pulls[0]?.body).toContain('| `team/acme-eng` | +partner.example -acme.co.uk | 20');
+    expect(github.pulls[0]?.body).toContain('| `team/acme-eng` | +`partner.example` -`acme.co.uk` | `20');
     const edited = git(remote, 'show', 'autojoin-sync/adopt:eng.autojoin.yaml');
     expect(edited).toBe('# engineering\nscope: acme-eng\nscopeType: team\ncomponentId: cmp_1\ndomains:\n  - acme.com   # the main one\n  - partner.example');
     expect(await readFile(join(workspace, 'eng.autojoin.yaml'), 'utf8')).toBe(ENG); // the checkout is as it was
@@ -91,7 +91,7 @@ describe('the drift workflow\'s adopt step', () => {
     const again = await runStep(adoptStep);
     expect(again.code).toBe(0);
     expect(github.pulls).toHaveLength(1);
-    expect(github.pulls[0]?.body).toContain('+partner.example +third.example -acme.co.uk');
+    expect(github.pulls[0]?.body).toContain('+`partner.example` +`third.example` -`acme.co.uk`');
     expect(JSON.stringify(github.requests)).not.toContain(API_KEY);
   });
 
@@ -101,5 +101,23 @@ describe('the drift workflow\'s adopt step', () => {
     expect(adopt.code).toBe(0);
     expect(adopt.outputs['drift-count']).toBe('0');
     expect(github.pulls).toHaveLength(0);
+  });
+
+  it('after an expiry under drift: keep, revokes the grant and opens nothing (issue 33: it failed with "git -c failed: unknown error")', async () => {
+    const expiring = ENG.replace('  - acme.co.uk\n', '  - acme.co.uk\n  - {domain: contractor.example, expires: 2026-03-10}\n');
+    await writeFile(join(workspace, 'eng.autojoin.yaml'), expiring);
+    await writeFile(join(workspace, 'autojoin-sync.yaml'), 'drift: keep\n');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-q', '-m', 'keep, and a grant');
+    const applied = await runStep(planStep, { command: 'apply', 'detailed-exitcode': 'false' }, { AUTOJOIN_NOW: '2026-03-01' });
+    expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+    const adopt = await runStep(adoptStep, {}, { AUTOJOIN_NOW: '2026-03-20' });
+    expect(adopt.code, adopt.stderr + adopt.stdout).toBe(0);
+    expect(adopt.outputs['drift-count']).toBe('0');
+    expect(github.pulls).toHaveLength(0);
+    expect(await readFile(join(workspace, 'eng.autojoin.yaml'), 'utf8')).toBe(expiring);
+    const revoked = await runStep(planStep, { command: 'apply', 'only-expired': 'true', 'detailed-exitcode': 'false' }, { AUTOJOIN_NOW: '2026-03-20' });
+    expect(revoked.code, revoked.stderr + revoked.stdout).toBe(0);
+    expect(emulator.data().scopes['team/acme-eng']?.autojoin?.domains.map((d) => d.domain).sort()).toEqual(['acme.co.uk', 'acme.com']);
   });
 });

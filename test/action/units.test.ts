@@ -28,6 +28,7 @@ describe('parseInputs', () => {
       detailedExitcode: false,
       dns: { dns: undefined, servers: [], serversFrom: 'input dns-servers', strict: false },
       takeOwnership: [],
+      onlyExpired: false,
     });
   });
 

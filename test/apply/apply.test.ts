@@ -253,7 +253,7 @@ describe('syncRequest', () => {
       scope: 's',
       scopeType: 'team',
       componentId: 'cmp_test',
-      metadata: { 'autojoin-sync.owner': 'infra', 'autojoin-sync.commit': 'c0ffee', 'autojoin-sync.digest': digest },
+      metadata: { 'autojoin-sync.owner': 'infra', 'autojoin-sync.commit': 'c0ffee', 'autojoin-sync.digest': digest, 'autojoin-sync.keys': '' },
     });
     expect(syncRequest(change('clear', 's', ['a.example'], [], { scopeName: 'S' }))).toMatchObject({ domains: [], scopeName: 'S' });
   });

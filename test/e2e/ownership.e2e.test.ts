@@ -66,7 +66,14 @@ describe('the ownership marker', () => {
 
     expect((await cli(['apply', '--yes'], { cwd: project.dir, emulator })).code).toBe(0);
     const digest = stateDigest({ scopeType: 'team', scope: 'old', componentId: 'cmp_e2e', domains: ['old.example'] });
-    expect(liveMetadata('old')).toEqual({ team: 'x', 'autojoin-sync.owner': 'platform', 'autojoin-sync.commit': head, 'autojoin-sync.digest': digest });
+    expect(liveMetadata('old')).toEqual({
+      team: 'x',
+      'autojoin-sync.owner': 'platform',
+      'autojoin-sync.commit': head,
+      'autojoin-sync.digest': digest,
+      'autojoin-sync.applied': new Date().toISOString().slice(0, 10),
+      'autojoin-sync.keys': '',
+    });
     expect((await cli(['plan', '--detailed-exitcode'], { cwd: project.dir, emulator })).code).toBe(0);
   });
 

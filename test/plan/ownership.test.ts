@@ -69,27 +69,37 @@ describe('the metadata a write sends', () => {
     expect(unmarkedMetadata('text')).toEqual({});
     const withMetadata = { ...live('team/a', ['a.com']), metadata: marked };
     expect(keptMetadataOf(withMetadata, undefined)).toEqual({ team: 'x' });
-    expect(keptMetadataOf(withMetadata, { mine: 1 })).toBeUndefined();
+    // Per key: a policy's metadata manages its own keys only; `team` is another writer's.
+    expect(keptMetadataOf(withMetadata, { mine: 1 })).toEqual({ team: 'x' });
+    expect(keptMetadataOf(withMetadata, { team: 'y' })).toBeUndefined();
+    // A key the last write managed (the marker's `keys`) and the policy dropped is not kept.
+    expect(keptMetadataOf({ ...withMetadata, metadata: { ...marked, 'autojoin-sync.owner': 'me', 'autojoin-sync.keys': 'team' } }, undefined)).toBeUndefined();
     expect(keptMetadataOf({ ...live('team/a', ['a.com']), metadata: { 'autojoin-sync.owner': 'me' } }, undefined)).toBeUndefined();
     expect(keptMetadataOf(noAutojoin('team/a'), undefined)).toBeUndefined();
   });
 
-  it('is the policy metadata (else the kept keys) with the marker on top', () => {
-    expect(metadataToWrite({ kept: { team: 'x' }, owner: 'me', commit: 'c0ffee', digest: 'd1' })).toEqual({
+  it('is the kept keys, the policy metadata over them, then the marker with the day and the policy\'s keys', () => {
+    expect(metadataToWrite({ kept: { team: 'x' }, owner: 'me', commit: 'c0ffee', digest: 'd1', applied: '2026-03-01' })).toEqual({
       team: 'x',
       'autojoin-sync.owner': 'me',
       'autojoin-sync.commit': 'c0ffee',
       'autojoin-sync.digest': 'd1',
+      'autojoin-sync.applied': '2026-03-01',
+      'autojoin-sync.keys': '',
     });
-    expect(metadataToWrite({ managed: { tier: 1 }, kept: { team: 'x' }, owner: 'me', digest: 'd1' })).toEqual({
+    expect(metadataToWrite({ managed: { tier: 1, 'a,b': 2 }, kept: { team: 'x' }, owner: 'me', digest: 'd1' })).toEqual({
+      team: 'x',
       tier: 1,
+      'a,b': 2,
       'autojoin-sync.owner': 'me',
       'autojoin-sync.digest': 'd1',
+      'autojoin-sync.keys': 'a%2Cb,tier',
     });
+    expect(markerOf({ 'autojoin-sync.owner': 'me', 'autojoin-sync.keys': 'a%2Cb,tier', 'autojoin-sync.applied': '2026-03-01' })).toEqual({ owner: 'me', keys: ['a,b', 'tier'], applied: '2026-03-01' });
   });
 
   it('lets no managed or kept key stand in for the marker', () => {
     const written = metadataToWrite({ kept: { 'autojoin-sync.owner': 'forged', 'autojoin-sync.commit': 'x' }, owner: 'me', digest: 'd1' });
-    expect(written).toEqual({ 'autojoin-sync.owner': 'me', 'autojoin-sync.digest': 'd1' });
+    expect(written).toEqual({ 'autojoin-sync.owner': 'me', 'autojoin-sync.digest': 'd1', 'autojoin-sync.keys': '' });
   });
 });

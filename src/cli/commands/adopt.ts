@@ -14,6 +14,7 @@ import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../settings.js';
 import { planOrFail } from '../plan-or-fail.js';
 import type { SettingFlags } from '../../run/settings.js';
+import { configuredSecrets } from '../../run/secrets.js';
 
 interface AdoptFlags extends SettingFlags {
   takeOwnership?: string[];
@@ -48,11 +49,12 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
   await refuseUnreadablePaths(settings);
   await withSession(settings, async ({ client, target }) => {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-    const result = await adoptDrift(plan, settings.base);
+    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: configuredSecrets(process.env) });
     for (const entry of result.adopted) {
-      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${outsideLine(entry.outside)}\n`);
+      writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }
     for (const key of result.conflicts) log().warn(`not adopted: ${escapeControls(key)} changed here and outside (a conflict); edit its file by hand`);
-    log().always(result.adopted.length === 0 ? 'Nothing to adopt: no scope was changed outside this repository.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
+    for (const { key, reason } of result.notAdopted) log().warn(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    log().always(result.adopted.length === 0 ? 'Nothing to adopt: no policy file would change.' : `Adopted ${plural(result.adopted.length, 'scope')} into ${plural(result.files.length, 'file')}.`);
   });
 }

@@ -12,6 +12,7 @@ import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
+import { refuseExpiredSincePlan } from '../../reconcile/expired-since-plan.js';
 import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
@@ -31,6 +32,7 @@ interface ApplyFlags extends SettingFlags, TargetFlags {
   allowNoPolicies?: boolean;
   format: 'text' | 'json';
   takeOwnership?: string[];
+  onlyExpired?: boolean;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -47,6 +49,7 @@ export function register(program: Command): void {
     .option('--plan-sha256 <hex>', 'refuse the saved plan unless its sha256 is this (what `plan --out` printed)')
     .option('-y, --yes', 'apply without asking (required when not on a terminal)')
     .option('--max-removals <n>', 'most domains this run may remove in total (beats safety.maxRemovals)', parseCount)
+    .option('--only-expired', 'write only the removals of entries whose `expires` date has passed, nothing else (the daily job)')
     .option('--allow-empty', 'allow clearing scopes whose file does not say `domains: []` (a deleted file needs no flag)')
     .addOption(pruneOption())
     .addOption(noPruneOption())
@@ -72,6 +75,7 @@ Examples:
   $ autojoin-sync plan --out plan.json && autojoin-sync apply --plan plan.json --yes
   $ autojoin-sync apply --plan plan.json --plan-sha256 "$PLAN_SHA256" --yes   # the reviewed plan, byte for byte
   $ autojoin-sync apply --plan merged.json --plan-sha256 "$PLAN_SHA256" --shard 2/4 --yes   # shard 2 of a merged plan (merge-plans)
+  $ autojoin-sync apply --yes --only-expired              # daily: revoke what expired, nothing else
   $ autojoin-sync apply --yes --max-removals 50 --max-removal-percent 80
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
@@ -87,12 +91,15 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
-    const settings = await cliSettings(paths, flags);
+    // --only-expired writes removals by expiry only: never a prune.
+    const settings = await cliSettings(paths, flags.onlyExpired ? { ...flags, prune: false } : flags);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
       const whole = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
       const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
       seen.plan = plan;
+      // A saved plan with nothing to write still keeps what expired since it was made: stale too.
+      if (flags.plan && plan.changes.length === 0) await refuseExpiredSincePlan(plan, settings);
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
       // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
@@ -107,8 +114,8 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
-  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.replace)) {
-    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope or --replace');
+  if (flags.plan && (paths.length > 0 || flags.pruneFrom || flags.prune || flags.allowNoPolicies || flags.scope || flags.excludeScope || flags.replace || flags.onlyExpired)) {
+    throw new RunError('--plan FILE applies a saved plan; do not also give paths, --prune, --prune-from, --allow-no-policies, --scope, --exclude-scope, --replace or --only-expired');
   }
   if (flags.shard !== undefined && !flags.plan) {
     throw new RunError('apply --shard K/N applies one shard of a merged plan: give --plan FILE (from merge-plans); without it the safety limits would be decided per shard');
@@ -157,6 +164,8 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
       settings,
       target,
       verifyFingerprints: flags.plan !== undefined,
+      policyPlace: settings,
+      rules: settings.project.rules,
       takeOwnership: takeOwnershipOf(flags),
       owner: settings.owner,
       // The repository of the paths (their base), whatever the working directory.

@@ -19,6 +19,7 @@ import { withSession } from '../session.js';
 import { cliSettings } from '../settings.js';
 import { entryExists } from '../../files.js';
 import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
+import { escapeControls } from '../../render/escape.js';
 
 interface ImportFlags extends SettingFlags {
   scope?: string[];
@@ -73,10 +74,26 @@ async function runImport(flags: ImportFlags): Promise<void> {
     const imported = await importScopes(client, refs, { settings, componentId });
     noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
     refuseEchoedSecrets(imported);
-    if (flags.out === '-') writeStdout(imported.map((entry) => entry.text).join('---\n'));
-    else await writeFiles(imported, flags.out, flags.force ?? false);
-    summarizeImportDiagnostics(imported, flags.out === '-' ? '' : flags.out, project);
+    const dir = flags.out === '-' ? '' : flags.out;
+    // What import writes passes validate, rules included: a scope that would not is not written.
+    const failing = failingScopes(imported, dir, project);
+    const passing = imported.filter((entry) => !failing.has(entry.policy.key));
+    if (flags.out === '-') writeStdout(passing.map((entry) => entry.text).join('---\n'));
+    else await writeFiles(passing, flags.out, flags.force ?? false);
+    summarizeImportDiagnostics(imported, dir, project);
+    for (const key of failing) log().always(`not written: ${escapeControls(key)}: its file would not pass validate (the errors above); fix it in the service, or write its file by hand`);
+    if (failing.size > 0) throw new RunError(`${failing.size} of ${imported.length} scopes were not written: their files would not pass validate`);
   });
+}
+
+/** @returns the scopes whose imported file has an error as `validate` checks it (the project file's rules included) */
+function failingScopes(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): Set<string> {
+  const failing = new Set<string>();
+  for (const entry of imported) {
+    const source = { file: join(dir, policyFileName(entry.policy)), text: entry.text };
+    if (parsePolicySources([source], { project, rules: true }).diagnostics.some((d) => d.severity === 'error')) failing.add(entry.policy.key);
+  }
+  return failing;
 }
 
 /**
@@ -162,7 +179,7 @@ function noticeInactive(keys: readonly string[]): void {
  */
 function summarizeImportDiagnostics(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): void {
   const sources = imported.map((entry) => ({ file: join(dir, policyFileName(entry.policy)), text: entry.text }));
-  const diagnostics = parsePolicySources(sources, { project }).diagnostics.sort(compareDiagnostics);
+  const diagnostics = parsePolicySources(sources, { project, rules: true }).diagnostics.sort(compareDiagnostics);
   for (const error of diagnostics.filter((d) => d.severity === 'error')) log().always(formatDiagnostic(error));
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (log().level === 'verbose') {

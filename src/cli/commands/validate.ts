@@ -23,6 +23,7 @@ import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColo
 import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
+import { warningLimiter } from '../../render/warning-limit.js';
 import { configuredSecrets } from '../../run/secrets.js';
 import { locateRun } from '../../run/place.js';
 import { writeStdout } from '../../run/output.js';
@@ -103,8 +104,11 @@ function hasError(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /** One line per diagnostic; on a terminal (as plan) the severity in red or yellow and the position dimmed. */
-function renderText(diagnostics: readonly Diagnostic[], color: boolean): string {
+function renderText(all: readonly Diagnostic[], color: boolean): string {
   const colors = pc.createColors(color);
+  const limiter = warningLimiter(log().level === 'verbose');
+  const diagnostics = limiter.take(all);
+  const counted = limiter.summary().map((line) => `${line}\n`).join('');
   return diagnostics
     .map((d) => {
       const line = escapeControls(formatDiagnostic(d));
@@ -113,7 +117,7 @@ function renderText(diagnostics: readonly Diagnostic[], color: boolean): string 
       const severity = d.severity === 'error' ? colors.red(colors.bold('error:')) : colors.yellow(colors.bold('warning:'));
       return `${colors.dim(position)} ${severity}${line.slice(position.length + d.severity.length + 2)}\n`;
     })
-    .join('');
+    .join('') + counted;
 }
 
 /** Every internationalized domain as punycode beside its Unicode form, so a reviewer sees both. */

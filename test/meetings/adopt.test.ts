@@ -1,0 +1,133 @@
+/**
+ * adopt and import write data, never structure, and only files that pass the repository's own
+ * checks (issues 33 and 34): domains normalized and quoted where needed, a `fmt`-clean file stays
+ * clean, a domain a rule forbids is not adopted (and the run says why), "nothing to adopt" when no
+ * file would change, a bounded and inert pull request body, git's own message on a failure.
+ * In-process: real git repository, emulator over loopback.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adoptText, yamlScalar } from '../../src/policy/adopt.js';
+import { inert, pullRequestBody } from '../../src/action/adopt-step.js';
+import { runGit } from '../../src/git/command.js';
+import type { Drifted } from '../../src/reconcile/adopt.js';
+import { commitAll } from '../support/git.js';
+import { repo, type Repo } from './support.js';
+
+const DAY = '2026-03-01';
+const PROJECT = 'rules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n';
+const POLICY = 'scope: acme\nscopeType: team\ncomponentId: c1\ndomains:\n  - a.example\n  - c.example\n';
+
+let current: Repo | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+async function applied(): Promise<Repo> {
+  const r = (current = await repo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': POLICY }));
+  expect((await r.run(DAY, 'fmt', '--check', '.')).code).toBe(0);
+  expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+  return r;
+}
+
+describe('adopt writes only files that pass the repository\'s checks', () => {
+  it('a file that passed fmt --check still passes after (entries in canonical order), and validates', async () => {
+    const r = await applied();
+    await r.admin('acme', ['a.example', 'b.example', 'c.example']);
+    const adopt = await r.run(DAY, 'adopt', '.');
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.stdout).toContain('adopted team/acme');
+    expect(await r.read('acme.autojoin.yaml')).toBe(POLICY.replace('  - c.example\n', '  - b.example\n  - c.example\n'));
+    expect((await r.run(DAY, 'fmt', '--check', '.')).code).toBe(0);
+    expect((await r.run(DAY, 'validate', '.')).code).toBe(0);
+  });
+
+  it('a domain an error-level rule forbids is not adopted: nothing written for that scope, and it says why', async () => {
+    const r = await applied();
+    await r.admin('acme', ['a.example', 'c.example', 'x.agency.example']);
+    const adopt = await r.run(DAY, 'adopt', '.');
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.stderr).toContain('not adopted: team/acme: the file would not pass validate:');
+    expect(adopt.stderr).toContain('x.agency.example');
+    expect(adopt.stderr).toContain('Nothing to adopt');
+    expect(await r.read('acme.autojoin.yaml')).toBe(POLICY);
+  });
+
+  it('says "Nothing to adopt" when no file would change, and writes nothing', async () => {
+    const r = await applied();
+    const adopt = await r.run(DAY, 'adopt', '.');
+    expect(adopt.code).toBe(0);
+    expect(adopt.stderr).toContain('Nothing to adopt');
+    expect(adopt.stdout).toBe('');
+    expect(await r.read('acme.autojoin.yaml')).toBe(POLICY);
+  });
+});
+
+describe('adopt writes data, never structure', () => {
+  it.each(['evil.example\nscope: evil\n---\nscope: x', "'evil.com'", 'a # b', 'true', '1.5', 'x: y', '- z', '[a, b]', '{a: b}', '"q"', '@x', '`x`'])(
+    'a live value %j reads back as exactly that string, in one document',
+    (value) => {
+      const edited = adoptText({ file: 'p.yaml', text: POLICY }, [{ line: 1, domains: ['a.example', value] }]);
+      const documents = parseAllDocuments(edited);
+      expect(documents).toHaveLength(1);
+      expect((documents[0]?.toJS() as { domains: string[] }).domains).toEqual(['a.example', value]);
+      const inline = adoptText({ file: 'p.yaml', text: POLICY.replace('domains:\n  - a.example\n  - c.example\n', 'domains: [a.example]\n') }, [{ line: 1, domains: ['a.example', value] }]);
+      expect((parseAllDocuments(inline)[0]?.toJS() as { domains: string[] }).domains).toEqual(['a.example', value]);
+      expect(yamlScalar('plain.example')).toBe('plain.example');
+    },
+  );
+});
+
+describe('the adopt pull request body is bounded and inert', () => {
+  const drifted = (index: number, domain: string): Drifted => ({
+    key: `team/s${index}`,
+    source: { file: `s${index}.autojoin.yaml`, line: 1, column: 1 },
+    live: [domain],
+    outside: { added: [domain], removed: [], fields: [], modifiedAt: '2026-03-01T00:00:00Z' },
+  });
+
+  it('stays under 60,000 characters with thousands of scopes, counting the rest', () => {
+    const body = pullRequestBody(Array.from({ length: 4000 }, (_, i) => drifted(i, `domain-${i}-${'x'.repeat(40)}.example`)), []);
+    expect(body.length).toBeLessThan(60_000);
+    expect(body).toMatch(/and +\d+ more scopes adopted/);
+  });
+
+  it('puts every live value in a code span: no mention, link, HTML or image is live', () => {
+    const hostile = '@admin [x](https://evil.example) <img src=x> ![i](https://e/i.png) www.evil.example | `tick`';
+    const body = pullRequestBody([drifted(1, hostile)], []);
+    expect(body).toContain(`+${inert(hostile)}`);
+    expect(inert(hostile)).toBe('`` @admin [x](https://evil.example) <img src=x> ![i](https://e/i.png) www.evil.example \\| `tick` ``');
+  });
+});
+
+describe('a failing git command', () => {
+  it('names its subcommand and shows git\'s own message', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'git-fail-'));
+    try {
+      await writeFile(path.join(dir, 'a.txt'), 'a');
+      commitAll(dir);
+      const failed = runGit(['-c', 'user.name=x', '-c', 'user.email=x@example.com', 'commit', '-q', '-m', 'nothing'], { cwd: dir, context: 'command adopt' });
+      await expect(failed).rejects.toThrow(/^command adopt: git commit failed: .*nothing to commit/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('import checks what it writes as validate would, rules included', () => {
+  it('a live scope a rule forbids is not written, and the run says why (exit 1)', async () => {
+    const r = (current = await repo({ 'autojoin-sync.yaml': PROJECT + 'defaults:\n  componentId: c1\n' }));
+    await r.admin('bad', ['x.agency.example']);
+    await r.admin('good', ['fine.example']);
+    const run = await r.run(DAY, 'import', '--scope', 'team/bad', '--scope', 'team/good', '--out', 'policies');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('not written: team/bad');
+    expect(run.stderr).toContain('rule "no agencies"');
+    await expect(r.read('policies/team-bad.autojoin.yaml')).rejects.toThrow();
+    expect(await r.read('policies/team-good.autojoin.yaml')).toContain('fine.example');
+  });
+});
