@@ -62142,19 +62142,25 @@ function escapeControls(text, keepNewlines = false) {
 var ZERO_WIDTH = "\\u00AD\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF";
 var INVISIBLE = `(?:[${ZERO_WIDTH}]|(?:\\\\|&#92;)(?:u\\{[0-9a-f]{1,6}\\}|x[0-9a-f]{2}|u[0-9a-f]{4}))`;
 var HAS_ZERO_WIDTH = new RegExp(INVISIBLE, "iu");
+var INVISIBLE_ALL = new RegExp(INVISIBLE, "giu");
 var MIN_CUT_PART = 4;
 var MIN_EMBEDDED_RUN = 6;
 function createRedactor(secrets) {
-  const pattern = secretPattern(secrets);
-  if (pattern === null) return (text) => text;
+  const forms = allForms(secrets);
+  if (forms.length === 0) return (text) => text;
+  const encoded = forms.filter((form) => ENCODED_FORM.test(form));
+  const patterns3 = [encoded, forms.filter((form) => !ENCODED_FORM.test(form))].filter((list) => list.length > 0).map((list) => new RegExp(list.map(escapeRegExp).join("|"), "giu"));
+  const replaceAll = (text) => patterns3.reduce((result2, pattern) => result2.replace(pattern, "***"), text);
   let split;
   return (text) => {
-    const replaced = text.replace(pattern, "***");
+    const replaced = replaceAll(text);
     if (!HAS_ZERO_WIDTH.test(replaced)) return replaced;
+    if (replaceAll(replaced.replace(INVISIBLE_ALL, "")) === replaced.replace(INVISIBLE_ALL, "")) return replaced;
     split ??= splitPattern(secrets);
     return replaced.replace(split, "***");
   };
 }
+var ENCODED_FORM = /^(?:[0-9a-f]+|(?:%[0-9a-f]{2})+)$/iu;
 function splitPattern(secrets) {
   const between = `${INVISIBLE}*`;
   const alternatives = allForms(secrets).map((form) => Array.from(form, escapeRegExp).join(between));
@@ -63476,8 +63482,9 @@ async function discoverPolicyFiles(paths, cwd) {
     }
     const outer = repository === null ? null : nestedRepository(repository, info3.isDirectory() ? absolute : path.dirname(absolute));
     const walked = info3.isDirectory() ? walk(absolute, "", outer) : [{ file: absolute, nested: outer }];
-    for (const { file, nested } of walked) {
-      if (nested === null) found.add(file);
+    for (const { file, nested, badName } of walked) {
+      if (badName) diagnostics.push(controlInName(file, cwd));
+      else if (nested === null) found.add(file);
       else diagnostics.push(inSubmodule(file, nested, cwd));
     }
   }
@@ -63502,6 +63509,15 @@ function isInsideOrSame(parent, child) {
   const relative2 = path.relative(parent, child);
   return !relative2.startsWith("..") && !path.isAbsolute(relative2);
 }
+function controlInName(file, cwd) {
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    // escaped where it is printed, as every diagnostic
+    "error",
+    "policy-file-name",
+    "the name of this policy file holds a line break or another control character: rename it (it is not read, and would not show as itself in any output)"
+  );
+}
 function inSubmodule(file, nested, cwd) {
   const where2 = relativePosix(cwd, nested);
   return diagnosticAt(
@@ -63515,6 +63531,8 @@ function pathNotFound(error4, absolute, cwd) {
   const reason = "code" in error4 && error4.code === "ENOENT" ? "no such file or directory" : error4.message;
   return diagnosticAt(filePos(relativePosix(cwd, absolute)), "error", "path-not-found", reason);
 }
+var CONTROL_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+var POLICY_SUFFIX = /autojoin\.ya?ml$/u;
 function walk(directory, relative2, nested, files = []) {
   const entries = readdirSync(directory, { withFileTypes: true });
   const inside = nested ?? (relative2 !== "" && entries.some((entry) => entry.name === ".git") ? directory : null);
@@ -63523,6 +63541,8 @@ function walk(directory, relative2, nested, files = []) {
     const below = relative2 === "" ? entry.name : `${relative2}/${entry.name}`;
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, below, inside, files);
+    } else if (CONTROL_IN_NAME.test(entry.name) && POLICY_SUFFIX.test(entry.name)) {
+      files.push({ file: full, nested: inside, badName: true });
     } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
       files.push({ file: full, nested: inside });
     }
@@ -64580,6 +64600,12 @@ async function loadProjectConfig(absolute, where2) {
   if (!decoded.ok) return { config: { file: absolute }, diagnostics: [decoded.diagnostic] };
   return parseProjectSource({ file, text: decoded.text }, absolute);
 }
+function ownerDiagnostics(parsed) {
+  const owner = parsed.data.owner;
+  if (typeof owner !== "string") return [];
+  const problem = identifierProblem(owner);
+  return problem === null ? [] : [diagnosticAt(locate(parsed, ["owner"]), "error", "homograph", `owner ${JSON.stringify(owner)} ${problem}`)];
+}
 function parseProjectSource(source, absoluteFile) {
   const parsed = parseYamlSource(source);
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== "empty-file");
@@ -64587,7 +64613,7 @@ function parseProjectSource(source, absoluteFile) {
   if (second) {
     diagnostics.push(diagnosticAt(second.start, "error", "multiple-documents", "the project file holds one YAML document only"));
   }
-  if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data), ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]));
+  if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data), ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]), ...ownerDiagnostics(first));
   const placed = first && diagnostics.length === 0 && first.data.rules !== void 0 ? placeRules(first) : void 0;
   if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);
@@ -66187,8 +66213,14 @@ function settingsFrom(place, project, sources) {
       allowEmpty: flags.allowEmpty ?? false
     },
     ...defined("prune", flags.prune ?? pruneSetting(project)),
-    dns: dnsConfig(flags.dnsCheck ?? {}, project, env)
+    // In a pull request the project file names no resolver either: the plan trusts its answers.
+    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env)
   };
+}
+function withoutResolvers(project) {
+  if (project.dns?.servers === void 0) return project;
+  const { servers: _servers, ...dns3 } = project.dns;
+  return { ...project, dns: dns3 };
 }
 function readFromEnv(env) {
   for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
@@ -68299,10 +68331,18 @@ function byKey(a, b) {
   return compareScopeKeys(a.key, b.key);
 }
 
+// src/plan/owner-lookalike.ts
+function ownerLookalikeNote(other, own) {
+  if (other === own) return "";
+  if (own !== void 0 && skeleton(other) === skeleton(own)) return `; a look-alike of this repository's owner ${JSON.stringify(own)}, not it`;
+  const problem = identifierProblem(other);
+  return problem === null ? "" : `; the owner ${problem}`;
+}
+
 // src/reconcile/ownership.ts
 var OwnedElsewhereError = class extends Error {
   constructor(scopes, owner) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner "${scope.owner}")`), 10, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
     const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + "or set `owner` in autojoin-sync.yaml if this repository is that owner."
@@ -68426,8 +68466,8 @@ function notManagedLine(plan) {
   if (count2 === 0) return null;
   return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
 }
-function notManagedEntry(entry) {
-  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}`;
+function notManagedEntry(entry, own) {
+  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
   const removal = removalLine(entry);
   return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
 }
@@ -68490,7 +68530,8 @@ var ORIGIN_LABEL = {
 };
 var LOST = {
   marker: "marker removed outside this repository",
-  invitation: "autojoin invitation revoked or deleted outside this repository"
+  // The service keeps nothing of a scope whose write never landed (a refused or targeted apply): say so too.
+  invitation: "autojoin invitation revoked or deleted outside this repository (or a write from here never landed)"
 };
 function outsideLine(outside) {
   const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
@@ -68538,7 +68579,7 @@ function planView(plan) {
     summary: summary3,
     counts: summary3 === null ? noChangesLine(plan.scopes.length) : summaryLine(summary3),
     ownership: [ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
-    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map(notManagedEntry),
+    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
     drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) }
   };
 }
