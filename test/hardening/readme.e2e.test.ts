@@ -6,7 +6,7 @@
  * flags are checked in-process by test/docs/reference.test.ts.)
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,6 +169,11 @@ describe('README commands work as written', { shuffle: false }, () => {
     // The trap stops the background emulator even when a command fails, so no run leaks it; the
     // next command waits for the emulator's `listening on` line, not for a fixed time.
     const started = script.replace(' &\n', ' > emulator.out &\ntrap "kill %1 2>/dev/null || true" EXIT\nuntil grep -q "listening on" emulator.out; do sleep 0.05; done\n');
+    // Run alone (vitest -t), the tour has not written its policy: write one, so this test stands on its own.
+    if ((await readdir(path.join(dir, 'my-policies')).catch(() => [])).length === 0) {
+      await mkdir(path.join(dir, 'my-policies'), { recursive: true });
+      await writeFile(path.join(dir, 'my-policies/design.autojoin.yaml'), 'scope: acme-design\nscopeType: team\ncomponentId: cmp_8f2c\ndomains: [acme.com]\n');
+    }
     expect(await sh(`set -m; ${started}`)).toMatch(/team\/acme-design|No changes/);
   });
 });
