@@ -45,6 +45,8 @@ export interface ActionInputs {
   dns: { dns?: boolean; servers: string[]; serversFrom: string; strict: boolean };
   /** `TYPE/ID` of scopes to take over from another owner (as --take-ownership); newline or comma separated. */
   takeOwnership: string[];
+  /** `allow-behind`: scopes (TYPE/ID globs, `*`) this run may write although their marker's commit is not in this checkout. */
+  allowBehind: string[];
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -80,6 +82,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     listing: mode('listing'),
     detailedExitcode: bool('detailed-exitcode', text('detailed-exitcode'), false),
     takeOwnership: scopeList(text('take-ownership')),
+    allowBehind: lines(text('allow-behind')) ?? [],
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

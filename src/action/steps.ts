@@ -35,7 +35,7 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { headCommit } from '../git/command.js';
+import { parseAllowBehind } from '../reconcile/behind.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -129,8 +129,10 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       const options = { client, plan, settings, onProgress: progress.update };
       const ownership = {
         takeOwnership: takeOwnershipOf(inputs),
+        allowBehind: parseAllowBehind(inputs.allowBehind),
+        history: { base: settings.base, ...(settings.head === undefined ? {} : { head: settings.head }) },
         owner: settings.owner,
-        commit: await headCommit(settings.base),
+        commit: settings.head,
         onNotice: (message: string) => core.notice(message),
       };
       report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined }).finally(progress.done);

@@ -5,7 +5,7 @@ import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desire
 import { comparableDomains } from '../comparable-domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
-import { DEFAULT_OWNER, liveMarker } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, type Marker } from './ownership.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
@@ -71,6 +71,8 @@ export interface PlanBuilder {
    * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.
    */
   finish(lastApplied?: LastApplied): Plan;
+  /** The live markers of the scopes compared that this owner or `default` wrote from a commit (for history-place.ts), by key. */
+  markers(): ReadonlyMap<ScopeKey, Marker>;
 }
 
 /**
@@ -84,6 +86,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
+  const markers = new Map<ScopeKey, Marker>();
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keep(desired.policy)) return;
@@ -92,6 +95,8 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
+    const marker = liveMarker(live);
+    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, { owner: marker.owner, commit: marker.commit });
     const change = drift.sort(desired, live, twoWay);
     if (change !== null && change !== 'held') changes.push(change);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
@@ -100,6 +105,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     add: (policy, live) => compare(declaredDesired(policy), live),
     addPruned: (policy, live) => compare(prunedDesired(policy), live),
     lastAppliedNeeded: () => drift.needed(),
+    markers: () => markers,
     finish: (lastApplied = () => null) => {
       changes.push(...drift.resolve(lastApplied));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
@@ -135,6 +141,8 @@ function planOf(
     notManagedHere: options.notManagedHere,
     drift: options.kept,
   };
+  // A plan of no run (a program embedding the builder): no project file, no limits; makePlan records the run's context over it.
+  plan.context = { projectFile: null, limits: {}, rules: [], today: plan.createdAt.slice(0, 10), head: null, takeOwnership: [] };
   if (options.shard) plan.shard = formatShard(options.shard);
   return plan;
 }

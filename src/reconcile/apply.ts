@@ -9,7 +9,9 @@ import type { ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
-import { refuseOwnedElsewhere } from './ownership.js';
+import { refuseOwnedElsewhere, refuseSavedTakeOver } from './ownership.js';
+import { refuseBehind, type HistoryPlace } from './behind.js';
+import type { ScopeGlob } from '../governance/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 
 export interface ApplyPlanOptions {
@@ -22,6 +24,10 @@ export interface ApplyPlanOptions {
   verifyFingerprints?: boolean;
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
+  /** Scopes this run may write although their marker's commit is not in this checkout (--allow-behind: behind.ts). */
+  allowBehind?: readonly ScopeGlob[];
+  /** The repository and HEAD a saved plan's scopes are placed in again (behind.ts); without HEAD nothing is checked. */
+  history?: HistoryPlace;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
   owner?: string;
   /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
@@ -43,9 +49,13 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
+  if (options.verifyFingerprints) refuseSavedTakeOver(plan, options.takeOwnership);
+  // A fresh plan placed itself in this history; a saved one is placed again against the live state read below.
+  if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
   checkSafety(plan, options.settings.limits);
   if (options.verifyFingerprints) {
-    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
+    const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
+    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
   }
   await options.confirm?.();
   return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });

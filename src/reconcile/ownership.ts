@@ -60,9 +60,11 @@ function shownOwner(change: Change): FieldChange | undefined {
  */
 export function ownershipConflicts(plan: Plan, takeOwnership: ReadonlySet<ScopeKey> = new Set()): { key: ScopeKey; owner: string }[] {
   const conflicts: { key: ScopeKey; owner: string }[] = [];
+  // An owner move (owner `default` from a commit of this history: history-place.ts) is no take-over.
+  const moves = new Set(plan.ownerMoves ?? []);
   for (const change of plan.changes) {
     const before = shownOwner(change)?.before;
-    if (typeof before === 'string' && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
+    if (typeof before === 'string' && before !== plan.owner && !takeOwnership.has(change.key) && !moves.has(change.key)) conflicts.push({ key: change.key, owner: before });
   }
   return conflicts;
 }
@@ -71,6 +73,18 @@ export function ownershipConflicts(plan: Plan, takeOwnership: ReadonlySet<ScopeK
 export function refuseOwnedElsewhere(plan: Plan, takeOwnership?: ReadonlySet<ScopeKey>): void {
   const conflicts = ownershipConflicts(plan, takeOwnership);
   if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+
+/**
+ * A saved plan that takes scopes over (made with `--take-ownership`) needs the flag again at
+ * apply, for each of them: the take-over is a choice of the one who applies, not of the file.
+ * @throws OwnedElsewhereError-like PlanFileError naming the scopes and the flag
+ */
+export function refuseSavedTakeOver(plan: Plan, takeOwnership: ReadonlySet<ScopeKey> = new Set()): void {
+  const missing = (plan.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
+  if (missing.length === 0) return;
+  const named = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
+  throw new PlanFileError(worded`the saved plan takes over ${named} from another owner or none; apply it with ${hint('takeOwnership', missing.slice(0, 3))} too; nothing was written`);
 }
 
 /** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */

@@ -27,6 +27,7 @@ describe('parseInputs', () => {
       detailedExitcode: false,
       dns: { dns: undefined, servers: [], serversFrom: 'input dns-servers', strict: false },
       takeOwnership: [],
+      allowBehind: [],
     });
   });
 

@@ -12,7 +12,9 @@ import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
 import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
+import { parseAllowBehind } from '../../reconcile/behind.js';
+import type { ScopeGlob } from '../../governance/globs.js';
+import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
@@ -20,7 +22,6 @@ import { refuseUnreadablePaths, type Session, withSession } from '../session.js'
 import { cliSettings } from '../settings.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
-import { headCommit } from '../../git/command.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {
@@ -31,6 +32,7 @@ interface ApplyFlags extends SettingFlags, TargetFlags {
   allowNoPolicies?: boolean;
   format: 'text' | 'json';
   takeOwnership?: string[];
+  allowBehind?: string[];
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -53,6 +55,7 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
     .addOption(takeOwnershipOption())
+    .addOption(allowBehindOption())
     .addOption(maxRemovalPercentOption())
     .addOption(replaceOption())
     .addOption(shardOption())
@@ -75,6 +78,7 @@ Examples:
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
   $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
+  $ autojoin-sync apply --yes --allow-behind '*'          # after a history rewrite: re-anchor every marker at HEAD
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -86,10 +90,12 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
-    const settings = await cliSettings(paths, flags);
+    // A saved plan is read first: the run's context is rebuilt from the one it records.
+    const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
+    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
-      const plan = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      const plan = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
       seen.plan = plan;
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
@@ -102,6 +108,12 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
       if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
     });
   });
+}
+
+/** The context a saved plan records (the schema requires it from formatVersion 4 on). */
+function savedContext(plan: Plan, file: string): NonNullable<Plan['context']> {
+  if (!plan.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
+  return plan.context;
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
@@ -152,9 +164,11 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
       target,
       verifyFingerprints: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
+      allowBehind: allowBehindOf(flags.allowBehind ?? []),
+      history: { base: settings.base, ...(settings.head === undefined ? {} : { head: settings.head }) },
       owner: settings.owner,
-      // The repository of the paths (their base), whatever the working directory.
-      commit: await headCommit(settings.base),
+      // HEAD of the applying checkout, resolved once with the run's context.
+      commit: settings.head,
       onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
@@ -166,6 +180,14 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
   } finally {
     progress.done();
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+function allowBehindOf(values: readonly string[]): ScopeGlob[] {
+  try {
+    return parseAllowBehind(values);
+  } catch (error) {
+    throw new RunError((error as Error).message);
   }
 }
 
