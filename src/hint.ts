@@ -104,6 +104,22 @@ export function worded(strings: TemplateStringsArray, ...values: unknown[]): str
   return text;
 }
 
+/** The project file of the running run, as its preamble names it (path from the repository root). */
+let projectFile = 'autojoin-sync.yaml';
+
+/**
+ * Registers the run's project file (src/run/settings.ts, once the context is resolved): every hint
+ * that names a project setting names that file. Null: the run has none (a new one is named).
+ */
+export function useProjectFile(path: string | null): void {
+  projectFile = path ?? 'autojoin-sync.yaml';
+}
+
+/** @returns the project file hints name: the run's (`infra/autojoin/autojoin-sync.yaml`), else `autojoin-sync.yaml`. */
+export function projectFileName(): string {
+  return projectFile;
+}
+
 /** @returns one hint in the running front end's words. */
 export function wordHint(named: Hint): string {
   return current(named);

@@ -11,7 +11,7 @@
 import { checkPoliciesFound, compareDiagnostics, streamPolicies, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
 import { inShardOf, parseShard, type Shard } from '../plan/index.js';
 import { firstItems, plural } from '../text.js';
-import { hint, worded } from '../hint.js';
+import { hint, projectFileName, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
@@ -197,7 +197,7 @@ async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<Scope
   const listed = firstItems(left, 5, () => ', …');
   notice(
     `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
-      worded`plan without ${hint('prune', false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`,
+      worded`plan without ${hint('prune', false)} (and without prune: false in ${projectFileName()}) to see them cleared`,
   );
 }
 

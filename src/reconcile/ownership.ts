@@ -6,7 +6,7 @@
 import { canonicalJson, ownerChange, withoutMarker } from '../plan/fields.js';
 import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
-import { hint, worded, type Hint } from '../hint.js';
+import { hint, projectFileName, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import type { Change, FieldChange, Plan } from '../plan/types.js';
@@ -26,7 +26,7 @@ export class OwnedElsewhereError extends Error {
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
         worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` +
-        'or set `owner` in autojoin-sync.yaml if this repository is that owner.',
+        `or set \`owner\` in ${projectFileName()} if this repository is that owner.`,
     );
     this.hints = [override];
     this.name = 'OwnedElsewhereError';
@@ -90,7 +90,7 @@ export function refuseSavedTakeOver(plan: Plan, takeOwnership: ReadonlySet<Scope
 /** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
 export function checkPlanOwner(planOwner: string, owner: string | undefined): void {
   if (owner === undefined || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (${projectFileName()}); nothing was written`);
 }
 
 /**

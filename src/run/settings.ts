@@ -26,6 +26,8 @@ import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
 import { today as clockToday } from '../governance/clock.js';
 import { headCommit } from '../git/command.js';
+import { useProjectFile } from '../hint.js';
+import { relativePosix } from '../policy/discover.js';
 import { checkSavedProject, projectHereFor, projectRecordOf } from './context.js';
 
 
@@ -129,7 +131,10 @@ async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'rep
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${PROJECT_FILE} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  // Every hint that names a project setting names this file from here on.
+  useProjectFile(place.projectFile === undefined ? null : name);
   return { place, project: config };
 }
 

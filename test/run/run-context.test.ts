@@ -102,6 +102,14 @@ describe('the project file of each policy file', () => {
     expect(settings.projectRecord?.path).toBe('infra/autojoin/autojoin-sync.yaml');
   });
 
+  it('a hint naming a project setting names the project file used', async () => {
+    peer = await startPeer();
+    const dir = await estate({ 'infra/autojoin/autojoin-sync.yaml': 'owner: platform\n', 'infra/autojoin/a.autojoin.yaml': policy('a', ['a.example']) });
+    commitAll(dir);
+    await peer.client.syncAutojoin({ scope: 'a', scopeType: 'team', domains: ['old.example'], componentId: 'c', metadata: { 'autojoin-sync.owner': 'other' } });
+    await expect(planIn(await context(dir, ['.']), peer.client)).rejects.toThrow('set `owner` in infra/autojoin/autojoin-sync.yaml if this repository is that owner');
+  });
+
   it('two project files under one path are an error naming each', async () => {
     const dir = await estate({ 'a/autojoin-sync.yaml': 'owner: a\n', 'a/x.autojoin.yaml': policy('x', ['x.example']), 'y.autojoin.yaml': policy('y', ['y.example']) });
     commitAll(dir);
