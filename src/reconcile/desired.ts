@@ -139,8 +139,9 @@ async function* loadedScopes(
 
 /** The loader's batches: every policy file (streamPolicies), or those changed since `changedSince` in one batch. */
 async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
-  const { base: cwd, project, roots, paths } = options.settings;
-  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets });
+  const { base: cwd, project, roots, paths, today } = options.settings;
+  // Today is the run context's (resolved once), not the clock's.
+  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...(today === undefined ? {} : { today }) });
   const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
   // One batch, its diagnostics left for the result (handed over once, as a full load's).
   yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };

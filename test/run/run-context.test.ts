@@ -93,6 +93,21 @@ describe('a saved plan keeps its context', () => {
   });
 });
 
+describe('today is the context\'s', () => {
+  it('an entry expires by the context today (AUTOJOIN_NOW), not by the clock', async () => {
+    peer = await startPeer();
+    const dir = await estate({ 'a.autojoin.yaml': 'scope: a\nscopeType: team\ncomponentId: c\ndomains:\n  - a.example\n  - {domain: later.example, expires: 2026-06-01, reason: trial}\n' });
+    commitAll(dir);
+    const settings = await context(dir);
+    expect(settings.today).toBe('2026-03-01');
+    const plan = await planIn({ ...settings, today: '2026-03-01' }, peer.client);
+    expect(plan.changes[0]?.after).toEqual(['a.example', 'later.example']);
+    expect(plan.context?.today).toBe('2026-03-01');
+    const later = await planIn({ ...settings, today: '2026-07-01' }, peer.client);
+    expect(later.changes[0]?.after).toEqual(['a.example']);
+  });
+});
+
 describe('the project file of each policy file', () => {
   it('plan . at a monorepo root uses the project file beside the policies', async () => {
     const dir = await estate({ 'infra/autojoin/autojoin-sync.yaml': 'owner: platform\n', 'infra/autojoin/a.autojoin.yaml': policy('a', ['a.example']) });
