@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyPlan, makePlan } from '../../src/reconcile/index.js';
+import { makePlan } from '../../src/reconcile/index.js';
+import { applyCommand } from '../../src/commands/apply.js';
 import { resolveSettings, type RunSettings } from '../../src/run/settings.js';
 import { parsePlan, serializePlan, type Plan } from '../../src/plan/index.js';
 import { commitAll } from '../support/git.js';
@@ -99,7 +100,7 @@ describe('one answer from any directory (property)', () => {
           const applying = await resolve(applyFrom === 'outside' ? path.join(top, 'repo') : from(top, applyFrom).cwd, [], saved);
           expect({ owner: applying.owner, limits: applying.limits, project: applying.projectRecord }).toEqual({ owner: made.settings.owner, limits: made.settings.limits, project: made.settings.projectRecord });
           const before = peer.emulator.requests.length;
-          const report = await applyPlan({ client: peer.client, plan: saved, settings: applying, owner: applying.owner, commit: applying.head, verifyFingerprints: true, history: { base: applying.base, ...(applying.head === undefined ? {} : { head: applying.head }) } });
+          const report = await applyCommand({ context: applying, client: peer.client, plan: saved, saved: true, takeOwnership: new Set(), allowBehind: [] });
           const written = peer.emulator.requests.slice(before).filter((request) => request.method === 'POST').length;
           expect(report.applied.map((entry) => entry.key).sort()).toEqual(saved.changes.map((change) => change.key).sort());
           expect(written).toBe(saved.changes.length);

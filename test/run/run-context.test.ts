@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyPlan, makePlan } from '../../src/reconcile/index.js';
-import { parseAllowBehind } from '../../src/reconcile/behind.js';
+import { makePlan } from '../../src/reconcile/index.js';
+import { applyCommand } from '../../src/commands/apply.js';
 import { resolveSettings, type RunSettings } from '../../src/run/settings.js';
 import { parsePlan, serializePlan, type Plan } from '../../src/plan/index.js';
 import { ancestryOf } from '../../src/git/ancestry.js';
@@ -49,17 +49,9 @@ async function planIn(settings: RunSettings, client: Peer['client']): Promise<Pl
   return made.plan;
 }
 
+/** Through the command layer both front ends call (src/commands/apply.ts). */
 function applyIn(settings: RunSettings, client: Peer['client'], plan: Plan, options: { saved?: boolean; allowBehind?: string[] } = {}) {
-  return applyPlan({
-    client,
-    plan,
-    settings,
-    owner: settings.owner,
-    commit: settings.head,
-    verifyFingerprints: options.saved === true,
-    allowBehind: parseAllowBehind(options.allowBehind ?? []),
-    history: { base: settings.base, ...(settings.head === undefined ? {} : { head: settings.head }) },
-  });
+  return applyCommand({ context: settings, client, plan, saved: options.saved === true, takeOwnership: new Set(), allowBehind: options.allowBehind ?? [] });
 }
 
 function live(key: string): string[] | null {

@@ -11,7 +11,8 @@ import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
+import { readSavedPlan } from '../../reconcile/index.js';
+import { applyCommand } from '../../commands/apply.js';
 import { parseAllowBehind } from '../../reconcile/behind.js';
 import type { ScopeGlob } from '../../governance/globs.js';
 import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
@@ -90,6 +91,7 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
+    allowBehindOf(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
     const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
     const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
@@ -157,18 +159,14 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
   const progress = progressOf('applied');
   process.once('SIGINT', onSigint);
   try {
-    return await applyPlan({
+    return await applyCommand({
       client,
       plan,
-      settings,
+      context: settings,
       target,
-      verifyFingerprints: flags.plan !== undefined,
+      saved: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
-      allowBehind: allowBehindOf(flags.allowBehind ?? []),
-      history: { base: settings.base, ...(settings.head === undefined ? {} : { head: settings.head }) },
-      owner: settings.owner,
-      // HEAD of the applying checkout, resolved once with the run's context.
-      commit: settings.head,
+      allowBehind: flags.allowBehind ?? [],
       onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
@@ -183,6 +181,7 @@ async function applyWithConfirmation(plan: Plan, flags: ApplyFlags, { client, se
   }
 }
 
+/** Checks the --allow-behind values before anything is read (a value that is not TYPE/ID is exit 1). */
 function allowBehindOf(values: readonly string[]): ScopeGlob[] {
   try {
     return parseAllowBehind(values);
