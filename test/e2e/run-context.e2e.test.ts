@@ -48,6 +48,18 @@ describe('apply --plan keeps the context of the plan', () => {
     expect(liveDomains(service.data(), 'a')).toEqual(['keep.example']);
   });
 
+  it('with -C DIR the pin hint carries -C and works as printed from where the plan was made', async () => {
+    const { dir, emulator: service } = await polRepository('owner: team-a\n');
+    const outside = join(dir, '..');
+    const planned = await cli(['-C', dir, 'plan', 'pol', '--out', 'plan.json'], { cwd: outside, emulator: service });
+    expect(planned.stderr).toContain('using project file pol/autojoin-sync.yaml');
+    const hint = /\(pin it: autojoin-sync (.*)\)/u.exec(planned.stderr)?.[1] ?? '';
+    expect(hint).toContain(`-C ${dir} apply --plan plan.json --plan-sha256 `);
+    const applied = await cli([...hint.split(' '), '--yes'], { cwd: outside, emulator: service });
+    expect(applied.code).toBe(0);
+    expect(liveDomains(service.data(), 'a')).toEqual(['keep.example']);
+  });
+
   it('refuses an edited project file naming the file and both digests, and writes nothing', async () => {
     const { dir, emulator: service } = await polRepository();
     expect((await cli(['plan', 'pol', '--out', 'plan.json'], { cwd: dir, emulator: service })).code).toBe(0);
