@@ -30,6 +30,7 @@ export const SETTINGS = [
   'replace',
   'shard',
   'takeOwnership',
+  'allowBehind',
   'componentId',
   'planFile',
   'planSha256',
@@ -56,6 +57,7 @@ export const CLI_FLAGS: Readonly<Record<Setting, string>> = {
   replace: '--replace',
   shard: '--shard',
   takeOwnership: '--take-ownership',
+  allowBehind: '--allow-behind',
   componentId: '--component-id',
   planFile: '--plan',
   planSha256: '--plan-sha256',
@@ -100,6 +102,22 @@ export function worded(strings: TemplateStringsArray, ...values: unknown[]): str
     text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? '');
   });
   return text;
+}
+
+/** The project file of the running run, as its preamble names it (path from the repository root). */
+let projectFile = 'autojoin-sync.yaml';
+
+/**
+ * Registers the run's project file (src/run/settings.ts, once the context is resolved): every hint
+ * that names a project setting names that file. Null: the run has none (a new one is named).
+ */
+export function useProjectFile(path: string | null): void {
+  projectFile = path ?? 'autojoin-sync.yaml';
+}
+
+/** @returns the project file hints name: the run's (`infra/autojoin/autojoin-sync.yaml`), else `autojoin-sync.yaml`. */
+export function projectFileName(): string {
+  return projectFile;
 }
 
 /** @returns one hint in the running front end's words. */

@@ -56,6 +56,8 @@ export interface ActionInputs {
   deploymentEnvironment?: string;
   /** apply: write only the removals by expiry (as --only-expired; the daily job). */
   onlyExpired: boolean;
+  /** `allow-behind`: scopes (TYPE/ID globs, `*`) this run may write although their marker's commit is not in this checkout. */
+  allowBehind: string[];
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -96,6 +98,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     planFiles: lines(text('plan-files')),
     deploymentEnvironment: text('deployment-environment'),
     onlyExpired: bool('only-expired', text('only-expired'), false),
+    allowBehind: lines(text('allow-behind')) ?? [],
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),

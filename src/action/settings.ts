@@ -10,18 +10,24 @@
 import { resolveSettings, type RunSettings } from '../run/settings.js';
 import type { Diagnostic } from '../policy/types.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
+import { resolve } from 'node:path';
+import { readSavedPlan } from '../reconcile/index.js';
+import { RunError } from '../run/exit-codes.js';
 
 /**
  * @param report annotates the project file's diagnostics
  * @throws RunError when the project file has an error or a setting is invalid
  */
-export function actionSettings(
+export async function actionSettings(
   inputs: ActionInputs,
   context: Pick<WorkflowContext, 'workspace' | 'eventName' | 'pullNumber'>,
   report: (diagnostics: readonly Diagnostic[], base: string) => void,
 ): Promise<RunSettings> {
   const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
+  // apply with plan-file: the run's context is rebuilt from the one the saved plan records.
+  const saved = inputs.command === 'apply' && inputs.planFile !== undefined ? await savedContext(resolve(context.workspace, inputs.planFile), inputs) : undefined;
   return resolveSettings({
+    ...(saved === undefined ? {} : { saved }),
     cwd: context.workspace,
     paths: inputs.paths,
     flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
@@ -35,4 +41,10 @@ export function actionSettings(
 /** `pull_request`, `pull_request_target` and the review events, or any event about a pull request. */
 export function isPullRequest(context: Pick<WorkflowContext, 'eventName' | 'pullNumber'>): boolean {
   return context.eventName.startsWith('pull_request') || context.pullNumber !== undefined;
+}
+
+async function savedContext(file: string, inputs: ActionInputs): Promise<{ context: NonNullable<Awaited<ReturnType<typeof readSavedPlan>>['context']>; file: string }> {
+  const plan = await readSavedPlan(file, inputs.planSha256);
+  if (!plan.context) throw new RunError(`${inputs.planFile ?? file} records no run context; make the plan again with this version`);
+  return { context: plan.context, file: inputs.planFile ?? file };
 }

@@ -19,7 +19,7 @@ import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { applyPlan, makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
@@ -37,7 +37,7 @@ import {
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsBeforeRead, dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { headCommit } from '../git/command.js';
+import { applyCommand } from '../commands/apply.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -140,14 +140,17 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     let report;
     try {
       const progress = log().progress('applied');
-      const options = { client, plan, wholePlan: whole, settings, onProgress: progress.update };
-      const ownership = {
+      report = await applyCommand({
+        client,
+        plan,
+        wholePlan: whole,
+        context: settings,
+        saved: inputs.planFile !== undefined,
         takeOwnership: takeOwnershipOf(inputs),
-        owner: settings.owner,
-        commit: await headCommit(settings.base),
+        allowBehind: inputs.allowBehind,
+        onProgress: progress.update,
         onNotice: (message: string) => core.notice(message),
-      };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== undefined, policyPlace: settings, rules: settings.project.rules }).finally(progress.done);
+      }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error;

@@ -21,6 +21,7 @@ export const ACTION_INPUTS: Readonly<Record<Setting, string | null>> = {
   replace: null,
   shard: 'shard',
   takeOwnership: 'take-ownership',
+  allowBehind: 'allow-behind',
   componentId: null,
   planFile: 'plan-file',
   planSha256: 'plan-sha256',

@@ -1,4 +1,5 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
+import { RunError } from '../run/exit-codes.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_READ_MODE, READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
@@ -68,6 +69,14 @@ export function formatOption(choices: readonly string[], description = 'output f
 }
 
 /** `--take-ownership TYPE/ID` (repeatable): write, or clear when pruned, a scope another owner's marker (or none) claims. */
+/** `--allow-behind TYPE/ID` (repeatable, globs, `*`): write scopes whose marker's commit this checkout does not contain. */
+export function allowBehindOption(): Option {
+  return new Option(
+    '--allow-behind <TYPE/ID>',
+    "write this scope although its marker was written from a commit this checkout does not contain (globs such as team/*; '*' re-anchors every marker after a history rewrite); repeatable",
+  ).argParser(collect);
+}
+
 export function takeOwnershipOption(): Option {
   return new Option(
     '--take-ownership <TYPE/ID>',
@@ -82,6 +91,10 @@ interface OutputFlags {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** `-C DIR`: run as if started in DIR. */
+  C?: string;
+  /** `--project FILE`: the project file, whatever is nearer. */
+  project?: string;
 }
 
 let outputFlags: OutputFlags = {};
@@ -95,10 +108,27 @@ export function addOutputOptions(program: Command): Command {
     .addOption(new Option('-q, --quiet', 'results only: no notices, summaries or progress (warnings and errors still shown)').conflicts('verbose'))
     .addOption(new Option('-v, --verbose', 'also one stderr line per HTTP request: method, path, status, ms, retry (never a header or body)'))
     .addOption(new Option('--no-color', 'no colour (as NO_COLOR=1 does; FORCE_COLOR=1 forces colour off a terminal)'))
+    .addOption(new Option('-C <dir>', 'run as if started in DIR (as git -C): paths, --out and --plan are relative to it'))
+    .addOption(new Option('--project <file>', 'the project file (autojoin-sync.yaml) of this run, whatever is nearer; policy files outside its directory are refused'))
     .hook('preAction', (_program, command) => {
       outputFlags = command.optsWithGlobals<OutputFlags>();
       setLogger(stderrLogger(logLevel(outputFlags, process.env)));
+      if (outputFlags.C !== undefined) changeDirectory(outputFlags.C);
     });
+}
+
+/** `-C DIR`: the front end's one change of the working directory, before the command resolves its context. */
+function changeDirectory(dir: string): void {
+  try {
+    process.chdir(dir);
+  } catch (error) {
+    throw new RunError(`-C ${dir}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`);
+  }
+}
+
+/** `-C DIR` and `--project FILE` as given (undefined when not). */
+export function contextFlags(): { chdir?: string; project?: string } {
+  return { ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }), ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }) };
 }
 
 /** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */

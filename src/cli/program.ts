@@ -108,8 +108,12 @@ Exit codes: 0 ok · 1 error · 2 changes pending (--detailed-exitcode) · 3 refu
   return program;
 }
 
+const GLOBAL_VALUE_OPTIONS = new Set(['-C', '--project']);
+
 /** @returns the command `argv` runs or asks help for: its first word that is not a flag (after `help`, the next one). */
 function commandNamed(argv: readonly string[]): string | undefined {
-  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  // The global options that take a value (-C DIR, --project FILE): their value is no command.
+  const args = argv.slice(2);
+  const words = args.filter((arg, index) => !arg.startsWith('-') && !GLOBAL_VALUE_OPTIONS.has(args[index - 1] ?? ''));
   return words[0] === 'help' ? words[1] : words[0];
 }

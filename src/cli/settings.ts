@@ -1,15 +1,25 @@
 /** The run's settings from a command's flags: the CLI's side of src/run/settings.ts. */
 import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
 import { printDiagnostics } from './print.js';
-import { dnsRequest, type DnsFlags } from './options.js';
+import { contextFlags, dnsRequest, type DnsFlags } from './options.js';
+import type { PlanContext } from '../plan/types.js';
 
 /**
  * Resolves the run's settings once, from the command's flags, the environment and the project
  * file found from `paths` (src/run/settings.ts); the project file's problems go to stderr.
  * @throws RunError when the project file has an error or a setting is invalid
  */
-export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsFlags): Promise<RunSettings> {
-  return resolveSettings({ cwd: process.cwd(), paths, flags: settingFlagsOf(flags), env: process.env, report: printDiagnostics });
+export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsFlags, saved?: { context: PlanContext; file: string }): Promise<RunSettings> {
+  const { project } = contextFlags();
+  return resolveSettings({
+    cwd: process.cwd(),
+    paths,
+    flags: settingFlagsOf(flags),
+    env: process.env,
+    report: printDiagnostics,
+    ...(project === undefined ? {} : { projectFile: project }),
+    ...(saved === undefined ? {} : { saved }),
+  });
 }
 
 /** The flags a command was given that are settings (commander also hands over its own). */

@@ -24,7 +24,8 @@ export interface PlanDocument extends Omit<Plan, 'changes'> {
 
 /** Keys in the order a reader expects them; any other key sorts after these, alphabetically. */
 const KEY_ORDER = [
-  'formatVersion', 'createdAt', 'target', 'owner', 'shard', 'shards', 'summary', 'changes', 'notManagedHere', 'scopes',
+  'formatVersion', 'createdAt', 'target', 'owner', 'shard', 'shards', 'summary', 'changes', 'notManagedHere', 'scopes', 'context',
+  'projectFile', 'path', 'sha256', 'limits', 'today', 'head', 'takeOwnership',
   'kind', 'key', 'scopeType', 'scope', 'scopeName', 'componentId', 'domain', 'reason', 'explicitEmpty', 'source',
   'field', 'metadata', 'keptMetadata', 'before', 'after', 'added', 'removed', 'removalReasons', 'unchanged', 'fieldChanges', 'fingerprint',
   'create', 'update', 'clear', 'domainsAdded', 'domainsRemoved',

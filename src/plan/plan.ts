@@ -5,7 +5,7 @@ import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desire
 import { comparableDomains } from '../comparable-domain.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { canonicalJson } from './fields.js';
-import { DEFAULT_OWNER, liveMarker, readLimits } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
@@ -80,6 +80,8 @@ export interface PlanBuilder {
    * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.
    */
   finish(lastApplied?: LastApplied, lostFrom?: LastApplied): Plan;
+  /** The live markers of the scopes compared that this owner or `default` wrote from a commit (for history-place.ts), by key. */
+  markers(): ReadonlyMap<ScopeKey, Marker>;
 }
 
 /**
@@ -93,6 +95,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const changes: Change[] = [];
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
+  const markers = new Map<ScopeKey, Marker>();
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
   const losses = lossTracker(owner);
   const limits = readLimits();
@@ -108,6 +111,8 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
+    const marker = liveMarker(live);
+    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, { owner: marker.owner, commit: marker.commit });
     const change = drift.sort(desired, live, twoWay);
     if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === 'held' ? null : narrow(change, live);
@@ -120,6 +125,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     lastAppliedNeeded: () => drift.needed(),
     lostMarkersNeeded: () => losses.needed(),
     unknownOwnership: () => limits.unknownOwnership(),
+    markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
       changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
       changes.push(...(options.onlyExpired ? [] : losses.resolve(lostFrom)));
@@ -156,6 +162,8 @@ function planOf(
     notManagedHere: options.notManagedHere,
     drift: options.kept,
   };
+  // A plan of no run (a program embedding the builder): no project file, no limits; makePlan records the run's context over it.
+  plan.context = { projectFile: null, limits: {}, rules: [], today: plan.createdAt.slice(0, 10), head: null, takeOwnership: [] };
   if (options.shard) plan.shard = formatShard(options.shard);
   if (options.notes.length > 0) plan.notes = options.notes;
   return plan;

@@ -13,7 +13,7 @@
  *  - clears: a clear must be asked for with `domains: []` in its file, by deleting the file
  *    (a pruned clear: the deletion was reviewed like any edit), or with --allow-empty.
  */
-import { hint, worded, type Hint } from '../hint.js';
+import { hint, projectFileName, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
 import { fingerprint } from './plan.js';
 import { domainDelta } from './derived.js';
@@ -75,7 +75,7 @@ export class RemovalPercentError extends UnsafePlanError {
     super(
       `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? 'a scope' : `${removals.length} scopes`} ` +
         worded`(${hint('maxRemovalPercent')} or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` +
-        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
+        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in ${projectFileName()})`,
       removals.map((removal) => removal.key),
       [override],
     );
@@ -105,7 +105,7 @@ export class PrunePercentError extends UnsafePlanError {
     super(
       `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent)}%) because their policy files were deleted, ` +
         `more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` +
-        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
+        worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in ${projectFileName()}), or add the scopes to prune.keep to leave them alone`,
       cleared,
       [override],
     );

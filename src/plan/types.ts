@@ -152,13 +152,51 @@ export interface NotManagedHere {
   /** The owner its live marker names; null when it carries no marker. */
   owner: string | null;
   removedBy?: RemovalCommit;
+  /** The marker's commit, when it names this owner but was written from a commit this checkout does not contain. */
+  commit?: string;
+}
+
+/** A scope the plan writes whose marker was written from a commit this checkout does not contain. */
+export interface BehindScope {
+  key: ScopeKey;
+  /** The marker's `autojoin-sync.commit`. */
+  commit: string;
+  /** True when git cannot find it in this shallow clone: the full history (`fetch-depth: 0`) is needed to tell. */
+  missing?: boolean;
 }
 
 /**
  * Version of the plan document; 2 added `metadata` and `fieldChanges` to changes; 3 added
- * `owner`, `notManagedHere`, `keptMetadata` and the `owner` field change.
+ * `owner`, `notManagedHere`, `keptMetadata` and the `owner` field change; 4 added `context`.
  */
-export const PLAN_FORMAT_VERSION = 3;
+export const PLAN_FORMAT_VERSION = 4;
+
+/** The project file as a run context records it: its path from the repository root and its sha256. */
+export interface ProjectFileRecord {
+  /** Relative to the repository root (outside git: to the run's directory), `/`-separated. */
+  path: string;
+  /** sha256 of the file's bytes, 64 lower-case hex characters. */
+  sha256: string;
+}
+
+/**
+ * The run context a saved plan was made in (design, "The run context"): `apply --plan` rebuilds
+ * its own from it and refuses a mismatch. Owner and target are the plan's own top-level fields.
+ */
+export interface PlanContext {
+  /** The project file used, or null when the run had none. */
+  projectFile: ProjectFileRecord | null;
+  /** The safety limits the plan was checked against (flags included). */
+  limits: SafetyLimits;
+  /** The project file's rules (as read), or [] without any. */
+  rules: unknown[];
+  /** The UTC day the plan was made for (AUTOJOIN_NOW in tests). */
+  today: string;
+  /** The commit HEAD pointed to; null outside git. Informative only: a plan is matched by content, never by ancestry. */
+  head: string | null;
+  /** Scopes this plan takes over (`--take-ownership`): apply needs the flag for each of them again. */
+  takeOwnership: ScopeKey[];
+}
 
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */
 export interface ScopeFingerprint {
@@ -194,6 +232,12 @@ export interface Plan {
   notes?: string[];
   /** Scopes pruning leaves alone because a policy file outside the paths declares them now (absent when none), by key. */
   declaredOutside?: DeclaredOutside[];
+  /** The run context the plan was made in; every plan a command makes has one (a saved plan must). */
+  context?: PlanContext;
+  /** Scopes written from a commit this checkout does not contain: apply refuses the run unless --allow-behind names each. Absent when none. */
+  behind?: BehindScope[];
+  /** Scopes marked by owner `default` from a commit of this history, re-marked with this plan's owner (no take-over needed). Absent when none. */
+  ownerMoves?: ScopeKey[];
 }
 
 /** A scope no policy file under the paths declares, kept from pruning by a file outside them. */

@@ -9,9 +9,11 @@ import type { ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
-import { refuseOwnedElsewhere } from './ownership.js';
+import { refuseOwnedElsewhere, refuseSavedTakeOver } from './ownership.js';
 import { today } from '../governance/clock.js';
 import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
+import { refuseBehind, type HistoryPlace } from './behind.js';
+import type { ScopeGlob } from '../governance/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 import { WriteCheckError } from './errors.js';
 import { writeProblems } from '../plan/write-checks.js';
@@ -33,6 +35,10 @@ export interface ApplyPlanOptions {
   rules?: readonly Rule[];
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
+  /** Scopes this run may write although their marker's commit is not in this checkout (--allow-behind: behind.ts). */
+  allowBehind?: readonly ScopeGlob[];
+  /** The repository and HEAD a saved plan's scopes are placed in again (behind.ts); without HEAD nothing is checked. */
+  history?: HistoryPlace;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
   owner?: string;
   /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
@@ -56,13 +62,18 @@ export interface ApplyPlanOptions {
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
+  if (options.verifyFingerprints) refuseSavedTakeOver(plan, options.takeOwnership);
+  // A fresh plan placed itself in this history; a saved one is placed again against the live state read below.
+  if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
   checkSafety(options.wholePlan ?? plan, options.settings.limits);
-  const problems = writeProblems(plan.changes, options.rules, today());
+  const day = options.applied ?? today();
+  const problems = writeProblems(plan.changes, options.rules, day);
   if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
-    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
-    if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace);
+    const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
+    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
-  return applyChanges(client, plan, { commit: options.commit, applied: options.applied ?? today(), onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+  return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }

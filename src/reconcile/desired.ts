@@ -11,7 +11,7 @@
 import { checkPoliciesFound, compareDiagnostics, streamPolicies, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
 import { inShardOf, parseShard, type Shard } from '../plan/index.js';
 import { firstItems, plural } from '../text.js';
-import { hint, worded } from '../hint.js';
+import { hint, projectFileName, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 import type { DeclaredOutside } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
@@ -144,8 +144,9 @@ async function* loadedScopes(
 
 /** The loader's batches: every policy file (streamPolicies), or those changed since `changedSince` in one batch. */
 async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
-  const { base: cwd, project, roots, paths } = options.settings;
-  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets });
+  const { base: cwd, project, roots, paths, today } = options.settings;
+  // Today is the run context's (resolved once), not the clock's.
+  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...(today === undefined ? {} : { today }) });
   const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
   // One batch, its diagnostics left for the result (handed over once, as a full load's).
   yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
@@ -203,7 +204,7 @@ async function noticeUnpruned(context: PruneContext, declared: ReadonlySet<Scope
   const listed = firstItems(left, 5, () => ', …');
   notice(
     `git history holds ${plural(left.length, 'scope')} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` +
-      worded`plan without ${hint('prune', false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`,
+      worded`plan without ${hint('prune', false)} (and without prune: false in ${projectFileName()}) to see them cleared`,
   );
 }
 

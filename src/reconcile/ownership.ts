@@ -7,7 +7,7 @@ import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
 import { canonicalJson, ownerChange, shownMetadata } from '../plan/fields.js';
 import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership.js';
 import { PlanFileError } from '../plan/saved.js';
-import { hint, worded, type Hint } from '../hint.js';
+import { hint, projectFileName, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import type { Change, FieldChange, Plan } from '../plan/types.js';
@@ -27,7 +27,7 @@ export class OwnedElsewhereError extends Error {
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
         worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` +
-        'or set `owner` in autojoin-sync.yaml if this repository is that owner.',
+        `or set \`owner\` in ${projectFileName()} if this repository is that owner.`,
     );
     this.hints = [override];
     this.name = 'OwnedElsewhereError';
@@ -83,9 +83,11 @@ function shownOwner(change: Change): FieldChange | undefined {
  */
 export function ownershipConflicts(plan: Plan, takeOwnership: ReadonlySet<ScopeKey> = new Set()): { key: ScopeKey; owner: string }[] {
   const conflicts: { key: ScopeKey; owner: string }[] = [];
+  // An owner move (owner `default` from a commit of this history: history-place.ts) is no take-over.
+  const moves = new Set(plan.ownerMoves ?? []);
   for (const change of plan.changes) {
     const before = shownOwner(change)?.before;
-    if (typeof before === 'string' && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
+    if (typeof before === 'string' && before !== plan.owner && !takeOwnership.has(change.key) && !moves.has(change.key)) conflicts.push({ key: change.key, owner: before });
   }
   return conflicts;
 }
@@ -96,10 +98,22 @@ export function refuseOwnedElsewhere(plan: Plan, takeOwnership?: ReadonlySet<Sco
   if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
 }
 
+/**
+ * A saved plan that takes scopes over (made with `--take-ownership`) needs the flag again at
+ * apply, for each of them: the take-over is a choice of the one who applies, not of the file.
+ * @throws OwnedElsewhereError-like PlanFileError naming the scopes and the flag
+ */
+export function refuseSavedTakeOver(plan: Plan, takeOwnership: ReadonlySet<ScopeKey> = new Set()): void {
+  const missing = (plan.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
+  if (missing.length === 0) return;
+  const named = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
+  throw new PlanFileError(worded`the saved plan takes over ${named} from another owner or none; apply it with ${hint('takeOwnership', missing.slice(0, 3))} too; nothing was written`);
+}
+
 /** Refuses a saved plan whose writes would carry another owner's marker than this repository's. */
 export function checkPlanOwner(planOwner: string, owner: string | undefined): void {
   if (owner === undefined || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (${projectFileName()}); nothing was written`);
 }
 
 /**

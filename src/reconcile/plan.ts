@@ -8,12 +8,14 @@ import { countDiagnostics } from '../policy/index.js';
 import { planBuilder } from '../plan/index.js';
 import { plural } from '../text.js';
 import { readEach } from '../service/state.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan, PlanContext } from '../plan/types.js';
+import { planContextOf } from '../run/context.js';
 import type { LoadResult } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { readLastApplied } from './last-applied.js';
 import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
+import { placedInHistory } from './behind.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
 import { planMoment } from '../governance/clock.js';
@@ -48,10 +50,20 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
   const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
   const outside = desired.declaredOutside();
-  const plan = outside.length === 0 ? finished : { ...finished, declaredOutside: outside };
+  // Behind and foreign markers, and owner moves: one git call for every marker commit (behind.ts).
+  const plan = await placedInHistory(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), options.settings);
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
+  plan.context = contextOf(plan, options);
   return { plan, load: desired.loaded() };
+}
+
+/** The run context the plan records (src/run/context.ts), with the scopes it takes over. */
+function contextOf(plan: Plan, options: MakePlanOptions): PlanContext {
+  const { settings, takeOwnership } = options;
+  const taken = plan.changes.map((change) => change.key).filter((key) => takeOwnership?.has(key) === true);
+  const context = { projectRecord: settings.projectRecord ?? null, limits: settings.limits ?? {}, project: settings.project, today: settings.today ?? plan.createdAt.slice(0, 10), head: settings.head };
+  return planContextOf(context, taken);
 }
 
 /** @returns `N errors in the policy files; nothing was planned`: why makePlan returned no plan. */

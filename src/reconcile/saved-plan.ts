@@ -17,13 +17,14 @@ import { comparableDomains, decodePlan, sameList, fingerprint, parsePlanSchema, 
 import { consistencyProblem } from '../plan/checks.js';
 import { canonicalJson } from '../plan/fields.js';
 import { readLiveState } from '../service/state.js';
-import { isLoopbackUrl } from '../service/base-url.js';
 import { splitScopeKey, type ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { LiveScope } from '../service/types.js';
 import type { FieldChange } from '../plan/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { PlanTargetError, StalePlanError } from './errors.js';
+import { checkSavedHistory, type HistoryPlace } from './behind.js';
+import type { ScopeGlob } from '../governance/globs.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
@@ -67,6 +68,8 @@ export interface ApplyContext {
   /** This repository's owner; undefined: not checked. */
   owner?: string;
   read: RunSettings['read'];
+  /** Where the scopes are placed in history again (behind.ts), and the scopes --allow-behind names. */
+  history?: { where: HistoryPlace; allowBehind: readonly ScopeGlob[] };
 }
 
 /**
@@ -86,12 +89,29 @@ export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, c
   });
   if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
   checkChangesAgainstLive(plan, live);
+  if (context.history) await checkSavedHistory(plan, live, context.history.where, context.history.allowBehind);
 }
 
-/** Refuses a saved plan made against another service; two loopback emulators (new port each run) count as one. */
-function checkPlanTarget(planTarget: string, target: string): void {
-  if (planTarget === target || (isLoopbackUrl(planTarget) && isLoopbackUrl(target))) return;
+/**
+ * Refuses a saved plan made against another service: targets are compared after normalization
+ * (scheme, host, port and path, `/api/v1` not doubled), loopback included: two emulators on two
+ * ports are two services.
+ */
+export function checkPlanTarget(planTarget: string, target: string): void {
+  if (normalTarget(planTarget) === normalTarget(target)) return;
   throw new PlanTargetError(planTarget, target);
+}
+
+/** `embedded` as it is; a URL as `scheme://host[:port]/path` (default port dropped, no trailing slash, no final `/api/v1`). */
+export function normalTarget(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target.trim());
+  } catch {
+    return target.trim();
+  }
+  const path = url.pathname.replace(/\/+$/u, '').replace(/\/api\/v1$/u, '').replace(/\/+$/u, '');
+  return `${url.protocol}//${url.host.toLowerCase()}${path}`;
 }
 
 /**

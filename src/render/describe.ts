@@ -6,6 +6,7 @@ import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../comparable-domain.js';
 import { escapeControls } from './escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/types.js';
@@ -86,6 +87,7 @@ export function fieldLines(change: Change): string[] {
 /** @returns `owner: none → "default" (marks the scope as managed here)`, or the take-over of another owner's scope. */
 function ownerLine(field: FieldChange): string {
   if (field.before === null) return `owner: none → ${shownValue(field.after)} (marks the scope as managed here)`;
+  if (field.before === DEFAULT_OWNER) return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (re-marks a scope written from this history before the project file set its owner)`;
   return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
 }
 
@@ -99,9 +101,22 @@ export function notManagedLine(plan: Pick<Plan, 'notManagedHere'>): string | nul
   );
 }
 
+/**
+ * @returns `Written from a commit this checkout does not contain: team/a (commit 1a2b3c4d5e6f), …`:
+ *   the scopes apply refuses unless --allow-behind names them; null when none
+ */
+export function behindLine(plan: Pick<Plan, 'behind'>): string | null {
+  const behind = plan.behind ?? [];
+  if (behind.length === 0) return null;
+  const shown = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(scope.commit.slice(0, 12))}${scope.missing === true ? ', not in this shallow clone: fetch-depth: 0' : ''})`);
+  const more = behind.length > shown.length ? `, and ${behind.length - shown.length} more` : '';
+  return `Written from a commit this checkout does not contain (behind the last apply, or another history): ${shown.join(', ')}${more}; apply refuses unless --allow-behind TYPE/ID names each.`;
+}
+
 /** @returns `team/a: owner "infra"` or `team/a: no ownership marker`, then the removing commit when known. */
 export function notManagedEntry(entry: NotManagedHere, own?: string): string {
-  const owner = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
+  const marker = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
+  const owner = entry.commit === undefined ? marker : `${marker}, written from commit ${escapeControls(entry.commit.slice(0, 12))}, not in this history`;
   const removal = removalLine(entry);
   return `${escapeControls(entry.key)}: ${owner}${removal === null ? '' : `; ${removal}`}`;
 }

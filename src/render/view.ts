@@ -14,6 +14,7 @@ import {
   keptEntry,
   KIND_SIGN,
   noChangesLine,
+  behindLine,
   notManagedEntry,
   notManagedLine,
   ORIGIN_LABEL,
@@ -85,7 +86,7 @@ export function planView(plan: Plan): PlanView {
     target: targetLine(plan),
     summary,
     counts: summary === null ? noChangesLine(plan.scopes.length) : summaryLine(summary),
-    ownership: [ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
+    ownership: [behindLine(plan), ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
     notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
     drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) },
   };

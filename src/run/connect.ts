@@ -11,12 +11,11 @@ import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from './exit-codes.js';
-import { PROJECT_FILE } from '../policy/index.js';
 import { EMBEDDED_TARGET } from '../plan/plan.js';
 import { relativePosix } from '../policy/discover.js';
 import { ciVariable } from './ci.js';
 import { writeStderr } from './output.js';
-import { hint, worded } from '../hint.js';
+import { hint, projectFileName, worded } from '../hint.js';
 import type { RunSettings } from './settings.js';
 
 /** What connecting needs of the run's settings. */
@@ -188,7 +187,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
 
 /** The one rule for "no service named": an error naming where to set one, never a silent emulator. */
 function noService(options: ConnectOptions, refusal: string | null): RunError {
-  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${PROJECT_FILE}`].join(', or ');
+  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${projectFileName()}`].join(', or ');
   const because = refusal ? ` and ${refusal}` : '';
   const optIn = options.startEmbedded
     ? worded`; to use the local embedded emulator on purpose, pass ${hint('emulator', true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`

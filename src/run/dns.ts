@@ -8,7 +8,7 @@
 import { compareDiagnostics } from '../policy/format.js';
 import type { Diagnostic, Policy, ProjectConfig } from '../policy/types.js';
 import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, startDnsCheck, type DnsSettings } from '../dns/index.js';
-import { hint, wordHint } from '../hint.js';
+import { hint, projectFileName, wordHint } from '../hint.js';
 import { RunError } from './exit-codes.js';
 
 /** What a front end was told about the DNS check (flags or action inputs). */
@@ -76,7 +76,7 @@ export function dnsSettings(request: DnsRequest, project: ProjectConfig, env: No
 function serverSource(request: DnsRequest, project: ProjectConfig, env: NodeJS.ProcessEnv): { where: string; servers: readonly string[] } {
   if (request.servers && request.servers.length > 0) return { where: request.serversFrom ?? wordHint(hint('dnsServers')), servers: request.servers };
   const configured = project.dns?.servers ?? [];
-  if (configured.length > 0) return { where: 'dns.servers in autojoin-sync.yaml', servers: configured };
+  if (configured.length > 0) return { where: `dns.servers in ${projectFileName()}`, servers: configured };
   const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter(Boolean);
   return { where: 'AUTOJOIN_DNS_SERVERS', servers: fromEnv };
 }

@@ -4,9 +4,10 @@
  * (design: "One answer from any directory"):
  *  - each path's root is its git repository's root, or outside git the named directory (a named
  *    file's own directory); reads are contained in the roots (no symlink leaves them);
- *  - the project file is the nearest `autojoin-sync.yaml` at or above the path, up to its
- *    repository's root (outside git: in the named directory only); paths that would use two
- *    different project files are an error naming both;
+ *  - the project file of a policy file is the nearest `autojoin-sync.yaml` at or above that
+ *    file, up to its repository's root (outside git: in the named directory only); policy files
+ *    that would use two different project files are an error naming each and the paths to run
+ *    instead; `--project FILE` names it and refuses policy files outside its directory;
  *  - the embedded emulator's state lives beside the project file, else at the first root.
  * The run then works in the first path's repository root: paths are given to the core relative to
  * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
@@ -16,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
 import { PROJECT_FILE } from '../policy/project.js';
-import { relativePosix } from '../policy/discover.js';
+import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
 import { RunError } from './exit-codes.js';
 
 /** Directory (beside the project file, else at the root) of the embedded emulator's state. */
@@ -40,22 +41,23 @@ interface PathPlace {
   root: string;
   /** Whether `root` is a git repository's root. */
   inGit: boolean;
-  projectFile: string | null;
+  /** The project file of each policy file under the path (by absolute path; null: none), or of the path itself when it holds none. */
+  projectFiles: Map<string | null, string[]>;
 }
 
 /**
  * @param cwd what relative paths are relative to (the only use of the working directory)
  * @param paths the policy paths as given; none means `.`
- * @throws RunError when the paths would use two different project files
+ * @param projectFlag `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused
+ * @throws RunError when the policy files would use two different project files
  */
-export async function locateRun(cwd: string, paths: readonly string[]): Promise<RunPlace> {
+export async function locateRun(cwd: string, paths: readonly string[], projectFlag?: string): Promise<RunPlace> {
   const given = paths.length > 0 ? paths : ['.'];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0] as PathPlace;
-  checkOneProjectFile(places, cwd);
+  const projectFile = projectFlag === undefined ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
   // Outside git there is no repository to name files from: they are named from cwd, as given.
   const base = first.inGit ? first.root : path.resolve(cwd);
-  const projectFile = first.projectFile ?? undefined;
   return {
     base,
     paths: given.map((one) => relativePosix(base, path.resolve(cwd, one))),
@@ -71,23 +73,60 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const isDirectory = (await stat(absolute).catch(() => null))?.isDirectory() ?? false;
   const dir = isDirectory ? absolute : path.dirname(absolute);
   const repository = await repositoryRoot(dir);
-  return { given, root: repository ?? dir, inGit: repository !== null, projectFile: await nearestProjectFile(dir, repository) };
+  const projectFiles = new Map<string | null, string[]>();
+  const nearest = memo((at: string) => nearestProjectFile(at, repository ?? dir));
+  // Outside git only the named directory's project file counts; in git, each policy file's nearest.
+  const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  for (const file of files) push(projectFiles, await nearest(path.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
+  return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
 
-/** The nearest project file at or above `dir`, up to `repository` (outside one: `dir` only). */
-async function nearestProjectFile(dir: string, repository: string | null): Promise<string | null> {
+function memo(find: (dir: string) => Promise<string | null>): (dir: string) => Promise<string | null> {
+  const seen = new Map<string, Promise<string | null>>();
+  return (dir) => {
+    let found = seen.get(dir);
+    if (!found) seen.set(dir, (found = find(dir)));
+    return found;
+  };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The nearest project file at or above `dir`, up to `top` (the repository root; outside git, the named directory). */
+async function nearestProjectFile(dir: string, top: string): Promise<string | null> {
   for (let at = dir; ; at = path.dirname(at)) {
     const candidate = path.join(at, PROJECT_FILE);
     if (await pathExists(candidate)) return candidate;
-    if (repository === null || at === repository || !isInside(repository, at) || path.dirname(at) === at) return null;
+    if (at === top || !isInside(top, at) || path.dirname(at) === at) return null;
   }
 }
 
-function checkOneProjectFile(places: readonly PathPlace[], cwd: string): void {
-  const first = places[0] as PathPlace;
-  const other = places.find((place) => place.projectFile !== first.projectFile);
-  if (!other) return;
-  const name = (place: PathPlace): string =>
-    `${place.projectFile === null ? 'no project file' : relativePosix(cwd, place.projectFile)} (for ${place.given})`;
-  throw new RunError(`the paths use two different project files: ${name(first)} and ${name(other)}; run them separately`);
+/** The one project file of every policy file of the run (undefined: none); two are an error naming each and the paths to run instead. */
+function oneProjectFile(places: readonly PathPlace[], cwd: string): string | undefined {
+  const groups = new Map<string | null, string[]>();
+  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...(groups.get(file) ?? []), ...policies]);
+  if (groups.size === 1) return [...groups.keys()][0] ?? undefined;
+  const named = [...groups].map(([file, policies]) => {
+    const run = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(' ') + (policies.length > 3 ? ' …' : '') : relativePosix(cwd, path.dirname(file)) || '.';
+    return `${file === null ? 'no project file' : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? 'file' : 'files'}; run: autojoin-sync plan ${run})`;
+  });
+  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join('; ')}; run each separately, or name one with --project FILE`);
+}
+
+/** `--project FILE`: it must exist, and every policy file of the run must lie in its directory. */
+async function namedProjectFile(cwd: string, projectFlag: string, places: readonly PathPlace[]): Promise<string> {
+  const file = path.resolve(cwd, projectFlag);
+  if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
+  const dir = path.dirname(file);
+  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
+  if (outside.length > 0) {
+    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(', ');
+    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || '.'}, not ${shown}${outside.length > 3 ? ' …' : ''}; run those with their own project file`);
+  }
+  return file;
 }

@@ -23,6 +23,12 @@ import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.
 import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
+import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
+import { today as clockToday } from '../governance/clock.js';
+import { headCommit } from '../git/command.js';
+import { useProjectFile } from '../hint.js';
+import { relativePosix } from '../policy/discover.js';
+import { checkSavedProject, projectHereFor, projectRecordOf } from './context.js';
 
 
 /** What the front end was given (a flag or an action input); undefined when not given. */
@@ -72,6 +78,12 @@ export interface RunSettings extends RunPlace {
   prune?: boolean;
   /** The DNS check (src/run/dns.ts): the flag or input, else dns: in the project file; null when off. Resolver hosts are addresses once resolveSettings returns. */
   dns: DnsCheckSettings | null;
+  /** The project file as a plan records it (path from `base`, sha256); null without one. */
+  projectRecord: ProjectFileRecord | null;
+  /** The UTC day of the run (`AUTOJOIN_NOW` in tests): read once, here. */
+  today: string;
+  /** The commit HEAD points to in `base`'s repository; undefined outside git. */
+  head?: string;
 }
 
 export interface SettingSources {
@@ -86,6 +98,10 @@ export interface SettingSources {
   report: (diagnostics: readonly Diagnostic[], base: string) => void;
   /** Where the front end showed them, for the error: `see above`. */
   seeWhere?: string;
+  /** `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused. */
+  projectFile?: string;
+  /** `apply --plan`: the saved plan's context (its project file at the recorded path, never the one the paths find) and the plan's name. */
+  saved?: { context: PlanContext; file: string };
 }
 
 /**
@@ -96,16 +112,43 @@ export interface SettingSources {
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
   const { place, project } = await resolvePlace(sources);
   const settings = settingsFrom(place, project, sources);
-  return { ...settings, dns: await resolveDnsServers(settings.dns) };
+  const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
+  const head = await headCommit(place.base);
+  return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head) };
+}
+
+/** The limits the flags set (a saved plan's recorded limits fill the rest). */
+function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
+  return {
+    ...defined('maxRemovals', flags.maxRemovals),
+    ...defined('maxRemovalPercent', flags.maxRemovalPercent),
+    ...(flags.allowEmpty ? { allowEmpty: limits.allowEmpty } : {}),
+  };
 }
 
 /** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
-async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
-  const place = await locateRun(sources.cwd, sources.paths);
+async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+  const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${PROJECT_FILE} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  // Every hint that names a project setting names this file from here on.
+  useProjectFile(place.projectFile === undefined ? null : name);
   return { place, project: config };
+}
+
+/**
+ * `apply --plan`: the run is in the repository of its directory, and its project file is the
+ * one at the path the plan recorded, which must be the plan's byte for byte (else RunError).
+ */
+async function savedPlace(cwd: string, saved: NonNullable<SettingSources['saved']>): Promise<RunPlace> {
+  const here = await locateRun(cwd, ['.']);
+  const recorded = saved.context.projectFile;
+  const projectFile = recorded === null ? here.projectFile : join(here.base, ...recorded.path.split('/'));
+  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
+  const { projectFile: _found, ...rest } = here;
+  return { ...rest, ...(projectFile === undefined ? {} : { projectFile }) };
 }
 
 /** Pure: flag > environment > project file > default, for every setting. */
@@ -141,6 +184,8 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ...defined('prune', flags.prune ?? pruneSetting(project)),
     // In a pull request the project file names no resolver either: the plan trusts its answers.
     dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
+    projectRecord: null,
+    today: todayOf(env),
   };
 }
 
@@ -149,6 +194,14 @@ function withoutResolvers(project: ProjectConfig): ProjectConfig {
   if (project.dns?.servers === undefined) return project;
   const { servers: _servers, ...dns } = project.dns;
   return { ...project, dns };
+}
+
+function todayOf(env: NodeJS.ProcessEnv): string {
+  try {
+    return clockToday(env);
+  } catch (error) {
+    throw new RunError((error as Error).message);
+  }
 }
 
 /**

@@ -29,6 +29,7 @@ describe('parseInputs', () => {
       dns: { dns: undefined, servers: [], serversFrom: 'input dns-servers', strict: false },
       takeOwnership: [],
       onlyExpired: false,
+      allowBehind: [],
     });
   });
 

@@ -36,7 +36,7 @@ function change(kind: ChangeKind, scope: string, before: string[], after: string
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 3,
+    formatVersion: 4,
     createdAt: '2025-01-01T00:00:00.000Z',
     target: 'http://127.0.0.1',
     owner: 'default',

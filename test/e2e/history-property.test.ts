@@ -4,12 +4,15 @@
  * re-adds, reverts) and each way GitHub merges a pull request (merge commit, squash, rebase,
  * fast-forward), the clears of `apply` after the merge are a subset of the clears the plan on the
  * pull request's test-merge commit showed. Git history alone: every scope any version could name
- * is live and marked as this repository's, so the ownership guard clears whatever history says
- * and nothing but the history decides what is cleared.
+ * is live and marked with this owner: the scopes this repository's history declared from that
+ * history (a commit of main), every other one from another repository's history (a commit this
+ * checkout does not contain), so nothing but the history decides what is cleared.
  *
- * `defaults.scopeType` changes only before the pull request branches off: a change of the project
- * file on one side, replayed by "Rebase and merge" over policy edits of the other, makes versions
- * that neither side ever had (the ownership marker, not history, guards that case).
+ * `defaults.scopeType` may change anywhere, on the pull request too, and such a change may be
+ * reverted: "Rebase and merge" then replays versions that neither side ever had, and the scopes
+ * they name are another repository's unless this history wrote them, which the marker's commit
+ * says (design, "Behind and foreign checkouts": a prune candidate is cleared only when its
+ * marker's commit is an ancestor of HEAD).
  *
  * Few runs by default (CI); AUTOJOIN_LONG_TESTS=1 explores more. The test asserts that the runs
  * compared real merges (see `checked`), so it cannot pass by skipping every case.
@@ -21,6 +24,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProjectConfig } from '../../src/policy/index.js';
 import { makePlan } from '../../src/reconcile/index.js';
+import type { Plan } from '../../src/plan/index.js';
 import { settingsIn } from '../../src/run/settings.js';
 import { git } from '../support/git.js';
 import { startPeer, type Peer } from '../service/support/peer.js';
@@ -50,8 +54,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('delete' as const), file: fileArb }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('move' as const), file: fileArb, to: fileArb }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'revert' as const }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('default' as const), scopeType: fc.constantFrom(...TYPES) }), weight: 1 },
 );
-const baseOpArb: fc.Arbitrary<Op> = fc.oneof(opArb, fc.record({ kind: fc.constant('default' as const), scopeType: fc.constantFrom(...TYPES) }));
+const baseOpArb: fc.Arbitrary<Op> = opArb;
 const scenarioArb = fc.record({
   base: fc.array(baseOpArb, { minLength: 2, maxLength: 5 }),
   side: fc.array(opArb, { maxLength: 3 }),
@@ -65,17 +70,22 @@ const STRATEGIES = ['merge commit', 'squash', 'rebase', 'fast-forward'] as const
 let peer: Peer;
 beforeAll(async () => {
   peer = await startPeer();
-  // Every scope any version could name is live: what is cleared is up to the history alone.
-  for (const scope of SCOPES) for (const scopeType of TYPES) await setLive(scopeType, scope);
 });
 afterAll(async () => peer.close());
 
-async function setLive(scopeType: string, scope: string): Promise<void> {
+/** A commit of another repository's history, never in this one. */
+const FOREIGN_COMMIT = 'f'.repeat(40);
+
+/** Every scope any version could name is live, marked with owner `default` from `commitOf(key)`. */
+async function setEveryLive(commitOf: (key: string) => string): Promise<void> {
+  for (const scope of [...SCOPES, 'keep']) for (const scopeType of TYPES) await setLive(scopeType, scope, commitOf(`${scopeType}/${scope}`));
+}
+
+async function setLive(scopeType: string, scope: string, commit: string): Promise<void> {
   const response = await fetch(`${peer.emulator.url}/api/v1/invitations/autojoin`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': peer.emulator.apiKey },
-    // Marked as this repository's (owner `default`), so the ownership guard lets every clear through.
-    body: JSON.stringify({ domains: [`${scope}.${scopeType}.example`], scope, scopeType, componentId: 'c', metadata: { 'autojoin-sync.owner': 'default' } }),
+    body: JSON.stringify({ domains: [`${scope}.${scopeType}.example`], scope, scopeType, componentId: 'c', metadata: { 'autojoin-sync.owner': 'default', 'autojoin-sync.commit': commit } }),
   });
   expect(response.ok).toBe(true);
 }
@@ -114,6 +124,22 @@ const EXAMPLES: Scenario[] = [
  */
 const checked = { scenarios: 0, merges: 0, mergesWithClears: 0, strategies: new Set<string>() };
 
+/**
+ * The live state before the merge: the scopes main's history ever declared were written from
+ * main (its tip), every other one from another repository. Which ones main declared is what a
+ * plan at main sees when everything is marked from its first commit: the declared scopes and every
+ * prune candidate.
+ */
+async function liveBeforeMerge(dir: string): Promise<void> {
+  git(dir, 'checkout', '-q', '--detach', 'main-before');
+  const first = git(dir, 'rev-list', '--max-parents=0', 'HEAD');
+  await setEveryLive(() => first);
+  const plan = await planAt(dir);
+  const tip = git(dir, 'rev-parse', 'HEAD');
+  const ours = new Set(plan?.scopes.map((scope) => scope.key) ?? []);
+  await setEveryLive((key) => (ours.has(key) ? tip : FOREIGN_COMMIT));
+}
+
 describe('pruning from git history (property)', () => {
   it(
     'after a merge commit, a squash, a rebase or a fast-forward, apply clears only what the pull request’s plan showed',
@@ -133,6 +159,7 @@ async function checkScenario(scenario: Scenario): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'autojoin-history-property-'));
   try {
     if (!(await build(dir, scenario))) return;
+    await liveBeforeMerge(dir);
     git(dir, 'checkout', '-q', '--detach', 'main');
     if (!tryGit(dir, ['merge', '-q', '--no-ff', '-m', 'Test merge', 'pr'], ['merge', '--abort'])) return;
     const reviewed = await clearsAt(dir);
@@ -208,11 +235,16 @@ function tryGit(dir: string, args: string[], undo: string[]): boolean {
 
 /** The scopes the plan of the checked-out tree clears; null when its files do not validate. */
 async function clearsAt(dir: string): Promise<string[] | null> {
+  const plan = await planAt(dir);
+  return plan ? plan.changes.filter((change) => change.kind === 'clear').map((change) => change.key) : null;
+}
+
+/** The plan of the checked-out tree, in its run context (HEAD included); null when its files do not validate. */
+async function planAt(dir: string): Promise<Plan | null> {
   const project = await loadProjectConfig(path.join(dir, 'autojoin-sync.yaml'), { base: dir, roots: [dir] });
   if (project.diagnostics.some((d) => d.severity === 'error')) return null;
-  const settings = settingsIn(dir, { paths: ['policies'], project: project.config, flags: { read: 'autojoin' } });
-  const { plan } = await makePlan({ settings, client: peer.client, allowNoPolicies: true });
-  return plan ? plan.changes.filter((change) => change.kind === 'clear').map((change) => change.key) : null;
+  const settings = { ...settingsIn(dir, { paths: ['policies'], project: project.config, flags: { read: 'autojoin' } }), head: git(dir, 'rev-parse', 'HEAD') };
+  return (await makePlan({ settings, client: peer.client, allowNoPolicies: true })).plan;
 }
 
 /** One commit per operation (an empty one when it changes nothing). */
@@ -238,13 +270,8 @@ async function apply(dir: string, op: Op): Promise<void> {
       break;
     }
     case 'revert':
-      // The last commit, unless it is the first, a merge, or a change of the project file (which
-      // would move `defaults.scopeType` after the branch point: see the premise above).
-      if (
-        tryGit(dir, ['rev-parse', '-q', '--verify', 'HEAD~1'], []) &&
-        git(dir, 'rev-list', '--count', '--no-merges', 'HEAD~1..HEAD') === '1' &&
-        git(dir, 'diff', '--name-only', 'HEAD~1', 'HEAD', '--', 'autojoin-sync.yaml') === ''
-      ) {
+      // The last commit, unless it is the first or a merge (a change of the project file too).
+      if (tryGit(dir, ['rev-parse', '-q', '--verify', 'HEAD~1'], []) && git(dir, 'rev-list', '--count', '--no-merges', 'HEAD~1..HEAD') === '1') {
         tryGit(dir, ['revert', '--no-edit', 'HEAD'], ['revert', '--abort']);
       }
       return;

@@ -43,7 +43,7 @@ describe('saved plans', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n').slice(0, 7)).toEqual([
       '{',
-      '  "formatVersion": 3,',
+      '  "formatVersion": 4,',
       '  "createdAt": "2025-01-02T03:04:05.000Z",',
       '  "target": "https://invitations.example.com",',
       '  "owner": "default",',
@@ -62,8 +62,8 @@ describe('saved plans', () => {
   });
 
   it('refuses another formatVersion, and a missing one', () => {
-    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 3; }))).toBe(
-      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 3 (make the plan again with this version)',
+    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 4; }))).toBe(
+      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 4 (make the plan again with this version)',
     );
     expect(parseError('[]')).toContain('has formatVersion missing;');
   });

@@ -11,9 +11,12 @@ import { log } from '../../run/log.js';
 import { writeStderr, writeStdout } from '../../run/output.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../run/exit-codes.js';
-import { applyPlan, readSavedPlan } from '../../reconcile/index.js';
+import { readSavedPlan } from '../../reconcile/index.js';
 import { refuseExpiredSincePlan } from '../../reconcile/expired-since-plan.js';
-import { addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
+import { applyCommand } from '../../commands/apply.js';
+import { parseAllowBehind } from '../../reconcile/behind.js';
+import type { ScopeGlob } from '../../governance/globs.js';
+import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
@@ -21,7 +24,6 @@ import { refuseUnreadablePaths, type Session, withSession } from '../session.js'
 import { cliSettings } from '../settings.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
-import { headCommit } from '../../git/command.js';
 import { renderPlan } from './plan.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {
@@ -33,6 +35,7 @@ interface ApplyFlags extends SettingFlags, TargetFlags {
   format: 'text' | 'json';
   takeOwnership?: string[];
   onlyExpired?: boolean;
+  allowBehind?: string[];
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -56,6 +59,7 @@ export function register(program: Command): void {
     .option('--prune-from <gitrev>', 'narrow form of pruning: clear only scopes whose policy file existed at GITREV and is gone now')
     .addOption(allowNoPoliciesOption())
     .addOption(takeOwnershipOption())
+    .addOption(allowBehindOption())
     .addOption(maxRemovalPercentOption())
     .addOption(replaceOption())
     .addOption(shardOption())
@@ -80,6 +84,7 @@ Examples:
   $ autojoin-sync apply --scope team/eng-api               # only this scope (as terraform -target)
   $ autojoin-sync apply --replace team/eng-api             # write it again although nothing differs (a new componentId)
   $ autojoin-sync apply --yes --take-ownership team/acme-eng   # take over a scope another owner marked
+  $ autojoin-sync apply --yes --allow-behind '*'          # after a history rewrite: re-anchor every marker at HEAD
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
 Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
@@ -91,15 +96,19 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
+    allowBehindOf(flags.allowBehind ?? []);
+    // A saved plan is read first: the run's context is rebuilt from the one it records.
+    const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
     // --only-expired writes removals by expiry only: never a prune.
-    const settings = await cliSettings(paths, flags.onlyExpired ? { ...flags, prune: false } : flags);
+    const settingFlags = flags.onlyExpired ? { ...flags, prune: false } : flags;
+    const settings = await cliSettings(paths, settingFlags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
-      const whole = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : await planOrFail({ ...session, flags, label: 'read' });
+      const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
       const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
       seen.plan = plan;
       // A saved plan with nothing to write still keeps what expired since it was made: stale too.
-      if (flags.plan && plan.changes.length === 0) await refuseExpiredSincePlan(plan, settings);
+      if (flags.plan && plan.changes.length === 0) await refuseExpiredSincePlan(plan, settings, settings.today);
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
       // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
@@ -111,6 +120,12 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
       if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
     });
   });
+}
+
+/** The context a saved plan records (the schema requires it from formatVersion 4 on). */
+function savedContext(plan: Plan, file: string): NonNullable<Plan['context']> {
+  if (!plan.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
+  return plan.context;
 }
 
 function checkApplyFlags(paths: string[], flags: ApplyFlags): void {
@@ -157,19 +172,15 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
   const progress = progressOf('applied');
   process.once('SIGINT', onSigint);
   try {
-    return await applyPlan({
+    return await applyCommand({
       client,
       plan,
       wholePlan: whole,
-      settings,
+      context: settings,
       target,
-      verifyFingerprints: flags.plan !== undefined,
-      policyPlace: settings,
-      rules: settings.project.rules,
+      saved: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
-      owner: settings.owner,
-      // The repository of the paths (their base), whatever the working directory.
-      commit: await headCommit(settings.base),
+      allowBehind: flags.allowBehind ?? [],
       onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
@@ -181,6 +192,15 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
   } finally {
     progress.done();
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** Checks the --allow-behind values before anything is read (a value that is not TYPE/ID is exit 1). */
+function allowBehindOf(values: readonly string[]): ScopeGlob[] {
+  try {
+    return parseAllowBehind(values);
+  } catch (error) {
+    throw new RunError((error as Error).message);
   }
 }
 

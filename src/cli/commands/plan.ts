@@ -8,7 +8,7 @@ import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import { log } from '../../run/log.js';
 import { writeOutputFile, writeStdout } from '../../run/output.js';
-import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, type DnsFlags } from '../options.js';
+import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, contextFlags, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../settings.js';
@@ -91,7 +91,15 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
 export async function savePlan(file: string, plan: Plan): Promise<void> {
   const written = await writeOutputFile(file, serializePlan(plan));
   const digest = planDigest(Buffer.from(written, 'utf8'));
-  log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync apply --plan ${file} --plan-sha256 ${digest})`);
+  // As printed, it works from the directory this run was started in: -C again when it was given.
+  const { chdir } = contextFlags();
+  const where = chdir === undefined ? '' : ` -C ${shellWord(chdir)}`;
+  log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync${where} apply --plan ${shellWord(file)} --plan-sha256 ${digest})`);
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/u.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Renders a plan for stdout in the chosen format (each ends in a newline); colour only for a terminal without NO_COLOR. */

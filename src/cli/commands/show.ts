@@ -9,6 +9,8 @@ import { withJsonResult } from '../json-result.js';
 import { writeStdout } from '../../run/output.js';
 import { formatOption } from '../options.js';
 import { renderPlan } from './plan.js';
+import { projectHereFor, savedProjectWarning } from '../../run/context.js';
+import { log } from '../../run/log.js';
 
 interface ShowFlags {
   format: 'text' | 'markdown' | 'json';
@@ -42,6 +44,10 @@ Exit codes: 0 shown · 1 not a valid saved plan (or another sha256)`,
 async function runShow(file: string, flags: ShowFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async () => {
     const plan = await readSavedPlan(file, flags.planSha256);
+    // A project file that is not the plan's is said, not refused: show reads no live state and writes nothing.
+    const saved = plan.context?.projectFile ?? null;
+    const warning = savedProjectWarning(saved, await projectHereFor(saved, process.cwd()).catch(() => null), file);
+    if (warning !== null) log().warn(warning);
     writeStdout(renderPlan(plan, flags.format));
   });
 }

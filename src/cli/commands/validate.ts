@@ -19,7 +19,7 @@ import {
 } from '../../policy/index.js';
 import { ExitCode } from '../../run/exit-codes.js';
 import pc from 'picocolors';
-import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColor, type DnsFlags } from '../options.js';
+import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColor, type DnsFlags, contextFlags } from '../options.js';
 import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
 import { log } from '../../run/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
@@ -69,7 +69,7 @@ Examples:
 }
 
 async function runValidate(given: string[], options: ValidateOptions): Promise<void> {
-  const place = await locateRun(process.cwd(), given);
+  const place = await locateRun(process.cwd(), given, contextFlags().project);
   const { base: cwd, paths, roots } = place;
   const project = await loadProjectConfig(place.projectFile, place);
   // An invalid project file is reported alone: its defaults would be missing from every policy.

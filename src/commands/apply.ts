@@ -1,0 +1,57 @@
+/**
+ * The apply command over the run context, as both front ends run it (src/cli/commands/apply.ts,
+ * src/action/steps.ts): everything applyPlan takes from the run (limits, read mode, owner, HEAD
+ * for the markers, the history behind checks run against) comes from the one context; the front
+ * end adds only what is its own (the plan, the client, --take-ownership / --allow-behind as it was
+ * given, notices, the confirmation, progress, Ctrl-C).
+ */
+import type { ApplyReport } from '../apply/types.js';
+import type { Plan } from '../plan/types.js';
+import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply.js';
+import { parseAllowBehind } from '../reconcile/behind.js';
+import type { RunContext } from '../run/context.js';
+import type { ScopeKey } from '../scope.js';
+import type { ServiceClient } from '../service/client.js';
+
+export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
+  context: RunContext;
+  client: ServiceClient;
+  plan: Plan;
+  /** True for a saved plan (`--plan FILE`, input `plan-file`): its fingerprints, target, owner and history are checked again. */
+  saved: boolean;
+  /** Scopes the run may take over (--take-ownership / input take-ownership), parsed. */
+  takeOwnership: ReadonlySet<ScopeKey>;
+  /** `--allow-behind` / input `allow-behind` as given (globs, `*`). */
+  allowBehind: readonly string[];
+}
+
+/**
+ * Applies `plan` in `context`: ownership and behind refusals, safety limits, for a saved plan its
+ * checks against the live state and this history, the confirmation, then the writes.
+ * @throws Error naming an --allow-behind value that is not TYPE/ID; the errors of applyPlan
+ */
+export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
+  const { context } = command;
+  return applyPlan({
+    client: command.client,
+    plan: command.plan,
+    ...(command.wholePlan === undefined ? {} : { wholePlan: command.wholePlan }),
+    settings: context,
+    // Every list written passes the rules and domain checks; a saved plan's entries that expired since are stale.
+    rules: context.project.rules,
+    policyPlace: context,
+    applied: context.today,
+    ...(command.target === undefined ? {} : { target: command.target }),
+    verifyFingerprints: command.saved,
+    takeOwnership: command.takeOwnership,
+    allowBehind: parseAllowBehind(command.allowBehind),
+    history: { base: context.base, ...(context.head === undefined ? {} : { head: context.head }) },
+    owner: context.owner,
+    // The applying checkout's HEAD, resolved once with the context: the markers name it.
+    ...(context.head === undefined ? {} : { commit: context.head }),
+    ...(command.onNotice ? { onNotice: command.onNotice } : {}),
+    ...(command.confirm ? { confirm: command.confirm } : {}),
+    ...(command.onProgress ? { onProgress: command.onProgress } : {}),
+    ...(command.signal ? { signal: command.signal } : {}),
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * The run context (design, "The run context"): what one run is, resolved once before anything
+ * else and read by every step of plan, apply and show in both front ends. It is the run's
+ * settings (settings.ts: policy files and paths, project file, owner, target settings, read mode,
+ * limits, rules, prune and drift) with the three things nothing below may look up again: the
+ * project file as a plan records it (path from the repository root, sha256), today (UTC, or
+ * AUTOJOIN_NOW in tests) and HEAD.
+ *
+ * A saved plan carries the context it was made in ({@link planContextOf}); `apply --plan`
+ * resolves its own from that record ({@link resolveSettings} with `saved`), never from the
+ * paths, and {@link checkSavedProject} refuses a project file that is not the recorded one.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types.js';
+import type { ScopeKey } from '../scope.js';
+import { relativePosix } from '../policy/discover.js';
+import { RunError } from './exit-codes.js';
+import type { RunSettings } from './settings.js';
+import { locateRun } from './place.js';
+
+/** One run's context: its settings with today, HEAD and the project file's record. Holds credentials: never print it. */
+export type RunContext = RunSettings;
+
+/** @returns the project file as plans record it (path relative to `base`, sha256 of its bytes), or null without one. */
+export async function projectRecordOf(projectFile: string | undefined, base: string): Promise<ProjectFileRecord | null> {
+  if (projectFile === undefined) return null;
+  const bytes = await readFile(projectFile).catch(() => null);
+  return { path: relativePosix(base, projectFile), sha256: bytes === null ? 'absent' : sha256Of(bytes) };
+}
+
+export function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** What a plan made in `context` records of it. */
+export function planContextOf(
+  context: Pick<RunContext, 'projectRecord' | 'limits' | 'project' | 'today' | 'head'>,
+  takenOver: readonly ScopeKey[] = [],
+): PlanContext {
+  return {
+    projectFile: context.projectRecord,
+    limits: definedLimits(context.limits),
+    rules: (context.project.rules ?? []),
+    today: context.today,
+    head: context.head ?? null,
+    takeOwnership: [...new Set(takenOver)].sort(),
+  };
+}
+
+function definedLimits(limits: SafetyLimits): SafetyLimits {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * `apply --plan`: the project file of this checkout (at the recorded path, or the one found
+ * here when the plan had none) must be the plan's, byte for byte.
+ * @param found the project file this checkout has (at the recorded path, else the one found from the run's directory), as a record
+ * @throws RunError (exit 1) naming the file and both digests
+ */
+export function checkSavedProject(saved: ProjectFileRecord | null, found: ProjectFileRecord | null, planFile: string): void {
+  if (saved === null) {
+    if (found === null) return;
+    throw new RunError(
+      `${planFile} was made without a project file, but this checkout has ${found.path} (sha256 ${found.sha256}); ` +
+        'its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written',
+    );
+  }
+  if (found?.sha256 !== saved.sha256) {
+    const now = found === null || found.sha256 === 'absent' ? 'it does not exist here' : `it has sha256 ${found.sha256} here`;
+    throw new RunError(
+      `${planFile} was made with project file ${saved.path} (sha256 ${saved.sha256}), but ${now}; ` +
+        'its owner, limits and rules are not the ones the plan was checked against; make the plan again, or apply from the checkout it was made in; nothing was written',
+    );
+  }
+}
+
+/**
+ * The project file this checkout has for a saved plan: at the recorded path of the repository
+ * of `cwd` (or, for a plan made without one, the one found from `cwd`), as a record.
+ */
+export async function projectHereFor(saved: ProjectFileRecord | null, cwd: string): Promise<ProjectFileRecord | null> {
+  const here = await locateRun(cwd, ['.']);
+  const file = saved === null ? here.projectFile : join(here.base, ...saved.path.split('/'));
+  return projectRecordOf(file, here.base);
+}
+
+/** `show`: the same comparison as {@link checkSavedProject}, as a warning (null when they match). */
+export function savedProjectWarning(saved: ProjectFileRecord | null, found: ProjectFileRecord | null, planFile: string): string | null {
+  try {
+    checkSavedProject(saved, found, planFile);
+    return null;
+  } catch (error) {
+    return (error as Error).message.replace(/; make the plan again.*$/u, '; apply --plan would refuse it here');
+  }
+}
