@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import * as core from './runner.js';
+import { planCommentFooter, publishComment } from './sticky-comment.js';
 import { withServiceClient } from '../run/connect.js';
 import { log } from '../run/log.js';
 import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
@@ -22,14 +23,12 @@ import { summaryLine } from '../render/describe.js';
 import { makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
-import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
-import { redactOutput } from '../run/output.js';
+import { GitHubApiError } from './comment.js';
 import { writePlanFile } from './plan-file.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
   SUMMARY_MAX_CHARS,
-  commentFooter,
   diagnosticsMarkdown,
   planTitle,
   unsafeMarkdown,
@@ -266,38 +265,6 @@ export function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, 
 export async function writeJobSummary(markdown: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await core.summary.addRaw(markdown, true).write();
-}
-
-/**
- * Creates or updates the sticky comment. Without a PR, a token, or with `comment: false` it
- * does nothing; a 403/404 (a fork's read-only token, a missing permission) is a warning only.
- */
-async function publishComment(inputs: ActionInputs, context: WorkflowContext, body: string): Promise<void> {
-  if (!inputs.comment || context.pullNumber === undefined || !context.owner || !context.repo) return;
-  if (!inputs.githubToken) { core.warning('no github-token: the plan is in the job summary only'); return; }
-  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
-  try {
-    const result = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
-    core.info(`plan comment ${result.action} on pull request #${context.pullNumber}`);
-  } catch (error) {
-    if (error instanceof GitHubApiError && (error.status === 403 || error.status === 404)) {
-      core.warning(
-        `cannot comment on pull request #${context.pullNumber} (${error.message}); the plan is in the job summary. ` +
-          'A pull request from a fork gets a read-only token; otherwise grant `pull-requests: write`.',
-      );
-      return;
-    }
-    throw error;
-  }
-}
-
-/** The sticky comment's marker: one comment per set of paths (see commentMarker). */
-function planCommentMarker(inputs: ActionInputs): string {
-  return commentMarker(inputs.paths.join(','));
-}
-
-function planCommentFooter(inputs: ActionInputs, context: WorkflowContext): string {
-  return commentFooter(planCommentMarker(inputs), context.runUrl);
 }
 
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
