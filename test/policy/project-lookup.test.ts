@@ -75,7 +75,7 @@ describe('locateRun', () => {
     });
     expect((await locateRun(top, ['org/a', 'org/b/y.autojoin.yaml'])).projectFile).toBe(path.join(top, 'org/autojoin-sync.yaml'));
     await expect(locateRun(top, ['org/a', 'other'])).rejects.toThrow(
-      'the paths use two different project files: org/autojoin-sync.yaml (for org/a) and other/autojoin-sync.yaml (for other); run them separately',
+      'the policy files of this run use 2 different project files: org/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan org); other/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan other); run each separately, or name one with --project FILE',
     );
     await expect(locateRun(top, ['org/a', '.'])).rejects.toThrow('org/autojoin-sync.yaml (for org/a) and no project file (for .)');
   });
