@@ -77,7 +77,8 @@ describe('locateRun', () => {
     await expect(locateRun(top, ['org/a', 'other'])).rejects.toThrow(
       'the policy files of this run use 2 different project files: org/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan org); other/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan other); run each separately, or name one with --project FILE',
     );
-    await expect(locateRun(top, ['org/a', '.'])).rejects.toThrow('org/autojoin-sync.yaml (for org/a) and no project file (for .)');
+    // Under `.` every policy file has a project file of its own: the run names both, and what to run for each.
+    await expect(locateRun(top, ['org/a', '.'])).rejects.toThrow('org/autojoin-sync.yaml (3 policy files; run: autojoin-sync plan org); other/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan other)');
   });
 
   it('contains the reads of each path in its own repository', async () => {
