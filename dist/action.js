@@ -2161,9 +2161,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve6(data);
+              return err ? reject(err) : resolve7(data);
             });
           });
         }
@@ -2201,12 +2201,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve6(data);
+              ) : resolve7(data);
             });
           });
         }
@@ -4473,8 +4473,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6725,12 +6725,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7400,12 +7400,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7884,16 +7884,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve6(null);
+            resolve7(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7904,7 +7904,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7955,7 +7955,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve6(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -8303,8 +8303,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          await new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -9573,7 +9573,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve6, reject) => {
+        return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9586,7 +9586,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve6(null);
+              resolve7(null);
             }
           }).on("error", noop).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9605,7 +9605,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9622,7 +9622,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -9692,18 +9692,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve6, stream, length } = consume2;
+      const { type, body, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body, length));
+          resolve7(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body, length)));
+          resolve7(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body, length).buffer);
+          resolve7(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body, { type: stream[kContentType] }));
+          resolve7(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body, length));
+          resolve7(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9960,9 +9960,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10185,9 +10185,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10472,9 +10472,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10566,9 +10566,9 @@ var require_api_connect = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -14431,7 +14431,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14507,7 +14507,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -14550,7 +14550,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -18291,8 +18291,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve6) => {
-        setTimeout(resolve6, ms).unref();
+      return new Promise((resolve7) => {
+        setTimeout(resolve7, ms).unref();
       });
     }
     module.exports = {
@@ -22437,7 +22437,7 @@ var require_stringifyDocument = __commonJS({
     var identity = require_identity();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
+    function stringifyDocument2(doc, options) {
       const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
@@ -22506,7 +22506,7 @@ var require_stringifyDocument = __commonJS({
       }
       return lines2.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports.stringifyDocument = stringifyDocument2;
   }
 });
 
@@ -22520,7 +22520,7 @@ var require_Document = __commonJS({
     var Pair = require_Pair();
     var toJS = require_toJS();
     var Schema = require_Schema();
-    var stringifyDocument = require_stringifyDocument();
+    var stringifyDocument2 = require_stringifyDocument();
     var anchors = require_anchors();
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
@@ -22807,7 +22807,7 @@ var require_Document = __commonJS({
           const s = JSON.stringify(options.indent);
           throw new Error(`"indent" option must be a positive integer, not ${s}`);
         }
-        return stringifyDocument.stringifyDocument(this, options);
+        return stringifyDocument2.stringifyDocument(this, options);
       }
     };
     function assertCollection(contents) {
@@ -29431,7 +29431,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve6.call(this, root, ref);
+      let _sch = resolve7.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -29458,7 +29458,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve6(root, ref) {
+    function resolve7(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -30322,7 +30322,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve6(baseURI, relativeURI, options) {
+    function resolve7(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -30713,7 +30713,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve6,
+      resolve: resolve7,
       resolveComponent,
       equal,
       serialize,
@@ -37567,9 +37567,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve6(data);
+              return err ? reject(err) : resolve7(data);
             });
           });
         }
@@ -37607,9 +37607,9 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve6(data);
+              return err2 ? reject(err2) : resolve7(data);
             });
           });
         }
@@ -41115,8 +41115,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -42542,12 +42542,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -43431,12 +43431,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -43753,16 +43753,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve6(null);
+            resolve7(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -43775,7 +43775,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -44182,8 +44182,8 @@ var require_pool_base2 = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          return new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -45305,7 +45305,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -45315,7 +45315,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve6(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -45325,14 +45325,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve6, reject) => {
+        await new Promise((resolve7, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve6();
+            resolve7();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -45341,14 +45341,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve6();
+            resolve7();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve6, reject) => {
+        await new Promise((resolve7, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -45356,7 +45356,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info3);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve6();
+            resolve7();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -45399,8 +45399,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve6, reject) => {
-                      finalSocket.once("secureConnect", resolve6);
+                    await new Promise((resolve7, reject) => {
+                      finalSocket.once("secureConnect", resolve7);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -46533,7 +46533,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -46547,11 +46547,11 @@ var require_readable2 = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve6(null);
+                resolve7(null);
               }
             });
           } else {
-            this.on("close", resolve6);
+            this.on("close", resolve7);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -46579,7 +46579,7 @@ var require_readable2 = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -46594,7 +46594,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -46668,18 +46668,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve6, stream, length } = consume2;
+      const { type, body, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body, length, encoding));
+          resolve7(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve7(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body, length).buffer);
+          resolve7(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body, { type: stream[kContentType] }));
+          resolve7(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body, length));
+          resolve7(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -46869,9 +46869,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -47083,9 +47083,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -47373,9 +47373,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -47468,9 +47468,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -48743,8 +48743,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "../../main/node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile, mkdir: mkdir5 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve6 } = __require("node:path");
+    var { writeFile: writeFile3, readFile: readFile2, mkdir: mkdir5 } = __require("node:fs/promises");
+    var { dirname: dirname3, resolve: resolve7 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors4();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -48945,7 +48945,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve6(path10), "utf8");
+          const data = await readFile2(resolve7(path10), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -48974,7 +48974,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path10) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve6(path10);
+        const resolvedPath = resolve7(path10);
         await mkdir5(dirname3(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -56954,7 +56954,7 @@ var require_fetch2 = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path10 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path10}?` : path10,
             origin: url.origin,
@@ -57042,7 +57042,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -57095,7 +57095,7 @@ var require_fetch2 = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -57119,7 +57119,7 @@ var require_fetch2 = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -61616,11 +61616,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve7) {
+      resolve7(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve7, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -61636,7 +61636,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result2) {
-      result2.done ? resolve6(result2.value) : adopt(result2.value).then(fulfilled, rejected);
+      result2.done ? resolve7(result2.value) : adopt(result2.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -61979,7 +61979,7 @@ var FileAccessError = class extends Error {
   size;
 };
 function readRegularFile(file, options) {
-  return new Promise((resolve6) => resolve6(readRegularFileSync(file, options)));
+  return new Promise((resolve7) => resolve7(readRegularFileSync(file, options)));
 }
 function readRegularFileSync(file, options) {
   const what = options.what ?? "file";
@@ -62300,6 +62300,7 @@ var SETTINGS = [
   "replace",
   "shard",
   "takeOwnership",
+  "allowBehind",
   "componentId",
   "planFile",
   "planSha256",
@@ -62322,6 +62323,7 @@ var CLI_FLAGS = {
   replace: "--replace",
   shard: "--shard",
   takeOwnership: "--take-ownership",
+  allowBehind: "--allow-behind",
   componentId: "--component-id",
   planFile: "--plan",
   planSha256: "--plan-sha256",
@@ -62341,6 +62343,13 @@ function worded(strings, ...values) {
     text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? "");
   });
   return text;
+}
+var projectFile = "autojoin-sync.yaml";
+function useProjectFile(path10) {
+  projectFile = path10 ?? "autojoin-sync.yaml";
+}
+function projectFileName() {
+  return projectFile;
 }
 function wordHint(named) {
   return current(named);
@@ -62564,20 +62573,20 @@ function sortedKeys(value) {
   return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }
 
-// src/plan/ownership.ts
-import { createHash } from "node:crypto";
-
 // src/plain-object.ts
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // src/plan/ownership.ts
+import { createHash } from "node:crypto";
 var RESERVED_PREFIX = "autojoin-sync.";
 var MARKER_KEYS = {
   owner: "autojoin-sync.owner",
   commit: "autojoin-sync.commit",
-  digest: "autojoin-sync.digest"
+  digest: "autojoin-sync.digest",
+  applied: "autojoin-sync.applied",
+  keys: "autojoin-sync.keys"
 };
 var DEFAULT_OWNER = "default";
 function writtenStateOf(source) {
@@ -62598,6 +62607,10 @@ function markerOf(metadata) {
   const digest = metadata[MARKER_KEYS.digest];
   if (typeof commit === "string" && commit !== "") marker.commit = commit;
   if (typeof digest === "string" && digest !== "") marker.digest = digest;
+  const applied = metadata[MARKER_KEYS.applied];
+  if (typeof applied === "string" && /^\d{4}-\d{2}-\d{2}$/.test(applied)) marker.applied = applied;
+  const keys = metadata[MARKER_KEYS.keys];
+  if (typeof keys === "string") marker.keys = decodeKeys(keys);
   return marker;
 }
 function liveMarker(live) {
@@ -62625,15 +62638,34 @@ function unmarkedMetadata(live) {
   return Object.fromEntries(Object.entries(live).filter(([key]) => !isReservedKey(key)));
 }
 function keptMetadataOf(live, managed) {
-  if (managed !== void 0 || !live?.autojoin) return void 0;
-  const kept = unmarkedMetadata(live.metadata);
+  if (!live?.autojoin) return void 0;
+  const metadata = live.metadata;
+  const ours2 = /* @__PURE__ */ new Set([...Object.keys(managed ?? {}), ...markerOf(metadata)?.keys ?? []]);
+  const kept = Object.fromEntries(Object.entries(unmarkedMetadata(metadata)).filter(([key]) => !ours2.has(key)));
   return Object.keys(kept).length > 0 ? kept : void 0;
 }
+function pickMetadata(live, keys) {
+  const own = unmarkedMetadata(live);
+  return Object.fromEntries(keys.filter((key) => Object.hasOwn(own, key)).map((key) => [key, own[key]]));
+}
+function managedLiveMetadata(live, managed) {
+  const keys = /* @__PURE__ */ new Set([...Object.keys(managed ?? {}), ...markerOf(live?.metadata)?.keys ?? []]);
+  return pickMetadata(live?.metadata, [...keys]);
+}
+function encodeKeys(keys) {
+  return [...keys].sort().map((key) => key.replace(/%/g, "%25").replace(/,/g, "%2C")).join(",");
+}
+function decodeKeys(text) {
+  if (text === "") return [];
+  return text.split(",").map((key) => key.replace(/%2C/gi, ",").replace(/%25/g, "%"));
+}
 function metadataToWrite(input) {
-  const own = unmarkedMetadata(input.managed ?? input.kept ?? {});
+  const own = { ...unmarkedMetadata(input.kept ?? {}), ...unmarkedMetadata(input.managed ?? {}) };
   const marker = { [MARKER_KEYS.owner]: input.owner };
   if (input.commit !== void 0) marker[MARKER_KEYS.commit] = input.commit;
   marker[MARKER_KEYS.digest] = input.digest;
+  if (input.applied !== void 0) marker[MARKER_KEYS.applied] = input.applied;
+  marker[MARKER_KEYS.keys] = encodeKeys(Object.keys(unmarkedMetadata(input.managed ?? {})));
   return { ...own, ...marker };
 }
 var CANNOT_READ = {
@@ -62672,9 +62704,10 @@ function fieldChanges(policy, live) {
   if (live.componentId !== void 0 && live.componentId !== policy.componentId) {
     changes.push({ field: "componentId", before: live.componentId, after: policy.componentId });
   }
-  const shown = withoutMarker(live.metadata);
-  if (policy.metadata !== void 0 && live.metadata !== void 0 && !sameMetadata(shown, policy.metadata)) {
-    changes.push({ field: "metadata", before: shown ?? null, after: policy.metadata });
+  const shown = managedLiveMetadata(live, policy.metadata);
+  const declared = policy.metadata ?? {};
+  if (live.metadata !== void 0 && (policy.metadata !== void 0 || Object.keys(shown).length > 0) && !sameMetadata(shown, declared)) {
+    changes.push({ field: "metadata", before: shownMetadata(live, policy.metadata), after: policy.metadata ?? null });
   }
   return changes;
 }
@@ -62687,8 +62720,8 @@ function ownerChange(live, owner) {
   const before = liveMarker(live)?.owner ?? null;
   return before === owner ? null : { field: "owner", before, after: owner };
 }
-function withoutMarker(metadata) {
-  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? unmarkedMetadata(metadata) : metadata;
+function shownMetadata(live, managed) {
+  return isPlainObject(live?.metadata) ? managedLiveMetadata(live, managed) : live?.metadata ?? null;
 }
 function sameMetadata(live, desired) {
   return canonicalJson(live ?? {}) === canonicalJson(desired);
@@ -62845,7 +62878,7 @@ function shardIndexOf(key, total) {
 function liveStateLike(base, live) {
   const state = { scopeType: base.scopeType, scope: base.scope, componentId: live.componentId ?? base.componentId, domains: live.domains };
   if (base.scopeName !== void 0) state.scopeName = live.scopeName ?? void 0;
-  if (base.metadata !== void 0) state.metadata = unmarkedMetadata(live.metadata);
+  if (base.metadata !== void 0) state.metadata = pickMetadata(live.metadata, Object.keys(base.metadata));
   return state;
 }
 function classifyDrift(sides) {
@@ -62931,6 +62964,21 @@ function lostChange(change, desired, live, base, lost) {
   return { ...change, origin: verdict.origin === "conflict" ? "conflict" : "drift", outside };
 }
 
+// src/plan/applied-state.ts
+function stateAsOf(policy, day) {
+  const restored = (policy.expired ?? []).filter((entry) => !(entry.expires < day)).map((entry) => entry.domain);
+  return writtenStateOf({ ...policy, domains: comparableDomains([...policy.domains, ...restored]) });
+}
+function appliedStateOf(policy, marker) {
+  if (!policy.expired?.length || !marker.digest) return null;
+  const days = marker.applied ? [marker.applied] : [...new Set(policy.expired.map((entry) => entry.expires))].sort();
+  for (const day of days) {
+    const state = stateAsOf(policy, day);
+    if (stateDigest(state) === marker.digest) return state;
+  }
+  return null;
+}
+
 // src/plan/three-way.ts
 function threeWay(owner, modeOf) {
   const held = [];
@@ -62948,12 +62996,16 @@ function threeWay(owner, modeOf) {
   };
   return {
     sort(desired, live, change) {
+      const off = switchedOff(desired, live, change, owner);
+      if (off) return modeOf(desired.policy) === "revert" ? off : keep2(off);
       const marker = liveMarker(live);
       if (!live || desired.reason !== "declared" || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
       if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      const applied = appliedStateOf(desired.policy, marker);
+      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
       if (marker.commit === void 0) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest });
+      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} });
       return "held";
     },
     needed: () => groupByCommit(held),
@@ -62962,7 +63014,7 @@ function threeWay(owner, modeOf) {
   };
 }
 function resolveHeld(entry, lastApplied, place) {
-  const base = lastApplied(entry.commit, entry.desired.policy.key);
+  const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
   const desired = writtenStateOf(entry.desired.policy);
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: "", digest: entry.digest }, lastApplied: base });
   let change = entry.change;
@@ -62971,12 +63023,22 @@ function resolveHeld(entry, lastApplied, place) {
   }
   return place(entry.desired, entry.live, change, verdict);
 }
+function switchedOff(desired, live, change, owner) {
+  const marker = deactivatedMarker(live);
+  if (change?.kind !== "create" || desired.reason !== "declared" || !live || marker?.owner !== owner || !marker.digest) return null;
+  const state = writtenStateOf(desired.policy);
+  if (stateDigest({ ...state, domains: [] }) === marker.digest) return null;
+  const unchanged = stateDigest(state) === marker.digest;
+  const base = unchanged ? state : appliedStateOf(desired.policy, marker);
+  const outside = { added: [], removed: comparableDomains(base?.domains ?? desired.domains), fields: [] };
+  return { ...change, origin: unchanged ? "drift" : "conflict", outside };
+}
 function groupByCommit(held) {
   const byCommit = /* @__PURE__ */ new Map();
   for (const entry of held) {
     const { key, source } = entry.desired.policy;
     const list = byCommit.get(entry.commit) ?? [];
-    list.push({ key, file: source.file });
+    list.push({ key, file: source.file, ...entry.applied ? { applied: entry.applied } : {} });
     byCommit.set(entry.commit, list);
   }
   return byCommit;
@@ -62988,8 +63050,27 @@ function driftReport(change) {
   return report;
 }
 
+// src/plan/only-expired.ts
+function onlyExpired(change, live) {
+  if (change === null || change.kind === "create" || !live?.autojoin) return null;
+  const expired = new Set((change.removalReasons ?? []).map((reason) => reason.domain));
+  if (expired.size === 0) return null;
+  const after = change.before.filter((domain) => !expired.has(domain));
+  const narrowed = { ...change, kind: after.length === 0 ? "clear" : "update", after, explicitEmpty: after.length === 0 };
+  const owner = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (owner.length > 0) narrowed.fieldChanges = owner;
+  else delete narrowed.fieldChanges;
+  if (live.scopeName !== void 0 && live.scopeName !== null) narrowed.scopeName = live.scopeName;
+  if (change.metadata !== void 0) narrowed.metadata = managedLiveMetadata(live, change.metadata);
+  const marker = liveMarker(live);
+  if (marker && isPlainObject(live.metadata)) {
+    narrowed.keepMarker = Object.fromEntries(Object.entries(live.metadata).filter(([key, value]) => isReservedKey(key) && typeof value === "string"));
+  }
+  return narrowed;
+}
+
 // src/plan/types.ts
-var PLAN_FORMAT_VERSION = 3;
+var PLAN_FORMAT_VERSION = 4;
 
 // src/plan/plan.ts
 var EMBEDDED_TARGET = "embedded";
@@ -63004,9 +63085,12 @@ function planBuilder(options) {
   const changes = [];
   const scopes = [];
   const notManagedHere = [];
+  const markers = /* @__PURE__ */ new Map();
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
   const losses = lossTracker(owner);
   const limits = readLimits();
+  const heldLive = /* @__PURE__ */ new Map();
+  const narrow = (change, live) => options.onlyExpired ? onlyExpired(change, live) : change;
   const compare = (desired, live) => {
     if (!keep2(desired.policy)) return;
     losses.see(live);
@@ -63016,8 +63100,12 @@ function planBuilder(options) {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
+    const marker = liveMarker(live);
+    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, { owner: marker.owner, commit: marker.commit });
     const change = drift.sort(desired, live, twoWay);
-    if (change !== null && change !== "held" && !losses.hold(desired, live, change)) changes.push(change);
+    if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
+    const narrowed = change === "held" ? null : narrow(change, live);
+    if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
     scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
   };
   return {
@@ -63026,8 +63114,10 @@ function planBuilder(options) {
     lastAppliedNeeded: () => drift.needed(),
     lostMarkersNeeded: () => losses.needed(),
     unknownOwnership: () => limits.unknownOwnership(),
+    markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
-      changes.push(...drift.resolve(lastApplied), ...losses.resolve(lostFrom));
+      changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
+      changes.push(...options.onlyExpired ? [] : losses.resolve(lostFrom));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
@@ -63053,6 +63143,7 @@ function planOf(changes, scopes, options) {
     notManagedHere: options.notManagedHere,
     drift: options.kept
   };
+  plan.context = { projectFile: null, limits: {}, rules: [], today: plan.createdAt.slice(0, 10), head: null, takeOwnership: [] };
   if (options.shard) plan.shard = formatShard(options.shard);
   if (options.notes.length > 0) plan.notes = options.notes;
   return plan;
@@ -63126,7 +63217,7 @@ var RemovalPercentError = class extends UnsafePlanError {
   constructor(removals, limit) {
     const override = hint("maxRemovalPercent", Math.max(...removals.map((removal) => Math.ceil(removal.percent))));
     super(
-      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} ` + worded`(${hint("maxRemovalPercent")} or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml)`,
+      `plan removes more than ${limit}% of the domains of ${removals.length === 1 ? "a scope" : `${removals.length} scopes`} ` + worded`(${hint("maxRemovalPercent")} or safety.maxRemovalPercent): ${describeRemovals(removals)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in ${projectFileName()})`,
       removals.map((removal) => removal.key),
       [override]
     );
@@ -63153,7 +63244,7 @@ var PrunePercentError = class extends UnsafePlanError {
     const percent2 = cleared.length / active * 100;
     const override = hint("maxRemovalPercent", Math.ceil(percent2));
     super(
-      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in autojoin-sync.yaml), or add the scopes to prune.keep to leave them alone`,
+      `plan clears ${cleared.length} of ${active} scopes with active autojoin (${formatPercent(percent2)}%) because their policy files were deleted, more than safety.maxRemovalPercent (${limit}%): ${nameScopes(cleared)}; ` + worded`to go ahead, run again with ${override} (or set safety.maxRemovalPercent in ${projectFileName()}), or add the scopes to prune.keep to leave them alone`,
       cleared,
       [override]
     );
@@ -63235,6 +63326,15 @@ var StalePlanError = class extends Error {
   }
   moved;
 };
+var ExpiredSincePlanError = class extends StalePlanError {
+  constructor(expired, planDay, day) {
+    super(expired.map((entry) => entry.key));
+    const first = expired[0];
+    const more = expired.length > 1 ? ` and ${expired.length - 1} more` : "";
+    this.message = `the saved plan is stale: ${first ? `${first.domain} in ${first.key} expired on ${first.expires}` : "an entry expired"}${more}, after the plan was made (${planDay}; today is ${day}); nothing was written. Make a new plan and apply that.`;
+    this.name = "ExpiredSincePlanError";
+  }
+};
 var PlanTargetError = class extends Error {
   constructor(planTarget, target) {
     super(`the saved plan was made against ${planTarget}, but this run targets ${target}; nothing was written. Make a plan against ${target} and apply that.`);
@@ -63244,6 +63344,19 @@ var PlanTargetError = class extends Error {
 function preview(keys, max = 10) {
   return firstItems(keys, max, (hidden) => `, and ${hidden} more`);
 }
+var WriteCheckError = class extends Error {
+  constructor(problems) {
+    const lines2 = problems.slice(0, 10).map((problem) => `  ${problem.key}: ${problem.message} (${problem.check})`);
+    if (problems.length > 10) lines2.push(`  and ${problems.length - 10} more`);
+    const scopes = [...new Set(problems.map((problem) => problem.key))];
+    super(
+      `refused: what a run writes must pass the same checks as a policy file, and ${scopes.length === 1 ? "this write" : "these writes"} would not:
+${lines2.join("\n")}
+Set \`drift: revert\` on ${scopes.length === 1 ? "that scope" : "those scopes"} (its policy file's \`drift:\`) to write the files' state instead; nothing was written.`
+    );
+    this.name = "WriteCheckError";
+  }
+};
 
 // src/run/exit-codes.ts
 var ExitCode2 = {
@@ -63332,6 +63445,8 @@ function parseInputs(get) {
     shard: shardInput(text("shard")),
     planFiles: lines(text("plan-files")),
     deploymentEnvironment: text("deployment-environment"),
+    onlyExpired: bool("only-expired", text("only-expired"), false),
+    allowBehind: lines(text("allow-behind")) ?? [],
     ...savedPlan(text("plan-file"), text("plan-sha256")),
     dns: {
       dns: optionalBool("dns", text("dns")),
@@ -63416,6 +63531,9 @@ function pullNumberOf(payload) {
   const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : void 0);
   return typeof number === "number" && Number.isInteger(number) ? number : void 0;
 }
+
+// src/run/settings.ts
+import { join as join3 } from "node:path";
 
 // src/policy/discover.ts
 import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
@@ -64393,6 +64511,9 @@ function daysBetween(from, to) {
 function addDays(from, days) {
   return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
+function planMoment(env = process.env, now = /* @__PURE__ */ new Date()) {
+  return /* @__PURE__ */ new Date(`${today(env, now)}${now.toISOString().slice(10)}`);
+}
 
 // src/governance/globs.ts
 var LABEL_TEXT = /^[a-z0-9_-]+$/;
@@ -64526,7 +64647,7 @@ function unmatchedScopeGlobs(rules, keys) {
       const at = rule.rule.scopeSources?.[index];
       if (!at || keys.some((key) => glob.test(key))) return;
       const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
-      findings.push(diagnosticAt(at, "error", "rule-matches-nothing", message));
+      findings.push(diagnosticAt(at, "warning", "rule-matches-nothing", message));
     });
   }
   return findings;
@@ -65119,6 +65240,99 @@ function createPolicyChecker(project, options) {
 
 // src/policy/canonical.ts
 var import_yaml3 = __toESM(require_dist(), 1);
+var STRINGIFY = { lineWidth: 0 };
+function formatPolicyText(source) {
+  const parsed = parseYamlSource(source);
+  const errors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) return { changed: false, diagnostics: errors };
+  for (const doc of parsed.yamlDocuments) canonicalizeDocument(doc, source.text);
+  const text = parsed.yamlDocuments.map(stringifyDocument).join("");
+  return { text, changed: text !== source.text, diagnostics: [] };
+}
+function stringifyDocument(doc) {
+  const contents = doc.contents;
+  if (contents && !((0, import_yaml3.isScalar)(contents) && contents.value === null)) return doc.toString(STRINGIFY);
+  const comments = [doc.commentBefore, contents?.commentBefore, contents?.comment, doc.comment].filter(Boolean).join("\n");
+  if (!comments) return "";
+  return `---
+${comments.split("\n").map((line) => line === "" ? "" : `#${line}`).join("\n")}
+`;
+}
+function canonicalizeDocument(doc, text) {
+  if (!(0, import_yaml3.isMap)(doc.contents)) return;
+  const map = doc.contents;
+  const first = map.items[0];
+  map.items.sort((a, b) => keyRank(a) - keyRank(b));
+  if (first && map.items[0] !== first) keepHeaderComment(map, first);
+  const domains = doc.contents.get("domains", true);
+  if ((0, import_yaml3.isSeq)(domains)) canonicalizeDomains(domains, text);
+}
+function keepHeaderComment(map, formerFirst) {
+  if (!(0, import_yaml3.isScalar)(formerFirst.key) || !formerFirst.key.commentBefore) return;
+  map.commentBefore = [map.commentBefore, formerFirst.key.commentBefore].filter(Boolean).join("\n");
+  if (formerFirst.key.spaceBefore) map.spaceBefore = true;
+  formerFirst.key.commentBefore = void 0;
+  formerFirst.key.spaceBefore = false;
+}
+function keyRank(pair) {
+  const rank2 = (0, import_yaml3.isScalar)(pair.key) ? POLICY_KEYS.indexOf(String(pair.key.value)) : -1;
+  return rank2 === -1 ? POLICY_KEYS.length : rank2;
+}
+function canonicalizeDomains(seq, text) {
+  if (text !== void 0) labelFirstItem(seq, text);
+  const kept = /* @__PURE__ */ new Map();
+  const others = [];
+  for (const item of seq.items) {
+    const scalar = domainScalar(item);
+    if (!scalar || typeof scalar.value !== "string") {
+      others.push(item);
+      continue;
+    }
+    const domain = normalizeDomain(scalar.value);
+    scalar.value = writtenForm(scalar.value, domain);
+    scalar.type = "PLAIN";
+    const first = kept.get(domain);
+    if (!first) kept.set(domain, item);
+    else if ((0, import_yaml3.isScalar)(first) && (0, import_yaml3.isScalar)(item) && !first.comment && item.comment) first.comment = item.comment;
+  }
+  const sorted = [...kept.entries()].sort(([a], [b]) => compareStrings(a, b)).map(([, item]) => item);
+  seq.items = [...sorted, ...others];
+  seq.flow = seq.items.length === 0;
+}
+function writtenForm(raw, domain) {
+  const lower = raw.trim().normalize("NFC").toLowerCase();
+  const shown = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
+  return /[^\p{ASCII}]/u.test(shown) && normalizeDomain(shown) === domain ? shown : domain;
+}
+function labelFirstItem(seq, text) {
+  const first = seq.items[0];
+  if (!seq.commentBefore || !(0, import_yaml3.isScalar)(first) || !first.range) return;
+  const above = text.slice(0, first.range[0]).split("\n").slice(0, -1);
+  let count2 = 0;
+  while (/^\s*#/.test(above[above.length - 1 - count2] ?? "")) count2 += 1;
+  if (count2 === 0) return;
+  const lines2 = seq.commentBefore.split("\n");
+  first.commentBefore = [lines2.slice(-count2).join("\n"), first.commentBefore].filter(Boolean).join("\n");
+  seq.commentBefore = lines2.slice(0, -count2).join("\n").replace(/\n+$/, "") || void 0;
+}
+var GRANT_KEYS = ["domain", "expires", "reason"];
+function domainScalar(item) {
+  if ((0, import_yaml3.isScalar)(item)) return item;
+  if (!(0, import_yaml3.isMap)(item)) return null;
+  const domain = item.get("domain", true);
+  if (!(0, import_yaml3.isScalar)(domain)) return null;
+  const rank2 = (pair) => {
+    const index = (0, import_yaml3.isScalar)(pair.key) ? GRANT_KEYS.indexOf(String(pair.key.value)) : -1;
+    return index === -1 ? GRANT_KEYS.length : index;
+  };
+  item.items.sort((a, b) => rank2(a) - rank2(b));
+  if (item.flow && item.comment && !domain.comment) {
+    domain.comment = item.comment;
+    item.comment = void 0;
+  }
+  item.flow = false;
+  return domain;
+}
 
 // src/policy/found.ts
 import path2 from "node:path";
@@ -65181,19 +65395,19 @@ function startGit(args, options) {
     else capped = true;
   });
   child.stdin.on("error", () => void 0);
-  const done = new Promise((resolve6, reject) => {
+  const done = new Promise((resolve7, reject) => {
     child.on("error", (error4) => reject(gitFailed(args, options.context, error4.code === "ENOENT" ? "git is not installed or not on PATH" : error4.message)));
     child.on("close", (code) => {
       if (failure) reject(failure);
-      else if (code === 0) resolve6();
+      else if (code === 0) resolve7();
       else reject(gitFailed(args, options.context, capped ? scrubCutEdges(stderr, { end: true }) : stderr));
     });
   });
-  const write = (text) => child.stdin.write(text) || child.stdin.destroyed ? Promise.resolve() : new Promise((resolve6) => {
+  const write = (text) => child.stdin.write(text) || child.stdin.destroyed ? Promise.resolve() : new Promise((resolve7) => {
     const go = () => {
       child.stdin.off("drain", go);
       child.stdin.off("close", go);
-      resolve6();
+      resolve7();
     };
     child.stdin.on("drain", go).on("close", go);
   });
@@ -65211,7 +65425,12 @@ async function runGit(args, options) {
     }
   });
   git.end(options.input);
-  await git.done;
+  try {
+    await git.done;
+  } catch (error4) {
+    if (error4 instanceof GitFailedError && error4.detail === UNKNOWN) throw gitFailed(args, options.context, stdoutMessage(Buffer.concat(chunks, size).toString("utf8")));
+    throw error4;
+  }
   return Buffer.concat(chunks, size);
 }
 async function headCommit(dir) {
@@ -65235,9 +65454,22 @@ var GitFailedError = class extends GitRevisionError {
   }
   detail;
 };
-function gitFailed(args, context, stderr) {
-  const detail = stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? "unknown error";
-  return new GitFailedError(`${context}: git ${args[0] ?? ""} failed: ${detail}`, detail);
+var UNKNOWN = "unknown error";
+var VALUED_OPTIONS = /* @__PURE__ */ new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace"]);
+function gitSubcommand(args) {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? "";
+    if (VALUED_OPTIONS.has(arg)) index++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return args[0] ?? "";
+}
+function stdoutMessage(stdout) {
+  return stdout.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join("; ").slice(0, 500);
+}
+function gitFailed(args, context, output) {
+  const detail = output.split("\n").find((line) => line.trim() !== "")?.trim() ?? UNKNOWN;
+  return new GitFailedError(`${context}: git ${gitSubcommand(args)} failed: ${detail}`, detail);
 }
 
 // src/git/repository.ts
@@ -65397,7 +65629,7 @@ function diffFolder(walk2, nextPair) {
   let expect = "any";
   let entry = "";
   let pair;
-  const push = (chunk) => {
+  const push2 = (chunk) => {
     const tokens = (pending + decoder.write(chunk)).split("\0");
     pending = tokens.pop() ?? "";
     for (const raw of tokens) {
@@ -65411,7 +65643,7 @@ function diffFolder(walk2, nextPair) {
       } else if (raw.replace(/^\n/, "").startsWith(":")) [entry, expect] = [raw.replace(/^\n/, ""), "path"];
     }
   };
-  return { push, finish: () => pair && finishPair(walk2, pair) };
+  return { push: push2, finish: () => pair && finishPair(walk2, pair) };
 }
 function openPair(walk2, next, commit) {
   if (next?.commit !== commit) throw new GitRevisionError(`${CONTEXT}: git diff-tree answered out of order`);
@@ -65960,11 +66192,11 @@ function answerOf(code) {
   }
 }
 function settle(answer, timeoutMs, waiting) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve7) => {
     const done = (value) => {
       clearTimeout(timer);
       waiting.delete(done);
-      resolve6(value);
+      resolve7(value);
     };
     const timer = setTimeout(() => done({ kind: "unanswered", reason: "timeout" }), timeoutMs);
     waiting.add(done);
@@ -66108,7 +66340,7 @@ async function resolveDnsServers(settings) {
 function serverSource(request2, project, env) {
   if (request2.servers && request2.servers.length > 0) return { where: request2.serversFrom ?? wordHint(hint("dnsServers")), servers: request2.servers };
   const configured = project.dns?.servers ?? [];
-  if (configured.length > 0) return { where: "dns.servers in autojoin-sync.yaml", servers: configured };
+  if (configured.length > 0) return { where: `dns.servers in ${projectFileName()}`, servers: configured };
   const fromEnv = (env.AUTOJOIN_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
   return { where: "AUTOJOIN_DNS_SERVERS", servers: fromEnv };
 }
@@ -66133,19 +66365,18 @@ var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 import { stat as stat4 } from "node:fs/promises";
 import path7 from "node:path";
 var STATE_DIR = ".autojoin-sync";
-async function locateRun(cwd, paths) {
+async function locateRun(cwd, paths, projectFlag) {
   const given = paths.length > 0 ? paths : ["."];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0];
-  checkOneProjectFile(places, cwd);
+  const projectFile2 = projectFlag === void 0 ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
   const base = first.inGit ? first.root : path7.resolve(cwd);
-  const projectFile = first.projectFile ?? void 0;
   return {
     base,
     paths: given.map((one) => relativePosix(base, path7.resolve(cwd, one))),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
-    ...projectFile === void 0 ? {} : { projectFile },
-    stateDir: path7.join(projectFile === void 0 ? first.root : path7.dirname(projectFile), STATE_DIR)
+    ...projectFile2 === void 0 ? {} : { projectFile: projectFile2 },
+    stateDir: path7.join(projectFile2 === void 0 ? first.root : path7.dirname(projectFile2), STATE_DIR)
   };
 }
 async function placeOf(cwd, given) {
@@ -66153,35 +66384,131 @@ async function placeOf(cwd, given) {
   const isDirectory2 = (await stat4(absolute).catch(() => null))?.isDirectory() ?? false;
   const dir = isDirectory2 ? absolute : path7.dirname(absolute);
   const repository = await repositoryRoot(dir);
-  return { given, root: repository ?? dir, inGit: repository !== null, projectFile: await nearestProjectFile(dir, repository) };
+  const projectFiles = /* @__PURE__ */ new Map();
+  const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
+  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  for (const file of files) push(projectFiles, await nearest(path7.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
+  return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
-async function nearestProjectFile(dir, repository) {
+function memo(find) {
+  const seen = /* @__PURE__ */ new Map();
+  return (dir) => {
+    let found = seen.get(dir);
+    if (!found) seen.set(dir, found = find(dir));
+    return found;
+  };
+}
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+async function nearestProjectFile(dir, top) {
   for (let at = dir; ; at = path7.dirname(at)) {
     const candidate = path7.join(at, PROJECT_FILE);
     if (await pathExists(candidate)) return candidate;
-    if (repository === null || at === repository || !isInside(repository, at) || path7.dirname(at) === at) return null;
+    if (at === top || !isInside(top, at) || path7.dirname(at) === at) return null;
   }
 }
-function checkOneProjectFile(places, cwd) {
-  const first = places[0];
-  const other = places.find((place) => place.projectFile !== first.projectFile);
-  if (!other) return;
-  const name = (place) => `${place.projectFile === null ? "no project file" : relativePosix(cwd, place.projectFile)} (for ${place.given})`;
-  throw new RunError(`the paths use two different project files: ${name(first)} and ${name(other)}; run them separately`);
+function oneProjectFile(places, cwd) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...groups.get(file) ?? [], ...policies]);
+  if (groups.size === 1) return [...groups.keys()][0] ?? void 0;
+  const named = [...groups].map(([file, policies]) => {
+    const run2 = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path7.dirname(file)) || ".";
+    return `${file === null ? "no project file" : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? "file" : "files"}; run: autojoin-sync plan ${run2})`;
+  });
+  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join("; ")}; run each separately, or name one with --project FILE`);
+}
+async function namedProjectFile(cwd, projectFlag, places) {
+  const file = path7.resolve(cwd, projectFlag);
+  if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
+  const dir = path7.dirname(file);
+  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
+  if (outside.length > 0) {
+    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(", ");
+    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || "."}, not ${shown}${outside.length > 3 ? " \u2026" : ""}; run those with their own project file`);
+  }
+  return file;
+}
+
+// src/run/context.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
+async function projectRecordOf(projectFile2, base) {
+  if (projectFile2 === void 0) return null;
+  const bytes = await readFile(projectFile2).catch(() => null);
+  return { path: relativePosix(base, projectFile2), sha256: bytes === null ? "absent" : sha256Of(bytes) };
+}
+function sha256Of(bytes) {
+  return createHash4("sha256").update(bytes).digest("hex");
+}
+function planContextOf(context, takenOver = []) {
+  return {
+    projectFile: context.projectRecord,
+    limits: definedLimits(context.limits),
+    rules: context.project.rules ?? [],
+    today: context.today,
+    head: context.head ?? null,
+    takeOwnership: [...new Set(takenOver)].sort()
+  };
+}
+function definedLimits(limits) {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== void 0));
+}
+function checkSavedProject(saved, found, planFile) {
+  if (saved === null) {
+    if (found === null) return;
+    throw new RunError(
+      `${planFile} was made without a project file, but this checkout has ${found.path} (sha256 ${found.sha256}); its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
+    );
+  }
+  if (found?.sha256 !== saved.sha256) {
+    const now = found === null || found.sha256 === "absent" ? "it does not exist here" : `it has sha256 ${found.sha256} here`;
+    throw new RunError(
+      `${planFile} was made with project file ${saved.path} (sha256 ${saved.sha256}), but ${now}; its owner, limits and rules are not the ones the plan was checked against; make the plan again, or apply from the checkout it was made in; nothing was written`
+    );
+  }
+}
+async function projectHereFor(saved, cwd) {
+  const here = await locateRun(cwd, ["."]);
+  const file = saved === null ? here.projectFile : join2(here.base, ...saved.path.split("/"));
+  return projectRecordOf(file, here.base);
 }
 
 // src/run/settings.ts
 async function resolveSettings(sources) {
   const { place, project } = await resolvePlace(sources);
   const settings = settingsFrom(place, project, sources);
-  return { ...settings, dns: await resolveDnsServers(settings.dns) };
+  const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
+  const head = await headCommit(place.base);
+  return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head) };
+}
+function definedOnly(limits, flags) {
+  return {
+    ...defined("maxRemovals", flags.maxRemovals),
+    ...defined("maxRemovalPercent", flags.maxRemovalPercent),
+    ...flags.allowEmpty ? { allowEmpty: limits.allowEmpty } : {}
+  };
 }
 async function resolvePlace(sources) {
-  const place = await locateRun(sources.cwd, sources.paths);
+  const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
-  if (diagnostics.some((d) => d.severity === "error")) throw new RunError(`${PROJECT_FILE} is invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
+  const name = place.projectFile === void 0 ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
+  if (diagnostics.some((d) => d.severity === "error")) throw new RunError(`${name} is invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
+  useProjectFile(place.projectFile === void 0 ? null : name);
   return { place, project: config };
+}
+async function savedPlace(cwd, saved) {
+  const here = await locateRun(cwd, ["."]);
+  const recorded = saved.context.projectFile;
+  const projectFile2 = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
+  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
+  const { projectFile: _found, ...rest } = here;
+  return { ...rest, ...projectFile2 === void 0 ? {} : { projectFile: projectFile2 } };
 }
 function settingsFrom(place, project, sources) {
   const { flags, env } = sources;
@@ -66214,13 +66541,22 @@ function settingsFrom(place, project, sources) {
     },
     ...defined("prune", flags.prune ?? pruneSetting(project)),
     // In a pull request the project file names no resolver either: the plan trusts its answers.
-    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env)
+    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
+    projectRecord: null,
+    today: todayOf(env)
   };
 }
 function withoutResolvers(project) {
   if (project.dns?.servers === void 0) return project;
   const { servers: _servers, ...dns3 } = project.dns;
   return { ...project, dns: dns3 };
+}
+function todayOf(env) {
+  try {
+    return today(env);
+  } catch (error4) {
+    throw new RunError(error4.message);
+  }
 }
 function readFromEnv(env) {
   for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
@@ -66249,9 +66585,1988 @@ function defined(name, value) {
 }
 
 // src/action/settings.ts
-function actionSettings(inputs, context, report) {
+import { resolve as resolve2 } from "node:path";
+
+// src/plan/encode.ts
+var KEY_ORDER = [
+  "formatVersion",
+  "createdAt",
+  "target",
+  "owner",
+  "shard",
+  "shards",
+  "summary",
+  "changes",
+  "notManagedHere",
+  "scopes",
+  "context",
+  "projectFile",
+  "path",
+  "sha256",
+  "limits",
+  "today",
+  "head",
+  "takeOwnership",
+  "kind",
+  "key",
+  "scopeType",
+  "scope",
+  "scopeName",
+  "componentId",
+  "domain",
+  "reason",
+  "explicitEmpty",
+  "source",
+  "field",
+  "metadata",
+  "keptMetadata",
+  "before",
+  "after",
+  "added",
+  "removed",
+  "removalReasons",
+  "unchanged",
+  "fieldChanges",
+  "fingerprint",
+  "create",
+  "update",
+  "clear",
+  "domainsAdded",
+  "domainsRemoved",
+  "file",
+  "line",
+  "column"
+];
+var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
+function encodePlan(plan) {
+  const deltas = plan.changes.map(domainDelta);
+  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] });
+  document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
+  return document;
+}
+function encodeChange(change, delta) {
+  const entries = [...Object.entries(change), ["added", delta.added], ["removed", delta.removed], ["unchanged", delta.unchanged]];
+  return orderedEntries(entries);
+}
+function serializePlan(plan) {
+  return `${JSON.stringify(encodePlan(plan), null, 2)}
+`;
+}
+function decodePlan(document) {
+  const { summary: _summary2, changes, ...rest } = document;
+  return { ...rest, changes: changes.map(decodeChange) };
+}
+function decodeChange(document) {
+  const { added: _added, removed: _removed, unchanged: _unchanged, ...change } = document;
+  return change;
+}
+function ordered(value) {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (!isPlainObject(value)) return value;
+  return orderedEntries(Object.entries(value));
+}
+function orderedEntries(entries) {
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
+}
+function compareKeys(a, b) {
+  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
+  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
+  return rankA - rankB || compareStrings(a, b);
+}
+
+// schemas/plan.schema.json
+var plan_schema_default = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://autojoin-sync.dev/schemas/plan.schema.json",
+  title: "autojoin-sync plan",
+  description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
+  type: "object",
+  additionalProperties: false,
+  required: ["formatVersion", "createdAt", "target", "owner", "context", "changes", "scopes", "summary", "notManagedHere", "drift"],
+  properties: {
+    formatVersion: {
+      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift; 4 added context).",
+      const: 4
+    },
+    createdAt: {
+      description: "When the plan was made, ISO 8601 in UTC.",
+      type: "string",
+      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"
+    },
+    target: {
+      description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
+      type: "string",
+      minLength: 1
+    },
+    owner: {
+      description: "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.",
+      type: "string",
+      minLength: 1,
+      maxLength: 128
+    },
+    context: {
+      description: "The run context the plan was made in. `apply --plan` rebuilds its own from it: the project file at `projectFile.path` of the applying repository must have this sha256 (or be absent when null); limits and owner come from it; each scope of `takeOwnership` needs --take-ownership again.",
+      type: "object",
+      additionalProperties: false,
+      required: ["projectFile", "limits", "rules", "today", "head", "takeOwnership"],
+      properties: {
+        projectFile: {
+          description: "The project file used (path relative to the repository root, `/`-separated, and the sha256 of its bytes), or null when the run had none.",
+          oneOf: [
+            { type: "null" },
+            {
+              type: "object",
+              additionalProperties: false,
+              required: ["path", "sha256"],
+              properties: {
+                path: { type: "string", minLength: 1, maxLength: 4096 },
+                sha256: { type: "string", pattern: "^[0-9a-f]{64}$" }
+              }
+            }
+          ]
+        },
+        limits: {
+          description: "The safety limits the plan was checked against (flags included).",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            maxRemovals: { type: "integer", minimum: 0 },
+            maxRemovalPercent: { type: "number", minimum: 0, maximum: 100 },
+            allowEmpty: { type: "boolean" }
+          }
+        },
+        rules: { description: "The project file's governance rules, as read.", type: "array" },
+        today: { description: "The UTC day the plan was made for.", type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+        head: { description: "The commit HEAD pointed to (informative: a plan is matched by content, never by ancestry); null outside git.", oneOf: [{ type: "null" }, { type: "string", pattern: "^[0-9a-f]{40,64}$" }] },
+        takeOwnership: { description: "Scopes this plan takes over (`--take-ownership`): apply needs the flag for each again.", type: "array", items: { $ref: "#/$defs/ScopeKey" }, uniqueItems: true }
+      }
+    },
+    behind: {
+      description: "Scopes the plan writes whose live marker was written from a commit this checkout does not contain (an older clone, another history): apply refuses the whole run unless --allow-behind names each. Absent when none.",
+      type: "array",
+      items: { $ref: "#/$defs/BehindScope" }
+    },
+    ownerMoves: {
+      description: "Scopes marked by owner `default` from a commit of this history that the plan re-marks with its owner (an owner update that needs no --take-ownership). Absent when none.",
+      type: "array",
+      items: { $ref: "#/$defs/ScopeKey" },
+      uniqueItems: true
+    },
+    notManagedHere: {
+      description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/NotManagedHere" }
+    },
+    declaredOutside: {
+      description: "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.",
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["key", "file", "line"],
+        properties: {
+          key: { type: "string" },
+          file: { type: "string" },
+          line: { type: "integer", minimum: 1 }
+        }
+      }
+    },
+    drift: {
+      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
+      type: "array",
+      items: { $ref: "#/$defs/DriftReport" }
+    },
+    shard: {
+      description: "`K/N` when the plan was made with --shard.",
+      type: "string",
+      pattern: "^[1-9][0-9]*/[1-9][0-9]*$"
+    },
+    shards: {
+      description: "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.",
+      type: "integer",
+      minimum: 1
+    },
+    summary: { $ref: "#/$defs/PlanSummary" },
+    changes: {
+      description: "One change per scope that differs, clears first, then updates, then creates, each by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/Change" }
+    },
+    scopes: {
+      description: "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.",
+      type: "array",
+      items: { $ref: "#/$defs/ScopeFingerprint" }
+    },
+    notes: {
+      description: "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.",
+      type: "array",
+      items: { type: "string" }
+    },
+    redacted: {
+      description: "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.",
+      type: "array",
+      items: { $ref: "#/$defs/ScopeKey" },
+      uniqueItems: true
+    }
+  },
+  $defs: {
+    ScopeKey: {
+      description: "`scopeType/scope`.",
+      type: "string",
+      pattern: "^[^/]+/.+$"
+    },
+    Domain: {
+      description: "A normalized domain: lower case, punycode, no trailing dot.",
+      type: "string",
+      minLength: 1
+    },
+    DomainList: {
+      description: "Normalized domains, sorted, unique.",
+      type: "array",
+      items: { $ref: "#/$defs/Domain" },
+      uniqueItems: true
+    },
+    PlanSummary: {
+      description: "Counts over the plan.",
+      type: "object",
+      additionalProperties: false,
+      required: ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"],
+      properties: {
+        create: {
+          description: "Scopes to create autojoin for.",
+          type: "integer",
+          minimum: 0
+        },
+        update: {
+          description: "Scopes whose domains change.",
+          type: "integer",
+          minimum: 0
+        },
+        clear: {
+          description: "Scopes to clear (deactivates autojoin).",
+          type: "integer",
+          minimum: 0
+        },
+        unchanged: {
+          description: "Covered scopes that already match.",
+          type: "integer",
+          minimum: 0
+        },
+        domainsAdded: {
+          description: "Domains added across all changes.",
+          type: "integer",
+          minimum: 0
+        },
+        domainsRemoved: {
+          description: "Domains removed across all changes.",
+          type: "integer",
+          minimum: 0
+        }
+      }
+    },
+    SourcePos: {
+      description: "Where the policy's document starts; line and column are 1-based.",
+      type: "object",
+      additionalProperties: false,
+      required: ["file", "line", "column"],
+      properties: {
+        file: {
+          description: "Policy file path, relative to the working directory.",
+          type: "string",
+          minLength: 1
+        },
+        line: {
+          description: "1-based line.",
+          type: "integer",
+          minimum: 1
+        },
+        column: {
+          description: "1-based column.",
+          type: "integer",
+          minimum: 1
+        }
+      }
+    },
+    Change: {
+      description: "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].",
+      type: "object",
+      additionalProperties: false,
+      required: ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"],
+      properties: {
+        kind: {
+          description: "What happens to the scope.",
+          enum: ["create", "update", "clear"]
+        },
+        key: { $ref: "#/$defs/ScopeKey" },
+        scope: {
+          description: "Id of the entity in the caller's system.",
+          type: "string",
+          minLength: 1
+        },
+        scopeType: {
+          description: "Type of the entity, `default` when there is none.",
+          type: "string",
+          minLength: 1
+        },
+        scopeName: {
+          description: "Display name of the entity.",
+          type: "string"
+        },
+        componentId: {
+          description: "Component the autojoin invitation belongs to.",
+          type: "string",
+          minLength: 1
+        },
+        metadata: {
+          description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
+          type: "object"
+        },
+        keptMetadata: {
+          description: "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.",
+          type: "object",
+          propertyNames: { not: { pattern: "^autojoin-sync\\." } }
+        },
+        keepMarker: {
+          description: "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).",
+          type: "object",
+          propertyNames: { pattern: "^autojoin-sync\\." },
+          additionalProperties: { type: "string" }
+        },
+        before: {
+          description: "Live domains at plan time.",
+          $ref: "#/$defs/DomainList"
+        },
+        after: {
+          description: "The complete desired list apply writes.",
+          $ref: "#/$defs/DomainList"
+        },
+        added: {
+          description: "Domains in after and not in before.",
+          $ref: "#/$defs/DomainList"
+        },
+        removed: {
+          description: "Domains in before and not in after.",
+          $ref: "#/$defs/DomainList"
+        },
+        removalReasons: {
+          description: "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.",
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["domain", "reason"],
+            properties: {
+              domain: { description: "A domain of removed.", type: "string", minLength: 1 },
+              reason: { description: "`expired YYYY-MM-DD`: the entry's expires date.", type: "string", pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }
+            }
+          }
+        },
+        unchanged: {
+          description: "How many domains are in both.",
+          type: "integer",
+          minimum: 0
+        },
+        reason: {
+          description: "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.",
+          enum: ["declared", "pruned", "replaced"]
+        },
+        source: { $ref: "#/$defs/SourcePos" },
+        removedBy: { $ref: "#/$defs/RemovalCommit" },
+        explicitEmpty: {
+          description: "True when the file says `domains: []`.",
+          type: "boolean"
+        },
+        origin: {
+          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
+          enum: ["drift", "conflict"]
+        },
+        outside: { $ref: "#/$defs/OutsideChange" },
+        fieldChanges: {
+          description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
+          type: "array",
+          minItems: 1,
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        autojoin: {
+          description: "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).",
+          type: "object",
+          additionalProperties: false,
+          required: ["invitationId", "acceptsCount"],
+          properties: {
+            invitationId: {
+              description: "Id of the active autojoin invitation.",
+              type: "string",
+              minLength: 1
+            },
+            status: {
+              description: "Its status at plan time.",
+              type: "string"
+            },
+            acceptsCount: {
+              description: "How many accepts it has: people who joined through it.",
+              type: "integer",
+              minimum: 0
+            },
+            modifiedAt: {
+              description: "When it was last modified (ISO 8601), as the service reports it.",
+              type: "string"
+            }
+          }
+        }
+      },
+      allOf: [
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "create"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              before: {
+                type: "array",
+                maxItems: 0
+              },
+              after: {
+                type: "array",
+                minItems: 1
+              }
+            }
+          }
+        },
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "update"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              after: {
+                type: "array",
+                minItems: 1
+              }
+            }
+          }
+        },
+        {
+          if: {
+            type: "object",
+            properties: {
+              kind: {
+                const: "clear"
+              }
+            }
+          },
+          then: {
+            type: "object",
+            properties: {
+              before: {
+                type: "array",
+                minItems: 1
+              },
+              after: {
+                type: "array",
+                maxItems: 0
+              }
+            }
+          }
+        }
+      ]
+    },
+    FieldChange: {
+      description: "One field besides the domains whose live value differs from the policy file's.",
+      type: "object",
+      additionalProperties: false,
+      required: ["field", "before", "after"],
+      properties: {
+        field: {
+          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
+          enum: ["scopeName", "metadata", "owner", "componentId"]
+        },
+        before: {
+          description: "What the service shows at plan time; null when it shows none."
+        },
+        after: {
+          description: "The policy file's value, which apply sends."
+        }
+      }
+    },
+    RemovalCommit: {
+      description: "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.",
+      type: "object",
+      additionalProperties: false,
+      required: ["commit", "date", "subject"],
+      properties: {
+        commit: {
+          description: "Abbreviated commit id, or `working-tree` for a change not committed yet.",
+          type: "string",
+          pattern: "^(?:[0-9a-f]{4,64}|working-tree)$"
+        },
+        date: {
+          description: "Committer date, ISO 8601.",
+          type: "string",
+          minLength: 10
+        },
+        subject: {
+          description: "First line of the commit message.",
+          type: "string"
+        }
+      }
+    },
+    OutsideChange: {
+      description: "What was changed outside this repository: from the state last applied to the live state.",
+      type: "object",
+      additionalProperties: false,
+      required: ["added", "removed", "fields"],
+      properties: {
+        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        fields: {
+          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
+          type: "array",
+          items: { $ref: "#/$defs/FieldChange" }
+        },
+        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" },
+        lost: {
+          description: "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.",
+          enum: ["marker", "invitation"]
+        }
+      }
+    },
+    DriftReport: {
+      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "origin", "live", "outside"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
+        scopeName: { description: "The scope's name in its policy file.", type: "string" },
+        source: { $ref: "#/$defs/SourcePos" },
+        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
+        outside: { $ref: "#/$defs/OutsideChange" }
+      }
+    },
+    NotManagedHere: {
+      description: "A pruning candidate left alone: its live marker does not name this plan's owner.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "owner"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        owner: {
+          description: "The owner its live ownership marker names; null when it carries no marker.",
+          type: ["string", "null"]
+        },
+        removedBy: { $ref: "#/$defs/RemovalCommit" },
+        commit: { description: "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", type: "string", pattern: "^[0-9a-f]{40}([0-9a-f]{24})?$" }
+      }
+    },
+    BehindScope: {
+      description: "A scope the plan writes whose marker was written from a commit this checkout does not contain.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "commit"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        commit: { description: "The marker's autojoin-sync.commit.", type: "string", minLength: 1, maxLength: 128 },
+        missing: { description: "True when git cannot find it in this shallow clone (fetch-depth: 0 is needed to tell).", type: "boolean" }
+      }
+    },
+    ScopeFingerprint: {
+      description: "One covered scope and the hash of its live autojoin state at plan time.",
+      type: "object",
+      additionalProperties: false,
+      required: ["key", "fingerprint"],
+      properties: {
+        key: { $ref: "#/$defs/ScopeKey" },
+        fingerprint: {
+          description: `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`,
+          type: "string",
+          pattern: "^(?:[0-9a-f]{16,}|no autojoin)$"
+        }
+      }
+    }
+  }
+};
+
+// src/plan/checks.ts
+function consistencyProblem(plan, file) {
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const index = plan.changes.findIndex((change) => !covered.has(change.key));
+  if (index >= 0) return `${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`;
+  const inconsistency = planInconsistency(plan);
+  return inconsistency ? `${file} is not a valid plan: ${inconsistency}; nothing was applied` : null;
+}
+function planInconsistency(plan) {
+  const fingerprints = scopeProblem(plan);
+  if (fingerprints) return fingerprints;
+  const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, change] of plan.changes.entries()) {
+    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan.owner);
+    if (problem) return `/changes/${index} (${change.key}): ${problem}`;
+    seen.add(change.key);
+  }
+  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
+  if (notManaged2) return notManaged2;
+  const summary3 = summarize(plan);
+  const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
+  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary3[wrong]}` : null;
+}
+function scopeProblem(plan) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, { key }] of plan.scopes.entries()) {
+    if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
+    seen.add(key);
+    const ref = splitScopeKey(key);
+    const problem = schemaProblem("policy", { scope: ref.scope, scopeType: ref.scopeType, componentId: "x", domains: [] });
+    if (problem) return `/scopes/${index} (${key}): ${problem}`;
+  }
+  return null;
+}
+function changeProblem(change, fingerprint2, seen) {
+  if (seen.has(change.key)) return "a second change of the same scope";
+  if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
+  const policy = {
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId,
+    domains: change.after,
+    ...change.scopeName === void 0 ? {} : { scopeName: change.scopeName },
+    ...change.metadata === void 0 ? {} : { metadata: change.metadata }
+  };
+  const fields = schemaProblem("policy", policy);
+  if (fields) return fields;
+  return listProblem(change) ?? kindProblem(change, fingerprint2) ?? derivedProblem(change) ?? fieldProblem(change);
+}
+function fieldProblem(change) {
+  for (const field of change.fieldChanges ?? []) {
+    if (field.field === "owner") continue;
+    const sent = canonicalJson(change[field.field] ?? null);
+    if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
+  }
+  return null;
+}
+function ownershipProblem(change, owner) {
+  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (shown.length > 1) return "fieldChanges shows owner twice";
+  const after = shown[0]?.after;
+  if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
+  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
+  if (change.keepMarker !== void 0) return "keepMarker is never part of a saved plan (apply --only-expired plans anew)";
+  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
+  return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
+}
+function driftProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  const changed = new Set(plan.changes.map((change) => change.key));
+  for (const [index, entry] of plan.drift.entries()) {
+    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
+    seen.add(entry.key);
+  }
+  return null;
+}
+function notManagedProblem(plan, covered) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const [index, entry] of plan.notManagedHere.entries()) {
+    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
+    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
+    seen.add(entry.key);
+  }
+  return null;
+}
+function listProblem(change) {
+  for (const side of ["before", "after"]) {
+    if (!sameList(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
+  }
+  for (const domain of change.after) {
+    const error4 = checkDomain(domain).find((finding) => finding.severity === "error");
+    if (error4) return `after: ${error4.message}`;
+  }
+  return null;
+}
+function kindProblem(change, fingerprint2) {
+  const expected = change.after.length === 0 ? "clear" : fingerprint2 === NO_AUTOJOIN ? "create" : "update";
+  if (change.kind !== expected) return `kind is ${change.kind}, but before/after and the fingerprint make it ${expected}`;
+  if (change.reason === "pruned" && change.explicitEmpty === true) return "a pruned scope cannot say domains: [] (explicitEmpty)";
+  return null;
+}
+function derivedProblem(change) {
+  const { added, removed, unchanged } = domainDelta(change);
+  if (!sameList(change.added, added)) return `added does not match before/after (expected [${added.join(", ")}])`;
+  if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
+  if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
+  const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
+  if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
+  return null;
+}
+
+// src/plan/saved.ts
+import { createHash as createHash5 } from "node:crypto";
+var PlanFileError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "PlanFileError";
+  }
+};
+var validatePlan;
+function planValidator() {
+  validatePlan ??= createSchemaValidator({ allErrors: false }).compile(plan_schema_default);
+  return validatePlan;
+}
+function parsePlanSchema(text, file = "plan file") {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error4) {
+    throw new PlanFileError(`${file} is not JSON: ${error4.message}`);
+  }
+  const version = isPlainObject(value) ? value.formatVersion : void 0;
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new PlanFileError(
+      `${file} has formatVersion ${version === void 0 ? "missing" : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
+    );
+  }
+  const validate = planValidator();
+  if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);
+  return value;
+}
+function planDigest(bytes) {
+  return createHash5("sha256").update(bytes).digest("hex");
+}
+function describeError(error4) {
+  if (!error4) return "does not match schemas/plan.schema.json";
+  const where2 = error4.instancePath === "" ? "the top level" : error4.instancePath;
+  const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
+  const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
+  return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
+}
+
+// src/plan/redacted.ts
+function markRedacted(plan, holdsSecret2) {
+  const { redacted: _previous, ...rest } = plan;
+  const keys = /* @__PURE__ */ new Set();
+  for (const change of plan.changes) if (holdsSecret2(JSON.stringify(change))) keys.add(change.key);
+  for (const scope of plan.scopes) if (holdsSecret2(JSON.stringify(scope))) keys.add(scope.key);
+  if (keys.size === 0 && !holdsSecret2(JSON.stringify({ ...rest, changes: [], scopes: [] }))) return rest;
+  return { ...rest, redacted: [...keys].sort() };
+}
+function refuseRedactedPlan(plan) {
+  if (plan.redacted === void 0) return;
+  const where2 = plan.redacted.length > 0 ? ` (in ${plan.redacted.slice(0, 5).join(", ")}${plan.redacted.length > 5 ? ", \u2026" : ""})` : "";
+  throw new PlanFileError(
+    `the saved plan shows *** where the service showed a secret of this run${where2}: it is not a faithful record of the live state, so it is not applied; nothing was written. Take the secret out of the service (apply from the policy files sets the scope's name and metadata to the file's), then make a new plan`
+  );
+}
+
+// src/plan/merge.ts
+var MergeError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "MergeError";
+  }
+};
+var PART_FIELDS = /* @__PURE__ */ new Set(["shard", "createdAt", "changes", "scopes", "notManagedHere", "drift", "redacted", "notes", "declaredOutside", "behind", "ownerMoves"]);
+function mergePlanParts(parts) {
+  if (parts.length === 0) throw new MergeError("merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)");
+  const shards = parts.map(shardOfPart);
+  const total = checkCover(parts, shards);
+  checkOneContext(parts);
+  checkScopesInShards(parts, shards);
+  const first = parts.reduce((earliest, part) => part.plan.createdAt < earliest.plan.createdAt ? part : earliest);
+  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, ...context } = first.plan;
+  const merged = {
+    ...context,
+    changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
+    scopes: parts.flatMap(({ plan }) => plan.scopes).sort(byKey),
+    notManagedHere: parts.flatMap(({ plan }) => plan.notManagedHere).sort(byKey),
+    drift: parts.flatMap(({ plan }) => plan.drift).sort(byKey),
+    shards: total
+  };
+  const redacted = parts.flatMap(({ plan }) => plan.redacted ?? []).sort(compareScopeKeys);
+  if (redacted.length > 0) merged.redacted = redacted;
+  const notes = [...new Set(parts.flatMap(({ plan }) => plan.notes ?? []))];
+  if (notes.length > 0) merged.notes = notes;
+  const outside = new Map(parts.flatMap(({ plan }) => plan.declaredOutside ?? []).map((entry) => [entry.key, entry]));
+  if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
+  const behind = parts.flatMap(({ plan }) => plan.behind ?? []).sort(byKey);
+  if (behind.length > 0) merged.behind = behind;
+  const moves = parts.flatMap(({ plan }) => plan.ownerMoves ?? []).sort(compareScopeKeys);
+  if (moves.length > 0) merged.ownerMoves = moves;
+  return merged;
+}
+function partOfPlan(plan, shard) {
+  if (plan.shard !== void 0) throw new MergeError(`the plan is shard ${plan.shard} alone: merge the parts first (merge-plans PART\u2026 --out FILE), then apply the merged plan with --shard`);
+  if (plan.shards !== void 0 && plan.shards !== shard.total) {
+    throw new MergeError(`the plan was merged from ${plan.shards} shards; --shard ${formatShard(shard)} splits it into ${shard.total}: use --shard K/${plan.shards}`);
+  }
+  const keep2 = (item) => inShard(item.key, shard);
+  return {
+    ...plan,
+    changes: plan.changes.filter(keep2),
+    scopes: plan.scopes.filter(keep2),
+    notManagedHere: plan.notManagedHere.filter(keep2),
+    drift: plan.drift.filter(keep2),
+    ...plan.behind === void 0 ? {} : { behind: plan.behind.filter(keep2) },
+    ...plan.ownerMoves === void 0 ? {} : { ownerMoves: plan.ownerMoves.filter((key) => inShard(key, shard)) }
+  };
+}
+function savedPlanPart(plan, file, shard) {
+  refusePartAlone(plan, file);
+  return shard === void 0 ? plan : partOfPlan(plan, parseShard(shard));
+}
+function refusePartAlone(plan, file) {
+  if (plan.shard === void 0) return;
+  throw new MergeError(`${file} is shard ${plan.shard} alone, never applied on its own (its safety limits would hold per shard): merge the parts with merge-plans, then apply the merged plan with --shard`);
+}
+function shardOfPart({ file, plan }) {
+  if (plan.shard === void 0) throw new MergeError(`${file} is not a shard plan (made without --shard${plan.shards === void 0 ? "" : `; it was merged from ${plan.shards} shards already`})`);
+  return parseShard(plan.shard);
+}
+function checkCover(parts, shards) {
+  const total = shards[0]?.total ?? 0;
+  const other = shards.findIndex((shard) => shard.total !== total);
+  if (other >= 0) throw new MergeError(`${parts[other]?.file} is shard ${formatShard(shards[other])}, ${parts[0]?.file} is one of ${total}: every part must be one of the same N`);
+  const seen = /* @__PURE__ */ new Map();
+  shards.forEach((shard, index) => {
+    const file = parts[index]?.file ?? "";
+    const earlier = seen.get(shard.index);
+    if (earlier !== void 0) throw new MergeError(`${earlier} and ${file} are both shard ${formatShard(shard)}`);
+    seen.set(shard.index, file);
+  });
+  const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0) throw new MergeError(`shard ${missing.map((index) => `${index}/${total}`).join(", ")} missing: a merged plan needs every shard 1..${total}`);
+  return total;
+}
+function checkOneContext(parts) {
+  const [first, ...rest] = parts;
+  if (!first) return;
+  const reference = contextOf(first.plan);
+  for (const part of rest) {
+    const context = contextOf(part.plan);
+    const differs = [.../* @__PURE__ */ new Set([...Object.keys(reference), ...Object.keys(context)])].sort().filter((field) => reference[field] !== context[field]);
+    if (differs.length > 0) {
+      throw new MergeError(`${part.file} and ${first.file} were made in different contexts (${differs.join(", ")} differ): merge only the parts of one plan run`);
+    }
+  }
+}
+function contextOf(plan) {
+  return Object.fromEntries(
+    Object.entries(plan).filter(([field]) => !PART_FIELDS.has(field)).map(([field, value]) => [field, canonicalJson(value)])
+  );
+}
+function checkScopesInShards(parts, shards) {
+  parts.forEach(({ file, plan }, index) => {
+    const shard = shards[index];
+    const keys = [...plan.scopes, ...plan.changes, ...plan.notManagedHere, ...plan.drift].map((item) => item.key);
+    const stray = keys.find((key) => !inShard(key, shard));
+    if (stray !== void 0) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
+  });
+}
+function byKey(a, b) {
+  return compareScopeKeys(a.key, b.key);
+}
+
+// src/service/autojoin-rule.ts
+function isActiveAutojoin(invitation) {
+  return invitation.invitationType === "autojoin" && invitation.deactivated !== true;
+}
+function activeAutojoinOf(state) {
+  const invitation = state.invitation ?? null;
+  return invitation !== null && invitation.deactivated !== true ? invitation : null;
+}
+function withDeactivatedMetadata(live, state) {
+  const invitation = state.invitation ?? null;
+  if (live.autojoin !== null || invitation?.deactivated !== true) return live;
+  const metadata = invitation.metadata ?? null;
+  return metadata === null ? live : { ...live, deactivatedMetadata: metadata };
+}
+function showsActiveAutojoin(state) {
+  return activeAutojoinOf(state) !== null && state.autojoinDomains.length > 0;
+}
+function scopeNameOf(invitation, ref) {
+  if (!Array.isArray(invitation.groups)) return void 0;
+  const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
+  return typeof group?.name === "string" ? group.name : null;
+}
+function componentIdOf(invitation) {
+  for (const value of [invitation.componentId, invitation.widgetId]) if (typeof value === "string" && value !== "") return value;
+  return void 0;
+}
+function groupScope(group) {
+  return typeof group.groupId === "string" ? group.groupId : group.id;
+}
+function findActiveAutojoin(invitations) {
+  let found = null;
+  for (const invitation of invitations) {
+    if (!isActiveAutojoin(invitation)) continue;
+    if (found === null || modifiedTime(invitation) > modifiedTime(found)) found = invitation;
+  }
+  return found;
+}
+function modifiedTime(invitation) {
+  const time = Date.parse(invitation.modifiedAt ?? "");
+  return Number.isNaN(time) ? -Infinity : time;
+}
+function domainsFromTargets(invitation) {
+  const values = (invitation.target ?? []).filter((target) => target.type.toLowerCase() === "domain").map((target) => target.value);
+  return comparableDomains(values);
+}
+function domainsFromAutojoinState(state) {
+  return comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+}
+
+// src/service/errors.ts
+var ServiceError = class extends Error {
+  code;
+  method;
+  path;
+  status;
+  serviceMessage;
+  attempts;
+  /** The answer was an HTML page (not the service's own answer: no fallback is read into it). */
+  html;
+  constructor(init) {
+    super(formatMessage(init), init.cause === void 0 ? void 0 : { cause: init.cause });
+    this.name = "ServiceError";
+    this.code = init.code;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.serviceMessage = init.serviceMessage;
+    this.attempts = init.attempts;
+    this.html = init.html ?? false;
+  }
+};
+function formatMessage(init) {
+  const what = [init.status === void 0 ? void 0 : String(init.status), init.serviceMessage, init.detail].filter((part) => part !== void 0 && part !== "").join(" ");
+  const attempts = init.attempts !== void 0 && init.attempts > 1 ? ` (gave up after ${init.attempts} attempts)` : "";
+  return `[${init.method}] ${init.path}: ${what || init.code}${attempts}`;
+}
+function oneLineMessage(message, redact = (text) => text) {
+  const whole = redact(Array.isArray(message) ? message.join("; ") : message);
+  return cutText(whole.replace(/\s+/gu, " ").trim(), 500);
+}
+
+// src/service/read-switch.ts
+var AUTOJOIN_MISSING = /* @__PURE__ */ new Set([404, 405]);
+var LISTING_GONE = /* @__PURE__ */ new Set([404, 410]);
+var OTHER = { "by-group": "by-scope", "by-scope": "by-group" };
+var CALL_NUMBER = { "by-group": "1", "by-scope": "1b" };
+function createReadSwitch(notice3) {
+  let autojoin = "unknown";
+  const gone = /* @__PURE__ */ new Set();
+  const callFor = (wanted) => gone.has(wanted) && !gone.has(OTHER[wanted]) ? OTHER[wanted] : wanted;
+  return {
+    modeFor: (wanted) => wanted === "autojoin" ? autojoin === "missing" ? callFor("by-scope") : "autojoin" : callFor(wanted),
+    callFor,
+    get autojoinMissing() {
+      return autojoin === "missing";
+    },
+    autojoinAnswered() {
+      if (autojoin === "unknown") autojoin = "answers";
+    },
+    autojoinMissingOn(status, wanted) {
+      if (autojoin === "missing") return true;
+      if (autojoin === "answers" || !AUTOJOIN_MISSING.has(status)) return false;
+      autojoin = "missing";
+      notice3(autojoinMissingNotice(status, wanted));
+      return true;
+    },
+    switchesOn(call, error4) {
+      if (!isServiceAnswer(error4) || !LISTING_GONE.has(error4.status ?? 0)) return false;
+      if (gone.has(OTHER[call])) return false;
+      if (!gone.has(call)) notice3(`the ${call} listing answered ${error4.status}: reading with ${OTHER[call]} (call ${CALL_NUMBER[OTHER[call]]}) for the rest of this run`);
+      gone.add(call);
+      return true;
+    }
+  };
+}
+function isServiceAnswer(error4) {
+  return error4 instanceof ServiceError && error4.code === "http" && !error4.html;
+}
+function autojoinMissingNotice(status, wanted) {
+  const missing = `call 2b (GET \u2026/by-scope/{scopeType}/{scope}/autojoin) answered ${status}`;
+  const read = wanted === "autojoin" ? "reading with the by-scope listing (call 1b) for the rest of this run" : "the listings are not checked against it for the rest of this run";
+  return `${missing}: ${read}, each scope's domains taken from its listing's domain targets`;
+}
+
+// src/concurrency.ts
+async function* mapBounded(source, width, work, signal) {
+  const items = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  signal?.addEventListener("abort", stop, { once: true });
+  const limit = typeof width === "number" ? () => width : width;
+  const events = wakingQueue();
+  const running = /* @__PURE__ */ new Set();
+  let pulling;
+  let exhausted = false;
+  const startWork = (item) => {
+    const task = work(item, abort.signal).then(
+      (result2) => {
+        running.delete(task);
+        events.push({ item, result: result2 });
+      },
+      (error4) => {
+        running.delete(task);
+        events.push({ failed: error4 });
+      }
+    );
+    running.add(task);
+  };
+  try {
+    for (; ; ) {
+      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit(running.size)) || 1)) {
+        pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error4) => events.push({ pullFailed: error4 }));
+      }
+      if (!pulling && running.size === 0 && events.size === 0) return;
+      const event = await events.take();
+      if ("pullFailed" in event || "failed" in event) throw "failed" in event ? event.failed : event.pullFailed;
+      if ("pulled" in event) {
+        pulling = void 0;
+        if (event.pulled.done) exhausted = true;
+        else startWork(event.pulled.value);
+      } else yield event;
+    }
+  } finally {
+    abort.abort();
+    signal?.removeEventListener("abort", stop);
+    await Promise.allSettled(running);
+    if (!exhausted) await (pulling ?? Promise.resolve()).then(() => items.return?.()).catch(() => void 0);
+  }
+}
+function wakingQueue() {
+  const queued = [];
+  let wake;
+  return {
+    push(event) {
+      queued.push(event);
+      wake?.();
+      wake = void 0;
+    },
+    async take() {
+      while (queued.length === 0) await new Promise((resolve7) => wake = resolve7);
+      return queued.shift();
+    },
+    get size() {
+      return queued.length;
+    }
+  };
+}
+async function forEachBounded(items, width, work, signal) {
+  const indexed = items.map((item, index) => ({ item, index }));
+  const finishing = mapBounded(indexed, width, ({ item, index }) => work(item, index), signal);
+  while (!(await finishing.next()).done) ;
+}
+function readAhead(source) {
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const waiting = [];
+  let head = 0;
+  let received = 0;
+  let end;
+  const consumer = { stopped: false };
+  let wake;
+  const drained = (async () => {
+    try {
+      for (let next = await iterator.next(); !next.done && !consumer.stopped; next = await iterator.next()) {
+        waiting.push(next.value);
+        received += 1;
+        wake?.();
+      }
+      end = {};
+    } catch (error4) {
+      end = { failed: error4 };
+      waiting.length = head = 0;
+    }
+    if (consumer.stopped) await iterator.return?.();
+    wake?.();
+  })();
+  async function* items() {
+    try {
+      for (; ; ) {
+        if (end && "failed" in end) throw end.failed;
+        if (head < waiting.length) {
+          const item = waiting[head];
+          waiting[head++] = void 0;
+          if (head > 1024 && head * 2 > waiting.length) {
+            waiting.splice(0, head);
+            head = 0;
+          }
+          yield item;
+        } else if (end) return;
+        else await new Promise((resolve7) => wake = resolve7);
+      }
+    } finally {
+      consumer.stopped = true;
+      await drained.catch(() => void 0);
+    }
+  }
+  return {
+    items: items(),
+    get received() {
+      return received;
+    }
+  };
+}
+
+// src/service/state.ts
+var keyOf2 = (ref) => ref.key ?? scopeKey(ref);
+var LiveStateError = class extends Error {
+  constructor(key, cause) {
+    super(`reading ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.key = key;
+    this.name = "LiveStateError";
+  }
+  key;
+};
+async function readLiveState(client, refs, options = {}) {
+  const order = /* @__PURE__ */ new Map();
+  for (const ref of refs) if (!order.has(scopeKey(ref))) order.set(scopeKey(ref), ref);
+  const read = /* @__PURE__ */ new Map();
+  for await (const { live } of readEach(client, order.values(), (ref) => ref, options)) read.set(live.key, live);
+  return new Map([...order.keys()].map((key) => [key, read.get(key)]));
+}
+async function* readEach(client, source, refOf, options = {}) {
+  const mode = options.mode ?? DEFAULT_READ_MODE;
+  const ahead = readAhead(source);
+  let done = 0;
+  const readOne = async (item, signal) => {
+    const ref = refOf(item);
+    try {
+      return await readLiveScope(client, ref, mode, signal);
+    } catch (error4) {
+      throw new LiveStateError(keyOf2(ref), error4);
+    }
+  };
+  for await (const { item, result: result2 } of mapBounded(ahead.items, (running) => client.poolWidth(running), readOne)) {
+    options.onProgress?.(++done, ahead.received);
+    yield { item, live: result2 };
+  }
+}
+async function readLiveScope(client, ref, wanted, signal) {
+  if (client.readSwitch.modeFor(wanted) === "autojoin") {
+    const state = await call2b(client, ref, wanted);
+    if (state !== MISSING) return fromCall2b(ref, state);
+  }
+  return readByListing(client, ref, client.readSwitch.modeFor(wanted), wanted, signal);
+}
+var MISSING = /* @__PURE__ */ Symbol("call 2b missing");
+async function call2b(client, ref, wanted) {
+  const reads = client.readSwitch;
+  if (reads.autojoinMissing) return MISSING;
+  let state;
+  try {
+    state = await client.getAutojoin(ref);
+  } catch (error4) {
+    if (isServiceAnswer(error4) && error4.status === 405 && reads.autojoinMissingOn(405, wanted)) return MISSING;
+    throw error4;
+  }
+  if (state !== null) {
+    reads.autojoinAnswered();
+    return state;
+  }
+  if (reads.autojoinMissingOn(404, wanted)) return MISSING;
+  throw new Error(`call 2b (by-scope/\u2026/autojoin) answers 404 for this scope, though it answered for others: whether the scope has autojoin cannot be told`);
+}
+function fromCall2b(ref, state) {
+  const autojoin = activeAutojoinOf(state);
+  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []), state);
+}
+async function readByListing(client, ref, listing, wanted, signal) {
+  let autojoin = null;
+  for await (const page of client.listInvitationPages(listing, ref)) {
+    signal?.throwIfAborted();
+    autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
+  }
+  const targets = autojoin === null ? [] : domainsFromTargets(autojoin);
+  const state = await call2b(client, ref, wanted);
+  if (state === MISSING) {
+    if (autojoin !== null && targets.length === 0) throw new Error(`${listingShows(client.readSwitch.callFor(listing), autojoin)}, and this service does not offer call 2b (by-scope/\u2026/autojoin), which would give its domains`);
+    return liveScopeOf(ref, autojoin, targets);
+  }
+  checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
+  const live = liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
+  return withDeactivatedMetadata(withMarkerOf2b(live, autojoin, state), state);
+}
+function withMarkerOf2b(live, autojoin, state) {
+  const invitation = state.invitation;
+  if (autojoin === null || live.metadata !== void 0 || !invitation || !Object.hasOwn(invitation, "metadata")) return live;
+  if (invitation.id !== autojoin.id) return live;
+  return { ...live, metadata: invitation.metadata ?? null };
+}
+function checkAgreement(listing, autojoin, state) {
+  if (autojoin !== null === showsActiveAutojoin(state)) return;
+  throw new Error(`the listing and call 2b disagree: ${listingShows(listing, autojoin)}, but call 2b (by-scope/\u2026/autojoin) shows ${call2bShows(state)}`);
+}
+function listingShows(listing, autojoin) {
+  const name = `the ${listing} listing (call ${listing === "by-group" ? "1" : "1b"})`;
+  if (autojoin === null) return `${name} shows no active autojoin invitation`;
+  const targets = domainsFromTargets(autojoin);
+  return `${name} shows active autojoin invitation ${autojoin.id} ${targets.length > 0 ? `with domains ${targets.join(", ")}` : "without domain targets"}`;
+}
+function call2bShows(state) {
+  const invitation = state.invitation ?? null;
+  const domains = domainsFromAutojoinState(state);
+  const listed = domains.length > 0 ? `domains ${domains.join(", ")}` : "no domains";
+  if (invitation === null) return `no autojoin invitation (invitation: null) and ${listed}`;
+  const active = invitation.deactivated === true ? "deactivated" : "active";
+  return `${active} autojoin invitation ${invitation.id} with ${listed}`;
+}
+function liveScopeOf(ref, autojoin, domains) {
+  const live = {
+    key: scopeKey(ref),
+    scope: ref.scope,
+    scopeType: ref.scopeType,
+    domains,
+    autojoin: autojoin && {
+      invitationId: autojoin.id,
+      status: autojoin.status ?? void 0,
+      acceptsCount: autojoin.accepts?.length ?? 0,
+      modifiedAt: autojoin.modifiedAt ?? void 0
+    }
+  };
+  if (autojoin === null) return live;
+  const scopeName = scopeNameOf(autojoin, ref);
+  if (scopeName !== void 0) live.scopeName = scopeName;
+  if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
+  const componentId = componentIdOf(autojoin);
+  if (componentId !== void 0) live.componentId = componentId;
+  const unshown = { ...Array.isArray(autojoin.groups) ? {} : { groups: true }, ...Object.hasOwn(autojoin, "metadata") ? {} : { metadata: true } };
+  if (unshown.groups || unshown.metadata) live.unshown = unshown;
+  return live;
+}
+
+// src/plan/target.ts
+var ScopeTargetError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ScopeTargetError";
+  }
+};
+function parseTargets(include = [], exclude = []) {
+  if (include.length === 0 && exclude.length === 0) return void 0;
+  return { include: new Set(include.map((key) => keyOf3("scope", key))), exclude: new Set(exclude.map((key) => keyOf3("excludeScope", key))) };
+}
+function keyOf3(setting, text) {
+  try {
+    return scopeKey(parseScopeKey(text));
+  } catch (error4) {
+    throw new ScopeTargetError(worded`${hint(setting)}: ${error4.message}`);
+  }
+}
+function parseReplace(values = []) {
+  return new Set(values.map((key) => keyOf3("replace", key)));
+}
+function inTargetsOf(targets) {
+  if (targets === void 0) return () => true;
+  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
+}
+function checkTargetsMatched(targets, declared) {
+  if (targets === void 0) return;
+  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
+  if (unmatched.length === 0) return;
+  throw new ScopeTargetError(
+    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
+  );
+}
+
+// src/reconcile/changed.ts
+import { resolve } from "node:path";
+async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
+  const what = wordHint(hint("changedSince", rev));
+  checkRevision(rev, wordHint(hint("changedSince")));
+  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, what);
+  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
+  const changed = await changedPolicyFiles(rev, paths, repository);
+  const read = await readPolicySources(changed.present.map((file) => resolve(cwd, file)), cwd);
+  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
+  const declared = new Set(now.policies.map((policy) => policy.key));
+  const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
+  const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
+  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
+}
+async function deletedSince(rev, previous, repository, options) {
+  const paths = previous.length === 0 ? null : historyPaths(repository, previous);
+  if (!paths) return [];
+  const versions = await versionsAt(repository, rev, paths, { order: 0, context: options.what });
+  const reader = pastScopeReader(repository, { secrets: options.secrets, isDeclared: (key) => options.declared.has(key), context: options.what });
+  versions.forEach((version) => reader.add(version));
+  return [...(await reader.finish()).scopes.keys()].sort();
+}
+async function loadChangedSince(rev, paths, options) {
+  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
+  if (deleted.length > 0) {
+    const listed = firstItems(deleted, 5, () => ", \u2026");
+    options.notice?.(
+      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint("changedSince")} never prunes, so it leaves them as they are: the full plan (without ${hint("changedSince")}) clears them`
+    );
+  }
+  return load;
+}
+async function changedPolicyFiles(rev, paths, repository) {
+  const given = paths.length > 0 ? paths : ["."];
+  const options = { cwd: repository.cwd, context: wordHint(hint("changedSince", rev)) };
+  const scope = ["--", ...given];
+  const isPolicy = policyPathRule(given);
+  const [diff, untracked] = (await Promise.all([
+    runGit(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], options),
+    runGit(["ls-files", "-z", "--others", "--exclude-standard", ...scope], options)
+  ])).map((output) => output.toString("utf8").split("\0").filter((field) => field !== ""));
+  const present = new Set(untracked.filter(isPolicy));
+  const previous = /* @__PURE__ */ new Set();
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const [status, file] = [diff[i], diff[i + 1]];
+    if (!isPolicy(file)) continue;
+    if (status !== "D") present.add(file);
+    if (status !== "A") previous.add(file);
+  }
+  return { present: [...present].sort(), previous: [...previous].sort() };
+}
+
+// src/reconcile/desired.ts
+var NothingPlanned = class extends Error {
+  constructor(load) {
+    super("nothing was planned");
+    this.load = load;
+    this.name = "NothingPlanned";
+  }
+  load;
+};
+function planRequest(options) {
+  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
+  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
+  const inShard2 = inShardOf(shard);
+  const inTargets = inTargetsOf(targets);
+  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy) => inShard2(policy) && inTargets(policy) };
+}
+function pruneRequest(options) {
+  const chosen = options.settings.prune;
+  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
+  if (options.pruneFrom !== void 0 || chosen === true) {
+    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
+  }
+  return { history: false };
+}
+function desiredScopes(options, request2) {
+  let result2;
+  const stop = {};
+  async function* scopes() {
+    result2 = yield* scopesToPlan(options, request2, stop);
+  }
+  const loaded = () => {
+    if (result2 === void 0) throw new Error("the scopes to plan were not all read");
+    return result2;
+  };
+  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [] };
+}
+async function* scopesToPlan(options, request2, stop) {
+  const declared = /* @__PURE__ */ new Set();
+  const held = options.checkBeforeRead ? [] : void 0;
+  const load = yield* loadedScopes(options, request2, { declared, held, stop });
+  if (held) load.diagnostics.push(...yield* checkedScopes(held, load, options));
+  const pruneDiagnostics = yield* prunedScopes(options, request2, declared, stop);
+  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
+}
+async function* loadedScopes(options, request2, into) {
+  const batches = policyBatches2(options);
+  const kept = [];
+  let next = await batches.next();
+  into.stop.rest = () => loadEnd(batches, kept, options);
+  for (; !next.done; next = await batches.next()) {
+    const { policies, warnings, failed } = next.value;
+    if (warnings.length > 0) kept.push(...await handOver(warnings, options));
+    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
+    for (const policy of policies) {
+      into.declared.add(policy.key);
+      if (!request2.inPlan(policy)) continue;
+      if (into.held) into.held.push(policy);
+      else yield { policy, pruned: false };
+    }
+  }
+  into.stop.rest = void 0;
+  const end = await finishLoad(next.value, kept, options);
+  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
+  return end.load;
+}
+async function* policyBatches2(options) {
+  const { base: cwd, project, roots, paths, today: today2 } = options.settings;
+  if (options.changedSince === void 0) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...today2 === void 0 ? {} : { today: today2 } });
+  const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
+  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
+  return load;
+}
+async function loadEnd(batches, kept, options) {
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) {
+    if (next.value.warnings.length > 0) kept.push(...await handOver(next.value.warnings, options));
+  }
+  return finishLoad(next.value, kept, options);
+}
+async function finishLoad(loaded, kept, options) {
+  const { paths, base: cwd } = options.settings;
+  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
+  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
+  const failed = load.diagnostics.some(isError);
+  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
+  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
+}
+async function* checkedScopes(held, load, options) {
+  const checked2 = await handOver(await options.checkBeforeRead(held), options);
+  if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
+  for (const policy of held.splice(0)) yield { policy, pruned: false };
+  return checked2;
+}
+async function* prunedScopes(options, request2, declared, stop) {
+  const { paths, base: cwd, project } = options.settings;
+  const context = { paths, cwd, project, secrets: options.secrets };
+  const found = await findPruned(request2.prune, context, declared);
+  stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
+  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
+  const seen = /* @__PURE__ */ new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
+  checkTargetsMatched(request2.targets, seen);
+  checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
+  const diagnostics = await handOver(found.diagnostics, options);
+  for (const policy of found.pruned.filter(request2.inPlan)) yield { policy, pruned: true };
+  return diagnostics;
+}
+async function noticeUnpruned(context, declared, notice3) {
+  if (!notice3) return;
+  const left = await undeclaredInHistory(context, declared);
+  if (!left || left.length === 0) return;
+  const listed = firstItems(left, 5, () => ", \u2026");
+  notice3(
+    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in ${projectFileName()}) to see them cleared`
+  );
+}
+async function handOver(diagnostics, options) {
+  if (!options.onDiagnostics) return diagnostics;
+  await options.onDiagnostics(diagnostics);
+  return diagnostics.filter(isError);
+}
+function isError(diagnostic) {
+  return diagnostic.severity === "error";
+}
+
+// src/reconcile/last-applied.ts
+import path8 from "node:path";
+async function readLastApplied(needed, options) {
+  const states = /* @__PURE__ */ new Map();
+  const commitDays = /* @__PURE__ */ new Map();
+  for (const [commit, scopes] of needed) {
+    const day = scopes.every((scope) => scope.applied) ? void 0 : await commitDay(commit, options.cwd);
+    if (day !== void 0) commitDays.set(commit, day);
+    const days = [...new Set(scopes.map((scope) => scope.applied ?? day))];
+    const found = await statesAt(commit, scopes, options, days).catch(() => /* @__PURE__ */ new Map());
+    for (const [at, byKey2] of found) states.set(`${commit} ${at ?? ""}`, byKey2);
+  }
+  return (commit, key, applied) => states.get(`${commit} ${applied ?? commitDays.get(commit) ?? ""}`)?.get(key) ?? null;
+}
+async function commitDay(commit, cwd) {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return void 0;
+  try {
+    const seconds = Number((await runGit(["show", "-s", "--format=%ct", commit], { cwd, context: "the date of the commit last applied" })).toString("utf8").trim());
+    return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1e3).toISOString().slice(0, 10) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function statesAt(commit, scopes, options, days) {
+  const byDay = /* @__PURE__ */ new Map();
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) return byDay;
+  const project = await projectAt(commit, options);
+  const files = [...new Set(scopes.map((scope) => scope.file))];
+  const sources = await readFilesAt(commit, files, options.cwd);
+  const first = statesOf(sources, project, options, days[0]);
+  const all = scopes.some((scope) => !first.has(scope.key)) ? await readPolicySourcesAt(commit, options.paths, options.cwd) : [];
+  for (const day of days) byDay.set(day, new Map([...statesOf(sources, project, options, day), ...statesOf(all, project, options, day)]));
+  return byDay;
+}
+function statesOf(sources, project, options, day) {
+  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets, ...day ? { today: day } : {} });
+  return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
+}
+async function projectAt(commit, options) {
+  if (!options.project.file) return {};
+  try {
+    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
+    const relative2 = path8.relative(top, options.project.file).split(path8.sep).join("/");
+    const [source] = await readFilesAt(commit, [relative2], top);
+    return source ? parseProjectSource(source, options.project.file).config : {};
+  } catch {
+    return {};
+  }
+}
+async function readFilesAt(commit, files, cwd) {
+  const sources = [];
+  const names = files.map((file) => `${commit}:./${file}`);
+  await readBlobs(names, { cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
+    if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
+  });
+  return sources;
+}
+
+// src/plan/owner-lookalike.ts
+function ownerLookalikeNote(other, own) {
+  if (other === own) return "";
+  if (own !== void 0 && skeleton(other) === skeleton(own)) return `; a look-alike of this repository's owner ${JSON.stringify(own)}, not it`;
+  const problem = identifierProblem(other);
+  return problem === null ? "" : `; the owner ${problem}`;
+}
+
+// src/reconcile/ownership.ts
+var OwnedElsewhereError = class extends Error {
+  constructor(scopes, owner) {
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
+    super(
+      `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
+    );
+    this.scopes = scopes;
+    this.hints = [override];
+    this.name = "OwnedElsewhereError";
+  }
+  scopes;
+  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
+  hints;
+};
+var UnknownOwnerError = class extends Error {
+  constructor(scopes) {
+    const named = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
+    const override = hint("takeOwnership", scopes.slice(0, 3));
+    super(
+      `${named}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
+    );
+    this.scopes = scopes;
+    this.hints = [override];
+    this.name = "UnknownOwnerError";
+  }
+  scopes;
+  hints;
+};
+function refuseUnknownOwner(unknown, takeOwnership = /* @__PURE__ */ new Set()) {
+  const refused = unknown.filter((key) => !takeOwnership.has(key));
+  if (refused.length > 0) throw new UnknownOwnerError(refused);
+}
+function parseTakeOwnership(values) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
+    const text = item.trim();
+    if (text === "") continue;
+    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint("takeOwnership", JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
+    keys.add(scopeKey(parseScopeKey(text)));
+  }
+  return keys;
+}
+function shownOwner(change) {
+  return change.fieldChanges?.find((field) => field.field === "owner");
+}
+function ownershipConflicts(plan, takeOwnership = /* @__PURE__ */ new Set()) {
+  const conflicts = [];
+  const moves = new Set(plan.ownerMoves ?? []);
+  for (const change of plan.changes) {
+    const before = shownOwner(change)?.before;
+    if (typeof before === "string" && before !== plan.owner && !takeOwnership.has(change.key) && !moves.has(change.key)) conflicts.push({ key: change.key, owner: before });
+  }
+  return conflicts;
+}
+function refuseOwnedElsewhere(plan, takeOwnership) {
+  const conflicts = ownershipConflicts(plan, takeOwnership);
+  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
+}
+function refuseSavedTakeOver(plan, takeOwnership = /* @__PURE__ */ new Set()) {
+  const missing = (plan.context?.takeOwnership ?? []).filter((key) => !takeOwnership.has(key));
+  if (missing.length === 0) return;
+  const named = firstItems(missing, 10, (hidden) => `, and ${hidden} more`);
+  throw new PlanFileError(worded`the saved plan takes over ${named} from another owner or none; apply it with ${hint("takeOwnership", missing.slice(0, 3))} too; nothing was written`);
+}
+function checkPlanOwner(planOwner, owner) {
+  if (owner === void 0 || planOwner === owner) return;
+  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (${projectFileName()}); nothing was written`);
+}
+function ownershipLiveProblem(change, now, owner) {
+  const expected = now ? ownerChange(now, owner) : null;
+  const shown = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown)) {
+    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+  }
+  const kept = keptMetadataOf(now, change.metadata);
+  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
+  return null;
+}
+function liveFieldValue(now, field, managed) {
+  if (field === "owner") return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
+  if (field === "metadata") return shownMetadata(now, managed);
+  if (field === "componentId") return now?.componentId ?? null;
+  return now?.scopeName ?? null;
+}
+
+// src/git/ancestry.ts
+var AllSeen = class extends Error {
+};
+async function ancestryOf(dir, commits) {
+  const wanted = new Set([...commits].map((commit) => commit.toLowerCase()));
+  const notAncestors = new Set([...wanted].filter((commit) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/u.test(commit)));
+  const pending = new Set([...wanted].filter((commit) => !notAncestors.has(commit)));
+  if (pending.size === 0) return { notAncestors, shallow: false };
+  let rest = "";
+  const git = startGit(["rev-list", "HEAD"], {
+    cwd: dir,
+    context: "ownership markers",
+    onData: (chunk) => {
+      const lines2 = (rest + chunk.toString("latin1")).split("\n");
+      rest = lines2.pop() ?? "";
+      for (const line of lines2) pending.delete(line);
+      if (pending.size === 0) throw new AllSeen();
+    }
+  });
+  git.end();
+  await git.done.catch((error4) => {
+    if (!(error4 instanceof AllSeen)) throw error4;
+  });
+  pending.delete(rest);
+  for (const commit of pending) notAncestors.add(commit);
+  return { notAncestors, shallow: pending.size > 0 && await isShallow(dir) };
+}
+async function isShallow(dir) {
+  const answer = await runGit(["rev-parse", "--is-shallow-repository"], { cwd: dir, context: "ownership markers" });
+  return answer.toString("utf8").trim() === "true";
+}
+
+// src/plan/history-place.ts
+function markerCommitsToCheck(markers, owner) {
+  const commits = /* @__PURE__ */ new Set();
+  for (const marker of markers.values()) if (marker.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) commits.add(marker.commit);
+  return commits;
+}
+function placeInHistory(plan, markers, history) {
+  const behind = [];
+  const ownerMoves = [];
+  const moved = [];
+  const changes = plan.changes.filter((change) => {
+    const marker = markers.get(change.key);
+    if (marker?.commit === void 0 || marker.owner !== plan.owner && marker.owner !== DEFAULT_OWNER) return true;
+    if (!history.notAncestors.has(marker.commit.toLowerCase())) {
+      if (marker.owner === DEFAULT_OWNER && plan.owner !== DEFAULT_OWNER) ownerMoves.push(change.key);
+      return true;
+    }
+    if (change.reason === "pruned") {
+      moved.push({ key: change.key, owner: marker.owner, ...change.removedBy ? { removedBy: change.removedBy } : {}, commit: marker.commit });
+      return false;
+    }
+    behind.push({ key: change.key, commit: marker.commit, ...history.shallow ? { missing: true } : {} });
+    return true;
+  });
+  const gone = new Set(moved.map((entry) => entry.key));
+  const placed = {
+    ...plan,
+    changes,
+    scopes: plan.scopes.filter((scope) => !gone.has(scope.key)),
+    notManagedHere: [...plan.notManagedHere, ...moved].sort((a, b) => compareScopeKeys(a.key, b.key))
+  };
+  if (behind.length > 0) placed.behind = behind;
+  if (ownerMoves.length > 0) placed.ownerMoves = ownerMoves;
+  return placed;
+}
+
+// src/reconcile/behind.ts
+async function placedInHistory(plan, markers, where2) {
+  if (where2.head === void 0) return plan;
+  const commits = markerCommitsToCheck(markers, plan.owner);
+  if (commits.size === 0) return plan;
+  return placeInHistory(plan, markers, await ancestryOf(where2.base, commits));
+}
+var BehindCheckoutError = class extends Error {
+  constructor(scopes) {
+    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${scope.commit.slice(0, 12)})`), 20, (hidden) => `, and ${hidden} more`);
+    const missing = scopes.some((scope) => scope.missing === true);
+    super(
+      missing ? `${named}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
+    );
+    this.name = "BehindCheckoutError";
+  }
+};
+function parseAllowBehind(values) {
+  const globs = [];
+  for (const item of values.flatMap((value) => value.split(/[,\n]/u))) {
+    const text = item.trim();
+    if (text === "") continue;
+    const glob = text === "*" ? { pattern: "*", test: () => true } : scopeGlob(text);
+    if (typeof glob === "string") throw new Error(worded`${hint("allowBehind", JSON.stringify(text))}: ${glob}`);
+    globs.push(glob);
+  }
+  return globs;
+}
+function refuseBehind(behind, allowed) {
+  const refused = behind.filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
+  if (refused.length > 0) throw new BehindCheckoutError(refused);
+}
+async function checkSavedHistory(plan, live, where2, allowed) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const change of plan.changes) {
+    const marker = liveMarker(live.get(change.key));
+    if (marker?.commit !== void 0) markers.set(change.key, marker);
+  }
+  const placed = await placedInHistory({ ...plan, behind: [], ownerMoves: [] }, markers, where2);
+  const kept = new Set(placed.changes.map((change) => change.key));
+  const dropped = plan.changes.filter((change) => !kept.has(change.key)).map((change) => ({ key: change.key, commit: markers.get(change.key)?.commit ?? "" }));
+  const moves = new Set(placed.ownerMoves ?? []);
+  const claimed = (plan.ownerMoves ?? []).find((key) => !moves.has(key));
+  if (claimed !== void 0) throw new PlanFileError(`the saved plan is not valid: ${claimed}: its owner move is not one the live marker makes from this history; nothing was written`);
+  refuseBehind([...placed.behind ?? [], ...dropped], allowed);
+}
+
+// src/reconcile/plan.ts
+async function makePlan(options) {
+  const request2 = planRequest(options);
+  const { owner, project } = options.settings;
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment() });
+  const desired = desiredScopes(options, request2);
+  try {
+    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
+      if (item.pruned) builder.addPruned(item.policy, live);
+      else builder.add(item.policy, live);
+    }
+  } catch (error4) {
+    if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
+    const rest = await desired.restOfLoad();
+    if (rest?.failed) return { plan: null, load: rest.load };
+    throw error4;
+  }
+  const { paths, base: cwd } = options.settings;
+  const reading = { paths, cwd, project, secrets: options.secrets };
+  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
+  const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
+  const outside = desired.declaredOutside();
+  const plan = await placedInHistory(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), options.settings);
+  refuseOwnedElsewhere(plan, options.takeOwnership);
+  refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
+  plan.context = contextOf2(plan, options);
+  return { plan, load: desired.loaded() };
+}
+function contextOf2(plan, options) {
+  const { settings, takeOwnership } = options;
+  const taken = plan.changes.map((change) => change.key).filter((key) => takeOwnership?.has(key) === true);
+  const context = { projectRecord: settings.projectRecord ?? null, limits: settings.limits ?? {}, project: settings.project, today: settings.today ?? plan.createdAt.slice(0, 10), head: settings.head };
+  return planContextOf(context, taken);
+}
+function nothingPlannedMessage(load) {
+  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
+}
+
+// src/apply/apply.ts
+async function applyChanges(client, plan, options = {}) {
+  const outcomes = new Array(plan.changes.length);
+  let done = 0;
+  const marking = { owner: plan.owner, commit: options.commit, applied: options.applied, notice: once(options.onNotice) };
+  await forEachBounded(
+    plan.changes,
+    (running) => client.poolWidth(running),
+    async (change, index) => {
+      outcomes[index] = await applyOne(client, change, marking);
+      options.onProgress?.(++done, plan.changes.length);
+    },
+    options.signal
+  );
+  return collectReport(plan.changes, outcomes);
+}
+async function applyOne(client, change, marking) {
+  try {
+    const state = await client.syncAutojoin(syncRequest(change, marking));
+    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
+    const mismatch = verifyStored(state, change.after);
+    if (mismatch) {
+      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
+    }
+    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
+  } catch (error4) {
+    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
+  }
+}
+function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
+  const body = {
+    domains: change.after,
+    scope: change.scope,
+    scopeType: change.scopeType,
+    componentId: change.componentId
+  };
+  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
+  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
+  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest, applied: marking.applied });
+  if (change.keepMarker) body.metadata = { ...unmarkedMetadata(body.metadata), ...change.keepMarker };
+  return body;
+}
+function noMarkerNotice(change) {
+  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
+}
+function once(say) {
+  let said = false;
+  return (message) => {
+    if (said || !say) return;
+    said = true;
+    say(message);
+  };
+}
+function verifyStored(state, expected) {
+  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
+  const wanted = comparableDomains(expected);
+  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
+  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
+}
+function listText(domains) {
+  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
+}
+function oneLine(error4) {
+  const message = error4 instanceof Error ? error4.message : String(error4);
+  return message.split("\n", 1)[0]?.trim() || "unknown error";
+}
+function collectReport(changes, outcomes) {
+  const report = { applied: [], failed: [], skipped: [] };
+  changes.forEach((change, index) => {
+    const outcome = outcomes[index];
+    if (!outcome) report.skipped.push({ key: change.key, reason: "not attempted: the run was interrupted" });
+    else if ("applied" in outcome) report.applied.push(outcome.applied);
+    else report.failed.push(outcome.failed);
+  });
+  return report;
+}
+
+// src/reconcile/expired-since-plan.ts
+async function refuseExpiredSincePlan(plan, place, day = today()) {
+  const planDay = plan.createdAt.slice(0, 10);
+  if (!(day > planDay)) return;
+  const covered = new Set(plan.scopes.map((scope) => scope.key));
+  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, today: day, rules: false });
+  const expired = policies.filter((policy) => covered.has(policy.key)).flatMap((policy) => (policy.expired ?? []).filter((entry) => entry.expires >= planDay).map((entry) => ({ key: policy.key, ...entry })));
+  if (expired.length > 0) throw new ExpiredSincePlanError(expired, planDay, day);
+}
+
+// src/reconcile/saved-plan.ts
+var MAX_PLAN_BYTES = 256 * 1024 * 1024;
+async function readSavedPlan(file, sha256) {
+  const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: "saved plan" });
+  if (sha256 !== void 0) checkPin(file, bytes, sha256);
+  const document = parsePlanSchema(utf8(file, bytes), file);
+  const problem = consistencyProblem(document, file);
+  if (problem) throw new PlanFileError(problem);
+  return decodePlan(document);
+}
+function checkPin(file, bytes, expected) {
+  const pinned = expected.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint("planSha256")} needs the 64 hex characters \`plan --out\` printed`);
+  const actual = planDigest(bytes);
+  if (actual !== pinned) {
+    throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
+  }
+}
+function utf8(file, bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
+  }
+}
+async function checkSavedPlanCurrent(client, plan, context) {
+  refuseRedactedPlan(plan);
+  checkPlanTarget(plan.target, context.target);
+  checkPlanOwner(plan.owner, context.owner);
+  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { mode: context.read });
+  const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
+    const now = live.get(key);
+    return now === void 0 || fingerprint(now) !== saved;
+  });
+  if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
+  checkChangesAgainstLive(plan, live);
+  if (context.history) await checkSavedHistory(plan, live, context.history.where, context.history.allowBehind);
+}
+function checkPlanTarget(planTarget, target) {
+  if (normalTarget(planTarget) === normalTarget(target)) return;
+  throw new PlanTargetError(planTarget, target);
+}
+function normalTarget(target) {
+  let url;
+  try {
+    url = new URL(target.trim());
+  } catch {
+    return target.trim();
+  }
+  const path10 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path10}`;
+}
+function checkChangesAgainstLive(plan, live) {
+  for (const change of plan.changes) {
+    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
+  }
+}
+function liveProblem(change, now) {
+  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
+  const sameBefore = sameList(domains, change.before);
+  if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
+  const invitation = now?.autojoin?.invitationId;
+  if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
+  const liveValue = (name) => liveFieldValue(now, name, change.metadata);
+  const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== "componentId" || now?.componentId !== void 0);
+  const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
+}
+
+// src/plan/write-checks.ts
+function writeProblems(changes, rules, today2) {
+  const listRules = (rules ?? []).filter((rule) => (rule.level ?? "error") === "error").map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule);
+  const { compiled } = compileRules(listRules);
+  const problems = [];
+  for (const change of changes) {
+    if (change.after.length === 0) continue;
+    for (const domain of change.after) {
+      const finding = checkDomain(domain).find((found) => found.severity === "error");
+      if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
+    }
+    const subject = { key: change.key, entries: change.after.map((domain, index) => ({ domain, index })), at: () => ({ file: change.key, line: 1, column: 1 }) };
+    for (const finding of checkRules(compiled, subject, today2)) {
+      if (finding.severity === "error") problems.push({ key: change.key, check: finding.code, message: finding.message });
+    }
+  }
+  return problems;
+}
+
+// src/reconcile/apply.ts
+async function applyPlan(options) {
+  const { client, plan } = options;
+  refuseOwnedElsewhere(plan, options.takeOwnership);
+  if (options.verifyFingerprints) refuseSavedTakeOver(plan, options.takeOwnership);
+  if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
+  checkSafety(options.wholePlan ?? plan, options.settings.limits);
+  const day = options.applied ?? today();
+  const problems = writeProblems(plan.changes, options.rules, day);
+  if (problems.length > 0) throw new WriteCheckError(problems);
+  if (options.verifyFingerprints) {
+    const history = { where: options.history ?? { base: "." }, allowBehind: options.allowBehind ?? [] };
+    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
+  }
+  await options.confirm?.();
+  return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}
+
+// src/action/settings.ts
+async function actionSettings(inputs, context, report) {
   const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
+  const saved = inputs.command === "apply" && inputs.planFile !== void 0 ? await savedContext(resolve2(context.workspace, inputs.planFile), inputs) : void 0;
   return resolveSettings({
+    ...saved === void 0 ? {} : { saved },
     cwd: context.workspace,
     paths: inputs.paths,
     flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
@@ -66264,13 +68579,567 @@ function actionSettings(inputs, context, report) {
 function isPullRequest(context) {
   return context.eventName.startsWith("pull_request") || context.pullNumber !== void 0;
 }
+async function savedContext(file, inputs) {
+  const plan = await readSavedPlan(file, inputs.planSha256);
+  if (!plan.context) throw new RunError(`${inputs.planFile ?? file} records no run context; make the plan again with this version`);
+  return { context: plan.context, file: inputs.planFile ?? file };
+}
 
 // src/action/steps.ts
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
+
+// package.json
+var package_default = { version: "0.1.0" };
+
+// src/version.ts
+var VERSION = package_default.version;
+
+// src/action/github-api.ts
+function repoPath(target) {
+  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
+}
+var GitHubApiError = class extends Error {
+  constructor(method, path10, status, detail, options) {
+    super(`[${method}] ${path10}: ${status ?? "request failed"} ${detail}`.trim(), options);
+    this.method = method;
+    this.path = path10;
+    this.status = status;
+    this.name = "GitHubApiError";
+  }
+  method;
+  path;
+  status;
+};
+function nextPagePath(link2, apiUrl) {
+  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
+  if (!match?.[1]) return void 0;
+  const url = new URL(match[1], apiUrl);
+  const api = new URL(apiUrl);
+  if (url.origin !== api.origin) return void 0;
+  const prefix = api.pathname.replace(/\/$/, "");
+  return url.pathname.slice(prefix.length) + url.search;
+}
+async function request(target, method, path10, body) {
+  return (await requestWithLink(target, method, path10, body)).data;
+}
+async function requestWithLink(target, method, path10, body) {
+  const fetchImpl = target.fetch ?? globalThis.fetch;
+  const shownPath3 = path10.split("?")[0] ?? path10;
+  let response;
+  try {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path10}`, {
+      method,
+      headers: headers(target.token, body !== void 0),
+      body: body === void 0 ? void 0 : JSON.stringify(body),
+      signal: AbortSignal.timeout(3e4)
+    });
+  } catch (error4) {
+    throw new GitHubApiError(method, shownPath3, void 0, error4 instanceof Error ? error4.message : String(error4), { cause: error4 });
+  }
+  const text = await response.text();
+  if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
+  return { data: text ? JSON.parse(text) : null, link: response.headers.get("link") };
+}
+function headers(token, hasBody) {
+  return {
+    accept: "application/vnd.github+json",
+    authorization: `Bearer ${token}`,
+    "x-github-api-version": "2022-11-28",
+    "user-agent": `autojoin-sync/${VERSION}`,
+    ...hasBody ? { "content-type": "application/json" } : {}
+  };
+}
+function apiMessage(text) {
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.message === "string") return cutText(parsed.message, 200);
+  } catch {
+  }
+  return cutText(redactText(text).replace(/\s+/g, " "), 200);
+}
+
+// src/action/comment.ts
+function commentMarker(path10) {
+  const normalized = path10.trim().replace(/\/+$/, "") || ".";
+  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
+}
+var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
+function writtenBy(comment, author) {
+  const wanted = author.toLowerCase();
+  if (comment.user?.login?.toLowerCase() === wanted) return true;
+  const app = comment.performed_via_github_app?.slug;
+  return typeof app === "string" && `${app.toLowerCase()}[bot]` === wanted;
+}
+async function upsertComment(target, marker, body) {
+  const base = `${repoPath(target)}/issues`;
+  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
+  if (existing) {
+    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
+    return { action: "updated", id: existing.id };
+  }
+  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
+  return { action: "created", id: created.id };
+}
+async function findComment(target, firstPage, marker) {
+  let next = firstPage;
+  for (let page = 0; next && page < 100; page++) {
+    const { data, link: link2 } = await requestWithLink(target, "GET", next);
+    const author = target.author ?? DEFAULT_COMMENT_AUTHOR;
+    const found = data.find((comment) => comment.body?.includes(marker) && writtenBy(comment, author));
+    if (found) return found;
+    next = nextPagePath(link2, target.apiUrl);
+  }
+  return void 0;
+}
+
+// src/render/describe.ts
+import { domainToUnicode as domainToUnicode3 } from "node:url";
+var KIND_SIGN = { create: "+", update: "~", clear: "-" };
+function showDomain(domain) {
+  if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
+  const unicode = domainToUnicode3(domain);
+  return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
+}
+function changeDetail(change, delta = domainDelta(change)) {
+  const pruned = change.reason === "pruned" ? " (policy file deleted)" : change.reason === "replaced" ? " (--replace: written again as the file says)" : "";
+  const { added, removed, unchanged } = delta;
+  switch (change.kind) {
+    case "create":
+      return `create: +${added.length}${pruned}`;
+    case "update":
+      if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
+      return `update: +${added.length} -${removed.length}, ${unchanged} unchanged${fieldsChanged(change)}${pruned}`;
+    case "clear":
+      return `clear (deactivates autojoin${joinedThrough(change)}): -${removed.length}${pruned}`;
+  }
+}
+function fieldsChanged(change) {
+  const fields = (change.fieldChanges ?? []).map((field) => field.field);
+  if (fields.length === 0) return "";
+  const listed = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
+  return `; ${listed} ${fields.length === 1 ? "changes" : "change"}`;
+}
+function onlyMarksOwner(change) {
+  const fields = change.fieldChanges ?? [];
+  const [only] = fields;
+  if (change.kind !== "update" || change.origin !== void 0 || fields.length !== 1 || only?.field !== "owner" || only.before !== null) return false;
+  const { added, removed } = domainDelta(change);
+  return added.length === 0 && removed.length === 0;
+}
+var MAX_VALUE_CHARS = 200;
+function fieldLines(change) {
+  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+}
+function ownerLine(field) {
+  if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
+  if (field.before === DEFAULT_OWNER) return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (re-marks a scope written from this history before the project file set its owner)`;
+  return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
+}
+function notManagedLine(plan) {
+  const count2 = plan.notManagedHere.length;
+  if (count2 === 0) return null;
+  return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
+}
+function behindLine(plan) {
+  const behind = plan.behind ?? [];
+  if (behind.length === 0) return null;
+  const shown = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(scope.commit.slice(0, 12))}${scope.missing === true ? ", not in this shallow clone: fetch-depth: 0" : ""})`);
+  const more = behind.length > shown.length ? `, and ${behind.length - shown.length} more` : "";
+  return `Written from a commit this checkout does not contain (behind the last apply, or another history): ${shown.join(", ")}${more}; apply refuses unless --allow-behind TYPE/ID names each.`;
+}
+function notManagedEntry(entry, own) {
+  const marker = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
+  const owner = entry.commit === void 0 ? marker : `${marker}, written from commit ${escapeControls(entry.commit.slice(0, 12))}, not in this history`;
+  const removal = removalLine(entry);
+  return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
+}
+function ownerOnlyLine(plan) {
+  const count2 = plan.changes.filter(onlyMarksOwner).length;
+  if (count2 === 0) return null;
+  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
+}
+function sentFieldLines(change) {
+  if (change.kind === "clear") return [];
+  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
+  const candidates = change.kind === "create" ? ["scopeName", "metadata"] : ["metadata"];
+  const fields = candidates.filter((field) => change[field] !== void 0 && !changed.has(field));
+  return fields.map((field) => `${field}: ${shownValue(change[field])}${change.kind === "create" ? "" : " (unchanged)"}`);
+}
+function shownValue(value) {
+  const text = escapeControls(redactText(value === void 0 ? "null" : JSON.stringify(value)));
+  return cutText(text, MAX_VALUE_CHARS);
+}
+function joinedThrough(change) {
+  const accepts = change.autojoin?.acceptsCount ?? 0;
+  return accepts > 0 ? `; ${accepts} ${accepts === 1 ? "person" : "people"} joined through it` : "";
+}
+function domainLines(change, context, delta = domainDelta(change)) {
+  const removed = new Set(delta.removed);
+  const added = new Set(delta.added);
+  const lines2 = [];
+  for (const domain of /* @__PURE__ */ new Set([...change.before, ...change.after])) {
+    if (removed.has(domain)) lines2.push({ sign: "-", domain });
+    else if (added.has(domain)) lines2.push({ sign: "+", domain });
+    else if (context) lines2.push({ sign: " ", domain });
+  }
+  const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
+  const shown = (line) => {
+    const reason = line.sign === "-" ? why.get(line.domain) : void 0;
+    return reason === void 0 ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
+  };
+  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
+}
+function summaryLine(summary3) {
+  return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
+}
+function noChangesLine(scopeCount) {
+  return scopeCount === 1 ? "No changes. 1 scope matches its policy file." : `No changes. ${scopeCount} scopes match their policy files.`;
+}
+function targetLine(plan) {
+  return plan.target === EMBEDDED_TARGET ? "Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one." : null;
+}
+var SUBJECT_CHARS = 100;
+function removalLine(change) {
+  const by = change.removedBy;
+  if (!by) return null;
+  const clean = escapeControls(redactText(by.subject).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim());
+  const subject = cutText(clean, SUBJECT_CHARS);
+  return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
+}
+var ORIGIN_LABEL = {
+  drift: "drift: changed outside this repository",
+  conflict: "conflict: changed here and outside this repository"
+};
+var LOST = {
+  marker: "marker removed outside this repository",
+  // The service keeps nothing of a scope whose write never landed (a refused or targeted apply): say so too.
+  invitation: "autojoin invitation revoked or deleted outside this repository (or a write from here never landed)"
+};
+function outsideLine(outside) {
+  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
+  const fields = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
+  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
+  const lost = outside.lost ? [LOST[outside.lost]] : [];
+  return `outside: ${[...lost, domains.join(" "), ...fields, ...modified].filter((part) => part !== "").join("; ")}`;
+}
+function driftAction(change) {
+  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
+}
+function keptEntry(report) {
+  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
+  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
+}
+function driftSummaryLine(plan) {
+  const moved = plan.changes.filter((change) => change.origin !== void 0);
+  const total = moved.length + plan.drift.length;
+  if (total === 0) return null;
+  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
+  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
+  return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
+}
+
+// src/render/view.ts
+function changeView(change, context) {
+  const origin = change.origin && change.outside ? { label: ORIGIN_LABEL[change.origin], action: driftAction(change), outside: outsideLine(change.outside) } : null;
+  const delta = domainDelta(change);
+  return {
+    sign: KIND_SIGN[change.kind],
+    delta,
+    detail: changeDetail(change, delta),
+    origin,
+    removal: removalLine(change),
+    domains: domainLines(change, context, delta),
+    fields: fieldLines(change),
+    sent: sentFieldLines(change)
+  };
+}
+function planView(plan) {
+  const summary3 = plan.changes.length > 0 ? summarize(plan) : null;
+  const headline = driftSummaryLine(plan);
+  return {
+    target: targetLine(plan),
+    summary: summary3,
+    counts: summary3 === null ? noChangesLine(plan.scopes.length) : summaryLine(summary3),
+    ownership: [behindLine(plan), ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
+    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
+    drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) }
+  };
+}
+
+// src/render/declared-outside.ts
+function declaredOutsideEntry(entry) {
+  return `${escapeControls(entry.key)}: declared outside the paths in ${escapeControls(entry.file)}:${entry.line}; not pruned`;
+}
+function declaredOutsideLines(plan, limit) {
+  const all = plan.declaredOutside ?? [];
+  if (all.length === 0) return [];
+  const shown = all.slice(0, limit ?? all.length);
+  const headline = `${plural(all.length, "scope")} no policy file under the paths declares ${all.length === 1 ? "is" : "are"} declared by a file outside them: not pruned.`;
+  const more = all.length - shown.length;
+  return [headline, ...shown.map(declaredOutsideEntry), ...more > 0 ? [`\u2026and ${more} more (--verbose lists them all)`] : []];
+}
+
+// src/render/bounded.ts
+var PARAGRAPH = "\n\n";
+function joinBounded(input) {
+  const separator = input.blockSeparator ?? PARAGRAPH;
+  const full = assemble(input, input.blocks, void 0);
+  if (full.length <= input.maxChars) return full;
+  let budget = input.maxChars - assemble(input, [], input.omittedNote(input.blocks.length)).length;
+  const kept = /* @__PURE__ */ new Set();
+  for (const index of input.preference) {
+    const cost = (input.blocks[index] ?? "").length + separator.length;
+    if (cost > budget) continue;
+    kept.add(index);
+    budget -= cost;
+  }
+  const shown = input.blocks.filter((_, index) => kept.has(index));
+  const text = assemble(input, shown, input.omittedNote(input.blocks.length - shown.length));
+  return text.length <= input.maxChars ? text : cutText(text, input.maxChars);
+}
+function assemble(input, blocks, note) {
+  const separator = input.blockSeparator ?? PARAGRAPH;
+  let text = input.head + blocks.map((block) => separator + block).join("");
+  if (note !== void 0) text += PARAGRAPH + note;
+  if (input.footer) text += PARAGRAPH + input.footer;
+  return `${text}
+`;
+}
+
+// src/render/markdown.ts
+var COMMENT_MAX_CHARS = 6e4;
+function renderMarkdown(plan, options = {}) {
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
+  const view = planView(plan);
+  const blocks = planBlocks(plan, view);
+  return joinBounded({
+    head: renderHead(plan, view, options.title ?? "autojoin-sync plan"),
+    blocks: blocks.map((block) => block.text),
+    preference: preferred(blocks),
+    footer: options.footer,
+    maxChars,
+    omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
+  });
+}
+function planBlocks(plan, view) {
+  const ofChange = (change) => {
+    const shown = changeView(change, true);
+    return { text: renderDetails(change, shown), rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
+  };
+  const notManaged2 = renderNotManaged(plan, view);
+  const driftHead = renderDriftHead(view);
+  return [
+    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
+    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
+    ...declaredOutsideBlock(plan),
+    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
+    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
+  ];
+}
+function renderHead(plan, view, title) {
+  const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
+  const heading = `### ${title}
+
+${view.target === null ? "" : `:warning: ${escapeMarkdown(view.target)}
+
+`}`;
+  const notes = view.ownership.map((line) => `
+
+${escapeMarkdown(line)}`).join("");
+  if (view.summary === null) return `${heading}${view.counts}${shard}${notes}`;
+  return `${heading}**${view.counts}** Domains: +${view.summary.domainsAdded} -${view.summary.domainsRemoved}.${shard}${notes}`;
+}
+function renderDriftHead(view) {
+  if (view.drift === null) return null;
+  const kept = view.drift.kept.map((entry) => `- ${escapeMarkdown(entry)}`);
+  return `#### Changed outside this repository
+
+${escapeMarkdown(view.drift.headline)}${kept.length > 0 ? `
+
+${kept.join("\n")}` : ""}`;
+}
+var NOT_MANAGED_SHOWN = 50;
+function renderNotManaged(plan, view) {
+  if (plan.notManagedHere.length === 0) return null;
+  const shown = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
+  const more = plan.notManagedHere.length - shown.length;
+  const rest = more > 0 ? `
+- \u2026and ${more} more (the plan JSON lists them all)` : "";
+  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>
+
+${shown.join("\n")}${rest}
+
+</details>`;
+}
+function declaredOutsideBlock(plan) {
+  const [headline, ...entries] = declaredOutsideLines(plan, NOT_MANAGED_SHOWN);
+  if (headline === void 0) return [];
+  const list = entries.map((entry) => `- ${escapeMarkdown(entry)}`).join("\n");
+  return [{ text: `<details open><summary>${escapeMarkdown(headline)}</summary>
+
+${list}
+
+</details>`, rank: 0.5, size: 0 }];
+}
+function renderDetails(change, view) {
+  const body = view.domains.map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
+  const fence = fenceFor(body);
+  const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : "";
+  const open3 = change.kind === "clear" ? " open" : "";
+  const summary3 = `<code>${view.sign}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${view.detail}`;
+  return `<details${open3}><summary>${summary3}</summary>
+
+${originLines(view)}${sourceLine(change, view)}${fieldList(change, view)}${fence}diff
+${body}
+${fence}
+
+</details>`;
+}
+function originLines(view) {
+  if (view.origin === null) return "";
+  return `**${escapeMarkdown(view.origin.label)}**; ${escapeMarkdown(view.origin.action)}.
+
+${escapeMarkdown(view.origin.outside)}
+
+`;
+}
+function unsafeMarkdown(messages) {
+  if (messages.length === 0) return "";
+  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
+  return `> [!CAUTION]
+> **apply would refuse this plan** (exit code 3):
+${items}
+
+`;
+}
+function fieldList(change, view) {
+  const sent = view.sent.map((line) => change.kind === "create" ? `sent: ${line}` : line);
+  const lines2 = [...view.fields, ...sent];
+  return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
+
+`;
+}
+function sourceLine(change, view) {
+  if (!change.source) return "";
+  const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
+  if (change.reason !== "pruned") return `Declared in ${where2}.
+
+`;
+  const removal = view.removal;
+  if (removal === null) return `Policy file deleted (it was ${where2} at the --prune-from revision).
+
+`;
+  return `No policy file declares this scope any more (it was ${where2}); ${escapeMarkdown(removal)}.
+
+`;
+}
+var CUT_RANK = { clear: 0, update: 1, create: 2 };
+function preferred(blocks) {
+  const ranked = blocks.map((block, index) => ({ ...block, index }));
+  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
+  return ranked.map((block) => block.index);
+}
+
+// src/render/apply-report.ts
+function applySummaryLine(report) {
+  return `Applied ${report.applied.length}, failed ${report.failed.length}, skipped ${report.skipped.length}.`;
+}
+function renderApplyReportMarkdown(report, options = {}) {
+  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
+  const rows = [
+    ...report.failed.map((f) => row(f.key, f.kind, `\u274C failed: ${escapeMarkdown(f.reason)}`)),
+    ...report.skipped.map((s) => row(s.key, "", `\u23ED\uFE0F skipped: ${escapeMarkdown(s.reason)}`)),
+    ...report.applied.map((a) => row(a.key, a.kind, `\u2705 applied (${plural(a.domains.length, "domain")})`))
+  ];
+  const summary3 = `### ${options.title ?? "autojoin-sync apply"}
+
+**${applySummaryLine(report)}**`;
+  if (rows.length === 0) return `${summary3}
+`;
+  return joinBounded({
+    head: `${summary3}
+
+| scope | change | result |
+|---|---|---|`,
+    blocks: rows,
+    preference: rows.map((_, index) => index),
+    blockSeparator: "\n",
+    maxChars,
+    omittedNote: (omitted) => `_${plural(omitted, "more row")} omitted to stay under ${maxChars} characters._`
+  });
+}
+function row(key, kind, result2) {
+  return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
+}
+
+// src/action/markdown.ts
+var SUMMARY_MAX_CHARS = 5e5;
+function planTitle(paths, verb = "plan") {
+  const whole = paths.length === 1 && paths[0] === ".";
+  return whole ? `autojoin-sync ${verb}` : `autojoin-sync ${verb}: ${paths.map(escapeMarkdown).join(", ")}`;
+}
+function commentFooter(marker, runUrl) {
+  const where2 = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
+  return `<sub>Full plan and plan JSON: ${where2}.</sub>
+${marker}`;
+}
+function diagnosticsMarkdown(title, headline, diagnostics, maxChars) {
+  const head = `### ${title}
+
+:x: **${escapeMarkdown(headline)}**
+`;
+  if (diagnostics.length === 0) return head;
+  const all = diagnostics.map(formatDiagnostic);
+  const fence = fenceFor(all.join("\n"));
+  let budget = maxChars - head.length - 2 * fence.length - 120;
+  const shown = [];
+  for (const line of all) {
+    if (line.length + 1 > budget) break;
+    shown.push(line);
+    budget -= line.length + 1;
+  }
+  const more = all.length - shown.length;
+  const note = more > 0 ? `
+_${more} more not shown here; the step log lists them all._
+` : "";
+  return `${head}
+${fence}text
+${shown.join("\n")}
+${fence}
+${note}`;
+}
+
+// src/action/sticky-comment.ts
+async function publishComment(inputs, context, body) {
+  if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
+  if (!inputs.githubToken) {
+    warning2("no github-token: the plan is in the job summary only");
+    return;
+  }
+  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
+  try {
+    const result2 = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
+    info2(`plan comment ${result2.action} on pull request #${context.pullNumber}`);
+  } catch (error4) {
+    if (error4 instanceof GitHubApiError && (error4.status === 403 || error4.status === 404)) {
+      warning2(
+        `cannot comment on pull request #${context.pullNumber} (${error4.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
+      );
+      return;
+    }
+    throw error4;
+  }
+}
+function planCommentMarker(inputs) {
+  return commentMarker(inputs.paths.join(","));
+}
+function planCommentFooter(inputs, context) {
+  return commentFooter(planCommentMarker(inputs), context.runUrl);
+}
 
 // src/run/connect.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { join as join4 } from "node:path";
 
 // src/service/paths.ts
 var API_PREFIX = "/api/v1";
@@ -66341,12 +69210,6 @@ function schemeOnly(url) {
 
 // src/service/client.ts
 import { STATUS_CODES } from "node:http";
-
-// package.json
-var package_default = { version: "0.1.0" };
-
-// src/version.ts
-var VERSION = package_default.version;
 
 // schemas/api/invitation-service.schema.json
 var invitation_service_schema_default = {
@@ -66454,44 +69317,12 @@ function validatorFor2(name) {
 function answerProblem(name, value) {
   const validate = validatorFor2(name);
   if (validate(value)) return null;
-  return describeError(validate.errors?.[0]);
+  return describeError2(validate.errors?.[0]);
 }
-function describeError(error4) {
+function describeError2(error4) {
   if (!error4) return "does not have the expected shape";
   const where2 = error4.instancePath === "" ? "body" : error4.instancePath;
   return `${where2} ${error4.message ?? "is invalid"}`;
-}
-
-// src/service/errors.ts
-var ServiceError = class extends Error {
-  code;
-  method;
-  path;
-  status;
-  serviceMessage;
-  attempts;
-  /** The answer was an HTML page (not the service's own answer: no fallback is read into it). */
-  html;
-  constructor(init) {
-    super(formatMessage(init), init.cause === void 0 ? void 0 : { cause: init.cause });
-    this.name = "ServiceError";
-    this.code = init.code;
-    this.method = init.method;
-    this.path = init.path;
-    this.status = init.status;
-    this.serviceMessage = init.serviceMessage;
-    this.attempts = init.attempts;
-    this.html = init.html ?? false;
-  }
-};
-function formatMessage(init) {
-  const what = [init.status === void 0 ? void 0 : String(init.status), init.serviceMessage, init.detail].filter((part) => part !== void 0 && part !== "").join(" ");
-  const attempts = init.attempts !== void 0 && init.attempts > 1 ? ` (gave up after ${init.attempts} attempts)` : "";
-  return `[${init.method}] ${init.path}: ${what || init.code}${attempts}`;
-}
-function oneLineMessage(message, redact = (text) => text) {
-  const whole = redact(Array.isArray(message) ? message.join("; ") : message);
-  return cutText(whole.replace(/\s+/gu, " ").trim(), 500);
 }
 
 // src/service/json-body.ts
@@ -66537,49 +69368,6 @@ function headerValue(value) {
 }
 function headerText(value) {
   return Array.isArray(value) ? value.join(", ") : value;
-}
-
-// src/service/read-switch.ts
-var AUTOJOIN_MISSING = /* @__PURE__ */ new Set([404, 405]);
-var LISTING_GONE = /* @__PURE__ */ new Set([404, 410]);
-var OTHER = { "by-group": "by-scope", "by-scope": "by-group" };
-var CALL_NUMBER = { "by-group": "1", "by-scope": "1b" };
-function createReadSwitch(notice3) {
-  let autojoin = "unknown";
-  const gone = /* @__PURE__ */ new Set();
-  const callFor = (wanted) => gone.has(wanted) && !gone.has(OTHER[wanted]) ? OTHER[wanted] : wanted;
-  return {
-    modeFor: (wanted) => wanted === "autojoin" ? autojoin === "missing" ? callFor("by-scope") : "autojoin" : callFor(wanted),
-    callFor,
-    get autojoinMissing() {
-      return autojoin === "missing";
-    },
-    autojoinAnswered() {
-      if (autojoin === "unknown") autojoin = "answers";
-    },
-    autojoinMissingOn(status, wanted) {
-      if (autojoin === "missing") return true;
-      if (autojoin === "answers" || !AUTOJOIN_MISSING.has(status)) return false;
-      autojoin = "missing";
-      notice3(autojoinMissingNotice(status, wanted));
-      return true;
-    },
-    switchesOn(call, error4) {
-      if (!isServiceAnswer(error4) || !LISTING_GONE.has(error4.status ?? 0)) return false;
-      if (gone.has(OTHER[call])) return false;
-      if (!gone.has(call)) notice3(`the ${call} listing answered ${error4.status}: reading with ${OTHER[call]} (call ${CALL_NUMBER[OTHER[call]]}) for the rest of this run`);
-      gone.add(call);
-      return true;
-    }
-  };
-}
-function isServiceAnswer(error4) {
-  return error4 instanceof ServiceError && error4.code === "http" && !error4.html;
-}
-function autojoinMissingNotice(status, wanted) {
-  const missing = `call 2b (GET \u2026/by-scope/{scopeType}/{scope}/autojoin) answered ${status}`;
-  const read = wanted === "autojoin" ? "reading with the by-scope listing (call 1b) for the rest of this run" : "the listings are not checked against it for the rest of this run";
-  return `${missing}: ${read}, each scope's domains taken from its listing's domain targets`;
 }
 
 // src/service/types.ts
@@ -66828,8 +69616,8 @@ function createPacer(max, now = Date.now) {
   };
   return {
     acquire() {
-      return new Promise((resolve6) => {
-        waiting.push(() => resolve6(permit()));
+      return new Promise((resolve7) => {
+        waiting.push(() => resolve7(permit()));
         admit();
       });
     },
@@ -67068,8 +69856,8 @@ function tooLarge3(maxBytes) {
 function sendCall(dispatcher, options, request2) {
   const state = { attempts: 1 };
   const retry = retryDecider(options.retry, state);
-  return new Promise((resolve6, reject) => {
-    const collector = new Collector(request2, state, resolve6, reject);
+  return new Promise((resolve7, reject) => {
+    const collector = new Collector(request2, state, resolve7, reject);
     try {
       dispatcher.dispatch(
         {
@@ -67112,10 +69900,10 @@ function retryDecider(policy, state) {
   };
 }
 var Collector = class {
-  constructor(request2, state, resolve6, reject) {
+  constructor(request2, state, resolve7, reject) {
     this.request = request2;
     this.state = state;
-    this.resolve = resolve6;
+    this.resolve = resolve7;
     this.reject = reject;
   }
   request;
@@ -67182,7 +69970,7 @@ function createClient(options) {
     connections: options.connections ?? CLIENT_DEFAULTS.connections,
     timeoutMs: options.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
-    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) },
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly2(options.retry ?? {}) },
     onRequest: options.onRequest,
     proxyFromEnv: options.proxyFromEnv
   });
@@ -67300,7 +70088,7 @@ function errorMessageOf(value, redact) {
   if (typeof error4 === "string" && error4.trim() !== "") return oneLineMessage(error4, redact);
   return void 0;
 }
-function definedOnly(partial) {
+function definedOnly2(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
 
@@ -67348,11 +70136,11 @@ var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options) {
   const notice3 = options.notice ?? ((message) => writeStderr(`${message}
 `));
-  const connection = await resolve(options, options.env ?? process.env, notice3);
+  const connection = await resolve3(options, options.env ?? process.env, notice3);
   notice3(usingLine(options.settings, connection));
   return connection;
 }
-async function resolve(options, env, notice3) {
+async function resolve3(options, env, notice3) {
   const { settings } = options;
   const configured = settings.baseUrl;
   const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
@@ -67371,8 +70159,8 @@ function embeddedRefusal(env, settings) {
   return null;
 }
 function usingLine(settings, connection) {
-  const projectFile = settings.project.file;
-  const file = projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
+  const projectFile2 = settings.project.file;
+  const file = projectFile2 === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile2)}`;
   const host = new URL(connection.baseUrl).host;
   return `using ${file}; service host ${host}${connection.embedded ? " (embedded emulator)" : ""}`;
 }
@@ -67411,11 +70199,11 @@ function remote(url, settings) {
 async function embedded(settings, start, notice3, askedFor) {
   const dir = settings.stateDir;
   await mkdir2(dir, { recursive: true });
-  await writeFile2(join2(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
-  const relative2 = relativePosix(settings.base, join2(dir, EMBEDDED_STATE_FILE));
+  await writeFile2(join4(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
+  const relative2 = relativePosix(settings.base, join4(dir, EMBEDDED_STATE_FILE));
   let emulator;
   try {
-    emulator = await start(join2(dir, EMBEDDED_STATE_FILE), notice3);
+    emulator = await start(join4(dir, EMBEDDED_STATE_FILE), notice3);
   } catch (error4) {
     throw new RunError(`cannot start the embedded emulator: ${error4.message}`, ExitCode2.error);
   }
@@ -67431,7 +70219,7 @@ async function embedded(settings, start, notice3, askedFor) {
   };
 }
 function noService(options, refusal) {
-  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${PROJECT_FILE}`].join(", or ");
+  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${projectFileName()}`].join(", or ");
   const because = refusal ? ` and ${refusal}` : "";
   const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
   return new RunError(
@@ -67518,1276 +70306,6 @@ function log() {
 }
 function setLogger(logger) {
   current2 = logger;
-}
-
-// src/plan/encode.ts
-var KEY_ORDER = [
-  "formatVersion",
-  "createdAt",
-  "target",
-  "owner",
-  "shard",
-  "shards",
-  "summary",
-  "changes",
-  "notManagedHere",
-  "scopes",
-  "kind",
-  "key",
-  "scopeType",
-  "scope",
-  "scopeName",
-  "componentId",
-  "domain",
-  "reason",
-  "explicitEmpty",
-  "source",
-  "field",
-  "metadata",
-  "keptMetadata",
-  "before",
-  "after",
-  "added",
-  "removed",
-  "removalReasons",
-  "unchanged",
-  "fieldChanges",
-  "fingerprint",
-  "create",
-  "update",
-  "clear",
-  "domainsAdded",
-  "domainsRemoved",
-  "file",
-  "line",
-  "column"
-];
-var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
-function encodePlan(plan) {
-  const deltas = plan.changes.map(domainDelta);
-  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] });
-  document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
-  return document;
-}
-function encodeChange(change, delta) {
-  const entries = [...Object.entries(change), ["added", delta.added], ["removed", delta.removed], ["unchanged", delta.unchanged]];
-  return orderedEntries(entries);
-}
-function serializePlan(plan) {
-  return `${JSON.stringify(encodePlan(plan), null, 2)}
-`;
-}
-function decodePlan(document) {
-  const { summary: _summary2, changes, ...rest } = document;
-  return { ...rest, changes: changes.map(decodeChange) };
-}
-function decodeChange(document) {
-  const { added: _added, removed: _removed, unchanged: _unchanged, ...change } = document;
-  return change;
-}
-function ordered(value) {
-  if (Array.isArray(value)) return value.map(ordered);
-  if (!isPlainObject(value)) return value;
-  return orderedEntries(Object.entries(value));
-}
-function orderedEntries(entries) {
-  entries.sort(([a], [b]) => compareKeys(a, b));
-  return Object.fromEntries(entries.map(([key, value]) => [key, ordered(value)]));
-}
-function compareKeys(a, b) {
-  const rankA = KEY_RANK.get(a) ?? KEY_ORDER.length;
-  const rankB = KEY_RANK.get(b) ?? KEY_ORDER.length;
-  return rankA - rankB || compareStrings(a, b);
-}
-
-// schemas/plan.schema.json
-var plan_schema_default = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://autojoin-sync.dev/schemas/plan.schema.json",
-  title: "autojoin-sync plan",
-  description: "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.",
-  type: "object",
-  additionalProperties: false,
-  required: ["formatVersion", "createdAt", "target", "owner", "changes", "scopes", "summary", "notManagedHere", "drift"],
-  properties: {
-    formatVersion: {
-      description: "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift).",
-      const: 3
-    },
-    createdAt: {
-      description: "When the plan was made, ISO 8601 in UTC.",
-      type: "string",
-      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"
-    },
-    target: {
-      description: "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.",
-      type: "string",
-      minLength: 1
-    },
-    owner: {
-      description: "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.",
-      type: "string",
-      minLength: 1,
-      maxLength: 128
-    },
-    notManagedHere: {
-      description: "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/NotManagedHere" }
-    },
-    declaredOutside: {
-      description: "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.",
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["key", "file", "line"],
-        properties: {
-          key: { type: "string" },
-          file: { type: "string" },
-          line: { type: "integer", minimum: 1 }
-        }
-      }
-    },
-    drift: {
-      description: "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.",
-      type: "array",
-      items: { $ref: "#/$defs/DriftReport" }
-    },
-    shard: {
-      description: "`K/N` when the plan was made with --shard.",
-      type: "string",
-      pattern: "^[1-9][0-9]*/[1-9][0-9]*$"
-    },
-    shards: {
-      description: "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.",
-      type: "integer",
-      minimum: 1
-    },
-    summary: { $ref: "#/$defs/PlanSummary" },
-    changes: {
-      description: "One change per scope that differs, clears first, then updates, then creates, each by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/Change" }
-    },
-    scopes: {
-      description: "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.",
-      type: "array",
-      items: { $ref: "#/$defs/ScopeFingerprint" }
-    },
-    notes: {
-      description: "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.",
-      type: "array",
-      items: { type: "string" }
-    },
-    redacted: {
-      description: "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.",
-      type: "array",
-      items: { $ref: "#/$defs/ScopeKey" },
-      uniqueItems: true
-    }
-  },
-  $defs: {
-    ScopeKey: {
-      description: "`scopeType/scope`.",
-      type: "string",
-      pattern: "^[^/]+/.+$"
-    },
-    Domain: {
-      description: "A normalized domain: lower case, punycode, no trailing dot.",
-      type: "string",
-      minLength: 1
-    },
-    DomainList: {
-      description: "Normalized domains, sorted, unique.",
-      type: "array",
-      items: { $ref: "#/$defs/Domain" },
-      uniqueItems: true
-    },
-    PlanSummary: {
-      description: "Counts over the plan.",
-      type: "object",
-      additionalProperties: false,
-      required: ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"],
-      properties: {
-        create: {
-          description: "Scopes to create autojoin for.",
-          type: "integer",
-          minimum: 0
-        },
-        update: {
-          description: "Scopes whose domains change.",
-          type: "integer",
-          minimum: 0
-        },
-        clear: {
-          description: "Scopes to clear (deactivates autojoin).",
-          type: "integer",
-          minimum: 0
-        },
-        unchanged: {
-          description: "Covered scopes that already match.",
-          type: "integer",
-          minimum: 0
-        },
-        domainsAdded: {
-          description: "Domains added across all changes.",
-          type: "integer",
-          minimum: 0
-        },
-        domainsRemoved: {
-          description: "Domains removed across all changes.",
-          type: "integer",
-          minimum: 0
-        }
-      }
-    },
-    SourcePos: {
-      description: "Where the policy's document starts; line and column are 1-based.",
-      type: "object",
-      additionalProperties: false,
-      required: ["file", "line", "column"],
-      properties: {
-        file: {
-          description: "Policy file path, relative to the working directory.",
-          type: "string",
-          minLength: 1
-        },
-        line: {
-          description: "1-based line.",
-          type: "integer",
-          minimum: 1
-        },
-        column: {
-          description: "1-based column.",
-          type: "integer",
-          minimum: 1
-        }
-      }
-    },
-    Change: {
-      description: "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].",
-      type: "object",
-      additionalProperties: false,
-      required: ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"],
-      properties: {
-        kind: {
-          description: "What happens to the scope.",
-          enum: ["create", "update", "clear"]
-        },
-        key: { $ref: "#/$defs/ScopeKey" },
-        scope: {
-          description: "Id of the entity in the caller's system.",
-          type: "string",
-          minLength: 1
-        },
-        scopeType: {
-          description: "Type of the entity, `default` when there is none.",
-          type: "string",
-          minLength: 1
-        },
-        scopeName: {
-          description: "Display name of the entity.",
-          type: "string"
-        },
-        componentId: {
-          description: "Component the autojoin invitation belongs to.",
-          type: "string",
-          minLength: 1
-        },
-        metadata: {
-          description: "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).",
-          type: "object"
-        },
-        keptMetadata: {
-          description: "When the file has no metadata: the live autojoin invitation's own metadata keys (never the ownership marker's), which no policy manages and the POST keeps.",
-          type: "object",
-          propertyNames: { not: { pattern: "^autojoin-sync\\." } }
-        },
-        before: {
-          description: "Live domains at plan time.",
-          $ref: "#/$defs/DomainList"
-        },
-        after: {
-          description: "The complete desired list apply writes.",
-          $ref: "#/$defs/DomainList"
-        },
-        added: {
-          description: "Domains in after and not in before.",
-          $ref: "#/$defs/DomainList"
-        },
-        removed: {
-          description: "Domains in before and not in after.",
-          $ref: "#/$defs/DomainList"
-        },
-        removalReasons: {
-          description: "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.",
-          type: "array",
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["domain", "reason"],
-            properties: {
-              domain: { description: "A domain of removed.", type: "string", minLength: 1 },
-              reason: { description: "`expired YYYY-MM-DD`: the entry's expires date.", type: "string", pattern: "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" }
-            }
-          }
-        },
-        unchanged: {
-          description: "How many domains are in both.",
-          type: "integer",
-          minimum: 0
-        },
-        reason: {
-          description: "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.",
-          enum: ["declared", "pruned", "replaced"]
-        },
-        source: { $ref: "#/$defs/SourcePos" },
-        removedBy: { $ref: "#/$defs/RemovalCommit" },
-        explicitEmpty: {
-          description: "True when the file says `domains: []`.",
-          type: "boolean"
-        },
-        origin: {
-          description: "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.",
-          enum: ["drift", "conflict"]
-        },
-        outside: { $ref: "#/$defs/OutsideChange" },
-        fieldChanges: {
-          description: "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.",
-          type: "array",
-          minItems: 1,
-          items: { $ref: "#/$defs/FieldChange" }
-        },
-        autojoin: {
-          description: "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).",
-          type: "object",
-          additionalProperties: false,
-          required: ["invitationId", "acceptsCount"],
-          properties: {
-            invitationId: {
-              description: "Id of the active autojoin invitation.",
-              type: "string",
-              minLength: 1
-            },
-            status: {
-              description: "Its status at plan time.",
-              type: "string"
-            },
-            acceptsCount: {
-              description: "How many accepts it has: people who joined through it.",
-              type: "integer",
-              minimum: 0
-            },
-            modifiedAt: {
-              description: "When it was last modified (ISO 8601), as the service reports it.",
-              type: "string"
-            }
-          }
-        }
-      },
-      allOf: [
-        {
-          if: {
-            type: "object",
-            properties: {
-              kind: {
-                const: "create"
-              }
-            }
-          },
-          then: {
-            type: "object",
-            properties: {
-              before: {
-                type: "array",
-                maxItems: 0
-              },
-              after: {
-                type: "array",
-                minItems: 1
-              }
-            }
-          }
-        },
-        {
-          if: {
-            type: "object",
-            properties: {
-              kind: {
-                const: "update"
-              }
-            }
-          },
-          then: {
-            type: "object",
-            properties: {
-              after: {
-                type: "array",
-                minItems: 1
-              }
-            }
-          }
-        },
-        {
-          if: {
-            type: "object",
-            properties: {
-              kind: {
-                const: "clear"
-              }
-            }
-          },
-          then: {
-            type: "object",
-            properties: {
-              before: {
-                type: "array",
-                minItems: 1
-              },
-              after: {
-                type: "array",
-                maxItems: 0
-              }
-            }
-          }
-        }
-      ]
-    },
-    FieldChange: {
-      description: "One field besides the domains whose live value differs from the policy file's.",
-      type: "object",
-      additionalProperties: false,
-      required: ["field", "before", "after"],
-      properties: {
-        field: {
-          description: "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).",
-          enum: ["scopeName", "metadata", "owner", "componentId"]
-        },
-        before: {
-          description: "What the service shows at plan time; null when it shows none."
-        },
-        after: {
-          description: "The policy file's value, which apply sends."
-        }
-      }
-    },
-    RemovalCommit: {
-      description: "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.",
-      type: "object",
-      additionalProperties: false,
-      required: ["commit", "date", "subject"],
-      properties: {
-        commit: {
-          description: "Abbreviated commit id, or `working-tree` for a change not committed yet.",
-          type: "string",
-          pattern: "^(?:[0-9a-f]{4,64}|working-tree)$"
-        },
-        date: {
-          description: "Committer date, ISO 8601.",
-          type: "string",
-          minLength: 10
-        },
-        subject: {
-          description: "First line of the commit message.",
-          type: "string"
-        }
-      }
-    },
-    OutsideChange: {
-      description: "What was changed outside this repository: from the state last applied to the live state.",
-      type: "object",
-      additionalProperties: false,
-      required: ["added", "removed", "fields"],
-      properties: {
-        added: { description: "Domains added outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        removed: { description: "Domains removed outside.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        fields: {
-          description: "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.",
-          type: "array",
-          items: { $ref: "#/$defs/FieldChange" }
-        },
-        modifiedAt: { description: "The live autojoin invitation's `modifiedAt`, when the service shows one.", type: "string" },
-        lost: {
-          description: "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.",
-          enum: ["marker", "invitation"]
-        }
-      }
-    },
-    DriftReport: {
-      description: "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "origin", "live", "outside"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        origin: { description: "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", enum: ["drift", "conflict"] },
-        scopeName: { description: "The scope's name in its policy file.", type: "string" },
-        source: { $ref: "#/$defs/SourcePos" },
-        live: { description: "The live domains, which stay.", type: "array", items: { $ref: "#/$defs/Domain" } },
-        outside: { $ref: "#/$defs/OutsideChange" }
-      }
-    },
-    NotManagedHere: {
-      description: "A pruning candidate left alone: its live marker does not name this plan's owner.",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "owner"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        owner: {
-          description: "The owner its live ownership marker names; null when it carries no marker.",
-          type: ["string", "null"]
-        },
-        removedBy: { $ref: "#/$defs/RemovalCommit" }
-      }
-    },
-    ScopeFingerprint: {
-      description: "One covered scope and the hash of its live autojoin state at plan time.",
-      type: "object",
-      additionalProperties: false,
-      required: ["key", "fingerprint"],
-      properties: {
-        key: { $ref: "#/$defs/ScopeKey" },
-        fingerprint: {
-          description: `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`,
-          type: "string",
-          pattern: "^(?:[0-9a-f]{16,}|no autojoin)$"
-        }
-      }
-    }
-  }
-};
-
-// src/plan/checks.ts
-function consistencyProblem(plan, file) {
-  const covered = new Set(plan.scopes.map((scope) => scope.key));
-  const index = plan.changes.findIndex((change) => !covered.has(change.key));
-  if (index >= 0) return `${file} is not a valid plan: /changes/${index} (${plan.changes[index]?.key}) has no fingerprint in /scopes`;
-  const inconsistency = planInconsistency(plan);
-  return inconsistency ? `${file} is not a valid plan: ${inconsistency}; nothing was applied` : null;
-}
-function planInconsistency(plan) {
-  const fingerprints = scopeProblem(plan);
-  if (fingerprints) return fingerprints;
-  const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? "", seen) ?? ownershipProblem(change, plan.owner);
-    if (problem) return `/changes/${index} (${change.key}): ${problem}`;
-    seen.add(change.key);
-  }
-  const notManaged2 = notManagedProblem(plan, covered) ?? driftProblem(plan, covered);
-  if (notManaged2) return notManaged2;
-  const summary3 = summarize(plan);
-  const wrong = Object.keys(summary3).find((name) => summary3[name] !== plan.summary[name]);
-  return wrong ? `/summary/${wrong} is ${plan.summary[wrong]}, but the changes count ${summary3[wrong]}` : null;
-}
-function scopeProblem(plan) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, { key }] of plan.scopes.entries()) {
-    if (seen.has(key)) return `/scopes/${index}: ${key} appears twice`;
-    seen.add(key);
-    const ref = splitScopeKey(key);
-    const problem = schemaProblem("policy", { scope: ref.scope, scopeType: ref.scopeType, componentId: "x", domains: [] });
-    if (problem) return `/scopes/${index} (${key}): ${problem}`;
-  }
-  return null;
-}
-function changeProblem(change, fingerprint2, seen) {
-  if (seen.has(change.key)) return "a second change of the same scope";
-  if (change.key !== scopeKey(change)) return `key does not match scopeType/scope (${scopeKey(change)})`;
-  const policy = {
-    scope: change.scope,
-    scopeType: change.scopeType,
-    componentId: change.componentId,
-    domains: change.after,
-    ...change.scopeName === void 0 ? {} : { scopeName: change.scopeName },
-    ...change.metadata === void 0 ? {} : { metadata: change.metadata }
-  };
-  const fields = schemaProblem("policy", policy);
-  if (fields) return fields;
-  return listProblem(change) ?? kindProblem(change, fingerprint2) ?? derivedProblem(change) ?? fieldProblem(change);
-}
-function fieldProblem(change) {
-  for (const field of change.fieldChanges ?? []) {
-    if (field.field === "owner") continue;
-    const sent = canonicalJson(change[field.field] ?? null);
-    if (canonicalJson(field.after) !== sent) return `fieldChanges shows ${field.field} ${canonicalJson(field.after)}, but apply sends ${sent}`;
-  }
-  return null;
-}
-function ownershipProblem(change, owner) {
-  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
-  if (shown.length > 1) return "fieldChanges shows owner twice";
-  const after = shown[0]?.after;
-  if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
-  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
-  if (change.keptMetadata !== void 0 && change.metadata !== void 0) return "keptMetadata is only for a change whose file has no metadata";
-  const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
-  return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
-}
-function driftProblem(plan, covered) {
-  const seen = /* @__PURE__ */ new Set();
-  const changed = new Set(plan.changes.map((change) => change.key));
-  for (const [index, entry] of plan.drift.entries()) {
-    if (seen.has(entry.key) || changed.has(entry.key) || !covered.has(entry.key)) return `/drift/${index} (${entry.key}): a kept scope must be covered once and not changed`;
-    seen.add(entry.key);
-  }
-  return null;
-}
-function notManagedProblem(plan, covered) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const [index, entry] of plan.notManagedHere.entries()) {
-    if (seen.has(entry.key) || covered.has(entry.key)) return `/notManagedHere/${index} (${entry.key}): the scope appears twice in the plan`;
-    if (entry.owner === plan.owner) return `/notManagedHere/${index} (${entry.key}): its owner is the plan's own, so pruning would clear it`;
-    seen.add(entry.key);
-  }
-  return null;
-}
-function listProblem(change) {
-  for (const side of ["before", "after"]) {
-    if (!sameList(change[side], comparableDomains(change[side]))) return `${side} is not a normalized, sorted list of domains`;
-  }
-  for (const domain of change.after) {
-    const error4 = checkDomain(domain).find((finding) => finding.severity === "error");
-    if (error4) return `after: ${error4.message}`;
-  }
-  return null;
-}
-function kindProblem(change, fingerprint2) {
-  const expected = change.after.length === 0 ? "clear" : fingerprint2 === NO_AUTOJOIN ? "create" : "update";
-  if (change.kind !== expected) return `kind is ${change.kind}, but before/after and the fingerprint make it ${expected}`;
-  if (change.reason === "pruned" && change.explicitEmpty === true) return "a pruned scope cannot say domains: [] (explicitEmpty)";
-  return null;
-}
-function derivedProblem(change) {
-  const { added, removed, unchanged } = domainDelta(change);
-  if (!sameList(change.added, added)) return `added does not match before/after (expected [${added.join(", ")}])`;
-  if (!sameList(change.removed, removed)) return `removed does not match before/after (expected [${removed.join(", ")}])`;
-  if (change.unchanged !== unchanged) return `unchanged is ${change.unchanged}, but before/after make it ${unchanged}`;
-  const unexplained = (change.removalReasons ?? []).find(({ domain }) => !removed.includes(domain));
-  if (unexplained) return `removalReasons names ${unexplained.domain}, which is not removed`;
-  return null;
-}
-
-// src/plan/saved.ts
-import { createHash as createHash4 } from "node:crypto";
-var PlanFileError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "PlanFileError";
-  }
-};
-var validatePlan;
-function planValidator() {
-  validatePlan ??= createSchemaValidator({ allErrors: false }).compile(plan_schema_default);
-  return validatePlan;
-}
-function parsePlanSchema(text, file = "plan file") {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error4) {
-    throw new PlanFileError(`${file} is not JSON: ${error4.message}`);
-  }
-  const version = isPlainObject(value) ? value.formatVersion : void 0;
-  if (version !== PLAN_FORMAT_VERSION) {
-    throw new PlanFileError(
-      `${file} has formatVersion ${version === void 0 ? "missing" : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`
-    );
-  }
-  const validate = planValidator();
-  if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError2(validate.errors?.[0])}`);
-  return value;
-}
-function planDigest(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
-}
-function describeError2(error4) {
-  if (!error4) return "does not match schemas/plan.schema.json";
-  const where2 = error4.instancePath === "" ? "the top level" : error4.instancePath;
-  const extra = error4.keyword === "additionalProperties" ? ` (${String(error4.params.additionalProperty)})` : "";
-  const allowed = error4.keyword === "enum" ? ` (${error4.params.allowedValues.join(", ")})` : "";
-  return `invalid at ${where2}: ${error4.message ?? "does not match the schema"}${extra}${allowed}`;
-}
-
-// src/plan/redacted.ts
-function markRedacted(plan, holdsSecret2) {
-  const { redacted: _previous, ...rest } = plan;
-  const keys = /* @__PURE__ */ new Set();
-  for (const change of plan.changes) if (holdsSecret2(JSON.stringify(change))) keys.add(change.key);
-  for (const scope of plan.scopes) if (holdsSecret2(JSON.stringify(scope))) keys.add(scope.key);
-  if (keys.size === 0 && !holdsSecret2(JSON.stringify({ ...rest, changes: [], scopes: [] }))) return rest;
-  return { ...rest, redacted: [...keys].sort() };
-}
-function refuseRedactedPlan(plan) {
-  if (plan.redacted === void 0) return;
-  const where2 = plan.redacted.length > 0 ? ` (in ${plan.redacted.slice(0, 5).join(", ")}${plan.redacted.length > 5 ? ", \u2026" : ""})` : "";
-  throw new PlanFileError(
-    `the saved plan shows *** where the service showed a secret of this run${where2}: it is not a faithful record of the live state, so it is not applied; nothing was written. Take the secret out of the service (apply from the policy files sets the scope's name and metadata to the file's), then make a new plan`
-  );
-}
-
-// src/plan/merge.ts
-var MergeError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "MergeError";
-  }
-};
-var PART_FIELDS = /* @__PURE__ */ new Set(["shard", "createdAt", "changes", "scopes", "notManagedHere", "drift", "redacted", "notes", "declaredOutside"]);
-function mergePlanParts(parts) {
-  if (parts.length === 0) throw new MergeError("merge-plans needs the shard plans to merge (plan --shard K/N --out FILE)");
-  const shards = parts.map(shardOfPart);
-  const total = checkCover(parts, shards);
-  checkOneContext(parts);
-  checkScopesInShards(parts, shards);
-  const first = parts.reduce((earliest, part) => part.plan.createdAt < earliest.plan.createdAt ? part : earliest);
-  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, ...context } = first.plan;
-  const merged = {
-    ...context,
-    changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
-    scopes: parts.flatMap(({ plan }) => plan.scopes).sort(byKey),
-    notManagedHere: parts.flatMap(({ plan }) => plan.notManagedHere).sort(byKey),
-    drift: parts.flatMap(({ plan }) => plan.drift).sort(byKey),
-    shards: total
-  };
-  const redacted = parts.flatMap(({ plan }) => plan.redacted ?? []).sort(compareScopeKeys);
-  if (redacted.length > 0) merged.redacted = redacted;
-  const notes = [...new Set(parts.flatMap(({ plan }) => plan.notes ?? []))];
-  if (notes.length > 0) merged.notes = notes;
-  const outside = new Map(parts.flatMap(({ plan }) => plan.declaredOutside ?? []).map((entry) => [entry.key, entry]));
-  if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
-  return merged;
-}
-function partOfPlan(plan, shard) {
-  if (plan.shard !== void 0) throw new MergeError(`the plan is shard ${plan.shard} alone: merge the parts first (merge-plans PART\u2026 --out FILE), then apply the merged plan with --shard`);
-  if (plan.shards !== void 0 && plan.shards !== shard.total) {
-    throw new MergeError(`the plan was merged from ${plan.shards} shards; --shard ${formatShard(shard)} splits it into ${shard.total}: use --shard K/${plan.shards}`);
-  }
-  const keep2 = (item) => inShard(item.key, shard);
-  return {
-    ...plan,
-    changes: plan.changes.filter(keep2),
-    scopes: plan.scopes.filter(keep2),
-    notManagedHere: plan.notManagedHere.filter(keep2),
-    drift: plan.drift.filter(keep2)
-  };
-}
-function savedPlanPart(plan, file, shard) {
-  refusePartAlone(plan, file);
-  return shard === void 0 ? plan : partOfPlan(plan, parseShard(shard));
-}
-function refusePartAlone(plan, file) {
-  if (plan.shard === void 0) return;
-  throw new MergeError(`${file} is shard ${plan.shard} alone, never applied on its own (its safety limits would hold per shard): merge the parts with merge-plans, then apply the merged plan with --shard`);
-}
-function shardOfPart({ file, plan }) {
-  if (plan.shard === void 0) throw new MergeError(`${file} is not a shard plan (made without --shard${plan.shards === void 0 ? "" : `; it was merged from ${plan.shards} shards already`})`);
-  return parseShard(plan.shard);
-}
-function checkCover(parts, shards) {
-  const total = shards[0]?.total ?? 0;
-  const other = shards.findIndex((shard) => shard.total !== total);
-  if (other >= 0) throw new MergeError(`${parts[other]?.file} is shard ${formatShard(shards[other])}, ${parts[0]?.file} is one of ${total}: every part must be one of the same N`);
-  const seen = /* @__PURE__ */ new Map();
-  shards.forEach((shard, index) => {
-    const file = parts[index]?.file ?? "";
-    const earlier = seen.get(shard.index);
-    if (earlier !== void 0) throw new MergeError(`${earlier} and ${file} are both shard ${formatShard(shard)}`);
-    seen.set(shard.index, file);
-  });
-  const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0) throw new MergeError(`shard ${missing.map((index) => `${index}/${total}`).join(", ")} missing: a merged plan needs every shard 1..${total}`);
-  return total;
-}
-function checkOneContext(parts) {
-  const [first, ...rest] = parts;
-  if (!first) return;
-  const reference = contextOf(first.plan);
-  for (const part of rest) {
-    const context = contextOf(part.plan);
-    const differs = [.../* @__PURE__ */ new Set([...Object.keys(reference), ...Object.keys(context)])].sort().filter((field) => reference[field] !== context[field]);
-    if (differs.length > 0) {
-      throw new MergeError(`${part.file} and ${first.file} were made in different contexts (${differs.join(", ")} differ): merge only the parts of one plan run`);
-    }
-  }
-}
-function contextOf(plan) {
-  return Object.fromEntries(
-    Object.entries(plan).filter(([field]) => !PART_FIELDS.has(field)).map(([field, value]) => [field, canonicalJson(value)])
-  );
-}
-function checkScopesInShards(parts, shards) {
-  parts.forEach(({ file, plan }, index) => {
-    const shard = shards[index];
-    const keys = [...plan.scopes, ...plan.changes, ...plan.notManagedHere, ...plan.drift].map((item) => item.key);
-    const stray = keys.find((key) => !inShard(key, shard));
-    if (stray !== void 0) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
-  });
-}
-function byKey(a, b) {
-  return compareScopeKeys(a.key, b.key);
-}
-
-// src/plan/owner-lookalike.ts
-function ownerLookalikeNote(other, own) {
-  if (other === own) return "";
-  if (own !== void 0 && skeleton(other) === skeleton(own)) return `; a look-alike of this repository's owner ${JSON.stringify(own)}, not it`;
-  const problem = identifierProblem(other);
-  return problem === null ? "" : `; the owner ${problem}`;
-}
-
-// src/reconcile/ownership.ts
-var OwnedElsewhereError = class extends Error {
-  constructor(scopes, owner) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
-    const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
-    super(
-      `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + "or set `owner` in autojoin-sync.yaml if this repository is that owner."
-    );
-    this.scopes = scopes;
-    this.hints = [override];
-    this.name = "OwnedElsewhereError";
-  }
-  scopes;
-  /** The setting that takes the scopes over, with the first of them (src/hint.ts). */
-  hints;
-};
-var UnknownOwnerError = class extends Error {
-  constructor(scopes) {
-    const named = firstItems(scopes.map(String), 10, (hidden) => `, and ${hidden} more`);
-    const override = hint("takeOwnership", scopes.slice(0, 3));
-    super(
-      `${named}: the service's answer carries no metadata field, while other scopes of this run show theirs, ` + worded`so its owner cannot be read (its marker may be hidden, not absent); nothing was written. To write it anyway, run again with ${override}.`
-    );
-    this.scopes = scopes;
-    this.hints = [override];
-    this.name = "UnknownOwnerError";
-  }
-  scopes;
-  hints;
-};
-function refuseUnknownOwner(unknown, takeOwnership = /* @__PURE__ */ new Set()) {
-  const refused = unknown.filter((key) => !takeOwnership.has(key));
-  if (refused.length > 0) throw new UnknownOwnerError(refused);
-}
-function parseTakeOwnership(values) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const item of values.flatMap((value) => value.split(/[,\n]/))) {
-    const text = item.trim();
-    if (text === "") continue;
-    if (!/^[^/]+\/.+$/.test(text)) throw new Error(worded`${hint("takeOwnership", JSON.stringify(text))}: expected TYPE/ID, e.g. team/acme-eng`);
-    keys.add(scopeKey(parseScopeKey(text)));
-  }
-  return keys;
-}
-function shownOwner(change) {
-  return change.fieldChanges?.find((field) => field.field === "owner");
-}
-function ownershipConflicts(plan, takeOwnership = /* @__PURE__ */ new Set()) {
-  const conflicts = [];
-  for (const change of plan.changes) {
-    const before = shownOwner(change)?.before;
-    if (typeof before === "string" && before !== plan.owner && !takeOwnership.has(change.key)) conflicts.push({ key: change.key, owner: before });
-  }
-  return conflicts;
-}
-function refuseOwnedElsewhere(plan, takeOwnership) {
-  const conflicts = ownershipConflicts(plan, takeOwnership);
-  if (conflicts.length > 0) throw new OwnedElsewhereError(conflicts, plan.owner);
-}
-function checkPlanOwner(planOwner, owner) {
-  if (owner === void 0 || planOwner === owner) return;
-  throw new PlanFileError(`the saved plan marks scopes with owner "${planOwner}", but this repository's owner is "${owner}" (autojoin-sync.yaml); nothing was written`);
-}
-function ownershipLiveProblem(change, now, owner) {
-  const expected = now ? ownerChange(now, owner) : null;
-  const shown = shownOwner(change) ?? null;
-  if (canonicalJson(expected) !== canonicalJson(shown)) {
-    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
-  }
-  const kept = keptMetadataOf(now, change.metadata);
-  if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
-  return null;
-}
-function liveFieldValue(now, field) {
-  if (field === "owner") return (liveMarker(now) ?? deactivatedMarker(now))?.owner ?? null;
-  if (field === "metadata") return withoutMarker(now?.metadata) ?? null;
-  if (field === "componentId") return now?.componentId ?? null;
-  return now?.scopeName ?? null;
-}
-
-// src/render/describe.ts
-import { domainToUnicode as domainToUnicode3 } from "node:url";
-var KIND_SIGN = { create: "+", update: "~", clear: "-" };
-function showDomain(domain) {
-  if (!/(^|\.)xn--/u.test(domain)) return escapeControls(domain);
-  const unicode = domainToUnicode3(domain);
-  return unicode === "" || unicode === domain ? escapeControls(domain) : `${escapeControls(domain)} (${escapeControls(unicode)})`;
-}
-function changeDetail(change, delta = domainDelta(change)) {
-  const pruned = change.reason === "pruned" ? " (policy file deleted)" : change.reason === "replaced" ? " (--replace: written again as the file says)" : "";
-  const { added, removed, unchanged } = delta;
-  switch (change.kind) {
-    case "create":
-      return `create: +${added.length}${pruned}`;
-    case "update":
-      if (onlyMarksOwner(change)) return "update: owner only (marks the scope as managed here; nothing else changes)";
-      return `update: +${added.length} -${removed.length}, ${unchanged} unchanged${fieldsChanged(change)}${pruned}`;
-    case "clear":
-      return `clear (deactivates autojoin${joinedThrough(change)}): -${removed.length}${pruned}`;
-  }
-}
-function fieldsChanged(change) {
-  const fields = (change.fieldChanges ?? []).map((field) => field.field);
-  if (fields.length === 0) return "";
-  const listed = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`;
-  return `; ${listed} ${fields.length === 1 ? "changes" : "change"}`;
-}
-function onlyMarksOwner(change) {
-  const fields = change.fieldChanges ?? [];
-  const [only] = fields;
-  if (change.kind !== "update" || change.origin !== void 0 || fields.length !== 1 || only?.field !== "owner" || only.before !== null) return false;
-  const { added, removed } = domainDelta(change);
-  return added.length === 0 && removed.length === 0;
-}
-var MAX_VALUE_CHARS = 200;
-function fieldLines(change) {
-  return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
-}
-function ownerLine(field) {
-  if (field.before === null) return `owner: none \u2192 ${shownValue(field.after)} (marks the scope as managed here)`;
-  return `owner: ${shownValue(field.before)} \u2192 ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;
-}
-function notManagedLine(plan) {
-  const count2 = plan.notManagedHere.length;
-  if (count2 === 0) return null;
-  return `${plural(count2, "scope")} no policy file declares ${count2 === 1 ? "is" : "are"} not managed here (another owner's ownership marker, or none): not cleared; --take-ownership TYPE/ID clears one.`;
-}
-function notManagedEntry(entry, own) {
-  const owner = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
-  const removal = removalLine(entry);
-  return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
-}
-function ownerOnlyLine(plan) {
-  const count2 = plan.changes.filter(onlyMarksOwner).length;
-  if (count2 === 0) return null;
-  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
-}
-function sentFieldLines(change) {
-  if (change.kind === "clear") return [];
-  const changed = new Set((change.fieldChanges ?? []).map((field) => field.field));
-  const candidates = change.kind === "create" ? ["scopeName", "metadata"] : ["metadata"];
-  const fields = candidates.filter((field) => change[field] !== void 0 && !changed.has(field));
-  return fields.map((field) => `${field}: ${shownValue(change[field])}${change.kind === "create" ? "" : " (unchanged)"}`);
-}
-function shownValue(value) {
-  const text = escapeControls(redactText(value === void 0 ? "null" : JSON.stringify(value)));
-  return cutText(text, MAX_VALUE_CHARS);
-}
-function joinedThrough(change) {
-  const accepts = change.autojoin?.acceptsCount ?? 0;
-  return accepts > 0 ? `; ${accepts} ${accepts === 1 ? "person" : "people"} joined through it` : "";
-}
-function domainLines(change, context, delta = domainDelta(change)) {
-  const removed = new Set(delta.removed);
-  const added = new Set(delta.added);
-  const lines2 = [];
-  for (const domain of /* @__PURE__ */ new Set([...change.before, ...change.after])) {
-    if (removed.has(domain)) lines2.push({ sign: "-", domain });
-    else if (added.has(domain)) lines2.push({ sign: "+", domain });
-    else if (context) lines2.push({ sign: " ", domain });
-  }
-  const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
-  const shown = (line) => {
-    const reason = line.sign === "-" ? why.get(line.domain) : void 0;
-    return reason === void 0 ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
-  };
-  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
-}
-function summaryLine(summary3) {
-  return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
-}
-function noChangesLine(scopeCount) {
-  return scopeCount === 1 ? "No changes. 1 scope matches its policy file." : `No changes. ${scopeCount} scopes match their policy files.`;
-}
-function targetLine(plan) {
-  return plan.target === EMBEDDED_TARGET ? "Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one." : null;
-}
-var SUBJECT_CHARS = 100;
-function removalLine(change) {
-  const by = change.removedBy;
-  if (!by) return null;
-  const clean = escapeControls(redactText(by.subject).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim());
-  const subject = cutText(clean, SUBJECT_CHARS);
-  return `removed by ${by.commit} (${by.date.slice(0, 10)}) "${subject}"`;
-}
-var ORIGIN_LABEL = {
-  drift: "drift: changed outside this repository",
-  conflict: "conflict: changed here and outside this repository"
-};
-var LOST = {
-  marker: "marker removed outside this repository",
-  // The service keeps nothing of a scope whose write never landed (a refused or targeted apply): say so too.
-  invitation: "autojoin invitation revoked or deleted outside this repository (or a write from here never landed)"
-};
-function outsideLine(outside) {
-  const domains = [...outside.added.map((domain) => `+${showDomain(domain)}`), ...outside.removed.map((domain) => `-${showDomain(domain)}`)];
-  const fields = outside.fields.map((field) => `${field.field} ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
-  const modified = outside.modifiedAt ? [`modified ${escapeControls(outside.modifiedAt)}`] : [];
-  const lost = outside.lost ? [LOST[outside.lost]] : [];
-  return `outside: ${[...lost, domains.join(" "), ...fields, ...modified].filter((part) => part !== "").join("; ")}`;
-}
-function driftAction(change) {
-  return change.origin === "drift" ? "apply restores the files' state (drift: revert)" : "apply writes the files' change";
-}
-function keptEntry(report) {
-  const where2 = report.source ? ` into ${escapeControls(`${report.source.file}:${report.source.line}`)}` : "";
-  return `${escapeControls(report.key)}: ${report.origin === "conflict" ? "conflict, " : ""}kept as it is live (drift: keep); ${outsideLine(report.outside)}; \`autojoin-sync adopt\` writes it${where2}`;
-}
-function driftSummaryLine(plan) {
-  const moved = plan.changes.filter((change) => change.origin !== void 0);
-  const total = moved.length + plan.drift.length;
-  if (total === 0) return null;
-  const conflicts = [...moved, ...plan.drift].filter((entry) => entry.origin === "conflict").length;
-  const kept = plan.drift.length > 0 ? `; ${plan.drift.length} kept as ${plan.drift.length === 1 ? "it is" : "they are"} live` : "";
-  return `${plural(total, "scope")}${conflicts > 0 ? ` (${plural(conflicts, "conflict")})` : ""}${kept}, measured from the state this repository last applied; \`autojoin-sync adopt\` writes the live state into the policy files.`;
-}
-
-// src/render/view.ts
-function changeView(change, context) {
-  const origin = change.origin && change.outside ? { label: ORIGIN_LABEL[change.origin], action: driftAction(change), outside: outsideLine(change.outside) } : null;
-  const delta = domainDelta(change);
-  return {
-    sign: KIND_SIGN[change.kind],
-    delta,
-    detail: changeDetail(change, delta),
-    origin,
-    removal: removalLine(change),
-    domains: domainLines(change, context, delta),
-    fields: fieldLines(change),
-    sent: sentFieldLines(change)
-  };
-}
-function planView(plan) {
-  const summary3 = plan.changes.length > 0 ? summarize(plan) : null;
-  const headline = driftSummaryLine(plan);
-  return {
-    target: targetLine(plan),
-    summary: summary3,
-    counts: summary3 === null ? noChangesLine(plan.scopes.length) : summaryLine(summary3),
-    ownership: [ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
-    notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
-    drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) }
-  };
-}
-
-// src/render/declared-outside.ts
-function declaredOutsideEntry(entry) {
-  return `${escapeControls(entry.key)}: declared outside the paths in ${escapeControls(entry.file)}:${entry.line}; not pruned`;
-}
-function declaredOutsideLines(plan, limit) {
-  const all = plan.declaredOutside ?? [];
-  if (all.length === 0) return [];
-  const shown = all.slice(0, limit ?? all.length);
-  const headline = `${plural(all.length, "scope")} no policy file under the paths declares ${all.length === 1 ? "is" : "are"} declared by a file outside them: not pruned.`;
-  const more = all.length - shown.length;
-  return [headline, ...shown.map(declaredOutsideEntry), ...more > 0 ? [`\u2026and ${more} more (--verbose lists them all)`] : []];
-}
-
-// src/render/bounded.ts
-var PARAGRAPH = "\n\n";
-function joinBounded(input) {
-  const separator = input.blockSeparator ?? PARAGRAPH;
-  const full = assemble(input, input.blocks, void 0);
-  if (full.length <= input.maxChars) return full;
-  let budget = input.maxChars - assemble(input, [], input.omittedNote(input.blocks.length)).length;
-  const kept = /* @__PURE__ */ new Set();
-  for (const index of input.preference) {
-    const cost = (input.blocks[index] ?? "").length + separator.length;
-    if (cost > budget) continue;
-    kept.add(index);
-    budget -= cost;
-  }
-  const shown = input.blocks.filter((_, index) => kept.has(index));
-  const text = assemble(input, shown, input.omittedNote(input.blocks.length - shown.length));
-  return text.length <= input.maxChars ? text : cutText(text, input.maxChars);
-}
-function assemble(input, blocks, note) {
-  const separator = input.blockSeparator ?? PARAGRAPH;
-  let text = input.head + blocks.map((block) => separator + block).join("");
-  if (note !== void 0) text += PARAGRAPH + note;
-  if (input.footer) text += PARAGRAPH + input.footer;
-  return `${text}
-`;
-}
-
-// src/render/markdown.ts
-var COMMENT_MAX_CHARS = 6e4;
-function renderMarkdown(plan, options = {}) {
-  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const view = planView(plan);
-  const blocks = planBlocks(plan, view);
-  return joinBounded({
-    head: renderHead(plan, view, options.title ?? "autojoin-sync plan"),
-    blocks: blocks.map((block) => block.text),
-    preference: preferred(blocks),
-    footer: options.footer,
-    maxChars,
-    omittedNote: (omitted) => `_${plural(omitted, "changed scope")} omitted here to stay under ${maxChars} characters; see the job summary or the full plan (\`autojoin-sync plan --format json\`)._`
-  });
-}
-function planBlocks(plan, view) {
-  const ofChange = (change) => {
-    const shown = changeView(change, true);
-    return { text: renderDetails(change, shown), rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
-  };
-  const notManaged2 = renderNotManaged(plan, view);
-  const driftHead = renderDriftHead(view);
-  return [
-    ...plan.changes.filter((change) => change.origin === void 0).map(ofChange),
-    ...notManaged2 === null ? [] : [{ text: notManaged2, rank: 0.5, size: 0 }],
-    ...declaredOutsideBlock(plan),
-    ...driftHead === null ? [] : [{ text: driftHead, rank: 0, size: Number.MAX_SAFE_INTEGER }],
-    ...plan.changes.filter((change) => change.origin !== void 0).map(ofChange)
-  ];
-}
-function renderHead(plan, view, title) {
-  const shard = plan.shard ? ` Shard ${plan.shard}.` : "";
-  const heading = `### ${title}
-
-${view.target === null ? "" : `:warning: ${escapeMarkdown(view.target)}
-
-`}`;
-  const notes = view.ownership.map((line) => `
-
-${escapeMarkdown(line)}`).join("");
-  if (view.summary === null) return `${heading}${view.counts}${shard}${notes}`;
-  return `${heading}**${view.counts}** Domains: +${view.summary.domainsAdded} -${view.summary.domainsRemoved}.${shard}${notes}`;
-}
-function renderDriftHead(view) {
-  if (view.drift === null) return null;
-  const kept = view.drift.kept.map((entry) => `- ${escapeMarkdown(entry)}`);
-  return `#### Changed outside this repository
-
-${escapeMarkdown(view.drift.headline)}${kept.length > 0 ? `
-
-${kept.join("\n")}` : ""}`;
-}
-var NOT_MANAGED_SHOWN = 50;
-function renderNotManaged(plan, view) {
-  if (plan.notManagedHere.length === 0) return null;
-  const shown = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
-  const more = plan.notManagedHere.length - shown.length;
-  const rest = more > 0 ? `
-- \u2026and ${more} more (the plan JSON lists them all)` : "";
-  return `<details open><summary>Not managed here: ${plan.notManagedHere.length} (not cleared)</summary>
-
-${shown.join("\n")}${rest}
-
-</details>`;
-}
-function declaredOutsideBlock(plan) {
-  const [headline, ...entries] = declaredOutsideLines(plan, NOT_MANAGED_SHOWN);
-  if (headline === void 0) return [];
-  const list = entries.map((entry) => `- ${escapeMarkdown(entry)}`).join("\n");
-  return [{ text: `<details open><summary>${escapeMarkdown(headline)}</summary>
-
-${list}
-
-</details>`, rank: 0.5, size: 0 }];
-}
-function renderDetails(change, view) {
-  const body = view.domains.map(({ sign, domain }) => `${sign} ${domain}`).join("\n");
-  const fence = fenceFor(body);
-  const name = change.scopeName ? ` (${escapeMarkdown(change.scopeName)})` : "";
-  const open3 = change.kind === "clear" ? " open" : "";
-  const summary3 = `<code>${view.sign}</code> <b>${escapeMarkdown(change.key)}</b>${name} \u2014 ${view.detail}`;
-  return `<details${open3}><summary>${summary3}</summary>
-
-${originLines(view)}${sourceLine(change, view)}${fieldList(change, view)}${fence}diff
-${body}
-${fence}
-
-</details>`;
-}
-function originLines(view) {
-  if (view.origin === null) return "";
-  return `**${escapeMarkdown(view.origin.label)}**; ${escapeMarkdown(view.origin.action)}.
-
-${escapeMarkdown(view.origin.outside)}
-
-`;
-}
-function unsafeMarkdown(messages) {
-  if (messages.length === 0) return "";
-  const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
-  return `> [!CAUTION]
-> **apply would refuse this plan** (exit code 3):
-${items}
-
-`;
-}
-function fieldList(change, view) {
-  const sent = view.sent.map((line) => change.kind === "create" ? `sent: ${line}` : line);
-  const lines2 = [...view.fields, ...sent];
-  return lines2.length === 0 ? "" : `${lines2.map((line) => `- ${escapeMarkdown(line)}`).join("\n")}
-
-`;
-}
-function sourceLine(change, view) {
-  if (!change.source) return "";
-  const where2 = escapeMarkdown(`${change.source.file}:${change.source.line}`);
-  if (change.reason !== "pruned") return `Declared in ${where2}.
-
-`;
-  const removal = view.removal;
-  if (removal === null) return `Policy file deleted (it was ${where2} at the --prune-from revision).
-
-`;
-  return `No policy file declares this scope any more (it was ${where2}); ${escapeMarkdown(removal)}.
-
-`;
-}
-var CUT_RANK = { clear: 0, update: 1, create: 2 };
-function preferred(blocks) {
-  const ranked = blocks.map((block, index) => ({ ...block, index }));
-  ranked.sort((a, b) => a.rank - b.rank || b.size - a.size || a.index - b.index);
-  return ranked.map((block) => block.index);
-}
-
-// src/render/apply-report.ts
-function applySummaryLine(report) {
-  return `Applied ${report.applied.length}, failed ${report.failed.length}, skipped ${report.skipped.length}.`;
-}
-function renderApplyReportMarkdown(report, options = {}) {
-  const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const rows = [
-    ...report.failed.map((f) => row(f.key, f.kind, `\u274C failed: ${escapeMarkdown(f.reason)}`)),
-    ...report.skipped.map((s) => row(s.key, "", `\u23ED\uFE0F skipped: ${escapeMarkdown(s.reason)}`)),
-    ...report.applied.map((a) => row(a.key, a.kind, `\u2705 applied (${plural(a.domains.length, "domain")})`))
-  ];
-  const summary3 = `### ${options.title ?? "autojoin-sync apply"}
-
-**${applySummaryLine(report)}**`;
-  if (rows.length === 0) return `${summary3}
-`;
-  return joinBounded({
-    head: `${summary3}
-
-| scope | change | result |
-|---|---|---|`,
-    blocks: rows,
-    preference: rows.map((_, index) => index),
-    blockSeparator: "\n",
-    maxChars,
-    omittedNote: (omitted) => `_${plural(omitted, "more row")} omitted to stay under ${maxChars} characters._`
-  });
-}
-function row(key, kind, result2) {
-  return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
 }
 
 // src/action/refusal.ts
@@ -68915,10 +70433,10 @@ function refusalPrefix(error4) {
 
 // src/action/findings.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
-import { join as join3, resolve as resolve2 } from "node:path";
+import { join as join5, resolve as resolve4 } from "node:path";
 
 // src/render/sarif.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 
 // src/render/sarif-rules.ts
 var CHECK_DESCRIPTIONS = {
@@ -69051,7 +70569,7 @@ function result(diagnostic, rule, ruleIndex, seen) {
   const key = `${rule.id}\0${uri}\0${diagnostic.message}`;
   const occurrence = (seen.get(key) ?? 0) + 1;
   seen.set(key, occurrence);
-  const fingerprint2 = createHash5("sha256").update(key).digest("hex").slice(0, 32);
+  const fingerprint2 = createHash6("sha256").update(key).digest("hex").slice(0, 32);
   return {
     ruleId: rule.id,
     ruleIndex,
@@ -69083,847 +70601,22 @@ function planFacts(plan) {
   return { driftCount, counts: summarize(plan) };
 }
 async function writeSarifFile(diagnostics, where2, context) {
-  const dir = join3(context.runnerTemp, "autojoin-sync");
+  const dir = join5(context.runnerTemp, "autojoin-sync");
   await mkdir3(dir, { recursive: true });
-  const file = join3(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.sarif`);
-  const named = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve2(where2.base, d.file)) }));
+  const file = join5(dir, `validate-${context.stepId.replace(/[^A-Za-z0-9_.-]/g, "_")}.sarif`);
+  const named = diagnostics.map((d) => ({ ...d, file: relativePosix(context.workspace, resolve4(where2.base, d.file)) }));
   await writeOutputFile(file, renderSarif(named, { version: VERSION }));
   return file;
 }
 
-// src/service/autojoin-rule.ts
-function isActiveAutojoin(invitation) {
-  return invitation.invitationType === "autojoin" && invitation.deactivated !== true;
-}
-function activeAutojoinOf(state) {
-  const invitation = state.invitation ?? null;
-  return invitation !== null && invitation.deactivated !== true ? invitation : null;
-}
-function withDeactivatedMetadata(live, state) {
-  const invitation = state.invitation ?? null;
-  if (live.autojoin !== null || invitation?.deactivated !== true) return live;
-  const metadata = invitation.metadata ?? null;
-  return metadata === null ? live : { ...live, deactivatedMetadata: metadata };
-}
-function showsActiveAutojoin(state) {
-  return activeAutojoinOf(state) !== null && state.autojoinDomains.length > 0;
-}
-function scopeNameOf(invitation, ref) {
-  if (!Array.isArray(invitation.groups)) return void 0;
-  const group = invitation.groups.find((item) => groupScope(item) === ref.scope);
-  return typeof group?.name === "string" ? group.name : null;
-}
-function componentIdOf(invitation) {
-  for (const value of [invitation.componentId, invitation.widgetId]) if (typeof value === "string" && value !== "") return value;
-  return void 0;
-}
-function groupScope(group) {
-  return typeof group.groupId === "string" ? group.groupId : group.id;
-}
-function findActiveAutojoin(invitations) {
-  let found = null;
-  for (const invitation of invitations) {
-    if (!isActiveAutojoin(invitation)) continue;
-    if (found === null || modifiedTime(invitation) > modifiedTime(found)) found = invitation;
-  }
-  return found;
-}
-function modifiedTime(invitation) {
-  const time = Date.parse(invitation.modifiedAt ?? "");
-  return Number.isNaN(time) ? -Infinity : time;
-}
-function domainsFromTargets(invitation) {
-  const values = (invitation.target ?? []).filter((target) => target.type.toLowerCase() === "domain").map((target) => target.value);
-  return comparableDomains(values);
-}
-function domainsFromAutojoinState(state) {
-  return comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-}
-
-// src/concurrency.ts
-async function* mapBounded(source, width, work, signal) {
-  const items = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-  const abort = new AbortController();
-  const stop = () => abort.abort();
-  signal?.addEventListener("abort", stop, { once: true });
-  const limit = typeof width === "number" ? () => width : width;
-  const events = wakingQueue();
-  const running = /* @__PURE__ */ new Set();
-  let pulling;
-  let exhausted = false;
-  const startWork = (item) => {
-    const task = work(item, abort.signal).then(
-      (result2) => {
-        running.delete(task);
-        events.push({ item, result: result2 });
-      },
-      (error4) => {
-        running.delete(task);
-        events.push({ failed: error4 });
-      }
-    );
-    running.add(task);
-  };
-  try {
-    for (; ; ) {
-      if (!pulling && !exhausted && !abort.signal.aborted && running.size < Math.max(1, Math.floor(limit(running.size)) || 1)) {
-        pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error4) => events.push({ pullFailed: error4 }));
-      }
-      if (!pulling && running.size === 0 && events.size === 0) return;
-      const event = await events.take();
-      if ("pullFailed" in event || "failed" in event) throw "failed" in event ? event.failed : event.pullFailed;
-      if ("pulled" in event) {
-        pulling = void 0;
-        if (event.pulled.done) exhausted = true;
-        else startWork(event.pulled.value);
-      } else yield event;
-    }
-  } finally {
-    abort.abort();
-    signal?.removeEventListener("abort", stop);
-    await Promise.allSettled(running);
-    if (!exhausted) await (pulling ?? Promise.resolve()).then(() => items.return?.()).catch(() => void 0);
-  }
-}
-function wakingQueue() {
-  const queued = [];
-  let wake;
-  return {
-    push(event) {
-      queued.push(event);
-      wake?.();
-      wake = void 0;
-    },
-    async take() {
-      while (queued.length === 0) await new Promise((resolve6) => wake = resolve6);
-      return queued.shift();
-    },
-    get size() {
-      return queued.length;
-    }
-  };
-}
-async function forEachBounded(items, width, work, signal) {
-  const indexed = items.map((item, index) => ({ item, index }));
-  const finishing = mapBounded(indexed, width, ({ item, index }) => work(item, index), signal);
-  while (!(await finishing.next()).done) ;
-}
-function readAhead(source) {
-  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-  const waiting = [];
-  let head = 0;
-  let received = 0;
-  let end;
-  const consumer = { stopped: false };
-  let wake;
-  const drained = (async () => {
-    try {
-      for (let next = await iterator.next(); !next.done && !consumer.stopped; next = await iterator.next()) {
-        waiting.push(next.value);
-        received += 1;
-        wake?.();
-      }
-      end = {};
-    } catch (error4) {
-      end = { failed: error4 };
-      waiting.length = head = 0;
-    }
-    if (consumer.stopped) await iterator.return?.();
-    wake?.();
-  })();
-  async function* items() {
-    try {
-      for (; ; ) {
-        if (end && "failed" in end) throw end.failed;
-        if (head < waiting.length) {
-          const item = waiting[head];
-          waiting[head++] = void 0;
-          if (head > 1024 && head * 2 > waiting.length) {
-            waiting.splice(0, head);
-            head = 0;
-          }
-          yield item;
-        } else if (end) return;
-        else await new Promise((resolve6) => wake = resolve6);
-      }
-    } finally {
-      consumer.stopped = true;
-      await drained.catch(() => void 0);
-    }
-  }
-  return {
-    items: items(),
-    get received() {
-      return received;
-    }
-  };
-}
-
-// src/service/state.ts
-var keyOf2 = (ref) => ref.key ?? scopeKey(ref);
-var LiveStateError = class extends Error {
-  constructor(key, cause) {
-    super(`reading ${key} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.key = key;
-    this.name = "LiveStateError";
-  }
-  key;
-};
-async function readLiveState(client, refs, options = {}) {
-  const order = /* @__PURE__ */ new Map();
-  for (const ref of refs) if (!order.has(scopeKey(ref))) order.set(scopeKey(ref), ref);
-  const read = /* @__PURE__ */ new Map();
-  for await (const { live } of readEach(client, order.values(), (ref) => ref, options)) read.set(live.key, live);
-  return new Map([...order.keys()].map((key) => [key, read.get(key)]));
-}
-async function* readEach(client, source, refOf, options = {}) {
-  const mode = options.mode ?? DEFAULT_READ_MODE;
-  const ahead = readAhead(source);
-  let done = 0;
-  const readOne = async (item, signal) => {
-    const ref = refOf(item);
-    try {
-      return await readLiveScope(client, ref, mode, signal);
-    } catch (error4) {
-      throw new LiveStateError(keyOf2(ref), error4);
-    }
-  };
-  for await (const { item, result: result2 } of mapBounded(ahead.items, (running) => client.poolWidth(running), readOne)) {
-    options.onProgress?.(++done, ahead.received);
-    yield { item, live: result2 };
-  }
-}
-async function readLiveScope(client, ref, wanted, signal) {
-  if (client.readSwitch.modeFor(wanted) === "autojoin") {
-    const state = await call2b(client, ref, wanted);
-    if (state !== MISSING) return fromCall2b(ref, state);
-  }
-  return readByListing(client, ref, client.readSwitch.modeFor(wanted), wanted, signal);
-}
-var MISSING = /* @__PURE__ */ Symbol("call 2b missing");
-async function call2b(client, ref, wanted) {
-  const reads = client.readSwitch;
-  if (reads.autojoinMissing) return MISSING;
-  let state;
-  try {
-    state = await client.getAutojoin(ref);
-  } catch (error4) {
-    if (isServiceAnswer(error4) && error4.status === 405 && reads.autojoinMissingOn(405, wanted)) return MISSING;
-    throw error4;
-  }
-  if (state !== null) {
-    reads.autojoinAnswered();
-    return state;
-  }
-  if (reads.autojoinMissingOn(404, wanted)) return MISSING;
-  throw new Error(`call 2b (by-scope/\u2026/autojoin) answers 404 for this scope, though it answered for others: whether the scope has autojoin cannot be told`);
-}
-function fromCall2b(ref, state) {
-  const autojoin = activeAutojoinOf(state);
-  return withDeactivatedMetadata(liveScopeOf(ref, autojoin, autojoin ? domainsFromAutojoinState(state) : []), state);
-}
-async function readByListing(client, ref, listing, wanted, signal) {
-  let autojoin = null;
-  for await (const page of client.listInvitationPages(listing, ref)) {
-    signal?.throwIfAborted();
-    autojoin = findActiveAutojoin(autojoin ? [autojoin, ...page] : page);
-  }
-  const targets = autojoin === null ? [] : domainsFromTargets(autojoin);
-  const state = await call2b(client, ref, wanted);
-  if (state === MISSING) {
-    if (autojoin !== null && targets.length === 0) throw new Error(`${listingShows(client.readSwitch.callFor(listing), autojoin)}, and this service does not offer call 2b (by-scope/\u2026/autojoin), which would give its domains`);
-    return liveScopeOf(ref, autojoin, targets);
-  }
-  checkAgreement(client.readSwitch.callFor(listing), autojoin, state);
-  const live = liveScopeOf(ref, autojoin, targets.length > 0 ? targets : domainsFromAutojoinState(state));
-  return withDeactivatedMetadata(withMarkerOf2b(live, autojoin, state), state);
-}
-function withMarkerOf2b(live, autojoin, state) {
-  const invitation = state.invitation;
-  if (autojoin === null || live.metadata !== void 0 || !invitation || !Object.hasOwn(invitation, "metadata")) return live;
-  if (invitation.id !== autojoin.id) return live;
-  return { ...live, metadata: invitation.metadata ?? null };
-}
-function checkAgreement(listing, autojoin, state) {
-  if (autojoin !== null === showsActiveAutojoin(state)) return;
-  throw new Error(`the listing and call 2b disagree: ${listingShows(listing, autojoin)}, but call 2b (by-scope/\u2026/autojoin) shows ${call2bShows(state)}`);
-}
-function listingShows(listing, autojoin) {
-  const name = `the ${listing} listing (call ${listing === "by-group" ? "1" : "1b"})`;
-  if (autojoin === null) return `${name} shows no active autojoin invitation`;
-  const targets = domainsFromTargets(autojoin);
-  return `${name} shows active autojoin invitation ${autojoin.id} ${targets.length > 0 ? `with domains ${targets.join(", ")}` : "without domain targets"}`;
-}
-function call2bShows(state) {
-  const invitation = state.invitation ?? null;
-  const domains = domainsFromAutojoinState(state);
-  const listed = domains.length > 0 ? `domains ${domains.join(", ")}` : "no domains";
-  if (invitation === null) return `no autojoin invitation (invitation: null) and ${listed}`;
-  const active = invitation.deactivated === true ? "deactivated" : "active";
-  return `${active} autojoin invitation ${invitation.id} with ${listed}`;
-}
-function liveScopeOf(ref, autojoin, domains) {
-  const live = {
-    key: scopeKey(ref),
-    scope: ref.scope,
-    scopeType: ref.scopeType,
-    domains,
-    autojoin: autojoin && {
-      invitationId: autojoin.id,
-      status: autojoin.status ?? void 0,
-      acceptsCount: autojoin.accepts?.length ?? 0,
-      modifiedAt: autojoin.modifiedAt ?? void 0
-    }
-  };
-  if (autojoin === null) return live;
-  const scopeName = scopeNameOf(autojoin, ref);
-  if (scopeName !== void 0) live.scopeName = scopeName;
-  if (Object.hasOwn(autojoin, "metadata")) live.metadata = autojoin.metadata ?? null;
-  const componentId = componentIdOf(autojoin);
-  if (componentId !== void 0) live.componentId = componentId;
-  const unshown = { ...Array.isArray(autojoin.groups) ? {} : { groups: true }, ...Object.hasOwn(autojoin, "metadata") ? {} : { metadata: true } };
-  if (unshown.groups || unshown.metadata) live.unshown = unshown;
-  return live;
-}
-
-// src/plan/target.ts
-var ScopeTargetError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ScopeTargetError";
-  }
-};
-function parseTargets(include = [], exclude = []) {
-  if (include.length === 0 && exclude.length === 0) return void 0;
-  return { include: new Set(include.map((key) => keyOf3("scope", key))), exclude: new Set(exclude.map((key) => keyOf3("excludeScope", key))) };
-}
-function keyOf3(setting, text) {
-  try {
-    return scopeKey(parseScopeKey(text));
-  } catch (error4) {
-    throw new ScopeTargetError(worded`${hint(setting)}: ${error4.message}`);
-  }
-}
-function parseReplace(values = []) {
-  return new Set(values.map((key) => keyOf3("replace", key)));
-}
-function inTargetsOf(targets) {
-  if (targets === void 0) return () => true;
-  return ({ key }) => (targets.include.size === 0 || targets.include.has(key)) && !targets.exclude.has(key);
-}
-function checkTargetsMatched(targets, declared) {
-  if (targets === void 0) return;
-  const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
-  if (unmatched.length === 0) return;
-  throw new ScopeTargetError(
-    `${unmatched.join(", ")} ${unmatched.length === 1 ? "matches" : "match"} no scope the policy files declare; check the spelling (TYPE/ID, e.g. team/eng-api) and the paths; nothing was planned`
-  );
-}
-
-// src/reconcile/changed.ts
-import { resolve as resolve3 } from "node:path";
-async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
-  const what = wordHint(hint("changedSince", rev));
-  checkRevision(rev, wordHint(hint("changedSince")));
-  const repository = await openRepository(paths.length > 0 ? paths : ["."], cwd, what);
-  if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
-  const changed = await changedPolicyFiles(rev, paths, repository);
-  const read = await readPolicySources(changed.present.map((file) => resolve3(cwd, file)), cwd);
-  const now = parsePolicySources(read.sources, { project, secrets, rules: true });
-  const declared = new Set(now.policies.map((policy) => policy.key));
-  const deleted = await deletedSince(rev, changed.previous, repository, { secrets, declared, what });
-  const diagnostics = [...read.diagnostics, ...now.diagnostics].sort(compareDiagnostics);
-  return { load: { policies: now.policies, policyCount: now.policyCount, diagnostics, files: changed.present }, deleted };
-}
-async function deletedSince(rev, previous, repository, options) {
-  const paths = previous.length === 0 ? null : historyPaths(repository, previous);
-  if (!paths) return [];
-  const versions = await versionsAt(repository, rev, paths, { order: 0, context: options.what });
-  const reader = pastScopeReader(repository, { secrets: options.secrets, isDeclared: (key) => options.declared.has(key), context: options.what });
-  versions.forEach((version) => reader.add(version));
-  return [...(await reader.finish()).scopes.keys()].sort();
-}
-async function loadChangedSince(rev, paths, options) {
-  const { load, deleted } = await loadChangedPolicies(rev, paths, options.cwd, options.project, options.secrets);
-  if (deleted.length > 0) {
-    const listed = firstItems(deleted, 5, () => ", \u2026");
-    options.notice?.(
-      worded`${deleted.length} scope(s) lost their policy since ${rev} (${listed}); ${hint("changedSince")} never prunes, so it leaves them as they are: the full plan (without ${hint("changedSince")}) clears them`
-    );
-  }
-  return load;
-}
-async function changedPolicyFiles(rev, paths, repository) {
-  const given = paths.length > 0 ? paths : ["."];
-  const options = { cwd: repository.cwd, context: wordHint(hint("changedSince", rev)) };
-  const scope = ["--", ...given];
-  const isPolicy = policyPathRule(given);
-  const [diff, untracked] = (await Promise.all([
-    runGit(["diff", "--name-status", "-z", "--no-renames", "--relative", rev, ...scope], options),
-    runGit(["ls-files", "-z", "--others", "--exclude-standard", ...scope], options)
-  ])).map((output) => output.toString("utf8").split("\0").filter((field) => field !== ""));
-  const present = new Set(untracked.filter(isPolicy));
-  const previous = /* @__PURE__ */ new Set();
-  for (let i = 0; i + 1 < diff.length; i += 2) {
-    const [status, file] = [diff[i], diff[i + 1]];
-    if (!isPolicy(file)) continue;
-    if (status !== "D") present.add(file);
-    if (status !== "A") previous.add(file);
-  }
-  return { present: [...present].sort(), previous: [...previous].sort() };
-}
-
-// src/reconcile/desired.ts
-var NothingPlanned = class extends Error {
-  constructor(load) {
-    super("nothing was planned");
-    this.load = load;
-    this.name = "NothingPlanned";
-  }
-  load;
-};
-function planRequest(options) {
-  const shard = options.shard === void 0 ? void 0 : parseShard(options.shard);
-  const targets = parseTargets(options.targets?.scope, options.targets?.excludeScope);
-  const inShard2 = inShardOf(shard);
-  const inTargets = inTargetsOf(targets);
-  return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy) => inShard2(policy) && inTargets(policy) };
-}
-function pruneRequest(options) {
-  const chosen = options.settings.prune;
-  if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
-  if (options.pruneFrom !== void 0 || chosen === true) {
-    throw new Error(worded`${hint("changedSince")} plans only the changed files, so it never prunes: drop ${hint("prune", true)} / ${hint("pruneFrom")}, or plan in full (without ${hint("changedSince")}) to see the clears`);
-  }
-  return { history: false };
-}
-function desiredScopes(options, request2) {
-  let result2;
-  const stop = {};
-  async function* scopes() {
-    result2 = yield* scopesToPlan(options, request2, stop);
-  }
-  const loaded = () => {
-    if (result2 === void 0) throw new Error("the scopes to plan were not all read");
-    return result2;
-  };
-  return { scopes: scopes(), loaded, restOfLoad: () => stop.rest ? stop.rest() : Promise.resolve(null), declaredOutside: () => stop.outside ?? [] };
-}
-async function* scopesToPlan(options, request2, stop) {
-  const declared = /* @__PURE__ */ new Set();
-  const held = options.checkBeforeRead ? [] : void 0;
-  const load = yield* loadedScopes(options, request2, { declared, held, stop });
-  if (held) load.diagnostics.push(...yield* checkedScopes(held, load, options));
-  const pruneDiagnostics = yield* prunedScopes(options, request2, declared, stop);
-  return { ...load, diagnostics: [...load.diagnostics, ...pruneDiagnostics] };
-}
-async function* loadedScopes(options, request2, into) {
-  const batches = policyBatches2(options);
-  const kept = [];
-  let next = await batches.next();
-  into.stop.rest = () => loadEnd(batches, kept, options);
-  for (; !next.done; next = await batches.next()) {
-    const { policies, warnings, failed } = next.value;
-    if (warnings.length > 0) kept.push(...await handOver(warnings, options));
-    if (failed) throw new NothingPlanned(async () => (await loadEnd(batches, kept, options)).load);
-    for (const policy of policies) {
-      into.declared.add(policy.key);
-      if (!request2.inPlan(policy)) continue;
-      if (into.held) into.held.push(policy);
-      else yield { policy, pruned: false };
-    }
-  }
-  into.stop.rest = void 0;
-  const end = await finishLoad(next.value, kept, options);
-  if (end.failed) throw new NothingPlanned(() => Promise.resolve(end.load));
-  return end.load;
-}
-async function* policyBatches2(options) {
-  const { base: cwd, project, roots, paths } = options.settings;
-  if (options.changedSince === void 0) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets });
-  const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
-  yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
-  return load;
-}
-async function loadEnd(batches, kept, options) {
-  let next = await batches.next();
-  for (; !next.done; next = await batches.next()) {
-    if (next.value.warnings.length > 0) kept.push(...await handOver(next.value.warnings, options));
-  }
-  return finishLoad(next.value, kept, options);
-}
-async function finishLoad(loaded, kept, options) {
-  const { paths, base: cwd } = options.settings;
-  const all = kept.length === 0 ? loaded.diagnostics : [...kept, ...loaded.diagnostics].sort(compareDiagnostics);
-  const load = { ...loaded, diagnostics: tolerateMissingPaths(all, options.allowNoPolicies) };
-  const failed = load.diagnostics.some(isError);
-  if (!failed && options.changedSince === void 0) checkPoliciesFound(paths, load, cwd, options.allowNoPolicies);
-  return { load: { ...load, diagnostics: await handOver(load.diagnostics, options) }, failed };
-}
-async function* checkedScopes(held, load, options) {
-  const checked2 = await handOver(await options.checkBeforeRead(held), options);
-  if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
-  for (const policy of held.splice(0)) yield { policy, pruned: false };
-  return checked2;
-}
-async function* prunedScopes(options, request2, declared, stop) {
-  const { paths, base: cwd, project } = options.settings;
-  const context = { paths, cwd, project, secrets: options.secrets };
-  const found = await findPruned(request2.prune, context, declared);
-  stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
-  if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
-  const seen = /* @__PURE__ */ new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
-  checkTargetsMatched(request2.targets, seen);
-  checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
-  const diagnostics = await handOver(found.diagnostics, options);
-  for (const policy of found.pruned.filter(request2.inPlan)) yield { policy, pruned: true };
-  return diagnostics;
-}
-async function noticeUnpruned(context, declared, notice3) {
-  if (!notice3) return;
-  const left = await undeclaredInHistory(context, declared);
-  if (!left || left.length === 0) return;
-  const listed = firstItems(left, 5, () => ", \u2026");
-  notice3(
-    `git history holds ${plural(left.length, "scope")} that no policy file declares now (${listed}); pruning is off, so their live autojoin is left as it is: ` + worded`plan without ${hint("prune", false)} (and without prune: false in autojoin-sync.yaml) to see them cleared`
-  );
-}
-async function handOver(diagnostics, options) {
-  if (!options.onDiagnostics) return diagnostics;
-  await options.onDiagnostics(diagnostics);
-  return diagnostics.filter(isError);
-}
-function isError(diagnostic) {
-  return diagnostic.severity === "error";
-}
-
-// src/reconcile/last-applied.ts
-import path8 from "node:path";
-async function readLastApplied(needed, options) {
-  const states = /* @__PURE__ */ new Map();
-  for (const [commit, scopes] of needed) {
-    states.set(commit, await statesAt(commit, scopes, options).catch(() => /* @__PURE__ */ new Map()));
-  }
-  return (commit, key) => states.get(commit)?.get(key) ?? null;
-}
-async function statesAt(commit, scopes, options) {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return /* @__PURE__ */ new Map();
-  const project = await projectAt(commit, options);
-  const files = [...new Set(scopes.map((scope) => scope.file))];
-  const found = statesOf(await readFilesAt(commit, files, options.cwd), project, options);
-  if (scopes.some((scope) => !found.has(scope.key))) {
-    for (const [key, state] of statesOf(await readPolicySourcesAt(commit, options.paths, options.cwd), project, options)) found.set(key, state);
-  }
-  return found;
-}
-function statesOf(sources, project, options) {
-  const { policies } = parsePolicySources(sources, { project, secrets: options.secrets });
-  return new Map(policies.map((policy) => [policy.key, writtenStateOf(policy)]));
-}
-async function projectAt(commit, options) {
-  if (!options.project.file) return {};
-  try {
-    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path8.relative(top, options.project.file).split(path8.sep).join("/");
-    const [source] = await readFilesAt(commit, [relative2], top);
-    return source ? parseProjectSource(source, options.project.file).config : {};
-  } catch {
-    return {};
-  }
-}
-async function readFilesAt(commit, files, cwd) {
-  const sources = [];
-  const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
-    if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
-  });
-  return sources;
-}
-
-// src/reconcile/plan.ts
-async function makePlan(options) {
-  const request2 = planRequest(options);
-  const { owner, project } = options.settings;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift });
-  const desired = desiredScopes(options, request2);
-  try {
-    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
-      if (item.pruned) builder.addPruned(item.policy, live);
-      else builder.add(item.policy, live);
-    }
-  } catch (error4) {
-    if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
-    const rest = await desired.restOfLoad();
-    if (rest?.failed) return { plan: null, load: rest.load };
-    throw error4;
-  }
-  const { paths, base: cwd } = options.settings;
-  const reading = { paths, cwd, project, secrets: options.secrets };
-  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
-  const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
-  const outside = desired.declaredOutside();
-  const plan = outside.length === 0 ? finished : { ...finished, declaredOutside: outside };
-  refuseOwnedElsewhere(plan, options.takeOwnership);
-  refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
-  return { plan, load: desired.loaded() };
-}
-function nothingPlannedMessage(load) {
-  return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
-}
-
-// src/apply/apply.ts
-async function applyChanges(client, plan, options = {}) {
-  const outcomes = new Array(plan.changes.length);
-  let done = 0;
-  const marking = { owner: plan.owner, commit: options.commit, notice: once(options.onNotice) };
-  await forEachBounded(
-    plan.changes,
-    (running) => client.poolWidth(running),
-    async (change, index) => {
-      outcomes[index] = await applyOne(client, change, marking);
-      options.onProgress?.(++done, plan.changes.length);
-    },
-    options.signal
-  );
-  return collectReport(plan.changes, outcomes);
-}
-async function applyOne(client, change, marking) {
-  try {
-    const state = await client.syncAutojoin(syncRequest(change, marking));
-    if (state.invitation && markerOf(state.invitation.metadata)?.owner !== marking.owner) marking.notice(noMarkerNotice(change));
-    const mismatch = verifyStored(state, change.after);
-    if (mismatch) {
-      const liveDomains = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-      return { failed: { key: change.key, kind: change.kind, reason: mismatch, liveDomains } };
-    }
-    return { applied: { key: change.key, kind: change.kind, domains: change.after } };
-  } catch (error4) {
-    return { failed: { key: change.key, kind: change.kind, reason: oneLine(error4) } };
-  }
-}
-function syncRequest(change, marking = { owner: DEFAULT_OWNER }) {
-  const body = {
-    domains: change.after,
-    scope: change.scope,
-    scopeType: change.scopeType,
-    componentId: change.componentId
-  };
-  if (change.scopeName !== void 0) body.scopeName = change.scopeName;
-  const digest = stateDigest(writtenStateOf({ ...change, domains: change.after }));
-  body.metadata = metadataToWrite({ managed: change.metadata, kept: change.keptMetadata, owner: marking.owner, commit: marking.commit, digest });
-  return body;
-}
-function noMarkerNotice(change) {
-  return `the service's answer to the write of ${change.key} shows no ownership marker (autojoin-sync.owner in the invitation's metadata): this deployment seems to keep no metadata, so pruning clears nothing here (no scope can be shown to be ours) and drift cannot be told apart`;
-}
-function once(say) {
-  let said = false;
-  return (message) => {
-    if (said || !say) return;
-    said = true;
-    say(message);
-  };
-}
-function verifyStored(state, expected) {
-  const stored = comparableDomains(state.autojoinDomains.map((entry) => entry.domain));
-  const wanted = comparableDomains(expected);
-  if (stored.length === wanted.length && stored.every((domain, i) => domain === wanted[i])) return null;
-  return `service stored ${listText(stored)}, expected ${listText(wanted)}`;
-}
-function listText(domains) {
-  return domains.length === 0 ? "[]" : `[${domains.join(", ")}]`;
-}
-function oneLine(error4) {
-  const message = error4 instanceof Error ? error4.message : String(error4);
-  return message.split("\n", 1)[0]?.trim() || "unknown error";
-}
-function collectReport(changes, outcomes) {
-  const report = { applied: [], failed: [], skipped: [] };
-  changes.forEach((change, index) => {
-    const outcome = outcomes[index];
-    if (!outcome) report.skipped.push({ key: change.key, reason: "not attempted: the run was interrupted" });
-    else if ("applied" in outcome) report.applied.push(outcome.applied);
-    else report.failed.push(outcome.failed);
-  });
-  return report;
-}
-
-// src/reconcile/saved-plan.ts
-var MAX_PLAN_BYTES = 256 * 1024 * 1024;
-async function readSavedPlan(file, sha256) {
-  const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: "saved plan" });
-  if (sha256 !== void 0) checkPin(file, bytes, sha256);
-  const document = parsePlanSchema(utf8(file, bytes), file);
-  const problem = consistencyProblem(document, file);
-  if (problem) throw new PlanFileError(problem);
-  return decodePlan(document);
-}
-function checkPin(file, bytes, expected) {
-  const pinned = expected.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/u.test(pinned)) throw new PlanFileError(worded`${hint("planSha256")} needs the 64 hex characters \`plan --out\` printed`);
-  const actual = planDigest(bytes);
-  if (actual !== pinned) {
-    throw new PlanFileError(`${file} has sha256 ${actual}, not the pinned ${pinned}: it is not the plan that was reviewed; nothing was written`);
-  }
-}
-function utf8(file, bytes) {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new PlanFileError(`${file} is not UTF-8 text, so not a saved plan`);
-  }
-}
-async function checkSavedPlanCurrent(client, plan, context) {
-  refuseRedactedPlan(plan);
-  checkPlanTarget(plan.target, context.target);
-  checkPlanOwner(plan.owner, context.owner);
-  const live = await readLiveState(client, plan.scopes.map(({ key }) => splitScopeKey(key)), { mode: context.read });
-  const moved = plan.scopes.filter(({ key, fingerprint: saved }) => {
-    const now = live.get(key);
-    return now === void 0 || fingerprint(now) !== saved;
-  });
-  if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
-  checkChangesAgainstLive(plan, live);
-}
-function checkPlanTarget(planTarget, target) {
-  if (planTarget === target || isLoopbackUrl(planTarget) && isLoopbackUrl(target)) return;
-  throw new PlanTargetError(planTarget, target);
-}
-function checkChangesAgainstLive(plan, live) {
-  for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
-    if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
-  }
-}
-function liveProblem(change, now) {
-  const domains = now?.autojoin ? comparableDomains(now.domains) : [];
-  const sameBefore = sameList(domains, change.before);
-  if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
-  const invitation = now?.autojoin?.invitationId;
-  if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
-  const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== "componentId" || now?.componentId !== void 0);
-  const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveFieldValue(now, shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveFieldValue(now, field.field))}` : null;
-}
-
-// src/reconcile/apply.ts
-async function applyPlan(options) {
-  const { client, plan } = options;
-  refuseOwnedElsewhere(plan, options.takeOwnership);
-  checkSafety(options.wholePlan ?? plan, options.settings.limits);
-  if (options.verifyFingerprints) {
-    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read });
-  }
-  await options.confirm?.();
-  return applyChanges(client, plan, { commit: options.commit, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
-}
-
-// src/action/github-api.ts
-function repoPath(target) {
-  return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
-}
-var GitHubApiError = class extends Error {
-  constructor(method, path10, status, detail, options) {
-    super(`[${method}] ${path10}: ${status ?? "request failed"} ${detail}`.trim(), options);
-    this.method = method;
-    this.path = path10;
-    this.status = status;
-    this.name = "GitHubApiError";
-  }
-  method;
-  path;
-  status;
-};
-function nextPagePath(link2, apiUrl) {
-  const match = /<([^>]+)>\s*;\s*rel="next"/.exec(link2 ?? "");
-  if (!match?.[1]) return void 0;
-  const url = new URL(match[1], apiUrl);
-  const api = new URL(apiUrl);
-  if (url.origin !== api.origin) return void 0;
-  const prefix = api.pathname.replace(/\/$/, "");
-  return url.pathname.slice(prefix.length) + url.search;
-}
-async function request(target, method, path10, body) {
-  return (await requestWithLink(target, method, path10, body)).data;
-}
-async function requestWithLink(target, method, path10, body) {
-  const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path10.split("?")[0] ?? path10;
-  let response;
-  try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path10}`, {
-      method,
-      headers: headers(target.token, body !== void 0),
-      body: body === void 0 ? void 0 : JSON.stringify(body),
-      signal: AbortSignal.timeout(3e4)
-    });
-  } catch (error4) {
-    throw new GitHubApiError(method, shownPath3, void 0, error4 instanceof Error ? error4.message : String(error4), { cause: error4 });
-  }
-  const text = await response.text();
-  if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
-  return { data: text ? JSON.parse(text) : null, link: response.headers.get("link") };
-}
-function headers(token, hasBody) {
-  return {
-    accept: "application/vnd.github+json",
-    authorization: `Bearer ${token}`,
-    "x-github-api-version": "2022-11-28",
-    "user-agent": `autojoin-sync/${VERSION}`,
-    ...hasBody ? { "content-type": "application/json" } : {}
-  };
-}
-function apiMessage(text) {
-  try {
-    const parsed = JSON.parse(text);
-    if (typeof parsed.message === "string") return cutText(parsed.message, 200);
-  } catch {
-  }
-  return cutText(redactText(text).replace(/\s+/g, " "), 200);
-}
-
-// src/action/comment.ts
-function commentMarker(path10) {
-  const normalized = path10.trim().replace(/\/+$/, "") || ".";
-  return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
-}
-var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
-function writtenBy(comment, author) {
-  const wanted = author.toLowerCase();
-  if (comment.user?.login?.toLowerCase() === wanted) return true;
-  const app = comment.performed_via_github_app?.slug;
-  return typeof app === "string" && `${app.toLowerCase()}[bot]` === wanted;
-}
-async function upsertComment(target, marker, body) {
-  const base = `${repoPath(target)}/issues`;
-  const existing = await findComment(target, `${base}/${target.issueNumber}/comments?per_page=100`, marker);
-  if (existing) {
-    await request(target, "PATCH", `${base}/comments/${existing.id}`, { body });
-    return { action: "updated", id: existing.id };
-  }
-  const created = await request(target, "POST", `${base}/${target.issueNumber}/comments`, { body });
-  return { action: "created", id: created.id };
-}
-async function findComment(target, firstPage, marker) {
-  let next = firstPage;
-  for (let page = 0; next && page < 100; page++) {
-    const { data, link: link2 } = await requestWithLink(target, "GET", next);
-    const author = target.author ?? DEFAULT_COMMENT_AUTHOR;
-    const found = data.find((comment) => comment.body?.includes(marker) && writtenBy(comment, author));
-    if (found) return found;
-    next = nextPagePath(link2, target.apiUrl);
-  }
-  return void 0;
-}
-
 // src/action/plan-file.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { join as join6 } from "node:path";
 async function writePlanFile(plan, context, suffix) {
-  const dir = join4(context.runnerTemp, "autojoin-sync");
+  const dir = join6(context.runnerTemp, "autojoin-sync");
   await mkdir4(dir, { recursive: true });
   const name = [context.stepId, suffix].filter(Boolean).join("-");
-  const file = join4(dir, `plan-${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+  const file = join6(dir, `plan-${name.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
   const written = await writeOutputFile(file, serializePlan(plan));
   return { file, sha256: planDigest(Buffer.from(written, "utf8")) };
 }
@@ -69941,41 +70634,31 @@ function markEchoedSecrets(plan) {
   return marked;
 }
 
-// src/action/markdown.ts
-var SUMMARY_MAX_CHARS = 5e5;
-function planTitle(paths, verb = "plan") {
-  const whole = paths.length === 1 && paths[0] === ".";
-  return whole ? `autojoin-sync ${verb}` : `autojoin-sync ${verb}: ${paths.map(escapeMarkdown).join(", ")}`;
-}
-function commentFooter(marker, runUrl) {
-  const where2 = runUrl ? `[job summary](${runUrl})` : "job summary of this run";
-  return `<sub>Full plan and plan JSON: ${where2}.</sub>
-${marker}`;
-}
-function diagnosticsMarkdown(title, headline, diagnostics, maxChars) {
-  const head = `### ${title}
-
-:x: **${escapeMarkdown(headline)}**
-`;
-  if (diagnostics.length === 0) return head;
-  const all = diagnostics.map(formatDiagnostic);
-  const fence = fenceFor(all.join("\n"));
-  let budget = maxChars - head.length - 2 * fence.length - 120;
-  const shown = [];
-  for (const line of all) {
-    if (line.length + 1 > budget) break;
-    shown.push(line);
-    budget -= line.length + 1;
-  }
-  const more = all.length - shown.length;
-  const note = more > 0 ? `
-_${more} more not shown here; the step log lists them all._
-` : "";
-  return `${head}
-${fence}text
-${shown.join("\n")}
-${fence}
-${note}`;
+// src/commands/apply.ts
+function applyCommand(command) {
+  const { context } = command;
+  return applyPlan({
+    client: command.client,
+    plan: command.plan,
+    ...command.wholePlan === void 0 ? {} : { wholePlan: command.wholePlan },
+    settings: context,
+    // Every list written passes the rules and domain checks; a saved plan's entries that expired since are stale.
+    rules: context.project.rules,
+    policyPlace: context,
+    applied: context.today,
+    ...command.target === void 0 ? {} : { target: command.target },
+    verifyFingerprints: command.saved,
+    takeOwnership: command.takeOwnership,
+    allowBehind: parseAllowBehind(command.allowBehind),
+    history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
+    owner: context.owner,
+    // The applying checkout's HEAD, resolved once with the context: the markers name it.
+    ...context.head === void 0 ? {} : { commit: context.head },
+    ...command.onNotice ? { onNotice: command.onNotice } : {},
+    ...command.confirm ? { confirm: command.confirm } : {},
+    ...command.onProgress ? { onProgress: command.onProgress } : {},
+    ...command.signal ? { signal: command.signal } : {}
+  });
 }
 
 // src/action/steps.ts
@@ -70052,14 +70735,17 @@ async function applyStep(inputs, context, settings, onPlan) {
     let report;
     try {
       const progress = log().progress("applied");
-      const options = { client, plan, wholePlan: whole, settings, onProgress: progress.update };
-      const ownership = {
+      report = await applyCommand({
+        client,
+        plan,
+        wholePlan: whole,
+        context: settings,
+        saved: inputs.planFile !== void 0,
         takeOwnership: takeOwnershipOf(inputs),
-        owner: settings.owner,
-        commit: await headCommit(settings.base),
+        allowBehind: inputs.allowBehind,
+        onProgress: progress.update,
         onNotice: (message) => notice2(message)
-      };
-      report = await applyPlan({ ...options, ...ownership, verifyFingerprints: inputs.planFile !== void 0 }).finally(progress.done);
+      }).finally(progress.done);
     } catch (error4) {
       await writeJobSummary(refusalPrefix(error4) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
       throw error4;
@@ -70074,7 +70760,7 @@ ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
 }
 async function planToApply(inputs, context, settings, client) {
   if (inputs.planFile !== void 0) {
-    const file = resolve4(context.workspace, inputs.planFile);
+    const file = resolve5(context.workspace, inputs.planFile);
     const whole = await readSavedPlan(file, inputs.planSha256);
     return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
   }
@@ -70096,6 +70782,7 @@ async function planFor(inputs, context, settings, client) {
     secrets: secretsOf(inputs),
     ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
+    onlyExpired: inputs.command === "apply" && inputs.onlyExpired,
     onNotice: (message) => notice2(message)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics, settings, context);
@@ -70141,7 +70828,7 @@ function annotate(diagnostics, where2, context) {
   }
 }
 function workspaceFile(file, where2, context) {
-  return relativePosix(context.workspace, resolve4(where2.base, file));
+  return relativePosix(context.workspace, resolve5(where2.base, file));
 }
 function inWorkspace(load, where2, context) {
   return { ...load, diagnostics: load.diagnostics.map((d) => ({ ...d, file: workspaceFile(d.file, where2, context) })) };
@@ -70149,32 +70836,6 @@ function inWorkspace(load, where2, context) {
 async function writeJobSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await summary2.addRaw(markdown, true).write();
-}
-async function publishComment(inputs, context, body) {
-  if (!inputs.comment || context.pullNumber === void 0 || !context.owner || !context.repo) return;
-  if (!inputs.githubToken) {
-    warning2("no github-token: the plan is in the job summary only");
-    return;
-  }
-  const target = { apiUrl: context.apiUrl, token: inputs.githubToken, owner: context.owner, repo: context.repo, issueNumber: context.pullNumber, author: inputs.commentAuthor };
-  try {
-    const result2 = await upsertComment(target, planCommentMarker(inputs), redactOutput(body));
-    info2(`plan comment ${result2.action} on pull request #${context.pullNumber}`);
-  } catch (error4) {
-    if (error4 instanceof GitHubApiError && (error4.status === 403 || error4.status === 404)) {
-      warning2(
-        `cannot comment on pull request #${context.pullNumber} (${error4.message}); the plan is in the job summary. A pull request from a fork gets a read-only token; otherwise grant \`pull-requests: write\`.`
-      );
-      return;
-    }
-    throw error4;
-  }
-}
-function planCommentMarker(inputs) {
-  return commentMarker(inputs.paths.join(","));
-}
-function planCommentFooter(inputs, context) {
-  return commentFooter(planCommentMarker(inputs), context.runUrl);
 }
 function failedScopesMessage(failed) {
   const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, "; ");
@@ -70214,9 +70875,22 @@ function documentSplices(source, doc, target) {
   const name = map.items.find((pair) => keyIs(pair, "scopeName"));
   if (name && target.scopeName !== void 0 && (0, import_yaml5.isScalar)(name.value) && name.value.value !== target.scopeName) {
     const [start, end] = name.value.range;
-    splices.push({ start, end, text: JSON.stringify(target.scopeName) });
+    splices.push({ start, end, text: yamlScalar(target.scopeName) });
   }
   return splices;
+}
+function yamlScalar(value) {
+  if (/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(value) && readsBackAs(value)) return value;
+  return JSON.stringify(value);
+}
+function readsBackAs(value) {
+  try {
+    const parsed = (0, import_yaml5.parse)(`- ${value}
+`);
+    return Array.isArray(parsed) && parsed[0] === value;
+  } catch {
+    return false;
+  }
 }
 function keyIs(pair, name) {
   return (0, import_yaml5.isScalar)(pair.key) && pair.key.value === name;
@@ -70244,17 +70918,17 @@ function domainSplices(text, pair, live) {
   const last = kept[kept.length - 1];
   if (last === void 0) {
     const at = afterColon(text, pair);
-    splices.push({ start: at, end: at, text: ` [${added.join(", ")}]` });
+    splices.push({ start: at, end: at, text: ` [${added.map(yamlScalar).join(", ")}]` });
   } else if (added.length > 0) {
     const after = wholeLines(text, last).end;
     const indent = " ".repeat(columnOf(text, dashBefore(text, (last.range ?? [0])[0])));
-    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${domain}
+    splices.push({ start: after, end: after, text: added.map((domain) => `${indent}- ${yamlScalar(domain)}
 `).join("") });
   }
   return splices;
 }
 function rewriteWhole(text, pair, kept, added) {
-  const items = [...kept.map((item) => sourceOf(text, item)), ...added];
+  const items = [...kept.map((item) => sourceOf(text, item)), ...added.map(yamlScalar)];
   const start = afterColon(text, pair);
   return { start, end: pair.seq.range?.[1] ?? start, text: ` [${items.join(", ")}]` };
 }
@@ -70312,19 +70986,51 @@ function driftedScopes(plan) {
   }
   return { drifted, conflicts };
 }
-async function adoptDrift(plan, cwd) {
+async function adoptDrift(plan, cwd, checks = {}) {
   const { drifted, conflicts } = driftedScopes(plan);
   const secret = drifted.find((entry) => plan.redacted?.includes(entry.key));
   if (secret) throw new Error(`adopt: the live state of ${secret.key} holds a secret; it is not written into a policy file`);
   const byFile = /* @__PURE__ */ new Map();
   for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
   const root = await realRoot(await repositoryRoot(cwd) ?? cwd);
+  const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   for (const [file, entries] of byFile) {
     const absolute = path9.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
-    await writeFileAtomic(absolute, adoptText({ file, text }, entries.map(targetOf)));
+    const edited = adoptFile({ file, text }, entries, checks, result2);
+    if (edited === text) continue;
+    await writeFileAtomic(absolute, edited);
+    result2.files.push(file);
   }
-  return { adopted: drifted, files: [...byFile.keys()], conflicts };
+  return result2;
+}
+function adoptFile(source, entries, checks, result2) {
+  const fmtClean = !formatPolicyText(source).changed;
+  const errorsBefore = new Set(errorsOf(source, checks).map((diagnostic) => diagnostic.message));
+  let current3 = source.text;
+  for (const entry of [...entries].sort((a, b) => b.source.line - a.source.line)) {
+    const written = writtenPart(entry);
+    let candidate = adoptText({ file: source.file, text: current3 }, [targetOf(written)]);
+    if (fmtClean) candidate = formatPolicyText({ file: source.file, text: candidate }).text ?? candidate;
+    const metadata = entry.outside.fields.some((field) => field.field === "metadata");
+    if (metadata) result2.notAdopted.push({ key: entry.key, reason: `its metadata changed outside; metadata is not adopted (edit ${source.file}:${entry.source.line} by hand)` });
+    if (candidate === current3) continue;
+    const added = errorsOf({ file: source.file, text: candidate }, checks).find((diagnostic) => !errorsBefore.has(diagnostic.message));
+    if (added) {
+      result2.notAdopted.push({ key: entry.key, reason: `the file would not pass validate: ${formatDiagnostic(added)}; nothing was written for this scope` });
+      continue;
+    }
+    current3 = candidate;
+    result2.adopted.push(written);
+  }
+  return current3;
+}
+function errorsOf(source, checks) {
+  const { diagnostics } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...checks.today ? { today: checks.today } : {} });
+  return diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+}
+function writtenPart(entry) {
+  return { ...entry, outside: { ...entry.outside, fields: entry.outside.fields.filter((field) => field.field === "scopeName") } };
 }
 function targetOf(entry) {
   const name = entry.outside.fields.find((field) => field.field === "scopeName");
@@ -70373,17 +71079,18 @@ async function adoptStep(inputs, context, given) {
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
-    const result2 = await adoptDrift(plan, settings.base);
+    const result2 = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs) });
     const driftCount = result2.adopted.length + result2.conflicts.length;
-    if (result2.adopted.length === 0) {
-      const summary4 = result2.conflicts.length === 0 ? "No drift: nothing to adopt." : `Nothing adopted: ${plural(result2.conflicts.length, "conflict")} to settle by hand.`;
+    for (const { key, reason } of result2.notAdopted) warning2(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
+    if (result2.adopted.length === 0 || result2.files.length === 0) {
+      const summary4 = result2.conflicts.length + result2.notAdopted.length === 0 ? "Nothing to adopt." : `Nothing adopted: ${plural(result2.conflicts.length + result2.notAdopted.length, "scope")} to settle by hand.`;
       await writeJobSummary(`### autojoin-sync adopt
 
 ${summary4}
 `);
       return { exitCode: ExitCode2.ok, summary: summary4, hasChanges: false, driftCount };
     }
-    const body = pullRequestBody(result2.adopted, result2.conflicts);
+    const body = pullRequestBody(result2.adopted, result2.conflicts, result2.notAdopted);
     await pushAdoptBranch(settings.base, result2.files, `Adopt ${plural(result2.adopted.length, "scope")} changed outside this repository`);
     const url = await openPullRequest(inputs, context, body);
     const summary3 = `Adopted ${plural(result2.adopted.length, "scope")} into ${plural(result2.files.length, "file")}: ${url}`;
@@ -70401,26 +71108,52 @@ async function openPullRequest(inputs, context, body) {
   info2(`${pull.action} pull request #${pull.number}`);
   return pull.url;
 }
-function pullRequestBody(adopted, conflicts) {
-  const rows = adopted.map((entry) => `| \`${escapeMarkdown(entry.key)}\` | ${escapeMarkdown(outsideLine({ ...entry.outside, modifiedAt: void 0 }).replace(/^outside: /, ""))} | ${escapeMarkdown(entry.outside.modifiedAt ?? "not shown")} | ${escapeMarkdown(`${entry.source.file}:${entry.source.line}`)} |`);
-  const left = conflicts.length === 0 ? "" : `
-
-**Not adopted** (changed here and outside; edit by hand): ${conflicts.map((key) => `\`${escapeMarkdown(key)}\``).join(", ")}`;
-  return [
+var ADOPT_BODY_MAX_CHARS = 6e4;
+function pullRequestBody(adopted, conflicts, notAdopted = []) {
+  const rows = adopted.map((entry) => `| ${inert(entry.key)} | ${outsideCell(entry)} | ${inert(entry.outside.modifiedAt ?? "not shown")} | ${inert(`${entry.source.file}:${entry.source.line}`)} |`);
+  const left = [
+    ...conflicts.length === 0 ? [] : [`**Not adopted** (changed here and outside; edit by hand): ${conflicts.map(inert).join(", ")}`],
+    ...notAdopted.map((entry) => `**Not adopted**: ${inert(entry.key)}: ${inert(entry.reason)}`)
+  ];
+  const head = [
     ADOPT_MARKER,
     "### autojoin-sync: changes made outside this repository",
     "",
     "These scopes were changed outside git (for example by an admin in the widget). Merging this pull request keeps the changes; closing it and running apply reverts them.",
     "",
     "| scope | changed outside | modified | file |",
-    "|---|---|---|---|",
-    ...rows
-  ].join("\n") + left;
+    "|---|---|---|---|"
+  ].join("\n");
+  return joinBounded({
+    head,
+    blocks: rows,
+    preference: rows.map((_, index) => index),
+    blockSeparator: "\n",
+    footer: left.length === 0 ? void 0 : left.join("\n\n").slice(0, 1e4),
+    maxChars: ADOPT_BODY_MAX_CHARS,
+    omittedNote: (omitted) => `\u2026 and ${String(omitted).padStart(7, " ")} more scopes adopted; the job log lists them all.`
+  }).trimEnd();
+}
+function outsideCell(entry) {
+  const { added, removed, fields } = entry.outside;
+  const parts = [
+    ...added.map((domain) => `+${inert(domain)}`),
+    ...removed.map((domain) => `-${inert(domain)}`),
+    ...fields.map((field) => `${field.field} \u2192 ${inert(typeof field.after === "string" ? field.after : JSON.stringify(field.after))}`)
+  ];
+  return parts.join(" ");
+}
+function inert(text) {
+  const line = escapeControls(text.replace(/[\r\n]+/g, " ")).slice(0, 300).replace(/\|/g, "\\|");
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line}${pad}${fence}`;
 }
 
 // src/action/shard-steps.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, resolve as resolve5 } from "node:path";
+import { basename as basename2, dirname as dirname2, resolve as resolve6 } from "node:path";
 async function shardPlanStep(inputs, context, settings, onPlan) {
   const shard = inputs.shard ?? "";
   const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
@@ -70459,7 +71192,7 @@ async function expandPlanFiles(patterns3, workspace) {
   if (patterns3.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns3) {
-    const path10 = resolve5(workspace, pattern);
+    const path10 = resolve6(workspace, pattern);
     const name = basename2(path10);
     if (!/[*?]/u.test(name)) {
       files.add(path10);
@@ -70467,7 +71200,7 @@ async function expandPlanFiles(patterns3, workspace) {
     }
     const matching = (await readdir2(dirname2(path10)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve5(dirname2(path10), entry));
+    for (const entry of matching) files.add(resolve6(dirname2(path10), entry));
   }
   return [...files].sort();
 }
@@ -70493,6 +71226,7 @@ var ACTION_INPUTS = {
   replace: null,
   shard: "shard",
   takeOwnership: "take-ownership",
+  allowBehind: "allow-behind",
   componentId: null,
   planFile: "plan-file",
   planSha256: "plan-sha256",

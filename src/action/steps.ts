@@ -114,7 +114,7 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
 }
 
 /** The limits a plan was made under (its recorded context), else the run's. */
-const limitsOf = (plan: Plan, settings: RunSettings): RunSettings['limits'] => (plan as Plan & { context?: { limits?: RunSettings['limits'] } }).context?.limits ?? settings.limits;
+const limitsOf = (plan: Plan, settings: RunSettings): RunSettings['limits'] => plan.context?.limits ?? settings.limits;
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {

@@ -26,7 +26,7 @@ export interface PlanPart {
 }
 
 /** What differs from part to part; every other field is the run context, and must be equal. */
-const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted', 'notes', 'declaredOutside']);
+const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted', 'notes', 'declaredOutside', 'behind', 'ownerMoves']);
 
 /**
  * @returns one plan holding every part's changes, scopes, drift and not-managed scopes, in the
@@ -41,7 +41,7 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   checkOneContext(parts);
   checkScopesInShards(parts, shards);
   const first = parts.reduce((earliest, part) => (part.plan.createdAt < earliest.plan.createdAt ? part : earliest));
-  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, ...context } = first.plan;
+  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, ...context } = first.plan;
   const merged: Plan = {
     ...context,
     changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
@@ -56,6 +56,10 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   if (notes.length > 0) merged.notes = notes;
   const outside = new Map(parts.flatMap(({ plan }) => plan.declaredOutside ?? []).map((entry) => [entry.key, entry]));
   if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
+  const behind = parts.flatMap(({ plan }) => plan.behind ?? []).sort(byKey);
+  if (behind.length > 0) merged.behind = behind;
+  const moves = parts.flatMap(({ plan }) => plan.ownerMoves ?? []).sort(compareScopeKeys);
+  if (moves.length > 0) merged.ownerMoves = moves;
   return merged;
 }
 
@@ -76,6 +80,8 @@ export function partOfPlan(plan: Plan, shard: Shard): Plan {
     scopes: plan.scopes.filter(keep),
     notManagedHere: plan.notManagedHere.filter(keep),
     drift: plan.drift.filter(keep),
+    ...(plan.behind === undefined ? {} : { behind: plan.behind.filter(keep) }),
+    ...(plan.ownerMoves === undefined ? {} : { ownerMoves: plan.ownerMoves.filter((key) => inShard(key, shard)) }),
   };
 }
 

@@ -4,14 +4,13 @@
  * checks a plan; the merged plan is where the safety limits are decided. No network.
  */
 import type { Command } from 'commander';
-import { findViolations, mergePlanParts, type Plan, type PlanPart, type SafetyLimits } from '../../plan/index.js';
+import { findViolations, mergePlanParts, type PlanPart } from '../../plan/index.js';
 import { unsafeMarkdown } from '../../render/index.js';
 import { readSavedPlan } from '../../reconcile/index.js';
 import { log } from '../../run/log.js';
 import { writeStdout } from '../../run/output.js';
 import { withJsonResult } from '../json-result.js';
 import { formatOption } from '../options.js';
-import { cliSettings } from '../settings.js';
 import { renderPlan, savePlan } from './plan.js';
 
 interface MergeFlags {
@@ -52,14 +51,9 @@ async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
     const plan = mergePlanParts(parts);
     seen.plan = plan;
     await savePlan(flags.out, plan);
-    const cautions = findViolations(plan.changes, await limitsOf(plan), plan.scopes).map((violation) => violation.message);
+    // The limits the parts were planned under (one context, so one set), decided here on the whole.
+    const cautions = findViolations(plan.changes, plan.context?.limits ?? {}, plan.scopes).map((violation) => violation.message);
     writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
     for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
   });
-}
-
-/** The limits the parts were planned under (one context, so one set), decided here on the whole. */
-async function limitsOf(plan: Plan): Promise<SafetyLimits> {
-  const recorded = (plan as Plan & { context?: { limits?: SafetyLimits } }).context?.limits;
-  return recorded ?? (await cliSettings([], {})).limits;
 }
