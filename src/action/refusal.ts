@@ -9,6 +9,7 @@
 import { PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnintendedClearError, UnsafePlanError } from '../plan/safety.js';
 import { StalePlanError } from '../reconcile/errors.js';
 import { OwnedElsewhereError } from '../reconcile/ownership.js';
+import { BehindCheckoutError } from '../reconcile/behind.js';
 import { wordHint, type Hint } from '../hint.js';
 import { escapeMarkdown } from '../render/index.js';
 import { firstItems, plural } from '../text.js';
@@ -61,6 +62,7 @@ function rowsOf(error: unknown): RefusalRow[] | null {
   if (error instanceof UnsafePlanError) return error.violations.map(limitRow);
   if (error instanceof StalePlanError) return [staleRow(error)];
   if (error instanceof OwnedElsewhereError) return [ownerRow(error)];
+  if (error instanceof BehindCheckoutError) return [behindRow(error)];
   return hintedRow(error);
 }
 
@@ -122,6 +124,21 @@ function ownerRow(error: OwnedElsewhereError): RefusalRow {
     count: `${plural(keys.length, 'scope')} owned elsewhere (${firstItems(error.scopes.map((s) => `${s.key}: ${s.owner}`), 5)})`,
     override: `${hintsText(error.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: 'ask the other owner to release the scopes, or ask for the apply workflow\'s input `take-ownership`',
+  };
+}
+
+function behindRow(error: BehindCheckoutError): RefusalRow {
+  const keys = error.scopes.map((scope) => scope.key);
+  const named = firstItems(error.scopes.map((scope) => `${scope.key}: commit ${scope.commit.slice(0, 12)}`), 5);
+  const shallow = error.scopes.some((scope) => scope.missing === true);
+  return {
+    check: 'behind checkout',
+    limit: "a scope is written only from a checkout that contains the commit its `autojoin-sync.commit` marker names",
+    count: `${plural(keys.length, 'scope')} written from a commit this checkout does not contain (${named})`,
+    override: shallow
+      ? 'check out the whole history (`fetch-depth: 0` for actions/checkout), then run again'
+      : `update the checkout (re-run on the newest commit), or, when this history is the one to keep (after a rewrite), ${wordHint({ setting: 'allowBehind', value: keys.slice(0, 3) })}`,
+    reviewer: "update the pull request's branch from the default branch, so its plan contains the last apply",
   };
 }
 

@@ -31,7 +31,7 @@ export async function placedInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey,
 
 /** A run would write scopes last written from commits this checkout does not contain; nothing was written. */
 export class BehindCheckoutError extends Error {
-  constructor(scopes: readonly BehindScope[]) {
+  constructor(readonly scopes: readonly BehindScope[]) {
     const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${scope.commit.slice(0, 12)})`), 20, (hidden) => `, and ${hidden} more`);
     const missing = scopes.some((scope) => scope.missing === true);
     super(

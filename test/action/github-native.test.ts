@@ -7,6 +7,7 @@
  *  - `command: validate` writes a SARIF file (`sarif-file`) valid against the OASIS schema;
  *  - `deployment-environment`: one deployment and one status per apply, as the REST API documents.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -149,6 +150,30 @@ describe('refusals in the job summary, every output on every outcome', () => {
     expect(jobSummary()).toMatch(/\| ownership \| .* \| 1 scope owned elsewhere \(team\/acme-eng: other-team\) \| input take-ownership: team\/acme-eng, or/u);
     expectEveryOutputOnce();
     expect(outputs().summary).toMatch(/^refused by ownership: 1 scope owned elsewhere/);
+  });
+
+  it('a checkout behind the last apply is a refusal naming input allow-behind, every output set, nothing written', async () => {
+    const git = (...args: string[]): void => void execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
+    const commit = (): void => {
+      git('add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'policies');
+    };
+    git('init', '-q');
+    commit();
+    await runWith({ command: 'apply' }); // the marker names this history's commit
+    // Another history (a rewrite, another clone's): the marker's commit is not an ancestor of HEAD.
+    await rm(join(workspace, '.git'), { recursive: true, force: true });
+    git('init', '-q');
+    await writeFiles({ 'policies/eng.autojoin.yaml': policy(DOMAINS.slice(0, 11)) });
+    commit();
+    const before = emulator.data().scopes['team/acme-eng']?.autojoin?.domains;
+    await runWith({ command: 'apply' });
+    expect(outputs()['exit-code']).toBe('1');
+    expect(jobSummary()).toContain('> **Refused: nothing was written** (exit code 1).');
+    expect(jobSummary()).toMatch(/\| behind checkout \| .* \| 1 scope written from a commit this checkout does not contain \(team\/acme-eng: commit [0-9a-f]{12}\) \| update the checkout .*input allow-behind: team\/acme-eng \|/u);
+    expectEveryOutputOnce();
+    expect(outputs().summary).toMatch(/^refused by behind checkout: 1 scope written from a commit/u);
+    expect(emulator.data().scopes['team/acme-eng']?.autojoin?.domains).toEqual(before);
   });
 
   it('an invalid input still sets every output', async () => {
