@@ -68294,8 +68294,10 @@ var BehindCheckoutError = class extends Error {
     super(
       missing ? `${named}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
     );
+    this.scopes = scopes;
     this.name = "BehindCheckoutError";
   }
+  scopes;
 };
 function parseAllowBehind(values) {
   const globs = [];
@@ -70331,6 +70333,7 @@ function rowsOf(error4) {
   if (error4 instanceof UnsafePlanError) return error4.violations.map(limitRow);
   if (error4 instanceof StalePlanError) return [staleRow(error4)];
   if (error4 instanceof OwnedElsewhereError) return [ownerRow(error4)];
+  if (error4 instanceof BehindCheckoutError) return [behindRow(error4)];
   return hintedRow(error4);
 }
 function limitRow(violation) {
@@ -70384,6 +70387,18 @@ function ownerRow(error4) {
     count: `${plural(keys.length, "scope")} owned elsewhere (${firstItems(error4.scopes.map((s) => `${s.key}: ${s.owner}`), 5)})`,
     override: `${hintsText(error4.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: "ask the other owner to release the scopes, or ask for the apply workflow's input `take-ownership`"
+  };
+}
+function behindRow(error4) {
+  const keys = error4.scopes.map((scope) => scope.key);
+  const named = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${scope.commit.slice(0, 12)}`), 5);
+  const shallow = error4.scopes.some((scope) => scope.missing === true);
+  return {
+    check: "behind checkout",
+    limit: "a scope is written only from a checkout that contains the commit its `autojoin-sync.commit` marker names",
+    count: `${plural(keys.length, "scope")} written from a commit this checkout does not contain (${named})`,
+    override: shallow ? "check out the whole history (`fetch-depth: 0` for actions/checkout), then run again" : `update the checkout (re-run on the newest commit), or, when this history is the one to keep (after a rewrite), ${wordHint({ setting: "allowBehind", value: keys.slice(0, 3) })}`,
+    reviewer: "update the pull request's branch from the default branch, so its plan contains the last apply"
   };
 }
 function hintedRow(error4) {

@@ -32,7 +32,7 @@ const workflow = parse(await readFile(join(REPO_ROOT, 'examples/workflows/drift.
   jobs: { drift: { steps: Step[] } };
 };
 const steps = workflow.jobs.drift.steps;
-const planStep = steps.find((step) => step.uses?.startsWith('your-org/autojoin-sync@')) as Step;
+const planStep = steps.find((step) => step.id === 'drift') as Step;
 const issueStep = steps.find((step) => step.uses?.startsWith('actions/github-script@')) as Step;
 
 let emulator: Emulator;

@@ -15,6 +15,7 @@ interface ActionYml {
 }
 
 interface Step {
+  id?: string;
   uses?: string;
   with?: Record<string, unknown>;
 }
@@ -105,7 +106,12 @@ describe('example workflows', () => {
   it('drift: nightly plan that fails on changes', () => {
     const { drift } = workflows;
     expect(drift.on).toHaveProperty('schedule');
-    expect(actionStep(drift).with).toMatchObject({ command: 'plan', 'detailed-exitcode': true, prune: true });
+    const steps = Object.values(drift.jobs).flatMap((job) => job.steps);
+    expect(steps.find((step) => step.id === 'drift')?.with).toMatchObject({ command: 'plan', 'detailed-exitcode': true, prune: true });
+    // Dates are enforced on the day: the grants that expired are revoked first, and only they.
+    const expired = steps.find((step) => step.id === 'expired');
+    expect(steps.indexOf(expired as Step)).toBeLessThan(steps.findIndex((step) => step.id === 'drift'));
+    expect(expired?.with).toMatchObject({ command: 'apply', 'only-expired': true });
   });
 
   it('every example workflow checks out the whole history (pruning is on by default)', () => {
