@@ -57,7 +57,7 @@ async function helpFlags(command: string[]): Promise<string[]> {
 describe('docs/cli.md command sections', () => {
   it('has a section for every command of `--help`', async () => {
     const help = await runCli(['--help']);
-    const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((name) => name !== 'help');
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]).filter((name) => name !== 'help');
     expect([...cliSections().keys()].sort()).toEqual([...commands].sort());
   });
 
