@@ -20,12 +20,11 @@ import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { makePlan, nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { GitHubApiError } from './comment.js';
 import { writePlanFile } from './plan-file.js';
-import { markEchoedSecrets } from '../run/redacted-plan.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import {
   SUMMARY_MAX_CHARS,
@@ -34,9 +33,10 @@ import {
   unsafeMarkdown,
 } from './markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { dnsBeforeRead, dnsWhileLoading } from '../run/dns.js';
+import { dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import { applyCommand } from '../commands/apply.js';
+import { planCommand } from '../commands/plan.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -182,8 +182,8 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, setti
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
 export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
-  return makePlan({
-    settings,
+  return planCommand({
+    context: settings,
     client,
     pruneFrom: inputs.pruneFrom,
     allowNoPolicies: inputs.allowNoPolicies,
@@ -191,13 +191,12 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     shard: inputs.shard,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
-    ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onlyExpired: inputs.command === 'apply' && inputs.onlyExpired,
     onNotice: (message) => core.notice(message),
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics, settings, context);
-    return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+    return made;
   });
 }
 

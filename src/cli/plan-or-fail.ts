@@ -1,12 +1,11 @@
 /** Making the plan of plan, apply and adopt: diagnostics on stderr, invalid policy files end the command. */
 import type { ServiceClient } from '../service/client.js';
 import type { Plan } from '../plan/index.js';
-import { makePlan, nothingPlannedMessage } from '../reconcile/index.js';
+import { nothingPlannedMessage } from '../reconcile/index.js';
+import { planCommand } from '../commands/plan.js';
 import { RunError } from '../run/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { dnsBeforeRead } from '../run/dns.js';
-import { markEchoedSecrets } from '../run/redacted-plan.js';
 import { parseTakeOwnership } from '../reconcile/ownership.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
@@ -32,8 +31,8 @@ export async function planOrFail(options: {
 }): Promise<Plan> {
   const { flags } = options;
   const progress = progressOf(options.label);
-  const { plan, load } = await makePlan({
-    settings: options.settings,
+  const { plan, load } = await planCommand({
+    context: options.settings,
     client: options.client,
     pruneFrom: flags.pruneFrom,
     allowNoPolicies: flags.allowNoPolicies,
@@ -49,13 +48,12 @@ export async function planOrFail(options: {
     onlyExpired: flags.onlyExpired,
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
-    ...dnsBeforeRead(options.settings.dns, options.settings.base),
   }).finally(() => {
     progress.done();
     printWarningSummary();
   });
   if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
-  return markEchoedSecrets(plan);
+  return plan;
 }
 
 /** @returns the scopes of --take-ownership (each TYPE/ID; commas separate several too). */
