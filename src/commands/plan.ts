@@ -9,7 +9,7 @@ import type { LoadResult } from '../policy/types.js';
 import { makePlan, type MakePlanOptions } from '../reconcile/plan.js';
 import { dnsBeforeRead } from '../run/dns.js';
 import { markEchoedSecrets } from '../run/redacted-plan.js';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from '../run/settings.js';
 import type { ServiceClient } from '../service/client.js';
 
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */

@@ -14,7 +14,22 @@ import { canonicalJson } from './fields.js';
 import type { LiveScope } from '../service/types.js';
 import type { Change, OutsideChange } from './types.js';
 import type { Desired } from './diff.js';
-import type { LastApplied, NeededScope } from './three-way.js';
+import type { ScopeKey } from '../scope.js';
+
+
+/** A scope whose state at a commit is needed, and the file that declares it now (most likely where it was then too). */
+export interface NeededScope {
+  key: ScopeKey;
+  file: string;
+  /** The day the marker says it was applied (expiry is evaluated then); absent: the commit's date. */
+  applied?: string;
+}
+
+/**
+ * The state at a marker's commit of one scope, its expiry evaluated on `applied` (absent: the
+ * commit's date): null when that commit, or the scope in it, is gone.
+ */
+export type LastApplied = (commit: string, key: ScopeKey, applied?: string) => WrittenState | null;
 
 /**
  * Which side changed a scope:

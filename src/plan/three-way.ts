@@ -7,29 +7,16 @@
  * changed since its marker is held until the state at the marker's commit is read from git, in
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
-import { classifyDrift, mergedDomains, type DriftVerdict } from './drift.js';
+import { classifyDrift, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
 import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
-import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf } from './ownership.js';
 import { comparableDomains } from '../comparable-domain.js';
 import type { DriftMode, Policy } from '../policy/types.js';
-import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import type { Change, DriftReport } from './types.js';
 
-/** A scope whose state at a commit is needed, and the file that declares it now (most likely where it was then too). */
-export interface NeededScope {
-  key: ScopeKey;
-  file: string;
-  /** The day the marker says it was applied (expiry is evaluated then); absent: the commit's date. */
-  applied?: string;
-}
-
-/**
- * The state at a marker's commit of one scope, its expiry evaluated on `applied` (absent: the
- * commit's date): null when that commit, or the scope in it, is gone.
- */
-export type LastApplied = (commit: string, key: ScopeKey, applied?: string) => WrittenState | null;
+export type { LastApplied, NeededScope } from './drift.js';
 
 interface Held {
   desired: Desired;

@@ -14,14 +14,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types.js';
+import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { relativePosix } from '../policy/discover.js';
 import { RunError } from './exit-codes.js';
-import type { RunSettings } from './settings.js';
 import { locateRun } from './place.js';
-
-/** One run's context: its settings with today, HEAD and the project file's record. Holds credentials: never print it. */
-export type RunContext = RunSettings;
 
 /** @returns the project file as plans record it (path relative to `base`, sha256 of its bytes), or null without one. */
 export async function projectRecordOf(projectFile: string | undefined, base: string): Promise<ProjectFileRecord | null> {
@@ -36,7 +33,7 @@ export function sha256Of(bytes: Uint8Array): string {
 
 /** What a plan made in `context` records of it. */
 export function planContextOf(
-  context: Pick<RunContext, 'projectRecord' | 'limits' | 'project' | 'today' | 'head'>,
+  context: { projectRecord: ProjectFileRecord | null; limits: SafetyLimits; project: { rules?: Rule[] }; today: string; head?: string },
   takenOver: readonly ScopeKey[] = [],
 ): PlanContext {
   return {

@@ -86,6 +86,9 @@ export interface RunSettings extends RunPlace {
   head?: string;
 }
 
+/** One run's context: its settings with today, HEAD and the project file's record (src/run/context.ts). Holds credentials: never print it. */
+export type RunContext = RunSettings;
+
 export interface SettingSources {
   /** What relative paths are relative to; nothing else depends on it. */
   cwd: string;
