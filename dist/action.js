@@ -70636,19 +70636,6 @@ async function writePlanFile(plan, context, suffix) {
   return { file, sha256: planDigest(Buffer.from(written, "utf8")) };
 }
 
-// src/run/redacted-plan.ts
-function markEchoedSecrets(plan) {
-  if (!hasOutputSecrets()) return plan;
-  const marked = markRedacted(plan, holdsSecret);
-  if (marked.redacted !== void 0) {
-    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
-    log().warn(
-      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
-    );
-  }
-  return marked;
-}
-
 // src/commands/apply.ts
 function applyCommand(command) {
   const { context } = command;
@@ -70674,6 +70661,26 @@ function applyCommand(command) {
     ...command.onProgress ? { onProgress: command.onProgress } : {},
     ...command.signal ? { signal: command.signal } : {}
   });
+}
+
+// src/run/redacted-plan.ts
+function markEchoedSecrets(plan) {
+  if (!hasOutputSecrets()) return plan;
+  const marked = markRedacted(plan, holdsSecret);
+  if (marked.redacted !== void 0) {
+    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
+    log().warn(
+      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
+    );
+  }
+  return marked;
+}
+
+// src/commands/plan.ts
+async function planCommand(command) {
+  const { context, ...request2 } = command;
+  const made = await makePlan({ ...request2, settings: context, ...dnsBeforeRead(context.dns, context.base) });
+  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
 }
 
 // src/action/steps.ts
@@ -70786,8 +70793,8 @@ async function planToApply(inputs, context, settings, client) {
 }
 async function planFor(inputs, context, settings, client) {
   const progress = log().progress("read");
-  return makePlan({
-    settings,
+  return planCommand({
+    context: settings,
     client,
     pruneFrom: inputs.pruneFrom,
     allowNoPolicies: inputs.allowNoPolicies,
@@ -70795,13 +70802,12 @@ async function planFor(inputs, context, settings, client) {
     shard: inputs.shard,
     onProgress: progress.update,
     secrets: secretsOf(inputs),
-    ...dnsBeforeRead(settings.dns, settings.base),
     takeOwnership: takeOwnershipOf(inputs),
     onlyExpired: inputs.command === "apply" && inputs.onlyExpired,
     onNotice: (message) => notice2(message)
   }).finally(progress.done).then((made) => {
     annotate(made.load.diagnostics, settings, context);
-    return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+    return made;
   });
 }
 function takeOwnershipOf(inputs) {
