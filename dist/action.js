@@ -48744,7 +48744,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile3, readFile: readFile2, mkdir: mkdir5 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve7 } = __require("node:path");
+    var { dirname: dirname4, resolve: resolve7 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors4();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -48975,7 +48975,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve7(path10);
-        await mkdir5(dirname3(resolvedPath), { recursive: true });
+        await mkdir5(dirname4(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -66436,7 +66436,7 @@ async function namedProjectFile(cwd, projectFlag, places) {
 // src/run/context.ts
 import { createHash as createHash4 } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { dirname as dirname2, join as join2 } from "node:path";
 async function projectRecordOf(projectFile2, base) {
   if (projectFile2 === void 0) return null;
   const bytes = await readFile(projectFile2).catch(() => null);
@@ -66473,9 +66473,15 @@ function checkSavedProject(saved, found, planFile) {
   }
 }
 async function projectHereFor(saved, cwd) {
-  const here = await locateRun(cwd, ["."]);
+  const here = await savedRunHere(cwd, saved);
   const file = saved === null ? here.projectFile : join2(here.base, ...saved.path.split("/"));
   return projectRecordOf(file, here.base);
+}
+async function savedRunHere(cwd, saved) {
+  const root = saved === null ? null : await repositoryRoot(cwd);
+  const file = root === null || saved === null ? null : join2(root, ...saved.path.split("/"));
+  if (file === null || !await pathExists(file)) return locateRun(cwd, ["."]);
+  return locateRun(cwd, [dirname2(file)], file);
 }
 
 // src/run/settings.ts
@@ -66503,8 +66509,8 @@ async function resolvePlace(sources) {
   return { place, project: config };
 }
 async function savedPlace(cwd, saved) {
-  const here = await locateRun(cwd, ["."]);
   const recorded = saved.context.projectFile;
+  const here = await savedRunHere(cwd, recorded);
   const projectFile2 = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
   checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const { projectFile: _found, ...rest } = here;
@@ -71174,7 +71180,7 @@ function inert(text) {
 
 // src/action/shard-steps.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname2, resolve as resolve6 } from "node:path";
+import { basename as basename2, dirname as dirname3, resolve as resolve6 } from "node:path";
 async function shardPlanStep(inputs, context, settings, onPlan) {
   const shard = inputs.shard ?? "";
   const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
@@ -71219,9 +71225,9 @@ async function expandPlanFiles(patterns3, workspace) {
       files.add(path10);
       continue;
     }
-    const matching = (await readdir2(dirname2(path10)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname3(path10)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname2(path10), entry));
+    for (const entry of matching) files.add(resolve6(dirname3(path10), entry));
   }
   return [...files].sort();
 }

@@ -12,13 +12,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { relativePosix } from '../policy/discover.js';
 import { RunError } from './exit-codes.js';
-import { locateRun } from './place.js';
+import { locateRun, type RunPlace } from './place.js';
+import { pathExists, repositoryRoot } from '../files.js';
 
 /** @returns the project file as plans record it (path relative to `base`, sha256 of its bytes), or null without one. */
 export async function projectRecordOf(projectFile: string | undefined, base: string): Promise<ProjectFileRecord | null> {
@@ -78,9 +79,22 @@ export function checkSavedProject(saved: ProjectFileRecord | null, found: Projec
  * of `cwd` (or, for a plan made without one, the one found from `cwd`), as a record.
  */
 export async function projectHereFor(saved: ProjectFileRecord | null, cwd: string): Promise<ProjectFileRecord | null> {
-  const here = await locateRun(cwd, ['.']);
+  const here = await savedRunHere(cwd, saved);
   const file = saved === null ? here.projectFile : join(here.base, ...saved.path.split('/'));
   return projectRecordOf(file, here.base);
+}
+
+/**
+ * Where a saved plan is applied: the repository of `cwd`, read under the project file the plan
+ * recorded (its directory, as `--project FILE` reads it), so a repository with several project
+ * files applies each one's plans from its root. Without a recorded project file, or when it is
+ * gone (checkSavedProject then says so), the repository as a whole.
+ */
+export async function savedRunHere(cwd: string, saved: ProjectFileRecord | null): Promise<RunPlace> {
+  const root = saved === null ? null : await repositoryRoot(cwd);
+  const file = root === null || saved === null ? null : join(root, ...saved.path.split('/'));
+  if (file === null || !(await pathExists(file))) return locateRun(cwd, ['.']);
+  return locateRun(cwd, [dirname(file)], file);
 }
 
 /** `show`: the same comparison as {@link checkSavedProject}, as a warning (null when they match). */

@@ -28,7 +28,7 @@ import { today as clockToday } from '../governance/clock.js';
 import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
-import { checkSavedProject, projectHereFor, projectRecordOf } from './context.js';
+import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 
 
 /** What the front end was given (a flag or an action input); undefined when not given. */
@@ -146,8 +146,8 @@ async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'rep
  * one at the path the plan recorded, which must be the plan's byte for byte (else RunError).
  */
 async function savedPlace(cwd: string, saved: NonNullable<SettingSources['saved']>): Promise<RunPlace> {
-  const here = await locateRun(cwd, ['.']);
   const recorded = saved.context.projectFile;
+  const here = await savedRunHere(cwd, recorded);
   const projectFile = recorded === null ? here.projectFile : join(here.base, ...recorded.path.split('/'));
   checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const { projectFile: _found, ...rest } = here;

@@ -174,6 +174,24 @@ describe('the project file of a policy file', () => {
     expect(planned.stderr).toContain('run: autojoin-sync plan b');
   });
 
+  it('a plan of one of two project files applies with --plan from the repository root, under the project file it recorded', async () => {
+    const started = await startTestEmulator();
+    emulator = started;
+    project = await tempProject({
+      'a/autojoin-sync.yaml': 'owner: a\n',
+      'a/x.autojoin.yaml': policy('x', ['x.example']),
+      'b/autojoin-sync.yaml': 'owner: b\n',
+      'b/y.autojoin.yaml': policy('y', ['y.example']),
+    });
+    commitAll(project.dir);
+    expect((await cli(['plan', 'a', '--out', 'plan.json'], { cwd: project.dir, emulator: started })).code).toBe(0);
+    const applied = await cli(['apply', '--plan', 'plan.json', '--yes'], { cwd: project.dir, emulator: started });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).toContain('using project file a/autojoin-sync.yaml');
+    expect(liveDomains(started.data(), 'x')).toEqual(['x.example']);
+    expect(liveDomains(started.data(), 'y')).toBeNull();
+  });
+
   it('-C DIR runs as if started in DIR, and --project refuses policy files outside its directory', async () => {
     project = await tempProject({
       'repo/pol/autojoin-sync.yaml': 'owner: team-a\n',

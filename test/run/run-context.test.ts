@@ -85,6 +85,27 @@ describe('a saved plan keeps its context', () => {
   });
 });
 
+describe('a saved plan in a repository of several project files', () => {
+  it('applies from the repository root under the project file it recorded, not the whole repository', async () => {
+    peer = await startPeer();
+    const dir = await estate({
+      'teams/a/autojoin-sync.yaml': 'owner: team-a\nsafety:\n  maxRemovals: 5\n',
+      'teams/a/x.autojoin.yaml': policy('x', ['x.example']),
+      'teams/b/autojoin-sync.yaml': 'owner: team-b\n',
+      'teams/b/y.autojoin.yaml': policy('y', ['y.example']),
+    });
+    commitAll(dir);
+    await expect(context(dir, ['.'])).rejects.toThrow(/2 different project files/u);
+    const plan = parsePlan(serializePlan(await planIn(await context(dir, ['teams/a']), peer.client)));
+    const fromRoot = await context(dir, [], plan);
+    expect(fromRoot.owner).toBe('team-a');
+    expect(fromRoot.limits.maxRemovals).toBe(5);
+    await applyIn(fromRoot, peer.client, plan, { saved: true });
+    expect(live('team/x')).toEqual(['x.example']);
+    expect(live('team/y')).toBeNull();
+  });
+});
+
 describe('today is the context\'s', () => {
   it('an entry expires by the context today (AUTOJOIN_NOW), not by the clock', async () => {
     peer = await startPeer();
