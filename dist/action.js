@@ -70621,6 +70621,9 @@ function planFacts(plan) {
   const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
   return { driftCount, counts: summarize(plan) };
 }
+function planExitCode(plan) {
+  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+}
 async function writeSarifFile(diagnostics, where2, context) {
   const dir = join5(context.runnerTemp, "autojoin-sync");
   await mkdir3(dir, { recursive: true });
@@ -70715,8 +70718,8 @@ async function planStep(inputs, context, settings, onPlan) {
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
     await reportPlan(inputs, context, settings, plan);
-    const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
-    const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+    const { driftCount } = planFacts(plan);
+    const code = planExitCode(plan);
     return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error4) => {
@@ -71193,8 +71196,8 @@ async function shardPlanStep(inputs, context, settings, onPlan) {
 
 ${escapeMarkdown(summary3)}. The merge-plans job posts the merged plan.
 `);
-  const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
-  const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+  const { driftCount } = planFacts(plan);
+  const code = planExitCode(plan);
   return { exitCode: code, summary: summary3, hasChanges: pending, planJson, driftCount };
 }
 async function mergePlansStep(inputs, context, settings, onPlan) {
@@ -71206,8 +71209,8 @@ async function mergePlansStep(inputs, context, settings, onPlan) {
   const pending = plan.changes.length > 0;
   onPlan({ hasChanges: pending, planJson, planSha256 });
   await reportPlan(inputs, context, settings, plan);
-  const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
-  const code = pending || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+  const { driftCount } = planFacts(plan);
+  const code = planExitCode(plan);
   return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
 }
 function refuseShardWithoutPlan(inputs) {

@@ -3,6 +3,7 @@
  * `github/codeql-action/upload-sarif` (the `sarif-file` output), and a plan's counts for the
  * outputs and the deployment record.
  */
+import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { relativePosix } from '../policy/index.js';
@@ -17,6 +18,11 @@ import type { WorkflowContext } from './inputs.js';
 export function planFacts(plan: Pick<Plan, 'changes' | 'drift' | 'scopes'>): { driftCount: number; counts: PlanSummary } {
   const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
   return { driftCount, counts: summarize(plan) };
+}
+
+/** A plan step's exit code: 2 while changes or kept drift are pending, else 0. */
+export function planExitCode(plan: Pick<Plan, 'changes' | 'drift'>): ExitCodeValue {
+  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
 }
 
 /**

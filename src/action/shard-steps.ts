@@ -10,12 +10,13 @@ import { basename, dirname, resolve } from 'node:path';
 import { mergePlanParts, summarize, type PlanPart } from '../plan/index.js';
 import { summaryLine } from '../render/describe.js';
 import { readSavedPlan } from '../reconcile/index.js';
-import { ExitCode, RunError } from '../run/exit-codes.js';
+import { RunError } from '../run/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { escapeMarkdown } from '../render/index.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { inWorkspace, loadFailed, planFor, reportPlan, withClient, writeJobSummary, type OnPlan, type StepOutcome } from './steps.js';
 import { writePlanFile } from './plan-file.js';
+import { planExitCode, planFacts } from './findings.js';
 
 /** A shard's plan job: its part is a file for the merge job; the pull request hears only from the merge. */
 export async function shardPlanStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
@@ -28,8 +29,8 @@ export async function shardPlanStep(inputs: ActionInputs, context: WorkflowConte
   onPlan({ hasChanges: pending, planJson });
   const summary = `shard ${shard}: ${summaryLine(summarize(plan))}`;
   await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
-  const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
-  const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+  const { driftCount } = planFacts(plan);
+  const code = planExitCode(plan);
   return { exitCode: code, summary, hasChanges: pending, planJson, driftCount };
 }
 
@@ -43,8 +44,8 @@ export async function mergePlansStep(inputs: ActionInputs, context: WorkflowCont
   const pending = plan.changes.length > 0;
   onPlan({ hasChanges: pending, planJson, planSha256 });
   await reportPlan(inputs, context, settings, plan);
-  const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
-  const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+  const { driftCount } = planFacts(plan);
+  const code = planExitCode(plan);
   return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
 }
 

@@ -15,7 +15,7 @@ import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { findViolations, savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
 import { planCautions, refusalPrefix } from './refusal.js';
-import { planFacts, writeSarifFile } from './findings.js';
+import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../render/escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
@@ -92,8 +92,8 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
     await reportPlan(inputs, context, settings, plan);
-    const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
-    const code = pending || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+    const { driftCount } = planFacts(plan);
+    const code = planExitCode(plan);
     return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
   });
   return work.catch(async (error: unknown) => {
