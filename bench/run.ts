@@ -37,6 +37,7 @@ const benches: Bench[] = [
   { name: 'history', run: benchHistory },
   { name: 'governance', run: benchGovernance },
   { name: 'drift', run: benchDrift },
+  { name: 'steady', run: async (options) => (await import('./steady.js')).benchSteady(options) },
   { name: 'shard', run: async (options) => (await import('./shard.js')).benchShard(options) },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
