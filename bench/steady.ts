@@ -102,7 +102,7 @@ function git(dir: string, ...args: string[]): string {
 }
 
 /** Builds the steady state (see the head of this file) in `repo`. */
-export async function makeSteady(repo: string, scopes: number): Promise<Steady> {
+export async function makeSteady(repo: string, scopes: number, seed: readonly string[] = []): Promise<Steady> {
   await mkdir(repo, { recursive: true });
   await writeFile(path.join(repo, 'autojoin-sync.yaml'), `owner: ${OWNER}\nsafety:\n  maxRemovals: 100000\n  maxRemovalPercent: 100\n`);
   await writePolicies(repo, scopes, () => false);
@@ -110,7 +110,7 @@ export async function makeSteady(repo: string, scopes: number): Promise<Steady> 
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'policies');
   const data = path.join(repo, '..', `emulator-${scopes}.json`);
-  await withEmulator(scopes, data, ['--latency', '0'], (url) => runCli(['apply', '--yes', '--concurrency', '64'], repo, url));
+  await withEmulator(scopes, data, ['--latency', '0', ...seed], (url) => runCli(['apply', '--yes', '--concurrency', '64'], repo, url));
   await writePolicies(repo, scopes, (n) => n % 2 === 1);
   git(repo, 'commit', '-q', '-am', 'half the scopes change');
   const planned = await withEmulator(scopes, data, ['--latency', '0'], (url) => runCli(['plan', '--format', 'json'], repo, url));
@@ -223,7 +223,8 @@ function row(name: string, phase: Phase, bare: Phase, concurrency: 16 | 64, extr
 /** Peak RSS of the steady-state plan (spawned CLI, its own VmHWM) at `large` scopes against `small`. */
 async function memoryRow(tmp: string, [small, large]: [number, number]): Promise<BenchRow> {
   const peak = async (scopes: number): Promise<number> => {
-    const steady = await makeSteady(path.join(tmp, `rss-${scopes}`), scopes);
+    // No ordinary invitations (the default read never lists them): 30 a scope would not fit one JSON data file at 30,000.
+    const steady = await makeSteady(path.join(tmp, `rss-${scopes}`), scopes, ['--seed-invitations', '0']);
     const { result } = await withEmulator(scopes, steady.data, ['--latency', '0'], (url) =>
       peakRss(tmp, [CLI, '-C', steady.repo, 'plan'], { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY }),
     );
