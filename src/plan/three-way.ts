@@ -7,7 +7,7 @@
  * changed since its marker is held until the state at the marker's commit is read from git, in
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
-import { classifyDrift, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
+import { classifyDrift, liveAsWritten, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
 import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
 import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf } from './ownership.js';
@@ -71,6 +71,9 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, o
       // Changed only by entries that expired since the write: the files on that day are the base.
       const applied = appliedStateOf(desired.policy, marker);
       if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
+      // The live state is the last write itself (nothing changed outside): it is the base, no git read.
+      const written = liveAsWritten(state, live, marker);
+      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written }));
       if (marker.commit === undefined) return change;
       const entry: Held = { desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) };
       held.push(entry);
