@@ -8,7 +8,7 @@
  * (`maxScopesPerDomain`) stay with the loader. Pure: no I/O.
  */
 import { checkDomain } from '../policy/domains.js';
-import { checkRules, compileRules } from '../governance/rules.js';
+import { checkRules, compileRules } from '../policy/rules.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { Change } from './types.js';

@@ -1,8 +1,8 @@
 /**
  * `makePlan`, as a list of steps: load the desired policies and find the prune candidates
  * (desired.ts: one stream of the scopes to plan) → read each one's live state as it comes
- * (`readEach`, src/service/state.ts) → add it to the plan builder (src/plan/plan.ts) → the state
- * last applied where drift needs it (last-applied.ts) → the plan.
+ * (`readEach`, src/service/state.ts) → add it to the plan builder (src/plan/plan-builder.ts) → the state
+ * last applied where drift needs it (src/history/last-applied.ts) → the plan.
  */
 import { countDiagnostics } from '../policy/index.js';
 import { planBuilder } from '../plan/index.js';
@@ -14,12 +14,12 @@ import { planContextOf } from '../run/context.js';
 import type { LoadResult } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
-import { lastAppliedReader, readLastApplied } from './last-applied.js';
-import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
-import { ancestryOfMarkers, placedBy } from './behind.js';
+import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
+import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership-refusal.js';
+import { ancestryOfMarkers, placedBy } from '../history/behind.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
-import { planMoment } from '../governance/clock.js';
+import { planMoment } from '../policy/clock.js';
 
 /**
  * Loads and validates the policies, reads the live state of their scopes and builds the plan.
@@ -52,7 +52,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
     if (rest?.failed) return { plan: null, load: rest.load };
     throw error;
   }
-  // Behind and foreign markers, and owner moves: one git call for every marker commit (behind.ts), beside the last-applied reads.
+  // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts), beside the last-applied reads.
   const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
   ancestry.catch(() => undefined); // awaited below; a failure is told there
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
