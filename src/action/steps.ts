@@ -9,7 +9,7 @@ import { planCommentFooter, publishComment } from './sticky-comment.js';
 import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
+import { relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
@@ -33,10 +33,10 @@ import {
   unsafeMarkdown,
 } from './summary-markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import { applyCommand } from '../commands/apply-command.js';
 import { planCommand } from '../commands/plan-command.js';
+import { validateCommand } from '../commands/validate-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -69,18 +69,15 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
-  const { paths, base: cwd, roots, project } = settings;
-  const dns = dnsWhileLoading(settings.dns, cwd);
-  const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
-  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
-  annotate(load.diagnostics, settings, context);
+  const outcome = await validateCommand({ context: settings, secrets: secretsOf(inputs), allowNoPolicies: inputs.allowNoPolicies });
+  const { load, findings } = outcome;
+  annotate(findings, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
-  const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
-  const failed = load.diagnostics.some((d) => d.severity === 'error');
-  if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
+  const summary = `${policies}; ${summarizeDiagnostics(findings, load.files.length)}`;
+  const failed = outcome.exitCode !== ExitCode.ok;
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
-  const sarifFile = await writeSarifFile([...projectFindings, ...load.diagnostics], settings, context);
-  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false, sarifFile };
+  const sarifFile = await writeSarifFile([...projectFindings, ...findings], settings, context);
+  return { exitCode: outcome.exitCode, summary, hasChanges: false, sarifFile };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
