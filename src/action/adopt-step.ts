@@ -14,7 +14,7 @@ import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { planFor, secretsOf, withClient, writeJobSummary, type StepOutcome } from './steps.js';
+import { planFor, withClient, writeJobSummary, type StepOutcome } from './steps.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -27,7 +27,7 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, 
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
-    const result = await adoptCommand({ context: settings, plan, secrets: secretsOf(inputs) });
+    const result = await adoptCommand({ context: settings, plan });
     const driftCount = result.adopted.length + result.conflicts.length;
     for (const { key, reason } of result.notAdopted) core.warning(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
     // Nothing written, nothing to propose: no branch, no pull request.

@@ -9,11 +9,11 @@ import { planCommentFooter, publishComment } from './sticky-comment.js';
 import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
+import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
 import { planCautions, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
@@ -32,10 +32,9 @@ import {
   planTitle,
   unsafeMarkdown,
 } from './summary-markdown.js';
-import { configuredSecrets } from '../run/secrets.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import { applyCommand } from '../commands/apply-command.js';
-import { planCommand } from '../commands/plan-command.js';
+import { applyWouldRefuse, planCommand } from '../commands/plan-command.js';
 import { validateCommand } from '../commands/validate-command.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -69,7 +68,7 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
-  const outcome = await validateCommand({ context: settings, secrets: secretsOf(inputs), allowNoPolicies: inputs.allowNoPolicies });
+  const outcome = await validateCommand({ context: settings, allowNoPolicies: inputs.allowNoPolicies });
   const { load, findings } = outcome;
   annotate(findings, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
@@ -101,7 +100,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
 export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const cautions = planCautions(findViolations(plan.changes, limitsOf(plan, settings), plan.scopes), context.pullNumber !== undefined);
+  const cautions = planCautions(applyWouldRefuse(plan, settings.limits), context.pullNumber !== undefined);
   for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
   const prefix = unsafeMarkdown(cautions);
   const title = planTitle(inputs.paths);
@@ -109,9 +108,6 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
   const footer = planCommentFooter(inputs, context);
   await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
 }
-
-/** The limits a plan was made under (its recorded context), else the run's. */
-const limitsOf = (plan: Plan, settings: RunSettings): RunSettings['limits'] => plan.context?.limits ?? settings.limits;
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
@@ -187,7 +183,6 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     shard: inputs.shard,
     onProgress: progress.update,
-    secrets: secretsOf(inputs),
     takeOwnership: takeOwnershipOf(inputs),
     onlyExpired: inputs.command === 'apply' && inputs.onlyExpired,
     onNotice: (message) => core.notice(message),
@@ -220,20 +215,6 @@ export async function withClient<T>(settings: RunSettings, work: (client: Servic
   const onRequest = (event: RequestEvent): void => log().request(event);
   const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
   return withServiceClient(options, (message) => core.notice(message), work);
-}
-
-/** The run's secrets, the api-key input among them: no policy file may hold them. */
-export function secretsOf(inputs: ActionInputs): NamedSecret[] {
-  return configuredSecrets(serviceEnv(inputs, process.env));
-}
-
-/** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
-export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return {
-    ...env,
-    ...(inputs.baseUrl ? { AUTOJOIN_BASE_URL: inputs.baseUrl } : {}),
-    ...(inputs.apiKey ? { AUTOJOIN_API_KEY: inputs.apiKey } : {}),
-  };
 }
 
 /**

@@ -5,17 +5,15 @@
  * file, each edit checked as a policy file is. The front end makes the plan with its own
  * diagnostics and progress, and turns the outcome into lines, or a branch and a pull request.
  */
-import type { NamedSecret } from '../policy/index.js';
 import type { Plan } from '../plan/types.js';
 import { adoptDrift, type AdoptResult } from '../reconcile/adopt-drift.js';
 import type { RunContext } from '../run/settings.js';
 
 export interface AdoptCommand {
-  context: Pick<RunContext, 'base' | 'project'>;
+  /** The run's base, project file and secrets (no edited file may hold them). */
+  context: Pick<RunContext, 'base' | 'project' | 'secrets'>;
   /** The plan made in {@link adoptContext}. */
   plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>;
-  /** The run's secrets: no edited file may hold them. */
-  secrets: readonly NamedSecret[];
 }
 
 /** The context adopt plans in: the run's, never pruning. */
@@ -25,5 +23,5 @@ export function adoptContext<Context extends RunContext>(context: Context): Cont
 
 /** @returns what was adopted, into which files, and what was left for a person */
 export function adoptCommand(command: AdoptCommand): Promise<AdoptResult> {
-  return adoptDrift(command.plan, command.context.base, { project: command.context.project, secrets: command.secrets });
+  return adoptDrift(command.plan, command.context.base, { project: command.context.project, secrets: command.context.secrets });
 }

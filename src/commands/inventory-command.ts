@@ -5,13 +5,11 @@
  */
 import { blameFiles, blameOfLine } from '../governance/blame.js';
 import { inventoryRows, type BlamedRow, type InventoryRow } from '../governance/inventory-rows.js';
-import type { NamedSecret } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
 import { placedPolicies, type ListingContext } from './placed-policies.js';
 
 export interface InventoryCommand {
   context: ListingContext;
-  secrets: readonly NamedSecret[];
   /** `--blame`: each row with who added its line (one `git blame` per file). */
   blame: boolean;
 }
@@ -23,7 +21,7 @@ export interface InventoryOutcome {
 }
 
 export async function inventoryCommand(command: InventoryCommand): Promise<InventoryOutcome> {
-  const { policies, errors } = await placedPolicies(command.context, command.secrets);
+  const { policies, errors } = await placedPolicies(command.context);
   if (errors.length > 0) return { rows: [], errors };
   const rows = inventoryRows(policies);
   return { rows: command.blame ? await withBlame(rows, command.context.base) : rows, errors: [] };

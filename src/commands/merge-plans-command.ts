@@ -5,7 +5,8 @@
  * overlapping shard and parts of different runs), and the safety limits the parts were planned
  * under decided on the whole. The front end saves, renders and posts it.
  */
-import { findViolations, mergePlanParts, type PlanPart } from '../plan/index.js';
+import { mergePlanParts, type PlanPart } from '../plan/index.js';
+import { applyWouldRefuse } from './plan-command.js';
 import type { UnsafePlanError } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
@@ -27,5 +28,5 @@ export async function mergePlansCommand(command: MergePlansCommand): Promise<Mer
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan = mergePlanParts(parts);
   // The limits the parts were planned under (one context, so one set), decided here on the whole.
-  return { plan, violations: findViolations(plan.changes, plan.context?.limits ?? {}, plan.scopes) };
+  return { plan, violations: applyWouldRefuse(plan, {}) };
 }

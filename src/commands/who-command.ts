@@ -6,7 +6,6 @@
 import { comparableDomains } from '../comparable-domain.js';
 import { whoAdmits, type WhoAnswer } from '../governance/inventory-rows.js';
 import { domainPartOf } from '../policy/domains.js';
-import type { NamedSecret } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
 import type { RunContext } from '../run/settings.js';
 import { parseScopeKey } from '../scope.js';
@@ -18,7 +17,6 @@ export interface WhoCommand {
   context: ListingContext & Pick<RunContext, 'read'>;
   /** As given: `acme.com`, `user@acme.com` and `https://acme.com/x` all ask for acme.com. */
   domains: readonly string[];
-  secrets: readonly NamedSecret[];
   /** `--live`: opens the session the live read runs in (the front end's connection). */
   session?: (work: (client: ServiceClient) => Promise<void>) => Promise<void>;
 }
@@ -31,7 +29,7 @@ export interface WhoOutcome {
 }
 
 export async function whoCommand(command: WhoCommand): Promise<WhoOutcome> {
-  const { policies, errors } = await placedPolicies(command.context, command.secrets);
+  const { policies, errors } = await placedPolicies(command.context);
   if (errors.length > 0) return { answers: [], errors };
   const answers = whoAdmits(policies, command.domains.map(domainPartOf));
   if (command.session) await markLive(answers, command.session, command.context.read);

@@ -29,6 +29,8 @@ import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
+import { configuredSecrets } from './secrets.js';
+import type { NamedSecret } from '../policy/secret-scan.js';
 
 
 /** What the front end was given (a flag or an action input); undefined when not given. */
@@ -73,6 +75,8 @@ export interface RunSettings extends RunPlace {
   /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
   apiKeyFrom?: string;
   accessToken?: string;
+  /** The run's secrets (src/run/secrets.ts; the key given as a flag or input among them): no policy file or written file may hold them. */
+  secrets: readonly NamedSecret[];
   limits: SafetyLimits;
   /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (history/prune.ts). */
   prune?: boolean;
@@ -182,6 +186,8 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ...(baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {}),
     ...(apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {}),
     ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
+    // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
+    secrets: configuredSecrets(flags.apiKey ? { ...env, AUTOJOIN_API_KEY: flags.apiKey } : env),
     limits: {
       maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
       maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,

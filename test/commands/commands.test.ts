@@ -12,7 +12,7 @@ import { fmtCommand } from '../../src/commands/fmt-command.js';
 import { importCommand } from '../../src/commands/import-command.js';
 import { inventoryCommand } from '../../src/commands/inventory-command.js';
 import { mergePlansCommand } from '../../src/commands/merge-plans-command.js';
-import { planCommand } from '../../src/commands/plan-command.js';
+import { applyWouldRefuse, planCommand, planExitCode } from '../../src/commands/plan-command.js';
 import { showCommand } from '../../src/commands/show-command.js';
 import { whoCommand } from '../../src/commands/who-command.js';
 import { settingsIn } from '../../src/run/settings.js';
@@ -76,7 +76,7 @@ describe('adoptCommand', () => {
     expect(context.prune).toBe(false);
     const { plan } = await planCommand({ context, client: clientOf(r) });
     if (!plan) throw new Error('no plan');
-    const outcome = await adoptCommand({ context, plan, secrets: [] });
+    const outcome = await adoptCommand({ context, plan });
     expect(outcome.adopted.map((entry) => entry.key)).toEqual(['team/acme']);
     expect(outcome.files).toEqual(['acme.autojoin.yaml']);
     expect(await r.read('acme.autojoin.yaml')).toContain('  - b.example\n');
@@ -86,21 +86,21 @@ describe('adoptCommand', () => {
 describe('whoCommand and inventoryCommand', () => {
   it('who: which scope admits a domain (an address asks for its domain), and with a session whether it is live', async () => {
     const r = await applied();
-    const offline = await whoCommand({ context: contextIn(r.dir), domains: ['user@a.example', 'z.example'], secrets: [] });
+    const offline = await whoCommand({ context: contextIn(r.dir), domains: ['user@a.example', 'z.example'] });
     expect(offline.errors).toEqual([]);
     expect(offline.answers.map((answer) => [answer.domain, answer.scopes.map((scope) => scope.key)])).toEqual([['a.example', ['team/acme']], ['z.example', []]]);
     const client = clientOf(r);
-    const live = await whoCommand({ context: contextIn(r.dir), domains: ['a.example'], secrets: [], session: (work) => work(client) });
+    const live = await whoCommand({ context: contextIn(r.dir), domains: ['a.example'], session: (work) => work(client) });
     expect(live.answers[0]?.scopes[0]?.live).toBe(true);
   });
 
   it('inventory: one row per entry, with --blame the commit of its line; a policy file with an error gives its errors and no row', async () => {
     const r = (current = await repo({ 'acme.autojoin.yaml': POLICY }));
-    const outcome = await inventoryCommand({ context: contextIn(r.dir), secrets: [], blame: true });
+    const outcome = await inventoryCommand({ context: contextIn(r.dir), blame: true });
     expect(outcome.rows.map((row) => [row.scope, row.domain, row.line])).toEqual([['acme', 'a.example', 5], ['acme', 'c.example', 6]]);
     expect(outcome.rows[0]?.commit).toMatch(/^[0-9a-f]{7,}$/u);
     await r.write('acme.autojoin.yaml', POLICY.replace('a.example', 'gmail.com'));
-    const failing = await inventoryCommand({ context: contextIn(r.dir), secrets: [], blame: false });
+    const failing = await inventoryCommand({ context: contextIn(r.dir), blame: false });
     expect(failing.rows).toEqual([]);
     expect(failing.errors.length).toBeGreaterThan(0);
   });
@@ -137,5 +137,26 @@ describe('fmtCommand', () => {
     await writeFile(path.join(r.dir, 'bad.autojoin.yaml'), 'scope: [\n');
     const outcome = await fmtCommand({ place: contextIn(r.dir), check: false });
     expect(outcome).toMatchObject({ unformatted: 1, exitCode: 1 });
+  });
+});
+
+describe("planCommand's rules for the front ends", () => {
+  it('planExitCode: 2 while changes are pending, 0 once applied; applyWouldRefuse: the limits the plan was made under win', async () => {
+    const r = (current = await repo({ 'acme.autojoin.yaml': POLICY.replace('  - c.example\n', '  - c.example\n  - d.example\n  - e.example\n') }));
+    const fresh = (await planCommand({ context: contextIn(r.dir), client: clientOf(r) })).plan;
+    if (!fresh) throw new Error('no plan');
+    expect(planExitCode(fresh)).toBe(2);
+    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+    const applied = (await planCommand({ context: contextIn(r.dir), client: clientOf(r) })).plan;
+    if (!applied) throw new Error('no plan');
+    expect(planExitCode(applied)).toBe(0);
+    await r.write('acme.autojoin.yaml', POLICY.replace('  - c.example\n', '  - c.example\n  - d.example\n'));
+    const strict = settingsIn(r.dir, { env: { AUTOJOIN_NOW: DAY }, flags: { maxRemovals: 0 } });
+    const removing = (await planCommand({ context: strict, client: clientOf(r) })).plan;
+    if (!removing) throw new Error('no plan');
+    expect(applyWouldRefuse(removing, {}).map((violation) => violation.name)).toEqual(['TooManyRemovalsError']);
+    const { context: _recorded, ...unrecorded } = removing;
+    expect(applyWouldRefuse(unrecorded, {})).toEqual([]);
+    expect(applyWouldRefuse(unrecorded, { maxRemovals: 0 })).toHaveLength(1);
   });
 });

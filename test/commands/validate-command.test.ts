@@ -26,21 +26,21 @@ const GOOD = 'scope: acme-eng\nscopeType: team\ncomponentId: cmp_1\ndomains:\n  
 describe('validateCommand', () => {
   it('a valid policy file: no finding, exit 0, the policy loaded', async () => {
     const dir = repo({ 'autojoin.yaml': GOOD });
-    const outcome = await validateCommand({ context: settingsIn(dir), secrets: [] });
+    const outcome = await validateCommand({ context: settingsIn(dir) });
     expect(outcome).toMatchObject({ findings: [], missing: [], exitCode: 0 });
     expect(outcome.load.policies.map((policy) => policy.key)).toEqual(['team/acme-eng']);
   });
 
   it('an invalid domain is an error finding at its line, exit 1', async () => {
     const dir = repo({ 'autojoin.yaml': GOOD.replace('acme.com', 'gmail.com') });
-    const outcome = await validateCommand({ context: settingsIn(dir), secrets: [] });
+    const outcome = await validateCommand({ context: settingsIn(dir) });
     expect(outcome.exitCode).toBe(1);
     expect(outcome.findings).toEqual([expect.objectContaining({ file: 'autojoin.yaml', line: 5, severity: 'error' })]);
   });
 
   it('a secret of the run in a policy file is an error finding', async () => {
     const dir = repo({ 'autojoin.yaml': `${GOOD}# key: sk_live_0123456789abcdef\n` });
-    const outcome = await validateCommand({ context: settingsIn(dir), secrets: [{ name: 'AUTOJOIN_API_KEY', value: 'sk_live_0123456789abcdef' }] });
+    const outcome = await validateCommand({ context: settingsIn(dir, { env: { AUTOJOIN_API_KEY: 'sk_live_0123456789abcdef' } }) });
     expect(outcome.exitCode).toBe(1);
     expect(outcome.findings.some((d) => d.severity === 'error' && d.message.includes('AUTOJOIN_API_KEY'))).toBe(true);
   });
@@ -48,24 +48,24 @@ describe('validateCommand', () => {
   it('an error of the project file: no policy file is loaded, exit 1', async () => {
     const dir = repo({ 'autojoin.yaml': GOOD });
     const projectFindings: Diagnostic[] = [{ file: 'autojoin-sync.yaml', line: 1, column: 1, severity: 'error', code: 'schema', message: 'bad' }];
-    const outcome = await validateCommand({ context: settingsIn(dir), projectFindings, secrets: [] });
+    const outcome = await validateCommand({ context: settingsIn(dir), projectFindings });
     expect(outcome).toMatchObject({ projectFindings, findings: [], exitCode: 1 });
     expect(outcome.load.policyCount).toBe(0);
   });
 
   it('a missing path: an error, or a warning with allowNoPolicies; named in missing either way', async () => {
     const dir = repo({ 'autojoin.yaml': GOOD });
-    const strict = await validateCommand({ context: settingsIn(dir, { paths: ['.', 'gone'] }), secrets: [] });
+    const strict = await validateCommand({ context: settingsIn(dir, { paths: ['.', 'gone'] }) });
     expect(strict).toMatchObject({ missing: ['gone'], exitCode: 1 });
-    const allowed = await validateCommand({ context: settingsIn(dir, { paths: ['.', 'gone'] }), secrets: [], allowNoPolicies: true });
+    const allowed = await validateCommand({ context: settingsIn(dir, { paths: ['.', 'gone'] }), allowNoPolicies: true });
     expect(allowed).toMatchObject({ missing: ['gone'], exitCode: 0 });
     expect(allowed.findings.map((d) => d.severity)).toEqual(['warning']);
   });
 
   it('paths without a policy file are refused unless allowed', async () => {
     const dir = repo({ 'README.md': 'nothing here\n' });
-    await expect(validateCommand({ context: settingsIn(dir), secrets: [] })).rejects.toThrow(NoPoliciesError);
-    await expect(validateCommand({ context: settingsIn(dir), secrets: [], allowNoPolicies: true })).resolves.toMatchObject({ exitCode: 0 });
+    await expect(validateCommand({ context: settingsIn(dir) })).rejects.toThrow(NoPoliciesError);
+    await expect(validateCommand({ context: settingsIn(dir), allowNoPolicies: true })).resolves.toMatchObject({ exitCode: 0 });
   });
 });
 
@@ -78,7 +78,7 @@ describe("validate's settings: the one resolver, offline", () => {
     const found: Diagnostic[] = [];
     const settings = await resolveSettings({ ...sources(dir, (d) => found.push(...d)), offline: true });
     expect(found.some((d) => d.severity === 'error')).toBe(true);
-    const outcome = await validateCommand({ context: settings, projectFindings: found, secrets: [] });
+    const outcome = await validateCommand({ context: settings, projectFindings: found });
     expect(outcome).toMatchObject({ findings: [], exitCode: 1 });
   });
 
@@ -88,5 +88,17 @@ describe("validate's settings: the one resolver, offline", () => {
     expect(settings.head).toBeUndefined();
     expect(settings.projectRecord).toBeNull();
     expect(settings.owner).toBe('team-a');
+  });
+});
+
+describe("the run's secrets are part of its context", () => {
+  it('from the environment, with a key given in the flags\' place (input api-key) counting as AUTOJOIN_API_KEY', () => {
+    const env = { AUTOJOIN_API_KEY: 'sk-env', VORTEX_API_KEY: 'vx-env', AUTOJOIN_ACCESS_TOKEN: ' ' };
+    expect(settingsIn('/repo', { env }).secrets).toEqual([
+      { name: 'AUTOJOIN_API_KEY', value: 'sk-env' },
+      { name: 'VORTEX_API_KEY', value: 'vx-env' },
+    ]);
+    expect(settingsIn('/repo', { env, flags: { apiKey: 'sk-input' } }).secrets).toContainEqual({ name: 'AUTOJOIN_API_KEY', value: 'sk-input' });
+    expect(settingsIn('/repo').secrets).toEqual([]);
   });
 });

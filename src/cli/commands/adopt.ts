@@ -14,7 +14,6 @@ import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
 import { planOrFail } from '../plan-or-fail.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { configuredSecrets } from '../../run/secrets.js';
 
 interface AdoptFlags extends SettingFlags {
   takeOwnership?: string[];
@@ -48,7 +47,7 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
   await refuseUnreadablePaths(settings);
   await withSession(settings, async ({ client, target }) => {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-    const result = await adoptCommand({ context: settings, plan, secrets: configuredSecrets(process.env) });
+    const result = await adoptCommand({ context: settings, plan });
     for (const entry of result.adopted) {
       writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }

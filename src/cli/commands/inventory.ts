@@ -5,7 +5,6 @@
 import type { Command } from 'commander';
 import { renderCsv, type BlamedRow } from '../../governance/inventory-rows.js';
 import { inventoryCommand } from '../../commands/inventory-command.js';
-import { configuredSecrets } from '../../run/secrets.js';
 import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
 import { failOnPolicyErrors } from '../policy-entries.js';
 import { writeStdout } from '../../output/sinks.js';
@@ -45,7 +44,7 @@ Examples:
 
 async function runInventory(paths: string[], flags: InventoryFlags): Promise<void> {
   const settings = await cliSettings(paths, {});
-  const { rows, errors } = await inventoryCommand({ context: settings, secrets: configuredSecrets(process.env), blame: flags.blame ?? false });
+  const { rows, errors } = await inventoryCommand({ context: settings, blame: flags.blame ?? false });
   failOnPolicyErrors(errors);
   writeStdout(render(rows, flags));
 }

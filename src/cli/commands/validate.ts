@@ -12,7 +12,6 @@ import { validateCommand } from '../../commands/validate-command.js';
 import { log } from '../../output/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { warningLimiter } from '../../render/warning-limit.js';
-import { configuredSecrets } from '../../run/secrets.js';
 import { writeStdout } from '../../output/sinks.js';
 import { renderSarif } from '../../render/sarif.js';
 import { VERSION } from '../../version.js';
@@ -60,7 +59,6 @@ async function runValidate(given: string[], options: ValidateOptions): Promise<v
   const outcome = await validateCommand({
     context: settings,
     projectFindings,
-    secrets: configuredSecrets(process.env),
     ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }),
   });
   const diagnostics = [...outcome.projectFindings, ...outcome.findings].sort(compareDiagnostics);

@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import { renderWhoText } from '../../governance/inventory-text.js';
 import type { ServiceClient } from '../../service/client.js';
 import { whoCommand } from '../../commands/who-command.js';
-import { configuredSecrets } from '../../run/secrets.js';
 import type { ReadMode } from '../../service/types.js';
 import { RunError } from '../../output/exit-codes.js';
 import { addServiceOptions, formatOption } from '../options.js';
@@ -58,7 +57,6 @@ async function runWho(args: string[], flags: WhoFlags): Promise<void> {
   const { answers, errors } = await whoCommand({
     context: settings,
     domains,
-    secrets: configuredSecrets(process.env),
     ...(flags.live ? { session: (work: (client: ServiceClient) => Promise<void>) => withSession(settings, ({ client }) => work(client)) } : {}),
   });
   failOnPolicyErrors(errors);
