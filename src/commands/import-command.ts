@@ -7,7 +7,7 @@
  */
 import { dirname, join, relative, resolve } from 'node:path';
 import { RunError } from '../output/exit-codes.js';
-import { holdsSecret } from '../output/sinks.js';
+import { createRedactor } from '../redact.js';
 import { compareDiagnostics, loadPolicies, parsePolicySources } from '../policy/index.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { importScopes, type ImportedScope } from '../reconcile/import-scopes.js';
@@ -54,7 +54,7 @@ export async function importCommand(command: ImportCommand): Promise<ImportOutco
   return {
     imported,
     inactive: imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key),
-    refusal: echoedSecretsRefusal(imported),
+    refusal: echoedSecretsRefusal(imported, context.secrets.map((secret) => secret.value)),
     passing: imported.filter((entry) => !failing.has(entry.policy.key)),
     failing,
     diagnostics: importDiagnostics(imported, dir, project),
@@ -88,8 +88,9 @@ function importDiagnostics(imported: readonly ImportedScope[], dir: string, proj
  * become a policy file holding it, or, redacted, one that sets the name to `***`: neither is
  * written, nor any other file of the run.
  */
-function echoedSecretsRefusal(imported: readonly ImportedScope[]): RunError | null {
-  const keys = imported.filter((entry) => holdsSecret(entry.text)).map((entry) => entry.policy.key);
+function echoedSecretsRefusal(imported: readonly ImportedScope[], secrets: readonly string[]): RunError | null {
+  const redact = createRedactor(secrets);
+  const keys = imported.filter((entry) => redact(entry.text) !== entry.text).map((entry) => entry.policy.key);
   if (keys.length === 0) return null;
   return new RunError(
     `the service shows a secret of this run in the name or metadata of ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}: ` +

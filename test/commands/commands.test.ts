@@ -118,6 +118,23 @@ describe('importCommand', () => {
   });
 });
 
+describe('importCommand and the secrets of its context', () => {
+  it('refuses (as data, before anything is written) a scope whose live name echoes a secret of the run', async () => {
+    const r = await applied();
+    const echoed = 'sk-echoed-0f9e8d7c';
+    const response = await fetch(`${r.emulator.url}/api/v1/invitations/autojoin`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: 'acme', scopeType: 'team', scopeName: `Acme ${echoed}`, componentId: 'c1', domains: ['a.example'] }),
+    });
+    expect(response.ok).toBe(true);
+    const request = { client: clientOf(r), refs: [parseScopeKey('team/acme')], cwd: r.dir, out: '-' };
+    const withSecret = await importCommand({ ...request, context: settingsIn(r.dir, { env: { AUTOJOIN_NOW: DAY, AUTOJOIN_API_KEY: echoed } }) });
+    expect(withSecret.refusal?.message).toContain('the service shows a secret of this run in the name or metadata of team/acme');
+    expect((await importCommand({ ...request, context: contextIn(r.dir) })).refusal).toBeNull();
+  });
+});
+
 describe('fmtCommand', () => {
   it('--check says what would change and writes nothing (exit 1); without it, writes the canonical form (exit 0)', async () => {
     const r = (current = await repo({ 'acme.autojoin.yaml': POLICY.replace('  - a.example\n  - c.example\n', '  - c.example\n  - A.example\n') }));
