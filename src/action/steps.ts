@@ -122,9 +122,9 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, saved?: Plan): Promise<StepOutcome> {
   return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client);
+    const made = await planToApply(inputs, context, settings, client, saved);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, whole, planJson, planSha256 } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
@@ -158,12 +158,12 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
 /** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
 type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
 
-/** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
+/** The saved plan of `plan-file` (read once, pinned and checked, before the settings), or a new plan written under RUNNER_TEMP. */
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, saved?: Plan): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    const whole = await readSavedPlan(file, inputs.planSha256);
+    const whole = saved ?? (await readSavedPlan(file, inputs.planSha256));
     return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, settings, client);
