@@ -48,6 +48,8 @@ export interface DriftSides {
   marker: Marker;
   /** The state at the marker's commit, read from git; null when that commit or file is gone. */
   lastApplied?: WrittenState | null;
+  /** {@link stateDigest} of `desired`, when the caller has computed it already (one digest a scope, not two). */
+  desiredDigest?: string;
 }
 
 export interface DriftVerdict {
@@ -101,7 +103,7 @@ export function liveAsWritten(desired: WrittenState, live: LiveScope, marker: Ma
  *   when the last applied state is needed and unknown (its commit is gone)
  */
 export function classifyDrift(sides: DriftSides): DriftVerdict {
-  const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
+  const filesChanged = (sides.desiredDigest ?? stateDigest(sides.desired)) !== sides.marker.digest;
   const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
   if (base === null) return { origin: 'change' };
   const { outside, repository } = attribute(sides.desired, liveStateLike(sides.desired, sides.live), base);

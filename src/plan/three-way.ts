@@ -67,13 +67,14 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, o
       const marker = liveMarker(live);
       if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
-      if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
+      const desiredDigest = stateDigest(state);
+      if (desiredDigest === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker, desiredDigest }));
       // Changed only by entries that expired since the write: the files on that day are the base.
       const applied = appliedStateOf(desired.policy, marker);
-      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
+      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied, desiredDigest }));
       // The live state is the last write itself (nothing changed outside): it is the base, no git read.
       const written = liveAsWritten(state, live, marker);
-      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written }));
+      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written, desiredDigest }));
       if (marker.commit === undefined) return change;
       const entry: Held = { desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) };
       held.push(entry);

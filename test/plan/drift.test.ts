@@ -22,6 +22,13 @@ describe('classifyDrift', () => {
     expect(verdict.outside).toEqual({ added: ['x.com'], removed: ['b.com'], fields: [], modifiedAt: '2026-11-20T10:00:00.000Z' });
   });
 
+  it('takes the digest of the files from the caller when given, with the same verdict as computing it', () => {
+    const desired = { ...applied, domains: ['a.com', 'b.com', 'c.com'] };
+    const sides = { desired, live: liveWith(['a.com']), marker, lastApplied: applied };
+    expect(classifyDrift({ ...sides, desiredDigest: stateDigest(desired) })).toEqual(classifyDrift(sides));
+    expect(classifyDrift({ ...sides, desired: applied, desiredDigest: stateDigest(applied) })).toEqual(classifyDrift({ ...sides, desired: applied }));
+  });
+
   it('is a conflict when both moved, measured from the state at the marker commit', () => {
     const desired = { ...applied, domains: ['a.com', 'b.com', 'c.com'] };
     const verdict = classifyDrift({ desired, live: liveWith(['a.com']), marker, lastApplied: applied });
