@@ -45,6 +45,8 @@ export interface PlanBuilderOptions {
   drift?: DriftMode;
   /** `apply --only-expired`: each change narrowed to its removals by expiry (only-expired.ts). */
   onlyExpired?: boolean;
+  /** Keep the live domains of every scope read (`Plan.census`), for a rule that counts scopes per domain. */
+  census?: boolean;
 }
 
 /**
@@ -102,7 +104,9 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   // --only-expired: the live state of a held scope is kept until its change is known.
   const heldLive = new Map<ScopeKey, LiveScope | undefined>();
   const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
+  const census = options.census ? new Map<string, ScopeKey[]>() : undefined;
   const compare = (desired: Desired, live: LiveScope | undefined): void => {
+    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
     if (!keep(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -131,9 +135,20 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       changes.push(...(options.onlyExpired ? [] : losses.resolve(lostFrom)));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
+      const plan = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
+      if (census) plan.census = census;
+      return plan;
     },
   };
+}
+
+/** Adds one scope's live domains to the census (normalized: as the written lists are). */
+function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {
+  for (const domain of comparableDomains(domains)) {
+    const holders = census.get(domain);
+    if (holders) holders.push(key);
+    else census.set(domain, [key]);
+  }
 }
 
 /** A pruning candidate is ours to clear when its live marker names the owner, or the run takes it over. */

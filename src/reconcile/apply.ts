@@ -67,7 +67,7 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
   checkSafety(options.wholePlan ?? plan, options.settings.limits);
   const day = options.applied ?? today();
-  const problems = writeProblems(plan.changes, options.rules, day);
+  const problems = writeProblems(plan.changes, options.rules, day, (options.wholePlan ?? plan).census);
   if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };

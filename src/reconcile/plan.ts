@@ -10,7 +10,7 @@ import { plural } from '../text.js';
 import { readEach } from '../service/state.js';
 import type { Plan, PlanContext } from '../plan/types.js';
 import { planContextOf } from '../run/context.js';
-import type { LoadResult } from '../policy/types.js';
+import type { LoadResult, ProjectConfig } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { readLastApplied } from './last-applied.js';
@@ -31,7 +31,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const request = planRequest(options);
   const { owner, project } = options.settings;
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment() });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
@@ -56,6 +56,11 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf(plan, options);
   return { plan, load: desired.loaded() };
+}
+
+/** @returns whether an error-level rule counts scopes per domain: then the plan keeps its census for the write checks. */
+function countsScopes(rules: ProjectConfig['rules']): boolean {
+  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
 }
 
 /** The run context the plan records (src/run/context.ts), with the scopes it takes over. */
