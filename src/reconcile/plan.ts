@@ -14,6 +14,7 @@ import type { LoadResult, ProjectConfig } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { readLastApplied } from './last-applied.js';
+import { readKeysAt } from './keys-at-commit.js';
 import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
 import { placedInHistory } from './behind.js';
 
@@ -47,6 +48,8 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   }
   const { paths, base: cwd } = options.settings;
   const reading = { paths, cwd, project, secrets: options.secrets };
+  // Markers without `autojoin-sync.keys`: the keys their policy declared then, one git batch (keys-at-commit.ts).
+  builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
   const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
   const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
   const outside = desired.declaredOutside();

@@ -26,6 +26,7 @@ import { PlanTargetError, StalePlanError } from './errors.js';
 import { checkSavedHistory, type HistoryPlace } from './behind.js';
 import type { ScopeGlob } from '../governance/globs.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
+import { withClaimedKeys } from '../plan/marker-keys.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
 export const MAX_PLAN_BYTES = 256 * 1024 * 1024;
@@ -120,7 +121,9 @@ export function normalTarget(target: string): string {
  */
 function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    // A marker without `autojoin-sync.keys`: the plan decided them from git; its change says which (marker-keys.ts).
+    const now = withClaimedKeys(live.get(change.key), change);
+    const problem = liveProblem(change, now) ?? ownershipLiveProblem(change, now, plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
