@@ -27,7 +27,7 @@ export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, 
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
-    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs) });
+    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs), place: settings });
     const driftCount = result.adopted.length + result.conflicts.length;
     for (const { key, reason } of result.notAdopted) core.warning(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
     // Nothing written, nothing to propose: no branch, no pull request.

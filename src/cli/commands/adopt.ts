@@ -49,7 +49,7 @@ async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
   await refuseUnreadablePaths(settings);
   await withSession(settings, async ({ client, target }) => {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: configuredSecrets(process.env) });
+    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: configuredSecrets(process.env), place: settings });
     for (const entry of result.adopted) {
       writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }
