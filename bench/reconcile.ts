@@ -39,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { applyPlan, makePlan } from '../src/reconcile/index.js';
 import { settingsIn } from '../src/run/settings.js';
-import { syncRequest } from '../src/apply/apply.js';
+import { syncRequest } from '../src/apply/apply-changes.js';
 import { autojoinStatePath, SYNC_PATH } from '../src/service/paths.js';
 import { createClient } from '../src/service/client.js';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';

@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { planBuilder } from '../src/plan/plan.js';
+import { planBuilder } from '../src/plan/plan-builder.js';
 import { serializePlan } from '../src/plan/encode.js';
 import type { Plan } from '../src/plan/types.js';
 import type { Policy } from '../src/policy/types.js';

@@ -1,4 +1,4 @@
-// Writes src/policy/confusables.json: the entries of Unicode's confusables.txt (v13.0.0, as the
+// Writes src/confusables.json: the entries of Unicode's confusables.txt (v13.0.0, as the
 // unhomoglyph package ships it in data.json) whose prototype is plain ASCII. The homograph checks
 // only compare skeletons with ASCII names, so the other ~4,500 entries (80 kB) would only weigh
 // on the bundle; test/hardening/inert-text.e2e.test.ts checks the file is up to date.
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const data = JSON.parse(readFileSync(require.resolve('unhomoglyph/data.json'), 'utf8'));
 
-/** @returns the table as written to src/policy/confusables.json. */
+/** @returns the table as written to src/confusables.json. */
 function asciiConfusables(table) {
   const entries = Object.entries(table).filter(([, prototype]) => /^[\x20-\x7e]+$/u.test(prototype));
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -18,5 +18,5 @@ function asciiConfusables(table) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(fileURLToPath(new globalThis.URL('../src/policy/confusables.json', import.meta.url)), asciiConfusables(data));
+  writeFileSync(fileURLToPath(new globalThis.URL('../src/confusables.json', import.meta.url)), asciiConfusables(data));
 }

@@ -1,6 +1,6 @@
 /**
  * The one bounded pool: every read and write of the service (src/service/state.ts,
- * src/apply/apply.ts) and the other bounded work (git blame) runs through it. For the service its
+ * src/apply/apply-changes.ts) and the other bounded work (git blame) runs through it. For the service its
  * width follows the client's AIMD window (`ServiceClient.poolWidth`, src/service/pacing.ts), read
  * again before each start, so the window is the only limit on requests in flight: a task sends
  * one request at a time, and the pool starts no task while the window is full.

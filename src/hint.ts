@@ -3,9 +3,9 @@
  * src/service, src/policy or src/run that tells the user what to set names the setting as a
  * {@link Hint} (`{ setting: 'maxRemovals', value: 12 }`), never as a flag. Each front end has one
  * {@link Wording}, its table from setting to its own words, and registers it with
- * {@link useWording} before anything runs (as it registers its secrets with src/run/output.ts):
- * the CLI says `--max-removals 12` (src/cli/wording.ts), the action `input max-removals: 12`
- * (src/action/wording.ts). Without one (benches, programs that embed the core) a hint names the
+ * {@link useWording} before anything runs (as it registers its secrets with src/output/sinks.ts):
+ * the CLI says `--max-removals 12` (src/cli/cli-wording.ts), the action `input max-removals: 12`
+ * (src/action/action-wording.ts). Without one (benches, programs that embed the core) a hint names the
  * setting's key.
  *
  * To add a hint: the setting's name in {@link SETTINGS} if it is new (the key of SettingFlags in
@@ -40,7 +40,7 @@ export const SETTINGS = [
 
 export type Setting = (typeof SETTINGS)[number];
 
-/** Each setting's CLI flag: the CLI's words (src/cli/wording.ts), and the action's for a setting it has no input for. */
+/** Each setting's CLI flag: the CLI's words (src/cli/cli-wording.ts), and the action's for a setting it has no input for. */
 export const CLI_FLAGS: Readonly<Record<Setting, string>> = {
   maxRemovals: '--max-removals',
   maxRemovalPercent: '--max-removal-percent',

@@ -1,9 +1,9 @@
 /**
  * The one redactor of the codebase: the service client, the run layer, the CLI and the action
  * pass every text that may carry an echo of a credential through it before it is printed,
- * posted or saved (the output sinks of src/run/output.ts). A server (or a proxy) can echo a key
+ * posted or saved (the output sinks of src/output/sinks.ts). A server (or a proxy) can echo a key
  * in many shapes, and our own renderers re-encode what it echoed, so each secret is caught as
- * written, in any letter case, JSON-escaped, markdown-escaped (as src/render/escape.ts writes
+ * written, in any letter case, JSON-escaped, markdown-escaped (as src/escape.ts writes
  * it), URL-encoded (as encodeURIComponent writes it, or every character), hex-encoded, split by
  * zero-width characters, and base64-encoded (standard and URL alphabets, on its own or inside a
  * longer encoded string such as a Basic credential).
@@ -13,7 +13,7 @@
  * stream such as git's stderr) goes through {@link scrubCutEdges}, which also hides any prefix
  * or suffix of four or more characters of a known form at the cut.
  */
-import { escapeControls, escapeMarkdown } from './render/escape.js';
+import { escapeControls, escapeMarkdown } from './escape.js';
 
 
 /** Replaces every known form of the secrets given with `***`. */
@@ -75,7 +75,7 @@ function allForms(secrets: readonly (string | undefined)[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** The run's secrets, named once by the front end (src/run/output.ts); every output passes {@link redactText}. */
+/** The run's secrets, named once by the front end (src/output/sinks.ts); every output passes {@link redactText}. */
 let runRedactor: Redactor = (text) => text;
 let runForms: string[] = [];
 

@@ -5,7 +5,7 @@
  * so the key splits back unambiguously at the first '/'.
  */
 import { compareStrings } from './comparable-domain.js';
-import { identifierProblem } from './policy/homographs.js';
+import { identifierProblem } from './homographs.js';
 
 export interface ScopeRef {
   scopeType: string;

@@ -1,13 +1,13 @@
 /**
  * `command: adopt`: the scheduled drift job's way to keep what was changed outside git. It plans,
- * writes the live state of every drifted scope into its policy file (src/reconcile/adopt.ts),
+ * writes the live state of every drifted scope into its policy file (src/reconcile/adopt-drift.ts),
  * commits that on the branch `autojoin-sync/adopt`, and opens or updates one pull request that
  * lists each scope's outside change and when it was made. Nothing is written to the service.
  */
 import * as core from './runner.js';
-import { adoptDrift, type Drifted } from '../reconcile/adopt.js';
-import { ExitCode } from '../run/exit-codes.js';
-import { escapeControls } from '../render/escape.js';
+import { adoptDrift, type Drifted } from '../reconcile/adopt-drift.js';
+import { ExitCode } from '../output/exit-codes.js';
+import { escapeControls } from '../escape.js';
 import { joinBounded } from '../render/bounded.js';
 import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';

@@ -3,14 +3,14 @@
  * `github/codeql-action/upload-sarif` (the `sarif-file` output), and a plan's counts for the
  * outputs and the deployment record.
  */
-import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { relativePosix } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
 import { summarize, type Plan, type PlanSummary } from '../plan/index.js';
 import { renderSarif } from '../render/sarif.js';
-import { writeOutputFile } from '../run/output.js';
+import { writeOutputFile } from '../output/sinks.js';
 import { VERSION } from '../version.js';
 import type { WorkflowContext } from './inputs.js';
 

@@ -4,21 +4,21 @@
  * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
  */
 import * as core from './runner.js';
-import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../run/exit-codes.js';
-import { errorText } from '../run/error-text.js';
-import { setOutputSecrets } from '../run/output.js';
+import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../output/exit-codes.js';
+import { errorText } from '../output/error-text.js';
+import { setOutputSecrets } from '../output/sinks.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { secretForms } from '../redact.js';
-import { escapeControls } from '../render/escape.js';
+import { escapeControls } from '../escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
-import { actionSettings } from './settings.js';
+import { actionSettings } from './action-settings.js';
 import { annotate, applyStep, planStep, validateStep, writeJobSummary, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
 import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
 import type { RunSettings } from '../run/settings.js';
-import { createLogger, logLevel, setLogger } from '../run/log.js';
+import { createLogger, logLevel, setLogger } from '../output/log.js';
 import { useWording } from '../hint.js';
-import { actionWording } from './wording.js';
+import { actionWording } from './action-wording.js';
 import { setAllOutputs } from './outputs.js';
 import { refusalMarkdown, refusalOf, refusalSummary, wasReported } from './refusal.js';
 import { auditApply } from './audit.js';

@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { planDigest, serializePlan, type Plan } from '../plan/index.js';
-import { writeOutputFile } from '../run/output.js';
+import { writeOutputFile } from '../output/sinks.js';
 import type { WorkflowContext } from './inputs.js';
 
 /**

@@ -7,13 +7,13 @@
  * ask for the apply workflow's input, or split the change.
  */
 import { PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnintendedClearError, UnsafePlanError } from '../plan/safety.js';
-import { StalePlanError } from '../reconcile/errors.js';
-import { OwnedElsewhereError } from '../reconcile/ownership.js';
-import { BehindCheckoutError } from '../reconcile/behind.js';
+import { StalePlanError } from '../plan/refusals.js';
+import { OwnedElsewhereError } from '../reconcile/ownership-refusal.js';
+import { BehindCheckoutError } from '../history/behind.js';
 import { wordHint, type Hint } from '../hint.js';
 import { escapeMarkdown } from '../render/index.js';
 import { firstItems, plural } from '../text.js';
-import { ExitCode, RunError, toRunError } from '../run/exit-codes.js';
+import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
 
 /** One broken check: what it is, its limit, the count, and what lets the run through. */
 export interface RefusalRow {

@@ -1,12 +1,12 @@
 /**
- * The runner's channels, each through the output redactor (src/run/output.ts): the action's
+ * The runner's channels, each through the output redactor (src/output/sinks.ts): the action's
  * modules import this in place of `@actions/core`, so a log line, an annotation, an output, the
  * job summary or the step's failure never shows a secret, even one the service echoed back.
  * The runner's own masking (`setSecret`) covers only its log, not the files behind outputs and
  * the summary, nor what is posted as a comment.
  */
 import * as core from '@actions/core';
-import { redactOutput } from '../run/output.js';
+import { redactOutput } from '../output/sinks.js';
 
 export { getInput, setSecret } from '@actions/core';
 

@@ -10,7 +10,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { mergePlanParts, summarize, type PlanPart } from '../plan/index.js';
 import { summaryLine } from '../render/describe.js';
 import { readSavedPlan } from '../reconcile/index.js';
-import { RunError } from '../run/exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { escapeMarkdown } from '../render/index.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';

@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import * as core from './runner.js';
 import { planCommentFooter, publishComment } from './sticky-comment.js';
 import { pullRequestFiles, pullRequestFindings } from './pr-findings.js';
-import { withServiceClient } from '../run/connect.js';
-import { log } from '../run/log.js';
-import { ExitCode, type ExitCodeValue } from '../run/exit-codes.js';
+import { withServiceClient } from '../connect/connect.js';
+import { log } from '../output/log.js';
+import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
@@ -18,7 +18,7 @@ import { findViolations, savedPlanPart, summarize, type Plan, type PlanSummary }
 import { planCautions, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
-import { escapeControls, fenceFor } from '../render/escape.js';
+import { escapeControls, fenceFor } from '../escape.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
 import { nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
@@ -32,12 +32,12 @@ import {
   diagnosticsMarkdown,
   planTitle,
   unsafeMarkdown,
-} from './markdown.js';
+} from './summary-markdown.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { dnsWhileLoading } from '../run/dns.js';
-import { parseTakeOwnership } from '../reconcile/ownership.js';
-import { applyCommand } from '../commands/apply.js';
-import { planCommand } from '../commands/plan.js';
+import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
+import { applyCommand } from '../commands/apply-command.js';
+import { planCommand } from '../commands/plan-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -201,7 +201,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
   });
 }
 
-/** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/wording.ts). */
+/** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/action-wording.ts). */
 function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
   return parseTakeOwnership(inputs.takeOwnership);
 }

@@ -4,8 +4,8 @@
  */
 import * as core from './runner.js';
 import { commentMarker, GitHubApiError, upsertComment } from './comment.js';
-import { commentFooter } from './markdown.js';
-import { redactOutput } from '../run/output.js';
+import { commentFooter } from './summary-markdown.js';
+import { redactOutput } from '../output/sinks.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 
 /**

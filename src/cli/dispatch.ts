@@ -2,13 +2,13 @@
  * Runs the command `argv` names through the full commander program: what dist/cli.js
  * (src/cli/main.ts) loads, as dist/chunks/dispatch.js, for anything it does not answer itself.
  */
-import { ExitCode, RunError } from '../run/exit-codes.js';
-import { errorText } from '../run/error-text.js';
-import { setOutputSecrets, writeStderr } from '../run/output.js';
+import { ExitCode, RunError } from '../output/exit-codes.js';
+import { errorText } from '../output/error-text.js';
+import { setOutputSecrets, writeStderr } from '../output/sinks.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { useWording } from '../hint.js';
 import { buildProgram } from './program.js';
-import { cliWording } from './wording.js';
+import { cliWording } from './cli-wording.js';
 
 /** Parses `argv` and runs its command; a failure is reported on stderr and sets the process exit code. */
 export async function runProgram(argv: string[]): Promise<void> {

@@ -6,9 +6,9 @@
 import type { Plan } from '../plan/types.js';
 import type { Diagnostic } from '../policy/types.js';
 import { renderResultJson } from '../render/index.js';
-import { errorText } from '../run/error-text.js';
-import { ExitCode, RunError, toRunError } from '../run/exit-codes.js';
-import { writeStdout } from '../run/output.js';
+import { errorText } from '../output/error-text.js';
+import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
+import { writeStdout } from '../output/sinks.js';
 
 /** Invalid policy files (exit 1): the error diagnostics, already printed on stderr. */
 export class DiagnosticsError extends RunError {

@@ -1,10 +1,10 @@
 /** Options shared by the commands: the global output flags, and those of the commands that talk to the service. */
-import { RunError } from '../run/exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_READ_MODE, READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
-import { colorEnabled, logLevel, setLogger, stderrLogger } from '../run/log.js';
+import { colorEnabled, logLevel, setLogger, stderrLogger } from '../output/log.js';
 
 /**
  * `--read autojoin|by-scope|by-group`: how live state is read. No commander default: when left

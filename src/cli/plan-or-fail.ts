@@ -2,11 +2,11 @@
 import type { ServiceClient } from '../service/client.js';
 import type { Plan } from '../plan/index.js';
 import { nothingPlannedMessage } from '../reconcile/index.js';
-import { planCommand } from '../commands/plan.js';
-import { RunError } from '../run/exit-codes.js';
+import { planCommand } from '../commands/plan-command.js';
+import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { parseTakeOwnership } from '../reconcile/ownership.js';
+import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
 import { printManyDiagnostics, printNotice, printWarningSummary, progressOf } from './print.js';

@@ -1,7 +1,7 @@
 /** What `who` and `inventory` share: the policies under the paths, each with its entries and their places. */
 import { loadPolicies, type Policy } from '../policy/index.js';
 import type { RunSettings } from '../run/settings.js';
-import { RunError } from '../run/exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { printDiagnostics } from './print.js';
 

@@ -5,9 +5,9 @@
 import { formatDiagnostic } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
 import { warningLimiter, type WarningLimiter } from '../render/warning-limit.js';
-import { escapeControls } from '../render/escape.js';
-import { log, type Progress } from '../run/log.js';
-import { redactOutput, writeStderr } from '../run/output.js';
+import { escapeControls } from '../escape.js';
+import { log, type Progress } from '../output/log.js';
+import { redactOutput, writeStderr } from '../output/sinks.js';
 
 /** Prints `file:line:col: severity: message`, one per line, on stderr. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {

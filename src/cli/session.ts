@@ -2,14 +2,14 @@
  * The connected session of plan, apply, import, who and adopt: the service client (base URL or
  * embedded emulator), always closed, and the check that comes before connecting.
  */
-import { withServiceClient, type ConnectOptions } from '../run/connect.js';
-import { startEmbeddedEmulator } from '../run/embedded.js';
+import { withServiceClient, type ConnectOptions } from '../connect/connect.js';
+import { startEmbeddedEmulator } from '../connect/embedded.js';
 import type { ServiceClient } from '../service/client.js';
 import { NoPoliciesError, unreadablePaths } from '../policy/index.js';
-import { toRunError } from '../run/exit-codes.js';
-import { escapeControls } from '../render/escape.js';
+import { toRunError } from '../output/exit-codes.js';
+import { escapeControls } from '../escape.js';
 import type { RunSettings } from '../run/settings.js';
-import { log } from '../run/log.js';
+import { log } from '../output/log.js';
 import { DiagnosticsError } from './json-result.js';
 import { printDiagnostics, printNotice } from './print.js';
 

@@ -1,4 +1,4 @@
-export { checkDomains, checkPoliciesOverDns, startDnsCheck, type CheckOptions, type DnsCheck } from './check.js';
+export { checkDomains, checkPoliciesOverDns, startDnsCheck, type CheckOptions, type DnsCheck } from './check-domains.js';
 export { classifyDomain, nextLookup } from './classify.js';
 export { createLookup, type Lookup } from './resolver.js';
 export { DnsServerError, resolveServerAddress } from './servers.js';

@@ -5,7 +5,7 @@
  * autojoin invitation disappears outside any autojoin call.
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
-import { domainProblem, normalizeDomains } from './domains.js';
+import { domainProblem, normalizeDomains } from './domain-rules.js';
 import { HttpError, readBody } from './http-io.js';
 import { listedInvitations, pageOf, parseStart } from './listing.js';
 import { parseSyncRequest } from './request.js';

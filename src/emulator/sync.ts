@@ -11,7 +11,7 @@
  * otherwise"; `invitation: null` is only for a scope that never had autojoin.
  */
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
-import { normalizeDomains } from './domains.js';
+import { normalizeDomains } from './domain-rules.js';
 import { formatId } from './ids.js';
 import { EMULATOR_DEPLOYMENT, presentedAutojoin, type ListingOptions } from './listing.js';
 import type { EmulatorData, EmulatorScope } from './types.js';

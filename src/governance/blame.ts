@@ -12,7 +12,7 @@ import { posix } from 'node:path';
 import { forEachBounded } from '../concurrency.js';
 import { GitFailedError, runGit } from '../git/command.js';
 import { hint, worded } from '../hint.js';
-import type { BlameInfo } from './inventory.js';
+import type { BlameInfo } from './inventory-rows.js';
 
 const NOT_COMMITTED = /^0{40,64}$/;
 

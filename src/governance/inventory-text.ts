@@ -1,6 +1,6 @@
 /** Markdown and text forms of inventory and who: every cell escaped, nothing from a file interpreted. */
 import { escapeControls, escapeMarkdown, showDomain } from '../render/index.js';
-import { BLAME_COLUMNS, INVENTORY_COLUMNS, type BlamedRow, type WhoAnswer } from './inventory.js';
+import { BLAME_COLUMNS, INVENTORY_COLUMNS, type BlamedRow, type WhoAnswer } from './inventory-rows.js';
 
 /** @returns the rows as a markdown table (cells escaped: `|`, markup, controls). */
 export function renderInventoryMarkdown(rows: readonly BlamedRow[], blame: boolean): string {

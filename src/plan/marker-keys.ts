@@ -1,8 +1,8 @@
 /**
  * Per-key metadata under a marker an older release wrote (README, "Ownership"): such a marker
  * carries no `autojoin-sync.keys`, so which live keys this repository wrote is read from the
- * policy at the marker's `autojoin-sync.commit` (the reconcile layer reads them in one batch:
- * src/reconcile/marker-keys.ts). Once known, they stand in the live state as if the marker had
+ * policy at the marker's `autojoin-sync.commit` (the history layer reads them in one batch:
+ * src/history/keys-at-commit.ts). Once known, they stand in the live state as if the marker had
  * kept them, and the differ, drift and the write see one answer. Only when that commit or file
  * cannot be read are the keys the policy declares now taken instead, and the plan says so once.
  * Pure: no I/O.
@@ -43,7 +43,7 @@ export function withMarkerKeys(live: LiveScope, keys: readonly string[]): LiveSc
 /**
  * A saved plan made under a marker without keys decided them from git; its change says which:
  * every live key it does not keep was this repository's. Held to the live values by the
- * saved-plan check like any other claim (src/reconcile/ownership.ts).
+ * saved-plan check like any other claim (src/reconcile/saved-plan.ts).
  * @returns the live state with those keys set; `now` itself when its marker keeps its keys
  */
 export function withClaimedKeys(now: LiveScope | undefined, change: Change): LiveScope | undefined {

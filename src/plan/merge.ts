@@ -6,7 +6,7 @@
  * caller, as `apply --plan` checks a plan.
  */
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { compareChanges } from './plan.js';
+import { compareChanges } from './plan-builder.js';
 import { canonicalJson } from './canonical-json.js';
 import { formatShard, inShard, parseShard, type Shard } from './shard.js';
 import type { Plan } from './types.js';

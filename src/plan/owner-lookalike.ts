@@ -2,9 +2,9 @@
  * Owners are compared as written (`autojoin-sync.owner`), so two that differ only by look-alike
  * letters (`infra` and `іnfra`, a Cyrillic і) are different owners that read the same. Wherever
  * an owner other than this run's is shown, it is marked when it reads as this run's owner or mixes
- * scripts: the rule of domains and scope ids (src/policy/homographs.ts).
+ * scripts: the rule of domains and scope ids (src/homographs.ts).
  */
-import { identifierProblem, skeleton } from '../policy/homographs.js';
+import { identifierProblem, skeleton } from '../homographs.js';
 
 /**
  * @param other the owner a live marker names

@@ -1,6 +1,6 @@
 /**
  * A plan that shows a secret. The service may echo a key back in a scope's name or metadata,
- * and a plan shows both; every output replaces the secret with `***` (src/run/output.ts). A
+ * and a plan shows both; every output replaces the secret with `***` (src/output/sinks.ts). A
  * saved plan so rewritten is no longer a faithful record of the live state it was made from,
  * and, were the echo in what apply sends (a pruned scope's old name), it would write `***` to
  * the service. So the plan is marked before it is rendered: `redacted` names the scopes whose

@@ -14,7 +14,7 @@
  * I/O, linear in the domains written and counted.
  */
 import { checkDomain } from '../policy/domains.js';
-import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../governance/rules.js';
+import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../policy/rules.js';
 import { comparableDomain } from '../comparable-domain.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';

@@ -14,7 +14,7 @@ import { schemaDiagnostics } from './schema.js';
 import { scopeTextDiagnostics } from './scope-text.js';
 import type { Diagnostic, Policy, ProjectConfig, SourcePos } from './types.js';
 import { expiredOf, expiryDiagnostics, isExpired, placedEntries, ruleSubject, writtenEntries, type WrittenEntry } from './entries.js';
-import type { Governance } from '../governance/check.js';
+import type { Governance } from './rule-check.js';
 import { isPlainObject } from '../plain-object.js';
 
 export interface PolicyReading {

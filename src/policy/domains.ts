@@ -9,7 +9,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import { parse as parseDomain } from 'tldts';
 import webmailList from 'email-providers/all.json' with { type: 'json' };
 import { asciiDomain } from '../comparable-domain.js';
-import { homographProblem } from './homographs.js';
+import { homographProblem } from '../homographs.js';
 import type { Severity } from './types.js';
 
 // Built on first use (~9,000 entries, a few ms): commands that never check a domain skip it.

@@ -4,12 +4,12 @@
  * {@link EXPIRY_WARNING_DAYS} days is warned about, at its place in the file, so the drift
  * job's schedule both warns ahead and enforces the date.
  */
-import { EXPIRY_WARNING_DAYS, daysBetween, isCalendarDate } from '../governance/clock.js';
+import { EXPIRY_WARNING_DAYS, daysBetween, isCalendarDate } from './clock.js';
 import { diagnosticAt } from './format.js';
 import { normalizeDomain } from './domains.js';
 import { compareStrings } from '../comparable-domain.js';
 import { ownString } from '../text.js';
-import type { RuleSubject } from '../governance/rules.js';
+import type { RuleSubject } from './rules.js';
 import type { ScopeKey } from '../scope.js';
 import type { Diagnostic, DomainEntry, Policy, SourcePos } from './types.js';
 

@@ -10,10 +10,10 @@ import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES } from './parse.js';
 import { parsePolicyText } from './plain.js';
 import { realRoot, readRegularFileSync, repositoryRoot, type ReadOptions } from '../files.js';
-import { secretDiagnostics, type NamedSecret } from './secrets.js';
+import { secretDiagnostics, type NamedSecret } from './secret-scan.js';
 import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig } from './types.js';
-import { createGovernance } from '../governance/check.js';
-import { today } from '../governance/clock.js';
+import { createGovernance } from './rule-check.js';
+import { today } from './clock.js';
 import { createInterner, readPolicy, type Reading } from './document.js';
 
 export interface LoadOptions {

@@ -101,7 +101,7 @@ export interface ProjectConfig {
     /** Most of one scope's existing domains, in percent, a run may remove. */
     maxRemovalPercent?: number;
   };
-  /** Governance rules, checked by the loader (src/governance/rules.ts). */
+  /** Governance rules, checked by the loader (src/policy/rules.ts). */
   rules?: Rule[];
   /** What plans do with changes made outside this repository (a policy file's `drift` wins). */
   drift?: DriftMode;

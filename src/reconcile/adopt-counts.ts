@@ -6,7 +6,7 @@
  * declares, then counted in as it was written, so the next file sees it. Linear in the entries.
  */
 import { loadPolicies, type NamedSecret } from '../policy/index.js';
-import { compileRules, ruleApplies, type CompiledRule } from '../governance/rules.js';
+import { compileRules, ruleApplies, type CompiledRule } from '../policy/rules.js';
 import type { Policy } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { PolicyPlace } from './expired-since-plan.js';

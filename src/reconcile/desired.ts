@@ -16,8 +16,8 @@ import type { ScopeKey } from '../scope.js';
 import type { DeclaredOutside } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
-import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from './prune.js';
-import { loadChangedSince } from './changed.js';
+import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from '../history/prune.js';
+import { loadChangedSince } from '../history/changed.js';
 import type { MakePlanOptions } from './plan-options.js';
 
 /** A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). */

@@ -5,10 +5,10 @@
  * checkout that applies are read for their `expires` dates only.
  */
 import { loadPolicies } from '../policy/index.js';
-import { today } from '../governance/clock.js';
+import { today } from '../policy/clock.js';
 import type { Plan } from '../plan/index.js';
 import type { RunSettings } from '../run/settings.js';
-import { ExpiredSincePlanError } from './errors.js';
+import { ExpiredSincePlanError } from '../plan/refusals.js';
 
 /** Where the policy files of the applying checkout are. */
 export type PolicyPlace = Pick<RunSettings, 'paths' | 'base' | 'roots' | 'project'>;

@@ -6,7 +6,7 @@
  *  - readSavedPlan (saved-plan.ts): pin → schema → consistency
  *  - importScopes (import.ts):  read live state → one canonical policy document per scope
  */
-export { makePlan, nothingPlannedMessage, type MakePlanOptions, type PlanSettings } from './plan.js';
-export { applyPlan, type ApplyPlanOptions } from './apply.js';
-export { importScopes, type ImportedScope, type ImportOptions } from './import.js';
+export { makePlan, nothingPlannedMessage, type MakePlanOptions, type PlanSettings } from './make-plan.js';
+export { applyPlan, type ApplyPlanOptions } from './apply-plan.js';
+export { importScopes, type ImportedScope, type ImportOptions } from './import-scopes.js';
 export { MAX_PLAN_BYTES, readSavedPlan } from './saved-plan.js';

@@ -37,7 +37,7 @@ export interface MakePlanOptions {
    * `load.diagnostics` keeps only the errors, which `onDiagnostics` had too.
    */
   onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void | Promise<void>;
-  /** The run's secrets: a policy file holding one's value is an error (policy/secrets.ts). */
+  /** The run's secrets: a policy file holding one's value is an error (policy/secret-scan.ts). */
   secrets?: readonly NamedSecret[];
   /**
    * A check of every policy to plan that needs them all and the network (the DNS check,

@@ -22,10 +22,10 @@ import type { ServiceClient } from '../service/client.js';
 import type { LiveScope } from '../service/types.js';
 import type { FieldChange } from '../plan/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { PlanTargetError, StalePlanError } from './errors.js';
-import { checkSavedHistory, type HistoryPlace } from './behind.js';
-import type { ScopeGlob } from '../governance/globs.js';
-import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership.js';
+import { PlanTargetError, StalePlanError } from '../plan/refusals.js';
+import { checkSavedHistory, type HistoryPlace } from '../history/behind.js';
+import type { ScopeGlob } from '../policy/globs.js';
+import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership-refusal.js';
 import { withClaimedKeys } from '../plan/marker-keys.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
@@ -69,7 +69,7 @@ export interface ApplyContext {
   /** This repository's owner; undefined: not checked. */
   owner?: string;
   read: RunSettings['read'];
-  /** Where the scopes are placed in history again (behind.ts), and the scopes --allow-behind names. */
+  /** Where the scopes are placed in history again (src/history/behind.ts), and the scopes --allow-behind names. */
   history?: { where: HistoryPlace; allowBehind: readonly ScopeGlob[] };
 }
 

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { ApplyReport } from '../apply/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
-import { escapeControls, escapeMarkdown } from './escape.js';
+import { escapeControls, escapeMarkdown } from '../escape.js';
 import { COMMENT_MAX_CHARS } from './markdown.js';
 
 /** @returns `Applied N, failed N, skipped N.` */

@@ -4,7 +4,7 @@
  * the file and line, so a deleted policy is never kept live in silence.
  */
 import type { Plan } from '../plan/types.js';
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../escape.js';
 import { plural } from '../text.js';
 
 /** How many a plan names without --verbose (the markdown comment names up to 50; the plan JSON lists them all). */

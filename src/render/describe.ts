@@ -4,8 +4,8 @@
  */
 import { domainToUnicode } from 'node:url';
 import { compareStrings } from '../comparable-domain.js';
-import { escapeControls } from './escape.js';
-import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { escapeControls } from '../escape.js';
+import { EMBEDDED_TARGET } from '../plan/plan-builder.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';

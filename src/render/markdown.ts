@@ -2,7 +2,7 @@ import { declaredOutsideLines } from './declared-outside.js';
 import type { Change, Plan } from '../plan/types.js';
 import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
-import { escapeMarkdown, fenceFor } from './escape.js';
+import { escapeMarkdown, fenceFor } from '../escape.js';
 import { changeView, planView, type ChangeView, type PlanView } from './view.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */

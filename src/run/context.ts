@@ -17,7 +17,7 @@ import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { relativePosix } from '../policy/discover.js';
-import { RunError } from './exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 import { locateRun, type RunPlace } from './place.js';
 import { pathExists, repositoryRoot } from '../files.js';
 

@@ -9,7 +9,7 @@ import { compareDiagnostics } from '../policy/format.js';
 import type { Diagnostic, Policy, ProjectConfig } from '../policy/types.js';
 import { checkPoliciesOverDns, DnsServerError, resolveServerAddress, startDnsCheck, type DnsSettings } from '../dns/index.js';
 import { hint, projectFileName, wordHint } from '../hint.js';
-import { RunError } from './exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 
 /** What a front end was told about the DNS check (flags or action inputs). */
 export interface DnsRequest {

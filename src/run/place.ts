@@ -18,7 +18,7 @@ import path from 'node:path';
 import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
 import { PROJECT_FILE } from '../policy/project.js';
 import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
-import { RunError } from './exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 
 /** Directory (beside the project file, else at the root) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';

@@ -1,9 +1,9 @@
-import type { NamedSecret } from '../policy/secrets.js';
+import type { NamedSecret } from '../policy/secret-scan.js';
 
 /**
  * The secrets a run is configured with, from the environment (the action puts its inputs in the
  * environment's place): no policy file may hold their values, and no output shows them
- * (src/run/output.ts). VORTEX_API_KEY, the SDKs' name of the key, counts whether or not it is
+ * (src/output/sinks.ts). VORTEX_API_KEY, the SDKs' name of the key, counts whether or not it is
  * the key in use. A module of its own, so that the offline `validate` does not load the client
  * to know them.
  */

@@ -1,7 +1,7 @@
 /**
  * The settings of one run, resolved once at the edge: the CLI (from flags) and the action (from
  * inputs) each call {@link resolveSettings} once and hand the result, plain data, whole to the
- * core (src/reconcile, src/run/connect.ts). Every default and every precedence rule lives here:
+ * core (src/reconcile, src/connect/connect.ts). Every default and every precedence rule lives here:
  * flag or input > environment > project file > default. Nothing below this module applies a
  * default of its own.
  *
@@ -16,15 +16,15 @@ import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
-import { pruneSetting } from '../reconcile/prune.js';
-import { RunError } from './exit-codes.js';
+import { pruneSetting } from '../history/prune.js';
+import { RunError } from '../output/exit-codes.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
 import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
-import { today as clockToday } from '../governance/clock.js';
+import { today as clockToday } from '../policy/clock.js';
 import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
@@ -74,7 +74,7 @@ export interface RunSettings extends RunPlace {
   apiKeyFrom?: string;
   accessToken?: string;
   limits: SafetyLimits;
-  /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (reconcile/prune.ts). */
+  /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (history/prune.ts). */
   prune?: boolean;
   /** The DNS check (src/run/dns.ts): the flag or input, else dns: in the project file; null when off. Resolver hosts are addresses once resolveSettings returns. */
   dns: DnsCheckSettings | null;

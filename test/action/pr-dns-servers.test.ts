@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInputs } from '../../src/action/inputs.js';
-import { actionSettings } from '../../src/action/settings.js';
+import { actionSettings } from '../../src/action/action-settings.js';
 
 let workspace: string;
 const saved = process.env.AUTOJOIN_DNS_SERVERS;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply.js';
+import { applyChanges, syncRequest, verifyStored } from '../../src/apply/apply-changes.js';
 import { forEachBounded } from '../../src/concurrency.js';
 import { stateDigest } from '../../src/plan/ownership.js';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isNullRevision } from '../../src/git/command.js';
 import { readBlobs, type BlobRead } from '../../src/git/blobs.js';
 import { openRepository } from '../../src/git/repository.js';
-import { historyPaths, versionsAt } from '../../src/reconcile/policy-tree.js';
+import { historyPaths, versionsAt } from '../../src/history/policy-tree.js';
 import { tempProject } from './support.js';
 import { git } from '../support/git.js';
 

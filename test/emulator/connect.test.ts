@@ -1,15 +1,15 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/run/connect.js';
-import { RunError } from '../../src/run/exit-codes.js';
-import { startEmbeddedEmulator } from '../../src/run/embedded.js';
+import { connect } from '../../src/connect/connect.js';
+import { RunError } from '../../src/output/exit-codes.js';
+import { startEmbeddedEmulator } from '../../src/connect/embedded.js';
 import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
 import { settingsIn } from '../../src/run/settings.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

@@ -10,7 +10,7 @@ import { encodePlan, serializePlan, type PlanDocument } from '../../src/plan/enc
 import type { Plan } from '../../src/plan/types.js';
 import { live, liveMap, NOW, TARGET } from '../plan/fixtures.js';
 import { defined } from '../support/defined.js';
-import { today } from '../../src/governance/clock.js';
+import { today } from '../../src/policy/clock.js';
 
 const FILE = `scope: a
 scopeType: team

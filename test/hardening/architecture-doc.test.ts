@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const doc = readFileSync(path.join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
 
-/** Paths in backquotes, e.g. `src/reconcile/plan.ts`; trailing punctuation dropped. */
+/** Paths in backquotes, e.g. `src/reconcile/make-plan.ts`; trailing punctuation dropped. */
 function namedPaths(text: string): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(/`((?:src|schemas|test|bench|scripts|examples|docs)\/[^`\s]*)`/g)) {
@@ -28,11 +28,11 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('each step of makePlan it draws is exported where it says', () => {
     const steps: [string, string][] = [
-      ['src/reconcile/plan.ts', 'makePlan'],
+      ['src/reconcile/make-plan.ts', 'makePlan'],
       ['src/reconcile/desired.ts', 'desiredScopes'],
       ['src/policy/load.ts', 'streamPolicies'],
       ['src/service/state.ts', 'readEach'],
-      ['src/plan/plan.ts', 'planBuilder'],
+      ['src/plan/plan-builder.ts', 'planBuilder'],
       ['src/plan/encode.ts', 'encodePlan'],
       ['src/reconcile/saved-plan.ts', 'readSavedPlan'],
     ];

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { escapeMarkdown } from '../../src/render/escape.js';
+import { escapeMarkdown } from '../../src/escape.js';
 import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../action/support/fake-github.js';
 import { ACTION_PATH, pullRequestPayload, pushPayload, runAction, type ActionRun } from '../action/support/run-action.js';

@@ -3,26 +3,10 @@
  * `import()`) of every module, followed as a graph, never comes back to where it started. A circle
  * is a pair of modules that can only be understood together, and breaks when one is moved.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : Promise.resolve(entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : []))));
-  return nested.flat();
-}
-
-/** @returns the src/ modules a file imports, as paths relative to src/ */
-export function importsOf(file: string, text: string): string[] {
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;'"]*?\bfrom\s+['"](\.[^'"]+)['"]|\bimport\s*\(\s*['"](\.[^'"]+)['"]\s*\)/gu)].map((match) => match[1] ?? match[2] ?? '');
-  return specifiers
-    .filter((specifier) => specifier.endsWith('.js'))
-    .map((specifier) => path.relative(SRC, path.resolve(path.dirname(file), specifier.replace(/\.js$/u, '.ts'))));
-}
+import { importsOf, SRC, sourceFiles } from '../support/imports.js';
 
 /** @returns one circle of the graph, as the modules around it (empty when there is none) */
 export function findCircle(graph: ReadonlyMap<string, readonly string[]>): string[] {

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedactor, cutText, scrubCutEdges, setRunSecrets } from '../../src/redact.js';
-import { escapeControls, escapeMarkdown } from '../../src/render/escape.js';
+import { escapeControls, escapeMarkdown } from '../../src/escape.js';
 import { oneLineMessage } from '../../src/service/errors.js';
 
 const KEY = 'sk_live_Cut*Key_0a1b2c3d4e5f';

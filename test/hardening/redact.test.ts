@@ -1,7 +1,7 @@
 /** The one redactor: every shape in which a server or proxy could echo the key or the token. */
 import { describe, expect, it } from 'vitest';
 import { createRedactor, secretForms } from '../../src/redact.js';
-import { escapeMarkdown } from '../../src/render/escape.js';
+import { escapeMarkdown } from '../../src/escape.js';
 
 const KEY = 'sk-Live_9f/3+a=Q';
 const redact = createRedactor([KEY, 'tok', undefined, '']);

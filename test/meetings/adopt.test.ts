@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adoptText, yamlScalar } from '../../src/policy/adopt.js';
+import { adoptText, yamlScalar } from '../../src/policy/adopt-edit.js';
 import { inert, pullRequestBody } from '../../src/action/adopt-step.js';
 import { runGit } from '../../src/git/command.js';
-import type { Drifted } from '../../src/reconcile/adopt.js';
+import type { Drifted } from '../../src/reconcile/adopt-drift.js';
 import { commitAll } from '../support/git.js';
 import { repo, type Repo } from './support.js';
 

@@ -1,11 +1,11 @@
 /** Names and metadata are policy where the file states them and the service shows them. */
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/plan/plan.js';
+import { fingerprint } from '../../src/plan/plan-builder.js';
 import { buildPlan, diffChanges as diff } from '../support/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { serializePlan } from '../../src/plan/encode.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
-import { renderText } from '../../src/render/text.js';
+import { renderText } from '../../src/render/plan-text.js';
 import type { LiveScope } from '../../src/service/types.js';
 import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
 

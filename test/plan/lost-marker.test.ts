@@ -5,9 +5,9 @@
  * update, as before. An answer with no `metadata` field is unknown ownership.
  */
 import { describe, expect, it } from 'vitest';
-import { planBuilder } from '../../src/plan/plan.js';
+import { planBuilder } from '../../src/plan/plan-builder.js';
 import { CANNOT_READ, writtenStateOf } from '../../src/plan/ownership.js';
-import { refuseUnknownOwner, UnknownOwnerError } from '../../src/reconcile/ownership.js';
+import { refuseUnknownOwner, UnknownOwnerError } from '../../src/reconcile/ownership-refusal.js';
 import type { LastApplied } from '../../src/plan/three-way.js';
 import type { LiveScope } from '../../src/service/types.js';
 import type { Policy } from '../../src/policy/types.js';

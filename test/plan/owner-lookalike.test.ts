@@ -1,7 +1,7 @@
 /** Owners that differ only by look-alike letters are marked wherever another owner is shown. */
 import { describe, expect, it } from 'vitest';
 import { ownerLookalikeNote } from '../../src/plan/owner-lookalike.js';
-import { OwnedElsewhereError } from '../../src/reconcile/ownership.js';
+import { OwnedElsewhereError } from '../../src/reconcile/ownership-refusal.js';
 import { notManagedEntry } from '../../src/render/describe.js';
 
 const CYRILLIC_I = '\u0456nfra'; // і (Cyrillic) then "nfra"

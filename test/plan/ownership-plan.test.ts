@@ -4,12 +4,12 @@ import { buildPlan } from '../support/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { encodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
-import { renderText } from '../../src/render/text.js';
-import { OwnedElsewhereError, ownershipConflicts, parseTakeOwnership, refuseOwnedElsewhere } from '../../src/reconcile/ownership.js';
+import { renderText } from '../../src/render/plan-text.js';
+import { OwnedElsewhereError, ownershipConflicts, parseTakeOwnership, refuseOwnedElsewhere } from '../../src/reconcile/ownership-refusal.js';
 import { defined } from '../support/defined.js';
 import { live, liveMap, marked, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

@@ -14,7 +14,7 @@ import type { Policy } from '../../src/policy/types.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from './fixtures.js';
 import type { LiveScope } from '../../src/service/types.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatShard, inShard, parseShard, ShardError, shardIndexOf } from '../../src/plan/shard.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adoptText, AdoptEditError } from '../../src/policy/adopt.js';
+import { adoptText, AdoptEditError } from '../../src/policy/adopt-edit.js';
 
 const edit = (text: string, domains: string[], extra: { line?: number; scopeName?: string } = {}): string =>
   adoptText({ file: 'p.autojoin.yaml', text }, [{ line: extra.line ?? 1, domains, scopeName: extra.scopeName }]);

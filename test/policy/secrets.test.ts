@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SECRET_LENGTH, secretDiagnostics } from '../../src/policy/secrets.js';
+import { MIN_SECRET_LENGTH, secretDiagnostics } from '../../src/policy/secret-scan.js';
 import { loadPolicies, parsePolicySources } from '../../src/policy/index.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { policyPathRule } from '../../src/policy/index.js';
-import { projectFileLocations } from '../../src/reconcile/policy-tree.js';
-import { pruneSetting } from '../../src/reconcile/prune.js';
-import { keyOf } from '../../src/reconcile/versions.js';
+import { projectFileLocations } from '../../src/history/policy-tree.js';
+import { pruneSetting } from '../../src/history/prune.js';
+import { keyOf } from '../../src/history/versions.js';
 
 describe('policyPathRule: the one "is this a policy file" rule', () => {
   it.each([

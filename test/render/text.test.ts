@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../support/plan.js';
-import { renderText } from '../../src/render/text.js';
+import { renderText } from '../../src/render/plan-text.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
 
 const plan = buildPlan({

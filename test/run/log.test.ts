@@ -1,6 +1,6 @@
 /** The logger both front ends use: levels, request lines, progress on and off a terminal, colour rules. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { colorEnabled, createLogger, formatRequest, logLevel, progressText, type LogLevel } from '../../src/run/log.js';
+import { colorEnabled, createLogger, formatRequest, logLevel, progressText, type LogLevel } from '../../src/output/log.js';
 import { groupedNumber } from '../../src/text.js';
 
 function capture(level: LogLevel, terminal = false): { lines: string[]; rewrites: string[]; logger: ReturnType<typeof createLogger> } {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlan } from '../../src/reconcile/index.js';
-import { applyCommand } from '../../src/commands/apply.js';
+import { applyCommand } from '../../src/commands/apply-command.js';
 import { resolveSettings, type RunSettings } from '../../src/run/settings.js';
 import { parsePlan, serializePlan, type Plan } from '../../src/plan/index.js';
 import { commitAll } from '../support/git.js';

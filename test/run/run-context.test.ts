@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePlan } from '../../src/reconcile/index.js';
-import { applyCommand } from '../../src/commands/apply.js';
+import { applyCommand } from '../../src/commands/apply-command.js';
 import { resolveSettings, type RunSettings } from '../../src/run/settings.js';
 import { parsePlan, serializePlan, type Plan } from '../../src/plan/index.js';
 import { ancestryOf } from '../../src/git/ancestry.js';
@@ -49,7 +49,7 @@ async function planIn(settings: RunSettings, client: Peer['client']): Promise<Pl
   return made.plan;
 }
 
-/** Through the command layer both front ends call (src/commands/apply.ts). */
+/** Through the command layer both front ends call (src/commands/apply-command.ts). */
 function applyIn(settings: RunSettings, client: Peer['client'], plan: Plan, options: { saved?: boolean; allowBehind?: string[] } = {}) {
   return applyCommand({ context: settings, client, plan, saved: options.saved === true, takeOwnership: new Set(), allowBehind: options.allowBehind ?? [] });
 }

@@ -1,11 +1,11 @@
 /**
  * Messages of the core name settings as data (src/hint.ts); each front end words them: the CLI
- * as its flags (src/cli/wording.ts), the action as its inputs (src/action/wording.ts).
+ * as its flags (src/cli/cli-wording.ts), the action as its inputs (src/action/action-wording.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI_FLAGS, hint, SETTINGS, useWording, worded, type Wording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
-import { actionWording, ACTION_INPUTS } from '../../src/action/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
+import { actionWording, ACTION_INPUTS } from '../../src/action/action-wording.js';
 import { TooManyRemovalsError } from '../../src/plan/safety.js';
 import { firstItems } from '../../src/text.js';
 

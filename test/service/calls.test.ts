@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, ServiceError } from '../../src/service/index.js';
 import { startPeer, SCOPE_1, type Peer, listAll } from './support/peer.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

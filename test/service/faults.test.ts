@@ -9,7 +9,7 @@ import { useCleanup } from './support/cleanup.js';
 import { startPeer, SCOPE_1, FAST_RETRY, listAll } from './support/peer.js';
 import { sendJson, startHostileServer } from './support/hostile-server.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

@@ -4,7 +4,7 @@ import { createClient, ServiceError, type ClientOptions, type ServiceClient } fr
 import { invitations, sendJson, startHostileServer, type Handler, type HostileServer } from './support/hostile-server.js';
 import { FAST_RETRY, SCOPE_1, listAll } from './support/peer.js';
 import { useWording } from '../../src/hint.js';
-import { cliWording } from '../../src/cli/wording.js';
+import { cliWording } from '../../src/cli/cli-wording.js';
 
 // The messages asserted here are worded as the CLI words them (src/hint.ts).
 useWording(cliWording);

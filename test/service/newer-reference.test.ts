@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { planBuilder } from '../../src/plan/plan.js';
+import { planBuilder } from '../../src/plan/plan-builder.js';
 import { CANNOT_READ } from '../../src/plan/ownership.js';
 import { createClient, readLiveState } from '../../src/service/index.js';
 import type { Policy } from '../../src/policy/types.js';

@@ -1,9 +1,9 @@
 /**
- * Plans for tests, made the way production makes them: through `planBuilder` (src/plan/plan.ts),
+ * Plans for tests, made the way production makes them: through `planBuilder` (src/plan/plan-builder.ts),
  * one scope at a time, as `makePlan` hands each scope over when its live state is read. Only the
  * order differs: here every live state is known up front.
  */
-import { planBuilder, type PlanBuilderOptions } from '../../src/plan/plan.js';
+import { planBuilder, type PlanBuilderOptions } from '../../src/plan/plan-builder.js';
 import { inShardOf } from '../../src/plan/shard.js';
 import { encodePlan, type ChangeDocument } from '../../src/plan/encode.js';
 import { compareScopeKeys, type ScopeKey } from '../../src/scope.js';

@@ -3,15 +3,15 @@
  * their policy files, so the change can be reviewed as a pull request instead of reverted.
  */
 import type { Command } from 'commander';
-import { adoptDrift } from '../../reconcile/adopt.js';
-import { log } from '../../run/log.js';
-import { writeStdout } from '../../run/output.js';
-import { escapeControls } from '../../render/escape.js';
+import { adoptDrift } from '../../reconcile/adopt-drift.js';
+import { log } from '../../output/log.js';
+import { writeStdout } from '../../output/sinks.js';
+import { escapeControls } from '../../escape.js';
 import { outsideLine } from '../../render/describe.js';
 import { plural } from '../../text.js';
 import { addServiceOptions, takeOwnershipOption } from '../options.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
-import { cliSettings } from '../settings.js';
+import { cliSettings } from '../cli-settings.js';
 import { planOrFail } from '../plan-or-fail.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { configuredSecrets } from '../../run/secrets.js';

@@ -6,8 +6,8 @@
 import { Option, type Command } from 'commander';
 import { loadPolicies, loadProjectConfig } from '../../policy/index.js';
 import { locateRun } from '../../run/place.js';
-import { RunError } from '../../run/exit-codes.js';
-import { writeStdout } from '../../run/output.js';
+import { RunError } from '../../output/exit-codes.js';
+import { writeStdout } from '../../output/sinks.js';
 import { completionScript, SHELLS, type CompletionTree, type Shell } from '../completion-scripts.js';
 
 /** What the command needs of the tree (given by src/cli/program.ts, which this module does not import). */

@@ -10,9 +10,9 @@ import {
   type EmulatorData,
   type EmulatorOptions,
 } from '../../emulator/index.js';
-import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { parseWholeNumber } from '../../run/numbers.js';
-import { log } from '../../run/log.js';
+import { log } from '../../output/log.js';
 
 interface EmulatorFlags {
   port: string;

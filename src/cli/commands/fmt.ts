@@ -18,13 +18,13 @@ import {
   type Diagnostic,
   type PolicySource,
 } from '../../policy/index.js';
-import { RunError, ExitCode } from '../../run/exit-codes.js';
+import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { writeFileAtomic } from '../../files.js';
 import { plural } from '../../text.js';
-import { escapeControls } from '../../render/escape.js';
-import { log } from '../../run/log.js';
+import { escapeControls } from '../../escape.js';
+import { log } from '../../output/log.js';
 import { locateRun, type RunPlace } from '../../run/place.js';
-import { writeStderr, writeStdout } from '../../run/output.js';
+import { writeStderr, writeStdout } from '../../output/sinks.js';
 
 interface FmtOptions {
   check?: boolean;

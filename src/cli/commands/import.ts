@@ -7,8 +7,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importScopes, type ImportedScope } from '../../reconcile/index.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
-import { RunError } from '../../run/exit-codes.js';
-import { log } from '../../run/log.js';
+import { RunError } from '../../output/exit-codes.js';
+import { log } from '../../output/log.js';
 import { compareDiagnostics, formatDiagnostic, loadPolicies, parsePolicySources } from '../../policy/index.js';
 import { plural } from '../../text.js';
 import type { ProjectConfig } from '../../policy/types.js';
@@ -16,10 +16,10 @@ import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { withSession } from '../session.js';
-import { cliSettings } from '../settings.js';
+import { cliSettings } from '../cli-settings.js';
 import { entryExists } from '../../files.js';
-import { holdsSecret, writeOutputFile, writeStdout } from '../../run/output.js';
-import { escapeControls } from '../../render/escape.js';
+import { holdsSecret, writeOutputFile, writeStdout } from '../../output/sinks.js';
+import { escapeControls } from '../../escape.js';
 
 interface ImportFlags extends SettingFlags {
   scope?: string[];

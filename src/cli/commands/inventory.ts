@@ -4,12 +4,12 @@
  */
 import type { Command } from 'commander';
 import { blameFiles, blameOfLine } from '../../governance/blame.js';
-import { inventoryRows, renderCsv, type BlamedRow, type InventoryRow } from '../../governance/inventory.js';
+import { inventoryRows, renderCsv, type BlamedRow, type InventoryRow } from '../../governance/inventory-rows.js';
 import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
 import { loadPlacedPolicies } from '../policy-entries.js';
-import { writeStdout } from '../../run/output.js';
+import { writeStdout } from '../../output/sinks.js';
 import { formatOption } from '../options.js';
-import { cliSettings } from '../settings.js';
+import { cliSettings } from '../cli-settings.js';
 
 interface InventoryFlags {
   format: 'csv' | 'json' | 'markdown';

@@ -5,13 +5,13 @@ import type { Command } from 'commander';
 import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { ExitCode } from '../../run/exit-codes.js';
-import { log } from '../../run/log.js';
-import { writeOutputFile, writeStdout } from '../../run/output.js';
+import { ExitCode } from '../../output/exit-codes.js';
+import { log } from '../../output/log.js';
+import { writeOutputFile, writeStdout } from '../../output/sinks.js';
 import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, contextFlags, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
-import { cliSettings } from '../settings.js';
+import { cliSettings } from '../cli-settings.js';
 import { planOrFail, type TargetFlags } from '../plan-or-fail.js';
 
 type Format = 'text' | 'markdown' | 'json';

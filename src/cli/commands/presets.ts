@@ -7,8 +7,8 @@ import { emulatorOption, requestTimeoutOption } from '../options.js';
 import { resolveSettings } from '../../run/settings.js';
 import type { ServiceClient } from '../../service/client.js';
 import type { Diagnostic } from '../../policy/types.js';
-import { withServiceClient } from '../../run/connect.js';
-import { writeStdout } from '../../run/output.js';
+import { withServiceClient } from '../../connect/connect.js';
+import { writeStdout } from '../../output/sinks.js';
 import { connectOptions } from '../session.js';
 import { printDiagnostics, printNotice } from '../print.js';
 

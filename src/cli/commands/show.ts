@@ -6,11 +6,11 @@
 import type { Command } from 'commander';
 import { readSavedPlan } from '../../reconcile/index.js';
 import { withJsonResult } from '../json-result.js';
-import { writeStdout } from '../../run/output.js';
+import { writeStdout } from '../../output/sinks.js';
 import { formatOption } from '../options.js';
 import { renderPlan } from './plan.js';
 import { projectHereFor, savedProjectWarning } from '../../run/context.js';
-import { log } from '../../run/log.js';
+import { log } from '../../output/log.js';
 
 interface ShowFlags {
   format: 'text' | 'markdown' | 'json';

@@ -17,16 +17,16 @@ import {
   type ProjectConfig,
   type LoadResult,
 } from '../../policy/index.js';
-import { ExitCode } from '../../run/exit-codes.js';
+import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
 import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColor, type DnsFlags, contextFlags } from '../options.js';
 import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
-import { log } from '../../run/log.js';
+import { log } from '../../output/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { warningLimiter } from '../../render/warning-limit.js';
 import { configuredSecrets } from '../../run/secrets.js';
 import { locateRun } from '../../run/place.js';
-import { writeStdout } from '../../run/output.js';
+import { writeStdout } from '../../output/sinks.js';
 import { renderSarif } from '../../render/sarif.js';
 import { VERSION } from '../../version.js';
 

@@ -5,19 +5,19 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { whoAdmits, type WhoAnswer } from '../../governance/inventory.js';
+import { whoAdmits, type WhoAnswer } from '../../governance/inventory-rows.js';
 import { renderWhoText } from '../../governance/inventory-text.js';
 import { comparableDomains } from '../../comparable-domain.js';
 import { domainPartOf } from '../../policy/domains.js';
 import { parseScopeKey } from '../../scope.js';
 import { readLiveState } from '../../service/state.js';
 import type { ReadMode } from '../../service/types.js';
-import { RunError } from '../../run/exit-codes.js';
+import { RunError } from '../../output/exit-codes.js';
 import { addServiceOptions, formatOption } from '../options.js';
 import { loadPlacedPolicies } from '../policy-entries.js';
-import { writeStdout } from '../../run/output.js';
+import { writeStdout } from '../../output/sinks.js';
 import { withSession } from '../session.js';
-import { cliSettings } from '../settings.js';
+import { cliSettings } from '../cli-settings.js';
 import type { RunSettings } from '../../run/settings.js';
 
 interface WhoFlags {

@@ -6,11 +6,11 @@
  * `verbose` (`--verbose`, `AUTOJOIN_LOG=debug`) adds one line per HTTP request.
  * Progress on a terminal is a live counter rewritten in place; elsewhere (CI logs) it is one
  * line every 10 seconds, so a long run is never silent and a log never fills with counters.
- * Every line is redacted (src/run/output.ts) before it reaches its sink.
+ * Every line is redacted (src/output/sinks.ts) before it reaches its sink.
  */
 import type { RequestEvent } from '../service/trace.js';
 import { groupedNumber } from '../text.js';
-import { redactOutput } from './output.js';
+import { redactOutput } from './sinks.js';
 
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 

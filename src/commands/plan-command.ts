@@ -6,9 +6,9 @@
  */
 import type { Plan } from '../plan/types.js';
 import type { LoadResult } from '../policy/types.js';
-import { makePlan, type MakePlanOptions } from '../reconcile/plan.js';
+import { makePlan, type MakePlanOptions } from '../reconcile/make-plan.js';
 import { dnsBeforeRead } from '../run/dns.js';
-import { markEchoedSecrets } from '../run/redacted-plan.js';
+import { markEchoedSecrets } from '../output/redacted-plan.js';
 import type { RunContext } from '../run/settings.js';
 import type { ServiceClient } from '../service/client.js';
 

@@ -7,8 +7,8 @@
  */
 import type { ApplyReport } from '../apply/types.js';
 import type { Plan } from '../plan/types.js';
-import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply.js';
-import { parseAllowBehind } from '../reconcile/behind.js';
+import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply-plan.js';
+import { parseAllowBehind } from '../history/behind.js';
 import type { RunContext } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';

@@ -2,7 +2,7 @@
  * The loader's hook into the rules: one policy at a time as its file is checked, then what
  * needs them all (maxScopesPerDomain, and scope globs that match nothing) once every file is in.
  */
-import type { Diagnostic, Rule } from '../policy/types.js';
+import type { Diagnostic, Rule } from './types.js';
 import type { ScopeKey } from '../scope.js';
 import { checkRules, compileRules, createScopeCounter, unmatchedScopeGlobs, type RuleSubject } from './rules.js';
 

@@ -5,9 +5,9 @@
  * `domains` key for require. Only the entries a plan would keep count (an expired one is being
  * removed): so a required domain that expires is a finding too, before any plan removes it.
  */
-import { diagnosticAt } from '../policy/format.js';
-import { normalizeDomain } from '../policy/domains.js';
-import type { Diagnostic, Rule, SourcePos } from '../policy/types.js';
+import { diagnosticAt } from './format.js';
+import { normalizeDomain } from './domains.js';
+import type { Diagnostic, Rule, SourcePos } from './types.js';
 import type { ScopeKey } from '../scope.js';
 import { addDays, daysBetween } from './clock.js';
 import { domainGlob, scopeGlob, type DomainGlob, type ScopeGlob } from './globs.js';

@@ -1,10 +1,10 @@
 /** The one way a run's failure becomes text for stderr or the runner: no secret, nothing a terminal would act on. */
-import { escapeControls } from '../render/escape.js';
-import { redactOutput } from './output.js';
+import { escapeControls } from '../escape.js';
+import { redactOutput } from './sinks.js';
 
 /**
  * @param error what ended the run
- * @returns its message with every form of a secret of the run (src/run/output.ts) replaced and non-printable characters escaped
+ * @returns its message with every form of a secret of the run (src/output/sinks.ts) replaced and non-printable characters escaped
  */
 export function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -4,10 +4,10 @@
  * that cannot match anything is a mistake, not a no-op). Rules that pass carry their places, so
  * a `scopes` glob that matches no declared scope can be reported there once the policies are in.
  */
-import { diagnosticAt } from '../policy/format.js';
-import { locate } from '../policy/locate.js';
-import type { ParsedDocument } from '../policy/parse.js';
-import type { Diagnostic, Rule } from '../policy/types.js';
+import { diagnosticAt } from './format.js';
+import { locate } from './locate.js';
+import type { ParsedDocument } from './parse.js';
+import type { Diagnostic, Rule } from './types.js';
 import { compileRules } from './rules.js';
 
 /** The keys that make a rule check something. */

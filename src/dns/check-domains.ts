@@ -7,7 +7,7 @@
  */
 import type { Diagnostic, Policy } from '../policy/types.js';
 import { classifyDomain, nextLookup } from './classify.js';
-import { placeFindings } from './locate.js';
+import { placeFindings } from './place-findings.js';
 import { createLookup, type Lookup } from './resolver.js';
 import type { DnsFinding, DnsSettings, DomainAnswers } from './types.js';
 

@@ -18,7 +18,7 @@ import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import { hint, wordHint } from '../hint.js';
 import { checkRevision, GitRevisionError, isNullRevision } from '../git/command.js';
 import { openRepository, type Repository } from '../git/repository.js';
-import { readReplacedVersions } from './history.js';
+import { readReplacedVersions } from './walk.js';
 import { historyPaths, versionsAt } from './policy-tree.js';
 import { keyOf, pastScopeReader, type PastScopeReader } from './versions.js';
 

@@ -1,8 +1,8 @@
 /**
  * `makePlan`, as a list of steps: load the desired policies and find the prune candidates
  * (desired.ts: one stream of the scopes to plan) → read each one's live state as it comes
- * (`readEach`, src/service/state.ts) → add it to the plan builder (src/plan/plan.ts) → the state
- * last applied where drift needs it (last-applied.ts) → the plan.
+ * (`readEach`, src/service/state.ts) → add it to the plan builder (src/plan/plan-builder.ts) → the state
+ * last applied where drift needs it (src/history/last-applied.ts) → the plan.
  */
 import { countDiagnostics } from '../policy/index.js';
 import { planBuilder } from '../plan/index.js';
@@ -13,13 +13,13 @@ import { planContextOf } from '../run/context.js';
 import type { LoadResult, ProjectConfig } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
-import { readLastApplied } from './last-applied.js';
-import { readKeysAt } from './keys-at-commit.js';
-import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership.js';
-import { placedInHistory } from './behind.js';
+import { readLastApplied } from '../history/last-applied.js';
+import { readKeysAt } from '../history/keys-at-commit.js';
+import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership-refusal.js';
+import { placedInHistory } from '../history/behind.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
-import { planMoment } from '../governance/clock.js';
+import { planMoment } from '../policy/clock.js';
 
 /**
  * Loads and validates the policies, reads the live state of their scopes and builds the plan.
@@ -53,7 +53,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
   const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
   const outside = desired.declaredOutside();
-  // Behind and foreign markers, and owner moves: one git call for every marker commit (behind.ts).
+  // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts).
   const plan = await placedInHistory(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), options.settings);
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);

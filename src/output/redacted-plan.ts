@@ -2,7 +2,7 @@ import { markRedacted, type Plan } from '../plan/index.js';
 import { hint, worded } from '../hint.js';
 import { firstItems } from '../text.js';
 import { log } from './log.js';
-import { hasOutputSecrets, holdsSecret } from './output.js';
+import { hasOutputSecrets, holdsSecret } from './sinks.js';
 
 /**
  * Marks a plan that shows a secret of the run (src/plan/redacted.ts) before any output is made

@@ -4,7 +4,7 @@
  * Scope globs are `TYPE/ID` where `*` stands for any run of characters within its part (never
  * `/` in the type) and `?` for one character. Both compile to a RegExp once per rule.
  */
-import { normalizeDomain } from '../policy/domains.js';
+import { normalizeDomain } from './domains.js';
 
 /** A compiled domain glob, and the pattern as written (for messages). */
 export interface DomainGlob {

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
-import { RunError, ExitCode } from './exit-codes.js';
-import { EMBEDDED_TARGET } from '../plan/plan.js';
+import { RunError, ExitCode } from '../output/exit-codes.js';
+import { EMBEDDED_TARGET } from '../plan/plan-builder.js';
 import { relativePosix } from '../policy/discover.js';
 import { ciVariable } from './ci.js';
-import { writeStderr } from './output.js';
+import { writeStderr } from '../output/sinks.js';
 import { hint, projectFileName, worded } from '../hint.js';
-import type { RunSettings } from './settings.js';
+import type { RunSettings } from '../run/settings.js';
 
 /** What connecting needs of the run's settings. */
 export type ConnectSettings = Pick<
@@ -26,7 +26,7 @@ export type ConnectSettings = Pick<
 
 export interface ConnectOptions {
   settings: ConnectSettings;
-  /** Only to tell whether this is CI (src/run/ci.ts); default process.env. */
+  /** Only to tell whether this is CI (src/connect/ci.ts); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;

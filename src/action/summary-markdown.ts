@@ -6,7 +6,7 @@
 import { formatDiagnostic } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
 import { escapeMarkdown } from '../render/index.js';
-import { fenceFor } from '../render/escape.js';
+import { fenceFor } from '../escape.js';
 
 /** A step summary may hold 1 MiB; characters can take several bytes. */
 export const SUMMARY_MAX_CHARS = 500_000;

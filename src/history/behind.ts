@@ -5,7 +5,7 @@
  * The ancestry of all the marker commits of a run is one git call (src/git/ancestry.ts).
  */
 import { ancestryOf } from '../git/ancestry.js';
-import { scopeGlob, type ScopeGlob } from '../governance/globs.js';
+import { scopeGlob, type ScopeGlob } from '../policy/globs.js';
 import { hint, worded } from '../hint.js';
 import { markerCommitsToCheck, placeInHistory } from '../plan/history-place.js';
 import { liveMarker, type Marker } from '../plan/ownership.js';

@@ -1,21 +1,21 @@
 /**
  * `applyPlan`, as a list of steps: the ownership refusal and the safety limits (src/plan/safety.ts)
  * → for a saved plan, whether it still holds against the service (saved-plan.ts) → the
- * confirmation → the writes (src/apply/apply.ts, through the one bounded pool).
+ * confirmation → the writes (src/apply/apply-changes.ts, through the one bounded pool).
  */
 import { checkSafety, type Plan } from '../plan/index.js';
-import { applyChanges } from '../apply/apply.js';
+import { applyChanges } from '../apply/apply-changes.js';
 import type { ScopeKey } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
-import { refuseOwnedElsewhere, refuseSavedTakeOver } from './ownership.js';
-import { today } from '../governance/clock.js';
+import { refuseOwnedElsewhere, refuseSavedTakeOver } from './ownership-refusal.js';
+import { today } from '../policy/clock.js';
 import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
-import { refuseBehind, type HistoryPlace } from './behind.js';
-import type { ScopeGlob } from '../governance/globs.js';
+import { refuseBehind, type HistoryPlace } from '../history/behind.js';
+import type { ScopeGlob } from '../policy/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
-import { WriteCheckError } from './errors.js';
+import { WriteCheckError } from '../plan/refusals.js';
 import { writeProblems } from '../plan/write-checks.js';
 import type { Rule } from '../policy/types.js';
 
@@ -35,9 +35,9 @@ export interface ApplyPlanOptions {
   rules?: readonly Rule[];
   /** Scopes this run may take over from another owner (--take-ownership TYPE/ID). */
   takeOwnership?: ReadonlySet<ScopeKey>;
-  /** Scopes this run may write although their marker's commit is not in this checkout (--allow-behind: behind.ts). */
+  /** Scopes this run may write although their marker's commit is not in this checkout (--allow-behind: src/history/behind.ts). */
   allowBehind?: readonly ScopeGlob[];
-  /** The repository and HEAD a saved plan's scopes are placed in again (behind.ts); without HEAD nothing is checked. */
+  /** The repository and HEAD a saved plan's scopes are placed in again (src/history/behind.ts); without HEAD nothing is checked. */
   history?: HistoryPlace;
   /** This repository's owner (the project file's); a saved plan made for another owner is refused. */
   owner?: string;

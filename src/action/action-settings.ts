@@ -12,7 +12,7 @@ import type { Diagnostic } from '../policy/types.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { resolve } from 'node:path';
 import { readSavedPlan } from '../reconcile/index.js';
-import { RunError } from '../run/exit-codes.js';
+import { RunError } from '../output/exit-codes.js';
 
 /**
  * @param report annotates the project file's diagnostics

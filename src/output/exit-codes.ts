@@ -1,5 +1,5 @@
 import { UnsafePlanError } from '../plan/safety.js';
-import { StalePlanError } from '../reconcile/errors.js';
+import { StalePlanError } from '../plan/refusals.js';
 
 /** Exit codes shared by every command (README, "Exit codes"). */
 export const ExitCode = {

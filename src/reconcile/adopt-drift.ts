@@ -1,6 +1,6 @@
 /**
  * `adopt`: the scopes a plan found changed outside this repository (drift) are written into their
- * policy files as they are live, each file edited once, minimally (policy/adopt.ts), so the change
+ * policy files as they are live, each file edited once, minimally (policy/adopt-edit.ts), so the change
  * can be reviewed and merged as a pull request. A conflict (changed here and outside) is not
  * adopted: which side wins is for a person to decide, and it is listed.
  *
@@ -12,7 +12,7 @@
  * adopted. An edit that changes nothing is no adoption.
  */
 import path from 'node:path';
-import { adoptText, type AdoptTarget } from '../policy/adopt.js';
+import { adoptText, type AdoptTarget } from '../policy/adopt-edit.js';
 import { formatDiagnostic, formatPolicyText, MAX_FILE_BYTES, parsePolicySources, type NamedSecret } from '../policy/index.js';
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/types.js';
