@@ -12,6 +12,7 @@ import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import { onlyExpired } from './only-expired.js';
 import { keysStep } from './marker-keys.js';
+import { countLive } from './write-checks.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -156,15 +157,6 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       return plan;
     },
   };
-}
-
-/** Adds one scope's live domains to the census (normalized: as the written lists are). */
-function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {
-  for (const domain of comparableDomains(domains)) {
-    const holders = census.get(domain);
-    if (holders) holders.push(key);
-    else census.set(domain, [key]);
-  }
 }
 
 /** A pruning candidate is ours to clear when its live marker names the owner, or the run takes it over. */

@@ -35,6 +35,15 @@ export interface WriteProblem {
  */
 export type DomainCensus = ReadonlyMap<string, readonly ScopeKey[]>;
 
+/** Adds one scope's live domains to a census (normalized, as written lists are). */
+export function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {
+  for (const domain of new Set(domains.map(comparableDomain))) {
+    const holders = census.get(domain);
+    if (holders) holders.push(key);
+    else census.set(domain, [key]);
+  }
+}
+
 /** Where one written domain comes from. */
 export type WrittenOrigin = { domain: string; from: 'policy' } | { domain: string; from: 'live' };
 

@@ -79,7 +79,7 @@ export interface ApplyContext {
  * moved since (StalePlanError), or a change that misstates the live state its fingerprint vouches
  * for (PlanFileError).
  */
-export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, context: ApplyContext): Promise<void> {
+export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, context: ApplyContext): Promise<ReadonlyMap<ScopeKey, LiveScope>> {
   refuseRedactedPlan(plan);
   checkPlanTarget(plan.target, context.target);
   checkPlanOwner(plan.owner, context.owner);
@@ -91,6 +91,7 @@ export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, c
   if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
   checkChangesAgainstLive(plan, live);
   if (context.history) await checkSavedHistory(plan, live, context.history.where, context.history.allowBehind);
+  return live;
 }
 
 /**

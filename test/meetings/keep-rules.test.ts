@@ -50,6 +50,21 @@ describe('what drift: keep merges from the live state passes the entry rules', (
     expect((await r.live('acme')).domains).toEqual(['acme.com', 'shared.example']);
   });
 
+  it('a saved plan is counted against the scopes its check reads again (apply --plan)', async () => {
+    const project = 'drift: keep\nrules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
+    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']), 'beta.autojoin.yaml': policy('beta', ['beta.com']) }));
+    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+    await r.admin('acme', ['acme.com', 'shared.example']);
+    await r.admin('beta', ['beta.com', 'shared.example']);
+    await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));
+    r.commit();
+    expect((await r.run(DAY, 'plan', '--out', '.git/plan.json', '.')).code).toBe(0);
+    const refused = await r.run(DAY, 'apply', '--yes', '--plan', '.git/plan.json');
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain('shared.example would appear in 2 scopes, more than 1 (team/acme, team/beta)');
+    expect((await r.live('acme')).domains).toEqual(['acme.com', 'shared.example']);
+  });
+
   it('a kept live domain the rules do not speak of is still written (no refusal without a broken rule)', async () => {
     const project = 'drift: keep\nrules:\n  - name: contractors expire\n    requireExpiry: ["*.contractor.example"]\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
     const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']) }));
