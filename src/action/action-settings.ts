@@ -13,21 +13,23 @@ import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { resolve } from 'node:path';
 import { readSavedPlan } from '../reconcile/index.js';
 import { RunError } from '../output/exit-codes.js';
+import type { Plan, PlanContext } from '../plan/types.js';
 
 /**
  * @param report annotates the project file's diagnostics
+ * @param saved apply with plan-file: the saved plan (savedPlanOf), whose context the run's is rebuilt from
  * @throws RunError when the project file has an error or a setting is invalid
  */
 export async function actionSettings(
   inputs: ActionInputs,
   context: Pick<WorkflowContext, 'workspace' | 'eventName' | 'pullNumber'>,
   report: (diagnostics: readonly Diagnostic[], base: string) => void,
+  saved?: Plan,
 ): Promise<RunSettings> {
   const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
-  // apply with plan-file: the run's context is rebuilt from the one the saved plan records.
-  const saved = inputs.command === 'apply' && inputs.planFile !== undefined ? await savedContext(resolve(context.workspace, inputs.planFile), inputs) : undefined;
+  const plan = saved ?? (await savedPlanOf(inputs, context));
   return resolveSettings({
-    ...(saved === undefined ? {} : { saved }),
+    ...(plan === undefined ? {} : { saved: savedContext(plan, inputs.planFile ?? '') }),
     cwd: context.workspace,
     paths: inputs.paths,
     flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
@@ -38,13 +40,19 @@ export async function actionSettings(
   });
 }
 
+/** apply with plan-file: the saved plan, read once (pinned by plan-sha256 when given, and checked); else undefined. */
+export async function savedPlanOf(inputs: ActionInputs, context: Pick<WorkflowContext, 'workspace'>): Promise<Plan | undefined> {
+  if (inputs.command !== 'apply' || inputs.planFile === undefined) return undefined;
+  return readSavedPlan(resolve(context.workspace, inputs.planFile), inputs.planSha256);
+}
+
 /** `pull_request`, `pull_request_target` and the review events, or any event about a pull request. */
 export function isPullRequest(context: Pick<WorkflowContext, 'eventName' | 'pullNumber'>): boolean {
   return context.eventName.startsWith('pull_request') || context.pullNumber !== undefined;
 }
 
-async function savedContext(file: string, inputs: ActionInputs): Promise<{ context: NonNullable<Awaited<ReturnType<typeof readSavedPlan>>['context']>; file: string }> {
-  const plan = await readSavedPlan(file, inputs.planSha256);
-  if (!plan.context) throw new RunError(`${inputs.planFile ?? file} records no run context; make the plan again with this version`);
-  return { context: plan.context, file: inputs.planFile ?? file };
+/** The saved plan's run context, and the plan-file input that names it in messages. */
+function savedContext(plan: Plan, file: string): { context: PlanContext; file: string } {
+  if (!plan.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
+  return { context: plan.context, file };
 }

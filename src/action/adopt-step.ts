@@ -5,7 +5,8 @@
  * lists each scope's outside change and when it was made. Nothing is written to the service.
  */
 import * as core from './runner.js';
-import { adoptDrift, type Drifted } from '../reconcile/adopt-drift.js';
+import type { Drifted } from '../reconcile/adopt-drift.js';
+import { adoptCommand, adoptContext } from '../commands/adopt-command.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { escapeControls } from '../escape.js';
 import { joinBounded } from '../render/bounded.js';
@@ -13,7 +14,7 @@ import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
 import { upsertPullRequest } from './pull-request.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { planFor, secretsOf, withClient, writeJobSummary, type StepOutcome } from './steps.js';
+import { planFor, withClient, writeJobSummary, type StepOutcome } from './steps.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -22,12 +23,11 @@ const ADOPT_MARKER = '<!-- autojoin-sync:adopt -->';
 
 /** `adopt`: the live state of drifted scopes into their files, on a branch, as one pull request. */
 export async function adoptStep(inputs: ActionInputs, context: WorkflowContext, given: RunSettings): Promise<StepOutcome> {
-  // Adopting writes files from live state: it never prunes.
-  const settings: RunSettings = { ...given, prune: false };
+  const settings = adoptContext(given);
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode.error, summary: `no plan: ${plural(load.diagnostics.length, 'diagnostic')} (see the annotations)`, hasChanges: false };
-    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs), place: settings });
+    const result = await adoptCommand({ context: settings, plan });
     const driftCount = result.adopted.length + result.conflicts.length;
     for (const { key, reason } of result.notAdopted) core.warning(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
     // Nothing written, nothing to propose: no branch, no pull request.

@@ -3,7 +3,6 @@
  * `github/codeql-action/upload-sarif` (the `sarif-file` output), and a plan's counts for the
  * outputs and the deployment record.
  */
-import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { relativePosix } from '../policy/index.js';
@@ -20,10 +19,8 @@ export function planFacts(plan: Pick<Plan, 'changes' | 'drift' | 'scopes'>): { d
   return { driftCount, counts: summarize(plan) };
 }
 
-/** A plan step's exit code: 2 while changes or kept drift are pending, else 0. */
-export function planExitCode(plan: Pick<Plan, 'changes' | 'drift'>): ExitCodeValue {
-  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
-}
+/** A plan step's exit code: the command layer's one rule. */
+export { planExitCode } from '../commands/plan-command.js';
 
 /**
  * Writes the findings as SARIF 2.1.0 under RUNNER_TEMP, each file named relative to the workspace

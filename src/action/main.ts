@@ -11,7 +11,7 @@ import { configuredSecrets } from '../run/secrets.js';
 import { secretForms } from '../redact.js';
 import { escapeControls } from '../escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
-import { actionSettings } from './action-settings.js';
+import { actionSettings, savedPlanOf } from './action-settings.js';
 import { annotate, applyStep, planStep, validateStep, writeJobSummary, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
 import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
@@ -24,6 +24,7 @@ import { refusalMarkdown, refusalOf, refusalSummary, wasReported } from './refus
 import { auditApply } from './audit.js';
 import { writeSarifFile } from './findings.js';
 import type { Diagnostic } from '../policy/types.js';
+import type { Plan } from '../plan/types.js';
 
 /**
  * Runs the action: one step of `validate`, `plan` or `apply`. Never exits the process; a
@@ -45,11 +46,14 @@ export async function run(): Promise<void> {
     const context = readWorkflowContext(process.env);
     const project = { diagnostics: [] as Diagnostic[], base: context.workspace };
     started = { inputs, context, project };
-    const settings = await actionSettings(inputs, context, (diagnostics, base) => {
+    // apply with plan-file: the saved plan is read once; the run's context is rebuilt from it and it is what is applied.
+    const saved = await savedPlanOf(inputs, context);
+    const report = (diagnostics: readonly Diagnostic[], base: string): void => {
       annotate(diagnostics, { base }, context);
       Object.assign(project, { diagnostics: [...diagnostics], base });
-    });
-    const outcome = await runStep(inputs, context, settings, (outputs) => (planned = outputs), project.diagnostics);
+    };
+    const settings = await actionSettings(inputs, context, report, saved);
+    const outcome = await runStep({ inputs, context, settings, saved }, (outputs) => (planned = outputs), project.diagnostics);
     const result = outcome.exitCode === ExitCode.ok ? 'success' : 'failed';
     const deploymentId = await auditApply(inputs, context, { result, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);
@@ -88,7 +92,8 @@ function oneLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 1000);
 }
 
-function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
+function runStep(run: { inputs: ActionInputs; context: WorkflowContext; settings: RunSettings; saved: Plan | undefined }, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
+  const { inputs, context, settings } = run;
   switch (inputs.command) {
     case 'validate':
       return validateStep(inputs, context, settings, projectFindings);
@@ -96,7 +101,7 @@ function runStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSe
       return inputs.shard === undefined ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
     case 'apply':
       refuseShardWithoutPlan(inputs);
-      return applyStep(inputs, context, settings, onPlan);
+      return applyStep(inputs, context, settings, onPlan, run.saved);
     case 'merge-plans':
       return mergePlansStep(inputs, context, settings, onPlan);
     case 'adopt':

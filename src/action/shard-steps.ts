@@ -7,9 +7,9 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { mergePlanParts, summarize, type PlanPart } from '../plan/index.js';
+import { summarize } from '../plan/index.js';
 import { summaryLine } from '../render/describe.js';
-import { readSavedPlan } from '../reconcile/index.js';
+import { mergePlansCommand } from '../commands/merge-plans-command.js';
 import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { escapeMarkdown } from '../render/index.js';
@@ -37,9 +37,7 @@ export async function shardPlanStep(inputs: ActionInputs, context: WorkflowConte
 /** `command: merge-plans`: the parts of input plan-files become one plan, shown and pinned as any plan. */
 export async function mergePlansStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
-  const parts: PlanPart[] = [];
-  for (const file of files) parts.push({ file: basename(file), plan: await readSavedPlan(file) });
-  const plan = mergePlanParts(parts);
+  const { plan } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context, 'merged');
   const pending = plan.changes.length > 0;
   onPlan({ hasChanges: pending, planJson, planSha256 });

@@ -10,11 +10,11 @@ import { pullRequestFiles, pullRequestFindings } from './pr-findings.js';
 import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { checkPoliciesFound, loadPolicies, relativePosix, summarizeDiagnostics, type NamedSecret } from '../policy/index.js';
+import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
 import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { findViolations, savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
 import { planCautions, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
@@ -33,11 +33,10 @@ import {
   planTitle,
   unsafeMarkdown,
 } from './summary-markdown.js';
-import { configuredSecrets } from '../run/secrets.js';
-import { dnsWhileLoading } from '../run/dns.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import { applyCommand } from '../commands/apply-command.js';
-import { planCommand } from '../commands/plan-command.js';
+import { applyWouldRefuse, planCommand } from '../commands/plan-command.js';
+import { validateCommand } from '../commands/validate-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -70,18 +69,15 @@ export type OnPlan = (outputs: PlanOutputs) => void;
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
-  const { paths, base: cwd, roots, project } = settings;
-  const dns = dnsWhileLoading(settings.dns, cwd);
-  const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns.onChecked });
-  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...(await dns.finish(loaded.policies))] };
-  annotate(load.diagnostics, settings, context);
+  const outcome = await validateCommand({ context: settings, allowNoPolicies: inputs.allowNoPolicies });
+  const { load, findings } = outcome;
+  annotate(findings, settings, context);
   const policies = load.policyCount === 1 ? '1 policy' : `${load.policyCount} policies`;
-  const summary = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
-  const failed = load.diagnostics.some((d) => d.severity === 'error');
-  if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
+  const summary = `${policies}; ${summarizeDiagnostics(findings, load.files.length)}`;
+  const failed = outcome.exitCode !== ExitCode.ok;
   await writeJobSummary(`### ${planTitle(inputs.paths, 'validate')}\n\n${failed ? ':x:' : ':white_check_mark:'} ${summary}\n`);
-  const sarifFile = await writeSarifFile([...projectFindings, ...load.diagnostics], settings, context);
-  return { exitCode: failed ? ExitCode.error : ExitCode.ok, summary, hasChanges: false, sarifFile };
+  const sarifFile = await writeSarifFile([...projectFindings, ...findings], settings, context);
+  return { exitCode: outcome.exitCode, summary, hasChanges: false, sarifFile };
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
@@ -105,7 +101,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
 export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const cautions = planCautions(findViolations(plan.changes, limitsOf(plan, settings), plan.scopes), context.pullNumber !== undefined);
+  const cautions = planCautions(applyWouldRefuse(plan, settings.limits), context.pullNumber !== undefined);
   for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
   const prefix = unsafeMarkdown(cautions);
   const title = planTitle(inputs.paths);
@@ -113,9 +109,6 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
   const footer = planCommentFooter(inputs, context);
   await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
 }
-
-/** The limits a plan was made under (its recorded context), else the run's. */
-const limitsOf = (plan: Plan, settings: RunSettings): RunSettings['limits'] => plan.context?.limits ?? settings.limits;
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
@@ -130,9 +123,9 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, saved?: Plan): Promise<StepOutcome> {
   return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client);
+    const made = await planToApply(inputs, context, settings, client, saved);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, whole, planJson, planSha256 } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
@@ -166,12 +159,12 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
 /** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
 type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
 
-/** The saved plan of `plan-file` (read, pinned and checked), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<PlanToApply> {
+/** The saved plan of `plan-file` (read once, pinned and checked, before the settings), or a new plan written under RUNNER_TEMP. */
+async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, saved?: Plan): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    const whole = await readSavedPlan(file, inputs.planSha256);
+    const whole = saved ?? (await readSavedPlan(file, inputs.planSha256));
     return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, settings, client);
@@ -191,7 +184,6 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     shard: inputs.shard,
     onProgress: progress.update,
-    secrets: secretsOf(inputs),
     takeOwnership: takeOwnershipOf(inputs),
     onlyExpired: inputs.command === 'apply' && inputs.onlyExpired,
     onNotice: (message) => core.notice(message),
@@ -226,20 +218,6 @@ export async function withClient<T>(settings: RunSettings, work: (client: Servic
   const onRequest = (event: RequestEvent): void => log().request(event);
   const options = { settings, notice, baseUrlHint: 'the action input base-url', onRequest };
   return withServiceClient(options, (message) => core.notice(message), work);
-}
-
-/** The run's secrets, the api-key input among them: no policy file may hold them. */
-export function secretsOf(inputs: ActionInputs): NamedSecret[] {
-  return configuredSecrets(serviceEnv(inputs, process.env));
-}
-
-/** The inputs take the place of AUTOJOIN_BASE_URL / AUTOJOIN_API_KEY when given. */
-export function serviceEnv(inputs: Pick<ActionInputs, 'baseUrl' | 'apiKey'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return {
-    ...env,
-    ...(inputs.baseUrl ? { AUTOJOIN_BASE_URL: inputs.baseUrl } : {}),
-    ...(inputs.apiKey ? { AUTOJOIN_API_KEY: inputs.apiKey } : {}),
-  };
 }
 
 /**

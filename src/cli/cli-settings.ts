@@ -3,6 +3,7 @@ import { resolveSettings, type RunSettings, type SettingFlags } from '../run/set
 import { printDiagnostics } from './print.js';
 import { contextFlags, dnsRequest, type DnsFlags } from './options.js';
 import type { PlanContext } from '../plan/types.js';
+import type { Diagnostic } from '../policy/types.js';
 
 /**
  * Resolves the run's settings once, from the command's flags, the environment and the project
@@ -20,6 +21,26 @@ export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsF
     ...(project === undefined ? {} : { projectFile: project }),
     ...(saved === undefined ? {} : { saved }),
   });
+}
+
+/**
+ * validate's settings, resolved as every run's (src/run/settings.ts) but offline: the project
+ * file's findings come back to be shown as validate's own, and its errors do not stop the run.
+ * @throws RunError when a setting is invalid
+ */
+export async function cliOfflineSettings(paths: readonly string[], flags: DnsFlags): Promise<{ settings: RunSettings; projectFindings: Diagnostic[] }> {
+  const { project } = contextFlags();
+  const projectFindings: Diagnostic[] = [];
+  const settings = await resolveSettings({
+    cwd: process.cwd(),
+    paths,
+    flags: settingFlagsOf(flags),
+    env: process.env,
+    report: (diagnostics) => projectFindings.push(...diagnostics),
+    offline: true,
+    ...(project === undefined ? {} : { projectFile: project }),
+  });
+  return { settings, projectFindings };
 }
 
 /** The flags a command was given that are settings (commander also hands over its own). */

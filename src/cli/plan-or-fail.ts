@@ -5,7 +5,6 @@ import { nothingPlannedMessage } from '../reconcile/index.js';
 import { planCommand } from '../commands/plan-command.js';
 import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
-import { configuredSecrets } from '../run/secrets.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
@@ -43,7 +42,6 @@ export async function planOrFail(options: {
     onProgress: progress.update,
     changedSince: flags.changedSince,
     onNotice: printNotice,
-    secrets: configuredSecrets(process.env),
     takeOwnership: takeOwnershipOf(flags),
     onlyExpired: flags.onlyExpired,
     // Printed as soon as the policies are loaded, before the read: never held through it.

@@ -4,7 +4,10 @@
  * and the echoed-secret marking of the plan come from here, once; the front end adds only what is
  * its own (the scopes it narrows to as its flags or inputs say, notices, diagnostics, progress).
  */
-import type { Plan } from '../plan/types.js';
+import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
+import { findViolations } from '../plan/index.js';
+import type { UnsafePlanError } from '../plan/safety.js';
+import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { LoadResult } from '../policy/types.js';
 import { makePlan, type MakePlanOptions } from '../reconcile/make-plan.js';
 import { dnsBeforeRead } from '../run/dns.js';
@@ -15,7 +18,7 @@ import type { ServiceClient } from '../service/client.js';
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */
 export type PlanRequest = Pick<
   MakePlanOptions,
-  'pruneFrom' | 'allowNoPolicies' | 'target' | 'shard' | 'targets' | 'replace' | 'changedSince' | 'takeOwnership' | 'onlyExpired' | 'secrets'
+  'pruneFrom' | 'allowNoPolicies' | 'target' | 'shard' | 'targets' | 'replace' | 'changedSince' | 'takeOwnership' | 'onlyExpired'
 >;
 
 export interface PlanCommand extends PlanRequest, Pick<MakePlanOptions, 'onProgress' | 'onNotice' | 'onDiagnostics'> {
@@ -31,6 +34,16 @@ export interface PlanCommand extends PlanRequest, Pick<MakePlanOptions, 'onProgr
  */
 export async function planCommand(command: PlanCommand): Promise<{ plan: Plan | null; load: LoadResult }> {
   const { context, ...request } = command;
-  const made = await makePlan({ ...request, settings: context, ...dnsBeforeRead(context.dns, context.base) });
+  const made = await makePlan({ ...request, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
   return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+}
+
+/** A plan's exit code: 2 while changes or kept drift are pending, else 0 (`--detailed-exitcode`, the action's plan step). */
+export function planExitCode(plan: Pick<Plan, 'changes' | 'drift'>): ExitCodeValue {
+  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode.changesPending : ExitCode.ok;
+}
+
+/** What apply would refuse in `plan`: its safety limits checked under the limits it was made under (its context), else `limits`. */
+export function applyWouldRefuse(plan: Pick<Plan, 'changes' | 'scopes' | 'context'>, limits: SafetyLimits): UnsafePlanError[] {
+  return findViolations(plan.changes, plan.context?.limits ?? limits, plan.scopes);
 }

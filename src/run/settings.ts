@@ -29,6 +29,8 @@ import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
+import { configuredSecrets } from './secrets.js';
+import type { NamedSecret } from '../policy/secret-scan.js';
 
 
 /** What the front end was given (a flag or an action input); undefined when not given. */
@@ -73,6 +75,8 @@ export interface RunSettings extends RunPlace {
   /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
   apiKeyFrom?: string;
   accessToken?: string;
+  /** The run's secrets (src/run/secrets.ts; the key given as a flag or input among them): no policy file or written file may hold them. */
+  secrets: readonly NamedSecret[];
   limits: SafetyLimits;
   /** Clear the scopes git history declared and no file declares now: the flag, else the project file; unset: on (history/prune.ts). */
   prune?: boolean;
@@ -105,6 +109,8 @@ export interface SettingSources {
   projectFile?: string;
   /** `apply --plan`: the saved plan's context (its project file at the recorded path, never the one the paths find) and the plan's name. */
   saved?: { context: PlanContext; file: string };
+  /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
+  offline?: boolean;
 }
 
 /**
@@ -115,6 +121,7 @@ export interface SettingSources {
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
   const { place, project } = await resolvePlace(sources);
   const settings = settingsFrom(place, project, sources);
+  if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
   return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head) };
@@ -130,14 +137,14 @@ function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
 }
 
 /** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
-async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
   const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
-  if (diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  if (!sources.offline && diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
   // Every hint that names a project setting names this file from here on.
-  useProjectFile(place.projectFile === undefined ? null : name);
+  if (!sources.offline) useProjectFile(place.projectFile === undefined ? null : name);
   return { place, project: config };
 }
 
@@ -179,6 +186,8 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     ...(baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {}),
     ...(apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {}),
     ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
+    // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
+    secrets: configuredSecrets(flags.apiKey ? { ...env, AUTOJOIN_API_KEY: flags.apiKey } : env),
     limits: {
       maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
       maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,

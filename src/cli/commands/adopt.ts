@@ -3,7 +3,7 @@
  * their policy files, so the change can be reviewed as a pull request instead of reverted.
  */
 import type { Command } from 'commander';
-import { adoptDrift } from '../../reconcile/adopt-drift.js';
+import { adoptCommand, adoptContext } from '../../commands/adopt-command.js';
 import { log } from '../../output/log.js';
 import { writeStdout } from '../../output/sinks.js';
 import { escapeControls } from '../../escape.js';
@@ -14,7 +14,6 @@ import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
 import { planOrFail } from '../plan-or-fail.js';
 import type { SettingFlags } from '../../run/settings.js';
-import { configuredSecrets } from '../../run/secrets.js';
 
 interface AdoptFlags extends SettingFlags {
   takeOwnership?: string[];
@@ -44,12 +43,11 @@ Exit codes: 0 adopted (or nothing to adopt) · 1 invalid policy files or another
 }
 
 async function runAdopt(paths: string[], flags: AdoptFlags): Promise<void> {
-  // Adopting writes files from live state: it never prunes.
-  const settings = await cliSettings(paths, { ...flags, prune: false });
+  const settings = adoptContext(await cliSettings(paths, flags));
   await refuseUnreadablePaths(settings);
   await withSession(settings, async ({ client, target }) => {
     const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-    const result = await adoptDrift(plan, settings.base, { project: settings.project, secrets: configuredSecrets(process.env), place: settings });
+    const result = await adoptCommand({ context: settings, plan });
     for (const entry of result.adopted) {
       writeStdout(`adopted ${escapeControls(entry.key)} into ${escapeControls(entry.source.file)}:${entry.source.line}: ${escapeControls(outsideLine(entry.outside))}\n`);
     }

@@ -4,7 +4,7 @@
  * scripts call to complete a scope key: the keys the policy files under the current directory declare.
  */
 import { Option, type Command } from 'commander';
-import { loadPolicies, loadProjectConfig } from '../../policy/index.js';
+import { scopeKeysCommand } from '../../commands/scope-keys-command.js';
 import { locateRun } from '../../run/place.js';
 import { RunError } from '../../output/exit-codes.js';
 import { writeStdout } from '../../output/sinks.js';
@@ -53,10 +53,8 @@ function treeOf(program: Command): CompletionTree {
   };
 }
 
-/** The keys, sorted, one a line; files with errors give what they can, and nothing is printed on stderr. */
+/** The keys, one a line; files with errors give what they can, and nothing is printed on stderr. */
 async function declaredKeys(): Promise<string> {
-  const place = await locateRun(process.cwd(), ['.']);
-  const project = await loadProjectConfig(place.projectFile, place);
-  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: project.config });
-  return policies.map((policy) => `${policy.key}\n`).join('');
+  const keys = await scopeKeysCommand(await locateRun(process.cwd(), ['.']));
+  return keys.map((key) => `${key}\n`).join('');
 }

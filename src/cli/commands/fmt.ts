@@ -2,28 +2,17 @@
  * `autojoin-sync fmt [--check] [PATH…]`: rewrites policy files in canonical form (keys in
  * schema order; domains normalized, sorted, de-duplicated), keeping comments.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
 import { allowNoPoliciesOption, useColor } from '../options.js';
-import {
-  checkPolicyFilesFound,
-  discoverPolicyFiles,
-  formatDiagnostic,
-  formatPolicyText,
-  readPolicySources,
-  relativePosix,
-  tolerateMissingPaths,
-  type Diagnostic,
-  type PolicySource,
-} from '../../policy/index.js';
+import { formatDiagnostic } from '../../policy/index.js';
+import { fmtCommand } from '../../commands/fmt-command.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
-import { writeFileAtomic } from '../../files.js';
 import { plural } from '../../text.js';
 import { escapeControls } from '../../escape.js';
 import { log } from '../../output/log.js';
-import { locateRun, type RunPlace } from '../../run/place.js';
+import { locateRun } from '../../run/place.js';
 import { writeStderr, writeStdout } from '../../output/sinks.js';
 
 interface FmtOptions {
@@ -64,47 +53,16 @@ Examples:
 
 async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
   const check = options.check ?? false;
-  const showDiff = options.diff ?? false;
   // Files are found, read (contained in their own repository) and named from the paths, as plan does.
   const place = await locateRun(process.cwd(), paths);
-  const cwd = place.base;
-  const { files, sources, problems } = await readSources(place, options.allowNoPolicies);
-  const changed: string[] = [];
-  for (const source of sources) {
-    const result = formatPolicyText(source);
-    problems.push(...result.diagnostics);
-    if (!result.changed || result.text === undefined) continue;
-    changed.push(source.file);
-    if (showDiff) writeStdout(unifiedDiff(source.file, source.text, result.text));
-    if (!check) await writeFileAtomic(path.resolve(cwd, source.file), result.text);
-  }
-  if (!showDiff) for (const file of changed) writeStdout(`${file}\n`);
-  for (const problem of problems) writeStderr(`${escapeControls(formatDiagnostic(problem))}\n`);
+  const outcome = await fmtCommand({ place, check, ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }) });
+  if (options.diff) for (const { file, before, after } of outcome.changed) writeStdout(unifiedDiff(file, before, after));
+  else for (const { file } of outcome.changed) writeStdout(`${file}\n`);
+  for (const problem of outcome.problems) writeStderr(`${escapeControls(formatDiagnostic(problem))}\n`);
   const verb = check ? 'would reformat' : 'reformatted';
-  log().info(`${verb} ${changed.length} of ${plural(files, 'file')}`);
-  const unformatted = new Set(problems.filter(isError).map((problem) => problem.file)).size;
-  if (unformatted > 0) throw new RunError(`${plural(unformatted, 'file')} could not be formatted`, ExitCode.error);
-  if (check && changed.length > 0) process.exitCode = ExitCode.error;
-}
-
-/**
- * Finds and reads the policy files under `paths`. Paths without any policy file are refused
- * (NoPoliciesError, nothing written), as validate refuses them, unless `allowNoPolicies`.
- */
-async function readSources(
-  { paths, base: cwd, roots }: RunPlace,
-  allowNoPolicies?: boolean,
-): Promise<{ files: number; sources: PolicySource[]; problems: Diagnostic[] }> {
-  const discovery = await discoverPolicyFiles(paths, cwd);
-  const read = await readPolicySources(discovery.files, cwd, roots);
-  const problems = tolerateMissingPaths([...discovery.diagnostics, ...read.diagnostics], allowNoPolicies);
-  const found = discovery.files.map((file) => relativePosix(cwd, file));
-  if (!problems.some(isError)) checkPolicyFilesFound(paths, found, cwd, allowNoPolicies);
-  return { files: discovery.files.length, sources: read.sources, problems };
-}
-
-function isError(diagnostic: Diagnostic): boolean {
-  return diagnostic.severity === 'error';
+  log().info(`${verb} ${outcome.changed.length} of ${plural(outcome.files, 'file')}`);
+  if (outcome.unformatted > 0) throw new RunError(`${plural(outcome.unformatted, 'file')} could not be formatted`, ExitCode.error);
+  if (outcome.exitCode !== ExitCode.ok) process.exitCode = outcome.exitCode;
 }
 
 /** `--- a/FILE` / `+++ b/FILE` and its hunks, as `git diff` shows them; coloured on a terminal. */

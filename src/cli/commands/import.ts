@@ -3,22 +3,23 @@
  * so an existing setup moves to git in one step. `plan` right after shows no changes.
  */
 import { mkdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { importScopes, type ImportedScope } from '../../reconcile/index.js';
+import type { ImportedScope } from '../../reconcile/import-scopes.js';
+import { importCommand, policyFileName } from '../../commands/import-command.js';
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import { RunError } from '../../output/exit-codes.js';
 import { log } from '../../output/log.js';
-import { compareDiagnostics, formatDiagnostic, loadPolicies, parsePolicySources } from '../../policy/index.js';
+import { formatDiagnostic } from '../../policy/index.js';
 import { plural } from '../../text.js';
-import type { ProjectConfig } from '../../policy/types.js';
+import type { Diagnostic } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
 import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
 import { entryExists } from '../../files.js';
-import { holdsSecret, writeOutputFile, writeStdout } from '../../output/sinks.js';
+import { writeOutputFile, writeStdout } from '../../output/sinks.js';
 import { escapeControls } from '../../escape.js';
 
 interface ImportFlags extends SettingFlags {
@@ -68,46 +69,17 @@ async function runImport(flags: ImportFlags): Promise<void> {
   if (refs.length === 0) throw new RunError('nothing to import: give --scope TYPE/ID (repeatable) or --scopes-from FILE with at least one scope');
   const settings = await cliSettings([flags.out && flags.out !== '-' ? flags.out : '.'], flags);
   await withSession(settings, async ({ client }) => {
-    const project = settings.project;
-    if (flags.out !== '-') await refuseDeclared(refs, project, flags.out);
-    const componentId = flags.componentId ?? project.defaults?.componentId;
-    const imported = await importScopes(client, refs, { settings, componentId });
-    noticeInactive(imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key));
-    refuseEchoedSecrets(imported);
-    const dir = flags.out === '-' ? '' : flags.out;
-    // What import writes passes validate, rules included: a scope that would not is not written.
-    const failing = failingScopes(imported, dir, project);
-    const passing = imported.filter((entry) => !failing.has(entry.policy.key));
+    const request = { context: settings, client, refs, out: flags.out, cwd: process.cwd() };
+    const outcome = await importCommand({ ...request, ...(flags.componentId === undefined ? {} : { componentId: flags.componentId }) });
+    noticeInactive(outcome.inactive);
+    if (outcome.refusal) throw outcome.refusal;
+    const { passing, failing, imported } = outcome;
     if (flags.out === '-') writeStdout(passing.map((entry) => entry.text).join('---\n'));
     else await writeFiles(passing, flags.out, flags.force ?? false);
-    summarizeImportDiagnostics(imported, dir, project);
+    summarizeImportDiagnostics(outcome.diagnostics);
     for (const key of failing) log().always(`not written: ${escapeControls(key)}: its file would not pass validate (the errors above); fix it in the service, or write its file by hand`);
     if (failing.size > 0) throw new RunError(`${failing.size} of ${imported.length} scopes were not written: their files would not pass validate`);
   });
-}
-
-/** @returns the scopes whose imported file has an error as `validate` checks it (the project file's rules included) */
-function failingScopes(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): Set<string> {
-  const failing = new Set<string>();
-  for (const entry of imported) {
-    const source = { file: join(dir, policyFileName(entry.policy)), text: entry.text };
-    if (parsePolicySources([source], { project, rules: true }).diagnostics.some((d) => d.severity === 'error')) failing.add(entry.policy.key);
-  }
-  return failing;
-}
-
-/**
- * A scope whose live name or metadata holds a secret of the run (echoed by the service) would
- * become a policy file holding it, or, redacted, one that sets the name to `***`: neither is
- * written, nor any other file of the run.
- */
-function refuseEchoedSecrets(imported: readonly ImportedScope[]): void {
-  const keys = imported.filter((entry) => holdsSecret(entry.text)).map((entry) => entry.policy.key);
-  if (keys.length === 0) return;
-  throw new RunError(
-    `the service shows a secret of this run in the name or metadata of ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}: ` +
-      'import would write it into a policy file, so nothing was written. Take it out of the service, or import the other scopes',
-  );
 }
 
 function uniqueRefs(keys: readonly string[]): ScopeRef[] {
@@ -122,26 +94,6 @@ function uniqueRefs(keys: readonly string[]): ScopeRef[] {
     refs.set(scopeKey(ref), ref);
   }
   return [...refs.values()];
-}
-
-/**
- * Refuses scopes a policy file under the project (the project file's directory, else the
- * working directory) declares already, in another file than the one import would write: a second
- * file for one scope would be a duplicate-scope error.
- */
-async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig, out: string): Promise<void> {
-  const cwd = process.cwd();
-  const root = project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.';
-  const { policies } = await loadPolicies([root], { cwd, project });
-  const declared = new Map(policies.map((policy) => [policy.key, policy.source]));
-  const clashes = refs.flatMap((ref) => {
-    const source = declared.get(scopeKey(ref));
-    // Its own file, imported again (over it with --force): a refresh, not a second declaration.
-    const ownFile = source !== undefined && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
-    return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
-  });
-  if (clashes.length === 0) return;
-  throw new RunError(`${clashes.join('\n')}\nimport writes files only for scopes no policy file declares: edit that file instead (nothing was written)`);
 }
 
 /** Checks every target first, so a refusal writes nothing; then writes all files. */
@@ -174,12 +126,10 @@ function noticeInactive(keys: readonly string[]): void {
 }
 
 /**
- * Checks the imported documents as `validate` would and reports warnings per kind
+ * Reports what validate says of the imported documents: warnings per kind
  * (`312 subdomain warnings; --verbose lists them`); errors (e.g. a webmail domain already live) are listed.
  */
-function summarizeImportDiagnostics(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): void {
-  const sources = imported.map((entry) => ({ file: join(dir, policyFileName(entry.policy)), text: entry.text }));
-  const diagnostics = parsePolicySources(sources, { project, rules: true }).diagnostics.sort(compareDiagnostics);
+function summarizeImportDiagnostics(diagnostics: readonly Diagnostic[]): void {
   for (const error of diagnostics.filter((d) => d.severity === 'error')) log().always(formatDiagnostic(error));
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (log().level === 'verbose') {
@@ -189,12 +139,6 @@ function summarizeImportDiagnostics(imported: readonly ImportedScope[], dir: str
   const byCode = new Map<string, number>();
   for (const warning of warnings) byCode.set(warning.code, (byCode.get(warning.code) ?? 0) + 1);
   for (const [code, count] of byCode) log().warn(`${count} ${code} ${count === 1 ? 'warning' : 'warnings'}; --verbose lists them`);
-}
-
-/** `<scopeType>-<scope>.autojoin.yaml` with anything but `[A-Za-z0-9._-]` as `_`, never hidden. */
-export function policyFileName(ref: ScopeRef): string {
-  const safe = `${ref.scopeType}-${ref.scope}`.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_');
-  return `${safe}.autojoin.yaml`;
 }
 
 function findDuplicate(values: readonly string[]): string | undefined {

@@ -3,10 +3,10 @@
  * domain, for an access review; `--blame` adds who last touched each line (one git blame per file).
  */
 import type { Command } from 'commander';
-import { blameFiles, blameOfLine } from '../../governance/blame.js';
-import { inventoryRows, renderCsv, type BlamedRow, type InventoryRow } from '../../governance/inventory-rows.js';
+import { renderCsv, type BlamedRow } from '../../governance/inventory-rows.js';
+import { inventoryCommand } from '../../commands/inventory-command.js';
 import { renderInventoryMarkdown } from '../../governance/inventory-text.js';
-import { loadPlacedPolicies } from '../policy-entries.js';
+import { failOnPolicyErrors } from '../policy-entries.js';
 import { writeStdout } from '../../output/sinks.js';
 import { formatOption } from '../options.js';
 import { cliSettings } from '../cli-settings.js';
@@ -44,14 +44,9 @@ Examples:
 
 async function runInventory(paths: string[], flags: InventoryFlags): Promise<void> {
   const settings = await cliSettings(paths, {});
-  const rows = inventoryRows(await loadPlacedPolicies(settings));
-  const shown = flags.blame ? await withBlame(rows, settings.base) : rows;
-  writeStdout(render(shown, flags));
-}
-
-async function withBlame(rows: readonly InventoryRow[], cwd: string): Promise<BlamedRow[]> {
-  const blamed = await blameFiles([...new Set(rows.map((row) => row.file))], cwd);
-  return rows.map((row) => ({ ...row, ...(blameOfLine(blamed.get(row.file), row.line) ?? { commit: '', author: '', date: '' }) }));
+  const { rows, errors } = await inventoryCommand({ context: settings, blame: flags.blame ?? false });
+  failOnPolicyErrors(errors);
+  writeStdout(render(rows, flags));
 }
 
 function render(rows: readonly BlamedRow[], flags: InventoryFlags): string {

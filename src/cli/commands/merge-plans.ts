@@ -4,9 +4,8 @@
  * checks a plan; the merged plan is where the safety limits are decided. No network.
  */
 import type { Command } from 'commander';
-import { findViolations, mergePlanParts, type PlanPart } from '../../plan/index.js';
 import { unsafeMarkdown } from '../../render/index.js';
-import { readSavedPlan } from '../../reconcile/index.js';
+import { mergePlansCommand } from '../../commands/merge-plans-command.js';
 import { log } from '../../output/log.js';
 import { writeStdout } from '../../output/sinks.js';
 import { withJsonResult } from '../json-result.js';
@@ -46,13 +45,10 @@ Exit codes: 0 merged · 1 a part is missing, duplicated, overlapping, from anoth
 
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
-    const parts: PlanPart[] = [];
-    for (const file of files) parts.push({ file, plan: await readSavedPlan(file) });
-    const plan = mergePlanParts(parts);
+    const { plan, violations } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: file })) });
     seen.plan = plan;
     await savePlan(flags.out, plan);
-    // The limits the parts were planned under (one context, so one set), decided here on the whole.
-    const cautions = findViolations(plan.changes, plan.context?.limits ?? {}, plan.scopes).map((violation) => violation.message);
+    const cautions = violations.map((violation) => violation.message);
     writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
     for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
   });

@@ -2,7 +2,8 @@
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
 import type { Command } from 'commander';
-import { findViolations, planDigest, serializePlan, type Plan } from '../../plan/index.js';
+import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
+import { applyWouldRefuse, planExitCode } from '../../commands/plan-command.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
@@ -77,12 +78,12 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
       const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
       seen.plan = plan;
       if (flags.out) await savePlan(flags.out, plan);
-      const cautions = findViolations(plan.changes, settings.limits, plan.scopes).map((violation) => violation.message);
+      const cautions = applyWouldRefuse(plan, settings.limits).map((violation) => violation.message);
       // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
       writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
       noticeUnmarked(plan);
       for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
-      if (flags.detailedExitcode && (plan.changes.length > 0 || plan.drift.length > 0)) process.exitCode = ExitCode.changesPending;
+      if (flags.detailedExitcode && planExitCode(plan) === ExitCode.changesPending) process.exitCode = ExitCode.changesPending;
     });
   });
 }

@@ -4,12 +4,11 @@
  * consistent with before/after, valid domains). No network, no credentials.
  */
 import type { Command } from 'commander';
-import { readSavedPlan } from '../../reconcile/index.js';
+import { showCommand } from '../../commands/show-command.js';
 import { withJsonResult } from '../json-result.js';
 import { writeStdout } from '../../output/sinks.js';
 import { formatOption } from '../options.js';
 import { renderPlan } from './plan.js';
-import { projectHereFor, savedProjectWarning } from '../../run/context.js';
 import { log } from '../../output/log.js';
 
 interface ShowFlags {
@@ -43,11 +42,8 @@ Exit codes: 0 shown · 1 not a valid saved plan (or another sha256)`,
 
 async function runShow(file: string, flags: ShowFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async () => {
-    const plan = await readSavedPlan(file, flags.planSha256);
-    // A project file that is not the plan's is said, not refused: show reads no live state and writes nothing.
-    const saved = plan.context?.projectFile ?? null;
-    const warning = savedProjectWarning(saved, await projectHereFor(saved, process.cwd()).catch(() => null), file);
-    if (warning !== null) log().warn(warning);
+    const { plan, projectWarning } = await showCommand({ file, cwd: process.cwd(), ...(flags.planSha256 === undefined ? {} : { planSha256: flags.planSha256 }) });
+    if (projectWarning !== null) log().warn(projectWarning);
     writeStdout(renderPlan(plan, flags.format));
   });
 }

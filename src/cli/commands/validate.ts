@@ -3,29 +3,15 @@
  * domains, duplicate scopes). Reads files only: no network, no credentials.
  */
 import type { Command } from 'commander';
-import {
-  checkPoliciesFound,
-  compareDiagnostics,
-  NoPoliciesError,
-  countDiagnostics,
-  formatDiagnostic,
-  loadPolicies,
-  loadProjectConfig,
-  summarizeDiagnostics,
-  tolerateMissingPaths,
-  type Diagnostic,
-  type ProjectConfig,
-  type LoadResult,
-} from '../../policy/index.js';
+import { compareDiagnostics, NoPoliciesError, formatDiagnostic, summarizeDiagnostics, type Diagnostic, type LoadResult } from '../../policy/index.js';
 import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
-import { addDnsOptions, allowNoPoliciesOption, dnsRequest, formatOption, useColor, type DnsFlags, contextFlags } from '../options.js';
-import { dnsSettings, dnsWhileLoading } from '../../run/dns.js';
+import { addDnsOptions, allowNoPoliciesOption, formatOption, useColor, type DnsFlags } from '../options.js';
+import { cliOfflineSettings } from '../cli-settings.js';
+import { validateCommand } from '../../commands/validate-command.js';
 import { log } from '../../output/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
 import { warningLimiter } from '../../render/warning-limit.js';
-import { configuredSecrets } from '../../run/secrets.js';
-import { locateRun } from '../../run/place.js';
 import { writeStdout } from '../../output/sinks.js';
 import { renderSarif } from '../../render/sarif.js';
 import { VERSION } from '../../version.js';
@@ -69,38 +55,18 @@ Examples:
 }
 
 async function runValidate(given: string[], options: ValidateOptions): Promise<void> {
-  const place = await locateRun(process.cwd(), given, contextFlags().project);
-  const { base: cwd, paths, roots } = place;
-  const project = await loadProjectConfig(place.projectFile, place);
-  // An invalid project file is reported alone: its defaults would be missing from every policy.
-  const loaded = hasError(project.diagnostics) ? null : await loadWithDns(paths, { cwd, roots, project: project.config }, options);
-  const result = loaded?.result ?? EMPTY_LOAD;
-  const diagnostics = tolerateMissingPaths([...project.diagnostics, ...result.diagnostics, ...(loaded?.overDns ?? [])], options.allowNoPolicies).sort(compareDiagnostics);
-  const failed = countDiagnostics(diagnostics).errors > 0;
-  if (!failed) checkPoliciesFound(paths, result, cwd, options.allowNoPolicies);
-  writeStdout(render(options.format, result, diagnostics));
-  log().info(summary(result, diagnostics));
-  const missing = diagnostics.filter((d) => d.code === 'path-not-found').map((d) => d.file);
+  const { settings, projectFindings } = await cliOfflineSettings(given, options);
+  const outcome = await validateCommand({
+    context: settings,
+    projectFindings,
+    ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }),
+  });
+  const diagnostics = [...outcome.projectFindings, ...outcome.findings].sort(compareDiagnostics);
+  writeStdout(render(options.format, outcome.load, diagnostics));
+  log().info(summary(outcome.load, diagnostics));
   // As the README words it, as plan and apply say it.
-  if (missing.length > 0) log().always(`error: ${new NoPoliciesError(missing, false).message}`);
-  if (failed) process.exitCode = ExitCode.error;
-}
-
-const EMPTY_LOAD: LoadResult = { policies: [], policyCount: 0, diagnostics: [], files: [] };
-
-/** Loads the policies, with the DNS checks (--dns, dns: in the project file) started while they load. */
-async function loadWithDns(
-  paths: readonly string[],
-  where: { cwd: string; roots: readonly string[]; project: ProjectConfig },
-  options: ValidateOptions,
-): Promise<{ result: LoadResult; overDns: Diagnostic[] }> {
-  const dns = dnsWhileLoading(await dnsSettings(dnsRequest(options), where.project), where.cwd);
-  const result = await loadPolicies(paths, { ...where, secrets: configuredSecrets(process.env), onChecked: dns.onChecked });
-  return { result, overDns: await dns.finish(result.policies) };
-}
-
-function hasError(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === 'error');
+  if (outcome.missing.length > 0) log().always(`error: ${new NoPoliciesError(outcome.missing, false).message}`);
+  if (outcome.exitCode !== ExitCode.ok) process.exitCode = outcome.exitCode;
 }
 
 /** One line per diagnostic; on a terminal (as plan) the severity in red or yellow and the position dimmed. */

@@ -5,20 +5,16 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { whoAdmits, type WhoAnswer } from '../../governance/inventory-rows.js';
 import { renderWhoText } from '../../governance/inventory-text.js';
-import { comparableDomains } from '../../comparable-domain.js';
-import { domainPartOf } from '../../policy/domains.js';
-import { parseScopeKey } from '../../scope.js';
-import { readLiveState } from '../../service/state.js';
+import type { ServiceClient } from '../../service/client.js';
+import { whoCommand } from '../../commands/who-command.js';
 import type { ReadMode } from '../../service/types.js';
 import { RunError } from '../../output/exit-codes.js';
 import { addServiceOptions, formatOption } from '../options.js';
-import { loadPlacedPolicies } from '../policy-entries.js';
+import { failOnPolicyErrors } from '../policy-entries.js';
 import { writeStdout } from '../../output/sinks.js';
 import { withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
-import type { RunSettings } from '../../run/settings.js';
 
 interface WhoFlags {
   format: 'text' | 'json';
@@ -58,9 +54,12 @@ async function runWho(args: string[], flags: WhoFlags): Promise<void> {
   const { domains, paths } = await splitArguments(args, cwd);
   if (domains.length === 0) throw new RunError('who needs at least one domain (every argument named an existing file or directory)');
   const settings = await cliSettings(paths, flags);
-  // `who user@acme.com` and `who https://acme.com/x` look up the domain, as validate suggests.
-  const answers = whoAdmits(await loadPlacedPolicies(settings), domains.map(domainPartOf));
-  if (flags.live) await markLive(answers, settings);
+  const { answers, errors } = await whoCommand({
+    context: settings,
+    domains,
+    ...(flags.live ? { session: (work: (client: ServiceClient) => Promise<void>) => withSession(settings, ({ client }) => work(client)) } : {}),
+  });
+  failOnPolicyErrors(errors);
   writeStdout(flags.format === 'json' ? `${JSON.stringify({ formatVersion: 1, domains: answers }, null, 2)}\n` : renderWhoText(answers, flags.live ?? false));
 }
 
@@ -73,19 +72,4 @@ async function splitArguments(args: readonly string[], cwd: string): Promise<{ d
     (exists ? paths : domains).push(arg);
   }
   return { domains, paths: paths.length > 0 ? paths : ['.'] };
-}
-
-/** Reads the scopes the answers name, once each, and marks whether the service lists the domain there. */
-async function markLive(answers: WhoAnswer[], settings: RunSettings): Promise<void> {
-  const keys = [...new Set(answers.flatMap((answer) => answer.scopes.map((scope) => scope.key)))];
-  if (keys.length === 0) return;
-  await withSession(settings, async ({ client }) => {
-    const live = await readLiveState(client, keys.map(parseScopeKey), { mode: settings.read });
-    for (const answer of answers) {
-      for (const scope of answer.scopes) {
-        const state = live.get(scope.key);
-        scope.live = state?.autojoin ? comparableDomains(state.domains).includes(answer.domain) : false;
-      }
-    }
-  });
 }

@@ -1,0 +1,118 @@
+/**
+ * The import command over the run context (src/cli/commands/import.ts): the live state of the
+ * scopes asked for, as one canonical policy file each, checked as `validate` checks a file (the
+ * project file's rules included). Refuses a scope a policy file declares already (a second file
+ * would be a duplicate scope) and a scope whose live text echoes a secret of the run. The front
+ * end writes the files (or stdout) and says what was found.
+ */
+import { dirname, join, relative, resolve } from 'node:path';
+import { RunError } from '../output/exit-codes.js';
+import { createRedactor } from '../redact.js';
+import { compareDiagnostics, loadPolicies, parsePolicySources } from '../policy/index.js';
+import type { Diagnostic, ProjectConfig } from '../policy/types.js';
+import { importScopes, type ImportedScope } from '../reconcile/import-scopes.js';
+import type { RunContext } from '../run/settings.js';
+import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
+import type { ServiceClient } from '../service/client.js';
+
+export interface ImportCommand {
+  context: RunContext;
+  client: ServiceClient;
+  /** The scopes to import, each once. */
+  refs: readonly ScopeRef[];
+  /** The directory the files go into, or `-` (stdout: nothing is refused as declared). */
+  out: string;
+  /** `--component-id`: where the live invitation shows none; else the project file's default. */
+  componentId?: string;
+  /** The directory the project file's directory and the out directory are named from. */
+  cwd: string;
+}
+
+export interface ImportOutcome {
+  imported: ImportedScope[];
+  /** Scopes without active autojoin (their files say `domains: []`). */
+  inactive: ScopeKey[];
+  /** The refusal when a scope's live text holds a secret of the run: then nothing may be written. */
+  refusal: RunError | null;
+  /** The scopes whose file passes validate, to write. */
+  passing: ImportedScope[];
+  /** The scopes whose file would not pass validate: not written. */
+  failing: Set<string>;
+  /** What validate says of the imported files, sorted. */
+  diagnostics: Diagnostic[];
+}
+
+/** @throws RunError when a policy file declares one of the scopes already (nothing is read or written) */
+export async function importCommand(command: ImportCommand): Promise<ImportOutcome> {
+  const { context, out } = command;
+  const project = context.project;
+  if (out !== '-') await refuseDeclared(command.refs, project, out, command.cwd);
+  const componentId = command.componentId ?? project.defaults?.componentId;
+  const imported = await importScopes(command.client, [...command.refs], { settings: context, componentId });
+  const dir = out === '-' ? '' : out;
+  const failing = failingScopes(imported, dir, project);
+  return {
+    imported,
+    inactive: imported.filter((entry) => !entry.live.autojoin).map((entry) => entry.live.key),
+    refusal: echoedSecretsRefusal(imported, context.secrets.map((secret) => secret.value)),
+    passing: imported.filter((entry) => !failing.has(entry.policy.key)),
+    failing,
+    diagnostics: importDiagnostics(imported, dir, project),
+  };
+}
+
+/** `<scopeType>-<scope>.autojoin.yaml` with anything but `[A-Za-z0-9._-]` as `_`, never hidden. */
+export function policyFileName(ref: ScopeRef): string {
+  const safe = `${ref.scopeType}-${ref.scope}`.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\./, '_');
+  return `${safe}.autojoin.yaml`;
+}
+
+/** @returns the scopes whose imported file has an error as `validate` checks it (the project file's rules included) */
+function failingScopes(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): Set<string> {
+  const failing = new Set<string>();
+  for (const entry of imported) {
+    const source = { file: join(dir, policyFileName(entry.policy)), text: entry.text };
+    if (parsePolicySources([source], { project, rules: true }).diagnostics.some((d) => d.severity === 'error')) failing.add(entry.policy.key);
+  }
+  return failing;
+}
+
+/** The imported documents checked as `validate` would check them, sorted. */
+function importDiagnostics(imported: readonly ImportedScope[], dir: string, project: ProjectConfig): Diagnostic[] {
+  const sources = imported.map((entry) => ({ file: join(dir, policyFileName(entry.policy)), text: entry.text }));
+  return parsePolicySources(sources, { project, rules: true }).diagnostics.sort(compareDiagnostics);
+}
+
+/**
+ * A scope whose live name or metadata holds a secret of the run (echoed by the service) would
+ * become a policy file holding it, or, redacted, one that sets the name to `***`: neither is
+ * written, nor any other file of the run.
+ */
+function echoedSecretsRefusal(imported: readonly ImportedScope[], secrets: readonly string[]): RunError | null {
+  const redact = createRedactor(secrets);
+  const keys = imported.filter((entry) => redact(entry.text) !== entry.text).map((entry) => entry.policy.key);
+  if (keys.length === 0) return null;
+  return new RunError(
+    `the service shows a secret of this run in the name or metadata of ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}: ` +
+      'import would write it into a policy file, so nothing was written. Take it out of the service, or import the other scopes',
+  );
+}
+
+/**
+ * Refuses scopes a policy file under the project (the project file's directory, else the
+ * working directory) declares already, in another file than the one import would write: a second
+ * file for one scope would be a duplicate-scope error.
+ */
+async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig, out: string, cwd: string): Promise<void> {
+  const root = project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.';
+  const { policies } = await loadPolicies([root], { cwd, project });
+  const declared = new Map(policies.map((policy) => [policy.key, policy.source]));
+  const clashes = refs.flatMap((ref) => {
+    const source = declared.get(scopeKey(ref));
+    // Its own file, imported again (over it with --force): a refresh, not a second declaration.
+    const ownFile = source !== undefined && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
+    return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
+  });
+  if (clashes.length === 0) return;
+  throw new RunError(`${clashes.join('\n')}\nimport writes files only for scopes no policy file declares: edit that file instead (nothing was written)`);
+}

@@ -1,0 +1,32 @@
+/**
+ * The merge-plans command over the shard plans of one run, as both front ends run it
+ * (src/cli/commands/merge-plans.ts, src/action/shard-steps.ts): each part read and checked as
+ * `apply --plan` reads a plan, the parts merged into one plan (refusing a missing, duplicated or
+ * overlapping shard and parts of different runs), and the safety limits the parts were planned
+ * under decided on the whole. The front end saves, renders and posts it.
+ */
+import { mergePlanParts, type PlanPart } from '../plan/index.js';
+import { applyWouldRefuse } from './plan-command.js';
+import type { UnsafePlanError } from '../plan/safety.js';
+import type { Plan } from '../plan/types.js';
+import { readSavedPlan } from '../reconcile/saved-plan.js';
+
+export interface MergePlansCommand {
+  /** Each part: the file read, and the name the merge names it by in its refusals. */
+  parts: readonly { file: string; name: string }[];
+}
+
+export interface MergePlansOutcome {
+  plan: Plan;
+  /** What apply would refuse in the merged plan, under the limits its parts recorded. */
+  violations: UnsafePlanError[];
+}
+
+/** @throws the refusals of readSavedPlan and of mergePlanParts */
+export async function mergePlansCommand(command: MergePlansCommand): Promise<MergePlansOutcome> {
+  const parts: PlanPart[] = [];
+  for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
+  const plan = mergePlanParts(parts);
+  // The limits the parts were planned under (one context, so one set), decided here on the whole.
+  return { plan, violations: applyWouldRefuse(plan, {}) };
+}
