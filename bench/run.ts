@@ -37,6 +37,7 @@ const benches: Bench[] = [
   { name: 'history', run: benchHistory },
   { name: 'governance', run: benchGovernance },
   { name: 'drift', run: benchDrift },
+  { name: 'steady', run: async (options) => (await import('./steady.js')).benchSteady(options) },
   { name: 'shard', run: async (options) => (await import('./shard.js')).benchShard(options) },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
@@ -76,6 +77,10 @@ bytes of a call 2b answer after 20 ms and does nothing else: no undici client do
 machine, whatever the service. Peak RSS of \`plan\` is measured on the spawned CLI
 process itself (its own high-water mark, \`VmHWM\` in /proc/self/status, written on exit by a preloaded
 module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from). The
+*steady state* rows run the whole CLI from a git repository of one policy file per scope and a
+project file, committed, applied once through the CLI (so every scope carries this repository's
+marker: owner, commit, applied day, keys), then a commit that changes half the scopes' domain
+lists; each phase starts a fresh emulator child from the state that apply left. The
 machine is shared: figures that race the CPU (the reconcile rows at 64 in flight above all) move
 with its load, so rerun on yours to compare.`;
 

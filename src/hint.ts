@@ -2,8 +2,8 @@
  * The core speaks data, the front ends speak flags. A message of src/plan, src/reconcile,
  * src/service, src/policy or src/run that tells the user what to set names the setting as a
  * {@link Hint} (`{ setting: 'maxRemovals', value: 12 }`), never as a flag. Each front end has one
- * {@link Wording}, its table from setting to its own words, and registers it with
- * {@link useWording} before anything runs (as it registers its secrets with src/output/sinks.ts):
+ * {@link Wording}, its table from setting to its own words, and names it as it enters the run
+ * (`withRunScope`, src/output/run-scope.ts; each run has its own, src/run-values.ts):
  * the CLI says `--max-removals 12` (src/cli/cli-wording.ts), the action `input max-removals: 12`
  * (src/action/action-wording.ts). Without one (benches, programs that embed the core) a hint names the
  * setting's key.
@@ -12,6 +12,7 @@
  * src/run/settings.ts, or of the front ends' options), its words in both tables, and
  * `` worded`… ${hint('name', value)} …` `` where the message is made.
  */
+import { bindRunValue, runValue, type RunBinding } from './run-values.js';
 
 /** Every setting a message may name: the keys of SettingFlags (src/run/settings.ts), then the run's other options. */
 export const SETTINGS = [
@@ -83,12 +84,20 @@ export function hint(setting: Setting, value?: Hint['value']): Hint {
   return value === undefined ? { setting } : { setting, value };
 }
 
-/** The words of the front end running, or none: a hint names its setting's key (`maxRemovals: 12`). */
-let current: Wording = (named) => (named.value === undefined ? named.setting : `${named.setting}: ${valueText(named.value)}`);
+/** Without a front end's words, a hint names its setting's key (`maxRemovals: 12`). */
+const keyWording: Wording = (named) => (named.value === undefined ? named.setting : `${named.setting}: ${valueText(named.value)}`);
 
-/** Registers the front end's wording; every message made after this names its settings in its words. */
+/** The words of the current run's front end (src/run-values.ts). */
+const runWording = runValue<Wording>(keyWording);
+
+/** Sets the current run's wording (outside any run, the process's): every message made after this names its settings in its words. */
 export function useWording(wording: Wording): void {
-  current = wording;
+  runWording.set(wording);
+}
+
+/** @returns the binding of a run's wording, for `withRunScope` (src/output/run-scope.ts) */
+export function wordingBinding(wording: Wording): RunBinding {
+  return bindRunValue(runWording, wording);
 }
 
 /**
@@ -99,30 +108,36 @@ export function useWording(wording: Wording): void {
 export function worded(strings: TemplateStringsArray, ...values: unknown[]): string {
   let text = strings[0] ?? '';
   values.forEach((value, index) => {
-    text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? '');
+    text += (isHint(value) ? runWording.get()(value) : String(value)) + (strings[index + 1] ?? '');
   });
   return text;
 }
 
-/** The project file of the running run, as its preamble names it (path from the repository root). */
-let projectFile = 'autojoin-sync.yaml';
+/** The project file of the current run, as its preamble names it (path from the repository root). */
+const runProjectFile = runValue('autojoin-sync.yaml');
 
 /**
- * Registers the run's project file (src/run/settings.ts, once the context is resolved): every hint
- * that names a project setting names that file. Null: the run has none (a new one is named).
+ * Names the current run's project file (src/run/settings.ts, once the context is resolved; each
+ * run has its own, src/run-values.ts): every hint that names a project setting names that file.
+ * Null: the run has none (a new one is named).
  */
 export function useProjectFile(path: string | null): void {
-  projectFile = path ?? 'autojoin-sync.yaml';
+  runProjectFile.set(path ?? 'autojoin-sync.yaml');
+}
+
+/** @returns the binding of a run's project file (null: none), for `withRunScope` (src/output/run-scope.ts) */
+export function projectFileBinding(path: string | null): RunBinding {
+  return bindRunValue(runProjectFile, path ?? 'autojoin-sync.yaml');
 }
 
 /** @returns the project file hints name: the run's (`infra/autojoin/autojoin-sync.yaml`), else `autojoin-sync.yaml`. */
 export function projectFileName(): string {
-  return projectFile;
+  return runProjectFile.get();
 }
 
 /** @returns one hint in the running front end's words. */
 export function wordHint(named: Hint): string {
-  return current(named);
+  return runWording.get()(named);
 }
 
 function isHint(value: unknown): value is Hint {

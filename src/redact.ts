@@ -14,7 +14,7 @@
  * or suffix of four or more characters of a known form at the cut.
  */
 import { escapeControls, escapeMarkdown } from './escape.js';
-
+import { bindRunValue, runValue, type RunBinding } from './run-values.js';
 
 /** Replaces every known form of the secrets given with `***`. */
 export type Redactor = (text: string) => string;
@@ -75,20 +75,46 @@ function allForms(secrets: readonly (string | undefined)[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** The run's secrets, named once by the front end (src/output/sinks.ts); every output passes {@link redactText}. */
-let runRedactor: Redactor = (text) => text;
-let runForms: string[] = [];
+/** A run's secrets as the redactor uses them: the values, their redactor, their forms long enough to scrub at a cut. */
+interface RunSecrets {
+  readonly values: readonly string[];
+  readonly redactor: Redactor;
+  readonly forms: readonly string[];
+}
 
-/** Names the run's secrets (undefined and blank values are skipped). */
+const NO_SECRETS: RunSecrets = { values: [], redactor: (text) => text, forms: [] };
+
+/**
+ * The current run's secrets (src/run-values.ts): named by the front end as it enters the run
+ * (src/output/run-scope.ts); every output passes {@link redactText}. None outside a run until set.
+ */
+const runSecrets = runValue<RunSecrets>(NO_SECRETS);
+
+function compiled(secrets: readonly (string | undefined)[]): RunSecrets {
+  const values = [...new Set(secrets.filter((value): value is string => value !== undefined && value.trim() !== ''))];
+  if (values.length === 0) return NO_SECRETS;
+  return { values, redactor: createRedactor(values), forms: allForms(values).filter((form) => form.length > MIN_CUT_PART).map((form) => form.toLowerCase()) };
+}
+
+/** Names the current run's secrets (undefined and blank values are skipped); outside a run, the process default. */
 export function setRunSecrets(secrets: readonly (string | undefined)[]): void {
-  const values = secrets.filter((value): value is string => value !== undefined && value.trim() !== '');
-  runRedactor = createRedactor(values);
-  runForms = allForms(values).filter((form) => form.length > MIN_CUT_PART).map((form) => form.toLowerCase());
+  runSecrets.set(compiled(secrets));
+}
+
+/** @returns the binding of a nested run's secrets: the enclosing run's and `secrets` (a run never hides fewer). */
+export function runSecretsBinding(secrets: readonly (string | undefined)[]): RunBinding {
+  return bindRunValue(runSecrets, compiled([...runSecrets.get().values, ...secrets]));
+}
+
+/** @returns whether the current run has any secret to hide */
+export function hasRunSecrets(): boolean {
+  return runSecrets.get().values.length > 0;
 }
 
 /** @returns `text` with every form of every secret of the run replaced by `***`. */
 export function redactText(text: string): string {
-  return runForms.length === 0 ? text : runRedactor(text);
+  const secrets = runSecrets.get();
+  return secrets.forms.length === 0 ? text : secrets.redactor(text);
 }
 
 /**
@@ -108,6 +134,7 @@ export function cutText(value: string, max: number): string {
  */
 export function scrubCutEdges(text: string, cut: { start?: boolean; end?: boolean }): string {
   let result = redactText(text);
+  const runForms = runSecrets.get().forms;
   if (runForms.length === 0) return result;
   const lower = result.toLowerCase();
   if (cut.end) {

@@ -6,7 +6,8 @@
 import * as core from './runner.js';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../output/exit-codes.js';
 import { errorText } from '../output/error-text.js';
-import { setOutputSecrets } from '../output/sinks.js';
+import { withRunScope } from '../output/run-scope.js';
+import { runScopeOf } from '../run/context.js';
 import { configuredSecrets } from '../run/secrets.js';
 import { secretForms } from '../redact.js';
 import { escapeControls } from '../escape.js';
@@ -16,8 +17,7 @@ import { annotate, applyStep, planStep, validateStep, writeJobSummary, type OnPl
 import { adoptStep } from './adopt-step.js';
 import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
 import type { RunSettings } from '../run/settings.js';
-import { createLogger, logLevel, setLogger } from '../output/log.js';
-import { useWording } from '../hint.js';
+import { createLogger, logLevel } from '../output/log.js';
 import { actionWording } from './action-wording.js';
 import { setAllOutputs } from './outputs.js';
 import { refusalMarkdown, refusalOf, refusalSummary, wasReported } from './refusal.js';
@@ -34,11 +34,15 @@ export async function run(): Promise<void> {
   // Masked before anything else can print it, in the runner's log and in every output of ours.
   const secrets = [core.getInput('api-key'), core.getInput('github-token'), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
-  setOutputSecrets(secrets);
-  // Every message that names a setting names its input, not the CLI's flag (src/hint.ts).
-  useWording(actionWording);
-  // AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI.
-  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) }));
+  // The step is a run of its own (src/output/run-scope.ts): its secrets for every sink, its
+  // wording (every message that names a setting names its input, not the CLI's flag: src/hint.ts),
+  // and its logger (AUTOJOIN_LOG=debug: one log line per HTTP request, as --verbose does in the CLI).
+  const logger = createLogger({ level: logLevel({}, process.env), write: (line) => core.info(line) });
+  await withRunScope({ secrets, wording: actionWording, logger }, runInScope);
+}
+
+/** The step inside its run: once the context is resolved, nested in a run with the context's values. */
+async function runInScope(): Promise<void> {
   let planned: PlanOutputs = { hasChanges: false };
   let started: Started | undefined;
   try {
@@ -53,7 +57,7 @@ export async function run(): Promise<void> {
       Object.assign(project, { diagnostics: [...diagnostics], base });
     };
     const settings = await actionSettings(inputs, context, report, saved);
-    const outcome = await runStep({ inputs, context, settings, saved }, (outputs) => (planned = outputs), project.diagnostics);
+    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, (outputs) => (planned = outputs), project.diagnostics));
     const result = outcome.exitCode === ExitCode.ok ? 'success' : 'failed';
     const deploymentId = await auditApply(inputs, context, { result, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);

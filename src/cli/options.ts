@@ -5,6 +5,7 @@ import { DEFAULT_READ_MODE, READ_MODES } from '../service/read-mode.js';
 import { MAX_CONCURRENCY, MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from '../run/numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { colorEnabled, logLevel, setLogger, stderrLogger } from '../output/log.js';
+import { runValue } from '../run-values.js';
 
 /**
  * `--read autojoin|by-scope|by-group`: how live state is read. No commander default: when left
@@ -97,7 +98,8 @@ interface OutputFlags {
   project?: string;
 }
 
-let outputFlags: OutputFlags = {};
+/** The command's global flags, this run's own (src/run-values.ts: the in-process tests run many commands in one process). */
+const runOutputFlags = runValue<OutputFlags>({});
 
 /**
  * Adds the global flags --quiet, --verbose and --no-color (shown in every command's --help) and
@@ -111,7 +113,9 @@ export function addOutputOptions(program: Command): Command {
     .addOption(new Option('-C <dir>', 'run as if started in DIR (as git -C): paths, --out and --plan are relative to it'))
     .addOption(new Option('--project <file>', 'the project file (autojoin-sync.yaml) of this run, whatever is nearer; policy files outside its directory are refused'))
     .hook('preAction', (_program, command) => {
-      outputFlags = command.optsWithGlobals<OutputFlags>();
+      const outputFlags = command.optsWithGlobals<OutputFlags>();
+      runOutputFlags.set(outputFlags);
+      // This run's logger (src/cli/dispatch.ts entered the run): no other run in the process sees it.
       setLogger(stderrLogger(logLevel(outputFlags, process.env)));
       if (outputFlags.C !== undefined) changeDirectory(outputFlags.C);
     });
@@ -128,6 +132,7 @@ function changeDirectory(dir: string): void {
 
 /** `-C DIR` and `--project FILE` as given (undefined when not). */
 export function contextFlags(): { chdir?: string; project?: string } {
+  const outputFlags = runOutputFlags.get();
   return { ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }), ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }) };
 }
 
@@ -138,7 +143,7 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 
 /** @returns whether stdout gets colour: --no-color, FORCE_COLOR, NO_COLOR, TERM and the terminal, as clig.dev says. */
 export function useColor(): boolean {
-  return colorEnabled({ flag: outputFlags.color, env: process.env, isTTY: isTerminal(process.stdout) });
+  return colorEnabled({ flag: runOutputFlags.get().color, env: process.env, isTTY: isTerminal(process.stdout) });
 }
 
 /** `--request-timeout SECONDS`: total deadline of each request attempt (default 30, or AUTOJOIN_REQUEST_TIMEOUT). */

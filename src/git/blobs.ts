@@ -55,6 +55,8 @@ export function streamBlobs(options: GitOptions & { maxBytes: number }): BlobStr
       if (wanted.length > 0) void contents.write(`${wanted.join('\n')}\n`);
     },
   });
+  // A failure before `close` is told by `close` (not as an unhandled rejection meanwhile).
+  for (const git of [check, contents]) git.done.catch(() => undefined);
   // Names asked for in one turn of the event loop go to git in one write.
   let asked: string[] = [];
   const send = (): void => {

@@ -4,7 +4,7 @@
  * it (`--allow-behind TYPE/ID`, globs; `*` re-anchors every marker after a history rewrite).
  * The ancestry of all the marker commits of a run is one git call (src/git/ancestry.ts).
  */
-import { ancestryOf } from '../git/ancestry.js';
+import { ancestryOf, type Ancestry } from '../git/ancestry.js';
 import { scopeGlob, type ScopeGlob } from '../policy/globs.js';
 import { hint, worded } from '../hint.js';
 import { markerCommitsToCheck, placeInHistory } from '../plan/history-place.js';
@@ -23,10 +23,23 @@ export interface HistoryPlace {
 
 /** The plan placed in this checkout's history (history-place.ts): one git call for every marker commit. */
 export async function placedInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, where: HistoryPlace): Promise<Plan> {
-  if (where.head === undefined) return plan;
-  const commits = markerCommitsToCheck(markers, plan.owner);
-  if (commits.size === 0) return plan;
-  return placeInHistory(plan, markers, await ancestryOf(where.base, commits));
+  return placedBy(plan, markers, await ancestryOfMarkers(markers, plan.owner, where));
+}
+
+/**
+ * The ancestry of the commits of `owner`'s (and `default`'s) markers, in one git call; started
+ * apart from {@link placedBy} so that it runs while the plan is still being finished.
+ * @returns undefined when there is nothing to check (outside git, or no such marker)
+ */
+export async function ancestryOfMarkers(markers: ReadonlyMap<ScopeKey, Marker>, owner: string, where: HistoryPlace): Promise<Ancestry | undefined> {
+  if (where.head === undefined) return undefined;
+  const commits = markerCommitsToCheck(markers, owner);
+  return commits.size === 0 ? undefined : ancestryOf(where.base, commits);
+}
+
+/** The plan placed in history by {@link ancestryOfMarkers}'s answer (undefined: as it is). */
+export function placedBy(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, ancestry: Ancestry | undefined): Plan {
+  return ancestry === undefined ? plan : placeInHistory(plan, markers, ancestry);
 }
 
 /** A run would write scopes last written from commits this checkout does not contain; nothing was written. */

@@ -11,6 +11,7 @@
 import type { RequestEvent } from '../service/trace.js';
 import { groupedNumber } from '../text.js';
 import { redactOutput } from './sinks.js';
+import { bindRunValue, runValue, type RunBinding } from '../run-values.js';
 
 export type LogLevel = 'quiet' | 'normal' | 'verbose';
 
@@ -149,16 +150,22 @@ export function colorEnabled(options: { flag?: boolean; env: NodeJS.ProcessEnv; 
   return options.isTTY;
 }
 
-let current: Logger = createLogger({ level: 'normal', write: (line) => process.stderr.write(`${line}\n`) });
+/** The current run's logger (src/run-values.ts); outside any run, the process's, on stderr. */
+const runLogger = runValue<Logger>(createLogger({ level: 'normal', write: (line) => process.stderr.write(`${line}\n`) }));
 
-/** The process's logger (the CLI sets it up from its flags; the action from AUTOJOIN_LOG). */
+/** The current run's logger (the CLI sets it up from its flags, the action from AUTOJOIN_LOG, as each enters the run). */
 export function log(): Logger {
-  return current;
+  return runLogger.get();
 }
 
-/** Replaces the process's logger. */
+/** Replaces the current run's logger (outside any run, the process's). */
 export function setLogger(logger: Logger): void {
-  current = logger;
+  runLogger.set(logger);
+}
+
+/** @returns the binding of a run's logger, for `withRunScope` (./run-scope.ts) */
+export function loggerBinding(logger: Logger): RunBinding {
+  return bindRunValue(runLogger, logger);
 }
 
 /** A logger on process.stderr: a live counter when stderr is a terminal. */

@@ -4,38 +4,38 @@
  * (in a scope's name, its metadata, an error message); the plan, the report and the files made
  * from them then carry it, so redaction belongs here, at the edge, and not in each renderer.
  *
- * The front end names the run's secrets once, at its start (`setOutputSecrets`): the CLI from
- * the environment, the action from its inputs too. A new output calls `writeStdout`,
+ * The front end names the run's secrets as it enters the run (`withRunScope`, ./run-scope.ts):
+ * the CLI from the environment, the action from its inputs too; each run has its own
+ * (src/run-values.ts). A new output calls `writeStdout`,
  * `writeStderr` or `writeOutputFile`, or `redactOutput` for a channel of its own (the logger,
  * the action's annotations, outputs, summary and comment).
  */
 import { writeFileAtomic, type WriteOptions } from '../files.js';
-import { redactText, setRunSecrets } from '../redact.js';
-
-let hasSecrets = false;
+import { hasRunSecrets, redactText, setRunSecrets } from '../redact.js';
 
 /**
- * Names the run's secrets (undefined and empty values are skipped); every sink hides them from
- * then on, and so does every cut of a value for display (cutText in src/redact.ts).
+ * Names the current run's secrets (undefined and empty values are skipped), or outside any run
+ * the process's (a bench, a test calling the core); every sink hides them from then on, and so
+ * does every cut of a value for display (cutText in src/redact.ts). A front end names them as it
+ * enters the run instead (./run-scope.ts).
  */
 export function setOutputSecrets(secrets: readonly (string | undefined)[]): void {
   setRunSecrets(secrets);
-  hasSecrets = secrets.some((value) => value !== undefined && value.trim() !== '');
 }
 
 /** @returns `text` with every form of every secret of the run replaced by `***`. */
 export function redactOutput(text: string): string {
-  return hasSecrets ? redactText(text) : text;
+  return redactText(text);
 }
 
 /** @returns whether the run has any secret to hide (none with the embedded emulator and no key) */
 export function hasOutputSecrets(): boolean {
-  return hasSecrets;
+  return hasRunSecrets();
 }
 
 /** @returns whether `text` holds a secret of the run, in any form the redactor knows. */
 export function holdsSecret(text: string): boolean {
-  return hasSecrets && redactText(text) !== text;
+  return hasRunSecrets() && redactText(text) !== text;
 }
 
 /** Writes a result to stdout, redacted. @returns false when stdout's buffer is full (as stream.write) */

@@ -71,6 +71,28 @@ export function liveStateLike(base: WrittenState, live: LiveScope): WrittenState
 }
 
 /**
+ * The live state, when it is exactly the state last written: the one shape of it (with or without
+ * the name, with or without the metadata of the marker's keys; the component the service shows,
+ * else the files') whose digest is the marker's. Then that write is the base, and git need not be
+ * asked for it: nothing changed outside since (the usual case of a scope whose files changed).
+ * @param desired the state the files declare now (its scope and, where the service does not show it, its component)
+ * @returns the state last written, or null when the live state is not it (or cannot be shown to be)
+ */
+export function liveAsWritten(desired: WrittenState, live: LiveScope, marker: Marker): WrittenState | null {
+  if (!marker.digest || !live.autojoin) return null;
+  const plain: WrittenState = { scopeType: desired.scopeType, scope: desired.scope, componentId: live.componentId ?? desired.componentId, domains: live.domains };
+  const names = live.scopeName === undefined || live.scopeName === null ? [undefined] : [undefined, live.scopeName];
+  const metadata = marker.keys === undefined ? [undefined] : [undefined, pickMetadata(live.metadata, marker.keys)];
+  for (const scopeName of names) {
+    for (const managed of metadata) {
+      const state = writtenStateOf({ ...plain, ...(scopeName === undefined ? {} : { scopeName }), ...(managed === undefined ? {} : { metadata: managed }) });
+      if (stateDigest(state) === marker.digest) return state;
+    }
+  }
+  return null;
+}
+
+/**
  * Each domain and field where the files and the live state differ is put down to the side that
  * moved it away from the state last applied (`base`): the one of the two that no longer equals it.
  * Attributing item by item (rather than comparing whole states) keeps an adopted change from

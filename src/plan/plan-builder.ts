@@ -49,6 +49,11 @@ export interface PlanBuilderOptions {
   onlyExpired?: boolean;
   /** Keep the live domains of every scope read (`Plan.census`), for a rule that counts scopes per domain. */
   census?: boolean;
+  /**
+   * Told of each scope {@link PlanBuilder.lastAppliedNeeded} will name, as soon as it is compared,
+   * so the state at its marker's commit can be read from git while live reads go on.
+   */
+  onLastAppliedNeeded?: (commit: string, scope: NeededScope) => void;
 }
 
 /**
@@ -108,7 +113,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const markers = new Map<ScopeKey, Marker>();
-  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert');
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert', options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
   // --only-expired: the live state of a held scope is kept until its change is known.

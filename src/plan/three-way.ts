@@ -7,7 +7,7 @@
  * changed since its marker is held until the state at the marker's commit is read from git, in
  * one batch per commit for the whole plan (`needed`, then `resolve`).
  */
-import { classifyDrift, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
+import { classifyDrift, liveAsWritten, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
 import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
 import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf } from './ownership.js';
@@ -44,8 +44,9 @@ export interface ThreeWay {
 /**
  * @param owner this run's owner: only scopes carrying its marker have a state last applied
  * @param modeOf the scope's `drift` setting (its file's, else the project file's, else revert)
+ * @param onHeld told of each scope as it is held, so its state at the commit can be read from git while the rest is still read live
  */
-export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): ThreeWay {
+export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, onHeld?: (commit: string, scope: NeededScope) => void): ThreeWay {
   const held: Held[] = [];
   const kept: DriftReport[] = [];
   const place = (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict): Change | null => {
@@ -70,8 +71,13 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode): 
       // Changed only by entries that expired since the write: the files on that day are the base.
       const applied = appliedStateOf(desired.policy, marker);
       if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
+      // The live state is the last write itself (nothing changed outside): it is the base, no git read.
+      const written = liveAsWritten(state, live, marker);
+      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written }));
       if (marker.commit === undefined) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) });
+      const entry: Held = { desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) };
+      held.push(entry);
+      onHeld?.(entry.commit, neededOf(entry));
       return 'held';
     },
     needed: () => groupByCommit(held),
@@ -113,12 +119,16 @@ function switchedOff(desired: Desired, live: LiveScope | undefined, change: Chan
 function groupByCommit(held: readonly Held[]): Map<string, NeededScope[]> {
   const byCommit = new Map<string, NeededScope[]>();
   for (const entry of held) {
-    const { key, source } = entry.desired.policy;
     const list = byCommit.get(entry.commit) ?? [];
-    list.push({ key, file: source.file, ...(entry.applied ? { applied: entry.applied } : {}) });
+    list.push(neededOf(entry));
     byCommit.set(entry.commit, list);
   }
   return byCommit;
+}
+
+function neededOf(entry: Held): NeededScope {
+  const { key, source } = entry.desired.policy;
+  return { key, file: source.file, ...(entry.applied ? { applied: entry.applied } : {}) };
 }
 
 function driftReport(change: Change): DriftReport {

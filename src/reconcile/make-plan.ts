@@ -9,14 +9,15 @@ import { planBuilder } from '../plan/index.js';
 import { plural } from '../text.js';
 import { readEach } from '../service/state.js';
 import type { Plan, PlanContext } from '../plan/types.js';
+import type { NeededScope } from '../plan/three-way.js';
 import { planContextOf } from '../run/context.js';
 import type { LoadResult, ProjectConfig } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
-import { readLastApplied } from '../history/last-applied.js';
+import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
 import { readKeysAt } from '../history/keys-at-commit.js';
 import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership-refusal.js';
-import { placedInHistory } from '../history/behind.js';
+import { ancestryOfMarkers, placedBy } from '../history/behind.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
 import { planMoment } from '../policy/clock.js';
@@ -31,30 +32,37 @@ import { planMoment } from '../policy/clock.js';
 export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan | null; load: LoadResult }> {
   const request = planRequest(options);
   const { owner, project } = options.settings;
-  // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), census: countsScopes(project.rules) });
+  const { paths, base: cwd } = options.settings;
+  const reading = { paths, cwd, project, secrets: options.secrets };
+  // The state last applied of a held scope is asked of git as soon as it is held, while reads go on.
+  const lastApplied = lastAppliedReader(reading);
+  const onLastAppliedNeeded = (commit: string, scope: NeededScope): void => lastApplied.need(commit, scope);
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request);
+  // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
       if (item.pruned) builder.addPruned(item.policy, live);
       else builder.add(item.policy, live);
     }
   } catch (error) {
+    lastApplied.abandon();
     if (error instanceof NothingPlanned) return { plan: null, load: await error.load() };
     // A file with an error wins over a failed read, however far loading had come when it failed.
     const rest = await desired.restOfLoad();
     if (rest?.failed) return { plan: null, load: rest.load };
     throw error;
   }
-  const { paths, base: cwd } = options.settings;
-  const reading = { paths, cwd, project, secrets: options.secrets };
-  // Markers without `autojoin-sync.keys`: the keys their policy declared then, one git batch (keys-at-commit.ts).
+  // Markers without `autojoin-sync.keys`: the keys their policy declared then, one git batch (keys-at-commit.ts); before the
+  // markers' ancestry and the last-applied reads, which the scopes held for it join once compared.
   builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
-  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
-  const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
+  // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts), beside the last-applied reads.
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
+  ancestry.catch(() => undefined); // awaited below; a failure is told there
+  const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
+  const finished = builder.finish(applied, lostFrom);
   const outside = desired.declaredOutside();
-  // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts).
-  const plan = await placedInHistory(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), options.settings);
+  const plan = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf(plan, options);

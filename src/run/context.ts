@@ -20,6 +20,8 @@ import { relativePosix } from '../policy/discover.js';
 import { RunError } from '../output/exit-codes.js';
 import { locateRun, type RunPlace } from './place.js';
 import { pathExists, repositoryRoot } from '../files.js';
+import type { RunScopeValues } from '../output/run-scope.js';
+import type { NamedSecret } from '../policy/secret-scan.js';
 
 /** @returns the project file as plans record it (path relative to `base`, sha256 of its bytes), or null without one. */
 export async function projectRecordOf(projectFile: string | undefined, base: string): Promise<ProjectFileRecord | null> {
@@ -105,4 +107,12 @@ export function savedProjectWarning(saved: ProjectFileRecord | null, found: Proj
   } catch (error) {
     return (error as Error).message.replace(/; make the plan again.*$/u, '; apply --plan would refuse it here');
   }
+}
+
+/**
+ * What a run is entered with once its context is resolved (src/output/run-scope.ts, nested in
+ * the front end's run): the context's secrets, and the project file hints name once recorded.
+ */
+export function runScopeOf(context: { secrets: readonly NamedSecret[]; projectRecord: ProjectFileRecord | null }): RunScopeValues {
+  return { secrets: context.secrets.map((secret) => secret.value), ...(context.projectRecord ? { projectFile: context.projectRecord.path } : {}) };
 }

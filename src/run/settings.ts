@@ -143,7 +143,7 @@ async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'rep
   sources.report(diagnostics, place.base);
   const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
   if (!sources.offline && diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
-  // Every hint that names a project setting names this file from here on.
+  // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
   if (!sources.offline) useProjectFile(place.projectFile === undefined ? null : name);
   return { place, project: config };
 }

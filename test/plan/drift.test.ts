@@ -1,6 +1,6 @@
 /** Three-way drift: which side changed a scope, measured from the state last applied. */
 import { describe, expect, it } from 'vitest';
-import { classifyDrift, mergedDomains } from '../../src/plan/drift.js';
+import { classifyDrift, liveAsWritten, mergedDomains } from '../../src/plan/drift.js';
 import { stateDigest, writtenStateOf, type WrittenState } from '../../src/plan/ownership.js';
 import { live } from './fixtures.js';
 
@@ -70,5 +70,30 @@ describe('writtenStateOf', () => {
     const policy = { scope: 'a', scopeType: 'team', componentId: 'c', domains: ['a.com'] };
     expect(writtenStateOf(policy)).toEqual({ scope: 'a', scopeType: 'team', componentId: 'c', domains: ['a.com'] });
     expect(writtenStateOf({ ...policy, scopeName: 'A', metadata: {} })).toMatchObject({ scopeName: 'A', metadata: {} });
+  });
+});
+
+describe('liveAsWritten (issue 38: no git read when the live state is the last write)', () => {
+  const desired = { ...applied, domains: ['a.com', 'b.com', 'c.com'] };
+
+  it('is the state last written when the live state is it, whatever order the service lists the domains in', () => {
+    expect(liveAsWritten(desired, liveWith(['b.com', 'a.com']), marker)).toEqual({ ...applied, domains: ['b.com', 'a.com'] });
+  });
+
+  it('finds the shape of the write: with the name it managed and the metadata of the marker\'s keys (never the marker\'s own)', () => {
+    const written: WrittenState = { ...applied, scopeName: 'Team A', metadata: { tier: 'gold' } };
+    const keyed = { ...marker, digest: stateDigest(written), keys: ['tier'] };
+    const scope = liveWith(['a.com', 'b.com'], { scopeName: 'Team A', metadata: { tier: 'gold', other: 'theirs', 'autojoin-sync.owner': 'default' } });
+    expect(liveAsWritten(desired, scope, keyed)).toEqual(written);
+  });
+
+  it('is null when anything moved outside since (a domain, the name), so the state comes from git', () => {
+    expect(liveAsWritten(desired, liveWith(['a.com']), marker)).toBeNull();
+    const named = { ...marker, digest: stateDigest({ ...applied, scopeName: 'Team A' }) };
+    expect(liveAsWritten(desired, liveWith(['a.com', 'b.com'], { scopeName: 'Renamed' }), named)).toBeNull();
+  });
+
+  it('is null when the component changed in the files and the service does not show it (git tells the component written)', () => {
+    expect(liveAsWritten({ ...desired, componentId: 'cmp_2' }, liveWith(['a.com', 'b.com']), marker)).toBeNull();
   });
 });

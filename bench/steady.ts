@@ -1,0 +1,245 @@
+/**
+ * The steady state a team runs every day (issue 38), as whole CLI processes against the spawned
+ * emulator at 20 ms a request, each figure beside its comparison in the same run.
+ *
+ * How the state is made: a real git repository with a project file (`autojoin-sync.yaml`, owner
+ * `bench-team`) and one policy file per scope (2,000; 100 when short), committed; an emulator
+ * seeded with those scopes (unmarked) and a data file; `autojoin-sync apply --yes` run once from
+ * the repository (at no latency, to save time), so every scope carries this repository's marker
+ * (owner, commit, applied, keys); then a second commit that changes half the scopes' domain
+ * lists (every odd scope gets one more domain). The emulator's data file after that apply is the
+ * live state every phase starts from, copied to a fresh emulator child (a data file in /dev/shm
+ * where there is one, so its journal's fsync costs nothing).
+ *
+ * Rows, at --concurrency 16 and 64:
+ *  - `plan` (default read, run from the repository: pruning's history, the last-applied state of
+ *    the changed scopes and the ancestry of the marker commits are all read from git) against a
+ *    bare undici loop of the same GETs against the same emulator, and against the latency-bound
+ *    limit (requests the emulator served × 20 ms ÷ concurrency);
+ *  - `apply --yes` (the same plan, then one POST per changed scope) against the bare loop of
+ *    those GETs, then those POSTs, and against the limit;
+ * and the peak RSS of the steady-state plan at 30,000 scopes against 10,000 (600 vs 200 when
+ * short; the state made the same way, at no latency).
+ * Goals (issue 38): at 16 ≤ 1.2× the bare loop and ≤ 1.3× the limit; at 64 ≤ 1.5× the bare loop.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { DEFAULT_API_KEY } from '../src/emulator/index.js';
+import { autojoinStatePath, SYNC_PATH } from '../src/service/paths.js';
+import { peakRss } from './memory.js';
+import { spawnEmulator, type ServerChild } from './reconcile.js';
+import type { BenchOptions, BenchRow } from './types.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const LATENCY_MS = 20;
+const OWNER = 'bench-team';
+const GOALS = { 16: { bare: 1.2, limit: 1.3 }, 64: { bare: 1.5 } } as const;
+const GOAL_GROWTH = 1.2;
+
+/** The steady state: a repository, its commit, and the emulator's data file after the apply. */
+interface Steady {
+  repo: string;
+  data: string;
+  scopes: number;
+  /** The POST bodies of the changed scopes (what apply writes), from the plan's JSON. */
+  writes: BareRequest[];
+}
+
+/** One request of the bare loop. */
+interface BareRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** One phase against a fresh emulator: its wall time and what the emulator served. */
+interface Phase {
+  seconds: number;
+  served: number;
+}
+
+/** Runs the benchmark; `--short` shrinks the sizes to check that it runs. */
+export async function benchSteady(options: BenchOptions): Promise<BenchRow[]> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
+  const tmp = await mkdtemp(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'autojoin-bench-steady-'));
+  try {
+    const steady = await makeSteady(path.join(tmp, 'main'), options.short ? 100 : 2_000);
+    const rows: BenchRow[] = [];
+    for (const concurrency of [16, 64] as const) rows.push(...(await reconcileRows(steady, concurrency)));
+    rows.push(await memoryRow(tmp, options.short ? [200, 600] : [10_000, 30_000]));
+    return rows;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+const scopeName = (n: number): string => `scope-${String(n).padStart(4, '0')}`;
+
+/** One policy file per scope, 100 to a directory; `changed` scopes get a fourth domain. */
+async function writePolicies(dir: string, scopes: number, changed: (n: number) => boolean): Promise<void> {
+  for (let first = 1; first <= scopes; first += 100) {
+    const sub = path.join(dir, 'policies', `group-${String((first - 1) / 100).padStart(3, '0')}`);
+    await mkdir(sub, { recursive: true });
+    const files = [];
+    for (let n = first; n < Math.min(first + 100, scopes + 1); n++) {
+      const scope = scopeName(n);
+      const domains = [1, 2, 3, ...(changed(n) ? [4] : [])].map((d) => `  - d${d}.${scope}.example`).join('\n');
+      files.push(writeFile(path.join(sub, `${scope}.autojoin.yaml`), `scope: ${scope}\nscopeType: team\ncomponentId: cmp-bench\ndomains:\n${domains}\n`));
+    }
+    await Promise.all(files);
+  }
+}
+
+function git(dir: string, ...args: string[]): string {
+  const result = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Builds the steady state (see the head of this file) in `repo`. */
+export async function makeSteady(repo: string, scopes: number, seed: readonly string[] = []): Promise<Steady> {
+  await mkdir(repo, { recursive: true });
+  await writeFile(path.join(repo, 'autojoin-sync.yaml'), `owner: ${OWNER}\nsafety:\n  maxRemovals: 100000\n  maxRemovalPercent: 100\n`);
+  await writePolicies(repo, scopes, () => false);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'policies');
+  const data = path.join(repo, '..', `emulator-${scopes}.json`);
+  await withEmulator(scopes, data, ['--latency', '0', ...seed], (url) => runCli(['apply', '--yes', '--concurrency', '64'], repo, url));
+  await writePolicies(repo, scopes, (n) => n % 2 === 1);
+  git(repo, 'commit', '-q', '-am', 'half the scopes change');
+  const planned = await withEmulator(scopes, data, ['--latency', '0'], (url) => runCli(['plan', '--format', 'json'], repo, url));
+  const changes = (JSON.parse(planned.result.stdout) as { changes: { scope: string; scopeType: string; componentId: string; after: string[] }[] }).changes;
+  if (changes.length !== Math.ceil(scopes / 2)) throw new Error(`bench steady: the plan has ${changes.length} changes, expected ${Math.ceil(scopes / 2)}`);
+  const writes = changes.map((change) => ({ method: 'POST' as const, path: SYNC_PATH, body: JSON.stringify({ domains: change.after, scope: change.scope, scopeType: change.scopeType, componentId: change.componentId, metadata: { 'autojoin-sync.owner': OWNER } }) }));
+  return { repo, data, scopes, writes };
+}
+
+/** Runs `work` against a fresh emulator child whose state is a copy of `data` (seeded when it does not exist yet). */
+export async function withEmulator<T>(scopes: number, data: string, extra: string[], work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
+  let file = data;
+  if (existsSync(data)) {
+    file = `${data}.${Date.now()}-${Math.random().toString(36).slice(2)}.json`;
+    await copyFile(data, file);
+  }
+  const server: ServerChild = await spawnEmulator(scopes, ['--data', file, ...extra]);
+  let result: T;
+  let seconds: number;
+  try {
+    const started = performance.now();
+    result = await work(server.url);
+    seconds = (performance.now() - started) / 1000;
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  await new Promise((resolve) => server.child.once('close', resolve));
+  if (file !== data) await rm(file, { force: true });
+  const match = /served (\d+) requests/u.exec(server.stderr());
+  if (!match) throw new Error(`the emulator did not report what it served: ${server.stderr()}`);
+  return { result, phase: { seconds, served: Number(match[1]) } };
+}
+
+/** Spawns the built CLI in `cwd` against `url`; @throws when it exits other than 0 (or 2: changes pending). */
+export async function runCli(args: string[], cwd: string, url: string): Promise<{ stdout: string; stderr: string }> {
+  const env = { ...process.env, AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY, NO_COLOR: '1' };
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0 && code !== 2) throw new Error(`autojoin-sync ${args.join(' ')} exited ${String(code)}: ${stderr.slice(-1000)}`);
+  return { stdout, stderr };
+}
+
+/**
+ * The bare loop: `concurrency` workers over one undici pool of that size, each sending the next
+ * request as soon as its last answer is read, checking the status only.
+ */
+async function bareLoop(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
+  const agent = new Agent({ connections: concurrency });
+  const headers = { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' };
+  let cursor = 0;
+  const worker = async (): Promise<void> => {
+    while (cursor < requests.length) {
+      const next = requests[cursor++] as BareRequest;
+      const answer = await request(baseUrl + next.path, { dispatcher: agent, method: next.method, headers, body: next.body });
+      await answer.body.arrayBuffer();
+      if (answer.statusCode !== 200) throw new Error(`bare loop: ${next.method} ${next.path} answered ${answer.statusCode}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await agent.close();
+  }
+}
+
+function reads(scopes: number): BareRequest[] {
+  return Array.from({ length: scopes }, (_, i) => ({ method: 'GET' as const, path: autojoinStatePath({ scopeType: 'team', scope: scopeName(i + 1) }) }));
+}
+
+/** The plan and apply rows at one concurrency: the CLI, then the bare loop of its requests, each on a fresh copy of the state. */
+async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<BenchRow[]> {
+  const { repo, data, scopes } = steady;
+  const flags = ['--concurrency', String(concurrency)];
+  const emulator = <T>(work: (url: string) => Promise<T>) => withEmulator(scopes, data, ['--latency', String(LATENCY_MS)], work);
+  const plan = await emulator((url) => runCli(['plan', ...flags], repo, url));
+  const barePlan = await emulator((url) => bareLoop(url, reads(scopes), concurrency));
+  const apply = await emulator((url) => runCli(['apply', '--yes', ...flags], repo, url));
+  const bareApply = await emulator(async (url) => {
+    await bareLoop(url, reads(scopes), concurrency);
+    await bareLoop(url, steady.writes, concurrency);
+  });
+  const warnings = plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
+  const size = `${scopes.toLocaleString('en')} scopes, half changed since the last apply`;
+  return [
+    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan.phase, barePlan.phase, concurrency, `; ${warnings} warning lines on stderr`),
+    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply.phase, bareApply.phase, concurrency, ''),
+  ];
+}
+
+function row(name: string, phase: Phase, bare: Phase, concurrency: 16 | 64, extra: string): BenchRow {
+  const limit = (phase.served * LATENCY_MS) / 1000 / concurrency;
+  const toLimit = phase.seconds / limit;
+  const toBare = phase.seconds / bare.seconds;
+  const goal: { bare: number; limit?: number } = GOALS[concurrency];
+  return {
+    name,
+    value: `${phase.seconds.toFixed(2)} s (${phase.served.toLocaleString('en')} requests served)`,
+    comparison:
+      `${toBare.toFixed(2)}× a bare undici loop of the same ${bare.served.toLocaleString('en')} requests at ${concurrency} in flight (${bare.seconds.toFixed(2)} s); ` +
+      `${toLimit.toFixed(2)}× the latency-bound limit (${phase.served.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s); start-up, file discovery and git included${extra}`,
+    goal: `≤ ${goal.bare}× the bare loop` + (goal.limit === undefined ? '' : ` and ≤ ${goal.limit}× the limit`),
+    met: toBare <= goal.bare && (goal.limit === undefined || toLimit <= goal.limit),
+  };
+}
+
+/** Peak RSS of the steady-state plan (spawned CLI, its own VmHWM) at `large` scopes against `small`. */
+async function memoryRow(tmp: string, [small, large]: [number, number]): Promise<BenchRow> {
+  const peak = async (scopes: number): Promise<number> => {
+    // No ordinary invitations (the default read never lists them): 30 a scope would not fit one JSON data file at 30,000.
+    const steady = await makeSteady(path.join(tmp, `rss-${scopes}`), scopes, ['--seed-invitations', '0']);
+    const { result } = await withEmulator(scopes, steady.data, ['--latency', '0'], (url) =>
+      peakRss(tmp, [CLI, '-C', steady.repo, 'plan'], { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY }),
+    );
+    await rm(steady.repo, { recursive: true, force: true });
+    return result;
+  };
+  const smallRss = await peak(small);
+  const largeRss = await peak(large);
+  const ratio = largeRss / smallRss;
+  const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  return {
+    name: `steady state: plan of ${large.toLocaleString('en')} scopes, half changed since the last apply: peak RSS`,
+    value: mib(largeRss),
+    comparison: `${ratio.toFixed(2)}× the same plan of ${small.toLocaleString('en')} scopes (${mib(smallRss)}; 3× the scopes)`,
+    goal: `≤ ${GOAL_GROWTH}× the ${small.toLocaleString('en')}-scope plan`,
+    met: ratio <= GOAL_GROWTH,
+  };
+}
