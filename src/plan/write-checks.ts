@@ -71,7 +71,7 @@ export function writeProblems(changes: readonly Change[], rules: readonly Rule[]
   const problems: WriteProblem[] = [];
   const liveOnly = new Map<ScopeKey, string[]>();
   for (const change of changes) {
-    if (change.after.length === 0) continue;
+    if (change.after.length === 0 || onlyTakesAway(change)) continue;
     for (const domain of change.after) {
       const finding = checkDomain(domain).find((found) => found.severity === 'error');
       if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
@@ -86,6 +86,18 @@ export function writeProblems(changes: readonly Change[], rules: readonly Rule[]
   const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== undefined)).compiled;
   if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? new Map()));
   return problems;
+}
+
+/**
+ * `apply --only-expired` (its change writes the live marker back: `keepMarker`) only takes
+ * expired entries away from the live list, so it puts nothing live that is not live already.
+ * Refusing it for a domain an admin added would leave the expired grants live too; the full
+ * plan shows that domain and refuses or reverts it as usual.
+ */
+function onlyTakesAway(change: Change): boolean {
+  if (change.keepMarker === undefined) return false;
+  const before = new Set(change.before.map(comparableDomain));
+  return change.after.every((domain) => before.has(comparableDomain(domain)));
 }
 
 /** @returns the rule with only what speaks of one entry's expiry (and where it applies). */
