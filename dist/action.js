@@ -1075,14 +1075,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path10 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path11 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path10 && path10[0] !== "/") {
-          path10 = `/${path10}`;
+        if (path11 && path11[0] !== "/") {
+          path11 = `/${path11}`;
         }
-        return new URL(`${origin}${path10}`);
+        return new URL(`${origin}${path11}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1533,39 +1533,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path11, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path10);
+        debuglog("sending request to %s %s/%s", method, origin, path11);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path11, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path10,
+          path11,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path11, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path10);
+        debuglog("trailers received from %s %s/%s", method, origin, path11);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path11, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path10,
+          path11,
           error4.message
         );
       });
@@ -1614,9 +1614,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path10, origin }
+            request: { method, path: path11, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path10);
+          debuglog("sending request to %s %s/%s", method, origin, path11);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1679,7 +1679,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path10,
+        path: path11,
         method,
         body,
         headers: headers2,
@@ -1694,11 +1694,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path10 !== "string") {
+        if (typeof path11 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path11[0] !== "/" && !(path11.startsWith("http://") || path11.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path10)) {
+        } else if (invalidPathRegex.test(path11)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1764,7 +1764,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path10, query2) : path10;
+        this.path = query2 ? buildURL(path11, query2) : path11;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6457,7 +6457,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path10, host, upgrade, blocking, reset } = request2;
+      const { method, path: path11, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6538,7 +6538,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path10} HTTP/1.1\r
+      let header = `${method} ${path11} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7067,7 +7067,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path10, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path11, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7164,7 +7164,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path10;
+      headers2[HTTP2_HEADER_PATH] = path11;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7517,9 +7517,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path10 = search ? `${pathname}${search}` : pathname;
+        const path11 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path10;
+        this.opts.path = path11;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8758,10 +8758,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path10 = "/",
+          path: path11 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path10;
+        opts.path = origin + path11;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -9071,8 +9071,8 @@ var require_retry_handler = __commonJS({
       wrapRequestBody
     } = require_util();
     function calculateRetryAfterHeader(retryAfter) {
-      const current3 = Date.now();
-      return new Date(retryAfter).getTime() - current3;
+      const current = Date.now();
+      return new Date(retryAfter).getTime() - current;
     }
     function validatePartialResponseContentLength(headers2, range, statusCode, retryCount) {
       const contentLength = headers2["content-length"];
@@ -10733,20 +10733,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path10) {
-      if (typeof path10 !== "string") {
-        return path10;
+    function safeUrl(path11) {
+      if (typeof path11 !== "string") {
+        return path11;
       }
-      const pathSegments = path10.split("?");
+      const pathSegments = path11.split("?");
       if (pathSegments.length !== 2) {
-        return path10;
+        return path11;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path10, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path10);
+    function matchKey(mockDispatch2, { path: path11, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path11);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10768,7 +10768,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10 }) => matchValue(safeUrl(path10), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path11 }) => matchValue(safeUrl(path11), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10806,9 +10806,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path10, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path11, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path10,
+        path: path11,
         method,
         body,
         headers: headers2,
@@ -11271,10 +11271,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path11, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path10,
+            Path: path11,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -15844,8 +15844,8 @@ var require_cache = __commonJS({
        */
       #queryCache(requestQuery, options, targetStorage) {
         const resultList = [];
-        const storage = targetStorage ?? this.#relevantRequestResponseList;
-        for (const requestResponse of storage) {
+        const storage2 = targetStorage ?? this.#relevantRequestResponseList;
+        for (const requestResponse of storage2) {
           const [cachedRequest, cachedResponse] = requestResponse;
           if (this.#requestMatchesCachedItem(requestQuery, cachedRequest, cachedResponse, options)) {
             resultList.push(requestResponse);
@@ -16153,9 +16153,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path10) {
-      for (let i = 0; i < path10.length; ++i) {
-        const code = path10.charCodeAt(i);
+    function validateCookiePath(path11) {
+      for (let i = 0; i < path11.length; ++i) {
+        const code = path11.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19075,11 +19075,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path10 = opts.path;
+          let path11 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path10 = `/${path10}`;
+            path11 = `/${path11}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path10);
+          url = new URL(util.parseOrigin(url).origin + path11);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19147,6 +19147,867 @@ var require_undici = __commonJS({
     module.exports.mockErrors = mockErrors;
     var { EventSource } = require_eventsource();
     module.exports.EventSource = EventSource;
+  }
+});
+
+// node_modules/tldts/dist/cjs/index.js
+var require_cjs = __commonJS({
+  "node_modules/tldts/dist/cjs/index.js"(exports) {
+    "use strict";
+    function shareSameDomainSuffix(hostname, vhost) {
+      if (hostname.endsWith(vhost)) {
+        return hostname.length === vhost.length || hostname[hostname.length - vhost.length - 1] === ".";
+      }
+      return false;
+    }
+    function extractDomainWithSuffix(hostname, publicSuffix) {
+      const publicSuffixIndex = hostname.length - publicSuffix.length - 2;
+      const lastDotBeforeSuffixIndex = hostname.lastIndexOf(".", publicSuffixIndex);
+      if (lastDotBeforeSuffixIndex === -1) {
+        return hostname;
+      }
+      return hostname.slice(lastDotBeforeSuffixIndex + 1);
+    }
+    function getDomain$1(suffix, hostname, options) {
+      if (options.validHosts !== null) {
+        const validHosts = options.validHosts;
+        for (const vhost of validHosts) {
+          if (
+            /*@__INLINE__*/
+            shareSameDomainSuffix(hostname, vhost)
+          ) {
+            return vhost;
+          }
+        }
+      }
+      let numberOfLeadingDots = 0;
+      if (hostname.startsWith(".")) {
+        while (numberOfLeadingDots < hostname.length && hostname[numberOfLeadingDots] === ".") {
+          numberOfLeadingDots += 1;
+        }
+      }
+      if (suffix.length === hostname.length - numberOfLeadingDots) {
+        return null;
+      }
+      return (
+        /*@__INLINE__*/
+        extractDomainWithSuffix(hostname, suffix)
+      );
+    }
+    function getDomainWithoutSuffix$1(domain, suffix) {
+      return domain.slice(0, -suffix.length - 1);
+    }
+    var CONTROL_CHARS = /[\t\n\r]/g;
+    var extractedHostnameValidated = false;
+    function isValidHostnameChar(code) {
+      return code >= 97 && code <= 122 || // a-z
+      code >= 48 && code <= 57 || // 0-9
+      code > 127 || // non-ASCII (accepted, not punycode-checked)
+      code >= 65 && code <= 90 || // A-Z (becomes valid once lowercased)
+      code === 45 || // '-'
+      code === 95;
+    }
+    function getSpecialScheme(url, schemeStart, colonIndex) {
+      const length = colonIndex - schemeStart;
+      const c0 = url.charCodeAt(schemeStart) | 32;
+      if (length === 2) {
+        return c0 === 119 && (url.charCodeAt(schemeStart + 1) | 32) === 115 ? 1 : 0;
+      } else if (length === 3) {
+        const c1 = url.charCodeAt(schemeStart + 1) | 32;
+        const c2 = url.charCodeAt(schemeStart + 2) | 32;
+        if (c0 === 119 && c1 === 115 && c2 === 115)
+          return 1;
+        if (c0 === 102 && c1 === 116 && c2 === 112)
+          return 1;
+        return 0;
+      } else if (length === 4) {
+        const c1 = url.charCodeAt(schemeStart + 1) | 32;
+        const c2 = url.charCodeAt(schemeStart + 2) | 32;
+        const c3 = url.charCodeAt(schemeStart + 3) | 32;
+        if (c0 === 104 && c1 === 116 && c2 === 116 && c3 === 112)
+          return 1;
+        if (c0 === 102 && c1 === 105 && c2 === 108 && c3 === 101)
+          return 2;
+        return 0;
+      } else if (length === 5) {
+        return c0 === 104 && (url.charCodeAt(schemeStart + 1) | 32) === 116 && (url.charCodeAt(schemeStart + 2) | 32) === 116 && (url.charCodeAt(schemeStart + 3) | 32) === 112 && (url.charCodeAt(schemeStart + 4) | 32) === 115 ? 1 : 0;
+      }
+      return 0;
+    }
+    function extractHostname(url, urlIsValidHostname, validate = false) {
+      let start = 0;
+      let end = url.length;
+      let hasUpper = false;
+      let isSpecial = true;
+      extractedHostnameValidated = false;
+      if (!urlIsValidHostname) {
+        while (start < url.length && url.charCodeAt(start) <= 32) {
+          start += 1;
+        }
+        if (url.charCodeAt(start + 4) === 58 && (url.charCodeAt(start) | 32) === 100 && (url.charCodeAt(start + 1) | 32) === 97 && (url.charCodeAt(start + 2) | 32) === 116 && (url.charCodeAt(start + 3) | 32) === 97 || url.charCodeAt(start + 10) === 58 && (url.charCodeAt(start) | 32) === 106 && (url.charCodeAt(start + 1) | 32) === 97 && (url.charCodeAt(start + 2) | 32) === 118 && (url.charCodeAt(start + 3) | 32) === 97 && (url.charCodeAt(start + 4) | 32) === 115 && (url.charCodeAt(start + 5) | 32) === 99 && (url.charCodeAt(start + 6) | 32) === 114 && (url.charCodeAt(start + 7) | 32) === 105 && (url.charCodeAt(start + 8) | 32) === 112 && (url.charCodeAt(start + 9) | 32) === 116) {
+          return null;
+        }
+        while (end > start + 1 && url.charCodeAt(end - 1) <= 32) {
+          end -= 1;
+        }
+        if ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && (url.charCodeAt(start + 1) === 47 || url.charCodeAt(start + 1) === 92)) {
+          start += 2;
+        } else {
+          let indexOfProtocol = url.indexOf(":/", start);
+          if (indexOfProtocol !== -1) {
+            const special = getSpecialScheme(url, start, indexOfProtocol);
+            if (special === 1) {
+              start = indexOfProtocol + 2;
+              while (url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) {
+                start += 1;
+              }
+            } else if (special === 2) {
+              start = indexOfProtocol + 1;
+              let slashes = 0;
+              while ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && slashes < 2) {
+                start += 1;
+                slashes += 1;
+              }
+              if (slashes < 2) {
+                return null;
+              }
+            } else {
+              for (let i = start; i < indexOfProtocol; i += 1) {
+                const code = url.charCodeAt(i);
+                if (!((code | 32) >= 97 && (code | 32) <= 122 || // [a-zA-Z] (fold letters only)
+                code >= 48 && code <= 57 || // [0, 9]
+                code === 46 || // '.'
+                code === 45 || // '-'
+                code === 43)) {
+                  if (code === 9 || code === 10 || code === 13) {
+                    return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
+                  }
+                  for (let j = i; j < indexOfProtocol; j += 1) {
+                    const c = url.charCodeAt(j);
+                    if (c === 47 || c === 92 || c === 63 || c === 35) {
+                      indexOfProtocol = -1;
+                      break;
+                    }
+                  }
+                  if (indexOfProtocol !== -1) {
+                    return null;
+                  }
+                  break;
+                }
+              }
+              if (indexOfProtocol !== -1) {
+                if (url.charCodeAt(indexOfProtocol + 2) === 47) {
+                  isSpecial = false;
+                  start = indexOfProtocol + 3;
+                } else {
+                  return null;
+                }
+              }
+            }
+          }
+          if (indexOfProtocol === -1 && url.charCodeAt(start) !== 91) {
+            let indexOfColon = -1;
+            for (let i = start; i < end; i += 1) {
+              const code = url.charCodeAt(i);
+              if (code === 9 || code === 10 || code === 13) {
+                return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
+              }
+              if (code === 58) {
+                indexOfColon = i;
+                break;
+              }
+              if (code === 47 || code === 92 || code === 63 || code === 35) {
+                break;
+              }
+            }
+            if (indexOfColon !== -1) {
+              let hasIdentifier = false;
+              for (let i = indexOfColon + 1; i < end; i += 1) {
+                const code = url.charCodeAt(i);
+                if (code === 47 || code === 92 || code === 63 || code === 35) {
+                  break;
+                }
+                if (code === 64) {
+                  hasIdentifier = true;
+                  break;
+                }
+              }
+              if (!hasIdentifier) {
+                let allDigits = true;
+                let i = indexOfColon + 1;
+                for (; i < end; i += 1) {
+                  const code = url.charCodeAt(i);
+                  if (code === 47 || code === 92 || code === 63 || code === 35) {
+                    break;
+                  }
+                  if (code < 48 || code > 57) {
+                    allDigits = false;
+                    break;
+                  }
+                }
+                if (i === indexOfColon + 1) {
+                  allDigits = false;
+                }
+                if (!allDigits) {
+                  const special = getSpecialScheme(url, start, indexOfColon);
+                  if (special === 0) {
+                    let isBareIpv6 = false;
+                    for (let j = indexOfColon + 1; j < end; j += 1) {
+                      const code = url.charCodeAt(j);
+                      if (code === 47 || code === 92 || code === 63 || code === 35) {
+                        break;
+                      }
+                      if (code === 58) {
+                        isBareIpv6 = true;
+                        break;
+                      }
+                    }
+                    if (!isBareIpv6) {
+                      return null;
+                    }
+                  } else {
+                    start = indexOfColon + 1;
+                    if (special === 2) {
+                      let slashes = 0;
+                      while ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && slashes < 2) {
+                        start += 1;
+                        slashes += 1;
+                      }
+                      if (slashes < 2) {
+                        return null;
+                      }
+                    } else {
+                      while (url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) {
+                        start += 1;
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+        let indexOfIdentifier = -1;
+        let indexOfClosingBracket = -1;
+        let indexOfPort = -1;
+        let indexOfFirstColon = -1;
+        let hasControl = false;
+        let vValid = validate;
+        let vLastDot = start - 1;
+        let vLastCode = -1;
+        if (validate && start < end) {
+          const c0 = url.charCodeAt(start);
+          if (
+            // Keep these parens: they scope /*@__INLINE__*/ for terser.
+            // prettier-ignore
+            !/*@__INLINE__*/
+            (isValidHostnameChar(c0) || c0 === 46 || c0 === 95) || c0 === 45
+          ) {
+            vValid = false;
+          }
+        }
+        for (let i = start; i < end; i += 1) {
+          const code = url.charCodeAt(i);
+          if (code < 64) {
+            if (code === 47 || code === 35 || code === 63) {
+              end = i;
+              break;
+            } else if (code === 58) {
+              if (indexOfFirstColon === -1) {
+                indexOfFirstColon = i;
+              }
+              indexOfPort = i;
+            } else if (code === 9 || code === 10 || code === 13) {
+              hasControl = true;
+            } else if (validate) {
+              if (code === 46) {
+                if (i - vLastDot > 64 || vLastCode === 46 || vLastCode === 45) {
+                  vValid = false;
+                }
+                vLastDot = i;
+              } else if (code < 48 || code > 57) {
+                if (code !== 45 || vLastCode === 46) {
+                  vValid = false;
+                }
+              }
+            }
+          } else if (isSpecial && code === 92) {
+            end = i;
+            break;
+          } else if (code === 64) {
+            indexOfIdentifier = i;
+            indexOfFirstColon = -1;
+          } else if (code === 93) {
+            indexOfClosingBracket = i;
+          } else if (code >= 65 && code <= 90) {
+            hasUpper = true;
+          } else if (validate && !/*@__INLINE__*/
+          isValidHostnameChar(code)) {
+            vValid = false;
+          }
+          if (validate) {
+            vLastCode = code;
+          }
+        }
+        if (hasControl) {
+          return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
+        }
+        if (indexOfIdentifier !== -1 && indexOfIdentifier >= start && indexOfIdentifier < end) {
+          start = indexOfIdentifier + 1;
+        }
+        if (url.charCodeAt(start) === 91) {
+          if (indexOfClosingBracket !== -1) {
+            return url.slice(start + 1, indexOfClosingBracket).toLowerCase();
+          }
+          return null;
+        } else if (indexOfPort !== -1 && indexOfPort > start && indexOfPort < end && // A host:port has exactly one ':' in the host (so its first ':' is its
+        // last); a bare, unbracketed IPv6 literal ("2a01:e35::1") has >= 2, so
+        // its first ':' precedes the last. Only the former has a ':port' to trim.
+        indexOfFirstColon === indexOfPort) {
+          end = indexOfPort;
+        }
+        if (start >= end) {
+          return null;
+        }
+        if (validate && vValid && indexOfIdentifier === -1 && indexOfPort === -1 && indexOfClosingBracket === -1 && url.charCodeAt(end - 1) !== 46 && end - start <= 255 && // total length
+        end - vLastDot - 1 <= 63 && // last label length
+        vLastCode !== 45) {
+          extractedHostnameValidated = true;
+        }
+      }
+      while (end > start + 1 && url.charCodeAt(end - 1) === 46) {
+        end -= 1;
+      }
+      const hostname = start !== 0 || end !== url.length ? url.slice(start, end) : url;
+      if (hasUpper) {
+        return hostname.toLowerCase();
+      }
+      return hostname;
+    }
+    function isProbablyIpv4(hostname) {
+      if (hostname.length < 7) {
+        return false;
+      }
+      if (hostname.length > 15) {
+        return false;
+      }
+      let numberOfDots = 0;
+      for (let i = 0; i < hostname.length; i += 1) {
+        const code = hostname.charCodeAt(i);
+        if (code === 46) {
+          numberOfDots += 1;
+        } else if (code < 48 || code > 57) {
+          return false;
+        }
+      }
+      return numberOfDots === 3 && hostname.charCodeAt(0) !== 46 && hostname.charCodeAt(hostname.length - 1) !== 46;
+    }
+    function isProbablyIpv6(hostname) {
+      if (hostname.length < 3) {
+        return hostname === "::";
+      }
+      let start = hostname.startsWith("[") ? 1 : 0;
+      let end = hostname.length;
+      if (hostname[end - 1] === "]") {
+        end -= 1;
+      }
+      if (end - start > 39) {
+        return false;
+      }
+      let hasColon = false;
+      for (; start < end; start += 1) {
+        const code = hostname.charCodeAt(start);
+        if (code === 58) {
+          hasColon = true;
+        } else if (!(code >= 48 && code <= 57 || // 0-9
+        code >= 97 && code <= 102 || // a-f
+        code >= 65 && code <= 70)) {
+          return false;
+        }
+      }
+      return hasColon;
+    }
+    function isIp(hostname) {
+      return isProbablyIpv6(hostname) || isProbablyIpv4(hostname);
+    }
+    var SPECIAL_USE_DOMAINS = [
+      "test",
+      // RFC 6761
+      "localhost",
+      // RFC 6761
+      "invalid",
+      // RFC 6761
+      "example",
+      // RFC 6761
+      "example.com",
+      // RFC 6761
+      "example.net",
+      // RFC 6761
+      "example.org",
+      // RFC 6761
+      "local",
+      // RFC 6762 (mDNS)
+      "onion",
+      // RFC 7686 (Tor)
+      "alt",
+      // RFC 9476
+      "home.arpa",
+      // RFC 8375
+      "ipv4only.arpa",
+      // RFC 8880
+      "resolver.arpa",
+      // RFC 9462
+      "service.arpa",
+      // RFC 9665
+      "6tisch.arpa",
+      // RFC 9031
+      "eap.arpa"
+      // RFC 9965
+    ];
+    function isSpecialUse(hostname) {
+      for (const name of SPECIAL_USE_DOMAINS) {
+        if (hostname.endsWith(name) && (hostname.length === name.length || hostname.charCodeAt(hostname.length - name.length - 1) === 46)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function isValidAscii(code) {
+      return code >= 97 && code <= 122 || code >= 48 && code <= 57 || code > 127;
+    }
+    function isValidHostname(hostname) {
+      if (hostname.length > 255) {
+        return false;
+      }
+      if (hostname.length === 0) {
+        return false;
+      }
+      if (
+        /*@__INLINE__*/
+        !isValidAscii(hostname.charCodeAt(0)) && hostname.charCodeAt(0) !== 46 && // '.' (dot)
+        hostname.charCodeAt(0) !== 95
+      ) {
+        return false;
+      }
+      let lastDotIndex = -1;
+      let lastCharCode = -1;
+      const len = hostname.length;
+      for (let i = 0; i < len; i += 1) {
+        const code = hostname.charCodeAt(i);
+        if (code === 46) {
+          if (
+            // Check that previous label is < 63 bytes long (64 = 63 + '.')
+            i - lastDotIndex > 64 || // Check that previous character was not already a '.'
+            lastCharCode === 46 || // Check that the previous label does not end with '-' (RFC 1035 §2.3.1 LDH).
+            // '_' is intentionally NOT restricted: DNS allows any octet (RFC 2181 §11) and
+            // WHATWG URL does not treat '_' as a forbidden host code point.
+            lastCharCode === 45
+          ) {
+            return false;
+          }
+          lastDotIndex = i;
+        } else if (
+          // A forbidden character in the label...
+          // Keep these parens: they scope /*@__INLINE__*/ for terser.
+          // prettier-ignore
+          !/*@__INLINE__*/
+          (isValidAscii(code) || code === 45 || code === 95) || // ...or a '-' starting a label (the byte right after a '.'). A label must
+          // not begin with a hyphen (RFC 1034 §3.5 / RFC 1035 §2.3.1 LDH, as amended
+          // by RFC 1123 §2.1; cf. UTS #46 CheckHyphens). The first label is covered by
+          // the leading-character guard above; mirrors the trailing-'-' rule below.
+          code === 45 && lastCharCode === 46
+        ) {
+          return false;
+        }
+        lastCharCode = code;
+      }
+      return (
+        // Check that last label is shorter than 63 chars
+        len - lastDotIndex - 1 <= 63 && // Check that the last character is an allowed trailing label character.
+        // Since we already checked that the char is a valid hostname character,
+        // we only need to check that it's different from '-'.
+        lastCharCode !== 45
+      );
+    }
+    function extraSuffixLookup(hostname, options, isException, out) {
+      const suffix = out.publicSuffix;
+      if (suffix === null) {
+        return;
+      }
+      const none = hostname.length + 1;
+      let exception = none;
+      let exceptionIsIcann = false;
+      let rule = none;
+      let ruleIsIcann = false;
+      const extra = options.extraSuffixes;
+      for (let section = 0; section < 2; section += 1) {
+        const isIcann = section === 0;
+        const rules = isIcann ? options.allowIcannDomains && extra.icann : options.allowPrivateDomains && extra.private;
+        if (!Array.isArray(rules)) {
+          continue;
+        }
+        for (const r of rules) {
+          if (typeof r !== "string") {
+            continue;
+          }
+          const exceptionRule = r.startsWith("!");
+          const wildcard = r.startsWith("*.");
+          const body = exceptionRule ? r.slice(1) : wildcard ? r.slice(2) : r;
+          if (body === "" || exceptionRule && !body.includes(".") || !shareSameDomainSuffix(hostname, body)) {
+            continue;
+          }
+          let start = hostname.length - body.length;
+          if (exceptionRule) {
+            if (start < exception) {
+              exception = start;
+              exceptionIsIcann = isIcann;
+            }
+            continue;
+          }
+          if (wildcard && start > 1 && hostname.charCodeAt(start - 2) !== 46) {
+            start = hostname.lastIndexOf(".", start - 2) + 1;
+          }
+          if (start < rule) {
+            rule = start;
+            ruleIsIcann = isIcann;
+          }
+        }
+      }
+      const suffixStart = hostname.length - suffix.length;
+      const builtin = isException ? hostname.lastIndexOf(".", suffixStart - 2) + 1 : suffixStart;
+      if (exception <= rule && (isException ? exception < builtin : exception <= builtin)) {
+        out.publicSuffix = hostname.slice(hostname.indexOf(".", exception) + 1);
+        out.isIcann = exceptionIsIcann;
+        out.isPrivate = !exceptionIsIcann;
+      } else if (rule < builtin || rule === builtin && !out.isIcann && !out.isPrivate) {
+        out.publicSuffix = hostname.slice(rule);
+        out.isIcann = ruleIsIcann;
+        out.isPrivate = !ruleIsIcann;
+      }
+    }
+    function setDefaultsImpl({ allowIcannDomains = true, allowPrivateDomains = false, detectIp = true, detectSpecialUse = false, extraSuffixes = null, extractHostname: extractHostname2 = true, mixedInputs = true, validHosts = null, validateHostname = true }) {
+      return {
+        allowIcannDomains,
+        allowPrivateDomains,
+        detectIp,
+        detectSpecialUse,
+        extraSuffixes,
+        extractHostname: extractHostname2,
+        mixedInputs,
+        validHosts,
+        validateHostname
+      };
+    }
+    var DEFAULT_OPTIONS = (
+      /*@__INLINE__*/
+      setDefaultsImpl({})
+    );
+    function setDefaults(options) {
+      if (options === void 0) {
+        return DEFAULT_OPTIONS;
+      }
+      return (
+        /*@__INLINE__*/
+        setDefaultsImpl(options)
+      );
+    }
+    function getSubdomain$1(hostname, domain) {
+      if (domain.length === hostname.length) {
+        return "";
+      }
+      return hostname.slice(0, -domain.length - 1);
+    }
+    function getEmptyResult() {
+      return {
+        domain: null,
+        domainWithoutSuffix: null,
+        hostname: null,
+        isIcann: null,
+        isIp: null,
+        isPrivate: null,
+        isSpecialUse: null,
+        publicSuffix: null,
+        subdomain: null
+      };
+    }
+    function resetResult(result2) {
+      result2.domain = null;
+      result2.domainWithoutSuffix = null;
+      result2.hostname = null;
+      result2.isIcann = null;
+      result2.isIp = null;
+      result2.isPrivate = null;
+      result2.isSpecialUse = null;
+      result2.publicSuffix = null;
+      result2.subdomain = null;
+    }
+    function parseImpl(url, step, suffixLookup2, partialOptions, result2) {
+      const options = (
+        /*@__INLINE__*/
+        setDefaults(partialOptions)
+      );
+      if (typeof url !== "string") {
+        return result2;
+      }
+      let urlIsValid = false;
+      if (!options.extractHostname) {
+        let end = url.length;
+        while (end > 1 && url.charCodeAt(end - 1) === 46) {
+          end -= 1;
+        }
+        result2.hostname = end === url.length ? url : url.slice(0, end);
+      } else if (options.mixedInputs) {
+        urlIsValid = isValidHostname(url);
+        result2.hostname = extractHostname(url, urlIsValid, options.validateHostname);
+      } else {
+        result2.hostname = extractHostname(url, false, options.validateHostname);
+      }
+      if (options.detectIp && result2.hostname !== null) {
+        result2.isIp = isIp(result2.hostname);
+        if (result2.isIp) {
+          return result2;
+        }
+      }
+      if (options.validateHostname && options.extractHostname && result2.hostname !== null && // Skip the re-scan when `url` was already validated and extractHostname
+      // returned it unchanged (same reference => identical string, still valid).
+      !(urlIsValid && result2.hostname === url) && // Skip the re-scan when extractHostname already validated the host inline
+      // (a confirmed-valid simple authority — see extract-hostname.ts).
+      !extractedHostnameValidated && !isValidHostname(result2.hostname)) {
+        result2.hostname = null;
+        return result2;
+      }
+      if (step === 0 || result2.hostname === null) {
+        return result2;
+      }
+      if (step === 5 && options.detectSpecialUse) {
+        result2.isSpecialUse = isSpecialUse(result2.hostname);
+      }
+      const isException = suffixLookup2(result2.hostname, options, result2);
+      if (options.extraSuffixes !== null) {
+        extraSuffixLookup(result2.hostname, options, isException === true, result2);
+      }
+      if (step === 2 || result2.publicSuffix === null) {
+        return result2;
+      }
+      result2.domain = getDomain$1(result2.publicSuffix, result2.hostname, options);
+      if (step === 3 || result2.domain === null) {
+        return result2;
+      }
+      result2.subdomain = getSubdomain$1(result2.hostname, result2.domain);
+      if (step === 4) {
+        return result2;
+      }
+      result2.domainWithoutSuffix = getDomainWithoutSuffix$1(result2.domain, result2.publicSuffix);
+      return result2;
+    }
+    function fastPathLookup(hostname, options, out) {
+      if (!options.allowPrivateDomains && options.allowIcannDomains && hostname.length > 3) {
+        const last = hostname.length - 1;
+        const c3 = hostname.charCodeAt(last);
+        const c2 = hostname.charCodeAt(last - 1);
+        const c1 = hostname.charCodeAt(last - 2);
+        const c0 = hostname.charCodeAt(last - 3);
+        if (c3 === 109 && c2 === 111 && c1 === 99 && c0 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "com";
+          return true;
+        } else if (c3 === 103 && c2 === 114 && c1 === 111 && c0 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "org";
+          return true;
+        } else if (c3 === 117 && c2 === 100 && c1 === 101 && c0 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "edu";
+          return true;
+        } else if (c3 === 118 && c2 === 111 && c1 === 103 && c0 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "gov";
+          return true;
+        } else if (c3 === 116 && c2 === 101 && c1 === 110 && c0 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "net";
+          return true;
+        } else if (c3 === 101 && c2 === 100 && c1 === 46) {
+          out.isIcann = true;
+          out.isPrivate = false;
+          out.publicSuffix = "de";
+          return true;
+        }
+      }
+      return false;
+    }
+    var nodeFlags = /* @__PURE__ */ new Uint8Array([1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 0, 2, 2, 2, 2, 0, 2, 2, 2, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 2, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 0, 1, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 2, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 2, 2, 0, 0, 0, 2, 0, 1, 1, 0, 2, 0, 2, 2, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 0, 2, 2, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 2, 2, 0, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 2, 2, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 2, 2, 1, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+    var edgeStart = /* @__PURE__ */ new Uint16Array([0, 0, 0, 10, 11, 18, 106, 111, 117, 124, 130, 136, 145, 146, 147, 148, 149, 150, 151, 153, 154, 156, 157, 158, 160, 162, 236, 249, 251, 252, 253, 268, 270, 277, 278, 281, 282, 283, 286, 288, 307, 308, 310, 319, 324, 341, 342, 345, 346, 348, 350, 386, 387, 389, 392, 393, 397, 399, 403, 406, 438, 441, 454, 455, 463, 464, 466, 476, 490, 491, 492, 493, 502, 503, 540, 545, 561, 581, 587, 629, 631, 632, 633, 634, 661, 688, 689, 837, 843, 846, 847, 848, 853, 858, 867, 889, 890, 891, 892, 893, 894, 895, 913, 915, 916, 919, 921, 922, 924, 926, 941, 956, 961, 962, 964, 965, 966, 967, 968, 970, 973, 978, 979, 980, 982, 983, 986, 989, 990, 991, 1004, 1006, 1018, 1029, 1037, 1039, 1079, 1082, 1086, 1087, 1089, 1092, 1103, 1105, 1115, 1117, 1123, 1125, 1126, 1128, 1131, 1132, 1133, 1186, 1188, 1190, 1210, 1211, 1212, 1213, 1215, 1226, 1257, 1268, 1269, 1282, 1292, 1301, 1309, 1310, 1315, 1329, 1340, 1352, 1364, 1378, 1379, 1390, 1424, 1425, 1426, 1442, 1458, 1470, 1543, 1544, 1546, 1547, 1583, 1602, 1603, 1604, 1605, 1606, 1609, 1613, 1616, 1618, 1652, 1653, 1661, 1662, 1663, 1664, 1665, 1666, 1668, 1670, 1672, 1673, 1677, 1678, 1679, 1681, 1683, 1684, 1686, 1687, 1688, 1699, 1701, 1702, 1706, 1707, 1710, 1717, 1718, 1723, 1727, 1728, 1730, 1731, 1732, 1733, 1734, 1735, 1736, 1737, 1738, 1739, 1740, 1741, 1742, 1743, 1745, 1746, 1747, 2209, 2212, 2213, 2215, 2222, 2229, 2239, 2243, 2254, 2255, 2256, 2268, 2269, 2271, 2273, 2274, 2281, 2282, 2284, 2285, 2287, 2288, 2289, 2290, 2291, 2366, 2368, 2389, 2390, 2391, 2393, 2394, 2396, 2397, 2452, 2453, 2454, 2461, 2467, 2477, 2487, 2540, 2541, 2542, 2552, 2566, 2567, 2570, 2577, 2578, 2586, 2588, 2589, 2590, 2591, 2602, 2603, 2604, 2606, 2607, 2609, 2610, 2619, 2631, 2637, 2639, 2671, 2675, 2677, 2678, 2680, 2681, 2693, 2694, 2696, 2704, 2711, 2717, 2722, 2723, 2729, 2732, 2738, 2745, 2752, 2760, 2761, 2762, 2800, 2806, 2810, 2827, 2828, 2833, 2851, 2882, 2900, 2902, 2905, 2913, 2915, 2922, 2974, 2998, 2999, 3e3, 3001, 3002, 3003, 3004, 3011, 3012, 3013, 3014, 3015, 3016, 3018, 3019, 3023, 3105, 3118, 3119, 3556, 3560, 3574, 3626, 3654, 3676, 3734, 3756, 3771, 3834, 3885, 3923, 3959, 3984, 4126, 4172, 4223, 4242, 4276, 4291, 4311, 4341, 4372, 4395, 4426, 4456, 4488, 4515, 4590, 4612, 4650, 4660, 4694, 4713, 4739, 4781, 4831, 4857, 4926, 4927, 4929, 4952, 4975, 5011, 5042, 5059, 5116, 5129, 5153, 5182, 5184, 5218, 5234, 5262, 5567, 5576, 5585, 5592, 5609, 5613, 5619, 5658, 5660, 5667, 5674, 5683, 5690, 5691, 5692, 5704, 5707, 5722, 5723, 5732, 5733, 5742, 5751, 5757, 5759, 5760, 5761, 5799, 5800, 5802, 5810, 5817, 5830, 5834, 5836, 5837, 5843, 5850, 5864, 5874, 5879, 5887, 5895, 5901, 5902, 5906, 5908, 5909, 5921, 5993, 5994, 5995, 5996, 5998, 5999, 6002, 6004, 6007, 6011, 6012, 6013, 6019, 6020, 6021, 6023, 6025, 6027, 6028, 6029, 6032, 6034, 6037, 6038, 6040, 6238, 6245, 6246, 6247, 6257, 6262, 6279, 6293, 6302, 6303, 6304, 6308, 6309, 6311, 6313, 6319, 6320, 6323, 6324, 6326, 6327, 6328, 7228, 7231, 7235, 7253, 7262, 7265, 7272, 7273, 7275, 7276, 7277, 7279, 7331, 7332, 7335, 7336, 7454, 7455, 7466, 7482, 7489, 7492, 7501, 7502, 7503, 7518, 7573, 7765, 7767, 7769, 7770, 7772, 7777, 7790, 7805, 7812, 7821, 7824, 7827, 7834, 7842, 7846, 7847, 7848, 7862, 7867, 7876, 7877, 7878, 7882, 7917, 7918, 7939, 7946, 7954, 7955, 7960, 7968, 8012, 8013, 8019, 8022, 8035, 8040, 8041, 8043, 8045, 8082, 8083, 8089, 8096, 8097, 8107, 8116, 8131, 8135, 8137, 8189, 8190, 8195, 8196, 8199, 8201, 8202, 8203, 8212, 8226, 8234, 8248, 8259, 8260, 8262, 8264, 8286, 8297, 8303, 8304, 8316, 8328, 8415, 8427, 8435, 8438, 8444, 8469, 8472, 8473, 8474, 8475, 8477, 8480, 8483, 8494, 8496, 8498, 8526, 8601, 8608, 8612, 8613, 8622, 8644, 8645, 8650, 8651, 8733, 8735, 8736, 8745, 8749, 8755, 8761, 8767, 8777, 8782, 8783, 8801, 8812, 8817, 8822, 8832, 8838, 8842, 8848, 8854, 10461, 10462, 10463, 10470, 10472]);
+    var edgeLength = /* @__PURE__ */ new Uint8Array([3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 8, 2, 2, 3, 3, 3, 3, 3, 8, 5, 5, 5, 5, 5, 3, 3, 5, 5, 9, 12, 19, 8, 19, 8, 11, 9, 9, 8, 7, 7, 6, 8, 9, 16, 10, 7, 7, 11, 8, 6, 6, 9, 7, 11, 7, 14, 4, 4, 4, 4, 4, 4, 10, 7, 6, 6, 6, 6, 10, 10, 6, 10, 10, 22, 11, 9, 10, 10, 10, 9, 10, 8, 7, 7, 7, 8, 21, 13, 11, 11, 9, 10, 9, 13, 10, 8, 8, 9, 12, 9, 7, 10, 7, 7, 13, 7, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 6, 3, 3, 3, 3, 3, 3, 2, 5, 3, 3, 3, 7, 2, 2, 2, 2, 2, 2, 3, 3, 3, 1, 1, 7, 8, 5, 2, 2, 7, 4, 5, 7, 2, 2, 1, 4, 1, 11, 9, 9, 5, 5, 8, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 5, 5, 11, 9, 9, 8, 9, 9, 13, 7, 14, 7, 6, 6, 6, 7, 6, 6, 6, 6, 6, 6, 10, 7, 11, 9, 4, 4, 4, 4, 4, 6, 6, 6, 6, 13, 6, 8, 7, 10, 10, 9, 9, 7, 9, 8, 9, 8, 7, 10, 6, 9, 8, 10, 10, 7, 8, 1, 9, 10, 12, 12, 12, 10, 9, 9, 10, 10, 9, 9, 1, 1, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 6, 6, 4, 2, 3, 3, 3, 3, 7, 4, 4, 4, 3, 3, 6, 7, 3, 4, 1, 2, 2, 2, 6, 1, 2, 2, 2, 2, 2, 12, 5, 3, 8, 9, 13, 4, 4, 13, 9, 9, 11, 7, 3, 12, 9, 2, 2, 2, 3, 3, 3, 3, 3, 8, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 3, 7, 10, 15, 15, 7, 15, 20, 15, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 7, 8, 6, 8, 8, 6, 8, 13, 8, 8, 6, 13, 8, 11, 13, 8, 6, 13, 8, 6, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 9, 9, 9, 10, 14, 14, 11, 13, 13, 9, 9, 9, 9, 9, 9, 2, 6, 9, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 2, 3, 3, 3, 3, 3, 3, 7, 7, 2, 3, 2, 2, 5, 3, 3, 3, 3, 3, 3, 4, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 5, 7, 4, 2, 2, 12, 8, 10, 8, 10, 7, 18, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 2, 2, 3, 3, 3, 5, 5, 3, 8, 8, 6, 8, 6, 6, 4, 6, 7, 7, 7, 10, 11, 2, 5, 5, 3, 3, 3, 3, 3, 3, 5, 5, 6, 11, 10, 7, 7, 7, 4, 4, 4, 2, 3, 3, 3, 3, 3, 2, 2, 7, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 11, 7, 6, 9, 6, 6, 8, 10, 8, 6, 8, 13, 4, 4, 4, 4, 4, 10, 8, 11, 8, 8, 8, 10, 10, 7, 5, 4, 4, 4, 10, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 10, 13, 7, 8, 7, 11, 8, 8, 6, 9, 8, 8, 6, 6, 6, 8, 8, 6, 6, 6, 6, 6, 9, 7, 6, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 9, 7, 8, 10, 8, 8, 2, 3, 3, 3, 3, 3, 2, 8, 9, 9, 2, 2, 2, 3, 3, 3, 2, 3, 3, 3, 9, 2, 2, 3, 3, 3, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 12, 5, 5, 3, 5, 4, 2, 3, 2, 4, 3, 9, 2, 2, 2, 2, 2, 5, 5, 3, 8, 8, 13, 6, 10, 9, 4, 7, 9, 11, 2, 3, 7, 3, 3, 4, 1, 3, 4, 2, 9, 3, 3, 12, 5, 3, 7, 10, 10, 7, 4, 4, 6, 14, 7, 9, 7, 13, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 8, 15, 4, 4, 2, 3, 3, 3, 7, 4, 9, 9, 2, 3, 3, 3, 5, 3, 2, 2, 7, 2, 7, 6, 6, 7, 2, 4, 2, 2, 2, 2, 2, 2, 8, 8, 8, 9, 5, 2, 3, 3, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 3, 4, 2, 3, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 2, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 3, 9, 6, 6, 6, 9, 13, 9, 2, 2, 2, 8, 7, 9, 5, 3, 3, 3, 5, 5, 13, 12, 9, 10, 7, 8, 7, 6, 8, 6, 11, 12, 7, 10, 4, 4, 7, 8, 11, 6, 7, 9, 8, 7, 10, 8, 9, 15, 7, 8, 5, 4, 7, 2, 3, 3, 3, 2, 14, 10, 2, 14, 10, 2, 14, 3, 9, 13, 13, 10, 14, 16, 17, 11, 2, 14, 2, 14, 3, 9, 13, 10, 14, 16, 17, 11, 14, 10, 14, 2, 7, 3, 10, 7, 14, 10, 2, 14, 10, 9, 9, 17, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 10, 10, 10, 12, 9, 4, 10, 10, 11, 8, 8, 8, 7, 9, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 4, 4, 4, 4, 4, 4, 6, 16, 3, 3, 14, 3, 14, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 10, 14, 14, 14, 9, 9, 9, 9, 9, 9, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 14, 2, 14, 9, 17, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 14, 17, 16, 17, 11, 2, 14, 9, 13, 10, 14, 16, 17, 11, 2, 14, 9, 13, 10, 17, 16, 11, 17, 2, 14, 10, 19, 7, 2, 14, 9, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 19, 7, 14, 16, 17, 11, 2, 14, 9, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 17, 13, 10, 10, 14, 17, 16, 17, 11, 6, 3, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 9, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 14, 10, 10, 10, 14, 9, 9, 9, 9, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 4, 11, 2, 14, 9, 13, 17, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 17, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 19, 7, 14, 17, 16, 17, 11, 2, 9, 10, 10, 7, 17, 3, 3, 12, 12, 16, 15, 15, 12, 14, 14, 14, 20, 20, 13, 12, 12, 12, 12, 12, 12, 20, 25, 14, 14, 12, 12, 10, 10, 10, 10, 14, 9, 9, 9, 25, 4, 9, 17, 10, 7, 14, 16, 21, 13, 13, 14, 20, 14, 13, 17, 24, 9, 12, 13, 25, 13, 21, 20, 17, 9, 9, 9, 9, 9, 9, 12, 17, 4, 4, 9, 9, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 9, 10, 14, 12, 12, 14, 14, 10, 9, 9, 9, 10, 14, 14, 14, 9, 9, 9, 9, 2, 1, 5, 8, 7, 11, 11, 1, 3, 3, 3, 5, 3, 3, 4, 8, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 7, 4, 4, 4, 4, 4, 4, 4, 4, 4, 10, 2, 2, 6, 7, 6, 2, 3, 2, 3, 6, 2, 7, 6, 10, 7, 4, 9, 12, 6, 14, 4, 12, 7, 2, 2, 1, 2, 7, 6, 4, 4, 4, 6, 8, 8, 7, 2, 2, 13, 2, 2, 2, 2, 6, 2, 8, 12, 2, 7, 7, 6, 8, 10, 12, 2, 2, 2, 3, 3, 13, 2, 2, 3, 3, 6, 7, 6, 4, 5, 6, 3, 3, 3, 3, 4, 16, 8, 5, 4, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 11, 12, 7, 7, 13, 9, 10, 17, 12, 8, 9, 7, 17, 17, 8, 5, 12, 10, 13, 14, 5, 5, 5, 13, 5, 5, 5, 3, 3, 3, 5, 16, 5, 5, 5, 5, 7, 12, 14, 8, 12, 8, 10, 12, 9, 11, 7, 9, 7, 10, 7, 13, 13, 9, 7, 12, 8, 17, 7, 7, 16, 10, 13, 13, 8, 10, 10, 14, 17, 7, 16, 16, 15, 8, 10, 10, 12, 17, 17, 7, 17, 14, 7, 10, 17, 8, 7, 7, 7, 8, 15, 15, 7, 14, 10, 10, 10, 11, 11, 7, 7, 13, 8, 10, 7, 16, 7, 8, 7, 14, 17, 12, 10, 11, 21, 8, 9, 7, 13, 9, 8, 6, 13, 6, 12, 7, 6, 13, 10, 10, 10, 8, 18, 9, 17, 13, 10, 12, 6, 13, 6, 11, 8, 13, 10, 13, 18, 13, 11, 13, 8, 16, 7, 10, 8, 16, 12, 10, 8, 8, 14, 11, 8, 15, 8, 8, 7, 7, 12, 7, 8, 9, 14, 15, 8, 9, 10, 9, 15, 7, 8, 8, 12, 13, 9, 10, 15, 13, 7, 10, 10, 20, 7, 6, 9, 6, 6, 14, 11, 14, 11, 12, 9, 10, 16, 16, 12, 7, 11, 28, 8, 11, 10, 7, 21, 8, 7, 9, 4, 4, 4, 17, 7, 8, 6, 9, 6, 6, 13, 6, 6, 6, 6, 18, 20, 14, 8, 11, 12, 9, 10, 13, 15, 15, 19, 8, 9, 12, 7, 10, 16, 12, 9, 9, 9, 14, 12, 11, 10, 9, 12, 11, 18, 9, 9, 9, 10, 7, 7, 16, 8, 9, 7, 13, 12, 10, 14, 18, 7, 8, 11, 10, 7, 7, 8, 8, 13, 7, 7, 7, 11, 15, 13, 11, 7, 8, 15, 11, 7, 8, 18, 14, 13, 18, 15, 10, 12, 12, 9, 7, 11, 11, 8, 7, 10, 8, 14, 12, 10, 18, 7, 10, 9, 7, 8, 13, 10, 14, 10, 8, 8, 23, 7, 7, 11, 12, 12, 17, 7, 7, 11, 11, 17, 16, 16, 7, 8, 11, 14, 14, 8, 10, 7, 15, 7, 16, 16, 13, 9, 11, 9, 15, 15, 11, 11, 7, 7, 14, 7, 9, 7, 7, 16, 10, 13, 10, 11, 14, 7, 11, 10, 11, 7, 11, 10, 11, 15, 11, 15, 10, 12, 10, 14, 13, 11, 11, 12, 13, 10, 7, 13, 16, 12, 21, 15, 9, 10, 10, 7, 11, 14, 17, 7, 7, 8, 11, 13, 12, 8, 15, 14, 14, 8, 17, 12, 10, 10, 7, 9, 11, 7, 10, 7, 11, 18, 7, 11, 7, 12, 11, 8, 8, 14, 12, 7, 8, 15, 3, 7, 7, 5, 2, 9, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 4, 4, 3, 3, 3, 3, 3, 3, 5, 11, 6, 4, 7, 10, 7, 7, 11, 1, 10, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 5, 7, 3, 5, 6, 3, 3, 5, 2, 2, 5, 3, 4, 13, 11, 3, 3, 6, 3, 5, 14, 2, 2, 3, 8, 2, 2, 12, 5, 18, 5, 3, 3, 3, 3, 16, 5, 5, 5, 10, 7, 13, 12, 13, 9, 12, 14, 19, 9, 9, 21, 9, 9, 10, 6, 9, 6, 15, 10, 6, 12, 8, 6, 10, 15, 4, 4, 6, 6, 9, 9, 12, 16, 14, 23, 7, 7, 7, 14, 9, 7, 7, 11, 14, 10, 7, 10, 10, 10, 12, 6, 11, 10, 13, 11, 15, 11, 7, 12, 10, 3, 7, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 3, 7, 5, 1, 5, 2, 2, 2, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 5, 5, 10, 9, 11, 8, 7, 12, 8, 9, 7, 6, 13, 11, 6, 13, 7, 9, 9, 4, 4, 4, 4, 4, 6, 10, 7, 8, 13, 11, 8, 8, 9, 14, 7, 14, 8, 10, 7, 9, 7, 7, 9, 6, 9, 2, 12, 5, 3, 3, 13, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 1, 7, 6, 4, 12, 3, 3, 3, 3, 3, 8, 7, 3, 3, 3, 3, 3, 3, 4, 4, 11, 15, 14, 2, 8, 3, 5, 5, 8, 10, 8, 6, 4, 7, 17, 7, 4, 5, 2, 6, 3, 5, 4, 2, 2, 12, 5, 5, 3, 15, 13, 8, 11, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 5, 3, 3, 3, 3, 4, 2, 3, 18, 2, 12, 5, 3, 3, 3, 3, 3, 5, 16, 8, 8, 9, 6, 6, 4, 4, 4, 4, 31, 6, 6, 10, 11, 21, 10, 9, 7, 10, 7, 7, 2, 4, 4, 4, 4, 6, 5, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 6, 4, 6, 2, 2, 2, 5, 3, 3, 3, 7, 7, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 8, 2, 3, 3, 3, 3, 3, 5, 9, 11, 3, 3, 3, 3, 4, 4, 3, 3, 3, 3, 3, 5, 10, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 11, 10, 10, 10, 10, 10, 11, 10, 11, 10, 11, 10, 9, 9, 11, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 5, 5, 3, 7, 8, 8, 7, 6, 6, 11, 4, 4, 4, 4, 7, 8, 9, 9, 2, 3, 7, 4, 4, 2, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 2, 2, 5, 5, 5, 5, 5, 3, 3, 5, 5, 5, 7, 7, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 8, 8, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 4, 6, 9, 12, 3, 7, 10, 7, 2, 2, 3, 3, 3, 3, 3, 4, 3, 3, 2, 2, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 8, 8, 6, 6, 8, 6, 7, 4, 4, 4, 4, 4, 4, 6, 7, 5, 5, 20, 19, 8, 10, 9, 7, 10, 6, 8, 11, 6, 6, 6, 6, 13, 12, 8, 6, 7, 14, 11, 9, 2, 5, 3, 6, 2, 3, 2, 2, 2, 2, 2, 2, 2, 5, 4, 3, 7, 6, 4, 7, 4, 3, 6, 4, 7, 2, 2, 7, 7, 7, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 9, 10, 10, 11, 7, 8, 20, 7, 9, 8, 9, 8, 12, 6, 6, 6, 8, 9, 8, 12, 6, 6, 8, 13, 10, 12, 6, 6, 7, 7, 9, 6, 4, 4, 4, 4, 4, 4, 10, 6, 6, 6, 7, 14, 11, 10, 7, 8, 10, 8, 11, 14, 11, 11, 9, 7, 9, 8, 11, 9, 17, 10, 9, 2, 2, 2, 9, 3, 3, 3, 3, 15, 14, 9, 5, 5, 2, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 15, 12, 22, 19, 17, 18, 18, 19, 21, 7, 16, 16, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 7, 16, 11, 11, 7, 7, 7, 7, 17, 7, 8, 12, 15, 9, 19, 7, 19, 8, 21, 11, 12, 19, 14, 22, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 19, 24, 12, 7, 14, 7, 12, 7, 8, 10, 10, 13, 7, 12, 12, 7, 7, 10, 18, 15, 12, 16, 7, 14, 12, 17, 10, 16, 17, 12, 17, 25, 7, 7, 7, 13, 6, 9, 6, 9, 18, 6, 6, 11, 20, 10, 6, 6, 6, 6, 6, 6, 17, 6, 6, 6, 15, 6, 6, 6, 6, 6, 8, 14, 11, 12, 11, 15, 13, 19, 17, 21, 7, 18, 8, 13, 13, 8, 12, 8, 6, 6, 13, 6, 15, 15, 16, 6, 6, 16, 6, 6, 6, 14, 6, 18, 6, 6, 6, 17, 18, 9, 13, 15, 8, 19, 8, 15, 15, 18, 14, 16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 11, 10, 11, 6, 21, 23, 12, 17, 12, 11, 14, 13, 22, 15, 15, 11, 12, 14, 12, 7, 12, 8, 12, 14, 12, 18, 10, 8, 16, 19, 17, 12, 14, 15, 8, 19, 17, 12, 13, 13, 15, 18, 13, 23, 24, 23, 21, 17, 24, 8, 21, 8, 14, 14, 16, 20, 14, 8, 8, 15, 20, 8, 19, 21, 9, 8, 13, 12, 13, 15, 11, 8, 11, 9, 9, 8, 11, 8, 21, 14, 21, 15, 15, 13, 7, 19, 7, 7, 7, 7, 7, 7, 16, 12, 17, 18, 7, 7, 11, 11, 7, 9, 9, 2, 2, 3, 3, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 10, 10, 7, 9, 7, 7, 7, 6, 8, 6, 6, 6, 6, 6, 6, 6, 7, 6, 8, 6, 6, 9, 7, 7, 7, 4, 4, 4, 4, 4, 4, 4, 4, 8, 9, 8, 7, 8, 7, 8, 10, 7, 5, 5, 5, 5, 5, 5, 3, 9, 7, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 9, 6, 6, 9, 11, 13, 7, 8, 9, 9, 5, 5, 5, 7, 8, 6, 6, 6, 6, 6, 6, 6, 7, 8, 9, 7, 10, 9, 10, 7, 8, 5, 5, 5, 5, 5, 5, 7, 7, 9, 8, 7, 7, 6, 6, 6, 6, 6, 6, 10, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 10, 4, 4, 4, 4, 8, 7, 7, 10, 10, 9, 8, 8, 15, 9, 8, 8, 8, 8, 8, 9, 10, 9, 10, 7, 8, 13, 5, 5, 5, 5, 5, 3, 3, 7, 7, 8, 6, 6, 6, 4, 4, 11, 9, 7, 8, 9, 10, 7, 5, 5, 5, 5, 5, 3, 3, 7, 6, 6, 13, 7, 9, 8, 7, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 7, 8, 7, 8, 13, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 6, 6, 6, 6, 7, 6, 7, 6, 6, 9, 7, 4, 4, 4, 4, 4, 4, 4, 7, 8, 7, 8, 9, 8, 8, 8, 7, 10, 7, 8, 5, 5, 5, 5, 5, 5, 5, 5, 3, 7, 7, 7, 7, 9, 7, 10, 9, 6, 6, 6, 6, 6, 8, 8, 6, 6, 6, 7, 6, 6, 6, 9, 9, 4, 4, 13, 7, 10, 9, 9, 12, 7, 8, 8, 10, 8, 8, 8, 8, 8, 8, 5, 5, 5, 5, 3, 7, 7, 11, 7, 9, 8, 8, 6, 6, 10, 6, 8, 8, 8, 6, 7, 6, 6, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 8, 8, 16, 8, 9, 8, 7, 5, 5, 5, 5, 5, 3, 3, 7, 7, 7, 10, 15, 8, 9, 8, 9, 9, 6, 6, 6, 6, 6, 6, 7, 4, 8, 7, 8, 8, 7, 8, 11, 8, 5, 5, 5, 5, 5, 3, 7, 7, 6, 11, 16, 7, 6, 4, 4, 4, 4, 9, 9, 8, 8, 8, 13, 12, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 7, 8, 8, 9, 13, 7, 7, 7, 9, 8, 8, 9, 12, 7, 12, 7, 12, 8, 7, 10, 12, 9, 9, 6, 6, 8, 8, 6, 6, 6, 6, 6, 6, 6, 9, 8, 9, 11, 8, 6, 6, 6, 6, 6, 12, 7, 6, 6, 6, 9, 7, 7, 6, 6, 6, 6, 6, 11, 9, 6, 6, 6, 6, 6, 7, 9, 4, 4, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 7, 7, 7, 7, 7, 11, 7, 7, 8, 8, 8, 8, 8, 8, 9, 8, 9, 9, 7, 7, 11, 11, 7, 12, 8, 8, 8, 8, 8, 7, 8, 8, 8, 8, 8, 13, 12, 8, 8, 8, 8, 7, 7, 7, 9, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 7, 11, 7, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 10, 11, 6, 7, 9, 4, 4, 4, 4, 4, 4, 9, 9, 8, 9, 8, 8, 8, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 11, 7, 7, 7, 9, 6, 6, 11, 8, 10, 6, 6, 6, 12, 8, 8, 7, 6, 6, 8, 7, 4, 4, 4, 4, 4, 4, 4, 4, 9, 10, 9, 9, 8, 10, 9, 11, 8, 5, 5, 5, 7, 6, 6, 8, 7, 4, 4, 4, 4, 8, 7, 7, 8, 7, 8, 8, 5, 5, 5, 5, 7, 7, 8, 8, 8, 6, 6, 6, 6, 6, 10, 8, 9, 13, 6, 7, 6, 6, 8, 7, 8, 4, 4, 4, 4, 11, 8, 8, 8, 10, 5, 5, 8, 7, 8, 13, 8, 7, 6, 8, 6, 9, 7, 8, 7, 5, 5, 5, 5, 5, 5, 3, 3, 7, 8, 9, 6, 4, 8, 10, 10, 8, 12, 9, 13, 2, 7, 5, 5, 5, 5, 5, 7, 7, 10, 6, 6, 6, 6, 6, 6, 6, 8, 4, 4, 9, 8, 8, 8, 14, 8, 8, 8, 9, 8, 5, 5, 5, 5, 5, 3, 3, 9, 6, 6, 6, 6, 10, 12, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 11, 8, 7, 8, 8, 8, 5, 5, 3, 3, 3, 3, 7, 7, 6, 8, 6, 8, 11, 7, 6, 6, 6, 7, 4, 8, 11, 9, 10, 5, 5, 5, 3, 3, 3, 7, 7, 8, 9, 8, 15, 9, 6, 6, 6, 6, 6, 6, 11, 11, 4, 4, 4, 4, 4, 7, 9, 9, 10, 8, 7, 5, 5, 5, 5, 5, 5, 3, 3, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 7, 4, 4, 4, 4, 4, 9, 9, 8, 8, 10, 13, 5, 5, 5, 3, 17, 7, 7, 7, 7, 7, 8, 6, 8, 13, 6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 9, 10, 8, 8, 8, 5, 5, 5, 5, 3, 7, 7, 7, 8, 8, 6, 6, 6, 8, 8, 8, 9, 10, 8, 4, 8, 10, 9, 8, 8, 8, 9, 13, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 8, 9, 9, 7, 7, 7, 10, 9, 9, 8, 9, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 12, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 8, 8, 9, 9, 10, 8, 9, 7, 7, 5, 5, 5, 5, 5, 5, 3, 7, 8, 7, 6, 6, 8, 6, 6, 10, 4, 7, 8, 9, 12, 8, 7, 7, 5, 5, 5, 5, 5, 5, 3, 3, 7, 14, 7, 9, 8, 8, 6, 6, 8, 12, 12, 6, 6, 7, 7, 10, 4, 4, 4, 4, 4, 9, 9, 14, 9, 13, 8, 7, 5, 5, 5, 6, 6, 6, 7, 4, 8, 7, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 7, 7, 8, 6, 6, 6, 6, 6, 6, 12, 6, 6, 6, 6, 4, 4, 9, 9, 8, 8, 11, 7, 7, 7, 5, 5, 5, 3, 9, 8, 6, 6, 7, 4, 4, 4, 4, 4, 4, 8, 8, 11, 5, 5, 5, 7, 7, 7, 9, 6, 6, 6, 6, 6, 6, 9, 8, 4, 4, 4, 4, 7, 12, 9, 8, 8, 8, 7, 10, 10, 5, 5, 5, 5, 5, 5, 5, 3, 11, 14, 8, 7, 8, 8, 6, 6, 6, 6, 6, 8, 7, 6, 6, 6, 7, 6, 8, 9, 4, 4, 4, 7, 8, 9, 7, 9, 7, 7, 9, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 3, 9, 7, 7, 12, 14, 8, 6, 6, 12, 11, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 15, 7, 4, 4, 4, 16, 9, 9, 9, 8, 9, 9, 9, 9, 9, 8, 8, 8, 13, 11, 8, 5, 5, 5, 5, 3, 7, 6, 6, 8, 8, 8, 6, 6, 7, 10, 7, 4, 4, 4, 4, 9, 7, 8, 7, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 7, 7, 7, 9, 6, 6, 6, 6, 6, 8, 8, 7, 7, 9, 6, 6, 6, 7, 6, 6, 6, 6, 6, 15, 4, 4, 4, 4, 4, 8, 8, 7, 8, 12, 9, 8, 8, 8, 8, 8, 9, 8, 8, 10, 8, 8, 8, 8, 16, 9, 10, 2, 5, 5, 5, 5, 5, 5, 5, 9, 7, 6, 8, 9, 4, 4, 4, 4, 4, 7, 8, 8, 8, 9, 8, 11, 10, 5, 5, 5, 5, 3, 7, 8, 6, 6, 6, 6, 6, 8, 6, 6, 6, 6, 4, 12, 10, 12, 7, 7, 7, 7, 7, 7, 7, 5, 5, 5, 5, 3, 3, 7, 7, 10, 8, 9, 7, 6, 10, 7, 6, 6, 4, 4, 8, 9, 7, 9, 9, 9, 9, 8, 8, 8, 8, 10, 5, 5, 5, 5, 5, 5, 8, 7, 6, 6, 6, 10, 6, 7, 10, 7, 4, 4, 4, 4, 4, 4, 4, 12, 9, 10, 7, 7, 10, 8, 10, 5, 12, 9, 6, 6, 6, 6, 6, 7, 6, 4, 4, 4, 10, 9, 9, 8, 7, 7, 5, 5, 5, 5, 5, 5, 3, 3, 13, 7, 7, 9, 7, 7, 7, 8, 9, 9, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 13, 9, 15, 15, 4, 4, 4, 4, 4, 10, 10, 9, 8, 9, 8, 8, 9, 7, 8, 7, 8, 5, 5, 7, 6, 6, 6, 4, 4, 4, 7, 8, 11, 8, 5, 5, 5, 5, 5, 5, 5, 7, 6, 6, 6, 6, 6, 6, 9, 11, 10, 7, 4, 4, 4, 9, 8, 8, 5, 5, 5, 5, 5, 9, 9, 6, 6, 6, 6, 6, 6, 6, 9, 9, 4, 4, 4, 4, 8, 8, 8, 9, 9, 8, 8, 8, 13, 2, 4, 2, 7, 5, 5, 5, 5, 5, 5, 9, 9, 6, 6, 6, 6, 10, 8, 8, 8, 6, 6, 6, 4, 4, 9, 8, 10, 8, 9, 8, 8, 8, 9, 8, 8, 5, 3, 3, 3, 11, 6, 6, 6, 7, 6, 6, 6, 4, 4, 9, 8, 5, 5, 5, 5, 5, 3, 11, 8, 6, 6, 6, 6, 6, 9, 7, 4, 4, 14, 10, 9, 8, 12, 8, 8, 8, 11, 15, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 11, 11, 11, 10, 10, 7, 7, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 7, 11, 7, 7, 11, 11, 7, 8, 9, 10, 7, 7, 9, 9, 9, 9, 7, 7, 10, 8, 13, 8, 8, 8, 8, 11, 10, 6, 6, 8, 10, 11, 14, 14, 6, 6, 6, 6, 6, 6, 9, 11, 7, 7, 6, 8, 12, 11, 11, 6, 6, 10, 6, 6, 6, 6, 6, 10, 7, 7, 6, 6, 11, 6, 6, 6, 11, 8, 9, 7, 6, 10, 11, 9, 10, 11, 7, 11, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 6, 6, 8, 9, 10, 9, 6, 6, 6, 10, 6, 6, 6, 6, 11, 10, 11, 10, 9, 8, 7, 7, 7, 7, 11, 14, 8, 10, 9, 9, 8, 8, 7, 11, 8, 8, 8, 11, 11, 10, 10, 9, 10, 8, 11, 10, 8, 11, 9, 12, 8, 10, 8, 11, 8, 9, 9, 11, 11, 10, 11, 13, 8, 7, 8, 8, 9, 7, 8, 8, 8, 8, 7, 8, 2, 2, 2, 2, 2, 2, 2, 4, 4, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 8, 6, 4, 4, 4, 11, 7, 11, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 3, 3, 3, 3, 8, 7, 7, 8, 8, 4, 8, 7, 7, 7, 9, 7, 8, 9, 8, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 4, 5, 5, 3, 3, 8, 8, 6, 9, 4, 4, 10, 7, 3, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 3, 2, 2, 2, 3, 3, 3, 3, 3, 4, 10, 2, 3, 3, 3, 3, 3, 3, 3, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 3, 5, 2, 4, 2, 6, 2, 2, 9, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 9, 8, 7, 9, 6, 6, 11, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 7, 7, 11, 8, 8, 6, 5, 11, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 6, 4, 4, 4, 4, 3, 3, 3, 3, 5, 7, 2, 3, 3, 3, 3, 3, 8, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 4, 4, 4, 4, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 6, 3, 3, 8, 10, 3, 4, 4, 1, 1, 1, 1, 1, 1, 1, 8, 9, 10, 7, 7, 1, 14, 18, 13, 18, 13, 10, 10, 16, 13, 18, 16, 13, 16, 18, 13, 22, 16, 16, 16, 14, 21, 16, 9, 14, 16, 9, 9, 14, 10, 10, 14, 12, 14, 19, 12, 11, 18, 13, 17, 15, 15, 15, 15, 16, 14, 13, 19, 18, 15, 19, 18, 12, 18, 12, 11, 20, 14, 15, 10, 17, 17, 16, 19, 20, 21, 15, 13, 16, 15, 15, 15, 1, 1, 3, 8, 7, 7, 8, 8, 8, 1, 6, 1, 1, 6, 3, 3, 4, 7, 3, 3, 5, 5, 4, 4, 4, 4, 4, 2, 7, 7, 8, 12, 3, 4, 5, 1, 3, 4, 4, 10, 4, 3, 3, 3, 8, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 12, 9, 20, 7, 5, 5, 5, 9, 13, 5, 5, 5, 5, 5, 3, 3, 3, 16, 5, 5, 5, 13, 7, 8, 8, 11, 8, 7, 9, 7, 11, 12, 9, 9, 8, 8, 11, 10, 14, 7, 12, 10, 11, 13, 7, 9, 11, 17, 17, 14, 13, 7, 8, 7, 10, 10, 7, 16, 13, 7, 8, 17, 12, 9, 8, 6, 7, 10, 6, 6, 12, 6, 8, 10, 8, 8, 8, 6, 8, 6, 14, 6, 6, 6, 13, 6, 10, 6, 6, 7, 14, 8, 6, 6, 10, 11, 10, 9, 9, 7, 7, 6, 6, 6, 9, 9, 7, 9, 10, 9, 13, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 8, 8, 6, 8, 9, 10, 9, 7, 10, 10, 8, 7, 8, 7, 10, 12, 9, 8, 15, 8, 7, 8, 8, 7, 7, 15, 13, 7, 10, 9, 14, 18, 16, 7, 24, 7, 8, 10, 11, 16, 8, 14, 7, 9, 9, 9, 13, 19, 14, 15, 14, 11, 7, 13, 9, 10, 7, 13, 9, 10, 11, 12, 8, 9, 2, 3, 5, 8, 7, 4, 4, 15, 10, 5, 3, 3, 3, 3, 3, 5, 4, 4, 4, 2, 2, 2, 2, 2, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 12, 5, 3, 8, 10, 15, 6, 7, 2, 3, 2, 5, 5, 12, 2, 5, 5, 5, 5, 2, 2, 5, 5, 12, 9, 5, 2, 2, 9, 5, 5, 12, 12, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 9, 12, 5, 8, 8, 9, 5, 5, 5, 8, 19, 7, 16, 15, 14, 9, 9, 9, 9, 7, 11, 11, 11, 7, 14, 10, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 15, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 14, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 15, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 12, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 12, 9, 9, 12, 12, 12, 15, 7, 11, 7, 14, 11, 18, 13, 8, 18, 15, 18, 12, 14, 12, 8, 8, 8, 8, 9, 9, 9, 12, 7, 10, 10, 8, 8, 12, 12, 12, 7, 12, 12, 9, 7, 7, 7, 7, 7, 8, 15, 12, 9, 10, 10, 7, 10, 10, 13, 11, 10, 9, 22, 11, 9, 8, 8, 8, 8, 8, 13, 18, 13, 9, 15, 19, 9, 7, 7, 10, 7, 7, 7, 11, 8, 13, 17, 7, 7, 10, 10, 10, 7, 20, 16, 7, 7, 7, 7, 7, 7, 11, 21, 12, 12, 13, 11, 14, 16, 8, 8, 13, 11, 7, 7, 13, 7, 7, 14, 15, 15, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 13, 10, 18, 6, 6, 6, 6, 6, 6, 6, 6, 6, 11, 8, 8, 12, 12, 11, 11, 8, 12, 9, 9, 9, 13, 13, 9, 9, 9, 9, 9, 9, 6, 10, 12, 6, 6, 6, 6, 17, 11, 7, 7, 7, 7, 14, 14, 12, 6, 7, 7, 6, 6, 15, 10, 13, 10, 6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 13, 9, 9, 15, 13, 6, 12, 12, 6, 19, 11, 10, 7, 7, 16, 8, 19, 17, 9, 9, 9, 9, 9, 6, 6, 6, 10, 8, 16, 8, 6, 6, 9, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 14, 6, 6, 6, 6, 20, 6, 9, 6, 14, 9, 9, 9, 6, 9, 8, 8, 12, 9, 8, 8, 8, 8, 7, 8, 12, 7, 8, 8, 8, 6, 8, 6, 6, 6, 6, 6, 6, 6, 9, 8, 8, 6, 6, 13, 9, 12, 13, 12, 14, 13, 12, 11, 11, 6, 8, 8, 8, 6, 13, 12, 11, 11, 12, 6, 11, 12, 11, 13, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 15, 6, 6, 6, 6, 6, 6, 6, 13, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 8, 6, 18, 6, 12, 13, 13, 13, 9, 10, 15, 9, 12, 6, 6, 6, 6, 6, 6, 6, 6, 9, 15, 10, 9, 10, 13, 9, 19, 8, 18, 17, 10, 10, 8, 8, 6, 6, 6, 6, 6, 6, 10, 14, 8, 16, 16, 9, 8, 15, 8, 8, 10, 12, 14, 7, 7, 8, 8, 7, 7, 7, 7, 8, 13, 13, 11, 9, 9, 9, 12, 10, 17, 8, 11, 9, 7, 7, 14, 8, 14, 14, 7, 7, 7, 7, 7, 7, 14, 7, 7, 7, 7, 7, 10, 10, 8, 14, 7, 7, 7, 7, 8, 8, 8, 8, 8, 17, 9, 7, 15, 7, 8, 12, 7, 9, 14, 7, 7, 7, 9, 13, 8, 14, 7, 16, 18, 13, 15, 14, 12, 13, 10, 15, 9, 7, 7, 7, 10, 13, 15, 15, 9, 9, 9, 9, 19, 11, 7, 11, 11, 13, 8, 8, 8, 8, 7, 12, 19, 17, 9, 9, 13, 7, 7, 7, 9, 7, 7, 7, 12, 13, 15, 10, 8, 8, 14, 15, 12, 13, 13, 8, 12, 14, 7, 11, 7, 14, 15, 13, 12, 8, 8, 8, 8, 11, 13, 15, 15, 8, 13, 12, 8, 8, 8, 13, 10, 16, 14, 11, 8, 8, 12, 12, 9, 15, 15, 12, 12, 13, 8, 8, 9, 12, 13, 9, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 11, 12, 11, 7, 14, 7, 13, 13, 13, 12, 18, 16, 7, 12, 11, 10, 10, 15, 9, 9, 9, 21, 7, 7, 7, 11, 16, 8, 8, 11, 11, 7, 7, 7, 7, 7, 19, 7, 7, 7, 7, 7, 7, 7, 7, 7, 12, 8, 9, 12, 14, 11, 9, 9, 9, 22, 12, 3, 3, 4, 8, 8, 15, 4, 2, 2, 5, 5, 3, 3, 3, 3, 3, 3, 6, 6, 4, 4, 4, 12, 7, 10, 2, 3, 3, 3, 3, 3, 3, 3, 6, 7, 3, 7, 5, 14, 4, 4, 7, 8, 10, 4, 1, 3, 3, 6, 2, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 4, 2, 2, 5, 3, 4, 2, 2, 2, 2, 2, 2, 2, 11, 5, 5, 5, 11, 5, 5, 3, 5, 5, 5, 5, 11, 14, 13, 9, 11, 9, 12, 8, 11, 11, 8, 11, 16, 9, 9, 7, 10, 9, 12, 8, 15, 6, 7, 6, 6, 13, 10, 8, 11, 8, 6, 6, 6, 12, 16, 6, 11, 7, 8, 9, 18, 6, 6, 9, 4, 4, 6, 13, 6, 6, 6, 6, 8, 8, 9, 16, 7, 7, 14, 7, 8, 8, 8, 7, 7, 7, 7, 7, 7, 15, 13, 7, 10, 7, 7, 10, 12, 16, 15, 7, 9, 9, 14, 11, 11, 10, 9, 10, 8, 12, 7, 8, 7, 7, 10, 12, 7, 12, 8, 7, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 3, 3, 5, 5, 5, 10, 7, 4, 4, 4, 8, 7, 10, 9, 7, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3, 3, 3, 7, 4, 5, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 8, 2, 2, 2, 8, 12, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 7, 11, 9, 8, 8, 8, 7, 8, 9, 7, 7, 9, 7, 7, 7, 10, 7, 7, 10, 9, 10, 6, 6, 6, 6, 6, 6, 15, 7, 8, 9, 9, 8, 6, 6, 10, 9, 6, 8, 13, 9, 7, 6, 6, 6, 6, 6, 6, 12, 6, 6, 7, 6, 7, 6, 6, 6, 10, 10, 7, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 14, 6, 6, 7, 7, 9, 6, 6, 6, 6, 9, 9, 8, 9, 10, 9, 8, 9, 12, 7, 7, 7, 8, 7, 10, 12, 11, 9, 10, 7, 7, 7, 9, 10, 10, 8, 12, 9, 7, 7, 9, 8, 8, 8, 10, 7, 7, 8, 9, 9, 7, 7, 7, 8, 2, 4, 2, 4, 6, 3, 4, 2, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 6, 4, 7, 3, 3, 3, 3, 3, 3, 3, 12, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 5, 3, 4, 7, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 6, 4, 3, 4, 2, 2, 2, 5, 3, 3, 3, 3, 3, 5, 4, 4, 4, 4, 2, 7, 6, 8, 9, 2, 2, 2, 2, 3, 3, 3, 5, 7, 2, 3, 3, 8, 7, 7, 2, 2, 8, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 8, 8, 7, 7, 6, 10, 6, 9, 7, 11, 4, 6, 8, 8, 7, 8, 4, 2, 5, 5, 5, 5, 3, 3, 3, 11, 8, 9, 6, 6, 8, 7, 4, 4, 7, 6, 8, 7, 2, 2, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 7, 2, 2, 5, 3, 3, 2, 3, 3, 3, 3, 3, 3, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 12, 5, 5, 3, 3, 3, 5, 10, 12, 6, 15, 4, 6, 6, 7, 14, 9, 3, 3, 3, 3, 3, 8, 2, 2, 3, 5, 5, 3, 3, 3, 3, 3, 3, 8, 8, 6, 8, 7, 5, 8, 4, 6, 11, 2, 2, 7, 3, 3, 2, 9, 8, 5, 5, 3, 3, 3, 5, 5, 7, 7, 6, 6, 10, 6, 8, 6, 8, 9, 7, 4, 4, 4, 4, 7, 6, 6, 8, 7, 7, 10, 9, 9, 8, 11, 8, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 7, 6, 2, 5, 5, 6, 7, 6, 4, 8, 9, 11, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 2, 5, 3, 3, 3, 3, 3, 9, 9, 6, 4, 8, 7, 7, 5, 9, 8, 6, 2, 6, 8, 7, 8, 5, 5, 5, 5, 5, 3, 3, 3, 16, 8, 7, 7, 7, 8, 7, 7, 7, 7, 9, 6, 9, 6, 10, 7, 7, 7, 6, 10, 8, 9, 11, 11, 8, 4, 4, 10, 8, 8, 6, 9, 6, 11, 8, 8, 8, 15, 7, 8, 9, 5, 3, 3, 3, 3, 3, 5, 2, 2, 3, 8, 9, 10, 3, 2, 2, 2, 2, 2, 2, 3, 6, 4, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 11, 5, 3, 3, 3, 3, 3, 3, 3, 3, 6, 7, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 12, 7, 4, 12, 4, 6, 5, 4, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 11, 10, 6, 4, 6, 10, 8, 3, 3, 3, 3, 3, 3, 3, 3, 5, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 5, 3, 4, 4, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 10, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 7, 8, 8, 7, 13, 12, 10, 10, 8, 8, 7, 7, 9, 12, 11, 6, 6, 8, 8, 9, 7, 7, 7, 10, 15, 10, 4, 4, 4, 4, 4, 11, 8, 8, 9, 7, 9, 14, 14, 12, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 12, 5, 5, 5, 11, 10, 7, 9, 3, 8, 7, 3, 15, 13, 11, 4, 4, 2, 2, 2, 19, 7, 5, 5, 3, 3, 3, 3, 3, 3, 3, 5, 22, 18, 6, 14, 17, 4, 4, 19, 16, 18, 2, 3, 3, 7, 2, 3, 2, 3, 3, 6, 4, 2, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 3, 9, 9, 2, 3, 2, 2, 2, 3, 3, 3, 5, 7, 14, 7, 7, 12, 9, 13, 6, 11, 6, 10, 9, 7, 7, 8, 12, 12, 8, 8, 8, 10, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 5, 8, 10, 7, 8, 11, 8, 12, 9, 4, 14, 7, 7, 9, 13, 2, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 1, 2, 2, 3, 3, 3, 3, 3, 3, 5, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 4, 4, 4, 3, 2, 3, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 12, 9, 8, 8, 9, 8, 6, 17, 6, 6, 6, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 4, 4, 8, 8, 9, 9, 9, 7, 7, 7, 7, 7, 7, 7, 9, 9, 9, 7, 8, 8, 8, 10, 7, 13, 10, 8, 9, 3, 3, 5, 3, 3, 3, 3, 3, 7, 7, 6, 6, 10, 13, 11, 11, 8, 8, 9, 8, 9, 9, 10, 10, 10, 11, 10, 10, 13, 13, 16, 15, 11, 12, 9, 9, 10, 9, 11, 10, 9, 9, 14, 7, 8, 3, 10, 7, 7, 3, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 7, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 11, 6, 7, 4, 6, 2, 2, 3, 3, 3, 1, 3, 3, 3, 3, 3, 3, 6, 4, 4, 2, 2, 2, 3, 3, 3, 3, 4, 4, 6, 6, 6, 6, 5, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 9, 11, 6, 10, 9, 12, 7, 7, 11, 14, 9, 7, 12, 3, 3, 7, 12, 11, 12, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 5, 5, 5, 5, 5, 5, 5, 5, 11, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 10, 3, 3, 3, 11, 3, 5, 9, 11, 8, 12, 14, 9, 7, 8, 7, 7, 11, 11, 7, 7, 10, 9, 8, 10, 9, 7, 7, 7, 7, 7, 7, 8, 8, 7, 11, 8, 8, 8, 7, 7, 10, 8, 7, 13, 12, 7, 17, 10, 8, 8, 11, 7, 11, 11, 14, 7, 11, 7, 8, 6, 9, 20, 8, 7, 9, 16, 7, 10, 6, 11, 10, 8, 9, 7, 16, 11, 11, 9, 8, 9, 8, 8, 8, 11, 8, 15, 8, 8, 9, 7, 8, 8, 11, 10, 7, 5, 7, 10, 10, 15, 7, 7, 7, 8, 7, 8, 8, 10, 11, 10, 10, 10, 11, 11, 7, 8, 6, 8, 8, 10, 6, 8, 6, 6, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 16, 6, 15, 6, 7, 11, 11, 7, 9, 10, 11, 13, 10, 6, 16, 8, 10, 12, 11, 6, 6, 6, 6, 6, 6, 6, 10, 6, 10, 7, 7, 7, 11, 7, 11, 6, 6, 6, 6, 6, 6, 17, 7, 7, 6, 6, 12, 22, 6, 6, 6, 6, 6, 8, 6, 6, 6, 6, 7, 6, 6, 5, 6, 6, 8, 11, 6, 9, 14, 11, 9, 11, 7, 7, 8, 6, 6, 6, 8, 10, 9, 6, 6, 6, 6, 9, 7, 6, 6, 6, 6, 6, 15, 6, 4, 4, 4, 6, 4, 17, 8, 11, 6, 6, 9, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 6, 6, 6, 6, 10, 6, 10, 6, 6, 6, 6, 12, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 6, 6, 6, 6, 18, 6, 6, 6, 8, 9, 10, 7, 8, 9, 10, 11, 7, 13, 6, 8, 8, 6, 6, 14, 7, 7, 7, 7, 10, 7, 14, 9, 6, 6, 9, 15, 9, 7, 14, 6, 11, 14, 13, 7, 12, 8, 7, 7, 7, 7, 7, 12, 7, 10, 9, 16, 6, 8, 6, 5, 17, 6, 8, 10, 4, 6, 4, 10, 15, 17, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 4, 4, 11, 7, 4, 4, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 19, 17, 6, 10, 11, 6, 6, 6, 6, 18, 6, 6, 11, 4, 4, 4, 5, 6, 6, 6, 9, 5, 6, 4, 6, 6, 4, 6, 6, 6, 6, 10, 6, 6, 4, 6, 6, 10, 6, 10, 6, 6, 6, 6, 11, 6, 6, 10, 6, 6, 8, 6, 6, 6, 8, 6, 11, 4, 11, 9, 10, 9, 11, 4, 8, 4, 11, 12, 7, 9, 8, 6, 7, 7, 8, 12, 12, 11, 13, 10, 11, 7, 7, 7, 9, 7, 11, 10, 7, 7, 7, 16, 11, 10, 11, 17, 9, 9, 8, 8, 7, 7, 7, 9, 7, 7, 7, 14, 7, 13, 9, 11, 10, 14, 10, 10, 12, 11, 10, 7, 10, 5, 14, 8, 8, 8, 9, 7, 8, 7, 7, 9, 8, 7, 8, 7, 7, 7, 7, 7, 7, 7, 11, 8, 10, 8, 7, 8, 14, 11, 8, 9, 9, 9, 8, 24, 10, 10, 12, 7, 7, 15, 11, 8, 8, 12, 11, 8, 9, 9, 7, 8, 9, 10, 11, 10, 11, 7, 12, 7, 7, 11, 9, 8, 14, 13, 12, 8, 11, 10, 8, 8, 7, 7, 14, 9, 10, 8, 9, 11, 7, 14, 8, 8, 13, 8, 8, 12, 7, 10, 14, 14, 11, 9, 10, 9, 9, 7, 7, 11, 11, 13, 9, 13, 5, 5, 5, 7, 9, 5, 11, 12, 14, 8, 7, 7, 11, 10, 9, 7, 8, 8, 7, 10, 11, 11, 5, 5, 7, 5, 5, 5, 7, 7, 15, 7, 7, 8, 7, 15, 12, 12, 10, 7, 8, 7, 11, 7, 7, 7, 23, 11, 8, 8, 11, 10, 7, 8, 11, 7, 19, 7, 7, 6, 9, 9, 9, 11, 3, 4, 7, 8, 6, 6, 4, 10, 8, 2, 2]);
+    var edgeChild = /* @__PURE__ */ new Uint16Array([0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 1, 1, 17, 1, 1, 1, 1, 1, 1, 12, 1, 12, 1, 12, 13, 1, 1, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 14, 23, 1, 1, 1, 1, 1, 1, 20, 1, 1, 1, 1, 21, 12, 1, 1, 1, 1, 1, 1, 1, 1, 22, 1, 1, 1, 16, 18, 1, 1, 15, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 24, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 19, 1, 1, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 26, 27, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 12, 12, 12, 12, 1, 35, 0, 0, 0, 1, 1, 1, 1, 38, 37, 1, 1, 1, 1, 1, 36, 1, 1, 1, 1, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0, 42, 43, 0, 0, 0, 0, 12, 1, 1, 1, 12, 1, 1, 1, 46, 48, 48, 48, 46, 48, 46, 46, 47, 48, 46, 48, 46, 46, 46, 46, 46, 46, 48, 46, 46, 47, 46, 46, 46, 46, 48, 49, 49, 47, 48, 46, 46, 46, 46, 46, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 52, 54, 52, 52, 52, 54, 52, 53, 52, 55, 52, 53, 53, 52, 52, 52, 53, 55, 53, 55, 52, 53, 53, 12, 57, 57, 56, 58, 53, 55, 52, 52, 50, 51, 59, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 62, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 69, 70, 12, 1, 1, 68, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 12, 79, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 84, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 82, 85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 83, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 12, 1, 1, 1, 1, 95, 1, 97, 1, 1, 1, 1, 1, 1, 1, 1, 100, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 103, 103, 1, 1, 12, 1, 106, 1, 1, 1, 1, 1, 1, 1, 104, 1, 105, 1, 107, 1, 1, 1, 1, 1, 108, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 116, 117, 1, 1, 1, 1, 1, 1, 119, 119, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 127, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 132, 129, 131, 126, 1, 130, 1, 1, 120, 1, 1, 1, 1, 123, 1, 133, 1, 1, 1, 1, 1, 1, 125, 1, 114, 1, 115, 1, 12, 134, 112, 118, 1, 1, 1, 1, 1, 113, 121, 1, 12, 12, 12, 124, 122, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 12, 12, 1, 1, 1, 1, 1, 12, 140, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 142, 1, 1, 1, 1, 1, 1, 1, 1, 143, 144, 12, 12, 141, 139, 48, 48, 146, 52, 52, 145, 148, 147, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 151, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 149, 0, 0, 0, 0, 1, 0, 150, 138, 1, 0, 1, 1, 12, 12, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 154, 153, 22, 1, 1, 12, 12, 1, 22, 12, 12, 1, 1, 1, 1, 1, 140, 1, 1, 158, 1, 1, 1, 1, 159, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 1, 142, 1, 1, 158, 1, 1, 1, 1, 159, 1, 1, 1, 140, 1, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 1, 163, 1, 1, 1, 1, 1, 140, 1, 1, 1, 1, 1, 1, 1, 1, 140, 1, 1, 163, 1, 1, 163, 1, 1, 1, 1, 1, 1, 1, 169, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 142, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 1, 140, 1, 1, 158, 1, 1, 1, 1, 175, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 178, 1, 1, 169, 1, 1, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 163, 1, 1, 1, 1, 173, 165, 165, 12, 1, 12, 177, 1, 1, 1, 1, 1, 166, 166, 166, 160, 1, 1, 1, 164, 166, 170, 176, 1, 1, 1, 1, 164, 164, 1, 1, 162, 160, 173, 164, 168, 181, 172, 181, 1, 1, 179, 1, 172, 161, 164, 1, 1, 1, 1, 164, 1, 167, 1, 1, 1, 12, 1, 182, 1, 171, 1, 1, 1, 171, 170, 174, 180, 162, 173, 1, 1, 1, 1, 1, 1, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 185, 184, 184, 185, 184, 184, 184, 184, 186, 186, 184, 184, 185, 184, 185, 184, 184, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 188, 12, 1, 12, 12, 12, 12, 1, 12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 201, 1, 203, 204, 202, 201, 201, 1, 1, 207, 1, 208, 206, 1, 12, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 219, 201, 201, 201, 201, 219, 1, 1, 1, 1, 222, 223, 221, 1, 1, 1, 1, 1, 1, 225, 225, 1, 1, 1, 225, 225, 227, 228, 226, 1, 230, 1, 1, 1, 1, 12, 236, 237, 238, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 205, 209, 1, 1, 1, 1, 157, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 233, 1, 1, 1, 200, 1, 1, 1, 1, 244, 1, 1, 241, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 191, 216, 1, 1, 1, 212, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 198, 1, 1, 1, 1, 1, 1, 1, 217, 1, 1, 1, 1, 232, 1, 1, 1, 1, 183, 1, 220, 1, 215, 1, 1, 1, 218, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 196, 1, 12, 1, 1, 12, 1, 1, 1, 1, 199, 1, 1, 1, 214, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 245, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 231, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 190, 12, 1, 1, 1, 193, 12, 1, 1, 1, 1, 1, 1, 1, 235, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 192, 1, 1, 1, 1, 1, 1, 1, 240, 1, 1, 1, 197, 1, 1, 1, 213, 1, 12, 1, 229, 210, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 217, 1, 1, 1, 1, 195, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 187, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 211, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 242, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 243, 1, 1, 12, 1, 1, 1, 1, 194, 1, 1, 1, 211, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 234, 1, 1, 1, 189, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 224, 1, 1, 1, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 239, 1, 1, 12, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 255, 0, 0, 0, 0, 0, 256, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 260, 1, 1, 1, 0, 261, 258, 259, 1, 1, 1, 1, 1, 1, 266, 1, 268, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 264, 1, 1, 1, 1, 1, 270, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 269, 1, 1, 1, 12, 1, 1, 1, 1, 265, 1, 1, 1, 263, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 267, 1, 1, 1, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 12, 1, 1, 1, 1, 12, 1, 1, 276, 1, 13, 1, 1, 1, 12, 12, 273, 274, 1, 1, 1, 1, 275, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 278, 1, 1, 12, 16, 1, 1, 1, 1, 1, 1, 279, 1, 1, 1, 277, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 279, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 288, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 292, 292, 1, 0, 0, 0, 0, 0, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 184, 1, 297, 298, 1, 12, 1, 1, 1, 1, 12, 300, 1, 1, 299, 1, 1, 302, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 307, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 12, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 12, 0, 319, 0, 0, 320, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 336, 1, 1, 1, 1, 1, 1, 0, 0, 62, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 344, 0, 0, 0, 0, 0, 0, 0, 0, 0, 346, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 362, 362, 363, 362, 0, 1, 211, 1, 1, 13, 358, 1, 356, 0, 0, 0, 0, 0, 0, 0, 359, 1, 1, 364, 1, 241, 1, 1, 1, 1, 357, 1, 1, 354, 1, 360, 1, 352, 1, 361, 1, 353, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 355, 355, 1, 1, 1, 200, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 1, 1, 1, 1, 351, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 367, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 302, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 407, 407, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 399, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 375, 386, 1, 1, 374, 409, 1, 380, 1, 1, 372, 404, 1, 1, 390, 371, 376, 1, 1, 1, 383, 414, 392, 1, 1, 1, 1, 1, 1, 393, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 402, 406, 0, 0, 85, 1, 1, 0, 400, 377, 413, 378, 381, 388, 1, 403, 0, 1, 0, 85, 397, 395, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 416, 1, 1, 387, 1, 85, 1, 0, 1, 1, 1, 419, 1, 0, 0, 85, 394, 0, 1, 373, 1, 1, 1, 0, 1, 1, 396, 1, 0, 1, 1, 1, 0, 1, 421, 384, 1, 1, 0, 1, 0, 0, 412, 0, 1, 1, 1, 85, 405, 1, 1, 401, 398, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 379, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 411, 0, 85, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 415, 1, 1, 1, 0, 0, 418, 0, 0, 0, 1, 391, 1, 0, 85, 417, 1, 0, 0, 0, 0, 420, 1, 1, 0, 0, 1, 0, 1, 0, 389, 0, 385, 0, 1, 1, 1, 0, 1, 1, 0, 408, 382, 410, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 12, 1, 1, 1, 12, 436, 436, 1, 1, 12, 12, 1, 436, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 448, 1, 1, 0, 1, 1, 1, 1, 241, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 466, 466, 1, 1, 0, 0, 352, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 479, 1, 478, 1, 1, 1, 1, 1, 1, 1, 1, 1, 483, 1, 12, 12, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 491, 1, 1, 1, 493, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 490, 1, 485, 1, 1, 1, 1, 472, 1, 1, 1, 1, 1, 1, 1, 1, 486, 12, 1, 1, 1, 1, 492, 1, 1, 1, 487, 481, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 352, 1, 469, 1, 1, 12, 489, 1, 1, 352, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 474, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 492, 1, 1, 1, 1, 352, 1, 488, 1, 1, 1, 482, 476, 1, 1, 1, 1, 1, 477, 1, 494, 480, 1, 1, 1, 1, 1, 475, 1, 1, 1, 1, 1, 1, 1, 1, 1, 470, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 484, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 473, 1, 1, 1, 1, 1, 471, 1, 255, 495, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 501, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 12, 1, 70, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 505, 505, 505, 505, 505, 505, 505, 0, 505, 505, 505, 505, 505, 1, 505, 505, 505, 0, 505, 505, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 510, 509, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 514, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 507, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 508, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 516, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 513, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 506, 0, 0, 517, 512, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 511, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 506, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 515, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 527, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 235, 235, 1, 531, 1, 1, 1, 530, 1, 1, 1, 1, 1, 526, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 528, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 532, 1, 1, 529, 1, 1, 1, 1, 1, 1, 1, 1, 407, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 533, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 544, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 12, 1, 547, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 12, 12, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 62, 1, 1, 12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 566, 1, 1, 1, 1, 1, 1, 1, 567, 1, 1, 1, 1, 1, 1, 1, 565, 1, 1, 1, 12, 1, 1, 569, 274, 1, 1, 1, 12, 12, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 573, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 579, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 138, 1, 12, 584, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 113, 1, 1, 1, 12, 1, 1, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 589, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 150, 1, 1, 1, 263, 1, 1, 12, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 614, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 255, 1, 363, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 619, 1, 1, 1, 1, 0, 621, 0, 85, 0, 620, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 12, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 628, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 623, 623, 0, 627, 625, 623, 623, 623, 623, 623, 629, 623, 623, 633, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 630, 627, 623, 623, 627, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 625, 623, 623, 623, 623, 623, 631, 623, 623, 623, 623, 623, 623, 0, 0, 0, 1, 632, 1, 1, 1, 1, 626, 1, 1, 1, 1, 1, 624, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 637, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 12, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 102, 67, 316, 342, 447, 575, 0, 4, 71, 271, 290, 318, 343, 369, 423, 449, 0, 538, 559, 576, 639, 9, 0, 63, 94, 433, 445, 465, 617, 0, 536, 558, 572, 654, 0, 33, 6, 0, 500, 539, 644, 602, 73, 0, 7, 321, 291, 424, 502, 452, 578, 85, 640, 0, 618, 345, 454, 504, 9, 111, 324, 545, 6, 33, 0, 347, 85, 426, 85, 522, 10, 6, 137, 284, 310, 0, 655, 549, 0, 605, 0, 66, 6, 6, 287, 101, 2, 468, 434, 446, 638, 0, 6, 0, 6, 322, 109, 6, 603, 540, 580, 0, 503, 425, 308, 323, 8, 74, 110, 641, 583, 427, 348, 335, 455, 152, 77, 326, 587, 550, 643, 606, 370, 365, 518, 6, 78, 155, 11, 311, 285, 562, 588, 607, 554, 592, 612, 653, 39, 6, 296, 330, 368, 340, 253, 33, 568, 595, 253, 44, 251, 301, 331, 341, 442, 459, 520, 309, 0, 76, 604, 0, 439, 453, 334, 85, 283, 85, 0, 622, 586, 543, 328, 457, 85, 428, 422, 0, 0, 0, 9, 597, 613, 252, 0, 460, 443, 571, 556, 615, 657, 91, 253, 45, 332, 431, 461, 611, 0, 551, 329, 312, 85, 250, 86, 30, 425, 33, 6, 429, 366, 339, 646, 634, 564, 591, 553, 0, 294, 87, 33, 441, 458, 0, 33, 462, 0, 254, 635, 557, 9, 444, 463, 253, 284, 92, 257, 636, 616, 599, 521, 464, 432, 286, 262, 93, 61, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 662, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 0, 0, 0, 0, 88, 0, 135, 0, 0, 546, 590, 0, 0, 0, 0, 0, 0, 0, 29, 0, 593, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 542, 0, 293, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 282, 0, 0, 0, 0, 0, 0, 0, 659, 0, 0, 0, 0, 0, 658, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 430, 0, 0, 0, 523, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 72, 0, 0, 0, 0, 0, 0, 534, 0, 0, 0, 0, 0, 0, 440, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 246, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 555, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 535, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 305, 317, 0, 0, 0, 0, 0, 570, 313, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 552, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 496, 0, 0, 0, 350, 0, 0, 0, 0, 80, 0, 289, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 610, 0, 0, 0, 0, 642, 561, 0, 0, 0, 0, 280, 0, 0, 0, 0, 0, 0, 498, 0, 0, 519, 0, 0, 0, 0, 0, 64, 0, 0, 0, 303, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 81, 0, 0, 0, 0, 0, 0, 0, 282, 0, 0, 0, 0, 0, 315, 652, 0, 75, 0, 0, 0, 0, 0, 0, 0, 0, 0, 661, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 156, 0, 314, 0, 0, 0, 0, 0, 0, 609, 0, 0, 0, 0, 0, 0, 563, 0, 0, 0, 0, 0, 0, 0, 0, 0, 608, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 248, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0, 541, 0, 0, 0, 0, 0, 596, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 89, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 525, 0, 524, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 295, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 497, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 325, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 577, 0, 0, 0, 0, 0, 0, 0, 0, 333, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 72, 272, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0, 648, 0, 0, 594, 0, 0, 0, 0, 0, 0, 0, 0, 0, 281, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 651, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 560, 0, 0, 0, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 537, 0, 656, 0, 0, 467, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 438, 0, 0, 0, 585, 0, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 32, 98, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 327, 0, 0, 0, 249, 0, 0, 0, 0, 0, 0, 600, 0, 0, 0, 0, 136, 0, 0, 0, 0, 0, 601, 0, 0, 0, 0, 0, 0, 0, 450, 456, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 435, 0, 349, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 306, 0, 0, 337, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 574, 0, 0, 0, 451, 0, 0, 437, 0, 0, 0, 0, 0, 0, 645, 0, 0, 0, 581, 0, 0, 96, 0, 582, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 548, 499, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 304, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 650, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 649, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 660, 0, 0, 0, 0, 0, 598, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 338, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 647, 0, 0, 247, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 665, 665, 665, 665, 665, 665, 665, 664, 666]);
+    var labelText = "orgmilcomschnetedugovdrrformsfeedbackofficialaccoorgmilschnetgovmagazinemediaunioncargopilotgroupcaarespressworksaerodromeworkinggroupair-traffic-controlaircraftaccident-preventioneducatormarketplaceambulanceinsurancecateringairportrepbodyenginesoftwaremodellingair-surveillanceconsultingchartertrainermaintenanceservicesdesignflightskydivingfreightassociationstudentgroundhandlingdgcafuelclubtaxicrewshowballooningexpresstraderbrokerauthoragentsairtrafficjournalistsafetyconsultantmicrolightaccident-investigationparachutingequipmentproductionfederationrecreationscientistnavigationengineertradingglidingleasingresearchpassenger-associationentertainmentparaglidinghangglidingaerobaticrotorcraftemergencycertificationgovernmentaeroclubexchangelogisticschampionshiphomebuiltcouncilconferencecontrolairlinecivilaviationjournalorgcomnetedugovcoorgcomnomnetobjofforgcomnetuwukiloappsframerorgmilcomnetedugovcoradioorgcomnetcommuneedogpbcoitgvorgedugov*spreviewfrontendrelayononstagingauthcloudsandboxupid*mtls*privatelinktypedreamdeveloperbravemochawindsurfaivenmirenupsunwnextbegetngrokclerkwale2bwebcsbrunputercrbtsflutterflowcloudzyrospawnbasesliplanemodelenceshiptodaymagicpatternsnetlifyondigitaloceanrailwayhostedclaudehasurabotdashretoolvercelgithubluyanigadgetreplitcloudflaretelebitedgecomputeevervaultexponyatnoopencrpplxzeaburwasmerframerzeropsrocketpreviewconvexmedusajsspritesagilevibesonherculeseasypanelstreamlitglideossnowflakemesserliloginlinehackclubcodepennorthflankbase44corespeedleapcellngrok-freeclerkstagelovableon-fleek*us-west-3ap-south-2us-central-2us-central-1eu-central-1ap-south-1us-west-2us-east-2eu-north-1ap-north-1us-west-1us-east-1*rcloudintsegorgmilcomgobbetnetintedugovturmusicasenasamutualcoopv6dnsip6uriurnin-addre164homeirisgovdixdaemoncloudnssthwien*inexexkunden4accogvormymyspreadshop4lima2ixortsinfofuturecmsfuturehosting12hpprivfuturemailinglima-cityfunkfeuer123webseitednshomemelmyspreadshopcloudletswasantqldvicactnswtascatholicwasaqldvictasidwasantozqldorgcomvicasnactnetedugovnswtasconfcomairflowlambda-urltransfer-webapptransfer-webappairflowtransfer-webapptransfer-webapp-fipstransfer-webappeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1privatenotebookstudiolabelingnotebookstudionotebooknotebook-fipslabelingnotebookstudionotebook-fipsnotebookstudio-fipsnotebook-fipsnotebookstudionotebook-fipsnotebookstudioeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2experimentsus-gov-west-1us-gov-east-1ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1onrepostsagemakercopporgmilcompronetintedugovbiznameinfoshoprsorgmilcomnetedugovbrendlyresolvenzauscotvstoreorgcomnetedugovbizinfoidacaicoittvorgmilcomschnetedugovinfocloudezproxysiteacmymyspreadshopkuleuvenwebhostingtransurl123websitecloudnsinterhostsolutionsddns5476103298edgfacbmlonihkjutwvqpsryxzbarsycoororgcomedumyftpno-iporxcloud-ipfor-somemmafanfor-morewebhopselfipjozidyndnscloudnsdscloudfor-thefor-betteractivetrailcoeconorestooteorgcomeconeteduassurmoneyafricaarchitectesrestaurantloisirstourismavocatsinfoagrounivcoorgcomnetedugoviatvdeportesaludtksatorgmilcomwebgobnetinteducienciaboliviarevistacooperativaempresanombreindustriamusicapatriamedicinademocraciapoliticapuebloindigenaplurinacionalarteblogwikiinfoagrotransportenoticiasprofesionalacademiaeconomiaecologiamovimientotecnologianaturalpagesappsgroksailsimplesitecepesebamapadfmgalampbacscpirngorotomtrjspaprrprrsesmscepesebamapadfmgalampbacscpirngorotomtrjspaprrprrsesms*biaamfmtcmptvfeirasampajampanatalbelemananiradiog12medindfndbmdtrdthepoaggfjdfdefinfenflegsegongengcngorgzlgslglogppgmillelqslcimcomnomadmjabimbbibbsbabcrectecsjcetcpscpvhudieticriapipsiecnbiorioecogeoteoodoproatoartfstmatvetdetbetnetcntnotfotgrueduajuespappreptmpemparqsrvadvdevgovntrturagrjorfarjusmusdesvixxyzcozfozslzbhzmaringasantamariacampinagrandegoianiasorocabafloripasaobernardocuritibaboavistarecifeaparecidasaogoncasalvadorcuiabamorenamacapalondrinacontagemsocialfortalmaceioleilaoosascoriobranconiteroi9guacutcheblogflogvlogwikitaxicoopmanauspalmascaxiasjoinvillebaruericampinassantoandreribeiraoriopretoweorgcomnetedugovv0windsurfshiptodaycloudsitecoaccoorgnetgovofmilcomgovmediatechzacoorgcomnetedugsjgovmydnspenfnlabnbmbgcbcqconcontnuyksknsmyspreadshopno-ipawdevboxbarsyonidatemfuinabusavinstanceseceuguukussryzespawncsxcloud-ipmyphotosfantasyleaguetwmailcleverappsscrappingccwucloudnsftpaccessgame-serverccgovobjectsrmalpgcust*svcalp1aeappenginermalpgmyspreadshop4lima2ixsquare7cloudscale123websitefirenet12hpflowgotdnslinkyard-cloudcloudnslima-citydnskingobjectstorageedaccogoorusorgcomnetintedua\xE9roportxn--aroport-byaassogouvcomilgobgovcloudnses-1eu-west-1us-east-1euvipit1eurarubait1s3lbwebsites3websiteru-spbru-mskelasticcsrunstnukukcaukusnl-ams-1fr-par-1fr-par-2functionsnodess3ddlwhmrdbfnck8sifrs3-websitecockpitscblmgdbdtwhkafkpubprivs3ddlwhmrdbk8sifrs3-websitecockpitscblmgdbdtwhkafks3ddlrdbk8sifrs3-websitecockpitscblmgdbdtwhkafkk8sscalebookpl-wawfr-parnl-amsbaremetalsmartlabelinginstancesdechk2kuleuvenlaravelvoorloperurownoxazapscwhstgrvaporonline-serverobservablehqelementorantagonistreclaimjoteluluencowaydiademjelasticmatlabmagentositetrendhostingaxarnetjenv-arubajelejoteravendbemergenttrafficplexconvexkeliwebserveboltbegetcdnstaticson-rancherprimetelonstackitunison-servicesdnshomelinkyardbarsyjelecloudnscocomnetgovmycn-northwest-1cn-north-1s3s3-accesspoints3-websites3s3-accesspointrdsdualstacks3-deprecatedemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspoints3s3-accesspointrdsdualstackemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicn-northwest-1cn-north-1cn-northwest-1ebcomputeelbcn-north-1airflowcn-northwest-1cn-north-1oncn-northwest-1cn-north-1amazonawssagemakeramazonwebservicesdirectasgdsdhehahljlnmhbacscahqhshhihnlnynsnmofjbjzjxjtjhkcqtwgsjssxnxjxgxxzgz\u7DB2\u7D61\u7F51\u7EDC\u516C\u53F8orgmilcomnetedugovxn--55qx5dcanva-appsxn--io0a7iquickconnectcanvasitekhsjxn--od0algcanva-codemyqnapcloudsrvrlessclustersrealtimestorageleadpagescarrdcrdorgmilcomnomnetedugovhidnssupabaserdpareplmypiumsoxmitotaplpagesfirewalledreplitowodevwebview-assetsvfswebview-assetss3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9eu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1s3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9consent-portals3s3-accesspointdualstackanalytics-gatewayemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websiteemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstackemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstacks3-deprecateds3-websitebedrock-agentcores3-object-lambdaexecute-apibedrock-agentcores3s3-accesspoints3-websites3-accesspoint-fipss3-fipss3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipss3-fipsemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9vfss3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9eu-west-3ap-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1us-northeast-1ap-southeast-1me-south-1af-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1mrapaccesspoints3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipss3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apis3eu-west-3ap-south-2eu-south-2computes3-ap-northeast-2elbrdss3-ap-east-1s3-sa-east-1s3-us-gov-west-1s3-eu-central-1s3-ca-central-1eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3s3-website-us-west-2s3-website-eu-west-1s3-external-1eu-central-1me-central-1ca-central-1il-central-1s3-us-west-1s3-eu-west-1s3-website-sa-east-1s3-website-ap-southeast-2ap-northeast-1ap-southeast-1s3-us-west-2s3-eu-west-2me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2s3-website-ap-southeast-1s3-1s3-globals3-ap-northeast-3eu-north-1airflowap-southeast-2s3-us-gov-east-1s3-fips-us-gov-east-1s3-me-south-1s3-ap-south-1ap-northeast-2s3-website-us-west-1ap-southeast-5s3-eu-north-1s3-ap-southeast-1s3-website-us-gov-west-1compute-1s3-eu-west-3us-gov-west-1s3-website-ap-northeast-1us-gov-east-1s3-fips-us-gov-west-1s3-website-us-east-1s3-ap-southeast-2ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1s3-us-east-2s3-ap-northeast-1authauthauth-fipsauth-fipseu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1eu-west-3eu-south-2ap-southeast-3eu-central-1ca-central-1ap-northeast-1ap-southeast-1ap-south-1us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5eu-west-1us-east-1ap-east-1sa-east-1csrframeservicesbuilderstg-builderdev-builder*ociocpocsazuregcpawsdemoinstanceeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1previeweu-4us-4us-1eu-1us-2eu-2us-3eu-3appss3-websitekrkrobjectprivateobjectkrkrskrkrsobjectkrprivateobjectkr-privatecomputepaasrag-cloudrag-cloud-chjcloudjcloud-ver-jpcdemonodebalancermembersipeuxvsoncillaocelotonzayalilynxsphinxfentigercustomercaracalsgkrobjectstoragedesgkrusobjectkrkr-naverkr-naver-devkrprivatewebsiteobjectkr-naverkr-privatekr-naver-devjpjpkrjp4jp5s3-website-jpjpkrjp4jp5objectprivateobjecto365cloudstaticxendevapp001testcode-builder-stgplatformmediasiteprojedrydpagesjsx0desazacncoitrueu4uhkukgrbrushatenadiarymyspreadshopfrom-flfrom-wvwebspace-hosttheworkpchatenablogcursorusercontentservesarcasmapplinzisakuratanwixsitefin-ncloudstoragegov-ncloudstorageappchizigiizeis-into-carsdnsiskinkyadobeaemcloudis-a-therapistpgfogmyvncdojinis-an-actress1kappfldrvkozowqa2jpnmexprgmrfirewall-gatewaydynnscafjsfbsbxooguyfrom-gawoltlab-demois-a-anarchistwiardwebteaches-yogadattowebtb-hostinglive-websiteservegamegotpantheonfrom-nhsubsc-payfrom-ohvipsinaappfrom-cadyndns-officeztna-dingtalkhomelinuxfrom-mahercules-appservebbsstreakusercontentfrom-okfrom-wyfastly-terrariumis-a-llamaqualyhqportalserveexchangeon-vaporvivenushopciscofreakgrayjayleaguesmetaaiusercontentfrom-iais-a-libertariansaves-the-whalestaveusercontentyolasiteoperaunitepoint2thisis-a-catererclaudeusercontentlinodeusercontentfrom-vagithubusercontentsells-for-lesshosteurcanva-appsplaystation-cloudddnsfreefrom-pafrom-prfrom-waddnskingoutsystemscloudhotelwithflightmydattois-a-nascarfanmydbserverminiserverdamnserverservehumouris-a-playerfrom-nvfrom-nmemergentagentgentappsamplifyappfrom-kyis-an-accountantnfshostserveircfrom-akpythonanywherestackhero-networkpostman-echolikescandydyndns-mailobservableusercontentserveftpfreeboxosfrom-utcdn77-storageamazonawsneat-urlnclouddyndns-serverlinodeis-a-teacherfrom-vtgleezemythic-beastsus1-pleniteu1-plenitla1-plenitpaywhirlservecounterstrikejdevcloudhealth-carereformis-into-animegoogleapisis-a-painterafricaisa-hockeynutatmetais-an-actora2hostedis-a-democratdatadetectest-le-patrondigitaloceanspacesis-a-designeris-a-hunterlinodeobjectstemp-dnsissmarterthanyoufrom-arsimplesiteevennodetownnews-stagingis-a-liberalgooglecodejelasticservemp3qualyhqpartnerdyndns-free1cooldnsest-a-la-masiondrayddnsdynuddnsfrom-orfrom-miis-a-bloggerfrom-himydobisscanvacodeis-an-engineerest-a-la-maisonupsunappdevinappswafflecellmyasustorwpenginepoweredfrom-ctservep2psame-appmyshopblocksthingdustdatalikes-piediscordsezis-with-thebandlpusercontentis-leetshopitsite3utilitiesis-a-personaltrainersinaappladeskis-a-cheflogoipselfipbase44-sandboxnospamproxyalibabacloudcsmesswithdnsauthgearappsiamallamawithgooglelutrausercontentmochausercontentframercanvasmytabitdyndns-homew-credentialless-staticblitzcpserverdiscordsaysis-a-nurseappspotatlassian-isolated-3premotewdfrom-mtwixstudiocode0emm180rmyactivedirectoryawsappsmytuleapdnsabrpolyspaceqbuserrenderbuiltwithdarkboutirgotdnsabrdnsdopaascanva-hosted-embedawsglobalacceleratorhomesecuritypcmyiphostditchyouripclever-clouddyndns-ipon-aptibleis-a-musicianhosted-by-filessecuritytacticsappspaceusercontenthomeunixstrapiappsame-previewcf-ipfsmycloudnaselasticbeanstalkis-certifieddontexistkasserverik-serverdrive-platformatlassian-3pfirebaseappncpstorageherokuappawsapprunnerbarsycenteris-a-cubicle-slaveservehttpmyshopifyis-a-guruquicksytessiiitesorsitesmagicpatternsappis-a-cpameteorappfrom-wiis-a-rockstarbumbleshrimpdattolocaldatabricksappsreadthedocs-hostedfrom-rifamilydsdyndns-picsmyoxypagesplesknsbplaceddnsaliasdynaliasdyndns-remotedoomdnsip-ddnsblogdnsis-a-doctorroutingthecloudamazoncognitobarsyonlinedsmynasddnsgurucloudflare-ipfsdeus-canvasfrom-idsmushcdnpagespeedmobilizerdyndns-at-homeunusualpersonhosted-by-previderis-a-republicandyn-o-saurstreamlitappworkisboringonthewificprapidqualifioappis-uberleetis-slickgetmyipwpdevcloudtypeformdyndns-at-workgentlentapismynascloudw-corp-staticblitzfrom-ingeekgalaxyservebeerfrom-mdonrenderspace-to-rentaivencloudappspacehostedwafaicloudcodespotblogspotatlassian-3p-us-gov-modfrom-ndfrom-msis-a-techieis-a-studentcustomer-ociis-a-photographerdurumisfrom-ksmassivegriddyndns-wikiis-an-entertaineris-a-hard-workermysecuritycamerafrom-mnrackmazedyndns-blogis-a-bulls-fanwritesthisblogfreemyipsimple-urlfrom-sdninjaneer-sitesreservdauthgear-stagingest-mon-blogueuris-into-gamesrice-labsxtooldevicesakurawebis-an-anarchistoraclecloudappsdyndns-worksells-for-urhcloudfrom-dcfastvps-serverwpmucdnis-a-geekscrysecfrom-txis-into-cartoonsmodelscapetrycloudflarelocaltonetstreak-linkbalena-devicesfrom-njforgeblocksfreebox-oswebadorsitefrom-ncdoesntexisthobby-sitestreaklinkshomesecuritymacownprovidertuleap-partnersdattorelaywphostedmailservequakeis-a-socialistservehalflifepivohostingdynuhostingquipelementsw-staticblitzdyndns-webfrom-deproject-studyis-not-certifiedhercules-devis-a-financialadvisoramazonlightsailservepicsis-a-greenloseyouripfrom-ilwithyoutubemwcloudnonprodwiredbladehostingdnsdojofrom-tnpixolinomyqnapcloudncloudstorageis-an-artisthostedpiis-a-landscaperauiusercontentoaiusercontenton-forgeis-a-conservativedreamhostersnet-freaksapps-1and1is-goneencoreapifastly-edgefrom-nesalesforcefrom-scdeployagentoraclegovcloudappsfrom-alis-a-lawyercechirevultrobjectsstufftoreadisa-geekddnsgeeklovableprojecttry-snowplowfrom-moblogsyteis-a-bookkeepernogmyforumravendbmyboxdeelementoredsaacficogoorinforgcomgobnatneteduidstoreorgcomnetintedudevnomepublorgcomneteduathgovtestscalculatorspaynowinfoquizzesresearchedcloudnsfunnelsassessmentsjscaleforcetmacltdorgmilcompronetgovbizpresseklogesrsccloudcustomfltusrcloude4corealmgovmunicontentproxy9metacentrumdyndyndyndnsdynpagespages-researchitionoccustomercomymyspreadshopipv64diskussionsbereich4limacomrubgov2ixfirewall-gatewayddnssspdnsbarsykeymachinesquare7myhome-serverspeedpartnercommunity-proschuldockxenonconnectg\xFCnstigliefernbwcloud-os-instancedyndnssecmy-routerxn--gnstigliefern-wobin-butterl-o-g-i-nisteingeekin-dslin-berlinin-brbfuettertdasnetzleitungsenin-vpnlcube-serverdyn-ip24logoipdyn-berlinruhr-uni-bochum12hpgoipsrvdnsfruskygit-repossvn-reposinternet-dnsg\xFCnstigbestellenhome-webserverxn--gnstigbestellen-zvbbplacedheimdnscosidnswebspaceconfiglima-citydyndns1istmeinvirtualuserschulplattformmy-gatewayddnsseclebtimnetztest-iservmein-iservvirtual-userhome64iservschuletaifun-dnstraeumtgeradeschulserverdynamisches-dns123webseitednshomehs-heilbronndnsupdaterbssgraphicdwadpdwdaepeweaawapaafpfwfabwbpbacwcpcciwebuserapiobjectssites*teamst3r2lpabymebravepanelngrokiservstglclcrmerpflypagesbarsyvivenushoplocalcertlocalplayerbearbloggatewaydeno-stagingis-not-ais-a-goodbotdashvercelmocha-sandboxplatter-appreplitgithubpreviewworkersinbrowserevervaultis-ahrsndenoxmitmodxmyaddrstorageapipayloadgrebedocruncontainersreliantlabsstgstagelclstageloginlineis-a-fullstackcodepenreliantpreviewleapcellngrok-freeis-coolpagelemonstoragewebharemediatechlibp2pdiscoursecomyspreadshopstoreregbiz123hjemmesidefirmcoorgcomnetedugovsldorgmilcomwebgobartnetedugovtmorgpolcomsocartnetedugovassoagrondiscoodontk12medcuegyecpaabgengorgmilgalsaltulcomadmesmgobpubdocmonfindgnriouioproartlatvetnetfotedulojgovntrturibrbarxxxofficialbasechefprofmktgpsictechinfoarqtcontdentrrpppsiqgit-pagesritmedfieorgcomlibprieduaipgovriikmeactvsportorgmilcomscieunnetedugovnameinfopintouchtawktotawkmyspreadshoporgcomnomgobedu123miwebcomputeorgcomnetedugovbiznameinfocognito-idptransfer-webappeusc-de-east-1onjelasticnxaspdnsbarsydirectwpdeuxfleurstransurldogadoprvwcloudnsamazonwebservicesdnshomeuserpartycokoobinmkmspaceviewfidymyspreadshopalandkapsiikixn--hkkinen-5wacloudplatformh\xE4kkinen123kotisivuidacorgmilcompronetedugovbiznameinforadioorgcomneteduusercocomexperts-comptablestmmyspreadshopgretaprdcomnomynhccifbxoshuissier-justicenotairesaeroportfreeboxoson-webavocatassoportgouvkdnschirurgiens-dentistes-en-franceavouesfbx-os123sitewebveterinairechirurgiens-dentistespharmacienchambagrimedecinfreebox-osdediboxgoupilemszicpyicpvicppleysheezypagesedugovcnpyorgcomcybllcpvtnetedugovtnxonlineschoolddnsdaemond6atcopanelorgnetplybotdashstackitkaasorgmilcomnetedugovbizmodltdorgcomedugovcoorgcomneteduappwriteacorgcomnetedugovcloudtranslateusercontentorgcomnetedumobiassoorgcomnetedugovbarsysimplesiteindorgmilcomgobneteduorgcomwebnetedugovguaminfonxhra\u6559\u80B2\u654E\u80B2\u7DB2\u7D61\u7F51\u7D61\u7EC4\u7E54\u7D44\u7E54\u7F51\u7EDC\u7DB2\u7EDC\u7EC4\u7EC7\u7D44\u7EC7\u516C\u53F8\u653F\u5E9C\u500B\u4EBA\u4E2A\u4EBA\u7B87\u4EBAltdorgcomincneteduidvgovxn--uc0ay4axn--55qx5dxn--mk0axixn--io0a7ixn--uc0atvxn--zf0avxxn--lcvr32dxn--od0algxn--wcvs22dxn--gmqw5axn--od0aq3bxn--mxtq1mxn--ciqpnxn--tn0agxn--gmq050iorgmilcomgobnetedufngocdnappvoatiiservwp2tempurlmircloudfreesitewpmudevmyfastgadgetcloudaccessjeleambahalfboltfastvpsemergenteasypanelopencraftizcombrendlynamefromrtpersoadultmedorgpolrelcomproartnetedufirminfoassoshopcoopgouvtmcomediahotelforumvideosportorgsexagrargameslakaseroticaerotikatozsdereklamcasino2000filmsuliinfoboltshopprivnewsszexcityutazasjogaszkonyveloingatlaneacaicogoormy\u1B29\u1B2E\u1B36milwebschnetkopbizzonedesaponpesxn--9tfkymyspreadshopgovmytabittabitorderravpageaccok12idforgnetgovmuniltdplcaccotttvorgcomnetmeca6g5gpgamubacaicniocoukuptverdruscsdelhiindorgmilcomwebnicfingenpronetintedugovresbizbiharbarsyinternetbusinessschooltravelsupabasealumnigujaratfirminfoaeropostbankcoopindevscloudnsno-ipbarsybarrell-of-knowledgebarrel-of-knowledgensupdategroks-thisdnsupdatefor-ourknowsitalldvrcammittwalddynamic-dnsv-infowebhopselfipdyndnshere-for-moreilovecollegemayfirstforumzcloudnsmittwaldservertypo3servergroks-theeusekd1cdndyndnsidrawsainaueuapjpusstagemocksysdevicesclientcustreservdcustdevdisrecprodtestingcowzbeebyteutwenteboxfusebravepstmndedynngrokorgmilcomnomnetedugovqcxqzzbarsythingdustmo-siemensrb-hostingfh-muenstergitbookbluebitecloudbeesusercontentnodeartterramindkiloappsforgerockdarklangresinstagingapigeebubbleb-datascryptedhypernodedappnodepantheonsitegitlabgithubkeeneticvirtualservercleverappshostyhostingon-rioedugitticketstelebitwixstudioon-k3sicp0icp12038jeleqotolairbubbleappsmyaddrstolosmyrdbxwebflowdrive-platformbeagleboardhasura-applolipopdefinimavaporcloudmusicianwebflowtestazurecontainerresindevicereadthedocsloginlineeditorxmoonscalesandcatsbasicserverwebthingsbrowsersafetymarkbeebyteappbitbucketidaccovistablogorgschnetgovxn--mgba3a4f16axn--mgba3a4fraarvanedge\u0627\u064A\u0631\u0627\u0646\u0627\u06CC\u0631\u0627\u0646jclaspeziapdudcefegelemeperetevebacanatavaparasabgagfgogrgpgalclblimfmrmcbmbvbfclcmcvcrcpcchlimifibicivipirisimncnbnanenrnpntnnolomobocoaogorosopotoptvtatctbtmtltotpusulunutpspapaqsvpvvvtvavvrtrsrprgrfrcrbrarorkrvstsssbscsmsispzczbzbozen-suedtirolmyspreadshopxn--bulsan-sdtirol-nsbxn--valledaoste-ebbtrentinoaltoadigetrentin-sued-tirolxn--forlcesena-c8axn--forl-cesena-fcbxn--bozen-sdtirol-2obtriestetrentinsuedtiroltrentino-s-tirollecceudineaostesienaparmaluccapaviagenoapaduaaostamonzaabruzzoternirietiturinmilanbozenlaziofermoleccocuneonuoropratola-speziavdataaligfvgpugmolcalcamlomumbsicpmnvenvaoedugovabrsarmaremrbastoslazibxosfirenzetrentinos\xFCdtirolval-d-aostavalle-aostamessinacremonaravennatoscanatrentin-suedtirolbolognacalabriaurbinopesarofriuli-v-giuliaogliastraxn--valle-aoste-ebblaquilaandriatranibarlettasyncloudxn--valle-d-aoste-ehbaostavalleyvalled-aostatrentino-alto-adigevallee-d-aostexn--balsan-sdtirol-nsbpistoiasicilialucaniacataniaiserniaperugiabresciaveneziagorizialiguriaimperiabulsan-suedtirolbalsan-suedtirolbarlettatraniandriaxn--trentino-sdtirol-szbforl\xEC-cesenatuscanyvall\xE9e-d-aostemantovavall\xE9e-aostecasertapiemontevalleaostaval-daostafriulivgiuliatrevisoforli-cesenavall\xE9edaosteferrarapescaravald-aostatrentino-altoadigefriuli-vegiuliavallee-aostecarboniaiglesiastarantomediocampidanovalleedaostetrentinosud-tirolcampobassotrentins\xFCd-tiroltrentinos\xFCd-tirolmonzabrianzatrentino-s\xFCdtirolxn--trentino-sd-tirol-c3bpotenzacosenzavicenzaemiliaromagnavenicefrosinonemarchepordenonetrentinosued-tirolvaresemolisevall\xE9eaostefriuli-veneziagiuliabasilicatalatinaanconasavonaveronamodenabiellabolzano-altoadigepugliafoggiaumbriatrentino-stirolgenovapadovamateranovararagusapiacenzatrentinostirolvalleeaostetempio-olbiasudsardegnatrentinsudtirolmassa-carrarafriuliveneziagiuliatrentinosuedtirolandria-barletta-tranitrapanixn--cesenaforl-i8amaceratacaltanissettaascoli-picenobrindisicarraramassacagliaririmininapolivibo-valentiachietibulsan-sudtirolbalsan-sudtiroltrentino-a-adigebulsanbalsaniglesiascarboniamilanotorinoteramodell-ogliastraarezzotrentinoalto-adigerovigotrentovenetoiglesias-carboniatrentino-sud-tirolaltoadigereggio-emiliareggio-calabriasardegnatranibarlettaandriapiedmontxn--sdtirol-n2amedio-campidanotrentino-s\xFCd-tirolfriuli-vgiuliafriuli-ve-giuliaromeennaromapisa32-b16-b64-blodiastibarineencomonaplesforlicesenailiadboxosalessandriasicilytrani-barletta-andriaxn--trentin-sdtirol-7vbpesarourbinotrentinsued-tirolcesena-forliforl\xECcesenaemilia-romagnamonzaebrianzaxn--trentinsdtirol-nsbtrentinos-tiroltrentins\xFCdtirolvalledaostaolbia-tempiocampidanomediovibovalentiasassarivalle-daostalombardysud-sardegnafriulivegiuliareggioemiliamonzaedellabrianzaalto-adigevercellitrentin-sudtiroltraniandriabarlettatrentino-sudtirolascolipicenobozen-s\xFCdtirolfriulive-giuliaflorencexn--cesena-forl-mcbcarbonia-iglesiasaosta-valleycarrara-massadellogliastratrentinoa-adigexn--valleaoste-e7apesaro-urbinoxn--trentinosdtirol-7vbxn--trentin-sd-tirol-rzbxn--trentinsd-tirol-6vbtrani-andria-barlettatrentin-s\xFCd-tirolxn--trentinosd-tirol-rzbgrossetomonza-e-della-brianzas\xFCdtirolreggiocalabriatrentinoaadigetrentin-s\xFCdtirolverbano-cusio-ossolafriuliv-giuliaverbaniacampaniatrentino-aadigefriulivenezia-giuliasardiniaandriabarlettatranibarletta-trani-andriacatanzarooristanourbino-pesarocesena-forl\xECvalle-d-aostacampidano-medio123homepagesiracusatempioolbiasuedtirollombardiaavellinocesenaforl\xECtrentinofriuli-venezia-giuliabozen-sudtirolandria-trani-barlettabulsan-s\xFCdtirolbalsan-s\xFCdtirolmonza-brianzabolzanotrentino-sued-tirolbellunosalernolivornocrotonesondriodnshometrentinsud-tirolmassacarraratrentin-sud-tiroltrentino-suedtirolviterbobergamocesenaforliolbiatempiopalermobeneventoagrigentoofcoorgnetfmaitvphdengorgmilcomschnetedugovperagrikanieasukehandachitatokaiaisaikonanoharuamaobuhigashiuraowariasahiinuyamatobishimaiwakurashitarainazawatoyonegamagorimihamatoyotataharakariyayatomioguchikomakimiyoshinishiotokonamekiyosuchiryutoyohashiokazakiisshikikasugaikotakiratoeianjotogofusosetohazutsushimashinshirotakahamanisshinshikatsuhekinantoyokawaichinomiyatoyoakeodateogataakitaikawakyowahonjoogayurihonjonoshirokamiokakatagamimitanegojomeyokotekosakadaisenkazunonikahohonjyomoriyoshimisatohappoukamikoanihachirogatahigashinarusesembokufujisatokitaakitaitayanagiowanitakkomutsutsurutahirosakigonoheoirasetowadamisawanohejiaomorishingohiranairokunohehashikamitsugarushichinohehachinohenakadomarisannohekuroishisakaeisumiasahiotakiinzaiabikomatsudoyachiyomutsuzawakujukuriomigawakashiwatoganemihamanaritasakuranagaramobarahanamigawachoshishiroichoseikozakishisuikatorimidorichonankyonanfuttsuonjukufunabashinagareyamanodasosatakochuotohnoshourayasukimitsuyokaichibayotsukaidosodegauratateyamakamagayayokoshibahikariyachimatakatsuuratomisatokisarazukamogawaichikawanarashinoichinomiyashimofusaminamibososhirakoichiharaoamishirasatoikatahonaiainansaijoseiyoiyoozuuwajimaniihamanamikatamasakiuchikokihokutobetoonshikokuchuomatsuyamaimabarikamijimakumakogenyawatahamamatsunosabaeikedaobamasakaifukuiohionotsurugamihamawakasaminamiechizeneiheijikatsuyamatakahamaechizensoedaukihaomutaokawanishiogoribuzenonojosueumiokiotochikugosasagurisaigawamizumakishinyoshitomikurumekurateyamadakasuganakamamiyamanogatatakatahakataiizukakawaratagawakasuyaashiyainatsukimunakataminamitsuikishonaikurogifukuchikeisenhigashimiyakoshinguyukuhashiokagakiyamekogaongausuikahotohochuotoyotsumiyawakadazaifuhisayamatachiaraiyanagawanakagawahirokawachikujochikushinochikuhochikuzennamieotamaokumashowateneiiwakikoorinangoononishigoshimogoomotegomishimafukushimaasakawakagamiishishirakawaiitatefutabahiratayugawahanawakitakatakawamatakunimiyabukibandaihigashihironoyamatomiharuyamatsuriaizubangedatesomaaizuwakamatsuyanaizuaizumisatonishiaizuizumizakikitashiobarataishinkaneyamakoriyamainawashirotanagurafurudonosamegawasukagawaishikawatamakawaikedaogakitaruiginanenahashimahichisonakatsugawaibigawashirakawamizunamiminokamomitakekawauesekigaharatomikasakahogikitagatayamagatatajimianpachimotosuyaotsukakamigaharahidakanisekitokigujominogodoyorogifukasamatsutakayamawanouchihigashishirakawakasaharashimonitatsumagoichiyodakannakanrashowameiwakiryuotaoratomiokafujiokaitakuranaganoharahigashiagatsumatakasakishibukawaminakamikatashinatsukiyonokawabanumataannakaoizumimidorishintoisesakiuenoyoshiokakusatsutakayamanakanojonanmokutamamuratatebayashimaebashiotakekaitadaiwahongofuchukuietajimashobaramiharahatsukaichihigashihiroshimamiyoshikumanokurenakasakaseraseranishiasaminamifukuyamashinichionomichiosakikamijimajinsekikogentakeharaotobenanaeikedatohmaozoraobiraabirakyowaeniwataikibibaisharirebunerimohiroooketootarupippunishiokoppechitosefurubirahakodateshiranukakitahiroshimakushiroobihironanporoiwamizawaniikappukunneppufukushimanakasatsunaitoyourakuromatsunaiakabirakamisunagawashibechaurakawakamifuranonakatombetsuasahikawashimokawakayabeokoppebiratoriabashirisaromaatsumanumatahidakabifukamukawamikasahorokanaitoyotomisarufutsuhigashikawaishikarikitamiyoichiesashiiwanaitomariminamifuranoakkeshifuranotoyakoyakumootoineppushikaoishiraoinemuronayorohaboroashorobihororishirifujiutashinaihokutotakasuebetsuurausuassabukikonaishimamakinaiedatetoyabieinikiesanuryuoumuteshikagarikubetsuashibetsukimobetsuaibetsutobetsusobetsuembetsushimizuchippubetsurishirihokuryuhoronobeshintokutsubetsushibetsuhonbetsumombetsutsukigatakuriyamakoshimizushiriuchikutchanmurorannoboribetsukamishihorowassamushinshinotsukembuchiwakkanaikamoenaikiyosatotakinoueshikabesunagawafukagawanakagawatakikawakamikawahigashikagurahamatonbetsumatsumaemoseushirankoshishakotanimakanemashikeotofuketomakomaisandatambaitamiawajikasaiasagoshisoonoakoyashirotoyookaminamiawajiinagawafukusakitakasagokamigorikasugaharimayokawaashiyahimejiakashitaishiaogakisannantakinosumototakarazukanishinomiyashingugoshikinishiwakiyokatakaaioimikisayoyabukawanishiamagasakisasayamashinonsenkakogawaichikawakamikawatatsunotsukubaiwamaogawaasahisakaitokaioaraiitakobandodaigosuifuinaamikasumigaurakashimaomitamayachiyoshimodatetomobetoridehitachinakainashikisakuragawakasamayawaramoriyahitachiomiyanamegatayamagatahitachikamisuushikutakahagiibarakitonekoganakasowayukimihojosomitoryugasakishimotsumafujishirotsuchiurachikuseihitachiotashirosatotamatsukuriuchiharashikahakuinanaotsubatawajimakahokukawakitatsurugikaganominotosuzuuchinadakomatsuanamizunakanotohakusannonoichikanazawaiwateshiwafudaikawaimoriokaofunatohanamakikuzumakikitakamininohekunoheyamadayahabasumitaichinosekitanohatahiraizumirikuzentakatajobojiotsuchihironomiyakoiwaizumikarumaiichinohenodakujitonooshushizukuishifujisawamizusawakamaishikanegasakimannoutazukotohiraayagawazentsujihigashikagawauchinomikanonjisanukimarugamemitoyotakamatsutadotsunaoshimatonoshoakuneamamiizumihiokiyusuikinkoisasookouyamanakatanekagoshimakanoyaisenkawanabeminamitanemakurazakitarumizunishinoomotematsumotosatsumasendaioimatsudaayaseebinamiurazushinakaiodawaraiseharasagamiharahakoneaikawakaiseiatsugitsukuihadanoyamatoyamakitazamaoisochigasakininomiyayokosukakamakuraminamiashigarafujisawasamukawakiyokawahiratsukayugawaraokawaumajikochitsunootoyoakiinonishitosayasudahidakamiharasakawaniyodogawahigashitsunokagamigeiseisusakiotsukinaharisukumomurototosakamiochitoyotosashimizumotoyamanankokunakamurakitagawayusuharaogunichoyoukiasoutoozugyokutoamakusamifunetakamoriyamagaminamataminamiogunikikuchisumotoyamatonagasumashikiaraokumamotokamiamakusanishiharayatsushiroayabeseikasakyoideineujinakagyokameokakyotangokyotanabekyotambaminamiyamashiroyamashinatanabeyawatawazukaminaminantanmiyazuhigashiyamafukuchiyamakitamukokamojoyokizumaizuruujitawaraoyamazakinagaokakyokumiyamakawagoeinabeshimameiwaasahitaikiudonoisetsukisosakikuwanamihamamiyamasuzukatamakimisuginabarikumanokomonominamiisewataraitobakiwatakikihotadomatsusakayokkaichikameyamaureshinoishinomakishichikashukuohirataiwaosakizaohigashimatsushimashikamaiwanumashibataogawaraonagawakawasakiseminemarumoriminamisanrikukakudamuratawakuyatomiyanatoriwataritagajomisatotomekamirifushiroishimatsushimayamamotoshiogamafurukawahyugaebinotsunosaitoayakushimanobeokakitauramiyazakitakazakigokaseshiibamimatashintomikunitomikitakatakobayashikawaminamitakaharukijotakanabemiyakonojonishimeranichinankitagawakadogawamorotsukakisofukushimaminamimakisakaeobuseikedaogawamiasaokayaasahiotakiotarichinoinaomichikumakomaganechikuhokukaruizawayasuokaooshikaikusakaminamiaikitogakushimatsukawakawakamitateshinatakamorikitaaikishiojirimiyadahakubaiizunaiijimaiiyamamiyotasuzakayasakatoguraookuwanagawaminowahirayayamagataminamiminowafujimiomachisakakitakaginaganonakanosakuhokomoronagisoshinanomachiwadauedaiidaharasuwatomiachiaokianankisosakunozawaonsenagematsutakayamashimosuwamatsumotoyamanouchinakagawamochizukiazuminotatsunoobamaomuraseihiunzenosetofutsuikichijiwanagasakiisahayahasamisaikaikawatanasasebohiradokuchinotsugototogitsutsushimashimabarashinkamigotomatsuurayamazoekashibaikomakawaitenrioyodosangokoryoudaojiikarugayamatokoriyamatenkawakatsuragikurotakikawakamimiyakemitsuetakatorikamikitayamayamatotakadahegurishinjokanmakisakuraitawaramotogoseoudanarasoniandokawanishishimoichihigashiyoshinokashiharashimokitayamanosegawayoshinomintsivorytopazsakuragehirnsumomoaseinetopalmail-boxmokurenyoitamuikaojiyagosensanjoaganomyokoseiroagaomishibataniigatanagaokamurakamiuonumayuzawakariwatagamitainaitsunanminamiuonumatochioyahikojoetsuseiroukamosadoizumozakitokamachiitoigawasekikawakashiwazakitsubamemitsukekokonoesaikiusukibeppuusahimeshimakunisakihasamataketatsukumihitaoitahijikusuyufukujukamitsuebungoonobungotakadaibaraniimibizentsuyamaokayamakasaokahayashimayakagemaniwaakaiwamisakishinjotamanotakahashikibichuowakesojanagishookumenannishiawakurakurashikiasakuchisetouchikagaminosatoshotomigusukunakagusukuyaeseizenaurumaiheyaaguniogiminanjokinminamidaitokitanakagusukuyonaguniokinawaishigakikunigamiurasoekadenataramahiraraginozataketomishimojizamamitonakiitomanhigashimotobuyonabarugushikamionnanahanagohaebarukumejimakitadaitonakijinnishiharayomitanginowantokashikiishikawaikedasuitaminohizuminishisakaikananabenodaitoosakasayamayaokishiwadatadaokakaizukatondabayashichihayaakasakakumatorikadomasayamahigashiosakashijonawatehirakatataishimisakitajirihannansennankatanotoyonominatosettsuhigashiyodogawaibarakinosekitachuohigashisumiyoshifujiiderakashiwaraizumiotsutoyonakamatsubaramoriguchiizumisanoshimamototakatsukineyagawahabikinotakaishikawachinaganoyoshinogarikamiminearitaouchiimarihizenogikashimaariakekiyamafukudomikitagatakitahataomachigenkaikanzakinishiaritakyuragisagataratosutakushiroishikaratsuhamatamakouhokukawagoeyoshidasatteogoseirumaasakaurawaogawaniizaomiyayoriiotakishikihonjooganohannohanyuinasaitamaokegawaarakawayoshikawayokozehasudasayamahidakafukayachichibuiwatsukiryokamiyoshimikamiizumifujimiwarabiranzanmiyoshiminanoyashiosakadosugitomisatohigashichichibutodasokakukiyonokazoshiraokakasukabekounosukawajimatsurugashimamiyashirokitamotohatoyamamoroyamahatogayakumagayakawaguchinagatorokamisatomatsubushinamegawatokigawakamikawafujiminohigashimatsuyamakoshigayatokorozawas3isk01isk02ryuohkoseikonanaishorittotakashimamaibarahikonetorahimenishiazaikokagamokotoyasuotsukusatsunagahamamoriyamatoyosatotakatsukinotogawaomihachimanhigashiomiakagiunnanizumogotsuamayatsukakakinokimatsuehamadamasudahikawahikimiokuizumoyasugiyakumomisatotamayuohdahigashiizumookinoshimanishinoshimatsuwanoshimaneshimadafujiedayoshidashimodagotembaiwataatamikosaiyaizuitoizumishimahaibaramakinoharaomaezakikawanehonkannamisusonohigashiizufukuroinumazukawazufujiaraishizuokahamamatsushimizuizunokunimatsuzakimorimachiminamiizunishiizukikugawakakegawafujikawafujinomiyaujiietsugaoyamayaitaohiranikkoashikagakuroisokanumasakurashioyakarasuyamamotegiichikaikaminokawatochigihagamokanogisanobatonasumibunasushiobaranishikatautsunomiyaiwafunemashikoshimotsukeohtawaratakanezawaitanokomatsushimatokushimaichibaminamiaizumiwajikikainanmiyoshinarutomimamugiananmatsushigesanagochishishikuinakagawamachidachiyodakomaefussainagitaitochofufuchuomeotahigashiyamatotoshimaokutamaaogashimakodairaedogawaarakawahachiojishinagawatachikawashibuyasuginamihinodekiyosesumidaoshimanerimamitakahamuraadachinakanomizuhobunkyomegurominatokoganeihigashikurumekokubunjihigashimurayamamusashimurayamatamakitahinochuokotokatsushikakouzushimaogasawaraakishimakunitachishinjukusetagayamusashinohachijoitabashiakirunohinoharachizunanbukotouramisasawakasayonagokogehinoyazutottorinichinansakaiminatokawaharaoyabetairainamiasahinantoimizufuchutakaokakurobeyamadajohanatoyamatonaminyuzenfunahashinakaniikawanamerikawaunazukitogahimiuozufukumitsutateyamakamiichiiwadearidayuasainamitaijikatsuragiaridagawatanabemihamahidakakainankiminomisatoshingushirahamakamitondayurakozakoyagobokitayamawakayamakudoyamahashimotokushimotokozagawahirogawakinokawanachikatsuurarsuseroeoishidasagaeoguniasahinagaitendonanyoobanazawanishikawasakataohkuratozawamikawamamurogawayamagatafunagatatakahatashonaishinjokahokuiideyuzakawanishitsuruokakaminoyamayamanobeshiratakamurayamanakayamakaneyamahigashineyonezawasakegawamitouubeyuuabushimonosekitabuseoshimatoyotaiwakunihikarishunannagatohagihofukudamatsutokuyamashowadoshitsurunanbukoshukaiminami-alpsnirasakikosugeotsukioshinohokutominobuyamanashifuefukichuokofuichikawamisatoyamanakakonakamichitabayamanishikatsuranarusawafujikawahayakawafujiyoshidafujikawaguchikouenohara\u9577\u91CE\u4EAC\u90FD\u5C90\u961C\u5927\u962A\u4E09\u91CD\u7FA4\u99AC\u5343\u8449\u6ECB\u8CC0\u4F50\u8CC0\u5948\u826Fadednelgaccogogror\u79CB\u7530\u611B\u77E5\u9AD8\u77E5\u57FC\u7389\u6C96\u7E04\u6803\u6728\u718A\u672C\u5CA9\u624B\u9752\u68EE\u5C71\u68A8\u65B0\u6F5F\u5CF6\u6839\u9CE5\u53D6\u9577\u5D0E\u9999\u5DDD\u5BAE\u57CE\u77F3\u5DDD\u5927\u5206\u5BAE\u5D0E\u8328\u57CE\u5C71\u53E3\u5175\u5EAB\u5C71\u5F62\u5FB3\u5CF6\u5E83\u5CF6\u798F\u5CF6\u798F\u5CA1\u5CA1\u5C71\u5BCC\u5C71\u9759\u5CA1\u611B\u5A9B\u798F\u4E95\u6771\u4EACxn--4it168dhatenadiaryxn--vgu402ckawaiishophatenablogcocottenamaste\u5317\u6D77\u9053penneehimeiwateversestabachibashigagonnagunmapermahaccaakitaosakauh-ohblushkochiaichifukuikuroncapooitigohyogotokyokyotopunyuthickcheap0t00g00j0mie2-ddaapyawjg0amfemsubxiiboomoobutchueekpgwrgrherskrboyrdyupperunderflierchipsmydnsheavyangryhippygirlyrulez\u795E\u5948\u5DDD\u9E7F\u5150\u5CF6\u548C\u6B4C\u5C71bambinaxn--nit225kokayamasaitamaxn--k7yn95exn--1lqs03nsapporoparasitelolipopmcxn--efvn9sniigatafukuokatokushimafukushimahiroshimakagoshimafakefurokinawaxn--8pvr4ucoolblogxn--0trq7p7nnkawasakinagasakimiyazakichilloutxn--8ltr62kxn--klty5xpeeweezombiecutegirlxn--rny31hxn--uuwu58axn--ntso0iqx3axn--djrs72d6uytoyamanikitanyantakagawamimozanagoyaboyfriendxn--2m4a15egreaterchowderegoismyamagatafashionstorexn--elqq16hxn--pssu33lsendaimiyagixn--rht27zpecoriaomorisaloonwatsonvivianxn--djty4knobushipigboatnaganopinokoxn--f6qx53asadistvelvetsecretxn--5js045dchicappayamanashiibarakidigickgirlfriendxn--1lqs71dmongolianxn--c3s14mxn--qqqt11mtochigixn--5rtq34kparallelo0o0mondkobesagabonadecaoitanarafoolkilldecimainhiholomosblokilociaoundopupugifutankcrapflopnooroopsmodsholyjeezstripperpepperbittershizuokaxn--rht3dkitakyushureadymadeicurusversusmatrixxn--rht61ehungryfloppygloomycrankyhandcraftedlittlestarxn--klt787dxn--kltx9awhitesnowsunnydaytottorilovepoptheshopbuyshopxn--5rtp49cxn--d5qv7z876cwebaccelxn--kbrq7oxn--4pvxsxn--1ctwolovesickkumamotocatfoodxn--tor131oyokohamawakayamatonkotsuxn--ehqz56nxn--uist22hxn--6btw5axn--kltp7dyamaguchifrenchkisspussycatxn--4it797kxn--uisz3gbabybluexn--zbx025dnetgamersxn--7t0a264ckanagawaxn--6orx2rishikawaxn--ntsq17ghalfmoonschoolbusjellybeanxn--mkru45iusercontentlolitapunkxn--32vp30hsakurastoragehokkaidoshimanecandypopbabymilksupersaleweblikeraindropbackdropwebsozaikikirarahateblodaynightmeneacsccogoormobiinfoaeusxxorgmilcomnetedugovorgcomnetedugovbizinfotmprdorgmilcomnomedugovassnotairespresseassocoopgouvveterinairemedecinpharmaciensorgnetedugovtraorgcomedurepgovmeneperekgacscaiiocogoitoresmshsseoulbusanulsandaeguc01milvkimmvchungnamjeonnamjeonbukeliv-dnsgyeonggijejueliv-cdnincheondaejeongangwongyeongbukgwangjuchungbukgyeongnameliv-apicoeduindorgcomembnetedugovorgmilcomnetedugovjcloudorgcomnetintedugovperbnrinfocooyorgcomnetedugovethipfscanvamypepethw3sstorachakeeneticjoinmcinbrowserdwebcyonnftstoragemyfritzaemewphlxachotelltdorgcomwebsocschngonetintedugrpgovassnomgacsccoorgnetedugovbizinfo123websiteidorgmilcomasnnetedugovconfidmedorgcomplcschnetedugovaccoorgnetgovpresstmassoirseproxaccosoundcasthoptocraftvp4c66orgnetedugovitsxwxmcdirmyboxbarsyedgestacksynologylogintoopencloudnohostwebhopdiskstationi234tcp4hoocgroknoipprivmydsddnsdnsforlohmustransipdscloudfilegear-sgbrasiliafilegearframerbarsybarsyonlinecoprdorgmilcomnomedugovinforgcomnetedugovnameacprorgcomartnetedugovpresseinfoassoinstgouvorgnycedugovbarsydscloudjuorgcomnetedugovminisiteaccoororgcomnetgovorgmilcompronetintedugovbizmuseumnameinfoaerocoopaccoorgcomnetintedugovbizcooporgcomgobneteduorgmilcomnetedugovbiznameaccoorgmilneteduadvgovcoorgcomnetaltgovforgotherhiskeeneticispmanagernomassoprod5476132eastasiacentraluswesteuropewestus2eastus2pnortheurope-01newzealandnorth-01southindia-01southcentralus2-01norwaywest-01eastus2-01westus2-01australiaeast-01italynorth-01israelnorthwest-01swedencentral-01westeurope-01centraluseuap-01taiwannorthwest-01uaecentral-01northcentralusstage-01israelcentral-01mexicocentral-01canadacentral-01austriaeast-01germanywestcentral-01francecentral-01ukwest-01denmarkeast-01polandcentral-01eastus-01westus-01swedensouth-01eastus3-01westus3-01brazilsouth-01centralus-01francesouth-01australiacentral-01westindia-01uaenorth-01jioindiacentral-01canadaeast-01belgiumcentral-01spaincentral-01koreacentral-01chilecentral-01qatarcentral-01westcentralus-01eastus2euap-01norwayeast-01southafricanorth-01brazilsoutheast-01germanynorth-01switzerlandnorth-01switzerlandwest-01japanwest-01southafricawest-01japaneast-01eastasia-01indiasouthcentral-01taiwannorth-01centralindia-01uksouth-01southcentralus-01northcentralus-01eastasiastage-01indonesiacentral-01australiacentral2-01australiasoutheast-01malaysiawest-01koreasouth-01southeastasia-01southeastus5-01northeastus5-01jioindiawest-01rucdnwest1-usfra1-desandboxjls-sto1jls-sto3jls-sto2aglobalabglobalsslmapprodfreetlsmapvpslon-1lon-2ny-1fr-1sg-1ny-2paassnwebpaashostingjelasticnordeste-idcsocuserpagescwebfileblobservicebuscoreatlricnjsjelasticwebsitestoragesezagbinruhuukjptsmyspreadshopmynetnameakamaiorigin-stagingfrom-coipv64dynv6cdn77serveblogadobeaemcloudhicamsprytdnsupno-ipownipde5ovhicpfirewall-gatewaysytesmypsxbarsyusgovcloudapimyamazemyradwebakamaihdsaveincloudfastlylbfrom-lasubsc-paysquare7in-the-bandblackbaudcdnhomelinuxoninfernoctfcloudservebbsdns-dynamiccloudfrontakamai-stagingipifonyham-radio-opsenseeringclickrisingcommunity-profrom-nylocalcertgrafana-devedgesuite-stagingcloudflareanycasteating-organicatlassian-devmydattofeste-iplocaltotorprojectknx-serveredgekeycloudflareglobalcloudyclustercasacamserveftpakamaized-stagingakamaiorigindns-cloudmyeffectboomlabotdashbuyshousestwmailhetemlazure-mobilein-dslthruhereredirectmedynuddnsbouncemesupabaseluyanicloudappakamaicloudfunctionsdebiannhlfanpgafanstatic-accessin-vpnmysynologymafeloappudohomeftptrafficmanagersiteleafseidatmemsetcloudflarecloudaccesskeyword-onazure-apiis-a-chefdoes-itgets-itwebhopselfiphomeipkicks-assedgesuitewindowsserver-ontunnelmolemydissentscrapper-sitecloudflarecnuni5srcfggffiobbzabchrsndenodynuopikddnsvpndnsakadnselastxkinghostvps-hostfastlyhomeunixazureedgeshopselectdontexistmyfritzcloudjiffyalwaysdatasells-itsquaresbroke-itazurefddattolocalat-band-campmeinforumfamilydsazurestaticappsdefinimabplaceddnsaliasdynaliasnow-dnsblogdnsroutingthecloudendofinternetdsmynasakamaiedgemymediapcadobeio-staticakamaiedge-stagingakamaihd-stagingddns-ipprivatizehealthinsurancelive-onkrellianschokokeksmassivegridmysecuritycamerarackmazeserveminecraftfrom-azis-a-geekakamaizedmoonscaleoffice-on-theusgovtrafficmanageradobeioruntimeedgekey-stagingreserve-onlinechannelsdvrdnsdojousgovcloudappcdn77-sslapps-1and1podzoneazurewebsitesdynathomescaleforceyandexcloudvusercontentisa-geekcdn-edgescoaemalcesappwriteazimuthtlonarvobuiltwithrocketnoticeablestorecomwebrecnetperotherfirminfoartslgdloncogoiltdorgmilcolcomplcschgenngonetedugovbiznamefirmmobiacincoorgmilcomnomwebgobnetintedubizinfocomyspreadshopdemongovtransurl123websitehosting-clusterkhplaycistrongsnesosvalerv\xE5lerxn--vler-qoaossandeheroysandeher\xF8yb\xF8boheroyher\xF8yxn--hery-iraxn--b-5gavalerb\xF8boxn--b-5gasandesandexn--hery-iraxn--vler-qoav\xE5lerh\xE5re\xE5laahavaofsfvfhlolnlalrlhmfmtmahcostntbu\xE5strmreigersundmyspreadshopg\xE1ls\xE1eidsvolltingvollgildeskalflor\xF8vads\xF8vard\xF8vanylvenxn--bhccavuotna-k7astrandaxn--kvnangen-k0axn--sknland-fxaxn--mosjen-eyarakkestadhyllestadnannestadvevelstadvaapstenordre-landsondre-lands\xF8ndre-landtjieltexn--vrggt-xqads\xF8r-aurdalsor-aurdalheradstordmoldefordef\xF8rdeseljefedjeryggehemnexn--krehamn-dxasognegranes\xF8gnebrynetjomevallebykletokkegiskedovretj\xF8mehob\xF8lvoldasaudatolgas\xF8mnaviknad\xF8nnasomnadonnatranafrananesnaraumasmolatr\xE6nafr\xE6nalesjasm\xF8la\xF8rstaorstahitrafloraaukraloppafr\xF8yarissasnasahalsagalsaromsaraisar\xE1isafroyasn\xE5sagronghobolfjelltydal\xE5rdalardalaskimharamkraanghkekr\xE5anghkesorumbarumhurumb\xE6rums\xF8rummodums\xE1l\xE1tb\xE1l\xE1tfrognbjugnv\xE5ganvagangulenskienl\xF8tenlotenstrynvefsnxn--merker-kuaskaunsveiob\xF8mlobomloskj\xE5kvardoflorovadsosalatbalats\xE1latkl\xE6buklabuselbubarduulvikskjakkleppris\xF8rxn--nttery-byaefl\xE5eidflahofmilgolholsellomskifetvikdepvgsfhsaskerrisorhamarasnes\xE5snesr\xF8rosrorosxn--slat-5namasoynaroyvaroyluroydyroyaskoyradoyandoyrodoymeloyrad\xF8yand\xF8yr\xF8d\xF8ymel\xF8yask\xF8ylur\xF8ydyr\xF8ym\xE5s\xF8yv\xE6r\xF8yn\xE6r\xF8yhoylandeth\xF8ylandetdivtasvuodnal\xF8renskoglorenskognesoddtangenxn--tjme-hraxn--smla-hraxn--stjrdal-s1aunjargalillehammerunj\xE1rgaxn--hamary-fyadavvenjargaxn--bearalvhki-y4a123hjemmesidegjerdrumxn--brnnysund-m8acxn--tnsberg-q1axn--mlatvuopmi-s4axn--snsa-roaxn--skierv-utaxn--brum-voatysfjordkvafjordeidfjordkv\xE6fjordsongdalenmjondalenmj\xF8ndalenxn--gls-elackragerog\xE1\u014Bgaviikagangaviikas\xF8rreisasorreisas\xF8r-varangersor-varangerxn--risr-iraskiervaxn--frna-woaxn--trna-woakvinesdalleksvikleirvikr\xF8yrvikroyrviksvelvikvenneslaevje-og-hornnessandnessj\xF8enmarnardalvindafjordsandefjordenebakksnillfjordullensvangxn--trany-yuabr\xF8nn\xF8ysundnamsskoganaustevollxn--stjrdalshalsen-sqbnord-aurdalnord-frontr\xF8gstadtrogstadgrimstadflakstadgjerstadxn--sandy-yuaxn--leagaviika-52bnore-og-uvdalvegarsheixn--rlingen-mxaxn--ggaviika-8ya47hveg\xE5rsheikarlsoykvitsoymasfjordenhamaroyinderoyosteroydavvenj\xE1rgasauheradguovdageaidnuxn--vre-eiker-k8abronnoysiellakkr\xF8dsheradkrodsheradkvinnheradbr\xF8nn\xF8yxn--mtta-vrjjat-k7afxn--lrenskog-54akvits\xF8yv\xE1rgg\xE1tkarls\xF8yoster\xF8yinder\xF8yhamar\xF8ybronnoysundxn--aurskog-hland-jnbbahccavuotnab\xE1hccavuotnagiehtavuoatnastor-elvdalmidtre-gauldalxn--gildeskl-g0akarasjokevenassixn--bievt-0qaxn--yer-znalebesbynessebyxn--hbmer-xqamalselvm\xE5lselvxn--unjrga-rtam\xF8re-og-romsdalmore-og-romsdalhareidmeland\xF8rlandorlandstrand\xE5lg\xE5rdsolundalgardafjord\xE5fjorddielddanuorrikautokeinoxn--stre-toten-zcbskodjeaejriestangeliernebamblestokkefauskesn\xE5asesnaasekongsvingerlangevagberlevagxn--flor-jrahattfjelldalostre-toten\xF8stre-totenvestfoldxn--mely-ira\xE1laheadjualaheadjunordreisaxn--troms-zuaxn--lgrd-poacporsangerflatangerstavangerleikangerbremangersamnangergieldakarasjohkaxn--rdy-0nabfrostautsirasnoasatromsaxn--sr-aurdal-l8aflekkefjordj\xF8lsterjolsteraremarkhedmarkn\xE5\xE5mesjevuemienaamesjevuemiexn--vard-jrarollagmer\xE5kermerakerorskog\xF8rskogxn--bdddj-mrabd\xE1k\u014Boluoktaxn--osyro-wuaaknoluoktatrysilskjerv\xF8ymandaljondalbindalrindalmeldalsuldalorkdalsigdalalvdall\xE6rdalhurdalsirdalverdallerdallardaloppdal\xE5seralaseralhadselkrager\xF8divttasvuotnaoverhallasteinkjerxn--hnefoss-q1askedsmokorsettroms\xF8xn--dyry-iravestre-totenmuseumxn--sandnessjen-ogbrahkkeravjufylkesbiblb\xE1jddarbajddarxn--laheadju-7yarennes\xF8yxn--koluokta-7ya57hxn--hgebostad-g3aleirfjordstorfjordbalsfjordb\xE5tsfjordbatsfjordmuos\xE1tbiev\xE1tloab\xE1tk\xE1r\xE1\u0161johkan\xF8tter\xF8yxn--mjndalen-64anordkappl\xE1hppilahppialstahaugsiljanverranr\xF8ykenroykenhaldenlyngenbergenhortenh\xF8nefosshonefosstroandinbeiarnvarggatosoyroos\xF8yrotromsoidrettmuosatbievatruovatloabatvoagattynsetnessetxn--indery-fyask\xE1nitskanitraholtr\xE5holtxn--ystre-slidre-ujbandebusarpsborgbearduxn--karlsy-fyahordalandjorpelandj\xF8rpelanddeatnuringsakers\xF8r-odalsor-odalxn--slt-elabringerikeaudnedalnittedalnissedalhemsedalslattumsurnadalxn--blt-elabelverumstj\xF8rdalnaustdalhjartdalgj\xF8vikfyresdalhasviknarviklarvikgjovikmalvikgamviklenvikporsgrunnstjordalengerdaldrobakdr\xF8bakxn--msy-ula0hvestvagoyxn--vgan-qoaxn--ryken-vuaxn--lten-graxn--stfold-9xaxn--hpmir-xqaxn--lury-iram\xE1latvuopmimalatvuopmitysv\xE6rkirkenesbirkenesmoskenesb\xE1id\xE1rxn--fjord-lraxn--rdal-poabahcavuotnab\xE1hcavuotnaxn--frde-gralind\xE5sbearalvahkixn--hobl-irar\xE1hkker\xE1vjuxn--loabt-0qav\xE5g\xE5\xE1lt\xE1bod\xF8sundlundrader\xE5deetnetimeholeauregrueoddavagavegaranatanaarnasolasulaaltalekafusavangbergkvam\xE5mliamlibokntinnroangranosenoslobodor\xF8stroststat\xE5motamotivgupriv\xF8yeroyerliermossvossxn--nvuotna-hwalusterlunnermarkerh\xE1bmerhabmerhvalerfjalerxn--rholt-mratysvarbaidarfitjargaularh\xE1pmirhapmirmelhusfosnes\xF8ksnesoksnestysneshemnesevenesflesbergeidsbergtonsbergt\xF8nsberglindasxn--sndre-land-0cbnamsosxn--srum-gra\xF8ystre-slidreoystre-slidrevestre-slidretrondheimbalestrandxn--langevg-jxaaustrheimxn--skjk-soavagsoyaveroysandoykarmoyfinnoytranoyvestbytranbysykkylvenxn--hyanger-q1aspjelkavikandasuoloxn--fl-ziaxn--drbak-wuastathellexn--sr-varanger-ggbtelemarkxn--bhcavuotna-s4axn--porsgu-sta26f\u010D\xE1hcesuolocahcesuoloakrehamn\xE5krehamnsand\xF8ykarm\xF8yfinn\xF8ytran\xF8yv\xE5gs\xF8yaver\xF8ynamdalseidxn--lesund-huabadaddjaxn--vegrshei-c0axn--btsfjord-9zagildesk\xE5lporsanguxn--trgstad-r1an\xE1vuotnanavuotnahammerfestxn--sgne-graxn--brnny-wuacibestadharstadnarviikaeven\xE1\u0161\u0161ivestnesgjemnessandnesagdenesrennesoyxn--avery-yuaxn--tysvr-vrabearalv\xE1hkikongsbergspydebergrandabergxn--andy-iradavvesiidaxn--krdsherad-m8apors\xE1\u014Bgufredrikstadbjerkreimringeburennebuaurskog-holandnotteroyxn--vgsy-qoa0jxn--rmskog-byaskierv\xE1ivelandbyglandfrolandaurlandforsandxn--bjddar-ptamidsund\xE5lesundalesundfetsundfarsundovre-eiker\xF8vre-eikerakershusxn--moreke-juas\xF8rfold\xF8stfoldostfoldsorfoldh\xF8yangerhoyangerlevangerorkangertanangerxn--vestvgy-ixa6olillesandulsteinxn--rennesy-v1agranvinskjervoyxn--klbu-woalavagisxn--h-2faxn--ryrvik-byakafjordk\xE5fjordseljordfolkebiblxn--gjvik-wuajevnakerxn--kfjord-iuabudejjuxn--kranghke-b0axn--davvenjrga-y4axn--rland-uuaxn--ldingen-q1axn--mlselv-iuaxn--rady-iraxn--linds-prabrumunddalxn--ygarden-p1amo-i-ranaeidskogr\xF8mskogromskoghjelmelandxn--finny-yuaxn--sr-odal-q1axn--skjervy-v1aballangenkvanangenkv\xE6nangengratangenxn--hmmrfeasta-s4acvossevangensuohkanxn--rde-ulaxn--mli-tlaxn--ksnes-uuanordlandskanlandsk\xE5nlandsortlandfuoiskuxn--rros-graxn--hcesuolo-7ya35bxn--eveni-0qa01gagaivuotnag\xE1ivuotnaxn--seral-lradrammenmodalenmosjoenjan-mayentorskensteigengloppenxn--snes-poamatta-varjjatxn--sr-fron-q1aomasvuotnajessheimb\xE5d\xE5ddj\xE5xn--krager-gyaxn--kvfjord-nxaxn--asky-iraxn--snase-nraxn--bidr-5nacholt\xE5lenxn--vads-jraxn--jlster-byamosj\xF8enxn--rst-0nastavernxn--ostery-fyaxn--oppegrd-ixaxn--sknit-yqaxn--risa-5naoppeg\xE5rdskiptvetrendalenholtalenxn--mot-tlaxn--lhppi-xqaxn--holtlen-hxaxn--srreisa-q1akopervikxn--muost-0qaxn--bmlo-grahokksundkvalsundegersundxn--karmy-yuaullensakerxn--hylandet-54axn--kvitsy-fyaxn--bod-2nalangev\xE5gberlev\xE5gkristiansandxn--rsta-frahornindalstj\xF8rdalshalsenstjordalshalsensandnessjoenh\xE1mm\xE1rfeastaxn--lrdal-sras\xF8r-fronsor-fronnord-odalkristiansundm\xE1tta-v\xE1rjjatvestv\xE5g\xF8ynesoddennotoddenbuskerud\xF8ygardenoygardensalangenlavangenralingenr\xE6lingenlodingenl\xF8dingenlea\u014Bgaviikalaakesvuemieleangaviikauenorgexn--srfold-byaaskvollxn--rskog-uuaxn--nry-yla5gxn--vry-yla5ghammarfeastaxn--rhkkervju-01afxn--givuotna-8yakommunekrokstadelvanedre-eikerhagebostadh\xE6gebostadxn--berlevg-jxakviteseidxn--s-1faxn--l-1faxn--nmesjevuemie-tcbafuosskomo\xE5rekemoarekexn--lt-liacxn--jrpeland-54asvalbardoppegardholmestrandtvedestrandsogndalsokndalarendalsunndalfolldalxn--krjohka-hwab49jlyngdaletnedalnorddalsaltdalgausdalskedsmovaksdalgjesdalstordalxn--frya-hraaarbortedrangedalxn--smna-graaurskog-h\xF8landxn--vg-yiabtjeldsundhaugesundlindesnesxn--mre-og-romsdal-qqbxn--dnna-gradyntmpheremerseineshacknetenterprisecloudmineaccomaorim\u0101oriorgmilcriiwigennetschoolhealthkiwigovtgeekxn--mori-qsacloudnsparliamentcomedorgcompronetedugovmuseumwebsitekinservicebarsywebsitebuildereerobookheimdnsleapcelleero-stagetechcrscsslorigingohomecdbedeeeiemesecabgngilnlalplchfisiincnnoroptatitmtltruauhulumkdkukskjplvtrgrfrkrhrusesismycynzcznetinteduassoososcloudstgbetaaezaeuhkusjswzhatenadiarycdn77hoptozaptois-a-knightmyftpno-ipjpnddnssdpdnsspdnsbarsysweetpepperis-a-bruinsfanis-very-sweetservegameis-a-soxfanhomelinuxcdn77-secureservebbsmisconfusedwebredirectblogsitefreedesktopcouchpotatofriestoolforgeaccesscamis-lostreadmyblogsmall-webfedorapeopleserveftpis-a-celticsfanmywirepotagertwmailin-dslsellsyourhomeread-booksfreeddnscable-modemis-savednflfanufcfanmlbfanstuff-4-saleendoftheinternetin-vpnmy-firewallhomeftpis-localis-a-chefboldlygoingnowherewebhopselfipkicks-assroxatunkcamdvrfedoraprojectgotdnsdvrdnsdyndnspubtlspimientahomeunixdontexistfedorainfracloudwmflabsfspagesbmoattachmentsteckidsfamilydsdnsaliasdynaliasnow-dnscloudnsdoomdnsduckdnsblogdnshomednsroutingthecloudendofinternetdsmynasip-dynamicpoivronhttpbinmyfirewallis-very-evilmysecuritycamerais-a-linux-userwmcloudis-a-geektuxfamilyis-a-candidatedoesntexistis-very-badhobby-sitegame-hostaltervistais-foundis-a-patsfandnsdojohepforgepodzonedynservcollegefanis-very-goodfrom-meis-very-niceisa-geeknerdpolacmedsldingorgcomnomgobabonetedupleskaemhlxmyboxrockyprvcydeuxfleursvibekitprodomgspdnscodebergheyflowstatichostlinkyhostmymagicorgmilcomnomgobneteduorgcomeduiorgmilcomngonetedugovcloudns1337ngrokacorggogfamcomwebgobnetedugokgopgkpgovgosbizpasaugumicsopozpapuwmwsrprusiskwpspkppspkmpspokeoiawsawifoumsdnskokwpmuppuppsppiwwiwoowuzswkzoschrzpisdnwzmiuwwitdpssewsseumigugimoirmpinbwinbwiihupporzgwgriwupowwskrwioswuozstarostwokonsulattmpccopruszkowmyspreadshopostrodakartuzyopolegminamediaustkazgorajgoraolawailawalomzawloclradombytomjaworznotargilubinkoninzagantorunkutnokepnonakloczestsopotsanokturekplockslasksklepzarowlukowmedaidgdaorgmilrelcomnomatmgsmartneteduelkgovwawsossexbiztgorysejnytychypomorzeboleslawiechomesklepsdscloudunicloudzakopanelegnicarawa-mazbydgoszczswidnikkrasnikwloclawekbielawamragowograjeworealestatebeskidykaszubymalopolskaprzeworskswiebodzinlecznadfirmaszkolawarmiagdyniamiastakazimierz-dolnymalborkswidnicadlugolekaostrolekapodlasieelblagtravelsimplesitezachpomormielecszczecinnieruchomosciwalbrzychlezajsklublinbedzinpoznanwielunmielnooleckostarachowicedkontopowiatwroclawrybniksuwalkileborkslupskgdanskostrowwlkptarnobrzegtourismwegrowkrakowglogowyou2pilanysamailwrocinfoagroautobeepshoppriviqhslapypiszlodzcfolksecommerce-shopmazurypulawyskoczowrzeszowpomorskiezgierzkaliszolkuszlowiczostrowiecsosnowiecmazowszewodzislawbialowiezazgorzeleckatowicepabianicejelenia-gorawolominkarpaczsieradznowarudaczeladzkonskowolaskierniewiceswinoujscieturystykabieszczadycieszynketrzynolsztynbialystokbabia-goraprochowicewarszawastalowa-wolapolkowicegorlicegliwiceponiatowalimanowalubartowaugustowkobierzyceopocznognieznoszczytnokolobrzegshoparenapodhalebielskoklodzkostargardcoshipatwithplayitownnamecoorgnetedugovacorgcomproestnetedugovbiznameislaprofinforechtngrokmedaaaacacpaenglawjurbarbarsykeeneticavocatacctcloudnsorgcomsecplonetedugov123paginaweborgcomnetintedugovnomepublidkinbarsygovx443cloudnsorgmilcomnetedugovcooporgmilcomschnetedugovnamecomcannetlibassoaemclantmcontstoreorgcomnomrecwwwbarsyfirminfoshopartsv6stackitmyddnswebspacelima-cityacincooxorgedugovbarsybrendlyhbvpsvpsspectrumlandinghostingacppmordoviamcprecbgorgmilcomspbnetintedumsknovgovbirrasmcdirmytismircloudvladimirnalchikadygeyamarinepyatigorskmyjinobashkiriaeurodirvladikavkazna4ugroznykustanaikalmykiacldmaildagestaniransmbuildcloudcanvaliaravalrwxwixdevelopmentappwritemigrationneedleverceldatabasestackitcodereplravendbsanityonporterlovableaccoorgmilnetgovcoopmedorgcompubschnetedugovservicemecomygovorggovtvmedorgcomnetedugovinfoedgfacbmlonihkutwpsryxzbdtmacfhppmyspreadshopbrandpartiorgcomfhvpress123minsidaitcouldbeworlanbibkommunalforbundfhskiopsyskomvuxkomforbnaturbruksgymnloginlineorgcomnetedugovenscaledeuusentsurgebotdaorgmilcomnetgovnowteleporthashbangbearlyplatformlovablebarsyshopwarebasehoplixbarsyonlinemsf5gitpagewawamscofigma-govcaffeinefigmacanvasoltstscwputerbarsysupportchatgptsquareomniweopensocialcpanelplaycodenotionnovecorewpsquaredpreviewjelecyonbyensrhtfastvpspieboxconvexmedusajsjouwwebheyflowplatformshdocsflowyloginlinemadethissourcecraftclouderaorgorgcomartedugouvunivmeorgcomnetedugovsurveysstatichfheiyumanusxs4allprojectmyfastubervibehostapp-ionosdeployagentmecoorgcomschnetedugovbizcncostoreorgmilcomneteduembaixadaconsuladokiraranohoprincipesaotomeheliohobarsystorebaseshopwaresellfyaisanityabkhaziavologdamordoviapenzalenugsochinavoiexnetspbmsknovnorth-kazakhstanashgabadkareliaarmeniageorgiavladimirnalchikivanovobukharaadygeyakhakassiakalugakrasnodarjambylaktyubinsktroitskbryanskobninskkurganazerbaijanpokrovskbashkiriatselinogradvladikavkazmurmansktulatuvamangyshlaktashkentchimkentgroznykaragandatermezarkhangelskkustanaikalmykiabalashoveast-kazakhstankaracoldagestantogliattibarsyredorgcomgobedumirenaccoorgjelasticdiscoursecleverappsschacmiincogoornetonlineshopcogoorgmilcomwebnicnetintedugovbiznametestcoorgmilcomnomnetedugovorangecloudpersoindorgcomfinnatnetgovensmincomtourismintlinfox0611orgmilcomnetedugovquickconnectvpnplusnettprequalifymeaddrmyaddrntdllwadlnctvavdrk12orgmilpolbeltelcomwebgennetedutskkepgovbbsbiznameinfocoorgmilcompronetedugovbiznameinfobetter-thanworse-thansakurafromdyndnson-the-webmymailerorgmilurlcomneteduidvgovmydnsgameclubebizmeneacsccogotvorhotelmilmobiinfovodteiflgplkmsmsbcckhincndnvncoztltmkckppzpdprvcvkvlvcrkrkscxuzchernovtsyrivneyaltaodesavolynrovnolutskltdinforgcomnetedugovbizvinnicazhitomirternopilpoltavakropyvnytskyizaporizhzhiasevastopolsebastopoluzhgoroduzhhorodkharkovkharkivvinnytsiakhmelnytskyizaporizhzhecrimeaodessazhytomyrnikolaevcherkassydonetskluganskluhanskkirovogradivano-frankivskchernivtsikrymkievkyivlvivsumyzakarpattiamykolaivcherkasychernigovkhersonchernihivdnipropetrovskdnepropetrovskkhmelnitskiyneacsccogoorusorgmilcomedugovmyspreadshopadimono-ipbarsybarsyonlinelayershiftnh-servretrosnubapicampaignservicelugaffinitylotteryweeklylotteryraffleentrygluglugsmeaccoindependent-inquestnimsitecopropymntltdorgplcschnetgovnhsbarsyindependent-commissionindependent-reviewpolicepublic-inquiryindependent-panelconnhospindependent-inquiryroyal-commissionoraclegovcloudappscck12libaws-govccphxcclibpvtparochchtrcck12libcceatonk12coglibtecgendstmusann-arborwashtenawcck12glghcck12sealibforksolympiabainbridge-islkeyporthoquiamyarrow-pointcentraliaport-townsendsequimport-ludlowrentonsilverdalebremertonredmondsheltonbellevueport-orchardport-angeleskingstonchehalisaberdeengig-harborseattlepoulsboidmdndsddemenegacalamaiavawapailalflnmdcncscohnhmihiviwiriinmntnmocoutvtctmtgunjokakwvnvprarorasmskstxwynykyazisadninsnngosrvis-bymircloudservernamepointtoenscaledland-4-salefreeddnsstuff-4-saleazure-apinoipdatabricksappscloudnsgolffanheliohostazurewebsitesgvorgmilcomgubneteducoorgcomnetd0egvorgmilcomnetedugovmydnsiacostoree12orgmilcomnomwebgobbibrectecnetintedugovraremprendefirminfoartseducok12orgcomnethidnsadidacaionioapsonlahanamhanoicamauhueorgcompronetintedugovbizbacninhtayninhhoabinhnamdinhtravinhhaiphongvinhlonghaiduongquangnamquangtrithuathienhuequangninhbacgianghaugiangquangbinhsoctrangbentrethanhphohochiminhdanangkontumhatinhkhanhhoathanhhoahealthgialailaocaiyenbaibackanngheanlonganphuyenphuthocanthodaklakdongnainameinfovinhphucdongthapkiengiangtiengiangquangngailaichaulangsonlamdongdaknonghagiangangiangcaobangbinhduongninhthuanbinhthuanbaclieuthaibinhninhbinhbinhdinhtuyenquanghungyenbaria-vungtauthainguyendienbienbinhphuocschbizputerorgcomnetedugovcloud66advisormypetsdyndnsxn--8dbq2axn--4dbgdty6cxn--5dbhl8dxn--hebda8bxn--80auxn--d1atxn--c1avgxn--o1acxn--o1achxn--90azhxn--55qx5dxn--uc0atvxn--od0algxn--wcvs22dxn--gmqw5axn--mxtq1mxn--12c1fe0brxn--h3cuzk1dixn--12co0c3b4evaxn--12cfi8ixb8lxn--o3cyx2axn--m3ch0j3axn--j1adpxn--90amcxn--90a1afxn--h1ahnxn--j1ael8bxn--h1alizxn--c1avgxn--j1aefxn--80aaa0cvacxn--41acaffeineexeopentunnelbotdashtelebitorgtmaccoagricorgmilnomwebnicngonetaltedugovlawnisschoolgrondaraccoorgmilcomschnetedugovbizinfoprg1-zeropstritonstackitlimazeropsaccoorgmilgov\u044F\u0441\u043F\u0431\u043E\u0440\u0433\u043A\u043E\u043C\u043C\u0441\u043A\u0431\u0438\u0437\u043C\u0438\u0440\u0441\u0430\u043C\u0430\u0440\u0430\u043A\u0440\u044B\u043C\u0441\u043E\u0447\u0438\u0430\u043A\u043E\u0434\u043F\u0440\u043E\u0440\u0433\u043E\u0431\u0440\u0443\u043F\u0440\u05E6\u05D4\u05DC\u05DE\u05DE\u05E9\u05DC\u05D9\u05E9\u05D5\u05D1\u05D0\u05E7\u05D3\u05DE\u05D9\u05D4\u0E2D\u0E07\u0E04\u0E4C\u0E01\u0E23\u0E18\u0E38\u0E23\u0E01\u0E34\u0E08\u0E23\u0E31\u0E10\u0E1A\u0E32\u0E25\u0E28\u0E36\u0E01\u0E29\u0E32\u0E17\u0E2B\u0E32\u0E23\u0E40\u0E19\u0E47\u0E15\u6559\u80B2\u7DB2\u7D61\u7D44\u7E54\u516C\u53F8\u653F\u5E9C\u500B\u4EBA\uB2F7\uB137\uD55C\uAD6D\u6FB3\u95E8\u65B0\u95FB\u6FB3\u9580\u8054\u901A\u5BB6\u96FB\u5609\u91CC\u62DB\u8058\u901A\u8CA9\uB2F7\uCEF4\uC0BC\uC131\u30B3\u30E0\u10D2\u10D4\u0431\u0433\u0440\u0444\u0435\u044Eadcdbdgdidmdsdtdaebedeeegeiejekemenepereseveyegabacalamanauavapaqasazacfbfafgfnfpfwftfbgcgagggegkgngmgsgpgvgtgugilmlnlalclglplsltlhmimjmkmmmomambmcmdmfmgmzmpmsmtmgbbblbsbecccacnclcmcvctcscmhkhghchbhthphshlinikifigiaibicivisikninhnmncnbngnsnpnvntnjoionomobocoaofodorosotoptstttytatbtetgtithtmtltrusuvuaucueuguhulumunufjdjbjtjsjlkmkhkfkdkcktkukskpkgpmpnpkpjpgqaqmqiqsvtvcvbvmvlvrwpwtwzwbwcwawgwkwmwtrsrprgrfrercrbrarnrmrlrkrirhrwsusrssspsgsesbsaslsmsissxmxaxcxuypysylymykygybycyuztzsznzmzkzdzczbzaz\u03B5\u03BB\u03B5\u03C5\u4E16\u754C\u53F0\u7063\u8D2D\u7269\u516C\u76CA\u70B9\u770B\u81FA\u7063\u7F51\u7EDC\u66F8\u7C4D\u5728\u7EBF\u7F51\u7AD9\u624B\u673A\u673A\u6784\u5927\u62FF\u6E38\u620F\u4FE1\u606F\u53F0\u6E7E\u8C37\u6B4C\u6148\u5584\u5546\u6807\u9999\u6E2F\u4E2D\u56FD\u9910\u5385\u7F51\u5740\u4E2D\u570B\u5546\u57CE\u98DF\u54C1\u5FAE\u535A\u653F\u52A1\u79FB\u52A8\u96C6\u56E2\u516C\u53F8\u516B\u5366\u5546\u5E97\u5065\u5EB7\u7F51\u5E97\u653F\u5E9C\u65F6\u5C1A\u4F5B\u5C71\u4E2D\u4FE1\u5A31\u4E50\u5E7F\u4E1C\u4F01\u4E1Ahomedepotengineering\u0627\u0645\u0627\u0631\u0627\u062Arepublicankuokgroupversicherungchannelcitadelxn--pgbs0dhxn--b4w605ferdstatebankwebsitexn--mgb9awbf\u4E9A\u9A6C\u900A\u6DE1\u9A6C\u9521alibabaxn--ngbc5azdxn--mgbbh1axn--45br5cyltoshibabuildworldcloudtradeguideplacespacedancemoviephoneprimesmilebiblestyleappleazurestoreskypegripexn--l1accdrivelottehorsehouseleasechasereisestadahondaomegaaetnaamicaninjanokiamediadeltavodkaedekaosakapizzaslingemailgmailtirolshelltmallfinallegaltotalhotelamfamforumrehabmusicciticricohcoachwatchboschearthfaithirishmiamiarchidubaiguccipraxi\u307F\u3093\u306A\u30B9\u30C8\u30A2\u30BB\u30FC\u30EBcanonsalononionnikonepsonkoelngreensevencrownikanoradioaudioweiboglobopromogalloyahoociscorodeovideomangobingotokyovolvolottokyotophotosmartsportquesttrusthyattjetztadultcymrubaidutushuxn--kprw13dubankclickblackmerckgroupsharpcheapnowtvxn--h2brj9c\u05E7\u05D5\u05DD\u0570\u0561\u0575\u043E\u0440\u0433\u0441\u0440\u0431\u043C\u043E\u043D\u043A\u043E\u043C\u0431\u0435\u043B\u043C\u043A\u0434\u049B\u0430\u0437\u0440\u0443\u0441\u0443\u043A\u0440\u0645\u0635\u0631\u0642\u0637\u0631\u0639\u0631\u0628\u0643\u0648\u0645dadcfdmedwedredphdthdbidpidkrdmsdltdiceonewmeglemoerwecfageacbanbambaaaammakianraspacpaaxawtfbcgaegongingaigvigorgdogdhlmilrilonlaolloluoljllcalgalnflafltelsrlfrllplkimibmcamcombommomifmabbjcbscbwebcabnabtabmlbpubabcbbcnecincpncllcstcwtcpwcnyckfhbzhovhmoiskiobisbitcifyituipinvinwinxincbnbcnmanfangdnmenrenkpnmtnyunrunfununobiojioriohbogmofooboooooacoecoceongoproartistottnttbbtcateatlatvetpetbetnethktmitfitintjothotgotdotbotprueduicujnjyouinknhktdkappsapgapmapdnptopgopllpjmpzipvipripesqtrvdtvitvdevmovgovhivnrwlawsewnewbmwwownowhowdvrftrmtrsfrbarcartvscrseusawsupsubssbsadsddsldssasbmsmlsxxxboxfoxgmxtjxsextaxbuyflydiysoyjoyskypaydaygayxyzanzbizwebersenerpokerlameractortatarsolar\u0EA5\u0EB2\u0EA7\u0E04\u0E2D\u0E21\u0E44\u0E17\u0E22tourslocusnexuslexusgiftsbeatsboatspartspressglassswiss\u0915\u0949\u092E\u0928\u0947\u091Ftiresgivescodeshomesgamestunesshoescardswalesloansvegastoolsdealsautosparis\u30D5\u30A1\u30C3\u30B7\u30E7\u30F3workssucksrocksxeroxforexfedexpartylillymoneystudyrugbytoraytoday\u4E2D\u6587\u7F51xn--unup4y\u5929\u4E3B\u6559\u98DE\u5229\u6D66\u65B0\u52A0\u5761enterprises\u6211\u7231\u4F60\u5609\u91CC\u5927\u9152\u5E97christmasxn--fct429kholdingsxn--8y0a063axn--mgbx4cd0ablifestyleabogadoallstatenetbank\u0643\u0627\u062B\u0648\u0644\u064A\u0643xn--s9brj9cxn--gk3at1ebestbuycharityxn--55qx5dmicrosoftpropertybasketballhomegoodscorsicajewelrygallerygrocerysurgerycountrybrusselsverisignferreroxn--czr694bhdfcbankcommbanksoftbank\u067E\u0627\u0643\u0633\u062A\u0627\u0646\u067E\u0627\u06A9\u0633\u062A\u0627\u0646nextdirect\u0627\u0644\u0633\u0639\u0648\u062F\u064A\u0647\u0627\u0644\u0639\u0644\u064A\u0627\u0646xn--h2brj9c8cxn--80adxhksshikshaxn--mgbai9azgqp6jcuisinellabarclayscatholicxn--kpry57dcompanyxn--xhq521bblackfridayxn--mgba3a3ejtsandvikxn--d1acj3bacademydownload\u0645\u0644\u064A\u0633\u064A\u0627xn--j1amhxn--w4r85el8fhu5dnraipirangaathletaxn--fhbeixn--mgbqly7cvafrzuerichxn--c2br7g\u0B87\u0BB2\u0B99\u0BCD\u0B95\u0BC8contractorsxn--io0a7igraphicsinsurancetemasekxn--xkc2al3hye2amotorcyclesphotographydirectoryplumbingxn--vhquvclothingtrainingcleaningwilliamhilllightingxn--mgba3a4f16ashoppingcateringeducationokinawapicturesventuresproductionsxn--9et52uwalmart\u0D2D\u0D3E\u0D30\u0D24\u0D02supportrealestatecapitalonexn--nqv7fs00emaauspostfloristdentistxn--qxamgodaddybradescobargainsmitsubishikerryhotelsxn--9dbq2axn--3pxu8kimmobilienxn--fjq720axn--mgbtx2bholidaymckinseymadridbusinessbuildersxn--4gbrim\u043C\u043E\u0441\u043A\u0432\u0430\u0627\u0644\u0633\u0639\u0648\u062F\u06CC\u0629coffeedegreelacaixapartnersalsaceofficeabbvievoyageorangegeorgeonlinechromemobilekindlegoogleoraclecircleschulesecureinsurexn--mgba7c0bbn0aestatexn--mgbc0a9azcgcruisehangoutxn--vuq861bxn--42c2d9arexrothfirestoneuniversityxn--nnx388alifeinsuranceextraspace\u043E\u043D\u043B\u0430\u0439\u043Dverm\xF6gensberatersoftwarexn--fiqs8sxn--mgbab2bdxn--w4rs40ltienda\u092D\u093E\u0930\u0924\u092E\u094Dafricatoyotaotsukasakuracameracreditcardnagoyaconsultingnetworktheatermonsterprogressivepioneerxn--55qw42gracingdatingvotingvikinglivinggivingxn--bck1b9a5dre4cbrotherweatherjoburg\u0641\u0644\u0633\u0637\u064A\u0646lplfinancialxn--clchc0ea0b2g2a9gcdfutbolschoolsocialglobaldentalwoodsidechanelairtelmatteltravelrealtorwebcamstream\u0C2D\u0C3E\u0C30\u0C24\u0C4Dunicomalstomxn--nodexn--6frz82gmuseumfurniturexn--rvc1e0am3exn--mix891faccenturexn--11b4c3dismailineustardiscountquebeccomsecclinicservicesxn--y9a3aqxn--c1avgswatchchurchsearch\u0627\u0644\u0627\u0631\u062F\u0646marketingcontacthealthmonashshoujisanofitaipeiamericanexpresssuzuki\u30A2\u30DE\u30BE\u30F3\u30AF\u30E9\u30A6\u30C9\u30DD\u30A4\u30F3\u30C8bharti\u30B0\u30FC\u30B0\u30EBxn--mgberp4a5d4armemorialxn--1qqw23alondonmormoninstitutevisionbostonnortoncouponmaisonamazonvirginberlindesigndurbanolayannissananquanxihuanhitachikaufengardenreisenbayerntechnologydatsunxn--90a3aclatinocasinostudiophysioxn--ngbe9e0apharmacytattootaobaoaramcoexpertreportabbottdirectselectimamatfairwindspictettargetmarketintuittravelersinsurancecreditdupontryukyusuppliesxn--tckwebnpparibasschmidtmerckmsdyodobashirestaurantbridgestonecricketxn--fpcrj9c3dbostikbroadwayattorneylefrakemerckxn--fiq228c5hscareersfarmerswinnersflowersxn--wgbh1cguitarsxn--54b7fta0ccxn--p1acfmakeupgalluplandroverxn--kcrx77d1x4agoldpointbauhausxn--mgbayh7gpahiphopplaystationxn--mgba3a4fraxn--eckvdtc9dhyundaixn--gckr3f0fistanbulticketsmarketsflightschintaireviewsxn--3e0b707ewindowsxn--fiqz9sfinancialxn--fzys8d69uvgm\u0627\u0628\u0648\u0638\u0628\u064Adiscoverreview\u09AC\u09BE\u0982\u09B2\u09BExn--5su34j936bgsgmoscowobserverapartments\u0434\u0435\u0442\u0438\u0627\u0631\u0627\u0645\u0643\u0648\u0441\u0430\u0439\u0442eurovisionxn--i1b6b1a6a2exn--xkc2dl3a5ee0h\u062A\u0648\u0646\u0633\u0645\u0648\u0642\u0639\u0628\u0627\u0631\u062A\u0680\u0627\u0631\u062A\u0634\u0628\u0643\u0629\u0639\u0645\u0627\u0646\u0628\u064A\u062A\u0643\u0639\u0631\u0627\u0642readkredbondlandbandfundfoodprodgoldfordtubecafesafelifeggeeieeefreefagepagegugezonewinememenamegamesaleablebikenikelikecarecbreherefiresaveloveliveblueartedatesitevotecaseluxebofamodaltdaasdatiaayogasinavanashiaasiajavabbvatevavivadatazaraarpacasavisasncfprofmaifsurfgolfdvagsongbingpingwangkpmggoogblogpohlfailcooldellcalldeallidlsarlfilmteamroomfarmimdbarabclubhdfcicbchsbcgmbhrichtechfishdishcashminiernikddiaudiwikimobitaxicitikiwidesiqponskinloanakdnwienopenporncerntownimmolimoolloinfonicofidolegosaxozeroaerovivoautovotomotofastbestresthostpostnextlgbtchatseatgiftmeetdietreitmintrentgentspotscotguruitausohumenucyoubanklinkpinkdclktalksilkbookseekworkrsvpaarpjeepshopcoophelpcamppccwshowbeerstarruhrflirweirhaircarsparsjprshausplusnewstipstoysjobskidsfanspicsdocsxboxamexsexynavycitysonyarmyallybabyplaydeliverybuzzgbizlamborghiniphilips\u0DBD\u0D82\u0D9A\u0DCF\u0CAD\u0CBE\u0CB0\u0CA4fitnessexpresslanxesspfizercenterwalterlawyersoccercareerkosherbrokerlockerdealerdoctorauthorxn--mgbqly7c0a67fbcverm\xF6gensberatungjaguarxn--pssy2uxn--hxt814eflickrrepairrogersairbusxn--mgbai9a5eva00beventsyachtsxn--t60b56a\u09AD\u09BE\u09F0\u09A4\u09AD\u09BE\u09B0\u09A4\u092D\u093E\u0930\u0924\u092D\u093E\u0930\u094B\u0924viajeshermeshughesxn--j1aef\u0938\u0902\u0917\u0920\u0928villas\u0B2D\u0B3E\u0B30\u0B24claimshotels\u0AAD\u0ABE\u0AB0\u0AA4zapposphotosjuegoscondostatamotorsgratistennis\u0A2D\u0A3E\u0A30\u0A24tkmaxxtjmaxxschaeffleryandexxn--80aswgrealtysafetybeautyluxuryxn--3ds443gsupplyfamilyxn--o3cw4hhockeysydneyxn--90aenissayalipayenergycomputeragencyxn--rovu88b\u96FB\u8A0A\u76C8\u79D1xn--gecrj9cstatefarmaccountantaquarelleolayangroup\u9999\u683C\u91CC\u62C9xn--p1ai\u7EC4\u7EC7\u673A\u6784xn--1ck2e1bxn--mgbt3dhdschwarz\u0645\u0648\u0631\u064A\u062A\u0627\u0646\u064A\u0627abudhabinowruzkomatsufujitsuhospitalxn--80asehdbxn--mgbtf8flxn--j6w193gxn--yfro4i67oprudentialxn--flw351ecruisescoursesrecipesxn--e1a4cferrarixn--ses554gxn--wgbl6awatchesstaplessinglesxn--mgbcpq6gpa1axn--otu796dpropertiescreditunionxn--mgbah1a3hjkrdstockholmhisamitsu\u0627\u0644\u0633\u0639\u0648\u062F\u064A\u0629stcgroupdomainsoriginscouponsbloombergclubmedfroganslimitedxn--80aqecdr1aexposedinternationalequipmentbarclaycardxn--q7ce6axn--mgbi4ecexpprotectionassociatesconstructionxn--cck2b3bxn--45q11candroidfoundation\u05D9\u05E9\u05E8\u05D0\u05DCxn--mgbca7dzdocliniqueboutiqueengineerxn--qxa6asystemsfirmdalefashionauctionxn--nqv7finfinitirentalsreliancetradingweddingfishinghostinggentingbookingcookingxn--3hcrj9cgraingerxn--czrs0tdemocratsamsungyokohamaxn--h2breg3evexn--nyqy26alundbeckmelbournevacationssolutionsfrontierxn--vermgensberatung-pwbmanagementxn--cg4bkixn--mgb2ddeslincolnhamburgsandvikcoromantblockbusterairforcebarefootxn--4dbrk0ceinvestmentsfeedbackcommunityxn--ngbrx\u0627\u0644\u0628\u062D\u0631\u064A\u0646diamondsamsterdamhealthcareredumbrellaxn--mxtq1mxn--2scrj9cagakhanxn--mgbpl2fh\u043A\u0430\u0442\u043E\u043B\u0438\u043Acaravan\u0B9A\u0BBF\u0B99\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0BC2\u0BB0\u0BCDrichardlimortgageamericanfamilyxn--fzc2c9e2cscholarshipssaarlandxn--imr513nvlaanderensamsclubgoodyearkitchen\u0B87\u0BA8\u0BCD\u0BA4\u0BBF\u0BAF\u0BBEweatherchannelallfinanzxn--kput3i\u0627\u0644\u0633\u0639\u0648\u062F\u06CC\u06C3xn--90aisxn--efvy88h\u0627\u0644\u062C\u0632\u0627\u0626\u0631xn--mgbaam7a8hexchangejpmorganxn--tiq49xqyjfidelitysecurityxn--mk1bu44cwanggouxn--fiq64bxn--6qq986b3xlxn--mgbbh1a71exn--80ao21amarshallsxn--5tzm5gtravelerspanasoniclatrobeyoutubeaccountantsxn--rhqv96gxn--cckwcxetdanalyticsxn--ygbi2ammx\u0628\u0627\u0632\u0627\u0631\u0628\u06BE\u0627\u0631\u062A\u0633\u0648\u0631\u064A\u0629organicfresenius\u0633\u0648\u0631\u064A\u0627xn--9krt00axn--qcka1pmcxn--jlq480n2rgdeloittesciencefinancexn--jvr189mxn--30rr7yhomesensehotmailbaseballfootballleclercboehringerxn--q9jyb4cxn--mix082f\u0627\u0644\u064A\u0645\u0646\u0647\u0645\u0631\u0627\u0647politie\u0633\u0648\u062F\u0627\u0646\u0627\u064A\u0631\u0627\u0646\u0627\u06CC\u0631\u0627\u0646netflixyamaxunxn--lgbbat1ad8jcollegestoragecapetowncolognekerrypropertiesxn--mgbgu82axn--ogbpf8flxn--czru2dwhoswhociprianilasallexn--g2xx48cforsalebanamexaudiblexn--vermgensberater-ctbxn--zfr164bericssonvanguardxn--45brj9cindustriestheatremarriottxn--3bst00mcomparexn--mgberp4a5d4a87gcapitaldigital\u0627\u0644\u0645\u063A\u0631\u0628barcelonashangrilaxn--d1alfcalvinkleinwwwcitysapporokawasakinagoyasendaikobekitakyushuyokohamackjp";
+    var rulesRoot = 663;
+    var exceptionsRoot = 667;
+    var numberOfNodes = nodeFlags.length;
+    var numberOfEdges = edgeLength.length;
+    var edgeOffset = new Uint32Array(numberOfEdges);
+    var edgeHash = new Uint32Array(numberOfEdges);
+    var wildcardEdge = new Int32Array(numberOfNodes).fill(-1);
+    for (let node = 0, offset = 0; node < numberOfNodes; node += 1) {
+      for (let edge = edgeStart[node]; edge < edgeStart[node + 1]; edge += 1) {
+        edgeOffset[edge] = offset;
+        const end = offset + edgeLength[edge];
+        let hash = 5381;
+        for (let i = end - 1; i >= offset; i -= 1) {
+          hash = hash * 33 ^ labelText.charCodeAt(i);
+        }
+        edgeHash[edge] = hash >>> 0;
+        if (edgeLength[edge] === 1 && labelText.charCodeAt(offset) === 42) {
+          wildcardEdge[node] = edge;
+        }
+        offset = end;
+      }
+    }
+    var matchNode = -1;
+    var matchStart = 0;
+    var matchEnd = 0;
+    function labelEquals(edge, hostname, start, length) {
+      if (edgeLength[edge] !== length) {
+        return false;
+      }
+      const offset = edgeOffset[edge];
+      for (let i = 0; i < length; i += 1) {
+        if (labelText.charCodeAt(offset + i) !== hostname.charCodeAt(start + i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    function findEdge(node, hash, hostname, start, length) {
+      let lo = edgeStart[node];
+      let hi = edgeStart[node + 1];
+      while (lo < hi) {
+        const mid = lo + hi >>> 1;
+        const value = edgeHash[mid];
+        if (value < hash) {
+          lo = mid + 1;
+        } else if (value > hash) {
+          hi = mid;
+        } else {
+          for (let e = mid; e >= lo && edgeHash[e] === hash; e -= 1) {
+            if (labelEquals(e, hostname, start, length))
+              return e;
+          }
+          for (let e = mid + 1; e < hi && edgeHash[e] === hash; e += 1) {
+            if (labelEquals(e, hostname, start, length))
+              return e;
+          }
+          return -1;
+        }
+      }
+      return -1;
+    }
+    function walk2(hostname, root, allowedMask) {
+      let node = root;
+      let end = hostname.length;
+      let hash = 5381;
+      matchNode = -1;
+      for (let i = hostname.length - 1; i >= 0; i -= 1) {
+        const code = hostname.charCodeAt(i);
+        if (code === 46) {
+          const start = i + 1;
+          let edge2 = findEdge(node, hash >>> 0, hostname, start, end - start);
+          if (edge2 === -1 && end !== start) {
+            edge2 = wildcardEdge[node];
+          }
+          if (edge2 === -1) {
+            return matchNode !== -1;
+          }
+          node = edgeChild[edge2];
+          if ((nodeFlags[node] & allowedMask) !== 0) {
+            matchNode = node;
+            matchStart = start;
+            matchEnd = end;
+          }
+          end = i;
+          hash = 5381;
+        } else {
+          hash = hash * 33 ^ code;
+        }
+      }
+      let edge = findEdge(node, hash >>> 0, hostname, 0, end);
+      if (edge === -1 && end !== 0) {
+        edge = wildcardEdge[node];
+      }
+      if (edge !== -1) {
+        node = edgeChild[edge];
+        if ((nodeFlags[node] & allowedMask) !== 0) {
+          matchNode = node;
+          matchStart = 0;
+          matchEnd = end;
+        }
+      }
+      return matchNode !== -1;
+    }
+    function suffixLookup(hostname, options, out) {
+      if (fastPathLookup(hostname, options, out)) {
+        return false;
+      }
+      const allowedMask = (options.allowPrivateDomains ? 2 : 0) | (options.allowIcannDomains ? 1 : 0);
+      if (walk2(hostname, exceptionsRoot, allowedMask)) {
+        out.isIcann = (nodeFlags[matchNode] & 1) !== 0;
+        out.isPrivate = (nodeFlags[matchNode] & 2) !== 0;
+        out.publicSuffix = hostname.slice(matchEnd + 1);
+        return true;
+      }
+      if (walk2(hostname, rulesRoot, allowedMask)) {
+        out.isIcann = (nodeFlags[matchNode] & 1) !== 0;
+        out.isPrivate = (nodeFlags[matchNode] & 2) !== 0;
+        out.publicSuffix = hostname.slice(matchStart);
+        return false;
+      }
+      out.isIcann = false;
+      out.isPrivate = false;
+      const lastDot = hostname.lastIndexOf(".");
+      out.publicSuffix = lastDot === -1 ? hostname : hostname.slice(lastDot + 1);
+      return false;
+    }
+    var RESULT = getEmptyResult();
+    function parse(url, options) {
+      return parseImpl(url, 5, suffixLookup, options, getEmptyResult());
+    }
+    function getHostname(url, options) {
+      resetResult(RESULT);
+      return parseImpl(url, 0, suffixLookup, options, RESULT).hostname;
+    }
+    function getPublicSuffix(url, options) {
+      resetResult(RESULT);
+      return parseImpl(url, 2, suffixLookup, options, RESULT).publicSuffix;
+    }
+    function getDomain(url, options) {
+      resetResult(RESULT);
+      return parseImpl(url, 3, suffixLookup, options, RESULT).domain;
+    }
+    function getFullDomain(url, options) {
+      resetResult(RESULT);
+      const result2 = parseImpl(url, 3, suffixLookup, options, RESULT);
+      return result2.domain === null ? null : result2.hostname;
+    }
+    function getSubdomain(url, options) {
+      resetResult(RESULT);
+      return parseImpl(url, 4, suffixLookup, options, RESULT).subdomain;
+    }
+    function getDomainWithoutSuffix(url, options) {
+      resetResult(RESULT);
+      return parseImpl(url, 5, suffixLookup, options, RESULT).domainWithoutSuffix;
+    }
+    exports.getDomain = getDomain;
+    exports.getDomainWithoutSuffix = getDomainWithoutSuffix;
+    exports.getFullDomain = getFullDomain;
+    exports.getHostname = getHostname;
+    exports.getPublicSuffix = getPublicSuffix;
+    exports.getSubdomain = getSubdomain;
+    exports.parse = parse;
   }
 });
 
@@ -19227,17 +20088,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path10) {
-      const ctrl = callVisitor(key, node, visitor, path10);
+    function visit_(key, node, visitor, path11) {
+      const ctrl = callVisitor(key, node, visitor, path11);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visit_(key, ctrl, visitor, path10);
+        replaceNode(key, path11, ctrl);
+        return visit_(key, ctrl, visitor, path11);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path11 = Object.freeze(path11.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path10);
+            const ci = visit_(i, node.items[i], visitor, path11);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19248,13 +20109,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path11 = Object.freeze(path11.concat(node));
+          const ck = visit_("key", node.key, visitor, path11);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path11);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19275,17 +20136,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path10) {
-      const ctrl = await callVisitor(key, node, visitor, path10);
+    async function visitAsync_(key, node, visitor, path11) {
+      const ctrl = await callVisitor(key, node, visitor, path11);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visitAsync_(key, ctrl, visitor, path10);
+        replaceNode(key, path11, ctrl);
+        return visitAsync_(key, ctrl, visitor, path11);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path11 = Object.freeze(path11.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node.items[i], visitor, path11);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19296,13 +20157,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path11 = Object.freeze(path11.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path11);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path11);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19329,23 +20190,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path10) {
+    function callVisitor(key, node, visitor, path11) {
       if (typeof visitor === "function")
-        return visitor(key, node, path10);
+        return visitor(key, node, path11);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path10);
+        return visitor.Map?.(key, node, path11);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path10);
+        return visitor.Seq?.(key, node, path11);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path10);
+        return visitor.Pair?.(key, node, path11);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path10);
+        return visitor.Scalar?.(key, node, path11);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path10);
+        return visitor.Alias?.(key, node, path11);
       return void 0;
     }
-    function replaceNode(key, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key, path11, node) {
+      const parent = path11[path11.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19957,10 +20818,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path11, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path11.length - 1; i >= 0; --i) {
+        const k = path11[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19979,7 +20840,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20009,11 +20870,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path11, value) {
+        if (isEmptyPath(path11))
           this.add(value);
         else {
-          const [key, ...rest] = path10;
+          const [key, ...rest] = path11;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20027,8 +20888,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key, ...rest] = path10;
+      deleteIn(path11) {
+        const [key, ...rest] = path11;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20042,8 +20903,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key, ...rest] = path10;
+      getIn(path11, keepScalar) {
+        const [key, ...rest] = path11;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20061,8 +20922,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key, ...rest] = path10;
+      hasIn(path11) {
+        const [key, ...rest] = path11;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20072,8 +20933,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key, ...rest] = path10;
+      setIn(path11, value) {
+        const [key, ...rest] = path11;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22588,9 +23449,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path11, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path11, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22665,14 +23526,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection.isEmptyPath(path10)) {
+      deleteIn(path11) {
+        if (Collection.isEmptyPath(path11)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22687,10 +23548,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection.isEmptyPath(path10))
+      getIn(path11, keepScalar) {
+        if (Collection.isEmptyPath(path11))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22701,10 +23562,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection.isEmptyPath(path10))
+      hasIn(path11) {
+        if (Collection.isEmptyPath(path11))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22721,13 +23582,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection.isEmptyPath(path10)) {
+      setIn(path11, value) {
+        if (Collection.isEmptyPath(path11)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path11), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path11, value);
         }
       }
       /**
@@ -24688,9 +25549,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path10) => {
+    visit2.itemAtPath = (cst, path11) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path11) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24699,23 +25560,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path10) => {
-      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit2.parentCollection = (cst, path11) => {
+      const parent = visit2.itemAtPath(cst, path11.slice(0, -1));
+      const field = path11[path11.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path11, item, visitor) {
+      let ctrl = visitor(item, path11);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24726,10 +25587,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path11);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29709,8 +30570,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input = path10;
+    function removeDotSegments(path11) {
+      let input = path11;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -29784,11 +30645,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path11) {
+      if (path11 === "" || path11[0] === "/") {
+        return removeDotSegments(path11);
       }
-      const segments = path10.split("/");
+      const segments = path11.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -30151,8 +31012,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path11 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path11 && path11 !== "/" ? path11 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -33960,867 +34821,6 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/tldts/dist/cjs/index.js
-var require_cjs = __commonJS({
-  "node_modules/tldts/dist/cjs/index.js"(exports) {
-    "use strict";
-    function shareSameDomainSuffix(hostname, vhost) {
-      if (hostname.endsWith(vhost)) {
-        return hostname.length === vhost.length || hostname[hostname.length - vhost.length - 1] === ".";
-      }
-      return false;
-    }
-    function extractDomainWithSuffix(hostname, publicSuffix) {
-      const publicSuffixIndex = hostname.length - publicSuffix.length - 2;
-      const lastDotBeforeSuffixIndex = hostname.lastIndexOf(".", publicSuffixIndex);
-      if (lastDotBeforeSuffixIndex === -1) {
-        return hostname;
-      }
-      return hostname.slice(lastDotBeforeSuffixIndex + 1);
-    }
-    function getDomain$1(suffix, hostname, options) {
-      if (options.validHosts !== null) {
-        const validHosts = options.validHosts;
-        for (const vhost of validHosts) {
-          if (
-            /*@__INLINE__*/
-            shareSameDomainSuffix(hostname, vhost)
-          ) {
-            return vhost;
-          }
-        }
-      }
-      let numberOfLeadingDots = 0;
-      if (hostname.startsWith(".")) {
-        while (numberOfLeadingDots < hostname.length && hostname[numberOfLeadingDots] === ".") {
-          numberOfLeadingDots += 1;
-        }
-      }
-      if (suffix.length === hostname.length - numberOfLeadingDots) {
-        return null;
-      }
-      return (
-        /*@__INLINE__*/
-        extractDomainWithSuffix(hostname, suffix)
-      );
-    }
-    function getDomainWithoutSuffix$1(domain, suffix) {
-      return domain.slice(0, -suffix.length - 1);
-    }
-    var CONTROL_CHARS = /[\t\n\r]/g;
-    var extractedHostnameValidated = false;
-    function isValidHostnameChar(code) {
-      return code >= 97 && code <= 122 || // a-z
-      code >= 48 && code <= 57 || // 0-9
-      code > 127 || // non-ASCII (accepted, not punycode-checked)
-      code >= 65 && code <= 90 || // A-Z (becomes valid once lowercased)
-      code === 45 || // '-'
-      code === 95;
-    }
-    function getSpecialScheme(url, schemeStart, colonIndex) {
-      const length = colonIndex - schemeStart;
-      const c0 = url.charCodeAt(schemeStart) | 32;
-      if (length === 2) {
-        return c0 === 119 && (url.charCodeAt(schemeStart + 1) | 32) === 115 ? 1 : 0;
-      } else if (length === 3) {
-        const c1 = url.charCodeAt(schemeStart + 1) | 32;
-        const c2 = url.charCodeAt(schemeStart + 2) | 32;
-        if (c0 === 119 && c1 === 115 && c2 === 115)
-          return 1;
-        if (c0 === 102 && c1 === 116 && c2 === 112)
-          return 1;
-        return 0;
-      } else if (length === 4) {
-        const c1 = url.charCodeAt(schemeStart + 1) | 32;
-        const c2 = url.charCodeAt(schemeStart + 2) | 32;
-        const c3 = url.charCodeAt(schemeStart + 3) | 32;
-        if (c0 === 104 && c1 === 116 && c2 === 116 && c3 === 112)
-          return 1;
-        if (c0 === 102 && c1 === 105 && c2 === 108 && c3 === 101)
-          return 2;
-        return 0;
-      } else if (length === 5) {
-        return c0 === 104 && (url.charCodeAt(schemeStart + 1) | 32) === 116 && (url.charCodeAt(schemeStart + 2) | 32) === 116 && (url.charCodeAt(schemeStart + 3) | 32) === 112 && (url.charCodeAt(schemeStart + 4) | 32) === 115 ? 1 : 0;
-      }
-      return 0;
-    }
-    function extractHostname(url, urlIsValidHostname, validate = false) {
-      let start = 0;
-      let end = url.length;
-      let hasUpper = false;
-      let isSpecial = true;
-      extractedHostnameValidated = false;
-      if (!urlIsValidHostname) {
-        while (start < url.length && url.charCodeAt(start) <= 32) {
-          start += 1;
-        }
-        if (url.charCodeAt(start + 4) === 58 && (url.charCodeAt(start) | 32) === 100 && (url.charCodeAt(start + 1) | 32) === 97 && (url.charCodeAt(start + 2) | 32) === 116 && (url.charCodeAt(start + 3) | 32) === 97 || url.charCodeAt(start + 10) === 58 && (url.charCodeAt(start) | 32) === 106 && (url.charCodeAt(start + 1) | 32) === 97 && (url.charCodeAt(start + 2) | 32) === 118 && (url.charCodeAt(start + 3) | 32) === 97 && (url.charCodeAt(start + 4) | 32) === 115 && (url.charCodeAt(start + 5) | 32) === 99 && (url.charCodeAt(start + 6) | 32) === 114 && (url.charCodeAt(start + 7) | 32) === 105 && (url.charCodeAt(start + 8) | 32) === 112 && (url.charCodeAt(start + 9) | 32) === 116) {
-          return null;
-        }
-        while (end > start + 1 && url.charCodeAt(end - 1) <= 32) {
-          end -= 1;
-        }
-        if ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && (url.charCodeAt(start + 1) === 47 || url.charCodeAt(start + 1) === 92)) {
-          start += 2;
-        } else {
-          let indexOfProtocol = url.indexOf(":/", start);
-          if (indexOfProtocol !== -1) {
-            const special = getSpecialScheme(url, start, indexOfProtocol);
-            if (special === 1) {
-              start = indexOfProtocol + 2;
-              while (url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) {
-                start += 1;
-              }
-            } else if (special === 2) {
-              start = indexOfProtocol + 1;
-              let slashes = 0;
-              while ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && slashes < 2) {
-                start += 1;
-                slashes += 1;
-              }
-              if (slashes < 2) {
-                return null;
-              }
-            } else {
-              for (let i = start; i < indexOfProtocol; i += 1) {
-                const code = url.charCodeAt(i);
-                if (!((code | 32) >= 97 && (code | 32) <= 122 || // [a-zA-Z] (fold letters only)
-                code >= 48 && code <= 57 || // [0, 9]
-                code === 46 || // '.'
-                code === 45 || // '-'
-                code === 43)) {
-                  if (code === 9 || code === 10 || code === 13) {
-                    return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
-                  }
-                  for (let j = i; j < indexOfProtocol; j += 1) {
-                    const c = url.charCodeAt(j);
-                    if (c === 47 || c === 92 || c === 63 || c === 35) {
-                      indexOfProtocol = -1;
-                      break;
-                    }
-                  }
-                  if (indexOfProtocol !== -1) {
-                    return null;
-                  }
-                  break;
-                }
-              }
-              if (indexOfProtocol !== -1) {
-                if (url.charCodeAt(indexOfProtocol + 2) === 47) {
-                  isSpecial = false;
-                  start = indexOfProtocol + 3;
-                } else {
-                  return null;
-                }
-              }
-            }
-          }
-          if (indexOfProtocol === -1 && url.charCodeAt(start) !== 91) {
-            let indexOfColon = -1;
-            for (let i = start; i < end; i += 1) {
-              const code = url.charCodeAt(i);
-              if (code === 9 || code === 10 || code === 13) {
-                return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
-              }
-              if (code === 58) {
-                indexOfColon = i;
-                break;
-              }
-              if (code === 47 || code === 92 || code === 63 || code === 35) {
-                break;
-              }
-            }
-            if (indexOfColon !== -1) {
-              let hasIdentifier = false;
-              for (let i = indexOfColon + 1; i < end; i += 1) {
-                const code = url.charCodeAt(i);
-                if (code === 47 || code === 92 || code === 63 || code === 35) {
-                  break;
-                }
-                if (code === 64) {
-                  hasIdentifier = true;
-                  break;
-                }
-              }
-              if (!hasIdentifier) {
-                let allDigits = true;
-                let i = indexOfColon + 1;
-                for (; i < end; i += 1) {
-                  const code = url.charCodeAt(i);
-                  if (code === 47 || code === 92 || code === 63 || code === 35) {
-                    break;
-                  }
-                  if (code < 48 || code > 57) {
-                    allDigits = false;
-                    break;
-                  }
-                }
-                if (i === indexOfColon + 1) {
-                  allDigits = false;
-                }
-                if (!allDigits) {
-                  const special = getSpecialScheme(url, start, indexOfColon);
-                  if (special === 0) {
-                    let isBareIpv6 = false;
-                    for (let j = indexOfColon + 1; j < end; j += 1) {
-                      const code = url.charCodeAt(j);
-                      if (code === 47 || code === 92 || code === 63 || code === 35) {
-                        break;
-                      }
-                      if (code === 58) {
-                        isBareIpv6 = true;
-                        break;
-                      }
-                    }
-                    if (!isBareIpv6) {
-                      return null;
-                    }
-                  } else {
-                    start = indexOfColon + 1;
-                    if (special === 2) {
-                      let slashes = 0;
-                      while ((url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) && slashes < 2) {
-                        start += 1;
-                        slashes += 1;
-                      }
-                      if (slashes < 2) {
-                        return null;
-                      }
-                    } else {
-                      while (url.charCodeAt(start) === 47 || url.charCodeAt(start) === 92) {
-                        start += 1;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-        let indexOfIdentifier = -1;
-        let indexOfClosingBracket = -1;
-        let indexOfPort = -1;
-        let indexOfFirstColon = -1;
-        let hasControl = false;
-        let vValid = validate;
-        let vLastDot = start - 1;
-        let vLastCode = -1;
-        if (validate && start < end) {
-          const c0 = url.charCodeAt(start);
-          if (
-            // Keep these parens: they scope /*@__INLINE__*/ for terser.
-            // prettier-ignore
-            !/*@__INLINE__*/
-            (isValidHostnameChar(c0) || c0 === 46 || c0 === 95) || c0 === 45
-          ) {
-            vValid = false;
-          }
-        }
-        for (let i = start; i < end; i += 1) {
-          const code = url.charCodeAt(i);
-          if (code < 64) {
-            if (code === 47 || code === 35 || code === 63) {
-              end = i;
-              break;
-            } else if (code === 58) {
-              if (indexOfFirstColon === -1) {
-                indexOfFirstColon = i;
-              }
-              indexOfPort = i;
-            } else if (code === 9 || code === 10 || code === 13) {
-              hasControl = true;
-            } else if (validate) {
-              if (code === 46) {
-                if (i - vLastDot > 64 || vLastCode === 46 || vLastCode === 45) {
-                  vValid = false;
-                }
-                vLastDot = i;
-              } else if (code < 48 || code > 57) {
-                if (code !== 45 || vLastCode === 46) {
-                  vValid = false;
-                }
-              }
-            }
-          } else if (isSpecial && code === 92) {
-            end = i;
-            break;
-          } else if (code === 64) {
-            indexOfIdentifier = i;
-            indexOfFirstColon = -1;
-          } else if (code === 93) {
-            indexOfClosingBracket = i;
-          } else if (code >= 65 && code <= 90) {
-            hasUpper = true;
-          } else if (validate && !/*@__INLINE__*/
-          isValidHostnameChar(code)) {
-            vValid = false;
-          }
-          if (validate) {
-            vLastCode = code;
-          }
-        }
-        if (hasControl) {
-          return extractHostname(url.replace(CONTROL_CHARS, ""), urlIsValidHostname, validate);
-        }
-        if (indexOfIdentifier !== -1 && indexOfIdentifier >= start && indexOfIdentifier < end) {
-          start = indexOfIdentifier + 1;
-        }
-        if (url.charCodeAt(start) === 91) {
-          if (indexOfClosingBracket !== -1) {
-            return url.slice(start + 1, indexOfClosingBracket).toLowerCase();
-          }
-          return null;
-        } else if (indexOfPort !== -1 && indexOfPort > start && indexOfPort < end && // A host:port has exactly one ':' in the host (so its first ':' is its
-        // last); a bare, unbracketed IPv6 literal ("2a01:e35::1") has >= 2, so
-        // its first ':' precedes the last. Only the former has a ':port' to trim.
-        indexOfFirstColon === indexOfPort) {
-          end = indexOfPort;
-        }
-        if (start >= end) {
-          return null;
-        }
-        if (validate && vValid && indexOfIdentifier === -1 && indexOfPort === -1 && indexOfClosingBracket === -1 && url.charCodeAt(end - 1) !== 46 && end - start <= 255 && // total length
-        end - vLastDot - 1 <= 63 && // last label length
-        vLastCode !== 45) {
-          extractedHostnameValidated = true;
-        }
-      }
-      while (end > start + 1 && url.charCodeAt(end - 1) === 46) {
-        end -= 1;
-      }
-      const hostname = start !== 0 || end !== url.length ? url.slice(start, end) : url;
-      if (hasUpper) {
-        return hostname.toLowerCase();
-      }
-      return hostname;
-    }
-    function isProbablyIpv4(hostname) {
-      if (hostname.length < 7) {
-        return false;
-      }
-      if (hostname.length > 15) {
-        return false;
-      }
-      let numberOfDots = 0;
-      for (let i = 0; i < hostname.length; i += 1) {
-        const code = hostname.charCodeAt(i);
-        if (code === 46) {
-          numberOfDots += 1;
-        } else if (code < 48 || code > 57) {
-          return false;
-        }
-      }
-      return numberOfDots === 3 && hostname.charCodeAt(0) !== 46 && hostname.charCodeAt(hostname.length - 1) !== 46;
-    }
-    function isProbablyIpv6(hostname) {
-      if (hostname.length < 3) {
-        return hostname === "::";
-      }
-      let start = hostname.startsWith("[") ? 1 : 0;
-      let end = hostname.length;
-      if (hostname[end - 1] === "]") {
-        end -= 1;
-      }
-      if (end - start > 39) {
-        return false;
-      }
-      let hasColon = false;
-      for (; start < end; start += 1) {
-        const code = hostname.charCodeAt(start);
-        if (code === 58) {
-          hasColon = true;
-        } else if (!(code >= 48 && code <= 57 || // 0-9
-        code >= 97 && code <= 102 || // a-f
-        code >= 65 && code <= 70)) {
-          return false;
-        }
-      }
-      return hasColon;
-    }
-    function isIp(hostname) {
-      return isProbablyIpv6(hostname) || isProbablyIpv4(hostname);
-    }
-    var SPECIAL_USE_DOMAINS = [
-      "test",
-      // RFC 6761
-      "localhost",
-      // RFC 6761
-      "invalid",
-      // RFC 6761
-      "example",
-      // RFC 6761
-      "example.com",
-      // RFC 6761
-      "example.net",
-      // RFC 6761
-      "example.org",
-      // RFC 6761
-      "local",
-      // RFC 6762 (mDNS)
-      "onion",
-      // RFC 7686 (Tor)
-      "alt",
-      // RFC 9476
-      "home.arpa",
-      // RFC 8375
-      "ipv4only.arpa",
-      // RFC 8880
-      "resolver.arpa",
-      // RFC 9462
-      "service.arpa",
-      // RFC 9665
-      "6tisch.arpa",
-      // RFC 9031
-      "eap.arpa"
-      // RFC 9965
-    ];
-    function isSpecialUse(hostname) {
-      for (const name of SPECIAL_USE_DOMAINS) {
-        if (hostname.endsWith(name) && (hostname.length === name.length || hostname.charCodeAt(hostname.length - name.length - 1) === 46)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function isValidAscii(code) {
-      return code >= 97 && code <= 122 || code >= 48 && code <= 57 || code > 127;
-    }
-    function isValidHostname(hostname) {
-      if (hostname.length > 255) {
-        return false;
-      }
-      if (hostname.length === 0) {
-        return false;
-      }
-      if (
-        /*@__INLINE__*/
-        !isValidAscii(hostname.charCodeAt(0)) && hostname.charCodeAt(0) !== 46 && // '.' (dot)
-        hostname.charCodeAt(0) !== 95
-      ) {
-        return false;
-      }
-      let lastDotIndex = -1;
-      let lastCharCode = -1;
-      const len = hostname.length;
-      for (let i = 0; i < len; i += 1) {
-        const code = hostname.charCodeAt(i);
-        if (code === 46) {
-          if (
-            // Check that previous label is < 63 bytes long (64 = 63 + '.')
-            i - lastDotIndex > 64 || // Check that previous character was not already a '.'
-            lastCharCode === 46 || // Check that the previous label does not end with '-' (RFC 1035 §2.3.1 LDH).
-            // '_' is intentionally NOT restricted: DNS allows any octet (RFC 2181 §11) and
-            // WHATWG URL does not treat '_' as a forbidden host code point.
-            lastCharCode === 45
-          ) {
-            return false;
-          }
-          lastDotIndex = i;
-        } else if (
-          // A forbidden character in the label...
-          // Keep these parens: they scope /*@__INLINE__*/ for terser.
-          // prettier-ignore
-          !/*@__INLINE__*/
-          (isValidAscii(code) || code === 45 || code === 95) || // ...or a '-' starting a label (the byte right after a '.'). A label must
-          // not begin with a hyphen (RFC 1034 §3.5 / RFC 1035 §2.3.1 LDH, as amended
-          // by RFC 1123 §2.1; cf. UTS #46 CheckHyphens). The first label is covered by
-          // the leading-character guard above; mirrors the trailing-'-' rule below.
-          code === 45 && lastCharCode === 46
-        ) {
-          return false;
-        }
-        lastCharCode = code;
-      }
-      return (
-        // Check that last label is shorter than 63 chars
-        len - lastDotIndex - 1 <= 63 && // Check that the last character is an allowed trailing label character.
-        // Since we already checked that the char is a valid hostname character,
-        // we only need to check that it's different from '-'.
-        lastCharCode !== 45
-      );
-    }
-    function extraSuffixLookup(hostname, options, isException, out) {
-      const suffix = out.publicSuffix;
-      if (suffix === null) {
-        return;
-      }
-      const none = hostname.length + 1;
-      let exception = none;
-      let exceptionIsIcann = false;
-      let rule = none;
-      let ruleIsIcann = false;
-      const extra = options.extraSuffixes;
-      for (let section = 0; section < 2; section += 1) {
-        const isIcann = section === 0;
-        const rules = isIcann ? options.allowIcannDomains && extra.icann : options.allowPrivateDomains && extra.private;
-        if (!Array.isArray(rules)) {
-          continue;
-        }
-        for (const r of rules) {
-          if (typeof r !== "string") {
-            continue;
-          }
-          const exceptionRule = r.startsWith("!");
-          const wildcard = r.startsWith("*.");
-          const body = exceptionRule ? r.slice(1) : wildcard ? r.slice(2) : r;
-          if (body === "" || exceptionRule && !body.includes(".") || !shareSameDomainSuffix(hostname, body)) {
-            continue;
-          }
-          let start = hostname.length - body.length;
-          if (exceptionRule) {
-            if (start < exception) {
-              exception = start;
-              exceptionIsIcann = isIcann;
-            }
-            continue;
-          }
-          if (wildcard && start > 1 && hostname.charCodeAt(start - 2) !== 46) {
-            start = hostname.lastIndexOf(".", start - 2) + 1;
-          }
-          if (start < rule) {
-            rule = start;
-            ruleIsIcann = isIcann;
-          }
-        }
-      }
-      const suffixStart = hostname.length - suffix.length;
-      const builtin = isException ? hostname.lastIndexOf(".", suffixStart - 2) + 1 : suffixStart;
-      if (exception <= rule && (isException ? exception < builtin : exception <= builtin)) {
-        out.publicSuffix = hostname.slice(hostname.indexOf(".", exception) + 1);
-        out.isIcann = exceptionIsIcann;
-        out.isPrivate = !exceptionIsIcann;
-      } else if (rule < builtin || rule === builtin && !out.isIcann && !out.isPrivate) {
-        out.publicSuffix = hostname.slice(rule);
-        out.isIcann = ruleIsIcann;
-        out.isPrivate = !ruleIsIcann;
-      }
-    }
-    function setDefaultsImpl({ allowIcannDomains = true, allowPrivateDomains = false, detectIp = true, detectSpecialUse = false, extraSuffixes = null, extractHostname: extractHostname2 = true, mixedInputs = true, validHosts = null, validateHostname = true }) {
-      return {
-        allowIcannDomains,
-        allowPrivateDomains,
-        detectIp,
-        detectSpecialUse,
-        extraSuffixes,
-        extractHostname: extractHostname2,
-        mixedInputs,
-        validHosts,
-        validateHostname
-      };
-    }
-    var DEFAULT_OPTIONS = (
-      /*@__INLINE__*/
-      setDefaultsImpl({})
-    );
-    function setDefaults(options) {
-      if (options === void 0) {
-        return DEFAULT_OPTIONS;
-      }
-      return (
-        /*@__INLINE__*/
-        setDefaultsImpl(options)
-      );
-    }
-    function getSubdomain$1(hostname, domain) {
-      if (domain.length === hostname.length) {
-        return "";
-      }
-      return hostname.slice(0, -domain.length - 1);
-    }
-    function getEmptyResult() {
-      return {
-        domain: null,
-        domainWithoutSuffix: null,
-        hostname: null,
-        isIcann: null,
-        isIp: null,
-        isPrivate: null,
-        isSpecialUse: null,
-        publicSuffix: null,
-        subdomain: null
-      };
-    }
-    function resetResult(result2) {
-      result2.domain = null;
-      result2.domainWithoutSuffix = null;
-      result2.hostname = null;
-      result2.isIcann = null;
-      result2.isIp = null;
-      result2.isPrivate = null;
-      result2.isSpecialUse = null;
-      result2.publicSuffix = null;
-      result2.subdomain = null;
-    }
-    function parseImpl(url, step, suffixLookup2, partialOptions, result2) {
-      const options = (
-        /*@__INLINE__*/
-        setDefaults(partialOptions)
-      );
-      if (typeof url !== "string") {
-        return result2;
-      }
-      let urlIsValid = false;
-      if (!options.extractHostname) {
-        let end = url.length;
-        while (end > 1 && url.charCodeAt(end - 1) === 46) {
-          end -= 1;
-        }
-        result2.hostname = end === url.length ? url : url.slice(0, end);
-      } else if (options.mixedInputs) {
-        urlIsValid = isValidHostname(url);
-        result2.hostname = extractHostname(url, urlIsValid, options.validateHostname);
-      } else {
-        result2.hostname = extractHostname(url, false, options.validateHostname);
-      }
-      if (options.detectIp && result2.hostname !== null) {
-        result2.isIp = isIp(result2.hostname);
-        if (result2.isIp) {
-          return result2;
-        }
-      }
-      if (options.validateHostname && options.extractHostname && result2.hostname !== null && // Skip the re-scan when `url` was already validated and extractHostname
-      // returned it unchanged (same reference => identical string, still valid).
-      !(urlIsValid && result2.hostname === url) && // Skip the re-scan when extractHostname already validated the host inline
-      // (a confirmed-valid simple authority — see extract-hostname.ts).
-      !extractedHostnameValidated && !isValidHostname(result2.hostname)) {
-        result2.hostname = null;
-        return result2;
-      }
-      if (step === 0 || result2.hostname === null) {
-        return result2;
-      }
-      if (step === 5 && options.detectSpecialUse) {
-        result2.isSpecialUse = isSpecialUse(result2.hostname);
-      }
-      const isException = suffixLookup2(result2.hostname, options, result2);
-      if (options.extraSuffixes !== null) {
-        extraSuffixLookup(result2.hostname, options, isException === true, result2);
-      }
-      if (step === 2 || result2.publicSuffix === null) {
-        return result2;
-      }
-      result2.domain = getDomain$1(result2.publicSuffix, result2.hostname, options);
-      if (step === 3 || result2.domain === null) {
-        return result2;
-      }
-      result2.subdomain = getSubdomain$1(result2.hostname, result2.domain);
-      if (step === 4) {
-        return result2;
-      }
-      result2.domainWithoutSuffix = getDomainWithoutSuffix$1(result2.domain, result2.publicSuffix);
-      return result2;
-    }
-    function fastPathLookup(hostname, options, out) {
-      if (!options.allowPrivateDomains && options.allowIcannDomains && hostname.length > 3) {
-        const last = hostname.length - 1;
-        const c3 = hostname.charCodeAt(last);
-        const c2 = hostname.charCodeAt(last - 1);
-        const c1 = hostname.charCodeAt(last - 2);
-        const c0 = hostname.charCodeAt(last - 3);
-        if (c3 === 109 && c2 === 111 && c1 === 99 && c0 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "com";
-          return true;
-        } else if (c3 === 103 && c2 === 114 && c1 === 111 && c0 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "org";
-          return true;
-        } else if (c3 === 117 && c2 === 100 && c1 === 101 && c0 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "edu";
-          return true;
-        } else if (c3 === 118 && c2 === 111 && c1 === 103 && c0 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "gov";
-          return true;
-        } else if (c3 === 116 && c2 === 101 && c1 === 110 && c0 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "net";
-          return true;
-        } else if (c3 === 101 && c2 === 100 && c1 === 46) {
-          out.isIcann = true;
-          out.isPrivate = false;
-          out.publicSuffix = "de";
-          return true;
-        }
-      }
-      return false;
-    }
-    var nodeFlags = /* @__PURE__ */ new Uint8Array([1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 0, 2, 2, 2, 2, 0, 2, 2, 2, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 2, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 0, 1, 1, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 2, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 2, 2, 0, 0, 0, 2, 0, 1, 1, 0, 2, 0, 2, 2, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 0, 2, 2, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 2, 2, 0, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 2, 2, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 2, 2, 1, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
-    var edgeStart = /* @__PURE__ */ new Uint16Array([0, 0, 0, 10, 11, 18, 106, 111, 117, 124, 130, 136, 145, 146, 147, 148, 149, 150, 151, 153, 154, 156, 157, 158, 160, 162, 236, 249, 251, 252, 253, 268, 270, 277, 278, 281, 282, 283, 286, 288, 307, 308, 310, 319, 324, 341, 342, 345, 346, 348, 350, 386, 387, 389, 392, 393, 397, 399, 403, 406, 438, 441, 454, 455, 463, 464, 466, 476, 490, 491, 492, 493, 502, 503, 540, 545, 561, 581, 587, 629, 631, 632, 633, 634, 661, 688, 689, 837, 843, 846, 847, 848, 853, 858, 867, 889, 890, 891, 892, 893, 894, 895, 913, 915, 916, 919, 921, 922, 924, 926, 941, 956, 961, 962, 964, 965, 966, 967, 968, 970, 973, 978, 979, 980, 982, 983, 986, 989, 990, 991, 1004, 1006, 1018, 1029, 1037, 1039, 1079, 1082, 1086, 1087, 1089, 1092, 1103, 1105, 1115, 1117, 1123, 1125, 1126, 1128, 1131, 1132, 1133, 1186, 1188, 1190, 1210, 1211, 1212, 1213, 1215, 1226, 1257, 1268, 1269, 1282, 1292, 1301, 1309, 1310, 1315, 1329, 1340, 1352, 1364, 1378, 1379, 1390, 1424, 1425, 1426, 1442, 1458, 1470, 1543, 1544, 1546, 1547, 1583, 1602, 1603, 1604, 1605, 1606, 1609, 1613, 1616, 1618, 1652, 1653, 1661, 1662, 1663, 1664, 1665, 1666, 1668, 1670, 1672, 1673, 1677, 1678, 1679, 1681, 1683, 1684, 1686, 1687, 1688, 1699, 1701, 1702, 1706, 1707, 1710, 1717, 1718, 1723, 1727, 1728, 1730, 1731, 1732, 1733, 1734, 1735, 1736, 1737, 1738, 1739, 1740, 1741, 1742, 1743, 1745, 1746, 1747, 2209, 2212, 2213, 2215, 2222, 2229, 2239, 2243, 2254, 2255, 2256, 2268, 2269, 2271, 2273, 2274, 2281, 2282, 2284, 2285, 2287, 2288, 2289, 2290, 2291, 2366, 2368, 2389, 2390, 2391, 2393, 2394, 2396, 2397, 2452, 2453, 2454, 2461, 2467, 2477, 2487, 2540, 2541, 2542, 2552, 2566, 2567, 2570, 2577, 2578, 2586, 2588, 2589, 2590, 2591, 2602, 2603, 2604, 2606, 2607, 2609, 2610, 2619, 2631, 2637, 2639, 2671, 2675, 2677, 2678, 2680, 2681, 2693, 2694, 2696, 2704, 2711, 2717, 2722, 2723, 2729, 2732, 2738, 2745, 2752, 2760, 2761, 2762, 2800, 2806, 2810, 2827, 2828, 2833, 2851, 2882, 2900, 2902, 2905, 2913, 2915, 2922, 2974, 2998, 2999, 3e3, 3001, 3002, 3003, 3004, 3011, 3012, 3013, 3014, 3015, 3016, 3018, 3019, 3023, 3105, 3118, 3119, 3556, 3560, 3574, 3626, 3654, 3676, 3734, 3756, 3771, 3834, 3885, 3923, 3959, 3984, 4126, 4172, 4223, 4242, 4276, 4291, 4311, 4341, 4372, 4395, 4426, 4456, 4488, 4515, 4590, 4612, 4650, 4660, 4694, 4713, 4739, 4781, 4831, 4857, 4926, 4927, 4929, 4952, 4975, 5011, 5042, 5059, 5116, 5129, 5153, 5182, 5184, 5218, 5234, 5262, 5567, 5576, 5585, 5592, 5609, 5613, 5619, 5658, 5660, 5667, 5674, 5683, 5690, 5691, 5692, 5704, 5707, 5722, 5723, 5732, 5733, 5742, 5751, 5757, 5759, 5760, 5761, 5799, 5800, 5802, 5810, 5817, 5830, 5834, 5836, 5837, 5843, 5850, 5864, 5874, 5879, 5887, 5895, 5901, 5902, 5906, 5908, 5909, 5921, 5993, 5994, 5995, 5996, 5998, 5999, 6002, 6004, 6007, 6011, 6012, 6013, 6019, 6020, 6021, 6023, 6025, 6027, 6028, 6029, 6032, 6034, 6037, 6038, 6040, 6238, 6245, 6246, 6247, 6257, 6262, 6279, 6293, 6302, 6303, 6304, 6308, 6309, 6311, 6313, 6319, 6320, 6323, 6324, 6326, 6327, 6328, 7228, 7231, 7235, 7253, 7262, 7265, 7272, 7273, 7275, 7276, 7277, 7279, 7331, 7332, 7335, 7336, 7454, 7455, 7466, 7482, 7489, 7492, 7501, 7502, 7503, 7518, 7573, 7765, 7767, 7769, 7770, 7772, 7777, 7790, 7805, 7812, 7821, 7824, 7827, 7834, 7842, 7846, 7847, 7848, 7862, 7867, 7876, 7877, 7878, 7882, 7917, 7918, 7939, 7946, 7954, 7955, 7960, 7968, 8012, 8013, 8019, 8022, 8035, 8040, 8041, 8043, 8045, 8082, 8083, 8089, 8096, 8097, 8107, 8116, 8131, 8135, 8137, 8189, 8190, 8195, 8196, 8199, 8201, 8202, 8203, 8212, 8226, 8234, 8248, 8259, 8260, 8262, 8264, 8286, 8297, 8303, 8304, 8316, 8328, 8415, 8427, 8435, 8438, 8444, 8469, 8472, 8473, 8474, 8475, 8477, 8480, 8483, 8494, 8496, 8498, 8526, 8601, 8608, 8612, 8613, 8622, 8644, 8645, 8650, 8651, 8733, 8735, 8736, 8745, 8749, 8755, 8761, 8767, 8777, 8782, 8783, 8801, 8812, 8817, 8822, 8832, 8838, 8842, 8848, 8854, 10461, 10462, 10463, 10470, 10472]);
-    var edgeLength = /* @__PURE__ */ new Uint8Array([3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 8, 2, 2, 3, 3, 3, 3, 3, 8, 5, 5, 5, 5, 5, 3, 3, 5, 5, 9, 12, 19, 8, 19, 8, 11, 9, 9, 8, 7, 7, 6, 8, 9, 16, 10, 7, 7, 11, 8, 6, 6, 9, 7, 11, 7, 14, 4, 4, 4, 4, 4, 4, 10, 7, 6, 6, 6, 6, 10, 10, 6, 10, 10, 22, 11, 9, 10, 10, 10, 9, 10, 8, 7, 7, 7, 8, 21, 13, 11, 11, 9, 10, 9, 13, 10, 8, 8, 9, 12, 9, 7, 10, 7, 7, 13, 7, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 6, 3, 3, 3, 3, 3, 3, 2, 5, 3, 3, 3, 7, 2, 2, 2, 2, 2, 2, 3, 3, 3, 1, 1, 7, 8, 5, 2, 2, 7, 4, 5, 7, 2, 2, 1, 4, 1, 11, 9, 9, 5, 5, 8, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 5, 5, 11, 9, 9, 8, 9, 9, 13, 7, 14, 7, 6, 6, 6, 7, 6, 6, 6, 6, 6, 6, 10, 7, 11, 9, 4, 4, 4, 4, 4, 6, 6, 6, 6, 13, 6, 8, 7, 10, 10, 9, 9, 7, 9, 8, 9, 8, 7, 10, 6, 9, 8, 10, 10, 7, 8, 1, 9, 10, 12, 12, 12, 10, 9, 9, 10, 10, 9, 9, 1, 1, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 6, 6, 4, 2, 3, 3, 3, 3, 7, 4, 4, 4, 3, 3, 6, 7, 3, 4, 1, 2, 2, 2, 6, 1, 2, 2, 2, 2, 2, 12, 5, 3, 8, 9, 13, 4, 4, 13, 9, 9, 11, 7, 3, 12, 9, 2, 2, 2, 3, 3, 3, 3, 3, 8, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 3, 7, 10, 15, 15, 7, 15, 20, 15, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 7, 8, 6, 8, 8, 6, 8, 13, 8, 8, 6, 13, 8, 11, 13, 8, 6, 13, 8, 6, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 9, 9, 9, 10, 14, 14, 11, 13, 13, 9, 9, 9, 9, 9, 9, 2, 6, 9, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 2, 3, 3, 3, 3, 3, 3, 7, 7, 2, 3, 2, 2, 5, 3, 3, 3, 3, 3, 3, 4, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 5, 7, 4, 2, 2, 12, 8, 10, 8, 10, 7, 18, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 2, 2, 3, 3, 3, 5, 5, 3, 8, 8, 6, 8, 6, 6, 4, 6, 7, 7, 7, 10, 11, 2, 5, 5, 3, 3, 3, 3, 3, 3, 5, 5, 6, 11, 10, 7, 7, 7, 4, 4, 4, 2, 3, 3, 3, 3, 3, 2, 2, 7, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 11, 7, 6, 9, 6, 6, 8, 10, 8, 6, 8, 13, 4, 4, 4, 4, 4, 10, 8, 11, 8, 8, 8, 10, 10, 7, 5, 4, 4, 4, 10, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 10, 13, 7, 8, 7, 11, 8, 8, 6, 9, 8, 8, 6, 6, 6, 8, 8, 6, 6, 6, 6, 6, 9, 7, 6, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 9, 7, 8, 10, 8, 8, 2, 3, 3, 3, 3, 3, 2, 8, 9, 9, 2, 2, 2, 3, 3, 3, 2, 3, 3, 3, 9, 2, 2, 3, 3, 3, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 12, 5, 5, 3, 5, 4, 2, 3, 2, 4, 3, 9, 2, 2, 2, 2, 2, 5, 5, 3, 8, 8, 13, 6, 10, 9, 4, 7, 9, 11, 2, 3, 7, 3, 3, 4, 1, 3, 4, 2, 9, 3, 3, 12, 5, 3, 7, 10, 10, 7, 4, 4, 6, 14, 7, 9, 7, 13, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 8, 15, 4, 4, 2, 3, 3, 3, 7, 4, 9, 9, 2, 3, 3, 3, 5, 3, 2, 2, 7, 2, 7, 6, 6, 7, 2, 4, 2, 2, 2, 2, 2, 2, 8, 8, 8, 9, 5, 2, 3, 3, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 3, 4, 2, 3, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 2, 3, 3, 3, 3, 10, 7, 4, 4, 4, 4, 3, 9, 6, 6, 6, 9, 13, 9, 2, 2, 2, 8, 7, 9, 5, 3, 3, 3, 5, 5, 13, 12, 9, 10, 7, 8, 7, 6, 8, 6, 11, 12, 7, 10, 4, 4, 7, 8, 11, 6, 7, 9, 8, 7, 10, 8, 9, 15, 7, 8, 5, 4, 7, 2, 3, 3, 3, 2, 14, 10, 2, 14, 10, 2, 14, 3, 9, 13, 13, 10, 14, 16, 17, 11, 2, 14, 2, 14, 3, 9, 13, 10, 14, 16, 17, 11, 14, 10, 14, 2, 7, 3, 10, 7, 14, 10, 2, 14, 10, 9, 9, 17, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 10, 10, 10, 12, 9, 4, 10, 10, 11, 8, 8, 8, 7, 9, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 4, 4, 4, 4, 4, 4, 6, 16, 3, 3, 14, 3, 14, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 10, 14, 14, 14, 9, 9, 9, 9, 9, 9, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 14, 2, 14, 9, 17, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 14, 17, 16, 17, 11, 2, 14, 9, 13, 10, 14, 16, 17, 11, 2, 14, 9, 13, 10, 17, 16, 11, 17, 2, 14, 10, 19, 7, 2, 14, 9, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 19, 7, 14, 16, 17, 11, 2, 14, 9, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 10, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 17, 13, 10, 10, 14, 17, 16, 17, 11, 6, 3, 2, 14, 9, 13, 10, 10, 14, 16, 17, 11, 6, 9, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 14, 10, 10, 10, 14, 9, 9, 9, 9, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 4, 11, 2, 14, 9, 13, 17, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 17, 13, 10, 19, 10, 7, 14, 17, 16, 17, 11, 6, 2, 14, 9, 13, 10, 19, 7, 14, 17, 16, 17, 11, 2, 9, 10, 10, 7, 17, 3, 3, 12, 12, 16, 15, 15, 12, 14, 14, 14, 20, 20, 13, 12, 12, 12, 12, 12, 12, 20, 25, 14, 14, 12, 12, 10, 10, 10, 10, 14, 9, 9, 9, 25, 4, 9, 17, 10, 7, 14, 16, 21, 13, 13, 14, 20, 14, 13, 17, 24, 9, 12, 13, 25, 13, 21, 20, 17, 9, 9, 9, 9, 9, 9, 12, 17, 4, 4, 9, 9, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 9, 10, 14, 12, 12, 14, 14, 10, 9, 9, 9, 10, 14, 14, 14, 9, 9, 9, 9, 2, 1, 5, 8, 7, 11, 11, 1, 3, 3, 3, 5, 3, 3, 4, 8, 9, 10, 10, 12, 14, 14, 14, 12, 12, 12, 12, 14, 14, 10, 10, 10, 10, 14, 9, 9, 9, 10, 14, 14, 14, 13, 13, 14, 9, 9, 9, 9, 9, 9, 7, 4, 4, 4, 4, 4, 4, 4, 4, 4, 10, 2, 2, 6, 7, 6, 2, 3, 2, 3, 6, 2, 7, 6, 10, 7, 4, 9, 12, 6, 14, 4, 12, 7, 2, 2, 1, 2, 7, 6, 4, 4, 4, 6, 8, 8, 7, 2, 2, 13, 2, 2, 2, 2, 6, 2, 8, 12, 2, 7, 7, 6, 8, 10, 12, 2, 2, 2, 3, 3, 13, 2, 2, 3, 3, 6, 7, 6, 4, 5, 6, 3, 3, 3, 3, 4, 16, 8, 5, 4, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 11, 12, 7, 7, 13, 9, 10, 17, 12, 8, 9, 7, 17, 17, 8, 5, 12, 10, 13, 14, 5, 5, 5, 13, 5, 5, 5, 3, 3, 3, 5, 16, 5, 5, 5, 5, 7, 12, 14, 8, 12, 8, 10, 12, 9, 11, 7, 9, 7, 10, 7, 13, 13, 9, 7, 12, 8, 17, 7, 7, 16, 10, 13, 13, 8, 10, 10, 14, 17, 7, 16, 16, 15, 8, 10, 10, 12, 17, 17, 7, 17, 14, 7, 10, 17, 8, 7, 7, 7, 8, 15, 15, 7, 14, 10, 10, 10, 11, 11, 7, 7, 13, 8, 10, 7, 16, 7, 8, 7, 14, 17, 12, 10, 11, 21, 8, 9, 7, 13, 9, 8, 6, 13, 6, 12, 7, 6, 13, 10, 10, 10, 8, 18, 9, 17, 13, 10, 12, 6, 13, 6, 11, 8, 13, 10, 13, 18, 13, 11, 13, 8, 16, 7, 10, 8, 16, 12, 10, 8, 8, 14, 11, 8, 15, 8, 8, 7, 7, 12, 7, 8, 9, 14, 15, 8, 9, 10, 9, 15, 7, 8, 8, 12, 13, 9, 10, 15, 13, 7, 10, 10, 20, 7, 6, 9, 6, 6, 14, 11, 14, 11, 12, 9, 10, 16, 16, 12, 7, 11, 28, 8, 11, 10, 7, 21, 8, 7, 9, 4, 4, 4, 17, 7, 8, 6, 9, 6, 6, 13, 6, 6, 6, 6, 18, 20, 14, 8, 11, 12, 9, 10, 13, 15, 15, 19, 8, 9, 12, 7, 10, 16, 12, 9, 9, 9, 14, 12, 11, 10, 9, 12, 11, 18, 9, 9, 9, 10, 7, 7, 16, 8, 9, 7, 13, 12, 10, 14, 18, 7, 8, 11, 10, 7, 7, 8, 8, 13, 7, 7, 7, 11, 15, 13, 11, 7, 8, 15, 11, 7, 8, 18, 14, 13, 18, 15, 10, 12, 12, 9, 7, 11, 11, 8, 7, 10, 8, 14, 12, 10, 18, 7, 10, 9, 7, 8, 13, 10, 14, 10, 8, 8, 23, 7, 7, 11, 12, 12, 17, 7, 7, 11, 11, 17, 16, 16, 7, 8, 11, 14, 14, 8, 10, 7, 15, 7, 16, 16, 13, 9, 11, 9, 15, 15, 11, 11, 7, 7, 14, 7, 9, 7, 7, 16, 10, 13, 10, 11, 14, 7, 11, 10, 11, 7, 11, 10, 11, 15, 11, 15, 10, 12, 10, 14, 13, 11, 11, 12, 13, 10, 7, 13, 16, 12, 21, 15, 9, 10, 10, 7, 11, 14, 17, 7, 7, 8, 11, 13, 12, 8, 15, 14, 14, 8, 17, 12, 10, 10, 7, 9, 11, 7, 10, 7, 11, 18, 7, 11, 7, 12, 11, 8, 8, 14, 12, 7, 8, 15, 3, 7, 7, 5, 2, 9, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 4, 4, 3, 3, 3, 3, 3, 3, 5, 11, 6, 4, 7, 10, 7, 7, 11, 1, 10, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 5, 7, 3, 5, 6, 3, 3, 5, 2, 2, 5, 3, 4, 13, 11, 3, 3, 6, 3, 5, 14, 2, 2, 3, 8, 2, 2, 12, 5, 18, 5, 3, 3, 3, 3, 16, 5, 5, 5, 10, 7, 13, 12, 13, 9, 12, 14, 19, 9, 9, 21, 9, 9, 10, 6, 9, 6, 15, 10, 6, 12, 8, 6, 10, 15, 4, 4, 6, 6, 9, 9, 12, 16, 14, 23, 7, 7, 7, 14, 9, 7, 7, 11, 14, 10, 7, 10, 10, 10, 12, 6, 11, 10, 13, 11, 15, 11, 7, 12, 10, 3, 7, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 3, 7, 5, 1, 5, 2, 2, 2, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 5, 5, 10, 9, 11, 8, 7, 12, 8, 9, 7, 6, 13, 11, 6, 13, 7, 9, 9, 4, 4, 4, 4, 4, 6, 10, 7, 8, 13, 11, 8, 8, 9, 14, 7, 14, 8, 10, 7, 9, 7, 7, 9, 6, 9, 2, 12, 5, 3, 3, 13, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 1, 7, 6, 4, 12, 3, 3, 3, 3, 3, 8, 7, 3, 3, 3, 3, 3, 3, 4, 4, 11, 15, 14, 2, 8, 3, 5, 5, 8, 10, 8, 6, 4, 7, 17, 7, 4, 5, 2, 6, 3, 5, 4, 2, 2, 12, 5, 5, 3, 15, 13, 8, 11, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 5, 3, 3, 3, 3, 4, 2, 3, 18, 2, 12, 5, 3, 3, 3, 3, 3, 5, 16, 8, 8, 9, 6, 6, 4, 4, 4, 4, 31, 6, 6, 10, 11, 21, 10, 9, 7, 10, 7, 7, 2, 4, 4, 4, 4, 6, 5, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 6, 4, 6, 2, 2, 2, 5, 3, 3, 3, 7, 7, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 8, 2, 3, 3, 3, 3, 3, 5, 9, 11, 3, 3, 3, 3, 4, 4, 3, 3, 3, 3, 3, 5, 10, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 11, 10, 10, 10, 10, 10, 11, 10, 11, 10, 11, 10, 9, 9, 11, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 5, 5, 3, 7, 8, 8, 7, 6, 6, 11, 4, 4, 4, 4, 7, 8, 9, 9, 2, 3, 7, 4, 4, 2, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 2, 2, 5, 5, 5, 5, 5, 3, 3, 5, 5, 5, 7, 7, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 8, 8, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 4, 6, 9, 12, 3, 7, 10, 7, 2, 2, 3, 3, 3, 3, 3, 4, 3, 3, 2, 2, 2, 2, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 8, 8, 6, 6, 8, 6, 7, 4, 4, 4, 4, 4, 4, 6, 7, 5, 5, 20, 19, 8, 10, 9, 7, 10, 6, 8, 11, 6, 6, 6, 6, 13, 12, 8, 6, 7, 14, 11, 9, 2, 5, 3, 6, 2, 3, 2, 2, 2, 2, 2, 2, 2, 5, 4, 3, 7, 6, 4, 7, 4, 3, 6, 4, 7, 2, 2, 7, 7, 7, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 9, 10, 10, 11, 7, 8, 20, 7, 9, 8, 9, 8, 12, 6, 6, 6, 8, 9, 8, 12, 6, 6, 8, 13, 10, 12, 6, 6, 7, 7, 9, 6, 4, 4, 4, 4, 4, 4, 10, 6, 6, 6, 7, 14, 11, 10, 7, 8, 10, 8, 11, 14, 11, 11, 9, 7, 9, 8, 11, 9, 17, 10, 9, 2, 2, 2, 9, 3, 3, 3, 3, 15, 14, 9, 5, 5, 2, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 15, 12, 22, 19, 17, 18, 18, 19, 21, 7, 16, 16, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 7, 16, 11, 11, 7, 7, 7, 7, 17, 7, 8, 12, 15, 9, 19, 7, 19, 8, 21, 11, 12, 19, 14, 22, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 19, 24, 12, 7, 14, 7, 12, 7, 8, 10, 10, 13, 7, 12, 12, 7, 7, 10, 18, 15, 12, 16, 7, 14, 12, 17, 10, 16, 17, 12, 17, 25, 7, 7, 7, 13, 6, 9, 6, 9, 18, 6, 6, 11, 20, 10, 6, 6, 6, 6, 6, 6, 17, 6, 6, 6, 15, 6, 6, 6, 6, 6, 8, 14, 11, 12, 11, 15, 13, 19, 17, 21, 7, 18, 8, 13, 13, 8, 12, 8, 6, 6, 13, 6, 15, 15, 16, 6, 6, 16, 6, 6, 6, 14, 6, 18, 6, 6, 6, 17, 18, 9, 13, 15, 8, 19, 8, 15, 15, 18, 14, 16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 11, 10, 11, 6, 21, 23, 12, 17, 12, 11, 14, 13, 22, 15, 15, 11, 12, 14, 12, 7, 12, 8, 12, 14, 12, 18, 10, 8, 16, 19, 17, 12, 14, 15, 8, 19, 17, 12, 13, 13, 15, 18, 13, 23, 24, 23, 21, 17, 24, 8, 21, 8, 14, 14, 16, 20, 14, 8, 8, 15, 20, 8, 19, 21, 9, 8, 13, 12, 13, 15, 11, 8, 11, 9, 9, 8, 11, 8, 21, 14, 21, 15, 15, 13, 7, 19, 7, 7, 7, 7, 7, 7, 16, 12, 17, 18, 7, 7, 11, 11, 7, 9, 9, 2, 2, 3, 3, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 10, 10, 7, 9, 7, 7, 7, 6, 8, 6, 6, 6, 6, 6, 6, 6, 7, 6, 8, 6, 6, 9, 7, 7, 7, 4, 4, 4, 4, 4, 4, 4, 4, 8, 9, 8, 7, 8, 7, 8, 10, 7, 5, 5, 5, 5, 5, 5, 3, 9, 7, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 9, 6, 6, 9, 11, 13, 7, 8, 9, 9, 5, 5, 5, 7, 8, 6, 6, 6, 6, 6, 6, 6, 7, 8, 9, 7, 10, 9, 10, 7, 8, 5, 5, 5, 5, 5, 5, 7, 7, 9, 8, 7, 7, 6, 6, 6, 6, 6, 6, 10, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 10, 4, 4, 4, 4, 8, 7, 7, 10, 10, 9, 8, 8, 15, 9, 8, 8, 8, 8, 8, 9, 10, 9, 10, 7, 8, 13, 5, 5, 5, 5, 5, 3, 3, 7, 7, 8, 6, 6, 6, 4, 4, 11, 9, 7, 8, 9, 10, 7, 5, 5, 5, 5, 5, 3, 3, 7, 6, 6, 13, 7, 9, 8, 7, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 7, 8, 7, 8, 13, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 6, 6, 6, 6, 7, 6, 7, 6, 6, 9, 7, 4, 4, 4, 4, 4, 4, 4, 7, 8, 7, 8, 9, 8, 8, 8, 7, 10, 7, 8, 5, 5, 5, 5, 5, 5, 5, 5, 3, 7, 7, 7, 7, 9, 7, 10, 9, 6, 6, 6, 6, 6, 8, 8, 6, 6, 6, 7, 6, 6, 6, 9, 9, 4, 4, 13, 7, 10, 9, 9, 12, 7, 8, 8, 10, 8, 8, 8, 8, 8, 8, 5, 5, 5, 5, 3, 7, 7, 11, 7, 9, 8, 8, 6, 6, 10, 6, 8, 8, 8, 6, 7, 6, 6, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 8, 8, 16, 8, 9, 8, 7, 5, 5, 5, 5, 5, 3, 3, 7, 7, 7, 10, 15, 8, 9, 8, 9, 9, 6, 6, 6, 6, 6, 6, 7, 4, 8, 7, 8, 8, 7, 8, 11, 8, 5, 5, 5, 5, 5, 3, 7, 7, 6, 11, 16, 7, 6, 4, 4, 4, 4, 9, 9, 8, 8, 8, 13, 12, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 7, 8, 8, 9, 13, 7, 7, 7, 9, 8, 8, 9, 12, 7, 12, 7, 12, 8, 7, 10, 12, 9, 9, 6, 6, 8, 8, 6, 6, 6, 6, 6, 6, 6, 9, 8, 9, 11, 8, 6, 6, 6, 6, 6, 12, 7, 6, 6, 6, 9, 7, 7, 6, 6, 6, 6, 6, 11, 9, 6, 6, 6, 6, 6, 7, 9, 4, 4, 4, 4, 4, 4, 4, 4, 9, 9, 9, 9, 7, 7, 7, 7, 7, 11, 7, 7, 8, 8, 8, 8, 8, 8, 9, 8, 9, 9, 7, 7, 11, 11, 7, 12, 8, 8, 8, 8, 8, 7, 8, 8, 8, 8, 8, 13, 12, 8, 8, 8, 8, 7, 7, 7, 9, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 7, 11, 7, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 10, 11, 6, 7, 9, 4, 4, 4, 4, 4, 4, 9, 9, 8, 9, 8, 8, 8, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 11, 7, 7, 7, 9, 6, 6, 11, 8, 10, 6, 6, 6, 12, 8, 8, 7, 6, 6, 8, 7, 4, 4, 4, 4, 4, 4, 4, 4, 9, 10, 9, 9, 8, 10, 9, 11, 8, 5, 5, 5, 7, 6, 6, 8, 7, 4, 4, 4, 4, 8, 7, 7, 8, 7, 8, 8, 5, 5, 5, 5, 7, 7, 8, 8, 8, 6, 6, 6, 6, 6, 10, 8, 9, 13, 6, 7, 6, 6, 8, 7, 8, 4, 4, 4, 4, 11, 8, 8, 8, 10, 5, 5, 8, 7, 8, 13, 8, 7, 6, 8, 6, 9, 7, 8, 7, 5, 5, 5, 5, 5, 5, 3, 3, 7, 8, 9, 6, 4, 8, 10, 10, 8, 12, 9, 13, 2, 7, 5, 5, 5, 5, 5, 7, 7, 10, 6, 6, 6, 6, 6, 6, 6, 8, 4, 4, 9, 8, 8, 8, 14, 8, 8, 8, 9, 8, 5, 5, 5, 5, 5, 3, 3, 9, 6, 6, 6, 6, 10, 12, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 11, 8, 7, 8, 8, 8, 5, 5, 3, 3, 3, 3, 7, 7, 6, 8, 6, 8, 11, 7, 6, 6, 6, 7, 4, 8, 11, 9, 10, 5, 5, 5, 3, 3, 3, 7, 7, 8, 9, 8, 15, 9, 6, 6, 6, 6, 6, 6, 11, 11, 4, 4, 4, 4, 4, 7, 9, 9, 10, 8, 7, 5, 5, 5, 5, 5, 5, 3, 3, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 7, 4, 4, 4, 4, 4, 9, 9, 8, 8, 10, 13, 5, 5, 5, 3, 17, 7, 7, 7, 7, 7, 8, 6, 8, 13, 6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 9, 10, 8, 8, 8, 5, 5, 5, 5, 3, 7, 7, 7, 8, 8, 6, 6, 6, 8, 8, 8, 9, 10, 8, 4, 8, 10, 9, 8, 8, 8, 9, 13, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 8, 9, 9, 7, 7, 7, 10, 9, 9, 8, 9, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 12, 6, 6, 6, 6, 6, 6, 6, 6, 6, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 8, 8, 9, 9, 10, 8, 9, 7, 7, 5, 5, 5, 5, 5, 5, 3, 7, 8, 7, 6, 6, 8, 6, 6, 10, 4, 7, 8, 9, 12, 8, 7, 7, 5, 5, 5, 5, 5, 5, 3, 3, 7, 14, 7, 9, 8, 8, 6, 6, 8, 12, 12, 6, 6, 7, 7, 10, 4, 4, 4, 4, 4, 9, 9, 14, 9, 13, 8, 7, 5, 5, 5, 6, 6, 6, 7, 4, 8, 7, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 7, 7, 7, 8, 6, 6, 6, 6, 6, 6, 12, 6, 6, 6, 6, 4, 4, 9, 9, 8, 8, 11, 7, 7, 7, 5, 5, 5, 3, 9, 8, 6, 6, 7, 4, 4, 4, 4, 4, 4, 8, 8, 11, 5, 5, 5, 7, 7, 7, 9, 6, 6, 6, 6, 6, 6, 9, 8, 4, 4, 4, 4, 7, 12, 9, 8, 8, 8, 7, 10, 10, 5, 5, 5, 5, 5, 5, 5, 3, 11, 14, 8, 7, 8, 8, 6, 6, 6, 6, 6, 8, 7, 6, 6, 6, 7, 6, 8, 9, 4, 4, 4, 7, 8, 9, 7, 9, 7, 7, 9, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 3, 9, 7, 7, 12, 14, 8, 6, 6, 12, 11, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 15, 7, 4, 4, 4, 16, 9, 9, 9, 8, 9, 9, 9, 9, 9, 8, 8, 8, 13, 11, 8, 5, 5, 5, 5, 3, 7, 6, 6, 8, 8, 8, 6, 6, 7, 10, 7, 4, 4, 4, 4, 9, 7, 8, 7, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 7, 7, 7, 9, 6, 6, 6, 6, 6, 8, 8, 7, 7, 9, 6, 6, 6, 7, 6, 6, 6, 6, 6, 15, 4, 4, 4, 4, 4, 8, 8, 7, 8, 12, 9, 8, 8, 8, 8, 8, 9, 8, 8, 10, 8, 8, 8, 8, 16, 9, 10, 2, 5, 5, 5, 5, 5, 5, 5, 9, 7, 6, 8, 9, 4, 4, 4, 4, 4, 7, 8, 8, 8, 9, 8, 11, 10, 5, 5, 5, 5, 3, 7, 8, 6, 6, 6, 6, 6, 8, 6, 6, 6, 6, 4, 12, 10, 12, 7, 7, 7, 7, 7, 7, 7, 5, 5, 5, 5, 3, 3, 7, 7, 10, 8, 9, 7, 6, 10, 7, 6, 6, 4, 4, 8, 9, 7, 9, 9, 9, 9, 8, 8, 8, 8, 10, 5, 5, 5, 5, 5, 5, 8, 7, 6, 6, 6, 10, 6, 7, 10, 7, 4, 4, 4, 4, 4, 4, 4, 12, 9, 10, 7, 7, 10, 8, 10, 5, 12, 9, 6, 6, 6, 6, 6, 7, 6, 4, 4, 4, 10, 9, 9, 8, 7, 7, 5, 5, 5, 5, 5, 5, 3, 3, 13, 7, 7, 9, 7, 7, 7, 8, 9, 9, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 13, 9, 15, 15, 4, 4, 4, 4, 4, 10, 10, 9, 8, 9, 8, 8, 9, 7, 8, 7, 8, 5, 5, 7, 6, 6, 6, 4, 4, 4, 7, 8, 11, 8, 5, 5, 5, 5, 5, 5, 5, 7, 6, 6, 6, 6, 6, 6, 9, 11, 10, 7, 4, 4, 4, 9, 8, 8, 5, 5, 5, 5, 5, 9, 9, 6, 6, 6, 6, 6, 6, 6, 9, 9, 4, 4, 4, 4, 8, 8, 8, 9, 9, 8, 8, 8, 13, 2, 4, 2, 7, 5, 5, 5, 5, 5, 5, 9, 9, 6, 6, 6, 6, 10, 8, 8, 8, 6, 6, 6, 4, 4, 9, 8, 10, 8, 9, 8, 8, 8, 9, 8, 8, 5, 3, 3, 3, 11, 6, 6, 6, 7, 6, 6, 6, 4, 4, 9, 8, 5, 5, 5, 5, 5, 3, 11, 8, 6, 6, 6, 6, 6, 9, 7, 4, 4, 14, 10, 9, 8, 12, 8, 8, 8, 11, 15, 8, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 11, 11, 11, 10, 10, 7, 7, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 7, 11, 7, 7, 11, 11, 7, 8, 9, 10, 7, 7, 9, 9, 9, 9, 7, 7, 10, 8, 13, 8, 8, 8, 8, 11, 10, 6, 6, 8, 10, 11, 14, 14, 6, 6, 6, 6, 6, 6, 9, 11, 7, 7, 6, 8, 12, 11, 11, 6, 6, 10, 6, 6, 6, 6, 6, 10, 7, 7, 6, 6, 11, 6, 6, 6, 11, 8, 9, 7, 6, 10, 11, 9, 10, 11, 7, 11, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 6, 6, 8, 9, 10, 9, 6, 6, 6, 10, 6, 6, 6, 6, 11, 10, 11, 10, 9, 8, 7, 7, 7, 7, 11, 14, 8, 10, 9, 9, 8, 8, 7, 11, 8, 8, 8, 11, 11, 10, 10, 9, 10, 8, 11, 10, 8, 11, 9, 12, 8, 10, 8, 11, 8, 9, 9, 11, 11, 10, 11, 13, 8, 7, 8, 8, 9, 7, 8, 8, 8, 8, 7, 8, 2, 2, 2, 2, 2, 2, 2, 4, 4, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 8, 6, 4, 4, 4, 11, 7, 11, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 3, 3, 3, 3, 8, 7, 7, 8, 8, 4, 8, 7, 7, 7, 9, 7, 8, 9, 8, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 4, 5, 5, 3, 3, 8, 8, 6, 9, 4, 4, 10, 7, 3, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 3, 2, 2, 2, 3, 3, 3, 3, 3, 4, 10, 2, 3, 3, 3, 3, 3, 3, 3, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 3, 5, 2, 4, 2, 6, 2, 2, 9, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 9, 8, 7, 9, 6, 6, 11, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 7, 7, 11, 8, 8, 6, 5, 11, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 6, 4, 4, 4, 4, 3, 3, 3, 3, 5, 7, 2, 3, 3, 3, 3, 3, 8, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 4, 4, 4, 4, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 2, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 6, 3, 3, 8, 10, 3, 4, 4, 1, 1, 1, 1, 1, 1, 1, 8, 9, 10, 7, 7, 1, 14, 18, 13, 18, 13, 10, 10, 16, 13, 18, 16, 13, 16, 18, 13, 22, 16, 16, 16, 14, 21, 16, 9, 14, 16, 9, 9, 14, 10, 10, 14, 12, 14, 19, 12, 11, 18, 13, 17, 15, 15, 15, 15, 16, 14, 13, 19, 18, 15, 19, 18, 12, 18, 12, 11, 20, 14, 15, 10, 17, 17, 16, 19, 20, 21, 15, 13, 16, 15, 15, 15, 1, 1, 3, 8, 7, 7, 8, 8, 8, 1, 6, 1, 1, 6, 3, 3, 4, 7, 3, 3, 5, 5, 4, 4, 4, 4, 4, 2, 7, 7, 8, 12, 3, 4, 5, 1, 3, 4, 4, 10, 4, 3, 3, 3, 8, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 12, 9, 20, 7, 5, 5, 5, 9, 13, 5, 5, 5, 5, 5, 3, 3, 3, 16, 5, 5, 5, 13, 7, 8, 8, 11, 8, 7, 9, 7, 11, 12, 9, 9, 8, 8, 11, 10, 14, 7, 12, 10, 11, 13, 7, 9, 11, 17, 17, 14, 13, 7, 8, 7, 10, 10, 7, 16, 13, 7, 8, 17, 12, 9, 8, 6, 7, 10, 6, 6, 12, 6, 8, 10, 8, 8, 8, 6, 8, 6, 14, 6, 6, 6, 13, 6, 10, 6, 6, 7, 14, 8, 6, 6, 10, 11, 10, 9, 9, 7, 7, 6, 6, 6, 9, 9, 7, 9, 10, 9, 13, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 8, 8, 6, 8, 9, 10, 9, 7, 10, 10, 8, 7, 8, 7, 10, 12, 9, 8, 15, 8, 7, 8, 8, 7, 7, 15, 13, 7, 10, 9, 14, 18, 16, 7, 24, 7, 8, 10, 11, 16, 8, 14, 7, 9, 9, 9, 13, 19, 14, 15, 14, 11, 7, 13, 9, 10, 7, 13, 9, 10, 11, 12, 8, 9, 2, 3, 5, 8, 7, 4, 4, 15, 10, 5, 3, 3, 3, 3, 3, 5, 4, 4, 4, 2, 2, 2, 2, 2, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 2, 12, 5, 3, 8, 10, 15, 6, 7, 2, 3, 2, 5, 5, 12, 2, 5, 5, 5, 5, 2, 2, 5, 5, 12, 9, 5, 2, 2, 9, 5, 5, 12, 12, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 9, 12, 5, 8, 8, 9, 5, 5, 5, 8, 19, 7, 16, 15, 14, 9, 9, 9, 9, 7, 11, 11, 11, 7, 14, 10, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 15, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 14, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 15, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 12, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 12, 9, 9, 12, 12, 12, 15, 7, 11, 7, 14, 11, 18, 13, 8, 18, 15, 18, 12, 14, 12, 8, 8, 8, 8, 9, 9, 9, 12, 7, 10, 10, 8, 8, 12, 12, 12, 7, 12, 12, 9, 7, 7, 7, 7, 7, 8, 15, 12, 9, 10, 10, 7, 10, 10, 13, 11, 10, 9, 22, 11, 9, 8, 8, 8, 8, 8, 13, 18, 13, 9, 15, 19, 9, 7, 7, 10, 7, 7, 7, 11, 8, 13, 17, 7, 7, 10, 10, 10, 7, 20, 16, 7, 7, 7, 7, 7, 7, 11, 21, 12, 12, 13, 11, 14, 16, 8, 8, 13, 11, 7, 7, 13, 7, 7, 14, 15, 15, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 13, 10, 18, 6, 6, 6, 6, 6, 6, 6, 6, 6, 11, 8, 8, 12, 12, 11, 11, 8, 12, 9, 9, 9, 13, 13, 9, 9, 9, 9, 9, 9, 6, 10, 12, 6, 6, 6, 6, 17, 11, 7, 7, 7, 7, 14, 14, 12, 6, 7, 7, 6, 6, 15, 10, 13, 10, 6, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 13, 9, 9, 15, 13, 6, 12, 12, 6, 19, 11, 10, 7, 7, 16, 8, 19, 17, 9, 9, 9, 9, 9, 6, 6, 6, 10, 8, 16, 8, 6, 6, 9, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 6, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 14, 6, 6, 6, 6, 20, 6, 9, 6, 14, 9, 9, 9, 6, 9, 8, 8, 12, 9, 8, 8, 8, 8, 7, 8, 12, 7, 8, 8, 8, 6, 8, 6, 6, 6, 6, 6, 6, 6, 9, 8, 8, 6, 6, 13, 9, 12, 13, 12, 14, 13, 12, 11, 11, 6, 8, 8, 8, 6, 13, 12, 11, 11, 12, 6, 11, 12, 11, 13, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 15, 6, 6, 6, 6, 6, 6, 6, 13, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 8, 8, 8, 8, 6, 18, 6, 12, 13, 13, 13, 9, 10, 15, 9, 12, 6, 6, 6, 6, 6, 6, 6, 6, 9, 15, 10, 9, 10, 13, 9, 19, 8, 18, 17, 10, 10, 8, 8, 6, 6, 6, 6, 6, 6, 10, 14, 8, 16, 16, 9, 8, 15, 8, 8, 10, 12, 14, 7, 7, 8, 8, 7, 7, 7, 7, 8, 13, 13, 11, 9, 9, 9, 12, 10, 17, 8, 11, 9, 7, 7, 14, 8, 14, 14, 7, 7, 7, 7, 7, 7, 14, 7, 7, 7, 7, 7, 10, 10, 8, 14, 7, 7, 7, 7, 8, 8, 8, 8, 8, 17, 9, 7, 15, 7, 8, 12, 7, 9, 14, 7, 7, 7, 9, 13, 8, 14, 7, 16, 18, 13, 15, 14, 12, 13, 10, 15, 9, 7, 7, 7, 10, 13, 15, 15, 9, 9, 9, 9, 19, 11, 7, 11, 11, 13, 8, 8, 8, 8, 7, 12, 19, 17, 9, 9, 13, 7, 7, 7, 9, 7, 7, 7, 12, 13, 15, 10, 8, 8, 14, 15, 12, 13, 13, 8, 12, 14, 7, 11, 7, 14, 15, 13, 12, 8, 8, 8, 8, 11, 13, 15, 15, 8, 13, 12, 8, 8, 8, 13, 10, 16, 14, 11, 8, 8, 12, 12, 9, 15, 15, 12, 12, 13, 8, 8, 9, 12, 13, 9, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 11, 12, 11, 7, 14, 7, 13, 13, 13, 12, 18, 16, 7, 12, 11, 10, 10, 15, 9, 9, 9, 21, 7, 7, 7, 11, 16, 8, 8, 11, 11, 7, 7, 7, 7, 7, 19, 7, 7, 7, 7, 7, 7, 7, 7, 7, 12, 8, 9, 12, 14, 11, 9, 9, 9, 22, 12, 3, 3, 4, 8, 8, 15, 4, 2, 2, 5, 5, 3, 3, 3, 3, 3, 3, 6, 6, 4, 4, 4, 12, 7, 10, 2, 3, 3, 3, 3, 3, 3, 3, 6, 7, 3, 7, 5, 14, 4, 4, 7, 8, 10, 4, 1, 3, 3, 6, 2, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 4, 2, 2, 5, 3, 4, 2, 2, 2, 2, 2, 2, 2, 11, 5, 5, 5, 11, 5, 5, 3, 5, 5, 5, 5, 11, 14, 13, 9, 11, 9, 12, 8, 11, 11, 8, 11, 16, 9, 9, 7, 10, 9, 12, 8, 15, 6, 7, 6, 6, 13, 10, 8, 11, 8, 6, 6, 6, 12, 16, 6, 11, 7, 8, 9, 18, 6, 6, 9, 4, 4, 6, 13, 6, 6, 6, 6, 8, 8, 9, 16, 7, 7, 14, 7, 8, 8, 8, 7, 7, 7, 7, 7, 7, 15, 13, 7, 10, 7, 7, 10, 12, 16, 15, 7, 9, 9, 14, 11, 11, 10, 9, 10, 8, 12, 7, 8, 7, 7, 10, 12, 7, 12, 8, 7, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 3, 3, 5, 5, 5, 10, 7, 4, 4, 4, 8, 7, 10, 9, 7, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3, 3, 3, 7, 4, 5, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 8, 2, 2, 2, 8, 12, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 8, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 7, 11, 9, 8, 8, 8, 7, 8, 9, 7, 7, 9, 7, 7, 7, 10, 7, 7, 10, 9, 10, 6, 6, 6, 6, 6, 6, 15, 7, 8, 9, 9, 8, 6, 6, 10, 9, 6, 8, 13, 9, 7, 6, 6, 6, 6, 6, 6, 12, 6, 6, 7, 6, 7, 6, 6, 6, 10, 10, 7, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 14, 6, 6, 7, 7, 9, 6, 6, 6, 6, 9, 9, 8, 9, 10, 9, 8, 9, 12, 7, 7, 7, 8, 7, 10, 12, 11, 9, 10, 7, 7, 7, 9, 10, 10, 8, 12, 9, 7, 7, 9, 8, 8, 8, 10, 7, 7, 8, 9, 9, 7, 7, 7, 8, 2, 4, 2, 4, 6, 3, 4, 2, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 5, 8, 6, 4, 7, 3, 3, 3, 3, 3, 3, 3, 12, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 5, 3, 4, 7, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 6, 4, 3, 4, 2, 2, 2, 5, 3, 3, 3, 3, 3, 5, 4, 4, 4, 4, 2, 7, 6, 8, 9, 2, 2, 2, 2, 3, 3, 3, 5, 7, 2, 3, 3, 8, 7, 7, 2, 2, 8, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 8, 8, 7, 7, 6, 10, 6, 9, 7, 11, 4, 6, 8, 8, 7, 8, 4, 2, 5, 5, 5, 5, 3, 3, 3, 11, 8, 9, 6, 6, 8, 7, 4, 4, 7, 6, 8, 7, 2, 2, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3, 3, 7, 2, 2, 5, 3, 3, 2, 3, 3, 3, 3, 3, 3, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 12, 5, 5, 3, 3, 3, 5, 10, 12, 6, 15, 4, 6, 6, 7, 14, 9, 3, 3, 3, 3, 3, 8, 2, 2, 3, 5, 5, 3, 3, 3, 3, 3, 3, 8, 8, 6, 8, 7, 5, 8, 4, 6, 11, 2, 2, 7, 3, 3, 2, 9, 8, 5, 5, 3, 3, 3, 5, 5, 7, 7, 6, 6, 10, 6, 8, 6, 8, 9, 7, 4, 4, 4, 4, 7, 6, 6, 8, 7, 7, 10, 9, 9, 8, 11, 8, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 7, 6, 2, 5, 5, 6, 7, 6, 4, 8, 9, 11, 2, 2, 3, 3, 3, 3, 3, 3, 3, 2, 2, 5, 3, 3, 3, 3, 3, 9, 9, 6, 4, 8, 7, 7, 5, 9, 8, 6, 2, 6, 8, 7, 8, 5, 5, 5, 5, 5, 3, 3, 3, 16, 8, 7, 7, 7, 8, 7, 7, 7, 7, 9, 6, 9, 6, 10, 7, 7, 7, 6, 10, 8, 9, 11, 11, 8, 4, 4, 10, 8, 8, 6, 9, 6, 11, 8, 8, 8, 15, 7, 8, 9, 5, 3, 3, 3, 3, 3, 5, 2, 2, 3, 8, 9, 10, 3, 2, 2, 2, 2, 2, 2, 3, 6, 4, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 11, 5, 3, 3, 3, 3, 3, 3, 3, 3, 6, 7, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 12, 7, 4, 12, 4, 6, 5, 4, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 11, 10, 6, 4, 6, 10, 8, 3, 3, 3, 3, 3, 3, 3, 3, 5, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 5, 3, 4, 4, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 10, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 7, 8, 8, 7, 13, 12, 10, 10, 8, 8, 7, 7, 9, 12, 11, 6, 6, 8, 8, 9, 7, 7, 7, 10, 15, 10, 4, 4, 4, 4, 4, 11, 8, 8, 9, 7, 9, 14, 14, 12, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 12, 5, 5, 5, 11, 10, 7, 9, 3, 8, 7, 3, 15, 13, 11, 4, 4, 2, 2, 2, 19, 7, 5, 5, 3, 3, 3, 3, 3, 3, 3, 5, 22, 18, 6, 14, 17, 4, 4, 19, 16, 18, 2, 3, 3, 7, 2, 3, 2, 3, 3, 6, 4, 2, 3, 3, 2, 5, 3, 3, 3, 3, 3, 3, 3, 9, 9, 2, 3, 2, 2, 2, 3, 3, 3, 5, 7, 14, 7, 7, 12, 9, 13, 6, 11, 6, 10, 9, 7, 7, 8, 12, 12, 8, 8, 8, 10, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 5, 8, 10, 7, 8, 11, 8, 12, 9, 4, 14, 7, 7, 9, 13, 2, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 1, 2, 2, 3, 3, 3, 3, 3, 3, 5, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 8, 4, 4, 4, 3, 2, 3, 3, 3, 3, 5, 2, 2, 2, 2, 2, 2, 2, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 12, 9, 8, 8, 9, 8, 6, 17, 6, 6, 6, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 4, 4, 8, 8, 9, 9, 9, 7, 7, 7, 7, 7, 7, 7, 9, 9, 9, 7, 8, 8, 8, 10, 7, 13, 10, 8, 9, 3, 3, 5, 3, 3, 3, 3, 3, 7, 7, 6, 6, 10, 13, 11, 11, 8, 8, 9, 8, 9, 9, 10, 10, 10, 11, 10, 10, 13, 13, 16, 15, 11, 12, 9, 9, 10, 9, 11, 10, 9, 9, 14, 7, 8, 3, 10, 7, 7, 3, 2, 2, 2, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 6, 7, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 11, 6, 7, 4, 6, 2, 2, 3, 3, 3, 1, 3, 3, 3, 3, 3, 3, 6, 4, 4, 2, 2, 2, 3, 3, 3, 3, 4, 4, 6, 6, 6, 6, 5, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 9, 11, 6, 10, 9, 12, 7, 7, 11, 14, 9, 7, 12, 3, 3, 7, 12, 11, 12, 7, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 11, 5, 5, 5, 5, 5, 5, 5, 5, 11, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 10, 3, 3, 3, 11, 3, 5, 9, 11, 8, 12, 14, 9, 7, 8, 7, 7, 11, 11, 7, 7, 10, 9, 8, 10, 9, 7, 7, 7, 7, 7, 7, 8, 8, 7, 11, 8, 8, 8, 7, 7, 10, 8, 7, 13, 12, 7, 17, 10, 8, 8, 11, 7, 11, 11, 14, 7, 11, 7, 8, 6, 9, 20, 8, 7, 9, 16, 7, 10, 6, 11, 10, 8, 9, 7, 16, 11, 11, 9, 8, 9, 8, 8, 8, 11, 8, 15, 8, 8, 9, 7, 8, 8, 11, 10, 7, 5, 7, 10, 10, 15, 7, 7, 7, 8, 7, 8, 8, 10, 11, 10, 10, 10, 11, 11, 7, 8, 6, 8, 8, 10, 6, 8, 6, 6, 7, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 16, 6, 15, 6, 7, 11, 11, 7, 9, 10, 11, 13, 10, 6, 16, 8, 10, 12, 11, 6, 6, 6, 6, 6, 6, 6, 10, 6, 10, 7, 7, 7, 11, 7, 11, 6, 6, 6, 6, 6, 6, 17, 7, 7, 6, 6, 12, 22, 6, 6, 6, 6, 6, 8, 6, 6, 6, 6, 7, 6, 6, 5, 6, 6, 8, 11, 6, 9, 14, 11, 9, 11, 7, 7, 8, 6, 6, 6, 8, 10, 9, 6, 6, 6, 6, 9, 7, 6, 6, 6, 6, 6, 15, 6, 4, 4, 4, 6, 4, 17, 8, 11, 6, 6, 9, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 6, 6, 6, 6, 10, 6, 10, 6, 6, 6, 6, 12, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 6, 6, 6, 6, 18, 6, 6, 6, 8, 9, 10, 7, 8, 9, 10, 11, 7, 13, 6, 8, 8, 6, 6, 14, 7, 7, 7, 7, 10, 7, 14, 9, 6, 6, 9, 15, 9, 7, 14, 6, 11, 14, 13, 7, 12, 8, 7, 7, 7, 7, 7, 12, 7, 10, 9, 16, 6, 8, 6, 5, 17, 6, 8, 10, 4, 6, 4, 10, 15, 17, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 4, 4, 11, 7, 4, 4, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 19, 17, 6, 10, 11, 6, 6, 6, 6, 18, 6, 6, 11, 4, 4, 4, 5, 6, 6, 6, 9, 5, 6, 4, 6, 6, 4, 6, 6, 6, 6, 10, 6, 6, 4, 6, 6, 10, 6, 10, 6, 6, 6, 6, 11, 6, 6, 10, 6, 6, 8, 6, 6, 6, 8, 6, 11, 4, 11, 9, 10, 9, 11, 4, 8, 4, 11, 12, 7, 9, 8, 6, 7, 7, 8, 12, 12, 11, 13, 10, 11, 7, 7, 7, 9, 7, 11, 10, 7, 7, 7, 16, 11, 10, 11, 17, 9, 9, 8, 8, 7, 7, 7, 9, 7, 7, 7, 14, 7, 13, 9, 11, 10, 14, 10, 10, 12, 11, 10, 7, 10, 5, 14, 8, 8, 8, 9, 7, 8, 7, 7, 9, 8, 7, 8, 7, 7, 7, 7, 7, 7, 7, 11, 8, 10, 8, 7, 8, 14, 11, 8, 9, 9, 9, 8, 24, 10, 10, 12, 7, 7, 15, 11, 8, 8, 12, 11, 8, 9, 9, 7, 8, 9, 10, 11, 10, 11, 7, 12, 7, 7, 11, 9, 8, 14, 13, 12, 8, 11, 10, 8, 8, 7, 7, 14, 9, 10, 8, 9, 11, 7, 14, 8, 8, 13, 8, 8, 12, 7, 10, 14, 14, 11, 9, 10, 9, 9, 7, 7, 11, 11, 13, 9, 13, 5, 5, 5, 7, 9, 5, 11, 12, 14, 8, 7, 7, 11, 10, 9, 7, 8, 8, 7, 10, 11, 11, 5, 5, 7, 5, 5, 5, 7, 7, 15, 7, 7, 8, 7, 15, 12, 12, 10, 7, 8, 7, 11, 7, 7, 7, 23, 11, 8, 8, 11, 10, 7, 8, 11, 7, 19, 7, 7, 6, 9, 9, 9, 11, 3, 4, 7, 8, 6, 6, 4, 10, 8, 2, 2]);
-    var edgeChild = /* @__PURE__ */ new Uint16Array([0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 1, 1, 17, 1, 1, 1, 1, 1, 1, 12, 1, 12, 1, 12, 13, 1, 1, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 14, 23, 1, 1, 1, 1, 1, 1, 20, 1, 1, 1, 1, 21, 12, 1, 1, 1, 1, 1, 1, 1, 1, 22, 1, 1, 1, 16, 18, 1, 1, 15, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 24, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 19, 1, 1, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 26, 27, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 12, 12, 12, 12, 1, 35, 0, 0, 0, 1, 1, 1, 1, 38, 37, 1, 1, 1, 1, 1, 36, 1, 1, 1, 1, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0, 42, 43, 0, 0, 0, 0, 12, 1, 1, 1, 12, 1, 1, 1, 46, 48, 48, 48, 46, 48, 46, 46, 47, 48, 46, 48, 46, 46, 46, 46, 46, 46, 48, 46, 46, 47, 46, 46, 46, 46, 48, 49, 49, 47, 48, 46, 46, 46, 46, 46, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 52, 54, 52, 52, 52, 54, 52, 53, 52, 55, 52, 53, 53, 52, 52, 52, 53, 55, 53, 55, 52, 53, 53, 12, 57, 57, 56, 58, 53, 55, 52, 52, 50, 51, 59, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 62, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 69, 70, 12, 1, 1, 68, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 12, 79, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 84, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 82, 85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 83, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 12, 1, 1, 1, 1, 95, 1, 97, 1, 1, 1, 1, 1, 1, 1, 1, 100, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 103, 103, 1, 1, 12, 1, 106, 1, 1, 1, 1, 1, 1, 1, 104, 1, 105, 1, 107, 1, 1, 1, 1, 1, 108, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 116, 117, 1, 1, 1, 1, 1, 1, 119, 119, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 127, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 128, 1, 1, 1, 1, 1, 1, 1, 1, 1, 132, 129, 131, 126, 1, 130, 1, 1, 120, 1, 1, 1, 1, 123, 1, 133, 1, 1, 1, 1, 1, 1, 125, 1, 114, 1, 115, 1, 12, 134, 112, 118, 1, 1, 1, 1, 1, 113, 121, 1, 12, 12, 12, 124, 122, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 12, 12, 1, 1, 1, 1, 1, 12, 140, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 142, 1, 1, 1, 1, 1, 1, 1, 1, 143, 144, 12, 12, 141, 139, 48, 48, 146, 52, 52, 145, 148, 147, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 151, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 149, 0, 0, 0, 0, 1, 0, 150, 138, 1, 0, 1, 1, 12, 12, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 154, 153, 22, 1, 1, 12, 12, 1, 22, 12, 12, 1, 1, 1, 1, 1, 140, 1, 1, 158, 1, 1, 1, 1, 159, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 1, 142, 1, 1, 158, 1, 1, 1, 1, 159, 1, 1, 1, 140, 1, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 1, 163, 1, 1, 1, 1, 1, 140, 1, 1, 1, 1, 1, 1, 1, 1, 140, 1, 1, 163, 1, 1, 163, 1, 1, 1, 1, 1, 1, 1, 169, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 142, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 140, 1, 1, 1, 1, 158, 1, 163, 1, 1, 1, 159, 1, 1, 1, 140, 1, 1, 158, 1, 1, 1, 1, 175, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 178, 1, 1, 169, 1, 1, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 158, 1, 1, 163, 1, 1, 1, 159, 1, 1, 169, 1, 1, 1, 1, 1, 163, 1, 1, 1, 1, 173, 165, 165, 12, 1, 12, 177, 1, 1, 1, 1, 1, 166, 166, 166, 160, 1, 1, 1, 164, 166, 170, 176, 1, 1, 1, 1, 164, 164, 1, 1, 162, 160, 173, 164, 168, 181, 172, 181, 1, 1, 179, 1, 172, 161, 164, 1, 1, 1, 1, 164, 1, 167, 1, 1, 1, 12, 1, 182, 1, 171, 1, 1, 1, 171, 170, 174, 180, 162, 173, 1, 1, 1, 1, 1, 1, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 184, 185, 184, 184, 185, 184, 184, 184, 184, 186, 186, 184, 184, 185, 184, 185, 184, 184, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 188, 12, 1, 12, 12, 12, 12, 1, 12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 201, 1, 203, 204, 202, 201, 201, 1, 1, 207, 1, 208, 206, 1, 12, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 219, 201, 201, 201, 201, 219, 1, 1, 1, 1, 222, 223, 221, 1, 1, 1, 1, 1, 1, 225, 225, 1, 1, 1, 225, 225, 227, 228, 226, 1, 230, 1, 1, 1, 1, 12, 236, 237, 238, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 205, 209, 1, 1, 1, 1, 157, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 233, 1, 1, 1, 200, 1, 1, 1, 1, 244, 1, 1, 241, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 191, 216, 1, 1, 1, 212, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 198, 1, 1, 1, 1, 1, 1, 1, 217, 1, 1, 1, 1, 232, 1, 1, 1, 1, 183, 1, 220, 1, 215, 1, 1, 1, 218, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 196, 1, 12, 1, 1, 12, 1, 1, 1, 1, 199, 1, 1, 1, 214, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 245, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 231, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 190, 12, 1, 1, 1, 193, 12, 1, 1, 1, 1, 1, 1, 1, 235, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 192, 1, 1, 1, 1, 1, 1, 1, 240, 1, 1, 1, 197, 1, 1, 1, 213, 1, 12, 1, 229, 210, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 217, 1, 1, 1, 1, 195, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 187, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 211, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 242, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 243, 1, 1, 12, 1, 1, 1, 1, 194, 1, 1, 1, 211, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 234, 1, 1, 1, 189, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 224, 1, 1, 1, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 239, 1, 1, 12, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 255, 0, 0, 0, 0, 0, 256, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 260, 1, 1, 1, 0, 261, 258, 259, 1, 1, 1, 1, 1, 1, 266, 1, 268, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 264, 1, 1, 1, 1, 1, 270, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 269, 1, 1, 1, 12, 1, 1, 1, 1, 265, 1, 1, 1, 263, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 267, 1, 1, 1, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 1, 12, 1, 1, 1, 1, 12, 1, 1, 276, 1, 13, 1, 1, 1, 12, 12, 273, 274, 1, 1, 1, 1, 275, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 278, 1, 1, 12, 16, 1, 1, 1, 1, 1, 1, 279, 1, 1, 1, 277, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 279, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 288, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 292, 292, 1, 0, 0, 0, 0, 0, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 184, 1, 297, 298, 1, 12, 1, 1, 1, 1, 12, 300, 1, 1, 299, 1, 1, 302, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 307, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 12, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 12, 0, 319, 0, 0, 320, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 336, 1, 1, 1, 1, 1, 1, 0, 0, 62, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 344, 0, 0, 0, 0, 0, 0, 0, 0, 0, 346, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 362, 362, 363, 362, 0, 1, 211, 1, 1, 13, 358, 1, 356, 0, 0, 0, 0, 0, 0, 0, 359, 1, 1, 364, 1, 241, 1, 1, 1, 1, 357, 1, 1, 354, 1, 360, 1, 352, 1, 361, 1, 353, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 355, 355, 1, 1, 1, 200, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 1, 1, 1, 1, 351, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 367, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 302, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 407, 407, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 399, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 375, 386, 1, 1, 374, 409, 1, 380, 1, 1, 372, 404, 1, 1, 390, 371, 376, 1, 1, 1, 383, 414, 392, 1, 1, 1, 1, 1, 1, 393, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 402, 406, 0, 0, 85, 1, 1, 0, 400, 377, 413, 378, 381, 388, 1, 403, 0, 1, 0, 85, 397, 395, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 416, 1, 1, 387, 1, 85, 1, 0, 1, 1, 1, 419, 1, 0, 0, 85, 394, 0, 1, 373, 1, 1, 1, 0, 1, 1, 396, 1, 0, 1, 1, 1, 0, 1, 421, 384, 1, 1, 0, 1, 0, 0, 412, 0, 1, 1, 1, 85, 405, 1, 1, 401, 398, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 379, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 411, 0, 85, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 415, 1, 1, 1, 0, 0, 418, 0, 0, 0, 1, 391, 1, 0, 85, 417, 1, 0, 0, 0, 0, 420, 1, 1, 0, 0, 1, 0, 1, 0, 389, 0, 385, 0, 1, 1, 1, 0, 1, 1, 0, 408, 382, 410, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 12, 1, 1, 1, 12, 436, 436, 1, 1, 12, 12, 1, 436, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 448, 1, 1, 0, 1, 1, 1, 1, 241, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 466, 466, 1, 1, 0, 0, 352, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 479, 1, 478, 1, 1, 1, 1, 1, 1, 1, 1, 1, 483, 1, 12, 12, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 491, 1, 1, 1, 493, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 490, 1, 485, 1, 1, 1, 1, 472, 1, 1, 1, 1, 1, 1, 1, 1, 486, 12, 1, 1, 1, 1, 492, 1, 1, 1, 487, 481, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 352, 1, 469, 1, 1, 12, 489, 1, 1, 352, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 474, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 492, 1, 1, 1, 1, 352, 1, 488, 1, 1, 1, 482, 476, 1, 1, 1, 1, 1, 477, 1, 494, 480, 1, 1, 1, 1, 1, 475, 1, 1, 1, 1, 1, 1, 1, 1, 1, 470, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 484, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 473, 1, 1, 1, 1, 1, 471, 1, 255, 495, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 501, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 12, 1, 70, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 505, 505, 505, 505, 505, 505, 505, 0, 505, 505, 505, 505, 505, 1, 505, 505, 505, 0, 505, 505, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 510, 509, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 514, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 507, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 508, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 516, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 513, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 506, 0, 0, 517, 512, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 511, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 506, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 505, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 515, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 527, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 235, 235, 1, 531, 1, 1, 1, 530, 1, 1, 1, 1, 1, 526, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 528, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 532, 1, 1, 529, 1, 1, 1, 1, 1, 1, 1, 1, 407, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 533, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 544, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 12, 1, 547, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 12, 12, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 62, 1, 1, 12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 566, 1, 1, 1, 1, 1, 1, 1, 567, 1, 1, 1, 1, 1, 1, 1, 565, 1, 1, 1, 12, 1, 1, 569, 274, 1, 1, 1, 12, 12, 1, 1, 12, 1, 12, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 573, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 579, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 138, 1, 12, 584, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 113, 1, 1, 1, 12, 1, 1, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 589, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 150, 1, 1, 1, 263, 1, 1, 12, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 614, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 255, 1, 363, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 619, 1, 1, 1, 1, 0, 621, 0, 85, 0, 620, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 12, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 628, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 623, 623, 0, 627, 625, 623, 623, 623, 623, 623, 629, 623, 623, 633, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 630, 627, 623, 623, 627, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 623, 625, 623, 623, 623, 623, 623, 631, 623, 623, 623, 623, 623, 623, 0, 0, 0, 1, 632, 1, 1, 1, 1, 626, 1, 1, 1, 1, 1, 624, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 637, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 12, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 12, 1, 1, 12, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 102, 67, 316, 342, 447, 575, 0, 4, 71, 271, 290, 318, 343, 369, 423, 449, 0, 538, 559, 576, 639, 9, 0, 63, 94, 433, 445, 465, 617, 0, 536, 558, 572, 654, 0, 33, 6, 0, 500, 539, 644, 602, 73, 0, 7, 321, 291, 424, 502, 452, 578, 85, 640, 0, 618, 345, 454, 504, 9, 111, 324, 545, 6, 33, 0, 347, 85, 426, 85, 522, 10, 6, 137, 284, 310, 0, 655, 549, 0, 605, 0, 66, 6, 6, 287, 101, 2, 468, 434, 446, 638, 0, 6, 0, 6, 322, 109, 6, 603, 540, 580, 0, 503, 425, 308, 323, 8, 74, 110, 641, 583, 427, 348, 335, 455, 152, 77, 326, 587, 550, 643, 606, 370, 365, 518, 6, 78, 155, 11, 311, 285, 562, 588, 607, 554, 592, 612, 653, 39, 6, 296, 330, 368, 340, 253, 33, 568, 595, 253, 44, 251, 301, 331, 341, 442, 459, 520, 309, 0, 76, 604, 0, 439, 453, 334, 85, 283, 85, 0, 622, 586, 543, 328, 457, 85, 428, 422, 0, 0, 0, 9, 597, 613, 252, 0, 460, 443, 571, 556, 615, 657, 91, 253, 45, 332, 431, 461, 611, 0, 551, 329, 312, 85, 250, 86, 30, 425, 33, 6, 429, 366, 339, 646, 634, 564, 591, 553, 0, 294, 87, 33, 441, 458, 0, 33, 462, 0, 254, 635, 557, 9, 444, 463, 253, 284, 92, 257, 636, 616, 599, 521, 464, 432, 286, 262, 93, 61, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 662, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 0, 0, 0, 0, 88, 0, 135, 0, 0, 546, 590, 0, 0, 0, 0, 0, 0, 0, 29, 0, 593, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 542, 0, 293, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 282, 0, 0, 0, 0, 0, 0, 0, 659, 0, 0, 0, 0, 0, 658, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 430, 0, 0, 0, 523, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 72, 0, 0, 0, 0, 0, 0, 534, 0, 0, 0, 0, 0, 0, 440, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 246, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 555, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 535, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 305, 317, 0, 0, 0, 0, 0, 570, 313, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 552, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 496, 0, 0, 0, 350, 0, 0, 0, 0, 80, 0, 289, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 610, 0, 0, 0, 0, 642, 561, 0, 0, 0, 0, 280, 0, 0, 0, 0, 0, 0, 498, 0, 0, 519, 0, 0, 0, 0, 0, 64, 0, 0, 0, 303, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 81, 0, 0, 0, 0, 0, 0, 0, 282, 0, 0, 0, 0, 0, 315, 652, 0, 75, 0, 0, 0, 0, 0, 0, 0, 0, 0, 661, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 156, 0, 314, 0, 0, 0, 0, 0, 0, 609, 0, 0, 0, 0, 0, 0, 563, 0, 0, 0, 0, 0, 0, 0, 0, 0, 608, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 248, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0, 541, 0, 0, 0, 0, 0, 596, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 89, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 525, 0, 524, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 295, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 497, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 325, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 577, 0, 0, 0, 0, 0, 0, 0, 0, 333, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 72, 272, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0, 648, 0, 0, 594, 0, 0, 0, 0, 0, 0, 0, 0, 0, 281, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 651, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 560, 0, 0, 0, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 537, 0, 656, 0, 0, 467, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 438, 0, 0, 0, 585, 0, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 32, 98, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 327, 0, 0, 0, 249, 0, 0, 0, 0, 0, 0, 600, 0, 0, 0, 0, 136, 0, 0, 0, 0, 0, 601, 0, 0, 0, 0, 0, 0, 0, 450, 456, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 435, 0, 349, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 306, 0, 0, 337, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 574, 0, 0, 0, 451, 0, 0, 437, 0, 0, 0, 0, 0, 0, 645, 0, 0, 0, 581, 0, 0, 96, 0, 582, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 548, 499, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 304, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 450, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 650, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 649, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 660, 0, 0, 0, 0, 0, 598, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 338, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 647, 0, 0, 247, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 665, 665, 665, 665, 665, 665, 665, 664, 666]);
-    var labelText = "orgmilcomschnetedugovdrrformsfeedbackofficialaccoorgmilschnetgovmagazinemediaunioncargopilotgroupcaarespressworksaerodromeworkinggroupair-traffic-controlaircraftaccident-preventioneducatormarketplaceambulanceinsurancecateringairportrepbodyenginesoftwaremodellingair-surveillanceconsultingchartertrainermaintenanceservicesdesignflightskydivingfreightassociationstudentgroundhandlingdgcafuelclubtaxicrewshowballooningexpresstraderbrokerauthoragentsairtrafficjournalistsafetyconsultantmicrolightaccident-investigationparachutingequipmentproductionfederationrecreationscientistnavigationengineertradingglidingleasingresearchpassenger-associationentertainmentparaglidinghangglidingaerobaticrotorcraftemergencycertificationgovernmentaeroclubexchangelogisticschampionshiphomebuiltcouncilconferencecontrolairlinecivilaviationjournalorgcomnetedugovcoorgcomnomnetobjofforgcomnetuwukiloappsframerorgmilcomnetedugovcoradioorgcomnetcommuneedogpbcoitgvorgedugov*spreviewfrontendrelayononstagingauthcloudsandboxupid*mtls*privatelinktypedreamdeveloperbravemochawindsurfaivenmirenupsunwnextbegetngrokclerkwale2bwebcsbrunputercrbtsflutterflowcloudzyrospawnbasesliplanemodelenceshiptodaymagicpatternsnetlifyondigitaloceanrailwayhostedclaudehasurabotdashretoolvercelgithubluyanigadgetreplitcloudflaretelebitedgecomputeevervaultexponyatnoopencrpplxzeaburwasmerframerzeropsrocketpreviewconvexmedusajsspritesagilevibesonherculeseasypanelstreamlitglideossnowflakemesserliloginlinehackclubcodepennorthflankbase44corespeedleapcellngrok-freeclerkstagelovableon-fleek*us-west-3ap-south-2us-central-2us-central-1eu-central-1ap-south-1us-west-2us-east-2eu-north-1ap-north-1us-west-1us-east-1*rcloudintsegorgmilcomgobbetnetintedugovturmusicasenasamutualcoopv6dnsip6uriurnin-addre164homeirisgovdixdaemoncloudnssthwien*inexexkunden4accogvormymyspreadshop4lima2ixortsinfofuturecmsfuturehosting12hpprivfuturemailinglima-cityfunkfeuer123webseitednshomemelmyspreadshopcloudletswasantqldvicactnswtascatholicwasaqldvictasidwasantozqldorgcomvicasnactnetedugovnswtasconfcomairflowlambda-urltransfer-webapptransfer-webappairflowtransfer-webapptransfer-webapp-fipstransfer-webappeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1privatenotebookstudiolabelingnotebookstudionotebooknotebook-fipslabelingnotebookstudionotebook-fipsnotebookstudio-fipsnotebook-fipsnotebookstudionotebook-fipsnotebookstudioeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2experimentsus-gov-west-1us-gov-east-1ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1onrepostsagemakercopporgmilcompronetintedugovbiznameinfoshoprsorgmilcomnetedugovbrendlyresolvenzauscotvstoreorgcomnetedugovbizinfoidacaicoittvorgmilcomschnetedugovinfocloudezproxysiteacmymyspreadshopkuleuvenwebhostingtransurl123websitecloudnsinterhostsolutionsddns5476103298edgfacbmlonihkjutwvqpsryxzbarsycoororgcomedumyftpno-iporxcloud-ipfor-somemmafanfor-morewebhopselfipjozidyndnscloudnsdscloudfor-thefor-betteractivetrailcoeconorestooteorgcomeconeteduassurmoneyafricaarchitectesrestaurantloisirstourismavocatsinfoagrounivcoorgcomnetedugoviatvdeportesaludtksatorgmilcomwebgobnetinteducienciaboliviarevistacooperativaempresanombreindustriamusicapatriamedicinademocraciapoliticapuebloindigenaplurinacionalarteblogwikiinfoagrotransportenoticiasprofesionalacademiaeconomiaecologiamovimientotecnologianaturalpagesappsgroksailsimplesitecepesebamapadfmgalampbacscpirngorotomtrjspaprrprrsesmscepesebamapadfmgalampbacscpirngorotomtrjspaprrprrsesms*biaamfmtcmptvfeirasampajampanatalbelemananiradiog12medindfndbmdtrdthepoaggfjdfdefinfenflegsegongengcngorgzlgslglogppgmillelqslcimcomnomadmjabimbbibbsbabcrectecsjcetcpscpvhudieticriapipsiecnbiorioecogeoteoodoproatoartfstmatvetdetbetnetcntnotfotgrueduajuespappreptmpemparqsrvadvdevgovntrturagrjorfarjusmusdesvixxyzcozfozslzbhzmaringasantamariacampinagrandegoianiasorocabafloripasaobernardocuritibaboavistarecifeaparecidasaogoncasalvadorcuiabamorenamacapalondrinacontagemsocialfortalmaceioleilaoosascoriobranconiteroi9guacutcheblogflogvlogwikitaxicoopmanauspalmascaxiasjoinvillebaruericampinassantoandreribeiraoriopretoweorgcomnetedugovv0windsurfshiptodaycloudsitecoaccoorgnetgovofmilcomgovmediatechzacoorgcomnetedugsjgovmydnspenfnlabnbmbgcbcqconcontnuyksknsmyspreadshopno-ipawdevboxbarsyonidatemfuinabusavinstanceseceuguukussryzespawncsxcloud-ipmyphotosfantasyleaguetwmailcleverappsscrappingccwucloudnsftpaccessgame-serverccgovobjectsrmalpgcust*svcalp1aeappenginermalpgmyspreadshop4lima2ixsquare7cloudscale123websitefirenet12hpflowgotdnslinkyard-cloudcloudnslima-citydnskingobjectstorageedaccogoorusorgcomnetintedua\xE9roportxn--aroport-byaassogouvcomilgobgovcloudnses-1eu-west-1us-east-1euvipit1eurarubait1s3lbwebsites3websiteru-spbru-mskelasticcsrunstnukukcaukusnl-ams-1fr-par-1fr-par-2functionsnodess3ddlwhmrdbfnck8sifrs3-websitecockpitscblmgdbdtwhkafkpubprivs3ddlwhmrdbk8sifrs3-websitecockpitscblmgdbdtwhkafks3ddlrdbk8sifrs3-websitecockpitscblmgdbdtwhkafkk8sscalebookpl-wawfr-parnl-amsbaremetalsmartlabelinginstancesdechk2kuleuvenlaravelvoorloperurownoxazapscwhstgrvaporonline-serverobservablehqelementorantagonistreclaimjoteluluencowaydiademjelasticmatlabmagentositetrendhostingaxarnetjenv-arubajelejoteravendbemergenttrafficplexconvexkeliwebserveboltbegetcdnstaticson-rancherprimetelonstackitunison-servicesdnshomelinkyardbarsyjelecloudnscocomnetgovmycn-northwest-1cn-north-1s3s3-accesspoints3-websites3s3-accesspointrdsdualstacks3-deprecatedemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspoints3s3-accesspointrdsdualstackemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicn-northwest-1cn-north-1cn-northwest-1ebcomputeelbcn-north-1airflowcn-northwest-1cn-north-1oncn-northwest-1cn-north-1amazonawssagemakeramazonwebservicesdirectasgdsdhehahljlnmhbacscahqhshhihnlnynsnmofjbjzjxjtjhkcqtwgsjssxnxjxgxxzgz\u7DB2\u7D61\u7F51\u7EDC\u516C\u53F8orgmilcomnetedugovxn--55qx5dcanva-appsxn--io0a7iquickconnectcanvasitekhsjxn--od0algcanva-codemyqnapcloudsrvrlessclustersrealtimestorageleadpagescarrdcrdorgmilcomnomnetedugovhidnssupabaserdpareplmypiumsoxmitotaplpagesfirewalledreplitowodevwebview-assetsvfswebview-assetss3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9eu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1s3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9consent-portals3s3-accesspointdualstackanalytics-gatewayemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websiteemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstackemrappui-prods3-websiteemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstacks3-deprecateds3-websitebedrock-agentcores3-object-lambdaexecute-apibedrock-agentcores3s3-accesspoints3-websites3-accesspoint-fipss3-fipss3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipss3-fipsemrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apis3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websiteaws-cloud9emrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9vfss3s3-accesspointdualstackemrappui-prods3-websiteaws-cloud9emrstudio-prods3-object-lambdaemrnotebooks-prodexecute-apicloud9eu-west-3ap-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1us-northeast-1ap-southeast-1me-south-1af-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1mrapaccesspoints3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstacks3-deprecatedanalytics-gatewayemrappui-prods3-websites3-accesspoint-fipsaws-cloud9s3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apicloud9s3s3-accesspointdualstackemrappui-prods3-websites3-accesspoint-fipss3-fipsemrstudio-prodbedrock-agentcores3-object-lambdaemrnotebooks-prodexecute-apis3eu-west-3ap-south-2eu-south-2computes3-ap-northeast-2elbrdss3-ap-east-1s3-sa-east-1s3-us-gov-west-1s3-eu-central-1s3-ca-central-1eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3s3-website-us-west-2s3-website-eu-west-1s3-external-1eu-central-1me-central-1ca-central-1il-central-1s3-us-west-1s3-eu-west-1s3-website-sa-east-1s3-website-ap-southeast-2ap-northeast-1ap-southeast-1s3-us-west-2s3-eu-west-2me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2s3-website-ap-southeast-1s3-1s3-globals3-ap-northeast-3eu-north-1airflowap-southeast-2s3-us-gov-east-1s3-fips-us-gov-east-1s3-me-south-1s3-ap-south-1ap-northeast-2s3-website-us-west-1ap-southeast-5s3-eu-north-1s3-ap-southeast-1s3-website-us-gov-west-1compute-1s3-eu-west-3us-gov-west-1s3-website-ap-northeast-1us-gov-east-1s3-fips-us-gov-west-1s3-website-us-east-1s3-ap-southeast-2ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1s3-us-east-2s3-ap-northeast-1authauthauth-fipsauth-fipseu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1mx-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2ap-east-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1eu-west-3eu-south-2ap-southeast-3eu-central-1ca-central-1ap-northeast-1ap-southeast-1ap-south-1us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5eu-west-1us-east-1ap-east-1sa-east-1csrframeservicesbuilderstg-builderdev-builder*ociocpocsazuregcpawsdemoinstanceeu-west-3ap-south-2eu-south-2eu-central-2ap-southeast-3ap-southeast-4ap-northeast-3eu-central-1me-central-1ca-central-1il-central-1ap-northeast-1ap-southeast-1me-south-1af-south-1eu-south-1ap-south-1ap-southeast-7us-west-2eu-west-2us-east-2eu-north-1ap-southeast-2ap-northeast-2ap-southeast-5us-gov-west-1us-gov-east-1ap-southeast-6ca-west-1us-west-1eu-west-1us-east-1ap-east-1sa-east-1previeweu-4us-4us-1eu-1us-2eu-2us-3eu-3appss3-websitekrkrobjectprivateobjectkrkrskrkrsobjectkrprivateobjectkr-privatecomputepaasrag-cloudrag-cloud-chjcloudjcloud-ver-jpcdemonodebalancermembersipeuxvsoncillaocelotonzayalilynxsphinxfentigercustomercaracalsgkrobjectstoragedesgkrusobjectkrkr-naverkr-naver-devkrprivatewebsiteobjectkr-naverkr-privatekr-naver-devjpjpkrjp4jp5s3-website-jpjpkrjp4jp5objectprivateobjecto365cloudstaticxendevapp001testcode-builder-stgplatformmediasiteprojedrydpagesjsx0desazacncoitrueu4uhkukgrbrushatenadiarymyspreadshopfrom-flfrom-wvwebspace-hosttheworkpchatenablogcursorusercontentservesarcasmapplinzisakuratanwixsitefin-ncloudstoragegov-ncloudstorageappchizigiizeis-into-carsdnsiskinkyadobeaemcloudis-a-therapistpgfogmyvncdojinis-an-actress1kappfldrvkozowqa2jpnmexprgmrfirewall-gatewaydynnscafjsfbsbxooguyfrom-gawoltlab-demois-a-anarchistwiardwebteaches-yogadattowebtb-hostinglive-websiteservegamegotpantheonfrom-nhsubsc-payfrom-ohvipsinaappfrom-cadyndns-officeztna-dingtalkhomelinuxfrom-mahercules-appservebbsstreakusercontentfrom-okfrom-wyfastly-terrariumis-a-llamaqualyhqportalserveexchangeon-vaporvivenushopciscofreakgrayjayleaguesmetaaiusercontentfrom-iais-a-libertariansaves-the-whalestaveusercontentyolasiteoperaunitepoint2thisis-a-catererclaudeusercontentlinodeusercontentfrom-vagithubusercontentsells-for-lesshosteurcanva-appsplaystation-cloudddnsfreefrom-pafrom-prfrom-waddnskingoutsystemscloudhotelwithflightmydattois-a-nascarfanmydbserverminiserverdamnserverservehumouris-a-playerfrom-nvfrom-nmemergentagentgentappsamplifyappfrom-kyis-an-accountantnfshostserveircfrom-akpythonanywherestackhero-networkpostman-echolikescandydyndns-mailobservableusercontentserveftpfreeboxosfrom-utcdn77-storageamazonawsneat-urlnclouddyndns-serverlinodeis-a-teacherfrom-vtgleezemythic-beastsus1-pleniteu1-plenitla1-plenitpaywhirlservecounterstrikejdevcloudhealth-carereformis-into-animegoogleapisis-a-painterafricaisa-hockeynutatmetais-an-actora2hostedis-a-democratdatadetectest-le-patrondigitaloceanspacesis-a-designeris-a-hunterlinodeobjectstemp-dnsissmarterthanyoufrom-arsimplesiteevennodetownnews-stagingis-a-liberalgooglecodejelasticservemp3qualyhqpartnerdyndns-free1cooldnsest-a-la-masiondrayddnsdynuddnsfrom-orfrom-miis-a-bloggerfrom-himydobisscanvacodeis-an-engineerest-a-la-maisonupsunappdevinappswafflecellmyasustorwpenginepoweredfrom-ctservep2psame-appmyshopblocksthingdustdatalikes-piediscordsezis-with-thebandlpusercontentis-leetshopitsite3utilitiesis-a-personaltrainersinaappladeskis-a-cheflogoipselfipbase44-sandboxnospamproxyalibabacloudcsmesswithdnsauthgearappsiamallamawithgooglelutrausercontentmochausercontentframercanvasmytabitdyndns-homew-credentialless-staticblitzcpserverdiscordsaysis-a-nurseappspotatlassian-isolated-3premotewdfrom-mtwixstudiocode0emm180rmyactivedirectoryawsappsmytuleapdnsabrpolyspaceqbuserrenderbuiltwithdarkboutirgotdnsabrdnsdopaascanva-hosted-embedawsglobalacceleratorhomesecuritypcmyiphostditchyouripclever-clouddyndns-ipon-aptibleis-a-musicianhosted-by-filessecuritytacticsappspaceusercontenthomeunixstrapiappsame-previewcf-ipfsmycloudnaselasticbeanstalkis-certifieddontexistkasserverik-serverdrive-platformatlassian-3pfirebaseappncpstorageherokuappawsapprunnerbarsycenteris-a-cubicle-slaveservehttpmyshopifyis-a-guruquicksytessiiitesorsitesmagicpatternsappis-a-cpameteorappfrom-wiis-a-rockstarbumbleshrimpdattolocaldatabricksappsreadthedocs-hostedfrom-rifamilydsdyndns-picsmyoxypagesplesknsbplaceddnsaliasdynaliasdyndns-remotedoomdnsip-ddnsblogdnsis-a-doctorroutingthecloudamazoncognitobarsyonlinedsmynasddnsgurucloudflare-ipfsdeus-canvasfrom-idsmushcdnpagespeedmobilizerdyndns-at-homeunusualpersonhosted-by-previderis-a-republicandyn-o-saurstreamlitappworkisboringonthewificprapidqualifioappis-uberleetis-slickgetmyipwpdevcloudtypeformdyndns-at-workgentlentapismynascloudw-corp-staticblitzfrom-ingeekgalaxyservebeerfrom-mdonrenderspace-to-rentaivencloudappspacehostedwafaicloudcodespotblogspotatlassian-3p-us-gov-modfrom-ndfrom-msis-a-techieis-a-studentcustomer-ociis-a-photographerdurumisfrom-ksmassivegriddyndns-wikiis-an-entertaineris-a-hard-workermysecuritycamerafrom-mnrackmazedyndns-blogis-a-bulls-fanwritesthisblogfreemyipsimple-urlfrom-sdninjaneer-sitesreservdauthgear-stagingest-mon-blogueuris-into-gamesrice-labsxtooldevicesakurawebis-an-anarchistoraclecloudappsdyndns-worksells-for-urhcloudfrom-dcfastvps-serverwpmucdnis-a-geekscrysecfrom-txis-into-cartoonsmodelscapetrycloudflarelocaltonetstreak-linkbalena-devicesfrom-njforgeblocksfreebox-oswebadorsitefrom-ncdoesntexisthobby-sitestreaklinkshomesecuritymacownprovidertuleap-partnersdattorelaywphostedmailservequakeis-a-socialistservehalflifepivohostingdynuhostingquipelementsw-staticblitzdyndns-webfrom-deproject-studyis-not-certifiedhercules-devis-a-financialadvisoramazonlightsailservepicsis-a-greenloseyouripfrom-ilwithyoutubemwcloudnonprodwiredbladehostingdnsdojofrom-tnpixolinomyqnapcloudncloudstorageis-an-artisthostedpiis-a-landscaperauiusercontentoaiusercontenton-forgeis-a-conservativedreamhostersnet-freaksapps-1and1is-goneencoreapifastly-edgefrom-nesalesforcefrom-scdeployagentoraclegovcloudappsfrom-alis-a-lawyercechirevultrobjectsstufftoreadisa-geekddnsgeeklovableprojecttry-snowplowfrom-moblogsyteis-a-bookkeepernogmyforumravendbmyboxdeelementoredsaacficogoorinforgcomgobnatneteduidstoreorgcomnetintedudevnomepublorgcomneteduathgovtestscalculatorspaynowinfoquizzesresearchedcloudnsfunnelsassessmentsjscaleforcetmacltdorgmilcompronetgovbizpresseklogesrsccloudcustomfltusrcloude4corealmgovmunicontentproxy9metacentrumdyndyndyndnsdynpagespages-researchitionoccustomercomymyspreadshopipv64diskussionsbereich4limacomrubgov2ixfirewall-gatewayddnssspdnsbarsykeymachinesquare7myhome-serverspeedpartnercommunity-proschuldockxenonconnectg\xFCnstigliefernbwcloud-os-instancedyndnssecmy-routerxn--gnstigliefern-wobin-butterl-o-g-i-nisteingeekin-dslin-berlinin-brbfuettertdasnetzleitungsenin-vpnlcube-serverdyn-ip24logoipdyn-berlinruhr-uni-bochum12hpgoipsrvdnsfruskygit-repossvn-reposinternet-dnsg\xFCnstigbestellenhome-webserverxn--gnstigbestellen-zvbbplacedheimdnscosidnswebspaceconfiglima-citydyndns1istmeinvirtualuserschulplattformmy-gatewayddnsseclebtimnetztest-iservmein-iservvirtual-userhome64iservschuletaifun-dnstraeumtgeradeschulserverdynamisches-dns123webseitednshomehs-heilbronndnsupdaterbssgraphicdwadpdwdaepeweaawapaafpfwfabwbpbacwcpcciwebuserapiobjectssites*teamst3r2lpabymebravepanelngrokiservstglclcrmerpflypagesbarsyvivenushoplocalcertlocalplayerbearbloggatewaydeno-stagingis-not-ais-a-goodbotdashvercelmocha-sandboxplatter-appreplitgithubpreviewworkersinbrowserevervaultis-ahrsndenoxmitmodxmyaddrstorageapipayloadgrebedocruncontainersreliantlabsstgstagelclstageloginlineis-a-fullstackcodepenreliantpreviewleapcellngrok-freeis-coolpagelemonstoragewebharemediatechlibp2pdiscoursecomyspreadshopstoreregbiz123hjemmesidefirmcoorgcomnetedugovsldorgmilcomwebgobartnetedugovtmorgpolcomsocartnetedugovassoagrondiscoodontk12medcuegyecpaabgengorgmilgalsaltulcomadmesmgobpubdocmonfindgnriouioproartlatvetnetfotedulojgovntrturibrbarxxxofficialbasechefprofmktgpsictechinfoarqtcontdentrrpppsiqgit-pagesritmedfieorgcomlibprieduaipgovriikmeactvsportorgmilcomscieunnetedugovnameinfopintouchtawktotawkmyspreadshoporgcomnomgobedu123miwebcomputeorgcomnetedugovbiznameinfocognito-idptransfer-webappeusc-de-east-1onjelasticnxaspdnsbarsydirectwpdeuxfleurstransurldogadoprvwcloudnsamazonwebservicesdnshomeuserpartycokoobinmkmspaceviewfidymyspreadshopalandkapsiikixn--hkkinen-5wacloudplatformh\xE4kkinen123kotisivuidacorgmilcompronetedugovbiznameinforadioorgcomneteduusercocomexperts-comptablestmmyspreadshopgretaprdcomnomynhccifbxoshuissier-justicenotairesaeroportfreeboxoson-webavocatassoportgouvkdnschirurgiens-dentistes-en-franceavouesfbx-os123sitewebveterinairechirurgiens-dentistespharmacienchambagrimedecinfreebox-osdediboxgoupilemszicpyicpvicppleysheezypagesedugovcnpyorgcomcybllcpvtnetedugovtnxonlineschoolddnsdaemond6atcopanelorgnetplybotdashstackitkaasorgmilcomnetedugovbizmodltdorgcomedugovcoorgcomneteduappwriteacorgcomnetedugovcloudtranslateusercontentorgcomnetedumobiassoorgcomnetedugovbarsysimplesiteindorgmilcomgobneteduorgcomwebnetedugovguaminfonxhra\u6559\u80B2\u654E\u80B2\u7DB2\u7D61\u7F51\u7D61\u7EC4\u7E54\u7D44\u7E54\u7F51\u7EDC\u7DB2\u7EDC\u7EC4\u7EC7\u7D44\u7EC7\u516C\u53F8\u653F\u5E9C\u500B\u4EBA\u4E2A\u4EBA\u7B87\u4EBAltdorgcomincneteduidvgovxn--uc0ay4axn--55qx5dxn--mk0axixn--io0a7ixn--uc0atvxn--zf0avxxn--lcvr32dxn--od0algxn--wcvs22dxn--gmqw5axn--od0aq3bxn--mxtq1mxn--ciqpnxn--tn0agxn--gmq050iorgmilcomgobnetedufngocdnappvoatiiservwp2tempurlmircloudfreesitewpmudevmyfastgadgetcloudaccessjeleambahalfboltfastvpsemergenteasypanelopencraftizcombrendlynamefromrtpersoadultmedorgpolrelcomproartnetedufirminfoassoshopcoopgouvtmcomediahotelforumvideosportorgsexagrargameslakaseroticaerotikatozsdereklamcasino2000filmsuliinfoboltshopprivnewsszexcityutazasjogaszkonyveloingatlaneacaicogoormy\u1B29\u1B2E\u1B36milwebschnetkopbizzonedesaponpesxn--9tfkymyspreadshopgovmytabittabitorderravpageaccok12idforgnetgovmuniltdplcaccotttvorgcomnetmeca6g5gpgamubacaicniocoukuptverdruscsdelhiindorgmilcomwebnicfingenpronetintedugovresbizbiharbarsyinternetbusinessschooltravelsupabasealumnigujaratfirminfoaeropostbankcoopindevscloudnsno-ipbarsybarrell-of-knowledgebarrel-of-knowledgensupdategroks-thisdnsupdatefor-ourknowsitalldvrcammittwalddynamic-dnsv-infowebhopselfipdyndnshere-for-moreilovecollegemayfirstforumzcloudnsmittwaldservertypo3servergroks-theeusekd1cdndyndnsidrawsainaueuapjpusstagemocksysdevicesclientcustreservdcustdevdisrecprodtestingcowzbeebyteutwenteboxfusebravepstmndedynngrokorgmilcomnomnetedugovqcxqzzbarsythingdustmo-siemensrb-hostingfh-muenstergitbookbluebitecloudbeesusercontentnodeartterramindkiloappsforgerockdarklangresinstagingapigeebubbleb-datascryptedhypernodedappnodepantheonsitegitlabgithubkeeneticvirtualservercleverappshostyhostingon-rioedugitticketstelebitwixstudioon-k3sicp0icp12038jeleqotolairbubbleappsmyaddrstolosmyrdbxwebflowdrive-platformbeagleboardhasura-applolipopdefinimavaporcloudmusicianwebflowtestazurecontainerresindevicereadthedocsloginlineeditorxmoonscalesandcatsbasicserverwebthingsbrowsersafetymarkbeebyteappbitbucketidaccovistablogorgschnetgovxn--mgba3a4f16axn--mgba3a4fraarvanedge\u0627\u064A\u0631\u0627\u0646\u0627\u06CC\u0631\u0627\u0646jclaspeziapdudcefegelemeperetevebacanatavaparasabgagfgogrgpgalclblimfmrmcbmbvbfclcmcvcrcpcchlimifibicivipirisimncnbnanenrnpntnnolomobocoaogorosopotoptvtatctbtmtltotpusulunutpspapaqsvpvvvtvavvrtrsrprgrfrcrbrarorkrvstsssbscsmsispzczbzbozen-suedtirolmyspreadshopxn--bulsan-sdtirol-nsbxn--valledaoste-ebbtrentinoaltoadigetrentin-sued-tirolxn--forlcesena-c8axn--forl-cesena-fcbxn--bozen-sdtirol-2obtriestetrentinsuedtiroltrentino-s-tirollecceudineaostesienaparmaluccapaviagenoapaduaaostamonzaabruzzoternirietiturinmilanbozenlaziofermoleccocuneonuoropratola-speziavdataaligfvgpugmolcalcamlomumbsicpmnvenvaoedugovabrsarmaremrbastoslazibxosfirenzetrentinos\xFCdtirolval-d-aostavalle-aostamessinacremonaravennatoscanatrentin-suedtirolbolognacalabriaurbinopesarofriuli-v-giuliaogliastraxn--valle-aoste-ebblaquilaandriatranibarlettasyncloudxn--valle-d-aoste-ehbaostavalleyvalled-aostatrentino-alto-adigevallee-d-aostexn--balsan-sdtirol-nsbpistoiasicilialucaniacataniaiserniaperugiabresciaveneziagorizialiguriaimperiabulsan-suedtirolbalsan-suedtirolbarlettatraniandriaxn--trentino-sdtirol-szbforl\xEC-cesenatuscanyvall\xE9e-d-aostemantovavall\xE9e-aostecasertapiemontevalleaostaval-daostafriulivgiuliatrevisoforli-cesenavall\xE9edaosteferrarapescaravald-aostatrentino-altoadigefriuli-vegiuliavallee-aostecarboniaiglesiastarantomediocampidanovalleedaostetrentinosud-tirolcampobassotrentins\xFCd-tiroltrentinos\xFCd-tirolmonzabrianzatrentino-s\xFCdtirolxn--trentino-sd-tirol-c3bpotenzacosenzavicenzaemiliaromagnavenicefrosinonemarchepordenonetrentinosued-tirolvaresemolisevall\xE9eaostefriuli-veneziagiuliabasilicatalatinaanconasavonaveronamodenabiellabolzano-altoadigepugliafoggiaumbriatrentino-stirolgenovapadovamateranovararagusapiacenzatrentinostirolvalleeaostetempio-olbiasudsardegnatrentinsudtirolmassa-carrarafriuliveneziagiuliatrentinosuedtirolandria-barletta-tranitrapanixn--cesenaforl-i8amaceratacaltanissettaascoli-picenobrindisicarraramassacagliaririmininapolivibo-valentiachietibulsan-sudtirolbalsan-sudtiroltrentino-a-adigebulsanbalsaniglesiascarboniamilanotorinoteramodell-ogliastraarezzotrentinoalto-adigerovigotrentovenetoiglesias-carboniatrentino-sud-tirolaltoadigereggio-emiliareggio-calabriasardegnatranibarlettaandriapiedmontxn--sdtirol-n2amedio-campidanotrentino-s\xFCd-tirolfriuli-vgiuliafriuli-ve-giuliaromeennaromapisa32-b16-b64-blodiastibarineencomonaplesforlicesenailiadboxosalessandriasicilytrani-barletta-andriaxn--trentin-sdtirol-7vbpesarourbinotrentinsued-tirolcesena-forliforl\xECcesenaemilia-romagnamonzaebrianzaxn--trentinsdtirol-nsbtrentinos-tiroltrentins\xFCdtirolvalledaostaolbia-tempiocampidanomediovibovalentiasassarivalle-daostalombardysud-sardegnafriulivegiuliareggioemiliamonzaedellabrianzaalto-adigevercellitrentin-sudtiroltraniandriabarlettatrentino-sudtirolascolipicenobozen-s\xFCdtirolfriulive-giuliaflorencexn--cesena-forl-mcbcarbonia-iglesiasaosta-valleycarrara-massadellogliastratrentinoa-adigexn--valleaoste-e7apesaro-urbinoxn--trentinosdtirol-7vbxn--trentin-sd-tirol-rzbxn--trentinsd-tirol-6vbtrani-andria-barlettatrentin-s\xFCd-tirolxn--trentinosd-tirol-rzbgrossetomonza-e-della-brianzas\xFCdtirolreggiocalabriatrentinoaadigetrentin-s\xFCdtirolverbano-cusio-ossolafriuliv-giuliaverbaniacampaniatrentino-aadigefriulivenezia-giuliasardiniaandriabarlettatranibarletta-trani-andriacatanzarooristanourbino-pesarocesena-forl\xECvalle-d-aostacampidano-medio123homepagesiracusatempioolbiasuedtirollombardiaavellinocesenaforl\xECtrentinofriuli-venezia-giuliabozen-sudtirolandria-trani-barlettabulsan-s\xFCdtirolbalsan-s\xFCdtirolmonza-brianzabolzanotrentino-sued-tirolbellunosalernolivornocrotonesondriodnshometrentinsud-tirolmassacarraratrentin-sud-tiroltrentino-suedtirolviterbobergamocesenaforliolbiatempiopalermobeneventoagrigentoofcoorgnetfmaitvphdengorgmilcomschnetedugovperagrikanieasukehandachitatokaiaisaikonanoharuamaobuhigashiuraowariasahiinuyamatobishimaiwakurashitarainazawatoyonegamagorimihamatoyotataharakariyayatomioguchikomakimiyoshinishiotokonamekiyosuchiryutoyohashiokazakiisshikikasugaikotakiratoeianjotogofusosetohazutsushimashinshirotakahamanisshinshikatsuhekinantoyokawaichinomiyatoyoakeodateogataakitaikawakyowahonjoogayurihonjonoshirokamiokakatagamimitanegojomeyokotekosakadaisenkazunonikahohonjyomoriyoshimisatohappoukamikoanihachirogatahigashinarusesembokufujisatokitaakitaitayanagiowanitakkomutsutsurutahirosakigonoheoirasetowadamisawanohejiaomorishingohiranairokunohehashikamitsugarushichinohehachinohenakadomarisannohekuroishisakaeisumiasahiotakiinzaiabikomatsudoyachiyomutsuzawakujukuriomigawakashiwatoganemihamanaritasakuranagaramobarahanamigawachoshishiroichoseikozakishisuikatorimidorichonankyonanfuttsuonjukufunabashinagareyamanodasosatakochuotohnoshourayasukimitsuyokaichibayotsukaidosodegauratateyamakamagayayokoshibahikariyachimatakatsuuratomisatokisarazukamogawaichikawanarashinoichinomiyashimofusaminamibososhirakoichiharaoamishirasatoikatahonaiainansaijoseiyoiyoozuuwajimaniihamanamikatamasakiuchikokihokutobetoonshikokuchuomatsuyamaimabarikamijimakumakogenyawatahamamatsunosabaeikedaobamasakaifukuiohionotsurugamihamawakasaminamiechizeneiheijikatsuyamatakahamaechizensoedaukihaomutaokawanishiogoribuzenonojosueumiokiotochikugosasagurisaigawamizumakishinyoshitomikurumekurateyamadakasuganakamamiyamanogatatakatahakataiizukakawaratagawakasuyaashiyainatsukimunakataminamitsuikishonaikurogifukuchikeisenhigashimiyakoshinguyukuhashiokagakiyamekogaongausuikahotohochuotoyotsumiyawakadazaifuhisayamatachiaraiyanagawanakagawahirokawachikujochikushinochikuhochikuzennamieotamaokumashowateneiiwakikoorinangoononishigoshimogoomotegomishimafukushimaasakawakagamiishishirakawaiitatefutabahiratayugawahanawakitakatakawamatakunimiyabukibandaihigashihironoyamatomiharuyamatsuriaizubangedatesomaaizuwakamatsuyanaizuaizumisatonishiaizuizumizakikitashiobarataishinkaneyamakoriyamainawashirotanagurafurudonosamegawasukagawaishikawatamakawaikedaogakitaruiginanenahashimahichisonakatsugawaibigawashirakawamizunamiminokamomitakekawauesekigaharatomikasakahogikitagatayamagatatajimianpachimotosuyaotsukakamigaharahidakanisekitokigujominogodoyorogifukasamatsutakayamawanouchihigashishirakawakasaharashimonitatsumagoichiyodakannakanrashowameiwakiryuotaoratomiokafujiokaitakuranaganoharahigashiagatsumatakasakishibukawaminakamikatashinatsukiyonokawabanumataannakaoizumimidorishintoisesakiuenoyoshiokakusatsutakayamanakanojonanmokutamamuratatebayashimaebashiotakekaitadaiwahongofuchukuietajimashobaramiharahatsukaichihigashihiroshimamiyoshikumanokurenakasakaseraseranishiasaminamifukuyamashinichionomichiosakikamijimajinsekikogentakeharaotobenanaeikedatohmaozoraobiraabirakyowaeniwataikibibaisharirebunerimohiroooketootarupippunishiokoppechitosefurubirahakodateshiranukakitahiroshimakushiroobihironanporoiwamizawaniikappukunneppufukushimanakasatsunaitoyourakuromatsunaiakabirakamisunagawashibechaurakawakamifuranonakatombetsuasahikawashimokawakayabeokoppebiratoriabashirisaromaatsumanumatahidakabifukamukawamikasahorokanaitoyotomisarufutsuhigashikawaishikarikitamiyoichiesashiiwanaitomariminamifuranoakkeshifuranotoyakoyakumootoineppushikaoishiraoinemuronayorohaboroashorobihororishirifujiutashinaihokutotakasuebetsuurausuassabukikonaishimamakinaiedatetoyabieinikiesanuryuoumuteshikagarikubetsuashibetsukimobetsuaibetsutobetsusobetsuembetsushimizuchippubetsurishirihokuryuhoronobeshintokutsubetsushibetsuhonbetsumombetsutsukigatakuriyamakoshimizushiriuchikutchanmurorannoboribetsukamishihorowassamushinshinotsukembuchiwakkanaikamoenaikiyosatotakinoueshikabesunagawafukagawanakagawatakikawakamikawahigashikagurahamatonbetsumatsumaemoseushirankoshishakotanimakanemashikeotofuketomakomaisandatambaitamiawajikasaiasagoshisoonoakoyashirotoyookaminamiawajiinagawafukusakitakasagokamigorikasugaharimayokawaashiyahimejiakashitaishiaogakisannantakinosumototakarazukanishinomiyashingugoshikinishiwakiyokatakaaioimikisayoyabukawanishiamagasakisasayamashinonsenkakogawaichikawakamikawatatsunotsukubaiwamaogawaasahisakaitokaioaraiitakobandodaigosuifuinaamikasumigaurakashimaomitamayachiyoshimodatetomobetoridehitachinakainashikisakuragawakasamayawaramoriyahitachiomiyanamegatayamagatahitachikamisuushikutakahagiibarakitonekoganakasowayukimihojosomitoryugasakishimotsumafujishirotsuchiurachikuseihitachiotashirosatotamatsukuriuchiharashikahakuinanaotsubatawajimakahokukawakitatsurugikaganominotosuzuuchinadakomatsuanamizunakanotohakusannonoichikanazawaiwateshiwafudaikawaimoriokaofunatohanamakikuzumakikitakamininohekunoheyamadayahabasumitaichinosekitanohatahiraizumirikuzentakatajobojiotsuchihironomiyakoiwaizumikarumaiichinohenodakujitonooshushizukuishifujisawamizusawakamaishikanegasakimannoutazukotohiraayagawazentsujihigashikagawauchinomikanonjisanukimarugamemitoyotakamatsutadotsunaoshimatonoshoakuneamamiizumihiokiyusuikinkoisasookouyamanakatanekagoshimakanoyaisenkawanabeminamitanemakurazakitarumizunishinoomotematsumotosatsumasendaioimatsudaayaseebinamiurazushinakaiodawaraiseharasagamiharahakoneaikawakaiseiatsugitsukuihadanoyamatoyamakitazamaoisochigasakininomiyayokosukakamakuraminamiashigarafujisawasamukawakiyokawahiratsukayugawaraokawaumajikochitsunootoyoakiinonishitosayasudahidakamiharasakawaniyodogawahigashitsunokagamigeiseisusakiotsukinaharisukumomurototosakamiochitoyotosashimizumotoyamanankokunakamurakitagawayusuharaogunichoyoukiasoutoozugyokutoamakusamifunetakamoriyamagaminamataminamiogunikikuchisumotoyamatonagasumashikiaraokumamotokamiamakusanishiharayatsushiroayabeseikasakyoideineujinakagyokameokakyotangokyotanabekyotambaminamiyamashiroyamashinatanabeyawatawazukaminaminantanmiyazuhigashiyamafukuchiyamakitamukokamojoyokizumaizuruujitawaraoyamazakinagaokakyokumiyamakawagoeinabeshimameiwaasahitaikiudonoisetsukisosakikuwanamihamamiyamasuzukatamakimisuginabarikumanokomonominamiisewataraitobakiwatakikihotadomatsusakayokkaichikameyamaureshinoishinomakishichikashukuohirataiwaosakizaohigashimatsushimashikamaiwanumashibataogawaraonagawakawasakiseminemarumoriminamisanrikukakudamuratawakuyatomiyanatoriwataritagajomisatotomekamirifushiroishimatsushimayamamotoshiogamafurukawahyugaebinotsunosaitoayakushimanobeokakitauramiyazakitakazakigokaseshiibamimatashintomikunitomikitakatakobayashikawaminamitakaharukijotakanabemiyakonojonishimeranichinankitagawakadogawamorotsukakisofukushimaminamimakisakaeobuseikedaogawamiasaokayaasahiotakiotarichinoinaomichikumakomaganechikuhokukaruizawayasuokaooshikaikusakaminamiaikitogakushimatsukawakawakamitateshinatakamorikitaaikishiojirimiyadahakubaiizunaiijimaiiyamamiyotasuzakayasakatoguraookuwanagawaminowahirayayamagataminamiminowafujimiomachisakakitakaginaganonakanosakuhokomoronagisoshinanomachiwadauedaiidaharasuwatomiachiaokianankisosakunozawaonsenagematsutakayamashimosuwamatsumotoyamanouchinakagawamochizukiazuminotatsunoobamaomuraseihiunzenosetofutsuikichijiwanagasakiisahayahasamisaikaikawatanasasebohiradokuchinotsugototogitsutsushimashimabarashinkamigotomatsuurayamazoekashibaikomakawaitenrioyodosangokoryoudaojiikarugayamatokoriyamatenkawakatsuragikurotakikawakamimiyakemitsuetakatorikamikitayamayamatotakadahegurishinjokanmakisakuraitawaramotogoseoudanarasoniandokawanishishimoichihigashiyoshinokashiharashimokitayamanosegawayoshinomintsivorytopazsakuragehirnsumomoaseinetopalmail-boxmokurenyoitamuikaojiyagosensanjoaganomyokoseiroagaomishibataniigatanagaokamurakamiuonumayuzawakariwatagamitainaitsunanminamiuonumatochioyahikojoetsuseiroukamosadoizumozakitokamachiitoigawasekikawakashiwazakitsubamemitsukekokonoesaikiusukibeppuusahimeshimakunisakihasamataketatsukumihitaoitahijikusuyufukujukamitsuebungoonobungotakadaibaraniimibizentsuyamaokayamakasaokahayashimayakagemaniwaakaiwamisakishinjotamanotakahashikibichuowakesojanagishookumenannishiawakurakurashikiasakuchisetouchikagaminosatoshotomigusukunakagusukuyaeseizenaurumaiheyaaguniogiminanjokinminamidaitokitanakagusukuyonaguniokinawaishigakikunigamiurasoekadenataramahiraraginozataketomishimojizamamitonakiitomanhigashimotobuyonabarugushikamionnanahanagohaebarukumejimakitadaitonakijinnishiharayomitanginowantokashikiishikawaikedasuitaminohizuminishisakaikananabenodaitoosakasayamayaokishiwadatadaokakaizukatondabayashichihayaakasakakumatorikadomasayamahigashiosakashijonawatehirakatataishimisakitajirihannansennankatanotoyonominatosettsuhigashiyodogawaibarakinosekitachuohigashisumiyoshifujiiderakashiwaraizumiotsutoyonakamatsubaramoriguchiizumisanoshimamototakatsukineyagawahabikinotakaishikawachinaganoyoshinogarikamiminearitaouchiimarihizenogikashimaariakekiyamafukudomikitagatakitahataomachigenkaikanzakinishiaritakyuragisagataratosutakushiroishikaratsuhamatamakouhokukawagoeyoshidasatteogoseirumaasakaurawaogawaniizaomiyayoriiotakishikihonjooganohannohanyuinasaitamaokegawaarakawayoshikawayokozehasudasayamahidakafukayachichibuiwatsukiryokamiyoshimikamiizumifujimiwarabiranzanmiyoshiminanoyashiosakadosugitomisatohigashichichibutodasokakukiyonokazoshiraokakasukabekounosukawajimatsurugashimamiyashirokitamotohatoyamamoroyamahatogayakumagayakawaguchinagatorokamisatomatsubushinamegawatokigawakamikawafujiminohigashimatsuyamakoshigayatokorozawas3isk01isk02ryuohkoseikonanaishorittotakashimamaibarahikonetorahimenishiazaikokagamokotoyasuotsukusatsunagahamamoriyamatoyosatotakatsukinotogawaomihachimanhigashiomiakagiunnanizumogotsuamayatsukakakinokimatsuehamadamasudahikawahikimiokuizumoyasugiyakumomisatotamayuohdahigashiizumookinoshimanishinoshimatsuwanoshimaneshimadafujiedayoshidashimodagotembaiwataatamikosaiyaizuitoizumishimahaibaramakinoharaomaezakikawanehonkannamisusonohigashiizufukuroinumazukawazufujiaraishizuokahamamatsushimizuizunokunimatsuzakimorimachiminamiizunishiizukikugawakakegawafujikawafujinomiyaujiietsugaoyamayaitaohiranikkoashikagakuroisokanumasakurashioyakarasuyamamotegiichikaikaminokawatochigihagamokanogisanobatonasumibunasushiobaranishikatautsunomiyaiwafunemashikoshimotsukeohtawaratakanezawaitanokomatsushimatokushimaichibaminamiaizumiwajikikainanmiyoshinarutomimamugiananmatsushigesanagochishishikuinakagawamachidachiyodakomaefussainagitaitochofufuchuomeotahigashiyamatotoshimaokutamaaogashimakodairaedogawaarakawahachiojishinagawatachikawashibuyasuginamihinodekiyosesumidaoshimanerimamitakahamuraadachinakanomizuhobunkyomegurominatokoganeihigashikurumekokubunjihigashimurayamamusashimurayamatamakitahinochuokotokatsushikakouzushimaogasawaraakishimakunitachishinjukusetagayamusashinohachijoitabashiakirunohinoharachizunanbukotouramisasawakasayonagokogehinoyazutottorinichinansakaiminatokawaharaoyabetairainamiasahinantoimizufuchutakaokakurobeyamadajohanatoyamatonaminyuzenfunahashinakaniikawanamerikawaunazukitogahimiuozufukumitsutateyamakamiichiiwadearidayuasainamitaijikatsuragiaridagawatanabemihamahidakakainankiminomisatoshingushirahamakamitondayurakozakoyagobokitayamawakayamakudoyamahashimotokushimotokozagawahirogawakinokawanachikatsuurarsuseroeoishidasagaeoguniasahinagaitendonanyoobanazawanishikawasakataohkuratozawamikawamamurogawayamagatafunagatatakahatashonaishinjokahokuiideyuzakawanishitsuruokakaminoyamayamanobeshiratakamurayamanakayamakaneyamahigashineyonezawasakegawamitouubeyuuabushimonosekitabuseoshimatoyotaiwakunihikarishunannagatohagihofukudamatsutokuyamashowadoshitsurunanbukoshukaiminami-alpsnirasakikosugeotsukioshinohokutominobuyamanashifuefukichuokofuichikawamisatoyamanakakonakamichitabayamanishikatsuranarusawafujikawahayakawafujiyoshidafujikawaguchikouenohara\u9577\u91CE\u4EAC\u90FD\u5C90\u961C\u5927\u962A\u4E09\u91CD\u7FA4\u99AC\u5343\u8449\u6ECB\u8CC0\u4F50\u8CC0\u5948\u826Fadednelgaccogogror\u79CB\u7530\u611B\u77E5\u9AD8\u77E5\u57FC\u7389\u6C96\u7E04\u6803\u6728\u718A\u672C\u5CA9\u624B\u9752\u68EE\u5C71\u68A8\u65B0\u6F5F\u5CF6\u6839\u9CE5\u53D6\u9577\u5D0E\u9999\u5DDD\u5BAE\u57CE\u77F3\u5DDD\u5927\u5206\u5BAE\u5D0E\u8328\u57CE\u5C71\u53E3\u5175\u5EAB\u5C71\u5F62\u5FB3\u5CF6\u5E83\u5CF6\u798F\u5CF6\u798F\u5CA1\u5CA1\u5C71\u5BCC\u5C71\u9759\u5CA1\u611B\u5A9B\u798F\u4E95\u6771\u4EACxn--4it168dhatenadiaryxn--vgu402ckawaiishophatenablogcocottenamaste\u5317\u6D77\u9053penneehimeiwateversestabachibashigagonnagunmapermahaccaakitaosakauh-ohblushkochiaichifukuikuroncapooitigohyogotokyokyotopunyuthickcheap0t00g00j0mie2-ddaapyawjg0amfemsubxiiboomoobutchueekpgwrgrherskrboyrdyupperunderflierchipsmydnsheavyangryhippygirlyrulez\u795E\u5948\u5DDD\u9E7F\u5150\u5CF6\u548C\u6B4C\u5C71bambinaxn--nit225kokayamasaitamaxn--k7yn95exn--1lqs03nsapporoparasitelolipopmcxn--efvn9sniigatafukuokatokushimafukushimahiroshimakagoshimafakefurokinawaxn--8pvr4ucoolblogxn--0trq7p7nnkawasakinagasakimiyazakichilloutxn--8ltr62kxn--klty5xpeeweezombiecutegirlxn--rny31hxn--uuwu58axn--ntso0iqx3axn--djrs72d6uytoyamanikitanyantakagawamimozanagoyaboyfriendxn--2m4a15egreaterchowderegoismyamagatafashionstorexn--elqq16hxn--pssu33lsendaimiyagixn--rht27zpecoriaomorisaloonwatsonvivianxn--djty4knobushipigboatnaganopinokoxn--f6qx53asadistvelvetsecretxn--5js045dchicappayamanashiibarakidigickgirlfriendxn--1lqs71dmongolianxn--c3s14mxn--qqqt11mtochigixn--5rtq34kparallelo0o0mondkobesagabonadecaoitanarafoolkilldecimainhiholomosblokilociaoundopupugifutankcrapflopnooroopsmodsholyjeezstripperpepperbittershizuokaxn--rht3dkitakyushureadymadeicurusversusmatrixxn--rht61ehungryfloppygloomycrankyhandcraftedlittlestarxn--klt787dxn--kltx9awhitesnowsunnydaytottorilovepoptheshopbuyshopxn--5rtp49cxn--d5qv7z876cwebaccelxn--kbrq7oxn--4pvxsxn--1ctwolovesickkumamotocatfoodxn--tor131oyokohamawakayamatonkotsuxn--ehqz56nxn--uist22hxn--6btw5axn--kltp7dyamaguchifrenchkisspussycatxn--4it797kxn--uisz3gbabybluexn--zbx025dnetgamersxn--7t0a264ckanagawaxn--6orx2rishikawaxn--ntsq17ghalfmoonschoolbusjellybeanxn--mkru45iusercontentlolitapunkxn--32vp30hsakurastoragehokkaidoshimanecandypopbabymilksupersaleweblikeraindropbackdropwebsozaikikirarahateblodaynightmeneacsccogoormobiinfoaeusxxorgmilcomnetedugovorgcomnetedugovbizinfotmprdorgmilcomnomedugovassnotairespresseassocoopgouvveterinairemedecinpharmaciensorgnetedugovtraorgcomedurepgovmeneperekgacscaiiocogoitoresmshsseoulbusanulsandaeguc01milvkimmvchungnamjeonnamjeonbukeliv-dnsgyeonggijejueliv-cdnincheondaejeongangwongyeongbukgwangjuchungbukgyeongnameliv-apicoeduindorgcomembnetedugovorgmilcomnetedugovjcloudorgcomnetintedugovperbnrinfocooyorgcomnetedugovethipfscanvamypepethw3sstorachakeeneticjoinmcinbrowserdwebcyonnftstoragemyfritzaemewphlxachotelltdorgcomwebsocschngonetintedugrpgovassnomgacsccoorgnetedugovbizinfo123websiteidorgmilcomasnnetedugovconfidmedorgcomplcschnetedugovaccoorgnetgovpresstmassoirseproxaccosoundcasthoptocraftvp4c66orgnetedugovitsxwxmcdirmyboxbarsyedgestacksynologylogintoopencloudnohostwebhopdiskstationi234tcp4hoocgroknoipprivmydsddnsdnsforlohmustransipdscloudfilegear-sgbrasiliafilegearframerbarsybarsyonlinecoprdorgmilcomnomedugovinforgcomnetedugovnameacprorgcomartnetedugovpresseinfoassoinstgouvorgnycedugovbarsydscloudjuorgcomnetedugovminisiteaccoororgcomnetgovorgmilcompronetintedugovbizmuseumnameinfoaerocoopaccoorgcomnetintedugovbizcooporgcomgobneteduorgmilcomnetedugovbiznameaccoorgmilneteduadvgovcoorgcomnetaltgovforgotherhiskeeneticispmanagernomassoprod5476132eastasiacentraluswesteuropewestus2eastus2pnortheurope-01newzealandnorth-01southindia-01southcentralus2-01norwaywest-01eastus2-01westus2-01australiaeast-01italynorth-01israelnorthwest-01swedencentral-01westeurope-01centraluseuap-01taiwannorthwest-01uaecentral-01northcentralusstage-01israelcentral-01mexicocentral-01canadacentral-01austriaeast-01germanywestcentral-01francecentral-01ukwest-01denmarkeast-01polandcentral-01eastus-01westus-01swedensouth-01eastus3-01westus3-01brazilsouth-01centralus-01francesouth-01australiacentral-01westindia-01uaenorth-01jioindiacentral-01canadaeast-01belgiumcentral-01spaincentral-01koreacentral-01chilecentral-01qatarcentral-01westcentralus-01eastus2euap-01norwayeast-01southafricanorth-01brazilsoutheast-01germanynorth-01switzerlandnorth-01switzerlandwest-01japanwest-01southafricawest-01japaneast-01eastasia-01indiasouthcentral-01taiwannorth-01centralindia-01uksouth-01southcentralus-01northcentralus-01eastasiastage-01indonesiacentral-01australiacentral2-01australiasoutheast-01malaysiawest-01koreasouth-01southeastasia-01southeastus5-01northeastus5-01jioindiawest-01rucdnwest1-usfra1-desandboxjls-sto1jls-sto3jls-sto2aglobalabglobalsslmapprodfreetlsmapvpslon-1lon-2ny-1fr-1sg-1ny-2paassnwebpaashostingjelasticnordeste-idcsocuserpagescwebfileblobservicebuscoreatlricnjsjelasticwebsitestoragesezagbinruhuukjptsmyspreadshopmynetnameakamaiorigin-stagingfrom-coipv64dynv6cdn77serveblogadobeaemcloudhicamsprytdnsupno-ipownipde5ovhicpfirewall-gatewaysytesmypsxbarsyusgovcloudapimyamazemyradwebakamaihdsaveincloudfastlylbfrom-lasubsc-paysquare7in-the-bandblackbaudcdnhomelinuxoninfernoctfcloudservebbsdns-dynamiccloudfrontakamai-stagingipifonyham-radio-opsenseeringclickrisingcommunity-profrom-nylocalcertgrafana-devedgesuite-stagingcloudflareanycasteating-organicatlassian-devmydattofeste-iplocaltotorprojectknx-serveredgekeycloudflareglobalcloudyclustercasacamserveftpakamaized-stagingakamaiorigindns-cloudmyeffectboomlabotdashbuyshousestwmailhetemlazure-mobilein-dslthruhereredirectmedynuddnsbouncemesupabaseluyanicloudappakamaicloudfunctionsdebiannhlfanpgafanstatic-accessin-vpnmysynologymafeloappudohomeftptrafficmanagersiteleafseidatmemsetcloudflarecloudaccesskeyword-onazure-apiis-a-chefdoes-itgets-itwebhopselfiphomeipkicks-assedgesuitewindowsserver-ontunnelmolemydissentscrapper-sitecloudflarecnuni5srcfggffiobbzabchrsndenodynuopikddnsvpndnsakadnselastxkinghostvps-hostfastlyhomeunixazureedgeshopselectdontexistmyfritzcloudjiffyalwaysdatasells-itsquaresbroke-itazurefddattolocalat-band-campmeinforumfamilydsazurestaticappsdefinimabplaceddnsaliasdynaliasnow-dnsblogdnsroutingthecloudendofinternetdsmynasakamaiedgemymediapcadobeio-staticakamaiedge-stagingakamaihd-stagingddns-ipprivatizehealthinsurancelive-onkrellianschokokeksmassivegridmysecuritycamerarackmazeserveminecraftfrom-azis-a-geekakamaizedmoonscaleoffice-on-theusgovtrafficmanageradobeioruntimeedgekey-stagingreserve-onlinechannelsdvrdnsdojousgovcloudappcdn77-sslapps-1and1podzoneazurewebsitesdynathomescaleforceyandexcloudvusercontentisa-geekcdn-edgescoaemalcesappwriteazimuthtlonarvobuiltwithrocketnoticeablestorecomwebrecnetperotherfirminfoartslgdloncogoiltdorgmilcolcomplcschgenngonetedugovbiznamefirmmobiacincoorgmilcomnomwebgobnetintedubizinfocomyspreadshopdemongovtransurl123websitehosting-clusterkhplaycistrongsnesosvalerv\xE5lerxn--vler-qoaossandeheroysandeher\xF8yb\xF8boheroyher\xF8yxn--hery-iraxn--b-5gavalerb\xF8boxn--b-5gasandesandexn--hery-iraxn--vler-qoav\xE5lerh\xE5re\xE5laahavaofsfvfhlolnlalrlhmfmtmahcostntbu\xE5strmreigersundmyspreadshopg\xE1ls\xE1eidsvolltingvollgildeskalflor\xF8vads\xF8vard\xF8vanylvenxn--bhccavuotna-k7astrandaxn--kvnangen-k0axn--sknland-fxaxn--mosjen-eyarakkestadhyllestadnannestadvevelstadvaapstenordre-landsondre-lands\xF8ndre-landtjieltexn--vrggt-xqads\xF8r-aurdalsor-aurdalheradstordmoldefordef\xF8rdeseljefedjeryggehemnexn--krehamn-dxasognegranes\xF8gnebrynetjomevallebykletokkegiskedovretj\xF8mehob\xF8lvoldasaudatolgas\xF8mnaviknad\xF8nnasomnadonnatranafrananesnaraumasmolatr\xE6nafr\xE6nalesjasm\xF8la\xF8rstaorstahitrafloraaukraloppafr\xF8yarissasnasahalsagalsaromsaraisar\xE1isafroyasn\xE5sagronghobolfjelltydal\xE5rdalardalaskimharamkraanghkekr\xE5anghkesorumbarumhurumb\xE6rums\xF8rummodums\xE1l\xE1tb\xE1l\xE1tfrognbjugnv\xE5ganvagangulenskienl\xF8tenlotenstrynvefsnxn--merker-kuaskaunsveiob\xF8mlobomloskj\xE5kvardoflorovadsosalatbalats\xE1latkl\xE6buklabuselbubarduulvikskjakkleppris\xF8rxn--nttery-byaefl\xE5eidflahofmilgolholsellomskifetvikdepvgsfhsaskerrisorhamarasnes\xE5snesr\xF8rosrorosxn--slat-5namasoynaroyvaroyluroydyroyaskoyradoyandoyrodoymeloyrad\xF8yand\xF8yr\xF8d\xF8ymel\xF8yask\xF8ylur\xF8ydyr\xF8ym\xE5s\xF8yv\xE6r\xF8yn\xE6r\xF8yhoylandeth\xF8ylandetdivtasvuodnal\xF8renskoglorenskognesoddtangenxn--tjme-hraxn--smla-hraxn--stjrdal-s1aunjargalillehammerunj\xE1rgaxn--hamary-fyadavvenjargaxn--bearalvhki-y4a123hjemmesidegjerdrumxn--brnnysund-m8acxn--tnsberg-q1axn--mlatvuopmi-s4axn--snsa-roaxn--skierv-utaxn--brum-voatysfjordkvafjordeidfjordkv\xE6fjordsongdalenmjondalenmj\xF8ndalenxn--gls-elackragerog\xE1\u014Bgaviikagangaviikas\xF8rreisasorreisas\xF8r-varangersor-varangerxn--risr-iraskiervaxn--frna-woaxn--trna-woakvinesdalleksvikleirvikr\xF8yrvikroyrviksvelvikvenneslaevje-og-hornnessandnessj\xF8enmarnardalvindafjordsandefjordenebakksnillfjordullensvangxn--trany-yuabr\xF8nn\xF8ysundnamsskoganaustevollxn--stjrdalshalsen-sqbnord-aurdalnord-frontr\xF8gstadtrogstadgrimstadflakstadgjerstadxn--sandy-yuaxn--leagaviika-52bnore-og-uvdalvegarsheixn--rlingen-mxaxn--ggaviika-8ya47hveg\xE5rsheikarlsoykvitsoymasfjordenhamaroyinderoyosteroydavvenj\xE1rgasauheradguovdageaidnuxn--vre-eiker-k8abronnoysiellakkr\xF8dsheradkrodsheradkvinnheradbr\xF8nn\xF8yxn--mtta-vrjjat-k7afxn--lrenskog-54akvits\xF8yv\xE1rgg\xE1tkarls\xF8yoster\xF8yinder\xF8yhamar\xF8ybronnoysundxn--aurskog-hland-jnbbahccavuotnab\xE1hccavuotnagiehtavuoatnastor-elvdalmidtre-gauldalxn--gildeskl-g0akarasjokevenassixn--bievt-0qaxn--yer-znalebesbynessebyxn--hbmer-xqamalselvm\xE5lselvxn--unjrga-rtam\xF8re-og-romsdalmore-og-romsdalhareidmeland\xF8rlandorlandstrand\xE5lg\xE5rdsolundalgardafjord\xE5fjorddielddanuorrikautokeinoxn--stre-toten-zcbskodjeaejriestangeliernebamblestokkefauskesn\xE5asesnaasekongsvingerlangevagberlevagxn--flor-jrahattfjelldalostre-toten\xF8stre-totenvestfoldxn--mely-ira\xE1laheadjualaheadjunordreisaxn--troms-zuaxn--lgrd-poacporsangerflatangerstavangerleikangerbremangersamnangergieldakarasjohkaxn--rdy-0nabfrostautsirasnoasatromsaxn--sr-aurdal-l8aflekkefjordj\xF8lsterjolsteraremarkhedmarkn\xE5\xE5mesjevuemienaamesjevuemiexn--vard-jrarollagmer\xE5kermerakerorskog\xF8rskogxn--bdddj-mrabd\xE1k\u014Boluoktaxn--osyro-wuaaknoluoktatrysilskjerv\xF8ymandaljondalbindalrindalmeldalsuldalorkdalsigdalalvdall\xE6rdalhurdalsirdalverdallerdallardaloppdal\xE5seralaseralhadselkrager\xF8divttasvuotnaoverhallasteinkjerxn--hnefoss-q1askedsmokorsettroms\xF8xn--dyry-iravestre-totenmuseumxn--sandnessjen-ogbrahkkeravjufylkesbiblb\xE1jddarbajddarxn--laheadju-7yarennes\xF8yxn--koluokta-7ya57hxn--hgebostad-g3aleirfjordstorfjordbalsfjordb\xE5tsfjordbatsfjordmuos\xE1tbiev\xE1tloab\xE1tk\xE1r\xE1\u0161johkan\xF8tter\xF8yxn--mjndalen-64anordkappl\xE1hppilahppialstahaugsiljanverranr\xF8ykenroykenhaldenlyngenbergenhortenh\xF8nefosshonefosstroandinbeiarnvarggatosoyroos\xF8yrotromsoidrettmuosatbievatruovatloabatvoagattynsetnessetxn--indery-fyask\xE1nitskanitraholtr\xE5holtxn--ystre-slidre-ujbandebusarpsborgbearduxn--karlsy-fyahordalandjorpelandj\xF8rpelanddeatnuringsakers\xF8r-odalsor-odalxn--slt-elabringerikeaudnedalnittedalnissedalhemsedalslattumsurnadalxn--blt-elabelverumstj\xF8rdalnaustdalhjartdalgj\xF8vikfyresdalhasviknarviklarvikgjovikmalvikgamviklenvikporsgrunnstjordalengerdaldrobakdr\xF8bakxn--msy-ula0hvestvagoyxn--vgan-qoaxn--ryken-vuaxn--lten-graxn--stfold-9xaxn--hpmir-xqaxn--lury-iram\xE1latvuopmimalatvuopmitysv\xE6rkirkenesbirkenesmoskenesb\xE1id\xE1rxn--fjord-lraxn--rdal-poabahcavuotnab\xE1hcavuotnaxn--frde-gralind\xE5sbearalvahkixn--hobl-irar\xE1hkker\xE1vjuxn--loabt-0qav\xE5g\xE5\xE1lt\xE1bod\xF8sundlundrader\xE5deetnetimeholeauregrueoddavagavegaranatanaarnasolasulaaltalekafusavangbergkvam\xE5mliamlibokntinnroangranosenoslobodor\xF8stroststat\xE5motamotivgupriv\xF8yeroyerliermossvossxn--nvuotna-hwalusterlunnermarkerh\xE1bmerhabmerhvalerfjalerxn--rholt-mratysvarbaidarfitjargaularh\xE1pmirhapmirmelhusfosnes\xF8ksnesoksnestysneshemnesevenesflesbergeidsbergtonsbergt\xF8nsberglindasxn--sndre-land-0cbnamsosxn--srum-gra\xF8ystre-slidreoystre-slidrevestre-slidretrondheimbalestrandxn--langevg-jxaaustrheimxn--skjk-soavagsoyaveroysandoykarmoyfinnoytranoyvestbytranbysykkylvenxn--hyanger-q1aspjelkavikandasuoloxn--fl-ziaxn--drbak-wuastathellexn--sr-varanger-ggbtelemarkxn--bhcavuotna-s4axn--porsgu-sta26f\u010D\xE1hcesuolocahcesuoloakrehamn\xE5krehamnsand\xF8ykarm\xF8yfinn\xF8ytran\xF8yv\xE5gs\xF8yaver\xF8ynamdalseidxn--lesund-huabadaddjaxn--vegrshei-c0axn--btsfjord-9zagildesk\xE5lporsanguxn--trgstad-r1an\xE1vuotnanavuotnahammerfestxn--sgne-graxn--brnny-wuacibestadharstadnarviikaeven\xE1\u0161\u0161ivestnesgjemnessandnesagdenesrennesoyxn--avery-yuaxn--tysvr-vrabearalv\xE1hkikongsbergspydebergrandabergxn--andy-iradavvesiidaxn--krdsherad-m8apors\xE1\u014Bgufredrikstadbjerkreimringeburennebuaurskog-holandnotteroyxn--vgsy-qoa0jxn--rmskog-byaskierv\xE1ivelandbyglandfrolandaurlandforsandxn--bjddar-ptamidsund\xE5lesundalesundfetsundfarsundovre-eiker\xF8vre-eikerakershusxn--moreke-juas\xF8rfold\xF8stfoldostfoldsorfoldh\xF8yangerhoyangerlevangerorkangertanangerxn--vestvgy-ixa6olillesandulsteinxn--rennesy-v1agranvinskjervoyxn--klbu-woalavagisxn--h-2faxn--ryrvik-byakafjordk\xE5fjordseljordfolkebiblxn--gjvik-wuajevnakerxn--kfjord-iuabudejjuxn--kranghke-b0axn--davvenjrga-y4axn--rland-uuaxn--ldingen-q1axn--mlselv-iuaxn--rady-iraxn--linds-prabrumunddalxn--ygarden-p1amo-i-ranaeidskogr\xF8mskogromskoghjelmelandxn--finny-yuaxn--sr-odal-q1axn--skjervy-v1aballangenkvanangenkv\xE6nangengratangenxn--hmmrfeasta-s4acvossevangensuohkanxn--rde-ulaxn--mli-tlaxn--ksnes-uuanordlandskanlandsk\xE5nlandsortlandfuoiskuxn--rros-graxn--hcesuolo-7ya35bxn--eveni-0qa01gagaivuotnag\xE1ivuotnaxn--seral-lradrammenmodalenmosjoenjan-mayentorskensteigengloppenxn--snes-poamatta-varjjatxn--sr-fron-q1aomasvuotnajessheimb\xE5d\xE5ddj\xE5xn--krager-gyaxn--kvfjord-nxaxn--asky-iraxn--snase-nraxn--bidr-5nacholt\xE5lenxn--vads-jraxn--jlster-byamosj\xF8enxn--rst-0nastavernxn--ostery-fyaxn--oppegrd-ixaxn--sknit-yqaxn--risa-5naoppeg\xE5rdskiptvetrendalenholtalenxn--mot-tlaxn--lhppi-xqaxn--holtlen-hxaxn--srreisa-q1akopervikxn--muost-0qaxn--bmlo-grahokksundkvalsundegersundxn--karmy-yuaullensakerxn--hylandet-54axn--kvitsy-fyaxn--bod-2nalangev\xE5gberlev\xE5gkristiansandxn--rsta-frahornindalstj\xF8rdalshalsenstjordalshalsensandnessjoenh\xE1mm\xE1rfeastaxn--lrdal-sras\xF8r-fronsor-fronnord-odalkristiansundm\xE1tta-v\xE1rjjatvestv\xE5g\xF8ynesoddennotoddenbuskerud\xF8ygardenoygardensalangenlavangenralingenr\xE6lingenlodingenl\xF8dingenlea\u014Bgaviikalaakesvuemieleangaviikauenorgexn--srfold-byaaskvollxn--rskog-uuaxn--nry-yla5gxn--vry-yla5ghammarfeastaxn--rhkkervju-01afxn--givuotna-8yakommunekrokstadelvanedre-eikerhagebostadh\xE6gebostadxn--berlevg-jxakviteseidxn--s-1faxn--l-1faxn--nmesjevuemie-tcbafuosskomo\xE5rekemoarekexn--lt-liacxn--jrpeland-54asvalbardoppegardholmestrandtvedestrandsogndalsokndalarendalsunndalfolldalxn--krjohka-hwab49jlyngdaletnedalnorddalsaltdalgausdalskedsmovaksdalgjesdalstordalxn--frya-hraaarbortedrangedalxn--smna-graaurskog-h\xF8landxn--vg-yiabtjeldsundhaugesundlindesnesxn--mre-og-romsdal-qqbxn--dnna-gradyntmpheremerseineshacknetenterprisecloudmineaccomaorim\u0101oriorgmilcriiwigennetschoolhealthkiwigovtgeekxn--mori-qsacloudnsparliamentcomedorgcompronetedugovmuseumwebsitekinservicebarsywebsitebuildereerobookheimdnsleapcelleero-stagetechcrscsslorigingohomecdbedeeeiemesecabgngilnlalplchfisiincnnoroptatitmtltruauhulumkdkukskjplvtrgrfrkrhrusesismycynzcznetinteduassoososcloudstgbetaaezaeuhkusjswzhatenadiarycdn77hoptozaptois-a-knightmyftpno-ipjpnddnssdpdnsspdnsbarsysweetpepperis-a-bruinsfanis-very-sweetservegameis-a-soxfanhomelinuxcdn77-secureservebbsmisconfusedwebredirectblogsitefreedesktopcouchpotatofriestoolforgeaccesscamis-lostreadmyblogsmall-webfedorapeopleserveftpis-a-celticsfanmywirepotagertwmailin-dslsellsyourhomeread-booksfreeddnscable-modemis-savednflfanufcfanmlbfanstuff-4-saleendoftheinternetin-vpnmy-firewallhomeftpis-localis-a-chefboldlygoingnowherewebhopselfipkicks-assroxatunkcamdvrfedoraprojectgotdnsdvrdnsdyndnspubtlspimientahomeunixdontexistfedorainfracloudwmflabsfspagesbmoattachmentsteckidsfamilydsdnsaliasdynaliasnow-dnscloudnsdoomdnsduckdnsblogdnshomednsroutingthecloudendofinternetdsmynasip-dynamicpoivronhttpbinmyfirewallis-very-evilmysecuritycamerais-a-linux-userwmcloudis-a-geektuxfamilyis-a-candidatedoesntexistis-very-badhobby-sitegame-hostaltervistais-foundis-a-patsfandnsdojohepforgepodzonedynservcollegefanis-very-goodfrom-meis-very-niceisa-geeknerdpolacmedsldingorgcomnomgobabonetedupleskaemhlxmyboxrockyprvcydeuxfleursvibekitprodomgspdnscodebergheyflowstatichostlinkyhostmymagicorgmilcomnomgobneteduorgcomeduiorgmilcomngonetedugovcloudns1337ngrokacorggogfamcomwebgobnetedugokgopgkpgovgosbizpasaugumicsopozpapuwmwsrprusiskwpspkppspkmpspokeoiawsawifoumsdnskokwpmuppuppsppiwwiwoowuzswkzoschrzpisdnwzmiuwwitdpssewsseumigugimoirmpinbwinbwiihupporzgwgriwupowwskrwioswuozstarostwokonsulattmpccopruszkowmyspreadshopostrodakartuzyopolegminamediaustkazgorajgoraolawailawalomzawloclradombytomjaworznotargilubinkoninzagantorunkutnokepnonakloczestsopotsanokturekplockslasksklepzarowlukowmedaidgdaorgmilrelcomnomatmgsmartneteduelkgovwawsossexbiztgorysejnytychypomorzeboleslawiechomesklepsdscloudunicloudzakopanelegnicarawa-mazbydgoszczswidnikkrasnikwloclawekbielawamragowograjeworealestatebeskidykaszubymalopolskaprzeworskswiebodzinlecznadfirmaszkolawarmiagdyniamiastakazimierz-dolnymalborkswidnicadlugolekaostrolekapodlasieelblagtravelsimplesitezachpomormielecszczecinnieruchomosciwalbrzychlezajsklublinbedzinpoznanwielunmielnooleckostarachowicedkontopowiatwroclawrybniksuwalkileborkslupskgdanskostrowwlkptarnobrzegtourismwegrowkrakowglogowyou2pilanysamailwrocinfoagroautobeepshoppriviqhslapypiszlodzcfolksecommerce-shopmazurypulawyskoczowrzeszowpomorskiezgierzkaliszolkuszlowiczostrowiecsosnowiecmazowszewodzislawbialowiezazgorzeleckatowicepabianicejelenia-gorawolominkarpaczsieradznowarudaczeladzkonskowolaskierniewiceswinoujscieturystykabieszczadycieszynketrzynolsztynbialystokbabia-goraprochowicewarszawastalowa-wolapolkowicegorlicegliwiceponiatowalimanowalubartowaugustowkobierzyceopocznognieznoszczytnokolobrzegshoparenapodhalebielskoklodzkostargardcoshipatwithplayitownnamecoorgnetedugovacorgcomproestnetedugovbiznameislaprofinforechtngrokmedaaaacacpaenglawjurbarbarsykeeneticavocatacctcloudnsorgcomsecplonetedugov123paginaweborgcomnetintedugovnomepublidkinbarsygovx443cloudnsorgmilcomnetedugovcooporgmilcomschnetedugovnamecomcannetlibassoaemclantmcontstoreorgcomnomrecwwwbarsyfirminfoshopartsv6stackitmyddnswebspacelima-cityacincooxorgedugovbarsybrendlyhbvpsvpsspectrumlandinghostingacppmordoviamcprecbgorgmilcomspbnetintedumsknovgovbirrasmcdirmytismircloudvladimirnalchikadygeyamarinepyatigorskmyjinobashkiriaeurodirvladikavkazna4ugroznykustanaikalmykiacldmaildagestaniransmbuildcloudcanvaliaravalrwxwixdevelopmentappwritemigrationneedleverceldatabasestackitcodereplravendbsanityonporterlovableaccoorgmilnetgovcoopmedorgcompubschnetedugovservicemecomygovorggovtvmedorgcomnetedugovinfoedgfacbmlonihkutwpsryxzbdtmacfhppmyspreadshopbrandpartiorgcomfhvpress123minsidaitcouldbeworlanbibkommunalforbundfhskiopsyskomvuxkomforbnaturbruksgymnloginlineorgcomnetedugovenscaledeuusentsurgebotdaorgmilcomnetgovnowteleporthashbangbearlyplatformlovablebarsyshopwarebasehoplixbarsyonlinemsf5gitpagewawamscofigma-govcaffeinefigmacanvasoltstscwputerbarsysupportchatgptsquareomniweopensocialcpanelplaycodenotionnovecorewpsquaredpreviewjelecyonbyensrhtfastvpspieboxconvexmedusajsjouwwebheyflowplatformshdocsflowyloginlinemadethissourcecraftclouderaorgorgcomartedugouvunivmeorgcomnetedugovsurveysstatichfheiyumanusxs4allprojectmyfastubervibehostapp-ionosdeployagentmecoorgcomschnetedugovbizcncostoreorgmilcomneteduembaixadaconsuladokiraranohoprincipesaotomeheliohobarsystorebaseshopwaresellfyaisanityabkhaziavologdamordoviapenzalenugsochinavoiexnetspbmsknovnorth-kazakhstanashgabadkareliaarmeniageorgiavladimirnalchikivanovobukharaadygeyakhakassiakalugakrasnodarjambylaktyubinsktroitskbryanskobninskkurganazerbaijanpokrovskbashkiriatselinogradvladikavkazmurmansktulatuvamangyshlaktashkentchimkentgroznykaragandatermezarkhangelskkustanaikalmykiabalashoveast-kazakhstankaracoldagestantogliattibarsyredorgcomgobedumirenaccoorgjelasticdiscoursecleverappsschacmiincogoornetonlineshopcogoorgmilcomwebnicnetintedugovbiznametestcoorgmilcomnomnetedugovorangecloudpersoindorgcomfinnatnetgovensmincomtourismintlinfox0611orgmilcomnetedugovquickconnectvpnplusnettprequalifymeaddrmyaddrntdllwadlnctvavdrk12orgmilpolbeltelcomwebgennetedutskkepgovbbsbiznameinfocoorgmilcompronetedugovbiznameinfobetter-thanworse-thansakurafromdyndnson-the-webmymailerorgmilurlcomneteduidvgovmydnsgameclubebizmeneacsccogotvorhotelmilmobiinfovodteiflgplkmsmsbcckhincndnvncoztltmkckppzpdprvcvkvlvcrkrkscxuzchernovtsyrivneyaltaodesavolynrovnolutskltdinforgcomnetedugovbizvinnicazhitomirternopilpoltavakropyvnytskyizaporizhzhiasevastopolsebastopoluzhgoroduzhhorodkharkovkharkivvinnytsiakhmelnytskyizaporizhzhecrimeaodessazhytomyrnikolaevcherkassydonetskluganskluhanskkirovogradivano-frankivskchernivtsikrymkievkyivlvivsumyzakarpattiamykolaivcherkasychernigovkhersonchernihivdnipropetrovskdnepropetrovskkhmelnitskiyneacsccogoorusorgmilcomedugovmyspreadshopadimono-ipbarsybarsyonlinelayershiftnh-servretrosnubapicampaignservicelugaffinitylotteryweeklylotteryraffleentrygluglugsmeaccoindependent-inquestnimsitecopropymntltdorgplcschnetgovnhsbarsyindependent-commissionindependent-reviewpolicepublic-inquiryindependent-panelconnhospindependent-inquiryroyal-commissionoraclegovcloudappscck12libaws-govccphxcclibpvtparochchtrcck12libcceatonk12coglibtecgendstmusann-arborwashtenawcck12glghcck12sealibforksolympiabainbridge-islkeyporthoquiamyarrow-pointcentraliaport-townsendsequimport-ludlowrentonsilverdalebremertonredmondsheltonbellevueport-orchardport-angeleskingstonchehalisaberdeengig-harborseattlepoulsboidmdndsddemenegacalamaiavawapailalflnmdcncscohnhmihiviwiriinmntnmocoutvtctmtgunjokakwvnvprarorasmskstxwynykyazisadninsnngosrvis-bymircloudservernamepointtoenscaledland-4-salefreeddnsstuff-4-saleazure-apinoipdatabricksappscloudnsgolffanheliohostazurewebsitesgvorgmilcomgubneteducoorgcomnetd0egvorgmilcomnetedugovmydnsiacostoree12orgmilcomnomwebgobbibrectecnetintedugovraremprendefirminfoartseducok12orgcomnethidnsadidacaionioapsonlahanamhanoicamauhueorgcompronetintedugovbizbacninhtayninhhoabinhnamdinhtravinhhaiphongvinhlonghaiduongquangnamquangtrithuathienhuequangninhbacgianghaugiangquangbinhsoctrangbentrethanhphohochiminhdanangkontumhatinhkhanhhoathanhhoahealthgialailaocaiyenbaibackanngheanlonganphuyenphuthocanthodaklakdongnainameinfovinhphucdongthapkiengiangtiengiangquangngailaichaulangsonlamdongdaknonghagiangangiangcaobangbinhduongninhthuanbinhthuanbaclieuthaibinhninhbinhbinhdinhtuyenquanghungyenbaria-vungtauthainguyendienbienbinhphuocschbizputerorgcomnetedugovcloud66advisormypetsdyndnsxn--8dbq2axn--4dbgdty6cxn--5dbhl8dxn--hebda8bxn--80auxn--d1atxn--c1avgxn--o1acxn--o1achxn--90azhxn--55qx5dxn--uc0atvxn--od0algxn--wcvs22dxn--gmqw5axn--mxtq1mxn--12c1fe0brxn--h3cuzk1dixn--12co0c3b4evaxn--12cfi8ixb8lxn--o3cyx2axn--m3ch0j3axn--j1adpxn--90amcxn--90a1afxn--h1ahnxn--j1ael8bxn--h1alizxn--c1avgxn--j1aefxn--80aaa0cvacxn--41acaffeineexeopentunnelbotdashtelebitorgtmaccoagricorgmilnomwebnicngonetaltedugovlawnisschoolgrondaraccoorgmilcomschnetedugovbizinfoprg1-zeropstritonstackitlimazeropsaccoorgmilgov\u044F\u0441\u043F\u0431\u043E\u0440\u0433\u043A\u043E\u043C\u043C\u0441\u043A\u0431\u0438\u0437\u043C\u0438\u0440\u0441\u0430\u043C\u0430\u0440\u0430\u043A\u0440\u044B\u043C\u0441\u043E\u0447\u0438\u0430\u043A\u043E\u0434\u043F\u0440\u043E\u0440\u0433\u043E\u0431\u0440\u0443\u043F\u0440\u05E6\u05D4\u05DC\u05DE\u05DE\u05E9\u05DC\u05D9\u05E9\u05D5\u05D1\u05D0\u05E7\u05D3\u05DE\u05D9\u05D4\u0E2D\u0E07\u0E04\u0E4C\u0E01\u0E23\u0E18\u0E38\u0E23\u0E01\u0E34\u0E08\u0E23\u0E31\u0E10\u0E1A\u0E32\u0E25\u0E28\u0E36\u0E01\u0E29\u0E32\u0E17\u0E2B\u0E32\u0E23\u0E40\u0E19\u0E47\u0E15\u6559\u80B2\u7DB2\u7D61\u7D44\u7E54\u516C\u53F8\u653F\u5E9C\u500B\u4EBA\uB2F7\uB137\uD55C\uAD6D\u6FB3\u95E8\u65B0\u95FB\u6FB3\u9580\u8054\u901A\u5BB6\u96FB\u5609\u91CC\u62DB\u8058\u901A\u8CA9\uB2F7\uCEF4\uC0BC\uC131\u30B3\u30E0\u10D2\u10D4\u0431\u0433\u0440\u0444\u0435\u044Eadcdbdgdidmdsdtdaebedeeegeiejekemenepereseveyegabacalamanauavapaqasazacfbfafgfnfpfwftfbgcgagggegkgngmgsgpgvgtgugilmlnlalclglplsltlhmimjmkmmmomambmcmdmfmgmzmpmsmtmgbbblbsbecccacnclcmcvctcscmhkhghchbhthphshlinikifigiaibicivisikninhnmncnbngnsnpnvntnjoionomobocoaofodorosotoptstttytatbtetgtithtmtltrusuvuaucueuguhulumunufjdjbjtjsjlkmkhkfkdkcktkukskpkgpmpnpkpjpgqaqmqiqsvtvcvbvmvlvrwpwtwzwbwcwawgwkwmwtrsrprgrfrercrbrarnrmrlrkrirhrwsusrssspsgsesbsaslsmsissxmxaxcxuypysylymykygybycyuztzsznzmzkzdzczbzaz\u03B5\u03BB\u03B5\u03C5\u4E16\u754C\u53F0\u7063\u8D2D\u7269\u516C\u76CA\u70B9\u770B\u81FA\u7063\u7F51\u7EDC\u66F8\u7C4D\u5728\u7EBF\u7F51\u7AD9\u624B\u673A\u673A\u6784\u5927\u62FF\u6E38\u620F\u4FE1\u606F\u53F0\u6E7E\u8C37\u6B4C\u6148\u5584\u5546\u6807\u9999\u6E2F\u4E2D\u56FD\u9910\u5385\u7F51\u5740\u4E2D\u570B\u5546\u57CE\u98DF\u54C1\u5FAE\u535A\u653F\u52A1\u79FB\u52A8\u96C6\u56E2\u516C\u53F8\u516B\u5366\u5546\u5E97\u5065\u5EB7\u7F51\u5E97\u653F\u5E9C\u65F6\u5C1A\u4F5B\u5C71\u4E2D\u4FE1\u5A31\u4E50\u5E7F\u4E1C\u4F01\u4E1Ahomedepotengineering\u0627\u0645\u0627\u0631\u0627\u062Arepublicankuokgroupversicherungchannelcitadelxn--pgbs0dhxn--b4w605ferdstatebankwebsitexn--mgb9awbf\u4E9A\u9A6C\u900A\u6DE1\u9A6C\u9521alibabaxn--ngbc5azdxn--mgbbh1axn--45br5cyltoshibabuildworldcloudtradeguideplacespacedancemoviephoneprimesmilebiblestyleappleazurestoreskypegripexn--l1accdrivelottehorsehouseleasechasereisestadahondaomegaaetnaamicaninjanokiamediadeltavodkaedekaosakapizzaslingemailgmailtirolshelltmallfinallegaltotalhotelamfamforumrehabmusicciticricohcoachwatchboschearthfaithirishmiamiarchidubaiguccipraxi\u307F\u3093\u306A\u30B9\u30C8\u30A2\u30BB\u30FC\u30EBcanonsalononionnikonepsonkoelngreensevencrownikanoradioaudioweiboglobopromogalloyahoociscorodeovideomangobingotokyovolvolottokyotophotosmartsportquesttrusthyattjetztadultcymrubaidutushuxn--kprw13dubankclickblackmerckgroupsharpcheapnowtvxn--h2brj9c\u05E7\u05D5\u05DD\u0570\u0561\u0575\u043E\u0440\u0433\u0441\u0440\u0431\u043C\u043E\u043D\u043A\u043E\u043C\u0431\u0435\u043B\u043C\u043A\u0434\u049B\u0430\u0437\u0440\u0443\u0441\u0443\u043A\u0440\u0645\u0635\u0631\u0642\u0637\u0631\u0639\u0631\u0628\u0643\u0648\u0645dadcfdmedwedredphdthdbidpidkrdmsdltdiceonewmeglemoerwecfageacbanbambaaaammakianraspacpaaxawtfbcgaegongingaigvigorgdogdhlmilrilonlaolloluoljllcalgalnflafltelsrlfrllplkimibmcamcombommomifmabbjcbscbwebcabnabtabmlbpubabcbbcnecincpncllcstcwtcpwcnyckfhbzhovhmoiskiobisbitcifyituipinvinwinxincbnbcnmanfangdnmenrenkpnmtnyunrunfununobiojioriohbogmofooboooooacoecoceongoproartistottnttbbtcateatlatvetpetbetnethktmitfitintjothotgotdotbotprueduicujnjyouinknhktdkappsapgapmapdnptopgopllpjmpzipvipripesqtrvdtvitvdevmovgovhivnrwlawsewnewbmwwownowhowdvrftrmtrsfrbarcartvscrseusawsupsubssbsadsddsldssasbmsmlsxxxboxfoxgmxtjxsextaxbuyflydiysoyjoyskypaydaygayxyzanzbizwebersenerpokerlameractortatarsolar\u0EA5\u0EB2\u0EA7\u0E04\u0E2D\u0E21\u0E44\u0E17\u0E22tourslocusnexuslexusgiftsbeatsboatspartspressglassswiss\u0915\u0949\u092E\u0928\u0947\u091Ftiresgivescodeshomesgamestunesshoescardswalesloansvegastoolsdealsautosparis\u30D5\u30A1\u30C3\u30B7\u30E7\u30F3workssucksrocksxeroxforexfedexpartylillymoneystudyrugbytoraytoday\u4E2D\u6587\u7F51xn--unup4y\u5929\u4E3B\u6559\u98DE\u5229\u6D66\u65B0\u52A0\u5761enterprises\u6211\u7231\u4F60\u5609\u91CC\u5927\u9152\u5E97christmasxn--fct429kholdingsxn--8y0a063axn--mgbx4cd0ablifestyleabogadoallstatenetbank\u0643\u0627\u062B\u0648\u0644\u064A\u0643xn--s9brj9cxn--gk3at1ebestbuycharityxn--55qx5dmicrosoftpropertybasketballhomegoodscorsicajewelrygallerygrocerysurgerycountrybrusselsverisignferreroxn--czr694bhdfcbankcommbanksoftbank\u067E\u0627\u0643\u0633\u062A\u0627\u0646\u067E\u0627\u06A9\u0633\u062A\u0627\u0646nextdirect\u0627\u0644\u0633\u0639\u0648\u062F\u064A\u0647\u0627\u0644\u0639\u0644\u064A\u0627\u0646xn--h2brj9c8cxn--80adxhksshikshaxn--mgbai9azgqp6jcuisinellabarclayscatholicxn--kpry57dcompanyxn--xhq521bblackfridayxn--mgba3a3ejtsandvikxn--d1acj3bacademydownload\u0645\u0644\u064A\u0633\u064A\u0627xn--j1amhxn--w4r85el8fhu5dnraipirangaathletaxn--fhbeixn--mgbqly7cvafrzuerichxn--c2br7g\u0B87\u0BB2\u0B99\u0BCD\u0B95\u0BC8contractorsxn--io0a7igraphicsinsurancetemasekxn--xkc2al3hye2amotorcyclesphotographydirectoryplumbingxn--vhquvclothingtrainingcleaningwilliamhilllightingxn--mgba3a4f16ashoppingcateringeducationokinawapicturesventuresproductionsxn--9et52uwalmart\u0D2D\u0D3E\u0D30\u0D24\u0D02supportrealestatecapitalonexn--nqv7fs00emaauspostfloristdentistxn--qxamgodaddybradescobargainsmitsubishikerryhotelsxn--9dbq2axn--3pxu8kimmobilienxn--fjq720axn--mgbtx2bholidaymckinseymadridbusinessbuildersxn--4gbrim\u043C\u043E\u0441\u043A\u0432\u0430\u0627\u0644\u0633\u0639\u0648\u062F\u06CC\u0629coffeedegreelacaixapartnersalsaceofficeabbvievoyageorangegeorgeonlinechromemobilekindlegoogleoraclecircleschulesecureinsurexn--mgba7c0bbn0aestatexn--mgbc0a9azcgcruisehangoutxn--vuq861bxn--42c2d9arexrothfirestoneuniversityxn--nnx388alifeinsuranceextraspace\u043E\u043D\u043B\u0430\u0439\u043Dverm\xF6gensberatersoftwarexn--fiqs8sxn--mgbab2bdxn--w4rs40ltienda\u092D\u093E\u0930\u0924\u092E\u094Dafricatoyotaotsukasakuracameracreditcardnagoyaconsultingnetworktheatermonsterprogressivepioneerxn--55qw42gracingdatingvotingvikinglivinggivingxn--bck1b9a5dre4cbrotherweatherjoburg\u0641\u0644\u0633\u0637\u064A\u0646lplfinancialxn--clchc0ea0b2g2a9gcdfutbolschoolsocialglobaldentalwoodsidechanelairtelmatteltravelrealtorwebcamstream\u0C2D\u0C3E\u0C30\u0C24\u0C4Dunicomalstomxn--nodexn--6frz82gmuseumfurniturexn--rvc1e0am3exn--mix891faccenturexn--11b4c3dismailineustardiscountquebeccomsecclinicservicesxn--y9a3aqxn--c1avgswatchchurchsearch\u0627\u0644\u0627\u0631\u062F\u0646marketingcontacthealthmonashshoujisanofitaipeiamericanexpresssuzuki\u30A2\u30DE\u30BE\u30F3\u30AF\u30E9\u30A6\u30C9\u30DD\u30A4\u30F3\u30C8bharti\u30B0\u30FC\u30B0\u30EBxn--mgberp4a5d4armemorialxn--1qqw23alondonmormoninstitutevisionbostonnortoncouponmaisonamazonvirginberlindesigndurbanolayannissananquanxihuanhitachikaufengardenreisenbayerntechnologydatsunxn--90a3aclatinocasinostudiophysioxn--ngbe9e0apharmacytattootaobaoaramcoexpertreportabbottdirectselectimamatfairwindspictettargetmarketintuittravelersinsurancecreditdupontryukyusuppliesxn--tckwebnpparibasschmidtmerckmsdyodobashirestaurantbridgestonecricketxn--fpcrj9c3dbostikbroadwayattorneylefrakemerckxn--fiq228c5hscareersfarmerswinnersflowersxn--wgbh1cguitarsxn--54b7fta0ccxn--p1acfmakeupgalluplandroverxn--kcrx77d1x4agoldpointbauhausxn--mgbayh7gpahiphopplaystationxn--mgba3a4fraxn--eckvdtc9dhyundaixn--gckr3f0fistanbulticketsmarketsflightschintaireviewsxn--3e0b707ewindowsxn--fiqz9sfinancialxn--fzys8d69uvgm\u0627\u0628\u0648\u0638\u0628\u064Adiscoverreview\u09AC\u09BE\u0982\u09B2\u09BExn--5su34j936bgsgmoscowobserverapartments\u0434\u0435\u0442\u0438\u0627\u0631\u0627\u0645\u0643\u0648\u0441\u0430\u0439\u0442eurovisionxn--i1b6b1a6a2exn--xkc2dl3a5ee0h\u062A\u0648\u0646\u0633\u0645\u0648\u0642\u0639\u0628\u0627\u0631\u062A\u0680\u0627\u0631\u062A\u0634\u0628\u0643\u0629\u0639\u0645\u0627\u0646\u0628\u064A\u062A\u0643\u0639\u0631\u0627\u0642readkredbondlandbandfundfoodprodgoldfordtubecafesafelifeggeeieeefreefagepagegugezonewinememenamegamesaleablebikenikelikecarecbreherefiresaveloveliveblueartedatesitevotecaseluxebofamodaltdaasdatiaayogasinavanashiaasiajavabbvatevavivadatazaraarpacasavisasncfprofmaifsurfgolfdvagsongbingpingwangkpmggoogblogpohlfailcooldellcalldeallidlsarlfilmteamroomfarmimdbarabclubhdfcicbchsbcgmbhrichtechfishdishcashminiernikddiaudiwikimobitaxicitikiwidesiqponskinloanakdnwienopenporncerntownimmolimoolloinfonicofidolegosaxozeroaerovivoautovotomotofastbestresthostpostnextlgbtchatseatgiftmeetdietreitmintrentgentspotscotguruitausohumenucyoubanklinkpinkdclktalksilkbookseekworkrsvpaarpjeepshopcoophelpcamppccwshowbeerstarruhrflirweirhaircarsparsjprshausplusnewstipstoysjobskidsfanspicsdocsxboxamexsexynavycitysonyarmyallybabyplaydeliverybuzzgbizlamborghiniphilips\u0DBD\u0D82\u0D9A\u0DCF\u0CAD\u0CBE\u0CB0\u0CA4fitnessexpresslanxesspfizercenterwalterlawyersoccercareerkosherbrokerlockerdealerdoctorauthorxn--mgbqly7c0a67fbcverm\xF6gensberatungjaguarxn--pssy2uxn--hxt814eflickrrepairrogersairbusxn--mgbai9a5eva00beventsyachtsxn--t60b56a\u09AD\u09BE\u09F0\u09A4\u09AD\u09BE\u09B0\u09A4\u092D\u093E\u0930\u0924\u092D\u093E\u0930\u094B\u0924viajeshermeshughesxn--j1aef\u0938\u0902\u0917\u0920\u0928villas\u0B2D\u0B3E\u0B30\u0B24claimshotels\u0AAD\u0ABE\u0AB0\u0AA4zapposphotosjuegoscondostatamotorsgratistennis\u0A2D\u0A3E\u0A30\u0A24tkmaxxtjmaxxschaeffleryandexxn--80aswgrealtysafetybeautyluxuryxn--3ds443gsupplyfamilyxn--o3cw4hhockeysydneyxn--90aenissayalipayenergycomputeragencyxn--rovu88b\u96FB\u8A0A\u76C8\u79D1xn--gecrj9cstatefarmaccountantaquarelleolayangroup\u9999\u683C\u91CC\u62C9xn--p1ai\u7EC4\u7EC7\u673A\u6784xn--1ck2e1bxn--mgbt3dhdschwarz\u0645\u0648\u0631\u064A\u062A\u0627\u0646\u064A\u0627abudhabinowruzkomatsufujitsuhospitalxn--80asehdbxn--mgbtf8flxn--j6w193gxn--yfro4i67oprudentialxn--flw351ecruisescoursesrecipesxn--e1a4cferrarixn--ses554gxn--wgbl6awatchesstaplessinglesxn--mgbcpq6gpa1axn--otu796dpropertiescreditunionxn--mgbah1a3hjkrdstockholmhisamitsu\u0627\u0644\u0633\u0639\u0648\u062F\u064A\u0629stcgroupdomainsoriginscouponsbloombergclubmedfroganslimitedxn--80aqecdr1aexposedinternationalequipmentbarclaycardxn--q7ce6axn--mgbi4ecexpprotectionassociatesconstructionxn--cck2b3bxn--45q11candroidfoundation\u05D9\u05E9\u05E8\u05D0\u05DCxn--mgbca7dzdocliniqueboutiqueengineerxn--qxa6asystemsfirmdalefashionauctionxn--nqv7finfinitirentalsreliancetradingweddingfishinghostinggentingbookingcookingxn--3hcrj9cgraingerxn--czrs0tdemocratsamsungyokohamaxn--h2breg3evexn--nyqy26alundbeckmelbournevacationssolutionsfrontierxn--vermgensberatung-pwbmanagementxn--cg4bkixn--mgb2ddeslincolnhamburgsandvikcoromantblockbusterairforcebarefootxn--4dbrk0ceinvestmentsfeedbackcommunityxn--ngbrx\u0627\u0644\u0628\u062D\u0631\u064A\u0646diamondsamsterdamhealthcareredumbrellaxn--mxtq1mxn--2scrj9cagakhanxn--mgbpl2fh\u043A\u0430\u0442\u043E\u043B\u0438\u043Acaravan\u0B9A\u0BBF\u0B99\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0BC2\u0BB0\u0BCDrichardlimortgageamericanfamilyxn--fzc2c9e2cscholarshipssaarlandxn--imr513nvlaanderensamsclubgoodyearkitchen\u0B87\u0BA8\u0BCD\u0BA4\u0BBF\u0BAF\u0BBEweatherchannelallfinanzxn--kput3i\u0627\u0644\u0633\u0639\u0648\u062F\u06CC\u06C3xn--90aisxn--efvy88h\u0627\u0644\u062C\u0632\u0627\u0626\u0631xn--mgbaam7a8hexchangejpmorganxn--tiq49xqyjfidelitysecurityxn--mk1bu44cwanggouxn--fiq64bxn--6qq986b3xlxn--mgbbh1a71exn--80ao21amarshallsxn--5tzm5gtravelerspanasoniclatrobeyoutubeaccountantsxn--rhqv96gxn--cckwcxetdanalyticsxn--ygbi2ammx\u0628\u0627\u0632\u0627\u0631\u0628\u06BE\u0627\u0631\u062A\u0633\u0648\u0631\u064A\u0629organicfresenius\u0633\u0648\u0631\u064A\u0627xn--9krt00axn--qcka1pmcxn--jlq480n2rgdeloittesciencefinancexn--jvr189mxn--30rr7yhomesensehotmailbaseballfootballleclercboehringerxn--q9jyb4cxn--mix082f\u0627\u0644\u064A\u0645\u0646\u0647\u0645\u0631\u0627\u0647politie\u0633\u0648\u062F\u0627\u0646\u0627\u064A\u0631\u0627\u0646\u0627\u06CC\u0631\u0627\u0646netflixyamaxunxn--lgbbat1ad8jcollegestoragecapetowncolognekerrypropertiesxn--mgbgu82axn--ogbpf8flxn--czru2dwhoswhociprianilasallexn--g2xx48cforsalebanamexaudiblexn--vermgensberater-ctbxn--zfr164bericssonvanguardxn--45brj9cindustriestheatremarriottxn--3bst00mcomparexn--mgberp4a5d4a87gcapitaldigital\u0627\u0644\u0645\u063A\u0631\u0628barcelonashangrilaxn--d1alfcalvinkleinwwwcitysapporokawasakinagoyasendaikobekitakyushuyokohamackjp";
-    var rulesRoot = 663;
-    var exceptionsRoot = 667;
-    var numberOfNodes = nodeFlags.length;
-    var numberOfEdges = edgeLength.length;
-    var edgeOffset = new Uint32Array(numberOfEdges);
-    var edgeHash = new Uint32Array(numberOfEdges);
-    var wildcardEdge = new Int32Array(numberOfNodes).fill(-1);
-    for (let node = 0, offset = 0; node < numberOfNodes; node += 1) {
-      for (let edge = edgeStart[node]; edge < edgeStart[node + 1]; edge += 1) {
-        edgeOffset[edge] = offset;
-        const end = offset + edgeLength[edge];
-        let hash = 5381;
-        for (let i = end - 1; i >= offset; i -= 1) {
-          hash = hash * 33 ^ labelText.charCodeAt(i);
-        }
-        edgeHash[edge] = hash >>> 0;
-        if (edgeLength[edge] === 1 && labelText.charCodeAt(offset) === 42) {
-          wildcardEdge[node] = edge;
-        }
-        offset = end;
-      }
-    }
-    var matchNode = -1;
-    var matchStart = 0;
-    var matchEnd = 0;
-    function labelEquals(edge, hostname, start, length) {
-      if (edgeLength[edge] !== length) {
-        return false;
-      }
-      const offset = edgeOffset[edge];
-      for (let i = 0; i < length; i += 1) {
-        if (labelText.charCodeAt(offset + i) !== hostname.charCodeAt(start + i)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    function findEdge(node, hash, hostname, start, length) {
-      let lo = edgeStart[node];
-      let hi = edgeStart[node + 1];
-      while (lo < hi) {
-        const mid = lo + hi >>> 1;
-        const value = edgeHash[mid];
-        if (value < hash) {
-          lo = mid + 1;
-        } else if (value > hash) {
-          hi = mid;
-        } else {
-          for (let e = mid; e >= lo && edgeHash[e] === hash; e -= 1) {
-            if (labelEquals(e, hostname, start, length))
-              return e;
-          }
-          for (let e = mid + 1; e < hi && edgeHash[e] === hash; e += 1) {
-            if (labelEquals(e, hostname, start, length))
-              return e;
-          }
-          return -1;
-        }
-      }
-      return -1;
-    }
-    function walk2(hostname, root, allowedMask) {
-      let node = root;
-      let end = hostname.length;
-      let hash = 5381;
-      matchNode = -1;
-      for (let i = hostname.length - 1; i >= 0; i -= 1) {
-        const code = hostname.charCodeAt(i);
-        if (code === 46) {
-          const start = i + 1;
-          let edge2 = findEdge(node, hash >>> 0, hostname, start, end - start);
-          if (edge2 === -1 && end !== start) {
-            edge2 = wildcardEdge[node];
-          }
-          if (edge2 === -1) {
-            return matchNode !== -1;
-          }
-          node = edgeChild[edge2];
-          if ((nodeFlags[node] & allowedMask) !== 0) {
-            matchNode = node;
-            matchStart = start;
-            matchEnd = end;
-          }
-          end = i;
-          hash = 5381;
-        } else {
-          hash = hash * 33 ^ code;
-        }
-      }
-      let edge = findEdge(node, hash >>> 0, hostname, 0, end);
-      if (edge === -1 && end !== 0) {
-        edge = wildcardEdge[node];
-      }
-      if (edge !== -1) {
-        node = edgeChild[edge];
-        if ((nodeFlags[node] & allowedMask) !== 0) {
-          matchNode = node;
-          matchStart = 0;
-          matchEnd = end;
-        }
-      }
-      return matchNode !== -1;
-    }
-    function suffixLookup(hostname, options, out) {
-      if (fastPathLookup(hostname, options, out)) {
-        return false;
-      }
-      const allowedMask = (options.allowPrivateDomains ? 2 : 0) | (options.allowIcannDomains ? 1 : 0);
-      if (walk2(hostname, exceptionsRoot, allowedMask)) {
-        out.isIcann = (nodeFlags[matchNode] & 1) !== 0;
-        out.isPrivate = (nodeFlags[matchNode] & 2) !== 0;
-        out.publicSuffix = hostname.slice(matchEnd + 1);
-        return true;
-      }
-      if (walk2(hostname, rulesRoot, allowedMask)) {
-        out.isIcann = (nodeFlags[matchNode] & 1) !== 0;
-        out.isPrivate = (nodeFlags[matchNode] & 2) !== 0;
-        out.publicSuffix = hostname.slice(matchStart);
-        return false;
-      }
-      out.isIcann = false;
-      out.isPrivate = false;
-      const lastDot = hostname.lastIndexOf(".");
-      out.publicSuffix = lastDot === -1 ? hostname : hostname.slice(lastDot + 1);
-      return false;
-    }
-    var RESULT = getEmptyResult();
-    function parse(url, options) {
-      return parseImpl(url, 5, suffixLookup, options, getEmptyResult());
-    }
-    function getHostname(url, options) {
-      resetResult(RESULT);
-      return parseImpl(url, 0, suffixLookup, options, RESULT).hostname;
-    }
-    function getPublicSuffix(url, options) {
-      resetResult(RESULT);
-      return parseImpl(url, 2, suffixLookup, options, RESULT).publicSuffix;
-    }
-    function getDomain(url, options) {
-      resetResult(RESULT);
-      return parseImpl(url, 3, suffixLookup, options, RESULT).domain;
-    }
-    function getFullDomain(url, options) {
-      resetResult(RESULT);
-      const result2 = parseImpl(url, 3, suffixLookup, options, RESULT);
-      return result2.domain === null ? null : result2.hostname;
-    }
-    function getSubdomain(url, options) {
-      resetResult(RESULT);
-      return parseImpl(url, 4, suffixLookup, options, RESULT).subdomain;
-    }
-    function getDomainWithoutSuffix(url, options) {
-      resetResult(RESULT);
-      return parseImpl(url, 5, suffixLookup, options, RESULT).domainWithoutSuffix;
-    }
-    exports.getDomain = getDomain;
-    exports.getDomainWithoutSuffix = getDomainWithoutSuffix;
-    exports.getFullDomain = getFullDomain;
-    exports.getHostname = getHostname;
-    exports.getPublicSuffix = getPublicSuffix;
-    exports.getSubdomain = getSubdomain;
-    exports.parse = parse;
-  }
-});
-
 // node_modules/undici/lib/core/symbols.js
 var require_symbols6 = __commonJS({
   "node_modules/undici/lib/core/symbols.js"(exports, module) {
@@ -35930,14 +35930,14 @@ var require_util10 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path10 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path11 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path10 && path10[0] !== "/") {
-          path10 = `/${path10}`;
+        if (path11 && path11[0] !== "/") {
+          path11 = `/${path11}`;
         }
-        return new URL(`${origin}${path10}`);
+        return new URL(`${origin}${path11}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -36772,9 +36772,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path10, origin }
+            request: { method, path: path11, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path10);
+          debugLog("sending request to %s %s%s", method, origin, path11);
         }
       );
     }
@@ -36792,14 +36792,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path10, origin },
+            request: { method, path: path11, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path10,
+            path11,
             statusCode
           );
         }
@@ -36808,23 +36808,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path10, origin }
+            request: { method, path: path11, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path10);
+          debugLog("trailers received from %s %s%s", method, origin, path11);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path10, origin },
+            request: { method, path: path11, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path10,
+            path11,
             error4.message
           );
         }
@@ -36939,7 +36939,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path10,
+        path: path11,
         method,
         body,
         headers: headers2,
@@ -36956,11 +36956,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path10 !== "string") {
+        if (typeof path11 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path11[0] !== "/" && !(path11.startsWith("http://") || path11.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path10)) {
+        } else if (invalidPathRegex.test(path11)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -37035,7 +37035,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path10, query2) : path10;
+        this.path = query2 ? serializePathWithQuery(path11, query2) : path11;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -42279,7 +42279,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path10, host, upgrade, blocking, reset } = request2;
+      const { method, path: path11, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -42355,7 +42355,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path10} HTTP/1.1\r
+      let header = `${method} ${path11} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -43032,7 +43032,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path10, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path11, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -43101,7 +43101,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path10;
+          headers2[HTTP2_HEADER_PATH] = path11;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -43153,7 +43153,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path10;
+      headers2[HTTP2_HEADER_PATH] = path11;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45509,10 +45509,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path10 = "/",
+          path: path11 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path10;
+        opts.path = origin + path11;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -47672,20 +47672,20 @@ var require_mock_utils2 = __commonJS({
       }
       return normalizedQp;
     }
-    function safeUrl(path10) {
-      if (typeof path10 !== "string") {
-        return path10;
+    function safeUrl(path11) {
+      if (typeof path11 !== "string") {
+        return path11;
       }
-      const pathSegments = path10.split("?", 3);
+      const pathSegments = path11.split("?", 3);
       if (pathSegments.length !== 2) {
-        return path10;
+        return path11;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path10, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path10);
+    function matchKey(mockDispatch2, { path: path11, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path11);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -47710,8 +47710,8 @@ var require_mock_utils2 = __commonJS({
       const basePath = key.query ? serializePathWithQuery(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
       const resolvedPathWithoutTrailingSlash = removeTrailingSlash(resolvedPath);
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10, ignoreTrailingSlash }) => {
-        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path10)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path10), resolvedPath);
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path11, ignoreTrailingSlash }) => {
+        return ignoreTrailingSlash ? matchValue(removeTrailingSlash(safeUrl(path11)), resolvedPathWithoutTrailingSlash) : matchValue(safeUrl(path11), resolvedPath);
       });
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
@@ -47750,19 +47750,19 @@ var require_mock_utils2 = __commonJS({
         mockDispatches.splice(index, 1);
       }
     }
-    function removeTrailingSlash(path10) {
-      while (path10.endsWith("/")) {
-        path10 = path10.slice(0, -1);
+    function removeTrailingSlash(path11) {
+      while (path11.endsWith("/")) {
+        path11 = path11.slice(0, -1);
       }
-      if (path10.length === 0) {
-        path10 = "/";
+      if (path11.length === 0) {
+        path11 = "/";
       }
-      return path10;
+      return path11;
     }
     function buildKey(opts) {
-      const { path: path10, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path11, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path10,
+        path: path11,
         method,
         body,
         headers: headers2,
@@ -48452,10 +48452,10 @@ var require_pending_interceptors_formatter2 = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path11, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path10,
+            Path: path11,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -48537,9 +48537,9 @@ var require_mock_agent2 = __commonJS({
         const acceptNonStandardSearchParameters = this[kMockAgentAcceptsNonStandardSearchParameters];
         const dispatchOpts = { ...opts };
         if (acceptNonStandardSearchParameters && dispatchOpts.path) {
-          const [path10, searchParams] = dispatchOpts.path.split("?");
+          const [path11, searchParams] = dispatchOpts.path.split("?");
           const normalizedSearchParams = normalizeSearchParams(searchParams, acceptNonStandardSearchParameters);
-          dispatchOpts.path = `${path10}?${normalizedSearchParams}`;
+          dispatchOpts.path = `${path11}?${normalizedSearchParams}`;
         }
         return this[kAgent].dispatch(dispatchOpts, handler);
       }
@@ -48940,12 +48940,12 @@ var require_snapshot_recorder = __commonJS({
        * @return {Promise<void>} - Resolves when snapshots are loaded
        */
       async loadSnapshots(filePath) {
-        const path10 = filePath || this.#snapshotPath;
-        if (!path10) {
+        const path11 = filePath || this.#snapshotPath;
+        if (!path11) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile2(resolve7(path10), "utf8");
+          const data = await readFile2(resolve7(path11), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -48959,7 +48959,7 @@ var require_snapshot_recorder = __commonJS({
           if (error4.code === "ENOENT") {
             this.#snapshots.clear();
           } else {
-            throw new UndiciError(`Failed to load snapshots from ${path10}`, { cause: error4 });
+            throw new UndiciError(`Failed to load snapshots from ${path11}`, { cause: error4 });
           }
         }
       }
@@ -48970,11 +48970,11 @@ var require_snapshot_recorder = __commonJS({
        * @returns {Promise<void>} - Resolves when snapshots are saved
        */
       async saveSnapshots(filePath) {
-        const path10 = filePath || this.#snapshotPath;
-        if (!path10) {
+        const path11 = filePath || this.#snapshotPath;
+        if (!path11) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve7(path10);
+        const resolvedPath = resolve7(path11);
         await mkdir5(dirname4(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -49615,15 +49615,15 @@ var require_redirect_handler2 = __commonJS({
           receivedAt: Date.now()
         });
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path10 = search ? `${pathname}${search}` : pathname;
-        const redirectUrlString = `${origin}${path10}`;
+        const path11 = search ? `${pathname}${search}` : pathname;
+        const redirectUrlString = `${origin}${path11}`;
         for (const historyUrl of this.history) {
           if (historyUrl.toString() === redirectUrlString) {
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path10;
+        this.opts.path = path11;
         this.opts.origin = origin;
         this.opts.query = null;
       }
@@ -50472,14 +50472,14 @@ var require_cache2 = __commonJS({
     }
     function appendHeader(headers2, key, val) {
       const headerName = key.toLowerCase();
-      const current3 = headers2[headerName];
+      const current = headers2[headerName];
       const values = Array.isArray(val) ? val : [val];
-      if (current3 === void 0) {
+      if (current === void 0) {
         headers2[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current3)) {
-        current3.push(...values);
+      } else if (Array.isArray(current)) {
+        current.push(...values);
       } else {
-        headers2[headerName] = [current3, ...values];
+        headers2[headerName] = [current, ...values];
       }
     }
     function normalizeHeaders(opts) {
@@ -51440,10 +51440,10 @@ var require_cache_handler = __commonJS({
       }
       return locationUrl.pathname + locationUrl.search;
     }
-    function deleteCachedUri(store, cacheKey, path10) {
+    function deleteCachedUri(store, cacheKey, path11) {
       deleteCachedValue(store, {
         ...cacheKey,
-        path: path10
+        path: path11
       });
       for (let i = 0; i < util.safeHTTPMethods.length; i++) {
         const method = util.safeHTTPMethods[i];
@@ -51451,7 +51451,7 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(store, {
             ...cacheKey,
             method,
-            path: path10
+            path: path11
           });
         }
       }
@@ -51462,9 +51462,9 @@ var require_cache_handler = __commonJS({
       }
       const values = Array.isArray(headerValue2) ? headerValue2 : [headerValue2];
       for (let i = 0; i < values.length; i++) {
-        const path10 = getSameOriginPath(cacheKey, values[i]);
-        if (path10 !== void 0) {
-          deleteCachedUri(store, cacheKey, path10);
+        const path11 = getSameOriginPath(cacheKey, values[i]);
+        if (path11 !== void 0) {
+          deleteCachedUri(store, cacheKey, path11);
         }
       }
     }
@@ -56952,11 +56952,11 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        const path10 = url.pathname + url.search;
+        const path11 = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return new Promise((resolve7, reject) => agent.dispatch(
           {
-            path: hasTrailingQuestionMark ? `${path10}?` : path10,
+            path: hasTrailingQuestionMark ? `${path11}?` : path11,
             origin: url.origin,
             method: request2.method,
             body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
@@ -57591,8 +57591,8 @@ var require_cache4 = __commonJS({
        */
       #queryCache(requestQuery, options, targetStorage) {
         const resultList = [];
-        const storage = targetStorage ?? this.#relevantRequestResponseList;
-        for (const requestResponse of storage) {
+        const storage2 = targetStorage ?? this.#relevantRequestResponseList;
+        for (const requestResponse of storage2) {
           const [cachedRequest, cachedResponse] = requestResponse;
           if (this.#requestMatchesCachedItem(requestQuery, cachedRequest, cachedResponse, options)) {
             resultList.push(requestResponse);
@@ -57903,9 +57903,9 @@ var require_util13 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path10) {
-      for (let i = 0; i < path10.length; ++i) {
-        const code = path10.charCodeAt(i);
+    function validateCookiePath(path11) {
+      for (let i = 0; i < path11.length; ++i) {
+        const code = path11.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -61341,11 +61341,11 @@ var require_undici2 = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path10 = opts.path;
+          let path11 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path10 = `/${path10}`;
+            path11 = `/${path11}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path10);
+          url = new URL(util.parseOrigin(url).origin + path11);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -62120,7 +62120,7 @@ async function syncDirectory(dir) {
   }
 }
 
-// src/render/escape.ts
+// src/escape.ts
 var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
 function escapeMarkdown(text) {
   return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
@@ -62136,6 +62136,33 @@ function escapeControls(text, keepNewlines = false) {
     const code = char.codePointAt(0) ?? 0;
     return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
   });
+}
+
+// src/run-values.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var storage = new AsyncLocalStorage();
+function runValue(initial) {
+  let fallback = initial;
+  const value = {
+    get: () => {
+      const store = storage.getStore();
+      return store?.has(value) ? store.get(value) : fallback;
+    },
+    set: (next) => {
+      const store = storage.getStore();
+      if (store) store.set(value, next);
+      else fallback = next;
+    }
+  };
+  return value;
+}
+function bindRunValue(value, to) {
+  return { value, to };
+}
+function withRunValues(bindings, fn) {
+  const store = new Map(storage.getStore());
+  for (const binding of bindings) store.set(binding.value, binding.to);
+  return storage.run(store, fn);
 }
 
 // src/redact.ts
@@ -62174,15 +62201,22 @@ function allForms(secrets) {
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
-var runRedactor = (text) => text;
-var runForms = [];
-function setRunSecrets(secrets) {
-  const values = secrets.filter((value) => value !== void 0 && value.trim() !== "");
-  runRedactor = createRedactor(values);
-  runForms = allForms(values).filter((form) => form.length > MIN_CUT_PART).map((form) => form.toLowerCase());
+var NO_SECRETS = { values: [], redactor: (text) => text, forms: [] };
+var runSecrets = runValue(NO_SECRETS);
+function compiled(secrets) {
+  const values = [...new Set(secrets.filter((value) => value !== void 0 && value.trim() !== ""))];
+  if (values.length === 0) return NO_SECRETS;
+  return { values, redactor: createRedactor(values), forms: allForms(values).filter((form) => form.length > MIN_CUT_PART).map((form) => form.toLowerCase()) };
+}
+function runSecretsBinding(secrets) {
+  return bindRunValue(runSecrets, compiled([...runSecrets.get().values, ...secrets]));
+}
+function hasRunSecrets() {
+  return runSecrets.get().values.length > 0;
 }
 function redactText(text) {
-  return runForms.length === 0 ? text : runRedactor(text);
+  const secrets = runSecrets.get();
+  return secrets.forms.length === 0 ? text : secrets.redactor(text);
 }
 function cutText(value, max) {
   const redacted = redactText(value);
@@ -62191,6 +62225,7 @@ function cutText(value, max) {
 }
 function scrubCutEdges(text, cut2) {
   let result2 = redactText(text);
+  const runForms = runSecrets.get().forms;
   if (runForms.length === 0) return result2;
   const lower = result2.toLowerCase();
   if (cut2.end) {
@@ -62248,20 +62283,15 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 }
 
-// src/run/output.ts
-var hasSecrets = false;
-function setOutputSecrets(secrets) {
-  setRunSecrets(secrets);
-  hasSecrets = secrets.some((value) => value !== void 0 && value.trim() !== "");
-}
+// src/output/sinks.ts
 function redactOutput(text) {
-  return hasSecrets ? redactText(text) : text;
+  return redactText(text);
 }
 function hasOutputSecrets() {
-  return hasSecrets;
+  return hasRunSecrets();
 }
 function holdsSecret(text) {
-  return hasSecrets && redactText(text) !== text;
+  return hasRunSecrets() && redactText(text) !== text;
 }
 function writeStderr(text) {
   return process.stderr.write(redactOutput(text));
@@ -62333,26 +62363,30 @@ var CLI_FLAGS = {
 function hint(setting, value) {
   return value === void 0 ? { setting } : { setting, value };
 }
-var current = (named) => named.value === void 0 ? named.setting : `${named.setting}: ${valueText(named.value)}`;
-function useWording(wording) {
-  current = wording;
+var keyWording = (named) => named.value === void 0 ? named.setting : `${named.setting}: ${valueText(named.value)}`;
+var runWording = runValue(keyWording);
+function wordingBinding(wording) {
+  return bindRunValue(runWording, wording);
 }
 function worded(strings, ...values) {
   let text = strings[0] ?? "";
   values.forEach((value, index) => {
-    text += (isHint(value) ? current(value) : String(value)) + (strings[index + 1] ?? "");
+    text += (isHint(value) ? runWording.get()(value) : String(value)) + (strings[index + 1] ?? "");
   });
   return text;
 }
-var projectFile = "autojoin-sync.yaml";
-function useProjectFile(path10) {
-  projectFile = path10 ?? "autojoin-sync.yaml";
+var runProjectFile = runValue("autojoin-sync.yaml");
+function useProjectFile(path11) {
+  runProjectFile.set(path11 ?? "autojoin-sync.yaml");
+}
+function projectFileBinding(path11) {
+  return bindRunValue(runProjectFile, path11 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
-  return projectFile;
+  return runProjectFile.get();
 }
 function wordHint(named) {
-  return current(named);
+  return runWording.get()(named);
 }
 function isHint(value) {
   return typeof value === "object" && value !== null && typeof value.setting === "string" && SETTINGS.includes(value.setting);
@@ -62381,7 +62415,7 @@ function ownString(text) {
   return /^[\x00-\x7f]*$/.test(text) ? Buffer.from(text, "latin1").toString("latin1") : (" " + text).slice(1);
 }
 
-// src/plan/plan.ts
+// src/plan/plan-builder.ts
 import { createHash as createHash3 } from "node:crypto";
 
 // src/comparable-domain.ts
@@ -62401,13 +62435,13 @@ function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// src/policy/homographs.ts
+// src/homographs.ts
 import { domainToUnicode } from "node:url";
 
-// src/policy/confusables.json
+// src/confusables.json
 var confusables_default = { "0": "O", "1": "l", '"': "''", I: "l", "`": "'", m: "rn", "|": "l", "\xA0": " ", "\xB4": "'", "\xB8": ",", \u00C6: "AE", "\xD7": "x", \u00E6: "ae", \u0131: "i", \u0132: "lJ", \u0133: "ij", \u0149: "'n", \u0152: "OE", \u0153: "oe", \u017F: "f", \u0181: "'B", \u0184: "b", \u0187: "C'", \u018A: "'D", \u018D: "g", \u0193: "G'", \u0196: "l", \u0198: "K'", \u01A0: "O'", \u01A1: "o'", \u01A4: "'P", \u01A6: "R", \u01A7: "2", \u01AC: "'T", \u01B3: "'Y", \u01B7: "3", \u01BC: "5", \u01BD: "s", \u01C0: "l", \u01C1: "ll", \u01C3: "!", \u01C7: "LJ", \u01C8: "Lj", \u01C9: "lj", \u01CA: "NJ", \u01CB: "Nj", \u01CC: "nj", \u01F1: "DZ", \u01F2: "Dz", \u01F3: "dz", \u021C: "3", \u0222: "8", \u0223: "8", "\u0241": "?", \u0251: "a", \u0261: "g", \u0263: "y", \u0269: "i", \u026A: "i", \u026F: "w", \u028B: "u", \u028F: "y", \u0294: "?", \u02A3: "dz", \u02A6: "ts", \u02AA: "ls", \u02AB: "lz", "\u02B9": "'", "\u02BA": "''", \u02BB: "'", \u02BC: "'", \u02BD: "'", \u02BE: "'", "\u02C2": "<", "\u02C3": ">", "\u02C4": "^", "\u02C6": "^", "\u02C8": "'", "\u02CA": "'", "\u02CB": "'", \u02D0: ":", "\u02D7": "-", "\u02DB": "i", "\u02DC": "~", "\u02DD": "''", \u02EE: "''", "\u02F4": "'", "\u02F6": "''", "\u02F8": ":", "\u0374": "'", \u037A: "i", "\u037E": ";", "\u037F": "J", "\u0384": "'", \u0391: "A", \u0392: "B", \u0395: "E", \u0396: "Z", \u0397: "H", \u0399: "l", \u039A: "K", \u039C: "M", \u039D: "N", \u039F: "O", \u03A1: "P", \u03A4: "T", \u03A5: "Y", \u03A7: "X", \u03B1: "a", \u03B3: "y", \u03B9: "i", \u03BD: "v", \u03BF: "o", \u03C1: "p", \u03C3: "o", \u03C5: "u", \u03D2: "Y", \u03DC: "F", \u03E8: "2", \u03F1: "p", \u03F2: "c", \u03F3: "j", "\u03F9": "C", "\u03FA": "M", \u0405: "S", \u0406: "l", \u0408: "J", \u0410: "A", \u0412: "B", \u0415: "E", \u0417: "3", \u041A: "K", \u041C: "M", \u041D: "H", \u041E: "O", \u0420: "P", \u0421: "C", \u0422: "T", \u0423: "Y", \u0425: "X", \u042B: "bl", \u042C: "b", \u042E: "lO", \u0430: "a", \u0431: "6", \u0433: "r", \u0435: "e", \u043E: "o", \u0440: "p", \u0441: "c", \u0443: "y", \u0445: "x", \u0455: "s", \u0456: "i", \u0458: "j", \u0461: "w", \u0474: "V", \u0475: "v", \u0491: "r'", \u04AE: "Y", \u04AF: "y", \u04BB: "h", \u04BD: "e", \u04C0: "l", "\u04CF": "i", \u04D4: "AE", \u04D5: "ae", \u04E0: "3", "\u0501": "d", "\u050C": "G", "\u051B": "q", "\u051C": "W", "\u051D": "w", \u054D: "U", \u054F: "S", \u0555: "O", "\u055A": "'", "\u055D": "'", \u0561: "w", \u0563: "q", \u0566: "q", \u0570: "h", \u0578: "n", \u057C: "n", \u057D: "u", \u0581: "g", \u0584: "f", \u0585: "o", "\u0589": ":", "\u05C0": "l", "\u05C3": ":", \u05D5: "l", \u05D8: "v", \u05D9: "'", \u05DF: "l", \u05E1: "o", \u05F0: "ll", \u05F1: "l'", \u05F2: "''", "\u05F3": "'", "\u05F4": "''", "\u060D": ",", \u0627: "l", \u0647: "o", "\u0660": ".", "\u0661": "l", "\u0665": "o", "\u0667": "V", "\u066B": ",", "\u066D": "*", \u06BE: "o", \u06C1: "o", "\u06D4": "-", \u06D5: "o", "\u06F0": ".", "\u06F1": "l", "\u06F5": "o", "\u06F7": "V", "\u0701": ".", "\u0702": ".", "\u0703": ":", "\u0704": ":", "\u07C0": "O", "\u07CA": "l", "\u07F4": "'", "\u07F5": "'", "\u07FA": "_", "\u0903": ":", "\u0966": "o", "\u097D": "?", "\u09E6": "O", "\u09EA": "8", "\u09ED": "9", "\u0A66": "o", "\u0A67": "9", "\u0A6A": "8", "\u0A83": ":", "\u0AE6": "o", "\u0B03": "8", \u0B20: "O", "\u0B66": "O", "\u0B68": "9", "\u0BE6": "o", "\u0C02": "o", "\u0C66": "o", "\u0C82": "o", "\u0CE6": "o", "\u0D02": "o", \u0D20: "o", "\u0D66": "o", "\u0D6D": "9", "\u0D82": "o", "\u0E50": "o", "\u0ED0": "o", \u101D: "o", "\u1040": "o", \u10E7: "y", "\u10FF": "o", \u1200: "U", \u12D0: "O", \u13A0: "D", \u13A1: "R", \u13A2: "T", \u13A4: "O'", \u13A5: "i", \u13A9: "Y", \u13AA: "A", \u13AB: "J", \u13AC: "E", \u13AE: "?", \u13B3: "W", \u13B7: "M", \u13BB: "H", \u13BD: "Y", \u13C0: "G", \u13C2: "h", \u13C3: "Z", \u13CE: "4", \u13CF: "b", \u13D2: "R", \u13D4: "W", \u13D5: "S", \u13D9: "V", \u13DA: "S", \u13DE: "L", \u13DF: "C", \u13E2: "P", \u13E6: "K", \u13E7: "d", \u13EE: "6", \u13F3: "G", \u13F4: "B", "\u1400": "=", \u142F: "V", \u1433: ">", \u1438: "<", \u144A: "'", \u144C: "U", \u1467: "U'", \u146D: "P", \u146F: "d", \u1472: "b", \u1486: "P'", \u1487: "d'", \u1488: "b'", \u148D: "J", \u14AA: "L", \u14BF: "2", \u1541: "x", \u157C: "H", \u157D: "x", \u1587: "R", \u15AF: "b", \u15B4: "F", \u15C5: "A", \u15DE: "D", \u15EA: "D", \u15F0: "M", \u15F7: "B", "\u166D": "X", "\u166E": "x", "\u1680": " ", \u16B2: "<", \u16B7: "X", \u16C1: "l", \u16CC: "'", \u16D5: "K", \u16D6: "M", "\u16EC": ":", "\u16ED": "+", "\u1735": "/", "\u1803": ":", "\u1809": ":", "\u1CD3": "''", "\u1D04": "c", "\u1D0F": "o", "\u1D11": "o", "\u1D1C": "u", "\u1D20": "v", "\u1D21": "w", "\u1D22": "z", "\u1D26": "r", "\u1D6B": "ue", "\u1D83": "g", "\u1D8C": "y", "\u1E9D": "f", "\u1EFF": "y", "\u1FBD": "'", \u1FBE: "i", "\u1FBF": "'", "\u1FC0": "~", "\u1FEF": "'", "\u1FFD": "'", "\u1FFE": "'", "\u2000": " ", "\u2001": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ", "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2016": "ll", "\u2018": "'", "\u2019": "'", "\u201A": ",", "\u201B": "'", "\u201C": "''", "\u201D": "''", "\u201F": "''", "\u2024": ".", "\u2025": "..", "\u2026": "...", "\u2028": " ", "\u2029": " ", "\u202F": " ", "\u2032": "'", "\u2033": "''", "\u2034": "'''", "\u2035": "'", "\u2036": "''", "\u2037": "'''", "\u2039": "<", "\u203A": ">", "\u203C": "!!", "\u2041": "/", "\u2043": "-", "\u2044": "/", "\u2047": "??", "\u2048": "?!", "\u2049": "!?", "\u204E": "*", "\u2053": "~", "\u2057": "''''", "\u205A": ":", "\u205F": " ", "\u20A8": "Rs", "\u20B6": "lt", "\u2100": "a/c", "\u2101": "a/s", \u2102: "C", "\u2105": "c/o", "\u2106": "c/u", \u210A: "g", \u210B: "H", \u210C: "H", \u210D: "H", \u210E: "h", \u2110: "l", \u2111: "l", \u2112: "L", \u2113: "l", \u2115: "N", "\u2116": "No", \u2119: "P", \u211A: "Q", \u211B: "R", \u211C: "R", \u211D: "R", "\u2121": "TEL", \u2124: "Z", \u2128: "Z", \u212A: "K", \u212C: "B", \u212D: "C", "\u212E": "e", \u212F: "e", \u2130: "E", \u2131: "F", \u2133: "M", \u2134: "o", \u2139: "i", "\u213B": "FAX", "\u213D": "y", "\u2145": "D", "\u2146": "d", "\u2147": "e", "\u2148": "i", "\u2149": "j", "\u2160": "l", "\u2161": "ll", "\u2162": "lll", "\u2163": "lV", "\u2164": "V", "\u2165": "Vl", "\u2166": "Vll", "\u2167": "Vlll", "\u2168": "lX", "\u2169": "X", "\u216A": "Xl", "\u216B": "Xll", "\u216C": "L", "\u216D": "C", "\u216E": "D", "\u216F": "M", "\u2170": "i", "\u2171": "ii", "\u2172": "iii", "\u2173": "iv", "\u2174": "v", "\u2175": "vi", "\u2176": "vii", "\u2177": "viii", "\u2178": "ix", "\u2179": "x", "\u217A": "xi", "\u217B": "xii", "\u217C": "l", "\u217D": "c", "\u217E": "d", "\u217F": "rn", "\u2212": "-", "\u2215": "/", "\u2216": "\\", "\u2217": "*", "\u221E": "oo", "\u2223": "l", "\u2225": "ll", "\u2228": "v", "\u222A": "U", "\u2236": ":", "\u223C": "~", "\u226A": "<<", "\u226B": ">>", "\u22A4": "T", "\u22C1": "v", "\u22C3": "U", "\u22D8": "<<<", "\u22D9": ">>>", "\u22FF": "E", "\u2373": "i", "\u2374": "p", "\u237A": "a", "\u23FD": "l", "\u244A": "\\\\", "\u2474": "(l)", "\u2475": "(2)", "\u2476": "(3)", "\u2477": "(4)", "\u2478": "(5)", "\u2479": "(6)", "\u247A": "(7)", "\u247B": "(8)", "\u247C": "(9)", "\u247D": "(lO)", "\u247E": "(ll)", "\u247F": "(l2)", "\u2480": "(l3)", "\u2481": "(l4)", "\u2482": "(l5)", "\u2483": "(l6)", "\u2484": "(l7)", "\u2485": "(l8)", "\u2486": "(l9)", "\u2487": "(2O)", "\u2488": "l.", "\u2489": "2.", "\u248A": "3.", "\u248B": "4.", "\u248C": "5.", "\u248D": "6.", "\u248E": "7.", "\u248F": "8.", "\u2490": "9.", "\u2491": "lO.", "\u2492": "ll.", "\u2493": "l2.", "\u2494": "l3.", "\u2495": "l4.", "\u2496": "l5.", "\u2497": "l6.", "\u2498": "l7.", "\u2499": "l8.", "\u249A": "l9.", "\u249B": "2O.", "\u249C": "(a)", "\u249D": "(b)", "\u249E": "(c)", "\u249F": "(d)", "\u24A0": "(e)", "\u24A1": "(f)", "\u24A2": "(g)", "\u24A3": "(h)", "\u24A4": "(i)", "\u24A5": "(j)", "\u24A6": "(k)", "\u24A7": "(l)", "\u24A8": "(rn)", "\u24A9": "(n)", "\u24AA": "(o)", "\u24AB": "(p)", "\u24AC": "(q)", "\u24AD": "(r)", "\u24AE": "(s)", "\u24AF": "(t)", "\u24B0": "(u)", "\u24B1": "(v)", "\u24B2": "(w)", "\u24B3": "(x)", "\u24B4": "(y)", "\u24B5": "(z)", "\u2571": "/", "\u2573": "X", "\u2768": "(", "\u2769": ")", "\u276E": "<", "\u276F": ">", "\u2772": "(", "\u2773": ")", "\u2774": "{", "\u2775": "}", "\u2795": "+", "\u2796": "-", "\u27CB": "/", "\u27CD": "\\", "\u27D9": "T", "\u292B": "x", "\u292C": "x", "\u29F5": "\\", "\u29F8": "/", "\u29F9": "\\", "\u2A20": ">>", "\u2A2F": "x", "\u2A74": "::=", "\u2A75": "==", "\u2A76": "===", "\u2AA5": "><", "\u2AFB": "///", "\u2AFD": "//", "\u2C85": "r", "\u2C8E": "H", "\u2C92": "l", "\u2C94": "K", "\u2C98": "M", "\u2C9A": "N", "\u2C9E": "O", "\u2C9F": "o", "\u2CA2": "P", "\u2CA3": "p", "\u2CA4": "C", "\u2CA5": "c", "\u2CA6": "T", "\u2CA8": "Y", "\u2CAC": "X", "\u2CBA": "-", "\u2CC6": "/", "\u2CCA": "9", "\u2CCC": "3", "\u2CD0": "L", "\u2CD2": "6", "\u2CF9": "\\\\", "\u2D38": "V", "\u2D39": "E", "\u2D4F": "l", "\u2D51": "!", "\u2D54": "O", "\u2D55": "Q", "\u2D5D": "X", "\u2E28": "((", "\u2E29": "))", "\u2E40": "=", "\u2F02": "\\", "\u2F03": "/", "\u3003": "''", "\u3007": "O", "\u3014": "(", "\u3015": ")", \u3033: "/", "\u30A0": "=", \u30CE: "/", "\u31D3": "/", "\u31D4": "\\", \u4E36: "\\", \u4E3F: "/", "\uA4D0": "B", "\uA4D1": "P", "\uA4D2": "d", "\uA4D3": "D", "\uA4D4": "T", "\uA4D6": "G", "\uA4D7": "K", "\uA4D9": "J", "\uA4DA": "C", "\uA4DC": "Z", "\uA4DD": "F", "\uA4DF": "M", "\uA4E0": "N", "\uA4E1": "L", "\uA4E2": "S", "\uA4E3": "R", "\uA4E6": "V", "\uA4E7": "H", "\uA4EA": "W", "\uA4EB": "X", "\uA4EC": "Y", "\uA4EE": "A", "\uA4F0": "E", "\uA4F2": "l", "\uA4F3": "O", "\uA4F4": "U", "\uA4F8": ".", "\uA4F9": ",", "\uA4FA": "..", "\uA4FB": ".,", "\uA4FD": ":", "\uA4FE": "-.", "\uA4FF": "=", "\uA60E": ".", "\uA644": "2", "\uA647": "i", "\uA698": "OO", "\uA699": "oo", "\uA6DF": "V", "\uA6EB": "?", "\uA6EF": "2", "\uA728": "T3", "\uA731": "s", "\uA732": "AA", "\uA733": "aa", "\uA734": "AO", "\uA735": "ao", "\uA736": "AU", "\uA737": "au", "\uA738": "AV", "\uA739": "av", "\uA73A": "AV", "\uA73B": "av", "\uA73C": "AY", "\uA73D": "ay", "\uA74E": "OO", "\uA74F": "oo", "\uA75A": "2", "\uA76A": "3", "\uA76E": "9", "\uA777": "tf", "\uA778": "&", "\uA789": ":", "\uA78C": "'", "\uA798": "F", "\uA799": "f", "\uA79F": "u", "\uA7AB": "3", "\uA7B2": "J", "\uA7B3": "X", "\uA7B4": "B", "\uAB32": "e", "\uAB35": "f", "\uAB3D": "o", "\uAB47": "r", "\uAB48": "r", "\uAB4E": "u", "\uAB52": "u", "\uAB5A": "y", "\uAB63": "uo", "\uAB75": "i", "\uAB81": "r", "\uAB83": "w", "\uAB93": "z", "\uABA9": "v", "\uABAA": "s", "\uABAF": "c", "\u{10282}": "B", "\u{10286}": "E", "\u{10287}": "F", "\u{1028A}": "l", "\u{10290}": "X", "\u{10292}": "O", "\u{10295}": "P", "\u{10296}": "S", "\u{10297}": "T", "\u{1029B}": "+", "\u{102A0}": "A", "\u{102A1}": "B", "\u{102A2}": "C", "\u{102A5}": "F", "\u{102AB}": "O", "\u{102B0}": "M", "\u{102B1}": "T", "\u{102B2}": "Y", "\u{102B4}": "X", "\u{102CF}": "H", "\u{102F5}": "Z", "\u{10301}": "B", "\u{10302}": "C", "\u{10309}": "l", "\u{10311}": "M", "\u{10315}": "T", "\u{10317}": "X", "\u{1031A}": "8", "\u{1031F}": "*", "\u{10320}": "l", "\u{10322}": "X", "\u{10404}": "O", "\u{10415}": "C", "\u{1041B}": "L", "\u{10420}": "S", "\u{1042C}": "o", "\u{1043D}": "c", "\u{10448}": "s", "\u{104B4}": "R", "\u{104C2}": "O", "\u{104CE}": "U", "\u{104D2}": "7", "\u{104EA}": "o", "\u{104F6}": "u", "\u{10513}": "N", "\u{10516}": "O", "\u{10518}": "K", "\u{1051C}": "C", "\u{1051D}": "V", "\u{10525}": "F", "\u{10526}": "L", "\u{10527}": "X", "\u{10A50}": ".", "\u{114D0}": "O", "\u{11700}": "rn", "\u{11706}": "v", "\u{1170A}": "w", "\u{1170E}": "w", "\u{1170F}": "w", "\u{118A0}": "V", "\u{118A2}": "F", "\u{118A3}": "L", "\u{118A4}": "Y", "\u{118A6}": "E", "\u{118A9}": "Z", "\u{118AC}": "9", "\u{118AE}": "E", "\u{118AF}": "4", "\u{118B2}": "L", "\u{118B5}": "O", "\u{118B8}": "U", "\u{118BB}": "5", "\u{118BC}": "T", "\u{118C0}": "v", "\u{118C1}": "s", "\u{118C2}": "F", "\u{118C3}": "i", "\u{118C4}": "z", "\u{118C6}": "7", "\u{118C8}": "o", "\u{118CA}": "3", "\u{118CC}": "9", "\u{118D5}": "6", "\u{118D6}": "9", "\u{118D7}": "o", "\u{118D8}": "u", "\u{118DC}": "y", "\u{118E0}": "O", "\u{118E3}": "rn", "\u{118E5}": "Z", "\u{118E6}": "W", "\u{118E9}": "C", "\u{118EC}": "X", "\u{118EF}": "W", "\u{118F2}": "C", "\u{16F08}": "V", "\u{16F0A}": "T", "\u{16F16}": "L", "\u{16F28}": "l", "\u{16F35}": "R", "\u{16F3A}": "S", "\u{16F3B}": "3", "\u{16F3F}": ">", "\u{16F40}": "A", "\u{16F42}": "U", "\u{16F43}": "Y", "\u{16F51}": "'", "\u{16F52}": "'", "\u{1D114}": "{", "\u{1D16D}": ".", "\u{1D206}": "3", "\u{1D20D}": "V", "\u{1D20F}": "\\", "\u{1D212}": "7", "\u{1D213}": "F", "\u{1D216}": "R", "\u{1D22A}": "L", "\u{1D236}": "<", "\u{1D237}": ">", "\u{1D23A}": "/", "\u{1D23B}": "\\", "\u{1D400}": "A", "\u{1D401}": "B", "\u{1D402}": "C", "\u{1D403}": "D", "\u{1D404}": "E", "\u{1D405}": "F", "\u{1D406}": "G", "\u{1D407}": "H", "\u{1D408}": "l", "\u{1D409}": "J", "\u{1D40A}": "K", "\u{1D40B}": "L", "\u{1D40C}": "M", "\u{1D40D}": "N", "\u{1D40E}": "O", "\u{1D40F}": "P", "\u{1D410}": "Q", "\u{1D411}": "R", "\u{1D412}": "S", "\u{1D413}": "T", "\u{1D414}": "U", "\u{1D415}": "V", "\u{1D416}": "W", "\u{1D417}": "X", "\u{1D418}": "Y", "\u{1D419}": "Z", "\u{1D41A}": "a", "\u{1D41B}": "b", "\u{1D41C}": "c", "\u{1D41D}": "d", "\u{1D41E}": "e", "\u{1D41F}": "f", "\u{1D420}": "g", "\u{1D421}": "h", "\u{1D422}": "i", "\u{1D423}": "j", "\u{1D424}": "k", "\u{1D425}": "l", "\u{1D426}": "rn", "\u{1D427}": "n", "\u{1D428}": "o", "\u{1D429}": "p", "\u{1D42A}": "q", "\u{1D42B}": "r", "\u{1D42C}": "s", "\u{1D42D}": "t", "\u{1D42E}": "u", "\u{1D42F}": "v", "\u{1D430}": "w", "\u{1D431}": "x", "\u{1D432}": "y", "\u{1D433}": "z", "\u{1D434}": "A", "\u{1D435}": "B", "\u{1D436}": "C", "\u{1D437}": "D", "\u{1D438}": "E", "\u{1D439}": "F", "\u{1D43A}": "G", "\u{1D43B}": "H", "\u{1D43C}": "l", "\u{1D43D}": "J", "\u{1D43E}": "K", "\u{1D43F}": "L", "\u{1D440}": "M", "\u{1D441}": "N", "\u{1D442}": "O", "\u{1D443}": "P", "\u{1D444}": "Q", "\u{1D445}": "R", "\u{1D446}": "S", "\u{1D447}": "T", "\u{1D448}": "U", "\u{1D449}": "V", "\u{1D44A}": "W", "\u{1D44B}": "X", "\u{1D44C}": "Y", "\u{1D44D}": "Z", "\u{1D44E}": "a", "\u{1D44F}": "b", "\u{1D450}": "c", "\u{1D451}": "d", "\u{1D452}": "e", "\u{1D453}": "f", "\u{1D454}": "g", "\u{1D456}": "i", "\u{1D457}": "j", "\u{1D458}": "k", "\u{1D459}": "l", "\u{1D45A}": "rn", "\u{1D45B}": "n", "\u{1D45C}": "o", "\u{1D45D}": "p", "\u{1D45E}": "q", "\u{1D45F}": "r", "\u{1D460}": "s", "\u{1D461}": "t", "\u{1D462}": "u", "\u{1D463}": "v", "\u{1D464}": "w", "\u{1D465}": "x", "\u{1D466}": "y", "\u{1D467}": "z", "\u{1D468}": "A", "\u{1D469}": "B", "\u{1D46A}": "C", "\u{1D46B}": "D", "\u{1D46C}": "E", "\u{1D46D}": "F", "\u{1D46E}": "G", "\u{1D46F}": "H", "\u{1D470}": "l", "\u{1D471}": "J", "\u{1D472}": "K", "\u{1D473}": "L", "\u{1D474}": "M", "\u{1D475}": "N", "\u{1D476}": "O", "\u{1D477}": "P", "\u{1D478}": "Q", "\u{1D479}": "R", "\u{1D47A}": "S", "\u{1D47B}": "T", "\u{1D47C}": "U", "\u{1D47D}": "V", "\u{1D47E}": "W", "\u{1D47F}": "X", "\u{1D480}": "Y", "\u{1D481}": "Z", "\u{1D482}": "a", "\u{1D483}": "b", "\u{1D484}": "c", "\u{1D485}": "d", "\u{1D486}": "e", "\u{1D487}": "f", "\u{1D488}": "g", "\u{1D489}": "h", "\u{1D48A}": "i", "\u{1D48B}": "j", "\u{1D48C}": "k", "\u{1D48D}": "l", "\u{1D48E}": "rn", "\u{1D48F}": "n", "\u{1D490}": "o", "\u{1D491}": "p", "\u{1D492}": "q", "\u{1D493}": "r", "\u{1D494}": "s", "\u{1D495}": "t", "\u{1D496}": "u", "\u{1D497}": "v", "\u{1D498}": "w", "\u{1D499}": "x", "\u{1D49A}": "y", "\u{1D49B}": "z", "\u{1D49C}": "A", "\u{1D49E}": "C", "\u{1D49F}": "D", "\u{1D4A2}": "G", "\u{1D4A5}": "J", "\u{1D4A6}": "K", "\u{1D4A9}": "N", "\u{1D4AA}": "O", "\u{1D4AB}": "P", "\u{1D4AC}": "Q", "\u{1D4AE}": "S", "\u{1D4AF}": "T", "\u{1D4B0}": "U", "\u{1D4B1}": "V", "\u{1D4B2}": "W", "\u{1D4B3}": "X", "\u{1D4B4}": "Y", "\u{1D4B5}": "Z", "\u{1D4B6}": "a", "\u{1D4B7}": "b", "\u{1D4B8}": "c", "\u{1D4B9}": "d", "\u{1D4BB}": "f", "\u{1D4BD}": "h", "\u{1D4BE}": "i", "\u{1D4BF}": "j", "\u{1D4C0}": "k", "\u{1D4C1}": "l", "\u{1D4C2}": "rn", "\u{1D4C3}": "n", "\u{1D4C5}": "p", "\u{1D4C6}": "q", "\u{1D4C7}": "r", "\u{1D4C8}": "s", "\u{1D4C9}": "t", "\u{1D4CA}": "u", "\u{1D4CB}": "v", "\u{1D4CC}": "w", "\u{1D4CD}": "x", "\u{1D4CE}": "y", "\u{1D4CF}": "z", "\u{1D4D0}": "A", "\u{1D4D1}": "B", "\u{1D4D2}": "C", "\u{1D4D3}": "D", "\u{1D4D4}": "E", "\u{1D4D5}": "F", "\u{1D4D6}": "G", "\u{1D4D7}": "H", "\u{1D4D8}": "l", "\u{1D4D9}": "J", "\u{1D4DA}": "K", "\u{1D4DB}": "L", "\u{1D4DC}": "M", "\u{1D4DD}": "N", "\u{1D4DE}": "O", "\u{1D4DF}": "P", "\u{1D4E0}": "Q", "\u{1D4E1}": "R", "\u{1D4E2}": "S", "\u{1D4E3}": "T", "\u{1D4E4}": "U", "\u{1D4E5}": "V", "\u{1D4E6}": "W", "\u{1D4E7}": "X", "\u{1D4E8}": "Y", "\u{1D4E9}": "Z", "\u{1D4EA}": "a", "\u{1D4EB}": "b", "\u{1D4EC}": "c", "\u{1D4ED}": "d", "\u{1D4EE}": "e", "\u{1D4EF}": "f", "\u{1D4F0}": "g", "\u{1D4F1}": "h", "\u{1D4F2}": "i", "\u{1D4F3}": "j", "\u{1D4F4}": "k", "\u{1D4F5}": "l", "\u{1D4F6}": "rn", "\u{1D4F7}": "n", "\u{1D4F8}": "o", "\u{1D4F9}": "p", "\u{1D4FA}": "q", "\u{1D4FB}": "r", "\u{1D4FC}": "s", "\u{1D4FD}": "t", "\u{1D4FE}": "u", "\u{1D4FF}": "v", "\u{1D500}": "w", "\u{1D501}": "x", "\u{1D502}": "y", "\u{1D503}": "z", "\u{1D504}": "A", "\u{1D505}": "B", "\u{1D507}": "D", "\u{1D508}": "E", "\u{1D509}": "F", "\u{1D50A}": "G", "\u{1D50D}": "J", "\u{1D50E}": "K", "\u{1D50F}": "L", "\u{1D510}": "M", "\u{1D511}": "N", "\u{1D512}": "O", "\u{1D513}": "P", "\u{1D514}": "Q", "\u{1D516}": "S", "\u{1D517}": "T", "\u{1D518}": "U", "\u{1D519}": "V", "\u{1D51A}": "W", "\u{1D51B}": "X", "\u{1D51C}": "Y", "\u{1D51E}": "a", "\u{1D51F}": "b", "\u{1D520}": "c", "\u{1D521}": "d", "\u{1D522}": "e", "\u{1D523}": "f", "\u{1D524}": "g", "\u{1D525}": "h", "\u{1D526}": "i", "\u{1D527}": "j", "\u{1D528}": "k", "\u{1D529}": "l", "\u{1D52A}": "rn", "\u{1D52B}": "n", "\u{1D52C}": "o", "\u{1D52D}": "p", "\u{1D52E}": "q", "\u{1D52F}": "r", "\u{1D530}": "s", "\u{1D531}": "t", "\u{1D532}": "u", "\u{1D533}": "v", "\u{1D534}": "w", "\u{1D535}": "x", "\u{1D536}": "y", "\u{1D537}": "z", "\u{1D538}": "A", "\u{1D539}": "B", "\u{1D53B}": "D", "\u{1D53C}": "E", "\u{1D53D}": "F", "\u{1D53E}": "G", "\u{1D540}": "l", "\u{1D541}": "J", "\u{1D542}": "K", "\u{1D543}": "L", "\u{1D544}": "M", "\u{1D546}": "O", "\u{1D54A}": "S", "\u{1D54B}": "T", "\u{1D54C}": "U", "\u{1D54D}": "V", "\u{1D54E}": "W", "\u{1D54F}": "X", "\u{1D550}": "Y", "\u{1D552}": "a", "\u{1D553}": "b", "\u{1D554}": "c", "\u{1D555}": "d", "\u{1D556}": "e", "\u{1D557}": "f", "\u{1D558}": "g", "\u{1D559}": "h", "\u{1D55A}": "i", "\u{1D55B}": "j", "\u{1D55C}": "k", "\u{1D55D}": "l", "\u{1D55E}": "rn", "\u{1D55F}": "n", "\u{1D560}": "o", "\u{1D561}": "p", "\u{1D562}": "q", "\u{1D563}": "r", "\u{1D564}": "s", "\u{1D565}": "t", "\u{1D566}": "u", "\u{1D567}": "v", "\u{1D568}": "w", "\u{1D569}": "x", "\u{1D56A}": "y", "\u{1D56B}": "z", "\u{1D56C}": "A", "\u{1D56D}": "B", "\u{1D56E}": "C", "\u{1D56F}": "D", "\u{1D570}": "E", "\u{1D571}": "F", "\u{1D572}": "G", "\u{1D573}": "H", "\u{1D574}": "l", "\u{1D575}": "J", "\u{1D576}": "K", "\u{1D577}": "L", "\u{1D578}": "M", "\u{1D579}": "N", "\u{1D57A}": "O", "\u{1D57B}": "P", "\u{1D57C}": "Q", "\u{1D57D}": "R", "\u{1D57E}": "S", "\u{1D57F}": "T", "\u{1D580}": "U", "\u{1D581}": "V", "\u{1D582}": "W", "\u{1D583}": "X", "\u{1D584}": "Y", "\u{1D585}": "Z", "\u{1D586}": "a", "\u{1D587}": "b", "\u{1D588}": "c", "\u{1D589}": "d", "\u{1D58A}": "e", "\u{1D58B}": "f", "\u{1D58C}": "g", "\u{1D58D}": "h", "\u{1D58E}": "i", "\u{1D58F}": "j", "\u{1D590}": "k", "\u{1D591}": "l", "\u{1D592}": "rn", "\u{1D593}": "n", "\u{1D594}": "o", "\u{1D595}": "p", "\u{1D596}": "q", "\u{1D597}": "r", "\u{1D598}": "s", "\u{1D599}": "t", "\u{1D59A}": "u", "\u{1D59B}": "v", "\u{1D59C}": "w", "\u{1D59D}": "x", "\u{1D59E}": "y", "\u{1D59F}": "z", "\u{1D5A0}": "A", "\u{1D5A1}": "B", "\u{1D5A2}": "C", "\u{1D5A3}": "D", "\u{1D5A4}": "E", "\u{1D5A5}": "F", "\u{1D5A6}": "G", "\u{1D5A7}": "H", "\u{1D5A8}": "l", "\u{1D5A9}": "J", "\u{1D5AA}": "K", "\u{1D5AB}": "L", "\u{1D5AC}": "M", "\u{1D5AD}": "N", "\u{1D5AE}": "O", "\u{1D5AF}": "P", "\u{1D5B0}": "Q", "\u{1D5B1}": "R", "\u{1D5B2}": "S", "\u{1D5B3}": "T", "\u{1D5B4}": "U", "\u{1D5B5}": "V", "\u{1D5B6}": "W", "\u{1D5B7}": "X", "\u{1D5B8}": "Y", "\u{1D5B9}": "Z", "\u{1D5BA}": "a", "\u{1D5BB}": "b", "\u{1D5BC}": "c", "\u{1D5BD}": "d", "\u{1D5BE}": "e", "\u{1D5BF}": "f", "\u{1D5C0}": "g", "\u{1D5C1}": "h", "\u{1D5C2}": "i", "\u{1D5C3}": "j", "\u{1D5C4}": "k", "\u{1D5C5}": "l", "\u{1D5C6}": "rn", "\u{1D5C7}": "n", "\u{1D5C8}": "o", "\u{1D5C9}": "p", "\u{1D5CA}": "q", "\u{1D5CB}": "r", "\u{1D5CC}": "s", "\u{1D5CD}": "t", "\u{1D5CE}": "u", "\u{1D5CF}": "v", "\u{1D5D0}": "w", "\u{1D5D1}": "x", "\u{1D5D2}": "y", "\u{1D5D3}": "z", "\u{1D5D4}": "A", "\u{1D5D5}": "B", "\u{1D5D6}": "C", "\u{1D5D7}": "D", "\u{1D5D8}": "E", "\u{1D5D9}": "F", "\u{1D5DA}": "G", "\u{1D5DB}": "H", "\u{1D5DC}": "l", "\u{1D5DD}": "J", "\u{1D5DE}": "K", "\u{1D5DF}": "L", "\u{1D5E0}": "M", "\u{1D5E1}": "N", "\u{1D5E2}": "O", "\u{1D5E3}": "P", "\u{1D5E4}": "Q", "\u{1D5E5}": "R", "\u{1D5E6}": "S", "\u{1D5E7}": "T", "\u{1D5E8}": "U", "\u{1D5E9}": "V", "\u{1D5EA}": "W", "\u{1D5EB}": "X", "\u{1D5EC}": "Y", "\u{1D5ED}": "Z", "\u{1D5EE}": "a", "\u{1D5EF}": "b", "\u{1D5F0}": "c", "\u{1D5F1}": "d", "\u{1D5F2}": "e", "\u{1D5F3}": "f", "\u{1D5F4}": "g", "\u{1D5F5}": "h", "\u{1D5F6}": "i", "\u{1D5F7}": "j", "\u{1D5F8}": "k", "\u{1D5F9}": "l", "\u{1D5FA}": "rn", "\u{1D5FB}": "n", "\u{1D5FC}": "o", "\u{1D5FD}": "p", "\u{1D5FE}": "q", "\u{1D5FF}": "r", "\u{1D600}": "s", "\u{1D601}": "t", "\u{1D602}": "u", "\u{1D603}": "v", "\u{1D604}": "w", "\u{1D605}": "x", "\u{1D606}": "y", "\u{1D607}": "z", "\u{1D608}": "A", "\u{1D609}": "B", "\u{1D60A}": "C", "\u{1D60B}": "D", "\u{1D60C}": "E", "\u{1D60D}": "F", "\u{1D60E}": "G", "\u{1D60F}": "H", "\u{1D610}": "l", "\u{1D611}": "J", "\u{1D612}": "K", "\u{1D613}": "L", "\u{1D614}": "M", "\u{1D615}": "N", "\u{1D616}": "O", "\u{1D617}": "P", "\u{1D618}": "Q", "\u{1D619}": "R", "\u{1D61A}": "S", "\u{1D61B}": "T", "\u{1D61C}": "U", "\u{1D61D}": "V", "\u{1D61E}": "W", "\u{1D61F}": "X", "\u{1D620}": "Y", "\u{1D621}": "Z", "\u{1D622}": "a", "\u{1D623}": "b", "\u{1D624}": "c", "\u{1D625}": "d", "\u{1D626}": "e", "\u{1D627}": "f", "\u{1D628}": "g", "\u{1D629}": "h", "\u{1D62A}": "i", "\u{1D62B}": "j", "\u{1D62C}": "k", "\u{1D62D}": "l", "\u{1D62E}": "rn", "\u{1D62F}": "n", "\u{1D630}": "o", "\u{1D631}": "p", "\u{1D632}": "q", "\u{1D633}": "r", "\u{1D634}": "s", "\u{1D635}": "t", "\u{1D636}": "u", "\u{1D637}": "v", "\u{1D638}": "w", "\u{1D639}": "x", "\u{1D63A}": "y", "\u{1D63B}": "z", "\u{1D63C}": "A", "\u{1D63D}": "B", "\u{1D63E}": "C", "\u{1D63F}": "D", "\u{1D640}": "E", "\u{1D641}": "F", "\u{1D642}": "G", "\u{1D643}": "H", "\u{1D644}": "l", "\u{1D645}": "J", "\u{1D646}": "K", "\u{1D647}": "L", "\u{1D648}": "M", "\u{1D649}": "N", "\u{1D64A}": "O", "\u{1D64B}": "P", "\u{1D64C}": "Q", "\u{1D64D}": "R", "\u{1D64E}": "S", "\u{1D64F}": "T", "\u{1D650}": "U", "\u{1D651}": "V", "\u{1D652}": "W", "\u{1D653}": "X", "\u{1D654}": "Y", "\u{1D655}": "Z", "\u{1D656}": "a", "\u{1D657}": "b", "\u{1D658}": "c", "\u{1D659}": "d", "\u{1D65A}": "e", "\u{1D65B}": "f", "\u{1D65C}": "g", "\u{1D65D}": "h", "\u{1D65E}": "i", "\u{1D65F}": "j", "\u{1D660}": "k", "\u{1D661}": "l", "\u{1D662}": "rn", "\u{1D663}": "n", "\u{1D664}": "o", "\u{1D665}": "p", "\u{1D666}": "q", "\u{1D667}": "r", "\u{1D668}": "s", "\u{1D669}": "t", "\u{1D66A}": "u", "\u{1D66B}": "v", "\u{1D66C}": "w", "\u{1D66D}": "x", "\u{1D66E}": "y", "\u{1D66F}": "z", "\u{1D670}": "A", "\u{1D671}": "B", "\u{1D672}": "C", "\u{1D673}": "D", "\u{1D674}": "E", "\u{1D675}": "F", "\u{1D676}": "G", "\u{1D677}": "H", "\u{1D678}": "l", "\u{1D679}": "J", "\u{1D67A}": "K", "\u{1D67B}": "L", "\u{1D67C}": "M", "\u{1D67D}": "N", "\u{1D67E}": "O", "\u{1D67F}": "P", "\u{1D680}": "Q", "\u{1D681}": "R", "\u{1D682}": "S", "\u{1D683}": "T", "\u{1D684}": "U", "\u{1D685}": "V", "\u{1D686}": "W", "\u{1D687}": "X", "\u{1D688}": "Y", "\u{1D689}": "Z", "\u{1D68A}": "a", "\u{1D68B}": "b", "\u{1D68C}": "c", "\u{1D68D}": "d", "\u{1D68E}": "e", "\u{1D68F}": "f", "\u{1D690}": "g", "\u{1D691}": "h", "\u{1D692}": "i", "\u{1D693}": "j", "\u{1D694}": "k", "\u{1D695}": "l", "\u{1D696}": "rn", "\u{1D697}": "n", "\u{1D698}": "o", "\u{1D699}": "p", "\u{1D69A}": "q", "\u{1D69B}": "r", "\u{1D69C}": "s", "\u{1D69D}": "t", "\u{1D69E}": "u", "\u{1D69F}": "v", "\u{1D6A0}": "w", "\u{1D6A1}": "x", "\u{1D6A2}": "y", "\u{1D6A3}": "z", "\u{1D6A4}": "i", "\u{1D6A8}": "A", "\u{1D6A9}": "B", "\u{1D6AC}": "E", "\u{1D6AD}": "Z", "\u{1D6AE}": "H", "\u{1D6B0}": "l", "\u{1D6B1}": "K", "\u{1D6B3}": "M", "\u{1D6B4}": "N", "\u{1D6B6}": "O", "\u{1D6B8}": "P", "\u{1D6BB}": "T", "\u{1D6BC}": "Y", "\u{1D6BE}": "X", "\u{1D6C2}": "a", "\u{1D6C4}": "y", "\u{1D6CA}": "i", "\u{1D6CE}": "v", "\u{1D6D0}": "o", "\u{1D6D2}": "p", "\u{1D6D4}": "o", "\u{1D6D6}": "u", "\u{1D6E0}": "p", "\u{1D6E2}": "A", "\u{1D6E3}": "B", "\u{1D6E6}": "E", "\u{1D6E7}": "Z", "\u{1D6E8}": "H", "\u{1D6EA}": "l", "\u{1D6EB}": "K", "\u{1D6ED}": "M", "\u{1D6EE}": "N", "\u{1D6F0}": "O", "\u{1D6F2}": "P", "\u{1D6F5}": "T", "\u{1D6F6}": "Y", "\u{1D6F8}": "X", "\u{1D6FC}": "a", "\u{1D6FE}": "y", "\u{1D704}": "i", "\u{1D708}": "v", "\u{1D70A}": "o", "\u{1D70C}": "p", "\u{1D70E}": "o", "\u{1D710}": "u", "\u{1D71A}": "p", "\u{1D71C}": "A", "\u{1D71D}": "B", "\u{1D720}": "E", "\u{1D721}": "Z", "\u{1D722}": "H", "\u{1D724}": "l", "\u{1D725}": "K", "\u{1D727}": "M", "\u{1D728}": "N", "\u{1D72A}": "O", "\u{1D72C}": "P", "\u{1D72F}": "T", "\u{1D730}": "Y", "\u{1D732}": "X", "\u{1D736}": "a", "\u{1D738}": "y", "\u{1D73E}": "i", "\u{1D742}": "v", "\u{1D744}": "o", "\u{1D746}": "p", "\u{1D748}": "o", "\u{1D74A}": "u", "\u{1D754}": "p", "\u{1D756}": "A", "\u{1D757}": "B", "\u{1D75A}": "E", "\u{1D75B}": "Z", "\u{1D75C}": "H", "\u{1D75E}": "l", "\u{1D75F}": "K", "\u{1D761}": "M", "\u{1D762}": "N", "\u{1D764}": "O", "\u{1D766}": "P", "\u{1D769}": "T", "\u{1D76A}": "Y", "\u{1D76C}": "X", "\u{1D770}": "a", "\u{1D772}": "y", "\u{1D778}": "i", "\u{1D77C}": "v", "\u{1D77E}": "o", "\u{1D780}": "p", "\u{1D782}": "o", "\u{1D784}": "u", "\u{1D78E}": "p", "\u{1D790}": "A", "\u{1D791}": "B", "\u{1D794}": "E", "\u{1D795}": "Z", "\u{1D796}": "H", "\u{1D798}": "l", "\u{1D799}": "K", "\u{1D79B}": "M", "\u{1D79C}": "N", "\u{1D79E}": "O", "\u{1D7A0}": "P", "\u{1D7A3}": "T", "\u{1D7A4}": "Y", "\u{1D7A6}": "X", "\u{1D7AA}": "a", "\u{1D7AC}": "y", "\u{1D7B2}": "i", "\u{1D7B6}": "v", "\u{1D7B8}": "o", "\u{1D7BA}": "p", "\u{1D7BC}": "o", "\u{1D7BE}": "u", "\u{1D7C8}": "p", "\u{1D7CA}": "F", "\u{1D7CE}": "O", "\u{1D7CF}": "l", "\u{1D7D0}": "2", "\u{1D7D1}": "3", "\u{1D7D2}": "4", "\u{1D7D3}": "5", "\u{1D7D4}": "6", "\u{1D7D5}": "7", "\u{1D7D6}": "8", "\u{1D7D7}": "9", "\u{1D7D8}": "O", "\u{1D7D9}": "l", "\u{1D7DA}": "2", "\u{1D7DB}": "3", "\u{1D7DC}": "4", "\u{1D7DD}": "5", "\u{1D7DE}": "6", "\u{1D7DF}": "7", "\u{1D7E0}": "8", "\u{1D7E1}": "9", "\u{1D7E2}": "O", "\u{1D7E3}": "l", "\u{1D7E4}": "2", "\u{1D7E5}": "3", "\u{1D7E6}": "4", "\u{1D7E7}": "5", "\u{1D7E8}": "6", "\u{1D7E9}": "7", "\u{1D7EA}": "8", "\u{1D7EB}": "9", "\u{1D7EC}": "O", "\u{1D7ED}": "l", "\u{1D7EE}": "2", "\u{1D7EF}": "3", "\u{1D7F0}": "4", "\u{1D7F1}": "5", "\u{1D7F2}": "6", "\u{1D7F3}": "7", "\u{1D7F4}": "8", "\u{1D7F5}": "9", "\u{1D7F6}": "O", "\u{1D7F7}": "l", "\u{1D7F8}": "2", "\u{1D7F9}": "3", "\u{1D7FA}": "4", "\u{1D7FB}": "5", "\u{1D7FC}": "6", "\u{1D7FD}": "7", "\u{1D7FE}": "8", "\u{1D7FF}": "9", "\u{1E8C7}": "l", "\u{1E8CB}": "8", "\u{1EE00}": "l", "\u{1EE24}": "o", "\u{1EE64}": "o", "\u{1EE80}": "l", "\u{1EE84}": "o", "\u{1F100}": "O.", "\u{1F101}": "O,", "\u{1F102}": "l,", "\u{1F103}": "2,", "\u{1F104}": "3,", "\u{1F105}": "4,", "\u{1F106}": "5,", "\u{1F107}": "6,", "\u{1F108}": "7,", "\u{1F109}": "8,", "\u{1F10A}": "9,", "\u{1F110}": "(A)", "\u{1F111}": "(B)", "\u{1F112}": "(C)", "\u{1F113}": "(D)", "\u{1F114}": "(E)", "\u{1F115}": "(F)", "\u{1F116}": "(G)", "\u{1F117}": "(H)", "\u{1F118}": "(l)", "\u{1F119}": "(J)", "\u{1F11A}": "(K)", "\u{1F11B}": "(L)", "\u{1F11C}": "(M)", "\u{1F11D}": "(N)", "\u{1F11E}": "(O)", "\u{1F11F}": "(P)", "\u{1F120}": "(Q)", "\u{1F121}": "(R)", "\u{1F122}": "(S)", "\u{1F123}": "(T)", "\u{1F124}": "(U)", "\u{1F125}": "(V)", "\u{1F126}": "(W)", "\u{1F127}": "(X)", "\u{1F128}": "(Y)", "\u{1F129}": "(Z)", "\u{1F12A}": "(S)", "\u{1F700}": "QE", "\u{1F707}": "AR", "\u{1F74C}": "C", "\u{1F75C}": "sss", "\u{1F768}": "T", "\u{1F76B}": "MB", "\u{1F76C}": "VB", "\u{1FBF0}": "O", "\u{1FBF1}": "l", "\u{1FBF2}": "2", "\u{1FBF3}": "3", "\u{1FBF4}": "4", "\u{1FBF5}": "5", "\u{1FBF6}": "6", "\u{1FBF7}": "7", "\u{1FBF8}": "8", "\u{1FBF9}": "9", \uFB00: "ff", \uFB01: "fi", \uFB02: "fl", \uFB03: "ffi", \uFB04: "ffl", \uFB06: "st", \uFBA6: "o", \uFBA7: "o", \uFBA8: "o", \uFBA9: "o", \uFBAA: "o", \uFBAB: "o", \uFBAC: "o", \uFBAD: "o", "\uFD3E": "(", "\uFD3F": ")", "\uFE30": ":", "\uFE4D": "_", "\uFE4E": "_", "\uFE4F": "_", "\uFE58": "-", "\uFE68": "\\", \uFE8D: "l", \uFE8E: "l", \uFEE9: "o", \uFEEA: "o", \uFEEB: "o", \uFEEC: "o", "\uFF01": "!", "\uFF02": "''", "\uFF07": "'", "\uFF1A": ":", \uFF21: "A", \uFF22: "B", \uFF23: "C", \uFF25: "E", \uFF28: "H", \uFF29: "l", \uFF2A: "J", \uFF2B: "K", \uFF2D: "M", \uFF2E: "N", \uFF2F: "O", \uFF30: "P", \uFF33: "S", \uFF34: "T", \uFF38: "X", \uFF39: "Y", \uFF3A: "Z", "\uFF3B": "(", "\uFF3C": "\\", "\uFF3D": ")", "\uFF40": "'", \uFF41: "a", \uFF43: "c", \uFF45: "e", \uFF47: "g", \uFF48: "h", \uFF49: "i", \uFF4A: "j", \uFF4C: "l", \uFF4F: "o", \uFF50: "p", \uFF53: "s", \uFF56: "v", \uFF58: "x", \uFF59: "y", "\uFFE8": "l" };
 
-// src/policy/homographs.ts
+// src/homographs.ts
 var CONFUSABLE = confusables_default;
 var WELL_KNOWN = [
   "google.com",
@@ -62881,6 +62915,19 @@ function liveStateLike(base, live) {
   if (base.metadata !== void 0) state.metadata = pickMetadata(live.metadata, Object.keys(base.metadata));
   return state;
 }
+function liveAsWritten(desired, live, marker) {
+  if (!marker.digest || !live.autojoin) return null;
+  const plain = { scopeType: desired.scopeType, scope: desired.scope, componentId: live.componentId ?? desired.componentId, domains: live.domains };
+  const names = live.scopeName === void 0 || live.scopeName === null ? [void 0] : [void 0, live.scopeName];
+  const metadata = marker.keys === void 0 ? [void 0] : [void 0, pickMetadata(live.metadata, marker.keys)];
+  for (const scopeName of names) {
+    for (const managed of metadata) {
+      const state = writtenStateOf({ ...plain, ...scopeName === void 0 ? {} : { scopeName }, ...managed === void 0 ? {} : { metadata: managed } });
+      if (stateDigest(state) === marker.digest) return state;
+    }
+  }
+  return null;
+}
 function classifyDrift(sides) {
   const filesChanged = stateDigest(sides.desired) !== sides.marker.digest;
   const base = filesChanged ? sides.lastApplied ?? null : sides.desired;
@@ -62980,7 +63027,7 @@ function appliedStateOf(policy, marker) {
 }
 
 // src/plan/three-way.ts
-function threeWay(owner, modeOf) {
+function threeWay(owner, modeOf, onHeld) {
   const held = [];
   const kept = [];
   const place = (desired, live, change, verdict) => {
@@ -63004,8 +63051,12 @@ function threeWay(owner, modeOf) {
       if (stateDigest(state) === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker }));
       const applied = appliedStateOf(desired.policy, marker);
       if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied }));
+      const written = liveAsWritten(state, live, marker);
+      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written }));
       if (marker.commit === void 0) return change;
-      held.push({ desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} });
+      const entry = { desired, live, change, commit: marker.commit, digest: marker.digest, ...marker.applied ? { applied: marker.applied } : {} };
+      held.push(entry);
+      onHeld?.(entry.commit, neededOf(entry));
       return "held";
     },
     needed: () => groupByCommit(held),
@@ -63036,12 +63087,15 @@ function switchedOff(desired, live, change, owner) {
 function groupByCommit(held) {
   const byCommit = /* @__PURE__ */ new Map();
   for (const entry of held) {
-    const { key, source } = entry.desired.policy;
     const list = byCommit.get(entry.commit) ?? [];
-    list.push({ key, file: source.file, ...entry.applied ? { applied: entry.applied } : {} });
+    list.push(neededOf(entry));
     byCommit.set(entry.commit, list);
   }
   return byCommit;
+}
+function neededOf(entry) {
+  const { key, source } = entry.desired.policy;
+  return { key, file: source.file, ...entry.applied ? { applied: entry.applied } : {} };
 }
 function driftReport(change) {
   const report = { key: change.key, origin: change.origin ?? "drift", live: change.before, outside: change.outside ?? { added: [], removed: [], fields: [] } };
@@ -63069,10 +63123,468 @@ function onlyExpired(change, live) {
   return narrowed;
 }
 
+// src/plan/marker-keys.ts
+function keysUnreadNote(count2) {
+  const scopes = count2 === 1 ? "1 scope carries" : `${count2} scopes carry`;
+  return `${scopes} an ownership marker without \`autojoin-sync.keys\` (written by an older release) whose policy at its \`autojoin-sync.commit\` could not be read: the metadata keys this repository manages there are taken to be the ones the policy declares now, so a key dropped from the file since is kept`;
+}
+function keysToRead(policy, live, owner) {
+  const marker = liveMarker(live);
+  if (!marker || marker.keys !== void 0 || marker.owner !== owner && marker.owner !== DEFAULT_OWNER) return null;
+  const declared = policy.metadata ?? {};
+  const questioned = Object.keys(unmarkedMetadata(live?.metadata)).some((key) => !Object.hasOwn(declared, key));
+  return questioned ? marker : null;
+}
+function withMarkerKeys(live, keys) {
+  return { ...live, metadata: { ...live.metadata, [MARKER_KEYS.keys]: encodeKeys(keys) } };
+}
+function withClaimedKeys(now, change) {
+  const marker = liveMarker(now);
+  if (!now || !marker || marker.keys !== void 0) return now;
+  const kept = change.keptMetadata ?? {};
+  return withMarkerKeys(now, Object.keys(unmarkedMetadata(now.metadata)).filter((key) => !Object.hasOwn(kept, key)));
+}
+function keysStep(owner) {
+  let held = [];
+  let unread = 0;
+  return {
+    hold(desired, live) {
+      const marker = live ? keysToRead(desired.policy, live, owner) : null;
+      if (!marker || !live) return false;
+      if (marker.commit === void 0 || !/^[0-9a-f]{40,64}$/.test(marker.commit)) {
+        unread += 1;
+        return false;
+      }
+      held.push({ desired, live, commit: marker.commit });
+      return true;
+    },
+    needed() {
+      const byCommit = /* @__PURE__ */ new Map();
+      for (const { desired, commit } of held) {
+        const scope = { key: desired.policy.key, file: desired.policy.source.file };
+        const list = byCommit.get(commit);
+        if (list) list.push(scope);
+        else byCommit.set(commit, [scope]);
+      }
+      return byCommit;
+    },
+    resolve(keysAt, compare) {
+      const resolving = held;
+      held = [];
+      for (const { desired, live, commit } of resolving) {
+        const keys = keysAt(commit, desired.policy.key);
+        if (keys === null) unread += 1;
+        compare(desired, keys === null ? live : withMarkerKeys(live, keys), live);
+      }
+    },
+    notes: () => unread > 0 ? [keysUnreadNote(unread)] : []
+  };
+}
+
+// src/policy/domains.ts
+var import_tldts = __toESM(require_cjs(), 1);
+import { isIP } from "node:net";
+import { domainToASCII as domainToASCII2, domainToUnicode as domainToUnicode2 } from "node:url";
+
+// node_modules/email-providers/all.json
+var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
+
+// src/policy/domains.ts
+var webmail;
+function webmailSet() {
+  webmail ??= new Set(all_default.map(normalizeDomain));
+  return webmail;
+}
+function isWebmail(domain) {
+  return webmailSet().has(domain);
+}
+var LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+var MAX_DOMAIN_LENGTH = 253;
+function normalizeDomain(raw) {
+  const lower = raw.trim().toLowerCase();
+  if (lower === "" || /[@/:*\s[\]]/.test(lower)) return lower;
+  return withoutFinalDot(asciiDomain(lower));
+}
+function withoutFinalDot(domain) {
+  return /[^.]\.$/.test(domain) ? domain.slice(0, -1) : domain;
+}
+var MAX_REMEMBERED = 4096;
+var remembered = /* @__PURE__ */ new Map();
+function withoutListedParent(message, listed) {
+  const hint2 = /\s\(list (\S+) too if you meant it\)$/.exec(message);
+  return hint2 && listed.has(hint2[1] ?? "") ? message.slice(0, hint2.index) : message;
+}
+function checkDomain(raw) {
+  let findings = remembered.get(raw);
+  if (findings === void 0) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    findings = Object.freeze(findDomainProblems(raw).map((finding) => Object.freeze(finding)));
+    remembered.set(raw, findings);
+  }
+  return findings;
+}
+function findDomainProblems(raw) {
+  const shape = checkShape(raw.trim());
+  if (shape) return [shape];
+  const domain = normalizeDomain(raw);
+  const syntax = checkSyntax(domain);
+  if (syntax) return [syntax];
+  const homograph = homographProblem(domain, webmailSet);
+  if (homograph) return [error3("homograph", homograph)];
+  return checkRegistry(domain);
+}
+function error3(code, message) {
+  return { severity: "error", code, message };
+}
+function checkShape(text) {
+  if (text === "") return error3("invalid-domain", "empty domain");
+  if (text.includes("@")) {
+    const suggestion = normalizeDomain(text.slice(text.lastIndexOf("@") + 1));
+    return error3("email-address", `"${text}" is an email address, not a domain; write the part after '@': ${suggestion}`);
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.includes("/")) {
+    const host = hostOfUrl(text);
+    const hint2 = host ? `; write just the host name: ${host}` : "";
+    return error3("url-not-domain", `"${text}" is a URL, not a domain${hint2}`);
+  }
+  if (text.includes("*")) {
+    const base = normalizeDomain(text.replace(/^(\*\.)+/, ""));
+    return error3("wildcard-domain", `"${text}": wildcards are not supported; list each domain, e.g. ${base}`);
+  }
+  if (isIP(text.replace(/^\[(.*)\]$/, "$1"))) {
+    return error3("ip-address", `"${text}" is an IP address; autojoin needs an email domain such as acme.com`);
+  }
+  return null;
+}
+function hostOfUrl(text) {
+  try {
+    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+    return new URL(withScheme).hostname || null;
+  } catch {
+    return null;
+  }
+}
+function checkSyntax(domain) {
+  if (domain.length > MAX_DOMAIN_LENGTH) {
+    return error3("invalid-domain", `"${shorten(domain)}" is ${domain.length} characters long; a domain has at most ${MAX_DOMAIN_LENGTH}`);
+  }
+  const labels = domain.split(".");
+  const long = labels.find((label) => label.length > 63);
+  if (long) return error3("invalid-domain", `"${shorten(domain)}": a label is ${long.length} characters long; at most 63 are allowed`);
+  if (labels.some((label) => label === "")) return error3("invalid-domain", `"${domain}" has an empty label (two dots in a row?)`);
+  const bad = labels.find((label) => !LABEL.test(label));
+  if (bad !== void 0) {
+    return error3(
+      "invalid-domain",
+      `"${domain}" is not a valid domain name: "${bad}" may hold only letters, digits and inner hyphens`
+    );
+  }
+  if (/^\d+$/.test(labels.at(-1) ?? "")) return error3("invalid-domain", `"${domain}" is not a valid domain name: the top-level label is numeric`);
+  if (labels.some((label) => label.startsWith("xn--") && !isValidPunycode(label))) {
+    return error3("invalid-domain", `"${domain}" is not valid punycode`);
+  }
+  return null;
+}
+function isValidPunycode(label) {
+  const unicode = domainToUnicode2(label);
+  return unicode !== "" && unicode !== label && domainToASCII2(unicode) === label;
+}
+function shorten(text) {
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+function checkRegistry(domain) {
+  if (isWebmail(domain)) {
+    return [error3("webmail-domain", `${domain} is a webmail domain; the service would reject it with 400 (anyone can get an address there)`)];
+  }
+  const parsed = (0, import_tldts.parse)(domain, { allowPrivateDomains: true });
+  if (parsed.domain === null && (parsed.isIcann || parsed.isPrivate)) {
+    return [error3("public-suffix", `${domain} is a public suffix, not one organization's domain; anyone with an address at ${domain} could join`)];
+  }
+  if (!domain.includes(".")) {
+    return [error3("invalid-domain", `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
+  }
+  if (parsed.domain && parsed.domain !== domain) {
+    const message = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match (list ${parsed.domain} too if you meant it)`;
+    return [{ severity: "warning", code: "subdomain", message }];
+  }
+  return [];
+}
+
+// src/policy/format.ts
+function diagnosticAt(pos, severity, code, message) {
+  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message: flatString(message) };
+}
+function filePos(file) {
+  return { file, line: 1, column: 1 };
+}
+function formatDiagnostic(d) {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+function compareDiagnostics(a, b) {
+  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.message, b.message);
+}
+function countDiagnostics(diagnostics) {
+  let errors = 0;
+  for (const d of diagnostics) if (d.severity === "error") errors += 1;
+  return { errors, warnings: diagnostics.length - errors };
+}
+function summarizeDiagnostics(diagnostics, fileCount) {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
+}
+
+// src/policy/clock.ts
+var NOW_VARIABLE = "AUTOJOIN_NOW";
+var EXPIRY_WARNING_DAYS = 14;
+var DAY_MS = 864e5;
+var DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+function isCalendarDate(text) {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return new Date(time).toISOString().slice(0, 10) === text;
+}
+function today(env = process.env, now = /* @__PURE__ */ new Date()) {
+  const fixed = env[NOW_VARIABLE];
+  if (fixed === void 0 || fixed === "") return now.toISOString().slice(0, 10);
+  if (!isCalendarDate(fixed)) throw new Error(`${NOW_VARIABLE} must be a day written YYYY-MM-DD (it is for tests), got "${fixed}"`);
+  return fixed;
+}
+function daysBetween(from, to) {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+function addDays(from, days) {
+  return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+function planMoment(env = process.env, now = /* @__PURE__ */ new Date()) {
+  return /* @__PURE__ */ new Date(`${today(env, now)}${now.toISOString().slice(10)}`);
+}
+
+// src/policy/globs.ts
+var LABEL_TEXT = /^[a-z0-9_-]+$/;
+function domainGlob(pattern) {
+  const labels = normalizeDomain(pattern.replaceAll("*", "star-label-placeholder")).replaceAll("star-label-placeholder", "*").split(".");
+  const parts = [];
+  for (const label of labels) {
+    if (label === "*") parts.push(String.raw`[^.]+(?:\.[^.]+)*`);
+    else if (LABEL_TEXT.test(label)) parts.push(escapeRegExp2(label));
+    else return `"${pattern}" is not a domain glob: each label is a domain label or * (one or more labels)`;
+  }
+  const regexp = new RegExp(`^${parts.join(String.raw`\.`)}$`, "u");
+  return { pattern, test: (domain) => regexp.test(domain) };
+}
+function scopeGlob(pattern) {
+  const slash = pattern.indexOf("/");
+  if (slash <= 0 || slash === pattern.length - 1) return `"${pattern}" is not a scope glob: expected TYPE/ID, e.g. team/* or organization/acme-*`;
+  const part = (text, any) => text.replace(/[*?]|[^*?]+/g, (run2) => run2 === "*" ? `${any}*` : run2 === "?" ? any : escapeRegExp2(run2));
+  const regexp = new RegExp(`^${part(pattern.slice(0, slash), "[^/]")}/${part(pattern.slice(slash + 1), ".")}$`, "su");
+  return { pattern, test: (key) => regexp.test(key) };
+}
+function escapeRegExp2(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
+}
+
+// src/policy/rules.ts
+function compileRules(rules) {
+  const problems = [];
+  const compiled2 = rules.map((rule, index) => {
+    const globs = (key, list, make) => (list ?? []).flatMap((text, item) => {
+      const glob = make(text);
+      if (typeof glob === "string") problems.push({ rule: index, key, item, message: glob });
+      return typeof glob === "string" ? [] : [glob];
+    });
+    return {
+      rule,
+      scopes: rule.scopes ? globs("scopes", rule.scopes, scopeGlob) : null,
+      allow: rule.allow ? globs("allow", rule.allow, domainGlob) : null,
+      deny: globs("deny", rule.deny, domainGlob),
+      require: globs("require", rule.require, requiredDomain).map((required) => required.domain),
+      requireExpiry: globs("requireExpiry", rule.requireExpiry, domainGlob)
+    };
+  });
+  return { compiled: compiled2, problems };
+}
+function ruleApplies(rule, key) {
+  return rule.scopes === null || rule.scopes.some((glob) => glob.test(key));
+}
+function checkRules(rules, subject, today2) {
+  let findings;
+  for (const rule of rules) {
+    if (!ruleApplies(rule, subject.key)) continue;
+    for (const entry of subject.entries) {
+      const problem = entryProblem(rule, subject.key, entry, today2);
+      if (problem) (findings ??= []).push(ruleFinding(rule, subject.at(entry.index), problem));
+    }
+    const missing = subject.retired || rule.require.length === 0 ? [] : rule.require.filter((domain) => !subject.entries.some((entry) => entry.domain === domain));
+    if (missing.length > 0) {
+      const problem = { code: "rule-require", message: `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)` };
+      (findings ??= []).push(ruleFinding(rule, subject.at("domains"), problem));
+    }
+  }
+  return findings ?? NONE;
+}
+var NONE = [];
+function ruleFinding(rule, at, problem) {
+  return diagnosticAt(at, rule.rule.level ?? "error", problem.code, `rule "${rule.rule.name}": ${problem.message}`);
+}
+function entryProblem(rule, key, entry, today2) {
+  const { domain } = entry;
+  if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
+    return { code: "rule-allow", message: `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})` };
+  }
+  const denied = rule.deny.find((glob) => glob.test(domain));
+  if (denied) return { code: "rule-deny", message: `${domain} is denied in ${key} (matches ${denied.pattern})` };
+  if (entry.expires === void 0 && rule.requireExpiry.some((glob) => glob.test(domain))) {
+    return { code: "rule-require-expiry", message: `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}` };
+  }
+  const maxDays = rule.rule.maxExpiryDays;
+  if (maxDays !== void 0 && entry.expires !== void 0 && daysBetween(today2, entry.expires) > maxDays) {
+    return { code: "rule-max-expiry", message: `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})` };
+  }
+  return null;
+}
+function requiredDomain(text) {
+  if (text.includes("*")) return `"${text}" is not a domain: require names domains, not globs`;
+  return typeof domainGlob(text) === "string" ? `"${text}" is not a domain` : { domain: normalizeDomain(text) };
+}
+function patterns(globs) {
+  return globs.map((glob) => glob.pattern).join(", ");
+}
+function createScopeCounter(rules) {
+  const counted = rules.filter((rule) => rule.rule.maxScopesPerDomain !== void 0);
+  const seen = counted.map(() => /* @__PURE__ */ new Map());
+  return {
+    add(subject) {
+      for (let index = 0; index < counted.length; index += 1) {
+        if (!ruleApplies(counted[index], subject.key)) continue;
+        const byDomain = seen[index];
+        for (const entry of subject.entries) {
+          const place = { key: subject.key, at: subject.at(entry.index) };
+          const known = byDomain.get(entry.domain);
+          if (known === void 0) byDomain.set(entry.domain, place);
+          else if (Array.isArray(known)) known.push(place);
+          else byDomain.set(entry.domain, [known, place]);
+        }
+      }
+    },
+    findings() {
+      return counted.flatMap((rule, index) => overCount(rule, seen[index]));
+    }
+  };
+}
+function overCount(rule, byDomain) {
+  const max = rule.rule.maxScopesPerDomain ?? Infinity;
+  const findings = [];
+  for (const [domain, known] of byDomain) {
+    const places = Array.isArray(known) ? known : [known];
+    if (places.length <= max) continue;
+    const keys = places.map((place) => place.key).sort();
+    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
+    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named})`;
+    for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
+  }
+  return findings;
+}
+function unmatchedScopeGlobs(rules, keys) {
+  const findings = [];
+  for (const rule of rules) {
+    (rule.scopes ?? []).forEach((glob, index) => {
+      const at = rule.rule.scopeSources?.[index];
+      if (!at || keys.some((key) => glob.test(key))) return;
+      const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
+      findings.push(diagnosticAt(at, "warning", "rule-matches-nothing", message));
+    });
+  }
+  return findings;
+}
+
+// src/plan/write-checks.ts
+function countLive(census, key, domains) {
+  for (const domain of new Set(domains.map(comparableDomain))) {
+    const holders = census.get(domain);
+    if (holders) holders.push(key);
+    else census.set(domain, [key]);
+  }
+}
+function writtenOrigins(change) {
+  const outside = new Set((change.outside?.added ?? []).map(comparableDomain));
+  return change.after.map((domain) => ({ domain, from: outside.has(comparableDomain(domain)) ? "live" : "policy" }));
+}
+function writeProblems(changes, rules, today2, census) {
+  const errorRules = (rules ?? []).filter((rule) => (rule.level ?? "error") === "error");
+  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule)).compiled;
+  const entryRules = compileRules(errorRules.filter((rule) => rule.requireExpiry !== void 0 || rule.maxExpiryDays !== void 0).map(entryRuleOf)).compiled;
+  const problems = [];
+  const liveOnly = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (change.after.length === 0 || onlyTakesAway(change)) continue;
+    for (const domain of change.after) {
+      const finding = checkDomain(domain).find((found) => found.severity === "error");
+      if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
+    }
+    problems.push(...ruleProblems(listRules, change.key, change.after.map((domain, index) => ({ domain, index })), today2));
+    const live = writtenOrigins(change).filter((origin) => origin.from === "live").map((origin) => origin.domain);
+    if (live.length === 0) continue;
+    liveOnly.set(change.key, live);
+    const entries = live.map((domain, index) => ({ domain, index }));
+    problems.push(...ruleProblems(entryRules, change.key, entries, today2).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
+  }
+  const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== void 0)).compiled;
+  if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? /* @__PURE__ */ new Map()));
+  return problems;
+}
+function onlyTakesAway(change) {
+  if (change.keepMarker === void 0) return false;
+  const before = new Set(change.before.map(comparableDomain));
+  return change.after.every((domain) => before.has(comparableDomain(domain)));
+}
+function entryRuleOf(rule) {
+  const entryRule = { name: rule.name };
+  if (rule.scopes !== void 0) entryRule.scopes = rule.scopes;
+  if (rule.requireExpiry !== void 0) entryRule.requireExpiry = rule.requireExpiry;
+  if (rule.maxExpiryDays !== void 0) entryRule.maxExpiryDays = rule.maxExpiryDays;
+  return entryRule;
+}
+function ruleProblems(rules, key, entries, today2) {
+  if (rules.length === 0) return [];
+  const subject = { key, entries, at: () => ({ file: key, line: 1, column: 1 }) };
+  return checkRules(rules, subject, today2).filter((finding) => finding.severity === "error").map((finding) => ({ key, check: finding.code, message: finding.message }));
+}
+function scopeCountProblems(rules, changes, liveOnly, census) {
+  const wanted = new Set([...liveOnly.values()].flat());
+  const written = /* @__PURE__ */ new Set();
+  const holders = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    written.add(change.key);
+    for (const domain of change.after) {
+      if (!wanted.has(domain)) continue;
+      const list = holders.get(domain);
+      if (list) list.push(change.key);
+      else holders.set(domain, [change.key]);
+    }
+  }
+  const problems = [];
+  for (const rule of rules) {
+    const max = rule.rule.maxScopesPerDomain ?? Infinity;
+    for (const [key, domains] of liveOnly) {
+      if (!ruleApplies(rule, key)) continue;
+      for (const domain of domains) {
+        const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
+        const scopes = [...unwritten, ...holders.get(domain) ?? []].filter((holder) => ruleApplies(rule, holder)).sort();
+        if (scopes.length <= max) continue;
+        const named = scopes.length > 5 ? `${scopes.slice(0, 5).join(", ")}, \u2026` : scopes.join(", ");
+        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named}), kept from the live state by drift: keep`;
+        problems.push({ key, check: "rule-max-scopes", message });
+      }
+    }
+  }
+  return problems;
+}
+
 // src/plan/types.ts
 var PLAN_FORMAT_VERSION = 4;
 
-// src/plan/plan.ts
+// src/plan/plan-builder.ts
 var EMBEDDED_TARGET = "embedded";
 var KIND_RANK = { clear: 0, update: 1, create: 2 };
 function compareChanges(a, b) {
@@ -63086,12 +63598,15 @@ function planBuilder(options) {
   const scopes = [];
   const notManagedHere = [];
   const markers = /* @__PURE__ */ new Map();
-  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert");
+  const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
   const heldLive = /* @__PURE__ */ new Map();
   const narrow = (change, live) => options.onlyExpired ? onlyExpired(change, live) : change;
-  const compare = (desired, live) => {
+  const census = options.census ? /* @__PURE__ */ new Map() : void 0;
+  const keys = keysStep(owner);
+  const compare = (desired, live, shown = live) => {
+    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
     if (!keep2(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -63106,21 +63621,29 @@ function planBuilder(options) {
     if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === "held" ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown) });
+  };
+  const add = (desired, live) => {
+    if (!keys.hold(desired, live)) compare(desired, live);
   };
   return {
-    add: (policy, live) => compare(declaredDesired(policy), live),
-    addPruned: (policy, live) => compare(prunedDesired(policy), live),
+    add: (policy, live) => add(declaredDesired(policy), live),
+    addPruned: (policy, live) => add(prunedDesired(policy), live),
+    keysNeeded: () => keys.needed(),
+    resolveKeys: (keysAt) => keys.resolve(keysAt, compare),
     lastAppliedNeeded: () => drift.needed(),
     lostMarkersNeeded: () => losses.needed(),
     unknownOwnership: () => limits.unknownOwnership(),
     markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
+      keys.resolve(() => null, compare);
       changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
       changes.push(...options.onlyExpired ? [] : losses.resolve(lostFrom));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
+      const plan = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
+      if (census) plan.census = census;
+      return plan;
     }
   };
 }
@@ -63315,7 +63838,7 @@ function formatPercent(percent2) {
   return Number.isInteger(percent2) ? String(percent2) : percent2.toFixed(1);
 }
 
-// src/reconcile/errors.ts
+// src/plan/refusals.ts
 var StalePlanError = class extends Error {
   constructor(moved) {
     super(
@@ -63358,7 +63881,7 @@ Set \`drift: revert\` on ${scopes.length === 1 ? "that scope" : "those scopes"} 
   }
 };
 
-// src/run/exit-codes.ts
+// src/output/exit-codes.ts
 var ExitCode2 = {
   ok: 0,
   error: 1,
@@ -63380,190 +63903,108 @@ function toRunError(error4) {
   return error4;
 }
 
-// src/run/error-text.ts
+// src/output/error-text.ts
 function errorText(error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
   return escapeControls(redactOutput(message), true);
 }
 
-// src/run/secrets.ts
-function configuredSecrets(env) {
-  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN", "VORTEX_API_KEY"].flatMap((name) => {
-    const value = env[name];
-    return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
-  });
-}
-
-// src/action/inputs.ts
-import { readFileSync } from "node:fs";
-
-// src/service/read-mode.ts
-var READ_MODES = ["by-group", "by-scope", "autojoin"];
-var DEFAULT_READ_MODE = "autojoin";
-function isReadMode(value) {
-  return READ_MODES.includes(value);
-}
-
-// src/run/numbers.ts
-var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
-var MAX_CONCURRENCY = 256;
-function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
-  const text = raw.trim();
-  if (!/^\d+$/u.test(text)) return null;
-  const value = Number(text);
-  return value >= min && value <= max ? value : null;
-}
-
-// src/action/inputs.ts
-function parseInputs(get) {
-  const text = (name) => get(name).trim() || void 0;
-  const mode = (name) => {
-    const value = text(name);
-    return value === void 0 ? void 0 : oneOf(name, value, READ_MODES);
-  };
+// src/output/log.ts
+var PROGRESS_INTERVAL_MS = 1e4;
+var TTY_REFRESH_MS = 100;
+function createLogger(options) {
+  const { level } = options;
+  const write = (line) => options.write(redactOutput(line));
+  const shown = (needed) => rank(level) >= rank(needed);
   return {
-    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt", "merge-plans"]),
-    paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
-    baseUrl: text("base-url"),
-    apiKey: text("api-key"),
-    githubToken: text("github-token"),
-    comment: bool("comment", text("comment"), true),
-    commentAuthor: text("comment-author") ?? "github-actions[bot]",
-    pruneFrom: text("prune-from"),
-    prune: optionalBool("prune", text("prune")),
-    allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
-    maxRemovals: count("max-removals", text("max-removals"), 0),
-    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
-    scope: lines(text("scope")),
-    excludeScope: lines(text("exclude-scope")),
-    allowEmpty: bool("allow-empty", text("allow-empty"), false),
-    concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
-    read: mode("read"),
-    listing: mode("listing"),
-    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
-    takeOwnership: scopeList(text("take-ownership")),
-    shard: shardInput(text("shard")),
-    planFiles: lines(text("plan-files")),
-    deploymentEnvironment: text("deployment-environment"),
-    onlyExpired: bool("only-expired", text("only-expired"), false),
-    allowBehind: lines(text("allow-behind")) ?? [],
-    ...savedPlan(text("plan-file"), text("plan-sha256")),
-    dns: {
-      dns: optionalBool("dns", text("dns")),
-      servers: (text("dns-servers") ?? "").split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
-      serversFrom: "input dns-servers",
-      strict: bool("dns-strict", text("dns-strict"), false)
+    level,
+    info: (message) => shown("normal") && write(message),
+    warn: (message) => write(`warning: ${message}`),
+    always: (message) => write(message),
+    debug: (message) => shown("verbose") && write(message),
+    request: (event) => shown("verbose") && write(formatRequest(event)),
+    progress: (verb) => {
+      if (!shown("normal")) return SILENT_PROGRESS;
+      return options.rewrite ? liveCounter(verb, options.rewrite) : periodicLines(verb, write, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     }
   };
 }
-function savedPlan(planFile, planSha256) {
-  if (planFile === void 0 && planSha256 === void 0) return {};
-  if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
-  if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
-  return { planFile, planSha256 };
+function rank(level) {
+  return level === "quiet" ? 0 : level === "normal" ? 1 : 2;
 }
-function shardInput(value) {
-  if (value !== void 0) parseShard(value);
-  return value;
+var SILENT_PROGRESS = { update: () => void 0, done: () => void 0 };
+function formatRequest(event) {
+  const outcome = event.status !== void 0 ? String(event.status) : `failed (${event.error ?? "error"})`;
+  const retry = event.retry > 0 ? ` retry ${event.retry}` : "";
+  return `http: ${event.method} ${event.path} ${outcome} ${Math.round(event.ms)} ms${retry}`;
 }
-function scopeList(value) {
-  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+function progressText(verb, done, total) {
+  return `${verb} ${groupedNumber(done)}/${groupedNumber(total)} scopes`;
 }
-function oneOf(name, value, allowed) {
-  if (allowed.includes(value)) return value;
-  throw new Error(`input ${name}: "${value}" is not one of ${allowed.join(", ")}`);
-}
-function bool(name, value, fallback) {
-  if (value === void 0) return fallback;
-  if (["true", "True", "TRUE"].includes(value)) return true;
-  if (["false", "False", "FALSE"].includes(value)) return false;
-  throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
-}
-function percent(name, value) {
-  if (value === void 0) return void 0;
-  const parsed = Number(value);
-  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
-}
-function lines(value) {
-  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
-}
-function optionalBool(name, value) {
-  return value === void 0 ? void 0 : bool(name, value, false);
-}
-function count(name, value, min, max) {
-  if (value === void 0) return void 0;
-  const parsed = parseWholeNumber(value, min, max);
-  if (parsed !== null) return parsed;
-  throw new Error(`input ${name}: "${value}" is not a whole number ${max === void 0 ? `>= ${min}` : `from ${min} to ${max}`}`);
-}
-function readWorkflowContext(env) {
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
-  const payload = readPayload(env.GITHUB_EVENT_PATH);
+function liveCounter(verb, rewrite) {
+  let last = 0;
+  let shown = false;
   return {
-    eventName: env.GITHUB_EVENT_NAME ?? "",
-    owner: owner || void 0,
-    repo: repo || void 0,
-    pullNumber: pullNumberOf(payload),
-    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
-    runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
-    workspace: env.GITHUB_WORKSPACE || process.cwd(),
-    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
-    stepId: env.GITHUB_ACTION || "autojoin-sync",
-    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0)
+    update: (done, total) => {
+      const now = Date.now();
+      if (done < total && now - last < TTY_REFRESH_MS) return;
+      last = now;
+      shown = true;
+      rewrite(progressText(verb, done, total));
+    },
+    done: () => {
+      if (shown) rewrite("");
+    }
   };
 }
-function defaultBranchOf(payload) {
-  const repository = payload?.repository;
-  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+function periodicLines(verb, write, intervalMs) {
+  let latest;
+  const timer = setInterval(() => {
+    if (latest) write(progressText(verb, latest.done, latest.total));
+  }, intervalMs);
+  timer.unref();
+  return {
+    update: (done, total) => {
+      latest = { done, total };
+    },
+    done: () => clearInterval(timer)
+  };
 }
-function readPayload(path10) {
-  if (!path10) return void 0;
-  try {
-    return JSON.parse(readFileSync(path10, "utf8"));
-  } catch {
-    return void 0;
-  }
+function logLevel(flags, env) {
+  if (flags.verbose) return "verbose";
+  if (flags.quiet) return "quiet";
+  const fromEnv = env.AUTOJOIN_LOG?.trim().toLowerCase();
+  if (fromEnv === "debug") return "verbose";
+  return fromEnv === "quiet" ? "quiet" : "normal";
 }
-function pullNumberOf(payload) {
-  const event = payload;
-  const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : void 0);
-  return typeof number === "number" && Number.isInteger(number) ? number : void 0;
+var runLogger = runValue(createLogger({ level: "normal", write: (line) => process.stderr.write(`${line}
+`) }));
+function log() {
+  return runLogger.get();
+}
+function loggerBinding(logger) {
+  return bindRunValue(runLogger, logger);
 }
 
-// src/run/settings.ts
-import { join as join3 } from "node:path";
+// src/output/run-scope.ts
+function withRunScope(values, fn) {
+  const bindings = [];
+  if (values.secrets !== void 0) bindings.push(runSecretsBinding(values.secrets));
+  if (values.wording !== void 0) bindings.push(wordingBinding(values.wording));
+  if (values.projectFile !== void 0) bindings.push(projectFileBinding(values.projectFile));
+  if (values.logger !== void 0) bindings.push(loggerBinding(values.logger));
+  return withRunValues(bindings, fn);
+}
+
+// src/run/context.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname as dirname2, join as join2 } from "node:path";
 
 // src/policy/discover.ts
-import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync2, readdirSync, readFileSync, statSync as statSync2 } from "node:fs";
 import { stat as stat2 } from "node:fs/promises";
 import path, { posix } from "node:path";
-
-// src/policy/format.ts
-function diagnosticAt(pos, severity, code, message) {
-  return { file: pos.file, line: pos.line, column: pos.column, severity, code, message: flatString(message) };
-}
-function filePos(file) {
-  return { file, line: 1, column: 1 };
-}
-function formatDiagnostic(d) {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
-}
-function compareDiagnostics(a, b) {
-  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.message, b.message);
-}
-function countDiagnostics(diagnostics) {
-  let errors = 0;
-  for (const d of diagnostics) if (d.severity === "error") errors += 1;
-  return { errors, warnings: diagnostics.length - errors };
-}
-function summarizeDiagnostics(diagnostics, fileCount) {
-  const { errors, warnings } = countDiagnostics(diagnostics);
-  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(fileCount, "file")}`;
-}
-
-// src/policy/discover.ts
 var SKIPPED_DIRECTORIES = /* @__PURE__ */ new Set(["node_modules", ".git", ".autojoin-sync"]);
 var POLICY_FILE_NAME = /^(?:.+\.)?autojoin\.ya?ml$/;
 function isPolicyFileName(name) {
@@ -63618,7 +64059,7 @@ function nestedRepository(root, directory) {
 }
 function isSubmoduleRoot(repository) {
   try {
-    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync2(path.join(repository, ".git"), "utf8"));
+    return /^gitdir: .*[\\/]modules[\\/]/m.test(readFileSync(path.join(repository, ".git"), "utf8"));
   } catch {
     return false;
   }
@@ -63678,12 +64119,16 @@ function sortByRelativePath(files, cwd) {
   return files.map((file) => ({ file, relative: relativePosix(cwd, file) })).sort((a, b) => compareStrings(a.relative, b.relative)).map(({ file }) => file);
 }
 
+// src/run/place.ts
+import { stat as stat3 } from "node:fs/promises";
+import path2 from "node:path";
+
 // src/policy/parse.ts
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path10) {
-  return path10.join("\0");
+function pathKey(path11) {
+  return path11.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -64132,13 +64577,13 @@ var project_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path10, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path10));
+function locate(parsed, path11, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path11));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path10.entries()) {
-    const last = index === path10.length - 1;
+  for (const [index, segment] of path11.entries()) {
+    const last = index === path11.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -64212,22 +64657,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path10 = pointerToPath(error4.instancePath);
+  const path11 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path10)}: expected ${expectedOf(path10, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path10)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path10)}: ${invalidValue(path10, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path11)}: expected ${expectedOf(path11, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path11)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path11)}: ${invalidValue(path11, error4)}`;
 }
 function describe(error4, parsed) {
-  const path10 = pointerToPath(error4.instancePath);
+  const path11 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path10, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path11, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path10, String(error4.params.missingProperty));
+      return missingKey(parsed, path11, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path10, error4);
+      return wrongType(parsed, path11, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -64235,47 +64680,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path10, String(error4.params.propertyName));
+      return reservedKey(parsed, path11, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path10), "error", "invalid-value", `${labelOf(path10)}: ${invalidValue(path10, error4)}`);
+      return diagnosticAt(locate(parsed, path11), "error", "invalid-value", `${labelOf(path11)}: ${invalidValue(path11, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path10) {
-  return path10.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path11) {
+  return path11.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path10, key, parentSchema) {
+function unknownKey(parsed, path11, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path10.length ? ` in ${labelOf(path10)}` : "";
+  const where2 = path11.length ? ` in ${labelOf(path11)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path10, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path11, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path10, key) {
-  const message = `${labelOf(path10)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path10, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path11, key) {
+  const message = `${labelOf(path11)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path11, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path10, key) {
-  const pos = path10.length ? locate(parsed, path10, "key") : parsed.start;
-  const where2 = path10.length ? ` in ${labelOf(path10)}` : "";
-  const hint2 = path10.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path11, key) {
+  const pos = path11.length ? locate(parsed, path11, "key") : parsed.start;
+  const where2 = path11.length ? ` in ${labelOf(path11)}` : "";
+  const hint2 = path11.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path10, error4) {
-  const expected = expectedOf(path10, String(error4.params.type));
-  const label = labelOf(path10);
+function wrongType(parsed, path11, error4) {
+  const expected = expectedOf(path11, String(error4.params.type));
+  const label = labelOf(path11);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path10.at(-1);
+    const last = path11.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path10), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path11), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -64285,10 +64730,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path10, type) {
-  const last = path10.at(-1);
+function expectedOf(path11, type) {
+  const last = path11.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path10.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path11.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -64303,7 +64748,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path10, error4) {
+function invalidValue(path11, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -64315,7 +64760,7 @@ function invalidValue(path10, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path10, error4.data);
+      return patternProblem(path11, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -64323,14 +64768,14 @@ function invalidValue(path10, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path10, value) {
+function patternProblem(path11, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path10.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path10.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path11.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path11.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -64349,311 +64794,17 @@ function nearestKey(key, allowed) {
 function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i += 1) {
-    const current3 = [i];
+    const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current3[j] = Math.min((previous[j] ?? 0) + 1, (current3[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
     }
-    previous = current3;
+    previous = current;
   }
   return previous[b.length] ?? 0;
 }
 
-// src/policy/domains.ts
-var import_tldts = __toESM(require_cjs(), 1);
-import { isIP } from "node:net";
-import { domainToASCII as domainToASCII2, domainToUnicode as domainToUnicode2 } from "node:url";
-
-// node_modules/email-providers/all.json
-var all_default = ["001.igg.biz", "027168.com", "0815.ru", "0815.ry", "0815.su", "0845.ru", "0ak.org", "0box.eu", "0clickemail.com", "0hcow.com", "0hdear.com", "0mel.com", "0mixmail.info", "0u.ro", "0v.ro", "0w.ro", "0wnd.net", "0wnd.org", "0x00.name", "0x207.info", "1-8.biz", "10.dns-cloud.net", "1000rebates.stream", "100likers.com", "1033edge.com", "105kg.ru", "10host.top", "10mail.com", "10mail.org", "10minut.com.pl", "10minut.xyz", "10minute-email.com", "10minute.cf", "10minutemail.be", "10minutemail.cf", "10minutemail.co.uk", "10minutemail.co.za", "10minutemail.com", "10minutemail.de", "10minutemail.ga", "10minutemail.gq", "10minutemail.info", "10minutemail.ml", "10minutemail.net", "10minutemail.nl", "10minutemail.org", "10minutemail.ru", "10minutemail.us", "10minutemailbox.com", "10minutenemail.de", "10minutesmail.com", "10minutesmail.fr", "10minutesmail.net", "10minutesmail.ru", "10vpn.info", "10x.es", "10x9.com", "11mail.com", "11top.xyz", "123-m.com", "123.com", "123.dns-cloud.net", "123box.net", "123india.com", "123mail.cl", "123qwe.co.uk", "126.com", "12hosting.net", "12houremail.com", "12minutemail.com", "12minutemail.net", "12storage.com", "140unichars.com", "147.cl", "14n.co.uk", "150ml.com", "15meg4free.com", "15qm-mail.red", "15qm.com", "163.com", "188.com", "1blackmoon.com", "1ce.us", "1chuan.com", "1clck2.com", "1coolplace.com", "1freeemail.com", "1fsdfdsfsdf.tk", "1funplace.com", "1internetdrive.com", "1mail.ml", "1mail.net", "1mail.x24hr.com", "1me.net", "1mum.com", "1musicrow.com", "1netdrive.com", "1nsyncfan.com", "1pad.de", "1rentcar.top", "1s.fr", "1secmail.com", "1secmail.net", "1secmail.org", "1secmail.xyz", "1shivom.com", "1ss.noip.me", "1st-forms.com", "1thecity.biz", "1to1mail.org", "1under.com", "1usemail.com", "1webave.com", "1webhighway.com", "1webmail.info", "1zhuan.com", "2-ch.space", "2.emailfake.ml", "2.sexymail.ooo", "2.tebwinsoi.ooo", "20.dns-cloud.net", "2000rebates.stream", "2012-2016.ru", "2014mail.ru", "20boxme.org", "20email.eu", "20email.it", "20mail.eu", "20mail.in", "20mail.it", "20minute.email", "20minutemail.com", "20minutemail.it", "212.com", "2120001.net", "21cn.com", "225522.ml", "22office.com", "247emaildata.com", "24horas.com", "24hourmail.com", "24hourmail.net", "291.usa.cc", "2911.net", "2anom.com", "2bmail.co.uk", "2ch.coms.hk", "2ch.orgs.hk", "2d2i.com", "2die4.com", "2ether.net", "2fdgdfgdfgdf.tk", "2mailnext.com", "2mailnext.top", "2nd-mail.xyz", "2odem.com", "2p-mail.com", "2prong.com", "2sea.org", "2sea.xyz", "2trom.com", "30.dns-cloud.net", "3000.it", "30minutemail.com", "30minutenmail.eu", "30wave.com", "321-email.com", "321media.com", "33mail.com", "36ru.com", "37.com", "3ammagazine.com", "3d-painting.com", "3dmail.com", "3email.com", "3ew.usa.cc", "3l6.com", "3mail.ga", "3mail.rocks", "3trtretgfrfe.tk", "3xl.net", "4-n.us", "4.fackme.gq", "40.volvo-xc.ml", "40.volvo-xc.tk", "418.dk", "420blaze.it", "42o.org", "444.net", "44556677.igg.biz", "456.dns-cloud.net", "466453.usa.cc", "487.nut.cc", "4alphapro.com", "4easyemail.com", "4email.com", "4email.net", "4free.li", "4gfdsgfdgfd.tk", "4mail.cf", "4mail.ga", "4mail.top", "4mg.com", "4newyork.com", "4nmv.ru", "4pet.ro", "4senditnow.com", "4simpleemail.com", "4tb.host", "4w.io", "4warding.com", "4warding.net", "4warding.org", "4x4man.com", "5-mail.info", "50saleclub.com", "50set.ru", "510520.org", "54np.club", "55hosting.net", "5dsmartstore.com", "5ghgfhfghfgh.tk", "5gramos.com", "5iron.com", "5july.org", "5mail.cf", "5mail.ga", "5music.info", "5music.top", "5oz.ru", "5star.com", "5x25.com", "5ymail.com", "6.emailfake.ml", "60-minuten-mail.de", "60.volvo-xc.ml", "60.volvo-xc.tk", "60minutemail.com", "672643.net", "675hosting.com", "675hosting.net", "675hosting.org", "69-ew.tk", "69postix.info", "6hjgjhgkilkj.tk", "6ip.us", "6mail.cf", "6mail.ga", "6mail.ml", "6mail.top", "6paq.com", "6somok.ru", "6url.com", "75hosting.com", "75hosting.net", "75hosting.org", "789.dns-cloud.net", "7days-printing.com", "7ddf32e.info", "7mail.ga", "7mail.ml", "7mail7.com", "7rent.top", "7tags.com", "7uy35p.tk", "806.flu.cc", "80665.com", "8127ep.com", "8191.at", "88.am", "8848.net", "888.nu", "88clean.pro", "8chan.co", "8mail.cf", "8mail.ga", "8mail.ml", "8xyz8.dynu.net", "90.volvo-xc.ml", "90.volvo-xc.tk", "900k.es", "97rock.com", "99cows.com", "99experts.com", "99pubblicita.com", "9mail.cf", "9me.site", "9mot.ru", "9ox.net", "9q.ro", "a-bc.net", "a.a.fbmail.usa.cc", "a.yertxenor.tk", "a0.igg.biz", "a0f7ukc.com", "a1.usa.cc", "a2.flu.cc", "a41odgz7jh.com", "a45.in", "a54pd15op.com", "aaamail.zzn.com", "aaaw45e.com", "aamail.net", "aaronkwok.net", "abacuswe.us", "abakiss.com", "abb.dns-cloud.net", "abb.dnsabr.com", "abbeyroadlondon.co.uk", "abcflash.net", "abcmail.email", "abcz.info.tm", "abdulnour.com", "aberystwyth.com", "abilitywe.us", "abolition-now.com", "about.com", "abovewe.us", "absolutewe.us", "abundantwe.us", "abusemail.de", "abuser.eu", "abv.bg", "abyssemail.com", "abyssmail.com", "ac20mail.in", "academiccommunity.com", "academycougars.com", "academywe.us", "acceleratewe.us", "accentwe.us", "acceptwe.us", "acceso.or.cr", "access4less.net", "accessgcc.com", "acclaimwe.us", "accordwe.us", "accountant.com", "accreditedwe.us", "acdcfan.com", "ace-mail.net", "ace-of-base.com", "acemail.info", "acentri.com", "acgapp.hk", "achievementwe.us", "achievewe.us", "acmecity.com", "acmemail.net", "acninc.net", "acornwe.us", "activatewe.us", "activist.com", "activitywe.us", "acucre.com", "acuitywe.us", "acumenwe.us", "adaptivewe.us", "adaptwe.us", "adbet.co", "add3000.pp.ua", "adelphia.net", "adeptwe.us", "adesktop.com", "adexec.com", "adfarrow.com", "adios.net", "adipex7z.com", "adiq.eu", "aditus.info", "admiralwe.us", "adobeccepdm.com", "adoniswe.us", "ados.fr", "adpugh.org", "adresseemailtemporaire.com", "adrianou.gq", "adsd.org", "advalvas.be", "advantagewe.us", "advantimo.com", "adventurewe.us", "adventwe.us", "advisorwe.us", "advocatewe.us", "adwaterandstir.com", "adx-telecom.com", "aegia.net", "aegiscorp.net", "aegiswe.us", "aeiou.pt", "aelo.es", "aemail4u.com", "aeneasmail.com", "aeonpsi.com", "affiliatedwe.us", "affinitywe.us", "affluentwe.us", "affordablewe.us", "afmail.com", "afreeinternet.com", "africamail.com", "afrobacon.com", "afterhourswe.us", "agedmail.com", "agendawe.us", "agger.ro", "agilewe.us", "agoodmail.com", "agtx.net", "agustusmp3.xyz", "ahaa.dk", "aheadwe.us", "ahem.email", "ahk.jp", "aichi.com", "aim.com", "air-blog.com", "air2token.com", "aircraftmail.com", "airforce.net", "airforceemail.com", "airmail.net", "airmailhub.com", "airpost.net", "airsi.de", "airsport.top", "aistis.xyz", "ajacied.com", "ajaxapp.net", "aji.kr", "ak47.hu", "akademiyauspexa.xyz", "akapost.com", "akash9.gq", "akerd.com", "akgq701.com", "aklqo.com", "aknet.kg", "akorde.al", "aktiefmail.nl", "al-qaeda.us", "albawaba.com", "albionwe.us", "alchemywe.us", "aldeyaa.ae", "alessia1818.site", "alex4all.com", "alexandria.cc", "alexbox.online", "alfamailr.org", "algeria.com", "alhilal.net", "aliaswe.us", "alibaba.com", "alice.it", "aliceadsl.fr", "alienware13.com", "aligamel.com", "alimunjaya.xyz", "alisongamel.com", "alivance.com", "alive.cz", "alivewe.us", "aliyun.com", "all-cats.ru", "all-mail.net", "allaccesswe.us", "allamericanwe.us", "allaroundwe.us", "alldirectbuy.com", "allegiancewe.us", "allegrowe.us", "allemails.co.uk", "allen.nom.za", "allergist.com", "allgoodwe.us", "alliancewe.us", "allinonewe.us", "allmail.net", "alloutwe.us", "allowed.org", "alloymail.com", "alloywe.us", "allprowe.us", "allracing.com", "allsaintsfan.com", "allseasonswe.us", "allstarwe.us", "alltel.net", "alltempmail.com", "allthegoodnamesaretaken.org", "alltopmail.com", "allurewe.us", "almondwe.us", "alph.wtf", "alpha-web.net", "alphaomegawe.us", "alpinewe.us", "alsheim.no-ip.org", "alskens.dk", "altairwe.us", "altavista.com", "altavista.net", "altavista.se", "alternativagratis.com", "altitudewe.us", "altmails.com", "altuswe.us", "alumni.com", "alumnidirector.com", "alumnimp3.xyz", "alvilag.hu", "ama-trade.de", "ama-trans.de", "amadamus.com", "amadeuswe.us", "amail.club", "amail.com", "amail3.com", "amail4.me", "amav.ro", "amazon-aws.org", "amazon.coms.hk", "ambassadorwe.us", "amberwe.us", "ambiancewe.us", "ambitiouswe.us", "amelabs.com", "amele.com", "ameraldmail.com", "america.hm", "americanawe.us", "americasbestwe.us", "americaswe.us", "ameritech.net", "amicuswe.us", "amigowe.us", "amilegit.com", "amiri.net", "amiriindustries.com", "amitywe.us", "amnetsal.com", "amoksystems.com", "amplewe.us", "amplifiedwe.us", "amplifywe.us", "ampsylike.com", "amrer.net", "amuro.net", "amuromail.com", "an.id.au", "analysiswe.us", "analyticalwe.us", "analyticswe.us", "analyticwe.us", "ananzi.co.za", "anappfor.com", "anappthat.com", "ancestry.com", "andreihusanu.ro", "andthen.us", "andylau.net", "anfmail.com", "angelfan.com", "angelfire.com", "angelic.com", "animal.net", "animalhouse.com", "animalwoman.net", "animesos.com", "anit.ro", "anjungcafe.com", "ano-mail.net", "anon-mail.de", "anonbox.net", "anonmail.xyz", "anonmails.de", "anonymail.dk", "anonymbox.com", "anonymize.com", "anonymized.org", "anonymous-email.net", "anonymousfeedback.net", "anonymousmail.org", "anonymousness.com", "anonymousspeech.com", "anote.com", "another.com", "anotherdomaincyka.tk", "anotherwin95.com", "ansibleemail.com", "anthony-junkmail.com", "anthropologycommunity.com", "anti-social.com", "antichef.com", "antichef.net", "antireg.com", "antireg.ru", "antisocial.com", "antispam.de", "antispam24.de", "antispammail.de", "antongijsen.com", "antwerpen.com", "anyalias.com", "anymoment.com", "anytimenow.com", "anywhere.pw", "ao4ffqty.com", "aoeuhtns.com", "aol.co.uk", "aol.com", "aol.it", "apexmail.com", "apfelkorps.de", "aphlog.com", "apkmd.com", "apmail.com", "apollo.lv", "app-expert.com", "app-mailer.com", "appc.se", "appdollars.com", "appinventor.nl", "appixie.com", "apple.dnsabr.com", "appmail.top", "appmail24.com", "appmaillist.com", "appraiser.net", "approvers.net", "apps.dj", "arabia.com", "arabtop.net", "arcademaster.com", "archaeologist.com", "arcor.de", "arcotronics.bg", "arcticmail.com", "arduino.hk", "argentina.com", "ariasexy.tk", "ariaz.jetzt", "aristotle.org", "armail.in", "army.net", "armyspy.com", "arnet.com.ar", "arno.fi", "arockee.com", "aron.us", "arroisijewellery.com", "art-en-ligne.pro", "artlover.com", "artlover.com.au", "artman-conception.com", "arur01.tk", "arurgitu.gq", "arurimport.ml", "arvato-community.de", "as-if.com", "asana.biz", "aschenbrandt.net", "asdasd.nl", "asdasd.ru", "asdfasdfmail.net", "asdfghmail.com", "asdfmail.net", "asean-mail.com", "asheville.com", "ashleyandrew.com", "ashotmail.com", "asia-links.com", "asia-mail.com", "asia.com", "asiafind.com", "asianavenue.com", "asiancityweb.com", "asiansonly.net", "asianwired.net", "asiapoint.net", "asiarap.usa.cc", "ask-mail.com", "asooemail.net", "asorent.com", "ass.pp.ua", "assala.com", "assamesemail.com", "asspoo.com", "assurancespourmoi.eu", "astonut.cf", "astonut.ga", "astonut.ml", "astonut.tk", "astroboymail.com", "astroempires.info", "astrolover.com", "astrosfan.com", "astrosfan.net", "asu.mx", "asu.su", "asurfer.com", "at.hm", "at0mik.org", "atech5.com", "atheist.com", "athenachu.net", "atina.cl", "atl.lv", "atlanticbb.net", "atlaswebmail.com", "atlink.com", "atnextmail.com", "ato.check.com", "atozasia.com", "atrickmail.com", "att.net", "attbi.com", "attglobal.net", "attnetwork.com", "attymail.com", "atvclub.msk.ru", "au.ru", "auctioneer.net", "augmentationtechnology.com", "ausi.com", "austin.rr.com", "australia.edu", "australiamail.com", "austrosearch.net", "auti.st", "autoescuelanerja.com", "automotiveauthority.com", "autorobotica.com", "autosouvenir39.ru", "autotwollow.com", "autowb.com", "aver.com", "averdov.com", "avh.hu", "avia-tonic.fr", "avls.pt", "awatum.de", "awiki.org", "aws910.com", "awsom.net", "ax80mail.com", "axeprim.eu", "axiz.org", "axon7zte.com", "axoskate.com", "axsup.net", "ay33rs.flu.cc", "ayna.com", "azazazatashkent.tk", "azcomputerworks.com", "azimiweb.com", "azjuggalos.com", "azmeil.tk", "b.cr.cloudns.asia", "b.yertxenor.tk", "b0.nut.cc", "b1of96u.com", "b2bx.net", "b2cmail.de", "b9x45v1m.com", "babau.cf", "babau.flu.cc", "babau.ga", "babau.gq", "babau.igg.biz", "babau.ml", "babau.mywire.org", "babau.nut.cc", "babau.usa.cc", "bachelorboy.com", "bachelorgal.com", "backalleybowling.info", "backflip.cf", "backpackers.com", "backstreet-boys.com", "backstreetboysclub.com", "badgerland.eu", "badhus.org", "badoop.com", "badpotato.tk", "bagherpour.com", "bakar.bid", "balanc3r.com", "ballsofsteel.net", "bandai.nom.co", "bangkok.com", "bangkok2000.com", "bangsat.in", "banhbeovodich.vn", "banit.club", "banit.me", "bank-opros1.ru", "bannertown.net", "baptistmail.com", "baptized.com", "barcelona.com", "bareed.ws", "barrabravaz.com", "barryogorman.com", "barrypov.com", "barryspov.com", "bartdevos.be", "bartender.net", "bartoparcadecabinet.com", "baseballmail.com", "basketballmail.com", "basscode.org", "battricks.com", "batuta.net", "baudoinconsulting.com", "bauwerke-online.com", "baxomale.ht.cx", "bazaaboom.com", "bbhost.us", "bboy.zzn.com", "bcaoo.com", "bcast.ws", "bcb.ro", "bccto.me", "bcpl.net", "bcvibes.com", "bd.dns-cloud.net", "bdmuzic.pw", "bearsarefuzzy.com", "beck-it.net", "beddly.com", "beeebank.com", "beefmilk.com", "beenhad.com", "beep.ru", "beer.com", "beerolympics.se", "beethoven.com", "begoz.com", "bei.kr", "belamail.org", "belastingdienst.pw", "belice.com", "belizehome.com", "bell.net", "bellair.com", "bellatlantic.net", "belljonestax.com", "bellnet.ca", "bellsouth.net", "beluckygame.com", "benipaula.org", "beo.kr", "beribase.ru", "beribaza.ru", "berirabotay.ru", "berkscounty.com", "berlin.com", "berlin.de", "berlinexpo.de", "best-mail.net", "bestats.top", "bestchoiceusedcar.com", "bestmail.us", "bestoption25.club", "bestpieter.com", "bestsoundeffects.com", "bestvpn.top", "bestweb.net", "betr.co", "bettergolf.net", "bev.net", "bfo.kr", "bgtmail.com", "bgx.ro", "bharatmail.com", "bho.hu", "bho.kr", "bickmail.com.au", "bidourlnks.com", "big1.us", "bigassweb.com", "bigblue.net.au", "bigboab.com", "bigfoot.com", "bigfoot.de", "bigger.com", "bigmailbox.com", "bigpond.com", "bigpond.com.au", "bigpond.net.au", "bigprofessor.so", "bigramp.com", "bigstring.com", "bigwhoop.co.za", "bigwiki.xyz", "bij.pl", "bikemechanics.com", "bikeracer.com", "bikeracers.net", "bikerider.com", "billsfan.com", "billsfan.net", "bimamail.com", "bimla.net", "bin.8191.at", "binka.me", "binkmail.com", "binnary.com", "bio-muesli.info", "bio-muesli.net", "biometicsliquidvitamins.com", "bione.co", "biosor.cf", "birdlover.com", "birdowner.net", "bisons.com", "bit-degree.com", "bit2tube.com", "bitchmail.ga", "bitmail.com", "bitpage.net", "bitwerke.com", "bitwhites.top", "bitymails.us", "biz.st", "bizhosting.com", "bizsearch.info", "bk.ru", "bko.kr", "bla-bla.com", "blackbird.ws", "blackburnmail.com", "blackgoldagency.ru", "blackmarket.to", "blackplanet.com", "blacksburg.net", "blader.com", "bladesmail.net", "blazemail.com", "blazenet.net", "blip.ch", "bloatbox.com", "blogmyway.org", "blogos.com", "blogos.net", "blogspam.ro", "bloq.ro", "bloxter.cu.cc", "blu.it", "bluebottle.com", "bluedumpling.info", "bluehyppo.com", "bluemail.ch", "bluemail.dk", "bluesfan.com", "bluewerks.com", "bluewin.ch", "blueyonder.co.uk", "blushmail.com", "blutig.me", "bmlsports.net", "boardermail.com", "boatmail.us", "boatracers.com", "bobmail.info", "bobmurchison.com", "bodhi.lawlita.com", "bofthew.com", "bogotadc.info", "boimail.com", "bol.com.br", "bolando.com", "bollywoodz.com", "bolt.com", "boltonfans.com", "bombdiggity.com", "bonbon.net", "bongobongo.cf", "bongobongo.flu.cc", "bongobongo.ga", "bongobongo.gq", "bongobongo.igg.biz", "bongobongo.ml", "bongobongo.nut.cc", "bongobongo.tk", "bongobongo.usa.cc", "bonobo.email", "bookthemmore.com", "boom.com", "bootmail.com", "bootybay.de", "bopra.xyz", "bopunkten.se", "borged.com", "borged.net", "borged.org", "bornnaked.com", "bossmail.de", "bossofthemoss.com", "bostonoffice.com", "bot.nu", "boun.cr", "bounce.net", "bouncr.com", "box.az", "box.yadavnaresh.com.np", "boxbg.com", "boxemail.com", "boxformail.in", "boxfrog.com", "boximail.com", "boxmail.co", "boxtemp.com.br", "boyzoneclub.com", "bradfordfans.com", "brainonfire.net", "brandallday.net", "brasilia.net", "brasx.org", "bratwurst.dnsabr.com", "braun4email.com", "brazilmail.com", "brazilmail.com.br", "breadtimes.press", "breakthru.com", "breathe.com", "brefmail.com", "brennendesreich.de", "bresnan.net", "brew-master.com", "brew-meister.com", "brfree.com.br", "briefkasten2go.de", "briggsmarcus.com", "bright.net", "britishintelligence.co.uk", "britneyclub.com", "brittonsign.com", "broadbandninja.com", "broadcast.net", "browniesgoreng.com", "brownieslumer.com", "brunhilde.ml", "brutaldate.com", "bsdmail.com", "bsnow.net", "bspamfree.org", "bspooky.com", "bst-72.com", "bt.com", "btb-notes.com", "btc.email", "btcmail.pw", "btconnect.com", "btinternet.com", "btizet.pl", "btopenworld.co.uk", "btopenworld.com", "buccalmassage.ru", "budaya-tionghoa.com", "budayationghoa.com", "buffemail.com", "buffymail.com", "bugmenever.com", "bugmenot.com", "bugmenot.ml", "bullbeer.org", "bullsfan.com", "bullsgame.com", "bulrushpress.com", "bum.net", "bumerang.ro", "bumpymail.com", "bunchofidiots.com", "bund.us", "bundes-li.ga", "bungabunga.cf", "bunko.com", "bunsenhoneydew.com", "burgercentral.us", "burnthespam.info", "burstmail.info", "buryfans.com", "business-agent.info", "business-man.com", "businessagent.email", "businessbackend.com", "businesscredit.xyz", "businessman.net", "businesssource.net", "businesssuccessislifesuccess.com", "businessweekmail.com", "buspad.org", "busta-rhymes.com", "busymail.com", "buxap.com", "buy003.com", "buyersusa.com", "buygapfashion.com", "buymoreplays.com", "buyordie.info", "buyusedlibrarybooks.org", "bvimailbox.com", "bwa33.net", "by8006l.com", "byebyemail.com", "byespm.com", "byom.de", "byteme.com", "c1oramn.com", "c2.hu", "c2i.net", "c3.hu", "c4.com", "c4utar.ml", "c51vsgq.com", "c7fk799.com", "ca.rr.com", "cabacabana.com", "cableone.net", "cachedot.net", "caere.it", "cafecar.xyz", "cairomail.com", "cais.net", "californiafitnessdeals.com", "californiamail.com", "callnetuk.com", "callsign.net", "caltanet.it", "cam4you.cc", "camidge.com", "campano.cl", "canada-11.com", "canada.com", "canadianmail.com", "candymail.de", "cane.pw", "canoemail.com", "canwetalk.com", "capu.net", "car101.pro", "caramail.com", "carbtc.net", "card.zp.ua", "care2.com", "careerbuildermail.com", "carins.io", "carioca.net", "carolina.rr.com", "carrnelpartners.com", "cars2.club", "cart.4.0.0.1.com", "cartelera.org", "cartestraina.ro", "casablancaresort.com", "caseedu.tk", "cash4u.com", "casino.com", "casualdx.com", "catcha.com", "catholic.org", "catlover.com", "catsrule.garfield.com", "cavi.mx", "cazis.fr", "cbair.com", "cbes.net", "cc.liamria", "ccnmail.com", "cd.mintemail.com", "cd2.com", "cdnqa.com", "cdpa.cc", "cdr.fastmail.fm", "ce.mintemail.com", "ceed.se", "cek.pm", "celineclub.com", "cellurl.com", "celtic.com", "cem.net", "centermail.com", "centermail.net", "centoper.it", "central-servers.xyz", "centrallosana.ga", "centralpets.com", "centrum.cz", "centrum.sk", "centurylink.net", "centurytel.net", "cetpass.com", "cfl.rr.com", "cfo2go.ro", "cgac.es", "ch.tc", "chacuo.net", "chaiyomail.com", "chammy.info", "champmails.com", "chance2mail.com", "chandrasekar.net", "changingemail.com", "chapar.cf", "chaparmail.tk", "charm.net", "charmedmail.com", "charter.net", "chat.ru", "chattown.com", "chauhanweb.com", "cheap3ddigitalcameras.com", "cheaphorde.com", "cheaphub.net", "cheatmail.de", "chechnya.conf.work", "check.com", "check1check.com", "checknew.pw", "cheerful.com", "chef.asana.biz", "chef.net", "chek.com", "chello.nl", "chemist.com", "chequemail.com", "chewiemail.com", "cheyenneweb.com", "chez.com", "chibakenma.ml", "chickenkiller.com", "chickmail.com", "chielo.com", "childsavetrust.org", "chilelinks.cl", "chilkat.com", "china.net.vg", "chinalook.com", "chinamail.com", "chinatov.com", "chirk.com", "chithinh.com", "chocaholic.com.au", "choco.la", "chogmail.com", "choicemail1.com", "chong-mail.com", "chong-mail.net", "chong-mail.org", "chris.burgercentral.us", "christianmail.net", "christopherfretz.com", "chumpstakingdumps.com", "churchusa.com", "cia-agent.com", "cia.hu", "ciaoweb.it", "cicciociccio.com", "cid.kr", "cigar-auctions.com", "cinci.rr.com", "cincinow.net", "citeweb.net", "citlink.net", "city-of-bath.org", "city-of-birmingham.com", "city-of-brighton.org", "city-of-cambridge.com", "city-of-coventry.com", "city-of-edinburgh.com", "city-of-lichfield.com", "city-of-lincoln.com", "city-of-liverpool.com", "city-of-manchester.com", "city-of-nottingham.com", "city-of-oxford.com", "city-of-swansea.com", "city-of-westminster.com", "city-of-westminster.net", "city-of-york.net", "city2city.com", "cityofcardiff.net", "cityoflondon.org", "civilizationdesign.xyz", "civvic.ro", "civx.org", "ckaazaza.tk", "ckiso.com", "cko.kr", "ckoie.com", "cl-cl.org", "cl.gl", "cl0ne.net", "claimab.com", "clandest.in", "claramail.com", "clashatclintonemail.com", "classicalfan.com", "classicmail.co.za", "clay.xyz", "clean.pro", "cleansafemail.com", "clearmail.online", "clearwatermail.info", "clerk.com", "click-email.com", "click-mail.net", "click-mail.top", "clickanerd.net", "clickmail.info", "cliffhanger.com", "clinicatbf.com", "clintonemailhearing.com", "clipmail.cf", "clipmail.eu", "clipmail.ga", "clipmail.gq", "clipmail.ml", "clipmail.tk", "cliptik.net", "clixser.com", "close2you.net", "cloud-mail.net", "cloud99.pro", "cloud99.top", "cloudns.asia", "cloudstat.top", "clrmail.com", "cls-audio.club", "club-internet.fr", "club4x4.net", "clubalfa.com", "clubbers.net", "clubducati.com", "clubfier.com", "clubhonda.net", "clubmember.org", "clubvdo.net", "cluemail.com", "cmail.club", "cmail.com", "cmail.net", "cmail.org", "cmailg.com", "cmpmail.com", "cnamed.com", "cndps.com", "cnew.ir", "cnmsg.net", "cnn.coms.hk", "cnnsimail.com", "cnsds.de", "co.cc", "cobarekyo1.ml", "cobin2hood.com", "cock.li", "cocodani.cf", "cocovpn.com", "codeandscotch.com", "codec.ro", "coder.hu", "codivide.com", "codupmyspace.com", "codyting.com", "coffeelovers.life", "cogeco.ca", "cognitiveways.xyz", "coid.biz", "coieo.com", "coin-link.com", "coin-one.com", "coinbroker.club", "coinlink.club", "colafanta.cf", "coldemail.info", "coldmail.com", "collectiblesuperstore.com", "collector.org", "collegebeat.com", "collegeclub.com", "collegemail.com", "colleges.com", "colorweb.cf", "columbus.rr.com", "columbusrr.com", "columnist.com", "com.ar", "comcast.net", "comic.com", "comilzilla.org", "communitybuildingworks.xyz", "communityconnect.com", "compareshippingrates.org", "completegolfswing.com", "comprendemail.com", "compuserve.com", "computer-freak.com", "computer4u.com", "computermail.net", "coms.hk", "comsafe-mail.net", "comwest.de", "concealed.company", "concentric.net", "conexcol.com", "conf.work", "confidential.life", "config.work", "conk.com", "connect4free.net", "connectbox.com", "conok.com", "consultant.com", "consumerriot.com", "contbay.com", "contentwanted.com", "contractor.net", "contrasto.cu.cc", "cookiecooker.de", "cookiemonster.com", "cool.br", "cool.fr.nf", "coolandwacky.us", "coolgoose.ca", "coolgoose.com", "coolimpool.org", "coolkiwi.com", "coollist.com", "coolmail.com", "coolmail.net", "coolsend.com", "coolsite.net", "coolyour.pw", "cooooool.com", "cooperation.net", "cooperationtogo.net", "copacabana.com", "cornells.com", "cornerpub.com", "corporatedirtbag.com", "correo.blogos.net", "correo.terra.com.gt", "cortex.kicks-ass.net", "cortinet.com", "cosmorph.com", "cotas.net", "counsellor.com", "countrylover.com", "courriel.fr.nf", "courrieltemporaire.com", "covad.net", "cowcell.com", "cowstore.net", "cox.net", "coxinet.net", "coxmail.com", "coza.ro", "cpaonline.net", "cpmail.life", "cpsystems.ru", "cr.cloudns.asia", "cr97mt49.com", "cracker.hu", "crankhole.com", "crankmails.com", "crapmail.org", "crastination.de", "crazedanddazed.com", "crazespaces.pw", "crazymail.info", "crazymail.online", "crazymailing.com", "crazysexycool.com", "cream.pink", "creazionisa.com", "cristianemail.com", "critterpost.com", "croeso.com", "cross-law.ga", "cross-law.gq", "crosshairs.com", "crosslink.net", "crossroadsmail.com", "crosswinds.net", "crotslep.ml", "crotslep.tk", "crowd-mail.com", "crwmail.com", "cry4helponline.com", "crymail2.com", "cryp.email", "crypemail.info", "crypto-net.club", "cryptonet.top", "cs.com", "csh.ro", "csi.com", "csinibaba.hu", "csoftmail.cn", "cszbl.com", "ctmailing.us", "ctos.ch", "cu.cc", "cubiclink.com", "cuemail.com", "cultmovie.com", "cumallover.me", "curio-city.com", "curlhph.tk", "curryworld.de", "cust.in", "customs2g3.com", "cute-girl.com", "cuteandcuddly.com", "cutey.com", "cutout.club", "cuvox.de", "cww.de", "cx.de-a.org", "cyber-africa.net", "cyber-host.net", "cyber-innovation.club", "cyber-phone.eu", "cyber-wizard.com", "cyber4all.com", "cyberbabies.com", "cybercafemaui.com", "cyberdude.com", "cyberforeplay.net", "cybergal.com", "cybergrrl.com", "cyberinbox.com", "cyberleports.com", "cybermail.net", "cybernet.it", "cyberservices.com", "cybersex.com", "cyberspace-asia.com", "cybertrains.org", "cyclefanz.com", "cylab.org", "cynetcity.com", "czqjii8.com", "d3p.dk", "d58pb91.com", "d8u.us", "daabox.com", "dab.ro", "dabsol.net", "dacha-24.ru", "dacoolest.com", "dadacasa.com", "daemsteam.com", "daha.com", "daily-email.com", "dailypioneer.com", "daintly.com", "dallas.theboys.com", "dallasmail.com", "damai.webcam", "dammexe.net", "damnthespam.com", "dancemanual.com", "dandikmail.com", "dangerous-minds.com", "dansegulvet.com", "darkharvestfilms.com", "darknode.org", "daryxfox.net", "dasdasdascyka.tk", "dash-pads.com", "data54.com", "dataarca.com", "datarca.com", "datasoma.com", "datazo.ca", "datum2.com", "daum.net", "davegracey.com", "davidkoh.net", "davidlcreative.com", "dawnsonmail.com", "dawsonmail.com", "daymail.life", "daymailonline.com", "dayrep.com", "dazedandconfused.com", "dbo.kr", "dbunker.com", "dbzmail.com", "dc-business.com", "dca.net", "dcemail.com", "ddcrew.com", "ddnsfree.com", "ddosed.us", "de-a.org", "de-fake.instafly.cf", "de.sytes.net", "deadaddress.com", "deadchildren.org", "deadfake.cf", "deadfake.ga", "deadfake.ml", "deadfake.tk", "deadlymob.org", "deadspam.com", "deagot.com", "deal-maker.com", "dealja.com", "dealrek.com", "dearriba.com", "death-star.com", "decoymail.mx", "deekayen.us", "defomail.com", "degradedfun.net", "dejanews.com", "delayload.com", "delayload.net", "delikkt.de", "deliverme.top", "deliveryman.com", "deltanet.com", "demen.ml", "deneg.net", "depechemode.com", "der-kombi.de", "derder.net", "derkombi.de", "derluxuswagen.de", "deseretmail.com", "desertmail.com", "desilota.com", "deskmail.com", "deskpilot.com", "desoz.com", "despam.it", "despammed.com", "destin.com", "detik.com", "deutschland-net.com", "dev-null.cf", "dev-null.ga", "dev-null.gq", "dev-null.ml", "devnullmail.com", "devotedcouples.com", "dextm.ro", "deyom.com", "dfgggg.org", "dfgh.net", "dfghj.ml", "dfwatson.com", "dharmatel.net", "dhm.ro", "di-ve.com", "dialogus.com", "diapaulpainting.com", "dicksinhisan.us", "dicksinmyan.us", "digdown.xyz", "digibel.be", "digital-email.com", "digital-message.com", "digital-work.net", "digitalmail.info", "digitalmariachis.com", "digitalsanctuary.com", "dildosfromspace.com", "dim-coin.com", "dingbone.com", "dinkmail.com", "diplomats.com", "direct-mail.info", "direct-mail.top", "directmail.top", "directmail24.net", "direcway.com", "dirtracer.com", "disaq.com", "disario.info", "disbox.net", "disbox.org", "discard-email.cf", "discard.cf", "discard.email", "discard.ga", "discard.gq", "discard.ml", "discard.tk", "discardmail.com", "discardmail.de", "disciples.com", "discofan.com", "discordmail.com", "discoverwatch.com", "discovery.com", "discoverymail.com", "dishmail.net", "disign-concept.eu", "disign-revelation.com", "disinfo.net", "dispo.in", "dispomail.eu", "disposable-email.ml", "disposable.cf", "disposable.com", "disposable.ga", "disposable.ml", "disposableaddress.com", "disposableemail.org", "disposableemailaddresses.com", "disposableinbox.com", "disposablemail.top", "disposablemails.com", "dispose.it", "disposeamail.com", "disposemail.com", "dispostable.com", "divad.ga", "divermail.com", "divismail.ru", "diwaq.com", "dko.kr", "dlemail.ru", "dm.w3internet.co.uk", "dm.w3internet.co.ukexample.com", "dma.in-ulm.de", "dmail.kyty.net", "dmailman.com", "dmarc.ro", "dmv.com", "dns-cloud.net", "dnsabr.com", "dnsdeer.com", "dnses.ro", "dnsmadeeasy.com", "doanart.com", "dob.jp", "doc-mail.net", "docmail.com", "docomo.ne.jp", "docs.coms.hk", "doctor.com", "dodgeit.com", "dodgemail.de", "dodgit.com", "dodgit.org", "dodo.com.au", "dodsi.com", "dog.com", "doglover.com", "dogmail.co.uk", "dogsnob.net", "doiea.com", "doityourself.com", "dolphinnet.net", "domforfb1.tk", "domforfb18.tk", "domforfb19.tk", "domforfb2.tk", "domforfb23.tk", "domforfb27.tk", "domforfb29.tk", "domforfb3.tk", "domforfb4.tk", "domforfb5.tk", "domforfb6.tk", "domforfb7.tk", "domforfb8.tk", "domforfb9.tk", "domozmail.com", "doneasy.com", "donemail.ru", "donjuan.com", "donot-reply.com", "dontgotmail.com", "dontmesswithtexas.com", "dontreg.com", "dontsendmespam.de", "doquier.tk", "doramail.com", "dostmail.com", "dot-mail.top", "dot-ml.ml", "dot-ml.tk", "dotcom.fr", "dotman.de", "dotmsg.com", "dotslashrage.com", "dott.it", "douchelounge.com", "doxcity.net", "doy.kr", "dozvon-spb.ru", "dp76.com", "dplanet.ch", "dqkerui.com", "dr.com", "dr69.site", "dragoncon.net", "dragons-spirit.org", "dragracer.com", "drama.tw", "drdrb.com", "drdrb.net", "dreamcatcher.email", "dred.ru", "drevo.si", "drivetagdev.com", "droolingfanboy.de", "dropcake.de", "drope.ml", "dropjar.com", "droplar.com", "droplister.com", "dropmail.me", "dropzone.com", "drotposta.hu", "drynic.com", "dsiay.com", "dslextreme.com", "dspwebservices.com", "dtools.info", "duam.net", "dubaimail.com", "dublin.com", "dublin.ie", "duck2.club", "dudmail.com", "duk33.com", "dukedish.com", "dumoac.net", "dump-email.info", "dumpandjunk.com", "dumpmail.de", "dumpyemail.com", "dunesmail.com", "dunflimblag.mailexpire.com", "dunlopdriver.com", "dunloprider.com", "duno.com", "durandinterstellar.com", "duskmail.com", "dutchmail.com", "dvd.dns-cloud.net", "dvd.dnsabr.com", "dvx.dnsabr.com", "dw.now.im", "dwp.net", "dwse.edu.pl", "dx.ez.lv", "dx.sly.io", "dyceroprojects.com", "dygo.com", "dynamitemail.com", "dynu.net", "dz-geek.org", "dz17.net", "e-apollo.lv", "e-mail.com", "e-mail.dk", "e-mail.jp", "e-mail.net", "e-mail.org", "e-mail.ru", "e-mailanywhere.com", "e-mails.ru", "e-marketstore.ru", "e-postkasten.com", "e-postkasten.de", "e-postkasten.eu", "e-postkasten.info", "e-tapaal.com", "e0yk-mail.ml", "e3z.de", "e4ward.com", "e7n06wz.com", "eaglemail.top", "earthalliance.com", "earthcam.net", "earthdome.com", "earthling.net", "earthlink.net", "earthonline.net", "eastcoast.co.za", "eastmail.com", "eastwan.net", "easy-apps.info", "easy-mail.top", "easy-trash-mail.com", "easy.to", "easyemail.info", "easymail.top", "easypost.com", "easytrashmail.com", "eatmea2z.club", "eatmydirt.com", "eatrnet.com", "eb609s25w.com", "ebano.campano.cl", "ebeschlussbuch.de", "ebs.com.ar", "ecallheandi.com", "ecardmail.com", "ecbsolutions.net", "echina.com", "echt-mail.de", "eco.ilmale.it", "ecolo-online.fr", "ecompare.com", "edge.net", "edgex.ru", "edinburgh-airporthotels.com", "edmail.com", "ednatx.com", "edrishn.xyz", "edtnmail.com", "educacao.te.pt", "educastmail.com", "edv.to", "ee1.pl", "ee2.pl", "eelmail.com", "efo.kr", "efxs.ca", "ehmail.com", "eho.kr", "eilersmail.com", "einfach.to", "einmalmail.de", "einrot.com", "einrot.de", "eintagsmail.de", "eircom.net", "elearningjournal.org", "electro.mn", "elitevipatlantamodels.com", "elki-mkzn.ru", "elp.rr.com", "elsitio.com", "elvis.com", "elvisfan.com", "ely.kr", "email-fake.cf", "email-fake.com", "email-fake.ga", "email-fake.gq", "email-fake.ml", "email-fake.tk", "email-host.info", "email-jetable.fr", "email-lab.com", "email-list.online", "email-london.co.uk", "email-server.info", "email-wizard.com", "email.cbes.net", "email.com", "email.cz", "email.de", "email.ee", "email.it", "email.net", "email.nu", "email.plala.or.jp", "email.ro", "email.ru", "email.si", "email.women.com", "email2me.net", "email60.com", "emailacc.com", "emailaccount.com", "emailage.cf", "emailage.ga", "emailage.gq", "emailage.ml", "emailage.tk", "emailahi.com", "emailapps.in", "emailapps.info", "emailchoice.com", "emailcorner.net", "emaildienst.de", "emailem.com", "emailengine.net", "emailfake.com", "emailfake.ml", "emailfake.nut.cc", "emailforyou.net", "emailfreedom.ml", "emailgenerator.de", "emailgo.de", "emailgroups.net", "emailhearing.com", "emailias.com", "emailigo.de", "emailinbox.xyz", "emailinfive.com", "emailirani.ir", "emailisvalid.com", "emaillime.com", "emailll.org", "emailmenow.info", "emailmiser.com", "emailna.co", "emailnode.net", "emailo.pro", "emailondeck.com", "emailpinoy.com", "emailplanet.com", "emailportal.info", "emailproxsy.com", "emailresort.com", "emails.ga", "emails.ru", "emailsecurer.com", "emailsensei.com", "emailsingularity.net", "emailspam.cf", "emailspam.ga", "emailspam.gq", "emailspam.ml", "emailspam.tk", "emailsy.info", "emailtea.com", "emailtech.info", "emailtemporanea.com", "emailtemporanea.net", "emailtemporar.ro", "emailtemporario.com.br", "emailthe.net", "emailtmp.com", "emailto.de", "emailure.net", "emailuser.net", "emailwarden.com", "emailx.at.hm", "emailx.net", "emailxfer.com", "emailz.cf", "emailz.ga", "emailz.gq", "emailz.ml", "emall.ml", "ematic.com", "embarqmail.com", "emeil.cf", "emeil.in", "emeil.ir", "emeraldwebmail.com", "emeyle.com", "emil.com", "emkei.cf", "emkei.ga", "emkei.gq", "emkei.ml", "emkei.tk", "eml.pp.ua", "emlhub.com", "emlpro.com", "emltmp.com", "empireanime.ga", "empiremail.de", "emstjzh.com", "emumail.com", "emy.kr", "emz.net", "end-war.com", "endrix.org", "enel.net", "engineer.com", "england.com", "england.edu", "englandmail.com", "enjoy.email.ne.jp", "enter.net", "enterto.com", "enu.kr", "envy17.com", "eny.kr", "eoffice.top", "eonmech.com", "eos2mail.com", "epatra.com", "epb.ro", "ephemail.net", "ephemeral.email", "epix.net", "epost.de", "eposta.hu", "eqeqeqeqe.tk", "eqiluxspam.ga", "eqqu.com", "eramail.co.za", "erasf.com", "eresmas.com", "ericjohnson.ml", "eriga.lv", "ero-tube.org", "erols.com", "esbano-ru.ru", "esc.la", "escapehatchapp.com", "ese.kr", "esemay.com", "esgeneri.com", "esprity.com", "esseriod.com", "est.une.victime.ninja", "estate-invest.fr", "estranet.it", "etcmail.com", "etgdev.de", "eth2btc.info", "ether123.net", "ethereal.email", "ethereum1.top", "ethersports.org", "ethersportz.info", "ethos.st", "etlgr.com", "etoast.com", "etoic.com", "etotvibor.ru", "etrademail.com", "etranquil.com", "etranquil.net", "etranquil.org", "eu.igg.biz", "euaqa.com", "eudoramail.com", "europe.com", "europemail.com", "euroseek.com", "euroweb.email", "evanfox.info", "eveav.com", "every1.net", "everyday.com.kh", "everyone.net", "everytg.ml", "evopo.com", "evyush.com", "ewa.kr", "examnotes.net", "example.com", "excite.co.jp", "excite.com", "excite.it", "exclusivemail.co.za", "execs.com", "executive.co.za", "exemail.com.au", "exi.kr", "existiert.net", "exitstageleft.net", "explodemail.com", "express.net.ua", "expressasia.com", "extenda.net", "extended.com", "extremail.ru", "eyepaste.com", "eyou.com", "ez.lv", "ezcybersearch.com", "ezehe.com", "ezfill.club", "ezfill.com", "ezlo.co", "ezmail.egine.com", "ezmail.ru", "ezrs.com", "ezstest.com", "ezweb.ne.jp", "ezy.net", "f.moza.pl", "f1fans.net", "f4k.es", "f5.si", "facebook-email.cf", "facebook-email.ga", "facebook-email.ml", "facebook.com", "facebookmail.gq", "facebookmail.ml", "fackme.gq", "fadingemail.com", "fag.wf", "failbone.com", "faithkills.com", "faithkills.org", "fake-box.com", "fake-email.pp.ua", "fake-mail.cf", "fake-mail.ga", "fake-mail.gq", "fake-mail.ml", "fake-mail.tk", "fakedemail.com", "fakeinbox.cf", "fakeinbox.com", "fakeinbox.ga", "fakeinbox.info", "fakeinbox.ml", "fakeinbox.tk", "fakeinformation.com", "fakemail.fr", "fakemail.win", "fakemailgenerator.com", "fakemails.cf", "fakemails.ga", "fakemails.gq", "fakemails.ml", "fakemailz.com", "fakemyinbox.com", "fammix.com", "fan.com", "fan.theboys.com", "fangoh.com", "fansonlymail.com", "fansworldwide.de", "fantasticmail.com", "fantasymail.de", "farang.net", "faroweb.com", "farrse.co.uk", "fartwallet.com", "fast-coin.com", "fast-email.info", "fast-mail.fr", "fast-mail.one", "fastacura.com", "fastair.info", "fastchevy.com", "fastchrysler.com", "fastem.com", "fastemail.us", "fastemailer.com", "fastemails.us", "fastermail.com", "fasternet.biz", "fastimap.com", "fastkawasaki.com", "fastmail.com.au", "fastmail.fm", "fastmailbox.net", "fastmailforyou.net", "fastmailnow.com", "fastmazda.com", "fastmessaging.com", "fastmitsubishi.com", "fastnissan.com", "fastservice.com", "fastsubaru.com", "fastsuzuki.com", "fasttoyota.com", "fastyamaha.com", "fatcock.net", "fatflap.com", "fathersrightsne.org", "faze.biz", "fbi-agent.com", "fbi.coms.hk", "fbi.hu", "fbma.tk", "fbmail1.ml", "fc66998.com", "fcc.net", "fcml.mx", "fddns.ml", "fdfdsfds.com", "feamail.com", "federalcontractors.com", "felicity.com", "felicitymail.com", "femenino.com", "fer-gabon.org", "fermaxxi.ru", "fetchmail.co.uk", "fetchmail.com", "fetchnet.co.uk", "fettometern.com", "feyenoorder.com", "ffanet.com", "fghmail.net", "fiberia.com", "fibertel.com.ar", "ficken.de", "fictionsite.com", "fidelium10.com", "fido.be", "fightallspam.com", "figjs.com", "figshot.com", "figurescoin.com", "fiifke.de", "filbert4u.com", "filberts4u.com", "filipinolinks.com", "film-blog.biz", "filzmail.com", "financemail.net", "financier.com", "findemail.info", "findmail.com", "findu.pl", "finebody.com", "finfin.com", "fingermouse.org", "fir.hk", "fire-brigade.com", "fireman.net", "first-email.net", "first-mail.info", "fishburne.org", "fishfortomorrow.xyz", "fitnesrezink.ru", "five-club.com", "five-plus.net", "fivemail.de", "fixmail.tk", "fizmail.com", "flashbox.5july.org", "flashcom.net", "flashemail.com", "flashmail.com", "flashmail.net", "fleckens.hu", "flemail.com", "flemail.ru", "flipcode.com", "flitafir.de", "flowu.com", "flu.cc", "flurre.com", "flurred.com", "fly-ts.de", "flyinggeek.net", "flyspam.com", "fmail.co.uk", "fmail.pw", "fmailbox.com", "fmgirl.com", "fmguy.com", "fnbmail.co.za", "fnmail.com", "fnzm.net", "folkfan.com", "foobarbot.net", "foodbooto.com", "foodmail.com", "footard.com", "football.theboys.com", "footballmail.com", "foquita.com", "for-president.com", "for4mail.com", "forecastertests.com", "foreskin.cf", "foreskin.ga", "foreskin.gq", "foreskin.tk", "forfree.at", "forgetmail.com", "fornow.eu", "forpresident.com", "forspam.net", "forthnet.gr", "fortuncity.com", "fortunecity.com", "forum.dk", "forward.cat", "four.fackme.gq", "foxja.com", "foxmail.com", "foxtrotter.info", "foy.kr", "fr.nf", "fr33mail.info", "fragolina2.tk", "francanet.com.br", "frapmail.com", "frappina.tk", "frappina99.tk", "free-email.cf", "free-email.ga", "free-org.com", "free.com.pe", "free.fr", "freeaccess.nl", "freeaccount.com", "freeandsingle.com", "freebabysittercam.com", "freeblackbootytube.com", "freebullets.net", "freecat.net", "freechristianbookstore.com", "freedom-mail.ga", "freedom.casa", "freedom.usa.com", "freedomlover.com", "freedompop.us", "freefattymovies.com", "freegates.be", "freeghana.com", "freehotmail.net", "freeinbox.email", "freelance-france.eu", "freeler.nl", "freeletter.me", "freemail.c3.hu", "freemail.com.au", "freemail.com.pk", "freemail.de", "freemail.et", "freemail.gr", "freemail.hu", "freemail.it", "freemail.lt", "freemail.ms", "freemail.nl", "freemail.org.mk", "freemaillink.com", "freemailnow.net", "freemails.cf", "freemails.ga", "freemails.ml", "freemeil.ga", "freemeil.gq", "freemeil.ml", "freemeil.tk", "freemommyvids.com", "freenet.de", "freenet.kg", "freeola.com", "freeola.net", "freeplumpervideos.com", "freerubli.ru", "freeschoolgirlvids.com", "freeserve.co.uk", "freeshemaledvds.com", "freesistercam.com", "freesistervids.com", "freestamp.com", "freestart.hu", "freesurf.fr", "freesurf.nl", "freeteenbums.com", "freetmail.in", "freetmail.net", "freetubearchive.com", "freeuk.com", "freeuk.net", "freeukisp.co.uk", "freeweb.email", "freeweb.org", "freewebemail.com", "freeyellow.com", "freezone.co.uk", "fresnomail.com", "freunde.ru", "freundin.ru", "friendlymail.co.uk", "friends-cafe.com", "friendsfan.com", "from-africa.com", "from-america.com", "from-argentina.com", "from-asia.com", "from-australia.com", "from-belgium.com", "from-brazil.com", "from-canada.com", "from-china.net", "from-england.com", "from-europe.com", "from-france.net", "from-germany.net", "from-holland.com", "from-israel.com", "from-italy.net", "from-japan.net", "from-korea.com", "from-mexico.com", "from-outerspace.com", "from-russia.com", "from-spain.net", "from.onmypc.info", "fromalabama.com", "fromalaska.com", "fromarizona.com", "fromarkansas.com", "fromcalifornia.com", "fromcolorado.com", "fromconnecticut.com", "fromdelaware.com", "fromflorida.net", "fromgeorgia.com", "fromhawaii.net", "fromidaho.com", "fromillinois.com", "fromindiana.com", "fromiowa.com", "fromjupiter.com", "fromkansas.com", "fromkentucky.com", "fromlouisiana.com", "frommaine.net", "frommaryland.com", "frommassachusetts.com", "frommiami.com", "frommichigan.com", "fromminnesota.com", "frommississippi.com", "frommissouri.com", "frommontana.com", "fromnebraska.com", "fromnevada.com", "fromnewhampshire.com", "fromnewjersey.com", "fromnewmexico.com", "fromnewyork.net", "fromnorthcarolina.com", "fromnorthdakota.com", "fromohio.com", "fromoklahoma.com", "fromoregon.net", "frompennsylvania.com", "fromrhodeisland.com", "fromru.com", "fromsouthcarolina.com", "fromsouthdakota.com", "fromtennessee.com", "fromtexas.com", "fromthestates.com", "fromutah.com", "fromvermont.com", "fromvirginia.com", "fromwashington.com", "fromwashingtondc.com", "fromwestvirginia.com", "fromwisconsin.com", "fromwyoming.com", "front.ru", "front14.org", "frontier.com", "frontiernet.net", "frostbyte.uk.net", "fsagc.xyz", "fsfsdf.org", "fsmail.net", "ftml.net", "ftp.sh", "ftpinc.ca", "fuckedupload.com", "fuckingduh.com", "fuckme69.club", "fudgerub.com", "fuhoy.com", "fuirio.com", "fullchannel.net", "fullmail.com", "fulvie.com", "fun2.biz", "fun64.com", "fun64.net", "funkfan.com", "funnycodesnippets.com", "funnymail.de", "fuorissimo.com", "fuqus.com", "furnitureprovider.com", "furusato.tokyo", "furzauflunge.de", "fuse.net", "fut.es", "fuwamofu.com", "fux0ringduh.com", "fw2.me", "fw6m0bd.com", "fwbfleamarket.gccoxmail.com", "fwnb.com", "fxnxs.com", "fxprix.com", "fxsmails.com", "fyii.de", "g-mailix.com", "g-meil.com", "g.ycn.ro", "g4444mail.com", "g4hdrop.us", "gabox.store", "gaf.oseanografi.id", "gafy.net", "gaggle.net", "galamb.net", "galaxy.tv", "galaxy5.com", "galaxyhit.com", "gally.jp", "game.com", "gamebox.net", "gamegeek.com", "gamegregious.com", "games.com", "games4free.flu.cc", "gamespotmail.com", "gamgling.com", "gamil.com", "gamno.config.work", "garage46.com", "garasikita.pw", "garbage.com", "garbagecollector.org", "garbagemail.org", "gardener.com", "gardenscape.ca", "garizo.com", "garliclife.com", "garrymccooey.com", "gateway.net", "gav0.com", "gawab.com", "gaybrighton.co.uk", "gaza.net", "gazeta.pl", "gazibooks.com", "gci.net", "geartower.com", "gee-wiz.com", "geecities.com", "geek.com", "geek.hu", "geeklife.com", "geew.ru", "gehensiemirnichtaufdensack.de", "geldwaschmaschine.de", "gelitik.in", "genderfuck.net", "general-hospital.com", "geo-crypto.com", "geocities.com", "geologist.com", "geopia.com", "germanmails.biz", "germanymail.com", "gero.us", "geroev.net", "geronra.com", "geschent.biz", "get-mail.cf", "get-mail.ga", "get-mail.ml", "get-mail.tk", "get.pp.ua", "get1mail.com", "get2mail.fr", "getairmail.cf", "getairmail.com", "getairmail.ga", "getairmail.gq", "getairmail.ml", "getairmail.tk", "getapet.net", "getcoolmail.info", "geteit.com", "getjulia.com", "getmails.eu", "getnada.com", "getnowtoday.cf", "getocity.com", "getonemail.com", "getonemail.net", "getsimpleemail.com", "gett.icu", "getvmail.net", "gfcom.com", "gh2000.com", "ghanamail.com", "ghostmail.com", "ghosttexter.de", "giaiphapmuasam.com", "giantmail.de", "giantsfan.com", "gibit.us", "gifto12.com", "giga4u.de", "gigileung.org", "ginzi.be", "ginzi.co.uk", "ginzi.es", "ginzi.net", "ginzy.co.uk", "ginzy.eu", "girlsindetention.com", "girlsundertheinfluence.com", "gishpuppy.com", "giuras.club", "giuypaiw8.com", "givepeaceachance.com", "givmail.com", "givmy.com", "giyam.com", "glay.org", "gleeze.com", "glendale.net", "glitch.sx", "globaleuro.net", "globalfree.it", "globalpagan.com", "globalsite.com.br", "globaltouron.com", "globo.com", "globomail.com", "glubex.com", "glucosegrin.com", "gmai.com", "gmail.co", "gmail.co.uk", "gmail.com", "gmail.com.com", "gmail.it", "gmail.om", "gmaildottrick.com", "gmailssdf.com", "gmal.com", "gmial.com", "gmx.at", "gmx.com", "gmx.de", "gmx.dns-cloud.net", "gmx.dnsabr.com", "gmx.fr", "gmx.li", "gmx.net", "gn8.cc", "gnctr-calgary.com", "gnwmail.com", "go.com", "go.irc.so", "go.ro", "go.ru", "go2.com.py", "go2net.com", "go2usa.info", "go2vpn.net", "goat.si", "gocollege.com", "gocubs.com", "godataflow.xyz", "godut.com", "goemailgo.com", "gofree.co.uk", "gok.kr", "goldenmail.ru", "goldmail.ru", "golemico.com", "golfemail.com", "golfilla.info", "golfmail.be", "golidi.net", "gomail.in", "gonavy.net", "goodjab.club", "goodstick.com", "googdad.tk", "googlemail.com", "goooogle.flu.cc", "goooogle.igg.biz", "goooogle.nut.cc", "goooogle.usa.cc", "goplay.com", "goplaygame.ru", "goranko.ga", "gorillaswithdirtyarmpits.com", "gorontalo.net", "gospelfan.com", "gosuslugi-spravka.ru", "gothere.biz", "gothere.uk.com", "gotmail.com", "gotmail.net", "gotmail.org", "gotomy.com", "gotti.otherinbox.com", "govolsfan.com", "gowikibooks.com", "gowikicampus.com", "gowikicars.com", "gowikifilms.com", "gowikigames.com", "gowikimusic.com", "gowikimusic.great-host.in", "gowikinetwork.com", "gowikitravel.com", "gowikitv.com", "gportal.hu", "gqlsryi.xyz", "grabmail.com", "graduate.org", "graffiti.net", "gramszu.net", "grandmamail.com", "grandmasmail.com", "graphic-designer.com", "grapplers.com", "gratislose.de", "gratisweb.com", "great-host.in", "greenhousemail.com", "greenmail.net", "greensloth.com", "greenst.info", "greentech5.com", "greggamel.com", "greggamel.net", "gregorsky.zone", "gregorygamel.com", "gregorygamel.net", "greyjack.com", "grish.de", "griuc.schule", "grn.cc", "groupmail.com", "grr.la", "grungecafe.com", "gruz-m.ru", "gs-arc.org", "gsredcross.org", "gsrv.co.uk", "gsxstring.ga", "gtemail.net", "gti.net", "gtmc.net", "gua.net", "gudanglowongan.com", "guerillamail.biz", "guerillamail.com", "guerillamail.de", "guerillamail.info", "guerillamail.net", "guerillamail.org", "guerillamailblock.com", "guerrillamail.biz", "guerrillamail.com", "guerrillamail.de", "guerrillamail.info", "guerrillamail.net", "guerrillamail.org", "guerrillamailblock.com", "guessmail.com", "guju.net", "guqoo.com", "gurlmail.com", "gustr.com", "guy.com", "guy2.com", "guyanafriends.com", "gwspt71.com", "gynzi.co.uk", "gynzi.es", "gynzy.at", "gynzy.es", "gynzy.eu", "gynzy.gr", "gynzy.info", "gynzy.lt", "gynzy.mobi", "gynzy.pl", "gynzy.ro", "gynzy.sk", "gyorsposta.com", "gyorsposta.hu", "gzb.ro", "h.mintemail.com", "h1z8ckvz.com", "h2-yy.nut.cc", "h8s.org", "h9js8y6.com", "habitue.net", "hacccc.com", "hacked.jp", "hackermail.com", "hackermail.net", "hackersquad.tk", "hackrz.xyz", "hackthatbit.ch", "hahawrong.com", "hailmail.net", "hairdresser.com", "hairdresser.net", "hairs24.ru", "haltospam.com", "hamptonroads.com", "handbag.com", "handleit.com", "hang-ten.com", "hanmail.net", "happemail.com", "happycounsel.com", "happydomik.ru", "happygoluckyclub.com", "happykorea.club", "happykoreas.xyz", "happymail.guru", "happypuppy.com", "haqed.com", "harakirimail.com", "hard-life.org", "hardcorefreak.com", "haribu.com", "haribu.net", "harmonyst.xyz", "hartbot.de", "hasanmail.ml", "hash.pp.ua", "hat-geld.de", "hatespam.org", "hawaii.rr.com", "hawaiiantel.net", "hawrong.com", "haydoo.com", "hazelnut4u.com", "hazelnuts4u.com", "hazmatshipping.org", "hbo.dns-cloud.net", "hbo.dnsabr.com", "hbxrlg4sae.ga", "hcac.net", "hd-mail.com", "hdmoviestore.us", "headbone.com", "headstrong.de", "healyourself.xyz", "heartthrob.com", "heathenhammer.com", "heathenhero.com", "hecat.es", "heerschap.com", "heesun.net", "hehe.com", "hello.hu", "hello.net.au", "hello.to", "hellodream.mobi", "helloricky.com", "helpinghandtaxcenter.org", "helpjobs.ru", "helter-skelter.com", "hempseed.com", "herediano.com", "heremail.com", "herono1.com", "heros3.com", "herp.in", "herpderp.nl", "hetnet.nl", "heximail.com", "hey.com", "hey.to", "hezll.com", "hhdevel.com", "hi2.in", "hi5.si", "hiddencorner.xyz", "hiddentragedy.com", "hidebox.org", "hidebusiness.xyz", "hidemail.de", "hidemail.pro", "hidemail.us", "hideme.be", "hidemyass.com", "hideweb.xyz", "hidzz.com", "highbros.org", "highmilton.com", "highonline.store", "highquality.com", "highveldmail.co.za", "hilarious.com", "hiltonvr.com", "himail.online", "hiphopfan.com", "hiru-dea.com", "hispavista.com", "hitbts.com", "hitthe.net", "hix.kr", "hjdosage.com", "hkg.net", "hkstarphoto.com", "hmail.us", "hmamail.com", "hmh.ro", "hoanggiaanh.com", "hoanglong.tech", "hochsitze.com", "hockeymail.com", "hoer.pw", "holl.ga", "hollywoodkids.com", "homail.com", "home-email.com", "home.nl", "home.no.net", "home.ro", "home.se", "homeart.com", "homelocator.com", "homemail.co.za", "homemail.com", "homestead.com", "homeworkcentral.com", "hongkong.com", "honor-8.com", "hookup.net", "hoopsmail.com", "hopemail.biz", "hornyalwary.top", "horrormail.com", "horsefucker.org", "horvathurtablahoz.ml", "host-info.com", "host-it.com.sg", "hostcalls.com", "hostguru.info", "hostguru.top", "hostmonitor.net", "hot-mail.cf", "hot-mail.ga", "hot-mail.gq", "hot-mail.ml", "hot-mail.tk", "hot-shot.com", "hot.ee", "hot.rr.com", "hotakama.tk", "hotbot.com", "hotbrev.com", "hotelnextmail.com", "hotepmail.com", "hotfire.net", "hotletter.com", "hotmai.com", "hotmail.be", "hotmail.ca", "hotmail.cm", "hotmail.co.il", "hotmail.co.jp", "hotmail.co.kr", "hotmail.co.nz", "hotmail.co.th", "hotmail.co.uk", "hotmail.com", "hotmail.com.ar", "hotmail.com.au", "hotmail.com.br", "hotmail.com.mx", "hotmail.con", "hotmail.de", "hotmail.dk", "hotmail.es", "hotmail.fr", "hotmail.gr", "hotmail.it", "hotmail.kg", "hotmail.kz", "hotmail.nl", "hotmail.ru", "hotmail.sg", "hotmailpro.info", "hotmailproduct.com", "hotmails.com", "hotmial.com", "hotpop.com", "hotpop3.com", "hotvoice.com", "housat.com", "housefan.com", "housemail.com", "hpc.tw", "hroundb.com", "hs.vc", "hsbc.coms.hk", "hstermail.com", "hsuchi.net", "ht.cx", "html.tou.com", "huajiachem.cn", "hubii-network.com", "hughes.net", "hukkmu.tk", "hulapla.de", "humaility.com", "humanoid.net", "humn.ws.gy", "hungpackage.com", "hunrap.usa.cc", "hunsa.com", "hurify1.com", "hush.ai", "hush.com", "hushmail.cf", "hushmail.com", "huskion.net", "hvastudiesucces.nl", "hvc.rr.com", "hvtechnical.com", "hwsye.net", "hypernautica.com", "i-3gk.cf", "i-3gk.ga", "i-3gk.gq", "i-3gk.ml", "i-connect.com", "i-france.com", "i-mail.com.au", "i-mail.jp", "i-p.com", "i-plus.net", "i-taiwan.tv", "i.am", "i.softbank.jp", "i.ua", "i12.com", "i201zzf8x.com", "i2pmail.org", "i4j0j3iz0.com", "i6.cloudns.cc", "i6.cloudns.cx", "iamawoman.com", "iamwaiting.com", "iamwasted.com", "iamyours.com", "iaoss.com", "ibm.coms.hk", "ibm.net", "ibnuh.bz", "ibsats.com", "icantbelieveineedtoexplainthisshit.com", "icemail.club", "icemovie.link", "icestorm.com", "ichigo.me", "ichimail.com", "icloud.com", "icmsconsultants.com", "icq.com", "icqmail.com", "icrazy.com", "icx.in", "icx.ro", "id-base.com", "idea-mail.com", "ididitmyway.com", "idigo.org", "idirect.com", "idx4.com", "ieatspam.eu", "ieatspam.info", "ieh-mail.de", "iespana.es", "iffymedia.com", "ifoward.com", "ig.com.br", "ige.es", "igg.biz", "ignazio.it", "ignmail.com", "ignoremail.com", "ihateclowns.com", "ihateyoualot.info", "ihaxyour.info", "ihazspam.ca", "iheartspam.org", "ihwy.com", "iigmail.com", "iinet.net.au", "ijustdontcare.com", "ikbenspamvrij.nl", "iki.kr", "iku.us", "illistnoise.com", "ilmale.it", "ilnostrogrossograssomatrimoniomolisano.com", "ilovechocolate.com", "ilovejesus.com", "ilovespam.com", "ilovethemovies.com", "ilovetocollect.net", "ilse.nl", "imaginemail.com", "imail.org", "imail.ru", "imailbox.com", "imails.info", "imankul.com", "imel.org", "imgof.com", "imgv.de", "immo-gerance.info", "imneverwrong.com", "imovie.link", "imposter.co.uk", "imstations.com", "imstressed.com", "imtoosexy.com", "in-box.net", "inaby.com", "iname.com", "inapplicable.org", "inappmail.com", "inbax.tk", "inbound.plus", "inbox.com", "inbox.lv", "inbox.net", "inbox.ru", "inbox.si", "inbox2.info", "inboxalias.com", "inboxbear.com", "inboxclean.com", "inboxclean.org", "inboxdesign.me", "inboxed.im", "inboxed.pw", "inboxhub.net", "inboxkitten.com", "inboxmail.world", "inboxproxy.com", "inboxstore.me", "incamail.com", "inclusiveprogress.com", "incognitomail.com", "incognitomail.net", "incognitomail.org", "incq.com", "incredimail.com", "ind.st", "indexa.fr", "india.com", "indiatimes.com", "indieclad.com", "indirect.ws", "indo-mail.com", "indocities.com", "indomaed.pw", "indomail.com", "indomina.cf", "indonesianherbalmedicine.com", "indoserver.stream", "indosukses.press", "indyracers.com", "ineec.net", "infest.org", "info-media.de", "info-radio.ml", "info66.com", "infocom.zp.ua", "infohq.com", "infomail.es", "infomart.or.jp", "infoseek.jp", "infospacemail.com", "infovia.com.ar", "inggo.org", "inicia.es", "inmail.sk", "inmynetwork.cf", "inmynetwork.ga", "inmynetwork.gq", "inmynetwork.ml", "inmynetwork.tk", "innocent.com", "inorbit.com", "inoutmail.de", "inoutmail.eu", "inoutmail.info", "inoutmail.net", "inpowiki.xyz", "insanumingeniumhomebrew.com", "insidebaltimore.net", "insight.rr.com", "insorg-mail.info", "instance-email.com", "instant-mail.de", "instantblingmail.info", "instantemailaddress.com", "instantlyemail.com", "instantmail.fr", "instantmailaddress.com", "instruction.com", "insurer.com", "integra.net", "intel.coms.hk", "intempmail.com", "interaccess.com", "interburp.com", "interfree.it", "interia.pl", "interlap.com.ar", "intermail.co.il", "internet-club.com", "internet-police.com", "internet-v-stavropole.ru", "internetbiz.com", "internetdrive.com", "internetegypt.com", "internetemails.net", "internetmailing.net", "internetmci.com", "internetoftags.com", "internode.on.net", "interserver.ga", "interstats.org", "intersteller.com", "investormail.com", "inwind.it", "iobox.com", "iobox.fi", "iol.it", "ionemail.net", "ionet.net", "iowaemail.com", "iozak.com", "ip3.com", "ip4.pp.ua", "ip6.li", "ip6.pp.ua", "ipdeer.com", "ipoo.org", "ippandansei.tk", "iprimus.com.au", "ipsur.org", "ipswell.com", "iqemail.com", "irabops.com", "irangate.net", "iraqmail.com", "irc.so", "ircbox.xyz", "ireland.com", "irelandmail.com", "irish2me.com", "irishspringrealty.com", "irj.hu", "iroid.com", "ironiebehindert.de", "irr.kr", "irssi.tv", "is.af", "isdaq.com", "isellcars.com", "islam.igg.biz", "islamonline.net", "isleuthmail.com", "ismart.net", "isonfire.com", "isp9.net", "ispuntheweb.com", "ispyco.ru", "israelmail.com", "ist-genial.at", "ist-genial.info", "ist-genial.net", "istakalisa.club", "istii.ro", "isukrainestillacountry.com", "it-simple.net", "it7.ovh", "italia.flu.cc", "italia.igg.biz", "italymail.com", "itelefonica.com.br", "itis0k.com", "itloox.com", "itmom.com", "itmtx.com", "itol.com", "its0k.com", "itsme.edu.pl", "itunesgiftcodegenerator.com", "ivebeenframed.com", "ivillage.com", "iwan-fals.com", "iwi.net", "iwmail.com", "iwon.com", "ix.netcom.com", "ixx.io", "izadpanah.com", "j-p.us", "j3rqt89ez.com", "jafps.com", "jahoopa.com", "jakuza.hu", "jamit.com.au", "jancok.in", "janproz.com", "japan.com", "jaydemail.com", "jazzandjava.com", "jazzfan.com", "jazzgame.com", "jbnote.com", "jcom.home.ne.jp", "jcpclothing.ga", "jdmadventures.com", "jdz.ro", "je-recycle.info", "jellow.ml", "jellyrolls.com", "jeramywebb.com", "jerusalemmail.com", "jet-renovation.fr", "jetable.com", "jetable.fr.nf", "jetable.net", "jetable.org", "jetable.pp.ua", "jetableemail.com", "jetemail.net", "jewishmail.com", "jil.kr", "jippii.fi", "jmail.co.za", "jmail.ovh", "jmail.ro", "jnxjn.com", "jo-mail.com", "job4u.com", "jobbikszimpatizans.hu", "jobposts.net", "jobs-to-be-done.net", "joelpet.com", "joetestalot.com", "joinme.com", "jokes.com", "jombase.com", "jopho.com", "jordanmail.com", "josefadventures.org", "josse.ltd", "journalist.com", "jourrapide.com", "jovem.te.pt", "joymail.com", "jp.bigplanet.com", "jpco.org", "jpopmail.com", "jredm.com", "jsonp.ro", "jsrsolutions.com", "jswfdb48z.com", "jto.kr", "jubiimail.dk", "jump.com", "jumpy.it", "jungkamushukum.com", "juniormail.com", "junk.to", "junk1e.com", "junkmail.com", "junkmail.ga", "junkmail.gq", "juno.com", "jupimail.com", "just-email.com", "just4spam.com", "justemail.ml", "justemail.net", "justicemail.com", "justonemail.net", "jv6hgh1.com", "jwk4227ufn.com", "jwork.ru", "jyliananderik.com", "k3663a40w.com", "k4ds.org", "kaazoo.com", "kabelmail.de", "kadag.ir", "kademen.com", "kah.pw", "kaijenwan.com", "kaixo.com", "kakadua.net", "kalapi.org", "kalpoint.com", "kamen-market.ru", "kampoeng3d.club", "kamsg.com", "kandymail.com", "kanker.website", "kansascity.com", "kaovo.com", "kapoorweb.com", "karachian.com", "karachioye.com", "karatraman.ml", "karbasi.com", "kariplan.com", "karta-kykyruza.ru", "kartvelo.com", "kasmail.com", "kaspop.com", "katamail.com", "katergizmo.de", "katztube.com", "kayafmmail.co.za", "kazelink.ml", "kbjrmail.com", "kc.rr.com", "kcks.com", "kcrw.de", "keepmymail.com", "keepmyshitprivate.com", "keepyourshitprivate.com", "keg-party.com", "kein.hk", "keinhirn.de", "keinpardon.de", "keipino.de", "kekecog.com", "keko.com.ar", "kellychen.com", "kemptvillebaseball.com", "kemska.pw", "kennedy808.com", "keromail.com", "ketiksms.club", "key-mail.net", "keyemail.com", "kgb.hu", "khosropour.com", "khtyler.com", "kiani.com", "kickassmail.com", "kickmark.com", "kiham.club", "killermail.com", "killmail.com", "killmail.net", "kimo.com", "kimsdisk.com", "kingsq.ga", "kinki-kids.com", "kino-100.ru", "kiois.com", "kir.ch.tc", "kismail.ru", "kissfans.com", "kisstwink.com", "kitnastar.com", "kitten-mittons.com", "kittymail.com", "kitznet.at", "kiwibox.com", "kiwitown.com", "klammlose.org", "klassmaster.com", "klassmaster.net", "klipp.su", "klipschx12.com", "kloap.com", "kludgemush.com", "klzlk.com", "kmail.com.au", "kmhow.com", "knol-power.nl", "koiqe.com", "kommunity.biz", "kon42.com", "kontol.city", "kontol.co.uk", "konultant-jurist.ru", "konx.com", "kook.ml", "kopagas.com", "kopaka.net", "korea.com", "koreamail.com", "kormail.xyz", "korona-nedvizhimosti.ru", "koshu.ru", "kosmetik-obatkuat.com", "kostenlosemailadresse.de", "koszmail.pl", "kozmail.com", "kozow.com", "kpnmail.nl", "kpooa.com", "krongthip.com", "krsw.tk", "krunis.com", "krypton.tk", "ksanmail.com", "ksee24mail.com", "ksmtrck.tk", "kuai909.com", "kuaijenwan.com", "kuatcak.cf", "kuatcak.tk", "kuatmail.gq", "kuatmail.tk", "kube93mail.com", "kuhrap.com", "kukamail.com", "kulmeo.com", "kulturbetrieb.info", "kumail8.info", "kumarweb.com", "kurzepost.de", "kusrc.com", "kutakbisajauhjauh.gq", "kuwait-mail.com", "kwift.net", "kwilco.net", "kyal.pl", "kyoto.email.ne.jp", "l-c-a.us", "l0real.net", "l33r.eu", "l5.ca", "l8oaypr.com", "la.com", "labetteraverouge.at", "labo.ch", "lacedmail.com", "lackmail.net", "lackmail.ru", "ladymacbeth.tk", "ladymail.cz", "lagerlouts.com", "lagify.com", "lags.us", "lahoreoye.com", "lain.ch", "lajoska.pe.hu", "lakelivingstonrealestate.com", "lakmail.com", "lal.kr", "lalala.fun", "lalamailbox.com", "lamer.hu", "land.ru", "landmail.co", "lankamail.com", "laoeq.com", "laoho.com", "laposte.net", "larjem.com", "last-chance.pro", "lastmail.co", "lastmail.com", "latemodels.com", "latinmail.com", "latino.com", "lavabit.com", "law.com", "lawlita.com", "lawyer.com", "lazyinbox.com", "lazyinbox.us", "lbe.kr", "lcebull.com", "ldop.com", "ldtp.com", "le-tim.ru", "ledoktre.com", "lee.mx", "leeching.net", "leehom.net", "leemail.me", "legalactions.com", "legalrc.loan", "legislator.com", "lellno.gq", "lenovog4.com", "leonlai.net", "lequitywk.com", "lesbugs.com", "letmeinonthis.com", "letmymail.com", "letsgomets.net", "letsmail9.com", "letterbox.com", "letthemeatspam.com", "levele.com", "levele.hu", "lex.bg", "lexis-nexis-mail.com", "lexisense.com", "lez.se", "lgxscreen.com", "lhsdv.com", "liamcyrus.com", "liamekaens.com", "libero.it", "liberomail.com", "liberto.it", "libox.fr", "lick101.com", "lifebyfood.com", "lifetotech.com", "ligsb.com", "likesyouback.com", "lillemap.net", "lilo.me", "lilylee.com", "lindenbaumjapan.com", "link2mail.net", "linkedintuts2016.pw", "linkmaster.com", "linktrader.com", "linshiyouxiang.net", "linuxfreemail.com", "linuxmail.com", "linuxmail.org", "linuxmail.so", "linuxmail.tk", "linuxpl.eu", "linx.email", "lionsfan.com.au", "liontrucks.com", "liquidinformation.net", "liquidmail.de", "list.ru", "litedrop.com", "littleblueroom.com", "live.be", "live.ca", "live.cn", "live.co.kr", "live.co.uk", "live.com", "live.com.ar", "live.com.au", "live.com.mx", "live.com.sg", "live.de", "live.dk", "live.fr", "live.hk", "live.ie", "live.it", "live.jp", "live.mdx.ac.uk", "live.nl", "live.vu.edu.au", "liveradio.tk", "liverpoolfans.com", "lkgn.se", "lko.kr", "llandudno.com", "llangollen.com", "llogin.ru", "lmcudh4h.com", "lmxmail.sk", "ln0hio.com", "loadby.us", "loan101.pro", "loanins.org", "lobbyist.com", "localbar.com", "localserv.no-ip.org", "locanto1.club", "locantofuck.top", "locantospot.top", "locantowsite.club", "locateme10.com", "locomodev.net", "login-email.cf", "login-email.ga", "login-email.ml", "login-email.tk", "logular.com", "loh.pp.ua", "loin.in", "loketa.com", "lol.it", "lol.ovpn.to", "lolfreak.net", "lolitka.cf", "lolitka.ga", "lolitka.gq", "lolito.tk", "lolmail.biz", "lom.kr", "london.com", "london2.space", "loobie.com", "looksmart.co.uk", "looksmart.com", "looksmart.com.au", "lookugly.com", "lopezclub.com", "lopl.co.cc", "lordsofts.com", "lortemail.dk", "losemymail.com", "lostpositive.xyz", "louiskoo.com", "love.com", "love.cz", "loveable.com", "lovebitco.in", "lovecat.com", "lovefall.ml", "lovelygirl.net", "lovemail.com", "lovemeleaveme.com", "lover-boy.com", "lovergirl.com", "lovesea.gq", "lovingjesus.com", "lowandslow.com", "loy.kr", "lpfmgmtltd.com", "lr7.us", "lr78.com", "lroid.com", "lron0re.com", "lru.me", "ls-server.ru", "luckymail.org", "lucyu.com", "lukecarriere.com", "lukemail.info", "lukop.dk", "luo.kr", "luso.pt", "luukku.com", "luv2.us", "luxusmail.gq", "luxusmail.tk", "luxusmail.uk", "lycos.at", "lycos.co.uk", "lycos.com", "lycos.de", "lycos.es", "lycos.it", "lycos.ne.jp", "lycos.nl", "lycosemail.com", "lycosmail.com", "lyfestylecreditsolutions.com", "m-a-i-l.com", "m-hmail.com", "m21.cc", "m2r60ff.com", "m4.org", "m4ilweb.info", "ma.rr.com", "maaill.com", "maboard.com", "mac.com", "macbox.com", "macfreak.com", "machinecandy.com", "macmail.com", "macr2.com", "macromaid.com", "madcreations.com", "madonnafan.com", "madrid.com", "maffia.hu", "magamail.com", "maggotymeat.ga", "magicbox.ro", "magicmail.co.za", "magspam.net", "mahmoodweb.com", "maidlow.info", "mail-2-you.com", "mail-address.live", "mail-apps.com", "mail-apps.net", "mail-awu.de", "mail-box.cz", "mail-card.com", "mail-cart.com", "mail-center.com", "mail-central.com", "mail-click.net", "mail-easy.fr", "mail-fake.com", "mail-filter.com", "mail-finder.net", "mail-fix.com", "mail-group.net", "mail-hub.info", "mail-list.top", "mail-me.com", "mail-owl.com", "mail-page.com", "mail-point.net", "mail-pro.info", "mail-register.com", "mail-share.com", "mail-space.net", "mail-temp.com", "mail-temporaire.com", "mail-temporaire.fr", "mail-tester.com", "mail.austria.com", "mail.aws910.com", "mail.az", "mail.bbexcite.jp", "mail.bccto.com", "mail.bccto.me", "mail.bcu.ac.uk", "mail.be", "mail.bulgaria.com", "mail.by", "mail.byte.it", "mail.co.za", "mail.com", "mail.dcu.ie", "mail.ee", "mail.entrepeneurmag.com", "mail.freetown.com", "mail.goo.ne.jp", "mail.gr", "mail.hitthebeach.com", "mail.ie", "mail.illistnoise.com", "mail.kmsp.com", "mail.mailinator.com", "mail.md", "mail.me", "mail.mezimages.net", "mail.nu", "mail.org.uk", "mail.partskyline.com", "mail.pf", "mail.pharmacy.com", "mail.pt", "mail.r-o-o-t.com", "mail.rossam.com", "mail.ru", "mail.salu.net", "mail.sisna.com", "mail.spaceports.com", "mail.theboys.com", "mail.usa.com", "mail.vasarhely.hu", "mail.vrfarm.com.tw", "mail.wtf", "mail.zp.ua", "mail1.drama.tw", "mail1.hacked.jp", "mail1.i-taiwan.tv", "mail1.ismoke.hk", "mail1.kaohsiung.tv", "mail1.kein.hk", "mail114.net", "mail15.com", "mail1a.de", "mail1st.com", "mail2.drama.tw", "mail2.info.tm", "mail2.ntuz.me", "mail2.space", "mail2.worksmobile.ml", "mail2000.ru", "mail2007.com", "mail21.cc", "mail22.club", "mail22.space", "mail2aaron.com", "mail2abby.com", "mail2abc.com", "mail2actor.com", "mail2admiral.com", "mail2adorable.com", "mail2adoration.com", "mail2adore.com", "mail2adventure.com", "mail2aeolus.com", "mail2aether.com", "mail2affection.com", "mail2afghanistan.com", "mail2africa.com", "mail2agent.com", "mail2aha.com", "mail2ahoy.com", "mail2aim.com", "mail2air.com", "mail2airbag.com", "mail2airforce.com", "mail2airport.com", "mail2alabama.com", "mail2alan.com", "mail2alaska.com", "mail2albania.com", "mail2alcoholic.com", "mail2alec.com", "mail2alexa.com", "mail2algeria.com", "mail2alicia.com", "mail2alien.com", "mail2allan.com", "mail2allen.com", "mail2allison.com", "mail2alpha.com", "mail2alyssa.com", "mail2amanda.com", "mail2amazing.com", "mail2amber.com", "mail2america.com", "mail2american.com", "mail2andorra.com", "mail2andrea.com", "mail2andy.com", "mail2anesthesiologist.com", "mail2angela.com", "mail2angola.com", "mail2ann.com", "mail2anna.com", "mail2anne.com", "mail2anthony.com", "mail2anything.com", "mail2aphrodite.com", "mail2apollo.com", "mail2april.com", "mail2aquarius.com", "mail2arabia.com", "mail2arabic.com", "mail2architect.com", "mail2ares.com", "mail2argentina.com", "mail2aries.com", "mail2arizona.com", "mail2arkansas.com", "mail2armenia.com", "mail2army.com", "mail2arnold.com", "mail2art.com", "mail2artemus.com", "mail2arthur.com", "mail2artist.com", "mail2ashley.com", "mail2ask.com", "mail2astronomer.com", "mail2athena.com", "mail2athlete.com", "mail2atlas.com", "mail2atom.com", "mail2attitude.com", "mail2auction.com", "mail2aunt.com", "mail2australia.com", "mail2austria.com", "mail2azerbaijan.com", "mail2baby.com", "mail2bahamas.com", "mail2bahrain.com", "mail2ballerina.com", "mail2ballplayer.com", "mail2band.com", "mail2bangladesh.com", "mail2bank.com", "mail2banker.com", "mail2bankrupt.com", "mail2baptist.com", "mail2bar.com", "mail2barbados.com", "mail2barbara.com", "mail2barter.com", "mail2basketball.com", "mail2batter.com", "mail2beach.com", "mail2beast.com", "mail2beatles.com", "mail2beauty.com", "mail2becky.com", "mail2beijing.com", "mail2belgium.com", "mail2belize.com", "mail2ben.com", "mail2bernard.com", "mail2beth.com", "mail2betty.com", "mail2beverly.com", "mail2beyond.com", "mail2biker.com", "mail2bill.com", "mail2billionaire.com", "mail2billy.com", "mail2bio.com", "mail2biologist.com", "mail2black.com", "mail2blackbelt.com", "mail2blake.com", "mail2blind.com", "mail2blonde.com", "mail2blues.com", "mail2bob.com", "mail2bobby.com", "mail2bolivia.com", "mail2bombay.com", "mail2bonn.com", "mail2bookmark.com", "mail2boreas.com", "mail2bosnia.com", "mail2boston.com", "mail2botswana.com", "mail2bradley.com", "mail2brazil.com", "mail2breakfast.com", "mail2brian.com", "mail2bride.com", "mail2brittany.com", "mail2broker.com", "mail2brook.com", "mail2bruce.com", "mail2brunei.com", "mail2brunette.com", "mail2brussels.com", "mail2bryan.com", "mail2bug.com", "mail2bulgaria.com", "mail2business.com", "mail2buy.com", "mail2ca.com", "mail2california.com", "mail2calvin.com", "mail2cambodia.com", "mail2cameroon.com", "mail2canada.com", "mail2cancer.com", "mail2capeverde.com", "mail2capricorn.com", "mail2cardinal.com", "mail2cardiologist.com", "mail2care.com", "mail2caroline.com", "mail2carolyn.com", "mail2casey.com", "mail2cat.com", "mail2caterer.com", "mail2cathy.com", "mail2catlover.com", "mail2catwalk.com", "mail2cell.com", "mail2chad.com", "mail2champaign.com", "mail2charles.com", "mail2chef.com", "mail2chemist.com", "mail2cherry.com", "mail2chicago.com", "mail2chile.com", "mail2china.com", "mail2chinese.com", "mail2chocolate.com", "mail2christian.com", "mail2christie.com", "mail2christmas.com", "mail2christy.com", "mail2chuck.com", "mail2cindy.com", "mail2clark.com", "mail2classifieds.com", "mail2claude.com", "mail2cliff.com", "mail2clinic.com", "mail2clint.com", "mail2close.com", "mail2club.com", "mail2coach.com", "mail2coastguard.com", "mail2colin.com", "mail2college.com", "mail2colombia.com", "mail2color.com", "mail2colorado.com", "mail2columbia.com", "mail2comedian.com", "mail2composer.com", "mail2computer.com", "mail2computers.com", "mail2concert.com", "mail2congo.com", "mail2connect.com", "mail2connecticut.com", "mail2consultant.com", "mail2convict.com", "mail2cook.com", "mail2cool.com", "mail2cory.com", "mail2costarica.com", "mail2country.com", "mail2courtney.com", "mail2cowboy.com", "mail2cowgirl.com", "mail2craig.com", "mail2crave.com", "mail2crazy.com", "mail2create.com", "mail2croatia.com", "mail2cry.com", "mail2crystal.com", "mail2cuba.com", "mail2culture.com", "mail2curt.com", "mail2customs.com", "mail2cute.com", "mail2cutey.com", "mail2cynthia.com", "mail2cyprus.com", "mail2czechrepublic.com", "mail2dad.com", "mail2dale.com", "mail2dallas.com", "mail2dan.com", "mail2dana.com", "mail2dance.com", "mail2dancer.com", "mail2danielle.com", "mail2danny.com", "mail2darlene.com", "mail2darling.com", "mail2darren.com", "mail2daughter.com", "mail2dave.com", "mail2dawn.com", "mail2dc.com", "mail2dealer.com", "mail2deanna.com", "mail2dearest.com", "mail2debbie.com", "mail2debby.com", "mail2deer.com", "mail2delaware.com", "mail2delicious.com", "mail2demeter.com", "mail2democrat.com", "mail2denise.com", "mail2denmark.com", "mail2dennis.com", "mail2dentist.com", "mail2derek.com", "mail2desert.com", "mail2devoted.com", "mail2devotion.com", "mail2diamond.com", "mail2diana.com", "mail2diane.com", "mail2diehard.com", "mail2dilemma.com", "mail2dillon.com", "mail2dinner.com", "mail2dinosaur.com", "mail2dionysos.com", "mail2diplomat.com", "mail2director.com", "mail2dirk.com", "mail2disco.com", "mail2dive.com", "mail2diver.com", "mail2divorced.com", "mail2djibouti.com", "mail2doctor.com", "mail2doglover.com", "mail2dominic.com", "mail2dominica.com", "mail2dominicanrepublic.com", "mail2don.com", "mail2donald.com", "mail2donna.com", "mail2doris.com", "mail2dorothy.com", "mail2doug.com", "mail2dough.com", "mail2douglas.com", "mail2dow.com", "mail2downtown.com", "mail2dream.com", "mail2dreamer.com", "mail2dude.com", "mail2dustin.com", "mail2dyke.com", "mail2dylan.com", "mail2earl.com", "mail2earth.com", "mail2eastend.com", "mail2eat.com", "mail2economist.com", "mail2ecuador.com", "mail2eddie.com", "mail2edgar.com", "mail2edwin.com", "mail2egypt.com", "mail2electron.com", "mail2eli.com", "mail2elizabeth.com", "mail2ellen.com", "mail2elliot.com", "mail2elsalvador.com", "mail2elvis.com", "mail2emergency.com", "mail2emily.com", "mail2engineer.com", "mail2english.com", "mail2environmentalist.com", "mail2eos.com", "mail2eric.com", "mail2erica.com", "mail2erin.com", "mail2erinyes.com", "mail2eris.com", "mail2eritrea.com", "mail2ernie.com", "mail2eros.com", "mail2estonia.com", "mail2ethan.com", "mail2ethiopia.com", "mail2eu.com", "mail2europe.com", "mail2eurus.com", "mail2eva.com", "mail2evan.com", "mail2evelyn.com", "mail2everything.com", "mail2exciting.com", "mail2expert.com", "mail2fairy.com", "mail2faith.com", "mail2fanatic.com", "mail2fancy.com", "mail2fantasy.com", "mail2farm.com", "mail2farmer.com", "mail2fashion.com", "mail2fat.com", "mail2feeling.com", "mail2female.com", "mail2fever.com", "mail2fighter.com", "mail2fiji.com", "mail2filmfestival.com", "mail2films.com", "mail2finance.com", "mail2finland.com", "mail2fireman.com", "mail2firm.com", "mail2fisherman.com", "mail2flexible.com", "mail2florence.com", "mail2florida.com", "mail2floyd.com", "mail2fly.com", "mail2fond.com", "mail2fondness.com", "mail2football.com", "mail2footballfan.com", "mail2found.com", "mail2france.com", "mail2frank.com", "mail2frankfurt.com", "mail2franklin.com", "mail2fred.com", "mail2freddie.com", "mail2free.com", "mail2freedom.com", "mail2french.com", "mail2freudian.com", "mail2friendship.com", "mail2from.com", "mail2fun.com", "mail2gabon.com", "mail2gabriel.com", "mail2gail.com", "mail2galaxy.com", "mail2gambia.com", "mail2games.com", "mail2gary.com", "mail2gavin.com", "mail2gemini.com", "mail2gene.com", "mail2genes.com", "mail2geneva.com", "mail2george.com", "mail2georgia.com", "mail2gerald.com", "mail2german.com", "mail2germany.com", "mail2ghana.com", "mail2gilbert.com", "mail2gina.com", "mail2girl.com", "mail2glen.com", "mail2gloria.com", "mail2goddess.com", "mail2gold.com", "mail2golfclub.com", "mail2golfer.com", "mail2gordon.com", "mail2government.com", "mail2grab.com", "mail2grace.com", "mail2graham.com", "mail2grandma.com", "mail2grandpa.com", "mail2grant.com", "mail2greece.com", "mail2green.com", "mail2greg.com", "mail2grenada.com", "mail2gsm.com", "mail2guard.com", "mail2guatemala.com", "mail2guy.com", "mail2hades.com", "mail2haiti.com", "mail2hal.com", "mail2handhelds.com", "mail2hank.com", "mail2hannah.com", "mail2harold.com", "mail2harry.com", "mail2hawaii.com", "mail2headhunter.com", "mail2heal.com", "mail2heather.com", "mail2heaven.com", "mail2hebe.com", "mail2hecate.com", "mail2heidi.com", "mail2helen.com", "mail2hell.com", "mail2help.com", "mail2helpdesk.com", "mail2henry.com", "mail2hephaestus.com", "mail2hera.com", "mail2hercules.com", "mail2herman.com", "mail2hermes.com", "mail2hespera.com", "mail2hestia.com", "mail2highschool.com", "mail2hindu.com", "mail2hip.com", "mail2hiphop.com", "mail2holland.com", "mail2holly.com", "mail2hollywood.com", "mail2homer.com", "mail2honduras.com", "mail2honey.com", "mail2hongkong.com", "mail2hope.com", "mail2horse.com", "mail2hot.com", "mail2hotel.com", "mail2houston.com", "mail2howard.com", "mail2hugh.com", "mail2human.com", "mail2hungary.com", "mail2hungry.com", "mail2hygeia.com", "mail2hyperspace.com", "mail2hypnos.com", "mail2ian.com", "mail2ice-cream.com", "mail2iceland.com", "mail2idaho.com", "mail2idontknow.com", "mail2illinois.com", "mail2imam.com", "mail2in.com", "mail2india.com", "mail2indian.com", "mail2indiana.com", "mail2indonesia.com", "mail2infinity.com", "mail2intense.com", "mail2iowa.com", "mail2iran.com", "mail2iraq.com", "mail2ireland.com", "mail2irene.com", "mail2iris.com", "mail2irresistible.com", "mail2irving.com", "mail2irwin.com", "mail2isaac.com", "mail2israel.com", "mail2italian.com", "mail2italy.com", "mail2jackie.com", "mail2jacob.com", "mail2jail.com", "mail2jaime.com", "mail2jake.com", "mail2jamaica.com", "mail2james.com", "mail2jamie.com", "mail2jan.com", "mail2jane.com", "mail2janet.com", "mail2janice.com", "mail2japan.com", "mail2japanese.com", "mail2jasmine.com", "mail2jason.com", "mail2java.com", "mail2jay.com", "mail2jazz.com", "mail2jed.com", "mail2jeffrey.com", "mail2jennifer.com", "mail2jenny.com", "mail2jeremy.com", "mail2jerry.com", "mail2jessica.com", "mail2jessie.com", "mail2jesus.com", "mail2jew.com", "mail2jeweler.com", "mail2jim.com", "mail2jimmy.com", "mail2joan.com", "mail2joann.com", "mail2joanna.com", "mail2jody.com", "mail2joe.com", "mail2joel.com", "mail2joey.com", "mail2john.com", "mail2join.com", "mail2jon.com", "mail2jonathan.com", "mail2jones.com", "mail2jordan.com", "mail2joseph.com", "mail2josh.com", "mail2joy.com", "mail2juan.com", "mail2judge.com", "mail2judy.com", "mail2juggler.com", "mail2julian.com", "mail2julie.com", "mail2jumbo.com", "mail2junk.com", "mail2justin.com", "mail2justme.com", "mail2kansas.com", "mail2karate.com", "mail2karen.com", "mail2karl.com", "mail2karma.com", "mail2kathleen.com", "mail2kathy.com", "mail2katie.com", "mail2kay.com", "mail2kazakhstan.com", "mail2keen.com", "mail2keith.com", "mail2kelly.com", "mail2kelsey.com", "mail2ken.com", "mail2kendall.com", "mail2kennedy.com", "mail2kenneth.com", "mail2kenny.com", "mail2kentucky.com", "mail2kenya.com", "mail2kerry.com", "mail2kevin.com", "mail2kim.com", "mail2kimberly.com", "mail2king.com", "mail2kirk.com", "mail2kiss.com", "mail2kosher.com", "mail2kristin.com", "mail2kurt.com", "mail2kuwait.com", "mail2kyle.com", "mail2kyrgyzstan.com", "mail2la.com", "mail2lacrosse.com", "mail2lance.com", "mail2lao.com", "mail2larry.com", "mail2latvia.com", "mail2laugh.com", "mail2laura.com", "mail2lauren.com", "mail2laurie.com", "mail2lawrence.com", "mail2lawyer.com", "mail2lebanon.com", "mail2lee.com", "mail2leo.com", "mail2leon.com", "mail2leonard.com", "mail2leone.com", "mail2leslie.com", "mail2letter.com", "mail2liberia.com", "mail2libertarian.com", "mail2libra.com", "mail2libya.com", "mail2liechtenstein.com", "mail2life.com", "mail2linda.com", "mail2linux.com", "mail2lionel.com", "mail2lipstick.com", "mail2liquid.com", "mail2lisa.com", "mail2lithuania.com", "mail2litigator.com", "mail2liz.com", "mail2lloyd.com", "mail2lois.com", "mail2lola.com", "mail2london.com", "mail2looking.com", "mail2lori.com", "mail2lost.com", "mail2lou.com", "mail2louis.com", "mail2louisiana.com", "mail2lovable.com", "mail2love.com", "mail2lucky.com", "mail2lucy.com", "mail2lunch.com", "mail2lust.com", "mail2luxembourg.com", "mail2luxury.com", "mail2lyle.com", "mail2lynn.com", "mail2madagascar.com", "mail2madison.com", "mail2madrid.com", "mail2maggie.com", "mail2mail4.com", "mail2maine.com", "mail2malawi.com", "mail2malaysia.com", "mail2maldives.com", "mail2mali.com", "mail2malta.com", "mail2mambo.com", "mail2man.com", "mail2mandy.com", "mail2manhunter.com", "mail2mankind.com", "mail2many.com", "mail2marc.com", "mail2marcia.com", "mail2margaret.com", "mail2margie.com", "mail2marhaba.com", "mail2maria.com", "mail2marilyn.com", "mail2marines.com", "mail2mark.com", "mail2marriage.com", "mail2married.com", "mail2marries.com", "mail2mars.com", "mail2marsha.com", "mail2marshallislands.com", "mail2martha.com", "mail2martin.com", "mail2marty.com", "mail2marvin.com", "mail2mary.com", "mail2maryland.com", "mail2mason.com", "mail2massachusetts.com", "mail2matt.com", "mail2matthew.com", "mail2maurice.com", "mail2mauritania.com", "mail2mauritius.com", "mail2max.com", "mail2maxwell.com", "mail2maybe.com", "mail2mba.com", "mail2me4u.com", "mail2mechanic.com", "mail2medieval.com", "mail2megan.com", "mail2mel.com", "mail2melanie.com", "mail2melissa.com", "mail2melody.com", "mail2member.com", "mail2memphis.com", "mail2methodist.com", "mail2mexican.com", "mail2mexico.com", "mail2mgz.com", "mail2miami.com", "mail2michael.com", "mail2michelle.com", "mail2michigan.com", "mail2mike.com", "mail2milan.com", "mail2milano.com", "mail2mildred.com", "mail2milkyway.com", "mail2millennium.com", "mail2millionaire.com", "mail2milton.com", "mail2mime.com", "mail2mindreader.com", "mail2mini.com", "mail2minister.com", "mail2minneapolis.com", "mail2minnesota.com", "mail2miracle.com", "mail2missionary.com", "mail2mississippi.com", "mail2missouri.com", "mail2mitch.com", "mail2model.com", "mail2moldova.commail2molly.com", "mail2mom.com", "mail2monaco.com", "mail2money.com", "mail2mongolia.com", "mail2monica.com", "mail2montana.com", "mail2monty.com", "mail2moon.com", "mail2morocco.com", "mail2morpheus.com", "mail2mors.com", "mail2moscow.com", "mail2moslem.com", "mail2mouseketeer.com", "mail2movies.com", "mail2mozambique.com", "mail2mp3.com", "mail2mrright.com", "mail2msright.com", "mail2museum.com", "mail2music.com", "mail2musician.com", "mail2muslim.com", "mail2my.com", "mail2myboat.com", "mail2mycar.com", "mail2mycell.com", "mail2mygsm.com", "mail2mylaptop.com", "mail2mymac.com", "mail2mypager.com", "mail2mypalm.com", "mail2mypc.com", "mail2myphone.com", "mail2myplane.com", "mail2namibia.com", "mail2nancy.com", "mail2nasdaq.com", "mail2nathan.com", "mail2nauru.com", "mail2navy.com", "mail2neal.com", "mail2nebraska.com", "mail2ned.com", "mail2neil.com", "mail2nelson.com", "mail2nemesis.com", "mail2nepal.com", "mail2netherlands.com", "mail2network.com", "mail2nevada.com", "mail2newhampshire.com", "mail2newjersey.com", "mail2newmexico.com", "mail2newyork.com", "mail2newzealand.com", "mail2nicaragua.com", "mail2nick.com", "mail2nicole.com", "mail2niger.com", "mail2nigeria.com", "mail2nike.com", "mail2no.com", "mail2noah.com", "mail2noel.com", "mail2noelle.com", "mail2normal.com", "mail2norman.com", "mail2northamerica.com", "mail2northcarolina.com", "mail2northdakota.com", "mail2northpole.com", "mail2norway.com", "mail2notus.com", "mail2noway.com", "mail2nowhere.com", "mail2nuclear.com", "mail2nun.com", "mail2ny.com", "mail2oasis.com", "mail2oceanographer.com", "mail2ohio.com", "mail2ok.com", "mail2oklahoma.com", "mail2oliver.com", "mail2oman.com", "mail2one.com", "mail2onfire.com", "mail2online.com", "mail2oops.com", "mail2open.com", "mail2ophthalmologist.com", "mail2optometrist.com", "mail2oregon.com", "mail2oscars.com", "mail2oslo.com", "mail2painter.com", "mail2pakistan.com", "mail2palau.com", "mail2pan.com", "mail2panama.com", "mail2paraguay.com", "mail2paralegal.com", "mail2paris.com", "mail2park.com", "mail2parker.com", "mail2party.com", "mail2passion.com", "mail2pat.com", "mail2patricia.com", "mail2patrick.com", "mail2patty.com", "mail2paul.com", "mail2paula.com", "mail2pay.com", "mail2peace.com", "mail2pediatrician.com", "mail2peggy.com", "mail2pennsylvania.com", "mail2perry.com", "mail2persephone.com", "mail2persian.com", "mail2peru.com", "mail2pete.com", "mail2peter.com", "mail2pharmacist.com", "mail2phil.com", "mail2philippines.com", "mail2phoenix.com", "mail2phonecall.com", "mail2phyllis.com", "mail2pickup.com", "mail2pilot.com", "mail2pisces.com", "mail2planet.com", "mail2platinum.com", "mail2plato.com", "mail2pluto.com", "mail2pm.com", "mail2podiatrist.com", "mail2poet.com", "mail2poland.com", "mail2policeman.com", "mail2policewoman.com", "mail2politician.com", "mail2pop.com", "mail2pope.com", "mail2popular.com", "mail2portugal.com", "mail2poseidon.com", "mail2potatohead.com", "mail2power.com", "mail2presbyterian.com", "mail2president.com", "mail2priest.com", "mail2prince.com", "mail2princess.com", "mail2producer.com", "mail2professor.com", "mail2protect.com", "mail2psychiatrist.com", "mail2psycho.com", "mail2psychologist.com", "mail2qatar.com", "mail2queen.com", "mail2rabbi.com", "mail2race.com", "mail2racer.com", "mail2rachel.com", "mail2rage.com", "mail2rainmaker.com", "mail2ralph.com", "mail2randy.com", "mail2rap.com", "mail2rare.com", "mail2rave.com", "mail2ray.com", "mail2raymond.com", "mail2realtor.com", "mail2rebecca.com", "mail2recruiter.com", "mail2recycle.com", "mail2redhead.com", "mail2reed.com", "mail2reggie.com", "mail2register.com", "mail2rent.com", "mail2republican.com", "mail2resort.com", "mail2rex.com", "mail2rhodeisland.com", "mail2rich.com", "mail2richard.com", "mail2ricky.com", "mail2ride.com", "mail2riley.com", "mail2rita.com", "mail2rob.com", "mail2robert.com", "mail2roberta.com", "mail2robin.com", "mail2rock.com", "mail2rocker.com", "mail2rod.com", "mail2rodney.com", "mail2romania.com", "mail2rome.com", "mail2ron.com", "mail2ronald.com", "mail2ronnie.com", "mail2rose.com", "mail2rosie.com", "mail2roy.com", "mail2rss.org", "mail2rudy.com", "mail2rugby.com", "mail2runner.com", "mail2russell.com", "mail2russia.com", "mail2russian.com", "mail2rusty.com", "mail2ruth.com", "mail2rwanda.com", "mail2ryan.com", "mail2sa.com", "mail2sabrina.com", "mail2safe.com", "mail2sagittarius.com", "mail2sail.com", "mail2sailor.com", "mail2sal.com", "mail2salaam.com", "mail2sam.com", "mail2samantha.com", "mail2samoa.com", "mail2samurai.com", "mail2sandra.com", "mail2sandy.com", "mail2sanfrancisco.com", "mail2sanmarino.com", "mail2santa.com", "mail2sara.com", "mail2sarah.com", "mail2sat.com", "mail2saturn.com", "mail2saudi.com", "mail2saudiarabia.com", "mail2save.com", "mail2savings.com", "mail2school.com", "mail2scientist.com", "mail2scorpio.com", "mail2scott.com", "mail2sean.com", "mail2search.com", "mail2seattle.com", "mail2secretagent.com", "mail2senate.com", "mail2senegal.com", "mail2sensual.com", "mail2seth.com", "mail2sevenseas.com", "mail2sexy.com", "mail2seychelles.com", "mail2shane.com", "mail2sharon.com", "mail2shawn.com", "mail2ship.com", "mail2shirley.com", "mail2shoot.com", "mail2shuttle.com", "mail2sierraleone.com", "mail2simon.com", "mail2singapore.com", "mail2single.com", "mail2site.com", "mail2skater.com", "mail2skier.com", "mail2sky.com", "mail2sleek.com", "mail2slim.com", "mail2slovakia.com", "mail2slovenia.com", "mail2smile.com", "mail2smith.com", "mail2smooth.com", "mail2soccer.com", "mail2soccerfan.com", "mail2socialist.com", "mail2soldier.com", "mail2somalia.com", "mail2son.com", "mail2song.com", "mail2sos.com", "mail2sound.com", "mail2southafrica.com", "mail2southamerica.com", "mail2southcarolina.com", "mail2southdakota.com", "mail2southkorea.com", "mail2southpole.com", "mail2spain.com", "mail2spanish.com", "mail2spare.com", "mail2spectrum.com", "mail2splash.com", "mail2sponsor.com", "mail2sports.com", "mail2srilanka.com", "mail2stacy.com", "mail2stan.com", "mail2stanley.com", "mail2star.com", "mail2state.com", "mail2stephanie.com", "mail2steve.com", "mail2steven.com", "mail2stewart.com", "mail2stlouis.com", "mail2stock.com", "mail2stockholm.com", "mail2stockmarket.com", "mail2storage.com", "mail2store.com", "mail2strong.com", "mail2student.com", "mail2studio.com", "mail2studio54.com", "mail2stuntman.com", "mail2subscribe.com", "mail2sudan.com", "mail2superstar.com", "mail2surfer.com", "mail2suriname.com", "mail2susan.com", "mail2suzie.com", "mail2swaziland.com", "mail2sweden.com", "mail2sweetheart.com", "mail2swim.com", "mail2swimmer.com", "mail2swiss.com", "mail2switzerland.com", "mail2sydney.com", "mail2sylvia.com", "mail2syria.com", "mail2taboo.com", "mail2taiwan.com", "mail2tajikistan.com", "mail2tammy.com", "mail2tango.com", "mail2tanya.com", "mail2tanzania.com", "mail2tara.com", "mail2taurus.com", "mail2taxi.com", "mail2taxidermist.com", "mail2taylor.com", "mail2taz.com", "mail2teacher.com", "mail2technician.com", "mail2ted.com", "mail2telephone.com", "mail2teletubbie.com", "mail2tenderness.com", "mail2tennessee.com", "mail2tennis.com", "mail2tennisfan.com", "mail2terri.com", "mail2terry.com", "mail2test.com", "mail2texas.com", "mail2thailand.com", "mail2therapy.com", "mail2think.com", "mail2tickets.com", "mail2tiffany.com", "mail2tim.com", "mail2time.com", "mail2timothy.com", "mail2tina.com", "mail2titanic.com", "mail2toby.com", "mail2todd.com", "mail2togo.com", "mail2tom.com", "mail2tommy.com", "mail2tonga.com", "mail2tony.com", "mail2tor.com", "mail2touch.com", "mail2tourist.com", "mail2tracey.com", "mail2tracy.com", "mail2tramp.com", "mail2travel.com", "mail2traveler.com", "mail2travis.com", "mail2trekkie.com", "mail2trex.com", "mail2triallawyer.com", "mail2trick.com", "mail2trillionaire.com", "mail2troy.com", "mail2truck.com", "mail2trump.com", "mail2try.com", "mail2tunisia.com", "mail2turbo.com", "mail2turkey.com", "mail2turkmenistan.com", "mail2tv.com", "mail2tycoon.com", "mail2tyler.com", "mail2u4me.com", "mail2uae.com", "mail2uganda.com", "mail2uk.com", "mail2ukraine.com", "mail2uncle.com", "mail2unsubscribe.com", "mail2uptown.com", "mail2uruguay.com", "mail2usa.com", "mail2utah.com", "mail2uzbekistan.com", "mail2v.com", "mail2vacation.com", "mail2valentines.com", "mail2valerie.com", "mail2valley.com", "mail2vamoose.com", "mail2vanessa.com", "mail2vanuatu.com", "mail2venezuela.com", "mail2venous.com", "mail2venus.com", "mail2vermont.com", "mail2vickie.com", "mail2victor.com", "mail2victoria.com", "mail2vienna.com", "mail2vietnam.com", "mail2vince.com", "mail2virginia.com", "mail2virgo.com", "mail2visionary.com", "mail2vodka.com", "mail2volleyball.com", "mail2waiter.com", "mail2wallstreet.com", "mail2wally.com", "mail2walter.com", "mail2warren.com", "mail2washington.com", "mail2wave.com", "mail2way.com", "mail2waycool.com", "mail2wayne.com", "mail2web.com", "mail2webmaster.com", "mail2webtop.com", "mail2webtv.com", "mail2weird.com", "mail2wendell.com", "mail2wendy.com", "mail2westend.com", "mail2westvirginia.com", "mail2whether.com", "mail2whip.com", "mail2white.com", "mail2whitehouse.com", "mail2whitney.com", "mail2why.com", "mail2wilbur.com", "mail2wild.com", "mail2willard.com", "mail2willie.com", "mail2wine.com", "mail2winner.com", "mail2wired.com", "mail2wisconsin.com", "mail2woman.com", "mail2wonder.com", "mail2world.com", "mail2worship.com", "mail2wow.com", "mail2www.com", "mail2wyoming.com", "mail2xfiles.com", "mail2xox.com", "mail2yachtclub.com", "mail2yahalla.com", "mail2yemen.com", "mail2yes.com", "mail2yugoslavia.com", "mail2zack.com", "mail2zambia.com", "mail2zenith.com", "mail2zephir.com", "mail2zeus.com", "mail2zipper.com", "mail2zoo.com", "mail2zoologist.com", "mail2zurich.com", "mail3.drama.tw", "mail3000.com", "mail333.com", "mail4-us.org", "mail4.drama.tw", "mail4.online", "mail4gmail.com", "mail4trash.com", "mail4you.usa.cc", "mail5.drama.tw", "mail56.me", "mail666.ru", "mail707.com", "mail72.com", "mailabconline.com", "mailadadad.org", "mailandftp.com", "mailandnews.com", "mailapi.ru", "mailapps.online", "mailas.com", "mailasia.com", "mailback.com", "mailbidon.com", "mailbiz.biz", "mailblocks.com", "mailblog.biz", "mailbolt.com", "mailbomb.net", "mailboom.com", "mailbox.as", "mailbox.co.za", "mailbox.gr", "mailbox.hu", "mailbox.org", "mailbox.r2.dns-cloud.net", "mailbox2go.de", "mailbox52.ga", "mailbox72.biz", "mailbox80.biz", "mailbox87.de", "mailbox92.biz", "mailboxy.fun", "mailbr.com.br", "mailbucket.org", "mailc.net", "mailcan.com", "mailcat.biz", "mailcatch.com", "mailcc.com", "mailchoose.co", "mailchop.com", "mailcity.com", "mailcker.com", "mailclub.fr", "mailclub.net", "mailde.de", "mailde.info", "maildrop.cc", "maildrop.cf", "maildrop.ga", "maildrop.gq", "maildrop.ml", "maildu.de", "maildump.tk", "maildx.com", "maileater.com", "mailed.in", "mailed.ro", "maileimer.de", "maileme101.com", "mailexcite.com", "mailexpire.com", "mailf5.com", "mailfa.tk", "mailfall.com", "mailfavorite.com", "mailfish.de", "mailforce.net", "mailformail.com", "mailforspam.com", "mailfree.ga", "mailfree.gq", "mailfree.ml", "mailfreeonline.com", "mailfs.com", "mailftp.com", "mailgate.gr", "mailgenie.net", "mailgov.info", "mailguard.me", "mailgutter.com", "mailhaven.com", "mailhazard.com", "mailhazard.us", "mailhero.io", "mailhex.com", "mailhood.com", "mailhost.top", "mailhub.top", "mailhz.me", "mailimate.com", "mailin8r.com", "mailinatar.com", "mailinater.com", "mailinator.co.uk", "mailinator.com", "mailinator.gq", "mailinator.info", "mailinator.net", "mailinator.org", "mailinator.pl", "mailinator.us", "mailinator2.com", "mailincubator.com", "mailing.one", "mailingweb.com", "mailisent.com", "mailismagic.com", "mailita.tk", "mailite.com", "mailjunk.cf", "mailjunk.ga", "mailjunk.gq", "mailjunk.ml", "mailjunk.tk", "mailkor.xyz", "mailline.net", "maillink.info", "maillink.live", "maillink.top", "maillist.in", "mailmate.com", "mailme.dk", "mailme.gq", "mailme.ir", "mailme.lv", "mailme24.com", "mailmetrash.com", "mailmetrash.comilzilla.org", "mailmight.com", "mailmij.nl", "mailmoat.com", "mailmoth.com", "mailms.com", "mailna.biz", "mailna.co", "mailna.in", "mailna.me", "mailnator.com", "mailnesia.com", "mailnew.com", "mailnow2.com", "mailnowapp.com", "mailnull.com", "mailonaut.com", "mailops.com", "mailorc.com", "mailorg.org", "mailox.biz", "mailox.fun", "mailoye.com", "mailpanda.com", "mailpick.biz", "mailpm.live", "mailpooch.com", "mailpost.zzn.com", "mailpride.com", "mailprotech.com", "mailproxsy.com", "mailpuppy.com", "mailquack.com", "mailrazer.com", "mailrc.biz", "mailrock.biz", "mailroom.com", "mailru.com", "mailsac.com", "mailscheap.us", "mailscrap.com", "mailseal.de", "mailsearch.net", "mailsent.net", "mailshell.com", "mailshiv.com", "mailshuttle.com", "mailsiphon.com", "mailslapping.com", "mailslite.com", "mailspam.xyz", "mailspeed.ru", "mailstart.com", "mailstartplus.com", "mailsucker.net", "mailsucre.com", "mailsurf.com", "mailtag.com", "mailtemp.info", "mailtemp.net", "mailtemporaire.com", "mailtemporaire.fr", "mailthunder.ml", "mailto.de", "mailtome.de", "mailtothis.com", "mailtoyou.top", "mailtraps.com", "mailtrash.net", "mailtrix.net", "mailtv.net", "mailtv.tv", "mailup.net", "mailway.com", "mailwire.com", "mailwithyou.com", "mailzi.ru", "mailzilla.com", "mailzilla.org", "maine.rr.com", "majorleaguemail.com", "makemenaughty.club", "makemetheking.com", "maktoob.com", "malahov.de", "malayalamdtp.com", "malayalamtelevision.net", "malboxe.com", "malibucoding.com", "mallinator.com", "mamulenok.ru", "manager.de", "mandraghen.cf", "manifestgenerator.com", "mansiondev.com", "mantrafreenet.com", "mantramail.com", "mantraonline.com", "manybrain.com", "manyme.com", "mao.igg.biz", "mar.email.ne.jp", "marchmail.com", "mariah-carey.ml.org", "mariahc.com", "marijuana.nl", "mark-compressoren.ru", "marketing.lu", "marketlink.info", "markmurfin.com", "married-not.com", "marsattack.com", "martindalemail.com", "martyvole.ml", "mask03.ru", "maskmail.net", "masrawy.com", "mastahype.net", "master-mail.net", "maswae.world", "matchpol.net", "materiali.ml", "matmail.com", "matra.top", "mattmason.xyz", "mauimail.com", "mauritius.com", "max-direct.com", "max-mail.com", "max-mail.info", "max88.club", "maxleft.com", "maxmail.co.uk", "maxmail.in", "maxmail.info", "mbe.kr", "mbox.com.au", "mbx.cc", "mcache.net", "mccreedymail.com", "mchsi.com", "mciek.com", "mciworldcom.net", "md5hashing.net", "me-mail.hu", "me.com", "mechanicalresumes.com", "medical.net.au", "medione.net", "medkabinet-uzi.ru", "medmail.com", "medscape.com", "medsheet.com", "meepsheep.eu", "meetingmall.com", "mega.zik.dj", "megago.com", "megamail.pt", "megapathdsl.net", "megapoint.com", "megotmail.com", "mehrani.com", "mehtaweb.com", "meinspamschutz.de", "mejjang.xyz", "mekhong.com", "melodymail.com", "meloo.com", "meltedbrownies.com", "meltmail.com", "members.student.com", "memeil.top", "memsg.site", "merry.pink", "message.hu", "messagebeamer.de", "messageden.net", "messages.to", "messagesafe.co", "messwiththebestdielikethe.rest", "metacrawler.com", "metalfan.com", "metroset.net", "metta.lk", "mettamarketingsolutions.com", "metuwar.tk", "mexicomail.com", "mezimages.net", "mfsa.ru", "mhwolf.net", "miaferrari.com", "miatadriver.com", "miauj.com", "micsocks.net", "midcoastcustoms.com", "midcoastcustoms.net", "midcoastsolutions.com", "midcoastsolutions.net", "midlertidig.com", "midlertidig.net", "midlertidig.org", "mierdamail.com", "miesto.sk", "mighty.co.za", "migmail.net", "migmail.pl", "migserver2.ml", "migumail.com", "mihanmail.ir", "mihep.com", "miho-nakayama.com", "mijnhva.nl", "mikrotamanet.com", "milavitsaromania.ro", "mildin.org.ua", "millionaireintraining.com", "milmail.com", "mindless.com", "mindspring.com", "minecraftrabbithole.com", "minex-coin.com", "mini-mail.com", "mini-mail.net", "minister.com", "ministry-of-silly-walks.de", "minsmail.com", "mintemail.com", "miodonski.ch", "miraigames.net", "misery.net", "misterpinball.de", "mittalweb.com", "mixmail.com", "mjfrogmail.com", "mji.ro", "mjukglass.nu", "mk24.at", "mko.kr", "mkpfilm.com", "ml1.net", "ml8.ca", "mm.my", "mm5.se", "mmail.igg.biz", "mmailinater.com", "mmmmail.com", "moakt.co", "moakt.com", "moakt.ws", "mobi.web.id", "mobilbatam.com", "mobileemail.vodafone.net", "mobileninja.co.uk", "mobilevpn.top", "moburl.com", "mochamail.com", "mockmyid.co", "mockmyid.com", "moeri.org", "mohammed.com", "mohmal.com", "mohmal.im", "mohmal.in", "mohmal.tech", "moldova.cc", "moldova.com", "moldovacc.com", "molms.com", "momentics.ru", "moncourrier.fr.nf", "monemail.fr.nf", "money.net", "moneypipe.net", "monmail.fr.nf", "montevideo.com.uy", "montokop.pw", "monumentmail.com", "moonman.com", "moonwake.com", "moose-mail.com", "moot.es", "mor19.uu.gl", "morahdsl.cf", "moreawesomethanyou.com", "moreorcs.com", "morriesworld.ml", "mortaza.com", "moruzza.com", "mosaicfx.com", "moscowmail.com", "most-wanted.com", "mostlysunny.com", "motique.de", "motormania.com", "mountainregionallibrary.net", "movemail.com", "movieluver.com", "mowgli.jungleheart.com", "mox.pp.ua", "moy-elektrik.ru", "moza.pl", "mozej.com", "mp4.it", "mqg77378.ga", "mr-potatohead.com", "mr24.co", "mrblacklist.gq", "mrmail.info", "mrpost.com", "mrresourcepacks.tk", "msa.minsmail.com", "mscold.com", "msft.cloudns.asia", "msgbox.com", "msgden.com", "msgos.com", "msgsafe.ninja", "msk.ru", "msn.co.uk", "msn.com", "mspeciosa.com", "msrc.ml", "mswork.ru", "msxd.com", "mt2009.com", "mt2014.com", "mt2015.com", "mt2016.com", "mt2017.com", "mtmdev.com", "mttestdriver.com", "muathegame.com", "muchomail.com", "mucincanon.com", "muehlacker.tk", "muell.email", "muellemail.com", "muellmail.com", "mufux.com", "mugglenet.org", "muimail.com", "mundomail.net", "munich.com", "munoubengoshi.gq", "music.com", "musician.org", "musicscene.org", "muslim.com", "mustbedestroyed.org", "mutant.me", "muttwalker.net", "mvdmail.com", "mvrht.com", "mvrht.net", "mwarner.org", "mx0.wwwnew.eu", "mxfuel.com", "mxp.dns-cloud.net", "mxp.dnsabr.com", "my-pomsies.ru", "my-teddyy.ru", "my.efxs.ca", "my.email.ne.jp", "my.vondata.com.ar", "my10minutemail.com", "my6mail.com", "myalias.pw", "mybitti.de", "mybox.it", "mycabin.com", "mycampus.com", "mycard.net.ua", "mycity.com", "mycleaninbox.net", "mycool.com", "mycorneroftheinter.net", "myde.ml", "mydemo.equipment", "mydomain.com", "mydotcomaddress.com", "myecho.es", "myemail.my", "myemailboxy.com", "myfamily.com", "myfreemail.space", "mygeoweb.info", "mygo.com", "myindohome.services", "myinterserver.ml", "myiris.com", "mykickassideas.com", "myletter.online", "myloans.space", "mymail-in.net", "mymail90.com", "mymailbest.com", "mymailjos.cf", "mymailjos.ga", "mymailjos.tk", "mymailoasis.com", "mymailto.cf", "mymailto.ga", "myn4s.ddns.net", "mynamedot.com", "myneocards.cz", "mynetaddress.com", "mynetstore.de", "mynetwork.cf", "myopang.com", "myownemail.com", "myownfriends.com", "mypacks.net", "mypad.com", "mypartyclip.de", "mypersonalemail.com", "myphantomemail.com", "myplace.com", "myrealbox.com", "myremarq.com", "mysamp.de", "myself.com", "mysentmail.com", "myspaceinc.com", "myspaceinc.net", "myspaceinc.org", "myspacepimpedup.com", "myspamless.com", "mystupidjob.com", "mystvpn.com", "mysugartime.ru", "mytemp.email", "mytempemail.com", "mytempmail.com", "mythirdage.com", "mythnick.club", "mytmail.in", "mytrashmail.com", "mytrommleronline.com", "mywarnernet.net", "myway.com", "myworldmail.com", "mywrld.top", "myzx.com", "m\xFCll.email", "m\xFCllemail.com", "m\xFCllmail.com", "n1nja.org", "n2.com", "n2business.com", "n2mail.com", "n2software.com", "nabc.biz", "nabuma.com", "nacho.pw", "nada.email", "nada.ltd", "nafe.com", "nagpal.net", "nakedgreens.com", "nakedtruth.biz", "name.com", "nameplanet.com", "nando1.com", "nandomail.com", "nanonym.ch", "napalm51.cf", "napalm51.flu.cc", "napalm51.ga", "napalm51.gq", "napalm51.igg.biz", "napalm51.ml", "napalm51.nut.cc", "napalm51.tk", "napalm51.usa.cc", "naplesnews.net", "naseej.com", "naslazhdai.ru", "nate.com", "nationalgardeningclub.com", "nativestar.net", "nativeweb.net", "naturalious.com", "naui.net", "nauticom.net", "naver.com", "navigator.lv", "navy.org", "naz.com", "nbox.notif.me", "nc.rr.com", "nchoicemail.com", "nctuiem.xyz", "neb.rr.com", "neeva.net", "negated.com", "neibu306.com", "neibu963.com", "neko2.net", "nemra1.com", "nenter.com", "neo.rr.com", "neomailbox.com", "neotlozhniy-zaim.ru", "nepwk.com", "nervhq.org", "nervmich.net", "nervtmich.net", "net-list.com", "net-pager.net", "net-shopping.com", "net-solution.info", "net.email.ne.jp", "net.ua", "net4b.pt", "net4you.at", "netbounce.com", "netbroadcaster.com", "netby.dk", "netcenter-vn.net", "netcom.ca", "netcom.com", "netcourrier.com", "netexecutive.com", "netexpressway.com", "netgenie.com", "netian.com", "netins.net", "netizen.com.ar", "netlane.com", "netlimit.com", "netmail3.net", "netmails.com", "netmails.info", "netmails.net", "netmanor.com", "netmongol.com", "netnet.com.sg", "netpiper.com", "netposta.net", "netradiomail.com", "netralink.com", "netricity.nl", "netris.net", "netscape.com", "netscape.net", "netscapeonline.co.uk", "netsero.net", "netspace.net.au", "netspeedway.com", "netsquare.com", "netster.com", "nettaxi.com", "netviewer-france.com", "netvision.net.il", "netzero.com", "netzero.net", "netzidiot.de", "neuf.fr", "neverbox.com", "nevermail.de", "new-purse.com", "new.rr.com", "newairmail.com", "newbpotato.tk", "newdawnnm.xyz", "newfilm24.ru", "newmail.com", "newmail.net", "newmail.ru", "newtmail.com", "newyork.com", "next-mail.info", "next-mail.online", "next.ovh", "next2cloud.info", "nextemail.in", "nextemail.net", "nextmail.in", "nextmail.info", "nextstopvalhalla.com", "nexxmail.com", "nezdiro.org", "nezzart.com", "nfast.net", "nfmail.com", "nguyenusedcars.com", "nh3.ro", "nhmail.com", "nice-4u.com", "nicebush.com", "nicegal.com", "nicemail.pro", "nicewoodenbaskets.com", "nicholastse.net", "nicknassar.com", "nickrizos.com", "nicolastse.com", "nie-podam.pl", "niepodam.pl", "nigge.rs", "nightmail.com", "nike.coms.hk", "nikopage.com", "nimail.com", "nincsmail.com", "nincsmail.hu", "ninfan.com", "nirvanafan.com", "niwl.net", "nko.kr", "nl.szucsati.net", "nm7.cc", "nmail.cf", "nnh.com", "nnot.net", "no-spam.hu", "no-spam.ws", "no-spammers.com", "no-ux.com", "noavar.com", "noblepioneer.com", "nobugmail.com", "nobulk.com", "nobuma.com", "noclickemail.com", "nodezine.com", "nodie.cc", "nodnor.club", "nogmailspam.info", "noicd.com", "noifeelings.com", "nokiamail.com", "nom.za", "nomail.cf", "nomail.ch", "nomail.ga", "nomail.nodns.xyz", "nomail.pw", "nomail.xl.cx", "nomail2me.com", "nomailthankyou.com", "nomorespamemails.com", "nonexisted.nondomain", "nonpartisan.com", "nonspam.eu", "nonspammer.de", "nonze.ro", "noref.in", "norih.com", "norika-fujiwara.com", "norikomail.com", "norseforce.com", "northemquest.com", "northgates.net", "nospam.ze.tc", "nospam4.us", "nospamfor.us", "nospammail.net", "nospamthanks.info", "nostrajewellery.xyz", "nothingtoseehere.ca", "notif.me", "notmailinator.com", "notrnailinator.com", "notsharingmy.info", "now.im", "now.mefound.com", "noway.pw", "nowhere.org", "nowmymail.com", "npv.kr", "nsaking.de", "ntlhelp.net", "ntlworld.com", "ntscan.com", "ntub.cf", "nubescontrol.com", "null.net", "nullbox.info", "nuo.kr", "nurfuerspam.de", "nus.edu.sg", "nut.cc", "nutpa.net", "nuts2trade.com", "nvc-e.com", "nwldx.com", "nwldx.net", "nwytg.com", "nwytg.net", "ny.com", "ny7.me", "nyc.com", "nycap.rr.com", "nycmail.com", "nyrmusic.com", "nzoomail.com", "o-tay.com", "o.spamtrap.ro", "o060bgr3qg.com", "o2.co.uk", "o2.pl", "o2stk.org", "o3enzyme.com", "o7i.net", "oai.asia", "oaklandas-fan.com", "oalsp.com", "oath.com", "obfusko.com", "objectmail.com", "obo.kr", "obobbo.com", "oborudovanieizturcii.ru", "obxpestcontrol.com", "oceancares.xyz", "oceanfree.net", "odaymail.com", "oddpost.com", "odmail.com", "odnorazovoe.ru", "oerpub.org", "office-email.com", "officedomain.com", "offroadwarrior.com", "offshore-proxies.net", "oh.rr.com", "ohaaa.de", "ohdomain.xyz", "ohi.tw", "ohioticketpayments.xyz", "oi.com.br", "oicexchange.com", "oing.cf", "okbank.com", "okclprojects.com", "okhuman.com", "okmad.com", "okmagic.com", "okname.net", "okrent.us", "okuk.com", "okzk.com", "oldies1041.com", "oldies104mail.com", "ole.com", "olemail.com", "olg.com", "olimp-case.ru", "olympist.net", "olypmall.ru", "omail.pro", "omaninfo.com", "omegafive.net", "omnievents.org", "one-time.email", "one2mail.info", "onebiginbox.com", "onebox.com", "onecitymail.com", "onedaymail.cf", "onedaymail.ga", "onelegalplan.com", "onemail1.com", "onemoremail.net", "onenet.com.ar", "oneoffemail.com", "oneoffmail.com", "onet.pl", "onewaymail.com", "oninet.pt", "onlatedotcom.info", "online.de", "online.ie", "online.ms", "onlinehome.de", "onlineidea.info", "onlinewiz.com", "onmilwaukee.com", "onobox.com", "onqin.com", "ontyne.biz", "onvillage.com", "oolus.com", "oonies-shoprus.ru", "oopi.org", "opayq.com", "opende.de", "opendns.ro", "opentrash.com", "operafan.com", "operamail.com", "opmmedia.ga", "opp24.com", "optician.com", "optician.net", "optimum.net", "optonline.net", "optusnet.com.au", "oranek.com", "orange.fr", "orange.net", "orangotango.cf", "orangotango.ga", "orangotango.gq", "orangotango.ml", "orangotango.tk", "orbitel.bg", "ordinaryamerican.net", "oreidresume.com", "org.ua", "orgmail.net", "orgmbx.cc", "oroki.de", "orthodontist.net", "oshietechan.link", "osite.com.br", "oso.com", "otakumail.com", "otherinbox.codupmyspace.com", "otherinbox.com", "our-computer.com", "our-office.com", "our.st", "ourbrisbane.com", "ourklips.com", "ournet.md", "ourpreviewdomain.com", "outel.com", "outgun.com", "outlawspam.com", "outlook.at", "outlook.be", "outlook.cl", "outlook.co.id", "outlook.co.il", "outlook.co.nz", "outlook.co.th", "outlook.com", "outlook.com.ar", "outlook.com.au", "outlook.com.br", "outlook.com.gr", "outlook.com.pe", "outlook.com.tr", "outlook.com.vn", "outlook.cz", "outlook.de", "outlook.dk", "outlook.es", "outlook.fr", "outlook.hu", "outlook.ie", "outlook.in", "outlook.it", "outlook.jp", "outlook.kr", "outlook.lv", "outlook.my", "outlook.ph", "outlook.pt", "outlook.sa", "outlook.sg", "outlook.sk", "outlookpro.net", "over-the-rainbow.com", "ovpn.to", "ovvee.com", "owlpic.com", "owlymail.com", "ownmail.net", "ownsyou.de", "oxopoha.com", "oyu.kr", "ozbytes.net.au", "ozemail.com.au", "ozyl.de", "p-banlis.ru", "p33.org", "p71ce1m.com", "pa9e.com", "pacbell.net", "pachilly.com", "pacific-ocean.com", "pacific-re.com", "pacificwest.com", "packersfan.com", "pagamenti.tk", "pagina.de", "pagons.org", "paharpurmim.ga", "pakadebu.ga", "pakistanoye.com", "palestinemail.com", "paller.cf", "pancakemail.com", "papa.email.ne.jp", "papierkorb.me", "paplease.com", "para2019.ru", "parcel4.net", "parkcrestlakewood.xyz", "parkjiyoon.com", "parlimentpetitioner.tk", "parrot.com", "parsmail.com", "partlycloudy.com", "partskyline.com", "partynight.at", "parvazi.com", "passwordmail.com", "pastebitch.com", "pathfindermail.com", "patmedia.net", "patonce.com", "paulfucksallthebitches.com", "pavilionx2.com", "pay-mon.com", "payperex2.com", "payspun.com", "pc1520.com", "pcmylife.com", "pconnections.net", "pcpostal.com", "pcsrock.com", "pcusers.otherinbox.com", "pdold.com", "pe.hu", "peachworld.com", "peapz.com", "pecdo.com", "pecinan.net", "pecinan.org", "pediatrician.com", "pedimed-szczecin.pl", "pemail.net", "pencalc.xyz", "penis.computer", "penisgoes.in", "penpen.com", "peoplepc.com", "peopleweb.com", "pepbot.com", "peppe.usa.cc", "pepsi.coms.hk", "perfectmail.com", "personal-email.ml", "personal.ro", "personales.com", "peterdethier.com", "petlover.com", "petml.com", "petrzilka.net", "pettypool.com", "pezeshkpour.com", "pfui.ru", "phaantm.de", "phayze.com", "phone-elkey.ru", "photo-impact.eu", "photographer.net", "photomark.net", "phpbb.uu.gl", "phreaker.net", "phus8kajuspa.cu.cc", "physicist.net", "pi.vu", "picknameme.fun", "pickupman.com", "picusnet.com", "pidmail.com", "pig.pp.ua", "pigpig.net", "pii.at", "piki.si", "pimpedupmyspace.com", "pinehill-seattle.org", "pingir.com", "pinoymail.com", "pipeline.com", "piracha.net", "pisem.net", "pisls.com", "pitaniezdorovie.ru", "pivo-bar.ru", "pjjkp.com", "placemail.online", "planet-mail.com", "planet-travel.club", "planet.nl", "planetaccess.com", "planetall.com", "planetarymotion.net", "planetdirect.com", "planetearthinter.net", "planetmail.com", "planetmail.net", "planetout.com", "plasa.com", "playersodds.com", "playful.com", "pleasenoham.org", "plexolan.de", "plhk.ru", "ploae.com", "plusmail.com.br", "plutocow.com", "plw.me", "pm.me", "pmail.net", "po.bot.nu", "pobox.com", "pobox.hu", "pobox.sk", "pochta.ru", "poczta.fm", "podam.pl", "poehali-otdihat.ru", "poetic.com", "poh.pp.ua", "pojok.ml", "pokemail.net", "pokiemobile.com", "polacy-dungannon.tk", "polandmail.com", "polarkingxx.ml", "polbox.com", "policeoffice.com", "politician.com", "politikerclub.de", "poliusraas.tk", "poly-swarm.com", "polyfaust.com", "polyswarms.com", "pooae.com", "poofy.org", "pookmail.com", "pool-sharks.com", "poond.com", "poopiebutt.club", "pop3.xyz", "popaccount.com", "popesodomy.com", "popgx.com", "popmail.com", "popmail.io", "popmailserv.org", "popsmail.com", "popstar.com", "populus.net", "porco.cf", "porco.ga", "porco.gq", "porco.ml", "portableoffice.com", "portugalmail.com", "portugalmail.pt", "portugalnet.com", "positive-thinking.com", "post.com", "post.cz", "post.sk", "posta.net", "posta.ro", "postaccesslite.com", "postacin.com", "postafree.com", "postalmail.biz", "postaweb.com", "poste.it", "postemail.net", "postfach2go.de", "postinbox.com", "postino.ch", "postmark.net", "postmaster.co.uk", "postonline.me", "postpro.net", "pousa.com", "poutineyourface.com", "powered.name", "powerfan.com", "powlearn.com", "poy.kr", "pp.ua", "ppc-e.com", "ppetw.com", "pqoss.com", "praize.com", "prazdnik-37.ru", "predatorrat.cf", "predatorrat.ga", "predatorrat.gq", "predatorrat.ml", "predatorrat.tk", "premium-mail.fr", "premiumperson.website", "premiumservice.com", "presidency.com", "press.co.jp", "priest.com", "primabananen.net", "primposta.com", "primposta.hu", "privacy.net", "privatdemail.net", "privaterelay.appleid.com", "privy-mail.com", "privy-mail.de", "privymail.de", "prmail.top", "pro-tag.org", "pro.hu", "probemail.com", "procrackers.com", "prodigy.net", "prodigy.net.mx", "proeasyweb.com", "profast.top", "profilific.com", "progetplus.it", "programmer.net", "programozo.hu", "proinbox.com", "project-xhabbo.com", "project2k.com", "projectcl.com", "prolaunch.com", "promessage.com", "prontomail.com", "proprietativalcea.ro", "propscore.com", "protestant.com", "proto2mail.com", "proton.me", "protonmail.ch", "protonmail.com", "providier.com", "provmail.net", "proxymail.eu", "proxyparking.com", "prs7.xyz", "prtnx.com", "prtz.eu", "psh.me", "psi.net", "psles.com", "psoxs.com", "psv-supporter.com", "psychedelicwarrior.xyz", "ptd.net", "pterodactyl.email", "public.usa.com", "publicist.com", "puglieisi.com", "puji.pro", "puk.us.to", "pulp-fiction.com", "pulpmail.us", "pumps-fashion.com", "punkass.com", "purcell.email", "purelogistics.org", "purple.flu.cc", "purple.igg.biz", "purple.nut.cc", "purple.usa.cc", "pushmojo.com", "put2.net", "puttanamaiala.tk", "putthisinyourspamdatabase.com", "pw.flu.cc", "pw.igg.biz", "pw.islam.igg.biz", "pw.nut.cc", "pw.r4.dns-cloud.net", "pwp.lv", "pwrby.com", "q.com", "q314.net", "q5vm7pi9.com", "qacquirep.com", "qafatwallet.com", "qasti.com", "qatarmail.com", "qbfree.us", "qbi.kr", "qc.to", "qiaua.com", "qibl.at", "qipmail.net", "qiq.us", "qis.net", "qisdo.com", "qisoa.com", "qj97r73md7v5.com", "qoika.com", "qprfans.com", "qq.com", "qq.my", "qrio.com", "qs2k.com", "qsl.ro", "qt1.ddns.net", "qtum-ico.com", "quackquack.com", "quadrafit.com", "quakemail.com", "qualityservice.com", "qudsmail.com", "quepasa.com", "querydirect.com", "quick-mail.club", "quick-mail.info", "quick-mail.online", "quickemail.info", "quickemail.top", "quickinbox.com", "quickmail.best", "quickmail.in", "quickmail.nl", "quickmail.rocks", "quickreport.it", "quickwebmail.com", "quiklinks.com", "quikmail.com", "qvap.ru", "qvy.me", "qwest.net", "qwestoffice.net", "qwfox.com", "qwickmail.com", "r-o-o-t.com", "r0.igg.biz", "r2cakes.com", "r4.dns-cloud.net", "r4nd0m.de", "r7.com", "r8r4p0cb.com", "ra3.us", "raakim.com", "rabin.ca", "rabiot.reisen", "racedriver.com", "racefanz.com", "racingfan.com.au", "racingmail.com", "radecoratingltd.com", "radicalz.com", "radiologist.net", "raetp9.com", "ragingbull.com", "rainmail.biz", "rainwaterstudios.org", "rajeshcon.cf", "raketenmann.de", "ramail.co.uk", "rambler.ru", "rancidhome.net", "randomail.net", "ranmamail.com", "rao.kr", "raqid.com", "rarame.club", "rastogi.net", "ratt-n-roll.com", "rattle-snake.com", "ravearena.com", "ravemail.co.za", "ravemail.com", "rawhidefc.org", "rawmails.com", "rax.la", "raxtest.com", "razemail.com", "razormail.com", "rbb.org", "rblx.site", "rcasd.com", "rccgmail.org", "rcn.com", "rcpt.at", "rcs7.xyz", "re-gister.com", "reagan.com", "realemail.net", "reality-concept.club", "reallyfast.biz", "reallymymail.com", "realradiomail.com", "realtyagent.com", "realtyalerts.ca", "reborn.com", "receiveee.com", "recipeforfailure.com", "recode.me", "reconmail.com", "recursor.net", "recyclemail.dk", "recycler.com", "red-mail.info", "red-mail.top", "redchan.it", "reddcoin2.com", "reddithub.com", "redfeathercrow.com", "rediffmail.com", "rediffmailpro.com", "rednecks.com", "redpeanut.com", "redseven.de", "redsfans.com", "reftoken.net", "refurhost.com", "regbypass.com", "regbypass.comsafe-mail.net", "reggaefan.com", "reggafan.com", "registerednurses.com", "regspaces.tk", "reincarnate.com", "rejectmail.com", "rejo.technology", "reliable-mail.com", "religious.com", "remail.cf", "remail.ga", "remarkable.rocks", "remote.li", "renraku.in", "repairman.com", "reply.hu", "representative.com", "reptilegenetics.com", "rescueteam.com", "resgedvgfed.tk", "resolution4print.info", "resumemail.com", "retkesbusz.nut.cc", "revenue.com", "revolvingdoorhoax.org", "rezai.com", "rfc822.org", "rgphotos.net", "rhombushorizons.com", "rhyta.com", "riamof.club", "richmondhill.com", "rickymail.com", "ricrk.com", "riddermark.de", "rifkian.ga", "rin.ru", "riopreto.com.br", "risencraft.ru", "risingsuntouch.com", "riski.cf", "rklips.com", "rko.kr", "rkomo.com", "rma.ec", "rmailcloud.com", "rmailgroup.in", "rmqkr.net", "rn.com", "rnailinator.com", "ro.lt", "roadrunner.com", "roanokemail.com", "robertspcrepair.com", "robo3.club", "robo3.co", "robo3.me", "robo3.site", "robot-mail.com", "robot2.club", "robot2.me", "rochester.rr.com", "rock.com", "rocketmail.com", "rocketship.com", "rockfan.com", "rockmail.top", "rockmailapp.com", "rockmailgroup.com", "rodrun.com", "rogers.com", "rollindo.agency", "rome.com", "ronnierage.net", "rooftest.net", "roosh.com", "rootfest.net", "rosebearmylove.ru", "rotaniliam.com", "rotfl.com", "roughnet.com", "row.kr", "rowe-solutions.com", "royal-soft.net", "royal.net", "royaldoodles.org", "royalgifts.info", "royalhost.info", "royalmail.top", "royalmarket.club", "royalmarket.life", "royalmarket.online", "royalweb.email", "rppkn.com", "rq6668f.com", "rr-0.cu.cc", "rr-1.cu.cc", "rr-2.cu.cc", "rr-3.cu.cc", "rr.ccs.pl", "rr.com", "rrohio.com", "rrwbltw.xyz", "rstarmail.com", "rsub.com", "rsvhr.com", "rtotlmail.net", "rtrtr.com", "rubyridge.com", "rudymail.ml", "ruffrey.com", "ruggedinbox.com", "rumgel.com", "runbox.com", "runi.ca", "rupayamail.com", "ruru.be", "rushpost.com", "rustydoor.com", "ruttolibero.com", "ruu.kr", "rvb.ro", "rvshop.com", "rxtx.us", "ryanb.com", "s-mail.com", "s-s.flu.cc", "s.bungabunga.cf", "s.sa.igg.biz", "s0ny.net", "s33db0x.com", "s51zdw001.com", "sa.igg.biz", "sabreshockey.com", "sabrestlouis.com", "sacbeemail.com", "sach.ir", "sackboii.com", "safaat.cf", "safarimail.com", "safe-mail.net", "safe-planet.com", "safermail.info", "safersignup.com", "safersignup.de", "safetymail.info", "safetypost.de", "safrica.com", "sagra.lu", "saharanightstempe.com", "saigonmail.us", "sailormoon.com", "saintly.com", "saintmail.net", "saitama.email.ne.jp", "sale-sale-sale.com", "salehi.net", "salesperson.net", "salmeow.tk", "salonyfryzjerskie.info", "samerica.com", "samilan.net", "sammimail.com", "samsclass.info", "san.rr.com", "sandcars.net", "sandelf.de", "sandwhichvideo.com", "sanfinder.com", "sanfranmail.com", "sanim.net", "sanook.com", "sanstr.com", "sapo.pt", "sapya.com", "sasa22.usa.cc", "sast.ro", "sativa.ro.org", "satukosong.com", "satx.rr.com", "saudia.com", "sausen.com", "savelife.ml", "savetimeerr.fun", "sawoe.com", "sayhi.net", "saynotospams.com", "sazhimail.ooo", "sbcglobal.net", "sburningk.com", "sc.rr.com", "scandalmail.com", "scatmail.com", "scay.net", "scbox.one.pl", "schachrol.com", "schafmail.de", "schizo.com", "schmeissweg.tk", "schmid.cf", "schoolemail.com", "schoolmail.com", "schoolsucks.com", "schrott-email.de", "schweiz.org", "sci.fi", "science.com.au", "scientist.com", "scifianime.com", "scotlandmail.com", "scottishmail.co.uk", "scubadiving.com", "sd3.in", "sdf.org", "sdfghyj.tk", "seanet.com", "searchwales.com", "searzh.com", "sebil.com", "secmail.pw", "secret-police.com", "secretary.net", "secretemail.de", "secretservices.net", "sector2.org", "secure-fb.com", "secure-mail.biz", "secure-mail.cc", "secure-mail.cn", "secured-link.net", "securehost.com.es", "secureinvox.com", "secureserver.usa.cc", "seductive.com", "seekapps.com", "seekstoyboy.com", "seguros.com.br", "sejaa.lv", "selfdestructingmail.com", "selfdestructingmail.org", "sellcow.net", "semut-kecil.com", "semutkecil.com", "send-email.org", "send.hu", "send22u.info", "sendbananas.website", "sendfree.org", "sendingspecialflyers.com", "sendme.cz", "sendspamhere.com", "sendto.cf", "senseless-entertainment.com", "sent.com", "sentrismail.com", "serga.com.ar", "servemymail.com", "server.ms", "servermaps.net", "service4.ml", "services391.com", "sesmail.com", "sex.dns-cloud.net", "sexforswingers.com", "sexical.com", "sexmagnet.com", "sexyalwasmi.top", "sezet.com", "seznam.cz", "sfamo.com", "sfgov.net", "sfmail.top", "sfr.fr", "shahweb.net", "shaniastuff.com", "shapoo.ch", "sharedmailbox.org", "sharewaredevelopers.com", "sharklasers.com", "sharmaweb.com", "shaw.ca", "shayzam.net", "she.com", "shhmail.com", "shhuut.org", "shieldedmail.com", "shieldemail.com", "shiftmail.com", "shinnemo.com", "shipfromto.com", "shiphazmat.org", "shipping-regulations.com", "shippingterms.org", "shit.dns-cloud.net", "shit.dnsabr.com", "shitaway.cf", "shitaway.flu.cc", "shitaway.ga", "shitaway.gq", "shitaway.igg.biz", "shitaway.ml", "shitaway.nut.cc", "shitaway.tk", "shitaway.usa.cc", "shitmail.de", "shitmail.me", "shitmail.org", "shitposting.agency", "shitware.nl", "shmeriously.com", "shockinmytown.cu.cc", "shonky.info", "shootmail.com", "shop4mail.net", "shoproyal.net", "shortmail.me", "shortmail.net", "shotgun.hu", "shotmail.ru", "showme.social", "showslow.de", "shrib.com", "shuf.com", "shuffle.email", "shurs.xyz", "shut.name", "shut.ws", "sialkotcity.com", "sialkotian.com", "sialkotoye.com", "sibmail.com", "sidelka-mytischi.ru", "siftportal.ru", "sify.com", "sikux.com", "siliwangi.ga", "silkroad.net", "silvercoin.life", "sim-simka.ru", "simplebox.email", "simpleemail.in", "simpleemail.info", "simpleitsecurity.info", "simplemail.in", "simplemail.top", "simscity.cf", "sin.cl", "sina.cn", "sina.com", "sinamail.com", "sinda.club", "sinema.ml", "sinfiltro.cl", "singapore.com", "singlespride.com", "singmail.com", "singnet.com.sg", "singpost.com", "sinnlos-mail.de", "sino.tw", "siteposter.net", "sizzlemctwizzle.com", "sjuaq.com", "skafan.com", "skeefmail.com", "skim.com", "skizo.hu", "skrx.tk", "sky-inbox.com", "sky-mail.ga", "sky-ts.de", "sky.com", "sky.dnsabr.com", "skymailapp.com", "skymailgroup.com", "skynet.be", "slamdunkfan.com", "slapsfromlastnight.com", "slaskpost.se", "slave-auctions.net", "slingshot.com", "slippery.email", "slipry.net", "slo.net", "slopsbox.com", "slothmail.net", "slotter.com", "slowfoodfoothills.xyz", "slowslow.de", "slsrs.ru", "slu21svky.com", "slushmail.com", "slutty.horse", "sly.io", "smailpro.com", "smallker.tk", "smap.4nmv.ru", "smapfree24.com", "smapfree24.de", "smapfree24.eu", "smapfree24.info", "smapfree24.org", "smapxsmap.net", "smart-email.me", "smart-mail.info", "smart-mail.top", "smartbusiness.me", "smashmail.de", "smellfear.com", "smellrear.com", "smellypotato.tk", "smileyface.comsmithemail.net", "smoothmail.com", "smoug.net", "smsforum.ro", "smtp99.com", "smwg.info", "snail-mail.net", "snail-mail.ney", "snakebite.com", "snakemail.com", "sndt.net", "sneakemail.com", "sneakmail.de", "snet.net", "snip.net", "sniper.hu", "snkmail.com", "snoopymail.com", "snowboarding.com", "snowdonia.net", "socal.rr.com", "socamail.com", "socceramerica.net", "soccermail.com", "soccermomz.com", "social-mailer.tk", "socialfurry.org", "socialworker.net", "sociologist.com", "sofimail.com", "sofort-mail.de", "sofortmail.de", "softbank.ne.jp", "softhome.net", "softkey-office.ru", "softpls.asia", "sogetthis.com", "sohu.net", "soioa.com", "soisz.com", "sol.dk", "solar-impact.pro", "soldier.hu", "solution4u.com", "solvemail.info", "solventtrap.wiki", "songwriter.net", "sonshi.cf", "soodmail.com", "soodomail.com", "soodonims.com", "soon.com", "soon.it", "sosmanga.com", "soulfoodcookbook.com", "sp.nl", "spa.com", "space-bank.com", "space-man.com", "space-ship.com", "space-travel.com", "space.com", "spaceart.com", "spacebank.com", "spacebazzar.ru", "spacemart.com", "spacetowns.com", "spacewar.com", "spaereplease.com", "spainmail.com", "spam-be-gone.com", "spam.2012-2016.ru", "spam.care", "spam.flu.cc", "spam.igg.biz", "spam.la", "spam.nut.cc", "spam.org.es", "spam.su", "spam.usa.cc", "spam4.me", "spamail.de", "spamarrest.com", "spamavert.com", "spambob.com", "spambob.net", "spambob.org", "spambog.com", "spambog.de", "spambog.net", "spambog.ru", "spambooger.com", "spambox.info", "spambox.irishspringrealty.com", "spambox.me", "spambox.org", "spambox.us", "spambox.xyz", "spamcannon.com", "spamcannon.net", "spamcero.com", "spamcon.org", "spamcorptastic.com", "spamcowboy.com", "spamcowboy.net", "spamcowboy.org", "spamday.com", "spamdecoy.net", "spamex.com", "spamfighter.cf", "spamfighter.ga", "spamfighter.gq", "spamfighter.ml", "spamfighter.tk", "spamfree.eu", "spamfree24.com", "spamfree24.de", "spamfree24.eu", "spamfree24.info", "spamfree24.net", "spamfree24.org", "spamgoes.in", "spamgourmet.com", "spamgourmet.net", "spamgourmet.org", "spamherelots.com", "spamhereplease.com", "spamhole.com", "spamify.com", "spaminator.de", "spamkill.info", "spaml.com", "spaml.de", "spamlot.net", "spammedic.com", "spammotel.com", "spamobox.com", "spamoff.de", "spamsalad.in", "spamserver.cf", "spamserver.ml", "spamserver.tk", "spamslicer.com", "spamspameverywhere.org", "spamspot.com", "spamstack.net", "spamthis.co.uk", "spamthisplease.com", "spamtrail.com", "spamtrap.co", "spamtrap.ro", "spamtroll.net", "spamwc.cf", "spamwc.de", "spamwc.ga", "spamwc.gq", "spamwc.ml", "spartapiet.com", "spazmail.com", "spb.ru", "speed.1s.fr", "speedemail.net", "speedgaus.net", "speedpost.net", "speedrules.com", "speedrulz.com", "speedy.com.ar", "sperma.cf", "spikio.com", "spils.com", "spindl-e.com", "spinfinder.com", "spoofmail.de", "sportemail.com", "sportsmail.com", "sporttruckdriver.com", "spr.io", "spray.no", "spray.se", "sprintmail.com", "spritzzone.de", "sprynet.com", "spybox.de", "spymac.com", "sqoai.com", "squizzy.de", "squizzy.eu", "squizzy.net", "sr.ro.lt", "sraka.xyz", "srilankan.net", "sroff.com", "sry.li", "ssgjylc1013.com", "ssl.tls.cloudns.asia", "ssoia.com", "st-davids.net", "stade.fr", "stalag13.com", "stanfordujjain.com", "stargateradio.com", "starlight-breaker.net", "starmail.co.za", "starmail.com", "starmail.org", "starmedia.com", "starplace.com", "starpower.net", "starspath.com", "start.com.au", "startfu.com", "starting-point.com", "startkeys.com", "startrekmail.com", "statdvr.com", "stathost.net", "statiix.com", "stattech.info", "stealthmail.com", "stealthypost.org", "steam-area.ru", "steambot.net", "steamprank.com", "stelliteop.info", "stevesmusclecars.arcoxmail.com", "stexsy.com", "stg.malibucoding.com", "stinkefinger.net", "stny.rr.com", "stockracer.com", "stones.com", "stop-my-spam.cf", "stop-my-spam.com", "stop-my-spam.ga", "stop-my-spam.ml", "stop-my-spam.pp.ua", "stop-my-spam.tk", "stopdropandroll.com", "stophabbos.tk", "storegmail.com", "storiqax.com", "storiqax.top", "storj99.com", "storj99.top", "storksite.com", "stpetersandstpauls.xyz", "streamfly.biz", "streamfly.link", "streetwisemail.com", "stribmail.com", "stromox.com", "strompost.com", "strongguy.com", "stuckmail.com", "studentcenter.org", "studiopolka.tokyo", "stuffmail.de", "stumpfwerk.com", "stx.rr.com", "stylist-volos.ru", "subnetwork.com", "subram.com", "suburbanthug.com", "suckmyd.com", "sucknfuck.site", "sudanmail.net", "suddenlinkmail.com", "sudolife.me", "sudolife.net", "sudomail.biz", "sudomail.com", "sudomail.net", "sudoverse.com", "sudoverse.net", "sudoweb.net", "sudoworld.com", "sudoworld.net", "suhabi.com", "suioe.com", "suisse.org", "sukhumvit.net", "sullivanemail.net", "sunpoint.net", "sunrise-sunset.com", "sunsgame.com", "sunumail.sn", "super-auswahl.de", "superdada.com", "supere.ml", "supereva.it", "supergreatmail.com", "supermail.ru", "supermailer.jp", "superplatyna.com", "superrito.com", "superstachel.de", "surat.com", "suremail.info", "surf3.net", "surfree.com", "surfy.net", "surgical.net", "surimail.com", "surveyrnonkey.net", "survivormail.com", "susi.ml", "sute.jp", "svk.jp", "svxr.org", "swbell.net", "sweb.cz", "swedenmail.com", "sweetpotato.ml", "sweetxxx.de", "swift10minutemail.com", "swiftdesk.com", "swingeasyhithard.com", "swingfan.com", "swipermail.zzn.com", "swirve.com", "swissinfo.org", "swissmail.com", "swissmail.net", "switchboardmail.com", "switzerland.org", "swva.net", "sx172.com", "sxylc113.com", "sylvannet.com", "sympatico.ca", "symphonyresume.com", "synonyme.email", "syom.com", "syriamail.com", "syujob.accountants", "szerz.com", "szucsati.net", "t-online.de", "t-online.hu", "t24e4p7.com", "t2mail.com", "t3t97d1d.com", "tafmail.com", "tafoi.gr", "taglead.com", "tagmymedia.com", "tagyourself.com", "takedowns.org", "takuyakimura.com", "talk21.com", "talkcity.com", "talkinator.com", "talktalk.co.uk", "talktalk.net", "tamil.com", "tampabay.rr.com", "tanukis.org", "taosjw.com", "tapchicuoihoi.com", "tarzanmail.cf", "tarzanmail.ml", "taskforcetech.com", "tastyemail.xyz", "tatanova.com", "taylorventuresllc.com", "tb-on-line.net", "tbwt.com", "tdf-illustration.com", "tds.net", "teachers.org", "teamdiscovery.com", "teamspeak3.ga", "teamtulsa.net", "tech-center.com", "tech4peace.org", "tech5group.com", "techemail.com", "techgroup.me", "techgroup.top", "techie.com", "techmail.info", "technisamail.co.za", "techno5.club", "technologist.com", "technoproxy.ru", "techpointer.com", "techscout.com", "techseek.com", "techspot.com", "teenagedirtbag.com", "teerest.com", "teewars.org", "tefl.ro", "telebot.com", "telebot.net", "telecomix.pl", "teleline.es", "telenet.be", "teleosaurs.xyz", "telerymd.com", "teleserve.dynip.com", "teletu.it", "teleworm.com", "teleworm.us", "telinco.net", "telkom.net", "tellos.xyz", "telpage.net", "telstra.com", "telus.net", "temp-mail.com", "temp-mail.de", "temp-mail.live", "temp-mail.ml", "temp-mail.net", "temp-mail.org", "temp-mail.ru", "temp-mails.com", "temp.emeraldwebmail.com", "temp.headstrong.de", "temp1.club", "temp15qm.com", "temp2.club", "tempail.com", "tempalias.com", "tempcloud.info", "tempe-mail.com", "tempemail.biz", "tempemail.co.za", "tempemail.com", "tempemail.net", "tempemail.org", "tempemails.io", "tempinbox.co.uk", "tempinbox.com", "tempmail.co", "tempmail.de", "tempmail.eu", "tempmail.it", "tempmail.pro", "tempmail.space", "tempmail.us", "tempmail.win", "tempmail2.com", "tempmailapp.com", "tempmaildemo.com", "tempmailer.com", "tempmailer.de", "tempmails.cf", "tempmails.gq", "tempomail.fr", "temporamail.com", "temporarily.de", "temporarioemail.com.br", "temporary-email.com", "temporary-email.world", "temporaryemail.net", "temporaryemail.us", "temporaryforwarding.com", "temporaryinbox.com", "temporarymailaddress.com", "tempr.email", "tempsky.com", "tempthe.net", "tempymail.com", "temtulsa.net", "tenchiclub.com", "tenderkiss.com", "tennismail.com", "ternaklele.ga", "terra.cl", "terra.com", "terra.com.ar", "terra.com.br", "terra.es", "test.com", "test.de", "testudine.com", "tfanus.com.er", "tfwno.gf", "tfz.net", "thai.com", "thaimail.com", "thaimail.net", "thanksnospam.info", "thankyou2010.com", "thc.st", "the-african.com", "the-airforce.com", "the-aliens.com", "the-american.com", "the-animal.com", "the-army.com", "the-astronaut.com", "the-beauty.com", "the-big-apple.com", "the-biker.com", "the-boss.com", "the-brazilian.com", "the-canadian.com", "the-canuck.com", "the-captain.com", "the-chinese.com", "the-country.com", "the-cowboy.com", "the-davis-home.com", "the-dutchman.com", "the-eagles.com", "the-englishman.com", "the-fastest.net", "the-first.email", "the-fool.com", "the-frenchman.com", "the-galaxy.net", "the-genius.com", "the-gentleman.com", "the-german.com", "the-gremlin.com", "the-hooligan.com", "the-italian.com", "the-japanese.com", "the-lair.com", "the-madman.com", "the-mailinglist.com", "the-marine.com", "the-master.com", "the-mexican.com", "the-ministry.com", "the-monkey.com", "the-newsletter.net", "the-pentagon.com", "the-police.com", "the-prayer.com", "the-professional.com", "the-quickest.com", "the-russian.com", "the-snake.com", "the-spaceman.com", "the-stock-market.com", "the-student.net", "the-whitehouse.net", "the-wild-west.com", "the18th.com", "theaperturelabs.com", "theaperturescience.com", "theaviors.com", "thebearshark.com", "thebest4ever.com", "thecloudindex.com", "thecoolguy.com", "thecricket.co.za", "thecriminals.com", "thediamants.org", "thedoghousemail.com", "thedorm.com", "theeasymail.com", "theend.hu", "theglobe.com", "thegolf.co.za", "thegolfcourse.com", "thegooner.com", "theheadoffice.com", "thelanddownunder.com", "thelightningmail.net", "thelimestones.com", "themailpro.net", "thembones.com.au", "themegreview.com", "themillionare.net", "themostemail.com", "theoffice.net", "theopposition.club", "theplate.com", "theplug.org", "thepokerface.com", "thepostmaster.net", "thepub.co.za", "theraces.com", "theracetrack.com", "therapist.net", "thereddoors.online", "theroyalweb.club", "therugby.co.za", "thescrappermovie.com", "theskymail.com", "thespawningpool.com", "thestreetfighter.com", "theteastory.info", "theteebox.com", "thetrash.email", "thewatercooler.com", "thewebpros.co.uk", "thewizzard.com", "thewizzkid.com", "thex.ro", "thezhangs.net", "thietbivanphong.asia", "thirdage.com", "this-is-a-free-domain.usa.cc", "thisgirl.com", "thisisnotmyrealemail.com", "thismail.net", "thisurl.website", "thnikka.com", "thoas.ru", "thoic.com", "thraml.com", "thrma.com", "throam.com", "thrott.com", "throwam.com", "throwawayemail.com", "throwawayemailaddress.com", "throwawaymail.com", "throya.com", "thrubay.com", "thtt.us", "thundermail.com", "thunkinator.org", "thxmate.com", "tic.ec", "ticket-please.ga", "tidni.com", "tijdelijke-email.nl", "tijdelijkmailadres.nl", "tilien.com", "timein.net", "timekr.xyz", "timgiarevn.com", "timkassouf.com", "tin.it", "tinoza.org", "tinyurl24.com", "tipsb.com", "tiscali.at", "tiscali.be", "tiscali.co.uk", "tiscali.it", "tiscali.lu", "tiscali.se", "tittbit.in", "tiv.cc", "tizi.com", "tkcity.com", "tkitc.de", "tkmy88m.com", "tko.kr", "tlpn.org", "tls.cloudns.asia", "tm.slsrs.ru", "tm2mail.com", "tmail.com", "tmail.ws", "tmailcloud.net", "tmailinator.com", "tmails.net", "tmailservices.com", "tmo.kr", "tmpeml.info", "tmpjr.me", "tmpmail.net", "tmpmail.org", "tntitans.club", "toddsbighug.com", "toi.kr", "toiea.com", "toke.com", "tokem.co", "tokenmail.de", "tokuriders.club", "tokyo.com", "tom.com", "tonymanso.com", "tool.pp.ua", "toolsource.com", "toomail.biz", "toon.ml", "toothandmail.com", "toothfairy.com", "top-mailer.net", "top-mails.net", "top-shop-tovar.ru", "top101.de", "top1mail.ru", "top1post.ru", "top9appz.info", "topchat.com", "topgamers.co.uk", "topikt.com", "topinrock.cf", "topletter.com", "topmail.com.ar", "topmailer.info", "topmall.com", "topmall.info", "topmall.org", "topofertasdehoy.com", "topplayers.fun", "topranklist.de", "toprumours.com", "topsurf.com", "topteam.bg", "torchmail.com", "tormail.net", "tormail.org", "torontomail.com", "toss.pw", "tosunkaya.com", "tot.net", "totalmusic.net", "totalvista.com", "totesmail.com", "toughguy.net", "tp-qa-mail.com", "tpg.com.au", "tpg24.com", "tqoai.com", "tqosi.com", "tracciabi.li", "tradermail.info", "tralalajos.ga", "tralalajos.gq", "tralalajos.ml", "tralalajos.tk", "tranceversal.com", "trash-amil.com", "trash-mail.at", "trash-mail.cf", "trash-mail.com", "trash-mail.de", "trash-mail.ga", "trash-mail.gq", "trash-mail.ml", "trash-mail.net", "trash-mail.tk", "trash-me.com", "trash2009.com", "trash2010.com", "trash2011.com", "trash247.com", "trash4.me", "trashcanmail.com", "trashdevil.com", "trashdevil.de", "trashemail.de", "trashemails.de", "trashinbox.com", "trashmail.at", "trashmail.com", "trashmail.de", "trashmail.gq", "trashmail.io", "trashmail.me", "trashmail.net", "trashmail.org", "trashmail.ws", "trashmailer.com", "trashymail.com", "trashymail.net", "trasz.com", "travala10.com", "travel.li", "trayna.com", "trbvm.com", "trbvn.com", "trbvo.com", "trebusinde.cf", "trebusinde.ml", "trend-maker.ru", "trendingtopic.cl", "triad.rr.com", "trialbytrivia.com", "trialmail.de", "trickmail.net", "trillianpro.com", "trimsj.com", "tritium.net", "trixtrux1.ru", "trmailbox.com", "trollproject.com", "trommlergroup.com", "tropicalbass.info", "tropicalstorm.com", "truckers.com", "truckerz.com", "truckracer.com", "trump.flu.cc", "trump.igg.biz", "trungtamtoeic.com", "trust-me.com", "tryalert.com", "tryninja.io", "tryzoe.com", "ts-by-tashkent.cf", "ts-by-tashkent.ga", "ts-by-tashkent.gq", "ts-by-tashkent.ml", "ts-by-tashkent.tk", "tsamail.co.za", "ttml.co.in", "ttszuo.xyz", "tualias.com", "tucumcaritonite.com", "tug.minecraftrabbithole.com", "tunisiamail.com", "turkey.com", "turoid.com", "turual.com", "tutye.com", "tvcablenet.be", "tvchd.com", "tverya.com", "tvstar.com", "twc.com", "twcny.rr.com", "tweakly.net", "twinmail.de", "twinstarsmail.com", "twkly.ml", "twocowmail.net", "twoweirdtricks.com", "tx.rr.com", "txt7e99.com", "txtadvertise.com", "tycoonmail.com", "tyhe.ro", "tyldd.com", "typemail.com", "tz.tz", "u14269.gq", "u14269.ml", "u2club.com", "u6lvty2.com", "ua3jx7n0w3.com", "uacro.com", "uae.ac", "uaemail.com", "ubbi.com", "ubbi.com.br", "uber-mail.com", "ubismail.net", "ubm.md", "uboot.com", "ubuntu.dns-cloud.net", "ubuntu.dnsabr.com", "ucche.us", "ucupdong.ml", "ucylu.com", "uemail99.com", "ufacturing.com", "ufgqgrid.xyz", "uggsrock.com", "ugimail.net", "uguuchantele.com", "uha.kr", "uhhu.ru", "uikd.com", "ujijima1129.gq", "uk.flu.cc", "uk.igg.biz", "uk.nut.cc", "uk.to", "uk2k.com", "uk2net.com", "uk7.net", "uk8.net", "ukbuilder.com", "ukcool.com", "ukdreamcast.com", "ukexample.com", "ukmail.com", "ukmail.org", "ukmax.com", "uko.kr", "ukr.net", "uku.co.uk", "ultapulta.com", "ultra.fyi", "ultrada.ru", "ultrapostman.com", "umail.net", "umail2.com", "ummah.org", "umpire.com", "umy.kr", "unbounded.com", "undo.it", "unforgettable.com", "uni.de", "unican.es", "unids.com", "unihome.com", "unimark.org", "unit7lahaina.com", "universal.pt", "unlimit.com", "unmail.ru", "uno.ee", "uno.it", "unofree.it", "unomail.com", "unseen.is", "uny.kr", "uol.com.ar", "uol.com.br", "uol.com.co", "uol.com.mx", "uol.com.ve", "uole.com", "uole.com.ve", "uolmail.com", "uomail.com", "upcmail.ie", "upf.org", "upliftnow.com", "uplipht.com", "uploadnolimit.com", "upy.kr", "urbanchickencoop.com", "urbismail.com", "ureach.com", "urfey.com", "urfunktion.se", "urgentmail.biz", "urhen.com", "uroid.com", "us.af", "us.to", "usa.cc", "usa.com", "usa.net", "usaaccess.net", "usako.net", "usanetmail.com", "uscaves.com", "used-product.fr", "usermail.com", "username.e4ward.com", "ushijima1129.cf", "ushijima1129.ga", "ushijima1129.gq", "ushijima1129.ml", "ushijima1129.tk", "usit.net", "usma.net", "usmc.net", "uswestmail.net", "utiket.us", "utoo.email", "utooemail.com", "uu.gl", "uu.net", "uu2.ovh", "uvy.kr", "uwork4.us", "uyhip.com", "uymail.com", "uyu.kr", "uyuyuy.com", "uz6tgwk.com", "v-sexi.com", "vaasfc4.tk", "vaati.org", "vaffanculo.gq", "vahoo.com", "valemail.net", "valhalladev.com", "valuemailers.com", "vanacken.xyz", "vankin.de", "varbizmail.com", "vba.kr", "vcbox.pro", "vcmail.com", "vctel.com", "vda.ro", "vdig.com", "veanlo.com", "vektik.com", "velnet.co.uk", "velocall.com", "venompen.com", "verdejo.com", "verifymail.win", "verizon.net", "verizonmail.com", "vermutlich.net", "veryday.ch", "veryday.eu", "veryday.info", "veryfast.biz", "veryrealemail.com", "veryspeedy.net", "vesa.pw", "vfemail.net", "vickaentb.cf", "vickaentb.ga", "vickaentb.gq", "vickaentb.ml", "vickaentb.tk", "victime.ninja", "victoriantwins.com", "vidchart.com", "videotron.ca", "viditag.com", "viewcastmedia.com", "viewcastmedia.net", "viewcastmedia.org", "vihost.ml", "vihost.tk", "vikingsonly.com", "vimail24.com", "vinernet.com", "violinmakers.co.uk", "vip-mail.tk", "vip.gr", "vip.qq.com", "vip.sina.com", "vipmail.name", "vipmail.pw", "vipmail.ru", "vipsohu.net", "vipxm.net", "viralplays.com", "virgilio.it", "virgin.net", "virginmedia.co.uk", "virginmedia.com", "viroleni.cu.cc", "virtual-email.com", "virtualactive.com", "virtualemail.info", "virtualmail.com", "visa.coms.hk", "visa.dns-cloud.net", "visa.dnsabr.com", "visitmail.com", "visitweb.com", "visto.com", "vistomail.com", "visualcities.com", "vivavelocity.com", "vivianhsu.net", "vixletdev.com", "vjmail.com", "vjtimail.com", "vkcode.ru", "vlmail.com", "vmail.co.il", "vmail.me", "vmailcloud.com", "vmailing.info", "vmailpro.net", "vmani.com", "vmpanda.com", "vncoders.net", "vnedu.me", "vnn.vn", "voidbay.com", "voila.fr", "volcanomail.com", "voltaer.com", "volvo-xc.ml", "volvo-xc.tk", "vomoto.com", "voo.be", "vorga.org", "vote-democrats.com", "vote-hillary.com", "vote-republicans.com", "vote4gop.org", "votenet.com", "votiputox.org", "voxelcore.com", "vp.ycare.de", "vpn.st", "vpn33.top", "vps30.com", "vps911.net", "vpslists.com", "vpsorg.pro", "vpsorg.top", "vpstraffic.com", "vr9.com", "vradportal.com", "vremonte24-store.ru", "vrmtr.com", "vrsim.ir", "vs904a6.com", "vsimcard.com", "vssms.com", "vtxmail.us", "vubby.com", "vuemail.com", "vuiy.pw", "vzlom4ik.tk", "vztc.com", "w-asertun.ru", "w22fe21.com", "w3.to", "w3internet.co.uk", "w4i3em6r.com", "w6mail.com", "w918bsq.com", "w9f.de", "w9y9640c.com", "wahoye.com", "wakingupesther.com", "walala.org", "wales2000.net", "walkmail.net", "walkmail.ru", "walla.co.il", "walla.com", "wallm.com", "wam.co.za", "wamail.net", "wanadoo.co.uk", "wanadoo.es", "wanadoo.fr", "warau-kadoni.com", "warmmail.com", "warpmail.net", "warrior.hu", "wasd.10mail.org", "wasdfgh.cf", "wasdfgh.ga", "wasdfgh.gq", "wasdfgh.ml", "wasdfgh.tk", "wasimismail.com", "wasteland.rfc822.org", "watch-harry-potter.com", "watchever.biz", "watchfull.net", "watchironman3onlinefreefullmovie.com", "waumail.com", "wawi.es", "wazabi.club", "wbdet.com", "wbdev.tech", "wbml.net", "wearab.net", "weave.email", "web-contact.info", "web-emailbox.eu", "web-experts.net", "web-ideal.fr", "web-mail.com.ar", "web-mail.de", "web-mail.pp.ua", "web-police.com", "web.de", "web.id", "web2mailco.com", "webarnak.fr.eu.org", "webave.com", "webcammail.com", "webcity.ca", "webcontact-france.eu", "webdream.com", "webemail.me", "webgmail.info", "webinbox.com", "webindia123.com", "webjump.com", "webm4il.in", "webm4il.info", "webmail.bellsouth.net", "webmail.co.yu", "webmail.co.za", "webmail.hu", "webmail24.to", "webmail24.top", "webmails.com", "webmails.top", "webmeetme.com", "webname.com", "webprogramming.com", "websecuremail.com", "webstable.net", "webstation.com", "websurfer.co.za", "webtempmail.online", "webtopmail.com", "webtrip.ch", "webuser.in", "wee.my", "weedmail.com", "weekmail.com", "weekonline.com", "wef.gr", "wefjo.grn.cc", "weg-werf-email.de", "wegas.ru", "wegwerf-email-addressen.de", "wegwerf-email-adressen.de", "wegwerf-email.at", "wegwerf-email.de", "wegwerf-email.net", "wegwerf-emails.de", "wegwerfadresse.de", "wegwerfemail.com", "wegwerfemail.de", "wegwerfemail.info", "wegwerfemail.net", "wegwerfemail.org", "wegwerfemailadresse.com", "wegwerfmail.de", "wegwerfmail.info", "wegwerfmail.net", "wegwerfmail.org", "wegwerpmailadres.nl", "wegwrfmail.de", "wegwrfmail.net", "wegwrfmail.org", "wehshee.com", "welikecookies.com", "welsh-lady.com", "wem.com", "wemel.top", "westnet.com.au", "wetrainbayarea.com", "wetrainbayarea.org", "wfgdfhj.tk", "wg0.com", "wh4f.org", "whale-mail.com", "whartontx.com", "whatiaas.com", "whatifanalytics.com", "whatpaas.com", "whatsaas.com", "wheelweb.com", "whiffles.org", "whipmail.com", "whitebot.ru", "whoever.com", "whoopymail.com", "whopy.com", "whtjddn.33mail.com", "whyspam.me", "wi.rr.com", "wibblesmith.com", "wickedmail.com", "wickmail.net", "wideopenwest.com", "widget.gg", "wierie.tk", "wiki.8191.at", "wil.kr", "wildblue.net", "wildmail.com", "wilemail.com", "willhackforfood.biz", "willselfdestruct.com", "wimsg.com", "windowslive.com", "windrivers.net", "windstream.net", "winemaven.in", "winemaven.info", "winfreegifts.xyz", "wingnutz.com", "winmail.com.au", "winning.com", "wins.com.br", "wishan.net", "witty.com", "wiz.cc", "wiz2.site", "wkbwmail.com", "wlist.ro", "wmail.cf", "wmail.club", "woh.rr.com", "wokcy.com", "wolf-web.com", "wolfmission.com", "wolfsmail.ml", "wolfsmail.tk", "wolfsmails.tk", "wollan.info", "wombles.com", "wonder-net.com", "wongfaye.com", "wooow.it", "worker.com", "workflowy.cn", "workflowy.top", "workmail.co.za", "workmail.com", "worldemail.com", "worldmailer.com", "worldnet.att.net", "worldspace.link", "wormseo.cn", "wosaddict.com", "wouldilie.com", "wovz.cu.cc", "wow.com", "wowgirl.com", "wowmail.com", "wowway.com", "wp.pl", "wpg.im", "wptamail.com", "wr9v6at7.com", "wralawfirm.com", "wrestlingpages.com", "wrexham.net", "writeme.com", "writeme.us", "writemeback.com", "wronghead.com", "wrongmail.com", "ws.gy", "wtvhmail.com", "wudet.men", "wupics.com", "wuzup.net", "wuzupmail.net", "wwdg.com", "www.bccto.com", "www.bccto.me", "www.com", "www.e4ward.com", "www.gishpuppy.com", "www.live.co.kr.beo.kr", "www.mailinator.com", "www.redpeanut.com", "www2000.net", "wwwnew.eu", "wx88.net", "wxnw.net", "wxs.net", "wyrm.supernews.com", "wyvernia.net", "wzukltd.com", "x-mail.net", "x-networks.net", "x.ip6.li", "x1x.spb.ru", "x1x22716.com", "x24.com", "x4y.club", "x5a9m8ugq.com", "x5g.com", "x8h8x941l.com", "xagloo.co", "xagloo.com", "xcode.ro", "xcodes.net", "xcompress.com", "xcpy.com", "xemaps.com", "xents.com", "xgmailoo.com", "xing886.uu.gl", "xjoi.com", "xl.cx", "xlgaokao.com", "xmail.com", "xmaily.com", "xmastime.com", "xmsg.com", "xn--9kq967o.com", "xoom.com", "xoommail.com", "xost.us", "xoxox.cc", "xoxy.net", "xperiae5.com", "xpressmail.zzn.com", "xrho.com", "xsmail.com", "xtra.co.nz", "xuno.com", "xvx.us", "xwaretech.com", "xwaretech.info", "xwaretech.net", "xww.ro", "xx-9.tk", "xxhamsterxx.ga", "xxlocanto.us", "xxolocanto.us", "xxqx3802.com", "xy9ce.tk", "xyzfree.net", "xzapmail.com", "xzsok.com", "y.bcb.ro", "y.email.ne.jp", "y59.jp", "y7mail.com", "ya.ru", "ya.yomail.info", "yada-yada.com", "yadavnaresh.com.np", "yaho.com", "yahoo.ca", "yahoo.cn", "yahoo.co.id", "yahoo.co.in", "yahoo.co.jp", "yahoo.co.kr", "yahoo.co.nz", "yahoo.co.th", "yahoo.co.uk", "yahoo.com", "yahoo.com.ar", "yahoo.com.asia", "yahoo.com.au", "yahoo.com.br", "yahoo.com.cn", "yahoo.com.es", "yahoo.com.hk", "yahoo.com.is", "yahoo.com.malaysia", "yahoo.com.mx", "yahoo.com.my", "yahoo.com.ph", "yahoo.com.ru", "yahoo.com.sg", "yahoo.com.tw", "yahoo.com.vn", "yahoo.de", "yahoo.dk", "yahoo.es", "yahoo.fr", "yahoo.gr", "yahoo.ie", "yahoo.in", "yahoo.it", "yahoo.jp", "yahoo.om", "yahoo.ro", "yahoo.ru", "yahoo.se", "yahoofs.com", "yahooproduct.net", "yalla.com", "yalla.com.lb", "yalook.com", "yam.com", "yandere.cu.cc", "yandex.com", "yandex.ru", "yanet.me", "yapost.com", "yapped.net", "yaqp.com", "yarnpedia.ga", "yasser.ru", "yawmail.com", "ybb.ne.jp", "ycare.de", "yclub.com", "ycn.ro", "ye.vc", "yeah.net", "yebox.com", "yedi.org", "yehaa.com", "yehey.com", "yellow.flu.cc", "yellow.igg.biz", "yemenmail.com", "yentzscholarship.xyz", "yep.it", "yepmail.net", "yeppee.net", "yertxenon.tk", "yesaccounts.net", "yesbox.net", "yevme.com", "ygm.com", "ygroupvideoarchive.com", "ygroupvideoarchive.net", "yhg.biz", "yifan.net", "yk20.com", "ymail.com", "ymail.net", "ymail.org", "ymail4.com", "ynmrealty.com", "ynnmail.com", "yodx.ro", "yogamaven.com", "yogotemail.com", "yomail.info", "yoo.ro", "yop.ze.cx", "yopmail.com", "yopmail.fr", "yopmail.gq", "yopmail.info", "yopmail.net", "yopmail.org", "yopmail.pp.ua", "yopolis.com", "yordanmail.cf", "yoru-dea.com", "you-spam.com", "you.e4ward.com", "youareadork.com", "youcankeepit.info", "yougotgoated.com", "youmail.ga", "youmailr.com", "youmails.online", "youneedmore.info", "youporn.flu.cc", "youporn.igg.biz", "youporn.usa.cc", "youpy.com", "your-house.com", "yourdomain.com", "yourewronghereswhy.com", "yourinbox.com", "yourlms.biz", "yourlover.net", "yourname.ddns.org", "yourname.freeservers.com", "yournightmare.com", "yours.com", "yourspamgoesto.space", "yourssincerely.com", "yoursubdomain.findhere.com", "yoursubdomain.zzn.com", "yourteacher.net", "yourtube.ml", "yourwap.com", "yourweb.email", "youvegotmail.net", "youzend.net", "ypmail.webarnak.fr.eu.org", "yroid.com", "yspend.com", "yugasandrika.com", "yui.it", "yuoia.com", "yuuhuu.net", "yuurok.com", "ywoe@mailed.ro", "yx.dns-cloud.net", "yx48bxdv.ga", "yxzx.net", "yy-h2.nut.cc", "yyhmail.com", "yyj295r31.com", "yyolf.net", "yytv.ddns.net", "z-o-e-v-a.ru", "z0d.eu", "z1p.biz", "z7az14m.com", "z86.ru", "za.com", "zahadum.com", "zahav.net.il", "zain.site", "zainmax.net", "zaktouni.fr", "zamge.com", "zane.rocks", "zarabotokdoma11.ru", "zasod.com", "zasve.info", "zavio.nl", "zaym-zaym.ru", "zchatz.ga", "zcities.com", "zdenka.net", "zdfpost.net", "zdnetmail.com", "ze.cx", "ze.gally.jp", "ze.tc", "zebins.com", "zebins.eu", "zebra.email", "zeeks.com", "zeepost.nl", "zehnminuten.de", "zehnminutenmail.de", "zensearch.net", "zep-hyr.com", "zepp.dk", "zeta-telecom.com", "zetmail.com", "zexeet9i5l49ocke.ga", "zfymail.com", "zhaowei.net", "zhcne.com", "zhorachu.com", "zhouemail.510520.org", "zik.dj", "zionweb.org", "zip.net", "zipido.com", "ziplink.net", "ziplip.com", "zipmail.com", "zipmail.com.br", "zipmax.com", "zipo1.gq", "zippiex.com", "zippymail.in", "zippymail.info", "zipsendtest.com", "zipzaps.de", "ziyap.com", "zlmsl0rkw0232hph.gq", "zmail.info.tm", "zmail.ru", "zoaxe.com", "zoemail.com", "zoemail.net", "zoemail.org", "zoetropes.org", "zoho.com", "zombie-hive.com", "zombo.flu.cc", "zombo.igg.biz", "zombo.nut.cc", "zomg.info", "zonnet.nl", "zoominternet.net", "zoqqa.com", "zoutlook.com", "zp.ua", "zsero.com", "zubee.com", "zumpul.com", "zuvio.com", "zuzzurello.com", "zwallet.com", "zxcv.com", "zxcvbnm.com", "zxcxc.com", "zybermail.com", "zydecofan.com", "zzi.us", "zzn.com", "zzom.co.uk", "zzom.co.uk0-mail.com"];
-
-// src/policy/domains.ts
-var webmail;
-function webmailSet() {
-  webmail ??= new Set(all_default.map(normalizeDomain));
-  return webmail;
-}
-function isWebmail(domain) {
-  return webmailSet().has(domain);
-}
-var LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-var MAX_DOMAIN_LENGTH = 253;
-function normalizeDomain(raw) {
-  const lower = raw.trim().toLowerCase();
-  if (lower === "" || /[@/:*\s[\]]/.test(lower)) return lower;
-  return withoutFinalDot(asciiDomain(lower));
-}
-function withoutFinalDot(domain) {
-  return /[^.]\.$/.test(domain) ? domain.slice(0, -1) : domain;
-}
-var MAX_REMEMBERED = 4096;
-var remembered = /* @__PURE__ */ new Map();
-function withoutListedParent(message, listed) {
-  const hint2 = /\s\(list (\S+) too if you meant it\)$/.exec(message);
-  return hint2 && listed.has(hint2[1] ?? "") ? message.slice(0, hint2.index) : message;
-}
-function checkDomain(raw) {
-  let findings = remembered.get(raw);
-  if (findings === void 0) {
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    findings = Object.freeze(findDomainProblems(raw).map((finding) => Object.freeze(finding)));
-    remembered.set(raw, findings);
-  }
-  return findings;
-}
-function findDomainProblems(raw) {
-  const shape = checkShape(raw.trim());
-  if (shape) return [shape];
-  const domain = normalizeDomain(raw);
-  const syntax = checkSyntax(domain);
-  if (syntax) return [syntax];
-  const homograph = homographProblem(domain, webmailSet);
-  if (homograph) return [error3("homograph", homograph)];
-  return checkRegistry(domain);
-}
-function error3(code, message) {
-  return { severity: "error", code, message };
-}
-function checkShape(text) {
-  if (text === "") return error3("invalid-domain", "empty domain");
-  if (text.includes("@")) {
-    const suggestion = normalizeDomain(text.slice(text.lastIndexOf("@") + 1));
-    return error3("email-address", `"${text}" is an email address, not a domain; write the part after '@': ${suggestion}`);
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.includes("/")) {
-    const host = hostOfUrl(text);
-    const hint2 = host ? `; write just the host name: ${host}` : "";
-    return error3("url-not-domain", `"${text}" is a URL, not a domain${hint2}`);
-  }
-  if (text.includes("*")) {
-    const base = normalizeDomain(text.replace(/^(\*\.)+/, ""));
-    return error3("wildcard-domain", `"${text}": wildcards are not supported; list each domain, e.g. ${base}`);
-  }
-  if (isIP(text.replace(/^\[(.*)\]$/, "$1"))) {
-    return error3("ip-address", `"${text}" is an IP address; autojoin needs an email domain such as acme.com`);
-  }
-  return null;
-}
-function hostOfUrl(text) {
-  try {
-    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-    return new URL(withScheme).hostname || null;
-  } catch {
-    return null;
-  }
-}
-function checkSyntax(domain) {
-  if (domain.length > MAX_DOMAIN_LENGTH) {
-    return error3("invalid-domain", `"${shorten(domain)}" is ${domain.length} characters long; a domain has at most ${MAX_DOMAIN_LENGTH}`);
-  }
-  const labels = domain.split(".");
-  const long = labels.find((label) => label.length > 63);
-  if (long) return error3("invalid-domain", `"${shorten(domain)}": a label is ${long.length} characters long; at most 63 are allowed`);
-  if (labels.some((label) => label === "")) return error3("invalid-domain", `"${domain}" has an empty label (two dots in a row?)`);
-  const bad = labels.find((label) => !LABEL.test(label));
-  if (bad !== void 0) {
-    return error3(
-      "invalid-domain",
-      `"${domain}" is not a valid domain name: "${bad}" may hold only letters, digits and inner hyphens`
-    );
-  }
-  if (/^\d+$/.test(labels.at(-1) ?? "")) return error3("invalid-domain", `"${domain}" is not a valid domain name: the top-level label is numeric`);
-  if (labels.some((label) => label.startsWith("xn--") && !isValidPunycode(label))) {
-    return error3("invalid-domain", `"${domain}" is not valid punycode`);
-  }
-  return null;
-}
-function isValidPunycode(label) {
-  const unicode = domainToUnicode2(label);
-  return unicode !== "" && unicode !== label && domainToASCII2(unicode) === label;
-}
-function shorten(text) {
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-function checkRegistry(domain) {
-  if (isWebmail(domain)) {
-    return [error3("webmail-domain", `${domain} is a webmail domain; the service would reject it with 400 (anyone can get an address there)`)];
-  }
-  const parsed = (0, import_tldts.parse)(domain, { allowPrivateDomains: true });
-  if (parsed.domain === null && (parsed.isIcann || parsed.isPrivate)) {
-    return [error3("public-suffix", `${domain} is a public suffix, not one organization's domain; anyone with an address at ${domain} could join`)];
-  }
-  if (!domain.includes(".")) {
-    return [error3("invalid-domain", `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
-  }
-  if (parsed.domain && parsed.domain !== domain) {
-    const message = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match (list ${parsed.domain} too if you meant it)`;
-    return [{ severity: "warning", code: "subdomain", message }];
-  }
-  return [];
-}
-
-// src/governance/clock.ts
-var NOW_VARIABLE = "AUTOJOIN_NOW";
-var EXPIRY_WARNING_DAYS = 14;
-var DAY_MS = 864e5;
-var DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isCalendarDate(text) {
-  const match = DATE.exec(text);
-  if (!match) return false;
-  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return new Date(time).toISOString().slice(0, 10) === text;
-}
-function today(env = process.env, now = /* @__PURE__ */ new Date()) {
-  const fixed = env[NOW_VARIABLE];
-  if (fixed === void 0 || fixed === "") return now.toISOString().slice(0, 10);
-  if (!isCalendarDate(fixed)) throw new Error(`${NOW_VARIABLE} must be a day written YYYY-MM-DD (it is for tests), got "${fixed}"`);
-  return fixed;
-}
-function daysBetween(from, to) {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
-function addDays(from, days) {
-  return new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-function planMoment(env = process.env, now = /* @__PURE__ */ new Date()) {
-  return /* @__PURE__ */ new Date(`${today(env, now)}${now.toISOString().slice(10)}`);
-}
-
-// src/governance/globs.ts
-var LABEL_TEXT = /^[a-z0-9_-]+$/;
-function domainGlob(pattern) {
-  const labels = normalizeDomain(pattern.replaceAll("*", "star-label-placeholder")).replaceAll("star-label-placeholder", "*").split(".");
-  const parts = [];
-  for (const label of labels) {
-    if (label === "*") parts.push(String.raw`[^.]+(?:\.[^.]+)*`);
-    else if (LABEL_TEXT.test(label)) parts.push(escapeRegExp2(label));
-    else return `"${pattern}" is not a domain glob: each label is a domain label or * (one or more labels)`;
-  }
-  const regexp = new RegExp(`^${parts.join(String.raw`\.`)}$`, "u");
-  return { pattern, test: (domain) => regexp.test(domain) };
-}
-function scopeGlob(pattern) {
-  const slash = pattern.indexOf("/");
-  if (slash <= 0 || slash === pattern.length - 1) return `"${pattern}" is not a scope glob: expected TYPE/ID, e.g. team/* or organization/acme-*`;
-  const part = (text, any) => text.replace(/[*?]|[^*?]+/g, (run2) => run2 === "*" ? `${any}*` : run2 === "?" ? any : escapeRegExp2(run2));
-  const regexp = new RegExp(`^${part(pattern.slice(0, slash), "[^/]")}/${part(pattern.slice(slash + 1), ".")}$`, "su");
-  return { pattern, test: (key) => regexp.test(key) };
-}
-function escapeRegExp2(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
-}
-
-// src/governance/rules.ts
-function compileRules(rules) {
-  const problems = [];
-  const compiled = rules.map((rule, index) => {
-    const globs = (key, list, make) => (list ?? []).flatMap((text, item) => {
-      const glob = make(text);
-      if (typeof glob === "string") problems.push({ rule: index, key, item, message: glob });
-      return typeof glob === "string" ? [] : [glob];
-    });
-    return {
-      rule,
-      scopes: rule.scopes ? globs("scopes", rule.scopes, scopeGlob) : null,
-      allow: rule.allow ? globs("allow", rule.allow, domainGlob) : null,
-      deny: globs("deny", rule.deny, domainGlob),
-      require: globs("require", rule.require, requiredDomain).map((required) => required.domain),
-      requireExpiry: globs("requireExpiry", rule.requireExpiry, domainGlob)
-    };
-  });
-  return { compiled, problems };
-}
-function ruleApplies(rule, key) {
-  return rule.scopes === null || rule.scopes.some((glob) => glob.test(key));
-}
-function checkRules(rules, subject, today2) {
-  let findings;
-  for (const rule of rules) {
-    if (!ruleApplies(rule, subject.key)) continue;
-    for (const entry of subject.entries) {
-      const problem = entryProblem(rule, subject.key, entry, today2);
-      if (problem) (findings ??= []).push(ruleFinding(rule, subject.at(entry.index), problem));
-    }
-    const missing = subject.retired || rule.require.length === 0 ? [] : rule.require.filter((domain) => !subject.entries.some((entry) => entry.domain === domain));
-    if (missing.length > 0) {
-      const problem = { code: "rule-require", message: `${subject.key} must list ${missing.join(", ")} (removing a required domain could lock its people out)` };
-      (findings ??= []).push(ruleFinding(rule, subject.at("domains"), problem));
-    }
-  }
-  return findings ?? NONE;
-}
-var NONE = [];
-function ruleFinding(rule, at, problem) {
-  return diagnosticAt(at, rule.rule.level ?? "error", problem.code, `rule "${rule.rule.name}": ${problem.message}`);
-}
-function entryProblem(rule, key, entry, today2) {
-  const { domain } = entry;
-  if (rule.allow !== null && !rule.allow.some((glob) => glob.test(domain))) {
-    return { code: "rule-allow", message: `${domain} is not allowed in ${key} (allowed: ${patterns(rule.allow)})` };
-  }
-  const denied = rule.deny.find((glob) => glob.test(domain));
-  if (denied) return { code: "rule-deny", message: `${domain} is denied in ${key} (matches ${denied.pattern})` };
-  if (entry.expires === void 0 && rule.requireExpiry.some((glob) => glob.test(domain))) {
-    return { code: "rule-require-expiry", message: `${domain} in ${key} must carry an expiry date: write it as {domain: ${domain}, expires: YYYY-MM-DD, reason: \u2026}` };
-  }
-  const maxDays = rule.rule.maxExpiryDays;
-  if (maxDays !== void 0 && entry.expires !== void 0 && daysBetween(today2, entry.expires) > maxDays) {
-    return { code: "rule-max-expiry", message: `${domain} in ${key} expires ${entry.expires}, more than ${maxDays} days from today (at the latest ${addDays(today2, maxDays)})` };
-  }
-  return null;
-}
-function requiredDomain(text) {
-  if (text.includes("*")) return `"${text}" is not a domain: require names domains, not globs`;
-  return typeof domainGlob(text) === "string" ? `"${text}" is not a domain` : { domain: normalizeDomain(text) };
-}
-function patterns(globs) {
-  return globs.map((glob) => glob.pattern).join(", ");
-}
-function createScopeCounter(rules) {
-  const counted = rules.filter((rule) => rule.rule.maxScopesPerDomain !== void 0);
-  const seen = counted.map(() => /* @__PURE__ */ new Map());
-  return {
-    add(subject) {
-      for (let index = 0; index < counted.length; index += 1) {
-        if (!ruleApplies(counted[index], subject.key)) continue;
-        const byDomain = seen[index];
-        for (const entry of subject.entries) {
-          const place = { key: subject.key, at: subject.at(entry.index) };
-          const known = byDomain.get(entry.domain);
-          if (known === void 0) byDomain.set(entry.domain, place);
-          else if (Array.isArray(known)) known.push(place);
-          else byDomain.set(entry.domain, [known, place]);
-        }
-      }
-    },
-    findings() {
-      return counted.flatMap((rule, index) => overCount(rule, seen[index]));
-    }
-  };
-}
-function overCount(rule, byDomain) {
-  const max = rule.rule.maxScopesPerDomain ?? Infinity;
-  const findings = [];
-  for (const [domain, known] of byDomain) {
-    const places = Array.isArray(known) ? known : [known];
-    if (places.length <= max) continue;
-    const keys = places.map((place) => place.key).sort();
-    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")}, \u2026` : keys.join(", ");
-    const message = `rule "${rule.rule.name}": ${domain} appears in ${places.length} scopes, more than ${max} (${named})`;
-    for (const place of places) findings.push(diagnosticAt(place.at, rule.rule.level ?? "error", "rule-max-scopes", message));
-  }
-  return findings;
-}
-function unmatchedScopeGlobs(rules, keys) {
-  const findings = [];
-  for (const rule of rules) {
-    (rule.scopes ?? []).forEach((glob, index) => {
-      const at = rule.rule.scopeSources?.[index];
-      if (!at || keys.some((key) => glob.test(key))) return;
-      const message = `rule "${rule.rule.name}": scopes glob ${glob.pattern} matches no scope the policy files declare, so the rule checks nothing there`;
-      findings.push(diagnosticAt(at, "warning", "rule-matches-nothing", message));
-    });
-  }
-  return findings;
-}
-
-// src/governance/project-rules.ts
+// src/policy/project-rules.ts
 var CHECKS = ["allow", "deny", "require", "maxScopesPerDomain", "requireExpiry", "maxExpiryDays"];
 function placeRules(parsed) {
   const written = parsed.data.rules ?? [];
@@ -64689,17 +64840,17 @@ function duplicateNames(rules, parsed) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path10 of paths) {
-    const value = valueAt(parsed.data, path10);
+  for (const path11 of paths) {
+    const value = valueAt(parsed.data, path11);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path10.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path10), "error", "homograph", problem));
+    const problem = scopeTextProblem(path11.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path11), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path10) {
+function valueAt(data, path11) {
   let value = data;
-  for (const segment of path10) {
+  for (const segment of path11) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -64742,9 +64893,284 @@ function parseProjectSource(source, absoluteFile) {
   return { config: { file: absoluteFile, ...first.data, ...placed ? { rules: placed.rules } : {} }, diagnostics };
 }
 
-// src/reconcile/prune.ts
+// src/run/place.ts
+var STATE_DIR = ".autojoin-sync";
+async function locateRun(cwd, paths, projectFlag) {
+  const given = paths.length > 0 ? paths : ["."];
+  const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
+  const first = places[0];
+  const projectFile = projectFlag === void 0 ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
+  const base = first.inGit ? first.root : path2.resolve(cwd);
+  return {
+    base,
+    paths: given.map((one) => relativePosix(base, path2.resolve(cwd, one))),
+    roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
+    ...projectFile === void 0 ? {} : { projectFile },
+    stateDir: path2.join(projectFile === void 0 ? first.root : path2.dirname(projectFile), STATE_DIR)
+  };
+}
+async function placeOf(cwd, given) {
+  const absolute = path2.resolve(cwd, given);
+  const isDirectory2 = (await stat3(absolute).catch(() => null))?.isDirectory() ?? false;
+  const dir = isDirectory2 ? absolute : path2.dirname(absolute);
+  const repository = await repositoryRoot(dir);
+  const projectFiles = /* @__PURE__ */ new Map();
+  const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
+  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  for (const file of files) push(projectFiles, await nearest(path2.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
+  return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
+}
+function memo(find) {
+  const seen = /* @__PURE__ */ new Map();
+  return (dir) => {
+    let found = seen.get(dir);
+    if (!found) seen.set(dir, found = find(dir));
+    return found;
+  };
+}
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+async function nearestProjectFile(dir, top) {
+  for (let at = dir; ; at = path2.dirname(at)) {
+    const candidate = path2.join(at, PROJECT_FILE);
+    if (await pathExists(candidate)) return candidate;
+    if (at === top || !isInside(top, at) || path2.dirname(at) === at) return null;
+  }
+}
+function oneProjectFile(places, cwd) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...groups.get(file) ?? [], ...policies]);
+  if (groups.size === 1) return [...groups.keys()][0] ?? void 0;
+  const named = [...groups].map(([file, policies]) => {
+    const run2 = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path2.dirname(file)) || ".";
+    return `${file === null ? "no project file" : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? "file" : "files"}; run: autojoin-sync plan ${run2})`;
+  });
+  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join("; ")}; run each separately, or name one with --project FILE`);
+}
+async function namedProjectFile(cwd, projectFlag, places) {
+  const file = path2.resolve(cwd, projectFlag);
+  if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
+  const dir = path2.dirname(file);
+  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
+  if (outside.length > 0) {
+    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(", ");
+    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || "."}, not ${shown}${outside.length > 3 ? " \u2026" : ""}; run those with their own project file`);
+  }
+  return file;
+}
+
+// src/run/context.ts
+async function projectRecordOf(projectFile, base) {
+  if (projectFile === void 0) return null;
+  const bytes = await readFile(projectFile).catch(() => null);
+  return { path: relativePosix(base, projectFile), sha256: bytes === null ? "absent" : sha256Of(bytes) };
+}
+function sha256Of(bytes) {
+  return createHash4("sha256").update(bytes).digest("hex");
+}
+function planContextOf(context, takenOver = []) {
+  return {
+    projectFile: context.projectRecord,
+    limits: definedLimits(context.limits),
+    rules: context.project.rules ?? [],
+    today: context.today,
+    head: context.head ?? null,
+    takeOwnership: [...new Set(takenOver)].sort()
+  };
+}
+function definedLimits(limits) {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== void 0));
+}
+function checkSavedProject(saved, found, planFile) {
+  if (saved === null) {
+    if (found === null) return;
+    throw new RunError(
+      `${planFile} was made without a project file, but this checkout has ${found.path} (sha256 ${found.sha256}); its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
+    );
+  }
+  if (found?.sha256 !== saved.sha256) {
+    const now = found === null || found.sha256 === "absent" ? "it does not exist here" : `it has sha256 ${found.sha256} here`;
+    throw new RunError(
+      `${planFile} was made with project file ${saved.path} (sha256 ${saved.sha256}), but ${now}; its owner, limits and rules are not the ones the plan was checked against; make the plan again, or apply from the checkout it was made in; nothing was written`
+    );
+  }
+}
+async function projectHereFor(saved, cwd) {
+  const here = await savedRunHere(cwd, saved);
+  const file = saved === null ? here.projectFile : join2(here.base, ...saved.path.split("/"));
+  return projectRecordOf(file, here.base);
+}
+async function savedRunHere(cwd, saved) {
+  const root = saved === null ? null : await repositoryRoot(cwd);
+  const file = root === null || saved === null ? null : join2(root, ...saved.path.split("/"));
+  if (file === null || !await pathExists(file)) return locateRun(cwd, ["."]);
+  return locateRun(cwd, [dirname2(file)], file);
+}
+function runScopeOf(context) {
+  return { secrets: context.secrets.map((secret) => secret.value), ...context.projectRecord ? { projectFile: context.projectRecord.path } : {} };
+}
+
+// src/run/secrets.ts
+function configuredSecrets(env) {
+  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN", "VORTEX_API_KEY"].flatMap((name) => {
+    const value = env[name];
+    return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
+  });
+}
+
+// src/action/inputs.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+
+// src/service/read-mode.ts
+var READ_MODES = ["by-group", "by-scope", "autojoin"];
+var DEFAULT_READ_MODE = "autojoin";
+function isReadMode(value) {
+  return READ_MODES.includes(value);
+}
+
+// src/run/numbers.ts
+var MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+var MAX_CONCURRENCY = 256;
+function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
+  const text = raw.trim();
+  if (!/^\d+$/u.test(text)) return null;
+  const value = Number(text);
+  return value >= min && value <= max ? value : null;
+}
+
+// src/action/inputs.ts
+function parseInputs(get) {
+  const text = (name) => get(name).trim() || void 0;
+  const mode = (name) => {
+    const value = text(name);
+    return value === void 0 ? void 0 : oneOf(name, value, READ_MODES);
+  };
+  return {
+    command: oneOf("command", text("command") ?? "plan", ["validate", "plan", "apply", "adopt", "merge-plans"]),
+    paths: (text("path") ?? ".").split("\n").map((line) => line.trim()).filter(Boolean),
+    baseUrl: text("base-url"),
+    apiKey: text("api-key"),
+    githubToken: text("github-token"),
+    comment: bool("comment", text("comment"), true),
+    commentAuthor: text("comment-author") ?? "github-actions[bot]",
+    pruneFrom: text("prune-from"),
+    prune: optionalBool("prune", text("prune")),
+    allowNoPolicies: bool("allow-no-policies", text("allow-no-policies"), false),
+    maxRemovals: count("max-removals", text("max-removals"), 0),
+    maxRemovalPercent: percent("max-removal-percent", text("max-removal-percent")),
+    scope: lines(text("scope")),
+    excludeScope: lines(text("exclude-scope")),
+    allowEmpty: bool("allow-empty", text("allow-empty"), false),
+    concurrency: count("concurrency", text("concurrency"), 1, MAX_CONCURRENCY),
+    read: mode("read"),
+    listing: mode("listing"),
+    detailedExitcode: bool("detailed-exitcode", text("detailed-exitcode"), false),
+    takeOwnership: scopeList(text("take-ownership")),
+    shard: shardInput(text("shard")),
+    planFiles: lines(text("plan-files")),
+    deploymentEnvironment: text("deployment-environment"),
+    onlyExpired: bool("only-expired", text("only-expired"), false),
+    allowBehind: lines(text("allow-behind")) ?? [],
+    ...savedPlan(text("plan-file"), text("plan-sha256")),
+    dns: {
+      dns: optionalBool("dns", text("dns")),
+      servers: (text("dns-servers") ?? "").split(/[\n,]/u).map((server) => server.trim()).filter(Boolean),
+      serversFrom: "input dns-servers",
+      strict: bool("dns-strict", text("dns-strict"), false)
+    }
+  };
+}
+function savedPlan(planFile, planSha256) {
+  if (planFile === void 0 && planSha256 === void 0) return {};
+  if (planFile === void 0) throw new Error("input plan-sha256 pins a saved plan: give plan-file too");
+  if (planSha256 === void 0) throw new Error("input plan-file needs plan-sha256 (the plan step's plan-sha256 output), so only the reviewed plan is applied");
+  return { planFile, planSha256 };
+}
+function shardInput(value) {
+  if (value !== void 0) parseShard(value);
+  return value;
+}
+function scopeList(value) {
+  return (value ?? "").split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+}
+function oneOf(name, value, allowed) {
+  if (allowed.includes(value)) return value;
+  throw new Error(`input ${name}: "${value}" is not one of ${allowed.join(", ")}`);
+}
+function bool(name, value, fallback) {
+  if (value === void 0) return fallback;
+  if (["true", "True", "TRUE"].includes(value)) return true;
+  if (["false", "False", "FALSE"].includes(value)) return false;
+  throw new Error(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+function percent(name, value) {
+  if (value === void 0) return void 0;
+  const parsed = Number(value);
+  if (Number.isFinite(parsed) && parsed >= 0 && parsed <= 100) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a number from 0 to 100`);
+}
+function lines(value) {
+  return value?.split("\n").map((line) => line.trim()).filter(Boolean);
+}
+function optionalBool(name, value) {
+  return value === void 0 ? void 0 : bool(name, value, false);
+}
+function count(name, value, min, max) {
+  if (value === void 0) return void 0;
+  const parsed = parseWholeNumber(value, min, max);
+  if (parsed !== null) return parsed;
+  throw new Error(`input ${name}: "${value}" is not a whole number ${max === void 0 ? `>= ${min}` : `from ${min} to ${max}`}`);
+}
+function readWorkflowContext(env) {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  const payload = readPayload(env.GITHUB_EVENT_PATH);
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? "",
+    owner: owner || void 0,
+    repo: repo || void 0,
+    pullNumber: pullNumberOf(payload),
+    apiUrl: env.GITHUB_API_URL || "https://api.github.com",
+    runUrl: env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || "/tmp",
+    stepId: env.GITHUB_ACTION || "autojoin-sync",
+    defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || void 0),
+    ...pullBaseOf(payload)
+  };
+}
+function pullBaseOf(payload) {
+  const sha = payload?.pull_request?.base?.sha;
+  return typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha) ? { pullBase: sha } : {};
+}
+function defaultBranchOf(payload) {
+  const repository = payload?.repository;
+  return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
+}
+function readPayload(path11) {
+  if (!path11) return void 0;
+  try {
+    return JSON.parse(readFileSync2(path11, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function pullNumberOf(payload) {
+  const event = payload;
+  const number = event?.pull_request?.number ?? (event?.issue?.pull_request ? event.issue.number : void 0);
+  return typeof number === "number" && Number.isInteger(number) ? number : void 0;
+}
+
+// src/run/settings.ts
+import { join as join3 } from "node:path";
+
+// src/history/prune.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/policy/lint.ts
 function duplicateScopeDiagnostics(declarations) {
@@ -64888,7 +65314,7 @@ function lazyDocument(source, read) {
   };
 }
 
-// src/policy/secrets.ts
+// src/policy/secret-scan.ts
 var MIN_SECRET_LENGTH = 8;
 function secretDiagnostics(source, documents, secrets) {
   const found = [];
@@ -64922,15 +65348,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path10) => {
+  const visit2 = (value, path11) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path10));
+      if (holds(value, pattern)) places.push(locate(document, path11));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path10, index]));
+      value.forEach((item, index) => visit2(item, [...path11, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path10, key], "key"));
-        visit2(item, [...path10, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path11, key], "key"));
+        visit2(item, [...path11, key]);
       }
     }
   };
@@ -64958,18 +65384,18 @@ function positionOf(source, offset) {
   return { file: source.file, line: before.split("\n").length, column: offset - lineStart + 1 };
 }
 
-// src/governance/check.ts
+// src/policy/rule-check.ts
 function createGovernance(rules, options) {
   if (!rules || rules.length === 0) return null;
-  const { compiled } = compileRules(rules);
-  const counter = createScopeCounter(compiled);
+  const { compiled: compiled2 } = compileRules(rules);
+  const counter = createScopeCounter(compiled2);
   return {
     check(subject) {
       counter.add(subject);
-      return checkRules(compiled, subject, options.today);
+      return checkRules(compiled2, subject, options.today);
     },
     finish(keys) {
-      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled, keys) : []];
+      return [...counter.findings(), ...options.complete ? unmatchedScopeGlobs(compiled2, keys) : []];
     }
   };
 }
@@ -65335,7 +65761,7 @@ function domainScalar(item) {
 }
 
 // src/policy/found.ts
-import path2 from "node:path";
+import path3 from "node:path";
 var NoPoliciesError = class extends Error {
   constructor(paths, filesFound) {
     const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
@@ -65347,7 +65773,7 @@ var NoPoliciesError = class extends Error {
 };
 function pathsWithoutPolicyFiles(paths, files, cwd) {
   return (paths.length > 0 ? paths : ["."]).filter((given) => {
-    const prefix = relativePosix(cwd, path2.resolve(cwd, given));
+    const prefix = relativePosix(cwd, path3.resolve(cwd, given));
     return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
   });
 }
@@ -65473,20 +65899,20 @@ function gitFailed(args, context, output) {
 }
 
 // src/git/repository.ts
-import { stat as stat3 } from "node:fs/promises";
-import path3, { posix as posix2 } from "node:path";
+import { stat as stat4 } from "node:fs/promises";
+import path4, { posix as posix2 } from "node:path";
 async function openRepository(paths, cwd, context) {
-  const dir = await existingAncestor(commonDirectory(paths.map((given) => path3.resolve(cwd, given))));
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path4.resolve(cwd, given))));
   if (await repositoryRoot(dir) === null) return null;
   const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
   const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
   return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
 }
 function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path3.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
+  return relativePosix(repository.cwd, path4.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
 }
 function rootPath(repository, given) {
-  const fromDir = relativePosix(repository.dir, path3.resolve(repository.cwd, given));
+  const fromDir = relativePosix(repository.dir, path4.resolve(repository.cwd, given));
   return posix2.normalize(posix2.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
 }
 function topPathspec(fromRoot) {
@@ -65495,24 +65921,24 @@ function topPathspec(fromRoot) {
 function commonDirectory(absolute) {
   let common = absolute[0] ?? process.cwd();
   for (const dir of absolute.slice(1)) {
-    while (dir !== common && !dir.startsWith(common + path3.sep)) common = path3.dirname(common);
+    while (dir !== common && !dir.startsWith(common + path4.sep)) common = path4.dirname(common);
   }
   return common;
 }
 async function existingAncestor(dir) {
-  for (let at = dir; ; at = path3.dirname(at)) {
-    const info3 = await stat3(at).catch(() => null);
+  for (let at = dir; ; at = path4.dirname(at)) {
+    const info3 = await stat4(at).catch(() => null);
     if (info3?.isDirectory()) return at;
-    if (path3.dirname(at) === at) return at;
+    if (path4.dirname(at) === at) return at;
   }
 }
 
-// src/reconcile/history.ts
+// src/history/walk.ts
 import { existsSync as existsSync3 } from "node:fs";
-import path4, { posix as posix4 } from "node:path";
+import path5, { posix as posix4 } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
-// src/reconcile/policy-tree.ts
+// src/history/policy-tree.ts
 import { posix as posix3 } from "node:path";
 function workingTreeRemoval() {
   return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
@@ -65550,16 +65976,16 @@ async function versionsAt(repository, rev, paths, replaced) {
     const tab = record.indexOf("	");
     const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
     const file = record.slice(tab + 1);
-    const projectAt2 = paths.projectFiles.indexOf(file);
+    const projectAt3 = paths.projectFiles.indexOf(file);
     if (tab < 0 || !REGULAR_FILE.test(mode)) continue;
-    if (projectAt2 >= 0) projects[projectAt2] = blob;
+    if (projectAt3 >= 0) projects[projectAt3] = blob;
     else if (isPolicy(file)) files.push({ file, blob });
   }
   const project = governing(projects);
   return files.map(({ file, blob }) => ({ file, blob, project, order: replaced.order, ...replaced.removedBy ? { removedBy: replaced.removedBy } : {} }));
 }
 
-// src/reconcile/history.ts
+// src/history/walk.ts
 var CONTEXT = "pruning";
 async function readReplacedVersions(repository, paths, onVersion) {
   if (repository.shallow) {
@@ -65658,11 +66084,11 @@ function finishPair(walk2, pair) {
 }
 function foldEntry(walk2, pair, entry, file) {
   const [oldMode = "", newMode = "", oldBlob = "", newBlob = "", status = ""] = entry.slice(1).split(" ");
-  const projectAt2 = walk2.projectIndex.get(file);
-  if (projectAt2 !== void 0) {
+  const projectAt3 = walk2.projectIndex.get(file);
+  if (projectAt3 !== void 0) {
     if (pair.first) {
       const blobs = [...walk2.projects.get(pair.commit) ?? []];
-      blobs[projectAt2] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
+      blobs[projectAt3] = REGULAR_FILE.test(newMode) ? newBlob : void 0;
       walk2.projects.set(pair.commit, blobs);
     }
   } else if (pair.parent !== null && /^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) {
@@ -65681,12 +66107,12 @@ function walkWorkingTree(repository, paths, output, walk2) {
   for (let index = 0; index + 1 < tokens.length; index += 2) {
     const [oldMode = "", newMode = "", oldBlob = "", , status = ""] = tokens[index].replace(/^\n/, "").slice(1).split(" ");
     const file = tokens[index + 1];
-    const projectAt2 = walk2.projectIndex.get(file);
-    if (projectAt2 !== void 0) now[projectAt2] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
+    const projectAt3 = walk2.projectIndex.get(file);
+    if (projectAt3 !== void 0) now[projectAt3] = status.startsWith("D") || !REGULAR_FILE.test(newMode) ? void 0 : `working tree ${file}`;
     else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
   }
   for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync3(path4.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+    if (now[index] === void 0 && existsSync3(path5.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
 }
@@ -65721,6 +66147,7 @@ function streamBlobs(options) {
 `);
     }
   });
+  for (const git of [check, contents]) git.done.catch(() => void 0);
   let asked = [];
   const send = () => {
     if (asked.length > 0) void check.write(`${asked.join("\n")}
@@ -65779,7 +66206,7 @@ function batchParser(onContent) {
   };
 }
 
-// src/reconcile/versions.ts
+// src/history/versions.ts
 function pastScopeReader(repository, options) {
   const found = { scopes: /* @__PURE__ */ new Map(), diagnostics: [] };
   const orders = /* @__PURE__ */ new Map();
@@ -65915,7 +66342,7 @@ async function readPolicySourcesAt(rev, paths, cwd) {
   return sources.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
 
-// src/reconcile/prune.ts
+// src/history/prune.ts
 var NOTHING_PRUNED = { pruned: [], diagnostics: [] };
 function pruneSetting(project) {
   const setting = project.prune;
@@ -65985,12 +66412,12 @@ async function notDeclaredElsewhere(candidates, context) {
   return { pruned: candidates.filter((policy) => !where2.has(policy.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
 }
 function shownPath2(file, cwd) {
-  const relative2 = path5.relative(cwd, path5.resolve(cwd, file));
-  return relative2.split(path5.sep).join("/");
+  const relative2 = path6.relative(cwd, path6.resolve(cwd, file));
+  return relative2.split(path6.sep).join("/");
 }
 async function policyFilesOutside(paths, cwd) {
-  const root = await repositoryRoot(path5.resolve(cwd)) ?? cwd;
-  const given = paths.map((given2) => path5.resolve(cwd, given2));
+  const root = await repositoryRoot(path6.resolve(cwd)) ?? cwd;
+  const given = paths.map((given2) => path6.resolve(cwd, given2));
   if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
   return files.filter((file) => !given.some((covered) => isInside(covered, file)));
@@ -66087,8 +66514,8 @@ function pick(answers, types) {
   return picked;
 }
 
-// src/dns/locate.ts
-import path6 from "node:path";
+// src/dns/place-findings.ts
+import path7 from "node:path";
 async function placeFindings(policies, findings, cwd) {
   const affected = policies.filter((policy) => policy.domains.some((domain) => findings.has(domain)));
   const documents = await documentsOf(affected, cwd);
@@ -66105,7 +66532,7 @@ async function placeFindings(policies, findings, cwd) {
 }
 async function documentsOf(policies, cwd) {
   const files = [...new Set(policies.map((policy) => policy.source.file))];
-  const { sources } = await readPolicySources(files.map((file) => path6.resolve(cwd, file)), cwd);
+  const { sources } = await readPolicySources(files.map((file) => path7.resolve(cwd, file)), cwd);
   const documents = /* @__PURE__ */ new Map();
   for (const source of sources) {
     for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
@@ -66204,7 +66631,7 @@ function settle(answer, timeoutMs, waiting) {
   });
 }
 
-// src/dns/check.ts
+// src/dns/check-domains.ts
 function startDnsCheck(settings, options) {
   const pool = startDomainPool(settings, options.lookup);
   return {
@@ -66361,133 +66788,11 @@ function dnsWhileLoading(settings, cwd) {
 var DEFAULT_CONCURRENCY = 16;
 var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
-// src/run/place.ts
-import { stat as stat4 } from "node:fs/promises";
-import path7 from "node:path";
-var STATE_DIR = ".autojoin-sync";
-async function locateRun(cwd, paths, projectFlag) {
-  const given = paths.length > 0 ? paths : ["."];
-  const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
-  const first = places[0];
-  const projectFile2 = projectFlag === void 0 ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
-  const base = first.inGit ? first.root : path7.resolve(cwd);
-  return {
-    base,
-    paths: given.map((one) => relativePosix(base, path7.resolve(cwd, one))),
-    roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
-    ...projectFile2 === void 0 ? {} : { projectFile: projectFile2 },
-    stateDir: path7.join(projectFile2 === void 0 ? first.root : path7.dirname(projectFile2), STATE_DIR)
-  };
-}
-async function placeOf(cwd, given) {
-  const absolute = path7.resolve(cwd, given);
-  const isDirectory2 = (await stat4(absolute).catch(() => null))?.isDirectory() ?? false;
-  const dir = isDirectory2 ? absolute : path7.dirname(absolute);
-  const repository = await repositoryRoot(dir);
-  const projectFiles = /* @__PURE__ */ new Map();
-  const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
-  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
-  for (const file of files) push(projectFiles, await nearest(path7.dirname(file)), file);
-  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
-  return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
-}
-function memo(find) {
-  const seen = /* @__PURE__ */ new Map();
-  return (dir) => {
-    let found = seen.get(dir);
-    if (!found) seen.set(dir, found = find(dir));
-    return found;
-  };
-}
-function push(map, key, value) {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-async function nearestProjectFile(dir, top) {
-  for (let at = dir; ; at = path7.dirname(at)) {
-    const candidate = path7.join(at, PROJECT_FILE);
-    if (await pathExists(candidate)) return candidate;
-    if (at === top || !isInside(top, at) || path7.dirname(at) === at) return null;
-  }
-}
-function oneProjectFile(places, cwd) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...groups.get(file) ?? [], ...policies]);
-  if (groups.size === 1) return [...groups.keys()][0] ?? void 0;
-  const named = [...groups].map(([file, policies]) => {
-    const run2 = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path7.dirname(file)) || ".";
-    return `${file === null ? "no project file" : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? "file" : "files"}; run: autojoin-sync plan ${run2})`;
-  });
-  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join("; ")}; run each separately, or name one with --project FILE`);
-}
-async function namedProjectFile(cwd, projectFlag, places) {
-  const file = path7.resolve(cwd, projectFlag);
-  if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
-  const dir = path7.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
-  if (outside.length > 0) {
-    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(", ");
-    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || "."}, not ${shown}${outside.length > 3 ? " \u2026" : ""}; run those with their own project file`);
-  }
-  return file;
-}
-
-// src/run/context.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { dirname as dirname2, join as join2 } from "node:path";
-async function projectRecordOf(projectFile2, base) {
-  if (projectFile2 === void 0) return null;
-  const bytes = await readFile(projectFile2).catch(() => null);
-  return { path: relativePosix(base, projectFile2), sha256: bytes === null ? "absent" : sha256Of(bytes) };
-}
-function sha256Of(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
-}
-function planContextOf(context, takenOver = []) {
-  return {
-    projectFile: context.projectRecord,
-    limits: definedLimits(context.limits),
-    rules: context.project.rules ?? [],
-    today: context.today,
-    head: context.head ?? null,
-    takeOwnership: [...new Set(takenOver)].sort()
-  };
-}
-function definedLimits(limits) {
-  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== void 0));
-}
-function checkSavedProject(saved, found, planFile) {
-  if (saved === null) {
-    if (found === null) return;
-    throw new RunError(
-      `${planFile} was made without a project file, but this checkout has ${found.path} (sha256 ${found.sha256}); its owner, limits and rules would not be the ones the plan was checked against; make the plan again here; nothing was written`
-    );
-  }
-  if (found?.sha256 !== saved.sha256) {
-    const now = found === null || found.sha256 === "absent" ? "it does not exist here" : `it has sha256 ${found.sha256} here`;
-    throw new RunError(
-      `${planFile} was made with project file ${saved.path} (sha256 ${saved.sha256}), but ${now}; its owner, limits and rules are not the ones the plan was checked against; make the plan again, or apply from the checkout it was made in; nothing was written`
-    );
-  }
-}
-async function projectHereFor(saved, cwd) {
-  const here = await savedRunHere(cwd, saved);
-  const file = saved === null ? here.projectFile : join2(here.base, ...saved.path.split("/"));
-  return projectRecordOf(file, here.base);
-}
-async function savedRunHere(cwd, saved) {
-  const root = saved === null ? null : await repositoryRoot(cwd);
-  const file = root === null || saved === null ? null : join2(root, ...saved.path.split("/"));
-  if (file === null || !await pathExists(file)) return locateRun(cwd, ["."]);
-  return locateRun(cwd, [dirname2(file)], file);
-}
-
 // src/run/settings.ts
 async function resolveSettings(sources) {
   const { place, project } = await resolvePlace(sources);
   const settings = settingsFrom(place, project, sources);
+  if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
   return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined("head", head) };
@@ -66504,17 +66809,17 @@ async function resolvePlace(sources) {
   const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
   sources.report(diagnostics, place.base);
   const name = place.projectFile === void 0 ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
-  if (diagnostics.some((d) => d.severity === "error")) throw new RunError(`${name} is invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
-  useProjectFile(place.projectFile === void 0 ? null : name);
+  if (!sources.offline && diagnostics.some((d) => d.severity === "error")) throw new RunError(`${name} is invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
+  if (!sources.offline) useProjectFile(place.projectFile === void 0 ? null : name);
   return { place, project: config };
 }
 async function savedPlace(cwd, saved) {
   const recorded = saved.context.projectFile;
   const here = await savedRunHere(cwd, recorded);
-  const projectFile2 = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
+  const projectFile = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
   checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const { projectFile: _found, ...rest } = here;
-  return { ...rest, ...projectFile2 === void 0 ? {} : { projectFile: projectFile2 } };
+  return { ...rest, ...projectFile === void 0 ? {} : { projectFile } };
 }
 function settingsFrom(place, project, sources) {
   const { flags, env } = sources;
@@ -66540,6 +66845,8 @@ function settingsFrom(place, project, sources) {
     ...baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {},
     ...apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {},
     ...defined("accessToken", nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
+    // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
+    secrets: configuredSecrets(flags.apiKey ? { ...env, AUTOJOIN_API_KEY: flags.apiKey } : env),
     limits: {
       maxRemovals: flags.maxRemovals ?? project.safety?.maxRemovals,
       maxRemovalPercent: flags.maxRemovalPercent ?? project.safety?.maxRemovalPercent,
@@ -66590,7 +66897,7 @@ function defined(name, value) {
   return value === void 0 ? {} : { [name]: value };
 }
 
-// src/action/settings.ts
+// src/action/action-settings.ts
 import { resolve as resolve2 } from "node:path";
 
 // src/plan/encode.ts
@@ -66646,7 +66953,8 @@ var KEY_ORDER = [
 var KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 function encodePlan(plan) {
   const deltas = plan.changes.map(domainDelta);
-  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] });
+  const { census: _census, ...written } = plan;
+  const document = ordered({ ...written, summary: summarize(plan, deltas), changes: [] });
   document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
   return document;
 }
@@ -67888,7 +68196,7 @@ function checkTargetsMatched(targets, declared) {
   );
 }
 
-// src/reconcile/changed.ts
+// src/history/changed.ts
 import { resolve } from "node:path";
 async function loadChangedPolicies(rev, paths, cwd, project, secrets = []) {
   const what = wordHint(hint("changedSince", rev));
@@ -68065,22 +68373,61 @@ function isError(diagnostic) {
   return diagnostic.severity === "error";
 }
 
-// src/reconcile/last-applied.ts
+// src/history/last-applied.ts
 import path8 from "node:path";
-async function readLastApplied(needed, options) {
+function readLastApplied(needed, options) {
+  return lastAppliedReader(options).read(needed);
+}
+function lastAppliedReader(options) {
+  const ahead = /* @__PURE__ */ new Map();
+  const ask = (commit, file) => {
+    let reading = ahead.get(commit);
+    if (reading === void 0) {
+      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES });
+      reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, options) };
+      ahead.set(commit, reading);
+    }
+    if (reading.asked.has(file)) return;
+    reading.asked.add(file);
+    const sources = reading.sources;
+    reading.stream.read(`${commit}:./${file}`, (read) => {
+      if (read.kind === "blob") sources.push({ file, text: read.bytes.toString("utf8") });
+    });
+  };
+  return {
+    need(commit, scope) {
+      if (HEX_COMMIT.test(commit)) ask(commit, scope.file);
+    },
+    async read(needed) {
+      for (const [commit, scopes] of needed) if (HEX_COMMIT.test(commit)) for (const scope of scopes) ask(commit, scope.file);
+      const read = async (commit) => {
+        const reading = ahead.get(commit);
+        if (reading === void 0) return void 0;
+        await reading.stream.close();
+        return { sources: reading.sources, project: await reading.project };
+      };
+      return collectStates(needed, options, read);
+    },
+    abandon() {
+      for (const reading of ahead.values()) reading.stream.close().catch(() => void 0);
+    }
+  };
+}
+var HEX_COMMIT = /^[0-9a-f]{40,64}$/;
+async function collectStates(needed, options, readAt) {
   const states = /* @__PURE__ */ new Map();
   const commitDays = /* @__PURE__ */ new Map();
   for (const [commit, scopes] of needed) {
     const day = scopes.every((scope) => scope.applied) ? void 0 : await commitDay(commit, options.cwd);
     if (day !== void 0) commitDays.set(commit, day);
     const days = [...new Set(scopes.map((scope) => scope.applied ?? day))];
-    const found = await statesAt(commit, scopes, options, days).catch(() => /* @__PURE__ */ new Map());
+    const found = await statesAt(commit, scopes, options, days, readAt).catch(() => /* @__PURE__ */ new Map());
     for (const [at, byKey2] of found) states.set(`${commit} ${at ?? ""}`, byKey2);
   }
   return (commit, key, applied) => states.get(`${commit} ${applied ?? commitDays.get(commit) ?? ""}`)?.get(key) ?? null;
 }
 async function commitDay(commit, cwd) {
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return void 0;
+  if (!HEX_COMMIT.test(commit)) return void 0;
   try {
     const seconds = Number((await runGit(["show", "-s", "--format=%ct", commit], { cwd, context: "the date of the commit last applied" })).toString("utf8").trim());
     return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1e3).toISOString().slice(0, 10) : void 0;
@@ -68088,12 +68435,11 @@ async function commitDay(commit, cwd) {
     return void 0;
   }
 }
-async function statesAt(commit, scopes, options, days) {
+async function statesAt(commit, scopes, options, days, readAt) {
   const byDay = /* @__PURE__ */ new Map();
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) return byDay;
-  const project = await projectAt(commit, options);
-  const files = [...new Set(scopes.map((scope) => scope.file))];
-  const sources = await readFilesAt(commit, files, options.cwd);
+  const read = HEX_COMMIT.test(commit) ? await readAt(commit) : void 0;
+  if (read === void 0) return byDay;
+  const { sources, project } = read;
   const first = statesOf(sources, project, options, days[0]);
   const all = scopes.some((scope) => !first.has(scope.key)) ? await readPolicySourcesAt(commit, options.paths, options.cwd) : [];
   for (const day of days) byDay.set(day, new Map([...statesOf(sources, project, options, day), ...statesOf(all, project, options, day)]));
@@ -68123,6 +68469,48 @@ async function readFilesAt(commit, files, cwd) {
   return sources;
 }
 
+// src/history/keys-at-commit.ts
+import path9 from "node:path";
+async function readKeysAt(needed, options) {
+  const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
+  if (commits.length === 0) return () => null;
+  const project = projectName(options);
+  const names = commits.flatMap((commit) => [
+    ...project === void 0 ? [] : [`${commit}:${project}`],
+    ...[...new Set((needed.get(commit) ?? []).map((scope) => scope.file))].map((file) => `${commit}:./${file}`)
+  ]);
+  const texts = /* @__PURE__ */ new Map();
+  try {
+    await readBlobs(names, { cwd: options.cwd, context: "the metadata keys last applied", maxBytes: MAX_FILE_BYTES }, (name, read) => {
+      if (read.kind === "blob") texts.set(name, read.bytes.toString("utf8"));
+    });
+  } catch {
+    return () => null;
+  }
+  const keys = /* @__PURE__ */ new Map();
+  for (const commit of commits) keys.set(commit, keysOf(commit, texts, project === void 0 ? void 0 : texts.get(`${commit}:${project}`), options));
+  return (commit, key) => keys.get(commit)?.get(key) ?? null;
+}
+function projectName(options) {
+  if (!options.project.file) return void 0;
+  const relative2 = path9.relative(path9.resolve(options.cwd), options.project.file).split(path9.sep).join("/");
+  return relative2.startsWith("../") ? relative2 : `./${relative2}`;
+}
+function keysOf(commit, texts, projectText, options) {
+  const prefix = `${commit}:./`;
+  const sources = [...texts].filter(([name]) => name.startsWith(prefix)).map(([name, text]) => ({ file: name.slice(prefix.length), text }));
+  const { policies } = parsePolicySources(sources, { project: projectAt2(projectText, options), secrets: options.secrets });
+  return new Map(policies.map((policy) => [policy.key, Object.keys(policy.metadata ?? {})]));
+}
+function projectAt2(text, options) {
+  if (text === void 0 || !options.project.file) return {};
+  try {
+    return parseProjectSource({ file: options.project.file, text }, options.project.file).config;
+  } catch {
+    return {};
+  }
+}
+
 // src/plan/owner-lookalike.ts
 function ownerLookalikeNote(other, own) {
   if (other === own) return "";
@@ -68131,7 +68519,7 @@ function ownerLookalikeNote(other, own) {
   return problem === null ? "" : `; the owner ${problem}`;
 }
 
-// src/reconcile/ownership.ts
+// src/reconcile/ownership-refusal.ts
 var OwnedElsewhereError = class extends Error {
   constructor(scopes, owner) {
     const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
@@ -68286,12 +68674,17 @@ function placeInHistory(plan, markers, history) {
   return placed;
 }
 
-// src/reconcile/behind.ts
+// src/history/behind.ts
 async function placedInHistory(plan, markers, where2) {
-  if (where2.head === void 0) return plan;
-  const commits = markerCommitsToCheck(markers, plan.owner);
-  if (commits.size === 0) return plan;
-  return placeInHistory(plan, markers, await ancestryOf(where2.base, commits));
+  return placedBy(plan, markers, await ancestryOfMarkers(markers, plan.owner, where2));
+}
+async function ancestryOfMarkers(markers, owner, where2) {
+  if (where2.head === void 0) return void 0;
+  const commits = markerCommitsToCheck(markers, owner);
+  return commits.size === 0 ? void 0 : ancestryOf(where2.base, commits);
+}
+function placedBy(plan, markers, ancestry) {
+  return ancestry === void 0 ? plan : placeInHistory(plan, markers, ancestry);
 }
 var BehindCheckoutError = class extends Error {
   constructor(scopes) {
@@ -68335,11 +68728,15 @@ async function checkSavedHistory(plan, live, where2, allowed) {
   refuseBehind([...placed.behind ?? [], ...dropped], allowed);
 }
 
-// src/reconcile/plan.ts
+// src/reconcile/make-plan.ts
 async function makePlan(options) {
   const request2 = planRequest(options);
   const { owner, project } = options.settings;
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment() });
+  const { paths, base: cwd } = options.settings;
+  const reading = { paths, cwd, project, secrets: options.secrets };
+  const lastApplied = lastAppliedReader(reading);
+  const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request2);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
@@ -68347,21 +68744,26 @@ async function makePlan(options) {
       else builder.add(item.policy, live);
     }
   } catch (error4) {
+    lastApplied.abandon();
     if (error4 instanceof NothingPlanned) return { plan: null, load: await error4.load() };
     const rest = await desired.restOfLoad();
     if (rest?.failed) return { plan: null, load: rest.load };
     throw error4;
   }
-  const { paths, base: cwd } = options.settings;
-  const reading = { paths, cwd, project, secrets: options.secrets };
-  const lastApplied = await readLastApplied(builder.lastAppliedNeeded(), reading);
-  const finished = builder.finish(lastApplied, await readLastApplied(builder.lostMarkersNeeded(), reading));
+  builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
+  const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
+  ancestry.catch(() => void 0);
+  const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
+  const finished = builder.finish(applied, lostFrom);
   const outside = desired.declaredOutside();
-  const plan = await placedInHistory(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), options.settings);
+  const plan = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
   refuseOwnedElsewhere(plan, options.takeOwnership);
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf2(plan, options);
   return { plan, load: desired.loaded() };
+}
+function countsScopes(rules) {
+  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
 }
 function contextOf2(plan, options) {
   const { settings, takeOwnership } = options;
@@ -68373,7 +68775,7 @@ function nothingPlannedMessage(load) {
   return `${plural(countDiagnostics(load.diagnostics).errors, "error")} in the policy files; nothing was planned`;
 }
 
-// src/apply/apply.ts
+// src/apply/apply-changes.ts
 async function applyChanges(client, plan, options = {}) {
   const outcomes = new Array(plan.changes.length);
   let done = 0;
@@ -68498,6 +68900,7 @@ async function checkSavedPlanCurrent(client, plan, context) {
   if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
   checkChangesAgainstLive(plan, live);
   if (context.history) await checkSavedHistory(plan, live, context.history.where, context.history.allowBehind);
+  return live;
 }
 function checkPlanTarget(planTarget, target) {
   if (normalTarget(planTarget) === normalTarget(target)) return;
@@ -68510,12 +68913,13 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path10 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path10}`;
+  const path11 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path11}`;
 }
 function checkChangesAgainstLive(plan, live) {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    const now = withClaimedKeys(live.get(change.key), change);
+    const problem = liveProblem(change, now) ?? ownershipLiveProblem(change, now, plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }
@@ -68531,26 +68935,7 @@ function liveProblem(change, now) {
   return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
 }
 
-// src/plan/write-checks.ts
-function writeProblems(changes, rules, today2) {
-  const listRules = (rules ?? []).filter((rule) => (rule.level ?? "error") === "error").map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule);
-  const { compiled } = compileRules(listRules);
-  const problems = [];
-  for (const change of changes) {
-    if (change.after.length === 0) continue;
-    for (const domain of change.after) {
-      const finding = checkDomain(domain).find((found) => found.severity === "error");
-      if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
-    }
-    const subject = { key: change.key, entries: change.after.map((domain, index) => ({ domain, index })), at: () => ({ file: change.key, line: 1, column: 1 }) };
-    for (const finding of checkRules(compiled, subject, today2)) {
-      if (finding.severity === "error") problems.push({ key: change.key, check: finding.code, message: finding.message });
-    }
-  }
-  return problems;
-}
-
-// src/reconcile/apply.ts
+// src/reconcile/apply-plan.ts
 async function applyPlan(options) {
   const { client, plan } = options;
   refuseOwnedElsewhere(plan, options.takeOwnership);
@@ -68558,23 +68943,30 @@ async function applyPlan(options) {
   if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
   checkSafety(options.wholePlan ?? plan, options.settings.limits);
   const day = options.applied ?? today();
-  const problems = writeProblems(plan.changes, options.rules, day);
+  const problems = writeProblems(plan.changes, options.rules, day, (options.wholePlan ?? plan).census);
   if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: "." }, allowBehind: options.allowBehind ?? [] };
-    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    const live = await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    const counted = plan.census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === "rule-max-scopes");
+    if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
   return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }
+function censusOf(live) {
+  const census = /* @__PURE__ */ new Map();
+  for (const [key, scope] of live) if (scope.autojoin) countLive(census, key, scope.domains);
+  return census;
+}
 
-// src/action/settings.ts
-async function actionSettings(inputs, context, report) {
+// src/action/action-settings.ts
+async function actionSettings(inputs, context, report, saved) {
   const { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune } = inputs;
-  const saved = inputs.command === "apply" && inputs.planFile !== void 0 ? await savedContext(resolve2(context.workspace, inputs.planFile), inputs) : void 0;
+  const plan = saved ?? await savedPlanOf(inputs, context);
   return resolveSettings({
-    ...saved === void 0 ? {} : { saved },
+    ...plan === void 0 ? {} : { saved: savedContext(plan, inputs.planFile ?? "") },
     cwd: context.workspace,
     paths: inputs.paths,
     flags: { read, listing, concurrency, baseUrl, apiKey, maxRemovals, maxRemovalPercent, allowEmpty, prune, dnsCheck: inputs.dns },
@@ -68584,13 +68976,16 @@ async function actionSettings(inputs, context, report) {
     seeWhere: "see the annotations"
   });
 }
+async function savedPlanOf(inputs, context) {
+  if (inputs.command !== "apply" || inputs.planFile === void 0) return void 0;
+  return readSavedPlan(resolve2(context.workspace, inputs.planFile), inputs.planSha256);
+}
 function isPullRequest(context) {
   return context.eventName.startsWith("pull_request") || context.pullNumber !== void 0;
 }
-async function savedContext(file, inputs) {
-  const plan = await readSavedPlan(file, inputs.planSha256);
-  if (!plan.context) throw new RunError(`${inputs.planFile ?? file} records no run context; make the plan again with this version`);
-  return { context: plan.context, file: inputs.planFile ?? file };
+function savedContext(plan, file) {
+  if (!plan.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
+  return { context: plan.context, file };
 }
 
 // src/action/steps.ts
@@ -68607,10 +69002,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path10, status, detail, options) {
-    super(`[${method}] ${path10}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path11, status, detail, options) {
+    super(`[${method}] ${path11}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path10;
+    this.path = path11;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -68627,15 +69022,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path10, body) {
-  return (await requestWithLink(target, method, path10, body)).data;
+async function request(target, method, path11, body) {
+  return (await requestWithLink(target, method, path11, body)).data;
 }
-async function requestWithLink(target, method, path10, body) {
+async function requestWithLink(target, method, path11, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path10.split("?")[0] ?? path10;
+  const shownPath3 = path11.split("?")[0] ?? path11;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path10}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path11}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -68667,8 +69062,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path10) {
-  const normalized = path10.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path11) {
+  const normalized = path11.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
@@ -69080,7 +69475,7 @@ function row(key, kind, result2) {
   return `| ${escapeMarkdown(key)} | ${kind} | ${result2} |`;
 }
 
-// src/action/markdown.ts
+// src/action/summary-markdown.ts
 var SUMMARY_MAX_CHARS = 5e5;
 function planTitle(paths, verb = "plan") {
   const whole = paths.length === 1 && paths[0] === ".";
@@ -69091,13 +69486,13 @@ function commentFooter(marker, runUrl) {
   return `<sub>Full plan and plan JSON: ${where2}.</sub>
 ${marker}`;
 }
-function diagnosticsMarkdown(title, headline, diagnostics, maxChars) {
+function diagnosticsMarkdown(title, headline, diagnostics, maxChars, counted = []) {
   const head = `### ${title}
 
 :x: **${escapeMarkdown(headline)}**
 `;
   if (diagnostics.length === 0) return head;
-  const all = diagnostics.map(formatDiagnostic);
+  const all = [...diagnostics.map(formatDiagnostic), ...counted];
   const fence = fenceFor(all.join("\n"));
   let budget = maxChars - head.length - 2 * fence.length - 120;
   const shown = [];
@@ -69145,7 +69540,47 @@ function planCommentFooter(inputs, context) {
   return commentFooter(planCommentMarker(inputs), context.runUrl);
 }
 
-// src/run/connect.ts
+// src/render/warning-limit.ts
+var WARNINGS_SHOWN_PER_KIND = 3;
+function warningLimiter(verbose, whereAll = "--verbose shows all") {
+  const seen = /* @__PURE__ */ new Map();
+  return {
+    take(diagnostics) {
+      if (verbose) return [...diagnostics];
+      return diagnostics.filter((diagnostic) => {
+        if (diagnostic.severity === "error") return true;
+        const count2 = (seen.get(diagnostic.code) ?? 0) + 1;
+        seen.set(diagnostic.code, count2);
+        return count2 <= WARNINGS_SHOWN_PER_KIND;
+      });
+    },
+    summary() {
+      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => `and ${(count2 - WARNINGS_SHOWN_PER_KIND).toLocaleString("en-US")} more ${code} warnings; ${whereAll}`);
+      seen.clear();
+      return lines2;
+    }
+  };
+}
+
+// src/action/pr-findings.ts
+async function pullRequestFiles(context) {
+  if (context.pullBase === void 0) return /* @__PURE__ */ new Set();
+  try {
+    const output = await runGit(["diff", "--name-only", "-z", "--no-renames", "--relative", context.pullBase, "--"], { cwd: context.workspace, context: "the files the pull request changed" });
+    return new Set(output.toString("utf8").split("\0").filter((file) => file !== ""));
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
+}
+function pullRequestFindings(diagnostics, changed) {
+  const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
+  const ordered2 = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
+  const limiter = warningLimiter(false, "the annotations list them all");
+  const shown = limiter.take(ordered2);
+  return { shown, counted: limiter.summary() };
+}
+
+// src/connect/connect.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 
@@ -70049,8 +70484,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path10) {
-  return path10.replace(/\?.*$/u, "");
+function withoutQuery(path11) {
+  return path11.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -70100,7 +70535,7 @@ function definedOnly2(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
 
-// src/run/ci.ts
+// src/connect/ci.ts
 var CI_VARIABLES = [
   "CONTINUOUS_INTEGRATION",
   "BUILD_ID",
@@ -70139,7 +70574,7 @@ function ciVariable(env) {
   return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
 }
 
-// src/run/connect.ts
+// src/connect/connect.ts
 var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options) {
   const notice3 = options.notice ?? ((message) => writeStderr(`${message}
@@ -70167,8 +70602,8 @@ function embeddedRefusal(env, settings) {
   return null;
 }
 function usingLine(settings, connection) {
-  const projectFile2 = settings.project.file;
-  const file = projectFile2 === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile2)}`;
+  const projectFile = settings.project.file;
+  const file = projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
   return `using ${file}; service host ${host}${connection.embedded ? " (embedded emulator)" : ""}`;
 }
@@ -70237,83 +70672,6 @@ function noService(options, refusal) {
 }
 function credential(name, value) {
   return value === void 0 || value === "" ? {} : { [name]: value };
-}
-
-// src/run/log.ts
-var PROGRESS_INTERVAL_MS = 1e4;
-var TTY_REFRESH_MS = 100;
-function createLogger(options) {
-  const { level } = options;
-  const write = (line) => options.write(redactOutput(line));
-  const shown = (needed) => rank(level) >= rank(needed);
-  return {
-    level,
-    info: (message) => shown("normal") && write(message),
-    warn: (message) => write(`warning: ${message}`),
-    always: (message) => write(message),
-    debug: (message) => shown("verbose") && write(message),
-    request: (event) => shown("verbose") && write(formatRequest(event)),
-    progress: (verb) => {
-      if (!shown("normal")) return SILENT_PROGRESS;
-      return options.rewrite ? liveCounter(verb, options.rewrite) : periodicLines(verb, write, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
-    }
-  };
-}
-function rank(level) {
-  return level === "quiet" ? 0 : level === "normal" ? 1 : 2;
-}
-var SILENT_PROGRESS = { update: () => void 0, done: () => void 0 };
-function formatRequest(event) {
-  const outcome = event.status !== void 0 ? String(event.status) : `failed (${event.error ?? "error"})`;
-  const retry = event.retry > 0 ? ` retry ${event.retry}` : "";
-  return `http: ${event.method} ${event.path} ${outcome} ${Math.round(event.ms)} ms${retry}`;
-}
-function progressText(verb, done, total) {
-  return `${verb} ${groupedNumber(done)}/${groupedNumber(total)} scopes`;
-}
-function liveCounter(verb, rewrite) {
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total) => {
-      const now = Date.now();
-      if (done < total && now - last < TTY_REFRESH_MS) return;
-      last = now;
-      shown = true;
-      rewrite(progressText(verb, done, total));
-    },
-    done: () => {
-      if (shown) rewrite("");
-    }
-  };
-}
-function periodicLines(verb, write, intervalMs) {
-  let latest;
-  const timer = setInterval(() => {
-    if (latest) write(progressText(verb, latest.done, latest.total));
-  }, intervalMs);
-  timer.unref();
-  return {
-    update: (done, total) => {
-      latest = { done, total };
-    },
-    done: () => clearInterval(timer)
-  };
-}
-function logLevel(flags, env) {
-  if (flags.verbose) return "verbose";
-  if (flags.quiet) return "quiet";
-  const fromEnv = env.AUTOJOIN_LOG?.trim().toLowerCase();
-  if (fromEnv === "debug") return "verbose";
-  return fromEnv === "quiet" ? "quiet" : "normal";
-}
-var current2 = createLogger({ level: "normal", write: (line) => process.stderr.write(`${line}
-`) });
-function log() {
-  return current2;
-}
-function setLogger(logger) {
-  current2 = logger;
 }
 
 // src/action/refusal.ts
@@ -70616,13 +70974,36 @@ function pascal(text) {
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("") || "Rule";
 }
 
+// src/output/redacted-plan.ts
+function markEchoedSecrets(plan) {
+  if (!hasOutputSecrets()) return plan;
+  const marked = markRedacted(plan, holdsSecret);
+  if (marked.redacted !== void 0) {
+    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
+    log().warn(
+      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
+    );
+  }
+  return marked;
+}
+
+// src/commands/plan-command.ts
+async function planCommand(command) {
+  const { context, ...request2 } = command;
+  const made = await makePlan({ ...request2, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
+  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+}
+function planExitCode(plan) {
+  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
+}
+function applyWouldRefuse(plan, limits) {
+  return findViolations(plan.changes, plan.context?.limits ?? limits, plan.scopes);
+}
+
 // src/action/findings.ts
 function planFacts(plan) {
   const driftCount = plan.changes.filter((change) => change.origin !== void 0).length + plan.drift.length;
   return { driftCount, counts: summarize(plan) };
-}
-function planExitCode(plan) {
-  return plan.changes.length > 0 || plan.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
 }
 async function writeSarifFile(diagnostics, where2, context) {
   const dir = join5(context.runnerTemp, "autojoin-sync");
@@ -70645,7 +71026,7 @@ async function writePlanFile(plan, context, suffix) {
   return { file, sha256: planDigest(Buffer.from(written, "utf8")) };
 }
 
-// src/commands/apply.ts
+// src/commands/apply-command.ts
 function applyCommand(command) {
   const { context } = command;
   return applyPlan({
@@ -70672,43 +71053,43 @@ function applyCommand(command) {
   });
 }
 
-// src/run/redacted-plan.ts
-function markEchoedSecrets(plan) {
-  if (!hasOutputSecrets()) return plan;
-  const marked = markRedacted(plan, holdsSecret);
-  if (marked.redacted !== void 0) {
-    const where2 = marked.redacted.length > 0 ? ` (${firstItems(marked.redacted, 5, () => ", \u2026")})` : "";
-    log().warn(
-      worded`the service shows a secret of this run in its answers${where2}: every output shows *** in its place, and a saved plan of this run cannot be applied with ${hint("planFile")}`
-    );
-  }
-  return marked;
+// src/commands/validate-command.ts
+var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
+async function validateCommand(command) {
+  const { context, allowNoPolicies } = command;
+  const projectFindings = command.projectFindings ?? [];
+  const loaded = hasError(projectFindings) ? null : await loadWithDns(command);
+  const load = loaded?.load ?? EMPTY_LOAD;
+  const findings = tolerateMissingPaths([...load.diagnostics, ...loaded?.overDns ?? []], allowNoPolicies);
+  const failed = hasError(projectFindings) || hasError(findings);
+  if (!failed) checkPoliciesFound(context.paths, load, context.base, allowNoPolicies);
+  const missing = findings.filter((d) => d.code === "path-not-found").map((d) => d.file);
+  return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
 }
-
-// src/commands/plan.ts
-async function planCommand(command) {
-  const { context, ...request2 } = command;
-  const made = await makePlan({ ...request2, settings: context, ...dnsBeforeRead(context.dns, context.base) });
-  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+async function loadWithDns(command) {
+  const { paths, base: cwd, roots, project, dns: settings } = command.context;
+  const dns3 = dnsWhileLoading(settings, cwd);
+  const load = await loadPolicies(paths, { cwd, roots, project, secrets: command.context.secrets, onChecked: dns3.onChecked });
+  return { load, overDns: await dns3.finish(load.policies) };
+}
+function hasError(diagnostics) {
+  return diagnostics.some((d) => d.severity === "error");
 }
 
 // src/action/steps.ts
 async function validateStep(inputs, context, settings, projectFindings = []) {
-  const { paths, base: cwd, roots, project } = settings;
-  const dns3 = dnsWhileLoading(settings.dns, cwd);
-  const loaded = await loadPolicies(paths, { cwd, roots, project, secrets: secretsOf(inputs), onChecked: dns3.onChecked });
-  const load = { ...loaded, diagnostics: [...loaded.diagnostics, ...await dns3.finish(loaded.policies)] };
-  annotate(load.diagnostics, settings, context);
+  const outcome = await validateCommand({ context: settings, allowNoPolicies: inputs.allowNoPolicies });
+  const { load, findings } = outcome;
+  annotate(findings, settings, context);
   const policies = load.policyCount === 1 ? "1 policy" : `${load.policyCount} policies`;
-  const summary3 = `${policies}; ${summarizeDiagnostics(load.diagnostics, load.files.length)}`;
-  const failed = load.diagnostics.some((d) => d.severity === "error");
-  if (!failed) checkPoliciesFound(paths, load, cwd, inputs.allowNoPolicies);
+  const summary3 = `${policies}; ${summarizeDiagnostics(findings, load.files.length)}`;
+  const failed = outcome.exitCode !== ExitCode2.ok;
   await writeJobSummary(`### ${planTitle(inputs.paths, "validate")}
 
 ${failed ? ":x:" : ":white_check_mark:"} ${summary3}
 `);
-  const sarifFile = await writeSarifFile([...projectFindings, ...load.diagnostics], settings, context);
-  return { exitCode: failed ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: false, sarifFile };
+  const sarifFile = await writeSarifFile([...projectFindings, ...findings], settings, context);
+  return { exitCode: outcome.exitCode, summary: summary3, hasChanges: false, sarifFile };
 }
 async function planStep(inputs, context, settings, onPlan) {
   const work = withClient(settings, async (client) => {
@@ -70728,7 +71109,7 @@ async function planStep(inputs, context, settings, onPlan) {
   });
 }
 async function reportPlan(inputs, context, settings, plan) {
-  const cautions = planCautions(findViolations(plan.changes, limitsOf(plan, settings), plan.scopes), context.pullNumber !== void 0);
+  const cautions = planCautions(applyWouldRefuse(plan, settings.limits), context.pullNumber !== void 0);
   for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
   const prefix = unsafeMarkdown(cautions);
   const title = planTitle(inputs.paths);
@@ -70736,7 +71117,6 @@ async function reportPlan(inputs, context, settings, plan) {
   const footer = planCommentFooter(inputs, context);
   await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
 }
-var limitsOf = (plan, settings) => plan.context?.limits ?? settings.limits;
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
   const footer = planCommentFooter(inputs, context);
@@ -70756,9 +71136,9 @@ ${footer}
     warning2(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
 }
-async function applyStep(inputs, context, settings, onPlan) {
+async function applyStep(inputs, context, settings, onPlan, saved) {
   return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client);
+    const made = await planToApply(inputs, context, settings, client, saved);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, whole, planJson, planSha256 } = made;
     onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
@@ -70789,10 +71169,10 @@ ${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan) };
   });
 }
-async function planToApply(inputs, context, settings, client) {
+async function planToApply(inputs, context, settings, client, saved) {
   if (inputs.planFile !== void 0) {
     const file = resolve5(context.workspace, inputs.planFile);
-    const whole = await readSavedPlan(file, inputs.planSha256);
+    const whole = saved ?? await readSavedPlan(file, inputs.planSha256);
     return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? "").toLowerCase() };
   }
   const { plan, load } = await planFor(inputs, context, settings, client);
@@ -70810,7 +71190,6 @@ async function planFor(inputs, context, settings, client) {
     targets: { scope: inputs.scope, excludeScope: inputs.excludeScope },
     shard: inputs.shard,
     onProgress: progress.update,
-    secrets: secretsOf(inputs),
     takeOwnership: takeOwnershipOf(inputs),
     onlyExpired: inputs.command === "apply" && inputs.onlyExpired,
     onNotice: (message) => notice2(message)
@@ -70825,10 +71204,11 @@ function takeOwnershipOf(inputs) {
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
-  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS));
+  const { shown, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
+  await writeJobSummary(diagnosticsMarkdown(title, headline, shown, SUMMARY_MAX_CHARS, counted));
   if (comment) {
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}
+    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, shown, COMMENT_MAX_CHARS - footer.length - 4, counted)}
 ${footer}
 `);
   }
@@ -70839,16 +71219,6 @@ async function withClient(settings, work) {
   const onRequest = (event) => log().request(event);
   const options = { settings, notice: notice3, baseUrlHint: "the action input base-url", onRequest };
   return withServiceClient(options, (message) => notice2(message), work);
-}
-function secretsOf(inputs) {
-  return configuredSecrets(serviceEnv(inputs, process.env));
-}
-function serviceEnv(inputs, env) {
-  return {
-    ...env,
-    ...inputs.baseUrl ? { AUTOJOIN_BASE_URL: inputs.baseUrl } : {},
-    ...inputs.apiKey ? { AUTOJOIN_API_KEY: inputs.apiKey } : {}
-  };
 }
 function annotate(diagnostics, where2, context) {
   for (const d of diagnostics) {
@@ -70872,10 +71242,10 @@ function failedScopesMessage(failed) {
   return `${plural(failed.length, "scope")} failed to apply (${shown}); run apply again to finish`;
 }
 
-// src/reconcile/adopt.ts
-import path9 from "node:path";
+// src/reconcile/adopt-drift.ts
+import path10 from "node:path";
 
-// src/policy/adopt.ts
+// src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 var AdoptEditError = class extends Error {
   constructor(message) {
@@ -70987,7 +71357,7 @@ function columnOf(text, offset) {
 }
 function lineOffset(text, line) {
   let offset = 0;
-  for (let current3 = 1; current3 < line; current3++) {
+  for (let current = 1; current < line; current++) {
     const next = text.indexOf("\n", offset);
     if (next === -1) return text.length;
     offset = next + 1;
@@ -71002,7 +71372,46 @@ function applySplices(text, splices) {
   return result2;
 }
 
-// src/reconcile/adopt.ts
+// src/reconcile/adopt-counts.ts
+async function declaredCounts(place, secrets = []) {
+  const rules = (place?.project.rules ?? []).filter((rule) => rule.maxScopesPerDomain !== void 0 && (rule.level ?? "error") === "error");
+  if (!place || rules.length === 0) return null;
+  const { compiled: compiled2 } = compileRules(rules);
+  const { policies } = await loadPolicies(place.paths, { cwd: place.base, roots: place.roots, project: place.project, rules: false, secrets });
+  const byKey2 = /* @__PURE__ */ new Map();
+  const holders = /* @__PURE__ */ new Map();
+  const replace = (previous, now) => {
+    for (const key of previous) for (const domain of byKey2.get(key) ?? []) holders.get(domain)?.delete(key);
+    for (const policy of now) {
+      byKey2.set(policy.key, policy.domains);
+      for (const domain of policy.domains) {
+        const set = holders.get(domain);
+        if (set) set.add(policy.key);
+        else holders.set(domain, /* @__PURE__ */ new Set([policy.key]));
+      }
+    }
+  };
+  replace([], policies);
+  return { over: (previous, now) => overLimit(compiled2, holders, previous, now), replace };
+}
+function overLimit(rules, holders, previous, now) {
+  const replaced = /* @__PURE__ */ new Set([...previous, ...now.map((policy) => policy.key)]);
+  const messages = [];
+  for (const rule of rules) {
+    const max = rule.rule.maxScopesPerDomain ?? Infinity;
+    const mine = now.filter((policy) => ruleApplies(rule, policy.key));
+    for (const policy of mine) {
+      for (const domain of policy.domains) {
+        let count2 = mine.filter((other) => other.domains.includes(domain)).length;
+        for (const key of holders.get(domain) ?? []) if (!replaced.has(key) && ruleApplies(rule, key)) count2 += 1;
+        if (count2 > max) messages.push({ key: policy.key, message: `rule "${rule.rule.name}": ${domain} in ${policy.key} would appear in ${count2} scopes, more than ${max}, counting every policy file` });
+      }
+    }
+  }
+  return messages;
+}
+
+// src/reconcile/adopt-drift.ts
 function driftedScopes(plan) {
   const entries = [
     ...plan.changes.filter((change) => change.origin !== void 0).map((change) => ({ key: change.key, origin: change.origin, source: change.source, live: change.before, outside: change.outside })),
@@ -71024,40 +71433,48 @@ async function adoptDrift(plan, cwd, checks = {}) {
   for (const entry of drifted) byFile.set(entry.source.file, [...byFile.get(entry.source.file) ?? [], entry]);
   const root = await realRoot(await repositoryRoot(cwd) ?? cwd);
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
+  const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path9.resolve(cwd, file);
+    const absolute = path10.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
-    const edited = adoptFile({ file, text }, entries, checks, result2);
+    const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
     await writeFileAtomic(absolute, edited);
     result2.files.push(file);
   }
   return result2;
 }
-function adoptFile(source, entries, checks, result2) {
+function adoptFile(source, entries, given, result2) {
   const fmtClean = !formatPolicyText(source).changed;
+  const checks = { ...given, previous: policiesOf(source, given).map((policy) => policy.key) };
   const errorsBefore = new Set(errorsOf(source, checks).map((diagnostic) => diagnostic.message));
-  let current3 = source.text;
+  let current = source.text;
   for (const entry of [...entries].sort((a, b) => b.source.line - a.source.line)) {
     const written = writtenPart(entry);
-    let candidate = adoptText({ file: source.file, text: current3 }, [targetOf(written)]);
+    let candidate = adoptText({ file: source.file, text: current }, [targetOf(written)]);
     if (fmtClean) candidate = formatPolicyText({ file: source.file, text: candidate }).text ?? candidate;
     const metadata = entry.outside.fields.some((field) => field.field === "metadata");
     if (metadata) result2.notAdopted.push({ key: entry.key, reason: `its metadata changed outside; metadata is not adopted (edit ${source.file}:${entry.source.line} by hand)` });
-    if (candidate === current3) continue;
+    if (candidate === current) continue;
     const added = errorsOf({ file: source.file, text: candidate }, checks).find((diagnostic) => !errorsBefore.has(diagnostic.message));
     if (added) {
       result2.notAdopted.push({ key: entry.key, reason: `the file would not pass validate: ${formatDiagnostic(added)}; nothing was written for this scope` });
       continue;
     }
-    current3 = candidate;
+    current = candidate;
     result2.adopted.push(written);
   }
-  return current3;
+  if (current !== source.text) checks.counts?.replace(checks.previous, policiesOf({ file: source.file, text: current }, checks));
+  return current;
 }
 function errorsOf(source, checks) {
-  const { diagnostics } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...checks.today ? { today: checks.today } : {} });
-  return diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+  const { diagnostics, policies } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...checks.today ? { today: checks.today } : {} });
+  const at = new Map(policies.map((policy) => [policy.key, policy.source]));
+  const counted = (checks.counts?.over(checks.previous, policies) ?? []).map(({ key, message }) => ({ ...at.get(key) ?? { file: source.file, line: 1, column: 1 }, severity: "error", code: "rule-max-scopes", message }));
+  return [...diagnostics.filter((diagnostic) => diagnostic.severity === "error"), ...counted];
+}
+function policiesOf(source, checks) {
+  return parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, ...checks.today ? { today: checks.today } : {} }).policies;
 }
 function writtenPart(entry) {
   return { ...entry, outside: { ...entry.outside, fields: entry.outside.fields.filter((field) => field.field === "scopeName") } };
@@ -71067,6 +71484,16 @@ function targetOf(entry) {
   const target = { line: entry.source.line, domains: entry.live };
   if (name && typeof name.after === "string") target.scopeName = name.after;
   return target;
+}
+
+// src/commands/adopt-command.ts
+function adoptContext(context) {
+  return { ...context, prune: false };
+}
+function adoptCommand(command) {
+  const { context } = command;
+  const place = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : void 0;
+  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, ...place ? { place } : {} });
 }
 
 // src/action/adopt-branch.ts
@@ -71105,11 +71532,11 @@ async function upsertPullRequest(target, spec) {
 // src/action/adopt-step.ts
 var ADOPT_MARKER = "<!-- autojoin-sync:adopt -->";
 async function adoptStep(inputs, context, given) {
-  const settings = { ...given, prune: false };
+  const settings = adoptContext(given);
   return withClient(settings, async (client) => {
     const { plan, load } = await planFor(inputs, context, settings, client);
     if (!plan) return { exitCode: ExitCode2.error, summary: `no plan: ${plural(load.diagnostics.length, "diagnostic")} (see the annotations)`, hasChanges: false };
-    const result2 = await adoptDrift(plan, settings.base, { project: settings.project, secrets: secretsOf(inputs) });
+    const result2 = await adoptCommand({ context: settings, plan });
     const driftCount = result2.adopted.length + result2.conflicts.length;
     for (const { key, reason } of result2.notAdopted) warning2(`not adopted: ${escapeControls(key)}: ${escapeControls(reason)}`);
     if (result2.adopted.length === 0 || result2.files.length === 0) {
@@ -71184,6 +71611,16 @@ function inert(text) {
 // src/action/shard-steps.ts
 import { readdir as readdir2 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname3, resolve as resolve6 } from "node:path";
+
+// src/commands/merge-plans-command.ts
+async function mergePlansCommand(command) {
+  const parts = [];
+  for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
+  const plan = mergePlanParts(parts);
+  return { plan, violations: applyWouldRefuse(plan, {}) };
+}
+
+// src/action/shard-steps.ts
 async function shardPlanStep(inputs, context, settings, onPlan) {
   const shard = inputs.shard ?? "";
   const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
@@ -71202,9 +71639,7 @@ ${escapeMarkdown(summary3)}. The merge-plans job posts the merged plan.
 }
 async function mergePlansStep(inputs, context, settings, onPlan) {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
-  const parts = [];
-  for (const file of files) parts.push({ file: basename2(file), plan: await readSavedPlan(file) });
-  const plan = mergePlanParts(parts);
+  const { plan } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename2(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context, "merged");
   const pending = plan.changes.length > 0;
   onPlan({ hasChanges: pending, planJson, planSha256 });
@@ -71222,15 +71657,15 @@ async function expandPlanFiles(patterns3, workspace) {
   if (patterns3.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns3) {
-    const path10 = resolve6(workspace, pattern);
-    const name = basename2(path10);
+    const path11 = resolve6(workspace, pattern);
+    const name = basename2(path11);
     if (!/[*?]/u.test(name)) {
-      files.add(path10);
+      files.add(path11);
       continue;
     }
-    const matching = (await readdir2(dirname3(path10)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname3(path11)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname3(path10), entry));
+    for (const entry of matching) files.add(resolve6(dirname3(path11), entry));
   }
   return [...files].sort();
 }
@@ -71239,7 +71674,7 @@ function globRegExp(name) {
   return new RegExp(`^${body}$`, "u");
 }
 
-// src/action/wording.ts
+// src/action/action-wording.ts
 var ACTION_INPUTS = {
   maxRemovals: "max-removals",
   maxRemovalPercent: "max-removal-percent",
@@ -71380,9 +71815,10 @@ async function auditApply(inputs, context, outcome, env) {
 async function run() {
   const secrets = [getInput("api-key"), getInput("github-token"), ...configuredSecrets(process.env).map((secret) => secret.value)];
   for (const secret of secrets) maskSecret(secret);
-  setOutputSecrets(secrets);
-  useWording(actionWording);
-  setLogger(createLogger({ level: logLevel({}, process.env), write: (line) => info2(line) }));
+  const logger = createLogger({ level: logLevel({}, process.env), write: (line) => info2(line) });
+  await withRunScope({ secrets, wording: actionWording, logger }, runInScope);
+}
+async function runInScope() {
   let planned = { hasChanges: false };
   let started;
   try {
@@ -71390,11 +71826,13 @@ async function run() {
     const context = readWorkflowContext(process.env);
     const project = { diagnostics: [], base: context.workspace };
     started = { inputs, context, project };
-    const settings = await actionSettings(inputs, context, (diagnostics, base) => {
+    const saved = await savedPlanOf(inputs, context);
+    const report = (diagnostics, base) => {
       annotate(diagnostics, { base }, context);
       Object.assign(project, { diagnostics: [...diagnostics], base });
-    });
-    const outcome = await runStep(inputs, context, settings, (outputs) => planned = outputs, project.diagnostics);
+    };
+    const settings = await actionSettings(inputs, context, report, saved);
+    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, (outputs) => planned = outputs, project.diagnostics));
     const result2 = outcome.exitCode === ExitCode2.ok ? "success" : "failed";
     const deploymentId = await auditApply(inputs, context, { result: result2, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);
@@ -71416,7 +71854,8 @@ async function fail(error4, planned, started) {
 function oneLine2(text) {
   return (text.split("\n")[0] ?? "").slice(0, 1e3);
 }
-function runStep(inputs, context, settings, onPlan, projectFindings) {
+function runStep(run2, onPlan, projectFindings) {
+  const { inputs, context, settings } = run2;
   switch (inputs.command) {
     case "validate":
       return validateStep(inputs, context, settings, projectFindings);
@@ -71424,7 +71863,7 @@ function runStep(inputs, context, settings, onPlan, projectFindings) {
       return inputs.shard === void 0 ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
     case "apply":
       refuseShardWithoutPlan(inputs);
-      return applyStep(inputs, context, settings, onPlan);
+      return applyStep(inputs, context, settings, onPlan, run2.saved);
     case "merge-plans":
       return mergePlansStep(inputs, context, settings, onPlan);
     case "adopt":

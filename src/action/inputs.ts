@@ -180,6 +180,8 @@ export interface WorkflowContext {
   stepId: string;
   /** The repository's default branch (the event payload's), else the ref the run is on: what adopt's pull request merges into. */
   defaultBranch?: string;
+  /** The pull request's base commit (`pull_request.base.sha`), when the event is about one: what its changed files are found against. */
+  pullBase?: string;
 }
 
 /**
@@ -201,7 +203,14 @@ export function readWorkflowContext(env: NodeJS.ProcessEnv): WorkflowContext {
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
     stepId: env.GITHUB_ACTION || 'autojoin-sync',
     defaultBranch: defaultBranchOf(payload) ?? (env.GITHUB_REF_NAME || undefined),
+    ...pullBaseOf(payload),
   };
+}
+
+/** @returns the pull request's base commit as `{pullBase}` (a full hex id only), or {} */
+function pullBaseOf(payload: unknown): { pullBase?: string } {
+  const sha = (payload as { pull_request?: { base?: { sha?: unknown } } } | undefined)?.pull_request?.base?.sha;
+  return typeof sha === 'string' && /^[0-9a-f]{40,64}$/.test(sha) ? { pullBase: sha } : {};
 }
 
 function defaultBranchOf(payload: unknown): string | undefined {

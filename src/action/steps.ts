@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import * as core from './runner.js';
 import { planCommentFooter, publishComment } from './sticky-comment.js';
+import { pullRequestFiles, pullRequestFindings } from './pr-findings.js';
 import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
@@ -201,10 +202,12 @@ function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
 export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
-  await writeJobSummary(diagnosticsMarkdown(title, headline, load.diagnostics, SUMMARY_MAX_CHARS));
+  // The pull request's own files first, then three warnings of a kind (pr-findings.ts).
+  const { shown, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
+  await writeJobSummary(diagnosticsMarkdown(title, headline, shown, SUMMARY_MAX_CHARS, counted));
   if (comment) {
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, load.diagnostics, COMMENT_MAX_CHARS - footer.length - 4)}\n${footer}\n`);
+    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, shown, COMMENT_MAX_CHARS - footer.length - 4, counted)}\n${footer}\n`);
   }
   return { exitCode: ExitCode.error, summary: headline, hasChanges: false };
 }

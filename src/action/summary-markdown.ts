@@ -24,13 +24,14 @@ export function commentFooter(marker: string, runUrl: string | undefined): strin
 }
 
 /**
+ * @param counted lines counting the warnings already left out (pr-findings.ts), shown after the list
  * @returns every problem found in the policy files, one `file:line:col: severity: message` line
  * each, as many as fit in `maxChars`, then how many were left out.
  */
-export function diagnosticsMarkdown(title: string, headline: string, diagnostics: readonly Diagnostic[], maxChars: number): string {
+export function diagnosticsMarkdown(title: string, headline: string, diagnostics: readonly Diagnostic[], maxChars: number, counted: readonly string[] = []): string {
   const head = `### ${title}\n\n:x: **${escapeMarkdown(headline)}**\n`;
   if (diagnostics.length === 0) return head;
-  const all = diagnostics.map(formatDiagnostic);
+  const all = [...diagnostics.map(formatDiagnostic), ...counted];
   const fence = fenceFor(all.join('\n'));
   let budget = maxChars - head.length - 2 * fence.length - 120;
   const shown: string[] = [];

@@ -11,7 +11,7 @@ import type { RunContext } from '../run/settings.js';
 
 export interface AdoptCommand {
   /** The run's base, project file and secrets (no edited file may hold them). */
-  context: Pick<RunContext, 'base' | 'project' | 'secrets'>;
+  context: Pick<RunContext, 'base' | 'project' | 'secrets'> & Partial<Pick<RunContext, 'paths' | 'roots'>>;
   /** The plan made in {@link adoptContext}. */
   plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>;
 }
@@ -23,5 +23,8 @@ export function adoptContext<Context extends RunContext>(context: Context): Cont
 
 /** @returns what was adopted, into which files, and what was left for a person */
 export function adoptCommand(command: AdoptCommand): Promise<AdoptResult> {
-  return adoptDrift(command.plan, command.context.base, { project: command.context.project, secrets: command.context.secrets });
+  const { context } = command;
+  // With the run's paths, maxScopesPerDomain counts every policy file, as validate does (adopt-counts.ts).
+  const place = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : undefined;
+  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, ...(place ? { place } : {}) });
 }

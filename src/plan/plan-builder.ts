@@ -11,6 +11,8 @@ import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import { onlyExpired } from './only-expired.js';
+import { keysStep } from './marker-keys.js';
+import { countLive } from './write-checks.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -45,6 +47,8 @@ export interface PlanBuilderOptions {
   drift?: DriftMode;
   /** `apply --only-expired`: each change narrowed to its removals by expiry (only-expired.ts). */
   onlyExpired?: boolean;
+  /** Keep the live domains of every scope read (`Plan.census`), for a rule that counts scopes per domain. */
+  census?: boolean;
   /**
    * Told of each scope {@link PlanBuilder.lastAppliedNeeded} will name, as soon as it is compared,
    * so the state at its marker's commit can be read from git while live reads go on.
@@ -77,6 +81,14 @@ export interface PlanBuilder {
   lastAppliedNeeded(): Map<string, NeededScope[]>;
   /** @returns the commits of this owner's live markers, each with the scopes that may have lost theirs outside (drift.ts, lossTracker). */
   lostMarkersNeeded(): Map<string, NeededScope[]>;
+  /** @returns the commits whose policy files say which metadata keys a marker without `autojoin-sync.keys` managed, each with its scopes (marker-keys.ts). */
+  keysNeeded(): Map<string, NeededScope[]>;
+  /**
+   * Compares the scopes {@link keysNeeded} held, with the keys their policy declared at each
+   * marker's commit (null: unknown, the keys declared now stand in, and the plan says so once).
+   * Before {@link lastAppliedNeeded}; {@link finish} resolves any scope still held as unknown.
+   */
+  resolveKeys(keysAt: (commit: string, key: ScopeKey) => readonly string[] | null): void;
   /** @returns the changed scopes whose answer carried no `metadata` while others of the run did: not written without --take-ownership. */
   unknownOwnership(): ScopeKey[];
   /**
@@ -107,7 +119,10 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   // --only-expired: the live state of a held scope is kept until its change is known.
   const heldLive = new Map<ScopeKey, LiveScope | undefined>();
   const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
-  const compare = (desired: Desired, live: LiveScope | undefined): void => {
+  const census = options.census ? new Map<string, ScopeKey[]>() : undefined;
+  const keys = keysStep(owner);
+  const compare = (desired: Desired, live: LiveScope | undefined, shown: LiveScope | undefined = live): void => {
+    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
     if (!keep(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -122,21 +137,29 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === 'held' ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(live) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown) });
+  };
+  const add = (desired: Desired, live: LiveScope | undefined): void => {
+    if (!keys.hold(desired, live)) compare(desired, live);
   };
   return {
-    add: (policy, live) => compare(declaredDesired(policy), live),
-    addPruned: (policy, live) => compare(prunedDesired(policy), live),
+    add: (policy, live) => add(declaredDesired(policy), live),
+    addPruned: (policy, live) => add(prunedDesired(policy), live),
+    keysNeeded: () => keys.needed(),
+    resolveKeys: (keysAt) => keys.resolve(keysAt, compare),
     lastAppliedNeeded: () => drift.needed(),
     lostMarkersNeeded: () => losses.needed(),
     unknownOwnership: () => limits.unknownOwnership(),
     markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
+      keys.resolve(() => null, compare);
       changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
       changes.push(...(options.onlyExpired ? [] : losses.resolve(lostFrom)));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
-      return planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: limits.notes() });
+      const plan = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
+      if (census) plan.census = census;
+      return plan;
     },
   };
 }

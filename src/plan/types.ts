@@ -238,6 +238,11 @@ export interface Plan {
   behind?: BehindScope[];
   /** Scopes marked by owner `default` from a commit of this history, re-marked with this plan's owner (no take-over needed). Absent when none. */
   ownerMoves?: ScopeKey[];
+  /**
+   * In memory only, never in the plan document: the live domains of every scope the plan read,
+   * kept when a rule counts scopes (`maxScopesPerDomain`), for the write checks (write-checks.ts).
+   */
+  census?: ReadonlyMap<string, readonly ScopeKey[]>;
 }
 
 /** A scope no policy file under the paths declares, kept from pruning by a file outside them. */

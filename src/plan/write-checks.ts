@@ -3,12 +3,19 @@
  * checks (syntax, webmail, public suffixes, homographs) and the project file's rules at `error`
  * level, whichever path built the list (a conflict merged under `drift: keep`, a take-over, a
  * saved plan). The files' own lists passed them when they were loaded; a list built from live
- * state did not, so every list a plan writes is checked again before anything is written. The
- * rules that speak of file entries (`requireExpiry`, `maxExpiryDays`) or of every scope at once
- * (`maxScopesPerDomain`) stay with the loader. Pure: no I/O.
+ * state did not, so every list a plan writes is checked again before anything is written.
+ *
+ * Each written domain has an origin ({@link writtenOrigins}): an entry of the policy file, which
+ * the loader checked with its `expires` date, or a domain kept from the live state (a conflict
+ * merged under `drift: keep`), which carries no expiry. The rules about entries (`requireExpiry`,
+ * `maxExpiryDays`) are applied to the live-only ones here; `maxScopesPerDomain` counts each
+ * live-only domain over every scope the run reads, as it will stand after the writes (a written
+ * scope by its new list, any other by its live one: the plan's {@link DomainCensus}). Pure: no
+ * I/O, linear in the domains written and counted.
  */
 import { checkDomain } from '../policy/domains.js';
-import { checkRules, compileRules } from '../policy/rules.js';
+import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../policy/rules.js';
+import { comparableDomain } from '../comparable-domain.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { Change } from './types.js';
@@ -22,22 +29,125 @@ export interface WriteProblem {
 }
 
 /**
+ * Every scope a plan read, by the domains its live state holds (normalized): the cross-scope view
+ * `maxScopesPerDomain` needs. Kept in memory by the plan builder when a rule counts scopes; never
+ * part of the plan document.
+ */
+export type DomainCensus = ReadonlyMap<string, readonly ScopeKey[]>;
+
+/** Adds one scope's live domains to a census (normalized, as written lists are). */
+export function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {
+  for (const domain of new Set(domains.map(comparableDomain))) {
+    const holders = census.get(domain);
+    if (holders) holders.push(key);
+    else census.set(domain, [key]);
+  }
+}
+
+/** Where one written domain comes from. */
+export type WrittenOrigin = { domain: string; from: 'policy' } | { domain: string; from: 'live' };
+
+/**
+ * The origin of each domain a change writes: a domain the change's list holds because it was
+ * added outside this repository and kept (a conflict merged under `drift: keep`) is live-only;
+ * every other one is the policy file's (under `revert`, the list is the files' own). Derived
+ * from the change alone, so a saved plan's changes carry it as well.
+ */
+export function writtenOrigins(change: Change): WrittenOrigin[] {
+  const outside = new Set((change.outside?.added ?? []).map(comparableDomain));
+  return change.after.map((domain) => ({ domain, from: outside.has(comparableDomain(domain)) ? 'live' : 'policy' }));
+}
+
+/**
  * @param rules the project file's rules (only `error`-level ones refuse)
+ * @param census the live domains of every scope the plan read (absent: only the written lists count)
  * @returns the problems of every list `changes` would write, in change order
  */
-export function writeProblems(changes: readonly Change[], rules: readonly Rule[] | undefined, today: string): WriteProblem[] {
-  const listRules = (rules ?? []).filter((rule) => (rule.level ?? 'error') === 'error').map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule);
-  const { compiled } = compileRules(listRules);
+export function writeProblems(changes: readonly Change[], rules: readonly Rule[] | undefined, today: string, census?: DomainCensus): WriteProblem[] {
+  const errorRules = (rules ?? []).filter((rule) => (rule.level ?? 'error') === 'error');
+  const listRules = compileRules(errorRules.map(({ requireExpiry: _e, maxExpiryDays: _d, maxScopesPerDomain: _m, ...rule }) => rule)).compiled;
+  // The entry rules alone, for the live-only domains: the files' entries passed them when loaded.
+  const entryRules = compileRules(errorRules.filter((rule) => rule.requireExpiry !== undefined || rule.maxExpiryDays !== undefined).map(entryRuleOf)).compiled;
   const problems: WriteProblem[] = [];
+  const liveOnly = new Map<ScopeKey, string[]>();
   for (const change of changes) {
-    if (change.after.length === 0) continue;
+    if (change.after.length === 0 || onlyTakesAway(change)) continue;
     for (const domain of change.after) {
       const finding = checkDomain(domain).find((found) => found.severity === 'error');
       if (finding) problems.push({ key: change.key, check: finding.code, message: finding.message });
     }
-    const subject = { key: change.key, entries: change.after.map((domain, index) => ({ domain, index })), at: () => ({ file: change.key, line: 1, column: 1 }) };
-    for (const finding of checkRules(compiled, subject, today)) {
-      if (finding.severity === 'error') problems.push({ key: change.key, check: finding.code, message: finding.message });
+    problems.push(...ruleProblems(listRules, change.key, change.after.map((domain, index) => ({ domain, index })), today));
+    const live = writtenOrigins(change).filter((origin) => origin.from === 'live').map((origin) => origin.domain);
+    if (live.length === 0) continue;
+    liveOnly.set(change.key, live);
+    const entries = live.map((domain, index) => ({ domain, index }));
+    problems.push(...ruleProblems(entryRules, change.key, entries, today).map((problem) => ({ ...problem, message: `${problem.message} (kept from the live state by drift: keep, which has no expiry)` })));
+  }
+  const counted = compileRules(errorRules.filter((rule) => rule.maxScopesPerDomain !== undefined)).compiled;
+  if (counted.length > 0 && liveOnly.size > 0) problems.push(...scopeCountProblems(counted, changes, liveOnly, census ?? new Map()));
+  return problems;
+}
+
+/**
+ * `apply --only-expired` (its change writes the live marker back: `keepMarker`) only takes
+ * expired entries away from the live list, so it puts nothing live that is not live already.
+ * Refusing it for a domain an admin added would leave the expired grants live too; the full
+ * plan shows that domain and refuses or reverts it as usual.
+ */
+function onlyTakesAway(change: Change): boolean {
+  if (change.keepMarker === undefined) return false;
+  const before = new Set(change.before.map(comparableDomain));
+  return change.after.every((domain) => before.has(comparableDomain(domain)));
+}
+
+/** @returns the rule with only what speaks of one entry's expiry (and where it applies). */
+function entryRuleOf(rule: Rule): Rule {
+  const entryRule: Rule = { name: rule.name };
+  if (rule.scopes !== undefined) entryRule.scopes = rule.scopes;
+  if (rule.requireExpiry !== undefined) entryRule.requireExpiry = rule.requireExpiry;
+  if (rule.maxExpiryDays !== undefined) entryRule.maxExpiryDays = rule.maxExpiryDays;
+  return entryRule;
+}
+
+function ruleProblems(rules: readonly CompiledRule[], key: ScopeKey, entries: readonly RuleEntry[], today: string): WriteProblem[] {
+  if (rules.length === 0) return [];
+  const subject = { key, entries, at: () => ({ file: key, line: 1, column: 1 }) };
+  return checkRules(rules, subject, today)
+    .filter((finding) => finding.severity === 'error')
+    .map((finding) => ({ key, check: finding.code, message: finding.message }));
+}
+
+/**
+ * maxScopesPerDomain over the whole run: each domain a write keeps from the live state, counted
+ * in every scope the rule matches as it stands after the run (written scopes by their new list,
+ * the others by their live one). Only live-only domains can raise a count the files passed.
+ */
+function scopeCountProblems(rules: readonly CompiledRule[], changes: readonly Change[], liveOnly: ReadonlyMap<ScopeKey, string[]>, census: DomainCensus): WriteProblem[] {
+  const wanted = new Set([...liveOnly.values()].flat());
+  const written = new Set<ScopeKey>();
+  const holders = new Map<string, ScopeKey[]>();
+  for (const change of changes) {
+    written.add(change.key);
+    for (const domain of change.after) {
+      if (!wanted.has(domain)) continue;
+      const list = holders.get(domain);
+      if (list) list.push(change.key);
+      else holders.set(domain, [change.key]);
+    }
+  }
+  const problems: WriteProblem[] = [];
+  for (const rule of rules) {
+    const max = rule.rule.maxScopesPerDomain ?? Infinity;
+    for (const [key, domains] of liveOnly) {
+      if (!ruleApplies(rule, key)) continue;
+      for (const domain of domains) {
+        const unwritten = (census.get(domain) ?? []).filter((holder) => !written.has(holder));
+        const scopes = [...unwritten, ...(holders.get(domain) ?? [])].filter((holder) => ruleApplies(rule, holder)).sort();
+        if (scopes.length <= max) continue;
+        const named = scopes.length > 5 ? `${scopes.slice(0, 5).join(', ')}, …` : scopes.join(', ');
+        const message = `rule "${rule.rule.name}": ${domain} would appear in ${scopes.length} scopes, more than ${max} (${named}), kept from the live state by drift: keep`;
+        problems.push({ key, check: 'rule-max-scopes', message });
+      }
     }
   }
   return problems;

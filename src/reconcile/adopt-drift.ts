@@ -17,7 +17,9 @@ import { formatDiagnostic, formatPolicyText, MAX_FILE_BYTES, parsePolicySources,
 import { readRegularFile, realRoot, repositoryRoot, writeFileAtomic } from '../files.js';
 import type { OutsideChange } from '../plan/types.js';
 import type { Plan } from '../plan/types.js';
-import type { Diagnostic, ProjectConfig, SourcePos } from '../policy/types.js';
+import type { Diagnostic, Policy, ProjectConfig, SourcePos } from '../policy/types.js';
+import { declaredCounts, type DeclaredCounts } from './adopt-counts.js';
+import type { PolicyPlace } from './expired-since-plan.js';
 import type { ScopeKey } from '../scope.js';
 
 /** One scope changed outside: where it is declared, its live domains and what changed. */
@@ -45,6 +47,8 @@ export interface AdoptChecks {
   secrets?: readonly NamedSecret[];
   /** Today (YAML entries past their `expires` are not desired; rules' maxExpiryDays). */
   today?: string;
+  /** Where the run's policy files are: `maxScopesPerDomain` counts an adopted domain in every other file too (adopt-counts.ts). */
+  place?: PolicyPlace;
 }
 
 /** @returns the scopes of a plan changed outside only, and those changed on both sides. */
@@ -75,10 +79,11 @@ export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacte
   for (const entry of drifted) byFile.set(entry.source.file, [...(byFile.get(entry.source.file) ?? []), entry]);
   const root = await realRoot((await repositoryRoot(cwd)) ?? cwd);
   const result: AdoptResult = { adopted: [], files: [], conflicts, notAdopted: [] };
+  const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
     const absolute = path.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: 'policy file' })).toString('utf8');
-    const edited = adoptFile({ file, text }, entries, checks, result);
+    const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result);
     if (edited === text) continue;
     await writeFileAtomic(absolute, edited);
     result.files.push(file);
@@ -87,8 +92,9 @@ export async function adoptDrift(plan: Pick<Plan, 'changes' | 'drift' | 'redacte
 }
 
 /** Each scope's edit in turn, kept only when the file still validates; @returns the file's new text */
-function adoptFile(source: { file: string; text: string }, entries: readonly Drifted[], checks: AdoptChecks, result: AdoptResult): string {
+function adoptFile(source: { file: string; text: string }, entries: readonly Drifted[], given: AdoptChecks & { counts: DeclaredCounts | null }, result: AdoptResult): string {
   const fmtClean = !formatPolicyText(source).changed;
+  const checks = { ...given, previous: policiesOf(source, given).map((policy) => policy.key) };
   const errorsBefore = new Set(errorsOf(source, checks).map((diagnostic) => diagnostic.message));
   let current = source.text;
   // The last document first: an edit never moves the lines of the documents above it.
@@ -107,12 +113,22 @@ function adoptFile(source: { file: string; text: string }, entries: readonly Dri
     current = candidate;
     result.adopted.push(written);
   }
+  if (current !== source.text) checks.counts?.replace(checks.previous, policiesOf({ file: source.file, text: current }, checks));
   return current;
 }
 
-function errorsOf(source: { file: string; text: string }, checks: AdoptChecks): Diagnostic[] {
-  const { diagnostics } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...(checks.today ? { today: checks.today } : {}) });
-  return diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+type FileChecks = AdoptChecks & { counts: DeclaredCounts | null; previous: readonly ScopeKey[] };
+
+/** @returns the file's errors as validate finds them, and the scopes it would hold over a rule's count with every other file's */
+function errorsOf(source: { file: string; text: string }, checks: FileChecks): Diagnostic[] {
+  const { diagnostics, policies } = parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, rules: true, ...(checks.today ? { today: checks.today } : {}) });
+  const at = new Map(policies.map((policy) => [policy.key, policy.source]));
+  const counted = (checks.counts?.over(checks.previous, policies) ?? []).map(({ key, message }): Diagnostic => ({ ...(at.get(key) ?? { file: source.file, line: 1, column: 1 }), severity: 'error', code: 'rule-max-scopes', message }));
+  return [...diagnostics.filter((diagnostic) => diagnostic.severity === 'error'), ...counted];
+}
+
+function policiesOf(source: { file: string; text: string }, checks: AdoptChecks): Policy[] {
+  return parsePolicySources([source], { project: checks.project ?? {}, secrets: checks.secrets, ...(checks.today ? { today: checks.today } : {}) }).policies;
 }
 
 /** The part of a drifted scope adopt writes, so it reports only that: the domains and the name (metadata is not written). */

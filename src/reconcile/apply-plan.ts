@@ -6,6 +6,7 @@
 import { checkSafety, type Plan } from '../plan/index.js';
 import { applyChanges } from '../apply/apply-changes.js';
 import type { ScopeKey } from '../scope.js';
+import type { LiveScope } from '../service/types.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
@@ -16,7 +17,7 @@ import { refuseBehind, type HistoryPlace } from '../history/behind.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 import { WriteCheckError } from '../plan/refusals.js';
-import { writeProblems } from '../plan/write-checks.js';
+import { countLive, writeProblems, type DomainCensus } from '../plan/write-checks.js';
 import type { Rule } from '../policy/types.js';
 
 export interface ApplyPlanOptions {
@@ -67,13 +68,23 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
   checkSafety(options.wholePlan ?? plan, options.settings.limits);
   const day = options.applied ?? today();
-  const problems = writeProblems(plan.changes, options.rules, day);
+  const problems = writeProblems(plan.changes, options.rules, day, (options.wholePlan ?? plan).census);
   if (problems.length > 0) throw new WriteCheckError(problems);
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
-    await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    const live = await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
+    // A saved plan carries no census: maxScopesPerDomain counts the scopes just read again.
+    const counted = plan.census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
+    if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
   return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}
+
+/** @returns the live domains of the scopes a saved plan's check read, as the plan builder counts them. */
+function censusOf(live: ReadonlyMap<ScopeKey, LiveScope>): DomainCensus {
+  const census = new Map<string, ScopeKey[]>();
+  for (const [key, scope] of live) if (scope.autojoin) countLive(census, key, scope.domains);
+  return census;
 }

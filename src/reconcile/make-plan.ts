@@ -11,10 +11,11 @@ import { readEach } from '../service/state.js';
 import type { Plan, PlanContext } from '../plan/types.js';
 import type { NeededScope } from '../plan/three-way.js';
 import { planContextOf } from '../run/context.js';
-import type { LoadResult } from '../policy/types.js';
+import type { LoadResult, ProjectConfig } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
+import { readKeysAt } from '../history/keys-at-commit.js';
 import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership-refusal.js';
 import { ancestryOfMarkers, placedBy } from '../history/behind.js';
 
@@ -36,7 +37,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // The state last applied of a held scope is asked of git as soon as it is held, while reads go on.
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit: string, scope: NeededScope): void => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   try {
@@ -52,6 +53,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
     if (rest?.failed) return { plan: null, load: rest.load };
     throw error;
   }
+  // Markers without `autojoin-sync.keys`: the keys their policy declared then, one git batch (keys-at-commit.ts); before the
+  // markers' ancestry and the last-applied reads, which the scopes held for it join once compared.
+  builder.resolveKeys(await readKeysAt(builder.keysNeeded(), reading));
   // Behind and foreign markers, and owner moves: one git call for every marker commit (src/history/behind.ts), beside the last-applied reads.
   const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
   ancestry.catch(() => undefined); // awaited below; a failure is told there
@@ -63,6 +67,11 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf(plan, options);
   return { plan, load: desired.loaded() };
+}
+
+/** @returns whether an error-level rule counts scopes per domain: then the plan keeps its census for the write checks. */
+function countsScopes(rules: ProjectConfig['rules']): boolean {
+  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
 }
 
 /** The run context the plan records (src/run/context.ts), with the scopes it takes over. */

@@ -26,6 +26,7 @@ import { PlanTargetError, StalePlanError } from '../plan/refusals.js';
 import { checkSavedHistory, type HistoryPlace } from '../history/behind.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { checkPlanOwner, liveFieldValue, ownershipLiveProblem } from './ownership-refusal.js';
+import { withClaimedKeys } from '../plan/marker-keys.js';
 
 /** Largest saved plan read: 100,000 changed scopes fit several times over. */
 export const MAX_PLAN_BYTES = 256 * 1024 * 1024;
@@ -78,7 +79,7 @@ export interface ApplyContext {
  * moved since (StalePlanError), or a change that misstates the live state its fingerprint vouches
  * for (PlanFileError).
  */
-export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, context: ApplyContext): Promise<void> {
+export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, context: ApplyContext): Promise<ReadonlyMap<ScopeKey, LiveScope>> {
   refuseRedactedPlan(plan);
   checkPlanTarget(plan.target, context.target);
   checkPlanOwner(plan.owner, context.owner);
@@ -90,6 +91,7 @@ export async function checkSavedPlanCurrent(client: ServiceClient, plan: Plan, c
   if (moved.length > 0) throw new StalePlanError(moved.map(({ key }) => key));
   checkChangesAgainstLive(plan, live);
   if (context.history) await checkSavedHistory(plan, live, context.history.where, context.history.allowBehind);
+  return live;
 }
 
 /**
@@ -120,7 +122,9 @@ export function normalTarget(target: string): string {
  */
 function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveScope>): void {
   for (const change of plan.changes) {
-    const problem = liveProblem(change, live.get(change.key)) ?? ownershipLiveProblem(change, live.get(change.key), plan.owner);
+    // A marker without `autojoin-sync.keys`: the plan decided them from git; its change says which (marker-keys.ts).
+    const now = withClaimedKeys(live.get(change.key), change);
+    const problem = liveProblem(change, now) ?? ownershipLiveProblem(change, now, plan.owner);
     if (problem) throw new PlanFileError(`the saved plan is not valid: ${change.key}: ${problem}; nothing was written`);
   }
 }

@@ -17,8 +17,11 @@ export interface WarningLimiter {
   summary(): string[];
 }
 
-/** @param verbose show every warning (--verbose) */
-export function warningLimiter(verbose: boolean): WarningLimiter {
+/**
+ * @param verbose show every warning (--verbose)
+ * @param whereAll where the rest are, ending each count line (the action: its annotations)
+ */
+export function warningLimiter(verbose: boolean, whereAll = '--verbose shows all'): WarningLimiter {
   const seen = new Map<string, number>();
   return {
     take(diagnostics) {
@@ -33,7 +36,7 @@ export function warningLimiter(verbose: boolean): WarningLimiter {
     summary() {
       const lines = [...seen]
         .filter(([, count]) => count > WARNINGS_SHOWN_PER_KIND)
-        .map(([code, count]) => `and ${(count - WARNINGS_SHOWN_PER_KIND).toLocaleString('en-US')} more ${code} warnings; --verbose shows all`);
+        .map(([code, count]) => `and ${(count - WARNINGS_SHOWN_PER_KIND).toLocaleString('en-US')} more ${code} warnings; ${whereAll}`);
       seen.clear();
       return lines;
     },

@@ -57,6 +57,20 @@ describe('adopt writes only files that pass the repository\'s checks', () => {
     expect(await r.read('acme.autojoin.yaml')).toBe(POLICY);
   });
 
+  it('a domain another file declares is not adopted past maxScopesPerDomain: validate counts every file, so adopt does', async () => {
+    const project = 'rules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
+    const beta = 'scope: beta\nscopeType: team\ncomponentId: c1\ndomains:\n  - b.example\n';
+    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': POLICY, 'beta.autojoin.yaml': beta }));
+    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+    await r.admin('acme', ['a.example', 'b.example', 'c.example']);
+    const adopt = await r.run(DAY, 'adopt', '.');
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.stderr).toContain('not adopted: team/acme: the file would not pass validate:');
+    expect(adopt.stderr).toContain('b.example in team/acme would appear in 2 scopes, more than 1');
+    expect(await r.read('acme.autojoin.yaml')).toBe(POLICY);
+    expect((await r.run(DAY, 'validate', '.')).code).toBe(0);
+  });
+
   it('says "Nothing to adopt" when no file would change, and writes nothing', async () => {
     const r = await applied();
     const adopt = await r.run(DAY, 'adopt', '.');

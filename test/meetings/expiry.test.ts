@@ -114,6 +114,26 @@ describe('dates are enforced on the day', () => {
     expect(none.stdout).toContain('No changes');
   });
 
+  for (const drift of ['keep', 'revert'] as const) {
+    it(`drift: ${drift}: a live domain an admin added that a rule denies does not hold back apply --only-expired; the full run reports it (keep) or reverts it (revert)`, async () => {
+      const r = await applied(drift, 'rules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n');
+      await r.admin('acme', ['acme.com', 'contractor.example', 'x.agency.example']);
+      const daily = await r.run('2026-03-20', 'apply', '--yes', '--only-expired', '.');
+      expect(daily.code, daily.stderr).toBe(0);
+      expect((await r.live('acme')).domains).toEqual(['acme.com', 'x.agency.example']);
+      const full = await r.run('2026-03-20', 'apply', '--yes', '.');
+      if (drift === 'keep') {
+        // Nothing to write: the admin's domain is reported as drift kept live (a write would refuse it).
+        expect(full.code, full.stderr).toBe(0);
+        expect(full.stdout).toContain('outside: +x.agency.example');
+        expect((await r.live('acme')).domains).toEqual(['acme.com', 'x.agency.example']);
+      } else {
+        expect(full.code, full.stderr).toBe(0);
+        expect((await r.live('acme')).domains).toEqual(['acme.com']);
+      }
+    });
+  }
+
   it('a saved plan in which an entry expired between its date and today is stale (exit 4)', async () => {
     const r = await applied('revert');
     await r.write('acme.autojoin.yaml', POLICY.replace('  - acme.com\n', '  - acme.com\n  - new.example\n'));

@@ -49,6 +49,36 @@ describe('issue 33, spawned', () => {
     expect(refused.stderr).toContain('drift: revert');
   });
 
+  it('a conflict merged under keep keeping a live domain with no expiry is refused under requireExpiry, naming scope, domain, rule and drift: revert', async () => {
+    const project = 'drift: keep\nrules:\n  - name: contractors expire\n    requireExpiry: ["*.contractor.example"]\n';
+    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy(['acme.com']) }, { spawned: true }));
+    expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
+    await r.admin('acme', ['acme.com', 'x.contractor.example']);
+    await r.write('acme.autojoin.yaml', policy(['acme.com', 'new.example']));
+    r.commit();
+    const refused = await r.run('2026-03-01', 'apply', '--yes', '.');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('team/acme: rule "contractors expire": x.contractor.example');
+    expect(refused.stderr).toContain('(rule-require-expiry)');
+    expect(refused.stderr).toContain('drift: revert');
+    expect((await r.live('acme')).domains).toEqual(['acme.com', 'x.contractor.example']);
+  });
+
+  it('a marker without autojoin-sync.keys takes the keys of its commit: a dropped key is removed, another writer\'s kept', async () => {
+    const r = (current = await repo({ 'acme.autojoin.yaml': policy(['acme.com'], 'metadata: {owner: eng, cost: "10"}\n') }, { spawned: true }));
+    expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
+    const live = await r.live('acme');
+    const { 'autojoin-sync.keys': _keys, 'autojoin-sync.applied': _applied, ...older } = live.metadata ?? {};
+    await r.admin('acme', live.domains, { ...older, 'team-note': 'ask Kim' });
+    await r.write('acme.autojoin.yaml', policy(['acme.com'], 'metadata: {owner: eng}\n'));
+    r.commit();
+    const applied = await r.run('2026-03-01', 'apply', '--yes', '.');
+    expect(applied.code, applied.stderr).toBe(0);
+    const after = (await r.live('acme')).metadata ?? {};
+    expect(after).toMatchObject({ owner: 'eng', 'team-note': 'ask Kim' });
+    expect(after).not.toHaveProperty('cost');
+  });
+
   it('adopt keeps a fmt-clean file clean, and says "Nothing to adopt" when nothing changes', async () => {
     const r = (current = await repo({ 'acme.autojoin.yaml': policy(['a.example', 'c.example']) }, { spawned: true }));
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);

@@ -1,0 +1,38 @@
+/**
+ * A pull request's own findings first (README, "Warnings"): the job summary and the sticky comment
+ * show the errors and warnings of the files the pull request changed before those of any other
+ * file, and only then limit each kind of warning to its first three (the rest counted), so the
+ * warnings a pull request brings are never the ones counted away. The changed files are those
+ * that differ from the pull request's base commit (the event's `pull_request.base.sha`), found
+ * with one git call; outside a pull request, or when git cannot tell (a shallow clone without
+ * the base), the order is the files' own.
+ */
+import type { Diagnostic } from '../policy/types.js';
+import { runGit } from '../git/command.js';
+import { warningLimiter } from '../render/warning-limit.js';
+import type { WorkflowContext } from './inputs.js';
+
+/** @returns the files (relative to the workspace, `/`-separated) that differ from the pull request's base; empty when unknown */
+export async function pullRequestFiles(context: Pick<WorkflowContext, 'pullBase' | 'workspace'>): Promise<ReadonlySet<string>> {
+  if (context.pullBase === undefined) return new Set();
+  try {
+    const output = await runGit(['diff', '--name-only', '-z', '--no-renames', '--relative', context.pullBase, '--'], { cwd: context.workspace, context: 'the files the pull request changed' });
+    return new Set(output.toString('utf8').split('\0').filter((file) => file !== ''));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * @param diagnostics named relative to the workspace, in the files' order
+ * @param changed the files the pull request changed (pullRequestFiles)
+ * @returns what to show: the changed files' findings first, then the others, every error and the
+ *   first three warnings of each kind; and one line per kind counting the warnings left out
+ */
+export function pullRequestFindings(diagnostics: readonly Diagnostic[], changed: ReadonlySet<string>): { shown: Diagnostic[]; counted: string[] } {
+  const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
+  const ordered = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
+  const limiter = warningLimiter(false, 'the annotations list them all');
+  const shown = limiter.take(ordered);
+  return { shown, counted: limiter.summary() };
+}
