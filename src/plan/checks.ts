@@ -15,7 +15,7 @@ import { comparableDomains } from '../comparable-domain.js';
 import { checkDomain } from '../policy/domains.js';
 import { schemaProblem } from '../policy/schema.js';
 import { splitScopeKey, scopeKey } from '../scope.js';
-import { NO_AUTOJOIN } from './plan-builder.js';
+import { NO_AUTOJOIN } from './live-fingerprint.js';
 import { canonicalJson } from './fields.js';
 import { isReservedKey } from './ownership.js';
 import { domainDelta, sameList, summarize } from './derived.js';

@@ -2,7 +2,8 @@ export type * from './types.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { fieldChanges, canonicalJson } from './fields.js';
 export { comparableDomain, comparableDomains } from '../comparable-domain.js';
-export { compareChanges, EMBEDDED_TARGET, fingerprint, NO_AUTOJOIN, planBuilder, type PlanBuilder, type PlanBuilderOptions } from './plan-builder.js';
+export { fingerprint, NO_AUTOJOIN } from './live-fingerprint.js';
+export { compareChanges, EMBEDDED_TARGET, planBuilder, type PlanBuilder, type PlanBuilderOptions } from './plan-builder.js';
 export { domainDelta, sameList, summarize, type DomainDelta } from './derived.js';
 export { decodePlan, encodePlan, serializePlan, type ChangeDocument, type PlanDocument } from './encode.js';
 export {

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Policy } from '../policy/types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
-import { comparableDomains } from '../comparable-domain.js';
+import { fingerprint } from './live-fingerprint.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
-import { canonicalJson } from './fields.js';
 import { DEFAULT_OWNER, liveMarker, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
 import type { LiveScope } from '../service/types.js';
@@ -203,36 +201,6 @@ function sortedScopes(scopes: ScopeFingerprint[]): ScopeFingerprint[] {
   const twice = scopes.find((scope, index) => index > 0 && scope.key === scopes[index - 1]?.key);
   if (twice) throw new Error(`scope ${twice.key} was planned twice`);
   return scopes;
-}
-
-/**
- * The fingerprint of a scope without an active autojoin invitation. It is named rather than
- * hashed: a hash of "nothing" is the same for every scope and would vouch for any scope a
- * plan is edited to name, whereas this says what apply checks, that the scope still has none.
- */
-export const NO_AUTOJOIN = 'no autojoin';
-
-/**
- * What apply relies on in one scope's live state: whether autojoin is active, which
- * invitation carries it, its domains, and the name and metadata it shows (when it shows
- * them, so a scope without them hashes as before). Status, accepts and timestamps are left
- * out: they move without changing what apply would write.
- * @param live the scope's live state; undefined counts as no autojoin.
- * @returns {@link NO_AUTOJOIN}, or 64 hex characters (sha256) for an active autojoin invitation.
- */
-export function fingerprint(live: LiveScope | undefined): string {
-  const autojoin = live?.autojoin ?? null;
-  if (autojoin === null) return NO_AUTOJOIN;
-  const state: Record<string, unknown> = {
-    active: true,
-    invitationId: autojoin.invitationId,
-    domains: comparableDomains(live?.domains ?? []),
-  };
-  if (live?.scopeName !== undefined) state.scopeName = live.scopeName;
-  if (live?.metadata !== undefined) state.metadata = canonicalJson(live.metadata);
-  if (live?.componentId !== undefined) state.componentId = live.componentId;
-  const canonical = JSON.stringify(state);
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 
 /** The plan records where it was made; a URL with user:password must not carry them into it. */

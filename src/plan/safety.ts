@@ -15,7 +15,7 @@
  */
 import { hint, projectFileName, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
-import { fingerprint } from './plan-builder.js';
+import { fingerprint } from './live-fingerprint.js';
 import { domainDelta } from './derived.js';
 import type { Change, Plan, SafetyLimits, ScopeFingerprint } from './types.js';
 

@@ -1,6 +1,6 @@
 /** Names and metadata are policy where the file states them and the service shows them. */
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/plan/plan-builder.js';
+import { fingerprint } from '../../src/plan/live-fingerprint.js';
 import { buildPlan, diffChanges as diff } from '../support/plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { serializePlan } from '../../src/plan/encode.js';

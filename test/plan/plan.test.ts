@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, planBuilder } from '../../src/plan/plan-builder.js';
+import { planBuilder } from '../../src/plan/plan-builder.js';
+import { fingerprint } from '../../src/plan/live-fingerprint.js';
 import { buildPlan } from '../support/plan.js';
 import { summarize } from '../../src/plan/derived.js';
 import { inShard, parseShard } from '../../src/plan/shard.js';
