@@ -196,14 +196,14 @@ async function fetchBytes(url: string): Promise<Buffer> {
 }
 
 /** One request of the bare client. */
-interface BareRequest {
+export interface BareRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
 }
 
 /** The plan's requests with the default read: call 2b per scope (what the emulator serves the tool). */
-function readRequests(scopes: number): BareRequest[] {
+export function readRequests(scopes: number): BareRequest[] {
   return Array.from({ length: scopes }, (_, i) => ({ method: 'GET' as const, path: autojoinStatePath({ scopeType: 'team', scope: scopeName(i + 1) }) }));
 }
 
@@ -217,7 +217,7 @@ function writeRequests(plan: Plan): BareRequest[] {
  * request as soon as its last answer is read; it checks the status only, and retries a 429 at
  * once (it has no pacing: the floor, not a rival).
  */
-async function measureBare(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
+export async function measureBare(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
   const agent = new Agent({ connections: concurrency });
   const headers = { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' };
   let cursor = 0;

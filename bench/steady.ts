@@ -28,11 +28,10 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';
-import { autojoinStatePath, SYNC_PATH } from '../src/service/paths.js';
+import { SYNC_PATH } from '../src/service/paths.js';
 import { peakRss } from './memory.js';
-import { spawnEmulator, type ServerChild } from './reconcile.js';
+import { measureBare, readRequests, spawnEmulator, type BareRequest, type ServerChild } from './reconcile.js';
 import type { BenchOptions, BenchRow } from './types.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -50,12 +49,6 @@ interface Steady {
   writes: BareRequest[];
 }
 
-/** One request of the bare loop. */
-interface BareRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-}
 
 /** One phase against a fresh emulator: its wall time and what the emulator served. */
 interface Phase {
@@ -157,32 +150,6 @@ export async function runCli(args: string[], cwd: string, url: string): Promise<
   return { stdout, stderr };
 }
 
-/**
- * The bare loop: `concurrency` workers over one undici pool of that size, each sending the next
- * request as soon as its last answer is read, checking the status only.
- */
-async function bareLoop(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
-  const agent = new Agent({ connections: concurrency });
-  const headers = { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' };
-  let cursor = 0;
-  const worker = async (): Promise<void> => {
-    while (cursor < requests.length) {
-      const next = requests[cursor++] as BareRequest;
-      const answer = await request(baseUrl + next.path, { dispatcher: agent, method: next.method, headers, body: next.body });
-      await answer.body.arrayBuffer();
-      if (answer.statusCode !== 200) throw new Error(`bare loop: ${next.method} ${next.path} answered ${answer.statusCode}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-  } finally {
-    await agent.close();
-  }
-}
-
-function reads(scopes: number): BareRequest[] {
-  return Array.from({ length: scopes }, (_, i) => ({ method: 'GET' as const, path: autojoinStatePath({ scopeType: 'team', scope: scopeName(i + 1) }) }));
-}
 
 /** The plan and apply rows at one concurrency: the CLI, then the bare loop of its requests, each on a fresh copy of the state. */
 async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<BenchRow[]> {
@@ -190,11 +157,11 @@ async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<Benc
   const flags = ['--concurrency', String(concurrency)];
   const emulator = <T>(work: (url: string) => Promise<T>) => withEmulator(scopes, data, ['--latency', String(LATENCY_MS)], work);
   const plan = await emulator((url) => runCli(['plan', ...flags], repo, url));
-  const barePlan = await emulator((url) => bareLoop(url, reads(scopes), concurrency));
+  const barePlan = await emulator((url) => measureBare(url, readRequests(scopes), concurrency));
   const apply = await emulator((url) => runCli(['apply', '--yes', ...flags], repo, url));
   const bareApply = await emulator(async (url) => {
-    await bareLoop(url, reads(scopes), concurrency);
-    await bareLoop(url, steady.writes, concurrency);
+    await measureBare(url, readRequests(scopes), concurrency);
+    await measureBare(url, steady.writes, concurrency);
   });
   const warnings = plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
   const size = `${scopes.toLocaleString('en')} scopes, half changed since the last apply`;
