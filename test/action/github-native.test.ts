@@ -17,23 +17,7 @@ import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
 import { pullRequestPayload, pushPayload } from './support/run-action.js';
 import { githubSubsetProblems, sarifSchemaValidator } from '../support/sarif.js';
 
-const core = vi.hoisted(() => {
-  const summary = { addRaw: vi.fn(), write: vi.fn() };
-  summary.addRaw.mockReturnValue(summary);
-  summary.write.mockResolvedValue(summary);
-  return {
-    getInput: vi.fn<(name: string) => string>(),
-    setOutput: vi.fn<(name: string, value: string) => void>(),
-    setFailed: vi.fn<(message: string) => void>(),
-    setSecret: vi.fn<(secret: string) => void>(),
-    info: vi.fn<(message: string) => void>(),
-    notice: vi.fn(),
-    warning: vi.fn(),
-    error: vi.fn(),
-    debug: vi.fn(),
-    summary,
-  };
-});
+const core = await vi.hoisted(async () => (await import('../support/actions-core.js')).fakeActionsCore());
 vi.mock('@actions/core', () => core);
 
 const { run } = await import('../../src/action/main.js');

@@ -10,23 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
 
-const core = vi.hoisted(() => {
-  const summary = { addRaw: vi.fn(), write: vi.fn() };
-  summary.addRaw.mockReturnValue(summary);
-  summary.write.mockResolvedValue(summary);
-  return {
-    getInput: vi.fn<(name: string) => string>(),
-    setOutput: vi.fn<(name: string, value: string) => void>(),
-    setFailed: vi.fn<(message: string) => void>(),
-    setSecret: vi.fn<(secret: string) => void>(),
-    info: vi.fn<(message: string) => void>(),
-    notice: vi.fn(),
-    warning: vi.fn(),
-    error: vi.fn(),
-    debug: vi.fn(),
-    summary,
-  };
-});
+const core = await vi.hoisted(async () => (await import('../support/actions-core.js')).fakeActionsCore());
 vi.mock('@actions/core', () => core);
 
 const reads = vi.hoisted(() => ({ files: [] as string[] }));
