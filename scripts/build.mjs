@@ -17,7 +17,8 @@ const entries = process.argv.slice(2);
 const targets = {
   cli: [
     {
-      entryPoints: { dispatch: 'src/cli/dispatch.ts' },
+      // policy-loader.js: the policy loader's worker thread (src/policy/load-worker.ts starts it from beside its own chunk).
+      entryPoints: { dispatch: 'src/cli/dispatch.ts', 'policy-loader': 'src/policy/load-worker-main.ts' },
       outdir: 'dist/chunks',
       splitting: true,
       chunkNames: '[name]-[hash]',

@@ -4,7 +4,7 @@
  * is left out of `policies`, everything else still loads.
  */
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { discoverPolicyFiles, relativePosix } from './discover.js';
+import { discoverPolicyFiles, relativePosix, type Discovery } from './discover.js';
 import { compareDiagnostics } from './format.js';
 import { duplicateScopeDiagnostics, type Declaration } from './lint.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES } from './parse.js';
@@ -79,8 +79,16 @@ export function streamPolicies(paths: readonly string[], options: Omit<LoadOptio
 
 /** @param keep true: keep the policies and warnings for the result (loadPolicies); false: hand them out only (streamPolicies) */
 async function* policyBatches(paths: readonly string[], options: LoadOptions, keep: boolean): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
+  const discovery = await discoverPolicyFiles(paths, options.cwd ?? process.cwd());
+  return yield* discoveredBatches(discovery, options, keep);
+}
+
+/**
+ * The loader past discovery: reads and checks the files found, a batch at a time (the load
+ * worker, load-worker.ts, runs this in its thread over the files the main thread found).
+ */
+export async function* discoveredBatches(discovery: Discovery, options: LoadOptions, keep: boolean): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
   const cwd = options.cwd ?? process.cwd();
-  const discovery = await discoverPolicyFiles(paths, cwd);
   const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep, complete: true });
   const read = await fileReader(cwd, options.roots);
   const readDiagnostics: Diagnostic[] = [];

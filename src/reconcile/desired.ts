@@ -1,6 +1,7 @@
 /**
  * The scopes a plan reads, as one stream (makePlan, plan.ts, reads each as it comes):
- *  1. the desired policies, a batch of files at a time (src/policy/load.ts `streamPolicies`), or
+ *  1. the desired policies, a batch of files at a time (src/policy/load.ts `streamPolicies`; read
+ *     and checked in a worker thread when the built CLI has many files, load-worker.ts), or
  *     only the files changed since a revision (changed.ts); each batch's warnings handed over;
  *  2. with a check before the read (the DNS check), those policies held until it passed;
  *  3. the prune candidates (prune.ts), once every key declared now is known.
@@ -8,7 +9,8 @@
  * the stream by throwing `NothingPlanned`, which stops the reads in flight; its `load()` then
  * finishes loading, so every diagnostic is still reported.
  */
-import { checkPoliciesFound, compareDiagnostics, streamPolicies, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
+import { checkPoliciesFound, compareDiagnostics, tolerateMissingPaths, type PolicyBatch } from '../policy/index.js';
+import { streamPoliciesInWorker } from '../policy/load-worker.js';
 import { inShardOf, parseShard, type Shard } from '../plan/index.js';
 import { firstItems, plural } from '../text.js';
 import { hint, projectFileName, worded } from '../hint.js';
@@ -142,11 +144,11 @@ async function* loadedScopes(
   return end.load;
 }
 
-/** The loader's batches: every policy file (streamPolicies), or those changed since `changedSince` in one batch. */
+/** The loader's batches: every policy file (streamPolicies, in a worker thread when that pays), or those changed since `changedSince` in one batch. */
 async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
   const { base: cwd, project, roots, paths, today } = options.settings;
   // Today is the run context's (resolved once), not the clock's.
-  if (options.changedSince === undefined) return yield* streamPolicies(paths, { cwd, project, roots, secrets: options.secrets, ...(today === undefined ? {} : { today }) });
+  if (options.changedSince === undefined) return yield* streamPoliciesInWorker(paths, { cwd, project, roots, secrets: options.secrets, ...(today === undefined ? {} : { today }) });
   const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
   // One batch, its diagnostics left for the result (handed over once, as a full load's).
   yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };

@@ -1,0 +1,146 @@
+/**
+ * The loader's stream (load.ts `streamPolicies`) with reading and checking the files in a worker
+ * thread, so that a plan over many files loads them on another core while its main thread serves
+ * the live reads. Same contract: the same batches in the same order, the same warnings, `failed`
+ * and final LoadResult; an error the loader throws is thrown here.
+ *
+ * Only where it pays: the built CLI (its worker module, policy-loader.js, is built beside this
+ * code; scripts/build.mjs) and at least MIN_FILES files. Everywhere else (src/ under the tests,
+ * the action bundle, a small repository) the loader runs in-process. Discovery runs here first,
+ * as it tells how many files there are. Policies and diagnostics cross as plain data (structured
+ * clone); nothing on this side reads a class or an identity the worker made.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { today } from './clock.js';
+import { discoverPolicyFiles, type Discovery } from './discover.js';
+import { discoveredBatches, type LoadOptions, type PolicyBatch } from './load.js';
+import type { LoadResult } from './types.js';
+
+/** Fewer files load in-process: starting a thread and loading its modules costs tens of milliseconds (docs/performance.md). */
+export const MIN_WORKER_FILES = 300;
+
+/** Batches the worker may have sent that the consumer has not taken yet: memory stays flat in the files. */
+export const WORKER_AHEAD = 3;
+
+/**
+ * The worker's heap: a small young generation (as the CLI keeps its own, for peak memory), and an
+ * old generation far above what loading needs (it keeps a key and a position per scope).
+ */
+const RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 };
+
+/** The worker module of the built CLI, beside the code that starts it. */
+const BUILT_WORKER = new URL('./policy-loader.js', import.meta.url);
+
+/** What the worker is started with; plain data only. */
+export interface WorkerLoad {
+  discovery: Discovery;
+  /** cwd and today resolved here, once. */
+  options: Omit<LoadOptions, 'onChecked'>;
+  ahead: number;
+}
+
+/** What the worker posts: a batch, the load's result, or what the loader threw. */
+export type WorkerMessage = { type: 'batch'; batch: PolicyBatch } | { type: 'done'; result: LoadResult } | { type: 'failed'; error: unknown };
+
+/** Which loader a stream uses (tests choose; by default the built worker, when there is one). */
+export interface WorkerChoice {
+  /** The worker module; null: in-process. */
+  url?: URL | null;
+  /** Fewest files worth a thread. */
+  minFiles?: number;
+}
+
+/** The worker could not start, or stopped before it finished. */
+export class LoadWorkerStopped extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'LoadWorkerStopped';
+  }
+}
+
+/**
+ * streamPolicies, reading and checking the files in a worker thread when there are enough of them.
+ * @returns the load's result, as streamPolicies
+ */
+export async function* streamPoliciesInWorker(
+  paths: readonly string[],
+  options: Omit<LoadOptions, 'onChecked'> = {},
+  choice: WorkerChoice = {},
+): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
+  const cwd = options.cwd ?? process.cwd();
+  const discovery = await discoverPolicyFiles(paths, cwd);
+  const resolved = { ...options, cwd, today: options.today ?? today() };
+  const url = choice.url === undefined ? builtWorker() : choice.url;
+  if (url === null || discovery.files.length < (choice.minFiles ?? MIN_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
+  return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
+}
+
+function builtWorker(): URL | null {
+  return BUILT_WORKER.protocol === 'file:' && existsSync(fileURLToPath(BUILT_WORKER)) ? BUILT_WORKER : null;
+}
+
+/**
+ * The worker's batches as they come; one more is asked for each one taken. A worker that cannot
+ * start is replaced by the loader in-process; one that stops after its first message is an error.
+ * Stopping the stream early terminates the worker.
+ */
+async function* workerBatches(url: URL, load: WorkerLoad): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
+  const worker = new Worker(url, { workerData: load, resourceLimits: RESOURCE_LIMITS });
+  const inbox = workerInbox(worker);
+  let started = false;
+  try {
+    for (;;) {
+      const message = await inbox.next();
+      started = true;
+      if (message.type === 'done') return message.result;
+      if (message.type === 'failed') throw message.error;
+      yield message.batch;
+      worker.postMessage('more');
+    }
+  } catch (error) {
+    if (started || !(error instanceof LoadWorkerStopped)) throw error;
+    return yield* discoveredBatches(load.discovery, load.options, false);
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/**
+ * The worker's messages in order, then why it stopped. The worker holds the process open only
+ * while a message is awaited: a stream abandoned unfinished never keeps the process from exiting.
+ */
+function workerInbox(worker: Worker): { next: () => Promise<WorkerMessage> } {
+  const queue: WorkerMessage[] = [];
+  let stopped: LoadWorkerStopped | undefined;
+  let waiting: { resolve: (message: WorkerMessage) => void; reject: (error: Error) => void } | undefined;
+  const settle = (): void => {
+    if (!waiting || (queue.length === 0 && !stopped)) return;
+    const { resolve, reject } = waiting;
+    waiting = undefined;
+    worker.unref();
+    const message = queue.shift();
+    if (message) resolve(message);
+    else reject(stopped as LoadWorkerStopped);
+  };
+  const stop = (error: LoadWorkerStopped): void => {
+    stopped ??= error;
+    settle();
+  };
+  worker.unref();
+  worker.on('message', (message: WorkerMessage) => {
+    queue.push(message);
+    settle();
+  });
+  worker.on('error', (error) => stop(new LoadWorkerStopped(`the policy loader's worker thread failed: ${error.message}`, { cause: error })));
+  worker.on('exit', (code) => stop(new LoadWorkerStopped(`the policy loader's worker thread exited (code ${code}) before it had loaded every file`)));
+  return {
+    next: () =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        worker.ref();
+        settle();
+      }),
+  };
+}
