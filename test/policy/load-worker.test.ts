@@ -1,0 +1,152 @@
+/**
+ * The policy loader in a worker thread (src/policy/load-worker.ts) gives what the loader gives
+ * in-process (load.ts streamPolicies): the same batches, warnings, `failed` and result, on files
+ * with every kind of finding. The worker module is bundled here from src/ the way
+ * scripts/build.mjs bundles it for the CLI, and runs in a real thread.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, type Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProjectSource, streamPolicies, type LoadOptions, type LoadResult, type PolicyBatch } from '../../src/policy/index.js';
+import { streamPoliciesInWorker, WORKER_AHEAD, type WorkerChoice, type WorkerMessage } from '../../src/policy/load-worker.js';
+import { serveLoad } from '../../src/policy/load-worker-main.js';
+import { discoverPolicyFiles } from '../../src/policy/discover.js';
+
+const SECRET = { name: 'AUTOJOIN_API_KEY', value: 'sk-load-worker-0123456789' };
+const TODAY = '2026-03-01';
+const RULES = 'rules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n    level: warning\n  - name: one scope a domain\n    maxScopesPerDomain: 2\n';
+
+let dir = '';
+let workerUrl: URL;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'autojoin-load-worker-'));
+  workerUrl = pathToFileURL(join(dir, 'policy-loader.mjs'));
+  const banner = `import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`;
+  await build({ entryPoints: ['src/policy/load-worker-main.ts'], outfile: join(dir, 'policy-loader.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20.19', logLevel: 'warning', banner: { js: banner } });
+  await writeFixture(join(dir, 'policies'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const doc = (scope: string, domains: string[], extra = ''): string => `scope: ${scope}\nscopeType: team\ncomponentId: cmp\n${extra}domains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
+
+/** 150 files (three of the loader's batches) with an error, warnings, a duplicate, a secret, expiry and rules, early and late. */
+async function writeFixture(root: string): Promise<void> {
+  await mkdir(root, { recursive: true });
+  const special: Record<number, string> = {
+    3: 'scope: [not, a, scope]\n',
+    10: doc('s0010', ['x.agency.example', 'sub.d10.example.com', 'd10.example.com']),
+    20: doc('s0005', ['dup.example.com']),
+    40: doc('s0040', ['d40.example.com'], `scopeName: ${SECRET.value}\n`),
+    70: doc('s0070', ['d70.example.com', '{domain: old.example.com, expires: "2020-01-01"}']),
+    100: doc('s0100', ['shared.example.com']),
+    101: doc('s0101', ['shared.example.com']),
+    102: doc('s0102', ['shared.example.com']),
+    140: `${doc('s0140', ['d140.example.com'])}---\n${doc('s0141', ['gmail.com'])}`,
+  };
+  for (let n = 1; n <= 150; n++) {
+    const text = special[n] ?? doc(`s${String(n).padStart(4, '0')}`, [`d${n}.example.com`]);
+    await writeFile(join(root, `p${String(n).padStart(4, '0')}.autojoin.yaml`), text);
+  }
+}
+
+function options(): Omit<LoadOptions, 'onChecked'> {
+  const project = parseProjectSource({ file: 'autojoin-sync.yaml', text: RULES }, join(dir, 'autojoin-sync.yaml'));
+  expect(project.diagnostics).toEqual([]);
+  return { cwd: dir, roots: [dir], project: project.config, secrets: [SECRET], today: TODAY };
+}
+
+async function drain(stream: AsyncGenerator<PolicyBatch, LoadResult, undefined>): Promise<{ batches: PolicyBatch[]; result: LoadResult }> {
+  const batches: PolicyBatch[] = [];
+  for (let next = await stream.next(); ; next = await stream.next()) {
+    if (next.done) return { batches, result: next.value };
+    batches.push(next.value);
+  }
+}
+
+/** @returns the workers started while `run` ran, and what it returned */
+async function withWorkers<T>(run: () => Promise<T>): Promise<{ workers: Worker[]; value: T }> {
+  const workers: Worker[] = [];
+  const started = (worker: Worker): number => workers.push(worker);
+  process.on('worker', started);
+  try {
+    return { value: await run(), workers };
+  } finally {
+    process.off('worker', started);
+  }
+}
+
+const exitOf = (worker: Worker): Promise<number> => new Promise((resolve) => worker.once('exit', resolve));
+
+describe('the policy loader in a worker thread', () => {
+  it('gives the same batches and result as in-process: errors, warnings, a duplicate, a secret, expiry, rules', async () => {
+    const inProcess = await drain(streamPolicies(['policies'], options()));
+    const choice: WorkerChoice = { url: workerUrl, minFiles: 1 };
+    const { workers, value: inWorker } = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), choice)));
+    expect(workers).toHaveLength(1);
+    expect(inWorker).toEqual(inProcess);
+    // The fixture holds what it is meant to: every kind of finding, and a failed load.
+    const codes = new Set([...inProcess.batches.flatMap((batch) => batch.warnings), ...inProcess.result.diagnostics].map((d) => d.code));
+    expect([...codes].sort()).toEqual(expect.arrayContaining(['duplicate-scope', 'secret-in-policy', 'rule-deny', 'rule-max-scopes', 'subdomain', 'webmail-domain', 'expired-domain']));
+    expect(inProcess.batches.length).toBeGreaterThanOrEqual(3);
+    expect(inProcess.batches.map((batch) => batch.failed)).toEqual(inProcess.batches.map(() => true));
+    expect(inProcess.batches.flatMap((batch) => batch.policies).find((policy) => policy.key === 'team/s0070')?.expired).toEqual([{ domain: 'old.example.com', expires: '2020-01-01' }]);
+  });
+
+  it('loads in-process below the file count, and when the worker module cannot start', async () => {
+    const inProcess = await drain(streamPolicies(['policies'], options()));
+    const few = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 151 })));
+    expect(few.workers).toHaveLength(0);
+    expect(few.value).toEqual(inProcess);
+    const missing = pathToFileURL(join(dir, 'no-such-worker.mjs'));
+    const broken = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: missing, minFiles: 1 })));
+    expect(broken.workers).toHaveLength(1);
+    expect(broken.value).toEqual(inProcess);
+  });
+
+  it('a stream stopped after its first batch terminates the worker', async () => {
+    const { workers, value: stream } = await withWorkers(async () => {
+      const started = streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 1 });
+      expect((await started.next()).done).toBe(false);
+      return started;
+    });
+    const [worker] = workers;
+    if (!worker) throw new Error('no worker started');
+    const exited = exitOf(worker);
+    await stream.return({ policies: [], policyCount: 0, diagnostics: [], files: [] });
+    // terminate() stops a thread that has not finished (exit code 1); one left waiting would never exit.
+    expect(await exited).toBe(1);
+  });
+});
+
+describe('the worker side', () => {
+  it(`sends at most ${WORKER_AHEAD} batches before the consumer takes one, then one for each taken`, async () => {
+    const opts = options();
+    const discovery = await discoverPolicyFiles(['policies'], dir);
+    const { port1, port2 } = new MessageChannel();
+    const received: WorkerMessage[] = [];
+    let arrived: (() => void) | undefined;
+    port2.on('message', (message: WorkerMessage) => {
+      received.push(message);
+      arrived?.();
+    });
+    const until = async (count: number): Promise<void> => {
+      while (received.length < count) await new Promise<void>((resolve) => (arrived = resolve));
+    };
+    // The fixture is three batches: all three go, and the result waits until one is taken.
+    const served = serveLoad(port1, { discovery, options: opts, ahead: WORKER_AHEAD });
+    await until(WORKER_AHEAD);
+    // The loader gives the event loop a turn between batches; with a credit left it would have sent more by now.
+    for (let turn = 0; turn < 20; turn++) await new Promise(setImmediate);
+    expect(received.map((message) => message.type)).toEqual(['batch', 'batch', 'batch']);
+    port2.postMessage('more');
+    await until(WORKER_AHEAD + 1);
+    expect(received.at(-1)?.type).toBe('done');
+    await served;
+    port2.close();
+  });
+});
