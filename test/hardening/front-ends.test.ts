@@ -31,6 +31,7 @@ const PIPELINE_NAMES = new Set([
   'adoptDrift',
   'loadPolicies',
   'streamPolicies',
+  'streamPoliciesInWorker',
   'readPolicySources',
   'parsePolicySources',
   'discoverPolicyFiles',
