@@ -5,12 +5,12 @@
  * and final LoadResult; an error the loader throws is thrown here.
  *
  * Only where it pays: the built CLI (its worker module, policy-loader.js, is built beside this
- * code; scripts/build.mjs) and enough files (MIN_WORKER_FILES, or MIN_WORKER_BYTES in fewer). Everywhere else (src/ under the tests,
+ * code; scripts/build.mjs) and at least MIN_WORKER_FILES files. Everywhere else (src/ under the tests,
  * the action bundle, a small repository) the loader runs in-process. Discovery runs here first,
  * as it tells how many files there are. Policies and diagnostics cross as plain data (structured
  * clone); nothing on this side reads a class or an identity the worker made.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { today } from './clock.js';
@@ -19,13 +19,13 @@ import { discoveredBatches, type LoadOptions, type PolicyBatch } from './load.js
 import type { LoadResult } from './types.js';
 
 /**
- * Fewer files, holding fewer bytes, load in-process: the worker's first batch comes 100-150 ms
- * later than the loader's own (starting a thread, loading its modules, compiling the schema),
- * about what loading 300 small files costs the main thread (docs/performance.md). A file of
- * many documents costs as much as as many files, hence the bytes.
+ * Fewer files load in-process. The worker's first batch comes 100-150 ms later than the loader's
+ * own (starting a thread, loading its modules, compiling the schema), about what loading 300
+ * small files costs the main thread; from 500 the thread saves the main thread 150 ms or more
+ * (docs/performance.md). Counted in files, not documents: a few files of many documents load
+ * in-process, as the worker's heap would add its own 12-20 MiB to the peak of those runs.
  */
-export const MIN_WORKER_FILES = 300;
-export const MIN_WORKER_BYTES = 64 * 1024;
+export const MIN_WORKER_FILES = 500;
 
 /** Batches the worker may have sent that the consumer has not taken yet: memory stays flat in the files. */
 export const WORKER_AHEAD = 3;
@@ -54,7 +54,7 @@ export type WorkerMessage = { type: 'batch'; batch: PolicyBatch } | { type: 'don
 export interface WorkerChoice {
   /** The worker module; null: in-process. */
   url?: URL | null;
-  /** Fewest files worth a thread (default MIN_WORKER_FILES), unless they hold MIN_WORKER_BYTES. */
+  /** Fewest files worth a thread (default MIN_WORKER_FILES). */
   minFiles?: number;
 }
 
@@ -79,19 +79,8 @@ export async function* streamPoliciesInWorker(
   const discovery = await discoverPolicyFiles(paths, cwd);
   const resolved = { ...options, cwd, today: options.today ?? today() };
   const url = choice.url === undefined ? builtWorker() : choice.url;
-  if (url === null || !worthAThread(discovery.files, choice.minFiles ?? MIN_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
+  if (url === null || discovery.files.length < (choice.minFiles ?? MIN_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
   return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
-}
-
-/** @returns whether `files` (absolute paths) are enough work for a thread: many, or large (sizes summed until enough) */
-function worthAThread(files: readonly string[], minFiles: number): boolean {
-  if (files.length >= minFiles) return true;
-  let bytes = 0;
-  for (const file of files) {
-    bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-    if (bytes >= MIN_WORKER_BYTES) return true;
-  }
-  return false;
 }
 
 function builtWorker(): URL | null {

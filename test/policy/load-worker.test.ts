@@ -12,7 +12,7 @@ import { MessageChannel, type Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProjectSource, streamPolicies, type LoadOptions, type LoadResult, type PolicyBatch } from '../../src/policy/index.js';
-import { MIN_WORKER_BYTES, streamPoliciesInWorker, WORKER_AHEAD, type WorkerChoice, type WorkerMessage } from '../../src/policy/load-worker.js';
+import { streamPoliciesInWorker, WORKER_AHEAD, type WorkerChoice, type WorkerMessage } from '../../src/policy/load-worker.js';
 import { serveLoad } from '../../src/policy/load-worker-main.js';
 import { discoverPolicyFiles } from '../../src/policy/discover.js';
 
@@ -106,18 +106,6 @@ describe('the policy loader in a worker thread', () => {
     const broken = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: missing, minFiles: 1 })));
     expect(broken.workers).toHaveLength(1);
     expect(broken.value).toEqual(inProcess);
-  });
-
-  it('a few files of many documents are worth the thread too (MIN_WORKER_BYTES)', async () => {
-    const large = join(dir, 'large');
-    await mkdir(large, { recursive: true });
-    const docs = Array.from({ length: 900 }, (_, n) => doc(`big${n}`, [`d${n}.example.com`]));
-    await writeFile(join(large, 'many.autojoin.yaml'), docs.join('---\n'));
-    expect(docs.join('---\n').length).toBeGreaterThanOrEqual(MIN_WORKER_BYTES);
-    const { workers, value } = await withWorkers(() => drain(streamPoliciesInWorker(['large'], options(), { url: workerUrl })));
-    expect(workers).toHaveLength(1);
-    expect(value).toEqual(await drain(streamPolicies(['large'], options())));
-    expect(value.result.policyCount).toBe(900);
   });
 
   it('a stream stopped after its first batch terminates the worker', async () => {
