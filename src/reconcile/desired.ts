@@ -121,7 +121,18 @@ async function* loadedScopes(
   request: PlanRequest,
   into: { declared: Set<ScopeKey>; held: Policy[] | undefined; stop: LoadStop },
 ): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
-  const batches = policyBatches(options);
+  const loading = policyBatches(options);
+  // A loader that throws (its worker died) has nothing left to load: no rest to finish after a failed read.
+  const batches = {
+    next: async () => {
+      try {
+        return await loading.next();
+      } catch (error) {
+        into.stop.rest = undefined;
+        throw error;
+      }
+    },
+  };
   const kept: Diagnostic[] = [];
   let next = await batches.next();
   // Stopped at a yield (a read failed): the rest of the files can still be loaded, for their errors.
@@ -156,7 +167,7 @@ async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBa
 }
 
 /** Drains the rest of a load that has failed, for its diagnostics. */
-async function loadEnd(batches: AsyncGenerator<PolicyBatch, LoadResult, undefined>, kept: Diagnostic[], options: MakePlanOptions): Promise<{ load: LoadResult; failed: boolean }> {
+async function loadEnd(batches: Pick<AsyncGenerator<PolicyBatch, LoadResult, undefined>, 'next'>, kept: Diagnostic[], options: MakePlanOptions): Promise<{ load: LoadResult; failed: boolean }> {
   let next = await batches.next();
   for (; !next.done; next = await batches.next()) {
     if (next.value.warnings.length > 0) kept.push(...(await handOver(next.value.warnings, options)));

@@ -108,6 +108,16 @@ describe('the policy loader in a worker thread', () => {
     expect(broken.value).toEqual(inProcess);
   });
 
+  it('a worker that dies after its first batch, or whose loader throws, is an error that says so, never a hang', async () => {
+    const worker = (body: string): URL => new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort } from 'node:worker_threads';\n${body}`)}`);
+    const batch = "parentPort.postMessage({ type: 'batch', batch: { policies: [], warnings: [], failed: false } });";
+    const dying = streamPoliciesInWorker(['policies'], options(), { url: worker(`${batch}\nparentPort.once('message', () => process.exit(3));`), minFiles: 1 });
+    expect((await dying.next()).done).toBe(false);
+    await expect(dying.next()).rejects.toThrow(/worker thread exited \(code 3\) before it had loaded every file/);
+    const throwing = streamPoliciesInWorker(['policies'], options(), { url: worker("parentPort.postMessage({ type: 'failed', error: new RangeError('the loader broke') });"), minFiles: 1 });
+    await expect(throwing.next()).rejects.toThrow('the loader broke');
+  });
+
   it('a stream stopped after its first batch terminates the worker', async () => {
     const { workers, value: stream } = await withWorkers(async () => {
       const started = streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 1 });
