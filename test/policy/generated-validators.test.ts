@@ -37,6 +37,16 @@ describe('the generated validators (src/generated/)', () => {
     for (const { allErrors } of MODULES) expect(createSchemaValidator({ allErrors }).opts).toMatchObject(ajvOptions(allErrors));
   });
 
+  it('are all the program validates with: no module of src/ imports ajv or createSchemaValidator but as types (so no run compiles a schema and ajv is not bundled)', () => {
+    const files = readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts') && name !== 'schema-validator.ts');
+    const valueImports = files.filter((name) => {
+      const text = readFileSync(path.join(ROOT, 'src', name), 'utf8');
+      return /^import (?!type )[^;]*from '(ajv[^']*|[./]+\/schema-validator\.js)';/mu.test(text) || /import\(\s*'ajv/u.test(text);
+    });
+    expect(files.length).toBeGreaterThan(100);
+    expect(valueImports).toEqual([]);
+  });
+
   it('import no part of ajv but its run-time helpers, and compile nothing', () => {
     for (const [file, text] of generateValidators(ROOT)) {
       const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((match) => match[1]);
