@@ -9,6 +9,7 @@
 // with `verbose` schema, parentSchema and data) are the ones a run-time compile produced.
 // No schema uses `format`, so no format (ajv-formats) is wired in; strict mode refuses an unknown one.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
@@ -45,7 +46,7 @@ export const MODULES = [
 /** @returns file path (relative to the repository) → text, for every generated file */
 export function generateValidators(root = ROOT) {
   const files = new Map();
-  const ajvVersion = JSON.parse(readFileSync(`${root}/node_modules/ajv/package.json`, 'utf8')).version;
+  const ajvVersion = createRequire(import.meta.url)('ajv/package.json').version;
   for (const module of MODULES) {
     const ajv = new Ajv2020({ ...ajvOptions(module.allErrors), code: { source: true, esm: true } });
     const ids = module.schemas.map((file) => {
