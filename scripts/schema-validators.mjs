@@ -1,8 +1,9 @@
 // Compiles the JSON Schema validators the program uses at build time, as ajv standalone code, into
 // src/generated/ (one ES module and its .d.ts per ajv set-up), so that no run compiles a schema:
 // compiling the three schemas of a plan cost 55-85 ms of CPU on the start path of every run.
-// `npm run build` runs this before bundling; test/policy/generated-validators.test.ts fails when
-// the committed modules differ from a fresh generation (a schema, this script or ajv changed).
+// `npm run build` runs this before bundling; test/policy/generated-validators.test.ts and
+// `npm run check-dist` fail when the committed modules differ from a fresh generation (a schema,
+// this script or ajv changed).
 //
 // The options are those of src/schema-validator.ts (draft 2020-12, strict: a typo in a schema is
 // an error here, at build time), so the error objects (instancePath, keyword, params, message, and
