@@ -19,10 +19,9 @@ import { discoveredBatches, type LoadOptions, type PolicyBatch } from './load.js
 import type { LoadResult } from './types.js';
 
 /**
- * Fewer files load in-process. The worker's first batch comes 100-150 ms later than the loader's
- * own (starting a thread, loading its modules, compiling the schema), about what loading 300
- * small files costs the main thread; from 500 the thread saves the main thread 150 ms or more
- * (docs/performance.md). Counted in files, not documents: a few files of many documents load
+ * Fewer files load in-process. The worker's first batch comes about 100 ms later than the
+ * loader's own (starting a thread, loading its modules), about what loading 500 small files
+ * costs the main thread (docs/performance.md). Counted in files, not documents: a few files of many documents load
  * in-process, as the worker's heap would add its own 12-20 MiB to the peak of those runs.
  */
 export const MIN_WORKER_FILES = 500;
