@@ -12,8 +12,11 @@ import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeThirdPartyNotices } from './notices.mjs';
+import { writeValidators } from './schema-validators.mjs';
 
 const entries = process.argv.slice(2);
+// The JSON Schema validators are compiled here, not at run time (src/generated/, committed).
+for (const file of writeValidators()) console.log(`regenerated ${file}`);
 const targets = {
   cli: [
     {

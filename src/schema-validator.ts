@@ -1,12 +1,13 @@
 /**
  * The one ajv set-up of the codebase: JSON Schema draft 2020-12, strict mode (a typo in a schema
- * is an error, not a silently ignored keyword). Callers compile lazily, on first use, so the
- * start path never pays for it.
+ * is an error, not a silently ignored keyword). The program compiles no schema when it runs: the
+ * build compiles every schema it validates with into src/generated/ (scripts/schema-validators.mjs,
+ * with these options; test/policy/generated-validators.test.ts holds them equal), so a run only
+ * loads the validators and ajv itself is not bundled. Run-time code imports only the types below.
  *
  * The schemas are the repository's own (schemas/), so they are not checked against the draft
- * 2020-12 meta-schema at run time: compiling that meta-schema cost more than compiling the
- * schemas themselves (about 0.1 s of CPU in every `plan`). test/policy/schema.test.ts checks every
- * schema file against it instead; strict mode still rejects an unknown keyword here.
+ * 2020-12 meta-schema when compiled: test/policy/schema.test.ts checks every schema file against
+ * it instead; strict mode still rejects an unknown keyword.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 

@@ -4,8 +4,8 @@
  * for consistency (checks.ts), then decoded. A plan holds domains, scope keys and fingerprints,
  * never a credential.
  */
-import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
-import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
+import type { ErrorObject, ValidateFunction } from '../schema-validator.js';
+import { plan as planValidatorCompiled } from '../generated/plan-validator.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 import { decodePlan, type PlanDocument } from './encode.js';
 import { isPlainObject } from '../plain-object.js';
@@ -20,13 +20,8 @@ export class PlanFileError extends Error {
   }
 }
 
-// Compiled on first use, so commands that never read a saved plan do not pay for it.
-let validatePlan: ValidateFunction<PlanDocument> | undefined;
-
-function planValidator(): ValidateFunction<PlanDocument> {
-  validatePlan ??= createSchemaValidator({ allErrors: false }).compile<PlanDocument>(planSchema);
-  return validatePlan;
-}
+// Compiled at build time (scripts/schema-validators.mjs): a run compiles nothing.
+const validatePlan = planValidatorCompiled as ValidateFunction<PlanDocument>;
 
 /**
  * Reads a saved plan's text: its schema, then its consistency (checks.ts), then decodes it.
@@ -61,8 +56,7 @@ export function parsePlanSchema(text: string, file = 'plan file'): PlanDocument 
       `${file} has formatVersion ${version === undefined ? 'missing' : JSON.stringify(version)}; this autojoin-sync reads formatVersion ${PLAN_FORMAT_VERSION} (make the plan again with this version)`,
     );
   }
-  const validate = planValidator();
-  if (!validate(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validate.errors?.[0])}`);
+  if (!validatePlan(value)) throw new PlanFileError(`${file} is not a valid plan: ${describeError(validatePlan.errors?.[0])}`);
   return value;
 }
 

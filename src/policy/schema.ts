@@ -4,33 +4,19 @@
  * reworded for a person: an unknown key lists the allowed keys and suggests the nearest,
  * a wrong type says what was expected and what was found.
  */
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
+import type { ErrorObject, ValidateFunction } from '../schema-validator.js';
+import { policy as validatePolicy, project as validateProject } from '../generated/policy-validators.js';
 import policySchema from '../../schemas/autojoin.schema.json' with { type: 'json' };
-import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
 import { diagnosticAt } from './format.js';
 import { locate, type DataPath } from './locate.js';
 import type { ParsedDocument } from './parse.js';
 import type { Diagnostic } from './types.js';
 
-const schemas = { policy: policySchema, project: projectSchema };
+// Compiled at build time (scripts/schema-validators.mjs), with every error (`allErrors`) and its
+// data and schema (`verbose`): a run compiles nothing.
+const validators: Record<'policy' | 'project', ValidateFunction> = { policy: validatePolicy, project: validateProject };
 
-export type SchemaKind = keyof typeof schemas;
-
-// Compiled once per process, on first use: compiling costs far more than validating one small
-// document, and commands that never load a policy (`--version`, `emulator`) should not pay for it.
-let ajv: Ajv2020 | undefined;
-const validators = new Map<SchemaKind, ValidateFunction>();
-
-function validatorFor(kind: SchemaKind): ValidateFunction {
-  let validate = validators.get(kind);
-  if (!validate) {
-    ajv ??= createSchemaValidator({ allErrors: true });
-    validate = ajv.compile(schemas[kind]);
-    validators.set(kind, validate);
-  }
-  return validate;
-}
+export type SchemaKind = keyof typeof validators;
 
 /** Policy keys in schema order: the order `fmt` writes them in. */
 export const POLICY_KEYS: readonly string[] = Object.keys(policySchema.properties);
@@ -47,7 +33,7 @@ const MISSING_KEY_HINTS: Record<string, string> = {
  * @returns one diagnostic per schema violation, at the offending key or value
  */
 export function schemaDiagnostics(kind: SchemaKind, parsed: ParsedDocument, data: unknown): Diagnostic[] {
-  const validate = validatorFor(kind);
+  const validate = validators[kind];
   if (validate(data)) return [];
   const diagnostics: Diagnostic[] = [];
   for (const error of withoutAlternatives(validate.errors ?? [])) {
@@ -78,7 +64,7 @@ function withoutAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
  * @returns the first problem as one line, e.g. `scope: must not contain control characters`, or null
  */
 export function schemaProblem(kind: SchemaKind, data: unknown): string | null {
-  const validate = validatorFor(kind);
+  const validate = validators[kind];
   if (validate(data)) return null;
   const error = validate.errors?.find((e) => e.keyword !== 'uniqueItems');
   if (!error) return null;

@@ -1,38 +1,22 @@
 /**
  * The tolerant reader of the service's answers (README, "How live state is read"): each answer is checked against
  * the definition in schemas/api/invitation-service.schema.json that names only the fields the
- * client uses, with their types; everything else passes. Compiled once, on first use. Only the
+ * client uses, with their types; everything else passes. Compiled at build time. Only the
  * client uses it: the emulator is written from the interface text, so a wrong belief here is
  * not mirrored there.
  */
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createSchemaValidator, type ErrorObject, type ValidateFunction } from '../schema-validator.js';
-import apiSchema from '../../schemas/api/invitation-service.schema.json' with { type: 'json' };
+import type { ErrorObject, ValidateFunction } from '../schema-validator.js';
+import * as answerValidators from '../generated/answer-validators.js';
 
 /** The `$defs` of the reader's schema that answers are checked against. */
 export type AnswerShape = 'Invitation' | 'InvitationListing' | 'AutojoinState' | 'FormStylePreset' | 'EmailPresetList';
 
-// Built on first use: commands that never talk to the service should not pay for it.
-let ajv: Ajv2020 | undefined;
-const validators = new Map<AnswerShape, ValidateFunction>();
-
-function validatorFor(name: AnswerShape): ValidateFunction {
-  let validate = validators.get(name);
-  if (!validate) {
-    if (!ajv) {
-      ajv = createSchemaValidator({ allErrors: false });
-      ajv.addSchema(apiSchema);
-    }
-    validate = ajv.getSchema(`${apiSchema.$id}#/$defs/${name}`);
-    if (!validate) throw new Error(`no answer shape named ${name}`);
-    validators.set(name, validate);
-  }
-  return validate;
-}
+// Compiled at build time (scripts/schema-validators.mjs): a run compiles nothing.
+const validators: Record<AnswerShape, ValidateFunction> = answerValidators;
 
 /** @returns null when `value` has the named shape in the fields the client uses, else a one-line reason. */
 export function answerProblem(name: AnswerShape, value: unknown): string | null {
-  const validate = validatorFor(name);
+  const validate = validators[name];
   if (validate(value)) return null;
   return describeError(validate.errors?.[0]);
 }

@@ -11,7 +11,8 @@
  * otherwise undici would try to resume with a Range request, which this API does not offer.
  * Bodies are small (8 MiB cap), so holding one back costs nothing that matters.
  */
-import { Agent, EnvHttpProxyAgent, interceptors, type Dispatcher } from 'undici';
+import type { Dispatcher, interceptors } from 'undici';
+import { Agent, EnvHttpProxyAgent, retryInterceptor } from './undici-parts.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ServiceError } from './errors.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
@@ -85,7 +86,7 @@ export function createTransport(options: TransportOptions): Transport {
     // Only statusCodes matters here (it decides which answers become retryable errors): the
     // per-request `retry` callback (retryDecider) replaces undici's own maxRetries, errorCodes
     // and methods checks, so those are not passed.
-    interceptors.retry({ throwOnError: true, statusCodes: [...options.retry.statuses] }),
+    retryInterceptor({ throwOnError: true, statusCodes: [...options.retry.statuses] }),
   );
   return {
     send: (request) => sendCall(dispatcher, options, request),
