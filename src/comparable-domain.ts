@@ -5,6 +5,13 @@
  * bad input such as `acme.com..` or `a@b` intact for its checks.)
  */
 import { domainToASCII } from 'node:url';
+import { sortInPlace } from './small-sort.js';
+
+/**
+ * Printable ASCII without upper case or space: text that trimming, lower-casing and the punycode
+ * step all leave as it is (only a trailing dot is left to check).
+ */
+const COMPARABLE_TEXT = /^[\x21-\x40\x5b-\x7e]+$/u;
 
 /**
  * The comparison form of one domain: trimmed, lower case, punycode, no trailing dot.
@@ -12,6 +19,7 @@ import { domainToASCII } from 'node:url';
  * normalize, so both sides go through this before they are compared.
  */
 export function comparableDomain(raw: string): string {
+  if (inComparisonForm(raw)) return raw;
   return asciiDomain(raw.trim().toLowerCase().replace(/\.+$/, ''));
 }
 
@@ -30,8 +38,26 @@ export function asciiDomain(lower: string): string {
 
 /** @returns the list in comparison form: normalized, de-duplicated, sorted. */
 export function comparableDomains(raw: readonly string[]): string[] {
+  if (sortedComparable(raw)) return raw.slice();
   const unique = new Set(raw.map(comparableDomain).filter((domain) => domain !== ''));
-  return [...unique].sort(compareStrings);
+  return sortInPlace([...unique], compareStrings);
+}
+
+/** Whether `domain` is its own comparison form (a fast check that avoids three string copies). */
+function inComparisonForm(domain: string): boolean {
+  return COMPARABLE_TEXT.test(domain) && !domain.endsWith('.');
+}
+
+/**
+ * Whether the list is its own comparison form already: every domain in it, strictly ascending (so
+ * no duplicates). Policies and most services' answers are, and then the list is only copied.
+ */
+function sortedComparable(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const domain = raw[i] as string;
+    if (!inComparisonForm(domain) || (i > 0 && !((raw[i - 1] as string) < domain))) return false;
+  }
+  return true;
 }
 
 /** Code-unit order, independent of locale, so every plan sorts the same everywhere. */

@@ -61,7 +61,9 @@ export async function* mapBounded<T, R>(
         pulling = Promise.resolve(items.next()).then((pulled) => events.push({ pulled }), (error: unknown) => events.push({ pullFailed: error }));
       }
       if (!pulling && running.size === 0 && events.size === 0) return;
-      const event = await events.take();
+      // A queued event is taken at once: no promise a step (several a scope) where none is needed.
+      while (events.size === 0) await events.arrival();
+      const event = events.take();
       if ('pullFailed' in event || 'failed' in event) throw 'failed' in event ? event.failed : event.pullFailed;
       if ('pulled' in event) {
         pulling = undefined;
@@ -77,8 +79,8 @@ export async function* mapBounded<T, R>(
   }
 }
 
-/** A queue whose `take` waits for the next push. */
-function wakingQueue<E>(): { push(event: E): void; take(): Promise<E>; readonly size: number } {
+/** A queue of events; `arrival` waits for the next push. */
+function wakingQueue<E>(): { push(event: E): void; arrival(): Promise<void>; take(): E; readonly size: number } {
   const queued: E[] = [];
   let wake: (() => void) | undefined;
   return {
@@ -87,10 +89,9 @@ function wakingQueue<E>(): { push(event: E): void; take(): Promise<E>; readonly 
       wake?.();
       wake = undefined;
     },
-    async take() {
-      while (queued.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      return queued.shift() as E;
-    },
+    arrival: () => new Promise<void>((resolve) => (wake = resolve)),
+    /** The oldest event; call only when `size` > 0. */
+    take: () => queued.shift() as E,
     get size() {
       return queued.length;
     },

@@ -1,4 +1,6 @@
 /** One JSON text per value, whatever the order of its object keys: what comparisons and digests hash. */
+import { compareStrings } from '../comparable-domain.js';
+import { sortInPlace } from '../small-sort.js';
 
 /** @returns JSON text with object keys sorted at every level, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -30,7 +32,7 @@ const INDEX = /^(?:0|[1-9]\d*)$/u;
 const MAX_INDEX = 2 ** 32 - 2;
 
 function orderedKeys(keys: string[]): string[] {
-  const sorted = keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = sortInPlace(keys, compareStrings);
   if (!sorted.some(isIndex)) return sorted;
   return [...sorted.filter(isIndex).sort((a, b) => Number(a) - Number(b)), ...sorted.filter((key) => !isIndex(key))];
 }

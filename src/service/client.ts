@@ -140,14 +140,10 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     baseUrl: baseUrlString(base),
     listInvitationPages,
-    getAutojoin: async (ref) =>
-      (await call({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })) as AutojoinState | null,
-    syncAutojoin: async (body) =>
-      (await call({ method: 'POST', path: SYNC_PATH, credential: 'apiKey', shape: 'AutojoinState', body })) as AutojoinState,
-    getFormStylePreset: async (id) =>
-      (await call({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', shape: 'FormStylePreset' })) as Record<string, unknown>,
-    listEmailPresets: async () =>
-      (await call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', shape: 'EmailPresetList' })) as Record<string, unknown>[],
+    getAutojoin: (ref) => callWith(call, () => ({ method: 'GET', path: autojoinStatePath(ref), credential: 'apiKey', shape: 'AutojoinState', notFoundIsNull: true })),
+    syncAutojoin: (body) => call({ method: 'POST', path: SYNC_PATH, credential: 'apiKey', shape: 'AutojoinState', body }) as Promise<AutojoinState>,
+    getFormStylePreset: (id) => callWith(call, () => ({ method: 'GET', path: formStylePresetPath(id), credential: 'accessToken', shape: 'FormStylePreset' })),
+    listEmailPresets: () => call({ method: 'GET', path: EMAIL_PRESETS_PATH, credential: 'accessToken', shape: 'EmailPresetList' }) as Promise<Record<string, unknown>[]>,
     readSwitch,
     get requestCount() {
       return transport.requestCount;
@@ -158,6 +154,15 @@ export function createClient(options: ClientOptions): ServiceClient {
     poolWidth: (running) => transport.poolWidth(running),
     close: () => transport.close(),
   };
+}
+
+/** @returns the call's promise (no async wrapper: fewer promises a request), rejected when its request cannot be built (an empty segment) */
+function callWith<T>(call: (spec: CallSpec) => Promise<unknown>, build: () => CallSpec): Promise<T> {
+  try {
+    return call(build()) as Promise<T>;
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 function listingCall(listing: ListingCall, ref: ScopeRef, start: number): CallSpec {

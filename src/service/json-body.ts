@@ -12,7 +12,7 @@ export type JsonResult = { ok: true; value: unknown } | { ok: false; problem: st
 /** @returns the parsed body, or why it is not acceptable JSON. */
 export function parseJsonBody(body: Buffer, contentType: string | undefined): JsonResult {
   const text = body.toString('utf8');
-  if (text.trim() === '') return { ok: false, problem: 'the body is empty' };
+  if (!/\S/u.test(text)) return { ok: false, problem: 'the body is empty' };
   if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? 'no content-type'})` };
   let value: unknown;
   try {
@@ -21,12 +21,28 @@ export function parseJsonBody(body: Buffer, contentType: string | undefined): Js
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, problem: `the body is not valid JSON (${reason.split('\n')[0]})` };
   }
-  if (deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (mayNestDeeper(text, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
   return { ok: true, value };
 }
 
 function looksLikeHtml(text: string, contentType: string | undefined): boolean {
   return /html/iu.test(contentType ?? '') || /^\s*</u.test(text);
+}
+
+/**
+ * Whether the text has more than `limit` opening brackets: each object or array of the value
+ * starts with one (brackets inside strings only add to the count), so a text with no more cannot
+ * nest deeper than `limit`, and the walk of {@link deeperThan} is left out (every ordinary answer).
+ */
+function mayNestDeeper(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count += 1;
+      if (count > limit) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -99,6 +99,8 @@ export interface Permit {
 /** Hands out permits within the window and holds every attempt during a pool-wide pause. */
 export interface Pacer {
   acquire(): Promise<Permit>;
+  /** A permit at once when one is free (no pause, nobody waiting, room in the window); else undefined, and {@link acquire} waits. */
+  tryAcquire(): Permit | undefined;
   /** Pauses every attempt not yet sent for `ms` (capped at MAX_PAUSE_MS), e.g. from a Retry-After. */
   pause(ms: number): void;
   /** Requests in flight now. */
@@ -126,12 +128,11 @@ export function createPacer(max: number, now: () => number = Date.now): Pacer {
       }, wait);
       return;
     }
-    while (waiting.length > 0 && inFlight < window.limit) {
-      inFlight += 1;
-      waiting.shift()?.();
-    }
+    // Each waiter takes its permit, and with it its place in flight, as it is called.
+    while (waiting.length > 0 && inFlight < window.limit) waiting.shift()?.();
   };
   const permit = (): Permit => {
+    inFlight += 1;
     const sentIn = window.currentRound;
     let released = false;
     return {
@@ -151,6 +152,7 @@ export function createPacer(max: number, now: () => number = Date.now): Pacer {
         admit();
       });
     },
+    tryAcquire: () => (waiting.length > 0 || inFlight >= window.limit || pausedUntil > now() ? undefined : permit()),
     pause(ms) {
       pausedUntil = Math.max(pausedUntil, now() + Math.min(Math.max(0, ms), MAX_PAUSE_MS));
       clearTimeout(timer);
@@ -176,14 +178,18 @@ export function createPacer(max: number, now: () => number = Date.now): Pacer {
  */
 export function pacingInterceptor(pacer: Pacer, now: () => number = () => performance.now()): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
-    void pacer.acquire().then((permit) => {
+    const send = (permit: Permit): void => {
       const paced = new PacedHandler(handler, permit, pacer, now);
       try {
         dispatch(opts, paced);
       } catch (error) {
         paced.onResponseError(undefined, error as Error);
       }
-    });
+    };
+    // A free place is taken at once: no promise an attempt when nothing has to wait.
+    const free = pacer.tryAcquire();
+    if (free) send(free);
+    else void pacer.acquire().then(send);
     return true;
   };
 }

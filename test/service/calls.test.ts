@@ -169,6 +169,15 @@ describe('client against the emulator', () => {
     expect(peer.client.requestCount).toBe(0);
   });
 
+  it('rejects (never throws) a call 2b or preset call whose path cannot be built, as an async call does', async () => {
+    peer = await startPeer();
+    const autojoin = peer.client.getAutojoin({ scopeType: 'team', scope: '' });
+    const preset = peer.client.getFormStylePreset('');
+    await expect(autojoin).rejects.toThrow(/empty value/u);
+    await expect(preset).rejects.toThrow(/empty value/u);
+    expect(peer.client.requestCount).toBe(0);
+  });
+
   it('accepts a base URL with a trailing slash', async () => {
     peer = await startPeer();
     const client = createClient({ baseUrl: `${peer.emulator.url}/`, apiKey: peer.emulator.apiKey });

@@ -108,6 +108,36 @@ describe('createPacer', () => {
   });
 });
 
+describe('createPacer: a permit at once (tryAcquire)', () => {
+  it('gives one only when a place is free: within the window, outside a pause, and never ahead of a waiter', async () => {
+    let clock = 1_000;
+    const pacer = createPacer(2, () => clock);
+    const first = defined(pacer.tryAcquire(), 'a first permit at once');
+    const second = defined(pacer.tryAcquire(), 'a second permit at once');
+    expect(pacer.tryAcquire()).toBeUndefined();
+    expect(pacer.inFlight).toBe(2);
+    let waited: Permit | undefined;
+    void pacer.acquire().then((permit) => (waited = permit));
+    first.release(answer()); // the place goes to the waiter, not to the next tryAcquire
+    expect(pacer.tryAcquire()).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    defined(waited, 'the waiter admitted').release(answer());
+    second.release(answer());
+    expect(pacer.inFlight).toBe(0);
+    pacer.pause(500);
+    expect(pacer.tryAcquire()).toBeUndefined();
+    let late = false;
+    void pacer.acquire().then(() => (late = true));
+    clock += 500; // the pause is over, but its waiter (whose timer has not fired yet) comes first
+    expect(pacer.tryAcquire()).toBeUndefined();
+    pacer.pause(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(late).toBe(true);
+    expect(pacer.tryAcquire()).toBeDefined();
+    expect(pacer.inFlight).toBe(2);
+  });
+});
+
 describe('the client against a service that pushes back', () => {
   // Retries enough that no request is given up on a busy machine, where answers come slower than
   // the pacer's adjustments assume; what is asserted is the pacing, not the retry budget.
