@@ -10,6 +10,8 @@ import type { WorkerLoad, WorkerMessage } from './load-worker.js';
 /** Runs one load and posts it through `port`; each message from the other side lets one more batch go. */
 export async function serveLoad(port: MessagePort, load: WorkerLoad): Promise<void> {
   let credit = load.ahead;
+  // The main thread loaded the first batch itself (load-worker.ts): checked here too, for the files after it, but not posted.
+  let skip = load.skipFirst === true;
   let resume: (() => void) | undefined;
   port.on('message', () => {
     credit += 1;
@@ -22,6 +24,10 @@ export async function serveLoad(port: MessagePort, load: WorkerLoad): Promise<vo
       if (next.done) {
         post({ type: 'done', result: next.value });
         break;
+      }
+      if (skip) {
+        skip = false;
+        continue;
       }
       post({ type: 'batch', batch: next.value });
       credit -= 1;

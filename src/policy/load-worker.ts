@@ -46,6 +46,8 @@ export interface WorkerLoad {
   /** cwd and today resolved here, once. */
   options: Omit<LoadOptions, 'onChecked'>;
   ahead: number;
+  /** The main thread loads the first batch itself while the thread starts: the worker checks it too (for what later files are checked against) but does not post it. */
+  skipFirst?: boolean;
 }
 
 /** What the worker posts: a batch, the load's result, or what the loader threw. */
@@ -89,15 +91,21 @@ function builtWorker(): URL | null {
 }
 
 /**
- * The worker's batches as they come; one more is asked for each one taken. A worker that cannot
- * start is replaced by the loader in-process; one that stops after its first message is an error.
- * Stopping the stream early terminates the worker.
+ * The worker's batches as they come; one more is asked for each one taken. The first batch is
+ * loaded here while the thread starts (about 100 ms; the worker checks those files again without
+ * posting them), so the first live reads go out as early as with the loader in-process. A worker
+ * that cannot start is replaced by the loader here, which goes on after its first batch; one that
+ * stops after its first message is an error. Stopping the stream early terminates the worker.
  */
 async function* workerBatches(url: URL, load: WorkerLoad): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
-  const worker = new Worker(url, { workerData: load, resourceLimits: RESOURCE_LIMITS });
+  const worker = new Worker(url, { workerData: { ...load, skipFirst: true }, resourceLimits: RESOURCE_LIMITS });
   const inbox = workerInbox(worker);
+  const here = discoveredBatches(load.discovery, load.options, false);
   let started = false;
   try {
+    const first = await here.next();
+    if (first.done) return first.value;
+    yield first.value;
     for (;;) {
       const message = await inbox.next();
       started = true;
@@ -108,7 +116,7 @@ async function* workerBatches(url: URL, load: WorkerLoad): AsyncGenerator<Policy
     }
   } catch (error) {
     if (started || !(error instanceof LoadWorkerStopped)) throw error;
-    return yield* discoveredBatches(load.discovery, load.options, false);
+    return yield* here;
   } finally {
     await worker.terminate();
   }

@@ -29,6 +29,9 @@ beforeAll(async () => {
   const banner = `import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);`;
   await build({ entryPoints: ['src/policy/load-worker-main.ts'], outfile: join(dir, 'policy-loader.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20.19', logLevel: 'warning', banner: { js: banner } });
   await writeFixture(join(dir, 'policies'));
+  // Eight batches: more than the worker may send ahead, so it is still running when a stream stops.
+  await mkdir(join(dir, 'many'));
+  await Promise.all(Array.from({ length: 8 * 64 }, (_, n) => writeFile(join(dir, 'many', `m${String(n).padStart(4, '0')}.autojoin.yaml`), doc(`m${n}`, [`m${n}.example.com`]))));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -111,22 +114,25 @@ describe('the policy loader in a worker thread', () => {
   it('a worker that dies after its first batch, or whose loader throws, is an error that says so, never a hang', async () => {
     const worker = (body: string): URL => new URL(`data:text/javascript,${encodeURIComponent(`import { parentPort } from 'node:worker_threads';\n${body}`)}`);
     const batch = "parentPort.postMessage({ type: 'batch', batch: { policies: [], warnings: [], failed: false } });";
+    // The first batch is loaded on this side while the thread starts; the worker's own messages follow it.
     const dying = streamPoliciesInWorker(['policies'], options(), { url: worker(`${batch}\nparentPort.once('message', () => process.exit(3));`), minFiles: 1 });
+    expect((await dying.next()).done).toBe(false);
     expect((await dying.next()).done).toBe(false);
     await expect(dying.next()).rejects.toThrow(/worker thread exited \(code 3\) before it had loaded every file/);
     const throwing = streamPoliciesInWorker(['policies'], options(), { url: worker("parentPort.postMessage({ type: 'failed', error: new RangeError('the loader broke') });"), minFiles: 1 });
+    expect((await throwing.next()).done).toBe(false);
     await expect(throwing.next()).rejects.toThrow('the loader broke');
   });
 
   it('a stream stopped after its first batch terminates the worker', async () => {
-    const { workers, value: stream } = await withWorkers(async () => {
-      const started = streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 1 });
-      expect((await started.next()).done).toBe(false);
-      return started;
-    });
-    const [worker] = workers;
-    if (!worker) throw new Error('no worker started');
+    // 'online' is listened for from the start: the thread may be up before the first batch is back.
+    const started = new Promise<{ worker: Worker; online: Promise<unknown> }>((resolve) => process.once('worker', (worker: Worker) => resolve({ worker, online: new Promise((up) => worker.once('online', up)) })));
+    const stream = streamPoliciesInWorker(['many'], options(), { url: workerUrl, minFiles: 1 });
+    expect((await stream.next()).done).toBe(false);
+    const { worker, online } = await started;
     const exited = exitOf(worker);
+    // Running (not still starting, which terminate() also ends, with code 0), and more batches to load than it may send ahead.
+    await online;
     await stream.return({ policies: [], policyCount: 0, diagnostics: [], files: [] });
     // terminate() stops a thread that has not finished (exit code 1); one left waiting would never exit.
     expect(await exited).toBe(1);
@@ -158,5 +164,26 @@ describe('the worker side', () => {
     expect(received.at(-1)?.type).toBe('done');
     await served;
     port2.close();
+  });
+
+  it('checks the first batch without posting it when the main thread loaded it (skipFirst)', async () => {
+    const opts = options();
+    const discovery = await discoverPolicyFiles(['policies'], dir);
+    const inProcess = await drain(streamPolicies(['policies'], opts));
+    const { port1, port2 } = new MessageChannel();
+    const received: WorkerMessage[] = [];
+    const done = new Promise<void>((resolve) =>
+      port2.on('message', (message: WorkerMessage) => {
+        received.push(message);
+        port2.postMessage('more');
+        if (message.type === 'done') resolve();
+      }),
+    );
+    await serveLoad(port1, { discovery, options: opts, ahead: WORKER_AHEAD, skipFirst: true });
+    await done;
+    port2.close();
+    const batches = received.flatMap((message) => (message.type === 'batch' ? [message.batch] : []));
+    expect(batches).toEqual(inProcess.batches.slice(1));
+    expect(received.at(-1)).toEqual({ type: 'done', result: inProcess.result });
   });
 });
