@@ -5,7 +5,7 @@
  * and final LoadResult; an error the loader throws is thrown here.
  *
  * Only where it pays: the built CLI (its worker module, policy-loader.js, is built beside this
- * code; scripts/build.mjs) and at least MIN_WORKER_FILES files. Everywhere else (src/ under the tests,
+ * code; scripts/build.mjs) and from MIN_WORKER_FILES to MAX_WORKER_FILES files. Everywhere else (src/ under the tests,
  * the action bundle, a small repository) the loader runs in-process. Discovery runs here first,
  * as it tells how many files there are. Policies and diagnostics cross as plain data (structured
  * clone); nothing on this side reads a class or an identity the worker made.
@@ -25,6 +25,15 @@ import type { LoadResult } from './types.js';
  * in-process, as the worker's heap would add its own 12-20 MiB to the peak of those runs.
  */
 export const MIN_WORKER_FILES = 500;
+
+/**
+ * More files load in-process too: the thread's heap grows with the files it checks (what later
+ * files are checked against), on top of the 10 MiB or so the thread itself takes, so at 10,000
+ * steady scopes a plan peaked at 120 MiB with it against 95 MiB without, and at 30,000 at 155-160
+ * against 117 MiB; memory flat in scopes matters more there than the main thread's share of
+ * loading (docs/performance.md). Runs that large are the ones to shard (docs/sharding.md).
+ */
+export const MAX_WORKER_FILES = 5_000;
 
 /** Batches the worker may have sent that the consumer has not taken yet: memory stays flat in the files. */
 export const WORKER_AHEAD = 3;
@@ -59,6 +68,8 @@ export interface WorkerChoice {
   url?: URL | null;
   /** Fewest files worth a thread (default MIN_WORKER_FILES). */
   minFiles?: number;
+  /** Most files loaded in a thread (default MAX_WORKER_FILES). */
+  maxFiles?: number;
 }
 
 /** The worker could not start, or stopped before it finished. */
@@ -82,7 +93,8 @@ export async function* streamPoliciesInWorker(
   const discovery = await discoverPolicyFiles(paths, cwd);
   const resolved = { ...options, cwd, today: options.today ?? today() };
   const url = choice.url === undefined ? builtWorker() : choice.url;
-  if (url === null || discovery.files.length < (choice.minFiles ?? MIN_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
+  const files = discovery.files.length;
+  if (url === null || files < (choice.minFiles ?? MIN_WORKER_FILES) || files > (choice.maxFiles ?? MAX_WORKER_FILES)) return yield* discoveredBatches(discovery, resolved, false);
   return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
 }
 

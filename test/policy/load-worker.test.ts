@@ -100,11 +100,17 @@ describe('the policy loader in a worker thread', () => {
     expect(inProcess.batches.flatMap((batch) => batch.policies).find((policy) => policy.key === 'team/s0070')?.expired).toEqual([{ domain: 'old.example.com', expires: '2020-01-01' }]);
   });
 
-  it('loads in-process below the file count, and when the worker module cannot start', async () => {
+  it('loads in-process below the file count, above the cap, and when the worker module cannot start', async () => {
     const inProcess = await drain(streamPolicies(['policies'], options()));
     const few = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 151 })));
     expect(few.workers).toHaveLength(0);
     expect(few.value).toEqual(inProcess);
+    const many = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 1, maxFiles: 149 })));
+    expect(many.workers).toHaveLength(0);
+    expect(many.value).toEqual(inProcess);
+    const all = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: workerUrl, minFiles: 150, maxFiles: 150 })));
+    expect(all.workers).toHaveLength(1);
+    expect(all.value).toEqual(inProcess);
     const missing = pathToFileURL(join(dir, 'no-such-worker.mjs'));
     const broken = await withWorkers(() => drain(streamPoliciesInWorker(['policies'], options(), { url: missing, minFiles: 1 })));
     expect(broken.workers).toHaveLength(1);
