@@ -6,6 +6,7 @@
  * batches (the streaming loader). Pure.
  */
 import type { Diagnostic } from '../policy/types.js';
+import { groupedNumber } from '../text.js';
 
 /** Entries shown per kind of warning before the rest are counted. */
 export const WARNINGS_SHOWN_PER_KIND = 3;
@@ -36,7 +37,7 @@ export function warningLimiter(verbose: boolean, whereAll = '--verbose shows all
     summary() {
       const lines = [...seen]
         .filter(([, count]) => count > WARNINGS_SHOWN_PER_KIND)
-        .map(([code, count]) => `and ${(count - WARNINGS_SHOWN_PER_KIND).toLocaleString('en-US')} more ${code} warnings; ${whereAll}`);
+        .map(([code, count]) => `and ${groupedNumber(count - WARNINGS_SHOWN_PER_KIND)} more ${code} warnings; ${whereAll}`);
       seen.clear();
       return lines;
     },
