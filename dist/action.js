@@ -52000,7 +52000,7 @@ function warningLimiter(verbose, whereAll = "--verbose shows all") {
       });
     },
     summary() {
-      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => `and ${(count2 - WARNINGS_SHOWN_PER_KIND).toLocaleString("en-US")} more ${code} warnings; ${whereAll}`);
+      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => `and ${groupedNumber(count2 - WARNINGS_SHOWN_PER_KIND)} more ${code} warnings; ${whereAll}`);
       seen.clear();
       return lines2;
     }
