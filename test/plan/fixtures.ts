@@ -2,6 +2,8 @@
 import type { LiveScope } from '../../src/service/types.js';
 import type { Policy } from '../../src/policy/types.js';
 import { parseScopeKey, type ScopeKey } from '../../src/scope.js';
+import type { Plan } from '../../src/plan/types.js';
+import { buildPlan } from '../support/plan.js';
 
 /** A policy as the loader hands it over; `domains: []` counts as written explicitly. */
 export function policy(key: ScopeKey, domains: string[], extra: Partial<Policy> = {}): Policy {
@@ -38,4 +40,16 @@ export const TARGET = 'https://invitations.example.com';
 /** A live scope whose autojoin invitation carries `owner`'s ownership marker (pruning clears only such scopes of its own owner). */
 export function marked(scope: LiveScope, owner = 'default'): LiveScope {
   return { ...scope, metadata: { 'autojoin-sync.owner': owner } };
+}
+
+/** A small plan with every kind of change (update, create, clear by pruning) and a scope name, one shard of one. */
+export function samplePlan(): Plan {
+  return buildPlan({
+    desired: [policy('team/a', ['a.com', 'new.com'], { scopeName: 'Team A' }), policy('team/b', ['b.com']), policy('team/c', [])],
+    live: liveMap(live('team/a', ['a.com', 'old.com']), live('team/c', ['c.com'])),
+    pruned: [policy('team/gone', ['g.com'])],
+    target: TARGET,
+    shard: { index: 1, total: 1 },
+    now: NOW,
+  });
 }

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../support/plan.js';
 import { parsePlan, PlanFileError } from '../../src/plan/saved.js';
 import { decodePlan, serializePlan, type PlanDocument } from '../../src/plan/encode.js';
 import type { Plan } from '../../src/plan/types.js';
-import { live, liveMap, NOW, policy, TARGET } from './fixtures.js';
+import { samplePlan } from './fixtures.js';
 import { defined } from '../support/defined.js';
 
-const plan: Plan = buildPlan({
-  desired: [policy('team/a', ['a.com', 'new.com'], { scopeName: 'Team A' }), policy('team/b', ['b.com']), policy('team/c', [])],
-  live: liveMap(live('team/a', ['a.com', 'old.com']), live('team/c', ['c.com'])),
-  pruned: [policy('team/gone', ['g.com'])],
-  target: TARGET,
-  shard: { index: 1, total: 1 },
-  now: NOW,
-});
+const plan: Plan = samplePlan();
 
 function parseError(text: string): string {
   try {

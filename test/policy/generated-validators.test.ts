@@ -21,8 +21,7 @@ import projectSchema from '../../schemas/project.schema.json' with { type: 'json
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import apiSchema from '../../schemas/api/invitation-service.schema.json' with { type: 'json' };
 import { serializePlan } from '../../src/plan/encode.js';
-import { buildPlan } from '../support/plan.js';
-import { live, liveMap, NOW, policy, TARGET } from '../plan/fixtures.js';
+import { samplePlan } from '../plan/fixtures.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -65,18 +64,7 @@ const answerShape = (name: string): ValidateFunction => {
   return validate;
 };
 
-const savedPlan = JSON.parse(
-  serializePlan(
-    buildPlan({
-      desired: [policy('team/a', ['a.com', 'new.com'], { scopeName: 'Team A' }), policy('team/b', ['b.com']), policy('team/c', [])],
-      live: liveMap(live('team/a', ['a.com', 'old.com']), live('team/c', ['c.com'])),
-      pruned: [policy('team/gone', ['g.com'])],
-      target: TARGET,
-      shard: { index: 1, total: 1 },
-      now: NOW,
-    }),
-  ),
-) as unknown;
+const savedPlan = JSON.parse(serializePlan(samplePlan())) as unknown;
 
 const yamlFixtures = (dir: string): unknown[] =>
   readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
