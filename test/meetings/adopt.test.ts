@@ -9,26 +9,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adoptText, yamlScalar } from '../../src/policy/adopt-edit.js';
 import { inert, pullRequestBody } from '../../src/action/adopt-step.js';
 import { runGit } from '../../src/git/command.js';
 import type { Drifted } from '../../src/reconcile/adopt-drift.js';
 import { commitAll } from '../support/git.js';
-import { repo, type Repo } from './support.js';
+import { reposClosedAfterEach, type Repo } from './support.js';
 
 const DAY = '2026-03-01';
 const PROJECT = 'rules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n';
 const POLICY = 'scope: acme\nscopeType: team\ncomponentId: c1\ndomains:\n  - a.example\n  - c.example\n';
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 async function applied(): Promise<Repo> {
-  const r = (current = await repo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': POLICY }));
+  const r = await openRepo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': POLICY });
   expect((await r.run(DAY, 'fmt', '--check', '.')).code).toBe(0);
   expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
   return r;
@@ -60,7 +56,7 @@ describe('adopt writes only files that pass the repository\'s checks', () => {
   it('a domain another file declares is not adopted past maxScopesPerDomain: validate counts every file, so adopt does', async () => {
     const project = 'rules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
     const beta = 'scope: beta\nscopeType: team\ncomponentId: c1\ndomains:\n  - b.example\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': POLICY, 'beta.autojoin.yaml': beta }));
+    const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': POLICY, 'beta.autojoin.yaml': beta });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', ['a.example', 'b.example', 'c.example']);
     const adopt = await r.run(DAY, 'adopt', '.');
@@ -134,7 +130,7 @@ describe('a failing git command', () => {
 
 describe('import checks what it writes as validate would, rules included', () => {
   it('a live scope a rule forbids is not written, and the run says why (exit 1)', async () => {
-    const r = (current = await repo({ 'autojoin-sync.yaml': PROJECT + 'defaults:\n  componentId: c1\n' }));
+    const r = await openRepo({ 'autojoin-sync.yaml': PROJECT + 'defaults:\n  componentId: c1\n' });
     await r.admin('bad', ['x.agency.example']);
     await r.admin('good', ['fine.example']);
     const run = await r.run(DAY, 'import', '--scope', 'team/bad', '--scope', 'team/good', '--out', 'policies');

@@ -5,8 +5,8 @@
  * drift setting, counts against maxRemovals, is never adopted back, and `apply --only-expired`
  * writes just those removals. In-process: real git repository, emulator over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach, type Repo } from './support.js';
 
 const POLICY = `scope: acme
 scopeType: team
@@ -18,14 +18,10 @@ domains:
     reason: SEC-42 audit
 `;
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 async function applied(drift: 'keep' | 'revert', extra = ''): Promise<Repo> {
-  current = await repo({ 'autojoin-sync.yaml': `drift: ${drift}\n${extra}`, 'acme.autojoin.yaml': POLICY });
+  const current = await openRepo({ 'autojoin-sync.yaml': `drift: ${drift}\n${extra}`, 'acme.autojoin.yaml': POLICY });
   const first = await current.run('2026-03-01', 'apply', '--yes', '.');
   expect(first.code, first.stderr).toBe(0);
   return current;

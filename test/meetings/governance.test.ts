@@ -4,24 +4,19 @@
  * shown three times, then counted in one line; errors are never cut; JSON carries every finding.
  * In-process: real git repository, emulator over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach, teamPolicy as policy } from './support.js';
 
 const DAY = '2026-03-01';
-const policy = (scope: string, domains: string[]): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\ndomains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 describe('a rule glob that matches no declared scope', () => {
   it('is a warning at the rule; validate and plan go on', async () => {
-    const r = (current = await repo({
+    const r = await openRepo({
       'autojoin-sync.yaml': 'rules:\n  - name: orgs only\n    scopes: ["organization/*"]\n    allow: ["*.acme.com"]\n',
       'a.autojoin.yaml': policy('a', ['acme.com']),
-    }));
+    });
     const validate = await r.run(DAY, 'validate', '.');
     expect(validate.code).toBe(0);
     expect(validate.stdout).toContain('autojoin-sync.yaml:3:14: warning: rule "orgs only": scopes glob organization/* matches no scope');
@@ -35,7 +30,7 @@ describe('warnings of one kind', () => {
   it('show the first 3, then one line counting the rest; errors are never cut; --verbose and JSON carry all', async () => {
     const files: Record<string, string> = { 'a.autojoin.yaml': policy('a', many) };
     for (let i = 0; i < 5; i++) files[`bad${i}.autojoin.yaml`] = policy(`bad${i}`, [`gmail.com`]);
-    const r = (current = await repo(files));
+    const r = await openRepo(files);
     const validate = await r.run(DAY, 'validate', '.');
     expect(validate.code).toBe(1);
     expect(validate.stdout.match(/warning: .*subdomain/g) ?? []).toHaveLength(3);
@@ -47,7 +42,7 @@ describe('warnings of one kind', () => {
   });
 
   it('the plan prints 3 of them before the plan, then the count', async () => {
-    const r = (current = await repo({ 'a.autojoin.yaml': policy('a', many) }));
+    const r = await openRepo({ 'a.autojoin.yaml': policy('a', many) });
     const plan = await r.run(DAY, 'plan', '.');
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr.match(/warning: .*subdomain/g) ?? []).toHaveLength(3);

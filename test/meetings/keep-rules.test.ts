@@ -6,22 +6,32 @@
  * the rule and `drift: revert`. In-process through the command layer: real git repository,
  * emulator over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach, teamPolicy as policy, type Repo } from './support.js';
 
 const DAY = '2026-03-01';
-const policy = (scope: string, domains: string[]): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\ndomains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
+
+/**
+ * Applied under `drift: keep` and `maxScopesPerDomain: 1`; then an admin adds shared.example to
+ * team/acme and team/beta, and a commit changes acme's file, so its write would keep the domain.
+ */
+async function sharedDomainKept(): Promise<Repo> {
+  const project = 'drift: keep\nrules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
+  const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']), 'beta.autojoin.yaml': policy('beta', ['beta.com']) });
+  expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+  await r.admin('acme', ['acme.com', 'shared.example']);
+  await r.admin('beta', ['beta.com', 'shared.example']);
+  await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));
+  r.commit();
+  return r;
+}
 
 describe('what drift: keep merges from the live state passes the entry rules', () => {
   it('a kept live domain with no expiry under requireExpiry is refused, naming scope, domain, rule and drift: revert', async () => {
     const project = 'drift: keep\nrules:\n  - name: contractors expire\n    requireExpiry: ["*.contractor.example"]\n    maxExpiryDays: 90\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']) }));
+    const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']) });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', ['acme.com', 'x.contractor.example']);
     await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));
@@ -35,13 +45,7 @@ describe('what drift: keep merges from the live state passes the entry rules', (
   });
 
   it('maxScopesPerDomain counts a kept live domain over every scope of the run, not the written one alone', async () => {
-    const project = 'drift: keep\nrules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']), 'beta.autojoin.yaml': policy('beta', ['beta.com']) }));
-    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
-    await r.admin('acme', ['acme.com', 'shared.example']);
-    await r.admin('beta', ['beta.com', 'shared.example']);
-    await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));
-    r.commit();
+    const r = await sharedDomainKept();
     const refused = await r.run(DAY, 'apply', '--yes', '.');
     expect(refused.code, refused.stderr).toBe(1);
     expect(refused.stderr).toContain('team/acme: rule "one team per domain": shared.example would appear in 2 scopes, more than 1 (team/acme, team/beta)');
@@ -51,13 +55,7 @@ describe('what drift: keep merges from the live state passes the entry rules', (
   });
 
   it('a saved plan is counted against the scopes its check reads again (apply --plan)', async () => {
-    const project = 'drift: keep\nrules:\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']), 'beta.autojoin.yaml': policy('beta', ['beta.com']) }));
-    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
-    await r.admin('acme', ['acme.com', 'shared.example']);
-    await r.admin('beta', ['beta.com', 'shared.example']);
-    await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));
-    r.commit();
+    const r = await sharedDomainKept();
     expect((await r.run(DAY, 'plan', '--out', '.git/plan.json', '.')).code).toBe(0);
     const refused = await r.run(DAY, 'apply', '--yes', '--plan', '.git/plan.json');
     expect(refused.code, refused.stderr).toBe(1);
@@ -67,7 +65,7 @@ describe('what drift: keep merges from the live state passes the entry rules', (
 
   it('a kept live domain the rules do not speak of is still written (no refusal without a broken rule)', async () => {
     const project = 'drift: keep\nrules:\n  - name: contractors expire\n    requireExpiry: ["*.contractor.example"]\n  - name: one team per domain\n    maxScopesPerDomain: 1\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']) }));
+    const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy('acme', ['acme.com']) });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', ['acme.com', 'z.example']);
     await r.write('acme.autojoin.yaml', policy('acme', ['acme.com', 'new.example']));

@@ -4,21 +4,17 @@
  * a refusal names the scope, the check and the way out; an admin's switch-off stays off.
  * In-process: real git repository, emulator over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach, type Repo } from './support.js';
 
 const DAY = '2026-03-01';
 const PROJECT = 'drift: keep\nrules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n';
 const policy = (domains: string[], extra = ''): string => `scope: acme\nscopeType: team\ncomponentId: c1\n${extra}domains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 async function conflictWith(outsideDomain: string): Promise<Repo> {
-  const r = (current = await repo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': policy(['acme.com']) }));
+  const r = await openRepo({ 'autojoin-sync.yaml': PROJECT, 'acme.autojoin.yaml': policy(['acme.com']) });
   expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
   await r.admin('acme', ['acme.com', outsideDomain]);
   await r.write('acme.autojoin.yaml', policy(['acme.com', 'new.example']));
@@ -48,7 +44,7 @@ describe('what drift: keep writes passes the file checks', () => {
 
 describe('drift: keep keeps an admin\'s switch-off', () => {
   it('a deactivated invitation stays off under keep (reported as drift, never a plain create); revert turns it back on as drift', async () => {
-    const r = (current = await repo({ 'autojoin-sync.yaml': 'drift: keep\n', 'acme.autojoin.yaml': policy(['acme.com']) }));
+    const r = await openRepo({ 'autojoin-sync.yaml': 'drift: keep\n', 'acme.autojoin.yaml': policy(['acme.com']) });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', []);
     const plan = JSON.parse((await r.run(DAY, 'plan', '--format', 'json', '.')).stdout) as { changes: unknown[]; drift: { key: string; origin: string; outside: { removed: string[] } }[] };

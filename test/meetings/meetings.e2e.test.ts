@@ -3,21 +3,17 @@
  * emulator over loopback, in a real git repository, with AUTOJOIN_NOW for the date. The fast tier
  * holds the same cases in-process (expiry, keep, adopt, metadata and governance tests beside this file).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach } from './support.js';
 
 const EXPIRING = 'scope: acme\nscopeType: team\ncomponentId: c1\ndomains:\n  - acme.com\n  - domain: contractor.example\n    expires: 2026-03-10\n';
 const policy = (domains: string[], extra = ''): string => `scope: acme\nscopeType: team\ncomponentId: c1\n${extra}domains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 describe('issue 33, spawned', () => {
   it('an expired grant is revoked under drift: keep (a change, not drift)', async () => {
-    const r = (current = await repo({ 'autojoin-sync.yaml': 'drift: keep\n', 'acme.autojoin.yaml': EXPIRING }, { spawned: true }));
+    const r = await openRepo({ 'autojoin-sync.yaml': 'drift: keep\n', 'acme.autojoin.yaml': EXPIRING }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     const plan = JSON.parse((await r.run('2026-03-20', 'plan', '--format', 'json', '.')).stdout) as { changes: { removed: string[]; origin?: string }[]; drift: unknown[] };
     expect(plan.drift).toEqual([]);
@@ -27,7 +23,7 @@ describe('issue 33, spawned', () => {
   });
 
   it('apply --only-expired revokes on the day; a saved plan an expiry overtook is stale (exit 4)', async () => {
-    const r = (current = await repo({ 'acme.autojoin.yaml': EXPIRING }, { spawned: true }));
+    const r = await openRepo({ 'acme.autojoin.yaml': EXPIRING }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     expect((await r.run('2026-03-09', 'plan', '--out', 'plan.json', '.')).code).toBe(0);
     expect((await r.run('2026-03-12', 'apply', '--yes', '--plan', 'plan.json')).code).toBe(4);
@@ -38,7 +34,7 @@ describe('issue 33, spawned', () => {
 
   it('a conflict merged under keep that a deny rule forbids is refused, naming drift: revert', async () => {
     const project = 'drift: keep\nrules:\n  - name: no agencies\n    deny: ["*.agency.example"]\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy(['acme.com']) }, { spawned: true }));
+    const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy(['acme.com']) }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', ['acme.com', 'x.agency.example']);
     await r.write('acme.autojoin.yaml', policy(['acme.com', 'new.example']));
@@ -51,7 +47,7 @@ describe('issue 33, spawned', () => {
 
   it('a conflict merged under keep keeping a live domain with no expiry is refused under requireExpiry, naming scope, domain, rule and drift: revert', async () => {
     const project = 'drift: keep\nrules:\n  - name: contractors expire\n    requireExpiry: ["*.contractor.example"]\n';
-    const r = (current = await repo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy(['acme.com']) }, { spawned: true }));
+    const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': policy(['acme.com']) }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     await r.admin('acme', ['acme.com', 'x.contractor.example']);
     await r.write('acme.autojoin.yaml', policy(['acme.com', 'new.example']));
@@ -65,7 +61,7 @@ describe('issue 33, spawned', () => {
   });
 
   it('a marker without autojoin-sync.keys takes the keys of its commit: a dropped key is removed, another writer\'s kept', async () => {
-    const r = (current = await repo({ 'acme.autojoin.yaml': policy(['acme.com'], 'metadata: {owner: eng, cost: "10"}\n') }, { spawned: true }));
+    const r = await openRepo({ 'acme.autojoin.yaml': policy(['acme.com'], 'metadata: {owner: eng, cost: "10"}\n') }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     const live = await r.live('acme');
     const { 'autojoin-sync.keys': _keys, 'autojoin-sync.applied': _applied, ...older } = live.metadata ?? {};
@@ -80,7 +76,7 @@ describe('issue 33, spawned', () => {
   });
 
   it('adopt keeps a fmt-clean file clean, and says "Nothing to adopt" when nothing changes', async () => {
-    const r = (current = await repo({ 'acme.autojoin.yaml': policy(['a.example', 'c.example']) }, { spawned: true }));
+    const r = await openRepo({ 'acme.autojoin.yaml': policy(['a.example', 'c.example']) }, { spawned: true });
     expect((await r.run('2026-03-01', 'apply', '--yes', '.')).code).toBe(0);
     expect((await r.run('2026-03-01', 'adopt', '.')).stderr).toContain('Nothing to adopt');
     await r.admin('acme', ['a.example', 'b.example', 'c.example']);
@@ -90,7 +86,7 @@ describe('issue 33, spawned', () => {
 
   it('a rule glob that matches nothing warns; 12 subdomain warnings print 3 and a count', async () => {
     const many = Array.from({ length: 12 }, (_, i) => `s${i}.acme.com`);
-    const r = (current = await repo({ 'autojoin-sync.yaml': 'rules:\n  - name: orgs\n    scopes: ["organization/*"]\n    deny: ["x.example"]\n', 'acme.autojoin.yaml': policy(many) }, { spawned: true }));
+    const r = await openRepo({ 'autojoin-sync.yaml': 'rules:\n  - name: orgs\n    scopes: ["organization/*"]\n    deny: ["x.example"]\n', 'acme.autojoin.yaml': policy(many) }, { spawned: true });
     const validate = await r.run('2026-03-01', 'validate', '.');
     expect(validate.code).toBe(0);
     expect(validate.stdout).toContain('warning: rule "orgs": scopes glob organization/* matches no scope');

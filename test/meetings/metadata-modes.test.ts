@@ -5,18 +5,14 @@
  * repository never managed, whatever the service did with the admin's POST. In-process: real git
  * repository, the emulator over loopback in each mode.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach } from './support.js';
 
 const policy = (owner: string): string => `scope: acme\nscopeType: team\ncomponentId: c1\nmetadata: {owner: ${owner}}\ndomains:\n  - acme.com\n`;
 const DAY = '2026-03-01';
 const OURS = (key: string): boolean => key === 'owner' || key.startsWith('autojoin-sync.');
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 /** The keys no policy of this repository declared, with their values. */
 function othersOf(metadata: Record<string, unknown> | null): Record<string, unknown> {
@@ -29,7 +25,7 @@ describe.each([
   ['ignore', { noteAfterAdmin: false, metadataShown: false }],
 ] as const)('--post-metadata %s', (mode, expected) => {
   it('an apply after the admin\'s edits removes no key it never managed, and writes the policy\'s keys', async () => {
-    const r = (current = await repo({ 'acme.autojoin.yaml': policy('eng') }, { postMetadata: mode }));
+    const r = await openRepo({ 'acme.autojoin.yaml': policy('eng') }, { postMetadata: mode });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     const applied = await r.live('acme');
     // The admin adds a note of their own (a POST with the metadata it read), then edits the domains without metadata.

@@ -4,21 +4,17 @@
  * repository's; every other live key (`team-note`) survives every write, and a key the policy
  * dropped (also the whole block) is removed. In-process: real git repository, emulator over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { repo, type Repo } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { reposClosedAfterEach } from './support.js';
 
 const policy = (metadata: string): string => `scope: acme\nscopeType: team\ncomponentId: c1\n${metadata}domains:\n  - acme.com\n`;
 const DAY = '2026-03-01';
 
-let current: Repo | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const openRepo = reposClosedAfterEach();
 
 describe('metadata is managed per key', () => {
   it('keeps another writer\'s key on every write and removes a key the policy dropped', async () => {
-    const r = (current = await repo({ 'acme.autojoin.yaml': policy('metadata: {owner: eng, tier: gold}\n') }));
+    const r = await openRepo({ 'acme.autojoin.yaml': policy('metadata: {owner: eng, tier: gold}\n') });
     expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
     expect((await r.live('acme')).metadata).toMatchObject({ 'autojoin-sync.keys': 'owner,tier', 'autojoin-sync.applied': DAY });
     const live = await r.live('acme');

@@ -3,6 +3,7 @@
  * (and a project file), an emulator over loopback, and the CLI run in-process against both with
  * `AUTOJOIN_NOW` fixing the day. Admin edits go through the service's own sync call.
  */
+import { afterEach } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,5 +69,24 @@ export async function repo(files: Record<string, string>, how: { spawned?: boole
       await emulator.close();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The text of a team policy file declaring `scope` with `domains` (component c1). */
+export const teamPolicy = (scope: string, domains: string[]): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\ndomains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
+
+/**
+ * Call at the top of a test file: @returns {@link repo}, whose repositories (and emulators) are
+ * closed after each test.
+ */
+export function reposClosedAfterEach(): typeof repo {
+  const open: Repo[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async (files, how) => {
+    const r = await repo(files, how);
+    open.push(r);
+    return r;
   };
 }
