@@ -81,12 +81,22 @@ function decodedPlaces(document: ParsedDocument, pattern: RegExp): SourcePos[] {
 
 /** The value, or the value URL-decoded (`%73%6B…`, `+` for a space), holds a form of the secret. */
 function holds(text: string, pattern: RegExp): boolean {
-  pattern.lastIndex = 0;
-  if (pattern.test(text)) return true;
+  if (testedFromStart(pattern, text)) return true;
   if (!/[%+]/u.test(text)) return false;
   const decoded = urlDecoded(text);
+  return decoded !== text && testedFromStart(pattern, decoded);
+}
+
+/**
+ * The pattern is global (for `matchAll`) and shared by every file of the run, and `matchAll` starts
+ * where the pattern's `lastIndex` stands: a `test` that matched must not leave it past 0, or the
+ * next file's text would be searched only from that offset (a secret in its first lines missed).
+ */
+function testedFromStart(pattern: RegExp, text: string): boolean {
   pattern.lastIndex = 0;
-  return decoded !== text && pattern.test(decoded);
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
 }
 
 function urlDecoded(text: string): string {

@@ -70,6 +70,14 @@ describe('a secret written in another form: found after YAML decoding, in base64
     expect(found.filter((d) => d.code === 'secret-in-policy').map((d) => `${d.line}:${d.column}`)).toEqual(['5:17']);
   });
 
+  it('finds a secret at the top of a file checked after one whose decoded value held it (the pattern is shared by the run)', () => {
+    const first = policy(`scopeName: "${hex(SECRET.value)}"`);
+    const second = `# ${SECRET.value}\nscope: b\nscopeType: team\ncomponentId: c\ndomains: [b.example]\n`;
+    const sources = [{ file: 'a.autojoin.yaml', text: first }, { file: 'b.autojoin.yaml', text: second }];
+    const found = parsePolicySources(sources, { secrets: [SECRET] }).diagnostics;
+    expect(found.filter((d) => d.code === 'secret-in-policy').map((d) => `${d.file}:${d.line}:${d.column}`)).toEqual(['a.autojoin.yaml:5:12', 'b.autojoin.yaml:1:3']);
+  });
+
   it('leaves other values alone', () => {
     const text = policy(`metadata: {a: "${hex('ordinary')}", b: ${base64('another value')}, c: "%41%42"}`);
     expect(parsePolicySources([{ file: 'a.autojoin.yaml', text }], { secrets: [SECRET] }).diagnostics).toEqual([]);
