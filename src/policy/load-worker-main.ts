@@ -10,8 +10,8 @@ import type { WorkerLoad, WorkerMessage } from './load-worker.js';
 /** Runs one load and posts it through `port`; each message from the other side lets one more batch go. */
 export async function serveLoad(port: MessagePort, load: WorkerLoad): Promise<void> {
   let credit = load.ahead;
-  // The main thread loaded the first batch itself (load-worker.ts): checked here too, for the files after it, but not posted.
-  let skip = load.skipFirst === true;
+  // The main thread loaded the first batches itself (load-worker.ts): checked here too, for the files after them, but not posted.
+  let skip = load.skipBatches ?? 0;
   let resume: (() => void) | undefined;
   port.on('message', () => {
     credit += 1;
@@ -25,8 +25,8 @@ export async function serveLoad(port: MessagePort, load: WorkerLoad): Promise<vo
         post({ type: 'done', result: next.value });
         break;
       }
-      if (skip) {
-        skip = false;
+      if (skip > 0) {
+        skip -= 1;
         continue;
       }
       post({ type: 'batch', batch: next.value });

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { today } from './clock.js';
 import { discoverPolicyFiles, type Discovery } from './discover.js';
-import { discoveredBatches, type LoadOptions, type PolicyBatch } from './load.js';
+import { discoveredBatches, SMALL_BATCHES, type LoadOptions, type PolicyBatch } from './load.js';
 import type { LoadResult } from './types.js';
 
 /**
@@ -39,6 +39,14 @@ export const MAX_WORKER_FILES = 5_000;
 export const WORKER_AHEAD = 3;
 
 /**
+ * Batches the main thread loads itself while the thread starts: the loader's small first ones
+ * (8 × 16 files; the thread's first batch comes 150-220 ms after it was created, while one batch
+ * of 16 keeps 16 reads busy for about 90 ms at 20 ms a request). The worker checks them too,
+ * without posting them.
+ */
+export const BATCHES_HERE = SMALL_BATCHES;
+
+/**
  * The worker's heap. Its young generation stays at its first size as the main thread's does (the
  * CLI's V8 flags are the process's), and is capped small. The old generation keeps about 750
  * bytes a file until the load ends (a key, a position, the file's name): 30,000 files need more
@@ -55,8 +63,8 @@ export interface WorkerLoad {
   /** cwd and today resolved here, once. */
   options: Omit<LoadOptions, 'onChecked'>;
   ahead: number;
-  /** The main thread loads the first batch itself while the thread starts: the worker checks it too (for what later files are checked against) but does not post it. */
-  skipFirst?: boolean;
+  /** The main thread loads this many batches itself while the thread starts: the worker checks them too (for what later files are checked against) but does not post them. */
+  skipBatches?: number;
 }
 
 /** What the worker posts: a batch, the load's result, or what the loader threw. */
@@ -103,21 +111,24 @@ function builtWorker(): URL | null {
 }
 
 /**
- * The worker's batches as they come; one more is asked for each one taken. The first batch is
- * loaded here while the thread starts (about 100 ms; the worker checks those files again without
- * posting them), so the first live reads go out as early as with the loader in-process. A worker
- * that cannot start is replaced by the loader here, which goes on after its first batch; one that
- * stops after its first message is an error. Stopping the stream early terminates the worker.
+ * The worker's batches as they come; one more is asked for each one taken. The first
+ * BATCHES_HERE batches are loaded here while the thread starts (the worker checks those files
+ * again without posting them), so the first live reads go out as early as with the loader
+ * in-process and do not wait for the thread. A worker that cannot start is replaced by the loader
+ * here, which goes on after its own batches; one that stops after its first message is an error.
+ * Stopping the stream early terminates the worker.
  */
 async function* workerBatches(url: URL, load: WorkerLoad): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
-  const worker = new Worker(url, { workerData: { ...load, skipFirst: true }, resourceLimits: RESOURCE_LIMITS });
+  const worker = new Worker(url, { workerData: { ...load, skipBatches: BATCHES_HERE }, resourceLimits: RESOURCE_LIMITS });
   const inbox = workerInbox(worker);
   const here = discoveredBatches(load.discovery, load.options, false);
   let started = false;
   try {
-    const first = await here.next();
-    if (first.done) return first.value;
-    yield first.value;
+    for (let loaded = 0; loaded < BATCHES_HERE; loaded++) {
+      const next = await here.next();
+      if (next.done) return next.value;
+      yield next.value;
+    }
     for (;;) {
       const message = await inbox.next();
       started = true;

@@ -13,6 +13,7 @@
  * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
  * from any directory. Outside git (no repository to name them from) that base is cwd.
  */
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
@@ -77,16 +78,16 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const nearest = memo((at: string) => nearestProjectFile(at, repository ?? dir));
   // Outside git only the named directory's project file counts; in git, each policy file's nearest.
   const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
-  for (const file of files) push(projectFiles, await nearest(path.dirname(file)), file);
-  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
+  for (const file of files) push(projectFiles, nearest(path.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
 
-function memo(find: (dir: string) => Promise<string | null>): (dir: string) => Promise<string | null> {
-  const seen = new Map<string, Promise<string | null>>();
+function memo(find: (dir: string) => string | null): (dir: string) => string | null {
+  const seen = new Map<string, string | null>();
   return (dir) => {
     let found = seen.get(dir);
-    if (!found) seen.set(dir, (found = find(dir)));
+    if (found === undefined) seen.set(dir, (found = find(dir)));
     return found;
   };
 }
@@ -97,11 +98,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** The nearest project file at or above `dir`, up to `top` (the repository root; outside git, the named directory). */
-async function nearestProjectFile(dir: string, top: string): Promise<string | null> {
+/**
+ * The nearest project file at or above `dir`, up to `top` (the repository root; outside git, the named directory).
+ * Blocking, as discovery is: one call a directory of policy files, before the first live read, where
+ * a round trip through the thread pool each added up to tens of milliseconds at a few thousand files.
+ */
+function nearestProjectFile(dir: string, top: string): string | null {
   for (let at = dir; ; at = path.dirname(at)) {
     const candidate = path.join(at, PROJECT_FILE);
-    if (await pathExists(candidate)) return candidate;
+    if (existsSync(candidate)) return candidate;
     if (at === top || !isInside(top, at) || path.dirname(at) === at) return null;
   }
 }

@@ -14,7 +14,7 @@ import { DEFAULT_CONCURRENCY } from '../../src/service/defaults.js';
 import { settingsIn } from '../../src/run/settings.js';
 import { createClient, type ServiceClient } from '../../src/service/index.js';
 
-const FILES = 400; // many of the loader's batches (64 files each): seven
+const FILES = 400; // many of the loader's batches (8 of 16 files, then 64 each): thirteen
 const KEY = 'k-read-while-loading';
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
