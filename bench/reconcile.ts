@@ -36,7 +36,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
+import { bareLoop, type BareRequest } from './bare-loop.js';
 import { applyPlan, makePlan } from '../src/reconcile/index.js';
 import { settingsIn } from '../src/run/settings.js';
 import { syncRequest } from '../src/apply/apply-changes.js';
@@ -195,13 +195,6 @@ async function fetchBytes(url: string): Promise<Buffer> {
   return Buffer.from(await response.arrayBuffer());
 }
 
-/** One request of the bare client. */
-export interface BareRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-}
-
 /** The plan's requests with the default read: call 2b per scope (what the emulator serves the tool). */
 export function readRequests(scopes: number): BareRequest[] {
   return Array.from({ length: scopes }, (_, i) => ({ method: 'GET' as const, path: autojoinStatePath({ scopeType: 'team', scope: scopeName(i + 1) }) }));
@@ -212,32 +205,9 @@ function writeRequests(plan: Plan): BareRequest[] {
   return plan.changes.map((change) => ({ method: 'POST' as const, path: SYNC_PATH, body: JSON.stringify(syncRequest(change)) }));
 }
 
-/**
- * The bare client: `concurrency` workers over one undici pool of that size, each sending the next
- * request as soon as its last answer is read; it checks the status only, and retries a 429 at
- * once (it has no pacing: the floor, not a rival).
- */
-export async function measureBare(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
-  const agent = new Agent({ connections: concurrency });
-  const headers = { 'x-api-key': DEFAULT_API_KEY, 'content-type': 'application/json' };
-  let cursor = 0;
-  const worker = async (): Promise<void> => {
-    while (cursor < requests.length) {
-      const next = requests[cursor++] as BareRequest;
-      for (;;) {
-        const answer = await request(baseUrl + next.path, { dispatcher: agent, method: next.method, headers, body: next.body });
-        await answer.body.arrayBuffer();
-        if (answer.statusCode === 429) continue;
-        if (answer.statusCode !== 200) throw new Error(`bare client: ${next.method} ${next.path} answered ${answer.statusCode}`);
-        break;
-      }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-  } finally {
-    await agent.close();
-  }
+/** The bare client (bare-loop.ts), in this process, with the emulator's key. */
+export function measureBare(baseUrl: string, requests: readonly BareRequest[], concurrency: number): Promise<void> {
+  return bareLoop(baseUrl, requests, concurrency, DEFAULT_API_KEY);
 }
 
 async function measurePlan(baseUrl: string, cwd: string, concurrency: number, scopes: number): Promise<Plan> {
