@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { access, link, lstat, open, realpath, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, relative, isAbsolute } from 'node:path';
+import { basename, dirname, join, relative, isAbsolute, sep } from 'node:path';
 
 /** @returns true when `file` exists (any kind of entry the process can see). */
 export async function pathExists(file: string): Promise<boolean> {
@@ -145,8 +145,28 @@ function checkInsideRoot(file: string, real: string, root: string | readonly str
 
 /** @returns true when `file` is `dir` or lies under it (both absolute, symlinks resolved). */
 export function isInside(dir: string, file: string): boolean {
+  // A name that starts with `..` is taken for outside, as by path.relative's answer below (it errs on the safe side).
+  if (relativeBelow(dir, file)?.startsWith('..') === false) return true;
   const rel = relative(dir, file);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** A POSIX path that path.relative would normalize: `//`, a `.` or `..` segment, or a trailing `/`. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
+
+/**
+ * The common case of path.relative, without it: `file` below `dir`, both absolute and already
+ * normal, as discovery and path.join give them. path.relative resolves both paths again on every
+ * call, the largest part of what a policy file's path work cost (thousands of files, a few
+ * calls each).
+ * @returns `file` relative to `dir` ('' when they are the same), or undefined when that takes
+ *   path.relative (a path elsewhere, not normal or not absolute, or a platform other than POSIX)
+ */
+export function relativeBelow(dir: string, file: string): string | undefined {
+  if (sep !== '/' || !dir.startsWith('/') || NOT_NORMAL.test(dir) || NOT_NORMAL.test(file)) return undefined;
+  if (file === dir) return '';
+  if (dir === '/') return file.startsWith('/') ? file.slice(1) : undefined;
+  return file.startsWith(dir) && file[dir.length] === '/' ? file.slice(dir.length + 1) : undefined;
 }
 
 /** Reads to the end, but never more than `maxBytes` (a file may grow after its size was read). */

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { compareStrings } from '../comparable-domain.js';
-import { repositoryRoot } from '../files.js';
+import { relativeBelow, repositoryRoot } from '../files.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
@@ -51,6 +51,8 @@ function isPolicyBelow(relative: string): boolean {
 
 /** @returns `file` relative to `cwd`, with POSIX separators. */
 export function relativePosix(cwd: string, file: string): string {
+  const below = relativeBelow(cwd, file);
+  if (below !== undefined) return below === '' ? '.' : below;
   const relative = path.relative(cwd, file);
   return (relative === '' ? '.' : relative).split(path.sep).join('/');
 }
