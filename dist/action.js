@@ -23117,10 +23117,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23134,7 +23134,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23158,7 +23158,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23174,7 +23174,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23265,7 +23265,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23279,13 +23279,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -23328,18 +23328,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23393,8 +23393,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap6 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap6 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23406,7 +23406,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23417,8 +23417,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap6 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st of sep) {
+              if (sep2)
+                for (const st of sep2) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -23435,7 +23435,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23615,7 +23615,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -23632,24 +23632,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23832,25 +23832,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
+      let sep2 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24660,14 +24660,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key, sep: sep2, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep)
-        for (const st of sep)
+      if (sep2)
+        for (const st of sep2)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25834,18 +25834,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep;
+          let sep2;
           if (scalar.end) {
-            sep = scalar.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep }]
+            items: [{ start, key: scalar, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -25998,15 +25998,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key, sep: sep2 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26200,13 +26200,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -40282,7 +40282,7 @@ function info(message) {
 // src/files.ts
 import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename, dirname, join, relative, isAbsolute } from "node:path";
+import { basename, dirname, join, relative, isAbsolute, sep } from "node:path";
 async function pathExists(file) {
   try {
     await access2(file);
@@ -40368,8 +40368,16 @@ function checkInsideRoot(file, real, root, what) {
   throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where2}; only files inside the named path's repository (or directory, outside git) are read`, "outside-root");
 }
 function isInside(dir, file) {
+  if (relativeBelow(dir, file)?.startsWith("..") === false) return true;
   const rel = relative(dir, file);
   return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+var NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
+function relativeBelow(dir, file) {
+  if (sep !== "/" || !dir.startsWith("/") || NOT_NORMAL.test(dir) || NOT_NORMAL.test(file)) return void 0;
+  if (file === dir) return "";
+  if (dir === "/") return file.startsWith("/") ? file.slice(1) : void 0;
+  return file.startsWith(dir) && file[dir.length] === "/" ? file.slice(dir.length + 1) : void 0;
 }
 function readAtMost(fd, read) {
   const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
@@ -41544,6 +41552,8 @@ function isPolicyBelow(relative2) {
   return isPolicyFileName(parts[parts.length - 1] ?? "") && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === "..");
 }
 function relativePosix(cwd, file) {
+  const below = relativeBelow(cwd, file);
+  if (below !== void 0) return below === "" ? "." : below;
   const relative2 = path.relative(cwd, file);
   return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
 }
@@ -41639,6 +41649,7 @@ function sortByRelativePath(files, cwd) {
 }
 
 // src/run/place.ts
+import { existsSync as existsSync3 } from "node:fs";
 import { stat as stat3 } from "node:fs/promises";
 import path2 from "node:path";
 
@@ -44146,15 +44157,15 @@ async function placeOf(cwd, given) {
   const projectFiles = /* @__PURE__ */ new Map();
   const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
   const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
-  for (const file of files) push(projectFiles, await nearest(path2.dirname(file)), file);
-  if (projectFiles.size === 0) push(projectFiles, await nearest(dir), absolute);
+  for (const file of files) push(projectFiles, nearest(path2.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
 function memo(find) {
   const seen = /* @__PURE__ */ new Map();
   return (dir) => {
     let found = seen.get(dir);
-    if (!found) seen.set(dir, found = find(dir));
+    if (found === void 0) seen.set(dir, found = find(dir));
     return found;
   };
 }
@@ -44163,10 +44174,10 @@ function push(map, key, value) {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
-async function nearestProjectFile(dir, top) {
+function nearestProjectFile(dir, top) {
   for (let at = dir; ; at = path2.dirname(at)) {
     const candidate = path2.join(at, PROJECT_FILE);
-    if (await pathExists(candidate)) return candidate;
+    if (existsSync3(candidate)) return candidate;
     if (at === top || !isInside(top, at) || path2.dirname(at) === at) return null;
   }
 }
@@ -44625,12 +44636,16 @@ function decodedPlaces(document, pattern) {
   return places;
 }
 function holds(text, pattern) {
-  pattern.lastIndex = 0;
-  if (pattern.test(text)) return true;
+  if (testedFromStart(pattern, text)) return true;
   if (!/[%+]/u.test(text)) return false;
   const decoded = urlDecoded(text);
+  return decoded !== text && testedFromStart(pattern, decoded);
+}
+function testedFromStart(pattern, text) {
   pattern.lastIndex = 0;
-  return decoded !== text && pattern.test(decoded);
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
 }
 function urlDecoded(text) {
   try {
@@ -44800,6 +44815,8 @@ function duplicateDomainDiagnostics(domain, positions) {
 
 // src/policy/load.ts
 var READ_BATCH = 64;
+var SMALL_BATCHES = 8;
+var SMALL_BATCH = 16;
 async function loadPolicies(paths, options = {}) {
   const batches = policyBatches(paths, options, true);
   for (let next = await batches.next(); ; next = await batches.next()) {
@@ -44818,17 +44835,19 @@ async function* discoveredBatches(discovery, options, keep2) {
   const readDiagnostics = [];
   let policies = [];
   let work = 0;
+  let batches = 0;
   const batch = () => {
     const failed = checker.failed() || readDiagnostics.some((d) => d.severity === "error");
     const taken = { policies, warnings: keep2 ? [] : checker.takeWarnings(), failed };
     policies = [];
     work = 0;
+    batches += 1;
     return taken;
   };
   for (const file of discovery.files) {
-    if (work >= READ_BATCH) {
+    if (work >= (batches < SMALL_BATCHES ? SMALL_BATCH : READ_BATCH)) {
       yield batch();
-      await new Promise(setImmediate);
+      await ioTurn();
     }
     const result3 = read(file);
     if (!("text" in result3)) readDiagnostics.push(result3);
@@ -44840,6 +44859,9 @@ async function* discoveredBatches(discovery, options, keep2) {
   const result2 = checker.finish();
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result2.diagnostics].sort(compareDiagnostics);
   return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files.map((file) => relativePosix(cwd, file)) };
+}
+function ioTurn() {
+  return new Promise((resolve7) => setImmediate(() => setImmediate(resolve7)));
 }
 async function readPolicySources(files, cwd, roots) {
   const sources = [];
@@ -45195,7 +45217,7 @@ async function existingAncestor(dir) {
 }
 
 // src/history/walk.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import path5, { posix as posix4 } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
@@ -45373,7 +45395,7 @@ function walkWorkingTree(repository, paths, output, walk2) {
     else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
   }
   for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync3(path5.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+    if (now[index] === void 0 && existsSync4(path5.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
 }
@@ -50514,12 +50536,13 @@ function liveScopeOf(ref, autojoin, domains) {
 }
 
 // src/policy/load-worker.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 var MIN_WORKER_FILES = 500;
 var MAX_WORKER_FILES = 5e3;
 var WORKER_AHEAD = 3;
+var BATCHES_HERE = SMALL_BATCHES;
 var RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 };
 var BUILT_WORKER = new URL("./policy-loader.js", import.meta.url);
 var LoadWorkerStopped = class extends Error {
@@ -50538,17 +50561,19 @@ async function* streamPoliciesInWorker(paths, options = {}, choice = {}) {
   return yield* workerBatches(url, { discovery, options: resolved, ahead: WORKER_AHEAD });
 }
 function builtWorker() {
-  return BUILT_WORKER.protocol === "file:" && existsSync4(fileURLToPath(BUILT_WORKER)) ? BUILT_WORKER : null;
+  return BUILT_WORKER.protocol === "file:" && existsSync5(fileURLToPath(BUILT_WORKER)) ? BUILT_WORKER : null;
 }
 async function* workerBatches(url, load) {
-  const worker = new Worker(url, { workerData: { ...load, skipFirst: true }, resourceLimits: RESOURCE_LIMITS });
+  const worker = new Worker(url, { workerData: { ...load, skipBatches: BATCHES_HERE }, resourceLimits: RESOURCE_LIMITS });
   const inbox = workerInbox(worker);
   const here = discoveredBatches(load.discovery, load.options, false);
   let started = false;
   try {
-    const first = await here.next();
-    if (first.done) return first.value;
-    yield first.value;
+    for (let loaded = 0; loaded < BATCHES_HERE; loaded++) {
+      const next = await here.next();
+      if (next.done) return next.value;
+      yield next.value;
+    }
     for (; ; ) {
       const message = await inbox.next();
       started = true;
