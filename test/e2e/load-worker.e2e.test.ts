@@ -67,9 +67,12 @@ describe('plan with the policy loader in a worker thread (built CLI)', () => {
     expect(spawned.stderr).toBe(inProcess.stderr);
   });
 
-  it('a file with an error in the first batch: the same diagnostics and exit code, and nothing planned', async () => {
+  it.each([
+    [5, 'in the first batch (loaded on the main thread while the thread starts)'],
+    [300, 'in a batch the worker posts'],
+  ])('a file with an error (file %i), %s: the same diagnostics and exit code, and nothing planned', async (bad) => {
     emulator = await startTestEmulator();
-    project = await repository(5);
+    project = await repository(bad);
     const { spawned, inProcess, workers } = await bothWays(project.dir, ['plan', '--format', 'json', '--no-prune']);
     expect(workers).toBe(1);
     expect(spawned.code).not.toBe(0);
@@ -77,7 +80,7 @@ describe('plan with the policy loader in a worker thread (built CLI)', () => {
     expect(spawned.stdout).toBe(inProcess.stdout);
     const findings = (text: string): string[] => text.split('\n').filter((line) => line.includes('.autojoin.yaml:'));
     expect(spawned.stderr).toBe(inProcess.stderr);
-    expect(findings(spawned.stderr).join('\n')).toContain('p0005.autojoin.yaml');
+    expect(findings(spawned.stderr).join('\n')).toContain(`p${String(bad).padStart(4, '0')}.autojoin.yaml`);
   });
 
   it('meets the other features the same way: a project file in a subfolder, run from outside with -C, rules, expiry, pruning, a shard', async () => {
