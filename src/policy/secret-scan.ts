@@ -28,27 +28,39 @@ export function secretDiagnostics(source: PolicySource, documents: readonly Pars
   const found: Diagnostic[] = [];
   for (const secret of secrets) {
     if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    const pattern = patternOf(secret.value);
-    if (pattern === null) continue;
-    const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
+    const patterns = patternsOf(secret.value);
+    if (patterns === null) continue;
+    const inText = [...source.text.matchAll(patterns.all)].map((match) => positionOf(source, match.index));
     const lines = new Set(inText.map((pos) => pos.line));
     // A decoded value already found in the text on its own line is reported once, where the text shows it.
-    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines.has(pos.line));
+    const decoded = documents.flatMap((document) => decodedPlaces(document, patterns.one)).filter((pos) => !lines.has(pos.line));
     for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
 }
 
-// One pattern a secret for the whole run: a run checks thousands of files against the same secrets.
-const patterns = new Map<string, RegExp | null>();
+/**
+ * A secret's pattern twice: global, for `matchAll` (every place in a file's text), and without
+ * the global flag, for `test` (whether a value holds it). A global pattern's `test` moves its
+ * `lastIndex`, where the next `matchAll` would start: shared by every file of the run, one pattern
+ * for both would search the next file only from where a decoded value last matched.
+ */
+interface SecretPatterns {
+  all: RegExp;
+  one: RegExp;
+}
 
-function patternOf(value: string): RegExp | null {
-  let pattern = patterns.get(value);
-  if (pattern === undefined) {
-    pattern = secretPattern([value]);
-    patterns.set(value, pattern);
+// Made once a secret for the whole run: a run checks thousands of files against the same secrets.
+const patternCache = new Map<string, SecretPatterns | null>();
+
+function patternsOf(value: string): SecretPatterns | null {
+  let patterns = patternCache.get(value);
+  if (patterns === undefined) {
+    const all = secretPattern([value]);
+    patterns = all === null ? null : { all, one: new RegExp(all.source, all.flags.replace('g', '')) };
+    patternCache.set(value, patterns);
   }
-  return pattern;
+  return patterns;
 }
 
 function secretError(pos: SourcePos, name: string): Diagnostic {
@@ -81,22 +93,10 @@ function decodedPlaces(document: ParsedDocument, pattern: RegExp): SourcePos[] {
 
 /** The value, or the value URL-decoded (`%73%6B…`, `+` for a space), holds a form of the secret. */
 function holds(text: string, pattern: RegExp): boolean {
-  if (testedFromStart(pattern, text)) return true;
+  if (pattern.test(text)) return true;
   if (!/[%+]/u.test(text)) return false;
   const decoded = urlDecoded(text);
-  return decoded !== text && testedFromStart(pattern, decoded);
-}
-
-/**
- * The pattern is global (for `matchAll`) and shared by every file of the run, and `matchAll` starts
- * where the pattern's `lastIndex` stands: a `test` that matched must not leave it past 0, or the
- * next file's text would be searched only from that offset (a secret in its first lines missed).
- */
-function testedFromStart(pattern: RegExp, text: string): boolean {
-  pattern.lastIndex = 0;
-  const found = pattern.test(text);
-  pattern.lastIndex = 0;
-  return found;
+  return decoded !== text && pattern.test(decoded);
 }
 
 function urlDecoded(text: string): string {
