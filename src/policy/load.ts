@@ -150,7 +150,7 @@ export async function readPolicySources(
   const diagnostics: Diagnostic[] = [];
   const read = await fileReader(cwd, roots);
   for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    if (index > 0 && index % READ_BATCH === 0) await ioTurn();
     const result = read(file);
     if ('text' in result) sources.push(result);
     else diagnostics.push(result);
