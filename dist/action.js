@@ -40507,8 +40507,8 @@ function createRedactor(secrets) {
   const forms = allForms(secrets);
   if (forms.length === 0) return (text) => text;
   const encoded = forms.filter((form) => ENCODED_FORM.test(form));
-  const patterns3 = [encoded, forms.filter((form) => !ENCODED_FORM.test(form))].filter((list) => list.length > 0).map((list) => new RegExp(list.map(escapeRegExp).join("|"), "giu"));
-  const replaceAll = (text) => patterns3.reduce((result2, pattern) => result2.replace(pattern, "***"), text);
+  const patterns2 = [encoded, forms.filter((form) => !ENCODED_FORM.test(form))].filter((list) => list.length > 0).map((list) => new RegExp(list.map(escapeRegExp).join("|"), "giu"));
+  const replaceAll = (text) => patterns2.reduce((result2, pattern) => result2.replace(pattern, "***"), text);
   let split;
   return (text) => {
     const replaced = replaceAll(text);
@@ -44592,23 +44592,24 @@ function secretDiagnostics(source, documents, secrets) {
   const found = [];
   for (const secret of secrets) {
     if (secret.value.length < MIN_SECRET_LENGTH) continue;
-    const pattern = patternOf(secret.value);
-    if (pattern === null) continue;
-    const inText = [...source.text.matchAll(pattern)].map((match) => positionOf(source, match.index));
+    const patterns2 = patternsOf(secret.value);
+    if (patterns2 === null) continue;
+    const inText = [...source.text.matchAll(patterns2.all)].map((match) => positionOf(source, match.index));
     const lines2 = new Set(inText.map((pos) => pos.line));
-    const decoded = documents.flatMap((document) => decodedPlaces(document, pattern)).filter((pos) => !lines2.has(pos.line));
+    const decoded = documents.flatMap((document) => decodedPlaces(document, patterns2.one)).filter((pos) => !lines2.has(pos.line));
     for (const pos of [...inText, ...decoded]) found.push(secretError(pos, secret.name));
   }
   return found;
 }
-var patterns2 = /* @__PURE__ */ new Map();
-function patternOf(value) {
-  let pattern = patterns2.get(value);
-  if (pattern === void 0) {
-    pattern = secretPattern([value]);
-    patterns2.set(value, pattern);
+var patternCache = /* @__PURE__ */ new Map();
+function patternsOf(value) {
+  let patterns2 = patternCache.get(value);
+  if (patterns2 === void 0) {
+    const all = secretPattern([value]);
+    patterns2 = all === null ? null : { all, one: new RegExp(all.source, all.flags.replace("g", "")) };
+    patternCache.set(value, patterns2);
   }
-  return pattern;
+  return patterns2;
 }
 function secretError(pos, name) {
   return {
@@ -44636,16 +44637,10 @@ function decodedPlaces(document, pattern) {
   return places;
 }
 function holds(text, pattern) {
-  if (testedFromStart(pattern, text)) return true;
+  if (pattern.test(text)) return true;
   if (!/[%+]/u.test(text)) return false;
   const decoded = urlDecoded(text);
-  return decoded !== text && testedFromStart(pattern, decoded);
-}
-function testedFromStart(pattern, text) {
-  pattern.lastIndex = 0;
-  const found = pattern.test(text);
-  pattern.lastIndex = 0;
-  return found;
+  return decoded !== text && pattern.test(decoded);
 }
 function urlDecoded(text) {
   try {
@@ -44868,7 +44863,7 @@ async function readPolicySources(files, cwd, roots) {
   const diagnostics = [];
   const read = await fileReader(cwd, roots);
   for (const [index, file] of files.entries()) {
-    if (index > 0 && index % READ_BATCH === 0) await new Promise(setImmediate);
+    if (index > 0 && index % READ_BATCH === 0) await ioTurn();
     const result2 = read(file);
     if ("text" in result2) sources.push(result2);
     else diagnostics.push(result2);
@@ -54639,10 +54634,10 @@ function refuseShardWithoutPlan(inputs) {
     throw new RunError("input shard on apply applies one shard of a merged plan: give plan-file and plan-sha256 (the merge-plans job's outputs); without them the safety limits would be decided per shard");
   }
 }
-async function expandPlanFiles(patterns3, workspace) {
-  if (patterns3.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
+async function expandPlanFiles(patterns2, workspace) {
+  if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
-  for (const pattern of patterns3) {
+  for (const pattern of patterns2) {
     const path11 = resolve6(workspace, pattern);
     const name = basename2(path11);
     if (!/[*?]/u.test(name)) {
