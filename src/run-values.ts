@@ -7,7 +7,8 @@
  *
  * One AsyncLocalStorage holds them: a run is a map from {@link RunValue} to its value, carried
  * through every await of the run. Outside any run a value reads its process default (what a
- * bench or a test that calls the core directly sets).
+ * bench or a test that calls the core directly sets, and what a process that is one run sets:
+ * {@link withProcessRunValues}).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -63,4 +64,18 @@ export function withRunValues<R>(bindings: readonly RunBinding[], fn: () => R): 
   const store: Store = new Map(storage.getStore());
   for (const binding of bindings) store.set(binding.value, binding.to);
   return storage.run(store, fn);
+}
+
+/**
+ * Runs `fn` as the run of a process that runs nothing else (the CLI's entry, src/cli/main.ts):
+ * outside any run, the values bound here become the process defaults; inside one, this is
+ * {@link withRunValues}. Such a process never enters the AsyncLocalStorage, which on Node 20 and
+ * 22 puts a hook on every promise from the first run on: about a tenth of the CLI's CPU in a
+ * 2,000-scope plan (docs/performance.md). Node 24's storage needs no hook.
+ * @returns what `fn` returns
+ */
+export function withProcessRunValues<R>(bindings: readonly RunBinding[], fn: () => R): R {
+  if (storage.getStore() !== undefined) return withRunValues(bindings, fn);
+  for (const binding of bindings) binding.value.set(binding.to);
+  return fn();
 }

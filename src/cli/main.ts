@@ -34,5 +34,5 @@ async function runProgram(): Promise<void> {
   if (!process.argv.slice(2).includes('emulator')) {
     for (const flag of ['--optimize-for-size', '--semi-space-growth-factor=1', '--liftoff-only']) v8.setFlagsFromString(flag);
   }
-  await (await import('./dispatch.js')).runProgram(process.argv);
+  await (await import('./dispatch.js')).runProgram(process.argv, { ownsProcess: true });
 }

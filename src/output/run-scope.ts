@@ -3,10 +3,11 @@
  * runs a command (the CLI, src/cli/dispatch.ts) or a step (the action, src/action/main.ts) inside
  * {@link withRunScope}, first with what it knows before the settings are resolved (the
  * environment's secrets, so that an error while resolving them is redacted too), then nested
- * with the run context's. Two runs in one process never see each other's.
+ * with the run context's. Two runs in one process never see each other's. The CLI's own process
+ * runs one command and nothing else, so its run is the process's ({@link withProcessRunScope}).
  */
 import type { RunBinding } from '../run-values.js';
-import { withRunValues } from '../run-values.js';
+import { withProcessRunValues, withRunValues } from '../run-values.js';
 import { runSecretsBinding } from '../redact.js';
 import { projectFileBinding, wordingBinding, type Wording } from '../hint.js';
 import { loggerBinding, type Logger } from './log.js';
@@ -28,10 +29,23 @@ export interface RunScopeValues {
  * @returns what `fn` returns
  */
 export function withRunScope<R>(values: RunScopeValues, fn: () => R): R {
+  return withRunValues(bindingsOf(values), fn);
+}
+
+/**
+ * {@link withRunScope} for a process whose one run this is (the CLI's entry): outside any run,
+ * `values` become the process's own (src/run-values.ts, `withProcessRunValues`).
+ * @returns what `fn` returns
+ */
+export function withProcessRunScope<R>(values: RunScopeValues, fn: () => R): R {
+  return withProcessRunValues(bindingsOf(values), fn);
+}
+
+function bindingsOf(values: RunScopeValues): RunBinding[] {
   const bindings: RunBinding[] = [];
   if (values.secrets !== undefined) bindings.push(runSecretsBinding(values.secrets));
   if (values.wording !== undefined) bindings.push(wordingBinding(values.wording));
   if (values.projectFile !== undefined) bindings.push(projectFileBinding(values.projectFile));
   if (values.logger !== undefined) bindings.push(loggerBinding(values.logger));
-  return withRunValues(bindings, fn);
+  return bindings;
 }

@@ -3,10 +3,11 @@
  * sets inside, stays in it; a nested run adds its secrets to the enclosing run's; outside any run
  * the process default is read, as before runs existed (no secret known: nothing is hidden).
  */
-import { describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it, vi } from 'vitest';
 import { hint, projectFileName, useProjectFile, worded } from '../../src/hint.js';
 import { createLogger, log, setLogger } from '../../src/output/log.js';
-import { withRunScope } from '../../src/output/run-scope.js';
+import { withProcessRunScope, withRunScope } from '../../src/output/run-scope.js';
 import { hasOutputSecrets, redactOutput, setOutputSecrets } from '../../src/output/sinks.js';
 
 const A = 'sk_scope_outer_51ae0c';
@@ -52,5 +53,40 @@ describe('withRunScope', () => {
     const words = withRunScope({ wording: (named) => `--${named.setting}`, projectFile: null }, () => worded`run with ${hint('prune')} in ${projectFileName()}`);
     expect(words).toBe('run with --prune in autojoin-sync.yaml');
     expect(worded`${hint('prune')}`).toBe('prune');
+  });
+});
+
+describe('withProcessRunScope (a process that is one run: the CLI\'s entry)', () => {
+  it('outside any run, its values become the process\'s, through every await, without entering the storage', async () => {
+    const enter = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    const before = log();
+    try {
+      const seen = await withProcessRunScope({ secrets: [A], projectFile: 'infra/autojoin-sync.yaml' }, async () => {
+        await Promise.resolve();
+        setImmediate(() => undefined);
+        return `${redactOutput(A)} ${projectFileName()}`;
+      });
+      expect(seen).toBe('*** infra/autojoin-sync.yaml');
+      expect(redactOutput(A)).toBe('***');
+      expect(enter).not.toHaveBeenCalled();
+    } finally {
+      enter.mockRestore();
+      setOutputSecrets([]);
+      useProjectFile(null);
+      setLogger(before);
+    }
+    expect(redactOutput(A)).toBe(A);
+  });
+
+  it('inside a run, it is a run of its own nested in it, as withRunScope', async () => {
+    const seen = await withRunScope({ secrets: [A] }, async () => {
+      const inner = await withProcessRunScope({ secrets: [B] }, async () => {
+        await Promise.resolve();
+        return redactOutput(`${A} ${B}`);
+      });
+      return [inner, redactOutput(`${A} ${B}`)];
+    });
+    expect(seen).toEqual(['*** ***', `*** ${B}`]);
+    expect(redactOutput(`${A} ${B}`)).toBe(`${A} ${B}`);
   });
 });
