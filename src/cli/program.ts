@@ -2,10 +2,11 @@
  * The `autojoin-sync` command tree. Commands load lazily: only the command being run is imported
  * (with everything it needs: the policy loader, the client, the emulator…); the others are
  * stand-ins that carry just the line `--help` shows for them. So `--version` and `--help` load
- * commander and nothing else.
+ * commander and the output sinks (which every message goes through) and nothing else.
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { writeStderr, writeStdout } from '../output/sinks.js';
 import { addOutputOptions } from './options.js';
 
 /** A command as the top-level help lists it, and how to load its module. */
@@ -72,7 +73,11 @@ export async function buildProgram(argv: readonly string[], loadAll = false): Pr
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    // commander's own messages echo what was typed (a flag's value, a command), where a pasted
+    // key would land; they go through the redacting sinks like every other byte. Every command
+    // added with .command() inherits this.
+    .configureOutput({ writeOut: writeStdout, writeErr: writeStderr });
   addOutputOptions(program);
   const wanted = commandNamed(argv);
   const context: RegisterContext = { fullProgram: () => buildProgram(['node', 'autojoin-sync'], true) };

@@ -137,6 +137,16 @@ describe('secrets never appear in what the CLI writes', () => {
     expect(leaks()).toEqual([]);
   });
 
+  it('keeps them out of the argument errors it echoes: a secret pasted as a flag value or a command is shown as ***', async () => {
+    const flag = await cli(['plan', 'policies', '--concurrency', KEY]);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain("argument '***' is invalid");
+    const command = await cli([TOKEN]);
+    expect(command.code).toBe(1);
+    expect(command.stderr).toContain("unknown command '***'");
+    expect(leaks()).toEqual([]);
+  });
+
   it('refuses a policy file that holds the key or the token: exit 1 at file:line:col, no plan, nothing sent', async () => {
     // Outside `dir`: the last block scans every file there, and this policy holds both secrets.
     const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'autojoin-secret-policy-'));
