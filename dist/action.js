@@ -41490,12 +41490,15 @@ function loggerBinding(logger) {
 
 // src/output/run-scope.ts
 function withRunScope(values, fn) {
+  return withRunValues(bindingsOf(values), fn);
+}
+function bindingsOf(values) {
   const bindings = [];
   if (values.secrets !== void 0) bindings.push(runSecretsBinding(values.secrets));
   if (values.wording !== void 0) bindings.push(wordingBinding(values.wording));
   if (values.projectFile !== void 0) bindings.push(projectFileBinding(values.projectFile));
   if (values.logger !== void 0) bindings.push(loggerBinding(values.logger));
-  return withRunValues(bindings, fn);
+  return bindings;
 }
 
 // src/run/context.ts
