@@ -70,7 +70,7 @@ export function withRunValues<R>(bindings: readonly RunBinding[], fn: () => R): 
  * Runs `fn` as the run of a process that runs nothing else (the CLI's entry, src/cli/main.ts):
  * outside any run, the values bound here become the process defaults; inside one, this is
  * {@link withRunValues}. Such a process never enters the AsyncLocalStorage, which on Node 20 and
- * 22 puts a hook on every promise from the first run on: about a tenth of the CLI's CPU in a
+ * 22 puts a hook on every promise from the first run on: a few percent of the CLI's CPU in a
  * 2,000-scope plan (docs/performance.md). Node 24's storage needs no hook.
  * @returns what `fn` returns
  */
