@@ -5,7 +5,7 @@
  * (load.ts) runs this for every document of every file.
  */
 import { scopeKey } from '../scope.js';
-import { checkDomain, withoutListedParent } from './domains.js';
+import { checkDomain, findingMessage } from './domains.js';
 import { diagnosticAt } from './format.js';
 import type { Declaration } from './lint.js';
 import { locate } from './locate.js';
@@ -103,19 +103,21 @@ function withDefaults(data: Record<string, unknown>, project: ProjectConfig): Re
  * A domain is located in the file only when there is something to report: most are fine.
  */
 function domainDiagnostics(entries: readonly WrittenEntry[], at: (index: number) => SourcePos): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number[]>();
-  for (const { raw, index, domain: normalized } of entries) {
-    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
+  for (const { index, domain: normalized } of entries) {
     if (normalized === '') continue;
     const indexes = seen.get(normalized);
     if (indexes) indexes.push(index);
     else seen.set(normalized, [index]);
   }
+  const diagnostics: Diagnostic[] = [];
+  for (const { raw, index } of entries) {
+    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, findingMessage(finding, seen)));
+  }
   for (const [domain, indexes] of seen) {
     if (indexes.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes.map(at)));
   }
-  return diagnostics.map((d) => (d.code === 'subdomain' ? { ...d, message: withoutListedParent(d.message, seen) } : d));
+  return diagnostics;
 }
 
 function duplicateDomainDiagnostics(domain: string, positions: readonly SourcePos[]): Diagnostic[] {

@@ -33,6 +33,8 @@ export interface DomainFinding {
   severity: Severity;
   code: string;
   message: string;
+  /** A subdomain warning's parent domain, and its message without the hint to list that parent (for a policy that lists it already). */
+  parent?: { domain: string; message: string };
 }
 
 /**
@@ -57,12 +59,12 @@ const MAX_REMEMBERED = 4096;
 const remembered = new Map<string, readonly DomainFinding[]>();
 
 /**
- * The subdomain warning's hint to list the parent domain, dropped when the policy lists it already.
+ * @returns the finding's message for one policy: a subdomain warning drops its hint to list the
+ *   parent domain when the policy lists it already
  * @param listed the policy's domains, normalized
  */
-export function withoutListedParent(message: string, listed: { has(domain: string): boolean }): string {
-  const hint = /\s\(list (\S+) too if you meant it\)$/.exec(message);
-  return hint && listed.has(hint[1] ?? '') ? message.slice(0, hint.index) : message;
+export function findingMessage(finding: DomainFinding, listed: { has(domain: string): boolean }): string {
+  return finding.parent !== undefined && listed.has(finding.parent.domain) ? finding.parent.message : finding.message;
 }
 
 /** @returns every problem with one domain as written (at most one error and one warning). */
@@ -183,8 +185,9 @@ function checkRegistry(domain: string): DomainFinding[] {
     return [error('invalid-domain', `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
   }
   if (parsed.domain && parsed.domain !== domain) {
-    const message = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match (list ${parsed.domain} too if you meant it)`;
-    return [{ severity: 'warning', code: 'subdomain', message }];
+    const exactly = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match`;
+    const parent = Object.freeze({ domain: parsed.domain, message: exactly });
+    return [{ severity: 'warning', code: 'subdomain', message: `${exactly} (list ${parsed.domain} too if you meant it)`, parent }];
   }
   return [];
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkDomain, normalizeDomain } from '../../src/policy/index.js';
+import { checkDomain, normalizeDomain, parsePolicySources } from '../../src/policy/index.js';
 
 describe('normalizeDomain', () => {
   it.each([
@@ -85,5 +85,22 @@ describe('IPv4-like entries', () => {
     expect(checkDomain('0x7f.1')).toEqual([
       { severity: 'error', code: 'invalid-domain', message: '"0x7f.1" is not a valid domain name: the top-level label is numeric' },
     ]);
+  });
+});
+
+describe('the subdomain warning in a policy', () => {
+  const EXACTLY = 'eng.acme.com is a subdomain of acme.com; only addresses at exactly eng.acme.com match';
+  const HINTED = `${EXACTLY} (list acme.com too if you meant it)`;
+  const warnings = (domains: string[]): string[] =>
+    parsePolicySources([{ file: 'a.autojoin.yaml', text: `scope: s\nscopeType: team\ncomponentId: c\ndomains: [${domains.join(', ')}]\n` }])
+      .diagnostics.filter((d) => d.code === 'subdomain')
+      .map((d) => d.message);
+
+  it('suggests listing the parent only when the policy does not list it, before or after the subdomain', () => {
+    expect(warnings(['eng.acme.com'])).toEqual([HINTED]);
+    expect(warnings(['eng.acme.com', 'acme.com'])).toEqual([EXACTLY]);
+    expect(warnings(['acme.com', 'Eng.Acme.com.'])).toEqual([EXACTLY]);
+    // The finding of a domain is remembered across policies; the one before must not change it.
+    expect(warnings(['eng.acme.com'])).toEqual([HINTED]);
   });
 });
