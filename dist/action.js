@@ -43782,9 +43782,8 @@ function withoutFinalDot(domain) {
 }
 var MAX_REMEMBERED = 4096;
 var remembered = /* @__PURE__ */ new Map();
-function withoutListedParent(message, listed) {
-  const hint2 = /\s\(list (\S+) too if you meant it\)$/.exec(message);
-  return hint2 && listed.has(hint2[1] ?? "") ? message.slice(0, hint2.index) : message;
+function findingMessage(finding, listed) {
+  return finding.parent !== void 0 && listed.has(finding.parent.domain) ? finding.parent.message : finding.message;
 }
 function checkDomain(raw) {
   let findings = remembered.get(raw);
@@ -43876,8 +43875,9 @@ function checkRegistry(domain) {
     return [error3("invalid-domain", `"${domain}" is not a full domain name; expected something like ${domain}.com`)];
   }
   if (parsed.domain && parsed.domain !== domain) {
-    const message = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match (list ${parsed.domain} too if you meant it)`;
-    return [{ severity: "warning", code: "subdomain", message }];
+    const exactly = `${domain} is a subdomain of ${parsed.domain}; only addresses at exactly ${domain} match`;
+    const parent = Object.freeze({ domain: parsed.domain, message: exactly });
+    return [{ severity: "warning", code: "subdomain", message: `${exactly} (list ${parsed.domain} too if you meant it)`, parent }];
   }
   return [];
 }
@@ -44789,19 +44789,21 @@ function withDefaults(data, project2) {
   return componentId === void 0 ? { scopeType, ...data } : { scopeType, componentId, ...data };
 }
 function domainDiagnostics(entries, at) {
-  const diagnostics = [];
   const seen = /* @__PURE__ */ new Map();
-  for (const { raw, index, domain: normalized } of entries) {
-    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, finding.message));
+  for (const { index, domain: normalized } of entries) {
     if (normalized === "") continue;
     const indexes2 = seen.get(normalized);
     if (indexes2) indexes2.push(index);
     else seen.set(normalized, [index]);
   }
+  const diagnostics = [];
+  for (const { raw, index } of entries) {
+    for (const finding of checkDomain(raw)) diagnostics.push(diagnosticAt(at(index), finding.severity, finding.code, findingMessage(finding, seen)));
+  }
   for (const [domain, indexes2] of seen) {
     if (indexes2.length > 1) diagnostics.push(...duplicateDomainDiagnostics(domain, indexes2.map(at)));
   }
-  return diagnostics.map((d) => d.code === "subdomain" ? { ...d, message: withoutListedParent(d.message, seen) } : d);
+  return diagnostics;
 }
 function duplicateDomainDiagnostics(domain, positions) {
   return positions.map((pos) => {
