@@ -2,11 +2,12 @@
  * The `autojoin-sync` command tree. Commands load lazily: only the command being run is imported
  * (with everything it needs: the policy loader, the client, the emulator…); the others are
  * stand-ins that carry just the line `--help` shows for them. So `--version` and `--help` load
- * commander and the output sinks (which every message goes through) and nothing else.
+ * commander, the output sinks and the escaping (which every message goes through) and nothing else.
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { writeStderr, writeStdout } from '../output/sinks.js';
+import { escapeControls } from '../escape.js';
+import { redactOutput, writeStderr, writeStdout } from '../output/sinks.js';
 import { addOutputOptions } from './options.js';
 
 /** A command as the top-level help lists it, and how to load its module. */
@@ -75,9 +76,11 @@ export async function buildProgram(argv: readonly string[], loadAll = false): Pr
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // commander's own messages echo what was typed (a flag's value, a command), where a pasted
-    // key would land; they go through the redacting sinks like every other byte. Every command
+    // key or a value a workflow passes on (a branch name) would land: they go through the
+    // redacting sinks like every other byte, and its usage errors are escaped as other text
+    // from outside is (redacted first, so the redactor sees the value whole). Every command
     // added with .command() inherits this.
-    .configureOutput({ writeOut: writeStdout, writeErr: writeStderr });
+    .configureOutput({ writeOut: writeStdout, writeErr: writeStderr, outputError: (text, write) => write(escapeControls(redactOutput(text), true)) });
   addOutputOptions(program);
   const wanted = commandNamed(argv);
   const context: RegisterContext = { fullProgram: () => buildProgram(['node', 'autojoin-sync'], true) };

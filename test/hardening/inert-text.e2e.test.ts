@@ -61,6 +61,17 @@ describe('control characters and bidi overrides', () => {
     expect(result.stderr).not.toMatch(RAW_CONTROL);
   });
 
+  it('an argument the CLI echoes in its usage errors (a branch name a workflow passes on) is escaped', async () => {
+    project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });
+    const command = await cli(['\u001b]0;pwned\u0007plan'], { cwd: project.dir });
+    expect(command.code).toBe(1);
+    expect(command.stderr).toContain("unknown command '\\x1b]0;pwned\\x07plan'");
+    const flag = await cli(['plan', '--concurrency', '\u001b[2J8'], { cwd: project.dir });
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain("argument '\\x1b[2J8' is invalid");
+    expect(command.stderr + flag.stderr).not.toMatch(RAW_CONTROL);
+  });
+
   it('escapeControls turns every non-printable character into a visible escape', () => {
     expect(escapeControls('a\u001b[2Jb\u202ec\u200bd\u0085e\nf')).toBe('a\\x1b[2Jb\\u{202e}c\\u{200b}d\\x85e\\x0af');
     expect(escapeControls('line one\nline two', true)).toBe('line one\nline two');
