@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path11 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path11 && path11[0] !== "/") {
-          path11 = `/${path11}`;
+        if (path12 && path12[0] !== "/") {
+          path12 = `/${path12}`;
         }
-        return new URL(`${origin}${path11}`);
+        return new URL(`${origin}${path12}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path11, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path11);
+        debuglog("sending request to %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path11, origin },
+          request: { method, path: path12, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path11,
+          path12,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path11, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path11);
+        debuglog("trailers received from %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path11, origin },
+          request: { method, path: path12, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path11,
+          path12,
           error4.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path11, origin }
+            request: { method, path: path12, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path11);
+          debuglog("sending request to %s %s/%s", method, origin, path12);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path11,
+        path: path12,
         method,
         body,
         headers: headers2,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path11 !== "string") {
+        if (typeof path12 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path11[0] !== "/" && !(path11.startsWith("http://") || path11.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path11)) {
+        } else if (invalidPathRegex.test(path12)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path11, query2) : path11;
+        this.path = query2 ? buildURL(path12, query2) : path12;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path11, host, upgrade, blocking, reset } = request2;
+      const { method, path: path12, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path11} HTTP/1.1\r
+      let header = `${method} ${path12} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path11, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path11;
+      headers2[HTTP2_HEADER_PATH] = path12;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path11 = search ? `${pathname}${search}` : pathname;
+        const path12 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path11;
+        this.opts.path = path12;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path11 = "/",
+          path: path12 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path11;
+        opts.path = origin + path12;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path11) {
-      if (typeof path11 !== "string") {
-        return path11;
+    function safeUrl(path12) {
+      if (typeof path12 !== "string") {
+        return path12;
       }
-      const pathSegments = path11.split("?");
+      const pathSegments = path12.split("?");
       if (pathSegments.length !== 2) {
-        return path11;
+        return path12;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path11, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path11);
+    function matchKey(mockDispatch2, { path: path12, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path12);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path11 }) => matchValue(safeUrl(path11), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path11, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path12, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path11,
+        path: path12,
         method,
         body,
         headers: headers2,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path11, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path11,
+            Path: path12,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path11) {
-      for (let i = 0; i < path11.length; ++i) {
-        const code = path11.charCodeAt(i);
+    function validateCookiePath(path12) {
+      for (let i = 0; i < path12.length; ++i) {
+        const code = path12.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path11 = opts.path;
+          let path12 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path11 = `/${path11}`;
+            path12 = `/${path12}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path11);
+          url = new URL(util.parseOrigin(url).origin + path12);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path11) {
-      const ctrl = callVisitor(key, node, visitor, path11);
+    function visit_(key, node, visitor, path12) {
+      const ctrl = callVisitor(key, node, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visit_(key, ctrl, visitor, path11);
+        replaceNode(key, path12, ctrl);
+        return visit_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path11 = Object.freeze(path11.concat(node));
+          path12 = Object.freeze(path12.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path11);
+            const ci = visit_(i, node.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path11 = Object.freeze(path11.concat(node));
-          const ck = visit_("key", node.key, visitor, path11);
+          path12 = Object.freeze(path12.concat(node));
+          const ck = visit_("key", node.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path11);
+          const cv = visit_("value", node.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path11) {
-      const ctrl = await callVisitor(key, node, visitor, path11);
+    async function visitAsync_(key, node, visitor, path12) {
+      const ctrl = await callVisitor(key, node, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visitAsync_(key, ctrl, visitor, path11);
+        replaceNode(key, path12, ctrl);
+        return visitAsync_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path11 = Object.freeze(path11.concat(node));
+          path12 = Object.freeze(path12.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path11);
+            const ci = await visitAsync_(i, node.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path11 = Object.freeze(path11.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path11);
+          path12 = Object.freeze(path12.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path11);
+          const cv = await visitAsync_("value", node.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path11) {
+    function callVisitor(key, node, visitor, path12) {
       if (typeof visitor === "function")
-        return visitor(key, node, path11);
+        return visitor(key, node, path12);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path11);
+        return visitor.Map?.(key, node, path12);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path11);
+        return visitor.Seq?.(key, node, path12);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path11);
+        return visitor.Pair?.(key, node, path12);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path11);
+        return visitor.Scalar?.(key, node, path12);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path11);
+        return visitor.Alias?.(key, node, path12);
       return void 0;
     }
-    function replaceNode(key, path11, node) {
-      const parent = path11[path11.length - 1];
+    function replaceNode(key, path12, node) {
+      const parent = path12[path12.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path11, value) {
+    function collectionFromPath(schema, path12, value) {
       let v = value;
-      for (let i = path11.length - 1; i >= 0; --i) {
-        const k = path11[i];
+      for (let i = path12.length - 1; i >= 0; --i) {
+        const k = path12[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
+    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path11, value) {
-        if (isEmptyPath(path11))
+      addIn(path12, value) {
+        if (isEmptyPath(path12))
           this.add(value);
         else {
-          const [key, ...rest] = path11;
+          const [key, ...rest] = path12;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        const [key, ...rest] = path11;
+      deleteIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        const [key, ...rest] = path11;
+      getIn(path12, keepScalar) {
+        const [key, ...rest] = path12;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path11) {
-        const [key, ...rest] = path11;
+      hasIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        const [key, ...rest] = path11;
+      setIn(path12, value) {
+        const [key, ...rest] = path12;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path11, value) {
+      addIn(path12, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path11, value);
+          this.contents.addIn(path12, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        if (Collection.isEmptyPath(path11)) {
+      deleteIn(path12) {
+        if (Collection.isEmptyPath(path12)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        if (Collection.isEmptyPath(path11))
+      getIn(path12, keepScalar) {
+        if (Collection.isEmptyPath(path12))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path11) {
-        if (Collection.isEmptyPath(path11))
+      hasIn(path12) {
+        if (Collection.isEmptyPath(path12))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        if (Collection.isEmptyPath(path11)) {
+      setIn(path12, value) {
+        if (Collection.isEmptyPath(path12)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path11), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path11, value);
+          this.contents.setIn(path12, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path11) => {
+    visit2.itemAtPath = (cst, path12) => {
       let item = cst;
-      for (const [field, index] of path11) {
+      for (const [field, index] of path12) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path11) => {
-      const parent = visit2.itemAtPath(cst, path11.slice(0, -1));
-      const field = path11[path11.length - 1][0];
+    visit2.parentCollection = (cst, path12) => {
+      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
+      const field = path12[path12.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path11, item, visitor) {
-      let ctrl = visitor(item, path11);
+    function _visit(path12, item, visitor) {
+      let ctrl = visitor(item, path12);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path11);
+            ctrl = ctrl(item, path12);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28651,14 +28651,14 @@ var require_util9 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path11 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path11 && path11[0] !== "/") {
-          path11 = `/${path11}`;
+        if (path12 && path12[0] !== "/") {
+          path12 = `/${path12}`;
         }
-        return new URL(`${origin}${path11}`);
+        return new URL(`${origin}${path12}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -29991,9 +29991,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path11, origin }
+            request: { method, path: path12, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path11);
+          debugLog("sending request to %s %s%s", method, origin, path12);
         }
       );
     }
@@ -30011,14 +30011,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path11, origin },
+            request: { method, path: path12, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path11,
+            path12,
             statusCode
           );
         }
@@ -30027,23 +30027,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path11, origin }
+            request: { method, path: path12, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path11);
+          debugLog("trailers received from %s %s%s", method, origin, path12);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path11, origin },
+            request: { method, path: path12, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path11,
+            path12,
             error4.message
           );
         }
@@ -30158,7 +30158,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path11,
+        path: path12,
         method,
         body,
         headers: headers2,
@@ -30175,11 +30175,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path11 !== "string") {
+        if (typeof path12 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path11[0] !== "/" && !(path11.startsWith("http://") || path11.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path11)) {
+        } else if (invalidPathRegex.test(path12)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -30254,7 +30254,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path11, query2) : path11;
+        this.path = query2 ? serializePathWithQuery(path12, query2) : path12;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -35122,7 +35122,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path11, host, upgrade, blocking, reset } = request2;
+      const { method, path: path12, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -35198,7 +35198,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path11} HTTP/1.1\r
+      let header = `${method} ${path12} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -35875,7 +35875,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path11, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path12, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -35944,7 +35944,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path11;
+          headers2[HTTP2_HEADER_PATH] = path12;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -35996,7 +35996,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path11;
+      headers2[HTTP2_HEADER_PATH] = path12;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37838,10 +37838,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path11 = "/",
+          path: path12 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path11;
+        opts.path = origin + path12;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -40707,11 +40707,11 @@ function worded(strings, ...values) {
   return text;
 }
 var runProjectFile = runValue("autojoin-sync.yaml");
-function useProjectFile(path11) {
-  runProjectFile.set(path11 ?? "autojoin-sync.yaml");
+function useProjectFile(path12) {
+  runProjectFile.set(path12 ?? "autojoin-sync.yaml");
 }
-function projectFileBinding(path11) {
-  return bindRunValue(runProjectFile, path11 ?? "autojoin-sync.yaml");
+function projectFileBinding(path12) {
+  return bindRunValue(runProjectFile, path12 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
   return runProjectFile.get();
@@ -40966,7 +40966,7 @@ function latinTwin(label) {
 
 // src/scope.ts
 function scopeKey(ref) {
-  return `${ref.scopeType}/${ref.scope}`;
+  return [ref.scopeType, ref.scope].join("/");
 }
 function parseScopeKey(key) {
   const ref = splitScopeKey(key);
@@ -41556,7 +41556,7 @@ function isPolicyBelow(relative2) {
 }
 function relativePosix(cwd, file) {
   const below = relativeBelow(cwd, file);
-  if (below !== void 0) return below === "" ? "." : below;
+  if (below !== void 0) return below === "" ? "." : ownString(below);
   const relative2 = path.relative(cwd, file);
   return (relative2 === "" ? "." : relative2).split(path.sep).join("/");
 }
@@ -41648,7 +41648,7 @@ function isDirectoryLink(full) {
   }
 }
 function sortByRelativePath(files, cwd) {
-  return files.map((file) => ({ file, relative: relativePosix(cwd, file) })).sort((a, b) => compareStrings(a.relative, b.relative)).map(({ file }) => file);
+  return files.map((file) => relativePosix(cwd, file)).sort(compareStrings);
 }
 
 // src/run/place.ts
@@ -41660,8 +41660,8 @@ import path2 from "node:path";
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path11) {
-  return path11.join("\0");
+function pathKey(path12) {
+  return path12.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -43537,13 +43537,13 @@ var autojoin_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path11, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path11));
+function locate(parsed, path12, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path12));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path11.entries()) {
-    const last = index === path11.length - 1;
+  for (const [index, segment] of path12.entries()) {
+    const last = index === path12.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -43606,22 +43606,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path11 = pointerToPath(error4.instancePath);
+  const path12 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path11)}: expected ${expectedOf(path11, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path11)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path11)}: ${invalidValue(path11, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path12)}: expected ${expectedOf(path12, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path12)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path12)}: ${invalidValue(path12, error4)}`;
 }
 function describe(error4, parsed) {
-  const path11 = pointerToPath(error4.instancePath);
+  const path12 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path11, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path12, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path11, String(error4.params.missingProperty));
+      return missingKey(parsed, path12, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path11, error4);
+      return wrongType(parsed, path12, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -43629,47 +43629,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path11, String(error4.params.propertyName));
+      return reservedKey(parsed, path12, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path11), "error", "invalid-value", `${labelOf(path11)}: ${invalidValue(path11, error4)}`);
+      return diagnosticAt(locate(parsed, path12), "error", "invalid-value", `${labelOf(path12)}: ${invalidValue(path12, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path11) {
-  return path11.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path12) {
+  return path12.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path11, key, parentSchema) {
+function unknownKey(parsed, path12, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path11.length ? ` in ${labelOf(path11)}` : "";
+  const where2 = path12.length ? ` in ${labelOf(path12)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path11, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path12, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path11, key) {
-  const message = `${labelOf(path11)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path11, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path12, key) {
+  const message = `${labelOf(path12)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path12, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path11, key) {
-  const pos = path11.length ? locate(parsed, path11, "key") : parsed.start;
-  const where2 = path11.length ? ` in ${labelOf(path11)}` : "";
-  const hint2 = path11.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path12, key) {
+  const pos = path12.length ? locate(parsed, path12, "key") : parsed.start;
+  const where2 = path12.length ? ` in ${labelOf(path12)}` : "";
+  const hint2 = path12.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path11, error4) {
-  const expected = expectedOf(path11, String(error4.params.type));
-  const label = labelOf(path11);
+function wrongType(parsed, path12, error4) {
+  const expected = expectedOf(path12, String(error4.params.type));
+  const label = labelOf(path12);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path11.at(-1);
+    const last = path12.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path11), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path12), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -43679,10 +43679,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path11, type) {
-  const last = path11.at(-1);
+function expectedOf(path12, type) {
+  const last = path12.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path11.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path12.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -43697,7 +43697,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path11, error4) {
+function invalidValue(path12, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -43709,7 +43709,7 @@ function invalidValue(path11, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path11, error4.data);
+      return patternProblem(path12, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -43717,14 +43717,14 @@ function invalidValue(path11, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path11, value) {
+function patternProblem(path12, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path11.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path11.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path12.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path12.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -44083,17 +44083,17 @@ function duplicateNames(rules, parsed) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path11 of paths) {
-    const value = valueAt(parsed.data, path11);
+  for (const path12 of paths) {
+    const value = valueAt(parsed.data, path12);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path11.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path11), "error", "homograph", problem));
+    const problem = scopeTextProblem(path12.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path12), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path11) {
+function valueAt(data, path12) {
   let value = data;
-  for (const segment of path11) {
+  for (const segment of path12) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -44159,7 +44159,7 @@ async function placeOf(cwd, given) {
   const repository = await repositoryRoot(dir);
   const projectFiles = /* @__PURE__ */ new Map();
   const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
-  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path2.resolve(cwd, file));
   for (const file of files) push(projectFiles, nearest(path2.dirname(file)), file);
   if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
@@ -44426,10 +44426,10 @@ function defaultBranchOf(payload) {
   const repository = payload?.repository;
   return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
 }
-function readPayload(path11) {
-  if (!path11) return void 0;
+function readPayload(path12) {
+  if (!path12) return void 0;
   try {
-    return JSON.parse(readFileSync2(path11, "utf8"));
+    return JSON.parse(readFileSync2(path12, "utf8"));
   } catch {
     return void 0;
   }
@@ -44445,7 +44445,10 @@ import { join as join3 } from "node:path";
 
 // src/history/prune.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import path6 from "node:path";
+import path7 from "node:path";
+
+// src/policy/load.ts
+import path3 from "node:path";
 
 // src/policy/lint.ts
 function duplicateScopeDiagnostics(declarations) {
@@ -44624,15 +44627,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path11) => {
+  const visit2 = (value, path12) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path11));
+      if (holds(value, pattern)) places.push(locate(document, path12));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path11, index]));
+      value.forEach((item, index) => visit2(item, [...path12, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path11, key], "key"));
-        visit2(item, [...path11, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path12, key], "key"));
+        visit2(item, [...path12, key]);
       }
     }
   };
@@ -44766,15 +44769,16 @@ function readPolicy(parsed, reading) {
     key: declaration.key,
     scope,
     scopeType: same(scopeType),
-    ...typeof data.scopeName === "string" ? { scopeName: data.scopeName } : {},
     componentId: same(data.componentId),
-    ...isPlainObject(data.metadata) ? { metadata: data.metadata } : {},
     domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
-    explicitEmpty: desired.length === 0,
-    ...expiredOf(written, reading.today),
-    ...data.drift === "keep" || data.drift === "revert" ? { drift: data.drift } : {}
+    explicitEmpty: desired.length === 0
   };
+  if (typeof data.scopeName === "string") policy2.scopeName = data.scopeName;
+  if (isPlainObject(data.metadata)) policy2.metadata = data.metadata;
+  const { expired } = expiredOf(written, reading.today);
+  if (expired !== void 0) policy2.expired = expired;
+  if (data.drift === "keep" || data.drift === "revert") policy2.drift = data.drift;
   if (reading.entries) policy2.entries = placedEntries(written, reading.today, at);
   if (!reading.governance) return { declaration, policy: policy2, diagnostics };
   const place = (where2) => where2 === "domains" ? locate(parsed, ["domains"], "key") : at(where2);
@@ -44858,7 +44862,7 @@ async function* discoveredBatches(discovery, options, keep2) {
   yield batch();
   const result2 = checker.finish();
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result2.diagnostics].sort(compareDiagnostics);
-  return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files.map((file) => relativePosix(cwd, file)) };
+  return { policies: result2.policies, policyCount: result2.policyCount, diagnostics, files: discovery.files };
 }
 function ioTurn() {
   return new Promise((resolve7) => setImmediate(() => setImmediate(resolve7)));
@@ -44878,8 +44882,9 @@ async function readPolicySources(files, cwd, roots) {
 async function fileReader(cwd, roots) {
   const root = roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
   const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
-  return (absolute) => {
-    const file = relativePosix(cwd, absolute);
+  return (given) => {
+    const absolute = path3.resolve(cwd, given);
+    const file = path3.isAbsolute(given) ? relativePosix(cwd, given) : given;
     try {
       const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
       return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
@@ -44892,6 +44897,15 @@ function parsePolicySources(sources, options = {}) {
   const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return checker.finish();
+}
+function keysDeclaredTwice(declarations) {
+  const seen = /* @__PURE__ */ new Set();
+  const twice = /* @__PURE__ */ new Set();
+  for (const { key } of declarations) {
+    if (seen.has(key)) twice.add(key);
+    else seen.add(key);
+  }
+  return twice;
 }
 function checkOptions(options) {
   return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
@@ -44936,10 +44950,9 @@ function createPolicyChecker(project2, options) {
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      const across = [...duplicateScopeDiagnostics(declarations), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
-      const declared = /* @__PURE__ */ new Map();
-      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once2 = (key) => declared.get(key) === 1;
+      const twice = keysDeclaredTwice(declarations);
+      const once2 = (key) => !twice.has(key);
+      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
       const policies = candidates.filter((policy2) => once2(policy2.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
@@ -45044,7 +45057,7 @@ function domainScalar(item) {
 }
 
 // src/policy/found.ts
-import path3 from "node:path";
+import path4 from "node:path";
 var NoPoliciesError = class extends Error {
   constructor(paths, filesFound) {
     const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
@@ -45056,7 +45069,7 @@ var NoPoliciesError = class extends Error {
 };
 function pathsWithoutPolicyFiles(paths, files, cwd) {
   return (paths.length > 0 ? paths : ["."]).filter((given) => {
-    const prefix = relativePosix(cwd, path3.resolve(cwd, given));
+    const prefix = relativePosix(cwd, path4.resolve(cwd, given));
     return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
   });
 }
@@ -45183,19 +45196,19 @@ function gitFailed(args, context, output) {
 
 // src/git/repository.ts
 import { stat as stat4 } from "node:fs/promises";
-import path4, { posix as posix2 } from "node:path";
+import path5, { posix as posix2 } from "node:path";
 async function openRepository(paths, cwd, context) {
-  const dir = await existingAncestor(commonDirectory(paths.map((given) => path4.resolve(cwd, given))));
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path5.resolve(cwd, given))));
   if (await repositoryRoot(dir) === null) return null;
   const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
   const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
   return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
 }
 function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path4.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
+  return relativePosix(repository.cwd, path5.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
 }
 function rootPath(repository, given) {
-  const fromDir = relativePosix(repository.dir, path4.resolve(repository.cwd, given));
+  const fromDir = relativePosix(repository.dir, path5.resolve(repository.cwd, given));
   return posix2.normalize(posix2.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
 }
 function topPathspec(fromRoot) {
@@ -45204,21 +45217,21 @@ function topPathspec(fromRoot) {
 function commonDirectory(absolute) {
   let common = absolute[0] ?? process.cwd();
   for (const dir of absolute.slice(1)) {
-    while (dir !== common && !dir.startsWith(common + path4.sep)) common = path4.dirname(common);
+    while (dir !== common && !dir.startsWith(common + path5.sep)) common = path5.dirname(common);
   }
   return common;
 }
 async function existingAncestor(dir) {
-  for (let at = dir; ; at = path4.dirname(at)) {
+  for (let at = dir; ; at = path5.dirname(at)) {
     const info3 = await stat4(at).catch(() => null);
     if (info3?.isDirectory()) return at;
-    if (path4.dirname(at) === at) return at;
+    if (path5.dirname(at) === at) return at;
   }
 }
 
 // src/history/walk.ts
 import { existsSync as existsSync4 } from "node:fs";
-import path5, { posix as posix4 } from "node:path";
+import path6, { posix as posix4 } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
 // src/history/policy-tree.ts
@@ -45395,7 +45408,7 @@ function walkWorkingTree(repository, paths, output, walk2) {
     else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
   }
   for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync4(path5.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+    if (now[index] === void 0 && existsSync4(path6.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
 }
@@ -45695,15 +45708,15 @@ async function notDeclaredElsewhere(candidates, context) {
   return { pruned: candidates.filter((policy2) => !where2.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
 }
 function shownPath2(file, cwd) {
-  const relative2 = path6.relative(cwd, path6.resolve(cwd, file));
-  return relative2.split(path6.sep).join("/");
+  const relative2 = path7.relative(cwd, path7.resolve(cwd, file));
+  return relative2.split(path7.sep).join("/");
 }
 async function policyFilesOutside(paths, cwd) {
-  const root = await repositoryRoot(path6.resolve(cwd)) ?? cwd;
-  const given = paths.map((given2) => path6.resolve(cwd, given2));
+  const root = await repositoryRoot(path7.resolve(cwd)) ?? cwd;
+  const given = paths.map((given2) => path7.resolve(cwd, given2));
   if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
-  return files.filter((file) => !given.some((covered) => isInside(covered, file)));
+  return files.filter((file) => !given.some((covered) => isInside(covered, path7.resolve(cwd, file))));
 }
 function keysReadable(source, candidates, project2) {
   const parsed = parsePolicyText(source);
@@ -45798,7 +45811,7 @@ function pick(answers, types) {
 }
 
 // src/dns/place-findings.ts
-import path7 from "node:path";
+import path8 from "node:path";
 async function placeFindings(policies, findings, cwd) {
   const affected = policies.filter((policy2) => policy2.domains.some((domain) => findings.has(domain)));
   const documents = await documentsOf(affected, cwd);
@@ -45815,7 +45828,7 @@ async function placeFindings(policies, findings, cwd) {
 }
 async function documentsOf(policies, cwd) {
   const files = [...new Set(policies.map((policy2) => policy2.source.file))];
-  const { sources } = await readPolicySources(files.map((file) => path7.resolve(cwd, file)), cwd);
+  const { sources } = await readPolicySources(files.map((file) => path8.resolve(cwd, file)), cwd);
   const documents = /* @__PURE__ */ new Map();
   for (const source of sources) {
     for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
@@ -46204,11 +46217,20 @@ function compareScope(desired, live, owner = DEFAULT_OWNER) {
   if (after.length === 0) return before.length > 0 ? makeChange("clear", desired, before, after, live, owned ? [owned] : []) : null;
   const fields = [...fieldChanges(desired.policy, live), ...owned ? [owned] : []];
   if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange("update", desired, before, after, live, fields);
+  return makeChange("update", desired, sharedWith(before, after), after, live, fields);
+}
+function sharedWith(before, after) {
+  for (let i = 0, j = 0; i < before.length && j < after.length; ) {
+    const order = compareStrings(before[i], after[j]);
+    if (order === 0) before[i++] = after[j++];
+    else if (order < 0) i++;
+    else j++;
+  }
+  return before;
 }
 function replaceScope(desired, live) {
   if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== "declared") return null;
-  return makeChange("update", { ...desired, reason: "replaced" }, comparableDomains(live.domains), desired.domains, live);
+  return makeChange("update", { ...desired, reason: "replaced" }, sharedWith(comparableDomains(live.domains), desired.domains), desired.domains, live);
 }
 function forcedUpdate(desired, live, fields) {
   const before = comparableDomains(live.domains);
@@ -46623,6 +46645,7 @@ function planBuilder(options) {
   const scopes = [];
   const notManagedHere = [];
   const markers = /* @__PURE__ */ new Map();
+  const sharedMarker = markerInterner();
   const drift = threeWay(owner, (policy2) => policy2.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
@@ -46641,7 +46664,7 @@ function planBuilder(options) {
       return;
     }
     const marker = liveMarker(live);
-    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, { owner: marker.owner, commit: marker.commit });
+    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     const change = drift.sort(desired, live, twoWay);
     if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === "held" ? null : narrow(change, live);
@@ -46670,6 +46693,16 @@ function planBuilder(options) {
       if (census) plan2.census = census;
       return plan2;
     }
+  };
+}
+function markerInterner() {
+  const known = /* @__PURE__ */ new Map();
+  return (owner, commit) => {
+    const id = `${owner}
+${commit}`;
+    let marker = known.get(id);
+    if (marker === void 0) known.set(id, marker = { owner, commit });
+    return marker;
   };
 }
 function ours(key, live, owner, takeOwnership) {
@@ -50710,6 +50743,9 @@ async function changedPolicyFiles(rev, paths, repository) {
 }
 
 // src/reconcile/desired.ts
+function policyOf(scope) {
+  return "pruned" in scope ? scope.pruned : scope;
+}
 var NothingPlanned = class extends Error {
   constructor(load) {
     super("nothing was planned");
@@ -50776,7 +50812,7 @@ async function* loadedScopes(options, request2, into) {
       into.declared.add(policy2.key);
       if (!request2.inPlan(policy2)) continue;
       if (into.held) into.held.push(policy2);
-      else yield { policy: policy2, pruned: false };
+      else yield policy2;
     }
   }
   into.stop.rest = void 0;
@@ -50809,7 +50845,7 @@ async function finishLoad(loaded, kept, options) {
 async function* checkedScopes(held, load, options) {
   const checked2 = await handOver(await options.checkBeforeRead(held), options);
   if (checked2.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked2] }));
-  for (const policy2 of held.splice(0)) yield { policy: policy2, pruned: false };
+  yield* held.splice(0);
   return checked2;
 }
 async function* prunedScopes(options, request2, declared, stop) {
@@ -50822,7 +50858,7 @@ async function* prunedScopes(options, request2, declared, stop) {
   checkTargetsMatched(request2.targets, seen);
   checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
   const diagnostics = await handOver(found.diagnostics, options);
-  for (const policy2 of found.pruned.filter(request2.inPlan)) yield { policy: policy2, pruned: true };
+  for (const policy2 of found.pruned.filter(request2.inPlan)) yield { pruned: policy2 };
   return diagnostics;
 }
 async function noticeUnpruned(context, declared, notice3) {
@@ -50844,7 +50880,7 @@ function isError(diagnostic) {
 }
 
 // src/history/last-applied.ts
-import path8 from "node:path";
+import path9 from "node:path";
 function readLastApplied(needed, options) {
   return lastAppliedReader(options).read(needed);
 }
@@ -50923,7 +50959,7 @@ async function projectAt(commit, options) {
   if (!options.project.file) return {};
   try {
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path8.relative(top, options.project.file).split(path8.sep).join("/");
+    const relative2 = path9.relative(top, options.project.file).split(path9.sep).join("/");
     const [source] = await readFilesAt(commit, [relative2], top);
     return source ? parseProjectSource(source, options.project.file).config : {};
   } catch {
@@ -50940,7 +50976,7 @@ async function readFilesAt(commit, files, cwd) {
 }
 
 // src/history/keys-at-commit.ts
-import path9 from "node:path";
+import path10 from "node:path";
 async function readKeysAt(needed, options) {
   const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
   if (commits.length === 0) return () => null;
@@ -50963,7 +50999,7 @@ async function readKeysAt(needed, options) {
 }
 function projectName(options) {
   if (!options.project.file) return void 0;
-  const relative2 = path9.relative(path9.resolve(options.cwd), options.project.file).split(path9.sep).join("/");
+  const relative2 = path10.relative(path10.resolve(options.cwd), options.project.file).split(path10.sep).join("/");
   return relative2.startsWith("../") ? relative2 : `./${relative2}`;
 }
 function keysOf(commit, texts, projectText, options) {
@@ -51209,9 +51245,9 @@ async function makePlan(options) {
   const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project2.rules) });
   const desired = desiredScopes(options, request2);
   try {
-    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
-      if (item.pruned) builder.addPruned(item.policy, live);
-      else builder.add(item.policy, live);
+    for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
+      if ("pruned" in item) builder.addPruned(item.pruned, live);
+      else builder.add(item, live);
     }
   } catch (error4) {
     lastApplied.abandon();
@@ -51383,8 +51419,8 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path11 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path11}`;
+  const path12 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path12}`;
 }
 function checkChangesAgainstLive(plan2, live) {
   for (const change of plan2.changes) {
@@ -51472,10 +51508,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path11, status, detail, options) {
-    super(`[${method}] ${path11}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path12, status, detail, options) {
+    super(`[${method}] ${path12}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path11;
+    this.path = path12;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -51492,15 +51528,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api2.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path11, body) {
-  return (await requestWithLink(target, method, path11, body)).data;
+async function request(target, method, path12, body) {
+  return (await requestWithLink(target, method, path12, body)).data;
 }
-async function requestWithLink(target, method, path11, body) {
+async function requestWithLink(target, method, path12, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path11.split("?")[0] ?? path11;
+  const shownPath3 = path12.split("?")[0] ?? path12;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path11}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path12}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -51532,8 +51568,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path11) {
-  const normalized = path11.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path12) {
+  const normalized = path12.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
@@ -53470,8 +53506,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path11) {
-  return path11.replace(/\?.*$/u, "");
+function withoutQuery(path12) {
+  return path12.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -54229,7 +54265,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/reconcile/adopt-drift.ts
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
@@ -54421,7 +54457,7 @@ async function adoptDrift(plan2, cwd, checks = {}) {
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path10.resolve(cwd, file);
+    const absolute = path11.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
     const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
@@ -54643,15 +54679,15 @@ async function expandPlanFiles(patterns2, workspace) {
   if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns2) {
-    const path11 = resolve6(workspace, pattern);
-    const name = basename2(path11);
+    const path12 = resolve6(workspace, pattern);
+    const name = basename2(path12);
     if (!/[*?]/u.test(name)) {
-      files.add(path11);
+      files.add(path12);
       continue;
     }
-    const matching = (await readdir2(dirname3(path11)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname3(path12)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname3(path11), entry));
+    for (const entry of matching) files.add(resolve6(dirname3(path12), entry));
   }
   return [...files].sort();
 }

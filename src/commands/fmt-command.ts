@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
-import { checkPolicyFilesFound, discoverPolicyFiles, formatPolicyText, readPolicySources, relativePosix, tolerateMissingPaths, type Diagnostic, type PolicySource } from '../policy/index.js';
+import { checkPolicyFilesFound, discoverPolicyFiles, formatPolicyText, readPolicySources, tolerateMissingPaths, type Diagnostic, type PolicySource } from '../policy/index.js';
 import type { RunPlace } from '../run/place.js';
 
 export interface FmtCommand {
@@ -59,8 +59,7 @@ async function readSources(
   const discovery = await discoverPolicyFiles(paths, cwd);
   const read = await readPolicySources(discovery.files, cwd, roots);
   const problems = tolerateMissingPaths([...discovery.diagnostics, ...read.diagnostics], allowNoPolicies);
-  const found = discovery.files.map((file) => relativePosix(cwd, file));
-  if (!problems.some(isError)) checkPolicyFilesFound(paths, found, cwd, allowNoPolicies);
+  if (!problems.some(isError)) checkPolicyFilesFound(paths, discovery.files, cwd, allowNoPolicies);
   return { files: discovery.files.length, sources: read.sources, problems };
 }
 

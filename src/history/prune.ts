@@ -156,7 +156,7 @@ async function policyFilesOutside(paths: readonly string[], cwd: string): Promis
   const given = paths.map((given) => path.resolve(cwd, given));
   if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
-  return files.filter((file) => !given.some((covered) => isInside(covered, file)));
+  return files.filter((file) => !given.some((covered) => isInside(covered, path.resolve(cwd, file))));
 }
 
 /**

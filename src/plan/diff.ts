@@ -20,7 +20,7 @@
  * marker is an update (a clear stays a clear, showing the owner it had).
  */
 import type { Policy } from '../policy/types.js';
-import { comparableDomain, comparableDomains } from '../comparable-domain.js';
+import { comparableDomain, comparableDomains, compareStrings } from '../comparable-domain.js';
 import { fieldChanges, ownerChange } from './fields.js';
 import { DEFAULT_OWNER, keptMetadataOf } from './ownership.js';
 import { domainDelta, sameList } from './derived.js';
@@ -63,7 +63,22 @@ export function compareScope(desired: Desired, live: LiveScope | undefined, owne
   if (after.length === 0) return before.length > 0 ? makeChange('clear', desired, before, after, live, owned ? [owned] : []) : null;
   const fields = [...fieldChanges(desired.policy, live), ...(owned ? [owned] : [])];
   if (sameList(before, after) && fields.length === 0) return null;
-  return makeChange('update', desired, before, after, live, fields);
+  return makeChange('update', desired, sharedWith(before, after), after, live, fields);
+}
+
+/**
+ * @returns `before` (sorted, owned by the caller) holding `after`'s string for each domain both
+ *   list: the plan keeps both sides of every change, and a domain both sides list is then one
+ *   string, not one from the service's answer and one from the file.
+ */
+function sharedWith(before: string[], after: readonly string[]): string[] {
+  for (let i = 0, j = 0; i < before.length && j < after.length; ) {
+    const order = compareStrings(before[i] as string, after[j] as string);
+    if (order === 0) before[i++] = after[j++] as string;
+    else if (order < 0) i++;
+    else j++;
+  }
+  return before;
 }
 
 /**
@@ -73,7 +88,7 @@ export function compareScope(desired: Desired, live: LiveScope | undefined, owne
  */
 export function replaceScope(desired: Desired, live: LiveScope | undefined): Change | null {
   if (!live?.autojoin || desired.domains.length === 0 || desired.reason !== 'declared') return null;
-  return makeChange('update', { ...desired, reason: 'replaced' }, comparableDomains(live.domains), desired.domains, live);
+  return makeChange('update', { ...desired, reason: 'replaced' }, sharedWith(comparableDomains(live.domains), desired.domains), desired.domains, live);
 }
 
 /**

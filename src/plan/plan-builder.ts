@@ -111,6 +111,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const markers = new Map<ScopeKey, Marker>();
+  const sharedMarker = markerInterner();
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert', options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
@@ -130,7 +131,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       return;
     }
     const marker = liveMarker(live);
-    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, { owner: marker.owner, commit: marker.commit });
+    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     const change = drift.sort(desired, live, twoWay);
     if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === 'held' ? null : narrow(change, live);
@@ -159,6 +160,21 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       if (census) plan.census = census;
       return plan;
     },
+  };
+}
+
+/**
+ * @returns the one marker object of each owner and commit: the plan keeps a marker for every scope
+ *   it compared, and an apply marks thousands of scopes with the same commit (each answer parsed
+ *   into a copy of its own).
+ */
+function markerInterner(): (owner: string, commit: string) => Marker {
+  const known = new Map<string, Marker>();
+  return (owner, commit) => {
+    const id = `${owner}\n${commit}`;
+    let marker = known.get(id);
+    if (marker === undefined) known.set(id, (marker = { owner, commit }));
+    return marker;
   };
 }
 

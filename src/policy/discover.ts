@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { compareStrings } from '../comparable-domain.js';
 import { relativeBelow, repositoryRoot } from '../files.js';
+import { ownString } from '../text.js';
 import { diagnosticAt, filePos } from './format.js';
 import type { Diagnostic } from './types.js';
 
@@ -49,16 +50,20 @@ function isPolicyBelow(relative: string): boolean {
   return isPolicyFileName(parts[parts.length - 1] ?? '') && !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part) || part === '..');
 }
 
-/** @returns `file` relative to `cwd`, with POSIX separators. */
+/** @returns `file` relative to `cwd`, with POSIX separators; a string of its own (every policy keeps its file's name, not the absolute path it was cut from). */
 export function relativePosix(cwd: string, file: string): string {
   const below = relativeBelow(cwd, file);
-  if (below !== undefined) return below === '' ? '.' : below;
+  if (below !== undefined) return below === '' ? '.' : ownString(below);
   const relative = path.relative(cwd, file);
   return (relative === '' ? '.' : relative).split(path.sep).join('/');
 }
 
 export interface Discovery {
-  /** Absolute paths, sorted by their path relative to cwd, without duplicates. */
+  /**
+   * Paths relative to cwd, POSIX (as {@link relativePosix} gives them), sorted, without
+   * duplicates: the names the loader's sources and diagnostics carry, so a file's name is one
+   * string for the whole run (the load holds every file's until it ends), not that and its absolute path.
+   */
   files: string[];
   diagnostics: Diagnostic[];
 }
@@ -207,8 +212,5 @@ function isDirectoryLink(full: string): boolean {
 
 // Each path is made relative once, not twice per comparison (10,000 files need ~130,000 comparisons).
 function sortByRelativePath(files: readonly string[], cwd: string): string[] {
-  return files
-    .map((file) => ({ file, relative: relativePosix(cwd, file) }))
-    .sort((a, b) => compareStrings(a.relative, b.relative))
-    .map(({ file }) => file);
+  return files.map((file) => relativePosix(cwd, file)).sort(compareStrings);
 }

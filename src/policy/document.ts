@@ -70,15 +70,18 @@ export function readPolicy(parsed: ParsedDocument, reading: Reading): PolicyRead
     key: declaration.key,
     scope: scope as string,
     scopeType: same(scopeType as string),
-    ...(typeof data.scopeName === 'string' ? { scopeName: data.scopeName } : {}),
     componentId: same(data.componentId as string),
-    ...(isPlainObject(data.metadata) ? { metadata: data.metadata } : {}),
     domains: [...new Set(desired.map((entry) => entry.domain))].sort(),
     source: parsed.start,
     explicitEmpty: desired.length === 0,
-    ...expiredOf(written, reading.today),
-    ...(data.drift === 'keep' || data.drift === 'revert' ? { drift: data.drift } : {}),
   };
+  // Set after, not spread into the literal: V8 sizes a literal for its spreads as well (112 bytes
+  // a policy, not 80), and a loader far ahead of the reads holds thousands of policies.
+  if (typeof data.scopeName === 'string') policy.scopeName = data.scopeName;
+  if (isPlainObject(data.metadata)) policy.metadata = data.metadata;
+  const { expired } = expiredOf(written, reading.today);
+  if (expired !== undefined) policy.expired = expired;
+  if (data.drift === 'keep' || data.drift === 'revert') policy.drift = data.drift;
   if (reading.entries) policy.entries = placedEntries(written, reading.today, at);
   if (!reading.governance) return { declaration, policy, diagnostics };
   const place = (where: number | 'domains'): SourcePos => (where === 'domains' ? locate(parsed, ['domains'], 'key') : at(where));

@@ -3,6 +3,7 @@
  * every file becomes a diagnostic (nothing stops at the first); a policy with any error
  * is left out of `policies`, everything else still loads.
  */
+import path from 'node:path';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { discoverPolicyFiles, relativePosix, type Discovery } from './discover.js';
 import { compareDiagnostics } from './format.js';
@@ -125,7 +126,7 @@ export async function* discoveredBatches(discovery: Discovery, options: LoadOpti
   yield batch();
   const result = checker.finish();
   const diagnostics = [...discovery.diagnostics, ...readDiagnostics, ...result.diagnostics].sort(compareDiagnostics);
-  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files: discovery.files.map((file) => relativePosix(cwd, file)) };
+  return { policies: result.policies, policyCount: result.policyCount, diagnostics, files: discovery.files };
 }
 
 /**
@@ -140,6 +141,7 @@ function ioTurn(): Promise<void> {
 /**
  * Reads files as strict UTF-8 under the size cap, through src/files.ts: regular files only, and
  * only inside `roots` (default: the repository around `cwd`, or `cwd` outside one); `file` in each source is relative to cwd.
+ * @param files absolute, or relative to `cwd` as discovery names them (discover.ts)
  */
 export async function readPolicySources(
   files: readonly string[],
@@ -158,12 +160,17 @@ export async function readPolicySources(
   return { sources, diagnostics };
 }
 
-/** @returns a blocking reader of one policy file (absolute path) as a source named relative to `cwd`, or its diagnostic */
+/**
+ * @returns a blocking reader of one policy file as a source named relative to `cwd`, or its
+ *   diagnostic; the file is given by its absolute path, or relative to `cwd` as discovery names it
+ *   (then that string is the source's name)
+ */
 async function fileReader(cwd: string, roots: readonly string[] | undefined): Promise<(file: string) => PolicySource | Diagnostic> {
   const root = roots ?? [await realRoot((await repositoryRoot(cwd)) ?? cwd)];
   const options: ReadOptions = { maxBytes: MAX_FILE_BYTES, root, what: 'policy file', realDirectories: new Map() };
-  return (absolute) => {
-    const file = relativePosix(cwd, absolute);
+  return (given) => {
+    const absolute = path.resolve(cwd, given);
+    const file = path.isAbsolute(given) ? relativePosix(cwd, given) : given;
     try {
       const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
       return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
@@ -195,6 +202,16 @@ interface PolicyChecker {
   /** @returns whether any source checked so far has an error (duplicate scopes are found by `finish`) */
   failed(): boolean;
   finish(): LoadResult;
+}
+
+function keysDeclaredTwice(declarations: readonly Declaration[]): Set<ScopeKey> {
+  const seen = new Set<ScopeKey>();
+  const twice = new Set<ScopeKey>();
+  for (const { key } of declarations) {
+    if (seen.has(key)) twice.add(key);
+    else seen.add(key);
+  }
+  return twice;
 }
 
 /** What every policy is checked with besides the project file. */
@@ -254,11 +271,11 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       return warnings.sort(compareDiagnostics);
     },
     finish() {
-      // What needs every file: duplicate scopes, and the rules that count across scopes.
-      const across = [...duplicateScopeDiagnostics(declarations), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
-      const declared = new Map<string, number>();
-      for (const { key } of declarations) declared.set(key, (declared.get(key) ?? 0) + 1);
-      const once = (key: ScopeKey): boolean => declared.get(key) === 1;
+      // What needs every file: duplicate scopes, and the rules that count across scopes. Only the
+      // keys declared twice are grouped: this runs while a large plan's reads are behind the load.
+      const twice = keysDeclaredTwice(declarations);
+      const once = (key: ScopeKey): boolean => !twice.has(key);
+      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once(declaration.key))), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };

@@ -15,17 +15,23 @@ import { inShardOf, parseShard, type Shard } from '../plan/index.js';
 import { firstItems, plural } from '../text.js';
 import { hint, projectFileName, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
-import type { DeclaredOutside } from '../plan/types.js';
+import type { DeclaredOutside, PrunedPolicy } from '../plan/types.js';
 import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from '../history/prune.js';
 import { loadChangedSince } from '../history/changed.js';
 import type { MakePlanOptions } from './plan-options.js';
 
-/** A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). */
-export interface ScopeToPlan {
-  policy: Policy;
-  pruned: boolean;
+/**
+ * A scope to read and plan: a policy declared now, or a prune candidate (planned as a clear). A
+ * declared policy is passed as it is, with no wrapper: the loader may be thousands of files ahead
+ * of the reads, and each waits in memory until it is read.
+ */
+export type ScopeToPlan = Policy | { pruned: PrunedPolicy };
+
+/** @returns the policy of a scope to plan, declared or pruned. */
+export function policyOf(scope: ScopeToPlan): Policy {
+  return 'pruned' in scope ? scope.pruned : scope;
 }
 
 /** What the run asked to plan, parsed once. */
@@ -146,7 +152,7 @@ async function* loadedScopes(
       into.declared.add(policy.key);
       if (!request.inPlan(policy)) continue;
       if (into.held) into.held.push(policy);
-      else yield { policy, pruned: false };
+      else yield policy;
     }
   }
   into.stop.rest = undefined;
@@ -190,7 +196,7 @@ async function finishLoad(loaded: LoadResult, kept: Diagnostic[], options: MakeP
 async function* checkedScopes(held: Policy[], load: LoadResult, options: MakePlanOptions): AsyncGenerator<ScopeToPlan, Diagnostic[], undefined> {
   const checked = await handOver(await (options.checkBeforeRead as NonNullable<MakePlanOptions['checkBeforeRead']>)(held), options);
   if (checked.some(isError)) throw new NothingPlanned(() => Promise.resolve({ ...load, diagnostics: [...load.diagnostics, ...checked] }));
-  for (const policy of held.splice(0)) yield { policy, pruned: false };
+  yield* held.splice(0);
   return checked;
 }
 
@@ -205,7 +211,7 @@ async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, dec
   checkTargetsMatched(request.targets, seen);
   checkTargetsMatched({ include: request.replace, exclude: new Set() }, seen);
   const diagnostics = await handOver(found.diagnostics, options);
-  for (const policy of found.pruned.filter(request.inPlan)) yield { policy, pruned: true };
+  for (const policy of found.pruned.filter(request.inPlan)) yield { pruned: policy };
   return diagnostics;
 }
 

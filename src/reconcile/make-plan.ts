@@ -12,7 +12,7 @@ import type { Plan, PlanContext } from '../plan/types.js';
 import type { NeededScope } from '../plan/three-way.js';
 import { planContextOf } from '../run/context.js';
 import type { LoadResult, ProjectConfig } from '../policy/types.js';
-import { desiredScopes, NothingPlanned, planRequest } from './desired.js';
+import { desiredScopes, NothingPlanned, planRequest, policyOf } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
 import { readKeysAt } from '../history/keys-at-commit.js';
@@ -41,9 +41,9 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const desired = desiredScopes(options, request);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   try {
-    for await (const { item, live } of readEach(options.client, desired.scopes, (scope) => scope.policy, { mode: options.settings.read, onProgress: options.onProgress })) {
-      if (item.pruned) builder.addPruned(item.policy, live);
-      else builder.add(item.policy, live);
+    for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
+      if ('pruned' in item) builder.addPruned(item.pruned, live);
+      else builder.add(item, live);
     }
   } catch (error) {
     lastApplied.abandon();

@@ -77,7 +77,7 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const projectFiles = new Map<string | null, string[]>();
   const nearest = memo((at: string) => nearestProjectFile(at, repository ?? dir));
   // Outside git only the named directory's project file counts; in git, each policy file's nearest.
-  const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path.resolve(cwd, file));
   for (const file of files) push(projectFiles, nearest(path.dirname(file)), file);
   if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };

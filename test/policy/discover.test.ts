@@ -49,6 +49,16 @@ describe('discovery', () => {
     ]);
   });
 
+  // One name a file for the whole run: the load keeps every file's name until it ends.
+  it('names the files relative to cwd, as the load and its policies name them', async () => {
+    const cwd = path.join(root, 'repo');
+    const found = await discoverPolicyFiles(['teams', '.'], cwd);
+    expect(found.files).toEqual(['autojoin.yaml', 'teams/eng.autojoin.yml', 'teams/sales.autojoin.yaml']);
+    const result = await loadPolicies(['teams', '.'], { cwd });
+    expect(result.files).toEqual(found.files);
+    expect(result.policies.map((p) => p.source.file).sort()).toEqual(found.files);
+  });
+
   // Issue 12: a policy file outside the repository (here: outside the working directory, as
   // there is no repository) is an error naming it, even when given by path.
   it('refuses a policy file outside the working directory when there is no repository', async () => {

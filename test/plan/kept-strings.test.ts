@@ -1,0 +1,69 @@
+/**
+ * What a plan keeps for each scope, measured on the heap: the plan of 30,000 scopes holds a key for
+ * every one and both sides of every change until it is printed (docs/performance.md, memory).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { compareScope, declaredDesired } from '../../src/plan/diff.js';
+import type { Change } from '../../src/plan/types.js';
+import { scopeKey } from '../../src/scope.js';
+import { live, policy } from './fixtures.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** @returns heap bytes kept by what `make` returns, once everything else it made is garbage. */
+function keptBytes(make: () => unknown): number {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let kept: unknown = make();
+  gc();
+  const withKept = process.memoryUsage().heapUsed;
+  expect(kept).toBeTruthy();
+  kept = null;
+  return withKept - before;
+}
+
+/** A copy of `text` that shares nothing with it, as a service's answer parsed from JSON is. */
+const copyOf = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
+
+describe('the strings a plan keeps', () => {
+  const SCOPES = 2_000;
+  const DOMAINS = 10;
+  const domainsOf = (n: number): string[] => Array.from({ length: DOMAINS }, (_, d) => `d${d}.a-long-subdomain-name-of-scope-${n}.example`).sort();
+  const policies = Array.from({ length: SCOPES }, (_, n) => policy(`team/scope-${n}`, [...domainsOf(n), `zz.scope-${n}.example`]));
+
+  it("an update's domains both sides list are the file's strings, not the service's copies", () => {
+    const changes = (keepCopies: boolean): Change[] =>
+      policies.map((desired, n) => {
+        const answer = live(desired.key, domainsOf(n).map(copyOf));
+        const change = compareScope(declaredDesired(desired), answer) as Change;
+        expect(change.before).toEqual(domainsOf(n));
+        // As the plan kept them before: the service's strings on the live side.
+        return keepCopies ? { ...change, before: [...answer.domains] } : change;
+      });
+    const copies = keptBytes(() => policies.map((_, n) => domainsOf(n).map(copyOf)));
+    expect(copies).toBeGreaterThan(SCOPES * DOMAINS * 50);
+    expect(keptBytes(() => changes(false))).toBeLessThan(keptBytes(() => changes(true)) - copies / 2);
+  });
+
+  it('a scope key is one flat string, not a concatenation kept beside its flat copy', () => {
+    const refs = Array.from({ length: 50_000 }, (_, n) => ({ scopeType: 'team', scope: copyOf(`scope-${n}-of-the-bench`) }));
+    const concatenated = keptBytes(() =>
+      refs.map((ref) => {
+        const key = `${ref.scopeType}/${ref.scope}`;
+        key.charCodeAt(0); // a Map lookup flattens it, as the plan's would
+        return key;
+      }),
+    );
+    const keys = keptBytes(() =>
+      refs.map((ref) => {
+        const key = scopeKey(ref);
+        key.charCodeAt(0);
+        return key;
+      }),
+    );
+    expect(keys).toBeLessThan(concatenated * 0.8);
+  });
+});
