@@ -76,7 +76,8 @@ send the plan's number of GETs with the bare loop to a static Node server that a
 bytes of a call 2b answer after 20 ms and does nothing else: no undici client does better on this
 machine, whatever the service. Peak RSS of \`plan\` is measured on the spawned CLI
 process itself (its own high-water mark, \`VmHWM\` in /proc/self/status, written on exit by a preloaded
-module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from). The
+module; not \`maxRSS\`, which on Linux also counts the bench process the CLI was forked from), the
+median of three runs of each plan, all three shown (it moves by a few MiB with when the collector runs). The
 *steady state* rows run the whole CLI from a git repository of one policy file per scope and a
 project file, committed, applied once through the CLI (so every scope carries this repository's
 marker: owner, commit, applied day, keys), then a commit that changes half the scopes' domain

@@ -22,7 +22,7 @@
  *    CLI is): the goals are against the loop in the bench's own process, whose undici code V8 has
  *    already optimized; a fresh process pays start-up and cold code as the CLI does;
  * and the peak RSS of the steady-state plan at 30,000 scopes against 10,000 (600 vs 200 when
- * short; the state made the same way, at no latency).
+ * short; the state made the same way, at no latency), each the median of three runs.
  * Goals (issue 38): at 16 ≤ 1.2× the bare loop and ≤ 1.3× the limit; at 64 ≤ 1.5× the bare loop.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -33,7 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';
 import { SYNC_PATH } from '../src/service/paths.js';
-import { peakRss } from './memory.js';
+import { medianPeakRss, peakRss, peakText, type PeakRss } from './memory.js';
 import { measureBare, readRequests, spawnEmulator, type ServerChild } from './reconcile.js';
 import type { BareRequest } from './bare-loop.js';
 import { bareLoopProcess } from './bare-process.js';
@@ -205,23 +205,22 @@ function row(name: string, phase: Phase, bare: { warm: Phase; fresh: Phase }, co
 
 /** Peak RSS of the steady-state plan (spawned CLI, its own VmHWM) at `large` scopes against `small`. */
 async function memoryRow(tmp: string, [small, large]: [number, number]): Promise<BenchRow> {
-  const peak = async (scopes: number): Promise<number> => {
+  const peak = async (scopes: number): Promise<PeakRss> => {
     // No ordinary invitations (the default read never lists them): 30 a scope would not fit one JSON data file at 30,000.
     const steady = await makeSteady(path.join(tmp, `rss-${scopes}`), scopes, ['--seed-invitations', '0']);
     const { result } = await withEmulator(scopes, steady.data, ['--latency', '0'], (url) =>
-      peakRss(tmp, [CLI, '-C', steady.repo, 'plan'], { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY }),
+      medianPeakRss(() => peakRss(tmp, [CLI, '-C', steady.repo, 'plan'], { AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY })),
     );
     await rm(steady.repo, { recursive: true, force: true });
     return result;
   };
   const smallRss = await peak(small);
   const largeRss = await peak(large);
-  const ratio = largeRss / smallRss;
-  const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  const ratio = largeRss.median / smallRss.median;
   return {
     name: `steady state: plan of ${large.toLocaleString('en')} scopes, half changed since the last apply: peak RSS`,
-    value: mib(largeRss),
-    comparison: `${ratio.toFixed(2)}× the same plan of ${small.toLocaleString('en')} scopes (${mib(smallRss)}; 3× the scopes)`,
+    value: peakText(largeRss),
+    comparison: `${ratio.toFixed(2)}× the same plan of ${small.toLocaleString('en')} scopes at ${peakText(smallRss)}; 3× the scopes; medians`,
     goal: `≤ ${GOAL_GROWTH}× the ${small.toLocaleString('en')}-scope plan`,
     met: ratio <= GOAL_GROWTH,
   };
