@@ -95,7 +95,7 @@ export interface PlanBuilder {
    * @returns the plan of every scope added: changes sorted by compareChanges, scopes by key.
    */
   finish(lastApplied?: LastApplied, lostFrom?: LastApplied): Plan;
-  /** The live markers of the scopes compared that this owner or `default` wrote from a commit (for history-place.ts), by key. */
+  /** The live markers of the scopes changed or held that this owner or `default` wrote from a commit (for history-place.ts), by key. */
   markers(): ReadonlyMap<ScopeKey, Marker>;
 }
 
@@ -130,9 +130,10 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    const marker = liveMarker(live);
-    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     const change = drift.sort(desired, live, twoWay);
+    // Placing the plan in history looks only at changed scopes' markers (history-place.ts).
+    const marker = change === null ? undefined : liveMarker(live);
+    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === 'held' ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);

@@ -53,7 +53,7 @@ export function inTargetsOf(targets: ScopeTargets | undefined): (item: { key: Sc
  * @param declared every scope key the run saw (declared by a file, or found by pruning)
  * @throws ScopeTargetError listing the targets that match none of them
  */
-export function checkTargetsMatched(targets: ScopeTargets | undefined, declared: ReadonlySet<ScopeKey>): void {
+export function checkTargetsMatched(targets: ScopeTargets | undefined, declared: Pick<ReadonlySet<ScopeKey>, 'has'>): void {
   if (targets === undefined) return;
   const unmatched = [...targets.include, ...targets.exclude].filter((key) => !declared.has(key));
   if (unmatched.length === 0) return;

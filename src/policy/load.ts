@@ -190,7 +190,7 @@ export function parsePolicySources(
 ): LoadResult {
   const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
-  return checker.finish();
+  return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
 }
 
 /** Checks sources one at a time; `finish` adds what needs them all (duplicate scopes) and sorts. */
@@ -201,7 +201,8 @@ interface PolicyChecker {
   takeWarnings(): Diagnostic[];
   /** @returns whether any source checked so far has an error (duplicate scopes are found by `finish`) */
   failed(): boolean;
-  finish(): LoadResult;
+  /** The load's result but its files, which each caller knows (discovery's list, or the sources given). */
+  finish(): Omit<LoadResult, 'files'>;
 }
 
 function keysDeclaredTwice(declarations: readonly Declaration[]): Set<ScopeKey> {
@@ -236,7 +237,6 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
   const candidateKeys: ScopeKey[] = [];
-  const files = new Set<string>();
   const same = createInterner();
   const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
   const reading: Reading = { project, same, today: options.today, entries: options.entries, governance };
@@ -247,7 +247,6 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
   };
   return {
     check(source) {
-      files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
       const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
@@ -278,7 +277,7 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once(declaration.key))), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };
     },
   };
 }

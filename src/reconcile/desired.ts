@@ -207,7 +207,9 @@ async function* prunedScopes(options: MakePlanOptions, request: PlanRequest, dec
   const found = await findPruned(request.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request.inPlan({ key: entry.key } as Policy));
   if (request.prune.from === undefined && !request.prune.history && options.changedSince === undefined) await noticeUnpruned(context, declared, options.onNotice);
-  const seen = new Set([...declared, ...found.pruned.map((policy) => policy.key)]);
+  // Not a copy of every declared key: this runs when the reads are furthest behind the load.
+  const pruned = new Set(found.pruned.map((policy) => policy.key));
+  const seen = { has: (key: ScopeKey): boolean => declared.has(key) || pruned.has(key) };
   checkTargetsMatched(request.targets, seen);
   checkTargetsMatched({ include: request.replace, exclude: new Set() }, seen);
   const diagnostics = await handOver(found.diagnostics, options);
