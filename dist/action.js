@@ -44896,7 +44896,7 @@ async function fileReader(cwd, roots) {
 function parsePolicySources(sources, options = {}) {
   const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
-  return checker.finish();
+  return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
 }
 function keysDeclaredTwice(declarations) {
   const seen = /* @__PURE__ */ new Set();
@@ -44915,7 +44915,6 @@ function createPolicyChecker(project2, options) {
   const declarations = [];
   const candidates = [];
   const candidateKeys = [];
-  const files = /* @__PURE__ */ new Set();
   const same = createInterner();
   const governance = options.rules ? createGovernance(project2.rules, { today: options.today, complete: options.complete }) : null;
   const reading = { project: project2, same, today: options.today, entries: options.entries, governance };
@@ -44926,7 +44925,6 @@ function createPolicyChecker(project2, options) {
   };
   return {
     check(source) {
-      files.add(source.file);
       const parsed = parsePolicyText(source);
       record(parsed.diagnostics);
       const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
@@ -44955,7 +44953,7 @@ function createPolicyChecker(project2, options) {
       const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
       const policies = candidates.filter((policy2) => once2(policy2.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
-      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics), files: [...files].sort() };
+      return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };
     }
   };
 }
@@ -46663,9 +46661,9 @@ function planBuilder(options) {
       notManagedHere.push(notManaged(twoWay, live));
       return;
     }
-    const marker = liveMarker(live);
-    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     const change = drift.sort(desired, live, twoWay);
+    const marker = change === null ? void 0 : liveMarker(live);
+    if (marker?.commit !== void 0 && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === "held" ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
@@ -50854,7 +50852,8 @@ async function* prunedScopes(options, request2, declared, stop) {
   const found = await findPruned(request2.prune, context, declared);
   stop.outside = (found.outside ?? []).filter((entry) => request2.inPlan({ key: entry.key }));
   if (request2.prune.from === void 0 && !request2.prune.history && options.changedSince === void 0) await noticeUnpruned(context, declared, options.onNotice);
-  const seen = /* @__PURE__ */ new Set([...declared, ...found.pruned.map((policy2) => policy2.key)]);
+  const pruned = new Set(found.pruned.map((policy2) => policy2.key));
+  const seen = { has: (key) => declared.has(key) || pruned.has(key) };
   checkTargetsMatched(request2.targets, seen);
   checkTargetsMatched({ include: request2.replace, exclude: /* @__PURE__ */ new Set() }, seen);
   const diagnostics = await handOver(found.diagnostics, options);
