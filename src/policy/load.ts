@@ -205,6 +205,7 @@ interface PolicyChecker {
   finish(): Omit<LoadResult, 'files'>;
 }
 
+/** @returns the keys more than one declaration names (usually none). */
 function keysDeclaredTwice(declarations: readonly Declaration[]): Set<ScopeKey> {
   const seen = new Set<ScopeKey>();
   const twice = new Set<ScopeKey>();
