@@ -44136,6 +44136,18 @@ function parseProjectSource(source, absoluteFile) {
   return { config: { file: absoluteFile, ...first.data, ...placed ? { rules: placed.rules } : {} }, diagnostics };
 }
 
+// src/memo.ts
+function memoized(make) {
+  const made = /* @__PURE__ */ new Map();
+  return (key) => {
+    const known = made.get(key);
+    if (known !== void 0 || made.has(key)) return known;
+    const value = make(key);
+    made.set(key, value);
+    return value;
+  };
+}
+
 // src/run/place.ts
 var STATE_DIR = ".autojoin-sync";
 async function locateRun(cwd, paths, projectFlag) {
@@ -44158,19 +44170,11 @@ async function placeOf(cwd, given) {
   const dir = isDirectory2 ? absolute : path2.dirname(absolute);
   const repository = await repositoryRoot(dir);
   const projectFiles = /* @__PURE__ */ new Map();
-  const nearest = memo((at) => nearestProjectFile(at, repository ?? dir));
+  const nearest = memoized((at) => nearestProjectFile(at, repository ?? dir));
   const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path2.resolve(cwd, file));
   for (const file of files) push(projectFiles, nearest(path2.dirname(file)), file);
   if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
-}
-function memo(find) {
-  const seen = /* @__PURE__ */ new Map();
-  return (dir) => {
-    let found = seen.get(dir);
-    if (found === void 0) seen.set(dir, found = find(dir));
-    return found;
-  };
 }
 function push(map, key, value) {
   const list = map.get(key);
@@ -44742,13 +44746,7 @@ function ruleSubject(key, desired, at, retired) {
 
 // src/policy/document.ts
 function createInterner() {
-  const seen = /* @__PURE__ */ new Map();
-  return (value) => {
-    const known = seen.get(value);
-    if (known !== void 0) return known;
-    seen.set(value, value);
-    return value;
-  };
+  return memoized((value) => value);
 }
 function readPolicy(parsed, reading) {
   const { same } = reading;
@@ -46643,7 +46641,7 @@ function planBuilder(options) {
   const scopes = [];
   const notManagedHere = [];
   const markers = /* @__PURE__ */ new Map();
-  const sharedMarker = markerInterner();
+  const sharedMarker = markerSharer(owner);
   const drift = threeWay(owner, (policy2) => policy2.drift ?? options.drift ?? "revert", options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
@@ -46693,15 +46691,10 @@ function planBuilder(options) {
     }
   };
 }
-function markerInterner() {
-  const known = /* @__PURE__ */ new Map();
-  return (owner, commit) => {
-    const id = `${owner}
-${commit}`;
-    let marker = known.get(id);
-    if (marker === void 0) known.set(id, marker = { owner, commit });
-    return marker;
-  };
+function markerSharer(owner) {
+  const ours2 = memoized((commit) => ({ owner, commit }));
+  const byDefault = memoized((commit) => ({ owner: DEFAULT_OWNER, commit }));
+  return (who, commit) => (who === owner ? ours2 : byDefault)(commit);
 }
 function ours(key, live, owner, takeOwnership) {
   return liveMarker(live)?.owner === owner || takeOwnership?.has(key) === true;

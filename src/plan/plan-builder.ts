@@ -5,6 +5,7 @@ import { fingerprint } from './live-fingerprint.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
 import { DEFAULT_OWNER, liveMarker, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
+import { memoized } from '../memo.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
@@ -111,7 +112,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const scopes: ScopeFingerprint[] = [];
   const notManagedHere: NotManagedHere[] = [];
   const markers = new Map<ScopeKey, Marker>();
-  const sharedMarker = markerInterner();
+  const sharedMarker = markerSharer(owner);
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert', options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
@@ -165,18 +166,14 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
 }
 
 /**
- * @returns the one marker object of each owner and commit: the plan keeps a marker for every scope
- *   it compared, and an apply marks thousands of scopes with the same commit (each answer parsed
- *   into a copy of its own).
+ * @returns the one marker object of a commit, for this owner's markers and `default`'s (the only
+ *   ones the plan keeps): an apply marks thousands of scopes with the same commit, and each answer
+ *   is parsed into a copy of its own
  */
-function markerInterner(): (owner: string, commit: string) => Marker {
-  const known = new Map<string, Marker>();
-  return (owner, commit) => {
-    const id = `${owner}\n${commit}`;
-    let marker = known.get(id);
-    if (marker === undefined) known.set(id, (marker = { owner, commit }));
-    return marker;
-  };
+function markerSharer(owner: string): (who: string, commit: string) => Marker {
+  const ours = memoized((commit): Marker => ({ owner, commit }));
+  const byDefault = memoized((commit): Marker => ({ owner: DEFAULT_OWNER, commit }));
+  return (who, commit) => (who === owner ? ours : byDefault)(commit);
 }
 
 /** A pruning candidate is ours to clear when its live marker names the owner, or the run takes it over. */

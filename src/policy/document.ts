@@ -4,6 +4,7 @@
  * project's rules; the policy is built only when the document has no error. The loader
  * (load.ts) runs this for every document of every file.
  */
+import { memoized } from '../memo.js';
 import { scopeKey } from '../scope.js';
 import { checkDomain, findingMessage } from './domains.js';
 import { diagnosticAt } from './format.js';
@@ -28,13 +29,7 @@ export interface PolicyReading {
  * scopeType and componentId, and each parse makes its own copy
  */
 export function createInterner(): (value: string) => string {
-  const seen = new Map<string, string>();
-  return (value) => {
-    const known = seen.get(value);
-    if (known !== undefined) return known;
-    seen.set(value, value);
-    return value;
-  };
+  return memoized((value) => value);
 }
 
 /** What reading a document needs besides the document. */

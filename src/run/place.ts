@@ -20,6 +20,7 @@ import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
 import { PROJECT_FILE } from '../policy/project.js';
 import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
 import { RunError } from '../output/exit-codes.js';
+import { memoized } from '../memo.js';
 
 /** Directory (beside the project file, else at the root) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';
@@ -75,21 +76,12 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const dir = isDirectory ? absolute : path.dirname(absolute);
   const repository = await repositoryRoot(dir);
   const projectFiles = new Map<string | null, string[]>();
-  const nearest = memo((at: string) => nearestProjectFile(at, repository ?? dir));
+  const nearest = memoized((at: string) => nearestProjectFile(at, repository ?? dir));
   // Outside git only the named directory's project file counts; in git, each policy file's nearest.
   const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path.resolve(cwd, file));
   for (const file of files) push(projectFiles, nearest(path.dirname(file)), file);
   if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
-}
-
-function memo(find: (dir: string) => string | null): (dir: string) => string | null {
-  const seen = new Map<string, string | null>();
-  return (dir) => {
-    let found = seen.get(dir);
-    if (found === undefined) seen.set(dir, (found = find(dir)));
-    return found;
-  };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
