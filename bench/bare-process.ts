@@ -11,25 +11,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BareRequest } from './bare-loop.js';
+import { probe, type ProbeReport } from './probe.js';
 
 let bundled: Promise<string> | undefined;
 
 /**
  * Prepares the bare loop over each list in turn (reads, then writes) as its own fresh Node
  * process: bundles it (once) and writes the lists, so that `run` times only the process.
- * @returns `run`, which resolves when the process has exited 0
+ * @returns `run`, which resolves to the process's probe report (its CPU, its peak RSS) when it has exited 0
  */
-export async function bareLoopProcess(lists: readonly (readonly BareRequest[])[], concurrency: number, apiKey: string): Promise<{ run: (baseUrl: string) => Promise<void> }> {
+export async function bareLoopProcess(lists: readonly (readonly BareRequest[])[], concurrency: number, apiKey: string): Promise<{ run: (baseUrl: string) => Promise<ProbeReport> }> {
   bundled ??= bundle();
   const script = await bundled;
   const list = path.join(path.dirname(script), `requests-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(list, JSON.stringify(lists));
-  const run = async (baseUrl: string): Promise<void> => {
-    const child = spawn(process.execPath, [script, baseUrl, String(concurrency), list], { env: { ...process.env, BARE_API_KEY: apiKey }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = async (baseUrl: string): Promise<ProbeReport> => {
+    const probed = await probe(path.dirname(script));
+    const child = spawn(process.execPath, [...probed.nodeArgs, script, baseUrl, String(concurrency), list], { env: { ...process.env, BARE_API_KEY: apiKey, ...probed.env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     if (code !== 0) throw new Error(`the bare loop's process exited ${String(code)}: ${stderr.slice(-500)}`);
+    return probed.read();
   };
   return { run };
 }

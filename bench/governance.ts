@@ -10,6 +10,7 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadPolicies, parseProjectSource, type ProjectConfig } from '../src/policy/index.js';
+import { statFields, statSeconds } from './probe.js';
 import type { BenchOptions, BenchRow } from './types.js';
 import { generatePolicyFiles } from './validate.js';
 
@@ -147,10 +148,8 @@ function timeCli(cwd: string, args: string[]): Timing {
   const result = spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   const wall = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-  const fields = result.stdout.slice(result.stdout.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  // Fields after the command name, counted from `state` (field 3): cutime is field 16, cstime 17.
-  return { wall, cpu: (Number(fields[13]) + Number(fields[14])) / ticks };
+  // The shell's children's CPU (cutime, cstime): the CLI's and its git processes'.
+  return { wall, cpu: statSeconds(statFields(result.stdout), 13) ?? 0 };
 }
 
 /** Adds a domain to every `1 / share`-th policy file; @returns how many. */

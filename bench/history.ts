@@ -9,7 +9,6 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +20,7 @@ import { historyPaths } from '../src/history/policy-tree.js';
 import { pastScopeReader } from '../src/history/versions.js';
 import { prunedFromHistory, readReplacedPolicySources } from './history-old.js';
 import { peakRss } from './memory.js';
-import { ticksPerSecond } from './reconcile.js';
+import { childrenCpuSeconds } from './probe.js';
 import type { BenchOptions, BenchRow } from './types.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -70,22 +69,12 @@ async function benchHistoryTime(options: BenchOptions): Promise<BenchRow> {
 /** Runs `work`, timing it and the CPU it used: this process's and that of the child processes it waited for (git). */
 async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; cpu: number }> {
   const cpuBefore = process.cpuUsage();
-  const childrenBefore = childCpuSeconds();
+  const childrenBefore = childrenCpuSeconds();
   const started = performance.now();
   const result = await work();
   const seconds = (performance.now() - started) / 1000;
   const own = process.cpuUsage(cpuBefore);
-  return { result, seconds, cpu: (own.user + own.system) / 1e6 + (childCpuSeconds() - childrenBefore) };
-}
-
-/** CPU seconds of this process's waited-for children so far (cutime + cstime in /proc/self/stat); 0 without /proc. */
-function childCpuSeconds(): number {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond();
-  } catch {
-    return 0;
-  }
+  return { result, seconds, cpu: (own.user + own.system) / 1e6 + (childrenCpuSeconds() - childrenBefore) };
 }
 
 /** What pruning reads, from git to the scopes to clear. */

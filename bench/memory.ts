@@ -7,41 +7,27 @@
  * marks it, and the figure would be that of a plan of 30,000 changes, not of 30,000 scopes.
  *
  * How RSS is measured, and why it is honest: the built CLI runs as its own process, exactly as a
- * user runs it, with one preloaded module (`node --import probe.mjs`) that on exit writes the
- * kernel's high-water mark of that process's resident set: `VmHWM` from /proc/self/status. It
- * covers the whole run (load, policy parsing, reading, planning, rendering) and needs no
- * /usr/bin/time. The emulator serves from this process, so it is not counted.
- * Not `process.resourceUsage().maxRSS`: on Linux that also keeps the high-water mark of the
- * memory the child had before exec, a copy of this bench process (tens of MB with its emulator),
- * so every figure would read at least as large as this process. `maxRSS` is only the fallback
- * where /proc is missing.
+ * user runs it, with one preloaded module that on exit writes the kernel's high-water mark of that
+ * process's resident set (./probe.ts). It covers the whole run (load, policy parsing, reading,
+ * planning, rendering) and needs no /usr/bin/time. The emulator serves from this process, so it
+ * is not counted.
  *
  * Each plan's figure is the median of RSS_RUNS runs, all shown: the high-water mark moves with
  * when the collector runs (up to 4 MiB from one run of the 30,000-scope plan to the next).
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { generateData, startEmulator, type EmulatorData } from '../src/emulator/index.js';
 import { DEFAULT_OWNER, MARKER_KEYS } from '../src/plan/ownership.js';
+import { probe } from './probe.js';
 import type { BenchOptions, BenchRow } from './types.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const INVITATIONS_PER_SCOPE = 30;
 const DOCS_PER_FILE = 100;
-
-const PROBE = `import { readFileSync, writeFileSync } from 'node:fs';
-const peakKiB = () => {
-  try {
-    return Number(/^VmHWM:\\s+(\\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
-  } catch {
-    return process.resourceUsage().maxRSS;
-  }
-};
-process.on('exit', () => writeFileSync(process.env.RSS_PROBE_FILE, String(peakKiB())));
-`;
 
 /** @returns policy YAML for scopes [from, to): the live domains, plus one new domain on every tenth scope. */
 function policyDocuments(from: number, to: number): string {
@@ -62,16 +48,14 @@ async function writePolicies(dir: string, scopes: number): Promise<void> {
   }
 }
 
-/** Runs `node --import probe ...args`, discarding stdout; @returns peak RSS in bytes. */
+/** Runs `node ...args` with the probe (./probe.ts), discarding stdout; @returns peak RSS in bytes. */
 export async function peakRss(tmp: string, args: string[], env: Record<string, string>): Promise<number> {
-  const probe = path.join(tmp, 'probe.mjs');
-  const out = path.join(tmp, `rss-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
-  await writeFile(probe, PROBE);
+  const probed = await probe(tmp);
   await new Promise<number | null>((resolve, reject) => {
     // cwd: the temp dir, so its policy files are inside the working directory, as for any user.
-    const child = spawn(process.execPath, ['--import', pathToFileURL(probe).href, ...args], {
+    const child = spawn(process.execPath, [...probed.nodeArgs, ...args], {
       cwd: tmp,
-      env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', RSS_PROBE_FILE: out, ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', ...probed.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -79,7 +63,7 @@ export async function peakRss(tmp: string, args: string[], env: Record<string, s
     child.on('error', reject);
     child.on('close', (status) => (status === 0 ? resolve(status) : reject(new Error(`exit ${String(status)}: ${stderr}`))));
   });
-  return Number(await readFile(out, 'utf8')) * 1024;
+  return (await probed.read()).peakBytes;
 }
 
 /** Runs of each plan whose peak RSS is measured; the median is the figure. */

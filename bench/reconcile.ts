@@ -30,13 +30,14 @@
  * Goals (issue 23): plan and apply at 16 in flight ≤ 1.10× the limit, and at 16 and 64 ≤ 1.05×
  * the bare loop (the tool's own share of the time, whatever the machine's floor).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bareLoop, type BareRequest } from './bare-loop.js';
+import { cpuSecondsOf } from './probe.js';
 import { applyPlan, makePlan } from '../src/reconcile/index.js';
 import { settingsIn } from '../src/run/settings.js';
 import { syncRequest } from '../src/apply/apply-changes.js';
@@ -62,7 +63,7 @@ interface Sizes {
 }
 
 /** One phase against its own server: wall time, what the server served, and the CPU both sides used. */
-interface Phase {
+export interface Phase {
   seconds: number;
   served: number;
   throttled: number;
@@ -71,7 +72,7 @@ interface Phase {
 }
 
 /** CPU seconds of one phase: this process (the tool or the bare loop) and the server child. */
-interface CpuUse {
+export interface CpuUse {
   client: number;
   server: number;
 }
@@ -285,7 +286,7 @@ function withEmulator<T>(scopes: number, extra: string[], work: (url: string) =>
 }
 
 /** Runs `work` against a fresh server child, timing it and the CPU both sides use; stops the child and reads the count it prints. */
-async function withServer<T>(start: () => Promise<ServerChild>, work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
+export async function withServer<T>(start: () => Promise<ServerChild>, work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
   const { url, child, stderr } = await start();
   let result: T;
   let seconds: number;
@@ -306,22 +307,6 @@ async function withServer<T>(start: () => Promise<ServerChild>, work: (url: stri
   const match = /served (\d+) requests \((\d+) answered 429\)/u.exec(stderr());
   if (!match) throw new Error(`the server did not report what it served: ${stderr()}`);
   return { result, phase: { seconds, served: Number(match[1]), throttled: Number(match[2]), cpu } };
-}
-
-let clockTicks: number | undefined;
-/** Clock ticks a second (CPU times in /proc are in ticks); asked of getconf once, on first use. */
-export const ticksPerSecond = (): number => (clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
-
-/** @returns the user + system CPU seconds of process `pid` so far, from /proc; undefined where there is none. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  try {
-    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks / ticksPerSecond() : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -21,6 +21,11 @@
  *  - beside each, the same bare loop as a fresh Node process (bench/bare-loop.ts, bundled as the
  *    CLI is): the goals are against the loop in the bench's own process, whose undici code V8 has
  *    already optimized; a fresh process pays start-up and cold code as the CLI does;
+ *  - and the CPU-bound floor: the CPU of the CLI's process (every thread, from a preloaded probe,
+ *    ./probe.ts) and the emulator's during the phase (from /proc), spread over the machine's
+ *    cores, against the bare loop's time. The emulator shares the cores with the client here;
+ *    where that floor is above a goal, no client that uses that much CPU can meet it on this
+ *    machine, however its requests overlap;
  * and the peak RSS of the steady-state plan at 30,000 scopes against 10,000 (600 vs 200 when
  * short; the state made the same way, at no latency), each the median of three runs.
  * Goals (issue 38): at 16 ≤ 1.2× the bare loop and ≤ 1.3× the limit; at 64 ≤ 1.5× the bare loop.
@@ -34,7 +39,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_KEY } from '../src/emulator/index.js';
 import { SYNC_PATH } from '../src/service/paths.js';
 import { medianPeakRss, peakRss, peakText, type PeakRss } from './memory.js';
-import { measureBare, readRequests, spawnEmulator, type ServerChild } from './reconcile.js';
+import { probe } from './probe.js';
+import { measureBare, readRequests, spawnEmulator, withServer, type Phase } from './reconcile.js';
 import type { BareRequest } from './bare-loop.js';
 import { bareLoopProcess } from './bare-process.js';
 import type { BenchOptions, BenchRow } from './types.js';
@@ -55,10 +61,9 @@ interface Steady {
 }
 
 
-/** One phase against a fresh emulator: its wall time and what the emulator served. */
-interface Phase {
-  seconds: number;
-  served: number;
+/** What a client used: the CPU of its process (every thread), in seconds. */
+interface ClientCpu {
+  cpuSeconds: number;
 }
 
 /** Runs the benchmark; `--short` shrinks the sizes to check that it runs. */
@@ -118,43 +123,39 @@ export async function makeSteady(repo: string, scopes: number, seed: readonly st
   return { repo, data, scopes, writes };
 }
 
-/** Runs `work` against a fresh emulator child whose state is a copy of `data` (seeded when it does not exist yet). */
+/**
+ * Runs `work` against a fresh emulator child whose state is a copy of `data` (seeded when it does
+ * not exist yet), timed, with the CPU of this process and of the emulator (reconcile.ts `withServer`).
+ */
 export async function withEmulator<T>(scopes: number, data: string, extra: string[], work: (url: string) => Promise<T>): Promise<{ result: T; phase: Phase }> {
   let file = data;
   if (existsSync(data)) {
     file = `${data}.${Date.now()}-${Math.random().toString(36).slice(2)}.json`;
     await copyFile(data, file);
   }
-  const server: ServerChild = await spawnEmulator(scopes, ['--data', file, ...extra]);
-  let result: T;
-  let seconds: number;
   try {
-    const started = performance.now();
-    result = await work(server.url);
-    seconds = (performance.now() - started) / 1000;
+    return await withServer(() => spawnEmulator(scopes, ['--data', file, ...extra]), work);
   } finally {
-    server.child.kill('SIGTERM');
+    if (file !== data) await rm(file, { force: true });
   }
-  await new Promise((resolve) => server.child.once('close', resolve));
-  if (file !== data) await rm(file, { force: true });
-  const match = /served (\d+) requests/u.exec(server.stderr());
-  if (!match) throw new Error(`the emulator did not report what it served: ${server.stderr()}`);
-  return { result, phase: { seconds, served: Number(match[1]) } };
 }
 
-/** Spawns the built CLI in `cwd` against `url`; @throws when it exits other than 0 (or 2: changes pending). */
-export async function runCli(args: string[], cwd: string, url: string): Promise<{ stdout: string; stderr: string }> {
-  const env = { ...process.env, AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY, NO_COLOR: '1' };
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns the built CLI in `cwd` against `url`, with the probe (its report beside the repository,
+ * in the bench's temp dir); @throws when it exits other than 0 (or 2: changes pending).
+ */
+export async function runCli(args: string[], cwd: string, url: string): Promise<{ stdout: string; stderr: string } & ClientCpu> {
+  const probed = await probe(path.dirname(cwd));
+  const env = { ...process.env, AUTOJOIN_BASE_URL: url, AUTOJOIN_API_KEY: DEFAULT_API_KEY, NO_COLOR: '1', ...probed.env };
+  const child = spawn(process.execPath, [...probed.nodeArgs, CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0 && code !== 2) throw new Error(`autojoin-sync ${args.join(' ')} exited ${String(code)}: ${stderr.slice(-1000)}`);
-  return { stdout, stderr };
+  return { stdout, stderr, cpuSeconds: (await probed.read()).cpuSeconds };
 }
-
 
 /** The plan and apply rows at one concurrency: the CLI, then the bare loop of its requests, each on a fresh copy of the state. */
 async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<BenchRow[]> {
@@ -176,16 +177,23 @@ async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<Benc
   const warnings = plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
   const size = `${scopes.toLocaleString('en')} scopes, half changed since the last apply`;
   return [
-    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan.phase, { warm: barePlan.phase, fresh: freshPlan.phase }, concurrency, `; ${warnings} warning lines on stderr`),
-    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply.phase, { warm: bareApply.phase, fresh: freshApply.phase }, concurrency, ''),
+    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan, { warm: barePlan.phase, fresh: freshPlan.phase }, concurrency, `; ${warnings} warning lines on stderr`),
+    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply, { warm: bareApply.phase, fresh: freshApply.phase }, concurrency, ''),
   ];
+}
+
+/** The CLI's run against a fresh emulator: the phase, and the CPU of the CLI's process. */
+interface CliRun {
+  result: ClientCpu;
+  phase: Phase;
 }
 
 /**
  * The goal is against the bare loop in this process (`warm`); the same loop as a fresh process
  * (`fresh`) is shown beside it, since the CLI is one: it starts Node and runs undici's code cold.
  */
-function row(name: string, phase: Phase, bare: { warm: Phase; fresh: Phase }, concurrency: 16 | 64, extra: string): BenchRow {
+function row(name: string, tool: CliRun, bare: { warm: Phase; fresh: Phase }, concurrency: 16 | 64, extra: string): BenchRow {
+  const { phase } = tool;
   const limit = (phase.served * LATENCY_MS) / 1000 / concurrency;
   const toLimit = phase.seconds / limit;
   const toBare = phase.seconds / bare.warm.seconds;
@@ -197,10 +205,27 @@ function row(name: string, phase: Phase, bare: { warm: Phase; fresh: Phase }, co
     comparison:
       `${toBare.toFixed(2)}× a bare undici loop of the same ${bare.warm.served.toLocaleString('en')} requests at ${concurrency} in flight (${bare.warm.seconds.toFixed(2)} s, in the bench's process); ` +
       `${toFresh.toFixed(2)}× the same loop as a fresh Node process (${bare.fresh.seconds.toFixed(2)} s); ` +
-      `${toLimit.toFixed(2)}× the latency-bound limit (${phase.served.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s); start-up, file discovery and git included${extra}`,
+      `${toLimit.toFixed(2)}× the latency-bound limit (${phase.served.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s); start-up, file discovery and git included${extra}` +
+      cpuText(tool, bare.warm),
     goal: `≤ ${goal.bare}× the bare loop` + (goal.limit === undefined ? '' : ` and ≤ ${goal.limit}× the limit`),
     met: toBare <= goal.bare && (goal.limit === undefined || toLimit <= goal.limit),
   };
+}
+
+/**
+ * The CPU-bound floor: the CLI and the emulator share this machine's cores, so the run cannot take
+ * less than their CPU spread over all the cores (empty where the emulator's CPU was not read).
+ */
+function cpuText(tool: CliRun, bare: Phase): string {
+  const emulator = tool.phase.cpu?.server;
+  if (emulator === undefined || bare.cpu === undefined) return '';
+  const cores = os.availableParallelism();
+  const floor = (tool.result.cpuSeconds + emulator) / cores;
+  const s = (seconds: number): string => `${seconds.toFixed(2)} s`;
+  return (
+    `; CPU: the CLI ${s(tool.result.cpuSeconds)} + the emulator ${s(emulator)} over ${cores} cores, so at least ${s(floor)}, ` +
+    `${(floor / bare.seconds).toFixed(2)}× the bare loop (its CPU: ${s(bare.cpu.client)} + the emulator ${s(bare.cpu.server)})`
+  );
 }
 
 /** Peak RSS of the steady-state plan (spawned CLI, its own VmHWM) at `large` scopes against `small`. */
