@@ -177,12 +177,12 @@ async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<Benc
   const warnings = plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
   const size = `${scopes.toLocaleString('en')} scopes, half changed since the last apply`;
   return [
-    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan, { warm: barePlan.phase, fresh: freshPlan.phase }, concurrency, `; ${warnings} warning lines on stderr`),
-    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply, { warm: bareApply.phase, fresh: freshApply.phase }, concurrency, ''),
+    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan, { warm: barePlan.phase, fresh: freshPlan }, concurrency, `; ${warnings} warning lines on stderr`),
+    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply, { warm: bareApply.phase, fresh: freshApply }, concurrency, ''),
   ];
 }
 
-/** The CLI's run against a fresh emulator: the phase, and the CPU of the CLI's process. */
+/** A spawned client's run against a fresh emulator (the CLI's, or the fresh bare loop's): the phase, and the CPU of its process. */
 interface CliRun {
   result: ClientCpu;
   phase: Phase;
@@ -192,19 +192,19 @@ interface CliRun {
  * The goal is against the bare loop in this process (`warm`); the same loop as a fresh process
  * (`fresh`) is shown beside it, since the CLI is one: it starts Node and runs undici's code cold.
  */
-function row(name: string, tool: CliRun, bare: { warm: Phase; fresh: Phase }, concurrency: 16 | 64, extra: string): BenchRow {
+function row(name: string, tool: CliRun, bare: { warm: Phase; fresh: CliRun }, concurrency: 16 | 64, extra: string): BenchRow {
   const { phase } = tool;
   const limit = (phase.served * LATENCY_MS) / 1000 / concurrency;
   const toLimit = phase.seconds / limit;
   const toBare = phase.seconds / bare.warm.seconds;
-  const toFresh = phase.seconds / bare.fresh.seconds;
+  const toFresh = phase.seconds / bare.fresh.phase.seconds;
   const goal: { bare: number; limit?: number } = GOALS[concurrency];
   return {
     name,
     value: `${phase.seconds.toFixed(2)} s (${phase.served.toLocaleString('en')} requests served)`,
     comparison:
       `${toBare.toFixed(2)}× a bare undici loop of the same ${bare.warm.served.toLocaleString('en')} requests at ${concurrency} in flight (${bare.warm.seconds.toFixed(2)} s, in the bench's process); ` +
-      `${toFresh.toFixed(2)}× the same loop as a fresh Node process (${bare.fresh.seconds.toFixed(2)} s); ` +
+      `${toFresh.toFixed(2)}× the same loop as a fresh Node process (${bare.fresh.phase.seconds.toFixed(2)} s, ${bare.fresh.result.cpuSeconds.toFixed(2)} s of CPU); ` +
       `${toLimit.toFixed(2)}× the latency-bound limit (${phase.served.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s); start-up, file discovery and git included${extra}` +
       cpuText(tool, bare.warm),
     goal: `≤ ${goal.bare}× the bare loop` + (goal.limit === undefined ? '' : ` and ≤ ${goal.limit}× the limit`),
