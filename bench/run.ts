@@ -81,7 +81,8 @@ median of three runs of each plan, all three shown (it moves by a few MiB with w
 *steady state* rows run the whole CLI from a git repository of one policy file per scope and a
 project file, committed, applied once through the CLI (so every scope carries this repository's
 marker: owner, commit, applied day, keys), then a commit that changes half the scopes' domain
-lists; each phase starts a fresh emulator child from the state that apply left. Their *CPU* is
+lists; each phase starts a fresh emulator child from the state that apply left, and each of their
+times is the median of three rounds that run the tool and the loops in turn. Their *CPU* is
 the spawned CLI's own (every thread, written on exit by the same preloaded module) and the
 emulator's during the phase; spread over the cores it is the *floor* no overlap of requests can
 beat on this machine, shown against the bare loop's time. The

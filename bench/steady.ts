@@ -11,7 +11,8 @@
  * live state every phase starts from, copied to a fresh emulator child (a data file in /dev/shm
  * where there is one, so its journal's fsync costs nothing).
  *
- * Rows, at --concurrency 16 and 64:
+ * Rows, at --concurrency 16 and 64, each figure the median of three rounds that run every phase in
+ * turn (one round when short):
  *  - `plan` (default read, run from the repository: pruning's history, the last-applied state of
  *    the changed scopes and the ancestry of the marker commits are all read from git) against a
  *    bare undici loop of the same GETs against the same emulator, and against the latency-bound
@@ -73,7 +74,7 @@ export async function benchSteady(options: BenchOptions): Promise<BenchRow[]> {
   try {
     const steady = await makeSteady(path.join(tmp, 'main'), options.short ? 100 : 2_000);
     const rows: BenchRow[] = [];
-    for (const concurrency of [16, 64] as const) rows.push(...(await reconcileRows(steady, concurrency)));
+    for (const concurrency of [16, 64] as const) rows.push(...(await reconcileRows(steady, concurrency, options.short ? 1 : ROUNDS)));
     rows.push(await memoryRow(tmp, options.short ? [200, 600] : [10_000, 30_000]));
     return rows;
   } finally {
@@ -157,29 +158,62 @@ export async function runCli(args: string[], cwd: string, url: string): Promise<
   return { stdout, stderr, cpuSeconds: (await probed.read()).cpuSeconds };
 }
 
-/** The plan and apply rows at one concurrency: the CLI, then the bare loop of its requests, each on a fresh copy of the state. */
-async function reconcileRows(steady: Steady, concurrency: 16 | 64): Promise<BenchRow[]> {
+/**
+ * Rounds of the timed phases in a full run. A round runs each phase once, in turn, so a spell of
+ * load on these shared cores falls on the tool and the loops alike; each figure is the median
+ * round's (one run's time moves by more than the margin a goal leaves).
+ */
+const ROUNDS = 3;
+
+/** One round's phases, each on a fresh copy of the state. */
+interface Round {
+  plan: CliRun & { result: { stderr: string } };
+  barePlan: Phase;
+  freshPlan: CliRun;
+  apply: CliRun;
+  bareApply: Phase;
+  freshApply: CliRun;
+}
+
+/** The plan and apply rows at one concurrency: the CLI, the bare loop of its requests and the same loop as a fresh process, `rounds` times. */
+async function reconcileRows(steady: Steady, concurrency: 16 | 64, rounds: number): Promise<BenchRow[]> {
   const { repo, data, scopes } = steady;
   const flags = ['--concurrency', String(concurrency)];
   const emulator = <T>(work: (url: string) => Promise<T>) => withEmulator(scopes, data, ['--latency', String(LATENCY_MS)], work);
-  const plan = await emulator((url) => runCli(['plan', ...flags], repo, url));
-  const barePlan = await emulator((url) => measureBare(url, readRequests(scopes), concurrency));
-  const apply = await emulator((url) => runCli(['apply', '--yes', ...flags], repo, url));
-  const bareApply = await emulator(async (url) => {
-    await measureBare(url, readRequests(scopes), concurrency);
-    await measureBare(url, steady.writes, concurrency);
-  });
-  // The same loops, each as a fresh Node process: what starting and running undici cold costs any client.
+  // The same loops as a fresh Node process: what starting and running undici cold costs any client.
   const freshReads = await bareLoopProcess([readRequests(scopes)], concurrency, DEFAULT_API_KEY);
-  const freshPlan = await emulator((url) => freshReads.run(url));
   const freshWrites = await bareLoopProcess([readRequests(scopes), steady.writes], concurrency, DEFAULT_API_KEY);
-  const freshApply = await emulator((url) => freshWrites.run(url));
-  const warnings = plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
+  const done: Round[] = [];
+  for (let round = 0; round < rounds; round++) {
+    done.push({
+      plan: await emulator((url) => runCli(['plan', ...flags], repo, url)),
+      barePlan: (await emulator((url) => measureBare(url, readRequests(scopes), concurrency))).phase,
+      freshPlan: await emulator((url) => freshReads.run(url)),
+      apply: await emulator((url) => runCli(['apply', '--yes', ...flags], repo, url)),
+      bareApply: (
+        await emulator(async (url) => {
+          await measureBare(url, readRequests(scopes), concurrency);
+          await measureBare(url, steady.writes, concurrency);
+        })
+      ).phase,
+      freshApply: await emulator((url) => freshWrites.run(url)),
+    });
+  }
+  const median = <T>(of: (round: Round) => T, seconds: (value: T) => number): T => medianBy(done.map(of), seconds);
+  const cli = (of: (round: Round) => CliRun) => ({ run: median(of, (run) => run.phase.seconds), all: done.map((round) => of(round).phase.seconds) });
+  const bare = (warm: (round: Round) => Phase, fresh: (round: Round) => CliRun) => ({ warm: median(warm, (phase) => phase.seconds), fresh: median(fresh, (run) => run.phase.seconds) });
+  const warnings = (done[0] as Round).plan.result.stderr.split('\n').filter((line) => /warning/iu.test(line)).length;
   const size = `${scopes.toLocaleString('en')} scopes, half changed since the last apply`;
   return [
-    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, plan, { warm: barePlan.phase, fresh: freshPlan }, concurrency, `; ${warnings} warning lines on stderr`),
-    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, apply, { warm: bareApply.phase, fresh: freshApply }, concurrency, ''),
+    row(`steady state: plan of ${size} (whole CLI, from the repository) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, cli((round) => round.plan), bare((round) => round.barePlan, (round) => round.freshPlan), concurrency, `; ${warnings} warning lines on stderr`),
+    row(`steady state: apply --yes of ${size} (whole CLI: plan, then ${steady.writes.length.toLocaleString('en')} POSTs) @ ${LATENCY_MS} ms, --concurrency ${concurrency}`, cli((round) => round.apply), bare((round) => round.bareApply, (round) => round.freshApply), concurrency, ''),
   ];
+}
+
+/** @returns the median of `values` by `key` (the lower middle one of an even count) */
+function medianBy<T>(values: readonly T[], key: (value: T) => number): T {
+  const sorted = [...values].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
 }
 
 /** A spawned client's run against a fresh emulator (the CLI's, or the fresh bare loop's): the phase, and the CPU of its process. */
@@ -191,22 +225,24 @@ interface CliRun {
 /**
  * The goal is against the bare loop in this process (`warm`); the same loop as a fresh process
  * (`fresh`) is shown beside it, since the CLI is one: it starts Node and runs undici's code cold.
+ * Each is its median round, and the CLI's CPU that of its median run.
  */
-function row(name: string, tool: CliRun, bare: { warm: Phase; fresh: CliRun }, concurrency: 16 | 64, extra: string): BenchRow {
-  const { phase } = tool;
+function row(name: string, tool: { run: CliRun; all: number[] }, bare: { warm: Phase; fresh: CliRun }, concurrency: 16 | 64, extra: string): BenchRow {
+  const { phase } = tool.run;
   const limit = (phase.served * LATENCY_MS) / 1000 / concurrency;
   const toLimit = phase.seconds / limit;
   const toBare = phase.seconds / bare.warm.seconds;
   const toFresh = phase.seconds / bare.fresh.phase.seconds;
   const goal: { bare: number; limit?: number } = GOALS[concurrency];
+  const runs = tool.all.length > 1 ? `median of ${tool.all.length} runs: ${tool.all.map((seconds) => seconds.toFixed(2)).join(', ')} s; ` : '';
   return {
     name,
-    value: `${phase.seconds.toFixed(2)} s (${phase.served.toLocaleString('en')} requests served)`,
+    value: `${phase.seconds.toFixed(2)} s (${runs}${phase.served.toLocaleString('en')} requests served)`,
     comparison:
       `${toBare.toFixed(2)}× a bare undici loop of the same ${bare.warm.served.toLocaleString('en')} requests at ${concurrency} in flight (${bare.warm.seconds.toFixed(2)} s, in the bench's process); ` +
       `${toFresh.toFixed(2)}× the same loop as a fresh Node process (${bare.fresh.phase.seconds.toFixed(2)} s, ${bare.fresh.result.cpuSeconds.toFixed(2)} s of CPU); ` +
       `${toLimit.toFixed(2)}× the latency-bound limit (${phase.served.toLocaleString('en')} × ${LATENCY_MS} ms ÷ ${concurrency} = ${limit.toFixed(2)} s); start-up, file discovery and git included${extra}` +
-      cpuText(tool, bare.warm),
+      cpuText(tool.run, bare.warm),
     goal: `≤ ${goal.bare}× the bare loop` + (goal.limit === undefined ? '' : ` and ≤ ${goal.limit}× the limit`),
     met: toBare <= goal.bare && (goal.limit === undefined || toLimit <= goal.limit),
   };
