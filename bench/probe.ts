@@ -5,6 +5,9 @@
  * pool, V8's helpers; not its child processes), and the CPU time of a process the bench did not
  * start with the probe (the emulator), read from /proc.
  *
+ * Node runs the preload in a worker thread too (it inherits the process's arguments), so a worker
+ * writes a report as it ends; the main thread's, written last as the process exits, is the one read.
+ *
  * Peak RSS is `VmHWM` from /proc/self/status, not `process.resourceUsage().maxRSS`: on Linux that
  * also keeps the high-water mark of the memory the child had before exec, a copy of the bench's
  * own process (tens of MB with its emulator), so every figure would read at least as large as

@@ -9,7 +9,7 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** A fixed amount of work: the CPU it takes does not depend on how loaded the machine is. */
-const WORK = 'let x = 0; for (let i = 0; i < 2e8; i++) x = (x + i) % 1000003;';
+const WORK = 'let x = 0; for (let i = 0; i < 5e7; i++) x = (x + i) % 1000003;';
 
 /** Runs `node [probe] -e source` to its exit. */
 async function runProbed(source: string): Promise<ProbeReport> {
