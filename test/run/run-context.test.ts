@@ -143,6 +143,14 @@ describe('the project file of each policy file', () => {
     commitAll(dir);
     await expect(context(dir, ['.'])).rejects.toThrow(/a\/autojoin-sync.yaml \(1 policy file; run: autojoin-sync plan a\); no project file \(1 policy file; run: autojoin-sync plan y.autojoin.yaml\)/u);
   });
+
+  it('--project names the policy files outside its directory, from where the run started', async () => {
+    const dir = await estate({ 'a/autojoin-sync.yaml': 'owner: a\n', 'a/x.autojoin.yaml': policy('x', ['x.example']), 'b/c/y.autojoin.yaml': policy('y', ['y.example']) });
+    commitAll(dir);
+    const settings = (cwd: string, paths: string[], projectFile: string) => resolveSettings({ cwd, paths, flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, projectFile });
+    await expect(settings(dir, ['.'], 'a/autojoin-sync.yaml')).rejects.toThrow('--project a/autojoin-sync.yaml governs the policy files under a, not b/c/y.autojoin.yaml; run those with their own project file');
+    await expect(settings(path.join(dir, 'a'), ['..'], 'autojoin-sync.yaml')).rejects.toThrow('--project autojoin-sync.yaml governs the policy files under ., not ../b/c/y.autojoin.yaml; run those');
+  });
 });
 
 describe('behind and foreign checkouts', () => {
