@@ -41654,7 +41654,7 @@ function sortByRelativePath(files, cwd) {
 // src/run/place.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { stat as stat3 } from "node:fs/promises";
-import path2 from "node:path";
+import path2, { posix as posix2 } from "node:path";
 
 // src/policy/parse.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -44170,10 +44170,11 @@ async function placeOf(cwd, given) {
   const dir = isDirectory2 ? absolute : path2.dirname(absolute);
   const repository = await repositoryRoot(dir);
   const projectFiles = /* @__PURE__ */ new Map();
-  const nearest = memoized((at) => nearestProjectFile(at, repository ?? dir));
-  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path2.resolve(cwd, file));
-  for (const file of files) push(projectFiles, nearest(path2.dirname(file)), file);
-  if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
+  const top = repository ?? dir;
+  const nearestTo = memoized((directory) => nearestProjectFile(path2.resolve(cwd, directory), top));
+  const files = repository === null || !isDirectory2 ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  for (const file of files) push(projectFiles, nearestTo(posix2.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, nearestProjectFile(dir, top), relativePosix(cwd, absolute));
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
 function push(map, key, value) {
@@ -44193,7 +44194,7 @@ function oneProjectFile(places, cwd) {
   for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...groups.get(file) ?? [], ...policies]);
   if (groups.size === 1) return [...groups.keys()][0] ?? void 0;
   const named = [...groups].map(([file, policies]) => {
-    const run2 = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path2.dirname(file)) || ".";
+    const run2 = file === null ? policies.slice(0, 3).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path2.dirname(file)) || ".";
     return `${file === null ? "no project file" : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? "file" : "files"}; run: autojoin-sync plan ${run2})`;
   });
   throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join("; ")}; run each separately, or name one with --project FILE`);
@@ -44202,9 +44203,9 @@ async function namedProjectFile(cwd, projectFlag, places) {
   const file = path2.resolve(cwd, projectFlag);
   if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
   const dir = path2.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
+  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, path2.resolve(cwd, one)));
   if (outside.length > 0) {
-    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(", ");
+    const shown = outside.slice(0, 3).join(", ");
     throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || "."}, not ${shown}${outside.length > 3 ? " \u2026" : ""}; run those with their own project file`);
   }
   return file;
@@ -45192,7 +45193,7 @@ function gitFailed(args, context, output) {
 
 // src/git/repository.ts
 import { stat as stat4 } from "node:fs/promises";
-import path5, { posix as posix2 } from "node:path";
+import path5, { posix as posix3 } from "node:path";
 async function openRepository(paths, cwd, context) {
   const dir = await existingAncestor(commonDirectory(paths.map((given) => path5.resolve(cwd, given))));
   if (await repositoryRoot(dir) === null) return null;
@@ -45201,11 +45202,11 @@ async function openRepository(paths, cwd, context) {
   return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
 }
 function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path5.join(repository.dir, posix2.relative(repository.prefix || ".", fromRoot)));
+  return relativePosix(repository.cwd, path5.join(repository.dir, posix3.relative(repository.prefix || ".", fromRoot)));
 }
 function rootPath(repository, given) {
   const fromDir = relativePosix(repository.dir, path5.resolve(repository.cwd, given));
-  return posix2.normalize(posix2.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
+  return posix3.normalize(posix3.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
 }
 function topPathspec(fromRoot) {
   return fromRoot === "." ? ":(top)" : `:(top,literal)${fromRoot}`;
@@ -45227,11 +45228,11 @@ async function existingAncestor(dir) {
 
 // src/history/walk.ts
 import { existsSync as existsSync4 } from "node:fs";
-import path6, { posix as posix4 } from "node:path";
+import path6, { posix as posix5 } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
 // src/history/policy-tree.ts
-import { posix as posix3 } from "node:path";
+import { posix as posix4 } from "node:path";
 function workingTreeRemoval() {
   return { commit: "working-tree", date: (/* @__PURE__ */ new Date()).toISOString(), subject: "uncommitted change in the working tree" };
 }
@@ -45251,7 +45252,7 @@ function projectFileLocations(given) {
   if (/\.ya?ml$/i.test(common.at(-1) ?? "")) common = common.slice(0, -1);
   const directories = common.filter((part) => part !== "." && part !== "");
   const locations = [];
-  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix3.join(...directories.slice(0, depth), PROJECT_FILE));
+  for (let depth = directories.length; depth >= 0; depth--) locations.push(posix4.join(...directories.slice(0, depth), PROJECT_FILE));
   return locations;
 }
 var REGULAR_FILE = /^100(?:644|755)$/;
@@ -45404,7 +45405,7 @@ function walkWorkingTree(repository, paths, output, walk2) {
     else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
   }
   for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync4(path6.join(repository.dir, posix4.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+    if (now[index] === void 0 && existsSync4(path6.join(repository.dir, posix5.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
 }
@@ -53980,8 +53981,8 @@ function result(diagnostic, rule, ruleIndex, seen) {
   };
 }
 function fileUri(file) {
-  const posix5 = file.replace(/\\/gu, "/").replace(/^\.\//u, "");
-  return posix5.split("/").map((segment) => segment === ".." || segment === "." ? segment : encodeURIComponent(segment)).join("/");
+  const posix6 = file.replace(/\\/gu, "/").replace(/^\.\//u, "");
+  return posix6.split("/").map((segment) => segment === ".." || segment === "." ? segment : encodeURIComponent(segment)).join("/");
 }
 function pascal(text) {
   const words = text.split(/[^A-Za-z0-9]+/u).filter(Boolean);

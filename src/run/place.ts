@@ -15,7 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
+import path, { posix } from 'node:path';
 import { isInside, pathExists, realRoot, repositoryRoot } from '../files.js';
 import { PROJECT_FILE } from '../policy/project.js';
 import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
@@ -43,7 +43,10 @@ interface PathPlace {
   root: string;
   /** Whether `root` is a git repository's root. */
   inGit: boolean;
-  /** The project file of each policy file under the path (by absolute path; null: none), or of the path itself when it holds none. */
+  /**
+   * The policy files under the path by their project file (its absolute path; null: none), or the
+   * path itself when it holds none; each named relative to the run's cwd, as discovery names them.
+   */
   projectFiles: Map<string | null, string[]>;
 }
 
@@ -76,11 +79,13 @@ async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const dir = isDirectory ? absolute : path.dirname(absolute);
   const repository = await repositoryRoot(dir);
   const projectFiles = new Map<string | null, string[]>();
-  const nearest = memoized((at: string) => nearestProjectFile(at, repository ?? dir));
+  const top = repository ?? dir;
+  // Discovery's names are relative to cwd: each directory is resolved once, not each file.
+  const nearestTo = memoized((directory: string) => nearestProjectFile(path.resolve(cwd, directory), top));
   // Outside git only the named directory's project file counts; in git, each policy file's nearest.
-  const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files.map((file) => path.resolve(cwd, file));
-  for (const file of files) push(projectFiles, nearest(path.dirname(file)), file);
-  if (projectFiles.size === 0) push(projectFiles, nearest(dir), absolute);
+  const files = repository === null || !isDirectory ? [] : (await discoverPolicyFiles([absolute], cwd)).files;
+  for (const file of files) push(projectFiles, nearestTo(posix.dirname(file)), file);
+  if (projectFiles.size === 0) push(projectFiles, nearestProjectFile(dir, top), relativePosix(cwd, absolute));
   return { given, root: repository ?? dir, inGit: repository !== null, projectFiles };
 }
 
@@ -109,7 +114,7 @@ function oneProjectFile(places: readonly PathPlace[], cwd: string): string | und
   for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...(groups.get(file) ?? []), ...policies]);
   if (groups.size === 1) return [...groups.keys()][0] ?? undefined;
   const named = [...groups].map(([file, policies]) => {
-    const run = file === null ? policies.slice(0, 3).map((one) => relativePosix(cwd, one)).join(' ') + (policies.length > 3 ? ' …' : '') : relativePosix(cwd, path.dirname(file)) || '.';
+    const run = file === null ? policies.slice(0, 3).join(' ') + (policies.length > 3 ? ' …' : '') : relativePosix(cwd, path.dirname(file)) || '.';
     return `${file === null ? 'no project file' : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? 'file' : 'files'}; run: autojoin-sync plan ${run})`;
   });
   throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join('; ')}; run each separately, or name one with --project FILE`);
@@ -120,9 +125,9 @@ async function namedProjectFile(cwd: string, projectFlag: string, places: readon
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
   const dir = path.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, one));
+  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, path.resolve(cwd, one)));
   if (outside.length > 0) {
-    const shown = outside.slice(0, 3).map((one) => relativePosix(cwd, one)).join(', ');
+    const shown = outside.slice(0, 3).join(', ');
     throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || '.'}, not ${shown}${outside.length > 3 ? ' …' : ''}; run those with their own project file`);
   }
   return file;
