@@ -3,8 +3,8 @@
 // that esbuild's legalComments could keep, so the notices are collected from the metafile.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageDirs, readManifest } from './bundled-packages.mjs';
 
-const PACKAGE_DIR = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//;
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i;
 
 /**
@@ -14,18 +14,13 @@ const LICENSE_FILE = /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i;
  * @param {string} bundleName the bundle the notices are for, named in the header
  */
 export function writeThirdPartyNotices(metafile, outfile, bundleName) {
-  const dirs = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = PACKAGE_DIR.exec(input);
-    if (match) dirs.add(match[1]);
-  }
-  const sections = [...dirs].map(noticeOf).sort((a, b) => (a.title < b.title ? -1 : 1));
+  const sections = packageDirs(metafile).map(noticeOf).sort((a, b) => (a.title < b.title ? -1 : 1));
   const header = `${bundleName} bundles the following third-party packages. Their licences follow.\n`;
   writeFileSync(outfile, [header, ...sections.map((s) => `${'='.repeat(78)}\n${s.title}\n\n${s.text}`)].join('\n'));
 }
 
 function noticeOf(dir) {
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const pkg = readManifest(dir);
   const licence = typeof pkg.license === 'string' ? pkg.license : 'see below';
   const files = existsSync(dir) ? readdirSync(dir).filter((name) => LICENSE_FILE.test(name)).sort() : [];
   const text = files.map((name) => readFileSync(join(dir, name), 'utf8').trim()).join('\n\n');

@@ -68,6 +68,7 @@ describe('the npm package', () => {
       'schemas/result.schema.json', 'schemas/validate-report.schema.json',
     ]));
     expect(paths).not.toContain('dist/action.js');
+    expect(paths.filter((path) => path.startsWith('dist/meta/')), 'the build\'s metafiles (the SBOM\'s input) stay out').toEqual([]);
     expect(paths.filter((path) => !/^(dist|schemas)\/|^[A-Z_]+\.md$|^LICENSE$|^package\.json$/.test(path))).toEqual([]);
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
   });
