@@ -11,6 +11,8 @@ import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply-plan.js';
 import { parseAllowBehind } from '../history/behind.js';
 import type { RunContext } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
+import type { ScopeGlob } from '../policy/globs.js';
+import { refuseOn, verdictOf, type Verdict } from './verdict.js';
 import type { ServiceClient } from '../service/client.js';
 
 export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
@@ -30,8 +32,11 @@ export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confi
  * checks against the live state and this history, the confirmation, then the writes.
  * @throws Error naming an --allow-behind value that is not TYPE/ID; the errors of applyPlan
  */
-export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
+export async function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
   const { context } = command;
+  const allowBehind = parseAllowBehind(command.allowBehind);
+  // Every refusal the plan itself tells, decided once (the same verdict plan shows as its cautions).
+  refuseOn(applyVerdict(command, allowBehind));
   return applyPlan({
     client: command.client,
     plan: command.plan,
@@ -44,7 +49,7 @@ export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
     ...(command.target === undefined ? {} : { target: command.target }),
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
-    allowBehind: parseAllowBehind(command.allowBehind),
+    allowBehind,
     history: { base: context.base, ...(context.head === undefined ? {} : { head: context.head }) },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
@@ -54,4 +59,11 @@ export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
     ...(command.onProgress ? { onProgress: command.onProgress } : {}),
     ...(command.signal ? { signal: command.signal } : {}),
   });
+}
+
+/** The verdict of applying the command's plan in its context: what {@link applyCommand} refuses before anything is read again. */
+export function applyVerdict(command: Pick<ApplyCommand, 'context' | 'plan' | 'wholePlan' | 'saved' | 'takeOwnership'>, allowBehind: readonly ScopeGlob[]): Verdict {
+  const { context } = command;
+  const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
+  return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
 }

@@ -63,7 +63,7 @@ describe('mergePlansCommand', () => {
     const parts = ['part-1.json', 'part-2.json'].map((name) => ({ file: path.join(r.dir, name), name }));
     const merged = await mergePlansCommand({ parts });
     expect(merged.plan.changes.map((change) => change.key).sort()).toEqual(['team/acme', 'team/beta']);
-    expect(merged.violations).toEqual([]);
+    expect(merged.verdict.refusals).toEqual([]);
     await expect(mergePlansCommand({ parts: parts.slice(0, 1) })).rejects.toThrow(/shard/u);
   });
 });

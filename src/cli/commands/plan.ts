@@ -3,7 +3,7 @@
  */
 import type { Command } from 'commander';
 import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
-import { applyWouldRefuse, planExitCode } from '../../commands/plan-command.js';
+import { planExitCode, planVerdict } from '../../commands/plan-command.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
@@ -13,7 +13,7 @@ import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOpti
 import { withJsonResult } from '../json-result.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
-import { planOrFail, type TargetFlags } from '../plan-or-fail.js';
+import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -78,9 +78,10 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
       const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
       seen.plan = plan;
       if (flags.out) await savePlan(flags.out, plan);
-      const cautions = applyWouldRefuse(plan, settings.limits).map((violation) => violation.message);
+      const verdict = planVerdict(plan, settings, takeOwnershipOf(flags));
+      const cautions = verdict.refusals.map((refusal) => refusal.message);
       // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
       noticeUnmarked(plan);
       for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
       if (flags.detailedExitcode && planExitCode(plan) === ExitCode.changesPending) process.exitCode = ExitCode.changesPending;
