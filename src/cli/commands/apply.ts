@@ -98,9 +98,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     allowBehindOf(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
     const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
-    // --only-expired writes removals by expiry only: never a prune.
-    const settingFlags = flags.onlyExpired ? { ...flags, prune: false } : flags;
-    const settings = await cliSettings(paths, settingFlags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
+    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
       const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
