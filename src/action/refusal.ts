@@ -195,7 +195,8 @@ export function reviewerCautions(refusals: readonly VerdictRefusal[]): string[] 
 
 /** The one limit of a safety-limit refusal, among the violations its error carries. */
 function limitViolation(refusal: VerdictRefusal): UnsafePlanError | undefined {
-  const error = refusal.error as UnsafePlanError;
+  const error = refusal.error;
+  if (!(error instanceof UnsafePlanError)) return undefined;
   return error.violations.find((violation) => (violation.message.split(' — also: ')[0] ?? violation.message) === refusal.message) ?? undefined;
 }
 

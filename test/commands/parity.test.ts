@@ -47,7 +47,7 @@ async function cli(dir: string, emulator: Emulator, args: string[], day = DAY): 
   const result = await runInProcess(args, { cwd: dir, env: { AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: KEY, AUTOJOIN_NOW: day } });
   const cautions = [...result.stderr.matchAll(/^warning: apply would refuse this plan: (.*)$/gmu)].map((match) => match[1] ?? '');
   const refused = [...result.stderr.matchAll(/^error: (.*)$/gmu)].map((match) => match[1] ?? '');
-  return { code: result.code, verdict: cautions.length > 0 ? cautions : refused, text: `${result.stderr}\n${result.stdout}` };
+  return { code: result.code ?? -1, verdict: cautions.length > 0 ? cautions : refused, text: `${result.stderr}\n${result.stdout}` };
 }
 
 /** The action's run(), in-process, with `dir` as its workspace, against `emulator`. */
@@ -64,7 +64,7 @@ async function action(dir: string, emulator: Emulator, inputs: Record<string, st
   await run();
   const outputs = Object.fromEntries(core.setOutput.mock.calls) as Record<string, string>;
   const warnings = core.warning.mock.calls.map((call) => String(call[0]));
-  const failed = core.setFailed.mock.calls.map((call) => String(call[0]));
+  const failed = core.setFailed.mock.calls.map((call) => call[0]);
   const cautions = warnings.filter((line) => line.startsWith('apply would refuse this plan: ')).map((line) => line.slice('apply would refuse this plan: '.length));
   const summary = core.summary.addRaw.mock.calls.map((call) => String(call[0])).join('\n');
   return { code: Number(outputs['exit-code']), verdict: cautions.length > 0 ? cautions : failed, text: [...failed, ...warnings, summary].join('\n') };
@@ -73,7 +73,7 @@ async function action(dir: string, emulator: Emulator, inputs: Record<string, st
 const team = (scope: string, domains: string[], extra = ''): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\n${extra}domains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
 /** Two estates set up alike, one for each door. */
-async function twins(files: Record<string, string>, setup: (r: Repo) => Promise<void> = async () => undefined): Promise<{ cli: Repo; action: Repo }> {
+async function twins(files: Record<string, string>, setup: (r: Repo) => Promise<void> = () => Promise.resolve()): Promise<{ cli: Repo; action: Repo }> {
   const [a, b] = await Promise.all([openRepo(files), openRepo(files)]);
   await setup(a);
   await setup(b);
