@@ -206,5 +206,21 @@ describe('one verdict, both front ends', () => {
     expect(lives[0]?.domains).toEqual(['acme.com']);
     expect(lives[1]?.domains).toEqual(['acme.com']);
   });
-});
 
+  it('every hint works as printed: a shard part names merge-plans; a plan made outside the repository names -C', async () => {
+    const r = await openRepo({ 'acme.autojoin.yaml': team('acme', ['acme.com']), 'beta.autojoin.yaml': team('beta', ['beta.com']) });
+    const part = await r.run(DAY, 'plan', '--shard', '1/2', '--out', 'part-1.json', '.');
+    expect(part.code).toBe(0);
+    expect(part.stderr).toContain('autojoin-sync merge-plans part-1.json');
+    expect(part.stderr).not.toContain('pin it');
+    // From outside the repository, with its absolute path: the pin names -C and the plan file absolutely.
+    const out = path.join(temp, 'plan.json');
+    const planned = await cli(temp, r.emulator, ['plan', r.dir, '--out', out]);
+    expect(planned.code).toBe(0);
+    const hint = /\(pin it: autojoin-sync (.*)\)/u.exec(planned.text)?.[1] ?? '';
+    expect(hint).toContain(`-C ${r.dir} apply --plan ${out} --plan-sha256 `);
+    const applied = await cli(temp, r.emulator, [...hint.split(' '), '--yes']);
+    expect(applied.code, applied.text).toBe(0);
+    expect((await r.live('acme')).domains).toEqual(['acme.com']);
+  });
+});
