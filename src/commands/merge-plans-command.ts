@@ -6,7 +6,8 @@
  * under decided on the whole. The front end saves, renders and posts it.
  */
 import { mergePlanParts, type PlanPart } from '../plan/index.js';
-import { planVerdict } from './plan-command.js';
+import { planExitCode, planVerdict } from './plan-command.js';
+import { runAfterPlan } from './after-run.js';
 import type { Verdict } from './verdict.js';
 import type { Plan } from '../plan/types.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
@@ -28,5 +29,7 @@ export async function mergePlansCommand(command: MergePlansCommand): Promise<Mer
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan = mergePlanParts(parts);
   // The limits the parts were planned under (one context, so one set), decided here on the whole.
-  return { plan, verdict: planVerdict(plan, { limits: {}, today: plan.createdAt.slice(0, 10), project: { rules: [] } }) };
+  const verdict = planVerdict(plan, { limits: {}, today: plan.createdAt.slice(0, 10), project: { rules: [] } });
+  await runAfterPlan({ command: 'merge-plans', plan, verdict, exitCode: planExitCode(plan) });
+  return { plan, verdict };
 }

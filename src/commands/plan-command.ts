@@ -17,6 +17,7 @@ import type { ServiceClient } from '../service/client.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { verdictOf, type Verdict } from './verdict.js';
+import { runAfterPlan, type PlanOutcome } from './after-run.js';
 
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */
 export type PlanRequest = Pick<
@@ -61,4 +62,14 @@ export function planVerdict(plan: Plan, context: Pick<RunContext, 'limits' | 'to
   const rules = (plan.context?.rules as Rule[] | undefined) ?? context.project.rules;
   const taken = takeOwnership ?? new Set(plan.context?.takeOwnership ?? []);
   return verdictOf(plan, { limits: plan.context?.limits ?? context.limits, rules, today: plan.context?.today ?? context.today, takeOwnership: taken });
+}
+
+/**
+ * Concludes a plan as both front ends do: its verdict (what apply would refuse: the cautions) and
+ * exit code, then the after-plan steps (src/commands/after-run.ts) with that outcome.
+ */
+export async function concludePlan(plan: Plan, context: RunContext, takeOwnership?: ReadonlySet<ScopeKey>): Promise<PlanOutcome> {
+  const outcome: PlanOutcome = { command: 'plan', plan, verdict: planVerdict(plan, context, takeOwnership), exitCode: planExitCode(plan), context };
+  await runAfterPlan(outcome);
+  return outcome;
 }

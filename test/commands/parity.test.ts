@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { runInProcess } from '../support/in-process.js';
 import { KEY, reposClosedAfterEach, type Repo } from '../meetings/support.js';
+import { addAfterRunHook } from '../../src/commands/after-run.js';
 
 const core = await vi.hoisted(async () => (await import('../support/actions-core.js')).fakeActionsCore());
 vi.mock('@actions/core', () => core);
@@ -222,5 +223,41 @@ describe('one verdict, both front ends', () => {
     const applied = await cli(temp, r.emulator, [...hint.split(' '), '--yes']);
     expect(applied.code, applied.text).toBe(0);
     expect((await r.live('acme')).domains).toEqual(['acme.com']);
+  });
+
+  it('the after-run steps see one outcome from both front ends: plan, a refused apply, a written apply', async () => {
+    const seen: { door: string; outcomes: unknown[] } = { door: '', outcomes: [] };
+    const byDoor: Record<string, unknown[]> = {};
+    const remove = addAfterRunHook({
+      name: 'recorder',
+      afterPlan: (outcome) => void seen.outcomes.push({ command: outcome.command, exitCode: outcome.exitCode, checks: outcome.verdict.refusals.map((refusal) => refusal.check) }),
+      afterApply: (outcome) =>
+        void seen.outcomes.push({ command: outcome.command, exitCode: outcome.exitCode, checks: outcome.verdict.refusals.map((refusal) => refusal.check), written: outcome.report?.applied.map((scope) => scope.key) ?? null }),
+    });
+    try {
+      const setup = async (r: Repo): Promise<void> => {
+        expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+        await r.write('acme.autojoin.yaml', team('acme', ['a.example']));
+        r.commit();
+      };
+      const r = await twins({ 'autojoin-sync.yaml': 'safety:\n  maxRemovals: 2\n', 'acme.autojoin.yaml': team('acme', ['a.example', 'b.example', 'c.example', 'd.example']) }, setup);
+      for (const door of ['cli', 'action'] as const) {
+        seen.outcomes = [];
+        const repo = r[door];
+        const runs = door === 'cli'
+          ? [['plan', '.'], ['apply', '--yes', '.'], ['apply', '--yes', '--max-removals', '3', '.']].map((args) => () => cli(repo.dir, repo.emulator, args))
+          : ([{ command: 'plan' }, { command: 'apply' }, { command: 'apply', 'max-removals': '3' }] as Record<string, string>[]).map((inputs) => () => action(repo.dir, repo.emulator, inputs));
+        for (const one of runs) await one();
+        byDoor[door] = seen.outcomes;
+      }
+    } finally {
+      remove();
+    }
+    expect(byDoor.cli).toEqual([
+      { command: 'plan', exitCode: 2, checks: ['max-removals'] },
+      { command: 'apply', exitCode: 3, checks: ['max-removals'], written: null },
+      { command: 'apply', exitCode: 0, checks: [], written: ['team/acme'] },
+    ]);
+    expect(byDoor.action).toEqual(byDoor.cli);
   });
 });

@@ -4,7 +4,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
-import { planExitCode, planVerdict } from '../../commands/plan-command.js';
+import { concludePlan, planExitCode } from '../../commands/plan-command.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
@@ -79,7 +79,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
       const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
       seen.plan = plan;
       if (flags.out) await savePlan(flags.out, plan, { base: settings.base, ...(flags.shard === undefined ? {} : { shard: flags.shard }) });
-      const verdict = planVerdict(plan, settings, takeOwnershipOf(flags));
+      const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(flags));
       const cautions = verdict.refusals.map((refusal) => refusal.message);
       // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
       writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
