@@ -260,4 +260,20 @@ describe('one verdict, both front ends', () => {
     ]);
     expect(byDoor.action).toEqual(byDoor.cli);
   });
+
+  it('apply --only-expired writes the componentId as it is live: a component merged but not applied waits for its reviewed apply, in both', async () => {
+    const expiring = (component: string): string => team('acme', ['acme.com', '{ domain: old.example, expires: 2026-02-01, reason: trial }']).replace('componentId: c1', `componentId: ${component}`);
+    const components: unknown[] = [];
+    for (const door of ['cli', 'action'] as const) {
+      const r = await openRepo({ 'acme.autojoin.yaml': expiring('c1') });
+      expect((await r.run('2026-01-15', 'apply', '--yes', '.')).code).toBe(0);
+      await r.write('acme.autojoin.yaml', expiring('c2'));
+      r.commit('a new component, merged, waiting for its approval');
+      const answer = door === 'cli' ? await cli(r.dir, r.emulator, ['apply', '--yes', '--only-expired', '.']) : await action(r.dir, r.emulator, { command: 'apply', 'only-expired': 'true' });
+      expect(answer.code, answer.text).toBe(0);
+      expect((await r.live('acme')).domains).toEqual(['acme.com']);
+      components.push(r.emulator.data().scopes['team/acme']?.componentId);
+    }
+    expect(components).toEqual(['c1', 'c1']);
+  });
 });
