@@ -11,6 +11,7 @@ import { StalePlanError } from '../plan/refusals.js';
 import { OwnedElsewhereError } from '../reconcile/ownership-refusal.js';
 import { BehindCheckoutError } from '../history/behind.js';
 import { wordHint, type Hint } from '../hint.js';
+import { refusalsOfError, type VerdictRefusal } from '../commands/verdict.js';
 import { escapeMarkdown } from '../render/index.js';
 import { firstItems, plural } from '../text.js';
 import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
@@ -63,7 +64,16 @@ function rowsOf(error: unknown): RefusalRow[] | null {
   if (error instanceof StalePlanError) return [staleRow(error)];
   if (error instanceof OwnedElsewhereError) return [ownerRow(error)];
   if (error instanceof BehindCheckoutError) return [behindRow(error)];
+  // Every other refusal of the verdict (a write check, an owner that cannot be read), from its data.
+  const refusals = refusalsOfError(error);
+  if (refusals) return refusals.map(verdictRow);
   return hintedRow(error);
+}
+
+/** A refusal of the verdict without a row of its own: its check, scopes and the settings that change it. */
+function verdictRow(refusal: VerdictRefusal): RefusalRow {
+  const override = refusal.hints.length > 0 ? hintsText(refusal.hints) : refusal.kind === 'write-check' ? 'set `drift: revert` on the scope (its policy file) to write the files\' state instead' : 'none';
+  return { check: refusal.kind === 'write-check' ? `write check ${refusal.check}` : refusal.check, limit: refusal.message, count: `${plural(refusal.scopes.length, 'scope')} (${scopesText(refusal.scopes)})`, override, reviewer: override };
 }
 
 /** One safety limit the plan breaks. */
@@ -173,12 +183,21 @@ export function refusalMarkdown(refusal: Refusal, exitCode: number): string {
   );
 }
 
-/** The caution of a pull request's plan: per limit, its count and what the reviewer can do. */
-export function reviewerCautions(violations: readonly UnsafePlanError[]): string[] {
-  return violations.map((violation) => {
+/** The caution of a pull request's plan: per limit, its count and what the reviewer can do; any other refusal in apply's words. */
+export function reviewerCautions(refusals: readonly VerdictRefusal[]): string[] {
+  return refusals.map((refusal) => {
+    const violation = refusal.kind === 'safety-limit' ? limitViolation(refusal) : undefined;
+    if (!violation) return refusal.message;
     const row = limitRow(violation);
     return `${row.check}: ${row.count}, over the limit of ${row.limit}. To let it through: ${row.reviewer}`;
   });
+}
+
+/** The one limit of a safety-limit refusal, among the violations its error carries. */
+function limitViolation(refusal: VerdictRefusal): UnsafePlanError | undefined {
+  const error = refusal.error;
+  if (!(error instanceof UnsafePlanError)) return undefined;
+  return error.violations.find((violation) => (violation.message.split(' — also: ')[0] ?? violation.message) === refusal.message) ?? undefined;
 }
 
 /** @returns the `summary` output of a refused run: `refused by safety limit max-removals: 12 domains removed (…); limit …`. */
@@ -190,8 +209,8 @@ export function refusalSummary(refusal: Refusal): string {
  * The caution over a plan that apply would refuse: after a run, each limit's own message (it names
  * the input); in a pull request, what its reviewer can do.
  */
-export function planCautions(violations: readonly UnsafePlanError[], pullRequest: boolean): string[] {
-  return pullRequest ? reviewerCautions(violations) : violations.map((violation) => violation.message);
+export function planCautions(refusals: readonly VerdictRefusal[], pullRequest: boolean): string[] {
+  return pullRequest ? reviewerCautions(refusals) : refusals.map((refusal) => refusal.message);
 }
 
 /** The refusal block for the job summary, before the refused plan; '' for another failure. Marks the error as reported. */

@@ -35,7 +35,7 @@ import {
 } from './summary-markdown.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import { applyCommand } from '../commands/apply-command.js';
-import { applyWouldRefuse, planCommand } from '../commands/plan-command.js';
+import { concludePlan, planCommand } from '../commands/plan-command.js';
 import { validateCommand } from '../commands/validate-command.js';
 import type { ScopeKey } from '../scope.js';
 
@@ -101,9 +101,10 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
 export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const cautions = planCautions(applyWouldRefuse(plan, settings.limits), context.pullNumber !== undefined);
+  const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(inputs));
+  const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
   for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
-  const prefix = unsafeMarkdown(cautions);
+  const prefix = unsafeMarkdown(cautions, verdict.exitCode);
   const title = planTitle(inputs.paths);
   await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
   const footer = planCommentFooter(inputs, context);

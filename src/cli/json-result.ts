@@ -9,6 +9,7 @@ import { renderResultJson } from '../render/index.js';
 import { errorText } from '../output/error-text.js';
 import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
 import { writeStdout } from '../output/sinks.js';
+import { refusalsOfError } from '../commands/verdict.js';
 
 /** Invalid policy files (exit 1): the error diagnostics, already printed on stderr. */
 export class DiagnosticsError extends RunError {
@@ -46,5 +47,5 @@ function resultText(error: unknown, seen: Seen): string {
   const message = errorText(mapped);
   const diagnostics = error instanceof DiagnosticsError ? error.diagnostics : undefined;
   const cause = error instanceof RunError && error.cause !== undefined ? error.cause : error;
-  return renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan });
+  return renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan, refusals: refusalsOfError(error) });
 }

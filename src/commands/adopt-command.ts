@@ -11,7 +11,7 @@ import type { RunContext } from '../run/settings.js';
 
 export interface AdoptCommand {
   /** The run's base, project file and secrets (no edited file may hold them). */
-  context: Pick<RunContext, 'base' | 'project' | 'secrets'> & Partial<Pick<RunContext, 'paths' | 'roots'>>;
+  context: Pick<RunContext, 'base' | 'project' | 'secrets' | 'today'> & Partial<Pick<RunContext, 'paths' | 'roots'>>;
   /** The plan made in {@link adoptContext}. */
   plan: Pick<Plan, 'changes' | 'drift' | 'redacted'>;
 }
@@ -26,5 +26,5 @@ export function adoptCommand(command: AdoptCommand): Promise<AdoptResult> {
   const { context } = command;
   // With the run's paths, maxScopesPerDomain counts every policy file, as validate does (adopt-counts.ts).
   const place = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : undefined;
-  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, ...(place ? { place } : {}) });
+  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, today: context.today, ...(place ? { place } : {}) });
 }

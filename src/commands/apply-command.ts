@@ -11,6 +11,10 @@ import { applyPlan, type ApplyPlanOptions } from '../reconcile/apply-plan.js';
 import { parseAllowBehind } from '../history/behind.js';
 import type { RunContext } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
+import type { ScopeGlob } from '../policy/globs.js';
+import { refuseOn, refusalsOfError, verdictOf, type Verdict } from './verdict.js';
+import { reportExitCode, runAfterApply } from './after-run.js';
+import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import type { ServiceClient } from '../service/client.js';
 
 export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
@@ -26,11 +30,37 @@ export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confi
 }
 
 /**
- * Applies `plan` in `context`: ownership and behind refusals, safety limits, for a saved plan its
- * checks against the live state and this history, the confirmation, then the writes.
+ * Applies `plan` in `context`: its verdict (ownership and behind refusals, safety limits, write
+ * checks), for a saved plan its checks against the live state and this history, the confirmation,
+ * then the writes; then the after-apply steps (src/commands/after-run.ts) with the outcome, refused or not.
  * @throws Error naming an --allow-behind value that is not TYPE/ID; the errors of applyPlan
  */
-export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
+export async function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
+  const { context } = command;
+  const allowBehind = parseAllowBehind(command.allowBehind);
+  // Every refusal the plan itself tells, decided once (the same verdict plan shows as its cautions).
+  const verdict = applyVerdict(command, allowBehind);
+  const after = (decided: Verdict, report: ApplyReport | null, exitCode: ExitCodeValue): Promise<void> =>
+    runAfterApply({ command: 'apply', plan: command.plan, verdict: decided, report, exitCode, saved: command.saved, context });
+  if (verdict.refusals.length > 0) {
+    await after(verdict, null, verdict.exitCode);
+    refuseOn(verdict);
+  }
+  let report: ApplyReport;
+  try {
+    report = await writeAfterChecks(command, allowBehind);
+  } catch (error) {
+    // What only the live state at apply tells (a stale plan, a recount, behind again) is a refusal of the verdict too.
+    const refusals = refusalsOfError(error);
+    if (refusals && refusals.length > 0) await after({ refusals, exitCode: refusals[0]?.exitCode ?? ExitCode.error }, null, refusals[0]?.exitCode ?? ExitCode.error);
+    throw error;
+  }
+  await after(verdict, report, reportExitCode(report));
+  return report;
+}
+
+/** applyPlan over the run context: for a saved plan, its checks against the live state and this history; the confirmation; the writes. */
+function writeAfterChecks(command: ApplyCommand, allowBehind: readonly ScopeGlob[]): Promise<ApplyReport> {
   const { context } = command;
   return applyPlan({
     client: command.client,
@@ -44,7 +74,7 @@ export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
     ...(command.target === undefined ? {} : { target: command.target }),
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
-    allowBehind: parseAllowBehind(command.allowBehind),
+    allowBehind,
     history: { base: context.base, ...(context.head === undefined ? {} : { head: context.head }) },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
@@ -54,4 +84,11 @@ export function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
     ...(command.onProgress ? { onProgress: command.onProgress } : {}),
     ...(command.signal ? { signal: command.signal } : {}),
   });
+}
+
+/** The verdict of applying the command's plan in its context: what {@link applyCommand} refuses before anything is read again. */
+export function applyVerdict(command: Pick<ApplyCommand, 'context' | 'plan' | 'wholePlan' | 'saved' | 'takeOwnership'>, allowBehind: readonly ScopeGlob[]): Verdict {
+  const { context } = command;
+  const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
+  return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
 }

@@ -6,8 +6,9 @@
  * under decided on the whole. The front end saves, renders and posts it.
  */
 import { mergePlanParts, type PlanPart } from '../plan/index.js';
-import { applyWouldRefuse } from './plan-command.js';
-import type { UnsafePlanError } from '../plan/safety.js';
+import { planExitCode, planVerdict } from './plan-command.js';
+import { runAfterPlan } from './after-run.js';
+import type { Verdict } from './verdict.js';
 import type { Plan } from '../plan/types.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
 
@@ -18,8 +19,8 @@ export interface MergePlansCommand {
 
 export interface MergePlansOutcome {
   plan: Plan;
-  /** What apply would refuse in the merged plan, under the limits its parts recorded. */
-  violations: UnsafePlanError[];
+  /** What apply would refuse in the merged plan, under the limits and rules its parts recorded (src/commands/verdict.ts). */
+  verdict: Verdict;
 }
 
 /** @throws the refusals of readSavedPlan and of mergePlanParts */
@@ -28,5 +29,7 @@ export async function mergePlansCommand(command: MergePlansCommand): Promise<Mer
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan = mergePlanParts(parts);
   // The limits the parts were planned under (one context, so one set), decided here on the whole.
-  return { plan, violations: applyWouldRefuse(plan, {}) };
+  const verdict = planVerdict(plan, { limits: {}, today: plan.createdAt.slice(0, 10), project: { rules: [] } });
+  await runAfterPlan({ command: 'merge-plans', plan, verdict, exitCode: planExitCode(plan) });
+  return { plan, verdict };
 }

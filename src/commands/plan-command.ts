@@ -14,6 +14,10 @@ import { dnsBeforeRead } from '../run/dns.js';
 import { markEchoedSecrets } from '../output/redacted-plan.js';
 import type { RunContext } from '../run/settings.js';
 import type { ServiceClient } from '../service/client.js';
+import type { Rule } from '../policy/types.js';
+import type { ScopeKey } from '../scope.js';
+import { verdictOf, type Verdict } from './verdict.js';
+import { runAfterPlan, type PlanOutcome } from './after-run.js';
 
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */
 export type PlanRequest = Pick<
@@ -46,4 +50,26 @@ export function planExitCode(plan: Pick<Plan, 'changes' | 'drift'>): ExitCodeVal
 /** What apply would refuse in `plan`: its safety limits checked under the limits it was made under (its context), else `limits`. */
 export function applyWouldRefuse(plan: Pick<Plan, 'changes' | 'scopes' | 'context'>, limits: SafetyLimits): UnsafePlanError[] {
   return findViolations(plan.changes, plan.context?.limits ?? limits, plan.scopes);
+}
+
+/**
+ * What `apply` of `plan` would refuse, against the live state the plan read: the verdict
+ * (src/commands/verdict.ts) under the limits and rules the plan was made under (its context), else
+ * the run's. `plan`, `show` and `merge-plans` show its refusals as cautions, in apply's words.
+ * @param takeOwnership the scopes the request takes over (a plan made with --take-ownership)
+ */
+export function planVerdict(plan: Plan, context: Pick<RunContext, 'limits' | 'today'> & { project: Pick<RunContext['project'], 'rules'> }, takeOwnership?: ReadonlySet<ScopeKey>): Verdict {
+  const rules = (plan.context?.rules as Rule[] | undefined) ?? context.project.rules;
+  const taken = takeOwnership ?? new Set(plan.context?.takeOwnership ?? []);
+  return verdictOf(plan, { limits: plan.context?.limits ?? context.limits, rules, today: plan.context?.today ?? context.today, takeOwnership: taken });
+}
+
+/**
+ * Concludes a plan as both front ends do: its verdict (what apply would refuse: the cautions) and
+ * exit code, then the after-plan steps (src/commands/after-run.ts) with that outcome.
+ */
+export async function concludePlan(plan: Plan, context: RunContext, takeOwnership?: ReadonlySet<ScopeKey>): Promise<PlanOutcome> {
+  const outcome: PlanOutcome = { command: 'plan', plan, verdict: planVerdict(plan, context, takeOwnership), exitCode: planExitCode(plan), context };
+  await runAfterPlan(outcome);
+  return outcome;
 }

@@ -6,6 +6,8 @@
 import type { Plan } from '../plan/types.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
 import { projectHereFor, savedProjectWarning } from '../run/context.js';
+import { planVerdict } from './plan-command.js';
+import type { Verdict } from './verdict.js';
 
 export interface ShowCommand {
   /** The saved plan's path. */
@@ -20,6 +22,8 @@ export interface ShowOutcome {
   plan: Plan;
   /** Set when the project file here is not the plan's: said, not refused (show reads no live state and writes nothing). */
   projectWarning: string | null;
+  /** What apply of the plan would refuse, under the limits and rules it records (src/commands/verdict.ts): shown as cautions. */
+  verdict: Verdict;
 }
 
 /** @throws the refusals of readSavedPlan (a wrong pin, an invalid or inconsistent plan) */
@@ -27,5 +31,6 @@ export async function showCommand(command: ShowCommand): Promise<ShowOutcome> {
   const plan = await readSavedPlan(command.file, command.planSha256);
   const saved = plan.context?.projectFile ?? null;
   const here = await projectHereFor(saved, command.cwd).catch(() => null);
-  return { plan, projectWarning: savedProjectWarning(saved, here, command.file) };
+  const verdict = planVerdict(plan, { limits: {}, today: plan.createdAt.slice(0, 10), project: { rules: [] } });
+  return { plan, projectWarning: savedProjectWarning(saved, here, command.file), verdict };
 }

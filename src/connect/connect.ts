@@ -13,7 +13,6 @@ import type { RequestHook } from '../service/trace.js';
 import { RunError, ExitCode } from '../output/exit-codes.js';
 import { EMBEDDED_TARGET } from '../plan/plan-builder.js';
 import { relativePosix } from '../policy/discover.js';
-import { ciVariable } from './ci.js';
 import { writeStderr } from '../output/sinks.js';
 import { hint, projectFileName, worded } from '../hint.js';
 import type { RunSettings } from '../run/settings.js';
@@ -21,13 +20,11 @@ import type { RunSettings } from '../run/settings.js';
 /** What connecting needs of the run's settings. */
 export type ConnectSettings = Pick<
   RunSettings,
-  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
+  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency' | 'ci'
 > & { project: Pick<RunSettings['project'], 'file'> };
 
 export interface ConnectOptions {
   settings: ConnectSettings;
-  /** Only to tell whether this is CI (src/connect/ci.ts); default process.env. */
-  env?: NodeJS.ProcessEnv;
   /** Where notices go (default: stderr). */
   notice?: (message: string) => void;
   /** Where the detail behind the one `using …` line goes, e.g. why the embedded emulator (default: notice). */
@@ -77,12 +74,12 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
-  const connection = await resolve(options, options.env ?? process.env, notice);
+  const connection = await resolve(options, notice);
   notice(usingLine(options.settings, connection));
   return connection;
 }
 
-async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<Connection> {
+async function resolve(options: ConnectOptions, notice: (message: string) => void): Promise<Connection> {
   const { settings } = options;
   const configured = settings.baseUrl;
   const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
@@ -90,7 +87,7 @@ async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: 
   if (askedFor && !options.startEmbedded) {
     throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
   }
-  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env, settings);
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor);
 }
@@ -99,8 +96,9 @@ async function resolve(options: ConnectOptions, env: NodeJS.ProcessEnv, notice: 
  * Why the embedded emulator may not stand in for a missing base URL, or null when it may:
  * in CI it would "succeed" against throwaway state, and an API key was meant for a real service.
  */
-function embeddedRefusal(env: NodeJS.ProcessEnv, settings: ConnectSettings): string | null {
-  const ci = ciVariable(env);
+function embeddedRefusal(settings: ConnectSettings): string | null {
+  // CI as the run context detected it, once (src/run/ci.ts): nothing here reads the environment.
+  const ci = settings.ci;
   if (ci !== null) return `this looks like CI (${ci} is set)`;
   if (settings.apiKey !== undefined) return `${settings.apiKeyFrom ?? 'an API key'} is set, so a real service was meant`;
   return null;

@@ -24,7 +24,11 @@ export function onlyExpired(change: Change | null, live: LiveScope | undefined):
   const owner = (change.fieldChanges ?? []).filter((field) => field.field === 'owner');
   if (owner.length > 0) narrowed.fieldChanges = owner;
   else delete narrowed.fieldChanges;
+  // Every other field as it is live: the name where it can be read (else left out, so the service keeps it), the
+  // component the service shows (a componentId merged but not yet applied waits for its reviewed apply).
   if (live.scopeName !== undefined && live.scopeName !== null) narrowed.scopeName = live.scopeName;
+  else delete narrowed.scopeName;
+  if (live.componentId !== undefined) narrowed.componentId = live.componentId;
   if (change.metadata !== undefined) narrowed.metadata = managedLiveMetadata(live, change.metadata);
   const marker = liveMarker(live);
   if (marker && isPlainObject(live.metadata)) {

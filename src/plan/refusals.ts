@@ -51,7 +51,7 @@ function preview(keys: readonly ScopeKey[], max = 10): string {
  * anything is written, naming the scope, the check and the way out.
  */
 export class WriteCheckError extends Error {
-  constructor(problems: readonly { key: ScopeKey; check: string; message: string }[]) {
+  constructor(readonly problems: readonly { key: ScopeKey; check: string; message: string }[]) {
     const lines = problems.slice(0, 10).map((problem) => `  ${problem.key}: ${problem.message} (${problem.check})`);
     if (problems.length > 10) lines.push(`  and ${problems.length - 10} more`);
     const scopes = [...new Set(problems.map((problem) => problem.key))];

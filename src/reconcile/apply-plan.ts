@@ -1,19 +1,18 @@
 /**
- * `applyPlan`, as a list of steps: the ownership refusal and the safety limits (src/plan/safety.ts)
- * → for a saved plan, whether it still holds against the service (saved-plan.ts) → the
+ * `applyPlan`, as a list of steps, once the verdict (src/commands/verdict.ts) let the plan through:
+ * for a saved plan, whether it still holds against the service (saved-plan.ts) → the
  * confirmation → the writes (src/apply/apply-changes.ts, through the one bounded pool).
  */
-import { checkSafety, type Plan } from '../plan/index.js';
+import type { Plan } from '../plan/index.js';
 import { applyChanges } from '../apply/apply-changes.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RunSettings } from '../run/settings.js';
 import type { ApplyReport } from '../apply/types.js';
-import { refuseOwnedElsewhere, refuseSavedTakeOver } from './ownership-refusal.js';
-import { today } from '../policy/clock.js';
+import { refuseSavedTakeOver } from './ownership-refusal.js';
 import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.js';
-import { refuseBehind, type HistoryPlace } from '../history/behind.js';
+import type { HistoryPlace } from '../history/behind.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 import { WriteCheckError } from '../plan/refusals.js';
@@ -25,7 +24,7 @@ export interface ApplyPlanOptions {
   plan: Plan;
   /** When `plan` is one shard's part of a merged plan: the whole, on which the safety limits are decided. */
   wholePlan?: Plan;
-  settings: Pick<RunSettings, 'limits' | 'read'>;
+  settings: Pick<RunSettings, 'limits' | 'read' | 'today'>;
   /** Where this run goes, as plans record it (default: the client's base URL); checked against a saved plan's. */
   target?: string;
   /** For a saved plan: refuse (StalePlanError) when any scope's live state moved since. */
@@ -44,7 +43,7 @@ export interface ApplyPlanOptions {
   owner?: string;
   /** The commit HEAD points to, recorded in each write's marker (`autojoin-sync.commit`); none outside git. */
   commit?: string;
-  /** The UTC date of the writes, kept in each marker (`autojoin-sync.applied`); default today (AUTOJOIN_NOW in tests). */
+  /** The UTC date of the writes, kept in each marker (`autojoin-sync.applied`); default the run context's today. */
   applied?: string;
   /** Notices for the user, e.g. that the service keeps no ownership marker. */
   onNotice?: (message: string) => void;
@@ -56,29 +55,26 @@ export interface ApplyPlanOptions {
 }
 
 /**
- * Applies a plan: safety limits first (throws UnsafePlanError), then, for a saved plan, the
+ * Applies a plan whose verdict allowed it (src/commands/verdict.ts): for a saved plan, the
  * staleness checks (throws StalePlanError, PlanTargetError, PlanFileError), then the
  * confirmation, then the POSTs. Nothing is written when it throws.
  */
 export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport> {
   const { client, plan } = options;
-  refuseOwnedElsewhere(plan, options.takeOwnership);
+  // What the plan itself tells (ownership, behind, the safety limits, the write checks) was decided by the verdict
+  // (src/commands/verdict.ts) before this is called; what follows is what only the live state at apply can tell.
   if (options.verifyFingerprints) refuseSavedTakeOver(plan, options.takeOwnership);
-  // A fresh plan placed itself in this history; a saved one is placed again against the live state read below.
-  if (!options.verifyFingerprints) refuseBehind(plan.behind ?? [], options.allowBehind ?? []);
-  checkSafety(options.wholePlan ?? plan, options.settings.limits);
-  const day = options.applied ?? today();
-  const problems = writeProblems(plan.changes, options.rules, day, (options.wholePlan ?? plan).census);
-  if (problems.length > 0) throw new WriteCheckError(problems);
+  const day = options.applied ?? options.settings.today;
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
     const live = await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
     // A saved plan carries no census: maxScopesPerDomain counts the scopes just read again.
-    const counted = plan.census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
+    const counted = (options.wholePlan ?? plan).census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
     if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
+  if (plan.changes.length === 0) return { applied: [], failed: [], skipped: [] };
   return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }
 

@@ -63,9 +63,11 @@ export function planRequest(options: MakePlanOptions): PlanRequest {
 /**
  * Pruning is on unless `--no-prune` (options.prune false) or the project file's `prune: false`.
  * `--changed-since` plans only the changed files, so it never prunes (its notice names the scopes
- * whose policy was deleted); asking for both explicitly is an error.
+ * whose policy was deleted); asking for both explicitly is an error. `--only-expired` never prunes.
  */
 function pruneRequest(options: MakePlanOptions): PruneRequest {
+  // --only-expired writes the removals by expiry and nothing else: never a prune, from either front end.
+  if (options.onlyExpired === true) return { history: false };
   const chosen = options.settings.prune;
   if (options.changedSince === undefined) return { from: options.pruneFrom, history: chosen ?? true };
   if (options.pruneFrom !== undefined || chosen === true) {

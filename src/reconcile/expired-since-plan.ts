@@ -5,7 +5,6 @@
  * checkout that applies are read for their `expires` dates only.
  */
 import { loadPolicies } from '../policy/index.js';
-import { today } from '../policy/clock.js';
 import type { Plan } from '../plan/index.js';
 import type { RunSettings } from '../run/settings.js';
 import { ExpiredSincePlanError } from '../plan/refusals.js';
@@ -14,10 +13,10 @@ import { ExpiredSincePlanError } from '../plan/refusals.js';
 export type PolicyPlace = Pick<RunSettings, 'paths' | 'base' | 'roots' | 'project'>;
 
 /**
- * @param day today (default: the clock, or AUTOJOIN_NOW)
+ * @param day today (the run context's: AUTOJOIN_NOW in tests)
  * @throws ExpiredSincePlanError naming the first entry that expired since the plan's date
  */
-export async function refuseExpiredSincePlan(plan: Pick<Plan, 'createdAt' | 'scopes'>, place: PolicyPlace, day: string = today()): Promise<void> {
+export async function refuseExpiredSincePlan(plan: Pick<Plan, 'createdAt' | 'scopes'>, place: PolicyPlace, day: string): Promise<void> {
   const planDay = plan.createdAt.slice(0, 10);
   if (!(day > planDay)) return;
   const covered = new Set(plan.scopes.map((scope) => scope.key));

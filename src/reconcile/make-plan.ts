@@ -20,7 +20,6 @@ import { refuseOwnedElsewhere, refuseUnknownOwner } from './ownership-refusal.js
 import { ancestryOfMarkers, placedBy } from '../history/behind.js';
 
 export type { MakePlanOptions, PlanSettings } from './plan-options.js';
-import { planMoment } from '../policy/clock.js';
 
 /**
  * Loads and validates the policies, reads the live state of their scopes and builds the plan.
@@ -37,7 +36,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   // The state last applied of a held scope is asked of git as soon as it is held, while reads go on.
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit: string, scope: NeededScope): void => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project.rules) });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request.shard, replace: request.replace, owner, takeOwnership: options.takeOwnership, drift: project.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project.rules) });
   const desired = desiredScopes(options, request);
   // Each scope is compared as soon as it is read, so no live state is kept (memory flat in scopes).
   try {

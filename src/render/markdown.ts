@@ -123,10 +123,10 @@ function originLines(view: ChangeView): string {
  * The GitHub caution block over a plan that a later apply would refuse (a safety limit), as the
  * pull-request comment and `plan --format markdown` show it; '' when there is nothing to say.
  */
-export function unsafeMarkdown(messages: readonly string[]): string {
+export function unsafeMarkdown(messages: readonly string[], exitCode = 3): string {
   if (messages.length === 0) return '';
   const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join('\n');
-  return `> [!CAUTION]\n> **apply would refuse this plan** (exit code 3):\n${items}\n\n`;
+  return `> [!CAUTION]\n> **apply would refuse this plan** (exit code ${exitCode}):\n${items}\n\n`;
 }
 
 /** The name and metadata changes as a list, old → new, escaped like every other text from files and the service. */

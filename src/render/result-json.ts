@@ -4,7 +4,6 @@
  * other error. Described by schemas/result.schema.json, so stdout holds one versioned JSON
  * document on every outcome. It never holds a credential: the message comes redacted.
  */
-import { RemovalPercentError, PrunePercentError, TooManyRemovalsError, UnintendedClearError, UnsafePlanError } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
 import { encodePlan, type PlanDocument } from '../plan/encode.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -14,13 +13,26 @@ export const RESULT_VERSION = 1;
 
 export type ResultOutcome = 'invalid' | 'refused' | 'stale' | 'error';
 
-/** One safety limit a plan breaks: which, the plan's figure and what the limit allows. */
+/** One refusal (src/commands/verdict.ts, as data): which check, the plan's figure, what the check allows, the scopes it names. */
 export interface Refusal {
-  limit: 'max-removals' | 'max-removal-percent' | 'allow-empty';
-  /** Domains removed (max-removals), the worst percent (max-removal-percent), or unintended clears (allow-empty). */
+  /** The safety limit (`max-removals`, `max-removal-percent`, `allow-empty`), else the kind of refusal. */
+  limit: 'max-removals' | 'max-removal-percent' | 'allow-empty' | 'stale' | 'ownership' | 'unknown-owner' | 'behind' | 'write-check';
+  /** For a write check: its code (`public-suffix`, `rule-deny`, `rule-max-scopes`, …). */
+  check?: string;
+  /** Domains removed (max-removals), the worst percent (max-removal-percent), unintended clears (allow-empty), else the scopes or problems it names. */
   count: number;
   allowed: number;
   scopes: string[];
+  message: string;
+}
+
+/** A refusal as the command layer's verdict gives it (the fields the document keeps). */
+export interface RefusalInput {
+  kind: string;
+  check: string;
+  count: number;
+  allowed: number;
+  scopes: readonly string[];
   message: string;
 }
 
@@ -43,11 +55,13 @@ export interface ResultInput {
   error: unknown;
   diagnostics?: readonly Diagnostic[];
   plan?: Plan;
+  /** The refusals the error stands for (src/commands/verdict.ts `refusalsOfError`); absent for another failure. */
+  refusals?: readonly RefusalInput[] | null;
 }
 
 /** @returns the document for a command that stopped with `input.error`. */
 export function resultDocument(input: ResultInput): ResultDocument {
-  const refusals = input.error instanceof UnsafePlanError ? input.error.violations.map(refusalOf) : undefined;
+  const refusals = input.refusals && input.refusals.length > 0 ? input.refusals.map(refusalOf) : undefined;
   const document: ResultDocument = { resultVersion: RESULT_VERSION, outcome: outcomeOf(input, refusals), exitCode: input.exitCode, message: input.message };
   if (input.diagnostics && input.diagnostics.length > 0) document.diagnostics = [...input.diagnostics];
   if (refusals) document.refusals = refusals;
@@ -61,24 +75,14 @@ export function renderResultJson(input: ResultInput): string {
 }
 
 function outcomeOf(input: ResultInput, refusals: Refusal[] | undefined): ResultOutcome {
-  if (refusals) return 'refused';
   if (input.exitCode === 4) return 'stale';
+  if (refusals) return 'refused';
   return input.diagnostics?.some((d) => d.severity === 'error') ? 'invalid' : 'error';
 }
 
-function refusalOf(violation: UnsafePlanError): Refusal {
-  const base = { scopes: violation.scopes, message: violation.message.split(' — also: ')[0] ?? violation.message };
-  if (violation instanceof TooManyRemovalsError) return { limit: 'max-removals', count: violation.removals, allowed: violation.limit, ...base };
-  if (violation instanceof RemovalPercentError) {
-    return { limit: 'max-removal-percent', count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit, ...base };
-  }
-  if (violation instanceof PrunePercentError) {
-    return { limit: 'max-removal-percent', count: round((violation.cleared.length / violation.active) * 100), allowed: violation.limit, ...base };
-  }
-  const clears = violation instanceof UnintendedClearError ? violation.scopes.length : 0;
-  return { limit: 'allow-empty', count: clears, allowed: 0, ...base };
-}
-
-function round(percent: number): number {
-  return Math.round(percent * 10) / 10;
+function refusalOf(refusal: RefusalInput): Refusal {
+  const limit = (refusal.kind === 'safety-limit' ? refusal.check : refusal.kind) as Refusal['limit'];
+  const row: Refusal = { limit, count: refusal.count, allowed: refusal.allowed, scopes: [...refusal.scopes], message: refusal.message };
+  if (refusal.kind === 'write-check') row.check = refusal.check;
+  return row;
 }

@@ -24,7 +24,8 @@ import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
-import { today as clockToday } from '../policy/clock.js';
+import { planMoment, today as clockToday } from '../policy/clock.js';
+import { ciVariable } from './ci.js';
 import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
@@ -86,6 +87,10 @@ export interface RunSettings extends RunPlace {
   projectRecord: ProjectFileRecord | null;
   /** The UTC day of the run (`AUTOJOIN_NOW` in tests): read once, here. */
   today: string;
+  /** The moment the run's plan says it was made (ISO 8601; the clock moved to `today`): read once, here. */
+  now: string;
+  /** The variable that says this is CI (`CI`, `GITHUB_ACTIONS`, …; src/run/ci.ts), null when none: read once, here. */
+  ci: string | null;
   /** The commit HEAD points to in `base`'s repository; undefined outside git. */
   head?: string;
 }
@@ -198,6 +203,8 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
     projectRecord: null,
     today: todayOf(env),
+    now: planMoment(env).toISOString(),
+    ci: ciVariable(env),
   };
 }
 

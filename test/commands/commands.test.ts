@@ -49,6 +49,20 @@ describe('showCommand', () => {
     expect(outcome.projectWarning).toBeNull();
   });
 
+  it('gives the verdict of the saved plan, as plan gave it: show and plan caution the same refusals, in the same words', async () => {
+    const r = (current = await repo({ 'autojoin-sync.yaml': 'safety:\n  maxRemovals: 0\n', 'acme.autojoin.yaml': POLICY }));
+    expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+    await r.write('acme.autojoin.yaml', OTHER.replace('beta', 'acme'));
+    r.commit();
+    const planned = await r.run(DAY, 'plan', '--out', 'plan.json', '.');
+    const outcome = await showCommand({ file: path.join(r.dir, 'plan.json'), cwd: r.dir });
+    expect(outcome.verdict.refusals.map((refusal) => refusal.check)).toEqual(['max-removals']);
+    const cautions = (text: string): string[] => text.split('\n').filter((line) => line.includes('apply would refuse this plan: '));
+    const shown = await r.run(DAY, 'show', 'plan.json');
+    expect(cautions(planned.stderr)).toHaveLength(1);
+    expect(cautions(shown.stderr)).toEqual(cautions(planned.stderr));
+  });
+
   it('refuses a plan whose sha256 is not the pinned one', async () => {
     const r = (current = await repo({ 'acme.autojoin.yaml': POLICY }));
     expect((await r.run(DAY, 'plan', '--out', 'plan.json', '.')).code).toBe(0);
@@ -63,7 +77,7 @@ describe('mergePlansCommand', () => {
     const parts = ['part-1.json', 'part-2.json'].map((name) => ({ file: path.join(r.dir, name), name }));
     const merged = await mergePlansCommand({ parts });
     expect(merged.plan.changes.map((change) => change.key).sort()).toEqual(['team/acme', 'team/beta']);
-    expect(merged.violations).toEqual([]);
+    expect(merged.verdict.refusals).toEqual([]);
     await expect(mergePlansCommand({ parts: parts.slice(0, 1) })).rejects.toThrow(/shard/u);
   });
 });

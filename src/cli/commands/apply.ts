@@ -12,7 +12,6 @@ import { writeStderr, writeStdout } from '../../output/sinks.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { readSavedPlan } from '../../reconcile/index.js';
-import { refuseExpiredSincePlan } from '../../reconcile/expired-since-plan.js';
 import { applyCommand } from '../../commands/apply-command.js';
 import { parseAllowBehind } from '../../history/behind.js';
 import type { ScopeGlob } from '../../policy/globs.js';
@@ -99,21 +98,18 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     allowBehindOf(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
     const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
-    // --only-expired writes removals by expiry only: never a prune.
-    const settingFlags = flags.onlyExpired ? { ...flags, prune: false } : flags;
-    const settings = await cliSettings(paths, settingFlags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
+    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     await withSession(settings, async (session) => {
       const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
       const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
       seen.plan = plan;
-      // A saved plan with nothing to write still keeps what expired since it was made: stale too.
-      if (flags.plan && plan.changes.length === 0) await refuseExpiredSincePlan(plan, settings, settings.today);
       const json = flags.format === 'json';
       const show = (): void => showPlan(plan, flags);
-      // A saved plan is shown once its checks passed: a stale one is refused before it is printed.
-      if (!flags.plan || plan.changes.length === 0) show();
-      const report = plan.changes.length === 0 ? NOTHING_APPLIED : await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
+      // A saved plan is shown once its checks passed (a stale one, with changes or none, is refused before it is printed).
+      if (!flags.plan) show();
+      // Every plan goes through the one apply of the command layer, with changes or none: the same verdict, the same checks, as the action.
+      const report = await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
       if (json) writeStdout(renderApplyReportJson(plan, report));
       else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
@@ -160,8 +156,6 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
   return stream.isTTY === true;
 }
 
-const NOTHING_APPLIED: ApplyReport = { applied: [], failed: [], skipped: [] };
-
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
 async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
   const interrupt = new AbortController();
@@ -184,7 +178,8 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
       onNotice: printNotice,
       confirm: () => {
         beforeAsking?.();
-        return confirm(flags);
+        // Nothing to write: nothing to ask.
+        return plan.changes.length === 0 ? Promise.resolve() : confirm(flags);
       },
       onProgress: progress.update,
       signal: interrupt.signal,

@@ -45,11 +45,11 @@ Exit codes: 0 merged · 1 a part is missing, duplicated, overlapping, from anoth
 
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
-    const { plan, violations } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: file })) });
+    const { plan, verdict } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: file })) });
     seen.plan = plan;
     await savePlan(flags.out, plan);
-    const cautions = violations.map((violation) => violation.message);
-    writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+    const cautions = verdict.refusals.map((refusal) => refusal.message);
+    writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
     for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
   });
 }

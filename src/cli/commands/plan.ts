@@ -1,9 +1,10 @@
 /**
  * `autojoin-sync plan`: what would change, in text, markdown or JSON, without writing anything.
  */
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
-import { applyWouldRefuse, planExitCode } from '../../commands/plan-command.js';
+import { concludePlan, planExitCode } from '../../commands/plan-command.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
@@ -13,7 +14,7 @@ import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOpti
 import { withJsonResult } from '../json-result.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
-import { planOrFail, type TargetFlags } from '../plan-or-fail.js';
+import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -77,10 +78,11 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
     await withSession(settings, async ({ client, target }) => {
       const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
       seen.plan = plan;
-      if (flags.out) await savePlan(flags.out, plan);
-      const cautions = applyWouldRefuse(plan, settings.limits).map((violation) => violation.message);
+      if (flags.out) await savePlan(flags.out, plan, { base: settings.base, ...(flags.shard === undefined ? {} : { shard: flags.shard }) });
+      const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(flags));
+      const cautions = verdict.refusals.map((refusal) => refusal.message);
       // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions) : '') + renderPlan(plan, flags.format));
+      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
       noticeUnmarked(plan);
       for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
       if (flags.detailedExitcode && planExitCode(plan) === ExitCode.changesPending) process.exitCode = ExitCode.changesPending;
@@ -88,14 +90,39 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   });
 }
 
-/** Writes the plan file (never through a symlink) and prints its sha256 on stderr, for `apply --plan-sha256`. */
-export async function savePlan(file: string, plan: Plan): Promise<void> {
+/**
+ * Writes the plan file (never through a symlink) and prints its sha256 on stderr, with the next
+ * command as it works from here: a shard's part is merged first (`merge-plans`); a whole plan is
+ * pinned (`apply --plan … --plan-sha256 …`), with `-C` naming the repository when this run was
+ * started outside it (apply --plan finds the project file from its working directory).
+ * @param where the run's base (its repository's root) and the shard this part is, if one
+ */
+export async function savePlan(file: string, plan: Plan, where: { base?: string; shard?: string } = {}): Promise<void> {
   const written = await writeOutputFile(file, serializePlan(plan));
   const digest = planDigest(Buffer.from(written, 'utf8'));
-  // As printed, it works from the directory this run was started in: -C again when it was given.
-  const { chdir } = contextFlags();
-  const where = chdir === undefined ? '' : ` -C ${shellWord(chdir)}`;
-  log().always(`saved the plan to ${file}; sha256 ${digest}\n(pin it: autojoin-sync${where} apply --plan ${shellWord(file)} --plan-sha256 ${digest})`);
+  log().always(`saved the plan to ${file}; sha256 ${digest}\n(${nextCommand(file, digest, where)})`);
+}
+
+/** @returns the command that takes a saved plan on, as it works from this run's working directory. */
+export function nextCommand(file: string, digest: string, where: { base?: string; shard?: string; cwd?: string; chdir?: string }): string {
+  const { chdir } = where.chdir === undefined ? contextFlags() : where;
+  const cwd = where.cwd ?? process.cwd();
+  // As printed, it works from the directory this run was started in: -C again when it was given, -C the repository when outside it.
+  const outside = chdir === undefined && where.base !== undefined && !isInside(cwd, where.base);
+  const dir = chdir ?? (outside ? where.base : undefined);
+  const at = dir === undefined ? '' : ` -C ${shellWord(dir)}`;
+  const named = outside ? resolve(cwd, file) : file;
+  if (where.shard !== undefined) {
+    const [, count] = where.shard.split('/');
+    return `a shard's part is applied only once merged: autojoin-sync${at} merge-plans ${shellWord(named)} ${count === undefined ? 'and the other parts' : `and the other parts of ${count}`} --out plan.json, then pin the merged plan as it prints`;
+  }
+  return `pin it: autojoin-sync${at} apply --plan ${shellWord(named)} --plan-sha256 ${digest}`;
+}
+
+/** @returns whether `dir` is `root` or below it. */
+function isInside(dir: string, root: string): boolean {
+  const rel = relative(resolve(root), resolve(dir));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** A word as a POSIX shell reads it back: as it is when plain, else single-quoted. */

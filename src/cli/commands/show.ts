@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { showCommand } from '../../commands/show-command.js';
 import { withJsonResult } from '../json-result.js';
 import { writeStdout } from '../../output/sinks.js';
+import { unsafeMarkdown } from '../../render/index.js';
 import { formatOption } from '../options.js';
 import { renderPlan } from './plan.js';
 import { log } from '../../output/log.js';
@@ -42,8 +43,11 @@ Exit codes: 0 shown · 1 not a valid saved plan (or another sha256)`,
 
 async function runShow(file: string, flags: ShowFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async () => {
-    const { plan, projectWarning } = await showCommand({ file, cwd: process.cwd(), ...(flags.planSha256 === undefined ? {} : { planSha256: flags.planSha256 }) });
+    const { plan, projectWarning, verdict } = await showCommand({ file, cwd: process.cwd(), ...(flags.planSha256 === undefined ? {} : { planSha256: flags.planSha256 }) });
     if (projectWarning !== null) log().warn(projectWarning);
-    writeStdout(renderPlan(plan, flags.format));
+    const cautions = verdict.refusals.map((refusal) => refusal.message);
+    // As plan shows it: the caution in markdown, a warning on stderr in every format.
+    writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
+    for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
   });
 }
