@@ -1,7 +1,13 @@
 /**
- * The GitHub REST calls the action makes (the sticky comment, the adopt pull request): one
- * request function, the token only in the Authorization header of requests to the configured
- * API origin (a `Link: next` URL on any other origin is not followed), never in an error message.
+ * The GitHub REST calls the action makes (the sticky comment, the adopt pull request, the
+ * deployments and their statuses): one request function, the token only in the Authorization
+ * header of requests to the configured API origin (a `Link: next` URL on any other origin is not
+ * followed), never in an error message.
+ *
+ * It is the action's one way out to GitHub, and its one outbound step: every string of every
+ * request body passes the redactor (src/redact.ts) here, whatever the caller did before, so no
+ * caller can send a body unredacted. A caller that shortens a text for display still cuts it with
+ * cutText (redacted whole, then cut); redacting again here is a no-op on what cutText gave.
  */
 import { VERSION } from '../version.js';
 import { cutText, redactText } from '../redact.js';
@@ -64,7 +70,7 @@ export async function requestWithLink(
     response = await fetchImpl(`${target.apiUrl.replace(/\/$/, '')}${path}`, {
       method,
       headers: headers(target.token, body !== undefined),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : outboundJson(body),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
@@ -72,7 +78,24 @@ export async function requestWithLink(
   }
   const text = await response.text();
   if (!response.ok) throw new GitHubApiError(method, shownPath, response.status, apiMessage(text));
-  return { data: text ? (JSON.parse(text) as unknown) : null, link: response.headers.get('link') };
+  return { data: text ? parseAnswer(text, method, shownPath, response) : null, link: response.headers.get('link') };
+}
+
+/**
+ * @returns the JSON text of a request body, every string in it redacted whole: the one outbound
+ *   step of every byte the action sends to GitHub (comments, pull requests, deployments, statuses).
+ */
+export function outboundJson(body: unknown): string {
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactText(value) : value));
+}
+
+/** A 2xx answer that is not JSON is named by its status, type and length; the parser's message quotes the body, so it is never shown. */
+function parseAnswer(text: string, method: string, path: string, response: Response): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new GitHubApiError(method, path, response.status, `the answer is not JSON (${response.headers.get('content-type') ?? 'no content-type'}, ${text.length} characters)`);
+  }
 }
 
 function headers(token: string, hasBody: boolean): Record<string, string> {
