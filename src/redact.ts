@@ -128,6 +128,25 @@ export function cutText(value: string, max: number, mark = '…'): string {
   return `${scrubCutEdges(redacted.slice(0, Math.max(0, max - mark.length)), { end: true })}${mark}`;
 }
 
+/**
+ * @returns `value` redacted whole, then cut (as {@link cutText}) to at most `maxBytes` bytes of
+ *   UTF-8: for a channel whose limit is in bytes (a job summary holds 1 MiB), where a character
+ *   can take up to four.
+ */
+export function cutTextBytes(value: string, maxBytes: number, mark = '…'): string {
+  const redacted = redactText(value);
+  if (Buffer.byteLength(redacted, 'utf8') <= maxBytes) return redacted;
+  // The most characters whose cut fits: a character takes one to three bytes (four for a pair of two).
+  let low = 0;
+  let high = Math.min(redacted.length, maxBytes);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(cutText(redacted, middle, mark), 'utf8') <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  return low === 0 ? '' : cutText(redacted, low, mark);
+}
+
 /** Longest live value (an owner, a metadata value) shown for display; plan documents keep it whole. */
 export const LIVE_VALUE_CHARS = 200;
 
