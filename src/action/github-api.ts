@@ -11,6 +11,7 @@
  */
 import { VERSION } from '../version.js';
 import { cutText, redactText } from '../redact.js';
+import { outboundJson } from '../output/sinks.js';
 
 /** A repository of the REST API, and as whom to call it. */
 export interface RepoTarget {
@@ -70,6 +71,7 @@ export async function requestWithLink(
     response = await fetchImpl(`${target.apiUrl.replace(/\/$/, '')}${path}`, {
       method,
       headers: headers(target.token, body !== undefined),
+      // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
       body: body === undefined ? undefined : outboundJson(body),
       signal: AbortSignal.timeout(30_000),
     });
@@ -79,14 +81,6 @@ export async function requestWithLink(
   const text = await response.text();
   if (!response.ok) throw new GitHubApiError(method, shownPath, response.status, apiMessage(text));
   return { data: text ? parseAnswer(text, method, shownPath, response) : null, link: response.headers.get('link') };
-}
-
-/**
- * @returns the JSON text of a request body, every string in it redacted whole: the one outbound
- *   step of every byte the action sends to GitHub (comments, pull requests, deployments, statuses).
- */
-export function outboundJson(body: unknown): string {
-  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactText(value) : value));
 }
 
 /** A 2xx answer that is not JSON is named by its status, type and length; the parser's message quotes the body, so it is never shown. */
