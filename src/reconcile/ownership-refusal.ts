@@ -126,7 +126,7 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
   const expected = now ? ownerChange(now, owner) : null;
   const shown = shownOwner(change) ?? null;
   if (canonicalJson(expected) !== canonicalJson(shown)) {
-    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+    return `its owner change is ${shownLive(canonicalJson(shown))}, but the live marker makes it ${shownLive(canonicalJson(expected))} (live owner ${shownLive(canonicalJson(liveMarker(now)?.owner ?? null))})`;
   }
   const kept = keptMetadataOf(now, change.metadata);
   if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return 'keptMetadata is not the live metadata its fingerprint vouches for';

@@ -12,7 +12,7 @@
  * write). Any failure throws, naming the first problem; nothing is written.
  */
 import { readRegularFile, recordedPathProblem } from '../files.js';
-import { cutText } from '../redact.js';
+import { cutText, shownLive } from '../redact.js';
 import { hint, worded } from '../hint.js';
 import { comparableDomains, decodePlan, sameList, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
 import { consistencyProblem } from '../plan/checks.js';
@@ -148,10 +148,10 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
-  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${shownLive(change.autojoin.invitationId)}, live is ${shownLive(invitation ?? 'none')}`;
   const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
   // A componentId the service does not show was taken from the state last applied: nothing live to hold it to.
   const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== 'componentId' || now?.componentId !== undefined);
   const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
+  return field ? `fieldChanges shows ${field.field} before as ${shownLive(canonicalJson(field.before))}, live is ${shownLive(canonicalJson(liveValue(field.field)))}` : null;
 }

@@ -11,7 +11,7 @@ import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
-import { cutText, redactText, shortCommit } from '../redact.js';
+import { cutText, LIVE_VALUE_CHARS, redactText, shortCommit } from '../redact.js';
 import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
@@ -74,7 +74,7 @@ export function onlyMarksOwner(change: Change): boolean {
 }
 
 /** Longest value shown in a field line; longer metadata is cut (the plan JSON has it whole). */
-const MAX_VALUE_CHARS = 200;
+const MAX_VALUE_CHARS = LIVE_VALUE_CHARS;
 
 /**
  * @returns one line per changed field: `scopeName: "Acme" → "Acme Engineering"`. Values are
