@@ -2,13 +2,22 @@
  * Text from policy files and the service (scope names, keys, reasons) goes into PR
  * comments. It is escaped as numeric HTML entities, which read the same inside raw HTML
  * (`<summary>`), table cells and plain markdown, so no name can inject markup, links,
- * emphasis, table cells or @-mentions.
+ * emphasis, table cells, @-mentions or (a URL's `://` and `www.` broken the same way) autolinks.
  */
 const SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
 
-/** @returns the text safe to place in markdown or HTML. */
+/**
+ * What GitHub turns into a link with no markup (its autolink extension): a scheme's `://`, and
+ * `www.`. It looks for them in the text as written, so one character of each written as an
+ * entity (`https&#58;//`, `www&#46;`) leaves a URL that came from data as plain text.
+ */
+const AUTOLINK = /(?<=[a-z0-9])(:)(?=\/\/)|(?<=\bwww)(\.)/giu;
+
+/** @returns the text safe to place in markdown or HTML: no markup, no mention, no link (a URL from data is inert). */
 export function escapeMarkdown(text: string): string {
-  return escapeControls(text.replace(/[\r\n]+/g, ' ')).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
+  return escapeControls(text.replace(/[\r\n]+/g, ' '))
+    .replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`)
+    .replace(AUTOLINK, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** @returns a code fence longer than any backtick run in the content (at least three). */

@@ -151,6 +151,19 @@ export function isInside(dir: string, file: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/**
+ * For a path a file records (a saved plan's project file), which is input like any other.
+ * @returns why `path` is not a relative POSIX path that stays below the directory it is joined
+ *   to (absolute, a drive or backslash, a `..`, `.` or empty segment, a NUL), or null when it is
+ */
+export function recordedPathProblem(path: string): string | null {
+  if (path === '') return 'it is empty';
+  if (path.startsWith('/') || /^[a-z]:/iu.test(path) || path.includes('\\')) return 'it is not a relative POSIX path';
+  if (path.includes('\0')) return 'it holds a NUL character';
+  if (path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return 'it has a `..`, `.` or empty segment';
+  return null;
+}
+
 /** A POSIX path that path.relative would normalize: `//`, a `.` or `..` segment, or a trailing `/`. */
 const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
 

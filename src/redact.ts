@@ -118,13 +118,49 @@ export function redactText(text: string): string {
 }
 
 /**
- * @returns `value` redacted whole, then cut to at most `max` characters (the last one `…`);
- *   what remains at the cut that starts a form of a secret is hidden too.
+ * @returns `value` redacted whole, then cut to at most `max` characters (the last ones `mark`,
+ *   `…` unless given); what remains at the cut that starts a form of a secret is hidden too.
+ *   Every shortening of a text for display goes through here.
  */
-export function cutText(value: string, max: number): string {
+export function cutText(value: string, max: number, mark = '…'): string {
   const redacted = redactText(value);
   if (redacted.length <= max) return redacted;
-  return `${scrubCutEdges(redacted.slice(0, max - 1), { end: true })}…`;
+  return `${scrubCutEdges(redacted.slice(0, Math.max(0, max - mark.length)), { end: true })}${mark}`;
+}
+
+/**
+ * @returns `value` redacted whole, then cut (as {@link cutText}) to at most `maxBytes` bytes of
+ *   UTF-8: for a channel whose limit is in bytes (a job summary holds 1 MiB), where a character
+ *   can take up to four.
+ */
+export function cutTextBytes(value: string, maxBytes: number, mark = '…'): string {
+  const redacted = redactText(value);
+  if (Buffer.byteLength(redacted, 'utf8') <= maxBytes) return redacted;
+  // The most characters whose cut fits: a character takes one to three bytes (four for a pair of two).
+  let low = 0;
+  let high = Math.min(redacted.length, maxBytes);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(cutText(redacted, middle, mark), 'utf8') <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  return low === 0 ? '' : cutText(redacted, low, mark);
+}
+
+/** Longest live value (an owner, a metadata value) shown for display; plan documents keep it whole. */
+export const LIVE_VALUE_CHARS = 200;
+
+/** @returns a live value as shown: redacted whole, then cut to {@link LIVE_VALUE_CHARS}. */
+export function shownLive(value: string): string {
+  return cutText(value, LIVE_VALUE_CHARS);
+}
+
+/**
+ * @returns a commit as shown (`1a2b3c4d5e6f`): its first 12 characters, as git abbreviates, cut
+ *   through {@link cutText} (a marker's commit is live data: a key echoed there is redacted whole first)
+ */
+export function shortCommit(commit: string): string {
+  return cutText(commit, 12, '');
 }
 
 /**

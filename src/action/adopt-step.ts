@@ -9,6 +9,7 @@ import type { Drifted } from '../reconcile/adopt-drift.js';
 import { adoptCommand, adoptContext } from '../commands/adopt-command.js';
 import { ExitCode } from '../output/exit-codes.js';
 import { escapeControls } from '../escape.js';
+import { cutText, redactText, shownLive } from '../redact.js';
 import { joinBounded } from '../render/bounded.js';
 import { plural } from '../text.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from './adopt-branch.js';
@@ -84,7 +85,7 @@ export function pullRequestBody(adopted: readonly Drifted[], conflicts: readonly
     blocks: rows,
     preference: rows.map((_, index) => index),
     blockSeparator: '\n',
-    footer: left.length === 0 ? undefined : left.join('\n\n').slice(0, 10_000),
+    footer: left.length === 0 ? undefined : cutText(left.join('\n\n'), 10_000),
     maxChars: ADOPT_BODY_MAX_CHARS,
     omittedNote: (omitted) => `… and ${String(omitted).padStart(7, ' ')} more scopes adopted; the job log lists them all.`,
   }).trimEnd();
@@ -105,7 +106,8 @@ function outsideCell(entry: Drifted): string {
  *   line, a pipe escaped for the table, fenced by more backticks than it holds
  */
 export function inert(text: string): string {
-  const line = escapeControls(text.replace(/[\r\n]+/g, ' ')).slice(0, 300).replace(/\|/g, '\\|');
+  // Redacted whole, then cut (cutText): a key straddling the cut shows no part of it.
+  const line = shownLive(escapeControls(redactText(text).replace(/[\r\n]+/g, ' '))).replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';

@@ -4,7 +4,7 @@
  * edits it in place, so a PR shows one plan however often it is pushed. Only a comment this
  * action's identity wrote is taken: anyone can post the marker (a pull request's author first of
  * all), and a plan written into their comment would be text they can edit. The identity is
- * `github-actions[bot]` for GITHUB_TOKEN (the comment's `user.login`, or the app it was
+ * `github-actions[bot]` for GITHUB_TOKEN (the comment's `user.login` alone, never the app it was
  * `performed_via_github_app`), or the login the input `comment-author` names for an App
  * (`NAME[bot]`) or a personal token; `GET /user` is refused for integration tokens, so it is not asked. The token goes only into
  * the Authorization header of requests to the configured API origin (a `Link: next` URL on any
@@ -32,15 +32,15 @@ interface IssueComment {
   id: number;
   body?: string;
   user?: { login?: string } | null;
-  performed_via_github_app?: { slug?: string } | null;
 }
 
-/** @returns whether `comment` was written by `author`: its user, or the GitHub App it was performed via (`slug[bot]`). */
+/**
+ * @returns whether `comment` was written by `author`: its `user.login` alone. The GitHub App a
+ *   comment was `performed_via_github_app` is not the author: a person commenting through that
+ *   App with their own token would own the comment, and every later plan would be written into it.
+ */
 export function writtenBy(comment: IssueComment, author: string): boolean {
-  const wanted = author.toLowerCase();
-  if (comment.user?.login?.toLowerCase() === wanted) return true;
-  const app = comment.performed_via_github_app?.slug;
-  return typeof app === 'string' && `${app.toLowerCase()}[bot]` === wanted;
+  return comment.user?.login?.toLowerCase() === author.toLowerCase();
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { repoPath, request, GitHubApiError, type RepoTarget } from './github-api.js';
 import type { PlanSummary } from '../plan/types.js';
+import { cutText, redactText } from '../redact.js';
 
 /** GitHub cuts a deployment status's description at 140 characters. */
 export const DESCRIPTION_MAX = 139;
@@ -79,10 +80,9 @@ export function statusBody(record: ApplyRecord): Record<string, unknown> {
   };
 }
 
-/** At most {@link DESCRIPTION_MAX} characters, on one line. */
+/** At most {@link DESCRIPTION_MAX} characters, on one line: redacted whole, then cut (cutText). */
 function cut(text: string): string {
-  const line = text.replace(/\s+/gu, ' ').trim();
-  return line.length <= DESCRIPTION_MAX ? line : `${line.slice(0, DESCRIPTION_MAX - 1)}…`;
+  return cutText(redactText(text).replace(/\s+/gu, ' ').trim(), DESCRIPTION_MAX);
 }
 
 /**

@@ -1,10 +1,17 @@
 /**
- * The GitHub REST calls the action makes (the sticky comment, the adopt pull request): one
- * request function, the token only in the Authorization header of requests to the configured
- * API origin (a `Link: next` URL on any other origin is not followed), never in an error message.
+ * The GitHub REST calls the action makes (the sticky comment, the adopt pull request, the
+ * deployments and their statuses): one request function, the token only in the Authorization
+ * header of requests to the configured API origin (a `Link: next` URL on any other origin is not
+ * followed), never in an error message.
+ *
+ * It is the action's one way out to GitHub, and its one outbound step: every string of every
+ * request body passes the redactor (src/redact.ts) here, whatever the caller did before, so no
+ * caller can send a body unredacted. A caller that shortens a text for display still cuts it with
+ * cutText (redacted whole, then cut); redacting again here is a no-op on what cutText gave.
  */
 import { VERSION } from '../version.js';
 import { cutText, redactText } from '../redact.js';
+import { outboundJson } from '../output/sinks.js';
 
 /** A repository of the REST API, and as whom to call it. */
 export interface RepoTarget {
@@ -64,7 +71,8 @@ export async function requestWithLink(
     response = await fetchImpl(`${target.apiUrl.replace(/\/$/, '')}${path}`, {
       method,
       headers: headers(target.token, body !== undefined),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
+      body: body === undefined ? undefined : outboundJson(body),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
@@ -72,7 +80,16 @@ export async function requestWithLink(
   }
   const text = await response.text();
   if (!response.ok) throw new GitHubApiError(method, shownPath, response.status, apiMessage(text));
-  return { data: text ? (JSON.parse(text) as unknown) : null, link: response.headers.get('link') };
+  return { data: text ? parseAnswer(text, method, shownPath, response) : null, link: response.headers.get('link') };
+}
+
+/** A 2xx answer that is not JSON is named by its status, type and length; the parser's message quotes the body, so it is never shown. */
+function parseAnswer(text: string, method: string, path: string, response: Response): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new GitHubApiError(method, path, response.status, `the answer is not JSON (${response.headers.get('content-type') ?? 'no content-type'}, ${text.length} characters)`);
+  }
 }
 
 function headers(token: string, hasBody: boolean): Record<string, string> {

@@ -9,7 +9,7 @@ import { errorText } from '../output/error-text.js';
 import { withRunScope } from '../output/run-scope.js';
 import { runScopeOf } from '../run/context.js';
 import { configuredSecrets } from '../run/secrets.js';
-import { secretForms } from '../redact.js';
+import { cutText, secretForms } from '../redact.js';
 import { escapeControls } from '../escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
 import { actionSettings, savedPlanOf } from './action-settings.js';
@@ -93,7 +93,8 @@ async function fail(error: unknown, planned: PlanOutputs, started: Started | und
 }
 
 function oneLine(text: string): string {
-  return (text.split('\n')[0] ?? '').slice(0, 1000);
+  // Redacted whole, then cut (a key at the cut shows no part of it).
+  return cutText(text.split('\n')[0] ?? '', 1000);
 }
 
 function runStep(run: { inputs: ActionInputs; context: WorkflowContext; settings: RunSettings; saved: Plan | undefined }, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {

@@ -15,6 +15,7 @@ import { refusalsOfError, type VerdictRefusal } from '../commands/verdict.js';
 import { escapeMarkdown } from '../render/index.js';
 import { firstItems, plural } from '../text.js';
 import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
+import { shortCommit, shownLive } from '../redact.js';
 
 /** One broken check: what it is, its limit, the count, and what lets the run through. */
 export interface RefusalRow {
@@ -131,7 +132,7 @@ function ownerRow(error: OwnedElsewhereError): RefusalRow {
   return {
     check: 'ownership',
     limit: "a scope whose `autojoin-sync.owner` marker names another owner is not written",
-    count: `${plural(keys.length, 'scope')} owned elsewhere (${firstItems(error.scopes.map((s) => `${s.key}: ${s.owner}`), 5)})`,
+    count: `${plural(keys.length, 'scope')} owned elsewhere (${firstItems(error.scopes.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
     override: `${hintsText(error.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: 'ask the other owner to release the scopes, or ask for the apply workflow\'s input `take-ownership`',
   };
@@ -139,7 +140,7 @@ function ownerRow(error: OwnedElsewhereError): RefusalRow {
 
 function behindRow(error: BehindCheckoutError): RefusalRow {
   const keys = error.scopes.map((scope) => scope.key);
-  const named = firstItems(error.scopes.map((scope) => `${scope.key}: commit ${scope.commit.slice(0, 12)}`), 5);
+  const named = firstItems(error.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
   const shallow = error.scopes.some((scope) => scope.missing === true);
   return {
     check: 'behind checkout',

@@ -19,6 +19,7 @@ import { planCautions, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
+import { cutText } from '../redact.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
 import { nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
@@ -114,13 +115,17 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  const footer = planCommentFooter(inputs, context);
-  const text = message.slice(0, 4000);
-  const fence = fenceFor(text);
-  const body = `### ${planTitle(inputs.paths)}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
+  const body = failureCommentBody(planTitle(inputs.paths), message, planCommentFooter(inputs, context));
   await publishComment(inputs, context, body).catch((commentError: unknown) => {
     core.warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
+}
+
+/** The comment of a plan that could not be made: the error's message, redacted whole, then cut to 4,000 characters. */
+export function failureCommentBody(title: string, message: string, footer: string): string {
+  const text = cutText(message, 4000);
+  const fence = fenceFor(text);
+  return `### ${title}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */

@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { scrubCutEdges } from '../redact.js';
+import { cutText } from '../redact.js';
 
 /** Most bytes of output collected from one git call; streamed calls have no cap. */
 const MAX_COLLECTED = 64 * 1024 * 1024;
@@ -162,7 +163,7 @@ export function gitSubcommand(args: readonly string[]): string {
 
 /** @returns up to three lines of what git printed on stdout, as one line (`On branch main; nothing to commit, …`) */
 function stdoutMessage(stdout: string): string {
-  return stdout.split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 3).join('; ').slice(0, 500);
+  return cutText(stdout.split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 3).join('; '), 500);
 }
 
 function gitFailed(args: readonly string[], context: string, output: string): GitFailedError {

@@ -14,6 +14,7 @@ import type { BehindScope, Plan } from '../plan/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import { firstItems } from '../text.js';
+import { shortCommit } from '../redact.js';
 
 /** Where the run's history is: the repository (its base) and HEAD; no HEAD (outside git): nothing is checked. */
 export interface HistoryPlace {
@@ -45,7 +46,7 @@ export function placedBy(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker>, anc
 /** A run would write scopes last written from commits this checkout does not contain; nothing was written. */
 export class BehindCheckoutError extends Error {
   constructor(readonly scopes: readonly BehindScope[]) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${scope.commit.slice(0, 12)})`), 20, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
     const missing = scopes.some((scope) => scope.missing === true);
     super(
       missing

@@ -21,6 +21,7 @@ import type { ScopeKey } from '../scope.js';
 import { readPolicySourcesAt } from './versions.js';
 import { runGit } from '../git/command.js';
 import { readBlobs, streamBlobs, type BlobStream } from '../git/blobs.js';
+import { shortCommit } from '../redact.js';
 
 export interface LastAppliedOptions {
   paths: readonly string[];
@@ -61,7 +62,7 @@ export function lastAppliedReader(options: LastAppliedOptions): LastAppliedReade
   const ask = (commit: string, file: string): void => {
     let reading = ahead.get(commit);
     if (reading === undefined) {
-      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES });
+      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
       reading = { stream, asked: new Set(), sources: [], project: projectAt(commit, options) };
       ahead.set(commit, reading);
     }
@@ -159,7 +160,7 @@ async function projectAt(commit: string, options: LastAppliedOptions): Promise<P
 async function readFilesAt(commit: string, files: readonly string[], cwd: string): Promise<PolicySource[]> {
   const sources: PolicySource[] = [];
   const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
+  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
     if (read.kind === 'blob') sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString('utf8') });
   });
   return sources;

@@ -38,6 +38,15 @@ export function holdsSecret(text: string): boolean {
   return hasRunSecrets() && redactText(text) !== text;
 }
 
+/**
+ * The one outbound step of a request body sent anywhere but the service (GitHub's API through
+ * src/action/github-api.ts, a notification's webhook): @returns its JSON text, every string in it
+ * redacted whole. A text shortened for display is cut with cutText before it gets here.
+ */
+export function outboundJson(body: unknown): string {
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'string' ? redactText(value) : value));
+}
+
 /** Writes a result to stdout, redacted. @returns false when stdout's buffer is full (as stream.write) */
 export function writeStdout(text: string): boolean {
   return process.stdout.write(redactOutput(text));

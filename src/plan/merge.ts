@@ -10,6 +10,7 @@ import { compareChanges } from './plan-builder.js';
 import { canonicalJson } from './canonical-json.js';
 import { formatShard, inShard, parseShard, type Shard } from './shard.js';
 import type { Plan } from './types.js';
+import { firstItems } from '../text.js';
 
 /** Parts that do not make one plan: another context, a gap, a duplicate, an overlap, a whole plan. */
 export class MergeError extends Error {
@@ -118,7 +119,7 @@ function checkCover(parts: readonly PlanPart[], shards: readonly Shard[]): numbe
     seen.set(shard.index, file);
   });
   const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0) throw new MergeError(`shard ${missing.map((index) => `${index}/${total}`).join(', ')} missing: a merged plan needs every shard 1..${total}`);
+  if (missing.length > 0) throw new MergeError(`shard ${firstItems(missing.map((index) => `${index}/${total}`), 5, (hidden) => `, and ${hidden} more`)} missing: a merged plan needs every shard 1..${total}`);
   return total;
 }
 

@@ -47,8 +47,9 @@ export function parsePlanSchema(text: string, file = 'plan file'): PlanDocument 
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new PlanFileError(`${file} is not JSON: ${(error as Error).message}`);
+  } catch {
+    // Not the parser's message: it quotes the text it stopped at.
+    throw new PlanFileError(`${file} is not JSON (${text.length} characters)`);
   }
   const version = isPlainObject(value) ? value.formatVersion : undefined;
   if (version !== PLAN_FORMAT_VERSION) {

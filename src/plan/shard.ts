@@ -6,6 +6,10 @@
 import { createHash } from 'node:crypto';
 import { hint, worded } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
+import { cutText } from '../redact.js';
+
+/** Most shards a run splits into: more jobs than any estate needs, and few enough that every message naming them stays short. */
+export const MAX_SHARDS = 256;
 
 /** One shard of N; `index` is 1-based, as typed on the command line. */
 export interface Shard {
@@ -23,15 +27,17 @@ export class ShardError extends Error {
 
 /**
  * Parses `K/N`, e.g. `2/4`.
- * @throws ShardError when the text is not two positive integers with K ≤ N.
+ * @throws ShardError when the text is not two positive integers with K ≤ N ≤ {@link MAX_SHARDS}.
  */
 export function parseShard(text: string): Shard {
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!match) throw new ShardError(worded`${hint('shard')} "${text}" is not K/N; expected e.g. ${hint('shard', '1/4')}`);
+  const shown = cutText(text, 40);
+  const match = /^\s*(\d{1,12})\s*\/\s*(\d{1,12})\s*$/.exec(text);
+  if (!match) throw new ShardError(worded`${hint('shard')} "${shown}" is not K/N; expected e.g. ${hint('shard', '1/4')}`);
   const index = Number(match[1]);
   const total = Number(match[2]);
-  if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
-    throw new ShardError(worded`${hint('shard')} "${text}" is out of range; K must be between 1 and N, e.g. ${hint('shard', `1/${Math.max(total, 1)}`)}`);
+  if (total > MAX_SHARDS) throw new ShardError(worded`${hint('shard')} "${shown}" splits into more than ${MAX_SHARDS} shards; N is at most ${MAX_SHARDS}, e.g. ${hint('shard', `1/${MAX_SHARDS}`)}`);
+  if (total < 1 || index < 1 || index > total) {
+    throw new ShardError(worded`${hint('shard')} "${shown}" is out of range; K must be between 1 and N, e.g. ${hint('shard', `1/${Math.max(total, 1)}`)}`);
   }
   return { index, total };
 }

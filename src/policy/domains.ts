@@ -11,6 +11,7 @@ import webmailList from 'email-providers/all.json' with { type: 'json' };
 import { asciiDomain } from '../comparable-domain.js';
 import { homographProblem } from '../homographs.js';
 import type { Severity } from './types.js';
+import { cutText } from '../redact.js';
 
 // Built on first use (~9,000 entries, a few ms): commands that never check a domain skip it.
 // The list spells a few domains in Unicode (müll.email); domains are compared in punycode.
@@ -169,7 +170,7 @@ function isValidPunycode(label: string): boolean {
 }
 
 function shorten(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return cutText(text, 40, '...');
 }
 
 /** Checks against the public-suffix and webmail lists. */

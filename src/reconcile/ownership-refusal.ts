@@ -9,6 +9,7 @@ import { deactivatedMarker, keptMetadataOf, liveMarker } from '../plan/ownership
 import { PlanFileError } from '../plan/saved.js';
 import { hint, projectFileName, worded, type Hint } from '../hint.js';
 import { firstItems } from '../text.js';
+import { shownLive } from '../redact.js';
 import { parseScopeKey, scopeKey, type ScopeKey } from '../scope.js';
 import type { Change, FieldChange, Plan } from '../plan/types.js';
 import type { LiveScope } from '../service/types.js';
@@ -22,7 +23,7 @@ export class OwnedElsewhereError extends Error {
     readonly scopes: { key: ScopeKey; owner: string }[],
     owner: string,
   ) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
     const override = hint('takeOwnership', scopes.slice(0, 3).map((scope) => scope.key));
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` +
@@ -125,7 +126,7 @@ export function ownershipLiveProblem(change: Change, now: LiveScope | undefined,
   const expected = now ? ownerChange(now, owner) : null;
   const shown = shownOwner(change) ?? null;
   if (canonicalJson(expected) !== canonicalJson(shown)) {
-    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+    return `its owner change is ${shownLive(canonicalJson(shown))}, but the live marker makes it ${shownLive(canonicalJson(expected))} (live owner ${shownLive(canonicalJson(liveMarker(now)?.owner ?? null))})`;
   }
   const kept = keptMetadataOf(now, change.metadata);
   if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return 'keptMetadata is not the live metadata its fingerprint vouches for';

@@ -11,7 +11,8 @@
  * Steps 1-3 are `readSavedPlan`, step 4 `checkSavedPlanCurrent` (applyPlan runs it before any
  * write). Any failure throws, naming the first problem; nothing is written.
  */
-import { readRegularFile } from '../files.js';
+import { readRegularFile, recordedPathProblem } from '../files.js';
+import { cutText, shownLive } from '../redact.js';
 import { hint, worded } from '../hint.js';
 import { comparableDomains, decodePlan, sameList, fingerprint, parsePlanSchema, planDigest, PlanFileError, refuseRedactedPlan, type Plan } from '../plan/index.js';
 import { consistencyProblem } from '../plan/checks.js';
@@ -40,9 +41,22 @@ export async function readSavedPlan(file: string, sha256?: string): Promise<Plan
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: 'saved plan' });
   if (sha256 !== undefined) checkPin(file, bytes, sha256);
   const document = parsePlanSchema(utf8(file, bytes), file);
+  refuseRecordedPath(document.context?.projectFile?.path, file);
   const problem = consistencyProblem(document, file);
   if (problem) throw new PlanFileError(problem);
   return decodePlan(document);
+}
+
+/**
+ * A saved plan's recorded project file never leaves the repository: refused before anything
+ * reads it (`../`, an absolute path such as `/dev/zero`); what is read at a path that passes is
+ * read as any project file is (src/run/context.ts: a regular file inside the repository, size-capped).
+ */
+function refuseRecordedPath(path: string | undefined, file: string): void {
+  if (path === undefined) return;
+  const problem = recordedPathProblem(path);
+  if (problem === null) return;
+  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
 }
 
 function checkPin(file: string, bytes: Uint8Array, expected: string): void {
@@ -134,10 +148,10 @@ function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined
   const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
   const invitation = now?.autojoin?.invitationId;
-  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? 'none'}`;
+  if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${shownLive(change.autojoin.invitationId)}, live is ${shownLive(invitation ?? 'none')}`;
   const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
   // A componentId the service does not show was taken from the state last applied: nothing live to hold it to.
   const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== 'componentId' || now?.componentId !== undefined);
   const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
+  return field ? `fieldChanges shows ${field.field} before as ${shownLive(canonicalJson(field.before))}, live is ${shownLive(canonicalJson(liveValue(field.field)))}` : null;
 }

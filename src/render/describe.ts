@@ -11,7 +11,7 @@ import { domainDelta, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
-import { cutText, redactText } from '../redact.js';
+import { cutText, LIVE_VALUE_CHARS, redactText, shortCommit } from '../redact.js';
 import { ownerLookalikeNote } from '../plan/owner-lookalike.js';
 
 /** Terraform-style signs: `+` create, `~` update, `-` clear. */
@@ -74,7 +74,7 @@ export function onlyMarksOwner(change: Change): boolean {
 }
 
 /** Longest value shown in a field line; longer metadata is cut (the plan JSON has it whole). */
-const MAX_VALUE_CHARS = 200;
+const MAX_VALUE_CHARS = LIVE_VALUE_CHARS;
 
 /**
  * @returns one line per changed field: `scopeName: "Acme" → "Acme Engineering"`. Values are
@@ -108,7 +108,7 @@ export function notManagedLine(plan: Pick<Plan, 'notManagedHere'>): string | nul
 export function behindLine(plan: Pick<Plan, 'behind'>): string | null {
   const behind = plan.behind ?? [];
   if (behind.length === 0) return null;
-  const shown = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(scope.commit.slice(0, 12))}${scope.missing === true ? ', not in this shallow clone: fetch-depth: 0' : ''})`);
+  const shown = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(shortCommit(scope.commit))}${scope.missing === true ? ', not in this shallow clone: fetch-depth: 0' : ''})`);
   const more = behind.length > shown.length ? `, and ${behind.length - shown.length} more` : '';
   return `Written from a commit this checkout does not contain (behind the last apply, or another history): ${shown.join(', ')}${more}; apply refuses unless --allow-behind TYPE/ID names each.`;
 }
@@ -116,7 +116,7 @@ export function behindLine(plan: Pick<Plan, 'behind'>): string | null {
 /** @returns `team/a: owner "infra"` or `team/a: no ownership marker`, then the removing commit when known. */
 export function notManagedEntry(entry: NotManagedHere, own?: string): string {
   const marker = entry.owner === null ? 'no ownership marker' : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
-  const owner = entry.commit === undefined ? marker : `${marker}, written from commit ${escapeControls(entry.commit.slice(0, 12))}, not in this history`;
+  const owner = entry.commit === undefined ? marker : `${marker}, written from commit ${escapeControls(shortCommit(entry.commit))}, not in this history`;
   const removal = removalLine(entry);
   return `${escapeControls(entry.key)}: ${owner}${removal === null ? '' : `; ${removal}`}`;
 }

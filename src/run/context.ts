@@ -11,7 +11,6 @@
  * paths, and {@link checkSavedProject} refuses a project file that is not the recorded one.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PlanContext, ProjectFileRecord, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
@@ -19,15 +18,34 @@ import type { ScopeKey } from '../scope.js';
 import { relativePosix } from '../policy/discover.js';
 import { RunError } from '../output/exit-codes.js';
 import { locateRun, type RunPlace } from './place.js';
-import { pathExists, repositoryRoot } from '../files.js';
+import { entryExists, pathExists, readRegularFile, realRoot, recordedPathProblem, repositoryRoot } from '../files.js';
+import { MAX_FILE_BYTES } from '../policy/parse.js';
+import { cutText } from '../redact.js';
 import type { RunScopeValues } from '../output/run-scope.js';
 import type { NamedSecret } from '../policy/secret-scan.js';
 
 /** @returns the project file as plans record it (path relative to `base`, sha256 of its bytes), or null without one. */
 export async function projectRecordOf(projectFile: string | undefined, base: string): Promise<ProjectFileRecord | null> {
   if (projectFile === undefined) return null;
-  const bytes = await readFile(projectFile).catch(() => null);
+  // Read as the project file is read (src/policy/project.ts), never with a plain read: a FIFO, a device or a huge file is not one.
+  const bytes = await readRegularFile(projectFile, { maxBytes: MAX_FILE_BYTES, what: 'project file' }).catch(() => null);
   return { path: relativePosix(base, projectFile), sha256: bytes === null ? 'absent' : sha256Of(bytes) };
+}
+
+/**
+ * A saved plan's recorded project file, as this checkout has it: the recorded path joined to the
+ * repository root only when it stays inside it (src/files.ts, recordedPathProblem; readSavedPlan
+ * refused any other already), then read as any project file is: a regular file whose real path is
+ * inside the repository, at most the project file's size cap. A path to nothing is `absent`.
+ * @throws RunError for a recorded path that leaves the repository; FileAccessError for a file that is not a regular one inside it
+ */
+async function recordedProjectRecord(root: string, saved: ProjectFileRecord): Promise<ProjectFileRecord> {
+  const problem = recordedPathProblem(saved.path);
+  if (problem !== null) throw new RunError(`the saved plan's project file ${JSON.stringify(cutText(saved.path, 200))} is refused: ${problem}, so it is not a file inside the repository; nothing was read`);
+  const file = join(root, ...saved.path.split('/'));
+  if (!(await entryExists(file))) return { path: saved.path, sha256: 'absent' };
+  const bytes = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, root: await realRoot(root), what: 'project file' });
+  return { path: saved.path, sha256: sha256Of(bytes) };
 }
 
 export function sha256Of(bytes: Uint8Array): string {
@@ -82,8 +100,7 @@ export function checkSavedProject(saved: ProjectFileRecord | null, found: Projec
  */
 export async function projectHereFor(saved: ProjectFileRecord | null, cwd: string): Promise<ProjectFileRecord | null> {
   const here = await savedRunHere(cwd, saved);
-  const file = saved === null ? here.projectFile : join(here.base, ...saved.path.split('/'));
-  return projectRecordOf(file, here.base);
+  return saved === null ? projectRecordOf(here.projectFile, here.base) : recordedProjectRecord(here.base, saved);
 }
 
 /**
@@ -94,7 +111,8 @@ export async function projectHereFor(saved: ProjectFileRecord | null, cwd: strin
  */
 export async function savedRunHere(cwd: string, saved: ProjectFileRecord | null): Promise<RunPlace> {
   const root = saved === null ? null : await repositoryRoot(cwd);
-  const file = root === null || saved === null ? null : join(root, ...saved.path.split('/'));
+  // A recorded path that would leave the repository is never joined to it (recordedProjectRecord refuses it).
+  const file = root === null || saved === null || recordedPathProblem(saved.path) !== null ? null : join(root, ...saved.path.split('/'));
   if (file === null || !(await pathExists(file))) return locateRun(cwd, ['.']);
   return locateRun(cwd, [dirname(file)], file);
 }

@@ -208,7 +208,7 @@ function createCaller(
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
     });
     if (response.headers.deprecation !== undefined) onDeprecated(spec);
-    const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']));
+    const parsed = parseJsonBody(response.body, headerText(response.headers['content-type']), response.status);
     const answer: Answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
     if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);

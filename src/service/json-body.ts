@@ -3,23 +3,30 @@
  * nested so deep that later code (JSON.stringify, validation) would overflow the stack, each
  * becomes a one-line reason instead of an exception from deep inside a library.
  */
+import { cutText } from '../redact.js';
 
 /** Deeper than any real response of this API; deep enough for free-form metadata. */
 export const MAX_JSON_DEPTH = 64;
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; problem: string };
 
-/** @returns the parsed body, or why it is not acceptable JSON. */
-export function parseJsonBody(body: Buffer, contentType: string | undefined): JsonResult {
+/**
+ * @param status the answer's HTTP status, named when the body is not JSON
+ * @returns the parsed body, or why it is not acceptable JSON. A body that is not JSON is named by
+ *   its status, content type and length, never by the parser's message: that quotes the body's
+ *   first characters (`Unexpected token 's', "sk_live_AB"... is not valid JSON`), which may be an
+ *   echoed key cut before the redactor could see it whole.
+ */
+export function parseJsonBody(body: Buffer, contentType: string | undefined, status?: number): JsonResult {
   const text = body.toString('utf8');
   if (!/\S/u.test(text)) return { ok: false, problem: 'the body is empty' };
   if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? 'no content-type'})` };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `the body is not valid JSON (${reason.split('\n')[0]})` };
+  } catch {
+    const what = [...(status === undefined ? [] : [`status ${status}`]), contentType === undefined ? 'no content-type' : cutText(contentType, 100), `${body.length} bytes`];
+    return { ok: false, problem: `the body is not valid JSON (${what.join(', ')})` };
   }
   if (mayNestDeeper(text, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
   return { ok: true, value };

@@ -139,3 +139,12 @@ describe('apply --plan --shard', () => {
     }
   });
 });
+
+describe('merge-plans: a missing shard', () => {
+  it('names the first five missing shards and counts the rest (the old error listed every one)', () => {
+    const estate: Estate = { desired: [policy('team/a', ['a.example'])], pruned: [], live: liveMap() };
+    const all = parts(estate, 256);
+    expect(() => mergePlanParts(all.slice(0, 1))).toThrow(MergeError);
+    expect(() => mergePlanParts(all.slice(0, 1))).toThrow(/^shard 2\/256, 3\/256, 4\/256, 5\/256, 6\/256, and 250 more missing: a merged plan needs every shard 1\.\.256$/u);
+  });
+});

@@ -50,7 +50,7 @@ describe('saved plans', () => {
   });
 
   it('refuses text that is not JSON', () => {
-    expect(parseError('{ nope')).toMatch(/^plan\.json is not JSON: /);
+    expect(parseError('{ nope')).toMatch(/^plan\.json is not JSON \(6 characters\)$/);
   });
 
   it('refuses another formatVersion, and a missing one', () => {

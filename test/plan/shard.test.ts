@@ -11,6 +11,7 @@ describe('parseShard', () => {
     expect(parseShard('1/1')).toEqual({ index: 1, total: 1 });
     expect(parseShard('3/4')).toEqual({ index: 3, total: 4 });
     expect(formatShard(parseShard(' 2 / 8 '))).toBe('2/8');
+    expect(parseShard('256/256')).toEqual({ index: 256, total: 256 });
   });
 
   it.each([
@@ -22,6 +23,10 @@ describe('parseShard', () => {
     ['-1/3', /is not K\/N/],
     ['1.5/3', /is not K\/N/],
     ['', /is not K\/N/],
+    ['1/257', /splits into more than 256 shards; N is at most 256, e.g. --shard 1\/256/],
+    ['1/2000000', /more than 256 shards/],
+    ['1/4294967297', /more than 256 shards/],
+    [`1/${'9'.repeat(400)}`, /^--shard "1\/9{37}…" is not K\/N/],
   ])('refuses %j', (text, message) => {
     expect(() => parseShard(text)).toThrow(ShardError);
     expect(() => parseShard(text)).toThrow(message);

@@ -87,7 +87,7 @@ describe('renderMarkdown', () => {
     });
     const text = renderMarkdown(hostile);
     expect(text).toContain('<b>team/&#60;b&#62;x&#60;/b&#62;</b>');
-    expect(text).toContain('(&#60;img src=x onerror=alert(1)&#62; &#42;&#42;bold&#42;&#42; &#91;link&#93;(http://e) &#64;everyone &#96;code&#96; &#124; pipe)');
+    expect(text).toContain('(&#60;img src=x onerror=alert(1)&#62; &#42;&#42;bold&#42;&#42; &#91;link&#93;(http&#58;//e) &#64;everyone &#96;code&#96; &#124; pipe)');
     expect(text).not.toContain('<img');
     expect(text).not.toContain('@everyone');
   });
