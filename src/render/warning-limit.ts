@@ -1,7 +1,7 @@
 /**
  * Warnings of one kind are shown for their first three entries, then counted in one line ("and
  * 3,997 more subdomain warnings; --verbose shows all"), so 2,000 subdomain warnings never bury
- * the one error (README, "Warnings"). Errors are never cut; JSON output carries every finding and
+ * the one error (docs/governance.md, "Warnings"). Errors are never cut; JSON output carries every finding and
  * does not pass through here. One limiter serves a whole run, whose diagnostics may come in
  * batches (the streaming loader). Pure.
  */
