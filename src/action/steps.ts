@@ -1,7 +1,9 @@
 /**
- * The three steps the action runs. Each reads as a list of calls into the shared modules:
- * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
- * left here is where results go (annotations, job summary, PR comment, plan file).
+ * The action's validate, plan and apply steps (shard-steps.ts and adopt-step.ts hold the others).
+ * Each calls the command layer the CLI calls (src/commands: validateCommand, planCommand,
+ * applyCommand) inside one service client (withClient); what is left here is where the outcome
+ * goes: annotations, the job summary, the sticky PR comment (sticky-comment.ts), the plan file
+ * (plan-file.ts), SARIF (findings.ts), and the outputs returned to main.ts.
  */
 import { resolve } from 'node:path';
 import * as core from './runner.js';

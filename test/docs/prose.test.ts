@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CI_VARIABLES } from '../../src/connect/ci.js';
 import { ENVIRONMENT, environmentNames } from '../../src/environment.js';
+import { cliReference } from '../../scripts/cli-reference.js';
 import { slug } from './reference.test.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -137,5 +138,39 @@ describe('the environment', () => {
     const listed = new Set([...environmentNames(), ...CI_VARIABLES, 'AUTOJOIN_LONG_TESTS']);
     const named = ['README.md', 'docs/cli.md'].flatMap((page) => [...read(page).matchAll(/`((?:AUTOJOIN|VORTEX)_[A-Z_]+)/gu)].map((match) => match[1] as string));
     expect([...new Set(named)].filter((name) => !listed.has(name))).toEqual([]);
+  });
+});
+
+describe("docs/cli.md's prose about each command", () => {
+  const page = read('docs/cli.md');
+  const prosePart = page.slice(page.indexOf('## Commands'), page.indexOf('<!-- cli-flags -->'));
+
+  /** The prose section of each command: `### \`plan [PATH…]\`` up to the next heading. */
+  function sections(): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const match of prosePart.matchAll(/^### `([a-z-]+)[^\n]*\n([\s\S]*?)(?=^##)/gmu)) found.set(match[1] as string, match[2] as string);
+    return found;
+  }
+
+  it('names the --format choices each command has, all of them', async () => {
+    const list = await cliReference();
+    const choices = new Map<string, string[]>();
+    for (const match of list.matchAll(/^### `autojoin-sync ([a-z-]+) [^\n]*\n[\s\S]*?(?=^### |(?![\s\S]))/gmu)) {
+      const format = /^\| `--format <format>` \|.*?\(choices: ([^)]*?)(?:, default|\))/mu.exec(match[0]);
+      if (format) choices.set(match[1] as string, [...(format[1] as string).matchAll(/"([a-z]+)"/gu)].map((choice) => choice[1] as string).sort());
+    }
+    expect(choices.get('validate')).toContain('sarif');
+    const wrong = [...sections()].flatMap(([command, text]) =>
+      [...text.matchAll(/`--format ([a-z]+(?:\\?\|[a-z]+)*)`/gu)].map((match) => ({ command, named: (match[1] as string).split(/\\?\|/u).sort() })).filter(({ command, named }) => choices.has(command) && named.join() !== choices.get(command)?.join()),
+    );
+    expect(wrong.map(({ command, named }) => `${command}: --format ${named.join('|')}, but it takes ${choices.get(command)?.join('|')}`)).toEqual([]);
+  });
+
+  it('gives each command that takes flags of its own a table of them', async () => {
+    const list = await cliReference();
+    const withFlags = [...list.matchAll(/^### `autojoin-sync ([a-z-]+) \[options\][^\n]*\n[\s\S]*?(?=^### |(?![\s\S]))/gmu)].filter((match) => /^\| `--(?!format|help)/mu.test(match[0])).map((match) => match[1] as string);
+    expect(withFlags).toContain('adopt');
+    const tables = sections();
+    expect(['plan', 'apply', 'adopt'].filter((command) => withFlags.includes(command) && !/^\| flag \| meaning \|/mu.test(tables.get(command) ?? ''))).toEqual([]);
   });
 });

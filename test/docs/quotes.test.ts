@@ -179,3 +179,21 @@ describe('the five-minute tour shows what the commands print', () => {
     }
   });
 });
+
+describe("docs/governance.md's inventory --blame sample", () => {
+  it('has the columns and the commit ids the command prints', async () => {
+    const page = readFileSync(path.join(ROOT, 'docs/governance.md'), 'utf8');
+    const sample = /\$ autojoin-sync inventory policies\/ --format markdown --blame\n([\s\S]*?)\n```/u.exec(page)?.[1] as string;
+    const [header, , ...rows] = sample.split('\n');
+    project = await tempProject({ 'policies/eng.autojoin.yaml': policy('acme-eng', ['acme.com']) });
+    commitAll(project.dir);
+    const run = await runInProcess(['inventory', 'policies/', '--format', 'markdown', '--blame'], { cwd: project.dir, env: NO_CI });
+    const printedRows = run.stdout.trim().split('\n');
+    expect(header).toBe(printedRows[0]);
+    const commitColumn = (header as string).split('|').map((cell) => cell.trim()).indexOf('commit');
+    const commitOf = (row: string): string => row.split('|')[commitColumn]?.trim() ?? '';
+    expect(commitOf(printedRows[2] as string)).toMatch(/^[0-9a-f]{40}$/u);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map(commitOf).filter((commit) => !/^[0-9a-f]{40}$/u.test(commit))).toEqual([]);
+  });
+});
