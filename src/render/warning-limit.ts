@@ -37,9 +37,17 @@ export function warningLimiter(verbose: boolean, whereAll = '--verbose shows all
     summary() {
       const lines = [...seen]
         .filter(([, count]) => count > WARNINGS_SHOWN_PER_KIND)
-        .map(([code, count]) => `and ${groupedNumber(count - WARNINGS_SHOWN_PER_KIND)} more ${code} warnings; ${whereAll}`);
+        .map(([code, count]) => moreWarningsLine(code, count - WARNINGS_SHOWN_PER_KIND, whereAll));
       seen.clear();
       return lines;
     },
   };
+}
+
+/**
+ * The one wording of a count of warnings left out, for validate, plan, apply, import and the
+ * action alike: `and 3,997 more subdomain warnings; --verbose shows all`.
+ */
+export function moreWarningsLine(code: string, more: number, whereAll = '--verbose shows all'): string {
+  return `and ${groupedNumber(more)} more ${code} ${more === 1 ? 'warning' : 'warnings'}; ${whereAll}`;
 }

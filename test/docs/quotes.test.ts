@@ -12,6 +12,7 @@ import { actionWording } from '../../src/action/action-wording.js';
 import { CI_VARIABLES } from '../../src/connect/ci.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { autojoinStatePath } from '../../src/service/paths.js';
+import { moreWarningsLine } from '../../src/render/warning-limit.js';
 import { policy, SECRET, setLive, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
 import { commitAll, git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
@@ -195,5 +196,22 @@ describe("docs/governance.md's inventory --blame sample", () => {
     expect(commitOf(printedRows[2] as string)).toMatch(/^[0-9a-f]{40}$/u);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.map(commitOf).filter((commit) => !/^[0-9a-f]{40}$/u.test(commit))).toEqual([]);
+  });
+});
+
+describe('the count of warnings left out, as the docs quote it', () => {
+  it('is the one wording src/render/warning-limit.ts makes, in every page that quotes it', () => {
+    const pages = ['README.md', 'docs/cli.md', 'docs/governance.md', 'docs/github-action.md'];
+    const quotes = pages.flatMap((page) =>
+      [...readFileSync(path.join(ROOT, page), 'utf8').replace(/\s+/gu, ' ').matchAll(/(?:and )?[\d,]+ (?:more )?[a-z-]+ warnings?; [^`\n)]+/gu)].map((match) => ({ page, quote: match[0].trim() })),
+    );
+    expect(quotes.length).toBeGreaterThanOrEqual(3);
+    const wrong = quotes.filter(({ quote }) => {
+      const match = /^and ([\d,]+) more ([a-z-]+) warnings?; (.+)$/u.exec(quote);
+      if (!match) return true;
+      const more = Number((match[1] as string).replace(/,/gu, ''));
+      return ![moreWarningsLine(match[2] as string, more), moreWarningsLine(match[2] as string, more, 'the annotations list them all')].includes(quote);
+    });
+    expect(wrong).toEqual([]);
   });
 });

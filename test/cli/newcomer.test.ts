@@ -1,0 +1,49 @@
+/**
+ * What a newcomer met in release 4 (issue 50), each run in-process against the emulator over
+ * loopback in a real git repository: one wording for the count of warnings left out, …
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CI_VARIABLES } from '../../src/connect/ci.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { policy, SECRET, setLive, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
+import { runInProcess } from '../support/in-process.js';
+
+const NO_CI = Object.fromEntries(['CI', ...CI_VARIABLES].map((name) => [name, undefined]));
+
+let emulator: Emulator | undefined;
+let project: TempProject | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  await project?.cleanup();
+  emulator = undefined;
+  project = undefined;
+});
+
+async function against(files: Record<string, string>): Promise<{ dir: string; env: Record<string, string | undefined> }> {
+  emulator = await startTestEmulator();
+  project = await tempProject(files);
+  return { dir: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: SECRET } };
+}
+
+const subdomains = (count: number): string[] => ['acme.com', ...Array.from({ length: count }, (_, index) => `s${index}.acme.com`)];
+
+describe('the count of warnings left out', () => {
+  it('is worded alike by validate, plan and import: three shown, then "and N more KIND warnings; --verbose shows all"', async () => {
+    const { dir, env } = await against({ 'p/a.autojoin.yaml': policy('a', subdomains(5)), 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_e2e\n' });
+    await setLive(emulator as Emulator, 'b', subdomains(5), 'team', null);
+    const line = 'and 2 more subdomain warnings; --verbose shows all';
+    const validate = await runInProcess(['validate', 'p'], { cwd: dir, env });
+    expect(validate.stdout).toContain(line);
+    const plan = await runInProcess(['plan', 'p'], { cwd: dir, env });
+    expect(plan.stderr).toContain(line);
+    const imported = await runInProcess(['import', '--scope', 'team/b', '--out', 'q'], { cwd: dir, env });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain(line);
+    expect(imported.stderr.match(/warning: s\d\.acme\.com is a subdomain/gu)).toHaveLength(3);
+    rmSync(path.join(dir, 'q'), { recursive: true });
+    const verbose = await runInProcess(['import', '--scope', 'team/b', '--out', 'r', '--verbose'], { cwd: dir, env });
+    expect(verbose.stderr.match(/warning: s\d\.acme\.com is a subdomain/gu)).toHaveLength(5);
+  });
+});
