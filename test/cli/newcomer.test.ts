@@ -47,3 +47,18 @@ describe('the count of warnings left out', () => {
     expect(verbose.stderr.match(/warning: s\d\.acme\.com is a subdomain/gu)).toHaveLength(5);
   });
 });
+
+describe('a policy under a name discovery skips', () => {
+  it('is named in a warning, not skipped in silence; other YAML is not', async () => {
+    const { dir, env } = await against({
+      'p/a.autojoin.yaml': policy('a', ['a.example']),
+      'p/ops.yaml': policy('ops', ['ops.example']),
+      'p/ci.yml': 'on: push\njobs: {}\n',
+    });
+    const run = await runInProcess(['validate', 'p'], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('p/ops.yaml:1:1: warning: not read: it looks like a policy, but only autojoin.yaml, *.autojoin.yaml or .yml are policy files; rename it to ops.autojoin.yaml to have it read');
+    expect(run.stdout).not.toContain('ci.yml');
+    expect(run.stderr).toMatch(/0 errors, 1 warning in \d files?; 1 valid policy/u);
+  });
+});
