@@ -62,3 +62,16 @@ describe('a policy under a name discovery skips', () => {
     expect(run.stderr).toMatch(/0 errors, 1 warning in \d files?; 1 valid policy/u);
   });
 });
+
+describe('import --out -', () => {
+  it('refuses a scope a policy file declares, as --out DIR does (exit 1, naming file:line, nothing printed)', async () => {
+    const { dir, env } = await against({ 'p/a.autojoin.yaml': policy('a', ['a.example']) });
+    await setLive(emulator as Emulator, 'a', ['a.example']);
+    for (const out of ['-', 'q']) {
+      const run = await runInProcess(['import', '--scope', 'team/a', '--out', out], { cwd: dir, env });
+      expect(run.code, out).toBe(1);
+      expect(run.stderr).toContain('p/a.autojoin.yaml:1:1: team/a is declared here already');
+      expect(run.stdout).toBe('');
+    }
+  });
+});
