@@ -60,6 +60,8 @@ export interface Connection {
   accessToken?: string;
   /** True when the embedded emulator serves this connection. */
   embedded: boolean;
+  /** The embedded emulator's state file (absolute), named in the preamble relative to where the run started. */
+  stateFile?: string;
   /** What a plan records as where it was made: the base URL, or `embedded` (EMBEDDED_TARGET). */
   target: string;
   /** Stops the embedded emulator (flushing its state); nothing to do for a remote service. */
@@ -114,7 +116,8 @@ function usingLine(settings: ConnectSettings, connection: Connection): string {
   const projectFile = settings.project.file;
   const file = projectFile === undefined ? 'no project file' : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
-  return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
+  const state = connection.stateFile === undefined ? '' : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ''}`;
 }
 
 /**
@@ -180,6 +183,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
     apiKey: emulator.apiKey,
     accessToken: emulator.accessToken,
     embedded: true,
+    stateFile: join(dir, EMBEDDED_STATE_FILE),
     target: EMBEDDED_TARGET,
     close: () => emulator.close(),
   };

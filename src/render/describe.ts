@@ -192,7 +192,7 @@ export function noChangesLine(scopeCount: number): string {
 /** @returns the header line of a plan made against the embedded emulator, else null. */
 export function targetLine(plan: Pick<Plan, 'target'>): string | null {
   return plan.target === EMBEDDED_TARGET
-    ? 'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.'
+    ? 'Target: the embedded emulator (its state file is named on stderr), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.'
     : null;
 }
 

@@ -2,12 +2,13 @@
  * What a newcomer met in release 4 (issue 50), each run in-process against the emulator over
  * loopback in a real git repository: one wording for the count of warnings left out, …
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CI_VARIABLES } from '../../src/connect/ci.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { policy, SECRET, setLive, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
+import { git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
 
 const NO_CI = Object.fromEntries(['CI', ...CI_VARIABLES].map((name) => [name, undefined]));
@@ -73,5 +74,18 @@ describe('import --out -', () => {
       expect(run.stderr).toContain('p/a.autojoin.yaml:1:1: team/a is declared here already');
       expect(run.stdout).toBe('');
     }
+  });
+});
+
+describe('the embedded emulator', () => {
+  it('is named with its state file, relative to where the run started (beside examples/autojoin-sync.yaml, not ./.autojoin-sync)', async () => {
+    project = await tempProject({ 'examples/autojoin-sync.yaml': 'defaults:\n  componentId: cmp_1\n', 'examples/policies/a.autojoin.yaml': 'scope: a\nscopeType: team\ndomains: [a.example]\n' });
+    git(project.dir, 'init', '-q');
+    const run = await runInProcess(['plan', 'examples/policies'], { cwd: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined } });
+    expect(run.code, run.stderr).toBe(0);
+    const named = /\(embedded emulator, state in ([^)]+)\)/u.exec(run.stderr)?.[1] as string;
+    expect(named).toBe('examples/.autojoin-sync/emulator.json');
+    expect(existsSync(path.join(project.dir, named))).toBe(true);
+    expect(run.stdout).not.toContain('(.autojoin-sync/emulator.json)');
   });
 });

@@ -81,7 +81,7 @@ describe('connect()', () => {
       // Issue 12: then which project file and which host are in use.
       expect(notices).toEqual([
         'note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)',
-        `using no project file; service host ${new URL(connection.baseUrl).host} (embedded emulator)`,
+        `using no project file; service host ${new URL(connection.baseUrl).host} (embedded emulator, state in .autojoin-sync/emulator.json)`,
       ]);
       const response = await fetch(`${connection.baseUrl}/api/v1/invitations/autojoin`, {
         method: 'POST',

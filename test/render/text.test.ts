@@ -82,7 +82,7 @@ describe('renderText: pruning and the embedded emulator', () => {
     const pruned = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
     expect(renderText(pruned, { color: false })).toBe(
       [
-        'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',
+        'Target: the embedded emulator (its state file is named on stderr), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',
         '',
         '- team/gone  clear (deactivates autojoin): -1 (policy file deleted)',
         '    removed by 3f9c2a7e41b0 (2025-03-14) "Retire [31m gone"',
