@@ -182,11 +182,16 @@ export function summaryLine(summary: PlanSummary): string {
   return `${summary.create} to create, ${summary.update} to update, ${summary.clear} to clear, ${summary.unchanged} unchanged.`;
 }
 
-/** @returns `No changes. N scopes match their policy files.` */
-export function noChangesLine(scopeCount: number): string {
-  return scopeCount === 1
-    ? 'No changes. 1 scope matches its policy file.'
-    : `No changes. ${scopeCount} scopes match their policy files.`;
+/**
+ * @param scopeCount the scopes that match their policy files (the plan's scopes less those kept as
+ *   changed outside)
+ * @param kept the scopes changed outside this repository that `drift: keep` leaves as they are live
+ * @returns `No changes. N scopes match their policy files.`, or, when scopes were kept as changed
+ *   outside, `No changes to write. …; K kept as changed outside (drift: keep).`: they do not match
+ */
+export function noChangesLine(scopeCount: number, kept = 0): string {
+  const matching = scopeCount === 1 ? '1 scope matches its policy file' : `${scopeCount} scopes match their policy files`;
+  return kept === 0 ? `No changes. ${matching}.` : `No changes to write. ${matching}; ${kept} kept as changed outside (drift: keep).`;
 }
 
 /** @returns the header line of a plan made against the embedded emulator, else null. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../support/plan.js';
 import { renderText } from '../../src/render/plan-text.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
+import type { ScopeKey } from '../../src/scope.js';
 
 const plan = buildPlan({
   desired: [
@@ -60,6 +61,14 @@ describe('renderText', () => {
     expect(renderText(same, { color: false })).toBe('No changes. 2 scopes match their policy files.\n');
     const one = buildPlan({ desired: [policy('team/a', ['a.com'])], live: liveMap(live('team/a', ['a.com'])), target: TARGET, now: NOW });
     expect(renderText(one, { color: false })).toBe('No changes. 1 scope matches its policy file.\n');
+  });
+
+  it('says "No changes to write" when scopes changed outside are kept as they are live, and counts them apart', () => {
+    const same = buildPlan({ desired: [policy('team/a', ['a.com']), policy('team/b', ['b.com'])], live: liveMap(live('team/a', ['a.com']), live('team/b', ['b.com'])), target: TARGET, now: NOW });
+    const kept = { ...same, drift: [{ key: 'team/b' as ScopeKey, origin: 'drift' as const, live: ['b.com', 'x.com'], outside: { added: ['x.com'], removed: [], fields: [] } }] };
+    const text = renderText(kept, { color: false });
+    expect(text).toContain('No changes to write. 1 scope matches its policy file; 1 kept as changed outside (drift: keep).');
+    expect(text).not.toContain('2 scopes match');
   });
 
   it('colours added green, removed red, updates yellow when asked', () => {
