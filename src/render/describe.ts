@@ -125,7 +125,7 @@ export function notManagedEntry(entry: NotManagedHere, own?: string): string {
 export function ownerOnlyLine(plan: Pick<Plan, 'changes'>): string | null {
   const count = plan.changes.filter(onlyMarksOwner).length;
   if (count === 0) return null;
-  return `${count} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
+  return `${count} of the updates only mark the owner: scopes without an ownership marker yet (created outside this tool, imported, or written before markers existed); apply marks them (docs/ownership-pruning-drift.md).`;
 }
 
 /**

@@ -89,3 +89,17 @@ describe('the embedded emulator', () => {
     expect(run.stdout).not.toContain('(.autojoin-sync/emulator.json)');
   });
 });
+
+describe('a scope created outside the tool, imported, then planned', () => {
+  it('shows an update that only marks the owner, and says why without blaming an old release', async () => {
+    const { dir, env } = await against({ 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_e2e\n' });
+    git(dir, 'init', '-q');
+    await setLive(emulator as Emulator, 'outside', ['outside.example'], 'team', null);
+    expect((await runInProcess(['import', '--scope', 'team/outside', '--out', 'p'], { cwd: dir, env })).code).toBe(0);
+    const plan = await runInProcess(['plan', 'p'], { cwd: dir, env });
+    const text = `${plan.stdout}${plan.stderr}`;
+    expect(text).toContain('update: owner only');
+    expect(text).toContain('1 of the updates only mark the owner: scopes without an ownership marker yet (created outside this tool, imported, or written before markers existed); apply marks them');
+    expect(text).not.toContain('scopes written before ownership markers existed');
+  });
+});
