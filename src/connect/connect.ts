@@ -21,7 +21,7 @@ import type { RunSettings } from '../run/settings.js';
 /** What connecting needs of the run's settings. */
 export type ConnectSettings = Pick<
   RunSettings,
-  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
+  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'projectBaseUrlIgnored' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
 > & { project: Pick<RunSettings['project'], 'file'> };
 
 export interface ConnectOptions {
@@ -191,14 +191,16 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
 
 /** The one rule for "no service named": an error naming where to set one, never a silent emulator. */
 function noService(options: ConnectOptions, refusal: string | null): RunError {
-  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${projectFileName()}`].join(', or ');
+  const ignored = options.settings.projectBaseUrlIgnored === true;
+  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), ...(ignored ? [] : [`baseUrl in ${projectFileName()}`])].join(', or ');
+  const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : '';
   const because = refusal ? ` and ${refusal}` : '';
   const optIn = options.startEmbedded
     ? worded`; to use the local embedded emulator on purpose, pass ${hint('emulator', true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`
     : '; the embedded emulator is only for local use';
   return new RunError(
     `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. ` +
-      `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
+      `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
     ExitCode.error,
   );
 }
