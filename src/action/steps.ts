@@ -17,7 +17,7 @@ import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
-import { planCautions, refusalPrefix } from './refusal.js';
+import { planCautions, refusalOf, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
@@ -118,7 +118,10 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
   const footer = planCommentFooter(inputs, context);
   const text = message.slice(0, 4000);
   const fence = fenceFor(text);
-  const body = `### ${planTitle(inputs.paths)}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
+  const failure = `### ${planTitle(inputs.paths)}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n`;
+  // The comment's footer points to the job summary: it says the same (a refusal's own summary is main.ts's).
+  if (refusalOf(error) === null) await writeJobSummary(failure).catch(() => undefined);
+  const body = `${failure}\n${footer}\n`;
   await publishComment(inputs, context, body).catch((commentError: unknown) => {
     core.warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
