@@ -14,12 +14,15 @@ const BOT = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@
 
 /**
  * Commits `files` (paths relative to `workspace`) on {@link ADOPT_BRANCH}, starting at HEAD, and
- * force-pushes it to `origin`; the workspace is back on the commit it had, its files as before.
+ * force-pushes it to `origin`; the workspace is back on the branch (or the detached commit) it
+ * had, its files as before.
  * @returns the new commit's id
  */
 export async function pushAdoptBranch(workspace: string, files: readonly string[], message: string): Promise<string> {
   const git = async (...args: string[]): Promise<string> => (await runGit(args, { cwd: workspace, context: 'command adopt' })).toString('utf8').trim();
   const start = await git('rev-parse', 'HEAD');
+  // The branch the workspace was on (actions/checkout on a push), to go back to it, not to a detached HEAD.
+  const branch = await git('symbolic-ref', '-q', '--short', 'HEAD').catch(() => '');
   const identity = ['-c', `user.name=${BOT.name}`, '-c', `user.email=${BOT.email}`];
   await git('checkout', '-q', '-B', ADOPT_BRANCH);
   try {
@@ -29,6 +32,6 @@ export async function pushAdoptBranch(workspace: string, files: readonly string[
     await git('push', '-q', '--force', 'origin', `HEAD:refs/heads/${ADOPT_BRANCH}`);
     return commit;
   } finally {
-    await git('checkout', '-q', '--detach', start);
+    await git('checkout', '-q', ...(branch === '' ? ['--detach', start] : [branch]));
   }
 }

@@ -1,7 +1,11 @@
 /**
- * The GitHub Action: a thin layer that maps action inputs onto the modules the CLI uses
- * (src/policy, src/reconcile, src/render) and their results onto the runner's channels:
- * annotations, the job summary, one sticky PR comment, step outputs and the step's result.
+ * The GitHub Action's entry (src/action/index.ts only calls run()): masks the secrets, opens the
+ * step's run scope (its secrets, its wording that names inputs, its logger), reads the inputs and
+ * the workflow's context, resolves the run's settings once (action-settings.ts; a saved plan
+ * rebuilds them), then runs one step: validate, plan (or a shard's part), apply, merge-plans or
+ * adopt (steps.ts, shard-steps.ts, adopt-step.ts call the same command layer as the CLI,
+ * src/commands). The outcome becomes step outputs, the audit record (audit.ts) and the step's
+ * result; a failure becomes the job summary's refusal, the outputs and core.setFailed, never an exit.
  */
 import * as core from './runner.js';
 import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../output/exit-codes.js';

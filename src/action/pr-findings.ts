@@ -1,5 +1,5 @@
 /**
- * A pull request's own findings first (README, "Warnings"): the job summary and the sticky comment
+ * A pull request's own findings first (docs/governance.md, "Warnings"): the job summary and the sticky comment
  * show the errors and warnings of the files the pull request changed before those of any other
  * file, and only then limit each kind of warning to its first three (the rest counted), so the
  * warnings a pull request brings are never the ones counted away. The changed files are those

@@ -1,7 +1,9 @@
 /**
- * The three steps the action runs. Each reads as a list of calls into the shared modules:
- * load/plan/apply come from src/policy and src/reconcile, markdown from src/render; what is
- * left here is where results go (annotations, job summary, PR comment, plan file).
+ * The action's validate, plan and apply steps (shard-steps.ts and adopt-step.ts hold the others).
+ * Each calls the command layer the CLI calls (src/commands: validateCommand, planCommand,
+ * applyCommand) inside one service client (withClient); what is left here is where the outcome
+ * goes: annotations, the job summary, the sticky PR comment (sticky-comment.ts), the plan file
+ * (plan-file.ts), SARIF (findings.ts), and the outputs returned to main.ts.
  */
 import { resolve } from 'node:path';
 import * as core from './runner.js';
@@ -15,7 +17,7 @@ import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
-import { planCautions, refusalPrefix } from './refusal.js';
+import { planCautions, refusalOf, refusalPrefix } from './refusal.js';
 import { planExitCode, planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
@@ -115,7 +117,10 @@ export async function reportPlan(inputs: ActionInputs, context: WorkflowContext,
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
 async function commentFailure(inputs: ActionInputs, context: WorkflowContext, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  const body = failureCommentBody(planTitle(inputs.paths), message, planCommentFooter(inputs, context));
+  const failure = failureSection(planTitle(inputs.paths), message);
+  // The comment's footer points to the job summary: it says the same (a refusal's own summary is main.ts's).
+  if (refusalOf(error) === null) await writeJobSummary(failure).catch(() => undefined);
+  const body = `${failure}\n${planCommentFooter(inputs, context)}\n`;
   await publishComment(inputs, context, body).catch((commentError: unknown) => {
     core.warning(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
   });
@@ -123,9 +128,14 @@ async function commentFailure(inputs: ActionInputs, context: WorkflowContext, er
 
 /** The comment of a plan that could not be made: the error's message, redacted whole, then cut to 4,000 characters. */
 export function failureCommentBody(title: string, message: string, footer: string): string {
+  return `${failureSection(title, message)}\n${footer}\n`;
+}
+
+/** The failure's own section (comment and job summary alike): the message redacted whole, then cut. */
+function failureSection(title: string, message: string): string {
   const text = cutText(message, 4000);
   const fence = fenceFor(text);
-  return `### ${title}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n\n${footer}\n`;
+  return `### ${title}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n`;
 }
 
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */

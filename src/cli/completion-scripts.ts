@@ -13,8 +13,10 @@
 /** What a script completes: each subcommand with its summary and long flags. */
 export interface CompletionTree {
   commands: { name: string; summary: string; flags: string[] }[];
-  /** Flags every command takes (--quiet, --verbose, --no-color, --help). */
+  /** Flags every command takes (--quiet, --verbose, --no-color, -C, --project, --help), before or after the command. */
   globalFlags: string[];
+  /** Those of them that take a value (-C DIR, --project FILE): the next word is no command. */
+  globalValueFlags?: string[];
 }
 
 export type Shell = 'bash' | 'zsh' | 'fish';
@@ -35,12 +37,26 @@ function flagsOf(tree: CompletionTree, command: CompletionTree['commands'][numbe
 }
 
 function bashScript(tree: CompletionTree): string {
+  const valueFlags = (tree.globalValueFlags ?? []).length > 0 ? (tree.globalValueFlags ?? []).join('|') : '--no-such-flag';
   const cases = tree.commands.map((command) => `    ${command.name}) opts="${flagsOf(tree, command)}" ;;`).join('\n');
   return `# autojoin-sync completion for bash: add to ~/.bashrc
 #   source <(autojoin-sync completion bash)
 _autojoin_sync() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" opts=""
-  if [ "$COMP_CWORD" -eq 1 ]; then
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" opts="" command="" i
+  # The command is the first word that is no flag and no global flag's value (-C DIR may come first).
+  for (( i = 1; i < COMP_CWORD; i++ )); do
+    case "\${COMP_WORDS[i]}" in
+      ${valueFlags}) (( i++ )) ;;
+      -*) ;;
+      *) command="\${COMP_WORDS[i]}"; break ;;
+    esac
+  done
+  case "$prev" in
+    ${valueFlags})
+      COMPREPLY=( $(compgen -f -- "$cur") )
+      return ;;
+  esac
+  if [ -z "$command" ]; then
     COMPREPLY=( $(compgen -W "${tree.commands.map((c) => c.name).join(' ')} ${tree.globalFlags.join(' ')}" -- "$cur") )
     return
   fi
@@ -55,7 +71,7 @@ _autojoin_sync() {
       done < <(${LIST_SCOPES})
       return ;;
   esac
-  case "\${COMP_WORDS[1]}" in
+  case "$command" in
 ${cases}
   esac
   if [[ "$cur" == -* ]]; then

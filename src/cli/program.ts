@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { escapeControls } from '../escape.js';
 import { redactOutput, writeStderr, writeStdout } from '../output/sinks.js';
+import { environmentHelp } from '../environment.js';
 import { addOutputOptions } from './options.js';
 
 /** A command as the top-level help lists it, and how to load its module. */
@@ -99,17 +100,7 @@ Getting started:
   $ autojoin-sync <command> --help       flags and examples of one command
 
 Environment:
-  AUTOJOIN_BASE_URL      service base URL (https://…; http:// only for loopback; \`embedded\`: as --emulator)
-  AUTOJOIN_API_KEY       key for the invitation calls (listings, autojoin)
-  AUTOJOIN_ACCESS_TOKEN  bearer token for the preset calls
-  AUTOJOIN_LOG=debug     as --verbose (AUTOJOIN_LOG=quiet as --quiet)
-  VORTEX_API_BASE_URL, VORTEX_API_KEY  the service SDKs' names, used when the AUTOJOIN_ ones are unset
-  AUTOJOIN_READ          as --read (autojoin, by-scope, by-group); AUTOJOIN_LISTING is its old name
-  AUTOJOIN_REQUEST_TIMEOUT  as --request-timeout (seconds per request attempt)
-  AUTOJOIN_NOW=YYYY-MM-DD  the day expiry dates are compared with (for tests; default: today, UTC)
-  HTTPS_PROXY, NO_PROXY  proxy for the service's requests (HTTP_PROXY for http://)
-  NODE_EXTRA_CA_CERTS    PEM file of a private CA to trust
-  NO_COLOR, FORCE_COLOR  disable / force colour
+${environmentHelp()}
 
 Exit codes: 0 ok · 1 error · 2 changes pending (--detailed-exitcode) · 3 refused by a safety limit · 4 saved plan is stale`,
   );

@@ -20,7 +20,7 @@ export interface ImportCommand {
   client: ServiceClient;
   /** The scopes to import, each once. */
   refs: readonly ScopeRef[];
-  /** The directory the files go into, or `-` (stdout: nothing is refused as declared). */
+  /** The directory the files go into, or `-` (stdout; a declared scope is refused there too: the documents would be second declarations). */
   out: string;
   /** `--component-id`: where the live invitation shows none; else the project file's default. */
   componentId?: string;
@@ -46,7 +46,7 @@ export interface ImportOutcome {
 export async function importCommand(command: ImportCommand): Promise<ImportOutcome> {
   const { context, out } = command;
   const project = context.project;
-  if (out !== '-') await refuseDeclared(command.refs, project, out, command.cwd);
+  await refuseDeclared(command.refs, project, out, command.cwd);
   const componentId = command.componentId ?? project.defaults?.componentId;
   const imported = await importScopes(command.client, [...command.refs], { settings: context, componentId });
   const dir = out === '-' ? '' : out;
@@ -110,7 +110,7 @@ async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig,
   const clashes = refs.flatMap((ref) => {
     const source = declared.get(scopeKey(ref));
     // Its own file, imported again (over it with --force): a refresh, not a second declaration.
-    const ownFile = source !== undefined && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
+    const ownFile = source !== undefined && out !== '-' && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
     return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
   });
   if (clashes.length === 0) return;

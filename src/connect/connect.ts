@@ -20,7 +20,7 @@ import type { RunSettings } from '../run/settings.js';
 /** What connecting needs of the run's settings. */
 export type ConnectSettings = Pick<
   RunSettings,
-  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency' | 'ci'
+  'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'projectBaseUrlIgnored' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency' | 'ci'
 > & { project: Pick<RunSettings['project'], 'file'> };
 
 export interface ConnectOptions {
@@ -57,6 +57,8 @@ export interface Connection {
   accessToken?: string;
   /** True when the embedded emulator serves this connection. */
   embedded: boolean;
+  /** The embedded emulator's state file (absolute), named in the preamble relative to where the run started. */
+  stateFile?: string;
   /** What a plan records as where it was made: the base URL, or `embedded` (EMBEDDED_TARGET). */
   target: string;
   /** Stops the embedded emulator (flushing its state); nothing to do for a remote service. */
@@ -112,7 +114,8 @@ function usingLine(settings: ConnectSettings, connection: Connection): string {
   const projectFile = settings.project.file;
   const file = projectFile === undefined ? 'no project file' : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
-  return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
+  const state = connection.stateFile === undefined ? '' : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ''}`;
 }
 
 /**
@@ -178,6 +181,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
     apiKey: emulator.apiKey,
     accessToken: emulator.accessToken,
     embedded: true,
+    stateFile: join(dir, EMBEDDED_STATE_FILE),
     target: EMBEDDED_TARGET,
     close: () => emulator.close(),
   };
@@ -185,14 +189,16 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
 
 /** The one rule for "no service named": an error naming where to set one, never a silent emulator. */
 function noService(options: ConnectOptions, refusal: string | null): RunError {
-  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), `baseUrl in ${projectFileName()}`].join(', or ');
+  const ignored = options.settings.projectBaseUrlIgnored === true;
+  const where = ['AUTOJOIN_BASE_URL', ...(options.baseUrlHint ? [options.baseUrlHint] : []), ...(ignored ? [] : [`baseUrl in ${projectFileName()}`])].join(', or ');
+  const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : '';
   const because = refusal ? ` and ${refusal}` : '';
   const optIn = options.startEmbedded
     ? worded`; to use the local embedded emulator on purpose, pass ${hint('emulator', true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}`
     : '; the embedded emulator is only for local use';
   return new RunError(
     `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. ` +
-      `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
+      `Set ${where} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
     ExitCode.error,
   );
 }

@@ -1,4 +1,4 @@
-/** The data of the DNS trust check (README, "Domain trust over DNS"): settings, answers, findings. */
+/** The data of the DNS trust check (docs/governance.md, "Domain trust over DNS"): settings, answers, findings. */
 import type { Severity } from '../policy/types.js';
 
 /** The record types the check asks for: MX, A and AAAA, and TXT when it verifies. */

@@ -1,6 +1,6 @@
 /**
  * Which scopes a run clears because no policy file declares them any more. Git history is the
- * state (README, "Pruning: git history is the state"): pruning (on by default) counts every scope
+ * state (docs/ownership-pruning-drift.md, "Pruning: git history is the state"): pruning (on by default) counts every scope
  * a policy file under the paths declared in any commit reachable from HEAD (history.ts), so a run
  * that never happened is caught up by the next; `--prune-from REV` is the narrow form, the scopes
  * declared at REV. Either way a scope declared now by any policy file in the working tree (under

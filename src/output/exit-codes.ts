@@ -1,7 +1,7 @@
 import { UnsafePlanError } from '../plan/safety.js';
 import { StalePlanError } from '../plan/refusals.js';
 
-/** Exit codes shared by every command (README, "Exit codes"). */
+/** Exit codes shared by every command (docs/cli.md, "Exit codes"). */
 export const ExitCode = {
   ok: 0,
   error: 1,

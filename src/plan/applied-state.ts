@@ -1,5 +1,5 @@
 /**
- * The state last applied is evaluated at the date it was applied, never today (README, "Drift";
+ * The state last applied is evaluated at the date it was applied, never today (docs/ownership-pruning-drift.md, "Drift";
  * issue 33): a grant applied before its `expires` and planned after it was part of what the
  * repository wrote, so its removal is this repository's change, never drift. The marker keeps the
  * day of the write (`autojoin-sync.applied`); a marker from before that key is matched by its

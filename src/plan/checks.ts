@@ -6,7 +6,7 @@
  * field is recomputed (derived.ts) from the fields apply writes and must match before the
  * decoder drops it (encode.ts), and everything apply writes must pass the checks a policy file
  * passes. What no check can catch is a wholly consistent forgery: that is what `--plan-sha256`
- * pins (README, Security).
+ * pins (docs/security.md, "Security").
  *
  * Order of the checks: fingerprints (keys unique), then each change (key, fields a policy file
  * could hold, domains, kind, derived lists), then the summary. The first problem is reported.

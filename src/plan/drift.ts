@@ -1,5 +1,5 @@
 /**
- * Drift with three sides (README, "Drift"). A scope this repository wrote carries its marker,
+ * Drift with three sides (docs/ownership-pruning-drift.md, "Drift"). A scope this repository wrote carries its marker,
  * whose digest is that of the state last applied. Against it:
  *  - the files changed when the digest of what they declare now differs from the marker's;
  *  - the live state changed when what the service shows differs from the state last applied.
@@ -152,7 +152,7 @@ export function mergedDomains(base: WrittenState, desired: WrittenState, live: r
 }
 
 /**
- * What a scope lost outside this repository (README, "Ownership", release 4): its `marker` (the
+ * What a scope lost outside this repository (docs/ownership-pruning-drift.md, "Ownership", release 4): its `marker` (the
  * answer shows metadata, but not this tool's keys: another writer replaced it) or its autojoin
  * `invitation` (revoked, deleted by scope, or switched off by a write that left no marker).
  */

@@ -1,5 +1,5 @@
 /**
- * Per-key metadata under a marker an older release wrote (README, "Ownership"): such a marker
+ * Per-key metadata under a marker an older release wrote (docs/ownership-pruning-drift.md, "Ownership"): such a marker
  * carries no `autojoin-sync.keys`, so which live keys this repository wrote is read from the
  * policy at the marker's `autojoin-sync.commit` (the history layer reads them in one batch:
  * src/history/keys-at-commit.ts). Once known, they stand in the live state as if the marker had

@@ -1,5 +1,5 @@
 /**
- * `apply --only-expired` (the daily job; README, "Policy files"): dates are enforced on the day,
+ * `apply --only-expired` (the daily job; docs/ownership-pruning-drift.md, "Expiry is always this repository's change"): dates are enforced on the day,
  * not at the next merge. Of each change only the removal of entries whose `expires` has passed is
  * kept: the other domains, the name and the metadata are written as they are live, and the
  * scope's marker is written back as it was, so the state last applied stays the one it names

@@ -1,5 +1,5 @@
 /**
- * The ownership marker (README, "Ownership"): every write marks its scope as managed by one
+ * The ownership marker (docs/ownership-pruning-drift.md, "Ownership"): every write marks its scope as managed by one
  * repository, in the autojoin invitation's `metadata`, under keys no policy may set:
  *
  *  | key                    | value                                                         |

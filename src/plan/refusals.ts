@@ -17,7 +17,7 @@ export class StalePlanError extends Error {
 
 /**
  * A saved plan in which an entry expired between the plan's date and today: applied, it would
- * keep a grant the files revoke (README, "The run context"). Exit 4, as any stale plan.
+ * keep a grant the files revoke (docs/run-context.md, "Saved plans carry their context"). Exit 4, as any stale plan.
  */
 export class ExpiredSincePlanError extends StalePlanError {
   constructor(expired: readonly { key: ScopeKey; domain: string; expires: string }[], planDay: string, day: string) {

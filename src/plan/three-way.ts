@@ -1,5 +1,5 @@
 /**
- * The plan builder's drift step (README, "Drift"): it sorts each changed scope that carries this
+ * The plan builder's drift step (docs/ownership-pruning-drift.md, "Drift"): it sorts each changed scope that carries this
  * owner's marker into this repository's change, drift or conflict (drift.ts), and applies the
  * scope's `drift` setting: `revert` writes the files' state (today's behaviour, now labelled),
  * `keep` leaves a drifted scope as it is live (reported in `plan.drift`, not written) and, on a

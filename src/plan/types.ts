@@ -27,7 +27,7 @@ interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'sco
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
   removedBy?: RemovalCommit;
   /**
-   * Which side moved the scope (README, "Drift"): `drift`, changed outside this repository only;
+   * Which side moved the scope (docs/ownership-pruning-drift.md, "Drift"): `drift`, changed outside this repository only;
    * `conflict`, both. Absent on this repository's own change. Explains, never steers apply.
    */
   origin?: 'drift' | 'conflict';
@@ -145,7 +145,7 @@ export interface FieldChange {
 
 /**
  * A scope no file declares any more whose live marker does not name this plan's owner (another
- * owner's, or no marker): pruning never clears it (README, "Ownership").
+ * owner's, or no marker): pruning never clears it (docs/ownership-pruning-drift.md, "Ownership").
  */
 export interface NotManagedHere {
   key: ScopeKey;

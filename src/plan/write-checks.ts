@@ -1,5 +1,5 @@
 /**
- * Whatever a run writes passes the same checks as a policy file (README, "Drift"): the domain
+ * Whatever a run writes passes the same checks as a policy file (docs/ownership-pruning-drift.md, "Drift"): the domain
  * checks (syntax, webmail, public suffixes, homographs) and the project file's rules at `error`
  * level, whichever path built the list (a conflict merged under `drift: keep`, a take-over, a
  * saved plan). The files' own lists passed them when they were loaded; a list built from live

@@ -7,7 +7,7 @@
  * A policy file inside a git submodule (or any repository nested in this one) is an error: its
  * history is not this repository's, so a deletion there could never be pruned.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path, { posix } from 'node:path';
 import { compareStrings } from '../comparable-domain.js';
@@ -86,8 +86,9 @@ export async function discoverPolicyFiles(paths: readonly string[], cwd: string)
     }
     const outer = repository === null ? null : nestedRepository(repository, info.isDirectory() ? absolute : path.dirname(absolute));
     const walked = info.isDirectory() ? walk(absolute, '', outer) : [{ file: absolute, nested: outer }];
-    for (const { file, nested, badName } of walked) {
+    for (const { file, nested, badName, misnamed } of walked) {
       if (badName) diagnostics.push(controlInName(file, cwd));
+      else if (misnamed) diagnostics.push(notAPolicyName(file, cwd));
       else if (nested === null) found.add(file);
       else diagnostics.push(inSubmodule(file, nested, cwd));
     }
@@ -169,6 +170,8 @@ interface Walked {
   nested: string | null;
   /** A policy file's name that holds a line break or another control character: an error, never skipped in silence. */
   badName?: boolean;
+  /** A YAML file that reads as a policy (top-level `scope:` and `domains:`) under a name discovery skips: a warning, never skipped in silence. */
+  misnamed?: boolean;
 }
 
 /** A name that would be a policy file's but for a control character in it (`a\nb.autojoin.yaml`). */
@@ -196,9 +199,39 @@ function walk(directory: string, relative: string, nested: string | null, files:
       // Anything else with a policy file's name is read, so a FIFO, a device or a symlink out
       // of the repository is reported by the reader (src/files.ts) instead of silently skipped.
       files.push({ file: full, nested: inside });
+    } else if (entry.isFile() && YAML_NAME.test(entry.name) && entry.name !== PROJECT_FILE_NAME && readsAsPolicy(full)) {
+      files.push({ file: full, nested: inside, misnamed: true });
     }
   }
   return files;
+}
+
+const YAML_NAME = /\.ya?ml$/u;
+const PROJECT_FILE_NAME = 'autojoin-sync.yaml';
+
+/** The first 4 KiB hold a top-level `scope:` and `domains:`: a policy under another name (`ops.yaml`), not a workflow or a compose file. */
+function readsAsPolicy(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(4096);
+    const head = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    return /^scope:/mu.test(head) && /^domains:/mu.test(head);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function notAPolicyName(file: string, cwd: string): Diagnostic {
+  const name = path.basename(file).replace(YAML_NAME, '');
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    'warning',
+    'not-a-policy-file-name',
+    `not read: it looks like a policy, but only autojoin.yaml, *.autojoin.yaml or .yml are policy files; rename it to ${name}.autojoin.yaml to have it read`,
+  );
 }
 
 // Symlinked directories are not followed (no loops). A link that cannot be followed is read, and reported.

@@ -80,7 +80,7 @@ export interface Rule {
   scopeSources?: SourcePos[];
 }
 
-/** `revert`: apply restores the files' state; `keep`: a scope changed outside is left as it is live (README, "Drift"). */
+/** `revert`: apply restores the files' state; `keep`: a scope changed outside is left as it is live (docs/ownership-pruning-drift.md, "Drift"). */
 export type DriftMode = 'revert' | 'keep';
 
 /** Safety limits and defaults from the optional project file `autojoin-sync.yaml`. */

@@ -1,5 +1,5 @@
 /**
- * `maxScopesPerDomain` for what `adopt` writes (README, "Drift"): a domain adopted from the live
+ * `maxScopesPerDomain` for what `adopt` writes (docs/ownership-pruning-drift.md, "Drift"): a domain adopted from the live
  * state into one file may already be declared by other files, which `validate` then counts with
  * it; each file adopt checks alone would not see them. The policy files under the run's paths are
  * read once (no rules), and each adopted file is checked against the scopes every other file

@@ -4,7 +4,7 @@
  * can be reviewed and merged as a pull request. A conflict (changed here and outside) is not
  * adopted: which side wins is for a person to decide, and it is listed.
  *
- * What adopt writes passes the repository's own checks (README, "Drift"): each scope's edit is
+ * What adopt writes passes the repository's own checks (docs/ownership-pruning-drift.md, "Drift"): each scope's edit is
  * tried on the file as it stands, the result is validated as `validate` would (domain checks and
  * the project file's rules included), and a file that was `fmt`-clean is formatted again so it
  * stays clean; an edit that would add an error is not made, and the scope is listed with why.

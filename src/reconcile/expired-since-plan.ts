@@ -1,7 +1,7 @@
 /**
  * A saved plan is evaluated on the day it was made. When an entry of one of its scopes expired
  * between that day and today, the plan would keep a grant the files now revoke: it is stale
- * (exit 4; README, "The run context"), and a new plan removes the entry. The policy files of the
+ * (exit 4; docs/run-context.md, "Saved plans carry their context"), and a new plan removes the entry. The policy files of the
  * checkout that applies are read for their `expires` dates only.
  */
 import { loadPolicies } from '../policy/index.js';

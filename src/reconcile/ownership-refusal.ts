@@ -1,5 +1,5 @@
 /**
- * The ownership guard of plan and apply (README, "Ownership"): a scope whose live marker names
+ * The ownership guard of plan and apply (docs/ownership-pruning-drift.md, "Ownership"): a scope whose live marker names
  * another owner is never written unless the run takes it over (`--take-ownership TYPE/ID`), and
  * a saved plan's ownership claims are checked against the live state before anything is written.
  */

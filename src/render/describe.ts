@@ -125,7 +125,7 @@ export function notManagedEntry(entry: NotManagedHere, own?: string): string {
 export function ownerOnlyLine(plan: Pick<Plan, 'changes'>): string | null {
   const count = plan.changes.filter(onlyMarksOwner).length;
   if (count === 0) return null;
-  return `${count} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
+  return `${count} of the updates only mark the owner: scopes without an ownership marker yet (created outside this tool, imported, or written before markers existed); apply marks them (docs/ownership-pruning-drift.md).`;
 }
 
 /**
@@ -182,17 +182,22 @@ export function summaryLine(summary: PlanSummary): string {
   return `${summary.create} to create, ${summary.update} to update, ${summary.clear} to clear, ${summary.unchanged} unchanged.`;
 }
 
-/** @returns `No changes. N scopes match their policy files.` */
-export function noChangesLine(scopeCount: number): string {
-  return scopeCount === 1
-    ? 'No changes. 1 scope matches its policy file.'
-    : `No changes. ${scopeCount} scopes match their policy files.`;
+/**
+ * @param scopeCount the scopes that match their policy files (the plan's scopes less those kept as
+ *   changed outside)
+ * @param kept the scopes changed outside this repository that `drift: keep` leaves as they are live
+ * @returns `No changes. N scopes match their policy files.`, or, when scopes were kept as changed
+ *   outside, `No changes to write. …; K kept as changed outside (drift: keep).`: they do not match
+ */
+export function noChangesLine(scopeCount: number, kept = 0): string {
+  const matching = scopeCount === 1 ? '1 scope matches its policy file' : `${scopeCount} scopes match their policy files`;
+  return kept === 0 ? `No changes. ${matching}.` : `No changes to write. ${matching}; ${kept} kept as changed outside (drift: keep).`;
 }
 
 /** @returns the header line of a plan made against the embedded emulator, else null. */
 export function targetLine(plan: Pick<Plan, 'target'>): string | null {
   return plan.target === EMBEDDED_TARGET
-    ? 'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.'
+    ? 'Target: the embedded emulator (its state file is named on stderr), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.'
     : null;
 }
 

@@ -85,7 +85,7 @@ export function planView(plan: Plan): PlanView {
   return {
     target: targetLine(plan),
     summary,
-    counts: summary === null ? noChangesLine(plan.scopes.length) : summaryLine(summary),
+    counts: summary === null ? noChangesLine(plan.scopes.length - plan.drift.length, plan.drift.length) : summaryLine(summary),
     ownership: [behindLine(plan), ownerOnlyLine(plan), notManagedLine(plan), ...(plan.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
     notManaged: (limit = plan.notManagedHere.length) => plan.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan.owner)),
     drift: headline === null ? null : { headline, kept: plan.drift.map(keptEntry) },

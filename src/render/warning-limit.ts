@@ -1,7 +1,7 @@
 /**
  * Warnings of one kind are shown for their first three entries, then counted in one line ("and
  * 3,997 more subdomain warnings; --verbose shows all"), so 2,000 subdomain warnings never bury
- * the one error (README, "Warnings"). Errors are never cut; JSON output carries every finding and
+ * the one error (docs/governance.md, "Warnings"). Errors are never cut; JSON output carries every finding and
  * does not pass through here. One limiter serves a whole run, whose diagnostics may come in
  * batches (the streaming loader). Pure.
  */
@@ -37,9 +37,17 @@ export function warningLimiter(verbose: boolean, whereAll = '--verbose shows all
     summary() {
       const lines = [...seen]
         .filter(([, count]) => count > WARNINGS_SHOWN_PER_KIND)
-        .map(([code, count]) => `and ${groupedNumber(count - WARNINGS_SHOWN_PER_KIND)} more ${code} warnings; ${whereAll}`);
+        .map(([code, count]) => moreWarningsLine(code, count - WARNINGS_SHOWN_PER_KIND, whereAll));
       seen.clear();
       return lines;
     },
   };
+}
+
+/**
+ * The one wording of a count of warnings left out, for validate, plan, apply, import and the
+ * action alike: `and 3,997 more subdomain warnings; --verbose shows all`.
+ */
+export function moreWarningsLine(code: string, more: number, whereAll = '--verbose shows all'): string {
+  return `and ${groupedNumber(more)} more ${code} ${more === 1 ? 'warning' : 'warnings'}; ${whereAll}`;
 }

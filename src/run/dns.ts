@@ -1,5 +1,5 @@
 /**
- * The rules of the DNS check's settings (README, "Domain trust over DNS"), for the CLI and the
+ * The rules of the DNS check's settings (docs/governance.md, "Domain trust over DNS"), for the CLI and the
  * action alike; src/run/settings.ts applies them once, into `RunSettings.dns`. On with `--dns` (or `--dns-strict`, `--dns-server`; the action's `dns` input)
  * or `dns.check` in autojoin-sync.yaml. Resolvers: `--dns-server` (repeatable), else
  * `dns.servers`, else AUTOJOIN_DNS_SERVERS (comma-separated), else the system's: never a public

@@ -72,6 +72,8 @@ export interface RunSettings extends RunPlace {
   baseUrl?: string;
   /** Where `baseUrl` came from, for messages: `AUTOJOIN_BASE_URL`, `autojoin-sync.yaml`, … */
   baseUrlFrom?: string;
+  /** Set when the project file's `baseUrl` is not used (a pull request could change it): no message advises setting it there. */
+  projectBaseUrlIgnored?: true;
   apiKey?: string;
   /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
   apiKeyFrom?: string;
@@ -189,6 +191,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     emulator: flags.emulator ?? false,
     ...(baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {}),
+    ...(sources.trustProjectBaseUrl === false ? { projectBaseUrlIgnored: true as const } : {}),
     ...(apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {}),
     ...defined('accessToken', nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
     // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.

@@ -1,5 +1,5 @@
 /**
- * The one rule for where a scope's autojoin domains come from (README, "How live state is read"):
+ * The one rule for where a scope's autojoin domains come from (docs/service.md, "How a scope is read"):
  *
  * 1. By default (`--read autojoin`), call 2b alone: the scope is active when its `invitation`
  *    is present and not `deactivated: true` (a clear leaves the invitation, deactivated; a scope

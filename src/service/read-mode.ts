@@ -1,5 +1,5 @@
 /**
- * The read modes (README, "How live state is read"): how plan, apply and import read live state,
+ * The read modes (docs/service.md, "How a scope is read"): how plan, apply and import read live state,
  * and the default. `--read` (alias `--listing`), AUTOJOIN_READ (alias AUTOJOIN_LISTING) and
  * `read:` (alias `listing:`) in autojoin-sync.yaml choose one; src/run/settings.ts resolves them. It sits with the service's reader, which falls back to the default when a caller names no mode.
  */

@@ -1,5 +1,5 @@
 /**
- * The fallbacks between the ways of reading live state (README, "How live state is read"), one
+ * The fallbacks between the ways of reading live state (docs/service.md, "How a scope is read"), one
  * switch per client (one client per run), each announced with one notice:
  *
  * - Call 2b (`GET …/by-scope/{scopeType}/{scope}/autojoin`) answers 404 or 405 before it has

@@ -1,5 +1,5 @@
 /**
- * The tolerant reader of the service's answers (README, "How live state is read"): each answer is checked against
+ * The tolerant reader of the service's answers (docs/service.md, "How a scope is read"): each answer is checked against
  * the definition in schemas/api/invitation-service.schema.json that names only the fields the
  * client uses, with their types; everything else passes. Compiled at build time. Only the
  * client uses it: the emulator is written from the interface text, so a wrong belief here is

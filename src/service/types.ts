@@ -68,7 +68,7 @@ export interface SyncRequest {
 }
 
 /**
- * How live state is read (README, "How live state is read"): `autojoin` (call 2b only, one
+ * How live state is read (docs/service.md, "How a scope is read"): `autojoin` (call 2b only, one
  * request per scope, the default), `by-group` (call 1, deprecated) or `by-scope` (call 1b),
  * each listing checked against call 2b.
  */

@@ -175,6 +175,8 @@ describe('plan in a pull request', () => {
     expect(run.stdout).toMatch(/^::error::reading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-scope\/team\/acme-eng\/autojoin: 401 /m);
     expect(markerComments()).toHaveLength(1);
     expect(markerComments()[0]?.body).toMatch(/^### autojoin-sync plan: policies\n\n:x: \*\*No plan could be made:\*\*\n\n```text\nreading team\/acme-eng failed: \[GET\] \/api\/v1\/invitations\/by-scope\/team\/acme-eng\/autojoin: 401/);
+    // The comment's footer points to the job summary, which says the same.
+    expect(run.summary).toMatch(/^### autojoin-sync plan: policies\n\n:x: \*\*No plan could be made:\*\*\n\n```text\nreading team\/acme-eng failed: /);
   });
 
   it('does not comment with comment: false', async () => {

@@ -44,6 +44,8 @@ describe('pushAdoptBranch', () => {
       expect(git(remote, 'show', `${ADOPT_BRANCH}:a.autojoin.yaml`)).toBe('domains: [a.com, b.com]');
       expect(git(remote, 'log', '-1', '--format=%an%n%P', ADOPT_BRANCH).split('\n')).toEqual(['github-actions[bot]', start]);
       expect(git(work, 'rev-parse', 'HEAD')).toBe(start);
+      // Back on its branch, not on a detached HEAD.
+      expect(git(work, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
       expect(readFileSync(join(work, 'a.autojoin.yaml'), 'utf8')).toBe('domains: [a.com]\n');
     });
   });

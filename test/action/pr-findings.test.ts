@@ -82,6 +82,6 @@ describe('pullRequestFindings', () => {
     const all = [at('a', 'warning'), at('b', 'warning'), at('c', 'warning'), at('d', 'error', 'webmail-domain'), at('e', 'warning')];
     const { shown, counted } = pullRequestFindings(all, new Set());
     expect(shown.map((d) => d.file)).toEqual(['a', 'b', 'c', 'd']);
-    expect(counted).toEqual(['and 1 more subdomain warnings; the annotations list them all']);
+    expect(counted).toEqual(['and 1 more subdomain warning; the annotations list them all']);
   });
 });

@@ -37,6 +37,19 @@ describe('completion', () => {
     expect(bashComplete(project.dir, script0, ['autojoin-sync', 'apply', '--replace', 'team/eng-w'])).toEqual(['team/eng-web']);
   });
 
+  it('bash: completes the global options, and a command after them (-C DIR, --project FILE, --verbose first)', async () => {
+    project = await tempProject({});
+    const script = await cli(['completion', 'bash'], { cwd: project.dir });
+    const file = join(project.dir, 'completion.bash');
+    await writeFile(file, script.stdout);
+    expect(bashComplete(project.dir, file, ['autojoin-sync', '-'])).toEqual(expect.arrayContaining(['--quiet', '--verbose', '--no-color', '-C', '--project']));
+    expect(bashComplete(project.dir, file, ['autojoin-sync', 'plan', '--no-c'])).toEqual(['--no-color']);
+    expect(bashComplete(project.dir, file, ['autojoin-sync', '--verbose', 'pl'])).toEqual(['plan']);
+    expect(bashComplete(project.dir, file, ['autojoin-sync', '--verbose', 'plan', '--detailed'])).toEqual(['--detailed-exitcode']);
+    expect(bashComplete(project.dir, file, ['autojoin-sync', '-C', 'infra', 'apply', '--max-rem'])).toEqual(['--max-removals', '--max-removal-percent']);
+    expect(bashComplete(project.dir, file, ['autojoin-sync', '--project', 'x.yaml', 'val'])).toEqual(['validate']);
+  });
+
   it('zsh and fish: scripts with the subcommands and the scope lookup; an unknown shell is an error', async () => {
     for (const shell of ['zsh', 'fish']) {
       const run = await cli(['completion', shell]);

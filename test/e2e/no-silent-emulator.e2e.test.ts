@@ -74,8 +74,8 @@ describe('without a base URL', () => {
     const env = { CI: 'true', AUTOJOIN_API_KEY: 'a-real-key' };
     const text = await cli(['plan', '--emulator'], { cwd: project.dir, env });
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stderr).toContain('(embedded emulator)');
-    expect(text.stdout).toMatch(/^Target: the embedded emulator \(\.autojoin-sync\/emulator\.json\), not an Invitation Service/);
+    expect(text.stdout).toMatch(/^Target: the embedded emulator \(its state file is named on stderr\), not an Invitation Service/);
+    expect(text.stderr).toContain('(embedded emulator, state in .autojoin-sync/emulator.json)');
     const markdown = await cli(['plan', '--format', 'markdown'], { cwd: project.dir, env: { ...env, AUTOJOIN_BASE_URL: 'embedded' } });
     expect(markdown.code, markdown.stderr).toBe(0);
     expect(markdown.stdout).toContain(':warning: Target: the embedded emulator');

@@ -13,7 +13,7 @@ describe('the preamble', () => {
     project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']), 'autojoin-sync.yaml': 'defaults:\n  scopeType: team\n' });
     const run = await cli(['plan'], { cwd: project.dir });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^using project file autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator\)$/)]);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^using project file autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator, state in \.autojoin-sync\/emulator\.json\)$/)]);
     const verbose = await cli(['plan', '--verbose'], { cwd: project.dir });
     expect(verbose.stderr).toContain('note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)');
     expect(verbose.stderr).not.toContain('deprecated'); // the default read, call 2b, is no deprecated call

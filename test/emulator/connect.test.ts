@@ -6,7 +6,7 @@ import { RunError } from '../../src/output/exit-codes.js';
 import { startEmbeddedEmulator } from '../../src/connect/embedded.js';
 import { DEFAULT_ACCESS_TOKEN, DEFAULT_API_KEY } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
-import { settingsIn } from '../../src/run/settings.js';
+import { settingsFrom, settingsIn } from '../../src/run/settings.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
 import { useWording } from '../../src/hint.js';
 import { cliWording } from '../../src/cli/cli-wording.js';
@@ -38,6 +38,18 @@ describe('connect()', () => {
     const attempt = connect({ ...at({ AUTOJOIN_API_KEY: 'real-key' }), startEmbedded: startEmbeddedEmulator });
     await expect(attempt).rejects.toThrow(/^AUTOJOIN_BASE_URL is not set and AUTOJOIN_API_KEY is set, so a real service was meant: .*pass --emulator or set AUTOJOIN_BASE_URL=embedded\.$/u);
     await expect(access(join(dir, '.autojoin-sync'))).rejects.toThrow();
+  });
+
+  it("in a pull request, whose project file's baseUrl is not used, never advises setting baseUrl there", async () => {
+    const project = { baseUrl: 'https://project.example.com' };
+    const place = { base: dir, paths: ['.'], roots: [dir], stateDir: join(dir, '.autojoin-sync') };
+    const settings = settingsFrom(place, project, { flags: {}, env: { GITHUB_ACTIONS: 'true' }, trustProjectBaseUrl: false });
+    expect(settings.baseUrl).toBeUndefined();
+    const error = (await connect({ settings, baseUrlHint: 'the action input base-url' }).catch((caught: unknown) => caught)) as RunError;
+    expect(error.message).toContain('Set AUTOJOIN_BASE_URL, or the action input base-url (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN) (in a pull request the baseUrl of autojoin-sync.yaml is not used');
+    expect(error.message).not.toContain('or baseUrl in');
+    // Elsewhere the project file is where a base URL may be set.
+    await expect(connect(at({ CI: 'true' }))).rejects.toThrow(/, or baseUrl in autojoin-sync\.yaml/u);
   });
 
   it('--emulator and AUTOJOIN_BASE_URL=embedded start the embedded emulator in CI too; a front end without one refuses', async () => {
@@ -81,7 +93,7 @@ describe('connect()', () => {
       // Issue 12: then which project file and which host are in use.
       expect(notices).toEqual([
         'note: AUTOJOIN_BASE_URL is not set; using the embedded emulator (state in .autojoin-sync/emulator.json)',
-        `using no project file; service host ${new URL(connection.baseUrl).host} (embedded emulator)`,
+        `using no project file; service host ${new URL(connection.baseUrl).host} (embedded emulator, state in .autojoin-sync/emulator.json)`,
       ]);
       const response = await fetch(`${connection.baseUrl}/api/v1/invitations/autojoin`, {
         method: 'POST',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../support/plan.js';
 import { renderText } from '../../src/render/plan-text.js';
 import { live, liveMap, noAutojoin, NOW, policy, TARGET, marked } from '../plan/fixtures.js';
+import type { ScopeKey } from '../../src/scope.js';
 
 const plan = buildPlan({
   desired: [
@@ -62,6 +63,14 @@ describe('renderText', () => {
     expect(renderText(one, { color: false })).toBe('No changes. 1 scope matches its policy file.\n');
   });
 
+  it('says "No changes to write" when scopes changed outside are kept as they are live, and counts them apart', () => {
+    const same = buildPlan({ desired: [policy('team/a', ['a.com']), policy('team/b', ['b.com'])], live: liveMap(live('team/a', ['a.com']), live('team/b', ['b.com'])), target: TARGET, now: NOW });
+    const kept = { ...same, drift: [{ key: 'team/b' as ScopeKey, origin: 'drift' as const, live: ['b.com', 'x.com'], outside: { added: ['x.com'], removed: [], fields: [] } }] };
+    const text = renderText(kept, { color: false });
+    expect(text).toContain('No changes to write. 1 scope matches its policy file; 1 kept as changed outside (drift: keep).');
+    expect(text).not.toContain('2 scopes match');
+  });
+
   it('colours added green, removed red, updates yellow when asked', () => {
     const text = renderText(plan, { color: true });
     expect(text).toContain('\u001b[32m+ acme.dev\u001b[39m');
@@ -82,7 +91,7 @@ describe('renderText: pruning and the embedded emulator', () => {
     const pruned = buildPlan({ desired: [], live: liveMap(marked(live('team/gone', ['x.com']))), pruned: [{ ...policy('team/gone', ['x.com']), removedBy }], target: 'embedded', now: NOW });
     expect(renderText(pruned, { color: false })).toBe(
       [
-        'Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',
+        'Target: the embedded emulator (its state file is named on stderr), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one.',
         '',
         '- team/gone  clear (deactivates autojoin): -1 (policy file deleted)',
         '    removed by 3f9c2a7e41b0 (2025-03-14) "Retire [31m gone"',

@@ -23,7 +23,7 @@ describe('warningLimiter', () => {
     // Grouped without toLocaleString, whose first call maps ICU's locale data (about 6 MB, 12-18 ms).
     const icu = vi.spyOn(Number.prototype, 'toLocaleString');
     try {
-      expect(limiter.summary()).toEqual(['and 1,234 more subdomain warnings; --verbose shows all', 'and 1 more rule-deny warnings; --verbose shows all']);
+      expect(limiter.summary()).toEqual(['and 1,234 more subdomain warnings; --verbose shows all', 'and 1 more rule-deny warning; --verbose shows all']);
       expect(icu).not.toHaveBeenCalled();
     } finally {
       icu.mockRestore();

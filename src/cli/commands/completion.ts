@@ -49,7 +49,8 @@ function treeOf(program: Command): CompletionTree {
     command.options.filter((option) => !option.hidden && option.long !== undefined).map((option) => option.long as string);
   return {
     commands: program.commands.map((command) => ({ name: command.name(), summary: command.summary() || command.description(), flags: longFlags(command) })),
-    globalFlags: [...longFlags(program), '--help'],
+    globalFlags: [...program.options.filter((option) => !option.hidden).map((option) => option.long ?? option.short ?? ''), '--help'],
+    globalValueFlags: program.options.filter((option) => !option.hidden && (option.required || option.optional)).map((option) => option.long ?? option.short ?? ''),
   };
 }
 

@@ -10,10 +10,9 @@ import { importCommand, policyFileName } from '../../commands/import-command.js'
 import { parseScopeKey, scopeKey, type ScopeRef } from '../../scope.js';
 import { RunError } from '../../output/exit-codes.js';
 import { log } from '../../output/log.js';
-import { formatDiagnostic } from '../../policy/index.js';
 import { plural } from '../../text.js';
-import type { Diagnostic } from '../../policy/types.js';
 import { readScopesFrom } from '../scopes-from.js';
+import { printManyDiagnostics, printWarningSummary } from '../print.js';
 import { addServiceOptions, collect } from '../options.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { withSession } from '../session.js';
@@ -76,7 +75,9 @@ async function runImport(flags: ImportFlags): Promise<void> {
     const { passing, failing, imported } = outcome;
     if (flags.out === '-') writeStdout(passing.map((entry) => entry.text).join('---\n'));
     else await writeFiles(passing, flags.out, flags.force ?? false);
-    summarizeImportDiagnostics(outcome.diagnostics);
+    // What validate says of the new files, as validate and plan print it: every error, three warnings of a kind, then a count.
+    await printManyDiagnostics(outcome.diagnostics);
+    printWarningSummary();
     for (const key of failing) log().always(`not written: ${escapeControls(key)}: its file would not pass validate (the errors above); fix it in the service, or write its file by hand`);
     if (failing.size > 0) throw new RunError(`${failing.size} of ${imported.length} scopes were not written: their files would not pass validate`);
   });
@@ -123,22 +124,6 @@ function noticeInactive(keys: readonly string[]): void {
   const named = log().level === 'verbose' || keys.length <= LISTED_INACTIVE;
   if (named) for (const key of keys) log().info(`notice: ${key} has no active autojoin; its file says domains: []`);
   else log().info(`notice: ${keys.length} scopes have no active autojoin; their files say domains: [] (--verbose lists them)`);
-}
-
-/**
- * Reports what validate says of the imported documents: warnings per kind
- * (`312 subdomain warnings; --verbose lists them`); errors (e.g. a webmail domain already live) are listed.
- */
-function summarizeImportDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const error of diagnostics.filter((d) => d.severity === 'error')) log().always(formatDiagnostic(error));
-  const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  if (log().level === 'verbose') {
-    for (const warning of warnings) log().always(formatDiagnostic(warning));
-    return;
-  }
-  const byCode = new Map<string, number>();
-  for (const warning of warnings) byCode.set(warning.code, (byCode.get(warning.code) ?? 0) + 1);
-  for (const [code, count] of byCode) log().warn(`${count} ${code} ${count === 1 ? 'warning' : 'warnings'}; --verbose lists them`);
 }
 
 function findDuplicate(values: readonly string[]): string | undefined {
