@@ -3,7 +3,7 @@
  * directories, and `cli()`, which spawns the built CLI against that emulator and checks
  * that the key never appears in anything the CLI printed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -107,11 +107,6 @@ export function liveDomains(data: EmulatorData, scope: string, scopeType = 'team
 
 export function posts(emulator: Emulator): number {
   return emulator.requests.filter((r) => r.method === 'POST').length;
-}
-
-/** True when util-linux `script` can give the CLI a pseudo-terminal. */
-export function hasScriptCommand(): boolean {
-  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
 /**
