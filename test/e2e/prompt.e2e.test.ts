@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { CLI_PATH } from '../support/cli.js';
+import { CLI_PATH, ignoreClosedPipe } from '../support/cli.js';
 import { requires, SCRIPT } from '../support/requires.js';
 import { cliOnTty, expectNoSecret, liveDomains, policy, posts, SECRET, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
@@ -24,6 +24,7 @@ function applyThroughTee(input: string): Promise<{ code: number | null; output: 
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: project.dir, env, stdio: 'pipe' });
     let output = '';
     let typed = false;
+    child.stdin.on('error', ignoreClosedPipe);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (!typed && output.includes('Enter a value:')) {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { emptyData, startEmulator, type Emulator, type EmulatorData, type EmulatorOptions } from '../../src/emulator/index.js';
-import { CLI_PATH, runCli, type CliOptions, type CliResult } from '../support/cli.js';
+import { CLI_PATH, ignoreClosedPipe, runCli, type CliOptions, type CliResult } from '../support/cli.js';
 
 /** The API key every e2e emulator and CLI run shares; no byte of CLI output may contain it. */
 export const SECRET = 'sk-e2e-DO-NOT-PRINT-7f3a9c2e41b8';
@@ -135,6 +135,7 @@ export async function cliOnTty(
     child.stdout.setEncoding('utf8').on('data', collect);
     child.stderr.setEncoding('utf8').on('data', collect);
     child.on('error', reject);
+    child.stdin.on('error', ignoreClosedPipe);
     child.on('close', (code) => resolve({ code, output }));
     if (options.typeAfter === undefined) type();
   });
