@@ -10,6 +10,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * `npx vitest run FILE` picks the file's tier by its name; dist/ is rebuilt only when an e2e file runs.
  */
 const E2E = 'test/**/*.e2e.test.ts';
+/** The fast tier's files; also the only tests mutation testing runs (stryker.vitest.config.ts). */
+export const FAST_TIER = { include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, E2E] };
 
 export default defineConfig({
   test: {
@@ -25,7 +27,7 @@ export default defineConfig({
     // 79 s (docs/testing.md). VITEST_MAX_WORKERS or --maxWorkers still override it.
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, E2E] } },
+      { extends: true, test: { name: 'fast', ...FAST_TIER } },
       { extends: true, test: { name: 'e2e', include: [E2E], globalSetup: ['test/support/global-setup.ts'] } },
     ],
   },

@@ -20,7 +20,7 @@ describe('--only-expired in the plan builder', () => {
   it('writes the live metadata, not the file unreviewed metadata', () => {
     const withMetadata = [{ ...desired[0] as (typeof desired)[number], metadata: { team: 'new', cost: 'unreviewed' } }];
     const liveScope = marked(live('team/a', ['a.com', 'old.com']));
-    const metadataLive = liveMap({ ...liveScope, scopeName: 'Old name', metadata: { ...liveScope.metadata, team: 'old' } });
+    const metadataLive = liveMap({ ...liveScope, scopeName: 'Old name', metadata: { 'autojoin-sync.owner': 'default', team: 'old' } });
     const plan = buildPlan({ desired: withMetadata, live: metadataLive, target: TARGET, now: NOW, onlyExpired: true });
     expect(plan.changes[0]).toMatchObject({ kind: 'update', after: ['a.com'] });
     expect(plan.changes[0]?.metadata).toEqual({ team: 'old' });
