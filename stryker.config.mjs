@@ -45,7 +45,9 @@ export default {
   ignoreStatic: true,
   coverageAnalysis: 'perTest',
   timeoutMS: 60_000,
-  reporters: ['clear-text', 'progress', 'json'],
+  // The first run of every covering test, one worker thread: minutes on a shared machine.
+  dryRunTimeoutMinutes: 60,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   tempDirName: '.stryker-tmp',

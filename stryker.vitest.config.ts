@@ -8,6 +8,12 @@
 import { defineConfig } from 'vitest/config';
 import { FAST_TIER } from './vitest.config.js';
 
+/**
+ * AUTOJOIN_MUTATION_TESTS narrows the tests to these files (comma-separated globs), for a quick
+ * look at one module on a busy machine; a score measured so is a lower bound (docs/testing.md).
+ */
+const only = process.env.AUTOJOIN_MUTATION_TESTS?.split(',').map((glob) => glob.trim()).filter(Boolean);
+
 export default defineConfig({
   test: {
     projects: [
@@ -15,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'fast',
           ...FAST_TIER,
+          ...(only && only.length > 0 ? { include: only } : {}),
           pool: 'forks',
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 60_000,
