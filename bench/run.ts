@@ -28,6 +28,7 @@ interface Bench { name: string; run: (options: BenchOptions) => Promise<BenchRow
 
 const benches: Bench[] = [
   { name: 'validate', run: benchValidate },
+  { name: 'wide', run: async (options) => (await import('./wide.js')).benchWide(options) },
   { name: 'yaml', run: benchYaml },
   { name: 'reconcile', run: benchReconcile },
   { name: 'changed', run: benchChanged },

@@ -5,3 +5,4 @@ export function ajvOptions(allErrors: boolean): Options;
 export const MODULES: readonly { name: string; allErrors: boolean; schemas: readonly string[]; exports: (ids: string[]) => Record<string, string> }[];
 export function generateValidators(root?: string): Map<string, string>;
 export function writeValidators(root?: string): string[];
+export function linearUniqueItems<T>(schema: T): T;

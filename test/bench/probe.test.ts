@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LINUX, requires } from '../support/requires.js';
 import { cpuSecondsOf, probe, type ProbeReport } from '../../bench/probe.js';
 
 const dirs: string[] = [];
@@ -38,7 +39,8 @@ describe('the bench probe', () => {
     expect(large.peakBytes - small.peakBytes).toBeGreaterThan(150 * 2 ** 20);
   });
 
-  it.runIf(process.platform === 'linux')('reads the CPU another process has used from /proc, as that process counts its own', async () => {
+  it('reads the CPU another process has used from /proc, as that process counts its own', async (context) => {
+    requires(context, LINUX);
     const source = `${WORK} const { user, system } = process.cpuUsage(); console.log((user + system) / 1e6); setTimeout(() => {}, 10000);`;
     const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {

@@ -11,6 +11,7 @@ import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { CLI_PATH } from '../support/cli.js';
+import { requires, runs } from '../support/requires.js';
 import { cli, policy, tempProject, type TempProject } from './support.js';
 
 /** Scope ids that a shell would run if it expanded them. */
@@ -43,12 +44,9 @@ afterAll(async () => {
   await project.cleanup();
 });
 
-/** A shell that is absent skips its test, with a message, outside CI; in CI it is a failure. */
+/** A shell that is absent skips its test, saying so, outside CI; in CI it is a failure. */
 function needShell(shell: string, context: TestContext): void {
-  if (spawnSync(shell, ['-c', 'exit 0']).status === 0) return;
-  if (process.env.CI) throw new Error(`${shell} is not installed: CI installs it (.ci/run: apt-get install zsh fish)`);
-  console.warn(`completion-hostile: ${shell} is not installed; its test is skipped (apt-get install -y ${shell})`);
-  context.skip();
+  requires(context, { present: runs(shell, ['-c', 'exit 0']), reason: `${shell} is not installed (apt-get install -y ${shell})`, tool: true });
 }
 
 async function ranNothing(): Promise<void> {

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { CLI_PATH } from '../support/cli.js';
-import { cli, hasScriptCommand, policy, posts, setLive, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { cli, policy, posts, setLive, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { requires, SCRIPT } from '../support/requires.js';
 
 let emulator: Emulator;
 let project: TempProject;
@@ -61,7 +62,8 @@ describe('messages', () => {
     expect(run.stdout).toContain('(list globex.com too if you meant it)');
   });
 
-  it.skipIf(!hasScriptCommand())('validate is coloured on a terminal, as plan is', async () => {
+  it('validate is coloured on a terminal, as plan is', async (context) => {
+    requires(context, SCRIPT);
     await setup({ 'a.autojoin.yaml': policy('a', ['gmail.com']) });
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm' };
     const run = spawnSync('script', ['-qec', `node '${CLI_PATH}' validate`, '/dev/null'], { cwd: project.dir, env, encoding: 'utf8' });

@@ -5,7 +5,6 @@ import type { Emulator } from '../../src/emulator/index.js';
 import {
   cli,
   cliOnTty,
-  hasScriptCommand,
   expectFileHasNoSecret,
   liveDomains,
   policy,
@@ -17,6 +16,7 @@ import {
   writeFiles,
   type TempProject,
 } from './support.js';
+import { requires, SCRIPT } from '../support/requires.js';
 
 let emulator: Emulator;
 let project: TempProject;
@@ -92,7 +92,8 @@ describe('plan and apply against the emulator', () => {
     expect(posts(emulator)).toBe(0);
   });
 
-  it.skipIf(!hasScriptCommand())('asks on a terminal: "n" writes nothing, "yes" applies', async () => {
+  it('asks on a terminal: "n" writes nothing, "yes" applies', async (context) => {
+    requires(context, SCRIPT);
     await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) });
     const declined = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: 'n\n' });
     expect(declined.output).toContain("Apply these changes? Only 'yes' will be accepted to approve.");
@@ -105,7 +106,8 @@ describe('plan and apply against the emulator', () => {
     expect(liveDomains(emulator.data(), 'a')).toEqual(['a.example']);
   });
 
-  it.skipIf(!hasScriptCommand())('on a terminal, Ctrl-C or Ctrl-D at the prompt cancels and writes nothing', async () => {
+  it('on a terminal, Ctrl-C or Ctrl-D at the prompt cancels and writes nothing', async (context) => {
+    requires(context, SCRIPT);
     await setup({ 'a.autojoin.yaml': policy('a', ['a.example']) });
     for (const key of ['\x03', '\x04']) {
       const result = await cliOnTty(['apply'], { cwd: project.dir, emulator, input: key, typeAfter: 'Enter a value:' });

@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { CLI_PATH } from '../support/cli.js';
-import { cliOnTty, expectNoSecret, hasScriptCommand, liveDomains, policy, posts, SECRET, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
+import { CLI_PATH, ignoreClosedPipe } from '../support/cli.js';
+import { requires, SCRIPT } from '../support/requires.js';
+import { cliOnTty, expectNoSecret, liveDomains, policy, posts, SECRET, startTestEmulator, tempProject, useEmulatorProject, type TempProject } from './support.js';
 
 let emulator: Emulator;
 let project: TempProject;
@@ -23,6 +24,7 @@ function applyThroughTee(input: string): Promise<{ code: number | null; output: 
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: project.dir, env, stdio: 'pipe' });
     let output = '';
     let typed = false;
+    child.stdin.on('error', ignoreClosedPipe);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (!typed && output.includes('Enter a value:')) {
@@ -38,7 +40,8 @@ function applyThroughTee(input: string): Promise<{ code: number | null; output: 
   });
 }
 
-describe.skipIf(!hasScriptCommand())('the apply prompt', () => {
+describe('the apply prompt', () => {
+  beforeEach((context) => requires(context, SCRIPT));
   it('asks when stdout is a pipe (apply | tee apply.log): the plan and question on stderr, the report in the log', async () => {
     emulator = await startTestEmulator();
     project = await tempProject({ 'a.autojoin.yaml': policy('a', ['a.example']) });

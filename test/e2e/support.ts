@@ -3,14 +3,14 @@
  * directories, and `cli()`, which spawns the built CLI against that emulator and checks
  * that the key never appears in anything the CLI printed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { emptyData, startEmulator, type Emulator, type EmulatorData, type EmulatorOptions } from '../../src/emulator/index.js';
-import { CLI_PATH, runCli, type CliOptions, type CliResult } from '../support/cli.js';
+import { CLI_PATH, ignoreClosedPipe, runCli, type CliOptions, type CliResult } from '../support/cli.js';
 
 /** The API key every e2e emulator and CLI run shares; no byte of CLI output may contain it. */
 export const SECRET = 'sk-e2e-DO-NOT-PRINT-7f3a9c2e41b8';
@@ -109,11 +109,6 @@ export function posts(emulator: Emulator): number {
   return emulator.requests.filter((r) => r.method === 'POST').length;
 }
 
-/** True when util-linux `script` can give the CLI a pseudo-terminal. */
-export function hasScriptCommand(): boolean {
-  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
 /**
  * Runs the built CLI on a pseudo-terminal (via `script`), typing `input`; stdout and stderr arrive
  * merged. With `typeAfter`, `input` is typed once the output shows that text (a control key such
@@ -140,6 +135,7 @@ export async function cliOnTty(
     child.stdout.setEncoding('utf8').on('data', collect);
     child.stderr.setEncoding('utf8').on('data', collect);
     child.on('error', reject);
+    child.stdin.on('error', ignoreClosedPipe);
     child.on('close', (code) => resolve({ code, output }));
     if (options.typeAfter === undefined) type();
   });

@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LINUX, requires } from '../support/requires.js';
 import { lockDataFile } from '../../src/emulator/lock.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { tempDir } from './helpers.js';
@@ -56,7 +57,8 @@ describe('lockDataFile', () => {
     await again.release();
   });
 
-  it.skipIf(process.platform !== 'linux')('breaks at once a lock whose pid now belongs to another live process (its start time differs), instead of waiting', async () => {
+  it('breaks at once a lock whose pid now belongs to another live process (its start time differs), instead of waiting', async (context) => {
+    requires(context, LINUX);
     const file = join(dir, 'state.json');
     // This test's own pid is alive, but it did not start an hour ago: the lock is another process's, long gone.
     await writeFile(`${file}.lock`, `${process.pid} old-nonce ${hostname()} ${Math.round(performance.timeOrigin) - 3_600_000}\n`);

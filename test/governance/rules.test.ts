@@ -33,6 +33,15 @@ describe('rules', () => {
     ]);
   });
 
+  it('scopes: a rule with two globs applies to a scope either glob matches (any, not all)', () => {
+    const rules = 'rules:\n  - name: no agencies\n    scopes: ["org/*", "team/a"]\n    deny: ["*.agency.example"]\n';
+    const sources = [policy('o.autojoin.yaml', 'o', ['x.agency.example'], 'org'), policy('a.autojoin.yaml', 'a', ['x.agency.example']), policy('b.autojoin.yaml', 'b', ['x.agency.example'])];
+    expect(findings(rules, sources)).toEqual([
+      'a.autojoin.yaml:5:5: error: rule "no agencies": x.agency.example is denied in team/a (matches *.agency.example)',
+      'o.autojoin.yaml:5:5: error: rule "no agencies": x.agency.example is denied in org/o (matches *.agency.example)',
+    ]);
+  });
+
   it('deny, only in the scopes its globs match, at level warning', () => {
     const rules = 'rules:\n  - name: no agencies\n    scopes: ["org/*"]\n    deny: ["*.agency.example"]\n    level: warning\n';
     const sources = [policy('a.autojoin.yaml', 'a', ['x.agency.example'], 'org'), policy('b.autojoin.yaml', 'b', ['x.agency.example'])];

@@ -17,6 +17,16 @@ describe('--only-expired in the plan builder', () => {
     expect(buildPlan({ desired, live: current, target: TARGET, now: NOW }).changes[0]?.after).toEqual(['a.com', 'new.com']);
   });
 
+  it('writes the live metadata, not the file unreviewed metadata', () => {
+    const withMetadata = [{ ...desired[0] as (typeof desired)[number], metadata: { team: 'new', cost: 'unreviewed' } }];
+    const liveScope = marked(live('team/a', ['a.com', 'old.com']));
+    const metadataLive = liveMap({ ...liveScope, scopeName: 'Old name', metadata: { 'autojoin-sync.owner': 'default', team: 'old' } });
+    const plan = buildPlan({ desired: withMetadata, live: metadataLive, target: TARGET, now: NOW, onlyExpired: true });
+    expect(plan.changes[0]).toMatchObject({ kind: 'update', after: ['a.com'] });
+    expect(plan.changes[0]?.metadata).toEqual({ team: 'old' });
+    expect(buildPlan({ desired: withMetadata, live: metadataLive, target: TARGET, now: NOW }).changes[0]?.metadata).toEqual({ team: 'new', cost: 'unreviewed' });
+  });
+
   it('a saved plan holding keepMarker is refused', () => {
     const plan = buildPlan({ desired, live: current, target: TARGET, now: NOW, onlyExpired: true });
     expect(consistencyProblem(encodePlan(plan), 'plan.json')).toContain('keepMarker is never part of a saved plan');

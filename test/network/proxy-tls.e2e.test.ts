@@ -8,7 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { requires } from '../support/requires.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { cli, policy, SECRET, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
 import { makeCertificates, outwardAddress, startProxy, startTlsRelay, type Listening, type TestCertificates, type TestProxy } from './support.js';
@@ -67,7 +68,8 @@ describe('a service with a private CA', () => {
   });
 });
 
-describe.skipIf(OUTWARD === undefined)('proxies, for a service on an outward address', () => {
+describe('proxies, for a service on an outward address', () => {
+  beforeEach((context) => requires(context, { present: OUTWARD !== undefined, reason: 'this machine has no non-loopback IPv4 address (a proxy is never used for loopback)' }));
   it('tunnels https requests through HTTPS_PROXY (CONNECT), TLS checked end to end', async () => {
     proxy.tunnels.length = 0;
     const run = await plan({ NODE_EXTRA_CA_CERTS: certs.caFile, HTTPS_PROXY: proxy.url }, remote.url);

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { classifyDrift, liveAsWritten, mergedDomains } from '../../src/plan/drift.js';
 import { stateDigest, writtenStateOf, type WrittenState } from '../../src/plan/ownership.js';
-import { live } from './fixtures.js';
+import { live, liveMap, noAutojoin, NOW, policy, TARGET } from './fixtures.js';
+import { buildPlan } from '../support/plan.js';
+import type { ScopeKey } from '../../src/scope.js';
+import type { LiveScope } from '../../src/service/types.js';
 
 const applied: WrittenState = { scopeType: 'team', scope: 'a', componentId: 'cmp_1', domains: ['a.com', 'b.com'] };
 const marker = { owner: 'default', commit: 'c0ffee', digest: stateDigest(applied) };
@@ -102,5 +105,23 @@ describe('liveAsWritten (issue 38: no git read when the live state is the last w
 
   it('is null when the component changed in the files and the service does not show it (git tells the component written)', () => {
     expect(liveAsWritten({ ...desired, componentId: 'cmp_2' }, liveWith(['a.com', 'b.com']), marker)).toBeNull();
+  });
+});
+
+describe('a scope this repository cleared, listed again, under drift: keep', () => {
+  const files = policy('team/a', ['a.example'], { drift: 'keep' });
+  const switchedOffWith = (digestOf: WrittenState): Map<ScopeKey, LiveScope> =>
+    liveMap({ ...noAutojoin('team/a'), deactivatedMetadata: { 'autojoin-sync.owner': 'default', 'autojoin-sync.digest': stateDigest(digestOf) } });
+
+  it('is created again: the clear was this repository change (its marker holds the digest of an empty list), not one made outside', () => {
+    const plan = buildPlan({ desired: [files], live: switchedOffWith({ ...writtenStateOf(files), domains: [] }), target: TARGET, now: NOW });
+    expect(plan.changes.map((change) => `${change.kind} ${change.key} ${change.after.join(',')}`)).toEqual(['create team/a a.example']);
+    expect(plan.drift).toEqual([]);
+  });
+
+  it('stays off when an admin switched it off (the marker holds the digest of the domains): kept and reported', () => {
+    const plan = buildPlan({ desired: [files], live: switchedOffWith(writtenStateOf(files)), target: TARGET, now: NOW });
+    expect(plan.changes).toEqual([]);
+    expect(plan.drift.map((report) => report.key)).toEqual(['team/a']);
   });
 });

@@ -91,6 +91,18 @@ describe('merge-plans: the merged plan is the unsharded plan', () => {
   });
 });
 
+describe('merge-plans keeps what a part marks', () => {
+  it('redacted: the merged plan lists every part redacted scopes, sorted (apply --plan refuses it, as it refuses each part)', () => {
+    const keys = Array.from({ length: 16 }, (_, index): ScopeKey => `team/r${index}`);
+    const estate: Estate = { desired: keys.map((key) => policy(key, ['b.example'])), pruned: [], live: liveMap(...keys.map((key) => marked(live(key, ['a.example'])))) };
+    const split = parts(estate, 2);
+    const inPart = (index: number): ScopeKey => keys.find((key) => shardIndexOf(key, 2) === index) as ScopeKey;
+    for (const [index, part] of split.entries()) part.plan = { ...part.plan, redacted: [inPart(index + 1)] };
+    expect(mergePlanParts(split).redacted).toEqual([inPart(1), inPart(2)].sort());
+    expect(mergePlanParts(parts(estate, 2)).redacted).toBeUndefined();
+  });
+});
+
 describe('merge-plans refuses parts that are not one run', () => {
   const estate: Estate = {
     desired: Array.from({ length: 30 }, (_, index) => policy(`team/t${index}`, ['a.example'])),

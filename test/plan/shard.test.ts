@@ -14,6 +14,12 @@ describe('parseShard', () => {
     expect(parseShard('256/256')).toEqual({ index: 256, total: 256 });
   });
 
+  it('reads K and N of two digits or more (a CI matrix of 16 or 100 jobs)', () => {
+    expect(parseShard('3/16')).toEqual({ index: 3, total: 16 });
+    expect(parseShard('12/16')).toEqual({ index: 12, total: 16 });
+    expect(parseShard('100/100')).toEqual({ index: 100, total: 100 });
+  });
+
   it.each([
     ['0/3', /out of range; K must be between 1 and N, e.g. --shard 1\/3/],
     ['4/3', /out of range/],

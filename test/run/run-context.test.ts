@@ -174,6 +174,48 @@ describe('behind and foreign checkouts', () => {
     expect(live('team/a')).toEqual(['a.example']);
   });
 
+  it('--allow-behind names only the scopes it matches: team/a allowed, team/b still refuses the run, and nothing is written', async () => {
+    peer = await startPeer();
+    const dir = await estate({ 'origin/a.autojoin.yaml': policy('a', ['a.example']), 'origin/b.autojoin.yaml': policy('b', ['b.example']) });
+    const origin = path.join(dir, 'origin');
+    commitAll(origin);
+    const stale = path.join(dir, 'stale');
+    git(dir, 'clone', '-q', origin, stale);
+    await writeFiles(origin, { 'a.autojoin.yaml': policy('a', ['a.example', 'n.example']), 'b.autojoin.yaml': policy('b', ['b.example', 'n.example']) });
+    git(origin, 'commit', '-q', '-am', 'newer');
+    const fresh = await context(origin);
+    await applyIn(fresh, peer.client, await planIn(fresh, peer.client));
+    const old = await context(stale);
+    const plan = await planIn(old, peer.client);
+    const refused = (await applyIn(old, peer.client, plan, { allowBehind: ['team/a'] }).catch((error: unknown) => error)) as Error;
+    expect(refused.message).toMatch(/^team\/b \(commit [0-9a-f]{12}\): written from a commit this checkout does not contain/u);
+    expect(refused.message).not.toContain('team/a (commit');
+    expect([live('team/a'), live('team/b')]).toEqual([['a.example', 'n.example'], ['b.example', 'n.example']]);
+    await applyIn(old, peer.client, plan, { allowBehind: ['team/a', 'team/b'] });
+    expect([live('team/a'), live('team/b')]).toEqual([['a.example'], ['b.example']]);
+  });
+
+  it('apply --plan places a saved plan in the applying checkout history again: a stale clone plan whose behind list was edited away is still refused as behind', async () => {
+    peer = await startPeer();
+    const dir = await estate({ 'origin/a.autojoin.yaml': policy('a', ['a.example']) });
+    const origin = path.join(dir, 'origin');
+    commitAll(origin);
+    const stale = path.join(dir, 'stale');
+    git(dir, 'clone', '-q', origin, stale);
+    await writeFiles(origin, { 'a.autojoin.yaml': policy('a', ['a.example', 'n.example']) });
+    git(origin, 'commit', '-q', '-am', 'newer');
+    const fresh = await context(origin);
+    await applyIn(fresh, peer.client, await planIn(fresh, peer.client));
+    // The stale clone plans (its plan lists team/a as behind), saves the plan and edits the claim away.
+    const old = await context(stale);
+    const made = await planIn(old, peer.client);
+    expect(made.behind?.map((scope) => scope.key)).toEqual(['team/a']);
+    const saved = parsePlan(serializePlan({ ...made, behind: [] }));
+    const applying = await context(stale, [], saved);
+    await expect(applyIn(applying, peer.client, saved, { saved: true })).rejects.toThrow(/^team\/a \(commit [0-9a-f]{12}\): written from a commit this checkout does not contain/u);
+    expect(live('team/a')).toEqual(['a.example', 'n.example']);
+  });
+
   it('two repositories on the default owner never clear each other scopes', async () => {
     peer = await startPeer();
     const dir = await estate({ 'a/p.autojoin.yaml': policy('payroll', ['a.example']), 'a/o.autojoin.yaml': policy('other', ['o.example']), 'b/p.autojoin.yaml': policy('payroll', ['b.example']) });

@@ -147,6 +147,14 @@ describe('retry decisions', () => {
     expect(retryDelayMs({ attempt: 5, status: 503, elapsedMs: 0 }, policy, 0)).toBeNull();
   });
 
+  // Written out, not read from retry.ts: dropping a code from the set must fail here.
+  it.each([
+    'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'AUTOJOIN_REQUEST_DEADLINE', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  ])('retries the transport error %s', (code) => {
+    expect(retryDelayMs({ attempt: 1, code, elapsedMs: 0 }, policy, 0)).toBe(125);
+  });
+
   it('retries a 429 without Retry-After quickly once (the pacing window already shrank), then backs off as usual', () => {
     expect([1, 2, 3].map((attempt) => retryDelayMs({ attempt, status: 429, elapsedMs: 0 }, policy, 0))).toEqual([16, 250, 500]);
     expect(retryDelayMs({ attempt: 1, status: 429, elapsedMs: 0 }, policy, 0.999)).toBe(31);

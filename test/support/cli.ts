@@ -26,8 +26,17 @@ export interface CliOptions {
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const { child, done } = spawnCli(args, { ...options, stdin: 'pipe' });
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  // A CLI that exits without reading its input (most commands never read stdin) closes the pipe
+  // under the write: EPIPE (or ECONNRESET) on the stream. That is the child's business, seen in its
+  // exit code and output; unhandled, it was an uncaught error that failed a run whose tests passed.
+  child.stdin?.on('error', ignoreClosedPipe);
   child.stdin?.end(options.input ?? '');
   return done.finally(() => clearTimeout(timer));
+}
+
+/** Swallows the errors of writing to a child that has closed its stdin; any other error is thrown. */
+export function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
 }
 
 /** The API key the hardening suites give their emulator processes. */

@@ -3,8 +3,12 @@
  * arguments, environment and working directory as a spawned run would have them, stdout and
  * stderr collected, the exit code read from `process.exitCode` and reset. Runs are serial (one
  * working directory and one environment per process); the test pool forks, so chdir is allowed.
+ * In a worker thread (mutation testing: Stryker's vitest runner asks for threads), which cannot
+ * chdir, `process.cwd()` answers the run's directory instead: the program resolves every path
+ * it is given from process.cwd() (src/run/place.ts), never from the OS's working directory.
  * Fast-tier tests use it; the named cases also have a spawned twin in an `*.e2e.test.ts` file.
  */
+import { isMainThread } from 'node:worker_threads';
 import { runProgram } from '../../src/cli/dispatch.js';
 import type { CliResult } from './cli.js';
 
@@ -34,12 +38,12 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
   process.stderr.write = collect((text) => (stderr += text));
   process.exitCode = undefined;
   try {
-    process.chdir(options.cwd);
+    enter(options.cwd);
     await runProgram(['node', 'autojoin-sync', ...args]);
   } finally {
     process.stdout.write = writes.stdout;
     process.stderr.write = writes.stderr;
-    process.chdir(savedCwd);
+    leave(savedCwd);
     for (const [name, value] of savedEnv) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -53,4 +57,18 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
 /** Read through a call: after `process.exitCode = undefined` above, TypeScript would narrow the property itself to undefined. */
 function exitCode(): string | number | null | undefined {
   return process.exitCode;
+}
+
+const realCwd = process.cwd.bind(process);
+
+/** Makes `dir` the working directory of the run: chdir, or in a worker thread process.cwd(). */
+function enter(dir: string): void {
+  if (isMainThread) process.chdir(dir);
+  else process.cwd = () => dir;
+}
+
+/** Back to `saved` after the run. */
+function leave(saved: string): void {
+  if (isMainThread) process.chdir(saved);
+  else process.cwd = realCwd;
 }
