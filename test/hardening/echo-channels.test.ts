@@ -125,7 +125,8 @@ function startProxy(target: () => string): Promise<string> {
 
 /** A fresh service holding the live side of `kinds`. */
 async function service(kinds: (keyof typeof SOURCES)[]): Promise<void> {
-  await emulator?.close();
+  // The first call finds none yet.
+  await (emulator as Emulator | undefined)?.close();
   emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY });
   for (const kind of kinds) {
     for (const { scope, text } of SOURCES[kind]) {

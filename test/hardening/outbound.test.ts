@@ -72,9 +72,9 @@ afterEach(() => setRunSecrets([]));
 describe('the one outbound step: the GitHub client redacts every body', () => {
   it('every string of a body, at any depth, reaches GitHub redacted, whatever the caller sent', async () => {
     const sent: string[] = [];
-    const fetch = (async (_url: string, init: RequestInit) => {
-      sent.push(String(init.body));
-      return new Response('{"id":1}', { status: 201, headers: { 'content-type': 'application/json' } });
+    const fetch = ((_url: string, init: RequestInit) => {
+      sent.push(init.body as string);
+      return Promise.resolve(new Response('{"id":1}', { status: 201, headers: { 'content-type': 'application/json' } }));
     }) as typeof globalThis.fetch;
     const target: RepoTarget = { apiUrl: 'http://127.0.0.1:9', token: 'ghs_t', owner: 'acme', repo: 'policies', fetch };
     for (const form of Object.values(FORMS)) {
@@ -86,7 +86,7 @@ describe('the one outbound step: the GitHub client redacts every body', () => {
   });
 
   it("a 2xx answer of GitHub that is not JSON is named by status, type and length, not by the parser's message", async () => {
-    const fetch = (async () => new Response(`${KEY.slice(0, 10)} not json`, { status: 200, headers: { 'content-type': 'text/plain' } })) as typeof globalThis.fetch;
+    const fetch = (() => Promise.resolve(new Response(`${KEY.slice(0, 10)} not json`, { status: 200, headers: { 'content-type': 'text/plain' } }))) as typeof globalThis.fetch;
     const target: RepoTarget = { apiUrl: 'http://127.0.0.1:9', token: 'ghs_t', owner: 'acme', repo: 'policies', fetch };
     const error = await request(target, 'GET', '/repos/acme/policies/pulls').catch((thrown: unknown) => thrown as Error);
     expect(error).toBeInstanceOf(Error);
@@ -110,10 +110,10 @@ describe('deployments: redacted whole, then cut to 140 characters', () => {
   it('the deployment and its status as sent: no part of the key in the payload, the description or the status', async () => {
     const sent: string[] = [];
     let id = 0;
-    const fetch = (async (_url: string, init: RequestInit) => {
-      sent.push(String(init.body));
+    const fetch = ((_url: string, init: RequestInit) => {
+      sent.push(init.body as string);
       id += 1;
-      return new Response(JSON.stringify({ id }), { status: 201, headers: { 'content-type': 'application/json' } });
+      return Promise.resolve(new Response(JSON.stringify({ id }), { status: 201, headers: { 'content-type': 'application/json' } }));
     }) as typeof globalThis.fetch;
     const target: RepoTarget = { apiUrl: 'http://127.0.0.1:9', token: 'ghs_t', owner: 'acme', repo: 'policies', fetch };
     for (const { text } of around(DESCRIPTION_MAX - 'refused: '.length)) {
@@ -179,9 +179,9 @@ describe("the action's own cuts", () => {
     // 46 lines of about 213 characters, then a line whose reason is the form: a first line of
     // `shift` characters moves the form across the footer's cut.
     const entries = (shift: number, reason: string): { key: ScopeKey; reason: string }[] => [
-      { key: 'team/first' as ScopeKey, reason: 'z'.repeat(shift) },
-      ...Array.from({ length: 46 }, (_, index) => ({ key: `team/f${String(index).padStart(2, '0')}` as ScopeKey, reason: 'z'.repeat(180) })),
-      { key: 'team/echo' as ScopeKey, reason },
+      { key: 'team/first', reason: 'z'.repeat(shift) },
+      ...Array.from({ length: 46 }, (_, index) => ({ key: `team/f${String(index).padStart(2, '0')}`, reason: 'z'.repeat(180) })),
+      { key: 'team/echo', reason },
     ];
     const footerOf = (body: string): string => body.slice(body.indexOf('**Not adopted**'));
     const found: string[] = [];
