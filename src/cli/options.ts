@@ -96,6 +96,8 @@ interface OutputFlags {
   C?: string;
   /** `--project FILE`: the project file, whatever is nearer. */
   project?: string;
+  /** The name of the command run (not a flag: the hook records it), as messages name it. */
+  command?: string;
 }
 
 /** The command's global flags, this run's own (src/run-values.ts: the in-process tests run many commands in one process). */
@@ -114,7 +116,7 @@ export function addOutputOptions(program: Command): Command {
     .addOption(new Option('--project <file>', 'the project file (autojoin-sync.yaml) of this run, whatever is nearer; policy files outside its directory are refused'))
     .hook('preAction', (_program, command) => {
       const outputFlags = command.optsWithGlobals<OutputFlags>();
-      runOutputFlags.set(outputFlags);
+      runOutputFlags.set({ ...outputFlags, command: command.name() });
       // This run's logger (src/cli/dispatch.ts entered the run): no other run in the process sees it.
       setLogger(stderrLogger(logLevel(outputFlags, process.env)));
       if (outputFlags.C !== undefined) changeDirectory(outputFlags.C);
@@ -130,10 +132,14 @@ function changeDirectory(dir: string): void {
   }
 }
 
-/** `-C DIR` and `--project FILE` as given (undefined when not). */
-export function contextFlags(): { chdir?: string; project?: string } {
+/** `-C DIR` and `--project FILE` as given (undefined when not), and the name of the command run. */
+export function contextFlags(): { chdir?: string; project?: string; command?: string } {
   const outputFlags = runOutputFlags.get();
-  return { ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }), ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }) };
+  return {
+    ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }),
+    ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }),
+    ...(outputFlags.command === undefined ? {} : { command: outputFlags.command }),
+  };
 }
 
 /** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */

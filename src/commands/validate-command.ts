@@ -9,11 +9,11 @@ import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { checkPoliciesFound, loadPolicies, tolerateMissingPaths } from '../policy/index.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import { dnsWhileLoading } from '../run/dns.js';
-import type { RunContext } from '../run/settings.js';
+import { projectScopes, type RunContext } from '../run/settings.js';
 
 export interface ValidateCommand {
   /** The run's place, project file, DNS check and secrets (no policy file may hold them). */
-  context: Pick<RunContext, 'paths' | 'base' | 'roots' | 'project' | 'dns' | 'secrets'>;
+  context: Pick<RunContext, 'paths' | 'base' | 'roots' | 'project' | 'projects' | 'dns' | 'secrets'>;
   /** The project file's findings: with an error among them no policy file is loaded (its defaults would be missing from every policy). */
   projectFindings?: readonly Diagnostic[];
   /** `--allow-no-policies` / input `allow-no-policies`: a path without policy files is a warning. */
@@ -55,7 +55,7 @@ export async function validateCommand(command: ValidateCommand): Promise<Validat
 async function loadWithDns(command: ValidateCommand): Promise<{ load: LoadResult; overDns: Diagnostic[] }> {
   const { paths, base: cwd, roots, project, dns: settings } = command.context;
   const dns = dnsWhileLoading(settings, cwd);
-  const load = await loadPolicies(paths, { cwd, roots, project, secrets: command.context.secrets, onChecked: dns.onChecked });
+  const load = await loadPolicies(paths, { cwd, roots, project, projects: projectScopes(command.context), secrets: command.context.secrets, onChecked: dns.onChecked });
   return { load, overDns: await dns.finish(load.policies) };
 }
 

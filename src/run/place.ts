@@ -5,9 +5,10 @@
  *  - each path's root is its git repository's root, or outside git the named directory (a named
  *    file's own directory); reads are contained in the roots (no symlink leaves them);
  *  - the project file of a policy file is the nearest `autojoin-sync.yaml` at or above that
- *    file, up to its repository's root (outside git: in the named directory only); policy files
- *    that would use two different project files are an error naming each and the paths to run
- *    instead; `--project FILE` names it and refuses policy files outside its directory;
+ *    file, up to its repository's root (outside git: in the named directory only); the run is a
+ *    list of projects (design: "Many projects, one run"): each project file with the policy files
+ *    whose nearest it is, and the files with none under one root; `--project FILE` names it and
+ *    refuses policy files outside its directory;
  *  - the embedded emulator's state lives beside the project file, else at the first root.
  * The run then works in the first path's repository root: paths are given to the core relative to
  * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
@@ -25,6 +26,20 @@ import { memoized } from '../memo.js';
 /** Directory (beside the project file, else at the root) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';
 
+/**
+ * One project of a run (design: "Many projects, one run"): a project file and the policy files
+ * whose nearest project file it is; the policy files with none under one root form one project
+ * without a project file.
+ */
+export interface ProjectPlace {
+  /** Absolute path of the project file; undefined: the policy files under `root` that have none. */
+  projectFile?: string;
+  /** The directory whose files it governs: the project file's, else the repository root (outside git: the named directory). */
+  dir: string;
+  /** Its policy files (or the path itself when it holds none), named relative to the run's cwd as discovery names them. */
+  files: string[];
+}
+
 export interface RunPlace {
   /** The directory the run works in and names files from: the first path's repository root (outside git: cwd). */
   base: string;
@@ -32,8 +47,10 @@ export interface RunPlace {
   paths: string[];
   /** Real paths of the roots reads are contained in: one per repository (or named directory outside git). */
   roots: string[];
-  /** Absolute path of the project file, when there is one. */
+  /** Absolute path of the project file, when the run has one project and it has one. */
   projectFile?: string;
+  /** The run's projects, by project file (projects without one last); one at least. */
+  projects: ProjectPlace[];
   /** Absolute path of the directory holding the embedded emulator's state (`.autojoin-sync`). */
   stateDir: string;
 }
@@ -54,24 +71,24 @@ interface PathPlace {
  * @param cwd what relative paths are relative to (the only use of the working directory)
  * @param paths the policy paths as given; none means `.`
  * @param projectFlag `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused
- * @throws RunError when the policy files would use two different project files
  */
 export async function locateRun(cwd: string, paths: readonly string[], projectFlag?: string): Promise<RunPlace> {
   const given = paths.length > 0 ? paths : ['.'];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0] as PathPlace;
-  const projectFile = projectFlag === undefined ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
+  const projects = projectFlag === undefined ? projectsOf(places) : [await namedProjectFile(cwd, projectFlag, places)];
+  const only = projects.length === 1 ? projects[0]?.projectFile : undefined;
   // Outside git there is no repository to name files from: they are named from cwd, as given.
   const base = first.inGit ? first.root : path.resolve(cwd);
   return {
     base,
     paths: given.map((one) => relativePosix(base, path.resolve(cwd, one))),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
-    ...(projectFile === undefined ? {} : { projectFile }),
-    stateDir: path.join(projectFile === undefined ? first.root : path.dirname(projectFile), STATE_DIR),
+    ...(only === undefined ? {} : { projectFile: only }),
+    projects,
+    stateDir: path.join(only === undefined ? first.root : path.dirname(only), STATE_DIR),
   };
 }
-
 async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const absolute = path.resolve(cwd, given);
   // A file's directory; a path that does not exist (reported later) counts as a file.
@@ -108,20 +125,26 @@ function nearestProjectFile(dir: string, top: string): string | null {
   }
 }
 
-/** The one project file of every policy file of the run (undefined: none); two are an error naming each and the paths to run instead. */
-function oneProjectFile(places: readonly PathPlace[], cwd: string): string | undefined {
-  const groups = new Map<string | null, string[]>();
-  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...(groups.get(file) ?? []), ...policies]);
-  if (groups.size === 1) return [...groups.keys()][0] ?? undefined;
-  const named = [...groups].map(([file, policies]) => {
-    const run = file === null ? policies.slice(0, 3).join(' ') + (policies.length > 3 ? ' …' : '') : relativePosix(cwd, path.dirname(file)) || '.';
-    return `${file === null ? 'no project file' : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? 'file' : 'files'}; run: autojoin-sync plan ${run})`;
-  });
-  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join('; ')}; run each separately, or name one with --project FILE`);
+/** The run's projects: its policy files grouped by project file (those with none by their root), project files first, by path. */
+function projectsOf(places: readonly PathPlace[]): ProjectPlace[] {
+  const groups = new Map<string, ProjectPlace>();
+  for (const place of places) {
+    for (const [file, policies] of place.projectFiles) {
+      const id = file ?? `\0${place.root}`;
+      const group = groups.get(id);
+      if (group) group.files.push(...policies);
+      else groups.set(id, { ...(file === null ? {} : { projectFile: file }), dir: file === null ? place.root : path.dirname(file), files: [...policies] });
+    }
+  }
+  return [...groups.values()].sort((a, b) => Number(a.projectFile === undefined) - Number(b.projectFile === undefined) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `--project FILE`: it must exist, and every policy file of the run must lie in its directory. */
-async function namedProjectFile(cwd: string, projectFlag: string, places: readonly PathPlace[]): Promise<string> {
+async function namedProjectFile(cwd: string, projectFlag: string, places: readonly PathPlace[]): Promise<ProjectPlace> {
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
   const dir = path.dirname(file);
@@ -130,5 +153,5 @@ async function namedProjectFile(cwd: string, projectFlag: string, places: readon
     const shown = outside.slice(0, 3).join(', ');
     throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || '.'}, not ${shown}${outside.length > 3 ? ' …' : ''}; run those with their own project file`);
   }
-  return file;
+  return { projectFile: file, dir, files: places.flatMap((place) => [...place.projectFiles.values()].flat()) };
 }

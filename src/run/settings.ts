@@ -12,6 +12,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
+import type { ProjectScope } from '../policy/load.js';
 import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
@@ -22,11 +23,11 @@ import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } 
 import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
-import { locateRun, STATE_DIR, type RunPlace } from './place.js';
+import { locateRun, STATE_DIR, type ProjectPlace, type RunPlace } from './place.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
 import { today as clockToday } from '../policy/clock.js';
 import { headCommit } from '../git/command.js';
-import { useProjectFile } from '../hint.js';
+import { hint, useProjectFile, worded } from '../hint.js';
 import { relativePosix } from '../policy/discover.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 import { configuredSecrets } from './secrets.js';
@@ -57,10 +58,23 @@ export interface SettingFlags {
   dnsCheck?: DnsRequest;
 }
 
+/** One project of a run with its project file's content (design: "Many projects, one run"). */
+export interface RunProject extends ProjectPlace {
+  /** The project file's content (`{}` without one). */
+  config: ProjectConfig;
+  /** How messages name it: its project file from `base`, else its directory from `base` (`.`). */
+  name: string;
+}
+
 /** One run's settings. Holds the run's credentials: never print it. */
 export interface RunSettings extends RunPlace {
-  /** The project file's content (`{}` without one; `project.file` is its path). */
+  /**
+   * The project file's content (`{}` without one; `project.file` is its path). A run of several
+   * projects (`projects`) has none of its own here: each file is read under its own project's.
+   */
   project: ProjectConfig;
+  /** The run's projects, each with its project file's content; one at least (settingsIn: one without a project file). */
+  projects: RunProject[];
   /** This repository's owner, recorded in every write's marker: `owner` of the project file, else DEFAULT_OWNER. */
   owner: string;
   read: ReadMode;
@@ -90,6 +104,11 @@ export interface RunSettings extends RunPlace {
   head?: string;
 }
 
+/** The run's projects as the loader reads each file under its own (src/policy/load.ts). */
+export function projectScopes(context: Pick<RunSettings, 'projects'>): ProjectScope[] {
+  return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
+}
+
 /** One run's context: its settings with today, HEAD and the project file's record (src/run/context.ts). Holds credentials: never print it. */
 export type RunContext = RunSettings;
 
@@ -111,6 +130,10 @@ export interface SettingSources {
   saved?: { context: PlanContext; file: string };
   /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
   offline?: boolean;
+  /** The command run (`plan`, `apply`, …), as the refusal of a run of several projects names it. */
+  command?: string;
+  /** The command reads each policy file under its own project file (validate, who, inventory, import, presets); else a run of several projects is refused. */
+  manyProjects?: boolean;
 }
 
 /**
@@ -119,8 +142,8 @@ export interface SettingSources {
  * @throws RunError (exit 1) when the project file has an error, or a setting's value is invalid
  */
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
-  const { place, project } = await resolvePlace(sources);
-  const settings = settingsFrom(place, project, sources);
+  const { place, project, projects } = await resolvePlace(sources);
+  const settings = { ...settingsFrom(place, project, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
@@ -136,16 +159,35 @@ function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
   };
 }
 
-/** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
-async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+/** Where the run is (place.ts) and its project files, whose diagnostics are reported and whose errors stop the run. */
+async function resolvePlace(
+  sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects'>,
+): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
-  const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
-  sources.report(diagnostics, place.base);
-  const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
-  if (!sources.offline && diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
+  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
+  const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));
+  const invalid = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === 'error'));
+  if (!sources.offline && invalid.length > 0) {
+    throw new RunError(`${invalid.map((one) => one.name).join(', ')} ${invalid.length === 1 ? 'is' : 'are'} invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  }
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects);
+  const one = projects.length === 1 ? projects[0] : undefined;
   // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
-  if (!sources.offline) useProjectFile(place.projectFile === undefined ? null : name);
-  return { place, project: config };
+  if (!sources.offline && one) useProjectFile(one.projectFile === undefined ? null : one.name);
+  return { place, project: one?.config ?? {}, projects };
+}
+
+/** A project's name in messages: its project file from `base`, else its directory (`.` for `base`). */
+function projectName(project: ProjectPlace, base: string): string {
+  return relativePosix(base, project.projectFile ?? project.dir) || '.';
+}
+
+/** A command that takes one project, run over several: the projects, and how to run it for each, in the front end's words. */
+function oneProjectAtATime(command: string, projects: readonly RunProject[]): RunError {
+  const listed = projects.map((one) => `${one.projectFile === undefined ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? 'file' : 'files'})`);
+  const each = projects.map((one) => (one.projectFile === undefined ? `the paths ${one.files.slice(0, 3).join(' ')}${one.files.length > 3 ? ' …' : ''}` : worded`${hint('project', one.name)}`));
+  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(', ')}; run ${command} once per project: ${each.join('; ')}`);
 }
 
 /**
@@ -162,7 +204,7 @@ async function savedPlace(cwd: string, saved: NonNullable<SettingSources['saved'
 }
 
 /** Pure: flag > environment > project file > default, for every setting. */
-export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): RunSettings {
+export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): Omit<RunSettings, 'projects'> {
   const { flags, env } = sources;
   const baseUrl = firstSet<string>([
     ['input base-url', flags.baseUrl],
@@ -224,8 +266,10 @@ export function settingsIn(
   base: string,
   options: { paths?: string[]; project?: ProjectConfig; flags?: SettingFlags; env?: NodeJS.ProcessEnv } = {},
 ): RunSettings {
-  const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], stateDir: join(base, STATE_DIR) };
-  return settingsFrom(place, options.project ?? {}, { flags: options.flags ?? {}, env: options.env ?? {} });
+  const project = options.project ?? {};
+  const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], projects: [{ dir: base, files: options.paths ?? ['.'] }], stateDir: join(base, STATE_DIR) };
+  const projects: RunProject[] = [{ dir: base, files: place.paths, config: project, name: project.file ?? '.' }];
+  return { ...settingsFrom(place, project, { flags: options.flags ?? {}, env: options.env ?? {} }), projects };
 }
 
 function realPathOf(dir: string): string {

@@ -33,3 +33,80 @@ describe('the three-team monorepo fixture', () => {
     }
   });
 });
+
+describe('offline commands at the root of the monorepo', () => {
+  it('validate reads each file under its own project file: defaults, rules, and no other team rules', async () => {
+    const dir = monorepo();
+    const result = await cli(dir, 'validate');
+    expect(result.stderr).toContain('0 errors, 0 warnings in 3 files; 4 valid policies');
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it("a team's rules judge its own files: eng's allow-list refuses a domain in eng's folder, not in sales'", async () => {
+    const dir = monorepo({ 'teams/eng/policies/more.autojoin.yaml': 'scope: acme-more\ndomains:\n  - acme-sales.io\n' });
+    const result = await cli(dir, 'validate');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^teams\/eng\/policies\/more\.autojoin\.yaml:3:5: error: .*eng domains only/mu);
+    expect(result.stdout).not.toContain('teams/sales/');
+  });
+
+  it("a team's rule that counts scopes counts that team's alone", async () => {
+    const rule = '  - name: one scope a domain\n    maxScopesPerDomain: 1\n';
+    const sales = 'owner: sales\ndefaults:\n  componentId: cmp_sales\n  scopeType: team\nrules:\n' + rule;
+    const dir = monorepo({ 'teams/sales/autojoin-sync.yaml': sales, 'teams/sales/sales.autojoin.yaml': 'scope: acme-sales\ndomains:\n  - acme.com\n' });
+    // eng declares acme.com twice; sales once: sales' rule sees one scope.
+    const result = await cli(dir, 'validate');
+    expect(result.stdout + result.stderr).not.toContain('one scope a domain');
+    expect(result.code, result.stdout).toBe(0);
+  });
+
+  it('fmt --check, who, inventory and the completion of --scope see every team', async () => {
+    const dir = monorepo();
+    expect((await cli(dir, 'fmt', '--check')).code).toBe(0);
+    const who = await cli(dir, 'who', 'acme.com', 'acme-sales.io');
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.stdout).toContain('team/acme-eng');
+    expect(who.stdout).toContain('team/acme-sales');
+    const inventory = await cli(dir, 'inventory', '--format', 'csv');
+    expect(inventory.code, inventory.stderr).toBe(0);
+    expect(inventory.stdout).toContain('workspace,ops-oncall');
+    expect(inventory.stdout).toContain('team,acme-sales');
+    const keys = await cli(dir, 'completion', '--list-scopes');
+    expect(keys.stdout.split('\n').filter(Boolean).sort()).toEqual(['team/acme-eng', 'team/acme-platform', 'team/acme-sales', 'workspace/ops-oncall']);
+  });
+});
+
+describe('commands that take one project at a time', () => {
+  it.each(['plan', 'apply'])('%s at the root names itself and how to run each project, in the CLI\'s words', async (command) => {
+    const dir = monorepo();
+    const result = await cli(dir, command);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${command} takes one project at a time, and the paths of this run hold 3: teams/eng/autojoin-sync.yaml (1 policy file), teams/ops/autojoin-sync.yaml (1 policy file), teams/sales/autojoin-sync.yaml (1 policy file)`);
+    expect(result.stderr).toContain(`run ${command} once per project: --project teams/eng/autojoin-sync.yaml; --project teams/ops/autojoin-sync.yaml; --project teams/sales/autojoin-sync.yaml`);
+  });
+
+  it('from a team folder, plan reads that team alone', async () => {
+    const dir = monorepo();
+    const result = await cli(path.join(dir, 'teams/ops'), 'plan');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('using project file teams/ops/autojoin-sync.yaml');
+    expect(result.stdout).toContain('workspace/ops-oncall');
+    expect(result.stdout).not.toContain('acme-eng');
+  });
+});
+
+describe('commands that read no policy file, and import, at the root', () => {
+  it('presets works at the root of the monorepo', async () => {
+    const dir = monorepo();
+    const result = await cli(dir, 'presets', 'email', 'list');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toBeInstanceOf(Array);
+  });
+
+  it("import's check finds a scope another team declares, at its file:line:col, under that team's defaults", async () => {
+    const dir = monorepo();
+    const result = await cli(dir, 'import', '--scope', 'team/acme-sales', '--out', '.', '--component-id', 'cmp_x');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('teams/sales/sales.autojoin.yaml:1:1: team/acme-sales is declared here already');
+  });
+});

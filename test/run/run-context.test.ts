@@ -95,7 +95,7 @@ describe('a saved plan in a repository of several project files', () => {
       'teams/b/y.autojoin.yaml': policy('y', ['y.example']),
     });
     commitAll(dir);
-    await expect(context(dir, ['.'])).rejects.toThrow(/2 different project files/u);
+    await expect(context(dir, ['.'])).rejects.toThrow(/takes one project at a time, and the paths of this run hold 2/u);
     const plan = parsePlan(serializePlan(await planIn(await context(dir, ['teams/a']), peer.client)));
     const fromRoot = await context(dir, [], plan);
     expect(fromRoot.owner).toBe('team-a');
@@ -138,10 +138,15 @@ describe('the project file of each policy file', () => {
     await expect(planIn(await context(dir, ['.']), peer.client)).rejects.toThrow('set `owner` in infra/autojoin/autojoin-sync.yaml if this repository is that owner');
   });
 
-  it('two project files under one path are an error naming each', async () => {
+  it('two projects under one path: a command of one project at a time names each and how to run it', async () => {
     const dir = await estate({ 'a/autojoin-sync.yaml': 'owner: a\n', 'a/x.autojoin.yaml': policy('x', ['x.example']), 'y.autojoin.yaml': policy('y', ['y.example']) });
     commitAll(dir);
-    await expect(context(dir, ['.'])).rejects.toThrow(/a\/autojoin-sync.yaml \(1 policy file; run: autojoin-sync plan a\); no project file \(1 policy file; run: autojoin-sync plan y.autojoin.yaml\)/u);
+    await expect(resolveSettings({ cwd: dir, paths: ['.'], flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, command: 'plan' })).rejects.toThrow(
+      'plan takes one project at a time, and the paths of this run hold 2: a/autojoin-sync.yaml (1 policy file), no project file under . (1 policy file); run plan once per project: project: a/autojoin-sync.yaml; the paths y.autojoin.yaml',
+    );
+    const both = await resolveSettings({ cwd: dir, paths: ['.'], flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, manyProjects: true });
+    expect(both.projects.map((one) => [one.name, one.config.owner])).toEqual([['a/autojoin-sync.yaml', 'a'], ['.', undefined]]);
+    expect(both.owner).toBe('default');
   });
 
   it('--project names the policy files outside its directory, from where the run started', async () => {

@@ -9,7 +9,7 @@
  *   teams/sales/autojoin-sync.yaml    owner sales, defaults team/cmp_sales, no rules
  *   teams/sales/sales.autojoin.yaml            team/acme-sales (acme-sales.io: eng's rule would deny it)
  *
- * Each project's files pass only under their own project file: eng's allow-list would refuse
+ * Every policy file is in fmt's canonical form. Each project's files pass only under their own project file: eng's allow-list would refuse
  * sales' domain, and ops' and sales' files name no componentId or scopeType of their own.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ export const MONOREPO_FILES: Readonly<Record<string, string>> = {
     '    allow: ["acme.com", "acme.*"]',
     '',
   ].join('\n'),
-  'teams/eng/policies/eng.autojoin.yaml': ['scope: acme-eng', 'domains:', '  - acme.com', '  - acme.co.uk', '---', 'scope: acme-platform', 'domains:', '  - acme.com', ''].join('\n'),
+  'teams/eng/policies/eng.autojoin.yaml': ['scope: acme-eng', 'domains:', '  - acme.co.uk', '  - acme.com', '---', 'scope: acme-platform', 'domains:', '  - acme.com', ''].join('\n'),
   'teams/ops/autojoin-sync.yaml': [
     'owner: ops',
     'defaults:',
@@ -48,7 +48,7 @@ export const MONOREPO_FILES: Readonly<Record<string, string>> = {
     '    requireExpiry: ["contractor.example"]',
     '',
   ].join('\n'),
-  'teams/ops/ops.autojoin.yaml': ['scope: ops-oncall', 'domains:', '  - acme-ops.net', '  - {domain: contractor.example, expires: 2026-09-01, reason: on-call contract}', ''].join('\n'),
+  'teams/ops/ops.autojoin.yaml': ['scope: ops-oncall', 'domains:', '  - acme-ops.net', '  - domain: contractor.example', '    expires: 2026-09-01', '    reason: on-call contract', ''].join('\n'),
   'teams/sales/autojoin-sync.yaml': ['owner: sales', 'defaults:', '  componentId: cmp_sales', '  scopeType: team', ''].join('\n'),
   'teams/sales/sales.autojoin.yaml': ['scope: acme-sales', 'domains:', '  - acme-sales.io', ''].join('\n'),
 };
