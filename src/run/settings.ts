@@ -64,6 +64,8 @@ export interface RunProject extends ProjectPlace {
   config: ProjectConfig;
   /** How messages name it: its project file from `base`, else its directory from `base` (`.`). */
   name: string;
+  /** Its DNS check (the flag or input, else its project file's `dns:`); null when off. Set once resolveSettings returns. */
+  dns?: DnsCheckSettings | null;
 }
 
 /** One run's settings. Holds the run's credentials: never print it. */
@@ -142,7 +144,9 @@ export interface SettingSources {
  * @throws RunError (exit 1) when the project file has an error, or a setting's value is invalid
  */
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
-  const { place, project, projects } = await resolvePlace(sources);
+  const { place, project, projects: found } = await resolvePlace(sources);
+  // Each project's DNS check, from its own project file (a run of one: the run's).
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(found.length === 1 ? settingsFrom(place, one.config, sources).dns : projectDns(one.config, sources)) })));
   const settings = { ...settingsFrom(place, project, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
@@ -243,6 +247,11 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
   };
 }
 
+/** A project's DNS check, as settingsFrom resolves the run's. */
+function projectDns(project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): DnsCheckSettings | null {
+  return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, sources.env);
+}
+
 /** The project file without `dns.servers`: where a pull request may have chosen them. */
 function withoutResolvers(project: ProjectConfig): ProjectConfig {
   if (project.dns?.servers === undefined) return project;
@@ -268,8 +277,8 @@ export function settingsIn(
 ): RunSettings {
   const project = options.project ?? {};
   const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], projects: [{ dir: base, files: options.paths ?? ['.'] }], stateDir: join(base, STATE_DIR) };
-  const projects: RunProject[] = [{ dir: base, files: place.paths, config: project, name: project.file ?? '.' }];
-  return { ...settingsFrom(place, project, { flags: options.flags ?? {}, env: options.env ?? {} }), projects };
+  const settings = settingsFrom(place, project, { flags: options.flags ?? {}, env: options.env ?? {} });
+  return { ...settings, projects: [{ dir: base, files: place.paths, config: project, name: project.file ?? '.', dns: settings.dns }] };
 }
 
 function realPathOf(dir: string): string {

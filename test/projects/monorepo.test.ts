@@ -7,7 +7,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
-import { makeMonorepo, MONOREPO_NOW } from '../support/monorepo.js';
+import { makeMonorepo, MONOREPO_FILES, MONOREPO_NOW } from '../support/monorepo.js';
+import { startDnsFixture } from '../support/dns.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -58,6 +59,24 @@ describe('offline commands at the root of the monorepo', () => {
     const result = await cli(dir, 'validate');
     expect(result.stdout + result.stderr).not.toContain('one scope a domain');
     expect(result.code, result.stdout).toBe(0);
+  });
+
+  it("validate checks over DNS the files of a project whose project file asks for it, at that project's resolver, and no other's", async () => {
+    const fixture = await startDnsFixture();
+    try {
+      const ops = `${MONOREPO_FILES['teams/ops/autojoin-sync.yaml'] ?? ''}dns:\n  check: true\n  servers: ["${fixture.server}"]\n`;
+      const dir = monorepo({
+        'teams/ops/autojoin-sync.yaml': ops,
+        'teams/ops/dns.autojoin.yaml': 'scope: ops-dns\ndomains:\n  - nx.test\n',
+        'teams/sales/dns.autojoin.yaml': 'scope: sales-dns\ndomains:\n  - nx.test\n',
+      });
+      const result = await cli(dir, 'validate');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^teams\/ops\/dns\.autojoin\.yaml:3:5: error: .*nx\.test/mu);
+      expect(result.stdout).not.toContain('teams/sales/dns.autojoin.yaml');
+    } finally {
+      await fixture.stop();
+    }
   });
 
   it('fmt --check, who, inventory and the completion of --scope see every team', async () => {
