@@ -95,6 +95,18 @@ describe('offline commands at the root of the monorepo', () => {
   });
 });
 
+describe('a scope declared by two teams', () => {
+  it('is an error at both file:line:col, whichever project each file is in', async () => {
+    const dir = monorepo({ 'teams/sales/sales.autojoin.yaml': 'scope: acme-sales\ndomains:\n  - acme-sales.io\n---\nscope: acme-eng\ndomains:\n  - acme-sales.io\n' });
+    const result = await cli(dir, 'validate');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('teams/eng/policies/eng.autojoin.yaml:1:1: error: duplicate scope team/acme-eng: also declared at teams/sales/sales.autojoin.yaml:5:1');
+    expect(result.stdout).toContain('teams/sales/sales.autojoin.yaml:5:1: error: duplicate scope team/acme-eng: also declared at teams/eng/policies/eng.autojoin.yaml:1:1');
+    // Each team alone passes: only the run of both sees it.
+    expect((await cli(path.join(dir, 'teams/eng'), 'validate')).code).toBe(0);
+  });
+});
+
 describe('commands that take one project at a time', () => {
   it.each(['plan', 'apply'])('%s at the root names itself and how to run each project, in the CLI\'s words', async (command) => {
     const dir = monorepo();
