@@ -22,7 +22,7 @@ import type { RunSettings } from '../run/settings.js';
 export type ConnectSettings = Pick<
   RunSettings,
   'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency'
-> & { project: Pick<RunSettings['project'], 'file'> };
+> & { project: Pick<RunSettings['project'], 'file'>; targetNotice?: string; projects?: readonly Pick<RunSettings['projects'][number], 'projectFile'>[] };
 
 export interface ConnectOptions {
   settings: ConnectSettings;
@@ -77,6 +77,7 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
+  if (options.settings.targetNotice !== undefined) notice(options.settings.targetNotice);
   const connection = await resolve(options, options.env ?? process.env, notice);
   notice(usingLine(options.settings, connection));
   return connection;
@@ -112,7 +113,13 @@ function embeddedRefusal(env: NodeJS.ProcessEnv, settings: ConnectSettings): str
  */
 function usingLine(settings: ConnectSettings, connection: Connection): string {
   const projectFile = settings.project.file;
-  const file = projectFile === undefined ? 'no project file' : `project file ${relativePosix(settings.base, projectFile)}`;
+  const files = (settings.projects ?? []).flatMap((one) => (one.projectFile === undefined ? [] : [relativePosix(settings.base, one.projectFile)]));
+  const file =
+    (settings.projects?.length ?? 0) > 1
+      ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? 'no project file' : `project files ${files.join(', ')}`})`
+      : projectFile === undefined
+        ? 'no project file'
+        : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
   return `using ${file}; service host ${host}${connection.embedded ? ' (embedded emulator)' : ''}`;
 }

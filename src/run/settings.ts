@@ -87,6 +87,8 @@ export interface RunSettings extends RunPlace {
   baseUrl?: string;
   /** Where `baseUrl` came from, for messages: `AUTOJOIN_BASE_URL`, `autojoin-sync.yaml`, … */
   baseUrlFrom?: string;
+  /** Said once before the run connects: the projects' `baseUrl`s a flag or environment target set aside (a run has one target). */
+  targetNotice?: string;
   apiKey?: string;
   /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
   apiKeyFrom?: string;
@@ -147,7 +149,7 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
   const { place, project, projects: found } = await resolvePlace(sources);
   // Each project's DNS check, from its own project file (a run of one: the run's).
   const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(found.length === 1 ? settingsFrom(place, one.config, sources).dns : projectDns(one.config, sources)) })));
-  const settings = { ...settingsFrom(place, project, sources), projects };
+  const settings = { ...oneTarget(settingsFrom(place, project, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
@@ -245,6 +247,41 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     projectRecord: null,
     today: todayOf(env),
   };
+}
+
+/**
+ * One target per run (design: "One target, one client"): the flag or input, else the environment,
+ * else the projects' `baseUrl`, which must then be the same in every project that sets one, so a
+ * team's project file never sends the key anywhere else. A run of one project is settingsFrom's.
+ * @throws RunError (exit 1, before any request) naming two project files that name different services
+ */
+function oneTarget<T extends Pick<RunSettings, 'baseUrl' | 'baseUrlFrom' | 'emulator' | 'targetNotice'>>(
+  settings: T,
+  projects: readonly RunProject[],
+  sources: Pick<SettingSources, 'trustProjectBaseUrl'>,
+): T {
+  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
+  const named = projects.flatMap((one) => (one.config.baseUrl === undefined ? [] : [{ name: one.name, url: one.config.baseUrl }]));
+  const first = named[0];
+  if (first === undefined) return settings;
+  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
+  if (settings.baseUrl !== undefined || settings.emulator) {
+    if (other === undefined) return settings;
+    const from = settings.emulator ? '--emulator' : settings.baseUrlFrom;
+    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(', ')} ${named.length === 1 ? 'is' : 'are'} not used: this run's one target is ${from}'s` };
+  }
+  if (other !== undefined) {
+    throw new RunError(
+      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); ` +
+        'a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent',
+    );
+  }
+  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(', ') };
+}
+
+/** A base URL as two project files are compared: without surrounding space or a trailing slash. */
+function sameUrl(url: string): string {
+  return url.trim().replace(/\/+$/u, '');
 }
 
 /** A project's DNS check, as settingsFrom resolves the run's. */

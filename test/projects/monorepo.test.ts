@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
 import { makeMonorepo, MONOREPO_FILES, MONOREPO_NOW } from '../support/monorepo.js';
 import { startDnsFixture } from '../support/dns.js';
+import { DEFAULT_ACCESS_TOKEN, emptyData, startEmulator } from '../../src/emulator/index.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -139,5 +140,40 @@ describe('commands that read no policy file, and import, at the root', () => {
     const result = await cli(dir, 'import', '--scope', 'team/acme-sales', '--out', '.', '--component-id', 'cmp_x');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('teams/sales/sales.autojoin.yaml:1:1: team/acme-sales is declared here already');
+  });
+});
+
+describe('one target per run', () => {
+  const withBaseUrl = (team: string, url: string): Record<string, string> => ({ [`teams/${team}/autojoin-sync.yaml`]: `${MONOREPO_FILES[`teams/${team}/autojoin-sync.yaml`] ?? ''}baseUrl: ${url}\n` });
+
+  it('two projects naming different services are exit 1 before any request, naming both files', async () => {
+    const emulator = await startEmulator({ port: 0, data: emptyData() });
+    try {
+      const dir = monorepo({ ...withBaseUrl('eng', emulator.url), ...withBaseUrl('ops', 'http://127.0.0.1:9/') });
+      const result = await runInProcess(['presets', 'email', 'list'], { cwd: dir, env: { ...env, AUTOJOIN_ACCESS_TOKEN: DEFAULT_ACCESS_TOKEN } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`the project files of this run name different services: teams/eng/autojoin-sync.yaml (baseUrl ${emulator.url}) and teams/ops/autojoin-sync.yaml (baseUrl http://127.0.0.1:9/)`);
+      expect(emulator.requests).toHaveLength(0);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('the same baseUrl in every project that sets one is the target; a flag or environment target sets different ones aside with one notice', async () => {
+    const emulator = await startEmulator({ port: 0, data: emptyData() });
+    try {
+      const token = { ...env, AUTOJOIN_ACCESS_TOKEN: DEFAULT_ACCESS_TOKEN };
+      const same = monorepo({ ...withBaseUrl('eng', emulator.url), ...withBaseUrl('sales', `${emulator.url}/`) });
+      const agreed = await runInProcess(['presets', 'email', 'list'], { cwd: same, env: token });
+      expect(agreed.code, agreed.stderr).toBe(0);
+      expect(emulator.requests.length).toBeGreaterThan(0);
+      const differ = monorepo({ ...withBaseUrl('eng', 'http://127.0.0.1:9/'), ...withBaseUrl('ops', 'http://127.0.0.1:10/') });
+      const overridden = await runInProcess(['presets', 'email', 'list'], { cwd: differ, env: { ...token, AUTOJOIN_BASE_URL: emulator.url } });
+      expect(overridden.code, overridden.stderr).toBe(0);
+      const notices = overridden.stderr.split('\n').filter((line) => line.includes('is not used') || line.includes('are not used'));
+      expect(notices).toEqual(["the baseUrl of teams/eng/autojoin-sync.yaml, teams/ops/autojoin-sync.yaml are not used: this run's one target is AUTOJOIN_BASE_URL's"]);
+    } finally {
+      await emulator.close();
+    }
   });
 });
