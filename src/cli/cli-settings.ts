@@ -1,6 +1,6 @@
 /** The run's settings from a command's flags: the CLI's side of src/run/settings.ts. */
 import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
-import { printDiagnostics } from './print.js';
+import { printDiagnostics, printNotice } from './print.js';
 import { contextFlags, dnsRequest, type DnsFlags } from './options.js';
 import type { PlanContext } from '../plan/types.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -18,6 +18,7 @@ export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsF
     flags: settingFlagsOf(flags),
     env: process.env,
     report: printDiagnostics,
+    notice: printNotice,
     ...(command === undefined ? {} : { command, manyProjects: MANY_PROJECTS.has(command) }),
     ...(project === undefined ? {} : { projectFile: project }),
     ...(saved === undefined ? {} : { saved }),
@@ -39,6 +40,7 @@ export async function cliOfflineSettings(paths: readonly string[], flags: DnsFla
     env: process.env,
     report: (diagnostics) => projectFindings.push(...diagnostics),
     offline: true,
+    notice: printNotice,
     command: 'validate',
     manyProjects: true,
     ...(project === undefined ? {} : { projectFile: project }),

@@ -113,7 +113,7 @@ export function addOutputOptions(program: Command): Command {
     .addOption(new Option('-v, --verbose', 'also one stderr line per HTTP request: method, path, status, ms, retry (never a header or body)'))
     .addOption(new Option('--no-color', 'no colour (as NO_COLOR=1 does; FORCE_COLOR=1 forces colour off a terminal)'))
     .addOption(new Option('-C <dir>', 'run as if started in DIR (as git -C): paths, --out and --plan are relative to it'))
-    .addOption(new Option('--project <file>', 'the project file (autojoin-sync.yaml) of this run, whatever is nearer; policy files outside its directory are refused'))
+    .addOption(new Option('--project <file>', 'read only the policy files whose nearest project file is FILE (one team of a monorepo); the others are skipped'))
     .hook('preAction', (_program, command) => {
       const outputFlags = command.optsWithGlobals<OutputFlags>();
       runOutputFlags.set({ ...outputFlags, command: command.name() });

@@ -53,6 +53,8 @@ export interface RunPlace {
   projects: ProjectPlace[];
   /** Absolute path of the directory holding the embedded emulator's state (`.autojoin-sync`). */
   stateDir: string;
+  /** `--project FILE` skipped policy files of other projects: the one notice that counts them. */
+  notice?: string;
 }
 
 interface PathPlace {
@@ -76,13 +78,16 @@ export async function locateRun(cwd: string, paths: readonly string[], projectFl
   const given = paths.length > 0 ? paths : ['.'];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0] as PathPlace;
-  const projects = projectFlag === undefined ? projectsOf(places) : [await namedProjectFile(cwd, projectFlag, places)];
+  const all = projectsOf(places);
+  const selected = projectFlag === undefined ? null : await selectedProject(cwd, projectFlag, places, all);
+  const projects = selected === null ? all : [selected.project];
   const only = projects.length === 1 ? projects[0]?.projectFile : undefined;
   // Outside git there is no repository to name files from: they are named from cwd, as given.
   const base = first.inGit ? first.root : path.resolve(cwd);
   return {
     base,
-    paths: given.map((one) => relativePosix(base, path.resolve(cwd, one))),
+    paths: (selected?.paths ?? given).map((one) => relativePosix(base, path.resolve(cwd, one))),
+    ...(selected?.notice === undefined ? {} : { notice: selected.notice }),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
     ...(only === undefined ? {} : { projectFile: only }),
     projects,
@@ -143,15 +148,36 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `--project FILE`: it must exist, and every policy file of the run must lie in its directory. */
-async function namedProjectFile(cwd: string, projectFlag: string, places: readonly PathPlace[]): Promise<ProjectPlace> {
+/**
+ * `--project FILE` (design: "One answer from any directory", release 5) selects the project FILE
+ * defines: of the policy files under the paths, only those whose nearest project file is FILE are
+ * read. A path of other projects' files alone is left out; a path that mixes them is narrowed to
+ * FILE's directory when no other project lies in it, else to FILE's own files.
+ * @throws RunError when FILE does not exist, or no policy file under the paths has it as its nearest
+ */
+async function selectedProject(
+  cwd: string,
+  projectFlag: string,
+  places: readonly PathPlace[],
+  all: readonly ProjectPlace[],
+): Promise<{ project: ProjectPlace; paths: string[]; notice?: string }> {
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
-  const dir = path.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, path.resolve(cwd, one)));
-  if (outside.length > 0) {
-    const shown = outside.slice(0, 3).join(', ');
-    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || '.'}, not ${shown}${outside.length > 3 ? ' …' : ''}; run those with their own project file`);
+  const project = all.find((one) => one.projectFile === file);
+  if (project === undefined) {
+    const shown = all.map((one) => (one.projectFile === undefined ? 'none' : relativePosix(cwd, one.projectFile)));
+    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(' ')} has it as its nearest project file (theirs: ${shown.join(', ')}); nothing was read`);
   }
-  return { projectFile: file, dir, files: places.flatMap((place) => [...place.projectFiles.values()].flat()) };
+  const dir = path.dirname(file);
+  const nested = all.some((one) => one !== project && isInside(dir, one.dir));
+  const paths = places.flatMap((place) => {
+    const mine = place.projectFiles.get(file) ?? [];
+    const count = [...place.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
+    if (mine.length === count) return [place.given];
+    if (mine.length === 0) return [];
+    return !nested && isInside(path.resolve(cwd, place.given), dir) ? [dir] : mine;
+  });
+  const skipped = all.filter((one) => one !== project).reduce((sum, one) => sum + one.files.length, 0);
+  const notice = skipped === 0 ? undefined : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? 'file' : 'files'} of other projects skipped`;
+  return { project, paths: [...new Set(paths)], ...(notice === undefined ? {} : { notice }) };
 }

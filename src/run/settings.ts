@@ -134,6 +134,8 @@ export interface SettingSources {
   saved?: { context: PlanContext; file: string };
   /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
   offline?: boolean;
+  /** Where a notice of the place goes (`--project` skipped files of other projects); default: nowhere. */
+  notice?: (message: string) => void;
   /** The command run (`plan`, `apply`, …), as the refusal of a run of several projects names it. */
   command?: string;
   /** The command reads each policy file under its own project file (validate, who, inventory, import, presets); else a run of several projects is refused. */
@@ -167,9 +169,13 @@ function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
 
 /** Where the run is (place.ts) and its project files, whose diagnostics are reported and whose errors stop the run. */
 async function resolvePlace(
-  sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects'>,
+  sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects' | 'notice'>,
 ): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
+  if (sources.saved && sources.projectFile !== undefined) {
+    throw new RunError(worded`${hint('project')} selects the policy files a run reads; a saved plan (${hint('planFile')}) records its own project file: leave ${hint('project')} out`);
+  }
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  if (place.notice !== undefined) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);
   const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));

@@ -117,6 +117,18 @@ describe('commands that take one project at a time', () => {
     expect(result.stderr).toContain(`run ${command} once per project: --project teams/eng/autojoin-sync.yaml; --project teams/ops/autojoin-sync.yaml; --project teams/sales/autojoin-sync.yaml`);
   });
 
+  it('--project at the root plans that team alone, counting the files it skips; with --plan it is an error', async () => {
+    const dir = monorepo();
+    const result = await cli(dir, '--project', 'teams/eng/autojoin-sync.yaml', 'plan', '--out', 'eng.plan.json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n').filter((line) => line.includes('skipped'))).toEqual(['notice: --project teams/eng/autojoin-sync.yaml: 2 policy files of other projects skipped']);
+    expect(result.stdout).toContain('team/acme-eng');
+    expect(result.stdout).not.toMatch(/ops-oncall|acme-sales/u);
+    const saved = await cli(dir, 'apply', '--plan', 'eng.plan.json', '--project', 'teams/eng/autojoin-sync.yaml', '--yes');
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toContain('--project selects the policy files a run reads; a saved plan (--plan) records its own project file: leave --project out');
+  });
+
   it('from a team folder, plan reads that team alone', async () => {
     const dir = monorepo();
     const result = await cli(path.join(dir, 'teams/ops'), 'plan');
