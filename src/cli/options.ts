@@ -43,7 +43,7 @@ function switchOption(flags: string, description: string): () => Option {
 /** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
 export const emulatorOption = switchOption(
   '--emulator',
-  'run against the embedded local emulator (state in .autojoin-sync/emulator.json beside autojoin-sync.yaml), even in CI or with AUTOJOIN_API_KEY set',
+  'run against the embedded local emulator (state in .autojoin-sync/emulator.json at the repository root), even in CI or with AUTOJOIN_API_KEY set',
 );
 
 /** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */

@@ -9,7 +9,8 @@
  *    list of projects (design: "Many projects, one run"): each project file with the policy files
  *    whose nearest it is, and the files with none under one root; `--project FILE` names it and
  *    refuses policy files outside its directory;
- *  - the embedded emulator's state lives beside the project file, else at the first root.
+ *  - the embedded emulator's state lives at the first path's root (its repository's, outside git
+ *    the named directory): one state per run, whatever its projects (release 5).
  * The run then works in the first path's repository root: paths are given to the core relative to
  * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
  * from any directory. Outside git (no repository to name them from) that base is cwd.
@@ -23,7 +24,7 @@ import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
 import { RunError } from '../output/exit-codes.js';
 import { memoized } from '../memo.js';
 
-/** Directory (beside the project file, else at the root) of the embedded emulator's state. */
+/** Directory (at the repository root of the paths; outside git, in the first named directory) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';
 
 /**
@@ -91,7 +92,7 @@ export async function locateRun(cwd: string, paths: readonly string[], projectFl
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
     ...(only === undefined ? {} : { projectFile: only }),
     projects,
-    stateDir: path.join(only === undefined ? first.root : path.dirname(only), STATE_DIR),
+    stateDir: path.join(first.root, STATE_DIR),
   };
 }
 async function placeOf(cwd: string, given: string): Promise<PathPlace> {

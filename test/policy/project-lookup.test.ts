@@ -32,7 +32,8 @@ describe('locateRun', () => {
     });
     const repo = path.join(top, 'repo');
     const projectFile = path.join(repo, 'examples/autojoin-sync.yaml');
-    const expected = { base: repo, paths: ['examples/policies'], roots: [repo], projectFile, stateDir: path.join(repo, 'examples/.autojoin-sync') };
+    // One state per run, at the repository root, whatever the project file (release 5).
+    const expected = { base: repo, paths: ['examples/policies'], roots: [repo], projectFile, stateDir: path.join(repo, '.autojoin-sync') };
     const withoutFiles = async (cwd: string, paths: string[]) => {
       const { projects, ...place } = await locateRun(cwd, paths);
       expect(projects.map((one) => [one.projectFile, one.dir])).toEqual([[projectFile, path.dirname(projectFile)]]);

@@ -3,7 +3,7 @@
  * test/support/monorepo.ts through the CLI in-process, at its root, from a team folder and with
  * -C from outside. The spawned twins are in test/e2e/monorepo.e2e.test.ts.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../support/in-process.js';
@@ -187,5 +187,28 @@ describe('one target per run', () => {
     } finally {
       await emulator.close();
     }
+  });
+});
+
+describe('the embedded emulator keeps one state per run, at the repository root', () => {
+  it('every team meets one state; a state file release 4 left beside a project file is never read, and said once', async () => {
+    const dir = monorepo();
+    mkdirSync(path.join(dir, 'teams/eng/.autojoin-sync'), { recursive: true });
+    // Not even JSON: read, it would stop the run.
+    writeFileSync(path.join(dir, 'teams/eng/.autojoin-sync/emulator.json'), 'left by release 4');
+    const note = 'teams/eng/.autojoin-sync/emulator.json is the embedded emulator\'s state of release 4, beside its project file; it is no longer read (the state is .autojoin-sync/emulator.json), and can be deleted';
+    const eng = await cli(path.join(dir, 'teams/eng'), 'apply', '--yes');
+    expect(eng.code, eng.stderr).toBe(0);
+    expect(eng.stderr.split('\n').filter((line) => line.includes('release 4'))).toEqual([`note: ${note}`]);
+    expect(existsSync(path.join(dir, '.autojoin-sync/emulator.json'))).toBe(true);
+    // ops, from its own folder, meets the state eng wrote: eng's scopes are there, in one state.
+    const ops = await cli(dir, '-C', 'teams/ops', 'apply', '--yes');
+    expect(ops.code, ops.stderr).toBe(0);
+    expect(ops.stderr).not.toContain('release 4');
+    const state = JSON.parse(readFileSync(path.join(dir, '.autojoin-sync/emulator.json'), 'utf8')) as { scopes: Record<string, unknown> };
+    expect(Object.keys(state.scopes).sort()).toEqual(['team/acme-eng', 'team/acme-platform', 'workspace/ops-oncall']);
+    const again = await cli(path.join(dir, 'teams/eng'), 'plan', '--detailed-exitcode');
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stderr).not.toContain('release 4');
   });
 });
