@@ -158,7 +158,7 @@ describe('the project file of a policy file', () => {
     expect(JSON.parse(planned.stdout)).toMatchObject({ owner: 'platform' });
   });
 
-  it('two project files under one path are an error naming each and the paths to run', async () => {
+  it('two project files under one path: plan, which takes one project at a time, names each and how to run it', async () => {
     project = await tempProject({
       'a/autojoin-sync.yaml': 'owner: a\n',
       'a/x.autojoin.yaml': policy('x', ['x.example']),
@@ -170,8 +170,9 @@ describe('the project file of a policy file', () => {
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain('a/autojoin-sync.yaml');
     expect(planned.stderr).toContain('b/autojoin-sync.yaml');
-    expect(planned.stderr).toContain('run: autojoin-sync plan a');
-    expect(planned.stderr).toContain('run: autojoin-sync plan b');
+    expect(planned.stderr).toContain('run plan once per project: --project a/autojoin-sync.yaml; --project b/autojoin-sync.yaml');
+    // validate reads each file under its own project file.
+    expect((await cli(['validate', '.'], { cwd: project.dir })).code).toBe(0);
   });
 
   it('a plan of one of two project files applies with --plan from the repository root, under the project file it recorded', async () => {
