@@ -12,7 +12,7 @@ import { compareDiagnostics, loadPolicies, parsePolicySources } from '../policy/
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { importScopes, type ImportedScope } from '../reconcile/import-scopes.js';
 import { projectScopes, type RunContext } from '../run/settings.js';
-import type { ProjectScope } from '../policy/load.js';
+import type { ProjectScope } from '../policy/project-scope.js';
 import { isInside } from '../files.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';

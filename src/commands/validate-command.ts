@@ -67,7 +67,7 @@ async function loadWithDns(command: ValidateCommand): Promise<{ load: LoadResult
 
 /** One DNS check a project that asks for one (a run of one project: the run's), each policy sent to its own project's. */
 function projectsDns(context: ValidateCommand['context']): ReturnType<typeof dnsWhileLoading> {
-  const projects = context.projects ?? [];
+  const { projects } = context;
   if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
   const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
   if (checks.every(({ check }) => check.onChecked === undefined)) return dnsWhileLoading(null, context.base);

@@ -16,19 +16,14 @@ import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig } from
 import { createGovernance } from './rule-check.js';
 import { today } from './clock.js';
 import { createInterner, readPolicy, type Reading } from './document.js';
-import { memoized } from '../memo.js';
+import { projectLookup, type ProjectScope } from './project-scope.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
   cwd?: string;
   /** Defaults from the project file (see loadProjectConfig). */
   project?: ProjectConfig;
-  /**
-   * A run of several projects (design: "Many projects, one run"): each file is read under the
-   * project whose directory is the nearest at or above it (its defaults, its rules; rules that
-   * count across scopes count that project's), in place of `project`. Plain data (it crosses to
-   * the load worker).
-   */
+  /** A run of several projects: each file under the nearest project at or above it (project-scope.ts), in place of `project`. */
   projects?: readonly ProjectScope[];
   /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
   secrets?: readonly NamedSecret[];
@@ -45,12 +40,6 @@ export interface LoadOptions {
    * the result (validate starts its DNS lookups meanwhile).
    */
   onChecked?: (policy: Policy) => void;
-}
-
-/** A project as the loader reads its files: the directory it governs (absolute) and its project file's content. */
-export interface ProjectScope {
-  dir: string;
-  config: ProjectConfig;
 }
 
 /** One batch of checked files, as {@link streamPolicies} yields it. */
@@ -206,28 +195,6 @@ export function parsePolicySources(
   const checker = createPolicyChecker(() => project, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
-}
-
-/**
- * @returns the project a file (named relative to `cwd`) is read under: of `options.projects`, the
- *   one with the nearest directory at or above it (one lookup a directory), else `options.project`
- */
-function projectLookup(options: Pick<LoadOptions, 'project' | 'projects'>, cwd: string): (file: string) => ProjectConfig {
-  const fallback = options.project ?? {};
-  const projects = options.projects;
-  if (projects === undefined || projects.length === 0) return () => fallback;
-  if (projects.length === 1) {
-    const only = projects[0]?.config ?? fallback;
-    return () => only;
-  }
-  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
-  const nearest = memoized((dir: string): ProjectConfig => {
-    const found = byDir.get(dir);
-    if (found) return found;
-    const up = path.dirname(dir);
-    return up === dir ? fallback : nearest(up);
-  });
-  return (file) => nearest(path.dirname(path.resolve(cwd, file)));
 }
 
 /** Checks sources one at a time; `finish` adds what needs them all (duplicate scopes) and sorts. */

@@ -12,7 +12,6 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
-import type { ProjectScope } from '../policy/load.js';
 import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
@@ -23,12 +22,14 @@ import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } 
 import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.js';
 import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
-import { locateRun, STATE_DIR, type ProjectPlace, type RunPlace } from './place.js';
+import { locateRun, STATE_DIR, type RunPlace } from './place.js';
+import { invalidProjects, oneProjectAtATime, oneTarget, projectName, projectWithPlan, type RunProject } from './projects.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
 import { today as clockToday } from '../policy/clock.js';
 import { headCommit } from '../git/command.js';
-import { hint, useProjectFile, worded } from '../hint.js';
-import { relativePosix } from '../policy/discover.js';
+import { useProjectFile } from '../hint.js';
+
+export { projectScopes, type RunProject } from './projects.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 import { configuredSecrets } from './secrets.js';
 import type { NamedSecret } from '../policy/secret-scan.js';
@@ -56,16 +57,6 @@ export interface SettingFlags {
   prune?: boolean;
   /** `--dns`, `--dns-server`, `--dns-strict` / inputs `dns`, `dns-servers`, `dns-strict`. */
   dnsCheck?: DnsRequest;
-}
-
-/** One project of a run with its project file's content (design: "Many projects, one run"). */
-export interface RunProject extends ProjectPlace {
-  /** The project file's content (`{}` without one). */
-  config: ProjectConfig;
-  /** How messages name it: its project file from `base`, else its directory from `base` (`.`). */
-  name: string;
-  /** Its DNS check (the flag or input, else its project file's `dns:`); null when off. Set once resolveSettings returns. */
-  dns?: DnsCheckSettings | null;
 }
 
 /** One run's settings. Holds the run's credentials: never print it. */
@@ -108,11 +99,6 @@ export interface RunSettings extends RunPlace {
   head?: string;
 }
 
-/** The run's projects as the loader reads each file under its own (src/policy/load.ts). */
-export function projectScopes(context: Pick<RunSettings, 'projects'>): ProjectScope[] {
-  return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
-}
-
 /** One run's context: its settings with today, HEAD and the project file's record (src/run/context.ts). Holds credentials: never print it. */
 export type RunContext = RunSettings;
 
@@ -150,7 +136,7 @@ export interface SettingSources {
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
   const { place, project, projects: found } = await resolvePlace(sources);
   // Each project's DNS check, from its own project file (a run of one: the run's).
-  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(found.length === 1 ? settingsFrom(place, one.config, sources).dns : projectDns(one.config, sources)) })));
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
   const settings = { ...oneTarget(settingsFrom(place, project, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
@@ -171,35 +157,19 @@ function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
 async function resolvePlace(
   sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects' | 'notice'>,
 ): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
-  if (sources.saved && sources.projectFile !== undefined) {
-    throw new RunError(worded`${hint('project')} selects the policy files a run reads; a saved plan (${hint('planFile')}) records its own project file: leave ${hint('project')} out`);
-  }
+  if (sources.saved && sources.projectFile !== undefined) throw projectWithPlan();
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   if (place.notice !== undefined) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);
   const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));
   const invalid = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === 'error'));
-  if (!sources.offline && invalid.length > 0) {
-    throw new RunError(`${invalid.map((one) => one.name).join(', ')} ${invalid.length === 1 ? 'is' : 'are'} invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
-  }
+  if (!sources.offline && invalid.length > 0) throw invalidProjects(invalid, sources.seeWhere);
   if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects);
   const one = projects.length === 1 ? projects[0] : undefined;
   // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
   if (!sources.offline && one) useProjectFile(one.projectFile === undefined ? null : one.name);
   return { place, project: one?.config ?? {}, projects };
-}
-
-/** A project's name in messages: its project file from `base`, else its directory (`.` for `base`). */
-function projectName(project: ProjectPlace, base: string): string {
-  return relativePosix(base, project.projectFile ?? project.dir) || '.';
-}
-
-/** A command that takes one project, run over several: the projects, and how to run it for each, in the front end's words. */
-function oneProjectAtATime(command: string, projects: readonly RunProject[]): RunError {
-  const listed = projects.map((one) => `${one.projectFile === undefined ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? 'file' : 'files'})`);
-  const each = projects.map((one) => (one.projectFile === undefined ? `the paths ${one.files.slice(0, 3).join(' ')}${one.files.length > 3 ? ' …' : ''}` : worded`${hint('project', one.name)}`));
-  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(', ')}; run ${command} once per project: ${each.join('; ')}`);
 }
 
 /**
@@ -249,45 +219,10 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     },
     ...defined('prune', flags.prune ?? pruneSetting(project)),
     // In a pull request the project file names no resolver either: the plan trusts its answers.
-    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
+    dns: projectDns(project, sources),
     projectRecord: null,
     today: todayOf(env),
   };
-}
-
-/**
- * One target per run (design: "One target, one client"): the flag or input, else the environment,
- * else the projects' `baseUrl`, which must then be the same in every project that sets one, so a
- * team's project file never sends the key anywhere else. A run of one project is settingsFrom's.
- * @throws RunError (exit 1, before any request) naming two project files that name different services
- */
-function oneTarget<T extends Pick<RunSettings, 'baseUrl' | 'baseUrlFrom' | 'emulator' | 'targetNotice'>>(
-  settings: T,
-  projects: readonly RunProject[],
-  sources: Pick<SettingSources, 'trustProjectBaseUrl'>,
-): T {
-  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
-  const named = projects.flatMap((one) => (one.config.baseUrl === undefined ? [] : [{ name: one.name, url: one.config.baseUrl }]));
-  const first = named[0];
-  if (first === undefined) return settings;
-  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
-  if (settings.baseUrl !== undefined || settings.emulator) {
-    if (other === undefined) return settings;
-    const from = settings.emulator ? '--emulator' : settings.baseUrlFrom;
-    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(', ')} ${named.length === 1 ? 'is' : 'are'} not used: this run's one target is ${from}'s` };
-  }
-  if (other !== undefined) {
-    throw new RunError(
-      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); ` +
-        'a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent',
-    );
-  }
-  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(', ') };
-}
-
-/** A base URL as two project files are compared: without surrounding space or a trailing slash. */
-function sameUrl(url: string): string {
-  return url.trim().replace(/\/+$/u, '');
 }
 
 /** A project's DNS check, as settingsFrom resolves the run's. */
