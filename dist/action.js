@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path12);
+        debuglog("sending request to %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path12,
+          path13,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path12);
+        debuglog("trailers received from %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path12,
+          path13,
           error4.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path12);
+          debuglog("sending request to %s %s/%s", method, origin, path13);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body,
         headers: headers2,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path12, query2) : path12;
+        this.path = query2 ? buildURL(path13, query2) : path13;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request2;
+      const { method, path: path13, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path12} HTTP/1.1\r
+      let header = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path12;
+      headers2[HTTP2_HEADER_PATH] = path13;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path12 = search ? `${pathname}${search}` : pathname;
+        const path13 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path12;
+        this.opts.path = path13;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path12) {
-      if (typeof path12 !== "string") {
-        return path12;
+    function safeUrl(path13) {
+      if (typeof path13 !== "string") {
+        return path13;
       }
-      const pathSegments = path12.split("?");
+      const pathSegments = path13.split("?");
       if (pathSegments.length !== 2) {
-        return path12;
+        return path13;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path12, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path12);
+    function matchKey(mockDispatch2, { path: path13, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path13);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path12, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path13, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path12,
+        path: path13,
         method,
         body,
         headers: headers2,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path12,
+            Path: path13,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path12) {
-      for (let i = 0; i < path12.length; ++i) {
-        const code = path12.charCodeAt(i);
+    function validateCookiePath(path13) {
+      for (let i = 0; i < path13.length; ++i) {
+        const code = path13.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path12 = opts.path;
+          let path13 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path12 = `/${path12}`;
+            path13 = `/${path13}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path12);
+          url = new URL(util.parseOrigin(url).origin + path13);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path12) {
-      const ctrl = callVisitor(key, node, visitor, path12);
+    function visit_(key, node, visitor, path13) {
+      const ctrl = callVisitor(key, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visit_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visit_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path12 = Object.freeze(path12.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path12);
+            const ci = visit_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path12 = Object.freeze(path12.concat(node));
-          const ck = visit_("key", node.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = visit_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path12);
+          const cv = visit_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path12) {
-      const ctrl = await callVisitor(key, node, visitor, path12);
+    async function visitAsync_(key, node, visitor, path13) {
+      const ctrl = await callVisitor(key, node, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visitAsync_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visitAsync_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path12 = Object.freeze(path12.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path12);
+            const ci = await visitAsync_(i, node.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path12 = Object.freeze(path12.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path12);
+          const cv = await visitAsync_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path12) {
+    function callVisitor(key, node, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key, node, path12);
+        return visitor(key, node, path13);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path12);
+        return visitor.Map?.(key, node, path13);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path12);
+        return visitor.Seq?.(key, node, path13);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path12);
+        return visitor.Pair?.(key, node, path13);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path12);
+        return visitor.Scalar?.(key, node, path13);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path12);
+        return visitor.Alias?.(key, node, path13);
       return void 0;
     }
-    function replaceNode(key, path12, node) {
-      const parent = path12[path12.length - 1];
+    function replaceNode(key, path13, node) {
+      const parent = path13[path13.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path12, value) {
+    function collectionFromPath(schema, path13, value) {
       let v = value;
-      for (let i = path12.length - 1; i >= 0; --i) {
-        const k = path12[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k = path13[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path12, value) {
-        if (isEmptyPath(path12))
+      addIn(path13, value) {
+        if (isEmptyPath(path13))
           this.add(value);
         else {
-          const [key, ...rest] = path12;
+          const [key, ...rest] = path13;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        const [key, ...rest] = path12;
+      deleteIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        const [key, ...rest] = path12;
+      getIn(path13, keepScalar) {
+        const [key, ...rest] = path13;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path12) {
-        const [key, ...rest] = path12;
+      hasIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        const [key, ...rest] = path12;
+      setIn(path13, value) {
+        const [key, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path12, value) {
+      addIn(path13, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path12, value);
+          this.contents.addIn(path13, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        if (Collection.isEmptyPath(path12)) {
+      deleteIn(path13) {
+        if (Collection.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        if (Collection.isEmptyPath(path12))
+      getIn(path13, keepScalar) {
+        if (Collection.isEmptyPath(path13))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path12) {
-        if (Collection.isEmptyPath(path12))
+      hasIn(path13) {
+        if (Collection.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        if (Collection.isEmptyPath(path12)) {
+      setIn(path13, value) {
+        if (Collection.isEmptyPath(path13)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path12, value);
+          this.contents.setIn(path13, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path12) => {
+    visit2.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index] of path12) {
+      for (const [field, index] of path13) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path12) => {
-      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
-      const field = path12[path12.length - 1][0];
+    visit2.parentCollection = (cst, path13) => {
+      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
+      const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path12, item, visitor) {
-      let ctrl = visitor(item, path12);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path12);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28651,14 +28651,14 @@ var require_util9 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path12 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -29991,9 +29991,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path12);
+          debugLog("sending request to %s %s%s", method, origin, path13);
         }
       );
     }
@@ -30011,14 +30011,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path12, origin },
+            request: { method, path: path13, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path12,
+            path13,
             statusCode
           );
         }
@@ -30027,23 +30027,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path12);
+          debugLog("trailers received from %s %s%s", method, origin, path13);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path12, origin },
+            request: { method, path: path13, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path12,
+            path13,
             error4.message
           );
         }
@@ -30158,7 +30158,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body,
         headers: headers2,
@@ -30175,11 +30175,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -30254,7 +30254,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path12, query2) : path12;
+        this.path = query2 ? serializePathWithQuery(path13, query2) : path13;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -35122,7 +35122,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request2;
+      const { method, path: path13, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -35198,7 +35198,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path12} HTTP/1.1\r
+      let header = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -35875,7 +35875,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path13, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -35944,7 +35944,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path12;
+          headers2[HTTP2_HEADER_PATH] = path13;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -35996,7 +35996,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path12;
+      headers2[HTTP2_HEADER_PATH] = path13;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37838,10 +37838,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -40666,7 +40666,8 @@ var SETTINGS = [
   "planFile",
   "planSha256",
   "dnsServers",
-  "blame"
+  "blame",
+  "project"
 ];
 var CLI_FLAGS = {
   maxRemovals: "--max-removals",
@@ -40689,7 +40690,8 @@ var CLI_FLAGS = {
   planFile: "--plan",
   planSha256: "--plan-sha256",
   dnsServers: "--dns-server",
-  blame: "--blame"
+  blame: "--blame",
+  project: "--project"
 };
 function hint(setting, value) {
   return value === void 0 ? { setting } : { setting, value };
@@ -40707,11 +40709,11 @@ function worded(strings, ...values) {
   return text;
 }
 var runProjectFile = runValue("autojoin-sync.yaml");
-function useProjectFile(path12) {
-  runProjectFile.set(path12 ?? "autojoin-sync.yaml");
+function useProjectFile(path13) {
+  runProjectFile.set(path13 ?? "autojoin-sync.yaml");
 }
-function projectFileBinding(path12) {
-  return bindRunValue(runProjectFile, path12 ?? "autojoin-sync.yaml");
+function projectFileBinding(path13) {
+  return bindRunValue(runProjectFile, path13 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
   return runProjectFile.get();
@@ -41660,8 +41662,8 @@ import path2, { posix as posix2 } from "node:path";
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path12) {
-  return path12.join("\0");
+function pathKey(path13) {
+  return path13.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -43537,13 +43539,13 @@ var autojoin_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path12, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path12));
+function locate(parsed, path13, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path13));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path12.entries()) {
-    const last = index === path12.length - 1;
+  for (const [index, segment] of path13.entries()) {
+    const last = index === path13.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -43606,22 +43608,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path12 = pointerToPath(error4.instancePath);
+  const path13 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path12)}: expected ${expectedOf(path12, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path12)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path12)}: ${invalidValue(path12, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path13)}: expected ${expectedOf(path13, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path13)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path13)}: ${invalidValue(path13, error4)}`;
 }
 function describe(error4, parsed) {
-  const path12 = pointerToPath(error4.instancePath);
+  const path13 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path12, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path13, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path12, String(error4.params.missingProperty));
+      return missingKey(parsed, path13, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path12, error4);
+      return wrongType(parsed, path13, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -43629,47 +43631,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path12, String(error4.params.propertyName));
+      return reservedKey(parsed, path13, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path12), "error", "invalid-value", `${labelOf(path12)}: ${invalidValue(path12, error4)}`);
+      return diagnosticAt(locate(parsed, path13), "error", "invalid-value", `${labelOf(path13)}: ${invalidValue(path13, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path12) {
-  return path12.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path13) {
+  return path13.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path12, key, parentSchema) {
+function unknownKey(parsed, path13, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path12.length ? ` in ${labelOf(path12)}` : "";
+  const where2 = path13.length ? ` in ${labelOf(path13)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path12, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path13, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path12, key) {
-  const message = `${labelOf(path12)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path12, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path13, key) {
+  const message = `${labelOf(path13)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path13, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path12, key) {
-  const pos = path12.length ? locate(parsed, path12, "key") : parsed.start;
-  const where2 = path12.length ? ` in ${labelOf(path12)}` : "";
-  const hint2 = path12.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path13, key) {
+  const pos = path13.length ? locate(parsed, path13, "key") : parsed.start;
+  const where2 = path13.length ? ` in ${labelOf(path13)}` : "";
+  const hint2 = path13.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path12, error4) {
-  const expected = expectedOf(path12, String(error4.params.type));
-  const label = labelOf(path12);
+function wrongType(parsed, path13, error4) {
+  const expected = expectedOf(path13, String(error4.params.type));
+  const label = labelOf(path13);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path12.at(-1);
+    const last = path13.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path12), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path13), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -43679,10 +43681,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path12, type) {
-  const last = path12.at(-1);
+function expectedOf(path13, type) {
+  const last = path13.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path12.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path13.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -43697,7 +43699,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path12, error4) {
+function invalidValue(path13, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -43709,7 +43711,7 @@ function invalidValue(path12, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path12, error4.data);
+      return patternProblem(path13, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -43717,14 +43719,14 @@ function invalidValue(path12, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path12, value) {
+function patternProblem(path13, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path12.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path12.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path13.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path13.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -44083,17 +44085,17 @@ function duplicateNames(rules, parsed) {
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path12 of paths) {
-    const value = valueAt(parsed.data, path12);
+  for (const path13 of paths) {
+    const value = valueAt(parsed.data, path13);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path12.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path12), "error", "homograph", problem));
+    const problem = scopeTextProblem(path13.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path13), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path12) {
+function valueAt(data, path13) {
   let value = data;
-  for (const segment of path12) {
+  for (const segment of path13) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -44154,14 +44156,19 @@ async function locateRun(cwd, paths, projectFlag) {
   const given = paths.length > 0 ? paths : ["."];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0];
-  const projectFile = projectFlag === void 0 ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
+  const all = projectsOf(places);
+  const selected = projectFlag === void 0 ? null : await selectedProject(cwd, projectFlag, places, all);
+  const projects = selected === null ? all : [selected.project];
+  const only = projects.length === 1 ? projects[0]?.projectFile : void 0;
   const base = first.inGit ? first.root : path2.resolve(cwd);
   return {
     base,
-    paths: given.map((one) => relativePosix(base, path2.resolve(cwd, one))),
+    paths: (selected?.paths ?? given).map((one) => relativePosix(base, path2.resolve(cwd, one))),
+    ...selected?.notice === void 0 ? {} : { notice: selected.notice },
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
-    ...projectFile === void 0 ? {} : { projectFile },
-    stateDir: path2.join(projectFile === void 0 ? first.root : path2.dirname(projectFile), STATE_DIR)
+    ...only === void 0 ? {} : { projectFile: only },
+    projects,
+    stateDir: path2.join(first.root, STATE_DIR)
   };
 }
 async function placeOf(cwd, given) {
@@ -44189,26 +44196,41 @@ function nearestProjectFile(dir, top) {
     if (at === top || !isInside(top, at) || path2.dirname(at) === at) return null;
   }
 }
-function oneProjectFile(places, cwd) {
+function projectsOf(places) {
   const groups = /* @__PURE__ */ new Map();
-  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...groups.get(file) ?? [], ...policies]);
-  if (groups.size === 1) return [...groups.keys()][0] ?? void 0;
-  const named = [...groups].map(([file, policies]) => {
-    const run2 = file === null ? policies.slice(0, 3).join(" ") + (policies.length > 3 ? " \u2026" : "") : relativePosix(cwd, path2.dirname(file)) || ".";
-    return `${file === null ? "no project file" : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? "file" : "files"}; run: autojoin-sync plan ${run2})`;
-  });
-  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join("; ")}; run each separately, or name one with --project FILE`);
+  for (const place of places) {
+    for (const [file, policies] of place.projectFiles) {
+      const id = file ?? `\0${place.root}`;
+      const group = groups.get(id);
+      if (group) group.files.push(...policies);
+      else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place.root : path2.dirname(file), files: [...policies] });
+    }
+  }
+  return [...groups.values()].sort((a, b) => Number(a.projectFile === void 0) - Number(b.projectFile === void 0) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
 }
-async function namedProjectFile(cwd, projectFlag, places) {
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+async function selectedProject(cwd, projectFlag, places, all) {
   const file = path2.resolve(cwd, projectFlag);
   if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
-  const dir = path2.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, path2.resolve(cwd, one)));
-  if (outside.length > 0) {
-    const shown = outside.slice(0, 3).join(", ");
-    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || "."}, not ${shown}${outside.length > 3 ? " \u2026" : ""}; run those with their own project file`);
+  const project2 = all.find((one) => one.projectFile === file);
+  if (project2 === void 0) {
+    const shown = all.map((one) => one.projectFile === void 0 ? "none" : relativePosix(cwd, one.projectFile));
+    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(" ")} has it as its nearest project file (theirs: ${shown.join(", ")}); nothing was read`);
   }
-  return file;
+  const dir = path2.dirname(file);
+  const nested = all.some((one) => one !== project2 && isInside(dir, one.dir));
+  const paths = places.flatMap((place) => {
+    const mine = place.projectFiles.get(file) ?? [];
+    const count2 = [...place.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
+    if (mine.length === count2) return [place.given];
+    if (mine.length === 0) return [];
+    return !nested && isInside(path2.resolve(cwd, place.given), dir) ? [dir] : mine;
+  });
+  const skipped = all.filter((one) => one !== project2).reduce((sum, one) => sum + one.files.length, 0);
+  const notice3 = skipped === 0 ? void 0 : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? "file" : "files"} of other projects skipped`;
+  return { project: project2, paths: [...new Set(paths)], ...notice3 === void 0 ? {} : { notice: notice3 } };
 }
 
 // src/run/context.ts
@@ -44431,10 +44453,10 @@ function defaultBranchOf(payload) {
   const repository = payload?.repository;
   return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
 }
-function readPayload(path12) {
-  if (!path12) return void 0;
+function readPayload(path13) {
+  if (!path13) return void 0;
   try {
-    return JSON.parse(readFileSync2(path12, "utf8"));
+    return JSON.parse(readFileSync2(path13, "utf8"));
   } catch {
     return void 0;
   }
@@ -44632,15 +44654,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path12) => {
+  const visit2 = (value, path13) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path12));
+      if (holds(value, pattern)) places.push(locate(document, path13));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path12, index]));
+      value.forEach((item, index) => visit2(item, [...path13, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path12, key], "key"));
-        visit2(item, [...path12, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path13, key], "key"));
+        visit2(item, [...path13, key]);
       }
     }
   };
@@ -44833,7 +44855,7 @@ async function* policyBatches(paths, options, keep2) {
 }
 async function* discoveredBatches(discovery, options, keep2) {
   const cwd = options.cwd ?? process.cwd();
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep: keep2, complete: true });
+  const checker = createPolicyChecker(projectLookup(options, cwd), { ...checkOptions(options), keep: keep2, complete: true });
   const read = await fileReader(cwd, options.roots);
   const readDiagnostics = [];
   let policies = [];
@@ -44893,9 +44915,27 @@ async function fileReader(cwd, roots) {
   };
 }
 function parsePolicySources(sources, options = {}) {
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
+  const project2 = options.project ?? {};
+  const checker = createPolicyChecker(() => project2, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
+}
+function projectLookup(options, cwd) {
+  const fallback = options.project ?? {};
+  const projects = options.projects;
+  if (projects === void 0 || projects.length === 0) return () => fallback;
+  if (projects.length === 1) {
+    const only = projects[0]?.config ?? fallback;
+    return () => only;
+  }
+  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
+  const nearest = memoized((dir) => {
+    const found = byDir.get(dir);
+    if (found) return found;
+    const up = path3.dirname(dir);
+    return up === dir ? fallback : nearest(up);
+  });
+  return (file) => nearest(path3.dirname(path3.resolve(cwd, file)));
 }
 function keysDeclaredTwice(declarations) {
   const seen = /* @__PURE__ */ new Set();
@@ -44909,14 +44949,21 @@ function keysDeclaredTwice(declarations) {
 function checkOptions(options) {
   return { secrets: options.secrets ?? [], today: options.today ?? today(), entries: options.entries ?? false, rules: options.rules ?? true };
 }
-function createPolicyChecker(project2, options) {
+function createPolicyChecker(projectFor, options) {
   const diagnostics = [];
   const declarations = [];
   const candidates = [];
   const candidateKeys = [];
   const same = createInterner();
-  const governance = options.rules ? createGovernance(project2.rules, { today: options.today, complete: options.complete }) : null;
-  const reading = { project: project2, same, today: options.today, entries: options.entries, governance };
+  const readings = /* @__PURE__ */ new Map();
+  const readingOf = (project2) => {
+    const known = readings.get(project2);
+    if (known) return known;
+    const governance = options.rules ? createGovernance(project2.rules, { today: options.today, complete: options.complete }) : null;
+    const made = { reading: { project: project2, same, today: options.today, entries: options.entries, governance }, keys: [] };
+    readings.set(project2, made);
+    return made;
+  };
   let failed = false;
   const record = (found) => {
     diagnostics.push(...found);
@@ -44929,10 +44976,12 @@ function createPolicyChecker(project2, options) {
       const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found = [];
+      const { reading, keys } = readingOf(projectFor(source.file));
       for (const document of parsed.documents) {
         const result2 = readPolicy(document, reading);
         record(result2.diagnostics);
         if (result2.declaration) declarations.push(result2.declaration);
+        if (result2.declaration && reading.governance) keys.push(result2.declaration.key);
         if (result2.policy && leaked.length === 0) found.push(result2.policy);
       }
       if (options.keep) candidates.push(...found);
@@ -44949,7 +44998,8 @@ function createPolicyChecker(project2, options) {
     finish() {
       const twice = keysDeclaredTwice(declarations);
       const once2 = (key) => !twice.has(key);
-      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...governance?.finish(declarations.map((declaration) => declaration.key)) ?? []];
+      const ruled = [...readings.values()].flatMap(({ reading, keys }) => reading.governance?.finish(keys) ?? []);
+      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once2(declaration.key))), ...ruled];
       const policies = candidates.filter((policy2) => once2(policy2.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once2).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };
@@ -46082,9 +46132,13 @@ var DEFAULT_CONCURRENCY = 16;
 var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
 // src/run/settings.ts
+function projectScopes(context) {
+  return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
+}
 async function resolveSettings(sources) {
-  const { place, project: project2 } = await resolvePlace(sources);
-  const settings = settingsFrom(place, project2, sources);
+  const { place, project: project2, projects: found } = await resolvePlace(sources);
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(found.length === 1 ? settingsFrom(place, one.config, sources).dns : projectDns(one.config, sources)) })));
+  const settings = { ...oneTarget(settingsFrom(place, project2, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
@@ -46098,13 +46152,30 @@ function definedOnly(limits, flags) {
   };
 }
 async function resolvePlace(sources) {
+  if (sources.saved && sources.projectFile !== void 0) {
+    throw new RunError(worded`${hint("project")} selects the policy files a run reads; a saved plan (${hint("planFile")}) records its own project file: leave ${hint("project")} out`);
+  }
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
-  const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
-  sources.report(diagnostics, place.base);
-  const name = place.projectFile === void 0 ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
-  if (!sources.offline && diagnostics.some((d) => d.severity === "error")) throw new RunError(`${name} is invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
-  if (!sources.offline) useProjectFile(place.projectFile === void 0 ? null : name);
-  return { place, project: config };
+  if (place.notice !== void 0) sources.notice?.(place.notice);
+  const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
+  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
+  const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
+  const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
+  if (!sources.offline && invalid2.length > 0) {
+    throw new RunError(`${invalid2.map((one2) => one2.name).join(", ")} ${invalid2.length === 1 ? "is" : "are"} invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
+  }
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects);
+  const one = projects.length === 1 ? projects[0] : void 0;
+  if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
+  return { place, project: one?.config ?? {}, projects };
+}
+function projectName(project2, base) {
+  return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
+}
+function oneProjectAtATime(command, projects) {
+  const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
+  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
+  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
 }
 async function savedPlace(cwd, saved) {
   const recorded = saved.context.projectFile;
@@ -46151,6 +46222,30 @@ function settingsFrom(place, project2, sources) {
     projectRecord: null,
     today: todayOf(env)
   };
+}
+function oneTarget(settings, projects, sources) {
+  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
+  const named = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
+  const first = named[0];
+  if (first === void 0) return settings;
+  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
+  if (settings.baseUrl !== void 0 || settings.emulator) {
+    if (other === void 0) return settings;
+    const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
+    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(", ")} ${named.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
+  }
+  if (other !== void 0) {
+    throw new RunError(
+      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
+    );
+  }
+  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(", ") };
+}
+function sameUrl(url) {
+  return url.trim().replace(/\/+$/u, "");
+}
+function projectDns(project2, sources) {
+  return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project2) : project2, sources.env);
 }
 function withoutResolvers(project2) {
   if (project2.dns?.servers === void 0) return project2;
@@ -50973,7 +51068,7 @@ import path10 from "node:path";
 async function readKeysAt(needed, options) {
   const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
   if (commits.length === 0) return () => null;
-  const project2 = projectName(options);
+  const project2 = projectName2(options);
   const names = commits.flatMap((commit) => [
     ...project2 === void 0 ? [] : [`${commit}:${project2}`],
     ...[...new Set((needed.get(commit) ?? []).map((scope) => scope.file))].map((file) => `${commit}:./${file}`)
@@ -50990,7 +51085,7 @@ async function readKeysAt(needed, options) {
   for (const commit of commits) keys.set(commit, keysOf(commit, texts, project2 === void 0 ? void 0 : texts.get(`${commit}:${project2}`), options));
   return (commit, key) => keys.get(commit)?.get(key) ?? null;
 }
-function projectName(options) {
+function projectName2(options) {
   if (!options.project.file) return void 0;
   const relative2 = path10.relative(path10.resolve(options.cwd), options.project.file).split(path10.sep).join("/");
   return relative2.startsWith("../") ? relative2 : `./${relative2}`;
@@ -51412,8 +51507,8 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path12 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path12}`;
+  const path13 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path13}`;
 }
 function checkChangesAgainstLive(plan2, live) {
   for (const change of plan2.changes) {
@@ -51472,7 +51567,10 @@ async function actionSettings(inputs, context, report, saved) {
     env: process.env,
     trustProjectBaseUrl: !isPullRequest(context),
     report,
-    seeWhere: "see the annotations"
+    seeWhere: "see the annotations",
+    command: inputs.command,
+    // validate reads each policy file under its own project file; plan, apply and adopt take one project at a time.
+    manyProjects: inputs.command === "validate"
   });
 }
 async function savedPlanOf(inputs, context) {
@@ -51501,10 +51599,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path12, status, detail, options) {
-    super(`[${method}] ${path12}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path13, status, detail, options) {
+    super(`[${method}] ${path13}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path12;
+    this.path = path13;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -51521,15 +51619,15 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api2.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path12, body) {
-  return (await requestWithLink(target, method, path12, body)).data;
+async function request(target, method, path13, body) {
+  return (await requestWithLink(target, method, path13, body)).data;
 }
-async function requestWithLink(target, method, path12, body) {
+async function requestWithLink(target, method, path13, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path12.split("?")[0] ?? path12;
+  const shownPath3 = path13.split("?")[0] ?? path13;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path12}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path13}`, {
       method,
       headers: headers(target.token, body !== void 0),
       body: body === void 0 ? void 0 : JSON.stringify(body),
@@ -51561,8 +51659,8 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path12) {
-  const normalized = path12.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path13) {
+  const normalized = path13.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
@@ -52080,8 +52178,9 @@ function pullRequestFindings(diagnostics, changed) {
 }
 
 // src/connect/connect.ts
+import { existsSync as existsSync6 } from "node:fs";
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { dirname as dirname3, join as join4 } from "node:path";
 
 // src/service/paths.ts
 var API_PREFIX = "/api/v1";
@@ -53499,8 +53598,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path12) {
-  return path12.replace(/\?.*$/u, "");
+function withoutQuery(path13) {
+  return path13.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -53594,6 +53693,7 @@ var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options) {
   const notice3 = options.notice ?? ((message) => writeStderr(`${message}
 `));
+  if (options.settings.targetNotice !== void 0) notice3(options.settings.targetNotice);
   const connection = await resolve3(options, options.env ?? process.env, notice3);
   notice3(usingLine(options.settings, connection));
   return connection;
@@ -53608,7 +53708,7 @@ async function resolve3(options, env, notice3) {
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env, settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor);
+  return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor, notice3);
 }
 function embeddedRefusal(env, settings) {
   const ci = ciVariable(env);
@@ -53618,7 +53718,8 @@ function embeddedRefusal(env, settings) {
 }
 function usingLine(settings, connection) {
   const projectFile = settings.project.file;
-  const file = projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
+  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(settings.base, one.projectFile)]);
+  const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
   return `using ${file}; service host ${host}${connection.embedded ? " (embedded emulator)" : ""}`;
 }
@@ -53654,8 +53755,9 @@ function remote(url, settings) {
     close: () => Promise.resolve()
   };
 }
-async function embedded(settings, start, notice3, askedFor) {
+async function embedded(settings, start, notice3, askedFor, say) {
   const dir = settings.stateDir;
+  const first = !existsSync6(join4(dir, EMBEDDED_STATE_FILE));
   await mkdir2(dir, { recursive: true });
   await writeFile2(join4(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => void 0);
   const relative2 = relativePosix(settings.base, join4(dir, EMBEDDED_STATE_FILE));
@@ -53667,6 +53769,7 @@ async function embedded(settings, start, notice3, askedFor) {
   }
   const why = askedFor ? "as asked" : "AUTOJOIN_BASE_URL is not set";
   notice3(`note: ${why}; using the embedded emulator (state in ${relative2})`);
+  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative2}), and can be deleted`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -53675,6 +53778,11 @@ async function embedded(settings, start, notice3, askedFor) {
     target: EMBEDDED_TARGET,
     close: () => emulator.close()
   };
+}
+function leftByRelease4(settings) {
+  const ours2 = join4(settings.stateDir, EMBEDDED_STATE_FILE);
+  const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [join4(dirname3(one.projectFile), ".autojoin-sync", EMBEDDED_STATE_FILE)]);
+  return [...new Set(files)].filter((file) => file !== ours2 && existsSync6(file));
 }
 function noService(options, refusal) {
   const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${projectFileName()}`].join(", or ");
@@ -53981,8 +54089,8 @@ function result(diagnostic, rule, ruleIndex, seen) {
   };
 }
 function fileUri(file) {
-  const posix6 = file.replace(/\\/gu, "/").replace(/^\.\//u, "");
-  return posix6.split("/").map((segment) => segment === ".." || segment === "." ? segment : encodeURIComponent(segment)).join("/");
+  const posix7 = file.replace(/\\/gu, "/").replace(/^\.\//u, "");
+  return posix7.split("/").map((segment) => segment === ".." || segment === "." ? segment : encodeURIComponent(segment)).join("/");
 }
 function pascal(text) {
   const words = text.split(/[^A-Za-z0-9]+/u).filter(Boolean);
@@ -54069,6 +54177,7 @@ function applyCommand(command) {
 }
 
 // src/commands/validate-command.ts
+import path11 from "node:path";
 var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
 async function validateCommand(command) {
   const { context, allowNoPolicies } = command;
@@ -54082,10 +54191,24 @@ async function validateCommand(command) {
   return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode2.error : ExitCode2.ok };
 }
 async function loadWithDns(command) {
-  const { paths, base: cwd, roots, project: project2, dns: settings } = command.context;
-  const dns3 = dnsWhileLoading(settings, cwd);
-  const load = await loadPolicies(paths, { cwd, roots, project: project2, secrets: command.context.secrets, onChecked: dns3.onChecked });
+  const { paths, base: cwd, roots, project: project2, secrets } = command.context;
+  const dns3 = projectsDns(command.context);
+  const load = await loadPolicies(paths, { cwd, roots, project: project2, projects: projectScopes(command.context), secrets, onChecked: dns3.onChecked });
   return { load, overDns: await dns3.finish(load.policies) };
+}
+function projectsDns(context) {
+  const projects = context.projects ?? [];
+  if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
+  const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
+  if (checks.every(({ check }) => check.onChecked === void 0)) return dnsWhileLoading(null, context.base);
+  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path11.resolve(context.base, policy2.source.file)))?.check;
+  return {
+    onChecked: (policy2) => checkOf(policy2)?.onChecked?.(policy2),
+    finish: async (policies) => {
+      const found = await Promise.all(checks.map(({ check }) => check.finish(policies.filter((policy2) => checkOf(policy2) === check))));
+      return found.flat().sort(compareDiagnostics);
+    }
+  };
 }
 function hasError(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
@@ -54258,7 +54381,7 @@ function failedScopesMessage(failed) {
 }
 
 // src/reconcile/adopt-drift.ts
-import path11 from "node:path";
+import path12 from "node:path";
 
 // src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
@@ -54450,7 +54573,7 @@ async function adoptDrift(plan2, cwd, checks = {}) {
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path11.resolve(cwd, file);
+    const absolute = path12.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
     const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
@@ -54625,7 +54748,7 @@ function inert(text) {
 
 // src/action/shard-steps.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname3, resolve as resolve6 } from "node:path";
+import { basename as basename2, dirname as dirname4, resolve as resolve6 } from "node:path";
 
 // src/commands/merge-plans-command.ts
 async function mergePlansCommand(command) {
@@ -54672,15 +54795,15 @@ async function expandPlanFiles(patterns2, workspace) {
   if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns2) {
-    const path12 = resolve6(workspace, pattern);
-    const name = basename2(path12);
+    const path13 = resolve6(workspace, pattern);
+    const name = basename2(path13);
     if (!/[*?]/u.test(name)) {
-      files.add(path12);
+      files.add(path13);
       continue;
     }
-    const matching = (await readdir2(dirname3(path12)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname4(path13)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname3(path12), entry));
+    for (const entry of matching) files.add(resolve6(dirname4(path13), entry));
   }
   return [...files].sort();
 }
@@ -54690,6 +54813,7 @@ function globRegExp(name) {
 }
 
 // src/action/action-wording.ts
+import { posix as posix6 } from "node:path";
 var ACTION_INPUTS = {
   maxRemovals: "max-removals",
   maxRemovalPercent: "max-removal-percent",
@@ -54711,11 +54835,14 @@ var ACTION_INPUTS = {
   planFile: "plan-file",
   planSha256: "plan-sha256",
   dnsServers: "dns-servers",
-  blame: null
+  blame: null,
+  // The action has no project input: a project is named by its directory, as input path.
+  project: "path"
 };
 var actionWording = ({ setting, value }) => {
   const input = ACTION_INPUTS[setting];
   if (input === null) return `the CLI's ${CLI_FLAGS[setting]}`;
+  if (setting === "project" && typeof value === "string") return `input ${input}: ${posix6.dirname(value)}`;
   return value === void 0 ? `input ${input}` : `input ${input}: ${valueText(value)}`;
 };
 

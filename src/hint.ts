@@ -37,6 +37,7 @@ export const SETTINGS = [
   'planSha256',
   'dnsServers',
   'blame',
+  'project',
 ] as const;
 
 export type Setting = (typeof SETTINGS)[number];
@@ -64,6 +65,7 @@ export const CLI_FLAGS: Readonly<Record<Setting, string>> = {
   planSha256: '--plan-sha256',
   dnsServers: '--dns-server',
   blame: '--blame',
+  project: '--project',
 };
 
 /**

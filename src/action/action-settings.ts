@@ -37,6 +37,9 @@ export async function actionSettings(
     trustProjectBaseUrl: !isPullRequest(context),
     report,
     seeWhere: 'see the annotations',
+    command: inputs.command,
+    // validate reads each policy file under its own project file; plan, apply and adopt take one project at a time.
+    manyProjects: inputs.command === 'validate',
   });
 }
 

@@ -1,6 +1,6 @@
 /** The run's settings from a command's flags: the CLI's side of src/run/settings.ts. */
 import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
-import { printDiagnostics } from './print.js';
+import { printDiagnostics, printNotice } from './print.js';
 import { contextFlags, dnsRequest, type DnsFlags } from './options.js';
 import type { PlanContext } from '../plan/types.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -11,13 +11,15 @@ import type { Diagnostic } from '../policy/types.js';
  * @throws RunError when the project file has an error or a setting is invalid
  */
 export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsFlags, saved?: { context: PlanContext; file: string }): Promise<RunSettings> {
-  const { project } = contextFlags();
+  const { project, command } = contextFlags();
   return resolveSettings({
     cwd: process.cwd(),
     paths,
     flags: settingFlagsOf(flags),
     env: process.env,
     report: printDiagnostics,
+    notice: printNotice,
+    ...(command === undefined ? {} : { command, manyProjects: MANY_PROJECTS.has(command) }),
     ...(project === undefined ? {} : { projectFile: project }),
     ...(saved === undefined ? {} : { saved }),
   });
@@ -38,10 +40,19 @@ export async function cliOfflineSettings(paths: readonly string[], flags: DnsFla
     env: process.env,
     report: (diagnostics) => projectFindings.push(...diagnostics),
     offline: true,
+    notice: printNotice,
+    command: 'validate',
+    manyProjects: true,
     ...(project === undefined ? {} : { projectFile: project }),
   });
   return { settings, projectFindings };
 }
+
+/**
+ * The commands that read each policy file under its own project file, so run over several
+ * projects at once (design: "Many projects, one run"); plan, apply and adopt take one at a time.
+ */
+const MANY_PROJECTS: ReadonlySet<string> = new Set(['validate', 'who', 'inventory', 'import']);
 
 /** The flags a command was given that are settings (commander also hands over its own). */
 function settingFlagsOf(flags: SettingFlags & DnsFlags): SettingFlags {

@@ -43,7 +43,7 @@ function switchOption(flags: string, description: string): () => Option {
 /** `--emulator`: run against the embedded local emulator, in CI too (common to every command that talks to the service). */
 export const emulatorOption = switchOption(
   '--emulator',
-  'run against the embedded local emulator (state in .autojoin-sync/emulator.json beside autojoin-sync.yaml), even in CI or with AUTOJOIN_API_KEY set',
+  'run against the embedded local emulator (state in .autojoin-sync/emulator.json at the repository root), even in CI or with AUTOJOIN_API_KEY set',
 );
 
 /** `--allow-no-policies`: paths without any policy file are not an error (e.g. to prune every scope). */
@@ -96,6 +96,8 @@ interface OutputFlags {
   C?: string;
   /** `--project FILE`: the project file, whatever is nearer. */
   project?: string;
+  /** The name of the command run (not a flag: the hook records it), as messages name it. */
+  command?: string;
 }
 
 /** The command's global flags, this run's own (src/run-values.ts: the in-process tests run many commands in one process). */
@@ -111,10 +113,10 @@ export function addOutputOptions(program: Command): Command {
     .addOption(new Option('-v, --verbose', 'also one stderr line per HTTP request: method, path, status, ms, retry (never a header or body)'))
     .addOption(new Option('--no-color', 'no colour (as NO_COLOR=1 does; FORCE_COLOR=1 forces colour off a terminal)'))
     .addOption(new Option('-C <dir>', 'run as if started in DIR (as git -C): paths, --out and --plan are relative to it'))
-    .addOption(new Option('--project <file>', 'the project file (autojoin-sync.yaml) of this run, whatever is nearer; policy files outside its directory are refused'))
+    .addOption(new Option('--project <file>', 'read only the policy files whose nearest project file is FILE (one team of a monorepo); the others are skipped'))
     .hook('preAction', (_program, command) => {
       const outputFlags = command.optsWithGlobals<OutputFlags>();
-      runOutputFlags.set(outputFlags);
+      runOutputFlags.set({ ...outputFlags, command: command.name() });
       // This run's logger (src/cli/dispatch.ts entered the run): no other run in the process sees it.
       setLogger(stderrLogger(logLevel(outputFlags, process.env)));
       if (outputFlags.C !== undefined) changeDirectory(outputFlags.C);
@@ -130,10 +132,14 @@ function changeDirectory(dir: string): void {
   }
 }
 
-/** `-C DIR` and `--project FILE` as given (undefined when not). */
-export function contextFlags(): { chdir?: string; project?: string } {
+/** `-C DIR` and `--project FILE` as given (undefined when not), and the name of the command run. */
+export function contextFlags(): { chdir?: string; project?: string; command?: string } {
   const outputFlags = runOutputFlags.get();
-  return { ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }), ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }) };
+  return {
+    ...(outputFlags.C === undefined ? {} : { chdir: outputFlags.C }),
+    ...(outputFlags.project === undefined ? {} : { project: outputFlags.project }),
+    ...(outputFlags.command === undefined ? {} : { command: outputFlags.command }),
+  };
 }
 
 /** @types/node says `isTTY: boolean`, but a piped stream has none (undefined). */

@@ -11,7 +11,9 @@ import { createRedactor } from '../redact.js';
 import { compareDiagnostics, loadPolicies, parsePolicySources } from '../policy/index.js';
 import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import { importScopes, type ImportedScope } from '../reconcile/import-scopes.js';
-import type { RunContext } from '../run/settings.js';
+import { projectScopes, type RunContext } from '../run/settings.js';
+import type { ProjectScope } from '../policy/project-scope.js';
+import { isInside } from '../files.js';
 import { scopeKey, type ScopeKey, type ScopeRef } from '../scope.js';
 import type { ServiceClient } from '../service/client.js';
 
@@ -45,8 +47,8 @@ export interface ImportOutcome {
 /** @throws RunError when a policy file declares one of the scopes already (nothing is read or written) */
 export async function importCommand(command: ImportCommand): Promise<ImportOutcome> {
   const { context, out } = command;
-  const project = context.project;
-  await refuseDeclared(command.refs, project, out, command.cwd);
+  const project = importProject(context, out, command.cwd);
+  await refuseDeclared(command.refs, declaredWhere(context, project, command.cwd), out, command.cwd);
   const componentId = command.componentId ?? project.defaults?.componentId;
   const imported = await importScopes(command.client, [...command.refs], { settings: context, componentId });
   const dir = out === '-' ? '' : out;
@@ -99,18 +101,43 @@ function echoedSecretsRefusal(imported: readonly ImportedScope[], secrets: reado
 }
 
 /**
+ * The project the imported files join: the run's, or in a run of several projects (design: "Many
+ * projects, one run") the one whose directory is the nearest at or above the out directory (none: no project file).
+ */
+function importProject(context: Pick<RunContext, 'project' | 'projects'>, out: string, cwd: string): ProjectConfig {
+  if (context.projects.length <= 1) return context.project;
+  const target = resolve(cwd, out === '-' ? '.' : out);
+  const nearest = context.projects.filter((one) => isInside(one.dir, target)).sort((a, b) => b.dir.length - a.dir.length)[0];
+  return nearest?.config ?? {};
+}
+
+/** Where a scope is declared already: under the project's directory (else cwd); in a run of several projects, every file of the run, each under its own project file. */
+function declaredWhere(context: Pick<RunContext, 'projects' | 'paths' | 'base'>, project: ProjectConfig, cwd: string): DeclaredWhere {
+  if (context.projects.length > 1) return { paths: context.paths, cwd: context.base, projects: projectScopes(context) };
+  return { paths: [project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.'], cwd, project };
+}
+
+interface DeclaredWhere {
+  paths: readonly string[];
+  /** What `paths` and the files found are named from. */
+  cwd: string;
+  project?: ProjectConfig;
+  projects?: ProjectScope[];
+}
+
+/**
  * Refuses scopes a policy file under the project (the project file's directory, else the
  * working directory) declares already, in another file than the one import would write: a second
  * file for one scope would be a duplicate-scope error.
  */
-async function refuseDeclared(refs: readonly ScopeRef[], project: ProjectConfig, out: string, cwd: string): Promise<void> {
-  const root = project.file === undefined ? '.' : relative(cwd, dirname(resolve(cwd, project.file))) || '.';
-  const { policies } = await loadPolicies([root], { cwd, project });
+async function refuseDeclared(refs: readonly ScopeRef[], where: DeclaredWhere, out: string, cwd: string): Promise<void> {
+  const { paths, ...options } = where;
+  const { policies } = await loadPolicies(paths, options);
   const declared = new Map(policies.map((policy) => [policy.key, policy.source]));
   const clashes = refs.flatMap((ref) => {
     const source = declared.get(scopeKey(ref));
     // Its own file, imported again (over it with --force): a refresh, not a second declaration.
-    const ownFile = source !== undefined && out !== '-' && resolve(cwd, source.file) === resolve(cwd, out, policyFileName(ref));
+    const ownFile = source !== undefined && out !== '-' && resolve(where.cwd, source.file) === resolve(cwd, out, policyFileName(ref));
     return source && !ownFile ? [`${source.file}:${source.line}:${source.column}: ${scopeKey(ref)} is declared here already`] : [];
   });
   if (clashes.length === 0) return;

@@ -7,13 +7,16 @@
  */
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { checkPoliciesFound, loadPolicies, tolerateMissingPaths } from '../policy/index.js';
-import type { Diagnostic, LoadResult } from '../policy/types.js';
+import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
+import { compareDiagnostics } from '../policy/format.js';
+import { isInside } from '../files.js';
+import path from 'node:path';
 import { dnsWhileLoading } from '../run/dns.js';
-import type { RunContext } from '../run/settings.js';
+import { projectScopes, type RunContext } from '../run/settings.js';
 
 export interface ValidateCommand {
   /** The run's place, project file, DNS check and secrets (no policy file may hold them). */
-  context: Pick<RunContext, 'paths' | 'base' | 'roots' | 'project' | 'dns' | 'secrets'>;
+  context: Pick<RunContext, 'paths' | 'base' | 'roots' | 'project' | 'projects' | 'dns' | 'secrets'>;
   /** The project file's findings: with an error among them no policy file is loaded (its defaults would be missing from every policy). */
   projectFindings?: readonly Diagnostic[];
   /** `--allow-no-policies` / input `allow-no-policies`: a path without policy files is a warning. */
@@ -51,12 +54,31 @@ export async function validateCommand(command: ValidateCommand): Promise<Validat
   return { load, projectFindings, findings, missing, exitCode: failed ? ExitCode.error : ExitCode.ok };
 }
 
-/** Loads the policies, with the DNS checks (--dns, dns: in the project file) started while they load. */
+/**
+ * Loads the policies, with the DNS checks (--dns, dns: in the project file) started while they
+ * load; in a run of several projects, each policy's under its own project's DNS settings.
+ */
 async function loadWithDns(command: ValidateCommand): Promise<{ load: LoadResult; overDns: Diagnostic[] }> {
-  const { paths, base: cwd, roots, project, dns: settings } = command.context;
-  const dns = dnsWhileLoading(settings, cwd);
-  const load = await loadPolicies(paths, { cwd, roots, project, secrets: command.context.secrets, onChecked: dns.onChecked });
+  const { paths, base: cwd, roots, project, secrets } = command.context;
+  const dns = projectsDns(command.context);
+  const load = await loadPolicies(paths, { cwd, roots, project, projects: projectScopes(command.context), secrets, onChecked: dns.onChecked });
   return { load, overDns: await dns.finish(load.policies) };
+}
+
+/** One DNS check a project that asks for one (a run of one project: the run's), each policy sent to its own project's. */
+function projectsDns(context: ValidateCommand['context']): ReturnType<typeof dnsWhileLoading> {
+  const { projects } = context;
+  if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
+  const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
+  if (checks.every(({ check }) => check.onChecked === undefined)) return dnsWhileLoading(null, context.base);
+  const checkOf = (policy: Policy) => checks.find(({ dir }) => isInside(dir, path.resolve(context.base, policy.source.file)))?.check;
+  return {
+    onChecked: (policy) => checkOf(policy)?.onChecked?.(policy),
+    finish: async (policies) => {
+      const found = await Promise.all(checks.map(({ check }) => check.finish(policies.filter((policy) => checkOf(policy) === check))));
+      return found.flat().sort(compareDiagnostics);
+    },
+  };
 }
 
 function hasError(diagnostics: readonly Diagnostic[]): boolean {

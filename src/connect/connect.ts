@@ -1,12 +1,14 @@
 /**
  * Where commands send their requests: the service the run's settings name (src/run/settings.ts),
  * or, when none is set, outside CI and without an API key, an emulator started in this process
- * over `.autojoin-sync/emulator.json` beside the project file (src/run/place.ts), so a first run
- * works with no setup and no credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for
+ * over `.autojoin-sync/emulator.json` at the repository root of the paths (src/run/place.ts): one
+ * state per run, so the teams of a monorepo meet one service, and a first run works with no setup
+ * and no credentials. `--emulator` or AUTOJOIN_BASE_URL=embedded asks for
  * that emulator anywhere.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { baseUrlString, checkBaseUrl } from '../service/base-url.js';
 import { createClient, type ServiceClient } from '../service/client.js';
 import type { RequestHook } from '../service/trace.js';
@@ -21,7 +23,7 @@ import type { RunSettings } from '../run/settings.js';
 export type ConnectSettings = Pick<
   RunSettings,
   'base' | 'stateDir' | 'baseUrl' | 'baseUrlFrom' | 'projectBaseUrlIgnored' | 'apiKey' | 'apiKeyFrom' | 'accessToken' | 'emulator' | 'requestTimeoutMs' | 'concurrency' | 'ci'
-> & { project: Pick<RunSettings['project'], 'file'> };
+> & { project: Pick<RunSettings['project'], 'file'>; targetNotice?: string; projects?: readonly Pick<RunSettings['projects'][number], 'projectFile'>[] };
 
 export interface ConnectOptions {
   settings: ConnectSettings;
@@ -76,6 +78,7 @@ const EMBEDDED_STATE_FILE = 'emulator.json';
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const notice = options.notice ?? ((message: string) => writeStderr(`${message}\n`));
+  if (options.settings.targetNotice !== undefined) notice(options.settings.targetNotice);
   const connection = await resolve(options, notice);
   notice(usingLine(options.settings, connection));
   return connection;
@@ -91,7 +94,7 @@ async function resolve(options: ConnectOptions, notice: (message: string) => voi
   }
   const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
-  return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor);
+  return embedded(settings, options.startEmbedded, options.detail ?? notice, askedFor, notice);
 }
 
 /**
@@ -112,7 +115,13 @@ function embeddedRefusal(settings: ConnectSettings): string | null {
  */
 function usingLine(settings: ConnectSettings, connection: Connection): string {
   const projectFile = settings.project.file;
-  const file = projectFile === undefined ? 'no project file' : `project file ${relativePosix(settings.base, projectFile)}`;
+  const files = (settings.projects ?? []).flatMap((one) => (one.projectFile === undefined ? [] : [relativePosix(settings.base, one.projectFile)]));
+  const file =
+    (settings.projects?.length ?? 0) > 1
+      ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? 'no project file' : `project files ${files.join(', ')}`})`
+      : projectFile === undefined
+        ? 'no project file'
+        : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
   const state = connection.stateFile === undefined ? '' : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
   return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ''}`;
@@ -162,8 +171,10 @@ function remote(url: string, settings: ConnectSettings): Connection {
   };
 }
 
-async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean): Promise<Connection> {
+/** @param notice the detail channel (the `using …` line's why); `say`: what every run shows */
+async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notice: (message: string) => void, askedFor: boolean, say: (message: string) => void): Promise<Connection> {
   const dir = settings.stateDir;
+  const first = !existsSync(join(dir, EMBEDDED_STATE_FILE));
   await mkdir(dir, { recursive: true });
   // Local state is never meant to be committed.
   await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
@@ -176,6 +187,7 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
   }
   const why = askedFor ? 'as asked' : 'AUTOJOIN_BASE_URL is not set';
   notice(`note: ${why}; using the embedded emulator (state in ${relative})`);
+  if (first) for (const left of leftByRelease4(settings)) say(`note: ${relativePosix(settings.base, left)} is the embedded emulator's state of release 4, beside its project file; it is no longer read (the state is ${relative}), and can be deleted`);
   return {
     baseUrl: emulator.url,
     apiKey: emulator.apiKey,
@@ -185,6 +197,16 @@ async function embedded(settings: ConnectSettings, start: EmbeddedStarter, notic
     target: EMBEDDED_TARGET,
     close: () => emulator.close(),
   };
+}
+
+/**
+ * The state files release 4 kept beside each project file, where this run's projects have one
+ * other than the run's state: never read; the run that first makes the run's state says so once.
+ */
+function leftByRelease4(settings: ConnectSettings): string[] {
+  const ours = join(settings.stateDir, EMBEDDED_STATE_FILE);
+  const files = (settings.projects ?? []).flatMap((one) => (one.projectFile === undefined ? [] : [join(dirname(one.projectFile), '.autojoin-sync', EMBEDDED_STATE_FILE)]));
+  return [...new Set(files)].filter((file) => file !== ours && existsSync(file));
 }
 
 /** The one rule for "no service named": an error naming where to set one, never a silent emulator. */

@@ -16,12 +16,15 @@ import type { Diagnostic, LoadResult, Policy, PolicySource, ProjectConfig } from
 import { createGovernance } from './rule-check.js';
 import { today } from './clock.js';
 import { createInterner, readPolicy, type Reading } from './document.js';
+import { projectLookup, type ProjectScope } from './project-scope.js';
 
 export interface LoadOptions {
   /** Directory paths are resolved against and reported relative to (default: process.cwd()). */
   cwd?: string;
   /** Defaults from the project file (see loadProjectConfig). */
   project?: ProjectConfig;
+  /** A run of several projects: each file under the nearest project at or above it (project-scope.ts), in place of `project`. */
+  projects?: readonly ProjectScope[];
   /** The configured secrets: a file that holds one's value is an error and hands out no policy (secrets.ts). */
   secrets?: readonly NamedSecret[];
   /** Real paths every file must lie inside (src/run/place.ts); default: the repository around cwd, else cwd. */
@@ -98,7 +101,7 @@ async function* policyBatches(paths: readonly string[], options: LoadOptions, ke
  */
 export async function* discoveredBatches(discovery: Discovery, options: LoadOptions, keep: boolean): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
   const cwd = options.cwd ?? process.cwd();
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions(options), keep, complete: true });
+  const checker = createPolicyChecker(projectLookup(options, cwd), { ...checkOptions(options), keep, complete: true });
   const read = await fileReader(cwd, options.roots);
   const readDiagnostics: Diagnostic[] = [];
   let policies: Policy[] = [];
@@ -188,7 +191,8 @@ export function parsePolicySources(
   sources: readonly PolicySource[],
   options: Pick<LoadOptions, 'project' | 'secrets' | 'today' | 'entries' | 'rules'> = {},
 ): LoadResult {
-  const checker = createPolicyChecker(options.project ?? {}, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
+  const project = options.project ?? {};
+  const checker = createPolicyChecker(() => project, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
 }
@@ -233,14 +237,22 @@ function checkOptions(options: Pick<LoadOptions, 'secrets' | 'today' | 'entries'
  *   so a caller that takes them as they come holds memory flat in the number of scopes
  * @param options.secrets values no file may hold
  */
-function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { keep: boolean; complete: boolean }): PolicyChecker {
+function createPolicyChecker(projectFor: (file: string) => ProjectConfig, options: CheckOptions & { keep: boolean; complete: boolean }): PolicyChecker {
   const diagnostics: Diagnostic[] = [];
   const declarations: Declaration[] = [];
   const candidates: Policy[] = [];
   const candidateKeys: ScopeKey[] = [];
   const same = createInterner();
-  const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
-  const reading: Reading = { project, same, today: options.today, entries: options.entries, governance };
+  // One reading a project: its defaults, and its rules over its own scopes (keys: what they declare, for the rules that count).
+  const readings = new Map<ProjectConfig, { reading: Reading; keys: ScopeKey[] }>();
+  const readingOf = (project: ProjectConfig): { reading: Reading; keys: ScopeKey[] } => {
+    const known = readings.get(project);
+    if (known) return known;
+    const governance = options.rules ? createGovernance(project.rules, { today: options.today, complete: options.complete }) : null;
+    const made = { reading: { project, same, today: options.today, entries: options.entries, governance }, keys: [] };
+    readings.set(project, made);
+    return made;
+  };
   let failed = false;
   const record = (found: readonly Diagnostic[]): void => {
     diagnostics.push(...found);
@@ -253,10 +265,12 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       const leaked = secretDiagnostics(source, parsed.documents, options.secrets);
       record(leaked);
       const found: Policy[] = [];
+      const { reading, keys } = readingOf(projectFor(source.file));
       for (const document of parsed.documents) {
         const result = readPolicy(document, reading);
         record(result.diagnostics);
         if (result.declaration) declarations.push(result.declaration);
+        if (result.declaration && reading.governance) keys.push(result.declaration.key);
         if (result.policy && leaked.length === 0) found.push(result.policy);
       }
       if (options.keep) candidates.push(...found);
@@ -275,7 +289,8 @@ function createPolicyChecker(project: ProjectConfig, options: CheckOptions & { k
       // keys declared twice are grouped: this runs while a large plan's reads are behind the load.
       const twice = keysDeclaredTwice(declarations);
       const once = (key: ScopeKey): boolean => !twice.has(key);
-      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once(declaration.key))), ...(governance?.finish(declarations.map((declaration) => declaration.key)) ?? [])];
+      const ruled = [...readings.values()].flatMap(({ reading, keys }) => reading.governance?.finish(keys) ?? []);
+      const across = [...duplicateScopeDiagnostics(declarations.filter((declaration) => !once(declaration.key))), ...ruled];
       const policies = candidates.filter((policy) => once(policy.key)).sort((a, b) => compareScopeKeys(a.key, b.key));
       const policyCount = options.keep ? policies.length : candidateKeys.filter(once).length;
       return { policies, policyCount, diagnostics: [...diagnostics, ...across].sort(compareDiagnostics) };

@@ -5,10 +5,12 @@
  *  - each path's root is its git repository's root, or outside git the named directory (a named
  *    file's own directory); reads are contained in the roots (no symlink leaves them);
  *  - the project file of a policy file is the nearest `autojoin-sync.yaml` at or above that
- *    file, up to its repository's root (outside git: in the named directory only); policy files
- *    that would use two different project files are an error naming each and the paths to run
- *    instead; `--project FILE` names it and refuses policy files outside its directory;
- *  - the embedded emulator's state lives beside the project file, else at the first root.
+ *    file, up to its repository's root (outside git: in the named directory only); the run is a
+ *    list of projects (design: "Many projects, one run"): each project file with the policy files
+ *    whose nearest it is, and the files with none under one root; `--project FILE` names it and
+ *    refuses policy files outside its directory;
+ *  - the embedded emulator's state lives at the first path's root (its repository's, outside git
+ *    the named directory): one state per run, whatever its projects (release 5).
  * The run then works in the first path's repository root: paths are given to the core relative to
  * it, and every file name in a plan or a diagnostic is shown relative to it, so they are the same
  * from any directory. Outside git (no repository to name them from) that base is cwd.
@@ -22,8 +24,22 @@ import { discoverPolicyFiles, relativePosix } from '../policy/discover.js';
 import { RunError } from '../output/exit-codes.js';
 import { memoized } from '../memo.js';
 
-/** Directory (beside the project file, else at the root) of the embedded emulator's state. */
+/** Directory (at the repository root of the paths; outside git, in the first named directory) of the embedded emulator's state. */
 export const STATE_DIR = '.autojoin-sync';
+
+/**
+ * One project of a run (design: "Many projects, one run"): a project file and the policy files
+ * whose nearest project file it is; the policy files with none under one root form one project
+ * without a project file.
+ */
+export interface ProjectPlace {
+  /** Absolute path of the project file; undefined: the policy files under `root` that have none. */
+  projectFile?: string;
+  /** The directory whose files it governs: the project file's, else the repository root (outside git: the named directory). */
+  dir: string;
+  /** Its policy files (or the path itself when it holds none), named relative to the run's cwd as discovery names them. */
+  files: string[];
+}
 
 export interface RunPlace {
   /** The directory the run works in and names files from: the first path's repository root (outside git: cwd). */
@@ -32,10 +48,14 @@ export interface RunPlace {
   paths: string[];
   /** Real paths of the roots reads are contained in: one per repository (or named directory outside git). */
   roots: string[];
-  /** Absolute path of the project file, when there is one. */
+  /** Absolute path of the project file, when the run has one project and it has one. */
   projectFile?: string;
+  /** The run's projects, by project file (projects without one last); one at least. */
+  projects: ProjectPlace[];
   /** Absolute path of the directory holding the embedded emulator's state (`.autojoin-sync`). */
   stateDir: string;
+  /** `--project FILE` skipped policy files of other projects: the one notice that counts them. */
+  notice?: string;
 }
 
 interface PathPlace {
@@ -54,24 +74,27 @@ interface PathPlace {
  * @param cwd what relative paths are relative to (the only use of the working directory)
  * @param paths the policy paths as given; none means `.`
  * @param projectFlag `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused
- * @throws RunError when the policy files would use two different project files
  */
 export async function locateRun(cwd: string, paths: readonly string[], projectFlag?: string): Promise<RunPlace> {
   const given = paths.length > 0 ? paths : ['.'];
   const places = await Promise.all(given.map((one) => placeOf(cwd, one)));
   const first = places[0] as PathPlace;
-  const projectFile = projectFlag === undefined ? oneProjectFile(places, cwd) : await namedProjectFile(cwd, projectFlag, places);
+  const all = projectsOf(places);
+  const selected = projectFlag === undefined ? null : await selectedProject(cwd, projectFlag, places, all);
+  const projects = selected === null ? all : [selected.project];
+  const only = projects.length === 1 ? projects[0]?.projectFile : undefined;
   // Outside git there is no repository to name files from: they are named from cwd, as given.
   const base = first.inGit ? first.root : path.resolve(cwd);
   return {
     base,
-    paths: given.map((one) => relativePosix(base, path.resolve(cwd, one))),
+    paths: (selected?.paths ?? given).map((one) => relativePosix(base, path.resolve(cwd, one))),
+    ...(selected?.notice === undefined ? {} : { notice: selected.notice }),
     roots: [...new Set(await Promise.all(places.map((place) => realRoot(place.root))))],
-    ...(projectFile === undefined ? {} : { projectFile }),
-    stateDir: path.join(projectFile === undefined ? first.root : path.dirname(projectFile), STATE_DIR),
+    ...(only === undefined ? {} : { projectFile: only }),
+    projects,
+    stateDir: path.join(first.root, STATE_DIR),
   };
 }
-
 async function placeOf(cwd: string, given: string): Promise<PathPlace> {
   const absolute = path.resolve(cwd, given);
   // A file's directory; a path that does not exist (reported later) counts as a file.
@@ -108,27 +131,54 @@ function nearestProjectFile(dir: string, top: string): string | null {
   }
 }
 
-/** The one project file of every policy file of the run (undefined: none); two are an error naming each and the paths to run instead. */
-function oneProjectFile(places: readonly PathPlace[], cwd: string): string | undefined {
-  const groups = new Map<string | null, string[]>();
-  for (const place of places) for (const [file, policies] of place.projectFiles) groups.set(file, [...(groups.get(file) ?? []), ...policies]);
-  if (groups.size === 1) return [...groups.keys()][0] ?? undefined;
-  const named = [...groups].map(([file, policies]) => {
-    const run = file === null ? policies.slice(0, 3).join(' ') + (policies.length > 3 ? ' …' : '') : relativePosix(cwd, path.dirname(file)) || '.';
-    return `${file === null ? 'no project file' : relativePosix(cwd, file)} (${policies.length} policy ${policies.length === 1 ? 'file' : 'files'}; run: autojoin-sync plan ${run})`;
-  });
-  throw new RunError(`the policy files of this run use ${groups.size} different project files: ${named.join('; ')}; run each separately, or name one with --project FILE`);
+/** The run's projects: its policy files grouped by project file (those with none by their root), project files first, by path. */
+function projectsOf(places: readonly PathPlace[]): ProjectPlace[] {
+  const groups = new Map<string, ProjectPlace>();
+  for (const place of places) {
+    for (const [file, policies] of place.projectFiles) {
+      const id = file ?? `\0${place.root}`;
+      const group = groups.get(id);
+      if (group) group.files.push(...policies);
+      else groups.set(id, { ...(file === null ? {} : { projectFile: file }), dir: file === null ? place.root : path.dirname(file), files: [...policies] });
+    }
+  }
+  return [...groups.values()].sort((a, b) => Number(a.projectFile === undefined) - Number(b.projectFile === undefined) || compareText(a.projectFile ?? a.dir, b.projectFile ?? b.dir));
 }
 
-/** `--project FILE`: it must exist, and every policy file of the run must lie in its directory. */
-async function namedProjectFile(cwd: string, projectFlag: string, places: readonly PathPlace[]): Promise<string> {
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `--project FILE` (design: "One answer from any directory", release 5) selects the project FILE
+ * defines: of the policy files under the paths, only those whose nearest project file is FILE are
+ * read. A path of other projects' files alone is left out; a path that mixes them is narrowed to
+ * FILE's directory when no other project lies in it, else to FILE's own files.
+ * @throws RunError when FILE does not exist, or no policy file under the paths has it as its nearest
+ */
+async function selectedProject(
+  cwd: string,
+  projectFlag: string,
+  places: readonly PathPlace[],
+  all: readonly ProjectPlace[],
+): Promise<{ project: ProjectPlace; paths: string[]; notice?: string }> {
   const file = path.resolve(cwd, projectFlag);
   if (!(await pathExists(file))) throw new RunError(`--project ${projectFlag}: no such file`);
-  const dir = path.dirname(file);
-  const outside = places.flatMap((place) => [...place.projectFiles.values()].flat()).filter((one) => !isInside(dir, path.resolve(cwd, one)));
-  if (outside.length > 0) {
-    const shown = outside.slice(0, 3).join(', ');
-    throw new RunError(`--project ${projectFlag} governs the policy files under ${relativePosix(cwd, dir) || '.'}, not ${shown}${outside.length > 3 ? ' …' : ''}; run those with their own project file`);
+  const project = all.find((one) => one.projectFile === file);
+  if (project === undefined) {
+    const shown = all.map((one) => (one.projectFile === undefined ? 'none' : relativePosix(cwd, one.projectFile)));
+    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(' ')} has it as its nearest project file (theirs: ${shown.join(', ')}); nothing was read`);
   }
-  return file;
+  const dir = path.dirname(file);
+  const nested = all.some((one) => one !== project && isInside(dir, one.dir));
+  const paths = places.flatMap((place) => {
+    const mine = place.projectFiles.get(file) ?? [];
+    const count = [...place.projectFiles.values()].reduce((sum, files) => sum + files.length, 0);
+    if (mine.length === count) return [place.given];
+    if (mine.length === 0) return [];
+    return !nested && isInside(path.resolve(cwd, place.given), dir) ? [dir] : mine;
+  });
+  const skipped = all.filter((one) => one !== project).reduce((sum, one) => sum + one.files.length, 0);
+  const notice = skipped === 0 ? undefined : `--project ${projectFlag}: ${skipped} policy ${skipped === 1 ? 'file' : 'files'} of other projects skipped`;
+  return { project, paths: [...new Set(paths)], ...(notice === undefined ? {} : { notice }) };
 }

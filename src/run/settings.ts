@@ -17,18 +17,19 @@ import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
 import { pruneSetting } from '../history/prune.js';
-import { RunError } from '../output/exit-codes.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
-import { DEFAULT_READ_MODE, isReadMode, READ_MODES } from '../service/read-mode.js';
-import { MAX_REQUEST_TIMEOUT_SECONDS, parseWholeNumber } from './numbers.js';
+import { DEFAULT_READ_MODE } from '../service/read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
+import { invalidProjects, oneProjectAtATime, oneTarget, projectName, projectWithPlan, type RunProject } from './projects.js';
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
-import { planMoment, today as clockToday } from '../policy/clock.js';
+import { planMoment } from '../policy/clock.js';
 import { ciVariable } from './ci.js';
+import { firstSet, nonEmpty, readFromEnv, timeoutFromEnv, todayOf } from './env-settings.js';
 import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
-import { relativePosix } from '../policy/discover.js';
+
+export { projectScopes, type RunProject } from './projects.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 import { configuredSecrets } from './secrets.js';
 import type { NamedSecret } from '../policy/secret-scan.js';
@@ -60,8 +61,13 @@ export interface SettingFlags {
 
 /** One run's settings. Holds the run's credentials: never print it. */
 export interface RunSettings extends RunPlace {
-  /** The project file's content (`{}` without one; `project.file` is its path). */
+  /**
+   * The project file's content (`{}` without one; `project.file` is its path). A run of several
+   * projects (`projects`) has none of its own here: each file is read under its own project's.
+   */
   project: ProjectConfig;
+  /** The run's projects, each with its project file's content; one at least (settingsIn: one without a project file). */
+  projects: RunProject[];
   /** This repository's owner, recorded in every write's marker: `owner` of the project file, else DEFAULT_OWNER. */
   owner: string;
   read: ReadMode;
@@ -74,6 +80,8 @@ export interface RunSettings extends RunPlace {
   baseUrlFrom?: string;
   /** Set when the project file's `baseUrl` is not used (a pull request could change it): no message advises setting it there. */
   projectBaseUrlIgnored?: true;
+  /** Said once before the run connects: the projects' `baseUrl`s a flag or environment target set aside (a run has one target). */
+  targetNotice?: string;
   apiKey?: string;
   /** Where `apiKey` came from: `AUTOJOIN_API_KEY`, `VORTEX_API_KEY` or `input api-key`. */
   apiKeyFrom?: string;
@@ -118,6 +126,12 @@ export interface SettingSources {
   saved?: { context: PlanContext; file: string };
   /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
   offline?: boolean;
+  /** Where a notice of the place goes (`--project` skipped files of other projects); default: nowhere. */
+  notice?: (message: string) => void;
+  /** The command run (`plan`, `apply`, …), as the refusal of a run of several projects names it. */
+  command?: string;
+  /** The command reads each policy file under its own project file (validate, who, inventory, import, presets); else a run of several projects is refused. */
+  manyProjects?: boolean;
 }
 
 /**
@@ -126,8 +140,10 @@ export interface SettingSources {
  * @throws RunError (exit 1) when the project file has an error, or a setting's value is invalid
  */
 export async function resolveSettings(sources: SettingSources): Promise<RunSettings> {
-  const { place, project } = await resolvePlace(sources);
-  const settings = settingsFrom(place, project, sources);
+  const { place, project, projects: found } = await resolvePlace(sources);
+  // Each project's DNS check, from its own project file (a run of one: the run's).
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
+  const settings = { ...oneTarget(settingsFrom(place, project, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
@@ -143,16 +159,23 @@ function definedOnly(limits: SafetyLimits, flags: SettingFlags): SafetyLimits {
   };
 }
 
-/** Where the run is (place.ts) and its project file, whose diagnostics are reported and whose errors stop the run. */
-async function resolvePlace(sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline'>): Promise<{ place: RunPlace; project: ProjectConfig }> {
+/** Where the run is (place.ts) and its project files, whose diagnostics are reported and whose errors stop the run. */
+async function resolvePlace(
+  sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects' | 'notice'>,
+): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
+  if (sources.saved && sources.projectFile !== undefined) throw projectWithPlan();
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
-  const { config, diagnostics } = await loadProjectConfig(place.projectFile, place);
-  sources.report(diagnostics, place.base);
-  const name = place.projectFile === undefined ? PROJECT_FILE : relativePosix(place.base, place.projectFile);
-  if (!sources.offline && diagnostics.some((d) => d.severity === 'error')) throw new RunError(`${name} is invalid (${sources.seeWhere ?? 'see above'}); nothing else was checked`);
+  if (place.notice !== undefined) sources.notice?.(place.notice);
+  const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
+  sources.report(loads.flatMap((load) => load.diagnostics), place.base);
+  const projects = place.projects.map((one, index): RunProject => ({ ...one, config: loads[index]?.config ?? {}, name: projectName(one, place.base) }));
+  const invalid = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === 'error'));
+  if (!sources.offline && invalid.length > 0) throw invalidProjects(invalid, sources.seeWhere);
+  if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? 'this command', projects);
+  const one = projects.length === 1 ? projects[0] : undefined;
   // Every hint of this run (src/run-values.ts) that names a project setting names this file from here on.
-  if (!sources.offline) useProjectFile(place.projectFile === undefined ? null : name);
-  return { place, project: config };
+  if (!sources.offline && one) useProjectFile(one.projectFile === undefined ? null : one.name);
+  return { place, project: one?.config ?? {}, projects };
 }
 
 /**
@@ -169,7 +192,7 @@ async function savedPlace(cwd: string, saved: NonNullable<SettingSources['saved'
 }
 
 /** Pure: flag > environment > project file > default, for every setting. */
-export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): RunSettings {
+export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): Omit<RunSettings, 'projects'> {
   const { flags, env } = sources;
   const baseUrl = firstSet<string>([
     ['input base-url', flags.baseUrl],
@@ -203,7 +226,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     },
     ...defined('prune', flags.prune ?? pruneSetting(project)),
     // In a pull request the project file names no resolver either: the plan trusts its answers.
-    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, env),
+    dns: projectDns(project, sources),
     projectRecord: null,
     today: todayOf(env),
     now: planMoment(env).toISOString(),
@@ -211,19 +234,16 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
   };
 }
 
+/** A project's DNS check, as settingsFrom resolves the run's. */
+function projectDns(project: ProjectConfig, sources: Pick<SettingSources, 'flags' | 'env' | 'trustProjectBaseUrl'>): DnsCheckSettings | null {
+  return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project) : project, sources.env);
+}
+
 /** The project file without `dns.servers`: where a pull request may have chosen them. */
 function withoutResolvers(project: ProjectConfig): ProjectConfig {
   if (project.dns?.servers === undefined) return project;
   const { servers: _servers, ...dns } = project.dns;
   return { ...project, dns };
-}
-
-function todayOf(env: NodeJS.ProcessEnv): string {
-  try {
-    return clockToday(env);
-  } catch (error) {
-    throw new RunError((error as Error).message);
-  }
 }
 
 /**
@@ -234,8 +254,10 @@ export function settingsIn(
   base: string,
   options: { paths?: string[]; project?: ProjectConfig; flags?: SettingFlags; env?: NodeJS.ProcessEnv } = {},
 ): RunSettings {
-  const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], stateDir: join(base, STATE_DIR) };
-  return settingsFrom(place, options.project ?? {}, { flags: options.flags ?? {}, env: options.env ?? {} });
+  const project = options.project ?? {};
+  const place: RunPlace = { base, paths: options.paths ?? ['.'], roots: [realPathOf(base)], projects: [{ dir: base, files: options.paths ?? ['.'] }], stateDir: join(base, STATE_DIR) };
+  const settings = settingsFrom(place, project, { flags: options.flags ?? {}, env: options.env ?? {} });
+  return { ...settings, projects: [{ dir: base, files: place.paths, config: project, name: project.file ?? '.', dns: settings.dns }] };
 }
 
 function realPathOf(dir: string): string {
@@ -244,33 +266,6 @@ function realPathOf(dir: string): string {
   } catch {
     return dir;
   }
-}
-
-/** AUTOJOIN_READ, else its old name AUTOJOIN_LISTING. */
-function readFromEnv(env: NodeJS.ProcessEnv): ReadMode | undefined {
-  for (const name of ['AUTOJOIN_READ', 'AUTOJOIN_LISTING']) {
-    const value = nonEmpty(env[name])?.trim();
-    if (value === undefined) continue;
-    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(', ')}, got "${value}"`);
-    return value;
-  }
-  return undefined;
-}
-
-function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
-  if (raw === undefined) return undefined;
-  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
-  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
-  return parsed;
-}
-
-function firstSet<T>(candidates: readonly (readonly [string, T | undefined])[]): readonly [string, T] | undefined {
-  return candidates.find((candidate): candidate is readonly [string, T] => candidate[1] !== undefined);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 function defined<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {

@@ -158,7 +158,7 @@ describe('the project file of a policy file', () => {
     expect(JSON.parse(planned.stdout)).toMatchObject({ owner: 'platform' });
   });
 
-  it('two project files under one path are an error naming each and the paths to run', async () => {
+  it('two project files under one path: plan, which takes one project at a time, names each and how to run it', async () => {
     project = await tempProject({
       'a/autojoin-sync.yaml': 'owner: a\n',
       'a/x.autojoin.yaml': policy('x', ['x.example']),
@@ -170,8 +170,9 @@ describe('the project file of a policy file', () => {
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain('a/autojoin-sync.yaml');
     expect(planned.stderr).toContain('b/autojoin-sync.yaml');
-    expect(planned.stderr).toContain('run: autojoin-sync plan a');
-    expect(planned.stderr).toContain('run: autojoin-sync plan b');
+    expect(planned.stderr).toContain('run plan once per project: --project a/autojoin-sync.yaml; --project b/autojoin-sync.yaml');
+    // validate reads each file under its own project file.
+    expect((await cli(['validate', '.'], { cwd: project.dir })).code).toBe(0);
   });
 
   it('a plan of one of two project files applies with --plan from the repository root, under the project file it recorded', async () => {
@@ -192,7 +193,7 @@ describe('the project file of a policy file', () => {
     expect(liveDomains(started.data(), 'y')).toBeNull();
   });
 
-  it('-C DIR runs as if started in DIR, and --project refuses policy files outside its directory', async () => {
+  it('-C DIR runs as if started in DIR, and --project reads only the policy files of its project', async () => {
     project = await tempProject({
       'repo/pol/autojoin-sync.yaml': 'owner: team-a\n',
       'repo/pol/a.autojoin.yaml': policy('a', ['a.example']),
@@ -201,9 +202,10 @@ describe('the project file of a policy file', () => {
     commitAll(join(project.dir, 'repo'));
     const fromOutside = await cli(['-C', 'repo', 'validate', 'pol'], { cwd: project.dir });
     expect(fromOutside.code).toBe(0);
-    const refused = await cli(['--project', 'repo/pol/autojoin-sync.yaml', 'validate', 'repo'], { cwd: project.dir });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('not repo/other/b.autojoin.yaml');
+    const selected = await cli(['--project', 'repo/pol/autojoin-sync.yaml', 'validate', 'repo'], { cwd: project.dir });
+    expect(selected.code, selected.stderr).toBe(0);
+    expect(selected.stderr).toContain('notice: --project repo/pol/autojoin-sync.yaml: 1 policy file of other projects skipped');
+    expect(selected.stderr).toContain('in 1 file; 1 valid policy');
   });
 });
 

@@ -42,7 +42,7 @@ describe('connect()', () => {
 
   it("in a pull request, whose project file's baseUrl is not used, never advises setting baseUrl there", async () => {
     const project = { baseUrl: 'https://project.example.com' };
-    const place = { base: dir, paths: ['.'], roots: [dir], stateDir: join(dir, '.autojoin-sync') };
+    const place = { base: dir, paths: ['.'], roots: [dir], stateDir: join(dir, '.autojoin-sync'), projects: [] };
     const settings = settingsFrom(place, project, { flags: {}, env: { GITHUB_ACTIONS: 'true' }, trustProjectBaseUrl: false });
     expect(settings.baseUrl).toBeUndefined();
     const error = (await connect({ settings, baseUrlHint: 'the action input base-url' }).catch((caught: unknown) => caught)) as RunError;

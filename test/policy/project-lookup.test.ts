@@ -31,11 +31,18 @@ describe('locateRun', () => {
       'elsewhere/.git/HEAD': '',
     });
     const repo = path.join(top, 'repo');
-    const expected = { base: repo, paths: ['examples/policies'], roots: [repo], projectFile: path.join(repo, 'examples/autojoin-sync.yaml'), stateDir: path.join(repo, 'examples/.autojoin-sync') };
-    expect(await locateRun(repo, ['examples/policies'])).toEqual(expected);
-    expect(await locateRun(path.join(repo, 'examples'), ['policies'])).toEqual(expected);
-    expect(await locateRun(path.join(top, 'elsewhere'), [path.join(repo, 'examples/policies')])).toEqual(expected);
-    expect(await locateRun(path.join(repo, 'examples/policies'), ['.'])).toEqual(expected);
+    const projectFile = path.join(repo, 'examples/autojoin-sync.yaml');
+    // One state per run, at the repository root, whatever the project file (release 5).
+    const expected = { base: repo, paths: ['examples/policies'], roots: [repo], projectFile, stateDir: path.join(repo, '.autojoin-sync') };
+    const withoutFiles = async (cwd: string, paths: string[]) => {
+      const { projects, ...place } = await locateRun(cwd, paths);
+      expect(projects.map((one) => [one.projectFile, one.dir])).toEqual([[projectFile, path.dirname(projectFile)]]);
+      return place;
+    };
+    expect(await withoutFiles(repo, ['examples/policies'])).toEqual(expected);
+    expect(await withoutFiles(path.join(repo, 'examples'), ['policies'])).toEqual(expected);
+    expect(await withoutFiles(path.join(top, 'elsewhere'), [path.join(repo, 'examples/policies')])).toEqual(expected);
+    expect(await withoutFiles(path.join(repo, 'examples/policies'), ['.'])).toEqual(expected);
     expect((await locateRun(repo, ['examples/policies/a.autojoin.yaml'])).projectFile).toBe(expected.projectFile);
   });
 
@@ -59,12 +66,25 @@ describe('locateRun', () => {
       'loose/b.autojoin.yaml': '',
     });
     const here = path.join(top, 'policies');
-    expect(await locateRun(top, ['policies'])).toEqual({ base: top, paths: ['policies'], roots: [here], projectFile: path.join(here, 'autojoin-sync.yaml'), stateDir: path.join(here, '.autojoin-sync') });
+    expect(await locateRun(top, ['policies'])).toEqual({
+      base: top,
+      paths: ['policies'],
+      roots: [here],
+      projectFile: path.join(here, 'autojoin-sync.yaml'),
+      projects: [{ projectFile: path.join(here, 'autojoin-sync.yaml'), dir: here, files: ['policies'] }],
+      stateDir: path.join(here, '.autojoin-sync'),
+    });
     const loose = path.join(top, 'loose');
-    expect(await locateRun(top, ['loose/b.autojoin.yaml'])).toEqual({ base: top, paths: ['loose/b.autojoin.yaml'], roots: [loose], stateDir: path.join(loose, '.autojoin-sync') });
+    expect(await locateRun(top, ['loose/b.autojoin.yaml'])).toEqual({
+      base: top,
+      paths: ['loose/b.autojoin.yaml'],
+      roots: [loose],
+      projects: [{ dir: loose, files: ['loose/b.autojoin.yaml'] }],
+      stateDir: path.join(loose, '.autojoin-sync'),
+    });
   });
 
-  it('uses one project file for several paths, and refuses paths that would use two, naming both', async () => {
+  it('uses one project file for several paths, and makes paths that use two a run of two projects', async () => {
     const top = await tree({
       '.git/HEAD': '',
       'org/autojoin-sync.yaml': 'defaults: { scopeType: workspace }\n',
@@ -74,11 +94,15 @@ describe('locateRun', () => {
       'other/z.autojoin.yaml': '',
     });
     expect((await locateRun(top, ['org/a', 'org/b/y.autojoin.yaml'])).projectFile).toBe(path.join(top, 'org/autojoin-sync.yaml'));
-    await expect(locateRun(top, ['org/a', 'other'])).rejects.toThrow(
-      'the policy files of this run use 2 different project files: org/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan org); other/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan other); run each separately, or name one with --project FILE',
-    );
-    // Under `.` every policy file has a project file of its own: the run names both, and what to run for each.
-    await expect(locateRun(top, ['org/a', '.'])).rejects.toThrow('org/autojoin-sync.yaml (3 policy files; run: autojoin-sync plan org); other/autojoin-sync.yaml (1 policy file; run: autojoin-sync plan other)');
+    const two = await locateRun(top, ['org/a', 'other']);
+    expect(two.projectFile).toBeUndefined();
+    expect(two.projects).toEqual([
+      { projectFile: path.join(top, 'org/autojoin-sync.yaml'), dir: path.join(top, 'org'), files: ['org/a/x.autojoin.yaml'] },
+      { projectFile: path.join(top, 'other/autojoin-sync.yaml'), dir: path.join(top, 'other'), files: ['other/z.autojoin.yaml'] },
+    ]);
+    // Under `.` every policy file has a project file of its own (a file named twice, once a project).
+    const all = await locateRun(top, ['org/a', '.']);
+    expect(all.projects.map((one) => [path.relative(top, one.projectFile ?? ''), [...new Set(one.files)].length])).toEqual([['org/autojoin-sync.yaml', 2], ['other/autojoin-sync.yaml', 1]]);
   });
 
   it('contains the reads of each path in its own repository', async () => {

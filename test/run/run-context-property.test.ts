@@ -70,7 +70,7 @@ async function planFrom(top: string, place: Place): Promise<{ settings: RunSetti
     return { settings, plan: made.plan };
   } catch (error) {
     const message = (error as Error).message;
-    return message.includes('use 2 different project files') ? 'two project files' : message;
+    return message.includes('takes one project at a time') ? 'two project files' : message;
   }
 }
 

@@ -95,7 +95,7 @@ describe('a saved plan in a repository of several project files', () => {
       'teams/b/y.autojoin.yaml': policy('y', ['y.example']),
     });
     commitAll(dir);
-    await expect(context(dir, ['.'])).rejects.toThrow(/2 different project files/u);
+    await expect(context(dir, ['.'])).rejects.toThrow(/takes one project at a time, and the paths of this run hold 2/u);
     const plan = parsePlan(serializePlan(await planIn(await context(dir, ['teams/a']), peer.client)));
     const fromRoot = await context(dir, [], plan);
     expect(fromRoot.owner).toBe('team-a');
@@ -138,18 +138,41 @@ describe('the project file of each policy file', () => {
     await expect(planIn(await context(dir, ['.']), peer.client)).rejects.toThrow('set `owner` in infra/autojoin/autojoin-sync.yaml if this repository is that owner');
   });
 
-  it('two project files under one path are an error naming each', async () => {
+  it('two projects under one path: a command of one project at a time names each and how to run it', async () => {
     const dir = await estate({ 'a/autojoin-sync.yaml': 'owner: a\n', 'a/x.autojoin.yaml': policy('x', ['x.example']), 'y.autojoin.yaml': policy('y', ['y.example']) });
     commitAll(dir);
-    await expect(context(dir, ['.'])).rejects.toThrow(/a\/autojoin-sync.yaml \(1 policy file; run: autojoin-sync plan a\); no project file \(1 policy file; run: autojoin-sync plan y.autojoin.yaml\)/u);
+    await expect(resolveSettings({ cwd: dir, paths: ['.'], flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, command: 'plan' })).rejects.toThrow(
+      'plan takes one project at a time, and the paths of this run hold 2: a/autojoin-sync.yaml (1 policy file), no project file under . (1 policy file); run plan once per project: project: a/autojoin-sync.yaml; the paths y.autojoin.yaml',
+    );
+    const both = await resolveSettings({ cwd: dir, paths: ['.'], flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, manyProjects: true });
+    expect(both.projects.map((one) => [one.name, one.config.owner])).toEqual([['a/autojoin-sync.yaml', 'a'], ['.', undefined]]);
+    expect(both.owner).toBe('default');
   });
 
-  it('--project names the policy files outside its directory, from where the run started', async () => {
-    const dir = await estate({ 'a/autojoin-sync.yaml': 'owner: a\n', 'a/x.autojoin.yaml': policy('x', ['x.example']), 'b/c/y.autojoin.yaml': policy('y', ['y.example']) });
+  it('--project reads the files of its project alone, with one notice counting the others, from where the run started', async () => {
+    const dir = await estate({
+      'a/autojoin-sync.yaml': 'owner: a\n',
+      'a/x.autojoin.yaml': policy('x', ['x.example']),
+      'a/nested/autojoin-sync.yaml': 'owner: nested\n',
+      'a/nested/n.autojoin.yaml': policy('n', ['n.example']),
+      'b/c/y.autojoin.yaml': policy('y', ['y.example']),
+    });
     commitAll(dir);
-    const settings = (cwd: string, paths: string[], projectFile: string) => resolveSettings({ cwd, paths, flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, projectFile });
-    await expect(settings(dir, ['.'], 'a/autojoin-sync.yaml')).rejects.toThrow('--project a/autojoin-sync.yaml governs the policy files under a, not b/c/y.autojoin.yaml; run those with their own project file');
-    await expect(settings(path.join(dir, 'a'), ['..'], 'autojoin-sync.yaml')).rejects.toThrow('--project autojoin-sync.yaml governs the policy files under ., not ../b/c/y.autojoin.yaml; run those');
+    const notices: string[] = [];
+    const settings = (cwd: string, paths: string[], projectFile: string, saved?: Plan) =>
+      resolveSettings({ cwd, paths, flags: {}, env: { AUTOJOIN_NOW: '2026-03-01' }, report: () => undefined, projectFile, notice: (message) => notices.push(message), ...(saved?.context ? { saved: { context: saved.context, file: 'plan.json' } } : {}) });
+    const fromRoot = await settings(dir, ['.'], 'a/autojoin-sync.yaml');
+    // a holds another project (a/nested): its own files are named, not its directory.
+    expect(fromRoot.paths).toEqual(['a/x.autojoin.yaml']);
+    expect(fromRoot.owner).toBe('a');
+    expect(notices).toEqual(['--project a/autojoin-sync.yaml: 2 policy files of other projects skipped']);
+    // It no longer overrides a nearer project file: the nested project is its own.
+    const nested = await settings(path.join(dir, 'a'), ['..'], 'nested/autojoin-sync.yaml');
+    expect(nested.paths).toEqual(['a/nested']);
+    expect(nested.owner).toBe('nested');
+    await expect(settings(dir, ['b'], 'a/autojoin-sync.yaml')).rejects.toThrow('--project a/autojoin-sync.yaml: no policy file under b has it as its nearest project file (theirs: none); nothing was read');
+    const plan = await planIn(await context(dir, ['a/x.autojoin.yaml']), (peer = await startPeer()).client);
+    await expect(settings(dir, [], 'a/autojoin-sync.yaml', plan)).rejects.toThrow('project selects the policy files a run reads; a saved plan (planFile) records its own project file: leave project out');
   });
 });
 

@@ -22,6 +22,8 @@ describe('each front end words a hint in its own terms', () => {
     [hint('planFile'), '--plan', 'input plan-file'],
     [hint('takeOwnership', ['team/a', 'team/b']), '--take-ownership team/a --take-ownership team/b', 'input take-ownership: team/a, team/b'],
     [hint('requestTimeout'), '--request-timeout', "the CLI's --request-timeout"],
+    // The action has no project input: it names a project by its directory, as its path input.
+    [hint('project', 'teams/eng/autojoin-sync.yaml'), '--project teams/eng/autojoin-sync.yaml', 'input path: teams/eng'],
   ])('%o: the CLI says %s, the action %s', (given, cli, action) => {
     expect(cliWording(given)).toBe(cli);
     expect(actionWording(given)).toBe(action);

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
-import { allowNoPoliciesOption, useColor } from '../options.js';
+import { allowNoPoliciesOption, contextFlags, useColor } from '../options.js';
+import { printNotice } from '../print.js';
 import { formatDiagnostic } from '../../policy/index.js';
 import { fmtCommand } from '../../commands/fmt-command.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
@@ -54,7 +55,8 @@ Examples:
 async function runFmt(paths: string[], options: FmtOptions): Promise<void> {
   const check = options.check ?? false;
   // Files are found, read (contained in their own repository) and named from the paths, as plan does.
-  const place = await locateRun(process.cwd(), paths);
+  const place = await locateRun(process.cwd(), paths, contextFlags().project);
+  if (place.notice !== undefined) printNotice(place.notice);
   const outcome = await fmtCommand({ place, check, ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }) });
   if (options.diff) for (const { file, before, after } of outcome.changed) writeStdout(unifiedDiff(file, before, after));
   else for (const { file } of outcome.changed) writeStdout(`${file}\n`);

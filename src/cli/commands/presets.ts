@@ -63,7 +63,8 @@ async function withPresetClient(flags: PresetFlags, read: (client: ServiceClient
   // The project file of `.`, for its base URL (AUTOJOIN_BASE_URL still wins); only its errors are shown.
   const report = (diagnostics: readonly Diagnostic[]): void => printDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
   const { emulator, requestTimeout } = flags;
-  const settings = await resolveSettings({ cwd: process.cwd(), paths: ['.'], flags: { emulator, requestTimeout }, env: process.env, report });
+  // It reads no policy file: a monorepo's root, whose teams keep several project files, is one run's target as any.
+  const settings = await resolveSettings({ cwd: process.cwd(), paths: ['.'], flags: { emulator, requestTimeout }, env: process.env, report, command: 'presets', manyProjects: true });
   await withServiceClient(connectOptions(settings), printNotice, async (client) => {
     writeStdout(`${JSON.stringify(await read(client), null, 2)}\n`);
   });
