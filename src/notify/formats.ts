@@ -272,7 +272,7 @@ function teamsBody(message: NotifyMessage): TeamsBody {
     if (left > 0) body.push({ type: 'TextBlock', text: `and ${left} more scope${left === 1 ? '' : 's'} (see the run's report)`, wrap: true, isSubtle: true });
     const card: AdaptiveCard = { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body };
     // The run's URL is the CI's own (GITHUB_SERVER_URL…), not live text: a button may open it.
-    if (message.runUrl && /^https:\/\//u.test(message.runUrl)) card.actions = [{ type: 'Action.OpenUrl', title: 'Open the run', url: message.runUrl }];
+    if (message.runUrl?.startsWith('https://')) card.actions = [{ type: 'Action.OpenUrl', title: 'Open the run', url: message.runUrl }];
     return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };
   };
   const count = mostThatFit(scopes.length, (n) => Buffer.byteLength(JSON.stringify(build(n)), 'utf8') <= TEAMS_MAX_BYTES);

@@ -42,7 +42,7 @@ export function notifyDiagnostics(parsed: ParsedDocument): { diagnostics: Diagno
       add([], 'notify-unsigned', `notify[${index}]: a webhook target needs secretEnv (an AUTOJOIN_NOTIFY_* variable holding at least 32 bytes): its bodies are always signed`);
     }
     if (item.to !== 'webhook' && typeof item.to === 'string' && item.secretEnv !== undefined) {
-      add(['secretEnv'], 'notify-secret-unused', `notify[${index}].secretEnv: only a webhook target is signed; ${String(item.to)} has no secret`, 'key');
+      add(['secretEnv'], 'notify-secret-unused', `notify[${index}].secretEnv: only a webhook target is signed; ${item.to} has no secret`, 'key');
     }
     if (typeof item.urlEnv === 'string' && typeof item.to === 'string') {
       const before = kinds.get(item.urlEnv);

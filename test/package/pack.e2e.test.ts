@@ -65,7 +65,7 @@ describe('the npm package', () => {
     expect(paths).toEqual(expect.arrayContaining([
       'CHANGELOG.md', 'LICENSE', 'README.md', 'dist/THIRD_PARTY_NOTICES.txt', 'dist/cli.js', 'package.json',
       'schemas/apply-report.schema.json', 'schemas/autojoin.schema.json', 'schemas/plan.schema.json', 'schemas/project.schema.json',
-      'schemas/result.schema.json', 'schemas/validate-report.schema.json',
+      'schemas/result.schema.json', 'schemas/validate-report.schema.json', 'schemas/notify-webhook.schema.json',
     ]));
     expect(paths).not.toContain('dist/action.js');
     expect(paths.filter((path) => !/^(dist|schemas)\/|^[A-Z_]+\.md$|^LICENSE$|^package\.json$/.test(path))).toEqual([]);
