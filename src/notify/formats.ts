@@ -105,14 +105,15 @@ function moreText(count: number): string {
 
 // ---- slack ----
 
-interface SlackText {
-  type: 'mrkdwn' | 'plain_text';
+/** Block Kit's shapes as @slack/types has them (a test checks they are assignable to its KnownBlock). */
+interface SlackMarkdown {
+  type: 'mrkdwn';
   text: string;
 }
 type SlackBlock =
-  | { type: 'header'; text: SlackText }
-  | { type: 'section'; text: SlackText }
-  | { type: 'context'; elements: SlackText[] };
+  | { type: 'header'; text: { type: 'plain_text'; text: string } }
+  | { type: 'section'; text: SlackMarkdown }
+  | { type: 'context'; elements: SlackMarkdown[] };
 
 /** A value as Slack shows it inertly: in an inline code span, `&<>` escaped, backticks replaced, controls escaped. */
 function slackCode(value: string): string {
@@ -160,7 +161,8 @@ export interface SlackBody {
   blocks: SlackBlock[];
 }
 
-function slackBody(message: NotifyMessage): SlackBody {
+/** The Slack body of a message (exported for the tests' checks against @slack/types). */
+export function slackBody(message: NotifyMessage): SlackBody {
   const title = `autojoin-sync: ${TITLES[message.event]}`;
   const text = `${title} (${countsLine(message)})`;
   const head: SlackBlock[] = [
@@ -248,7 +250,8 @@ function teamsScope(scope: MessageScope): CardElement {
   return rich(...parts);
 }
 
-function teamsBody(message: NotifyMessage): TeamsBody {
+/** The Teams body of a message (exported for the tests' checks against the adaptivecards package). */
+export function teamsBody(message: NotifyMessage): TeamsBody {
   const head: CardElement[] = [
     { type: 'TextBlock', text: `autojoin-sync: ${TITLES[message.event]}`, wrap: true, weight: 'Bolder', size: 'Medium' },
     { type: 'TextBlock', text: countsLine(message), wrap: true },
