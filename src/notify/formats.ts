@@ -18,6 +18,7 @@ import { escapeControls } from '../escape.js';
 import { cutText } from '../redact.js';
 import type { MessageScope, NotifyMessage } from './message.js';
 import type { NotifyKind } from './targets.js';
+import { mostThatFit, prefixWithin } from './fit.js';
 
 export const WEBHOOK_MAX_BYTES = 256 * 1024;
 export const SLACK_MAX_BLOCKS = 45;
@@ -54,19 +55,6 @@ function withCutTexts(message: NotifyMessage): NotifyMessage {
   };
 }
 
-/** The most scopes `fits` accepts (it is monotonic in the count): a binary search. */
-function mostThatFit(total: number, fits: (count: number) => boolean): number {
-  if (fits(total)) return total;
-  let low = 0;
-  let high = total; // fits(low) is assumed, fits(high) is false
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (fits(middle)) low = middle;
-    else high = middle;
-  }
-  return low;
-}
-
 // ---- webhook ----
 
 function webhookBody(message: NotifyMessage): string {
@@ -75,7 +63,16 @@ function webhookBody(message: NotifyMessage): string {
     if (count < message.scopes.length) body.truncated = { scopes: message.scopes.length - count };
     return JSON.stringify(body);
   };
-  const count = mostThatFit(message.scopes.length, (n) => Buffer.byteLength(text(n), 'utf8') <= WEBHOOK_MAX_BYTES);
+  // Each scope's size once, so the count that fits is found without serializing the body again
+  // and again (a large run's body is cut on every apply that notifies).
+  const base = Buffer.byteLength(text(0), 'utf8') + 40; // room for `truncated`
+  let size = base;
+  let count = 0;
+  for (const scope of message.scopes) {
+    size += Buffer.byteLength(JSON.stringify(scope), 'utf8') + 1;
+    if (size > WEBHOOK_MAX_BYTES) break;
+    count += 1;
+  }
   return text(count);
 }
 
@@ -176,11 +173,12 @@ export function slackBody(message: NotifyMessage): SlackBody {
     head.push({ type: 'section', text: { type: 'mrkdwn', text: cutSection(lines.join('\n')) } });
   }
   if (message.error !== undefined) head.push({ type: 'section', text: { type: 'mrkdwn', text: cutSection(`error: ${slackCode(message.error)}`) } });
-  const scopes = message.scopes.map((scope): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text: slackScope(scope) } }));
+  // No more scopes than blocks can hold: a large run's other scopes are only counted.
+  const scopes = message.scopes.slice(0, SLACK_MAX_BLOCKS).map((scope): SlackBlock => ({ type: 'section', text: { type: 'mrkdwn', text: slackScope(scope) } }));
   const chars = (blocks: readonly SlackBlock[]): number => text.length + blocks.reduce((sum, block) => sum + blockChars(block), 0);
   const build = (count: number): SlackBlock[] => {
     const blocks = [...head, ...scopes.slice(0, count)];
-    const left = scopes.length - count;
+    const left = message.scopes.length - count;
     if (left > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `and ${left} more scope${left === 1 ? '' : 's'} (see the run's report)` }] });
     return blocks;
   };
@@ -268,10 +266,11 @@ export function teamsBody(message: NotifyMessage): TeamsBody {
     head.push(rich(...parts));
   }
   if (message.error !== undefined) head.push(rich('error: ', { value: message.error }));
-  const scopes = message.scopes.map(teamsScope);
+  // No more scopes than could fit in the card's bytes: a large run's other scopes are only counted.
+  const scopes = prefixWithin(message.scopes, teamsScope, TEAMS_MAX_BYTES);
   const build = (count: number): TeamsBody => {
     const body = [...head, ...scopes.slice(0, count)];
-    const left = scopes.length - count;
+    const left = message.scopes.length - count;
     if (left > 0) body.push({ type: 'TextBlock', text: `and ${left} more scope${left === 1 ? '' : 's'} (see the run's report)`, wrap: true, isSubtle: true });
     const card: AdaptiveCard = { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body };
     // The run's URL is the CI's own (GITHUB_SERVER_URL…), not live text: a button may open it.
