@@ -42,6 +42,7 @@ const benches: Bench[] = [
   { name: 'shard', run: async (options) => (await import('./shard.js')).benchShard(options) },
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
+  { name: 'notify', run: async (options) => (await import('./notify.js')).benchNotify(options) },
 ];
 
 async function main(): Promise<void> {

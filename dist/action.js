@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path14 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path13 && path13[0] !== "/") {
-          path13 = `/${path13}`;
+        if (path14 && path14[0] !== "/") {
+          path14 = `/${path14}`;
         }
-        return new URL(`${origin}${path13}`);
+        return new URL(`${origin}${path14}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path13);
+        debuglog("sending request to %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path13,
+          path14,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path13);
+        debuglog("trailers received from %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           error: error4
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path13,
+          path14,
           error4.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path13);
+          debuglog("sending request to %s %s/%s", method, origin, path14);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path13,
+        path: path14,
         method,
         body,
         headers: headers2,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path13 !== "string") {
+        if (typeof path14 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path13)) {
+        } else if (invalidPathRegex.test(path14)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? buildURL(path13, query2) : path13;
+        this.path = query2 ? buildURL(path14, query2) : path14;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path13, host, upgrade, blocking, reset } = request2;
+      const { method, path: path14, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path13} HTTP/1.1\r
+      let header = `${method} ${path14} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path14, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path13;
+      headers2[HTTP2_HEADER_PATH] = path14;
       headers2[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers2, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path13 = search ? `${pathname}${search}` : pathname;
+        const path14 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path13;
+        this.opts.path = path14;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path13 = "/",
+          path: path14 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path13;
+        opts.path = origin + path14;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL2(origin);
           headers2.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path13) {
-      if (typeof path13 !== "string") {
-        return path13;
+    function safeUrl(path14) {
+      if (typeof path14 !== "string") {
+        return path14;
       }
-      const pathSegments = path13.split("?");
+      const pathSegments = path14.split("?");
       if (pathSegments.length !== 2) {
-        return path13;
+        return path14;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path13, method, body, headers: headers2 }) {
-      const pathMatch = matchValue(mockDispatch2.path, path13);
+    function matchKey(mockDispatch2, { path: path14, method, body, headers: headers2 }) {
+      const pathMatch = matchValue(mockDispatch2.path, path14);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers2);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path14 }) => matchValue(safeUrl(path14), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path13, method, body, headers: headers2, query: query2 } = opts;
+      const { path: path14, method, body, headers: headers2, query: query2 } = opts;
       return {
-        path: path13,
+        path: path14,
         method,
         body,
         headers: headers2,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path14, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path13,
+            Path: path14,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path13) {
-      for (let i = 0; i < path13.length; ++i) {
-        const code = path13.charCodeAt(i);
+    function validateCookiePath(path14) {
+      for (let i = 0; i < path14.length; ++i) {
+        const code = path14.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path13 = opts.path;
+          let path14 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path13 = `/${path13}`;
+            path14 = `/${path14}`;
           }
-          url = new URL(util.parseOrigin(url).origin + path13);
+          url = new URL(util.parseOrigin(url).origin + path14);
         } else {
           if (!opts) {
             opts = typeof url === "object" ? url : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path13) {
-      const ctrl = callVisitor(key, node, visitor, path13);
+    function visit_(key, node, visitor, path14) {
+      const ctrl = callVisitor(key, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visit_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visit_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path13);
+            const ci = visit_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = visit_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = visit_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path13);
+          const cv = visit_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path13) {
-      const ctrl = await callVisitor(key, node, visitor, path13);
+    async function visitAsync_(key, node, visitor, path14) {
+      const ctrl = await callVisitor(key, node, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visitAsync_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visitAsync_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path13);
+            const ci = await visitAsync_(i, node.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path13);
+          const cv = await visitAsync_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path13) {
+    function callVisitor(key, node, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key, node, path13);
+        return visitor(key, node, path14);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path13);
+        return visitor.Map?.(key, node, path14);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path13);
+        return visitor.Seq?.(key, node, path14);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path13);
+        return visitor.Pair?.(key, node, path14);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path13);
+        return visitor.Scalar?.(key, node, path14);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path13);
+        return visitor.Alias?.(key, node, path14);
       return void 0;
     }
-    function replaceNode(key, path13, node) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key, path14, node) {
+      const parent = path14[path14.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path13, value) {
+    function collectionFromPath(schema, path14, value) {
       let v = value;
-      for (let i = path13.length - 1; i >= 0; --i) {
-        const k = path13[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k = path14[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value) {
-        if (isEmptyPath(path13))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key, ...rest] = path13;
+          const [key, ...rest] = path14;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key, ...rest] = path13;
+      deleteIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key, ...rest] = path13;
+      getIn(path14, keepScalar) {
+        const [key, ...rest] = path14;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key, ...rest] = path13;
+      hasIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        const [key, ...rest] = path13;
+      setIn(path14, value) {
+        const [key, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path13, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection.isEmptyPath(path13)) {
+      deleteIn(path14) {
+        if (Collection.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection.isEmptyPath(path13))
+      getIn(path14, keepScalar) {
+        if (Collection.isEmptyPath(path14))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection.isEmptyPath(path13))
+      hasIn(path14) {
+        if (Collection.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        if (Collection.isEmptyPath(path13)) {
+      setIn(path14, value) {
+        if (Collection.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path13) => {
+    visit2.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index] of path13) {
+      for (const [field, index] of path14) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path13) => {
-      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
-      const field = path13[path13.length - 1][0];
+    visit2.parentCollection = (cst, path14) => {
+      const parent = visit2.itemAtPath(cst, path14.slice(0, -1));
+      const field = path14[path14.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -26481,52 +26481,6 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
-  }
-});
-
-// node_modules/fast-deep-equal/index.js
-var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
-    "use strict";
-    module.exports = function equal(a, b) {
-      if (a === b) return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        if (a.constructor !== b.constructor) return false;
-        var length, i, keys;
-        if (Array.isArray(a)) {
-          length = a.length;
-          if (length != b.length) return false;
-          for (i = length; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
-          return true;
-        }
-        if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-        if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-        if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-        keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length) return false;
-        for (i = length; i-- !== 0; )
-          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length; i-- !== 0; ) {
-          var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    };
-  }
-});
-
-// node_modules/ajv/dist/runtime/equal.js
-var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
   }
 });
 
@@ -28651,14 +28605,14 @@ var require_util9 = __commonJS({
         }
         const port = url.port != null ? url.port : url.protocol === "https:" ? 443 : 80;
         let origin = url.origin != null ? url.origin : `${url.protocol || ""}//${url.hostname || ""}:${port}`;
-        let path13 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
+        let path14 = url.path != null ? url.path : `${url.pathname || ""}${url.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path13 && path13[0] !== "/") {
-          path13 = `/${path13}`;
+        if (path14 && path14[0] !== "/") {
+          path14 = `/${path14}`;
         }
-        return new URL(`${origin}${path13}`);
+        return new URL(`${origin}${path14}`);
       }
       if (!isHttpOrHttpsPrefixed(url.origin || url.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -29991,9 +29945,9 @@ var require_diagnostics2 = __commonJS({
         "undici:client:sendHeaders",
         (evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debugLog("sending request to %s %s%s", method, origin, path13);
+          debugLog("sending request to %s %s%s", method, origin, path14);
         }
       );
     }
@@ -30011,14 +29965,14 @@ var require_diagnostics2 = __commonJS({
         "undici:request:headers",
         (evt) => {
           const {
-            request: { method, path: path13, origin },
+            request: { method, path: path14, origin },
             response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
-            path13,
+            path14,
             statusCode
           );
         }
@@ -30027,23 +29981,23 @@ var require_diagnostics2 = __commonJS({
         "undici:request:trailers",
         (evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debugLog("trailers received from %s %s%s", method, origin, path13);
+          debugLog("trailers received from %s %s%s", method, origin, path14);
         }
       );
       diagnosticsChannel.subscribe(
         "undici:request:error",
         (evt) => {
           const {
-            request: { method, path: path13, origin },
+            request: { method, path: path14, origin },
             error: error4
           } = evt;
           debugLog(
             "request to %s %s%s errored - %s",
             method,
             origin,
-            path13,
+            path14,
             error4.message
           );
         }
@@ -30158,7 +30112,7 @@ var require_request3 = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path13,
+        path: path14,
         method,
         body,
         headers: headers2,
@@ -30175,11 +30129,11 @@ var require_request3 = __commonJS({
         maxRedirections,
         typeOfService
       }, handler) {
-        if (typeof path13 !== "string") {
+        if (typeof path14 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path13)) {
+        } else if (invalidPathRegex.test(path14)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -30254,7 +30208,7 @@ var require_request3 = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query2 ? serializePathWithQuery(path13, query2) : path13;
+        this.path = query2 ? serializePathWithQuery(path14, query2) : path14;
         this.origin = origin;
         this.protocol = getProtocolFromUrlString(origin);
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
@@ -35122,7 +35076,7 @@ var require_client_h12 = __commonJS({
       }
     }
     function writeH1(client, request2) {
-      const { method, path: path13, host, upgrade, blocking, reset } = request2;
+      const { method, path: path14, host, upgrade, blocking, reset } = request2;
       let { body, headers: headers2, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -35198,7 +35152,7 @@ var require_client_h12 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path13} HTTP/1.1\r
+      let header = `${method} ${path14} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -35875,7 +35829,7 @@ var require_client_h22 = __commonJS({
       const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path: path13, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
+      const { method, path: path14, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
@@ -35944,7 +35898,7 @@ var require_client_h22 = __commonJS({
           }
           headers2[HTTP2_HEADER_METHOD] = "CONNECT";
           headers2[HTTP2_HEADER_PROTOCOL] = "websocket";
-          headers2[HTTP2_HEADER_PATH] = path13;
+          headers2[HTTP2_HEADER_PATH] = path14;
           if (protocol === "ws:" || protocol === "wss:") {
             headers2[HTTP2_HEADER_SCHEME] = protocol === "ws:" ? "http" : "https";
           } else {
@@ -35996,7 +35950,7 @@ var require_client_h22 = __commonJS({
         stream.setTimeout(headersTimeout);
         return true;
       }
-      headers2[HTTP2_HEADER_PATH] = path13;
+      headers2[HTTP2_HEADER_PATH] = path14;
       headers2[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -37838,10 +37792,10 @@ var require_proxy_agent2 = __commonJS({
         };
         const {
           origin,
-          path: path13 = "/",
+          path: path14 = "/",
           headers: headers2 = {}
         } = opts;
-        opts.path = origin + path13;
+        opts.path = origin + path14;
         if (!("host" in headers2) && !("Host" in headers2)) {
           const { host } = new URL(origin);
           headers2.host = host;
@@ -39777,6 +39731,9 @@ var require_retry2 = __commonJS({
   }
 });
 
+// src/action/runner.ts
+import { statSync } from "node:fs";
+
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
@@ -40279,182 +40236,11 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/files.ts
-import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
-import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename, dirname, join, relative, isAbsolute, sep } from "node:path";
-async function pathExists(file) {
-  try {
-    await access2(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var FileAccessError = class extends Error {
-  constructor(message, problem, size) {
-    super(message);
-    this.problem = problem;
-    this.size = size;
-    this.name = "FileAccessError";
-  }
-  problem;
-  size;
-};
-function readRegularFile(file, options) {
-  return new Promise((resolve7) => resolve7(readRegularFileSync(file, options)));
-}
-function readRegularFileSync(file, options) {
-  const what = options.what ?? "file";
-  const real = resolveRegular(file, what, options.realDirectories);
-  if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
-  let fd;
-  try {
-    fd = openSync(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
-    const info3 = fstatSync(fd);
-    if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
-    if (info3.size > options.maxBytes) throw tooLarge(file, what, info3.size, options.maxBytes);
-    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info3.size });
-  } catch (error4) {
-    if (error4 instanceof FileAccessError) throw error4;
-    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
-  } finally {
-    if (fd !== void 0) closeSync(fd);
-  }
-}
-function resolveRegular(file, what, realDirectories) {
-  let info3;
-  try {
-    info3 = lstatSync(file);
-  } catch (error4) {
-    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
-  }
-  const symlink2 = info3.isSymbolicLink();
-  if (symlink2) {
-    const target = statOrNull(file);
-    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
-    info3 = target;
-  }
-  if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info3)})`, "not-regular");
-  if (symlink2 || realDirectories === void 0) return realpathSync.native(file);
-  return join(realDirectory(dirname(file), realDirectories), basename(file));
-}
-function statOrNull(file) {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
-}
-function realDirectory(dir, realDirectories) {
-  let real = realDirectories.get(dir);
-  if (real === void 0) {
-    real = realpathSync.native(dir);
-    realDirectories.set(dir, real);
-  }
-  return real;
-}
-function kindOf(info3) {
-  if (info3.isDirectory()) return "a directory";
-  if (info3.isFIFO()) return "a FIFO";
-  if (info3.isCharacterDevice() || info3.isBlockDevice()) return "a device";
-  if (info3.isSocket()) return "a socket";
-  return "not a file";
-}
-function checkInsideRoot(file, real, root, what) {
-  const roots = typeof root === "string" ? [root] : root;
-  if (roots.some((dir) => isInside(dir, real))) return;
-  const where2 = roots.join(" or ");
-  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where2}; only files inside the named path's repository (or directory, outside git) are read`, "outside-root");
-}
-function isInside(dir, file) {
-  if (relativeBelow(dir, file)?.startsWith("..") === false) return true;
-  const rel = relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
-}
-var NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
-function relativeBelow(dir, file) {
-  if (sep !== "/" || !dir.startsWith("/") || NOT_NORMAL.test(dir) || NOT_NORMAL.test(file)) return void 0;
-  if (file === dir) return "";
-  if (dir === "/") return file.startsWith("/") ? file.slice(1) : void 0;
-  return file.startsWith(dir) && file[dir.length] === "/" ? file.slice(dir.length + 1) : void 0;
-}
-function readAtMost(fd, read) {
-  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
-  const chunks = [];
-  let total = 0;
-  for (; ; ) {
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-    total += bytesRead;
-    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
-    if (bytesRead < buffer.length) {
-      const last = buffer.subarray(0, bytesRead);
-      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
-    }
-    chunks.push(Buffer.from(buffer));
-  }
-}
-function tooLarge(file, what, size, maxBytes) {
-  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
-}
-async function repositoryRoot(cwd) {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (await pathExists(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-async function realRoot(dir) {
-  return realpath(dir).catch(() => dir);
-}
-var tempCounter = 0;
-async function writeFileAtomic(file, text, options = {}) {
-  const overwrite = options.overwrite ?? true;
-  const existing = await lstat2(file).catch(() => null);
-  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, "symlink");
-  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, "not-regular");
-  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: "EEXIST" });
-  const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  try {
-    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error4) => {
-      throw writeError(error4, file, dir);
-    });
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (overwrite) await rename2(temp, file);
-    else await link(temp, file);
-  } finally {
-    await rm2(temp, { force: true });
-  }
-  await syncDirectory(dir);
-}
-function writeError(error4, file, dir) {
-  const code = error4.code;
-  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
-  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
-  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
-  return error4 instanceof Error ? error4 : new Error(String(error4));
-}
-async function syncDirectory(dir) {
-  try {
-    const handle = await open2(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-  }
-}
-
 // src/escape.ts
 var SPECIAL = /[&<>"'`*_[\]|~#@\\]/g;
+var AUTOLINK = /(?<=[a-z0-9])(:)(?=\/\/)|(?<=\bwww)(\.)/giu;
 function escapeMarkdown(text) {
-  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`);
+  return escapeControls(text.replace(/[\r\n]+/g, " ")).replace(SPECIAL, (char) => `&#${char.charCodeAt(0)};`).replace(AUTOLINK, (char) => `&#${char.charCodeAt(0)};`);
 }
 function fenceFor(content) {
   const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run2) => run2.length));
@@ -40549,10 +40335,29 @@ function redactText(text) {
   const secrets = runSecrets.get();
   return secrets.forms.length === 0 ? text : secrets.redactor(text);
 }
-function cutText(value, max) {
+function cutText(value, max, mark = "\u2026") {
   const redacted = redactText(value);
   if (redacted.length <= max) return redacted;
-  return `${scrubCutEdges(redacted.slice(0, max - 1), { end: true })}\u2026`;
+  return `${scrubCutEdges(redacted.slice(0, Math.max(0, max - mark.length)), { end: true })}${mark}`;
+}
+function cutTextBytes(value, maxBytes, mark = "\u2026") {
+  const redacted = redactText(value);
+  if (Buffer.byteLength(redacted, "utf8") <= maxBytes) return redacted;
+  let low = 0;
+  let high = Math.min(redacted.length, maxBytes);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(cutText(redacted, middle, mark), "utf8") <= maxBytes) low = middle;
+    else high = middle - 1;
+  }
+  return low === 0 ? "" : cutText(redacted, low, mark);
+}
+var LIVE_VALUE_CHARS = 200;
+function shownLive(value) {
+  return cutText(value, LIVE_VALUE_CHARS);
+}
+function shortCommit(commit) {
+  return cutText(commit, 12, "");
 }
 function scrubCutEdges(text, cut2) {
   let result2 = redactText(text);
@@ -40588,8 +40393,8 @@ function secretForms(secret) {
   const everyByte = hex.replace(/../gu, (pair) => `%${pair.toUpperCase()}`);
   const forms = /* @__PURE__ */ new Set([secret.toLowerCase(), secret.toUpperCase(), encodeURIComponent(secret), hex, everyByte]);
   for (const written of [secret, secret.trim()]) {
-    for (const shown of [written, JSON.stringify(written).slice(1, -1)]) {
-      forms.add(shown).add(escapeControls(shown)).add(escapeMarkdown(shown));
+    for (const shown2 of [written, JSON.stringify(written).slice(1, -1)]) {
+      forms.add(shown2).add(escapeControls(shown2)).add(escapeMarkdown(shown2));
     }
   }
   const bytes = Buffer.from(secret, "utf8");
@@ -40614,35 +40419,32 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 }
 
-// src/output/sinks.ts
-function redactOutput(text) {
-  return redactText(text);
-}
-function hasOutputSecrets() {
-  return hasRunSecrets();
-}
-function holdsSecret(text) {
-  return hasRunSecrets() && redactText(text) !== text;
-}
-function writeStderr(text) {
-  return process.stderr.write(redactOutput(text));
-}
-async function writeOutputFile(file, text, options) {
-  const written = redactOutput(text);
-  await writeFileAtomic(file, written, options);
-  return written;
-}
-
 // src/action/runner.ts
-var info2 = (message) => info(redactOutput(message));
-var notice2 = (message, properties) => notice(redactOutput(message), properties);
-var warning2 = (message, properties) => warning(redactOutput(message), properties);
-var error2 = (message, properties) => error(redactOutput(message), properties);
-var setFailed2 = (message) => setFailed(redactOutput(message));
-var setOutput2 = (name, value) => setOutput(name, redactOutput(value));
+var MESSAGE_MAX_CHARS = 65536;
+var OUTPUT_MAX_CHARS = 1e4;
+var SUMMARY_MAX_BYTES = 1e6;
+var shown = (message) => cutText(message, MESSAGE_MAX_CHARS);
+var info2 = (message) => info(shown(message));
+var notice2 = (message, properties) => notice(shown(message), properties);
+var warning2 = (message, properties) => warning(shown(message), properties);
+var error2 = (message, properties) => error(shown(message), properties);
+var setFailed2 = (message) => setFailed(shown(message));
+var setOutput2 = (name, value) => setOutput(name, cutText(value, OUTPUT_MAX_CHARS));
 var summary2 = {
-  addRaw: (text, addEOL) => summary.addRaw(redactOutput(text), addEOL)
+  addRaw: (text, addEOL) => {
+    const room = SUMMARY_MAX_BYTES - summaryBytes() - 1;
+    return room <= 0 ? summary.addRaw("", false) : summary.addRaw(cutTextBytes(text, room), addEOL);
+  }
 };
+function summaryBytes() {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) return 0;
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
 
 // src/hint.ts
 var SETTINGS = [
@@ -40709,11 +40511,11 @@ function worded(strings, ...values) {
   return text;
 }
 var runProjectFile = runValue("autojoin-sync.yaml");
-function useProjectFile(path13) {
-  runProjectFile.set(path13 ?? "autojoin-sync.yaml");
+function useProjectFile(path14) {
+  runProjectFile.set(path14 ?? "autojoin-sync.yaml");
 }
-function projectFileBinding(path13) {
-  return bindRunValue(runProjectFile, path13 ?? "autojoin-sync.yaml");
+function projectFileBinding(path14) {
+  return bindRunValue(runProjectFile, path14 ?? "autojoin-sync.yaml");
 }
 function projectFileName() {
   return runProjectFile.get();
@@ -40740,8 +40542,8 @@ function flatString(text) {
   return text;
 }
 function firstItems(items, max, more = (hidden) => ` and ${hidden} more`, separator = ", ") {
-  const shown = items.slice(0, max).join(separator);
-  return items.length > max ? shown + more(items.length - max) : shown;
+  const shown2 = items.slice(0, max).join(separator);
+  return items.length > max ? shown2 + more(items.length - max) : shown2;
 }
 function ownString(text) {
   if (text.length < 13) return text;
@@ -40904,17 +40706,17 @@ function homographProblem(ascii, familiar) {
   if (!/(^|\.)xn--/u.test(ascii)) return null;
   const unicode = domainToUnicode(ascii);
   if (unicode === "" || unicode === ascii) return null;
-  const shown = `${ascii} (${unicode})`;
+  const shown2 = `${ascii} (${unicode})`;
   for (const label of unicode.split(".")) {
     const scripts = mixedScripts(label);
-    if (scripts) return `${shown} mixes scripts in one label (${scripts.join(" and ")}): the mark of a look-alike domain`;
+    if (scripts) return `${shown2} mixes scripts in one label (${scripts.join(" and ")}): the mark of a look-alike domain`;
   }
   const target = lookAlikeOf(unicode, familiar);
-  if (target !== void 0 && target !== ascii) return `${shown} looks like ${target} (a homograph of a webmail or well-known domain)`;
+  if (target !== void 0 && target !== ascii) return `${shown2} looks like ${target} (a homograph of a webmail or well-known domain)`;
   const asciiTwin = unicode.split(".").map(latinTwin);
   if (asciiTwin.some((twin) => twin !== null)) {
     const twin = unicode.split(".").map((label, index) => asciiTwin[index] ?? label).join(".");
-    return `${shown} looks like the ASCII name ${twin} (a homograph); write ${twin} if you mean it`;
+    return `${shown2} looks like the ASCII name ${twin} (a homograph); write ${twin} if you mean it`;
   }
   return null;
 }
@@ -41119,9 +40921,9 @@ function fieldChanges(policy2, live) {
   if (live.componentId !== void 0 && live.componentId !== policy2.componentId) {
     changes.push({ field: "componentId", before: live.componentId, after: policy2.componentId });
   }
-  const shown = managedLiveMetadata(live, policy2.metadata);
+  const shown2 = managedLiveMetadata(live, policy2.metadata);
   const declared = policy2.metadata ?? {};
-  if (live.metadata !== void 0 && (policy2.metadata !== void 0 || Object.keys(shown).length > 0) && !sameMetadata(shown, declared)) {
+  if (live.metadata !== void 0 && (policy2.metadata !== void 0 || Object.keys(shown2).length > 0) && !sameMetadata(shown2, declared)) {
     changes.push({ field: "metadata", before: shownMetadata(live, policy2.metadata), after: policy2.metadata ?? null });
   }
   return changes;
@@ -41284,14 +41086,6 @@ var PrunePercentError = class extends UnsafePlanError {
   active;
   limit;
 };
-function checkSafety(plan2, limits) {
-  const violations = findViolations(plan2.changes, limits, plan2.scopes);
-  const [first, ...rest] = violations;
-  if (!first) return;
-  first.violations = violations;
-  if (rest.length > 0) first.message += ` \u2014 also: ${rest.map((violation) => violation.message).join(" \u2014 also: ")}`;
-  throw first;
-}
 function findViolations(changes, limits, scopes) {
   const found = [
     checkClears(changes, limits),
@@ -41381,8 +41175,10 @@ var WriteCheckError = class extends Error {
 ${lines2.join("\n")}
 Set \`drift: revert\` on ${scopes.length === 1 ? "that scope" : "those scopes"} (its policy file's \`drift:\`) to write the files' state instead; nothing was written.`
     );
+    this.problems = problems;
     this.name = "WriteCheckError";
   }
+  problems;
 };
 
 // src/output/exit-codes.ts
@@ -41407,6 +41203,210 @@ function toRunError(error4) {
   return error4;
 }
 
+// src/files.ts
+import { closeSync, constants as constants3, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync as statSync2 } from "node:fs";
+import { access as access2, link, lstat as lstat2, open as open2, realpath, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { basename, dirname, join, relative, isAbsolute, sep } from "node:path";
+async function pathExists(file) {
+  try {
+    await access2(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function entryExists(file) {
+  return await lstat2(file).catch(() => null) !== null;
+}
+var FileAccessError = class extends Error {
+  constructor(message, problem, size) {
+    super(message);
+    this.problem = problem;
+    this.size = size;
+    this.name = "FileAccessError";
+  }
+  problem;
+  size;
+};
+function readRegularFile(file, options) {
+  return new Promise((resolve7) => resolve7(readRegularFileSync(file, options)));
+}
+function readRegularFileSync(file, options) {
+  const what = options.what ?? "file";
+  const real = resolveRegular(file, what, options.realDirectories);
+  if (options.root !== void 0) checkInsideRoot(file, real, options.root, what);
+  let fd;
+  try {
+    fd = openSync(real, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+    const info3 = fstatSync(fd);
+    if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file`, "not-regular");
+    if (info3.size > options.maxBytes) throw tooLarge(file, what, info3.size, options.maxBytes);
+    return readAtMost(fd, { file, what, maxBytes: options.maxBytes, expected: info3.size });
+  } catch (error4) {
+    if (error4 instanceof FileAccessError) throw error4;
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
+  } finally {
+    if (fd !== void 0) closeSync(fd);
+  }
+}
+function resolveRegular(file, what, realDirectories) {
+  let info3;
+  try {
+    info3 = lstatSync(file);
+  } catch (error4) {
+    throw new FileAccessError(`cannot read ${what} ${file}: ${error4.message}`, "read-error");
+  }
+  const symlink2 = info3.isSymbolicLink();
+  if (symlink2) {
+    const target = statOrNull(file);
+    if (!target) throw new FileAccessError(`${what} ${file} is a symlink to nothing`, "not-regular");
+    info3 = target;
+  }
+  if (!info3.isFile()) throw new FileAccessError(`${what} ${file} is not a regular file (${kindOf(info3)})`, "not-regular");
+  if (symlink2 || realDirectories === void 0) return realpathSync.native(file);
+  return join(realDirectory(dirname(file), realDirectories), basename(file));
+}
+function statOrNull(file) {
+  try {
+    return statSync2(file);
+  } catch {
+    return null;
+  }
+}
+function realDirectory(dir, realDirectories) {
+  let real = realDirectories.get(dir);
+  if (real === void 0) {
+    real = realpathSync.native(dir);
+    realDirectories.set(dir, real);
+  }
+  return real;
+}
+function kindOf(info3) {
+  if (info3.isDirectory()) return "a directory";
+  if (info3.isFIFO()) return "a FIFO";
+  if (info3.isCharacterDevice() || info3.isBlockDevice()) return "a device";
+  if (info3.isSocket()) return "a socket";
+  return "not a file";
+}
+function checkInsideRoot(file, real, root, what) {
+  const roots = typeof root === "string" ? [root] : root;
+  if (roots.some((dir) => isInside(dir, real))) return;
+  const where2 = roots.join(" or ");
+  throw new FileAccessError(`${what} ${file} resolves to ${real}, outside ${where2}; only files inside the named path's repository (or directory, outside git) are read`, "outside-root");
+}
+function isInside(dir, file) {
+  if (relativeBelow(dir, file)?.startsWith("..") === false) return true;
+  const rel = relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+function recordedPathProblem(path14) {
+  if (path14 === "") return "it is empty";
+  if (path14.startsWith("/") || /^[a-z]:/iu.test(path14) || path14.includes("\\")) return "it is not a relative POSIX path";
+  if (path14.includes("\0")) return "it holds a NUL character";
+  if (path14.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) return "it has a `..`, `.` or empty segment";
+  return null;
+}
+var NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/u;
+function relativeBelow(dir, file) {
+  if (sep !== "/" || !dir.startsWith("/") || NOT_NORMAL.test(dir) || NOT_NORMAL.test(file)) return void 0;
+  if (file === dir) return "";
+  if (dir === "/") return file.startsWith("/") ? file.slice(1) : void 0;
+  return file.startsWith(dir) && file[dir.length] === "/" ? file.slice(dir.length + 1) : void 0;
+}
+function readAtMost(fd, read) {
+  const buffer = Buffer.allocUnsafe(Math.min(read.expected, read.maxBytes) + 1);
+  const chunks = [];
+  let total = 0;
+  for (; ; ) {
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+    total += bytesRead;
+    if (total > read.maxBytes) throw tooLarge(read.file, read.what, total, read.maxBytes);
+    if (bytesRead < buffer.length) {
+      const last = buffer.subarray(0, bytesRead);
+      return chunks.length === 0 ? last : Buffer.concat([...chunks, last], total);
+    }
+    chunks.push(Buffer.from(buffer));
+  }
+}
+function tooLarge(file, what, size, maxBytes) {
+  return new FileAccessError(`${what} ${file} is ${size} bytes or more, over the ${maxBytes}-byte limit`, "too-large", size);
+}
+async function repositoryRoot(cwd) {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (await pathExists(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+async function realRoot(dir) {
+  return realpath(dir).catch(() => dir);
+}
+var tempCounter = 0;
+async function writeFileAtomic(file, text, options = {}) {
+  const overwrite = options.overwrite ?? true;
+  const existing = await lstat2(file).catch(() => null);
+  if (existing?.isSymbolicLink()) throw new FileAccessError(`${file} is a symlink; refusing to write through it`, "symlink");
+  if (existing && !existing.isFile()) throw new FileAccessError(`${file} is not a regular file; refusing to write it`, "not-regular");
+  if (existing && !overwrite) throw Object.assign(new Error(`${file} exists`), { code: "EEXIST" });
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  try {
+    const handle = await open2(temp, "wx", existing ? existing.mode & 511 : options.mode ?? 438).catch((error4) => {
+      throw writeError(error4, file, dir);
+    });
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (overwrite) await rename2(temp, file);
+    else await link(temp, file);
+  } finally {
+    await rm2(temp, { force: true });
+  }
+  await syncDirectory(dir);
+}
+function writeError(error4, file, dir) {
+  const code = error4.code;
+  if (code === "ENOENT") return Object.assign(new Error(`cannot write ${file}: the directory ${dir} does not exist (create it first)`), { code });
+  if (code === "ENOTDIR") return Object.assign(new Error(`cannot write ${file}: ${dir} is not a directory`), { code });
+  if (code === "EACCES" || code === "EPERM") return Object.assign(new Error(`cannot write ${file}: no permission to create files in ${dir}`), { code });
+  return error4 instanceof Error ? error4 : new Error(String(error4));
+}
+async function syncDirectory(dir) {
+  try {
+    const handle = await open2(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+  }
+}
+
+// src/output/sinks.ts
+function redactOutput(text) {
+  return redactText(text);
+}
+function hasOutputSecrets() {
+  return hasRunSecrets();
+}
+function holdsSecret(text) {
+  return hasRunSecrets() && redactText(text) !== text;
+}
+function outboundJson(body) {
+  return JSON.stringify(body, (_key, value) => typeof value === "string" ? redactText(value) : value);
+}
+function writeStderr(text) {
+  return process.stderr.write(redactOutput(text));
+}
+async function writeOutputFile(file, text, options) {
+  const written = redactOutput(text);
+  await writeFileAtomic(file, written, options);
+  return written;
+}
+
 // src/output/error-text.ts
 function errorText(error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
@@ -41419,16 +41419,16 @@ var TTY_REFRESH_MS = 100;
 function createLogger(options) {
   const { level } = options;
   const write2 = (line) => options.write(redactOutput(line));
-  const shown = (needed) => rank(level) >= rank(needed);
+  const shown2 = (needed) => rank(level) >= rank(needed);
   return {
     level,
-    info: (message) => shown("normal") && write2(message),
+    info: (message) => shown2("normal") && write2(message),
     warn: (message) => write2(`warning: ${message}`),
     always: (message) => write2(message),
-    debug: (message) => shown("verbose") && write2(message),
-    request: (event) => shown("verbose") && write2(formatRequest(event)),
+    debug: (message) => shown2("verbose") && write2(message),
+    request: (event) => shown2("verbose") && write2(formatRequest(event)),
     progress: (verb) => {
-      if (!shown("normal")) return SILENT_PROGRESS;
+      if (!shown2("normal")) return SILENT_PROGRESS;
       return options.rewrite ? liveCounter(verb, options.rewrite) : periodicLines(verb, write2, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     }
   };
@@ -41447,17 +41447,17 @@ function progressText(verb, done, total) {
 }
 function liveCounter(verb, rewrite) {
   let last = 0;
-  let shown = false;
+  let shown2 = false;
   return {
     update: (done, total) => {
       const now = Date.now();
       if (done < total && now - last < TTY_REFRESH_MS) return;
       last = now;
-      shown = true;
+      shown2 = true;
       rewrite(progressText(verb, done, total));
     },
     done: () => {
-      if (shown) rewrite("");
+      if (shown2) rewrite("");
     }
   };
 }
@@ -41505,11 +41505,10 @@ function bindingsOf(values) {
 
 // src/run/context.ts
 import { createHash as createHash3 } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { dirname as dirname2, join as join2 } from "node:path";
 
 // src/policy/discover.ts
-import { existsSync as existsSync2, readdirSync, readFileSync, statSync as statSync2 } from "node:fs";
+import { closeSync as closeSync2, existsSync as existsSync2, openSync as openSync2, readdirSync, readFileSync, readSync as readSync2, statSync as statSync3 } from "node:fs";
 import { stat as stat2 } from "node:fs/promises";
 import path, { posix } from "node:path";
 
@@ -41575,8 +41574,9 @@ async function discoverPolicyFiles(paths, cwd) {
     }
     const outer = repository === null ? null : nestedRepository(repository, info3.isDirectory() ? absolute : path.dirname(absolute));
     const walked = info3.isDirectory() ? walk(absolute, "", outer) : [{ file: absolute, nested: outer }];
-    for (const { file, nested, badName } of walked) {
+    for (const { file, nested, badName, misnamed } of walked) {
       if (badName) diagnostics.push(controlInName(file, cwd));
+      else if (misnamed) diagnostics.push(notAPolicyName(file, cwd));
       else if (nested === null) found.add(file);
       else diagnostics.push(inSubmodule(file, nested, cwd));
     }
@@ -41638,13 +41638,39 @@ function walk(directory, relative2, nested, files = []) {
       files.push({ file: full, nested: inside, badName: true });
     } else if (isPolicyBelow(below) && (entry.isFile() || !isDirectoryLink(full))) {
       files.push({ file: full, nested: inside });
+    } else if (entry.isFile() && YAML_NAME.test(entry.name) && entry.name !== PROJECT_FILE_NAME && readsAsPolicy(full)) {
+      files.push({ file: full, nested: inside, misnamed: true });
     }
   }
   return files;
 }
+var YAML_NAME = /\.ya?ml$/u;
+var PROJECT_FILE_NAME = "autojoin-sync.yaml";
+function readsAsPolicy(file) {
+  let fd;
+  try {
+    fd = openSync2(file, "r");
+    const buffer = Buffer.alloc(4096);
+    const head = buffer.subarray(0, readSync2(fd, buffer, 0, buffer.length, 0)).toString("utf8");
+    return /^scope:/mu.test(head) && /^domains:/mu.test(head);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== void 0) closeSync2(fd);
+  }
+}
+function notAPolicyName(file, cwd) {
+  const name = path.basename(file).replace(YAML_NAME, "");
+  return diagnosticAt(
+    filePos(relativePosix(cwd, file)),
+    "warning",
+    "not-a-policy-file-name",
+    `not read: it looks like a policy, but only autojoin.yaml, *.autojoin.yaml or .yml are policy files; rename it to ${name}.autojoin.yaml to have it read`
+  );
+}
 function isDirectoryLink(full) {
   try {
-    return statSync2(full).isDirectory();
+    return statSync3(full).isDirectory();
   } catch {
     return false;
   }
@@ -41662,8 +41688,8 @@ import path2, { posix as posix2 } from "node:path";
 var import_yaml = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 1024 * 1024;
 var MAX_ALIAS_COUNT = 16;
-function pathKey(path13) {
-  return path13.join("\0");
+function pathKey(path14) {
+  return path14.join("\0");
 }
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function decodePolicyBytes(file, bytes) {
@@ -41784,14 +41810,11 @@ function firstKeyLine(doc, key, before, at) {
 }
 
 // src/generated/policy-validators.js
-var import_equal = __toESM(require_equal(), 1);
 var import_ucs2length = __toESM(require_ucs2length(), 1);
-var equalHelper = import_equal.default.default ?? import_equal.default;
 var ucs2lengthHelper = import_ucs2length.default.default ?? import_ucs2length.default;
 var policy = validate0;
-var schema0 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/autojoin.schema.json", "title": "autojoin-sync policy", "description": "One scope's autojoin policy: which email domains may join the scope (a workspace, team or organization in your system) without an invitation. A file may hold several policies as YAML documents separated by `---`. componentId and scopeType may be left out when the project file autojoin-sync.yaml sets `defaults.componentId` / `defaults.scopeType`; the loader fills them in before checking this schema.", "type": "object", "additionalProperties": false, "required": ["scope", "scopeType", "componentId", "domains"], "properties": { "scope": { "description": "Id of the entity in your system that autojoin applies to (a team, workspace or organization id).", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["acme-eng", "ws_4f1a9c"] }, "scopeType": { "description": `Type of the scope in your system; must not contain '/'. Use "default" when your system has no types. May be left out when autojoin-sync.yaml sets defaults.scopeType.`, "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$", "examples": ["team", "workspace", "default"] }, "scopeName": { "description": "Optional display name of the scope, sent along with the domains. When present it is policy: a different name on the service (the scope's group name) is planned as an update. Left out, the name on the service is left alone.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["Acme Engineering"] }, "componentId": { "description": "Id of the invitation component the autojoin invitation belongs to. May be left out when autojoin-sync.yaml sets defaults.componentId.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["cmp_8f2c"] }, "metadata": { "description": "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone. Keys starting with `autojoin-sync.` are reserved (the ownership marker).", "type": "object", "maxProperties": 100, "propertyNames": { "description": "Keys starting with `autojoin-sync.` are reserved for the ownership marker that every write sets.", "not": { "pattern": "^autojoin-sync\\." } }, "examples": [{ "owner": "eng", "ticket": "SEC-42" }] }, "drift": { "description": "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.", "enum": ["revert", "keep"], "examples": ["keep"] }, "domains": { "description": "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected. An entry is a domain, or {domain, expires, reason} for a time-bound grant: past its expires date the entry is no longer desired and the plan removes it (reason `expired YYYY-MM-DD`); within 14 days of the date validate and plan warn.", "type": "array", "uniqueItems": true, "items": { "description": "A domain entry: an email domain such as acme.com (no '@', no URL, no wildcard; Unicode names are converted to punycode), or a time-bound grant {domain, expires, reason}.", "if": { "type": "object" }, "then": { "description": "A time-bound grant: the domain is desired up to and including its expires date.", "type": "object", "additionalProperties": false, "required": ["domain"], "properties": { "domain": { "description": "The email domain, as in a plain entry.", "type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["contractor.example"] }, "expires": { "description": "Last day (YYYY-MM-DD, UTC) the domain is desired; after it the plan removes the domain with the reason `expired YYYY-MM-DD`.", "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "examples": ["2026-06-30"] }, "reason": { "description": "Why the grant exists (a ticket, a contract); inventory shows it.", "type": "string", "minLength": 1, "maxLength": 500, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["SEC-42: audit contractors until June"] } } }, "else": { "type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$" }, "examples": ["acme.com", { "domain": "contractor.example", "expires": "2026-06-30", "reason": "SEC-42" }] }, "examples": [["acme.com", "acme.co.uk"], [], ["acme.com", { "domain": "contractor.example", "expires": "2026-06-30", "reason": "SEC-42" }]] } }, "examples": [{ "scope": "acme-eng", "scopeType": "team", "scopeName": "Acme Engineering", "componentId": "cmp_8f2c", "metadata": { "owner": "eng" }, "domains": ["acme.com", "acme.co.uk"] }] };
+var schema0 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/autojoin.schema.json", "title": "autojoin-sync policy", "description": "One scope's autojoin policy: which email domains may join the scope (a workspace, team or organization in your system) without an invitation. A file may hold several policies as YAML documents separated by `---`. componentId and scopeType may be left out when the project file autojoin-sync.yaml sets `defaults.componentId` / `defaults.scopeType`; the loader fills them in before checking this schema.", "type": "object", "additionalProperties": false, "required": ["scope", "scopeType", "componentId", "domains"], "properties": { "scope": { "description": "Id of the entity in your system that autojoin applies to (a team, workspace or organization id).", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["acme-eng", "ws_4f1a9c"] }, "scopeType": { "description": `Type of the scope in your system; must not contain '/'. Use "default" when your system has no types. May be left out when autojoin-sync.yaml sets defaults.scopeType.`, "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$", "examples": ["team", "workspace", "default"] }, "scopeName": { "description": "Optional display name of the scope, sent along with the domains. When present it is policy: a different name on the service (the scope's group name) is planned as an update. Left out, the name on the service is left alone.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["Acme Engineering"] }, "componentId": { "description": "Id of the invitation component the autojoin invitation belongs to. May be left out when autojoin-sync.yaml sets defaults.componentId.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["cmp_8f2c"] }, "metadata": { "description": "Optional free-form data stored on the scope's autojoin invitation, sent as `metadata` with the domains. When present it is policy: different metadata on the service is planned as an update. Left out, the metadata on the service is left alone. Keys starting with `autojoin-sync.` are reserved (the ownership marker).", "type": "object", "maxProperties": 100, "propertyNames": { "description": "Keys starting with `autojoin-sync.` are reserved for the ownership marker that every write sets.", "not": { "pattern": "^autojoin-sync\\." } }, "examples": [{ "owner": "eng", "ticket": "SEC-42" }] }, "drift": { "description": "What a plan does when this scope was changed outside this repository (e.g. by an admin in the widget): `revert` restores this file's state on apply; `keep` leaves the live state and reports it (`autojoin-sync adopt` writes it into this file). Overrides the project file's `drift`; default revert.", "enum": ["revert", "keep"], "examples": ["keep"] }, "domains": { "description": "The complete list of email domains whose users may join this scope without an invitation. Domains missing here are removed from the service; an empty list [] clears (deactivates) autojoin for the scope. Webmail domains and public suffixes are rejected. An entry is a domain, or {domain, expires, reason} for a time-bound grant: past its expires date the entry is no longer desired and the plan removes it (reason `expired YYYY-MM-DD`); within 14 days of the date validate and plan warn.", "type": "array", "items": { "description": "A domain entry: an email domain such as acme.com (no '@', no URL, no wildcard; Unicode names are converted to punycode), or a time-bound grant {domain, expires, reason}.", "if": { "type": "object" }, "then": { "description": "A time-bound grant: the domain is desired up to and including its expires date.", "type": "object", "additionalProperties": false, "required": ["domain"], "properties": { "domain": { "description": "The email domain, as in a plain entry.", "type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["contractor.example"] }, "expires": { "description": "Last day (YYYY-MM-DD, UTC) the domain is desired; after it the plan removes the domain with the reason `expired YYYY-MM-DD`.", "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "examples": ["2026-06-30"] }, "reason": { "description": "Why the grant exists (a ticket, a contract); inventory shows it.", "type": "string", "minLength": 1, "maxLength": 500, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["SEC-42: audit contractors until June"] } } }, "else": { "type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$" }, "examples": ["acme.com", { "domain": "contractor.example", "expires": "2026-06-30", "reason": "SEC-42" }] }, "examples": [["acme.com", "acme.co.uk"], [], ["acme.com", { "domain": "contractor.example", "expires": "2026-06-30", "reason": "SEC-42" }]] } }, "examples": [{ "scope": "acme-eng", "scopeType": "team", "scopeName": "Acme Engineering", "componentId": "cmp_8f2c", "metadata": { "owner": "eng" }, "domains": ["acme.com", "acme.co.uk"] }] };
 var func0 = ucs2lengthHelper;
-var func10 = equalHelper;
 var pattern0 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "u");
 var pattern1 = new RegExp("^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$", "u");
 var pattern4 = new RegExp("^autojoin-sync\\.", "u");
@@ -42276,40 +42299,22 @@ function validate0(data, { instancePath = "", parentData, parentDataProperty, ro
             errors++;
           }
         }
-        let i1 = data6.length;
-        let j0;
-        if (i1 > 1) {
-          outer0: for (; i1--; ) {
-            for (j0 = i1; j0--; ) {
-              if (func10(data6[i1], data6[j0])) {
-                const err42 = { instancePath: instancePath + "/domains", schemaPath: "#/properties/domains/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema0.properties.domains, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err42];
-                } else {
-                  vErrors.push(err42);
-                }
-                errors++;
-                break outer0;
-              }
-            }
-          }
-        }
       } else {
-        const err43 = { instancePath: instancePath + "/domains", schemaPath: "#/properties/domains/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema0.properties.domains.type, parentSchema: schema0.properties.domains, data: data6 };
+        const err42 = { instancePath: instancePath + "/domains", schemaPath: "#/properties/domains/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema0.properties.domains.type, parentSchema: schema0.properties.domains, data: data6 };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err42];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err42);
         }
         errors++;
       }
     }
   } else {
-    const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema0.type, parentSchema: schema0, data };
+    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema0.type, parentSchema: schema0, data };
     if (vErrors === null) {
-      vErrors = [err44];
+      vErrors = [err43];
     } else {
-      vErrors.push(err44);
+      vErrors.push(err43);
     }
     errors++;
   }
@@ -42318,11 +42323,13 @@ function validate0(data, { instancePath = "", parentData, parentDataProperty, ro
 }
 validate0.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var project = validate1;
-var schema1 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/project.schema.json", "title": "autojoin-sync project file", "description": "Optional autojoin-sync.yaml at the repository root: defaults for policy files, the service base URL and safety limits. Secrets (API key, access token) never go here; they come from the environment.", "type": "object", "additionalProperties": false, "properties": { "owner": { "description": "Who manages the scopes this repository writes: every write marks its scope's autojoin invitation with `autojoin-sync.owner: OWNER` in its metadata, and a scope marked by another owner is never written (unless --take-ownership TYPE/ID) nor cleared by pruning. Stable across clones, renames, CI and laptops; repositories that manage scopes of one service set distinct owners. Default `default`.", "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["platform-team"] }, "baseUrl": { "description": "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.", "type": "string", "minLength": 1, "pattern": "^https?://[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["https://invitations.example.com"] }, "read": { "description": "How live state is read: autojoin (call 2b only, one request per scope), by-scope (call 1b, then 2b) or by-group (call 1, then 2b). The --read flag and AUTOJOIN_READ win.", "enum": ["by-group", "by-scope", "autojoin"], "examples": ["autojoin"] }, "listing": { "description": "The old name of read, accepted for one release. How live state is read: by-group (call 1), by-scope (call 1b) or autojoin (call 2b only, one request per scope). The --read flag and AUTOJOIN_READ win.", "enum": ["by-group", "by-scope", "autojoin"], "examples": ["by-scope"] }, "defaults": { "description": "Values used by every policy that leaves them out.", "type": "object", "additionalProperties": false, "properties": { "componentId": { "description": "componentId for policies that do not set one.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["cmp_8f2c"] }, "scopeType": { "description": "scopeType for policies that do not set one; must not contain '/'.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$", "examples": ["team"] } }, "examples": [{ "componentId": "cmp_8f2c", "scopeType": "team" }] }, "safety": { "description": "Limits that stop a run which would remove too much; apply refuses with exit code 3.", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "description": "Most domains one run may remove across all scopes (the --max-removals flag wins).", "type": "integer", "minimum": 0, "examples": [25] }, "maxRemovalPercent": { "description": "Most of one scope's existing domains, in percent, that a run may remove.", "type": "number", "minimum": 0, "maximum": 100, "examples": [50] } }, "examples": [{ "maxRemovals": 25, "maxRemovalPercent": 50 }] }, "rules": { "description": "Governance rules, checked by validate, plan and the action; each finding names its rule and stands at the file:line:col of the entry it is about. A rule that cannot match anything (a scopes glob that matches no declared scope, no check at all) is an error here.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "description": "Named in every finding of the rule; unique.", "type": "string", "minLength": 1, "maxLength": 200, "examples": ["corporate domains only"] }, "scopes": { "description": "TYPE/ID globs of the scopes the rule applies to (`*` any characters, `?` one); all scopes when left out.", "type": "array", "items": { "type": "string", "minLength": 3 }, "minItems": 1, "examples": [["organization/*", "team/acme-*"]] }, "allow": { "description": "Every domain of a matched scope must match one of these domain globs (`*` stands for one or more labels: *.acme.com matches eu.acme.com, not acme.com).", "$ref": "#/$defs/DomainGlobs", "examples": [["acme.com", "*.acme.com"]] }, "deny": { "description": "No domain of a matched scope may match one of these domain globs.", "$ref": "#/$defs/DomainGlobs", "examples": [["*.agency.example"]] }, "require": { "description": "Domains every matched scope must list (not expired): removing one is an error before any plan, so nobody is locked out.", "$ref": "#/$defs/DomainGlobs", "examples": [["acme.com"]] }, "maxScopesPerDomain": { "description": "A domain may appear in at most this many matched scopes.", "type": "integer", "minimum": 1, "examples": [3] }, "requireExpiry": { "description": "Entries whose domain matches one of these globs must be time-bound: {domain, expires, reason}.", "$ref": "#/$defs/DomainGlobs", "examples": [["*.contractor.example"]] }, "maxExpiryDays": { "description": "An entry's expires date may be at most this many days from today.", "type": "integer", "minimum": 1, "examples": [180] }, "level": { "description": "Severity of the rule's findings: error (default; stops plan and apply) or warning.", "enum": ["error", "warning"], "examples": ["warning"] } } }, "examples": [[{ "name": "corporate domains only", "scopes": ["organization/*"], "allow": ["acme.com", "*.acme.com"], "require": ["acme.com"] }]] }, "drift": { "description": "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.", "enum": ["revert", "keep"], "examples": ["keep"] }, "prune": { "description": "What happens to scopes whose policy file is gone. Git history is the state: there is no state file. Pruning is on by default; `false` turns it off (as --no-prune); the object form also lists scopes to keep.", "anyOf": [{ "type": "boolean", "description": "`false`: do not prune (as --no-prune); `true`: prune (the default)." }, { "type": "object", "description": "Pruning settings.", "additionalProperties": false, "properties": { "history": { "description": "Plan a `clear` for every scope that a policy file under the paths declared in any commit reachable from HEAD and that no file in the working tree declares now (default true; needs the full history, not a shallow clone).", "type": "boolean", "examples": [false] }, "keep": { "description": "Scopes (`TYPE/ID`) released from management: never pruned, their live autojoin left as it is.", "type": "array", "items": { "type": "string", "pattern": "^[^/]+/.+$" }, "uniqueItems": true, "examples": [["team/legacy-sales"]] } } }], "examples": [false, { "keep": ["team/legacy-sales"] }] }, "dns": { "description": "Domain trust over DNS: look every domain up before it can be planned. A domain that does not exist (NXDOMAIN) is an error (whoever registers it can join); one with no MX and no A/AAAA record is a warning (it receives no mail); with verify: txt, a domain without its TXT record is an error; a timeout or a resolver failure is a warning (an error with strict).", "type": "object", "additionalProperties": false, "properties": { "check": { "description": "Run the DNS check in validate and plan (as --dns does; without it only --dns runs it).", "type": "boolean", "examples": [true] }, "servers": { "description": "Resolvers to ask, as HOST, HOST:PORT or [IPv6]:PORT (a host name is looked up through the system's resolver). --dns-server wins; without either, AUTOJOIN_DNS_SERVERS (comma-separated), else the system's resolvers.", "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 300 }, "minItems": 1, "examples": [["10.0.0.53", "10.0.0.54:5353"]] }, "verify": { "description": "txt: every domain must publish, on the domain itself, the TXT record autojoin-sync-verification=TOKEN (token below): proof that the organization controls it. Needs token.", "enum": ["txt"], "examples": ["txt"] }, "token": { "description": "The verification token of verify: txt. Not a secret: it is published in DNS for anyone to read.", "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["3f9c1d7e2b"] }, "strict": { "description": "A timeout or a resolver failure (SERVFAIL, REFUSED) is an error, not a warning (as --dns-strict).", "type": "boolean", "examples": [true] }, "timeoutSeconds": { "description": "How long one lookup may take, its resend included, in seconds (default 5).", "type": "number", "exclusiveMinimum": 0, "maximum": 60, "examples": [5] }, "deadlineSeconds": { "description": "How long the whole check may take, in seconds (default 120); the domains not looked up by then get a timeout finding.", "type": "number", "exclusiveMinimum": 0, "maximum": 3600, "examples": [120] } }, "dependentRequired": { "verify": ["token"], "token": ["verify"] }, "examples": [{ "check": true, "verify": "txt", "token": "3f9c1d7e2b" }] } }, "$defs": { "DomainGlobs": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 253 }, "minItems": 1 } }, "examples": [{ "baseUrl": "https://invitations.example.com", "defaults": { "componentId": "cmp_8f2c", "scopeType": "team" }, "safety": { "maxRemovals": 25, "maxRemovalPercent": 50 }, "prune": { "keep": ["team/legacy-sales"] } }] };
+var schema1 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/project.schema.json", "title": "autojoin-sync project file", "description": "Optional autojoin-sync.yaml at the repository root: defaults for policy files, the service base URL and safety limits. Secrets (API key, access token) never go here; they come from the environment.", "type": "object", "additionalProperties": false, "properties": { "owner": { "description": "Who manages the scopes this repository writes: every write marks its scope's autojoin invitation with `autojoin-sync.owner: OWNER` in its metadata, and a scope marked by another owner is never written (unless --take-ownership TYPE/ID) nor cleared by pruning. Stable across clones, renames, CI and laptops; repositories that manage scopes of one service set distinct owners. Default `default`.", "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["platform-team"] }, "baseUrl": { "description": "Base URL of the Invitation Service (AUTOJOIN_BASE_URL wins). https:// is required unless the host is loopback.", "type": "string", "minLength": 1, "pattern": "^https?://[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["https://invitations.example.com"] }, "read": { "description": "How live state is read: autojoin (call 2b only, one request per scope), by-scope (call 1b, then 2b) or by-group (call 1, then 2b). The --read flag and AUTOJOIN_READ win.", "enum": ["by-group", "by-scope", "autojoin"], "examples": ["autojoin"] }, "listing": { "description": "The old name of read, accepted for one release. How live state is read: by-group (call 1), by-scope (call 1b) or autojoin (call 2b only, one request per scope). The --read flag and AUTOJOIN_READ win.", "enum": ["by-group", "by-scope", "autojoin"], "examples": ["by-scope"] }, "defaults": { "description": "Values used by every policy that leaves them out.", "type": "object", "additionalProperties": false, "properties": { "componentId": { "description": "componentId for policies that do not set one.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["cmp_8f2c"] }, "scopeType": { "description": "scopeType for policies that do not set one; must not contain '/'.", "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^/\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]+$", "examples": ["team"] } }, "examples": [{ "componentId": "cmp_8f2c", "scopeType": "team" }] }, "safety": { "description": "Limits that stop a run which would remove too much; apply refuses with exit code 3.", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "description": "Most domains one run may remove across all scopes (the --max-removals flag wins).", "type": "integer", "minimum": 0, "examples": [25] }, "maxRemovalPercent": { "description": "Most of one scope's existing domains, in percent, that a run may remove.", "type": "number", "minimum": 0, "maximum": 100, "examples": [50] } }, "examples": [{ "maxRemovals": 25, "maxRemovalPercent": 50 }] }, "rules": { "description": "Governance rules, checked by validate, plan and the action; each finding names its rule and stands at the file:line:col of the entry it is about. A rule that cannot match anything (a scopes glob that matches no declared scope, no check at all) is an error here.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "description": "Named in every finding of the rule; unique.", "type": "string", "minLength": 1, "maxLength": 200, "examples": ["corporate domains only"] }, "scopes": { "description": "TYPE/ID globs of the scopes the rule applies to (`*` any characters, `?` one); all scopes when left out.", "type": "array", "items": { "type": "string", "minLength": 3 }, "minItems": 1, "examples": [["organization/*", "team/acme-*"]] }, "allow": { "description": "Every domain of a matched scope must match one of these domain globs (`*` stands for one or more labels: *.acme.com matches eu.acme.com, not acme.com).", "$ref": "#/$defs/DomainGlobs", "examples": [["acme.com", "*.acme.com"]] }, "deny": { "description": "No domain of a matched scope may match one of these domain globs.", "$ref": "#/$defs/DomainGlobs", "examples": [["*.agency.example"]] }, "require": { "description": "Domains every matched scope must list (not expired): removing one is an error before any plan, so nobody is locked out.", "$ref": "#/$defs/DomainGlobs", "examples": [["acme.com"]] }, "maxScopesPerDomain": { "description": "A domain may appear in at most this many matched scopes.", "type": "integer", "minimum": 1, "examples": [3] }, "requireExpiry": { "description": "Entries whose domain matches one of these globs must be time-bound: {domain, expires, reason}.", "$ref": "#/$defs/DomainGlobs", "examples": [["*.contractor.example"]] }, "maxExpiryDays": { "description": "An entry's expires date may be at most this many days from today.", "type": "integer", "minimum": 1, "examples": [180] }, "level": { "description": "Severity of the rule's findings: error (default; stops plan and apply) or warning.", "enum": ["error", "warning"], "examples": ["warning"] } } }, "examples": [[{ "name": "corporate domains only", "scopes": ["organization/*"], "allow": ["acme.com", "*.acme.com"], "require": ["acme.com"] }]] }, "drift": { "description": "What plans do with scopes changed outside this repository since it last wrote them: `revert` (default) restores the policy files' state on apply; `keep` leaves them as they are live and reports them (plan still exits 2 with --detailed-exitcode). A policy file's own `drift` wins.", "enum": ["revert", "keep"], "examples": ["keep"] }, "prune": { "description": "What happens to scopes whose policy file is gone. Git history is the state: there is no state file. Pruning is on by default; `false` turns it off (as --no-prune); the object form also lists scopes to keep.", "anyOf": [{ "type": "boolean", "description": "`false`: do not prune (as --no-prune); `true`: prune (the default)." }, { "type": "object", "description": "Pruning settings.", "additionalProperties": false, "properties": { "history": { "description": "Plan a `clear` for every scope that a policy file under the paths declared in any commit reachable from HEAD and that no file in the working tree declares now (default true; needs the full history, not a shallow clone).", "type": "boolean", "examples": [false] }, "keep": { "description": "Scopes (`TYPE/ID`) released from management: never pruned, their live autojoin left as it is.", "type": "array", "items": { "type": "string", "pattern": "^[^/]+/.+$" }, "uniqueItems": true, "examples": [["team/legacy-sales"]] } } }], "examples": [false, { "keep": ["team/legacy-sales"] }] }, "notify": { "description": "Whom to tell what a run did (docs/notifications.md): one message per target URL per run, after the outcome is final. The URL and the signing secret are secrets: only the names of environment variables matching AUTOJOIN_NOTIFY_* stand here, never a value.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["to", "urlEnv"], "properties": { "to": { "description": "webhook: signed JSON (schemas/notify-webhook.schema.json); slack: a Slack app's incoming webhook; teams: a Teams Workflows webhook (one Adaptive Card).", "enum": ["webhook", "slack", "teams"], "examples": ["slack"] }, "urlEnv": { "description": "The environment variable that holds the target's URL (https://, http:// only to loopback, no credentials).", "$ref": "#/$defs/NotifyVariable", "examples": ["AUTOJOIN_NOTIFY_SLACK_URL"] }, "secretEnv": { "description": "webhook only, and required there: the environment variable that holds the signing secret (at least 32 bytes); each body is signed with HMAC-SHA256 over TIMESTAMP.BODY.", "$ref": "#/$defs/NotifyVariable", "examples": ["AUTOJOIN_NOTIFY_HOOK_SECRET"] }, "on": { "description": "The events to send (default: all four): applied (an apply wrote a scope), refused (a refusal of the verdict), failed (any other exit 1 of apply), drift (plan --notify found changes).", "type": "array", "items": { "enum": ["applied", "refused", "failed", "drift"] }, "minItems": 1, "examples": [["refused", "drift"]] }, "required": { "description": "true: a failed delivery turns a successful run's exit 0 into 1, and an unset or invalid variable is exit 1 before any write.", "type": "boolean", "examples": [true] } } }, "examples": [[{ "to": "webhook", "urlEnv": "AUTOJOIN_NOTIFY_HOOK_URL", "secretEnv": "AUTOJOIN_NOTIFY_HOOK_SECRET" }, { "to": "slack", "urlEnv": "AUTOJOIN_NOTIFY_SLACK_URL", "on": ["refused", "drift"] }]] }, "dns": { "description": "Domain trust over DNS: look every domain up before it can be planned. A domain that does not exist (NXDOMAIN) is an error (whoever registers it can join); one with no MX and no A/AAAA record is a warning (it receives no mail); with verify: txt, a domain without its TXT record is an error; a timeout or a resolver failure is a warning (an error with strict).", "type": "object", "additionalProperties": false, "properties": { "check": { "description": "Run the DNS check in validate and plan (as --dns does; without it only --dns runs it).", "type": "boolean", "examples": [true] }, "servers": { "description": "Resolvers to ask, as HOST, HOST:PORT or [IPv6]:PORT (a host name is looked up through the system's resolver). --dns-server wins; without either, AUTOJOIN_DNS_SERVERS (comma-separated), else the system's resolvers.", "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 300 }, "minItems": 1, "examples": [["10.0.0.53", "10.0.0.54:5353"]] }, "verify": { "description": "txt: every domain must publish, on the domain itself, the TXT record autojoin-sync-verification=TOKEN (token below): proof that the organization controls it. Needs token.", "enum": ["txt"], "examples": ["txt"] }, "token": { "description": "The verification token of verify: txt. Not a secret: it is published in DNS for anyone to read.", "type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "examples": ["3f9c1d7e2b"] }, "strict": { "description": "A timeout or a resolver failure (SERVFAIL, REFUSED) is an error, not a warning (as --dns-strict).", "type": "boolean", "examples": [true] }, "timeoutSeconds": { "description": "How long one lookup may take, its resend included, in seconds (default 5).", "type": "number", "exclusiveMinimum": 0, "maximum": 60, "examples": [5] }, "deadlineSeconds": { "description": "How long the whole check may take, in seconds (default 120); the domains not looked up by then get a timeout finding.", "type": "number", "exclusiveMinimum": 0, "maximum": 3600, "examples": [120] } }, "dependentRequired": { "verify": ["token"], "token": ["verify"] }, "examples": [{ "check": true, "verify": "txt", "token": "3f9c1d7e2b" }] } }, "$defs": { "NotifyVariable": { "description": "The name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (so no other variable, the API key included, can become a URL or a secret).", "type": "string", "pattern": "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$", "maxLength": 200 }, "DomainGlobs": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 253 }, "minItems": 1 } }, "examples": [{ "baseUrl": "https://invitations.example.com", "defaults": { "componentId": "cmp_8f2c", "scopeType": "team" }, "safety": { "maxRemovals": 25, "maxRemovalPercent": 50 }, "prune": { "keep": ["team/legacy-sales"] } }] };
 var schema2 = { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 253 }, "minItems": 1 };
-var func11 = Object.prototype.hasOwnProperty;
+var schema6 = { "description": "The name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (so no other variable, the API key included, can become a URL or a secret).", "type": "string", "pattern": "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$", "maxLength": 200 };
+var func10 = Object.prototype.hasOwnProperty;
 var pattern10 = new RegExp("^https?://[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "u");
 var pattern13 = new RegExp("^[^/]+/.+$", "u");
+var pattern14 = new RegExp("^AUTOJOIN_NOTIFY_[A-Z0-9_]+$", "u");
 function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -42336,7 +42343,7 @@ function validate1(data, { instancePath = "", parentData, parentDataProperty, ro
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func11.call(schema1.properties, key0)) {
+      if (!func10.call(schema1.properties, key0)) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema1, data };
         if (vErrors === null) {
           vErrors = [err0];
@@ -42640,7 +42647,7 @@ function validate1(data, { instancePath = "", parentData, parentDataProperty, ro
               errors++;
             }
             for (const key3 in data11) {
-              if (!func11.call(schema1.properties.rules.items.properties, key3)) {
+              if (!func10.call(schema1.properties.rules.items.properties, key3)) {
                 const err28 = { instancePath: instancePath + "/rules/" + i0, schemaPath: "#/properties/rules/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema1.properties.rules.items, data: data11 };
                 if (vErrors === null) {
                   vErrors = [err28];
@@ -43162,59 +43169,59 @@ function validate1(data, { instancePath = "", parentData, parentDataProperty, ro
         }
       }
     }
-    if (data.dns !== void 0) {
-      let data31 = data.dns;
-      if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-        for (const key5 in data31) {
-          if (!(key5 === "check" || key5 === "servers" || key5 === "verify" || key5 === "token" || key5 === "strict" || key5 === "timeoutSeconds" || key5 === "deadlineSeconds")) {
-            const err73 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema1.properties.dns, data: data31 };
-            if (vErrors === null) {
-              vErrors = [err73];
-            } else {
-              vErrors.push(err73);
-            }
-            errors++;
-          }
-        }
-        if (data31.check !== void 0) {
-          let data32 = data31.check;
-          if (typeof data32 !== "boolean") {
-            const err74 = { instancePath: instancePath + "/dns/check", schemaPath: "#/properties/dns/properties/check/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema1.properties.dns.properties.check.type, parentSchema: schema1.properties.dns.properties.check, data: data32 };
-            if (vErrors === null) {
-              vErrors = [err74];
-            } else {
-              vErrors.push(err74);
-            }
-            errors++;
-          }
-        }
-        if (data31.servers !== void 0) {
-          let data33 = data31.servers;
-          if (Array.isArray(data33)) {
-            if (data33.length < 1) {
-              const err75 = { instancePath: instancePath + "/dns/servers", schemaPath: "#/properties/dns/properties/servers/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema1.properties.dns.properties.servers, data: data33 };
+    if (data.notify !== void 0) {
+      let data31 = data.notify;
+      if (Array.isArray(data31)) {
+        const len7 = data31.length;
+        for (let i8 = 0; i8 < len7; i8++) {
+          let data32 = data31[i8];
+          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+            if (data32.to === void 0) {
+              const err73 = { instancePath: instancePath + "/notify/" + i8, schemaPath: "#/properties/notify/items/required", keyword: "required", params: { missingProperty: "to" }, message: "must have required property 'to'", schema: schema1.properties.notify.items.required, parentSchema: schema1.properties.notify.items, data: data32 };
               if (vErrors === null) {
-                vErrors = [err75];
+                vErrors = [err73];
               } else {
-                vErrors.push(err75);
+                vErrors.push(err73);
               }
               errors++;
             }
-            const len7 = data33.length;
-            for (let i8 = 0; i8 < len7; i8++) {
-              let data34 = data33[i8];
-              if (typeof data34 === "string") {
-                if (func0(data34) > 300) {
-                  const err76 = { instancePath: instancePath + "/dns/servers/" + i8, schemaPath: "#/properties/dns/properties/servers/items/maxLength", keyword: "maxLength", params: { limit: 300 }, message: "must NOT have more than 300 characters", schema: 300, parentSchema: schema1.properties.dns.properties.servers.items, data: data34 };
-                  if (vErrors === null) {
-                    vErrors = [err76];
-                  } else {
-                    vErrors.push(err76);
-                  }
-                  errors++;
+            if (data32.urlEnv === void 0) {
+              const err74 = { instancePath: instancePath + "/notify/" + i8, schemaPath: "#/properties/notify/items/required", keyword: "required", params: { missingProperty: "urlEnv" }, message: "must have required property 'urlEnv'", schema: schema1.properties.notify.items.required, parentSchema: schema1.properties.notify.items, data: data32 };
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+            for (const key5 in data32) {
+              if (!(key5 === "to" || key5 === "urlEnv" || key5 === "secretEnv" || key5 === "on" || key5 === "required")) {
+                const err75 = { instancePath: instancePath + "/notify/" + i8, schemaPath: "#/properties/notify/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema1.properties.notify.items, data: data32 };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
                 }
-                if (func0(data34) < 1) {
-                  const err77 = { instancePath: instancePath + "/dns/servers/" + i8, schemaPath: "#/properties/dns/properties/servers/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema1.properties.dns.properties.servers.items, data: data34 };
+                errors++;
+              }
+            }
+            if (data32.to !== void 0) {
+              let data33 = data32.to;
+              if (!(data33 === "webhook" || data33 === "slack" || data33 === "teams")) {
+                const err76 = { instancePath: instancePath + "/notify/" + i8 + "/to", schemaPath: "#/properties/notify/items/properties/to/enum", keyword: "enum", params: { allowedValues: schema1.properties.notify.items.properties.to.enum }, message: "must be equal to one of the allowed values", schema: schema1.properties.notify.items.properties.to.enum, parentSchema: schema1.properties.notify.items.properties.to, data: data33 };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data32.urlEnv !== void 0) {
+              let data34 = data32.urlEnv;
+              if (typeof data34 === "string") {
+                if (func0(data34) > 200) {
+                  const err77 = { instancePath: instancePath + "/notify/" + i8 + "/urlEnv", schemaPath: "#/$defs/NotifyVariable/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters", schema: 200, parentSchema: schema6, data: data34 };
                   if (vErrors === null) {
                     vErrors = [err77];
                   } else {
@@ -43222,200 +43229,377 @@ function validate1(data, { instancePath = "", parentData, parentDataProperty, ro
                   }
                   errors++;
                 }
+                if (!pattern14.test(data34)) {
+                  const err78 = { instancePath: instancePath + "/notify/" + i8 + "/urlEnv", schemaPath: "#/$defs/NotifyVariable/pattern", keyword: "pattern", params: { pattern: "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$" }, message: 'must match pattern "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$"', schema: "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$", parentSchema: schema6, data: data34 };
+                  if (vErrors === null) {
+                    vErrors = [err78];
+                  } else {
+                    vErrors.push(err78);
+                  }
+                  errors++;
+                }
               } else {
-                const err78 = { instancePath: instancePath + "/dns/servers/" + i8, schemaPath: "#/properties/dns/properties/servers/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema1.properties.dns.properties.servers.items.type, parentSchema: schema1.properties.dns.properties.servers.items, data: data34 };
+                const err79 = { instancePath: instancePath + "/notify/" + i8 + "/urlEnv", schemaPath: "#/$defs/NotifyVariable/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema6.type, parentSchema: schema6, data: data34 };
                 if (vErrors === null) {
-                  vErrors = [err78];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err78);
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data32.secretEnv !== void 0) {
+              let data35 = data32.secretEnv;
+              if (typeof data35 === "string") {
+                if (func0(data35) > 200) {
+                  const err80 = { instancePath: instancePath + "/notify/" + i8 + "/secretEnv", schemaPath: "#/$defs/NotifyVariable/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters", schema: 200, parentSchema: schema6, data: data35 };
+                  if (vErrors === null) {
+                    vErrors = [err80];
+                  } else {
+                    vErrors.push(err80);
+                  }
+                  errors++;
+                }
+                if (!pattern14.test(data35)) {
+                  const err81 = { instancePath: instancePath + "/notify/" + i8 + "/secretEnv", schemaPath: "#/$defs/NotifyVariable/pattern", keyword: "pattern", params: { pattern: "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$" }, message: 'must match pattern "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$"', schema: "^AUTOJOIN_NOTIFY_[A-Z0-9_]+$", parentSchema: schema6, data: data35 };
+                  if (vErrors === null) {
+                    vErrors = [err81];
+                  } else {
+                    vErrors.push(err81);
+                  }
+                  errors++;
+                }
+              } else {
+                const err82 = { instancePath: instancePath + "/notify/" + i8 + "/secretEnv", schemaPath: "#/$defs/NotifyVariable/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema6.type, parentSchema: schema6, data: data35 };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data32.on !== void 0) {
+              let data36 = data32.on;
+              if (Array.isArray(data36)) {
+                if (data36.length < 1) {
+                  const err83 = { instancePath: instancePath + "/notify/" + i8 + "/on", schemaPath: "#/properties/notify/items/properties/on/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema1.properties.notify.items.properties.on, data: data36 };
+                  if (vErrors === null) {
+                    vErrors = [err83];
+                  } else {
+                    vErrors.push(err83);
+                  }
+                  errors++;
+                }
+                const len8 = data36.length;
+                for (let i9 = 0; i9 < len8; i9++) {
+                  let data37 = data36[i9];
+                  if (!(data37 === "applied" || data37 === "refused" || data37 === "failed" || data37 === "drift")) {
+                    const err84 = { instancePath: instancePath + "/notify/" + i8 + "/on/" + i9, schemaPath: "#/properties/notify/items/properties/on/items/enum", keyword: "enum", params: { allowedValues: schema1.properties.notify.items.properties.on.items.enum }, message: "must be equal to one of the allowed values", schema: schema1.properties.notify.items.properties.on.items.enum, parentSchema: schema1.properties.notify.items.properties.on.items, data: data37 };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err85 = { instancePath: instancePath + "/notify/" + i8 + "/on", schemaPath: "#/properties/notify/items/properties/on/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema1.properties.notify.items.properties.on.type, parentSchema: schema1.properties.notify.items.properties.on, data: data36 };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data32.required !== void 0) {
+              let data38 = data32.required;
+              if (typeof data38 !== "boolean") {
+                const err86 = { instancePath: instancePath + "/notify/" + i8 + "/required", schemaPath: "#/properties/notify/items/properties/required/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema1.properties.notify.items.properties.required.type, parentSchema: schema1.properties.notify.items.properties.required, data: data38 };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
           } else {
-            const err79 = { instancePath: instancePath + "/dns/servers", schemaPath: "#/properties/dns/properties/servers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema1.properties.dns.properties.servers.type, parentSchema: schema1.properties.dns.properties.servers, data: data33 };
+            const err87 = { instancePath: instancePath + "/notify/" + i8, schemaPath: "#/properties/notify/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema1.properties.notify.items.type, parentSchema: schema1.properties.notify.items, data: data32 };
             if (vErrors === null) {
-              vErrors = [err79];
+              vErrors = [err87];
             } else {
-              vErrors.push(err79);
-            }
-            errors++;
-          }
-        }
-        if (data31.verify !== void 0) {
-          let data35 = data31.verify;
-          if (!(data35 === "txt")) {
-            const err80 = { instancePath: instancePath + "/dns/verify", schemaPath: "#/properties/dns/properties/verify/enum", keyword: "enum", params: { allowedValues: schema1.properties.dns.properties.verify.enum }, message: "must be equal to one of the allowed values", schema: schema1.properties.dns.properties.verify.enum, parentSchema: schema1.properties.dns.properties.verify, data: data35 };
-            if (vErrors === null) {
-              vErrors = [err80];
-            } else {
-              vErrors.push(err80);
-            }
-            errors++;
-          }
-        }
-        if (data31.token !== void 0) {
-          let data36 = data31.token;
-          if (typeof data36 === "string") {
-            if (func0(data36) > 200) {
-              const err81 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters", schema: 200, parentSchema: schema1.properties.dns.properties.token, data: data36 };
-              if (vErrors === null) {
-                vErrors = [err81];
-              } else {
-                vErrors.push(err81);
-              }
-              errors++;
-            }
-            if (func0(data36) < 1) {
-              const err82 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema1.properties.dns.properties.token, data: data36 };
-              if (vErrors === null) {
-                vErrors = [err82];
-              } else {
-                vErrors.push(err82);
-              }
-              errors++;
-            }
-            if (!pattern0.test(data36)) {
-              const err83 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/pattern", keyword: "pattern", params: { pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$" }, message: 'must match pattern "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"', schema: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", parentSchema: schema1.properties.dns.properties.token, data: data36 };
-              if (vErrors === null) {
-                vErrors = [err83];
-              } else {
-                vErrors.push(err83);
-              }
-              errors++;
-            }
-          } else {
-            const err84 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema1.properties.dns.properties.token.type, parentSchema: schema1.properties.dns.properties.token, data: data36 };
-            if (vErrors === null) {
-              vErrors = [err84];
-            } else {
-              vErrors.push(err84);
-            }
-            errors++;
-          }
-        }
-        if (data31.strict !== void 0) {
-          let data37 = data31.strict;
-          if (typeof data37 !== "boolean") {
-            const err85 = { instancePath: instancePath + "/dns/strict", schemaPath: "#/properties/dns/properties/strict/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema1.properties.dns.properties.strict.type, parentSchema: schema1.properties.dns.properties.strict, data: data37 };
-            if (vErrors === null) {
-              vErrors = [err85];
-            } else {
-              vErrors.push(err85);
-            }
-            errors++;
-          }
-        }
-        if (data31.timeoutSeconds !== void 0) {
-          let data38 = data31.timeoutSeconds;
-          if (typeof data38 == "number" && isFinite(data38)) {
-            if (data38 > 60 || isNaN(data38)) {
-              const err86 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 60 }, message: "must be <= 60", schema: 60, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data38 };
-              if (vErrors === null) {
-                vErrors = [err86];
-              } else {
-                vErrors.push(err86);
-              }
-              errors++;
-            }
-            if (data38 <= 0 || isNaN(data38)) {
-              const err87 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data38 };
-              if (vErrors === null) {
-                vErrors = [err87];
-              } else {
-                vErrors.push(err87);
-              }
-              errors++;
-            }
-          } else {
-            const err88 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema1.properties.dns.properties.timeoutSeconds.type, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data38 };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-        if (data31.deadlineSeconds !== void 0) {
-          let data39 = data31.deadlineSeconds;
-          if (typeof data39 == "number" && isFinite(data39)) {
-            if (data39 > 3600 || isNaN(data39)) {
-              const err89 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data39 };
-              if (vErrors === null) {
-                vErrors = [err89];
-              } else {
-                vErrors.push(err89);
-              }
-              errors++;
-            }
-            if (data39 <= 0 || isNaN(data39)) {
-              const err90 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data39 };
-              if (vErrors === null) {
-                vErrors = [err90];
-              } else {
-                vErrors.push(err90);
-              }
-              errors++;
-            }
-          } else {
-            const err91 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema1.properties.dns.properties.deadlineSeconds.type, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data39 };
-            if (vErrors === null) {
-              vErrors = [err91];
-            } else {
-              vErrors.push(err91);
-            }
-            errors++;
-          }
-        }
-        if (data31.verify !== void 0) {
-          if (data31.token === void 0) {
-            const err92 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/dependentRequired", keyword: "dependentRequired", params: {
-              property: "verify",
-              missingProperty: "token",
-              depsCount: 1,
-              deps: "token"
-            }, message: "must have property token when property verify is present", schema: schema1.properties.dns.dependentRequired, parentSchema: schema1.properties.dns, data: data31 };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          }
-        }
-        if (data31.token !== void 0) {
-          if (data31.verify === void 0) {
-            const err93 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/dependentRequired", keyword: "dependentRequired", params: {
-              property: "token",
-              missingProperty: "verify",
-              depsCount: 1,
-              deps: "verify"
-            }, message: "must have property verify when property token is present", schema: schema1.properties.dns.dependentRequired, parentSchema: schema1.properties.dns, data: data31 };
-            if (vErrors === null) {
-              vErrors = [err93];
-            } else {
-              vErrors.push(err93);
+              vErrors.push(err87);
             }
             errors++;
           }
         }
       } else {
-        const err94 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema1.properties.dns.type, parentSchema: schema1.properties.dns, data: data31 };
+        const err88 = { instancePath: instancePath + "/notify", schemaPath: "#/properties/notify/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema1.properties.notify.type, parentSchema: schema1.properties.notify, data: data31 };
         if (vErrors === null) {
-          vErrors = [err94];
+          vErrors = [err88];
         } else {
-          vErrors.push(err94);
+          vErrors.push(err88);
+        }
+        errors++;
+      }
+    }
+    if (data.dns !== void 0) {
+      let data39 = data.dns;
+      if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
+        for (const key6 in data39) {
+          if (!(key6 === "check" || key6 === "servers" || key6 === "verify" || key6 === "token" || key6 === "strict" || key6 === "timeoutSeconds" || key6 === "deadlineSeconds")) {
+            const err89 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema1.properties.dns, data: data39 };
+            if (vErrors === null) {
+              vErrors = [err89];
+            } else {
+              vErrors.push(err89);
+            }
+            errors++;
+          }
+        }
+        if (data39.check !== void 0) {
+          let data40 = data39.check;
+          if (typeof data40 !== "boolean") {
+            const err90 = { instancePath: instancePath + "/dns/check", schemaPath: "#/properties/dns/properties/check/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema1.properties.dns.properties.check.type, parentSchema: schema1.properties.dns.properties.check, data: data40 };
+            if (vErrors === null) {
+              vErrors = [err90];
+            } else {
+              vErrors.push(err90);
+            }
+            errors++;
+          }
+        }
+        if (data39.servers !== void 0) {
+          let data41 = data39.servers;
+          if (Array.isArray(data41)) {
+            if (data41.length < 1) {
+              const err91 = { instancePath: instancePath + "/dns/servers", schemaPath: "#/properties/dns/properties/servers/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema1.properties.dns.properties.servers, data: data41 };
+              if (vErrors === null) {
+                vErrors = [err91];
+              } else {
+                vErrors.push(err91);
+              }
+              errors++;
+            }
+            const len9 = data41.length;
+            for (let i10 = 0; i10 < len9; i10++) {
+              let data42 = data41[i10];
+              if (typeof data42 === "string") {
+                if (func0(data42) > 300) {
+                  const err92 = { instancePath: instancePath + "/dns/servers/" + i10, schemaPath: "#/properties/dns/properties/servers/items/maxLength", keyword: "maxLength", params: { limit: 300 }, message: "must NOT have more than 300 characters", schema: 300, parentSchema: schema1.properties.dns.properties.servers.items, data: data42 };
+                  if (vErrors === null) {
+                    vErrors = [err92];
+                  } else {
+                    vErrors.push(err92);
+                  }
+                  errors++;
+                }
+                if (func0(data42) < 1) {
+                  const err93 = { instancePath: instancePath + "/dns/servers/" + i10, schemaPath: "#/properties/dns/properties/servers/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema1.properties.dns.properties.servers.items, data: data42 };
+                  if (vErrors === null) {
+                    vErrors = [err93];
+                  } else {
+                    vErrors.push(err93);
+                  }
+                  errors++;
+                }
+              } else {
+                const err94 = { instancePath: instancePath + "/dns/servers/" + i10, schemaPath: "#/properties/dns/properties/servers/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema1.properties.dns.properties.servers.items.type, parentSchema: schema1.properties.dns.properties.servers.items, data: data42 };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err95 = { instancePath: instancePath + "/dns/servers", schemaPath: "#/properties/dns/properties/servers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema1.properties.dns.properties.servers.type, parentSchema: schema1.properties.dns.properties.servers, data: data41 };
+            if (vErrors === null) {
+              vErrors = [err95];
+            } else {
+              vErrors.push(err95);
+            }
+            errors++;
+          }
+        }
+        if (data39.verify !== void 0) {
+          let data43 = data39.verify;
+          if (!(data43 === "txt")) {
+            const err96 = { instancePath: instancePath + "/dns/verify", schemaPath: "#/properties/dns/properties/verify/enum", keyword: "enum", params: { allowedValues: schema1.properties.dns.properties.verify.enum }, message: "must be equal to one of the allowed values", schema: schema1.properties.dns.properties.verify.enum, parentSchema: schema1.properties.dns.properties.verify, data: data43 };
+            if (vErrors === null) {
+              vErrors = [err96];
+            } else {
+              vErrors.push(err96);
+            }
+            errors++;
+          }
+        }
+        if (data39.token !== void 0) {
+          let data44 = data39.token;
+          if (typeof data44 === "string") {
+            if (func0(data44) > 200) {
+              const err97 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters", schema: 200, parentSchema: schema1.properties.dns.properties.token, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err97];
+              } else {
+                vErrors.push(err97);
+              }
+              errors++;
+            }
+            if (func0(data44) < 1) {
+              const err98 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema1.properties.dns.properties.token, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err98];
+              } else {
+                vErrors.push(err98);
+              }
+              errors++;
+            }
+            if (!pattern0.test(data44)) {
+              const err99 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/pattern", keyword: "pattern", params: { pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$" }, message: 'must match pattern "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"', schema: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", parentSchema: schema1.properties.dns.properties.token, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err99];
+              } else {
+                vErrors.push(err99);
+              }
+              errors++;
+            }
+          } else {
+            const err100 = { instancePath: instancePath + "/dns/token", schemaPath: "#/properties/dns/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema1.properties.dns.properties.token.type, parentSchema: schema1.properties.dns.properties.token, data: data44 };
+            if (vErrors === null) {
+              vErrors = [err100];
+            } else {
+              vErrors.push(err100);
+            }
+            errors++;
+          }
+        }
+        if (data39.strict !== void 0) {
+          let data45 = data39.strict;
+          if (typeof data45 !== "boolean") {
+            const err101 = { instancePath: instancePath + "/dns/strict", schemaPath: "#/properties/dns/properties/strict/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema1.properties.dns.properties.strict.type, parentSchema: schema1.properties.dns.properties.strict, data: data45 };
+            if (vErrors === null) {
+              vErrors = [err101];
+            } else {
+              vErrors.push(err101);
+            }
+            errors++;
+          }
+        }
+        if (data39.timeoutSeconds !== void 0) {
+          let data46 = data39.timeoutSeconds;
+          if (typeof data46 == "number" && isFinite(data46)) {
+            if (data46 > 60 || isNaN(data46)) {
+              const err102 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 60 }, message: "must be <= 60", schema: 60, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data46 };
+              if (vErrors === null) {
+                vErrors = [err102];
+              } else {
+                vErrors.push(err102);
+              }
+              errors++;
+            }
+            if (data46 <= 0 || isNaN(data46)) {
+              const err103 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data46 };
+              if (vErrors === null) {
+                vErrors = [err103];
+              } else {
+                vErrors.push(err103);
+              }
+              errors++;
+            }
+          } else {
+            const err104 = { instancePath: instancePath + "/dns/timeoutSeconds", schemaPath: "#/properties/dns/properties/timeoutSeconds/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema1.properties.dns.properties.timeoutSeconds.type, parentSchema: schema1.properties.dns.properties.timeoutSeconds, data: data46 };
+            if (vErrors === null) {
+              vErrors = [err104];
+            } else {
+              vErrors.push(err104);
+            }
+            errors++;
+          }
+        }
+        if (data39.deadlineSeconds !== void 0) {
+          let data47 = data39.deadlineSeconds;
+          if (typeof data47 == "number" && isFinite(data47)) {
+            if (data47 > 3600 || isNaN(data47)) {
+              const err105 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data47 };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            }
+            if (data47 <= 0 || isNaN(data47)) {
+              const err106 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data47 };
+              if (vErrors === null) {
+                vErrors = [err106];
+              } else {
+                vErrors.push(err106);
+              }
+              errors++;
+            }
+          } else {
+            const err107 = { instancePath: instancePath + "/dns/deadlineSeconds", schemaPath: "#/properties/dns/properties/deadlineSeconds/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema1.properties.dns.properties.deadlineSeconds.type, parentSchema: schema1.properties.dns.properties.deadlineSeconds, data: data47 };
+            if (vErrors === null) {
+              vErrors = [err107];
+            } else {
+              vErrors.push(err107);
+            }
+            errors++;
+          }
+        }
+        if (data39.verify !== void 0) {
+          if (data39.token === void 0) {
+            const err108 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/dependentRequired", keyword: "dependentRequired", params: {
+              property: "verify",
+              missingProperty: "token",
+              depsCount: 1,
+              deps: "token"
+            }, message: "must have property token when property verify is present", schema: schema1.properties.dns.dependentRequired, parentSchema: schema1.properties.dns, data: data39 };
+            if (vErrors === null) {
+              vErrors = [err108];
+            } else {
+              vErrors.push(err108);
+            }
+            errors++;
+          }
+        }
+        if (data39.token !== void 0) {
+          if (data39.verify === void 0) {
+            const err109 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/dependentRequired", keyword: "dependentRequired", params: {
+              property: "token",
+              missingProperty: "verify",
+              depsCount: 1,
+              deps: "verify"
+            }, message: "must have property verify when property token is present", schema: schema1.properties.dns.dependentRequired, parentSchema: schema1.properties.dns, data: data39 };
+            if (vErrors === null) {
+              vErrors = [err109];
+            } else {
+              vErrors.push(err109);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err110 = { instancePath: instancePath + "/dns", schemaPath: "#/properties/dns/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema1.properties.dns.type, parentSchema: schema1.properties.dns, data: data39 };
+        if (vErrors === null) {
+          vErrors = [err110];
+        } else {
+          vErrors.push(err110);
         }
         errors++;
       }
     }
   } else {
-    const err95 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema1.type, parentSchema: schema1, data };
+    const err111 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema1.type, parentSchema: schema1, data };
     if (vErrors === null) {
-      vErrors = [err95];
+      vErrors = [err111];
     } else {
-      vErrors.push(err95);
+      vErrors.push(err111);
     }
     errors++;
   }
@@ -43539,13 +43723,13 @@ var autojoin_schema_default = {
 
 // src/policy/locate.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-function locate(parsed, path13, part = "value") {
-  const seen = parsed.positions?.get(pathKey(path13));
+function locate(parsed, path14, part = "value") {
+  const seen = parsed.positions?.get(pathKey(path14));
   if (seen) return seen[part];
   let node = parsed.doc.contents;
   let offset = parsed.doc.contents?.range[0] ?? 0;
-  for (const [index, segment] of path13.entries()) {
-    const last = index === path13.length - 1;
+  for (const [index, segment] of path14.entries()) {
+    const last = index === path14.length - 1;
     if ((0, import_yaml2.isMap)(node)) {
       const pair = findPair(node.items, segment);
       if (!pair) break;
@@ -43608,22 +43792,22 @@ function schemaProblem(kind, data) {
   if (validate(data)) return null;
   const error4 = validate.errors?.find((e) => e.keyword !== "uniqueItems");
   if (!error4) return null;
-  const path13 = pointerToPath(error4.instancePath);
+  const path14 = pointerToPath(error4.instancePath);
   if (error4.keyword === "additionalProperties") return `unknown key "${String(error4.params.additionalProperty)}"`;
   if (error4.keyword === "required") return `missing required key "${String(error4.params.missingProperty)}"`;
-  if (error4.keyword === "type") return `${labelOf(path13)}: expected ${expectedOf(path13, String(error4.params.type))}`;
-  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path13)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
-  return `${labelOf(path13)}: ${invalidValue(path13, error4)}`;
+  if (error4.keyword === "type") return `${labelOf(path14)}: expected ${expectedOf(path14, String(error4.params.type))}`;
+  if (error4.keyword === "propertyNames" || error4.propertyName !== void 0) return `${labelOf(path14)}: the key "${String(error4.params.propertyName ?? error4.propertyName)}" is reserved (autojoin-sync.)`;
+  return `${labelOf(path14)}: ${invalidValue(path14, error4)}`;
 }
 function describe(error4, parsed) {
-  const path13 = pointerToPath(error4.instancePath);
+  const path14 = pointerToPath(error4.instancePath);
   switch (error4.keyword) {
     case "additionalProperties":
-      return unknownKey(parsed, path13, String(error4.params.additionalProperty), error4.parentSchema);
+      return unknownKey(parsed, path14, String(error4.params.additionalProperty), error4.parentSchema);
     case "required":
-      return missingKey(parsed, path13, String(error4.params.missingProperty));
+      return missingKey(parsed, path14, String(error4.params.missingProperty));
     case "type":
-      return wrongType(parsed, path13, error4);
+      return wrongType(parsed, path14, error4);
     case "uniqueItems":
       return null;
     // the domain checks report duplicates, with both positions
@@ -43631,47 +43815,47 @@ function describe(error4, parsed) {
       return null;
     // a domain entry's own error (then: a grant, else: a string) says what is wrong
     case "propertyNames":
-      return reservedKey(parsed, path13, String(error4.params.propertyName));
+      return reservedKey(parsed, path14, String(error4.params.propertyName));
     default:
       if (error4.propertyName !== void 0) return null;
-      return diagnosticAt(locate(parsed, path13), "error", "invalid-value", `${labelOf(path13)}: ${invalidValue(path13, error4)}`);
+      return diagnosticAt(locate(parsed, path14), "error", "invalid-value", `${labelOf(path14)}: ${invalidValue(path14, error4)}`);
   }
 }
 function pointerToPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).map((part) => /^\d+$/.test(part) ? Number(part) : part);
 }
-function labelOf(path13) {
-  return path13.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
+function labelOf(path14) {
+  return path14.reduce((label, part) => typeof part === "number" ? `${label}[${part}]` : label ? `${label}.${part}` : part, "");
 }
-function unknownKey(parsed, path13, key, parentSchema) {
+function unknownKey(parsed, path14, key, parentSchema) {
   const allowed = Object.keys(parentSchema?.properties ?? {});
   const nearest = nearestKey(key, allowed);
-  const where2 = path13.length ? ` in ${labelOf(path13)}` : "";
+  const where2 = path14.length ? ` in ${labelOf(path14)}` : "";
   const suggestion = nearest ? ` (did you mean "${nearest}"?)` : "";
   const message = `unknown key "${key}"${where2}${suggestion}; allowed keys: ${allowed.join(", ")}`;
-  return diagnosticAt(locate(parsed, [...path13, key], "key"), "error", "unknown-key", message);
+  return diagnosticAt(locate(parsed, [...path14, key], "key"), "error", "unknown-key", message);
 }
-function reservedKey(parsed, path13, key) {
-  const message = `${labelOf(path13)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
-  return diagnosticAt(locate(parsed, [...path13, key], "key"), "error", "reserved-key", message);
+function reservedKey(parsed, path14, key) {
+  const message = `${labelOf(path14)}: the key "${key}" is reserved: keys starting with "autojoin-sync." hold the ownership marker that every write sets; rename it`;
+  return diagnosticAt(locate(parsed, [...path14, key], "key"), "error", "reserved-key", message);
 }
-function missingKey(parsed, path13, key) {
-  const pos = path13.length ? locate(parsed, path13, "key") : parsed.start;
-  const where2 = path13.length ? ` in ${labelOf(path13)}` : "";
-  const hint2 = path13.length ? "" : MISSING_KEY_HINTS[key] ?? "";
+function missingKey(parsed, path14, key) {
+  const pos = path14.length ? locate(parsed, path14, "key") : parsed.start;
+  const where2 = path14.length ? ` in ${labelOf(path14)}` : "";
+  const hint2 = path14.length ? "" : MISSING_KEY_HINTS[key] ?? "";
   return diagnosticAt(pos, "error", "missing-key", `missing required key "${key}"${where2}${hint2}`);
 }
-function wrongType(parsed, path13, error4) {
-  const expected = expectedOf(path13, String(error4.params.type));
-  const label = labelOf(path13);
+function wrongType(parsed, path14, error4) {
+  const expected = expectedOf(path14, String(error4.params.type));
+  const label = labelOf(path14);
   let message = `${label}: expected ${expected}, got ${describeValue(error4.data)}`;
   const scalar = typeof error4.data === "number" || typeof error4.data === "boolean";
   if (error4.params.type === "string" && scalar) {
-    const last = path13.at(-1);
+    const last = path14.at(-1);
     message += typeof last === "string" ? `; quote it: ${last}: "${String(error4.data)}"` : `; quote it: "${String(error4.data)}"`;
   }
-  return diagnosticAt(locate(parsed, path13), "error", "wrong-type", message);
+  return diagnosticAt(locate(parsed, path14), "error", "wrong-type", message);
 }
 var TYPE_NAMES = {
   string: "a string",
@@ -43681,10 +43865,10 @@ var TYPE_NAMES = {
   array: "a list",
   boolean: "true or false"
 };
-function expectedOf(path13, type) {
-  const last = path13.at(-1);
+function expectedOf(path14, type) {
+  const last = path14.at(-1);
   if (last === "domains") return "a list of domains";
-  if (typeof last === "number" && path13.at(-2) === "domains") return "a domain name (a string)";
+  if (typeof last === "number" && path14.at(-2) === "domains") return "a domain name (a string)";
   return TYPE_NAMES[type] ?? type;
 }
 function describeValue(value) {
@@ -43699,7 +43883,7 @@ function enumProblem(error4) {
   const allowed = (error4.params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(", ");
   return error4.data === void 0 ? `must be one of ${allowed}` : `must be one of ${allowed}, got ${JSON.stringify(error4.data)}`;
 }
-function invalidValue(path13, error4) {
+function invalidValue(path14, error4) {
   const limit = error4.params.limit;
   switch (error4.keyword) {
     case "minLength":
@@ -43711,7 +43895,7 @@ function invalidValue(path13, error4) {
     case "maximum":
       return `must be at most ${limit}, got ${String(error4.data)}`;
     case "pattern":
-      return patternProblem(path13, error4.data);
+      return patternProblem(path14, error4.data);
     case "enum":
       return enumProblem(error4);
     default:
@@ -43719,14 +43903,15 @@ function invalidValue(path13, error4) {
   }
 }
 var NOT_INERT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-function patternProblem(path13, value) {
+function patternProblem(path14, value) {
   const bad = typeof value === "string" ? NOT_INERT.exec(value)?.[0] : void 0;
   if (bad !== void 0) {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
-  if (path13.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
-  if (path13.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
+  if (path14.at(-1) === "urlEnv" || path14.at(-1) === "secretEnv") return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
+  if (path14.at(-1) === "baseUrl") return "must start with https:// (http:// only for a loopback host)";
+  if (path14.at(-2) === "keep") return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;
   return 'must not contain "/"';
 }
 function nearestKey(key, allowed) {
@@ -43863,7 +44048,7 @@ function isValidPunycode(label) {
   return unicode !== "" && unicode !== label && domainToASCII2(unicode) === label;
 }
 function shorten(text) {
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return cutText(text, 40, "...");
 }
 function checkRegistry(domain) {
   if (isWebmail(domain)) {
@@ -44082,20 +44267,64 @@ function duplicateNames(rules, parsed) {
   });
 }
 
+// src/policy/project-notify.ts
+var LITERAL_KEYS = ["url", "webhookUrl", "webhook_url", "secret", "token"];
+function notifyDiagnostics(parsed) {
+  const diagnostics = [];
+  const covered = /* @__PURE__ */ new Set();
+  const notify2 = parsed.data.notify;
+  if (!Array.isArray(notify2)) return { diagnostics, covered };
+  const kinds = /* @__PURE__ */ new Map();
+  notify2.forEach((entry, index) => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return;
+    const item = entry;
+    const add = (path14, code, message, part = "value") => {
+      const at = locate(parsed, ["notify", index, ...path14], part);
+      covered.add(placeKey(at));
+      diagnostics.push(diagnosticAt(at, "error", code, message));
+    };
+    for (const [key, value] of Object.entries(item)) {
+      const named = key === "urlEnv" || key === "secretEnv";
+      if (named ? !looksLikeValue(value) : !LITERAL_KEYS.includes(key)) continue;
+      const wanted = key === "urlEnv" || key.toLowerCase().includes("url") ? "urlEnv" : "secretEnv";
+      covered.add(placeKey(locate(parsed, ["notify", index, key], "key")));
+      add([key], "notify-literal-secret", `notify[${index}].${key}: a URL or secret is never written in the project file; put it in an environment variable named AUTOJOIN_NOTIFY_\u2026 and give that name as ${wanted}`, named ? "value" : "key");
+    }
+    if (item.to === "webhook" && item.secretEnv === void 0) {
+      add([], "notify-unsigned", `notify[${index}]: a webhook target needs secretEnv (an AUTOJOIN_NOTIFY_* variable holding at least 32 bytes): its bodies are always signed`);
+    }
+    if (item.to !== "webhook" && typeof item.to === "string" && item.secretEnv !== void 0) {
+      add(["secretEnv"], "notify-secret-unused", `notify[${index}].secretEnv: only a webhook target is signed; ${item.to} has no secret`, "key");
+    }
+    if (typeof item.urlEnv === "string" && typeof item.to === "string") {
+      const before = kinds.get(item.urlEnv);
+      if (before !== void 0 && before !== item.to) add(["urlEnv"], "notify-one-kind", `notify[${index}].urlEnv: ${item.urlEnv} is already a ${before} target; one URL gets one kind of message`);
+      else kinds.set(item.urlEnv, item.to);
+    }
+  });
+  return { diagnostics, covered };
+}
+function looksLikeValue(value) {
+  return typeof value === "string" && (value.includes("://") || value.length >= 32 || /[^A-Za-z0-9_]/u.test(value));
+}
+function placeKey(at) {
+  return `${at.file}:${at.line}:${at.column}`;
+}
+
 // src/policy/scope-text.ts
 function scopeTextDiagnostics(parsed, paths) {
   const found = [];
-  for (const path13 of paths) {
-    const value = valueAt(parsed.data, path13);
+  for (const path14 of paths) {
+    const value = valueAt(parsed.data, path14);
     if (typeof value !== "string") continue;
-    const problem = scopeTextProblem(path13.at(-1) === "scope" ? "scope" : "scopeType", value);
-    if (problem) found.push(diagnosticAt(locate(parsed, path13), "error", "homograph", problem));
+    const problem = scopeTextProblem(path14.at(-1) === "scope" ? "scope" : "scopeType", value);
+    if (problem) found.push(diagnosticAt(locate(parsed, path14), "error", "homograph", problem));
   }
   return found;
 }
-function valueAt(data, path13) {
+function valueAt(data, path14) {
   let value = data;
-  for (const segment of path13) {
+  for (const segment of path14) {
     if (typeof value !== "object" || value === null) return void 0;
     value = value[segment];
   }
@@ -44130,7 +44359,11 @@ function parseProjectSource(source, absoluteFile) {
   if (second) {
     diagnostics.push(diagnosticAt(second.start, "error", "multiple-documents", "the project file holds one YAML document only"));
   }
-  if (first) diagnostics.push(...schemaDiagnostics("project", first, first.data), ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]), ...ownerDiagnostics(first));
+  if (first) {
+    const notify2 = notifyDiagnostics(first);
+    const schema = schemaDiagnostics("project", first, first.data).filter((d) => !notify2.covered.has(placeKey(d)));
+    diagnostics.push(...schema, ...notify2.diagnostics, ...scopeTextDiagnostics(first, [["defaults", "scopeType"]]), ...ownerDiagnostics(first));
+  }
   const placed = first && diagnostics.length === 0 && first.data.rules !== void 0 ? placeRules(first) : void 0;
   if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);
@@ -44216,8 +44449,8 @@ async function selectedProject(cwd, projectFlag, places, all) {
   if (!await pathExists(file)) throw new RunError(`--project ${projectFlag}: no such file`);
   const project2 = all.find((one) => one.projectFile === file);
   if (project2 === void 0) {
-    const shown = all.map((one) => one.projectFile === void 0 ? "none" : relativePosix(cwd, one.projectFile));
-    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(" ")} has it as its nearest project file (theirs: ${shown.join(", ")}); nothing was read`);
+    const shown2 = all.map((one) => one.projectFile === void 0 ? "none" : relativePosix(cwd, one.projectFile));
+    throw new RunError(`--project ${projectFlag}: no policy file under ${places.map((place) => place.given).join(" ")} has it as its nearest project file (theirs: ${shown2.join(", ")}); nothing was read`);
   }
   const dir = path2.dirname(file);
   const nested = all.some((one) => one !== project2 && isInside(dir, one.dir));
@@ -44236,8 +44469,16 @@ async function selectedProject(cwd, projectFlag, places, all) {
 // src/run/context.ts
 async function projectRecordOf(projectFile, base) {
   if (projectFile === void 0) return null;
-  const bytes = await readFile(projectFile).catch(() => null);
+  const bytes = await readRegularFile(projectFile, { maxBytes: MAX_FILE_BYTES, what: "project file" }).catch(() => null);
   return { path: relativePosix(base, projectFile), sha256: bytes === null ? "absent" : sha256Of(bytes) };
+}
+async function recordedProjectRecord(root, saved) {
+  const problem = recordedPathProblem(saved.path);
+  if (problem !== null) throw new RunError(`the saved plan's project file ${JSON.stringify(cutText(saved.path, 200))} is refused: ${problem}, so it is not a file inside the repository; nothing was read`);
+  const file = join2(root, ...saved.path.split("/"));
+  if (!await entryExists(file)) return { path: saved.path, sha256: "absent" };
+  const bytes = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, root: await realRoot(root), what: "project file" });
+  return { path: saved.path, sha256: sha256Of(bytes) };
 }
 function sha256Of(bytes) {
   return createHash3("sha256").update(bytes).digest("hex");
@@ -44271,12 +44512,11 @@ function checkSavedProject(saved, found, planFile) {
 }
 async function projectHereFor(saved, cwd) {
   const here = await savedRunHere(cwd, saved);
-  const file = saved === null ? here.projectFile : join2(here.base, ...saved.path.split("/"));
-  return projectRecordOf(file, here.base);
+  return saved === null ? projectRecordOf(here.projectFile, here.base) : recordedProjectRecord(here.base, saved);
 }
 async function savedRunHere(cwd, saved) {
   const root = saved === null ? null : await repositoryRoot(cwd);
-  const file = root === null || saved === null ? null : join2(root, ...saved.path.split("/"));
+  const file = root === null || saved === null || recordedPathProblem(saved.path) !== null ? null : join2(root, ...saved.path.split("/"));
   if (file === null || !await pathExists(file)) return locateRun(cwd, ["."]);
   return locateRun(cwd, [dirname2(file)], file);
 }
@@ -44286,10 +44526,29 @@ function runScopeOf(context) {
 
 // src/run/secrets.ts
 function configuredSecrets(env) {
-  return ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN", "VORTEX_API_KEY"].flatMap((name) => {
+  const keys = ["AUTOJOIN_API_KEY", "AUTOJOIN_ACCESS_TOKEN", "VORTEX_API_KEY"].flatMap((name) => {
     const value = env[name];
     return value === void 0 || value.trim() === "" ? [] : [{ name, value }];
   });
+  return [...keys, ...notifySecrets(env)];
+}
+var MIN_NOTIFY_VALUE = 8;
+function notifySecrets(env) {
+  return Object.keys(env).filter((name) => name.startsWith("AUTOJOIN_NOTIFY_")).sort().flatMap((name) => {
+    const value = (env[name] ?? "").trim();
+    if (value.length < MIN_NOTIFY_VALUE) return [];
+    const tail = urlTail(value);
+    return [{ name, value }, ...tail === null ? [] : [{ name, value: tail }]];
+  });
+}
+function urlTail(value) {
+  try {
+    const url = new URL(value);
+    const tail = `${url.pathname}${url.search}`;
+    return tail.length >= MIN_NOTIFY_VALUE ? tail : null;
+  } catch {
+    return null;
+  }
 }
 
 // src/action/inputs.ts
@@ -44314,6 +44573,7 @@ function parseWholeNumber(raw, min, max = Number.MAX_SAFE_INTEGER) {
 
 // src/plan/shard.ts
 import { createHash as createHash4 } from "node:crypto";
+var MAX_SHARDS = 256;
 var ShardError = class extends Error {
   constructor(message) {
     super(message);
@@ -44321,12 +44581,14 @@ var ShardError = class extends Error {
   }
 };
 function parseShard(text) {
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!match) throw new ShardError(worded`${hint("shard")} "${text}" is not K/N; expected e.g. ${hint("shard", "1/4")}`);
+  const shown2 = cutText(text, 40);
+  const match = /^\s*(\d{1,12})\s*\/\s*(\d{1,12})\s*$/.exec(text);
+  if (!match) throw new ShardError(worded`${hint("shard")} "${shown2}" is not K/N; expected e.g. ${hint("shard", "1/4")}`);
   const index = Number(match[1]);
   const total = Number(match[2]);
-  if (total < 1 || index < 1 || index > total || !Number.isSafeInteger(total)) {
-    throw new ShardError(worded`${hint("shard")} "${text}" is out of range; K must be between 1 and N, e.g. ${hint("shard", `1/${Math.max(total, 1)}`)}`);
+  if (total > MAX_SHARDS) throw new ShardError(worded`${hint("shard")} "${shown2}" splits into more than ${MAX_SHARDS} shards; N is at most ${MAX_SHARDS}, e.g. ${hint("shard", `1/${MAX_SHARDS}`)}`);
+  if (total < 1 || index < 1 || index > total) {
+    throw new ShardError(worded`${hint("shard")} "${shown2}" is out of range; K must be between 1 and N, e.g. ${hint("shard", `1/${Math.max(total, 1)}`)}`);
   }
   return { index, total };
 }
@@ -44377,6 +44639,7 @@ function parseInputs(get) {
     deploymentEnvironment: text("deployment-environment"),
     onlyExpired: bool("only-expired", text("only-expired"), false),
     allowBehind: lines(text("allow-behind")) ?? [],
+    ...definedNotify(optionalBool("notify", text("notify"))),
     ...savedPlan(text("plan-file"), text("plan-sha256")),
     dns: {
       dns: optionalBool("dns", text("dns")),
@@ -44385,6 +44648,9 @@ function parseInputs(get) {
       strict: bool("dns-strict", text("dns-strict"), false)
     }
   };
+}
+function definedNotify(notify2) {
+  return notify2 === void 0 ? {} : { notify: notify2 };
 }
 function savedPlan(planFile, planSha256) {
   if (planFile === void 0 && planSha256 === void 0) return {};
@@ -44453,10 +44719,10 @@ function defaultBranchOf(payload) {
   const repository = payload?.repository;
   return typeof repository?.default_branch === "string" && repository.default_branch !== "" ? repository.default_branch : void 0;
 }
-function readPayload(path13) {
-  if (!path13) return void 0;
+function readPayload(path14) {
+  if (!path14) return void 0;
   try {
-    return JSON.parse(readFileSync2(path13, "utf8"));
+    return JSON.parse(readFileSync2(path14, "utf8"));
   } catch {
     return void 0;
   }
@@ -44472,10 +44738,10 @@ import { join as join3 } from "node:path";
 
 // src/history/prune.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/policy/load.ts
-import path3 from "node:path";
+import path4 from "node:path";
 
 // src/policy/lint.ts
 function duplicateScopeDiagnostics(declarations) {
@@ -44515,7 +44781,7 @@ var SINGLE_QUOTED = new RegExp(`^'([^']*)'${END}`);
 var FLOW_LIST = new RegExp(String.raw`^\[(.*?)\]${END}`);
 var FLOW_ITEM = new RegExp(`^${WORDS}$`);
 var NOT_A_STRING = /* @__PURE__ */ new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
-var MAX_PLAIN_LENGTH = 64 * 1024;
+var MAX_PLAIN_LENGTH = MAX_FILE_BYTES;
 function parsePolicyText(source) {
   const plain = parsePlainDocument(source);
   return plain ? { documents: [plain], diagnostics: [] } : parseYamlSource(source);
@@ -44654,15 +44920,15 @@ function secretError(pos, name) {
 }
 function decodedPlaces(document, pattern) {
   const places = [];
-  const visit2 = (value, path13) => {
+  const visit2 = (value, path14) => {
     if (typeof value === "string") {
-      if (holds(value, pattern)) places.push(locate(document, path13));
+      if (holds(value, pattern)) places.push(locate(document, path14));
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => visit2(item, [...path13, index]));
+      value.forEach((item, index) => visit2(item, [...path14, index]));
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (holds(key, pattern)) places.push(locate(document, [...path13, key], "key"));
-        visit2(item, [...path13, key]);
+        if (holds(key, pattern)) places.push(locate(document, [...path14, key], "key"));
+        visit2(item, [...path14, key]);
       }
     }
   };
@@ -44838,6 +45104,26 @@ function duplicateDomainDiagnostics(domain, positions) {
   });
 }
 
+// src/policy/project-scope.ts
+import path3 from "node:path";
+function projectLookup(options, cwd) {
+  const fallback = options.project ?? {};
+  const projects = options.projects;
+  if (projects === void 0 || projects.length === 0) return () => fallback;
+  if (projects.length === 1) {
+    const only = projects[0]?.config ?? fallback;
+    return () => only;
+  }
+  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
+  const nearest = memoized((dir) => {
+    const found = byDir.get(dir);
+    if (found) return found;
+    const up = path3.dirname(dir);
+    return up === dir ? fallback : nearest(up);
+  });
+  return (file) => nearest(path3.dirname(path3.resolve(cwd, file)));
+}
+
 // src/policy/load.ts
 var READ_BATCH = 64;
 var SMALL_BATCHES = 8;
@@ -44904,8 +45190,8 @@ async function fileReader(cwd, roots) {
   const root = roots ?? [await realRoot(await repositoryRoot(cwd) ?? cwd)];
   const options = { maxBytes: MAX_FILE_BYTES, root, what: "policy file", realDirectories: /* @__PURE__ */ new Map() };
   return (given) => {
-    const absolute = path3.resolve(cwd, given);
-    const file = path3.isAbsolute(given) ? relativePosix(cwd, given) : given;
+    const absolute = path4.resolve(cwd, given);
+    const file = path4.isAbsolute(given) ? relativePosix(cwd, given) : given;
     try {
       const decoded = decodePolicyBytes(file, readRegularFileSync(absolute, options));
       return decoded.ok ? { file, text: decoded.text } : decoded.diagnostic;
@@ -44919,23 +45205,6 @@ function parsePolicySources(sources, options = {}) {
   const checker = createPolicyChecker(() => project2, { ...checkOptions({ ...options, rules: options.rules ?? false }), keep: true, complete: false });
   for (const source of sources) checker.check(source);
   return { ...checker.finish(), files: [...new Set(sources.map((source) => source.file))].sort() };
-}
-function projectLookup(options, cwd) {
-  const fallback = options.project ?? {};
-  const projects = options.projects;
-  if (projects === void 0 || projects.length === 0) return () => fallback;
-  if (projects.length === 1) {
-    const only = projects[0]?.config ?? fallback;
-    return () => only;
-  }
-  const byDir = new Map(projects.map((one) => [one.dir, one.config]));
-  const nearest = memoized((dir) => {
-    const found = byDir.get(dir);
-    if (found) return found;
-    const up = path3.dirname(dir);
-    return up === dir ? fallback : nearest(up);
-  });
-  return (file) => nearest(path3.dirname(path3.resolve(cwd, file)));
 }
 function keysDeclaredTwice(declarations) {
   const seen = /* @__PURE__ */ new Set();
@@ -45070,8 +45339,8 @@ function canonicalizeDomains(seq, text) {
 }
 function writtenForm(raw, domain) {
   const lower = raw.trim().normalize("NFC").toLowerCase();
-  const shown = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
-  return /[^\p{ASCII}]/u.test(shown) && normalizeDomain(shown) === domain ? shown : domain;
+  const shown2 = /[^.]\.$/.test(lower) ? lower.slice(0, -1) : lower;
+  return /[^\p{ASCII}]/u.test(shown2) && normalizeDomain(shown2) === domain ? shown2 : domain;
 }
 function labelFirstItem(seq, text) {
   const first = seq.items[0];
@@ -45104,7 +45373,7 @@ function domainScalar(item) {
 }
 
 // src/policy/found.ts
-import path4 from "node:path";
+import path5 from "node:path";
 var NoPoliciesError = class extends Error {
   constructor(paths, filesFound) {
     const what = filesFound ? "no policies in the policy files" : "no policy files (autojoin.yaml, *.autojoin.yaml or .yml)";
@@ -45116,7 +45385,7 @@ var NoPoliciesError = class extends Error {
 };
 function pathsWithoutPolicyFiles(paths, files, cwd) {
   return (paths.length > 0 ? paths : ["."]).filter((given) => {
-    const prefix = relativePosix(cwd, path4.resolve(cwd, given));
+    const prefix = relativePosix(cwd, path5.resolve(cwd, given));
     return !files.some((file) => prefix === "." || file === prefix || file.startsWith(`${prefix}/`));
   });
 }
@@ -45234,7 +45503,7 @@ function gitSubcommand(args) {
   return args[0] ?? "";
 }
 function stdoutMessage(stdout) {
-  return stdout.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join("; ").slice(0, 500);
+  return cutText(stdout.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join("; "), 500);
 }
 function gitFailed(args, context, output) {
   const detail = output.split("\n").find((line) => line.trim() !== "")?.trim() ?? UNKNOWN;
@@ -45243,19 +45512,19 @@ function gitFailed(args, context, output) {
 
 // src/git/repository.ts
 import { stat as stat4 } from "node:fs/promises";
-import path5, { posix as posix3 } from "node:path";
+import path6, { posix as posix3 } from "node:path";
 async function openRepository(paths, cwd, context) {
-  const dir = await existingAncestor(commonDirectory(paths.map((given) => path5.resolve(cwd, given))));
+  const dir = await existingAncestor(commonDirectory(paths.map((given) => path6.resolve(cwd, given))));
   if (await repositoryRoot(dir) === null) return null;
   const answer = await runGit(["rev-parse", "--is-shallow-repository", "--show-prefix", "--revs-only", "HEAD"], { cwd: dir, context });
   const [shallow, prefix = "", head = ""] = answer.toString("utf8").split("\n");
   return { dir, prefix, shallow: shallow === "true", head: head === "" ? null : head, cwd };
 }
 function shownPath(repository, fromRoot) {
-  return relativePosix(repository.cwd, path5.join(repository.dir, posix3.relative(repository.prefix || ".", fromRoot)));
+  return relativePosix(repository.cwd, path6.join(repository.dir, posix3.relative(repository.prefix || ".", fromRoot)));
 }
 function rootPath(repository, given) {
-  const fromDir = relativePosix(repository.dir, path5.resolve(repository.cwd, given));
+  const fromDir = relativePosix(repository.dir, path6.resolve(repository.cwd, given));
   return posix3.normalize(posix3.join(repository.prefix, fromDir === "." ? "" : fromDir)).replace(/\/$/, "") || ".";
 }
 function topPathspec(fromRoot) {
@@ -45264,21 +45533,21 @@ function topPathspec(fromRoot) {
 function commonDirectory(absolute) {
   let common = absolute[0] ?? process.cwd();
   for (const dir of absolute.slice(1)) {
-    while (dir !== common && !dir.startsWith(common + path5.sep)) common = path5.dirname(common);
+    while (dir !== common && !dir.startsWith(common + path6.sep)) common = path6.dirname(common);
   }
   return common;
 }
 async function existingAncestor(dir) {
-  for (let at = dir; ; at = path5.dirname(at)) {
+  for (let at = dir; ; at = path6.dirname(at)) {
     const info3 = await stat4(at).catch(() => null);
     if (info3?.isDirectory()) return at;
-    if (path5.dirname(at) === at) return at;
+    if (path6.dirname(at) === at) return at;
   }
 }
 
 // src/history/walk.ts
 import { existsSync as existsSync4 } from "node:fs";
-import path6, { posix as posix5 } from "node:path";
+import path7, { posix as posix5 } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 
 // src/history/policy-tree.ts
@@ -45455,7 +45724,7 @@ function walkWorkingTree(repository, paths, output, walk2) {
     else if (/^[DMT]/.test(status) && REGULAR_FILE.test(oldMode) && walk2.isPolicy(file)) walk2.onVersion({ file, blob: oldBlob, project: governing(head), removedBy, order });
   }
   for (const [index, file] of paths.projectFiles.entries()) {
-    if (now[index] === void 0 && existsSync4(path6.join(repository.dir, posix5.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
+    if (now[index] === void 0 && existsSync4(path7.join(repository.dir, posix5.relative(repository.prefix || ".", file)))) now[index] = `working tree ${file}`;
   }
   if (governing(now) !== governing(head)) walk2.projectChanges.push({ parent: walk2.head, removedBy, order });
 }
@@ -45755,15 +46024,15 @@ async function notDeclaredElsewhere(candidates, context) {
   return { pruned: candidates.filter((policy2) => !where2.has(policy2.key)), outside: outside.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0) };
 }
 function shownPath2(file, cwd) {
-  const relative2 = path7.relative(cwd, path7.resolve(cwd, file));
-  return relative2.split(path7.sep).join("/");
+  const relative2 = path8.relative(cwd, path8.resolve(cwd, file));
+  return relative2.split(path8.sep).join("/");
 }
 async function policyFilesOutside(paths, cwd) {
-  const root = await repositoryRoot(path7.resolve(cwd)) ?? cwd;
-  const given = paths.map((given2) => path7.resolve(cwd, given2));
+  const root = await repositoryRoot(path8.resolve(cwd)) ?? cwd;
+  const given = paths.map((given2) => path8.resolve(cwd, given2));
   if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
-  return files.filter((file) => !given.some((covered) => isInside(covered, path7.resolve(cwd, file))));
+  return files.filter((file) => !given.some((covered) => isInside(covered, path8.resolve(cwd, file))));
 }
 function keysReadable(source, candidates, project2) {
   const parsed = parsePolicyText(source);
@@ -45858,7 +46127,7 @@ function pick(answers, types) {
 }
 
 // src/dns/place-findings.ts
-import path8 from "node:path";
+import path9 from "node:path";
 async function placeFindings(policies, findings, cwd) {
   const affected = policies.filter((policy2) => policy2.domains.some((domain) => findings.has(domain)));
   const documents = await documentsOf(affected, cwd);
@@ -45875,7 +46144,7 @@ async function placeFindings(policies, findings, cwd) {
 }
 async function documentsOf(policies, cwd) {
   const files = [...new Set(policies.map((policy2) => policy2.source.file))];
-  const { sources } = await readPolicySources(files.map((file) => path8.resolve(cwd, file)), cwd);
+  const { sources } = await readPolicySources(files.map((file) => path9.resolve(cwd, file)), cwd);
   const documents = /* @__PURE__ */ new Map();
   for (const source of sources) {
     for (const document of parsePolicyText(source).documents) documents.set(startKey(document.start), document);
@@ -46131,13 +46400,120 @@ function dnsWhileLoading(settings, cwd) {
 var DEFAULT_CONCURRENCY = 16;
 var DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
-// src/run/settings.ts
+// src/run/projects.ts
 function projectScopes(context) {
   return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
 }
+function projectName(project2, base) {
+  return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
+}
+function oneProjectAtATime(command, projects) {
+  const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
+  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
+  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
+}
+function oneTarget(settings, projects, sources) {
+  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
+  const named = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
+  const first = named[0];
+  if (first === void 0) return settings;
+  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
+  if (settings.baseUrl !== void 0 || settings.emulator) {
+    if (other === void 0) return settings;
+    const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
+    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(", ")} ${named.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
+  }
+  if (other !== void 0) {
+    throw new RunError(
+      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
+    );
+  }
+  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(", ") };
+}
+function sameUrl(url) {
+  return url.trim().replace(/\/+$/u, "");
+}
+function invalidProjects(invalid2, seeWhere = "see above") {
+  return new RunError(`${invalid2.map((one) => one.name).join(", ")} ${invalid2.length === 1 ? "is" : "are"} invalid (${seeWhere}); nothing else was checked`);
+}
+function projectWithPlan() {
+  return new RunError(worded`${hint("project")} selects the policy files a run reads; a saved plan (${hint("planFile")}) records its own project file: leave ${hint("project")} out`);
+}
+
+// src/run/ci.ts
+var CI_VARIABLES = [
+  "CONTINUOUS_INTEGRATION",
+  "BUILD_ID",
+  "BUILD_NUMBER",
+  "CI_NAME",
+  "RUN_ID",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "TF_BUILD",
+  // Azure Pipelines
+  "JENKINS_URL",
+  "HUDSON_URL",
+  "BUILDKITE",
+  "CIRCLECI",
+  "TRAVIS",
+  "TEAMCITY_VERSION",
+  "BITBUCKET_BUILD_NUMBER",
+  "CODEBUILD_BUILD_ID",
+  // AWS CodeBuild
+  "APPVEYOR",
+  "DRONE",
+  "SEMAPHORE",
+  "bamboo_planKey",
+  "GO_PIPELINE_LABEL",
+  // GoCD
+  "CF_BUILD_ID",
+  // Codefresh
+  "HARNESS_BUILD_ID",
+  "WOODPECKER_CI",
+  "VERCEL",
+  "NETLIFY"
+];
+function ciVariable(env) {
+  const ci = env.CI?.trim();
+  if (ci !== void 0 && ci !== "" && ci !== "false" && ci !== "0") return "CI";
+  return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
+}
+
+// src/run/env-settings.ts
+function todayOf(env) {
+  try {
+    return today(env);
+  } catch (error4) {
+    throw new RunError(error4.message);
+  }
+}
+function readFromEnv(env) {
+  for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
+    const value = nonEmpty(env[name])?.trim();
+    if (value === void 0) continue;
+    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(", ")}, got "${value}"`);
+    return value;
+  }
+  return void 0;
+}
+function timeoutFromEnv(env) {
+  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
+  if (raw === void 0) return void 0;
+  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
+  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
+  return parsed;
+}
+function firstSet(candidates) {
+  return candidates.find((candidate) => candidate[1] !== void 0);
+}
+function nonEmpty(value) {
+  return value === void 0 || value.trim() === "" ? void 0 : value;
+}
+
+// src/run/settings.ts
 async function resolveSettings(sources) {
   const { place, project: project2, projects: found } = await resolvePlace(sources);
-  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(found.length === 1 ? settingsFrom(place, one.config, sources).dns : projectDns(one.config, sources)) })));
+  const projects = await Promise.all(found.map(async (one) => ({ ...one, dns: await resolveDnsServers(projectDns(one.config, sources)) })));
   const settings = { ...oneTarget(settingsFrom(place, project2, sources), projects, sources), projects };
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
@@ -46152,30 +46528,18 @@ function definedOnly(limits, flags) {
   };
 }
 async function resolvePlace(sources) {
-  if (sources.saved && sources.projectFile !== void 0) {
-    throw new RunError(worded`${hint("project")} selects the policy files a run reads; a saved plan (${hint("planFile")}) records its own project file: leave ${hint("project")} out`);
-  }
+  if (sources.saved && sources.projectFile !== void 0) throw projectWithPlan();
   const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   if (place.notice !== void 0) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one2) => loadProjectConfig(one2.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);
   const projects = place.projects.map((one2, index) => ({ ...one2, config: loads[index]?.config ?? {}, name: projectName(one2, place.base) }));
   const invalid2 = projects.filter((_, index) => loads[index]?.diagnostics.some((d) => d.severity === "error"));
-  if (!sources.offline && invalid2.length > 0) {
-    throw new RunError(`${invalid2.map((one2) => one2.name).join(", ")} ${invalid2.length === 1 ? "is" : "are"} invalid (${sources.seeWhere ?? "see above"}); nothing else was checked`);
-  }
+  if (!sources.offline && invalid2.length > 0) throw invalidProjects(invalid2, sources.seeWhere);
   if (projects.length > 1 && !sources.manyProjects) throw oneProjectAtATime(sources.command ?? "this command", projects);
   const one = projects.length === 1 ? projects[0] : void 0;
   if (!sources.offline && one) useProjectFile(one.projectFile === void 0 ? null : one.name);
   return { place, project: one?.config ?? {}, projects };
-}
-function projectName(project2, base) {
-  return relativePosix(base, project2.projectFile ?? project2.dir) || ".";
-}
-function oneProjectAtATime(command, projects) {
-  const listed = projects.map((one) => `${one.projectFile === void 0 ? `no project file under ${one.name}` : one.name} (${one.files.length} policy ${one.files.length === 1 ? "file" : "files"})`);
-  const each = projects.map((one) => one.projectFile === void 0 ? `the paths ${one.files.slice(0, 3).join(" ")}${one.files.length > 3 ? " \u2026" : ""}` : worded`${hint("project", one.name)}`);
-  return new RunError(`${command} takes one project at a time, and the paths of this run hold ${projects.length}: ${listed.join(", ")}; run ${command} once per project: ${each.join("; ")}`);
 }
 async function savedPlace(cwd, saved) {
   const recorded = saved.context.projectFile;
@@ -46207,6 +46571,7 @@ function settingsFrom(place, project2, sources) {
     requestTimeoutMs: (flags.requestTimeout ?? timeoutFromEnv(env) ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1e3,
     emulator: flags.emulator ?? false,
     ...baseUrl ? { baseUrl: baseUrl[1], baseUrlFrom: baseUrl[0] } : {},
+    ...sources.trustProjectBaseUrl === false ? { projectBaseUrlIgnored: true } : {},
     ...apiKey ? { apiKey: apiKey[1], apiKeyFrom: apiKey[0] } : {},
     ...defined("accessToken", nonEmpty(env.AUTOJOIN_ACCESS_TOKEN)),
     // The key given in the flags' place (input api-key) counts as AUTOJOIN_API_KEY does.
@@ -46218,31 +46583,12 @@ function settingsFrom(place, project2, sources) {
     },
     ...defined("prune", flags.prune ?? pruneSetting(project2)),
     // In a pull request the project file names no resolver either: the plan trusts its answers.
-    dns: dnsConfig(flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project2) : project2, env),
+    dns: projectDns(project2, sources),
     projectRecord: null,
-    today: todayOf(env)
+    today: todayOf(env),
+    now: planMoment(env).toISOString(),
+    ci: ciVariable(env)
   };
-}
-function oneTarget(settings, projects, sources) {
-  if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
-  const named = projects.flatMap((one) => one.config.baseUrl === void 0 ? [] : [{ name: one.name, url: one.config.baseUrl }]);
-  const first = named[0];
-  if (first === void 0) return settings;
-  const other = named.find((one) => sameUrl(one.url) !== sameUrl(first.url));
-  if (settings.baseUrl !== void 0 || settings.emulator) {
-    if (other === void 0) return settings;
-    const from = settings.emulator ? "--emulator" : settings.baseUrlFrom;
-    return { ...settings, targetNotice: `the baseUrl of ${named.map((one) => one.name).join(", ")} ${named.length === 1 ? "is" : "are"} not used: this run's one target is ${from}'s` };
-  }
-  if (other !== void 0) {
-    throw new RunError(
-      `the project files of this run name different services: ${first.name} (baseUrl ${first.url}) and ${other.name} (baseUrl ${other.url}); a run has one target: set AUTOJOIN_BASE_URL, make them the same, or run each project on its own; nothing was sent`
-    );
-  }
-  return { ...settings, baseUrl: first.url, baseUrlFrom: named.map((one) => one.name).join(", ") };
-}
-function sameUrl(url) {
-  return url.trim().replace(/\/+$/u, "");
 }
 function projectDns(project2, sources) {
   return dnsConfig(sources.flags.dnsCheck ?? {}, sources.trustProjectBaseUrl === false ? withoutResolvers(project2) : project2, sources.env);
@@ -46251,35 +46597,6 @@ function withoutResolvers(project2) {
   if (project2.dns?.servers === void 0) return project2;
   const { servers: _servers, ...dns3 } = project2.dns;
   return { ...project2, dns: dns3 };
-}
-function todayOf(env) {
-  try {
-    return today(env);
-  } catch (error4) {
-    throw new RunError(error4.message);
-  }
-}
-function readFromEnv(env) {
-  for (const name of ["AUTOJOIN_READ", "AUTOJOIN_LISTING"]) {
-    const value = nonEmpty(env[name])?.trim();
-    if (value === void 0) continue;
-    if (!isReadMode(value)) throw new RunError(`${name} must be one of ${READ_MODES.join(", ")}, got "${value}"`);
-    return value;
-  }
-  return void 0;
-}
-function timeoutFromEnv(env) {
-  const raw = nonEmpty(env.AUTOJOIN_REQUEST_TIMEOUT);
-  if (raw === void 0) return void 0;
-  const parsed = parseWholeNumber(raw, 1, MAX_REQUEST_TIMEOUT_SECONDS);
-  if (parsed === null) throw new RunError(`AUTOJOIN_REQUEST_TIMEOUT must be a whole number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_SECONDS}`);
-  return parsed;
-}
-function firstSet(candidates) {
-  return candidates.find((candidate) => candidate[1] !== void 0);
-}
-function nonEmpty(value) {
-  return value === void 0 || value.trim() === "" ? void 0 : value;
 }
 function defined(name, value) {
   return value === void 0 ? {} : { [name]: value };
@@ -46574,6 +46891,8 @@ function onlyExpired(change, live) {
   if (owner.length > 0) narrowed.fieldChanges = owner;
   else delete narrowed.fieldChanges;
   if (live.scopeName !== void 0 && live.scopeName !== null) narrowed.scopeName = live.scopeName;
+  else delete narrowed.scopeName;
+  if (live.componentId !== void 0) narrowed.componentId = live.componentId;
   if (change.metadata !== void 0) narrowed.metadata = managedLiveMetadata(live, change.metadata);
   const marker = liveMarker(live);
   if (marker && isPlainObject(live.metadata)) {
@@ -46745,7 +47064,7 @@ function planBuilder(options) {
   const narrow = (change, live) => options.onlyExpired ? onlyExpired(change, live) : change;
   const census = options.census ? /* @__PURE__ */ new Map() : void 0;
   const keys = keysStep(owner);
-  const compare = (desired, live, shown = live) => {
+  const compare = (desired, live, shown2 = live) => {
     if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
     if (!keep2(desired.policy)) return;
     losses.see(live);
@@ -46761,7 +47080,7 @@ function planBuilder(options) {
     if (change === "held" && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === "held" ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown2) });
   };
   const add = (desired, live) => {
     if (!keys.hold(desired, live)) compare(desired, live);
@@ -46924,15 +47243,12 @@ function compareKeys(a, b) {
 }
 
 // src/generated/plan-validator.js
-var import_equal2 = __toESM(require_equal(), 1);
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
-var equalHelper2 = import_equal2.default.default ?? import_equal2.default;
 var ucs2lengthHelper2 = import_ucs2length2.default.default ?? import_ucs2length2.default;
 var plan = validate02;
-var schema02 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/plan.schema.json", "title": "autojoin-sync plan", "description": "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.", "type": "object", "additionalProperties": false, "required": ["formatVersion", "createdAt", "target", "owner", "context", "changes", "scopes", "summary", "notManagedHere", "drift"], "properties": { "formatVersion": { "description": "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift; 4 added context).", "const": 4 }, "createdAt": { "description": "When the plan was made, ISO 8601 in UTC.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, "target": { "description": "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.", "type": "string", "minLength": 1 }, "owner": { "description": "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.", "type": "string", "minLength": 1, "maxLength": 128 }, "context": { "description": "The run context the plan was made in. `apply --plan` rebuilds its own from it: the project file at `projectFile.path` of the applying repository must have this sha256 (or be absent when null); limits and owner come from it; each scope of `takeOwnership` needs --take-ownership again.", "type": "object", "additionalProperties": false, "required": ["projectFile", "limits", "rules", "today", "head", "takeOwnership"], "properties": { "projectFile": { "description": "The project file used (path relative to the repository root, `/`-separated, and the sha256 of its bytes), or null when the run had none.", "oneOf": [{ "type": "null" }, { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "type": "string", "minLength": 1, "maxLength": 4096 }, "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }] }, "limits": { "description": "The safety limits the plan was checked against (flags included).", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "type": "integer", "minimum": 0 }, "maxRemovalPercent": { "type": "number", "minimum": 0, "maximum": 100 }, "allowEmpty": { "type": "boolean" } } }, "rules": { "description": "The project file's governance rules, as read.", "type": "array" }, "today": { "description": "The UTC day the plan was made for.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$" }, "head": { "description": "The commit HEAD pointed to (informative: a plan is matched by content, never by ancestry); null outside git.", "oneOf": [{ "type": "null" }, { "type": "string", "pattern": "^[0-9a-f]{40,64}$" }] }, "takeOwnership": { "description": "Scopes this plan takes over (`--take-ownership`): apply needs the flag for each again.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey" }, "uniqueItems": true } } }, "behind": { "description": "Scopes the plan writes whose live marker was written from a commit this checkout does not contain (an older clone, another history): apply refuses the whole run unless --allow-behind names each. Absent when none.", "type": "array", "items": { "$ref": "#/$defs/BehindScope" } }, "ownerMoves": { "description": "Scopes marked by owner `default` from a commit of this history that the plan re-marks with its owner (an owner update that needs no --take-ownership). Absent when none.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey" }, "uniqueItems": true }, "notManagedHere": { "description": "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.", "type": "array", "items": { "$ref": "#/$defs/NotManagedHere" } }, "declaredOutside": { "description": "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["key", "file", "line"], "properties": { "key": { "type": "string" }, "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 } } } }, "drift": { "description": "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.", "type": "array", "items": { "$ref": "#/$defs/DriftReport" } }, "shard": { "description": "`K/N` when the plan was made with --shard.", "type": "string", "pattern": "^[1-9][0-9]*/[1-9][0-9]*$" }, "shards": { "description": "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.", "type": "integer", "minimum": 1 }, "summary": { "$ref": "#/$defs/PlanSummary" }, "changes": { "description": "One change per scope that differs, clears first, then updates, then creates, each by scope key.", "type": "array", "items": { "$ref": "#/$defs/Change" } }, "scopes": { "description": "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.", "type": "array", "items": { "$ref": "#/$defs/ScopeFingerprint" } }, "notes": { "description": "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.", "type": "array", "items": { "type": "string" } }, "redacted": { "description": "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey" }, "uniqueItems": true } }, "$defs": { "ScopeKey": { "description": "`scopeType/scope`.", "type": "string", "pattern": "^[^/]+/.+$" }, "Domain": { "description": "A normalized domain: lower case, punycode, no trailing dot.", "type": "string", "minLength": 1 }, "DomainList": { "description": "Normalized domains, sorted, unique.", "type": "array", "items": { "$ref": "#/$defs/Domain" }, "uniqueItems": true }, "PlanSummary": { "description": "Counts over the plan.", "type": "object", "additionalProperties": false, "required": ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"], "properties": { "create": { "description": "Scopes to create autojoin for.", "type": "integer", "minimum": 0 }, "update": { "description": "Scopes whose domains change.", "type": "integer", "minimum": 0 }, "clear": { "description": "Scopes to clear (deactivates autojoin).", "type": "integer", "minimum": 0 }, "unchanged": { "description": "Covered scopes that already match.", "type": "integer", "minimum": 0 }, "domainsAdded": { "description": "Domains added across all changes.", "type": "integer", "minimum": 0 }, "domainsRemoved": { "description": "Domains removed across all changes.", "type": "integer", "minimum": 0 } } }, "SourcePos": { "description": "Where the policy's document starts; line and column are 1-based.", "type": "object", "additionalProperties": false, "required": ["file", "line", "column"], "properties": { "file": { "description": "Policy file path, relative to the working directory.", "type": "string", "minLength": 1 }, "line": { "description": "1-based line.", "type": "integer", "minimum": 1 }, "column": { "description": "1-based column.", "type": "integer", "minimum": 1 } } }, "Change": { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] }, "FieldChange": { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } }, "RemovalCommit": { "description": "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.", "type": "object", "additionalProperties": false, "required": ["commit", "date", "subject"], "properties": { "commit": { "description": "Abbreviated commit id, or `working-tree` for a change not committed yet.", "type": "string", "pattern": "^(?:[0-9a-f]{4,64}|working-tree)$" }, "date": { "description": "Committer date, ISO 8601.", "type": "string", "minLength": 10 }, "subject": { "description": "First line of the commit message.", "type": "string" } } }, "OutsideChange": { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } }, "DriftReport": { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } }, "NotManagedHere": { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } }, "BehindScope": { "description": "A scope the plan writes whose marker was written from a commit this checkout does not contain.", "type": "object", "additionalProperties": false, "required": ["key", "commit"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "commit": { "description": "The marker's autojoin-sync.commit.", "type": "string", "minLength": 1, "maxLength": 128 }, "missing": { "description": "True when git cannot find it in this shallow clone (fetch-depth: 0 is needed to tell).", "type": "boolean" } } }, "ScopeFingerprint": { "description": "One covered scope and the hash of its live autojoin state at plan time.", "type": "object", "additionalProperties": false, "required": ["key", "fingerprint"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "fingerprint": { "description": `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`, "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" } } } } };
+var schema02 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://autojoin-sync.dev/schemas/plan.schema.json", "title": "autojoin-sync plan", "description": "A saved autojoin-sync plan: the changes to make and the live fingerprint of every scope it covers. `apply --plan FILE` applies it only while every fingerprint still matches. It never contains a credential.", "type": "object", "additionalProperties": false, "required": ["formatVersion", "createdAt", "target", "owner", "context", "changes", "scopes", "summary", "notManagedHere", "drift"], "properties": { "notifications": { "description": "Only on stdout of plan --notify --format json, never in a saved plan: what became of each notification target the run's drift event went to (docs/notifications.md).", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["to", "variable", "delivered", "attempts"], "properties": { "to": { "enum": ["webhook", "slack", "teams"] }, "variable": { "type": "string" }, "delivered": { "type": "boolean" }, "attempts": { "type": "integer", "minimum": 0 } } } }, "formatVersion": { "description": "Version of this document format (2 added metadata and fieldChanges to changes; 3 added owner, notManagedHere, keptMetadata, the owner and componentId field changes, origin and outside on changes, and drift; 4 added context).", "const": 4 }, "createdAt": { "description": "When the plan was made, ISO 8601 in UTC.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, "target": { "description": "Base URL of the Invitation Service the plan was made against (never any credential), or `embedded` for the embedded local emulator.", "type": "string", "minLength": 1 }, "owner": { "description": "The owner every write of this plan marks its scope with (`autojoin-sync.owner` in the autojoin invitation's metadata): the project file's `owner`, default `default`.", "type": "string", "minLength": 1, "maxLength": 128 }, "context": { "description": "The run context the plan was made in. `apply --plan` rebuilds its own from it: the project file at `projectFile.path` of the applying repository must have this sha256 (or be absent when null); limits and owner come from it; each scope of `takeOwnership` needs --take-ownership again.", "type": "object", "additionalProperties": false, "required": ["projectFile", "limits", "rules", "today", "head", "takeOwnership"], "properties": { "projectFile": { "description": "The project file used (path relative to the repository root, `/`-separated, and the sha256 of its bytes), or null when the run had none.", "oneOf": [{ "type": "null" }, { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "type": "string", "minLength": 1, "maxLength": 4096 }, "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }] }, "limits": { "description": "The safety limits the plan was checked against (flags included).", "type": "object", "additionalProperties": false, "properties": { "maxRemovals": { "type": "integer", "minimum": 0 }, "maxRemovalPercent": { "type": "number", "minimum": 0, "maximum": 100 }, "allowEmpty": { "type": "boolean" } } }, "rules": { "description": "The project file's governance rules, as read.", "type": "array" }, "today": { "description": "The UTC day the plan was made for.", "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$" }, "head": { "description": "The commit HEAD pointed to (informative: a plan is matched by content, never by ancestry); null outside git.", "oneOf": [{ "type": "null" }, { "type": "string", "pattern": "^[0-9a-f]{40,64}$" }] }, "takeOwnership": { "description": "Scopes this plan takes over (`--take-ownership`): apply needs the flag for each again.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } } }, "behind": { "description": "Scopes the plan writes whose live marker was written from a commit this checkout does not contain (an older clone, another history): apply refuses the whole run unless --allow-behind names each. Absent when none.", "type": "array", "items": { "$ref": "#/$defs/BehindScope" } }, "ownerMoves": { "description": "Scopes marked by owner `default` from a commit of this history that the plan re-marks with its owner (an owner update that needs no --take-ownership). Absent when none.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true }, "notManagedHere": { "description": "Scopes no policy file declares any more that pruning leaves alone, because their live ownership marker names another owner or none (`--take-ownership TYPE/ID` clears such a scope). Never written; by scope key.", "type": "array", "items": { "$ref": "#/$defs/NotManagedHere" } }, "declaredOutside": { "description": "Scopes no policy file under the paths declares that pruning leaves alone because a policy file outside the paths declares them now: each with that file (relative to the working directory) and the line of its document. Absent when there are none; by scope key.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["key", "file", "line"], "properties": { "key": { "type": "string" }, "file": { "type": "string" }, "line": { "type": "integer", "minimum": 1 } } } }, "drift": { "description": "Scopes changed outside this repository that this plan leaves as they are live (`drift: keep`): reported, never written; by scope key. Scopes it reverts are changes with an `origin`.", "type": "array", "items": { "$ref": "#/$defs/DriftReport" } }, "shard": { "description": "`K/N` when the plan was made with --shard.", "type": "string", "pattern": "^[1-9][0-9]*/[1-9][0-9]*$" }, "shards": { "description": "N when the plan was merged from the shard plans 1..N of one run (`merge-plans`); `apply --plan FILE --shard K/N` applies its part in shard K.", "type": "integer", "minimum": 1 }, "summary": { "$ref": "#/$defs/PlanSummary" }, "changes": { "description": "One change per scope that differs, clears first, then updates, then creates, each by scope key.", "type": "array", "items": { "$ref": "#/$defs/Change" } }, "scopes": { "description": "Every scope the plan covers, changed or not, with its live fingerprint, by scope key.", "type": "array", "items": { "$ref": "#/$defs/ScopeFingerprint" } }, "notes": { "description": "What this plan cannot know from the service's answers (no groups: scopeName is not compared; no metadata: ownership cannot be read), one sentence each; absent when nothing.", "type": "array", "items": { "type": "string" } }, "redacted": { "description": "Present when the service showed a secret of the run (e.g. echoed in a scope's name or metadata) and the plan shows *** in its place: the scopes whose entries held it. Such a plan is not a faithful record of the live state; apply --plan refuses it.", "type": "array", "items": { "$ref": "#/$defs/ScopeKey", "type": "string" }, "uniqueItems": true } }, "$defs": { "ScopeKey": { "description": "`scopeType/scope`.", "type": "string", "pattern": "^[^/]+/.+$" }, "Domain": { "description": "A normalized domain: lower case, punycode, no trailing dot.", "type": "string", "minLength": 1 }, "DomainList": { "description": "Normalized domains, sorted, unique.", "type": "array", "items": { "$ref": "#/$defs/Domain", "type": "string" }, "uniqueItems": true }, "PlanSummary": { "description": "Counts over the plan.", "type": "object", "additionalProperties": false, "required": ["create", "update", "clear", "unchanged", "domainsAdded", "domainsRemoved"], "properties": { "create": { "description": "Scopes to create autojoin for.", "type": "integer", "minimum": 0 }, "update": { "description": "Scopes whose domains change.", "type": "integer", "minimum": 0 }, "clear": { "description": "Scopes to clear (deactivates autojoin).", "type": "integer", "minimum": 0 }, "unchanged": { "description": "Covered scopes that already match.", "type": "integer", "minimum": 0 }, "domainsAdded": { "description": "Domains added across all changes.", "type": "integer", "minimum": 0 }, "domainsRemoved": { "description": "Domains removed across all changes.", "type": "integer", "minimum": 0 } } }, "SourcePos": { "description": "Where the policy's document starts; line and column are 1-based.", "type": "object", "additionalProperties": false, "required": ["file", "line", "column"], "properties": { "file": { "description": "Policy file path, relative to the working directory.", "type": "string", "minLength": 1 }, "line": { "description": "1-based line.", "type": "integer", "minimum": 1 }, "column": { "description": "1-based column.", "type": "integer", "minimum": 1 } } }, "Change": { "description": "One change to one scope. create: before is [], after non-empty. update: both set (equal when only the name or metadata changes, then fieldChanges says how). clear: after is [].", "type": "object", "additionalProperties": false, "required": ["kind", "key", "scope", "scopeType", "componentId", "before", "after", "added", "removed", "unchanged", "reason"], "properties": { "kind": { "description": "What happens to the scope.", "enum": ["create", "update", "clear"] }, "key": { "$ref": "#/$defs/ScopeKey" }, "scope": { "description": "Id of the entity in the caller's system.", "type": "string", "minLength": 1 }, "scopeType": { "description": "Type of the entity, `default` when there is none.", "type": "string", "minLength": 1 }, "scopeName": { "description": "Display name of the entity.", "type": "string" }, "componentId": { "description": "Component the autojoin invitation belongs to.", "type": "string", "minLength": 1 }, "metadata": { "description": "The policy file's metadata, sent with the POST; absent when the file has none (then the live metadata is not managed).", "type": "object" }, "keptMetadata": { "description": "The live autojoin invitation's own metadata keys that this repository does not manage (never the ownership marker's): neither declared by the policy now nor at the last apply (the marker's autojoin-sync.keys). The POST keeps them under the policy's keys.", "type": "object", "propertyNames": { "not": { "pattern": "^autojoin-sync\\." } } }, "keepMarker": { "description": "apply --only-expired: the live ownership marker, written back unchanged (the state last applied stays the one it names; the write only removes what expired since).", "type": "object", "propertyNames": { "pattern": "^autojoin-sync\\." }, "additionalProperties": { "type": "string" } }, "before": { "description": "Live domains at plan time.", "$ref": "#/$defs/DomainList" }, "after": { "description": "The complete desired list apply writes.", "$ref": "#/$defs/DomainList" }, "added": { "description": "Domains in after and not in before.", "$ref": "#/$defs/DomainList" }, "removed": { "description": "Domains in before and not in after.", "$ref": "#/$defs/DomainList" }, "removalReasons": { "description": "Why some removed domains go: a time-bound entry of the policy file whose expires date has passed (`expired YYYY-MM-DD`). Explains, never steers apply.", "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["domain", "reason"], "properties": { "domain": { "description": "A domain of removed.", "type": "string", "minLength": 1 }, "reason": { "description": "`expired YYYY-MM-DD`: the entry's expires date.", "type": "string", "pattern": "^expired [0-9]{4}-[0-9]{2}-[0-9]{2}$" } } } }, "unchanged": { "description": "How many domains are in both.", "type": "integer", "minimum": 0 }, "reason": { "description": "Why the change is planned: declared in a file, no file declares the scope any more (--prune, --prune-from), or nothing differs and --replace forces the write (e.g. a new componentId). Explains, never steers apply.", "enum": ["declared", "pruned", "replaced"] }, "source": { "$ref": "#/$defs/SourcePos" }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "explicitEmpty": { "description": "True when the file says `domains: []`.", "type": "boolean" }, "origin": { "description": "Which side moved the scope from the state last applied (its ownership marker's): `drift`, changed outside this repository only (apply reverts it); `conflict`, changed on both sides. Absent on this repository's own change. Explains, never steers apply.", "enum": ["drift", "conflict"] }, "outside": { "$ref": "#/$defs/OutsideChange" }, "fieldChanges": { "description": "update and clear: the scope's name, metadata and owner where the file (or, for owner, this plan) and the service differ, old \u2192 new. Only fields the file states and the service shows are compared; metadata without the ownership marker's keys. An update whose only field change is owner marks the scope as managed here.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/FieldChange" } }, "autojoin": { "description": "update and clear: the live autojoin invitation the change rewrites (shown to reviewers; apply does not use it).", "type": "object", "additionalProperties": false, "required": ["invitationId", "acceptsCount"], "properties": { "invitationId": { "description": "Id of the active autojoin invitation.", "type": "string", "minLength": 1 }, "status": { "description": "Its status at plan time.", "type": "string" }, "acceptsCount": { "description": "How many accepts it has: people who joined through it.", "type": "integer", "minimum": 0 }, "modifiedAt": { "description": "When it was last modified (ISO 8601), as the service reports it.", "type": "string" } } } }, "allOf": [{ "if": { "type": "object", "properties": { "kind": { "const": "create" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "maxItems": 0 }, "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "update" } } }, "then": { "type": "object", "properties": { "after": { "type": "array", "minItems": 1 } } } }, { "if": { "type": "object", "properties": { "kind": { "const": "clear" } } }, "then": { "type": "object", "properties": { "before": { "type": "array", "minItems": 1 }, "after": { "type": "array", "maxItems": 0 } } } }] }, "FieldChange": { "description": "One field besides the domains whose live value differs from the policy file's.", "type": "object", "additionalProperties": false, "required": ["field", "before", "after"], "properties": { "field": { "description": "scopeName (the service shows it as the scope group's name), metadata (the autojoin invitation's, without the marker's keys) owner (its ownership marker's owner: before null when it has none; after the plan's owner), or componentId (before: the state last applied, which the service does not show).", "enum": ["scopeName", "metadata", "owner", "componentId"] }, "before": { "description": "What the service shows at plan time; null when it shows none." }, "after": { "description": "The policy file's value, which apply sends." } } }, "RemovalCommit": { "description": "Pruned from git history: the commit (or the working tree) after which no policy file declared the scope.", "type": "object", "additionalProperties": false, "required": ["commit", "date", "subject"], "properties": { "commit": { "description": "Abbreviated commit id, or `working-tree` for a change not committed yet.", "type": "string", "pattern": "^(?:[0-9a-f]{4,64}|working-tree)$" }, "date": { "description": "Committer date, ISO 8601.", "type": "string", "minLength": 10 }, "subject": { "description": "First line of the commit message.", "type": "string" } } }, "OutsideChange": { "description": "What was changed outside this repository: from the state last applied to the live state.", "type": "object", "additionalProperties": false, "required": ["added", "removed", "fields"], "properties": { "added": { "description": "Domains added outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "removed": { "description": "Domains removed outside.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "fields": { "description": "Managed fields changed outside (scopeName, metadata), state last applied \u2192 live.", "type": "array", "items": { "$ref": "#/$defs/FieldChange" } }, "modifiedAt": { "description": "The live autojoin invitation's `modifiedAt`, when the service shows one.", "type": "string" }, "lost": { "description": "Set when the scope lost what this repository wrote to another writer: its ownership marker (metadata rewritten without it) or its autojoin invitation (revoked, deleted); the next write restores it.", "enum": ["marker", "invitation"] } } }, "DriftReport": { "description": "A scope changed outside this repository that the plan leaves as it is live (`drift: keep`).", "type": "object", "additionalProperties": false, "required": ["key", "origin", "live", "outside"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "origin": { "description": "drift: changed outside only; conflict: changed on both sides, and the merge of both is the live state.", "enum": ["drift", "conflict"] }, "scopeName": { "description": "The scope's name in its policy file.", "type": "string" }, "source": { "$ref": "#/$defs/SourcePos" }, "live": { "description": "The live domains, which stay.", "type": "array", "items": { "$ref": "#/$defs/Domain" } }, "outside": { "$ref": "#/$defs/OutsideChange" } } }, "NotManagedHere": { "description": "A pruning candidate left alone: its live marker does not name this plan's owner.", "type": "object", "additionalProperties": false, "required": ["key", "owner"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "owner": { "description": "The owner its live ownership marker names; null when it carries no marker.", "type": ["string", "null"] }, "removedBy": { "$ref": "#/$defs/RemovalCommit" }, "commit": { "description": "The marker's commit, when the marker names this owner but was written from a commit this checkout does not contain (another history, or a newer one).", "type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$" } } }, "BehindScope": { "description": "A scope the plan writes whose marker was written from a commit this checkout does not contain.", "type": "object", "additionalProperties": false, "required": ["key", "commit"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "commit": { "description": "The marker's autojoin-sync.commit.", "type": "string", "minLength": 1, "maxLength": 128 }, "missing": { "description": "True when git cannot find it in this shallow clone (fetch-depth: 0 is needed to tell).", "type": "boolean" } } }, "ScopeFingerprint": { "description": "One covered scope and the hash of its live autojoin state at plan time.", "type": "object", "additionalProperties": false, "required": ["key", "fingerprint"], "properties": { "key": { "$ref": "#/$defs/ScopeKey" }, "fingerprint": { "description": `sha256 hex of the scope's live state (active, invitation id, domains, and the name and metadata it shows), or "no autojoin" when the scope had no active autojoin invitation (apply then refuses if it has one).`, "type": "string", "pattern": "^(?:[0-9a-f]{16,}|no autojoin)$" } } } } };
 var func02 = Object.prototype.hasOwnProperty;
 var func1 = ucs2lengthHelper2;
-var func6 = equalHelper2;
 var pattern02 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$", "u");
 var pattern12 = new RegExp("^[0-9a-f]{64}$", "u");
 var pattern2 = new RegExp("^\\d{4}-\\d{2}-\\d{2}$", "u");
@@ -47647,6 +47963,10 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       for (let i0 = 0; i0 < len0; i0++) {
         let data0 = data[i0];
         const _errs1 = errors;
+        if (typeof data0 !== "string") {
+          validate10.errors = [{ instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          return false;
+        }
         const _errs2 = errors;
         if (errors === _errs2) {
           if (typeof data0 === "string") {
@@ -47668,14 +47988,19 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         let i1 = data.length;
         let j0;
         if (i1 > 1) {
-          outer0: for (; i1--; ) {
-            for (j0 = i1; j0--; ) {
-              if (func6(data[i1], data[j0])) {
-                validate10.errors = [{ instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" }];
-                return false;
-                break outer0;
-              }
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data[i1];
+            if (typeof item0 !== "string") {
+              continue;
             }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              validate10.errors = [{ instancePath, schemaPath: "#/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" }];
+              return false;
+              break;
+            }
+            indices0[item0] = i1;
           }
         }
       }
@@ -48915,1074 +49240,1206 @@ function validate02(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (_errs1 === errors) {
-          if (data.formatVersion !== void 0) {
+          if (data.notifications !== void 0) {
+            let data0 = data.notifications;
             const _errs2 = errors;
-            if (4 !== data.formatVersion) {
-              validate02.errors = [{ instancePath: instancePath + "/formatVersion", schemaPath: "#/properties/formatVersion/const", keyword: "const", params: { allowedValue: 4 }, message: "must be equal to constant" }];
-              return false;
+            if (errors === _errs2) {
+              if (Array.isArray(data0)) {
+                var valid1 = true;
+                const len0 = data0.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data1 = data0[i0];
+                  const _errs4 = errors;
+                  if (errors === _errs4) {
+                    if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                      let missing1;
+                      if (data1.to === void 0 && (missing1 = "to") || data1.variable === void 0 && (missing1 = "variable") || data1.delivered === void 0 && (missing1 = "delivered") || data1.attempts === void 0 && (missing1 = "attempts")) {
+                        validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/properties/notifications/items/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                        return false;
+                      } else {
+                        const _errs6 = errors;
+                        for (const key1 in data1) {
+                          if (!(key1 === "to" || key1 === "variable" || key1 === "delivered" || key1 === "attempts")) {
+                            validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/properties/notifications/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            return false;
+                            break;
+                          }
+                        }
+                        if (_errs6 === errors) {
+                          if (data1.to !== void 0) {
+                            let data2 = data1.to;
+                            const _errs7 = errors;
+                            if (!(data2 === "webhook" || data2 === "slack" || data2 === "teams")) {
+                              validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0 + "/to", schemaPath: "#/properties/notifications/items/properties/to/enum", keyword: "enum", params: { allowedValues: schema02.properties.notifications.items.properties.to.enum }, message: "must be equal to one of the allowed values" }];
+                              return false;
+                            }
+                            var valid2 = _errs7 === errors;
+                          } else {
+                            var valid2 = true;
+                          }
+                          if (valid2) {
+                            if (data1.variable !== void 0) {
+                              const _errs8 = errors;
+                              if (typeof data1.variable !== "string") {
+                                validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0 + "/variable", schemaPath: "#/properties/notifications/items/properties/variable/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                return false;
+                              }
+                              var valid2 = _errs8 === errors;
+                            } else {
+                              var valid2 = true;
+                            }
+                            if (valid2) {
+                              if (data1.delivered !== void 0) {
+                                const _errs10 = errors;
+                                if (typeof data1.delivered !== "boolean") {
+                                  validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0 + "/delivered", schemaPath: "#/properties/notifications/items/properties/delivered/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                  return false;
+                                }
+                                var valid2 = _errs10 === errors;
+                              } else {
+                                var valid2 = true;
+                              }
+                              if (valid2) {
+                                if (data1.attempts !== void 0) {
+                                  let data5 = data1.attempts;
+                                  const _errs12 = errors;
+                                  if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+                                    validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0 + "/attempts", schemaPath: "#/properties/notifications/items/properties/attempts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                    return false;
+                                  }
+                                  if (errors === _errs12) {
+                                    if (typeof data5 == "number" && isFinite(data5)) {
+                                      if (data5 < 0 || isNaN(data5)) {
+                                        validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0 + "/attempts", schemaPath: "#/properties/notifications/items/properties/attempts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                        return false;
+                                      }
+                                    }
+                                  }
+                                  var valid2 = _errs12 === errors;
+                                } else {
+                                  var valid2 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    } else {
+                      validate02.errors = [{ instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/properties/notifications/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs4 === errors;
+                  if (!valid1) {
+                    break;
+                  }
+                }
+              } else {
+                validate02.errors = [{ instancePath: instancePath + "/notifications", schemaPath: "#/properties/notifications/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                return false;
+              }
             }
             var valid0 = _errs2 === errors;
           } else {
             var valid0 = true;
           }
           if (valid0) {
-            if (data.createdAt !== void 0) {
-              let data1 = data.createdAt;
-              const _errs3 = errors;
-              if (errors === _errs3) {
-                if (typeof data1 === "string") {
-                  if (!pattern02.test(data1)) {
-                    validate02.errors = [{ instancePath: instancePath + "/createdAt", schemaPath: "#/properties/createdAt/pattern", keyword: "pattern", params: { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, message: 'must match pattern "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"' }];
-                    return false;
-                  }
-                } else {
-                  validate02.errors = [{ instancePath: instancePath + "/createdAt", schemaPath: "#/properties/createdAt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
+            if (data.formatVersion !== void 0) {
+              const _errs14 = errors;
+              if (4 !== data.formatVersion) {
+                validate02.errors = [{ instancePath: instancePath + "/formatVersion", schemaPath: "#/properties/formatVersion/const", keyword: "const", params: { allowedValue: 4 }, message: "must be equal to constant" }];
+                return false;
               }
-              var valid0 = _errs3 === errors;
+              var valid0 = _errs14 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.target !== void 0) {
-                let data2 = data.target;
-                const _errs5 = errors;
-                if (errors === _errs5) {
-                  if (typeof data2 === "string") {
-                    if (func1(data2) < 1) {
-                      validate02.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+              if (data.createdAt !== void 0) {
+                let data7 = data.createdAt;
+                const _errs15 = errors;
+                if (errors === _errs15) {
+                  if (typeof data7 === "string") {
+                    if (!pattern02.test(data7)) {
+                      validate02.errors = [{ instancePath: instancePath + "/createdAt", schemaPath: "#/properties/createdAt/pattern", keyword: "pattern", params: { pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }, message: 'must match pattern "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"' }];
                       return false;
                     }
                   } else {
-                    validate02.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate02.errors = [{ instancePath: instancePath + "/createdAt", schemaPath: "#/properties/createdAt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                 }
-                var valid0 = _errs5 === errors;
+                var valid0 = _errs15 === errors;
               } else {
                 var valid0 = true;
               }
               if (valid0) {
-                if (data.owner !== void 0) {
-                  let data3 = data.owner;
-                  const _errs7 = errors;
-                  if (errors === _errs7) {
-                    if (typeof data3 === "string") {
-                      if (func1(data3) > 128) {
-                        validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
+                if (data.target !== void 0) {
+                  let data8 = data.target;
+                  const _errs17 = errors;
+                  if (errors === _errs17) {
+                    if (typeof data8 === "string") {
+                      if (func1(data8) < 1) {
+                        validate02.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                         return false;
-                      } else {
-                        if (func1(data3) < 1) {
-                          validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                          return false;
-                        }
                       }
                     } else {
-                      validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate02.errors = [{ instancePath: instancePath + "/target", schemaPath: "#/properties/target/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                   }
-                  var valid0 = _errs7 === errors;
+                  var valid0 = _errs17 === errors;
                 } else {
                   var valid0 = true;
                 }
                 if (valid0) {
-                  if (data.context !== void 0) {
-                    let data4 = data.context;
-                    const _errs9 = errors;
-                    if (errors === _errs9) {
-                      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-                        let missing1;
-                        if (data4.projectFile === void 0 && (missing1 = "projectFile") || data4.limits === void 0 && (missing1 = "limits") || data4.rules === void 0 && (missing1 = "rules") || data4.today === void 0 && (missing1 = "today") || data4.head === void 0 && (missing1 = "head") || data4.takeOwnership === void 0 && (missing1 = "takeOwnership")) {
-                          validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                  if (data.owner !== void 0) {
+                    let data9 = data.owner;
+                    const _errs19 = errors;
+                    if (errors === _errs19) {
+                      if (typeof data9 === "string") {
+                        if (func1(data9) > 128) {
+                          validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
                           return false;
                         } else {
-                          const _errs11 = errors;
-                          for (const key1 in data4) {
-                            if (!(key1 === "projectFile" || key1 === "limits" || key1 === "rules" || key1 === "today" || key1 === "head" || key1 === "takeOwnership")) {
-                              validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                              return false;
-                              break;
-                            }
+                          if (func1(data9) < 1) {
+                            validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                            return false;
                           }
-                          if (_errs11 === errors) {
-                            if (data4.projectFile !== void 0) {
-                              let data5 = data4.projectFile;
-                              const _errs12 = errors;
-                              const _errs13 = errors;
-                              let valid2 = false;
-                              let passing0 = null;
-                              const _errs14 = errors;
-                              if (data5 !== null) {
-                                const err0 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                if (vErrors === null) {
-                                  vErrors = [err0];
-                                } else {
-                                  vErrors.push(err0);
-                                }
-                                errors++;
+                        }
+                      } else {
+                        validate02.errors = [{ instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs19 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.context !== void 0) {
+                      let data10 = data.context;
+                      const _errs21 = errors;
+                      if (errors === _errs21) {
+                        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                          let missing2;
+                          if (data10.projectFile === void 0 && (missing2 = "projectFile") || data10.limits === void 0 && (missing2 = "limits") || data10.rules === void 0 && (missing2 = "rules") || data10.today === void 0 && (missing2 = "today") || data10.head === void 0 && (missing2 = "head") || data10.takeOwnership === void 0 && (missing2 = "takeOwnership")) {
+                            validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+                            return false;
+                          } else {
+                            const _errs23 = errors;
+                            for (const key2 in data10) {
+                              if (!(key2 === "projectFile" || key2 === "limits" || key2 === "rules" || key2 === "today" || key2 === "head" || key2 === "takeOwnership")) {
+                                validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
+                                return false;
+                                break;
                               }
-                              var _valid0 = _errs14 === errors;
-                              if (_valid0) {
-                                valid2 = true;
-                                passing0 = 0;
-                              }
-                              const _errs16 = errors;
-                              if (errors === _errs16) {
-                                if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                                  let missing2;
-                                  if (data5.path === void 0 && (missing2 = "path") || data5.sha256 === void 0 && (missing2 = "sha256")) {
-                                    const err1 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
-                                    if (vErrors === null) {
-                                      vErrors = [err1];
-                                    } else {
-                                      vErrors.push(err1);
-                                    }
-                                    errors++;
+                            }
+                            if (_errs23 === errors) {
+                              if (data10.projectFile !== void 0) {
+                                let data11 = data10.projectFile;
+                                const _errs24 = errors;
+                                const _errs25 = errors;
+                                let valid4 = false;
+                                let passing0 = null;
+                                const _errs26 = errors;
+                                if (data11 !== null) {
+                                  const err0 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                  if (vErrors === null) {
+                                    vErrors = [err0];
                                   } else {
-                                    const _errs18 = errors;
-                                    for (const key2 in data5) {
-                                      if (!(key2 === "path" || key2 === "sha256")) {
-                                        const err2 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                                        if (vErrors === null) {
-                                          vErrors = [err2];
-                                        } else {
-                                          vErrors.push(err2);
-                                        }
-                                        errors++;
-                                        break;
+                                    vErrors.push(err0);
+                                  }
+                                  errors++;
+                                }
+                                var _valid0 = _errs26 === errors;
+                                if (_valid0) {
+                                  valid4 = true;
+                                  passing0 = 0;
+                                }
+                                const _errs28 = errors;
+                                if (errors === _errs28) {
+                                  if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                                    let missing3;
+                                    if (data11.path === void 0 && (missing3 = "path") || data11.sha256 === void 0 && (missing3 = "sha256")) {
+                                      const err1 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
+                                      if (vErrors === null) {
+                                        vErrors = [err1];
+                                      } else {
+                                        vErrors.push(err1);
                                       }
-                                    }
-                                    if (_errs18 === errors) {
-                                      if (data5.path !== void 0) {
-                                        let data6 = data5.path;
-                                        const _errs19 = errors;
-                                        if (errors === _errs19) {
-                                          if (typeof data6 === "string") {
-                                            if (func1(data6) > 4096) {
-                                              const err3 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
-                                              if (vErrors === null) {
-                                                vErrors = [err3];
+                                      errors++;
+                                    } else {
+                                      const _errs30 = errors;
+                                      for (const key3 in data11) {
+                                        if (!(key3 === "path" || key3 === "sha256")) {
+                                          const err2 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                                          if (vErrors === null) {
+                                            vErrors = [err2];
+                                          } else {
+                                            vErrors.push(err2);
+                                          }
+                                          errors++;
+                                          break;
+                                        }
+                                      }
+                                      if (_errs30 === errors) {
+                                        if (data11.path !== void 0) {
+                                          let data12 = data11.path;
+                                          const _errs31 = errors;
+                                          if (errors === _errs31) {
+                                            if (typeof data12 === "string") {
+                                              if (func1(data12) > 4096) {
+                                                const err3 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                                                if (vErrors === null) {
+                                                  vErrors = [err3];
+                                                } else {
+                                                  vErrors.push(err3);
+                                                }
+                                                errors++;
                                               } else {
-                                                vErrors.push(err3);
+                                                if (func1(data12) < 1) {
+                                                  const err4 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                                  if (vErrors === null) {
+                                                    vErrors = [err4];
+                                                  } else {
+                                                    vErrors.push(err4);
+                                                  }
+                                                  errors++;
+                                                }
+                                              }
+                                            } else {
+                                              const err5 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                              if (vErrors === null) {
+                                                vErrors = [err5];
+                                              } else {
+                                                vErrors.push(err5);
                                               }
                                               errors++;
-                                            } else {
-                                              if (func1(data6) < 1) {
-                                                const err4 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                            }
+                                          }
+                                          var valid5 = _errs31 === errors;
+                                        } else {
+                                          var valid5 = true;
+                                        }
+                                        if (valid5) {
+                                          if (data11.sha256 !== void 0) {
+                                            let data13 = data11.sha256;
+                                            const _errs33 = errors;
+                                            if (errors === _errs33) {
+                                              if (typeof data13 === "string") {
+                                                if (!pattern12.test(data13)) {
+                                                  const err6 = { instancePath: instancePath + "/context/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{64}$" }, message: 'must match pattern "^[0-9a-f]{64}$"' };
+                                                  if (vErrors === null) {
+                                                    vErrors = [err6];
+                                                  } else {
+                                                    vErrors.push(err6);
+                                                  }
+                                                  errors++;
+                                                }
+                                              } else {
+                                                const err7 = { instancePath: instancePath + "/context/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                                 if (vErrors === null) {
-                                                  vErrors = [err4];
+                                                  vErrors = [err7];
                                                 } else {
-                                                  vErrors.push(err4);
+                                                  vErrors.push(err7);
                                                 }
                                                 errors++;
                                               }
                                             }
+                                            var valid5 = _errs33 === errors;
                                           } else {
-                                            const err5 = { instancePath: instancePath + "/context/projectFile/path", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                            if (vErrors === null) {
-                                              vErrors = [err5];
+                                            var valid5 = true;
+                                          }
+                                        }
+                                      }
+                                    }
+                                  } else {
+                                    const err8 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    if (vErrors === null) {
+                                      vErrors = [err8];
+                                    } else {
+                                      vErrors.push(err8);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                var _valid0 = _errs28 === errors;
+                                if (_valid0 && valid4) {
+                                  valid4 = false;
+                                  passing0 = [passing0, 1];
+                                } else {
+                                  if (_valid0) {
+                                    valid4 = true;
+                                    passing0 = 1;
+                                  }
+                                }
+                                if (!valid4) {
+                                  const err9 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+                                  if (vErrors === null) {
+                                    vErrors = [err9];
+                                  } else {
+                                    vErrors.push(err9);
+                                  }
+                                  errors++;
+                                  validate02.errors = vErrors;
+                                  return false;
+                                } else {
+                                  errors = _errs25;
+                                  if (vErrors !== null) {
+                                    if (_errs25) {
+                                      vErrors.length = _errs25;
+                                    } else {
+                                      vErrors = null;
+                                    }
+                                  }
+                                }
+                                var valid3 = _errs24 === errors;
+                              } else {
+                                var valid3 = true;
+                              }
+                              if (valid3) {
+                                if (data10.limits !== void 0) {
+                                  let data14 = data10.limits;
+                                  const _errs35 = errors;
+                                  if (errors === _errs35) {
+                                    if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+                                      const _errs37 = errors;
+                                      for (const key4 in data14) {
+                                        if (!(key4 === "maxRemovals" || key4 === "maxRemovalPercent" || key4 === "allowEmpty")) {
+                                          validate02.errors = [{ instancePath: instancePath + "/context/limits", schemaPath: "#/properties/context/properties/limits/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" }];
+                                          return false;
+                                          break;
+                                        }
+                                      }
+                                      if (_errs37 === errors) {
+                                        if (data14.maxRemovals !== void 0) {
+                                          let data15 = data14.maxRemovals;
+                                          const _errs38 = errors;
+                                          if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15))) {
+                                            validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                            return false;
+                                          }
+                                          if (errors === _errs38) {
+                                            if (typeof data15 == "number" && isFinite(data15)) {
+                                              if (data15 < 0 || isNaN(data15)) {
+                                                validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                return false;
+                                              }
+                                            }
+                                          }
+                                          var valid6 = _errs38 === errors;
+                                        } else {
+                                          var valid6 = true;
+                                        }
+                                        if (valid6) {
+                                          if (data14.maxRemovalPercent !== void 0) {
+                                            let data16 = data14.maxRemovalPercent;
+                                            const _errs40 = errors;
+                                            if (errors === _errs40) {
+                                              if (typeof data16 == "number" && isFinite(data16)) {
+                                                if (data16 > 100 || isNaN(data16)) {
+                                                  validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
+                                                  return false;
+                                                } else {
+                                                  if (data16 < 0 || isNaN(data16)) {
+                                                    validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                    return false;
+                                                  }
+                                                }
+                                              } else {
+                                                validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/type", keyword: "type", params: { type: "number" }, message: "must be number" }];
+                                                return false;
+                                              }
+                                            }
+                                            var valid6 = _errs40 === errors;
+                                          } else {
+                                            var valid6 = true;
+                                          }
+                                          if (valid6) {
+                                            if (data14.allowEmpty !== void 0) {
+                                              const _errs42 = errors;
+                                              if (typeof data14.allowEmpty !== "boolean") {
+                                                validate02.errors = [{ instancePath: instancePath + "/context/limits/allowEmpty", schemaPath: "#/properties/context/properties/limits/properties/allowEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                                return false;
+                                              }
+                                              var valid6 = _errs42 === errors;
                                             } else {
-                                              vErrors.push(err5);
+                                              var valid6 = true;
+                                            }
+                                          }
+                                        }
+                                      }
+                                    } else {
+                                      validate02.errors = [{ instancePath: instancePath + "/context/limits", schemaPath: "#/properties/context/properties/limits/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                      return false;
+                                    }
+                                  }
+                                  var valid3 = _errs35 === errors;
+                                } else {
+                                  var valid3 = true;
+                                }
+                                if (valid3) {
+                                  if (data10.rules !== void 0) {
+                                    const _errs44 = errors;
+                                    if (!Array.isArray(data10.rules)) {
+                                      validate02.errors = [{ instancePath: instancePath + "/context/rules", schemaPath: "#/properties/context/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                      return false;
+                                    }
+                                    var valid3 = _errs44 === errors;
+                                  } else {
+                                    var valid3 = true;
+                                  }
+                                  if (valid3) {
+                                    if (data10.today !== void 0) {
+                                      let data19 = data10.today;
+                                      const _errs46 = errors;
+                                      if (errors === _errs46) {
+                                        if (typeof data19 === "string") {
+                                          if (!pattern2.test(data19)) {
+                                            validate02.errors = [{ instancePath: instancePath + "/context/today", schemaPath: "#/properties/context/properties/today/pattern", keyword: "pattern", params: { pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, message: 'must match pattern "^\\d{4}-\\d{2}-\\d{2}$"' }];
+                                            return false;
+                                          }
+                                        } else {
+                                          validate02.errors = [{ instancePath: instancePath + "/context/today", schemaPath: "#/properties/context/properties/today/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                          return false;
+                                        }
+                                      }
+                                      var valid3 = _errs46 === errors;
+                                    } else {
+                                      var valid3 = true;
+                                    }
+                                    if (valid3) {
+                                      if (data10.head !== void 0) {
+                                        let data20 = data10.head;
+                                        const _errs48 = errors;
+                                        const _errs49 = errors;
+                                        let valid7 = false;
+                                        let passing1 = null;
+                                        const _errs50 = errors;
+                                        if (data20 !== null) {
+                                          const err10 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                          if (vErrors === null) {
+                                            vErrors = [err10];
+                                          } else {
+                                            vErrors.push(err10);
+                                          }
+                                          errors++;
+                                        }
+                                        var _valid1 = _errs50 === errors;
+                                        if (_valid1) {
+                                          valid7 = true;
+                                          passing1 = 0;
+                                        }
+                                        const _errs52 = errors;
+                                        if (errors === _errs52) {
+                                          if (typeof data20 === "string") {
+                                            if (!pattern3.test(data20)) {
+                                              const err11 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/1/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{40,64}$" }, message: 'must match pattern "^[0-9a-f]{40,64}$"' };
+                                              if (vErrors === null) {
+                                                vErrors = [err11];
+                                              } else {
+                                                vErrors.push(err11);
+                                              }
+                                              errors++;
+                                            }
+                                          } else {
+                                            const err12 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                            if (vErrors === null) {
+                                              vErrors = [err12];
+                                            } else {
+                                              vErrors.push(err12);
                                             }
                                             errors++;
                                           }
                                         }
-                                        var valid3 = _errs19 === errors;
+                                        var _valid1 = _errs52 === errors;
+                                        if (_valid1 && valid7) {
+                                          valid7 = false;
+                                          passing1 = [passing1, 1];
+                                        } else {
+                                          if (_valid1) {
+                                            valid7 = true;
+                                            passing1 = 1;
+                                          }
+                                        }
+                                        if (!valid7) {
+                                          const err13 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
+                                          if (vErrors === null) {
+                                            vErrors = [err13];
+                                          } else {
+                                            vErrors.push(err13);
+                                          }
+                                          errors++;
+                                          validate02.errors = vErrors;
+                                          return false;
+                                        } else {
+                                          errors = _errs49;
+                                          if (vErrors !== null) {
+                                            if (_errs49) {
+                                              vErrors.length = _errs49;
+                                            } else {
+                                              vErrors = null;
+                                            }
+                                          }
+                                        }
+                                        var valid3 = _errs48 === errors;
                                       } else {
                                         var valid3 = true;
                                       }
                                       if (valid3) {
-                                        if (data5.sha256 !== void 0) {
-                                          let data7 = data5.sha256;
-                                          const _errs21 = errors;
-                                          if (errors === _errs21) {
-                                            if (typeof data7 === "string") {
-                                              if (!pattern12.test(data7)) {
-                                                const err6 = { instancePath: instancePath + "/context/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{64}$" }, message: 'must match pattern "^[0-9a-f]{64}$"' };
-                                                if (vErrors === null) {
-                                                  vErrors = [err6];
-                                                } else {
-                                                  vErrors.push(err6);
+                                        if (data10.takeOwnership !== void 0) {
+                                          let data21 = data10.takeOwnership;
+                                          const _errs54 = errors;
+                                          if (errors === _errs54) {
+                                            if (Array.isArray(data21)) {
+                                              var valid8 = true;
+                                              const len1 = data21.length;
+                                              for (let i1 = 0; i1 < len1; i1++) {
+                                                let data22 = data21[i1];
+                                                const _errs56 = errors;
+                                                if (typeof data22 !== "string") {
+                                                  validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership/" + i1, schemaPath: "#/properties/context/properties/takeOwnership/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                  return false;
                                                 }
-                                                errors++;
+                                                const _errs57 = errors;
+                                                if (errors === _errs57) {
+                                                  if (typeof data22 === "string") {
+                                                    if (!pattern42.test(data22)) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership/" + i1, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                                      return false;
+                                                    }
+                                                  } else {
+                                                    validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership/" + i1, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                    return false;
+                                                  }
+                                                }
+                                                var valid8 = _errs56 === errors;
+                                                if (!valid8) {
+                                                  break;
+                                                }
+                                              }
+                                              if (valid8) {
+                                                let i2 = data21.length;
+                                                let j0;
+                                                if (i2 > 1) {
+                                                  const indices0 = {};
+                                                  for (; i2--; ) {
+                                                    let item0 = data21[i2];
+                                                    if (typeof item0 !== "string") {
+                                                      continue;
+                                                    }
+                                                    if (typeof indices0[item0] == "number") {
+                                                      j0 = indices0[item0];
+                                                      validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership", schemaPath: "#/properties/context/properties/takeOwnership/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" }];
+                                                      return false;
+                                                      break;
+                                                    }
+                                                    indices0[item0] = i2;
+                                                  }
+                                                }
                                               }
                                             } else {
-                                              const err7 = { instancePath: instancePath + "/context/projectFile/sha256", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/properties/sha256/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                              if (vErrors === null) {
-                                                vErrors = [err7];
-                                              } else {
-                                                vErrors.push(err7);
-                                              }
-                                              errors++;
+                                              validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership", schemaPath: "#/properties/context/properties/takeOwnership/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                              return false;
                                             }
                                           }
-                                          var valid3 = _errs21 === errors;
+                                          var valid3 = _errs54 === errors;
                                         } else {
                                           var valid3 = true;
                                         }
                                       }
                                     }
                                   }
-                                } else {
-                                  const err8 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                                  if (vErrors === null) {
-                                    vErrors = [err8];
-                                  } else {
-                                    vErrors.push(err8);
-                                  }
-                                  errors++;
                                 }
                               }
-                              var _valid0 = _errs16 === errors;
-                              if (_valid0 && valid2) {
-                                valid2 = false;
-                                passing0 = [passing0, 1];
-                              } else {
-                                if (_valid0) {
-                                  valid2 = true;
-                                  passing0 = 1;
-                                }
-                              }
-                              if (!valid2) {
-                                const err9 = { instancePath: instancePath + "/context/projectFile", schemaPath: "#/properties/context/properties/projectFile/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                                if (vErrors === null) {
-                                  vErrors = [err9];
-                                } else {
-                                  vErrors.push(err9);
-                                }
-                                errors++;
-                                validate02.errors = vErrors;
-                                return false;
-                              } else {
-                                errors = _errs13;
-                                if (vErrors !== null) {
-                                  if (_errs13) {
-                                    vErrors.length = _errs13;
-                                  } else {
-                                    vErrors = null;
-                                  }
-                                }
-                              }
-                              var valid1 = _errs12 === errors;
-                            } else {
-                              var valid1 = true;
-                            }
-                            if (valid1) {
-                              if (data4.limits !== void 0) {
-                                let data8 = data4.limits;
-                                const _errs23 = errors;
-                                if (errors === _errs23) {
-                                  if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
-                                    const _errs25 = errors;
-                                    for (const key3 in data8) {
-                                      if (!(key3 === "maxRemovals" || key3 === "maxRemovalPercent" || key3 === "allowEmpty")) {
-                                        validate02.errors = [{ instancePath: instancePath + "/context/limits", schemaPath: "#/properties/context/properties/limits/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" }];
-                                        return false;
-                                        break;
-                                      }
-                                    }
-                                    if (_errs25 === errors) {
-                                      if (data8.maxRemovals !== void 0) {
-                                        let data9 = data8.maxRemovals;
-                                        const _errs26 = errors;
-                                        if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-                                          validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                          return false;
-                                        }
-                                        if (errors === _errs26) {
-                                          if (typeof data9 == "number" && isFinite(data9)) {
-                                            if (data9 < 0 || isNaN(data9)) {
-                                              validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovals", schemaPath: "#/properties/context/properties/limits/properties/maxRemovals/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                              return false;
-                                            }
-                                          }
-                                        }
-                                        var valid4 = _errs26 === errors;
-                                      } else {
-                                        var valid4 = true;
-                                      }
-                                      if (valid4) {
-                                        if (data8.maxRemovalPercent !== void 0) {
-                                          let data10 = data8.maxRemovalPercent;
-                                          const _errs28 = errors;
-                                          if (errors === _errs28) {
-                                            if (typeof data10 == "number" && isFinite(data10)) {
-                                              if (data10 > 100 || isNaN(data10)) {
-                                                validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
-                                                return false;
-                                              } else {
-                                                if (data10 < 0 || isNaN(data10)) {
-                                                  validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                  return false;
-                                                }
-                                              }
-                                            } else {
-                                              validate02.errors = [{ instancePath: instancePath + "/context/limits/maxRemovalPercent", schemaPath: "#/properties/context/properties/limits/properties/maxRemovalPercent/type", keyword: "type", params: { type: "number" }, message: "must be number" }];
-                                              return false;
-                                            }
-                                          }
-                                          var valid4 = _errs28 === errors;
-                                        } else {
-                                          var valid4 = true;
-                                        }
-                                        if (valid4) {
-                                          if (data8.allowEmpty !== void 0) {
-                                            const _errs30 = errors;
-                                            if (typeof data8.allowEmpty !== "boolean") {
-                                              validate02.errors = [{ instancePath: instancePath + "/context/limits/allowEmpty", schemaPath: "#/properties/context/properties/limits/properties/allowEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                                              return false;
-                                            }
-                                            var valid4 = _errs30 === errors;
-                                          } else {
-                                            var valid4 = true;
-                                          }
-                                        }
-                                      }
-                                    }
-                                  } else {
-                                    validate02.errors = [{ instancePath: instancePath + "/context/limits", schemaPath: "#/properties/context/properties/limits/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                    return false;
-                                  }
-                                }
-                                var valid1 = _errs23 === errors;
-                              } else {
-                                var valid1 = true;
-                              }
-                              if (valid1) {
-                                if (data4.rules !== void 0) {
-                                  const _errs32 = errors;
-                                  if (!Array.isArray(data4.rules)) {
-                                    validate02.errors = [{ instancePath: instancePath + "/context/rules", schemaPath: "#/properties/context/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                    return false;
-                                  }
-                                  var valid1 = _errs32 === errors;
-                                } else {
-                                  var valid1 = true;
-                                }
-                                if (valid1) {
-                                  if (data4.today !== void 0) {
-                                    let data13 = data4.today;
-                                    const _errs34 = errors;
-                                    if (errors === _errs34) {
-                                      if (typeof data13 === "string") {
-                                        if (!pattern2.test(data13)) {
-                                          validate02.errors = [{ instancePath: instancePath + "/context/today", schemaPath: "#/properties/context/properties/today/pattern", keyword: "pattern", params: { pattern: "^\\d{4}-\\d{2}-\\d{2}$" }, message: 'must match pattern "^\\d{4}-\\d{2}-\\d{2}$"' }];
-                                          return false;
-                                        }
-                                      } else {
-                                        validate02.errors = [{ instancePath: instancePath + "/context/today", schemaPath: "#/properties/context/properties/today/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                        return false;
-                                      }
-                                    }
-                                    var valid1 = _errs34 === errors;
-                                  } else {
-                                    var valid1 = true;
-                                  }
-                                  if (valid1) {
-                                    if (data4.head !== void 0) {
-                                      let data14 = data4.head;
-                                      const _errs36 = errors;
-                                      const _errs37 = errors;
-                                      let valid5 = false;
-                                      let passing1 = null;
-                                      const _errs38 = errors;
-                                      if (data14 !== null) {
-                                        const err10 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/0/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                        if (vErrors === null) {
-                                          vErrors = [err10];
-                                        } else {
-                                          vErrors.push(err10);
-                                        }
-                                        errors++;
-                                      }
-                                      var _valid1 = _errs38 === errors;
-                                      if (_valid1) {
-                                        valid5 = true;
-                                        passing1 = 0;
-                                      }
-                                      const _errs40 = errors;
-                                      if (errors === _errs40) {
-                                        if (typeof data14 === "string") {
-                                          if (!pattern3.test(data14)) {
-                                            const err11 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/1/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{40,64}$" }, message: 'must match pattern "^[0-9a-f]{40,64}$"' };
-                                            if (vErrors === null) {
-                                              vErrors = [err11];
-                                            } else {
-                                              vErrors.push(err11);
-                                            }
-                                            errors++;
-                                          }
-                                        } else {
-                                          const err12 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                          if (vErrors === null) {
-                                            vErrors = [err12];
-                                          } else {
-                                            vErrors.push(err12);
-                                          }
-                                          errors++;
-                                        }
-                                      }
-                                      var _valid1 = _errs40 === errors;
-                                      if (_valid1 && valid5) {
-                                        valid5 = false;
-                                        passing1 = [passing1, 1];
-                                      } else {
-                                        if (_valid1) {
-                                          valid5 = true;
-                                          passing1 = 1;
-                                        }
-                                      }
-                                      if (!valid5) {
-                                        const err13 = { instancePath: instancePath + "/context/head", schemaPath: "#/properties/context/properties/head/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-                                        if (vErrors === null) {
-                                          vErrors = [err13];
-                                        } else {
-                                          vErrors.push(err13);
-                                        }
-                                        errors++;
-                                        validate02.errors = vErrors;
-                                        return false;
-                                      } else {
-                                        errors = _errs37;
-                                        if (vErrors !== null) {
-                                          if (_errs37) {
-                                            vErrors.length = _errs37;
-                                          } else {
-                                            vErrors = null;
-                                          }
-                                        }
-                                      }
-                                      var valid1 = _errs36 === errors;
-                                    } else {
-                                      var valid1 = true;
-                                    }
-                                    if (valid1) {
-                                      if (data4.takeOwnership !== void 0) {
-                                        let data15 = data4.takeOwnership;
-                                        const _errs42 = errors;
-                                        if (errors === _errs42) {
-                                          if (Array.isArray(data15)) {
-                                            var valid6 = true;
-                                            const len0 = data15.length;
-                                            for (let i0 = 0; i0 < len0; i0++) {
-                                              let data16 = data15[i0];
-                                              const _errs44 = errors;
-                                              const _errs45 = errors;
-                                              if (errors === _errs45) {
-                                                if (typeof data16 === "string") {
-                                                  if (!pattern42.test(data16)) {
-                                                    validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership/" + i0, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
-                                                    return false;
-                                                  }
-                                                } else {
-                                                  validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership/" + i0, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                  return false;
-                                                }
-                                              }
-                                              var valid6 = _errs44 === errors;
-                                              if (!valid6) {
-                                                break;
-                                              }
-                                            }
-                                            if (valid6) {
-                                              let i1 = data15.length;
-                                              let j0;
-                                              if (i1 > 1) {
-                                                outer0: for (; i1--; ) {
-                                                  for (j0 = i1; j0--; ) {
-                                                    if (func6(data15[i1], data15[j0])) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership", schemaPath: "#/properties/context/properties/takeOwnership/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" }];
-                                                      return false;
-                                                      break outer0;
-                                                    }
-                                                  }
-                                                }
-                                              }
-                                            }
-                                          } else {
-                                            validate02.errors = [{ instancePath: instancePath + "/context/takeOwnership", schemaPath: "#/properties/context/properties/takeOwnership/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                            return false;
-                                          }
-                                        }
-                                        var valid1 = _errs42 === errors;
-                                      } else {
-                                        var valid1 = true;
-                                      }
-                                    }
-                                  }
-                                }
-                              }
-                            }
-                          }
-                        }
-                      } else {
-                        validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs9 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.behind !== void 0) {
-                      let data17 = data.behind;
-                      const _errs47 = errors;
-                      if (errors === _errs47) {
-                        if (Array.isArray(data17)) {
-                          var valid9 = true;
-                          const len1 = data17.length;
-                          for (let i2 = 0; i2 < len1; i2++) {
-                            const _errs49 = errors;
-                            if (!validate12(data17[i2], { instancePath: instancePath + "/behind/" + i2, parentData: data17, parentDataProperty: i2, rootData, dynamicAnchors })) {
-                              vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid9 = _errs49 === errors;
-                            if (!valid9) {
-                              break;
                             }
                           }
                         } else {
-                          validate02.errors = [{ instancePath: instancePath + "/behind", schemaPath: "#/properties/behind/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                          validate02.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                       }
-                      var valid0 = _errs47 === errors;
+                      var valid0 = _errs21 === errors;
                     } else {
                       var valid0 = true;
                     }
                     if (valid0) {
-                      if (data.ownerMoves !== void 0) {
-                        let data19 = data.ownerMoves;
-                        const _errs50 = errors;
-                        if (errors === _errs50) {
-                          if (Array.isArray(data19)) {
-                            var valid10 = true;
-                            const len2 = data19.length;
+                      if (data.behind !== void 0) {
+                        let data23 = data.behind;
+                        const _errs60 = errors;
+                        if (errors === _errs60) {
+                          if (Array.isArray(data23)) {
+                            var valid11 = true;
+                            const len2 = data23.length;
                             for (let i3 = 0; i3 < len2; i3++) {
-                              let data20 = data19[i3];
-                              const _errs52 = errors;
-                              const _errs53 = errors;
-                              if (errors === _errs53) {
-                                if (typeof data20 === "string") {
-                                  if (!pattern42.test(data20)) {
-                                    validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i3, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
-                                    return false;
-                                  }
-                                } else {
-                                  validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i3, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                  return false;
-                                }
+                              const _errs62 = errors;
+                              if (!validate12(data23[i3], { instancePath: instancePath + "/behind/" + i3, parentData: data23, parentDataProperty: i3, rootData, dynamicAnchors })) {
+                                vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+                                errors = vErrors.length;
                               }
-                              var valid10 = _errs52 === errors;
-                              if (!valid10) {
+                              var valid11 = _errs62 === errors;
+                              if (!valid11) {
                                 break;
                               }
                             }
-                            if (valid10) {
-                              let i4 = data19.length;
-                              let j1;
-                              if (i4 > 1) {
-                                outer1: for (; i4--; ) {
-                                  for (j1 = i4; j1--; ) {
-                                    if (func6(data19[i4], data19[j1])) {
-                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/uniqueItems", keyword: "uniqueItems", params: { i: i4, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i4 + " are identical)" }];
-                                      return false;
-                                      break outer1;
-                                    }
-                                  }
-                                }
-                              }
-                            }
                           } else {
-                            validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                            validate02.errors = [{ instancePath: instancePath + "/behind", schemaPath: "#/properties/behind/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                             return false;
                           }
                         }
-                        var valid0 = _errs50 === errors;
+                        var valid0 = _errs60 === errors;
                       } else {
                         var valid0 = true;
                       }
                       if (valid0) {
-                        if (data.notManagedHere !== void 0) {
-                          let data21 = data.notManagedHere;
-                          const _errs55 = errors;
-                          if (errors === _errs55) {
-                            if (Array.isArray(data21)) {
-                              var valid13 = true;
-                              const len3 = data21.length;
-                              for (let i5 = 0; i5 < len3; i5++) {
-                                const _errs57 = errors;
-                                if (!validate3(data21[i5], { instancePath: instancePath + "/notManagedHere/" + i5, parentData: data21, parentDataProperty: i5, rootData, dynamicAnchors })) {
-                                  vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
-                                  errors = vErrors.length;
+                        if (data.ownerMoves !== void 0) {
+                          let data25 = data.ownerMoves;
+                          const _errs63 = errors;
+                          if (errors === _errs63) {
+                            if (Array.isArray(data25)) {
+                              var valid12 = true;
+                              const len3 = data25.length;
+                              for (let i4 = 0; i4 < len3; i4++) {
+                                let data26 = data25[i4];
+                                const _errs65 = errors;
+                                if (typeof data26 !== "string") {
+                                  validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/properties/ownerMoves/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  return false;
                                 }
-                                var valid13 = _errs57 === errors;
-                                if (!valid13) {
+                                const _errs66 = errors;
+                                if (errors === _errs66) {
+                                  if (typeof data26 === "string") {
+                                    if (!pattern42.test(data26)) {
+                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                      return false;
+                                    }
+                                  } else {
+                                    validate02.errors = [{ instancePath: instancePath + "/ownerMoves/" + i4, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    return false;
+                                  }
+                                }
+                                var valid12 = _errs65 === errors;
+                                if (!valid12) {
                                   break;
                                 }
                               }
+                              if (valid12) {
+                                let i5 = data25.length;
+                                let j1;
+                                if (i5 > 1) {
+                                  const indices1 = {};
+                                  for (; i5--; ) {
+                                    let item1 = data25[i5];
+                                    if (typeof item1 !== "string") {
+                                      continue;
+                                    }
+                                    if (typeof indices1[item1] == "number") {
+                                      j1 = indices1[item1];
+                                      validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i5 + " are identical)" }];
+                                      return false;
+                                      break;
+                                    }
+                                    indices1[item1] = i5;
+                                  }
+                                }
+                              }
                             } else {
-                              validate02.errors = [{ instancePath: instancePath + "/notManagedHere", schemaPath: "#/properties/notManagedHere/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                              validate02.errors = [{ instancePath: instancePath + "/ownerMoves", schemaPath: "#/properties/ownerMoves/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                               return false;
                             }
                           }
-                          var valid0 = _errs55 === errors;
+                          var valid0 = _errs63 === errors;
                         } else {
                           var valid0 = true;
                         }
                         if (valid0) {
-                          if (data.declaredOutside !== void 0) {
-                            let data23 = data.declaredOutside;
-                            const _errs58 = errors;
-                            if (errors === _errs58) {
-                              if (Array.isArray(data23)) {
-                                var valid14 = true;
-                                const len4 = data23.length;
+                          if (data.notManagedHere !== void 0) {
+                            let data27 = data.notManagedHere;
+                            const _errs69 = errors;
+                            if (errors === _errs69) {
+                              if (Array.isArray(data27)) {
+                                var valid15 = true;
+                                const len4 = data27.length;
                                 for (let i6 = 0; i6 < len4; i6++) {
-                                  let data24 = data23[i6];
-                                  const _errs60 = errors;
-                                  if (errors === _errs60) {
-                                    if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
-                                      let missing3;
-                                      if (data24.key === void 0 && (missing3 = "key") || data24.file === void 0 && (missing3 = "file") || data24.line === void 0 && (missing3 = "line")) {
-                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6, schemaPath: "#/properties/declaredOutside/items/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
-                                        return false;
-                                      } else {
-                                        const _errs62 = errors;
-                                        for (const key4 in data24) {
-                                          if (!(key4 === "key" || key4 === "file" || key4 === "line")) {
-                                            validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6, schemaPath: "#/properties/declaredOutside/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" }];
-                                            return false;
-                                            break;
-                                          }
-                                        }
-                                        if (_errs62 === errors) {
-                                          if (data24.key !== void 0) {
-                                            const _errs63 = errors;
-                                            if (typeof data24.key !== "string") {
-                                              validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6 + "/key", schemaPath: "#/properties/declaredOutside/items/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                              return false;
-                                            }
-                                            var valid15 = _errs63 === errors;
-                                          } else {
-                                            var valid15 = true;
-                                          }
-                                          if (valid15) {
-                                            if (data24.file !== void 0) {
-                                              const _errs65 = errors;
-                                              if (typeof data24.file !== "string") {
-                                                validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6 + "/file", schemaPath: "#/properties/declaredOutside/items/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                                                return false;
-                                              }
-                                              var valid15 = _errs65 === errors;
-                                            } else {
-                                              var valid15 = true;
-                                            }
-                                            if (valid15) {
-                                              if (data24.line !== void 0) {
-                                                let data27 = data24.line;
-                                                const _errs67 = errors;
-                                                if (!(typeof data27 == "number" && (!(data27 % 1) && !isNaN(data27)) && isFinite(data27))) {
-                                                  validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                  return false;
-                                                }
-                                                if (errors === _errs67) {
-                                                  if (typeof data27 == "number" && isFinite(data27)) {
-                                                    if (data27 < 1 || isNaN(data27)) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
-                                                      return false;
-                                                    }
-                                                  }
-                                                }
-                                                var valid15 = _errs67 === errors;
-                                              } else {
-                                                var valid15 = true;
-                                              }
-                                            }
-                                          }
-                                        }
-                                      }
-                                    } else {
-                                      validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i6, schemaPath: "#/properties/declaredOutside/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                      return false;
-                                    }
+                                  const _errs71 = errors;
+                                  if (!validate3(data27[i6], { instancePath: instancePath + "/notManagedHere/" + i6, parentData: data27, parentDataProperty: i6, rootData, dynamicAnchors })) {
+                                    vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+                                    errors = vErrors.length;
                                   }
-                                  var valid14 = _errs60 === errors;
-                                  if (!valid14) {
+                                  var valid15 = _errs71 === errors;
+                                  if (!valid15) {
                                     break;
                                   }
                                 }
                               } else {
-                                validate02.errors = [{ instancePath: instancePath + "/declaredOutside", schemaPath: "#/properties/declaredOutside/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                validate02.errors = [{ instancePath: instancePath + "/notManagedHere", schemaPath: "#/properties/notManagedHere/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                 return false;
                               }
                             }
-                            var valid0 = _errs58 === errors;
+                            var valid0 = _errs69 === errors;
                           } else {
                             var valid0 = true;
                           }
                           if (valid0) {
-                            if (data.drift !== void 0) {
-                              let data28 = data.drift;
-                              const _errs69 = errors;
-                              if (errors === _errs69) {
-                                if (Array.isArray(data28)) {
+                            if (data.declaredOutside !== void 0) {
+                              let data29 = data.declaredOutside;
+                              const _errs72 = errors;
+                              if (errors === _errs72) {
+                                if (Array.isArray(data29)) {
                                   var valid16 = true;
-                                  const len5 = data28.length;
+                                  const len5 = data29.length;
                                   for (let i7 = 0; i7 < len5; i7++) {
-                                    const _errs71 = errors;
-                                    if (!validate5(data28[i7], { instancePath: instancePath + "/drift/" + i7, parentData: data28, parentDataProperty: i7, rootData, dynamicAnchors })) {
-                                      vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
-                                      errors = vErrors.length;
+                                    let data30 = data29[i7];
+                                    const _errs74 = errors;
+                                    if (errors === _errs74) {
+                                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                                        let missing4;
+                                        if (data30.key === void 0 && (missing4 = "key") || data30.file === void 0 && (missing4 = "file") || data30.line === void 0 && (missing4 = "line")) {
+                                          validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
+                                          return false;
+                                        } else {
+                                          const _errs76 = errors;
+                                          for (const key5 in data30) {
+                                            if (!(key5 === "key" || key5 === "file" || key5 === "line")) {
+                                              validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
+                                              return false;
+                                              break;
+                                            }
+                                          }
+                                          if (_errs76 === errors) {
+                                            if (data30.key !== void 0) {
+                                              const _errs77 = errors;
+                                              if (typeof data30.key !== "string") {
+                                                validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/key", schemaPath: "#/properties/declaredOutside/items/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                return false;
+                                              }
+                                              var valid17 = _errs77 === errors;
+                                            } else {
+                                              var valid17 = true;
+                                            }
+                                            if (valid17) {
+                                              if (data30.file !== void 0) {
+                                                const _errs79 = errors;
+                                                if (typeof data30.file !== "string") {
+                                                  validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/file", schemaPath: "#/properties/declaredOutside/items/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                  return false;
+                                                }
+                                                var valid17 = _errs79 === errors;
+                                              } else {
+                                                var valid17 = true;
+                                              }
+                                              if (valid17) {
+                                                if (data30.line !== void 0) {
+                                                  let data33 = data30.line;
+                                                  const _errs81 = errors;
+                                                  if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)) && isFinite(data33))) {
+                                                    validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                    return false;
+                                                  }
+                                                  if (errors === _errs81) {
+                                                    if (typeof data33 == "number" && isFinite(data33)) {
+                                                      if (data33 < 1 || isNaN(data33)) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7 + "/line", schemaPath: "#/properties/declaredOutside/items/properties/line/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                                        return false;
+                                                      }
+                                                    }
+                                                  }
+                                                  var valid17 = _errs81 === errors;
+                                                } else {
+                                                  var valid17 = true;
+                                                }
+                                              }
+                                            }
+                                          }
+                                        }
+                                      } else {
+                                        validate02.errors = [{ instancePath: instancePath + "/declaredOutside/" + i7, schemaPath: "#/properties/declaredOutside/items/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                        return false;
+                                      }
                                     }
-                                    var valid16 = _errs71 === errors;
+                                    var valid16 = _errs74 === errors;
                                     if (!valid16) {
                                       break;
                                     }
                                   }
                                 } else {
-                                  validate02.errors = [{ instancePath: instancePath + "/drift", schemaPath: "#/properties/drift/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                  validate02.errors = [{ instancePath: instancePath + "/declaredOutside", schemaPath: "#/properties/declaredOutside/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                   return false;
                                 }
                               }
-                              var valid0 = _errs69 === errors;
+                              var valid0 = _errs72 === errors;
                             } else {
                               var valid0 = true;
                             }
                             if (valid0) {
-                              if (data.shard !== void 0) {
-                                let data30 = data.shard;
-                                const _errs72 = errors;
-                                if (errors === _errs72) {
-                                  if (typeof data30 === "string") {
-                                    if (!pattern11.test(data30)) {
-                                      validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/pattern", keyword: "pattern", params: { pattern: "^[1-9][0-9]*/[1-9][0-9]*$" }, message: 'must match pattern "^[1-9][0-9]*/[1-9][0-9]*$"' }];
-                                      return false;
+                              if (data.drift !== void 0) {
+                                let data34 = data.drift;
+                                const _errs83 = errors;
+                                if (errors === _errs83) {
+                                  if (Array.isArray(data34)) {
+                                    var valid18 = true;
+                                    const len6 = data34.length;
+                                    for (let i8 = 0; i8 < len6; i8++) {
+                                      const _errs85 = errors;
+                                      if (!validate5(data34[i8], { instancePath: instancePath + "/drift/" + i8, parentData: data34, parentDataProperty: i8, rootData, dynamicAnchors })) {
+                                        vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
+                                        errors = vErrors.length;
+                                      }
+                                      var valid18 = _errs85 === errors;
+                                      if (!valid18) {
+                                        break;
+                                      }
                                     }
                                   } else {
-                                    validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    validate02.errors = [{ instancePath: instancePath + "/drift", schemaPath: "#/properties/drift/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                     return false;
                                   }
                                 }
-                                var valid0 = _errs72 === errors;
+                                var valid0 = _errs83 === errors;
                               } else {
                                 var valid0 = true;
                               }
                               if (valid0) {
-                                if (data.shards !== void 0) {
-                                  let data31 = data.shards;
-                                  const _errs74 = errors;
-                                  if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
-                                    validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                    return false;
-                                  }
-                                  if (errors === _errs74) {
-                                    if (typeof data31 == "number" && isFinite(data31)) {
-                                      if (data31 < 1 || isNaN(data31)) {
-                                        validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                                if (data.shard !== void 0) {
+                                  let data36 = data.shard;
+                                  const _errs86 = errors;
+                                  if (errors === _errs86) {
+                                    if (typeof data36 === "string") {
+                                      if (!pattern11.test(data36)) {
+                                        validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/pattern", keyword: "pattern", params: { pattern: "^[1-9][0-9]*/[1-9][0-9]*$" }, message: 'must match pattern "^[1-9][0-9]*/[1-9][0-9]*$"' }];
                                         return false;
                                       }
+                                    } else {
+                                      validate02.errors = [{ instancePath: instancePath + "/shard", schemaPath: "#/properties/shard/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      return false;
                                     }
                                   }
-                                  var valid0 = _errs74 === errors;
+                                  var valid0 = _errs86 === errors;
                                 } else {
                                   var valid0 = true;
                                 }
                                 if (valid0) {
-                                  if (data.summary !== void 0) {
-                                    let data32 = data.summary;
-                                    const _errs76 = errors;
-                                    const _errs77 = errors;
-                                    if (errors === _errs77) {
-                                      if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
-                                        let missing4;
-                                        if (data32.create === void 0 && (missing4 = "create") || data32.update === void 0 && (missing4 = "update") || data32.clear === void 0 && (missing4 = "clear") || data32.unchanged === void 0 && (missing4 = "unchanged") || data32.domainsAdded === void 0 && (missing4 = "domainsAdded") || data32.domainsRemoved === void 0 && (missing4 = "domainsRemoved")) {
-                                          validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
+                                  if (data.shards !== void 0) {
+                                    let data37 = data.shards;
+                                    const _errs88 = errors;
+                                    if (!(typeof data37 == "number" && (!(data37 % 1) && !isNaN(data37)) && isFinite(data37))) {
+                                      validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                      return false;
+                                    }
+                                    if (errors === _errs88) {
+                                      if (typeof data37 == "number" && isFinite(data37)) {
+                                        if (data37 < 1 || isNaN(data37)) {
+                                          validate02.errors = [{ instancePath: instancePath + "/shards", schemaPath: "#/properties/shards/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
                                           return false;
-                                        } else {
-                                          const _errs79 = errors;
-                                          for (const key5 in data32) {
-                                            if (!(key5 === "create" || key5 === "update" || key5 === "clear" || key5 === "unchanged" || key5 === "domainsAdded" || key5 === "domainsRemoved")) {
-                                              validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
-                                              return false;
-                                              break;
-                                            }
-                                          }
-                                          if (_errs79 === errors) {
-                                            if (data32.create !== void 0) {
-                                              let data33 = data32.create;
-                                              const _errs80 = errors;
-                                              if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)) && isFinite(data33))) {
-                                                validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                return false;
-                                              }
-                                              if (errors === _errs80) {
-                                                if (typeof data33 == "number" && isFinite(data33)) {
-                                                  if (data33 < 0 || isNaN(data33)) {
-                                                    validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                    return false;
-                                                  }
-                                                }
-                                              }
-                                              var valid18 = _errs80 === errors;
-                                            } else {
-                                              var valid18 = true;
-                                            }
-                                            if (valid18) {
-                                              if (data32.update !== void 0) {
-                                                let data34 = data32.update;
-                                                const _errs82 = errors;
-                                                if (!(typeof data34 == "number" && (!(data34 % 1) && !isNaN(data34)) && isFinite(data34))) {
-                                                  validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                  return false;
-                                                }
-                                                if (errors === _errs82) {
-                                                  if (typeof data34 == "number" && isFinite(data34)) {
-                                                    if (data34 < 0 || isNaN(data34)) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                      return false;
-                                                    }
-                                                  }
-                                                }
-                                                var valid18 = _errs82 === errors;
-                                              } else {
-                                                var valid18 = true;
-                                              }
-                                              if (valid18) {
-                                                if (data32.clear !== void 0) {
-                                                  let data35 = data32.clear;
-                                                  const _errs84 = errors;
-                                                  if (!(typeof data35 == "number" && (!(data35 % 1) && !isNaN(data35)) && isFinite(data35))) {
-                                                    validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                    return false;
-                                                  }
-                                                  if (errors === _errs84) {
-                                                    if (typeof data35 == "number" && isFinite(data35)) {
-                                                      if (data35 < 0 || isNaN(data35)) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                        return false;
-                                                      }
-                                                    }
-                                                  }
-                                                  var valid18 = _errs84 === errors;
-                                                } else {
-                                                  var valid18 = true;
-                                                }
-                                                if (valid18) {
-                                                  if (data32.unchanged !== void 0) {
-                                                    let data36 = data32.unchanged;
-                                                    const _errs86 = errors;
-                                                    if (!(typeof data36 == "number" && (!(data36 % 1) && !isNaN(data36)) && isFinite(data36))) {
-                                                      validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                      return false;
-                                                    }
-                                                    if (errors === _errs86) {
-                                                      if (typeof data36 == "number" && isFinite(data36)) {
-                                                        if (data36 < 0 || isNaN(data36)) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                          return false;
-                                                        }
-                                                      }
-                                                    }
-                                                    var valid18 = _errs86 === errors;
-                                                  } else {
-                                                    var valid18 = true;
-                                                  }
-                                                  if (valid18) {
-                                                    if (data32.domainsAdded !== void 0) {
-                                                      let data37 = data32.domainsAdded;
-                                                      const _errs88 = errors;
-                                                      if (!(typeof data37 == "number" && (!(data37 % 1) && !isNaN(data37)) && isFinite(data37))) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                        return false;
-                                                      }
-                                                      if (errors === _errs88) {
-                                                        if (typeof data37 == "number" && isFinite(data37)) {
-                                                          if (data37 < 0 || isNaN(data37)) {
-                                                            validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                            return false;
-                                                          }
-                                                        }
-                                                      }
-                                                      var valid18 = _errs88 === errors;
-                                                    } else {
-                                                      var valid18 = true;
-                                                    }
-                                                    if (valid18) {
-                                                      if (data32.domainsRemoved !== void 0) {
-                                                        let data38 = data32.domainsRemoved;
-                                                        const _errs90 = errors;
-                                                        if (!(typeof data38 == "number" && (!(data38 % 1) && !isNaN(data38)) && isFinite(data38))) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                                                          return false;
-                                                        }
-                                                        if (errors === _errs90) {
-                                                          if (typeof data38 == "number" && isFinite(data38)) {
-                                                            if (data38 < 0 || isNaN(data38)) {
-                                                              validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                                              return false;
-                                                            }
-                                                          }
-                                                        }
-                                                        var valid18 = _errs90 === errors;
-                                                      } else {
-                                                        var valid18 = true;
-                                                      }
-                                                    }
-                                                  }
-                                                }
-                                              }
-                                            }
-                                          }
                                         }
-                                      } else {
-                                        validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                                        return false;
                                       }
                                     }
-                                    var valid0 = _errs76 === errors;
+                                    var valid0 = _errs88 === errors;
                                   } else {
                                     var valid0 = true;
                                   }
                                   if (valid0) {
-                                    if (data.changes !== void 0) {
-                                      let data39 = data.changes;
-                                      const _errs92 = errors;
-                                      if (errors === _errs92) {
-                                        if (Array.isArray(data39)) {
-                                          var valid19 = true;
-                                          const len6 = data39.length;
-                                          for (let i8 = 0; i8 < len6; i8++) {
-                                            const _errs94 = errors;
-                                            if (!validate9(data39[i8], { instancePath: instancePath + "/changes/" + i8, parentData: data39, parentDataProperty: i8, rootData, dynamicAnchors })) {
-                                              vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
-                                              errors = vErrors.length;
-                                            }
-                                            var valid19 = _errs94 === errors;
-                                            if (!valid19) {
-                                              break;
-                                            }
-                                          }
-                                        } else {
-                                          validate02.errors = [{ instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                          return false;
-                                        }
-                                      }
-                                      var valid0 = _errs92 === errors;
-                                    } else {
-                                      var valid0 = true;
-                                    }
-                                    if (valid0) {
-                                      if (data.scopes !== void 0) {
-                                        let data41 = data.scopes;
-                                        const _errs95 = errors;
-                                        if (errors === _errs95) {
-                                          if (Array.isArray(data41)) {
-                                            var valid20 = true;
-                                            const len7 = data41.length;
-                                            for (let i9 = 0; i9 < len7; i9++) {
-                                              const _errs97 = errors;
-                                              if (!validate17(data41[i9], { instancePath: instancePath + "/scopes/" + i9, parentData: data41, parentDataProperty: i9, rootData, dynamicAnchors })) {
-                                                vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
-                                                errors = vErrors.length;
-                                              }
-                                              var valid20 = _errs97 === errors;
-                                              if (!valid20) {
+                                    if (data.summary !== void 0) {
+                                      let data38 = data.summary;
+                                      const _errs90 = errors;
+                                      const _errs91 = errors;
+                                      if (errors === _errs91) {
+                                        if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                                          let missing5;
+                                          if (data38.create === void 0 && (missing5 = "create") || data38.update === void 0 && (missing5 = "update") || data38.clear === void 0 && (missing5 = "clear") || data38.unchanged === void 0 && (missing5 = "unchanged") || data38.domainsAdded === void 0 && (missing5 = "domainsAdded") || data38.domainsRemoved === void 0 && (missing5 = "domainsRemoved")) {
+                                            validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" }];
+                                            return false;
+                                          } else {
+                                            const _errs93 = errors;
+                                            for (const key6 in data38) {
+                                              if (!(key6 === "create" || key6 === "update" || key6 === "clear" || key6 === "unchanged" || key6 === "domainsAdded" || key6 === "domainsRemoved")) {
+                                                validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" }];
+                                                return false;
                                                 break;
                                               }
                                             }
-                                          } else {
-                                            validate02.errors = [{ instancePath: instancePath + "/scopes", schemaPath: "#/properties/scopes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                            return false;
-                                          }
-                                        }
-                                        var valid0 = _errs95 === errors;
-                                      } else {
-                                        var valid0 = true;
-                                      }
-                                      if (valid0) {
-                                        if (data.notes !== void 0) {
-                                          let data43 = data.notes;
-                                          const _errs98 = errors;
-                                          if (errors === _errs98) {
-                                            if (Array.isArray(data43)) {
-                                              var valid21 = true;
-                                              const len8 = data43.length;
-                                              for (let i10 = 0; i10 < len8; i10++) {
-                                                const _errs100 = errors;
-                                                if (typeof data43[i10] !== "string") {
-                                                  validate02.errors = [{ instancePath: instancePath + "/notes/" + i10, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                            if (_errs93 === errors) {
+                                              if (data38.create !== void 0) {
+                                                let data39 = data38.create;
+                                                const _errs94 = errors;
+                                                if (!(typeof data39 == "number" && (!(data39 % 1) && !isNaN(data39)) && isFinite(data39))) {
+                                                  validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                                   return false;
                                                 }
-                                                var valid21 = _errs100 === errors;
-                                                if (!valid21) {
-                                                  break;
-                                                }
-                                              }
-                                            } else {
-                                              validate02.errors = [{ instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                                              return false;
-                                            }
-                                          }
-                                          var valid0 = _errs98 === errors;
-                                        } else {
-                                          var valid0 = true;
-                                        }
-                                        if (valid0) {
-                                          if (data.redacted !== void 0) {
-                                            let data45 = data.redacted;
-                                            const _errs102 = errors;
-                                            if (errors === _errs102) {
-                                              if (Array.isArray(data45)) {
-                                                var valid22 = true;
-                                                const len9 = data45.length;
-                                                for (let i11 = 0; i11 < len9; i11++) {
-                                                  let data46 = data45[i11];
-                                                  const _errs104 = errors;
-                                                  const _errs105 = errors;
-                                                  if (errors === _errs105) {
-                                                    if (typeof data46 === "string") {
-                                                      if (!pattern42.test(data46)) {
-                                                        validate02.errors = [{ instancePath: instancePath + "/redacted/" + i11, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
-                                                        return false;
-                                                      }
-                                                    } else {
-                                                      validate02.errors = [{ instancePath: instancePath + "/redacted/" + i11, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                if (errors === _errs94) {
+                                                  if (typeof data39 == "number" && isFinite(data39)) {
+                                                    if (data39 < 0 || isNaN(data39)) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/PlanSummary/properties/create/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                       return false;
                                                     }
                                                   }
-                                                  var valid22 = _errs104 === errors;
-                                                  if (!valid22) {
-                                                    break;
-                                                  }
                                                 }
-                                                if (valid22) {
-                                                  let i12 = data45.length;
-                                                  let j2;
-                                                  if (i12 > 1) {
-                                                    outer2: for (; i12--; ) {
-                                                      for (j2 = i12; j2--; ) {
-                                                        if (func6(data45[i12], data45[j2])) {
-                                                          validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/uniqueItems", keyword: "uniqueItems", params: { i: i12, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i12 + " are identical)" }];
+                                                var valid20 = _errs94 === errors;
+                                              } else {
+                                                var valid20 = true;
+                                              }
+                                              if (valid20) {
+                                                if (data38.update !== void 0) {
+                                                  let data40 = data38.update;
+                                                  const _errs96 = errors;
+                                                  if (!(typeof data40 == "number" && (!(data40 % 1) && !isNaN(data40)) && isFinite(data40))) {
+                                                    validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                    return false;
+                                                  }
+                                                  if (errors === _errs96) {
+                                                    if (typeof data40 == "number" && isFinite(data40)) {
+                                                      if (data40 < 0 || isNaN(data40)) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/PlanSummary/properties/update/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                        return false;
+                                                      }
+                                                    }
+                                                  }
+                                                  var valid20 = _errs96 === errors;
+                                                } else {
+                                                  var valid20 = true;
+                                                }
+                                                if (valid20) {
+                                                  if (data38.clear !== void 0) {
+                                                    let data41 = data38.clear;
+                                                    const _errs98 = errors;
+                                                    if (!(typeof data41 == "number" && (!(data41 % 1) && !isNaN(data41)) && isFinite(data41))) {
+                                                      validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                      return false;
+                                                    }
+                                                    if (errors === _errs98) {
+                                                      if (typeof data41 == "number" && isFinite(data41)) {
+                                                        if (data41 < 0 || isNaN(data41)) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/summary/clear", schemaPath: "#/$defs/PlanSummary/properties/clear/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                           return false;
-                                                          break outer2;
+                                                        }
+                                                      }
+                                                    }
+                                                    var valid20 = _errs98 === errors;
+                                                  } else {
+                                                    var valid20 = true;
+                                                  }
+                                                  if (valid20) {
+                                                    if (data38.unchanged !== void 0) {
+                                                      let data42 = data38.unchanged;
+                                                      const _errs100 = errors;
+                                                      if (!(typeof data42 == "number" && (!(data42 % 1) && !isNaN(data42)) && isFinite(data42))) {
+                                                        validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                        return false;
+                                                      }
+                                                      if (errors === _errs100) {
+                                                        if (typeof data42 == "number" && isFinite(data42)) {
+                                                          if (data42 < 0 || isNaN(data42)) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/summary/unchanged", schemaPath: "#/$defs/PlanSummary/properties/unchanged/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                            return false;
+                                                          }
+                                                        }
+                                                      }
+                                                      var valid20 = _errs100 === errors;
+                                                    } else {
+                                                      var valid20 = true;
+                                                    }
+                                                    if (valid20) {
+                                                      if (data38.domainsAdded !== void 0) {
+                                                        let data43 = data38.domainsAdded;
+                                                        const _errs102 = errors;
+                                                        if (!(typeof data43 == "number" && (!(data43 % 1) && !isNaN(data43)) && isFinite(data43))) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                          return false;
+                                                        }
+                                                        if (errors === _errs102) {
+                                                          if (typeof data43 == "number" && isFinite(data43)) {
+                                                            if (data43 < 0 || isNaN(data43)) {
+                                                              validate02.errors = [{ instancePath: instancePath + "/summary/domainsAdded", schemaPath: "#/$defs/PlanSummary/properties/domainsAdded/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                              return false;
+                                                            }
+                                                          }
+                                                        }
+                                                        var valid20 = _errs102 === errors;
+                                                      } else {
+                                                        var valid20 = true;
+                                                      }
+                                                      if (valid20) {
+                                                        if (data38.domainsRemoved !== void 0) {
+                                                          let data44 = data38.domainsRemoved;
+                                                          const _errs104 = errors;
+                                                          if (!(typeof data44 == "number" && (!(data44 % 1) && !isNaN(data44)) && isFinite(data44))) {
+                                                            validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                                                            return false;
+                                                          }
+                                                          if (errors === _errs104) {
+                                                            if (typeof data44 == "number" && isFinite(data44)) {
+                                                              if (data44 < 0 || isNaN(data44)) {
+                                                                validate02.errors = [{ instancePath: instancePath + "/summary/domainsRemoved", schemaPath: "#/$defs/PlanSummary/properties/domainsRemoved/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                                return false;
+                                                              }
+                                                            }
+                                                          }
+                                                          var valid20 = _errs104 === errors;
+                                                        } else {
+                                                          var valid20 = true;
                                                         }
                                                       }
                                                     }
                                                   }
                                                 }
+                                              }
+                                            }
+                                          }
+                                        } else {
+                                          validate02.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/PlanSummary/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                                          return false;
+                                        }
+                                      }
+                                      var valid0 = _errs90 === errors;
+                                    } else {
+                                      var valid0 = true;
+                                    }
+                                    if (valid0) {
+                                      if (data.changes !== void 0) {
+                                        let data45 = data.changes;
+                                        const _errs106 = errors;
+                                        if (errors === _errs106) {
+                                          if (Array.isArray(data45)) {
+                                            var valid21 = true;
+                                            const len7 = data45.length;
+                                            for (let i9 = 0; i9 < len7; i9++) {
+                                              const _errs108 = errors;
+                                              if (!validate9(data45[i9], { instancePath: instancePath + "/changes/" + i9, parentData: data45, parentDataProperty: i9, rootData, dynamicAnchors })) {
+                                                vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
+                                                errors = vErrors.length;
+                                              }
+                                              var valid21 = _errs108 === errors;
+                                              if (!valid21) {
+                                                break;
+                                              }
+                                            }
+                                          } else {
+                                            validate02.errors = [{ instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                            return false;
+                                          }
+                                        }
+                                        var valid0 = _errs106 === errors;
+                                      } else {
+                                        var valid0 = true;
+                                      }
+                                      if (valid0) {
+                                        if (data.scopes !== void 0) {
+                                          let data47 = data.scopes;
+                                          const _errs109 = errors;
+                                          if (errors === _errs109) {
+                                            if (Array.isArray(data47)) {
+                                              var valid22 = true;
+                                              const len8 = data47.length;
+                                              for (let i10 = 0; i10 < len8; i10++) {
+                                                const _errs111 = errors;
+                                                if (!validate17(data47[i10], { instancePath: instancePath + "/scopes/" + i10, parentData: data47, parentDataProperty: i10, rootData, dynamicAnchors })) {
+                                                  vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+                                                  errors = vErrors.length;
+                                                }
+                                                var valid22 = _errs111 === errors;
+                                                if (!valid22) {
+                                                  break;
+                                                }
+                                              }
+                                            } else {
+                                              validate02.errors = [{ instancePath: instancePath + "/scopes", schemaPath: "#/properties/scopes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                              return false;
+                                            }
+                                          }
+                                          var valid0 = _errs109 === errors;
+                                        } else {
+                                          var valid0 = true;
+                                        }
+                                        if (valid0) {
+                                          if (data.notes !== void 0) {
+                                            let data49 = data.notes;
+                                            const _errs112 = errors;
+                                            if (errors === _errs112) {
+                                              if (Array.isArray(data49)) {
+                                                var valid23 = true;
+                                                const len9 = data49.length;
+                                                for (let i11 = 0; i11 < len9; i11++) {
+                                                  const _errs114 = errors;
+                                                  if (typeof data49[i11] !== "string") {
+                                                    validate02.errors = [{ instancePath: instancePath + "/notes/" + i11, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                    return false;
+                                                  }
+                                                  var valid23 = _errs114 === errors;
+                                                  if (!valid23) {
+                                                    break;
+                                                  }
+                                                }
                                               } else {
-                                                validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                validate02.errors = [{ instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                                 return false;
                                               }
                                             }
-                                            var valid0 = _errs102 === errors;
+                                            var valid0 = _errs112 === errors;
                                           } else {
                                             var valid0 = true;
+                                          }
+                                          if (valid0) {
+                                            if (data.redacted !== void 0) {
+                                              let data51 = data.redacted;
+                                              const _errs116 = errors;
+                                              if (errors === _errs116) {
+                                                if (Array.isArray(data51)) {
+                                                  var valid24 = true;
+                                                  const len10 = data51.length;
+                                                  for (let i12 = 0; i12 < len10; i12++) {
+                                                    let data52 = data51[i12];
+                                                    const _errs118 = errors;
+                                                    if (typeof data52 !== "string") {
+                                                      validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/properties/redacted/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                      return false;
+                                                    }
+                                                    const _errs119 = errors;
+                                                    if (errors === _errs119) {
+                                                      if (typeof data52 === "string") {
+                                                        if (!pattern42.test(data52)) {
+                                                          validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/$defs/ScopeKey/pattern", keyword: "pattern", params: { pattern: "^[^/]+/.+$" }, message: 'must match pattern "^[^/]+/.+$"' }];
+                                                          return false;
+                                                        }
+                                                      } else {
+                                                        validate02.errors = [{ instancePath: instancePath + "/redacted/" + i12, schemaPath: "#/$defs/ScopeKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                                        return false;
+                                                      }
+                                                    }
+                                                    var valid24 = _errs118 === errors;
+                                                    if (!valid24) {
+                                                      break;
+                                                    }
+                                                  }
+                                                  if (valid24) {
+                                                    let i13 = data51.length;
+                                                    let j2;
+                                                    if (i13 > 1) {
+                                                      const indices2 = {};
+                                                      for (; i13--; ) {
+                                                        let item2 = data51[i13];
+                                                        if (typeof item2 !== "string") {
+                                                          continue;
+                                                        }
+                                                        if (typeof indices2[item2] == "number") {
+                                                          j2 = indices2[item2];
+                                                          validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" }];
+                                                          return false;
+                                                          break;
+                                                        }
+                                                        indices2[item2] = i13;
+                                                      }
+                                                    }
+                                                  }
+                                                } else {
+                                                  validate02.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                                  return false;
+                                                }
+                                              }
+                                              var valid0 = _errs116 === errors;
+                                            } else {
+                                              var valid0 = true;
+                                            }
                                           }
                                         }
                                       }
@@ -50071,11 +50528,11 @@ function fieldProblem(change) {
   return null;
 }
 function ownershipProblem(change, owner) {
-  const shown = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
-  if (shown.length > 1) return "fieldChanges shows owner twice";
-  const after = shown[0]?.after;
+  const shown2 = (change.fieldChanges ?? []).filter((field) => field.field === "owner");
+  if (shown2.length > 1) return "fieldChanges shows owner twice";
+  const after = shown2[0]?.after;
   if (after !== void 0 && after !== owner) return `fieldChanges shows owner ${canonicalJson(after)}, but apply marks the scope with the plan's owner ${canonicalJson(owner)}`;
-  if (shown[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
+  if (shown2[0]?.before === owner) return "fieldChanges shows an owner change to the owner the scope already has";
   if (change.keepMarker !== void 0) return "keepMarker is never part of a saved plan (apply --only-expired plans anew)";
   const reserved = Object.keys(change.keptMetadata ?? {}).find(isReservedKey);
   return reserved === void 0 ? null : `keptMetadata holds the marker's key "${reserved}"`;
@@ -50137,8 +50594,8 @@ function parsePlanSchema(text, file = "plan file") {
   let value;
   try {
     value = JSON.parse(text);
-  } catch (error4) {
-    throw new PlanFileError(`${file} is not JSON: ${error4.message}`);
+  } catch {
+    throw new PlanFileError(`${file} is not JSON (${text.length} characters)`);
   }
   const version = isPlainObject(value) ? value.formatVersion : void 0;
   if (version !== PLAN_FORMAT_VERSION) {
@@ -50253,7 +50710,7 @@ function checkCover(parts, shards) {
     seen.set(shard.index, file);
   });
   const missing = Array.from({ length: total }, (_, index) => index + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0) throw new MergeError(`shard ${missing.map((index) => `${index}/${total}`).join(", ")} missing: a merged plan needs every shard 1..${total}`);
+  if (missing.length > 0) throw new MergeError(`shard ${firstItems(missing.map((index) => `${index}/${total}`), 5, (hidden) => `, and ${hidden} more`)} missing: a merged plan needs every shard 1..${total}`);
   return total;
 }
 function checkOneContext(parts) {
@@ -50849,6 +51306,7 @@ function planRequest(options) {
   return { prune: pruneRequest(options), shard, targets, replace: parseReplace(options.replace), inPlan: (policy2) => inShard2(policy2) && inTargets(policy2) };
 }
 function pruneRequest(options) {
+  if (options.onlyExpired === true) return { history: false };
   const chosen = options.settings.prune;
   if (options.changedSince === void 0) return { from: options.pruneFrom, history: chosen ?? true };
   if (options.pruneFrom !== void 0 || chosen === true) {
@@ -50968,7 +51426,7 @@ function isError(diagnostic) {
 }
 
 // src/history/last-applied.ts
-import path9 from "node:path";
+import path10 from "node:path";
 function readLastApplied(needed, options) {
   return lastAppliedReader(options).read(needed);
 }
@@ -50977,7 +51435,7 @@ function lastAppliedReader(options) {
   const ask = (commit, file) => {
     let reading = ahead.get(commit);
     if (reading === void 0) {
-      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES });
+      const stream = streamBlobs({ cwd: options.cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES });
       reading = { stream, asked: /* @__PURE__ */ new Set(), sources: [], project: projectAt(commit, options) };
       ahead.set(commit, reading);
     }
@@ -51047,7 +51505,7 @@ async function projectAt(commit, options) {
   if (!options.project.file) return {};
   try {
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: options.cwd, context: "the project file last applied" })).toString("utf8").trim();
-    const relative2 = path9.relative(top, options.project.file).split(path9.sep).join("/");
+    const relative2 = path10.relative(top, options.project.file).split(path10.sep).join("/");
     const [source] = await readFilesAt(commit, [relative2], top);
     return source ? parseProjectSource(source, options.project.file).config : {};
   } catch {
@@ -51057,14 +51515,14 @@ async function projectAt(commit, options) {
 async function readFilesAt(commit, files, cwd) {
   const sources = [];
   const names = files.map((file) => `${commit}:./${file}`);
-  await readBlobs(names, { cwd, context: `the state last applied at ${commit.slice(0, 12)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
+  await readBlobs(names, { cwd, context: `the state last applied at ${shortCommit(commit)}`, maxBytes: MAX_FILE_BYTES }, (name, read) => {
     if (read.kind === "blob") sources.push({ file: name.slice(commit.length + 3), text: read.bytes.toString("utf8") });
   });
   return sources;
 }
 
 // src/history/keys-at-commit.ts
-import path10 from "node:path";
+import path11 from "node:path";
 async function readKeysAt(needed, options) {
   const commits = [...needed.keys()].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
   if (commits.length === 0) return () => null;
@@ -51087,7 +51545,7 @@ async function readKeysAt(needed, options) {
 }
 function projectName2(options) {
   if (!options.project.file) return void 0;
-  const relative2 = path10.relative(path10.resolve(options.cwd), options.project.file).split(path10.sep).join("/");
+  const relative2 = path11.relative(path11.resolve(options.cwd), options.project.file).split(path11.sep).join("/");
   return relative2.startsWith("../") ? relative2 : `./${relative2}`;
 }
 function keysOf(commit, texts, projectText, options) {
@@ -51116,7 +51574,7 @@ function ownerLookalikeNote(other, own) {
 // src/reconcile/ownership-refusal.ts
 var OwnedElsewhereError = class extends Error {
   constructor(scopes, owner) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(scope.owner)}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (owner ${JSON.stringify(shownLive(scope.owner))}${ownerLookalikeNote(scope.owner, owner)})`), 10, (hidden) => `, and ${hidden} more`);
     const override = hint("takeOwnership", scopes.slice(0, 3).map((scope) => scope.key));
     super(
       `${named}: managed by another owner (autojoin-sync.owner on the autojoin invitation), ` + worded`not by this repository's owner "${owner}"; nothing was written. To take a scope over, run again with ${override}, ` + `or set \`owner\` in ${projectFileName()} if this repository is that owner.`
@@ -51185,9 +51643,9 @@ function checkPlanOwner(planOwner, owner) {
 }
 function ownershipLiveProblem(change, now, owner) {
   const expected = now ? ownerChange(now, owner) : null;
-  const shown = shownOwner(change) ?? null;
-  if (canonicalJson(expected) !== canonicalJson(shown)) {
-    return `its owner change is ${canonicalJson(shown)}, but the live marker makes it ${canonicalJson(expected)} (live owner ${canonicalJson(liveMarker(now)?.owner ?? null)})`;
+  const shown2 = shownOwner(change) ?? null;
+  if (canonicalJson(expected) !== canonicalJson(shown2)) {
+    return `its owner change is ${shownLive(canonicalJson(shown2))}, but the live marker makes it ${shownLive(canonicalJson(expected))} (live owner ${shownLive(canonicalJson(liveMarker(now)?.owner ?? null))})`;
   }
   const kept = keptMetadataOf(now, change.metadata);
   if (canonicalJson(kept ?? null) !== canonicalJson(change.keptMetadata ?? null)) return "keptMetadata is not the live metadata its fingerprint vouches for";
@@ -51282,7 +51740,7 @@ function placedBy(plan2, markers, ancestry) {
 }
 var BehindCheckoutError = class extends Error {
   constructor(scopes) {
-    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${scope.commit.slice(0, 12)})`), 20, (hidden) => `, and ${hidden} more`);
+    const named = firstItems(scopes.map((scope) => `${scope.key} (commit ${shortCommit(scope.commit)})`), 20, (hidden) => `, and ${hidden} more`);
     const missing = scopes.some((scope) => scope.missing === true);
     super(
       missing ? `${named}: written from a commit this shallow clone cannot find; fetch the full history (\`fetch-depth: 0\` for actions/checkout, or \`git fetch --unshallow\`) so it can be checked; nothing was written` : `${named}: written from a commit this checkout does not contain (it is behind the last apply, or the marker is another history's); nothing was written. ` + worded`Update the checkout, or, when this history is the one to keep (after a rewrite), run again with ${hint("allowBehind", scopes.slice(0, 3).map((scope) => scope.key))}`
@@ -51330,7 +51788,7 @@ async function makePlan(options) {
   const reading = { paths, cwd, project: project2, secrets: options.secrets };
   const lastApplied = lastAppliedReader(reading);
   const onLastAppliedNeeded = (commit, scope) => lastApplied.need(commit, scope);
-  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: planMoment(), onLastAppliedNeeded, census: countsScopes(project2.rules) });
+  const builder = planBuilder({ target: options.target ?? options.client.baseUrl, shard: request2.shard, replace: request2.replace, owner, takeOwnership: options.takeOwnership, drift: project2.drift, onlyExpired: options.onlyExpired, now: new Date(options.settings.now), onLastAppliedNeeded, census: countsScopes(project2.rules) });
   const desired = desiredScopes(options, request2);
   try {
     for await (const { item, live } of readEach(options.client, desired.scopes, policyOf, { mode: options.settings.read, onProgress: options.onProgress })) {
@@ -51448,7 +51906,7 @@ function collectReport(changes, outcomes) {
 }
 
 // src/reconcile/expired-since-plan.ts
-async function refuseExpiredSincePlan(plan2, place, day = today()) {
+async function refuseExpiredSincePlan(plan2, place, day) {
   const planDay = plan2.createdAt.slice(0, 10);
   if (!(day > planDay)) return;
   const covered = new Set(plan2.scopes.map((scope) => scope.key));
@@ -51463,9 +51921,16 @@ async function readSavedPlan(file, sha256) {
   const bytes = await readRegularFile(file, { maxBytes: MAX_PLAN_BYTES, what: "saved plan" });
   if (sha256 !== void 0) checkPin(file, bytes, sha256);
   const document = parsePlanSchema(utf8(file, bytes), file);
+  refuseRecordedPath(document.context?.projectFile?.path, file);
   const problem = consistencyProblem(document, file);
   if (problem) throw new PlanFileError(problem);
   return decodePlan(document);
+}
+function refuseRecordedPath(path14, file) {
+  if (path14 === void 0) return;
+  const problem = recordedPathProblem(path14);
+  if (problem === null) return;
+  throw new PlanFileError(`${file} is not a valid plan: /context/projectFile/path ${JSON.stringify(cutText(path14, 200))}: ${problem}, so it is not a file inside the repository; nothing was read`);
 }
 function checkPin(file, bytes, expected) {
   const pinned = expected.trim().toLowerCase();
@@ -51507,8 +51972,8 @@ function normalTarget(target) {
   } catch {
     return target.trim();
   }
-  const path13 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
-  return `${url.protocol}//${url.host.toLowerCase()}${path13}`;
+  const path14 = url.pathname.replace(/\/+$/u, "").replace(/\/api\/v1$/u, "").replace(/\/+$/u, "");
+  return `${url.protocol}//${url.host.toLowerCase()}${path14}`;
 }
 function checkChangesAgainstLive(plan2, live) {
   for (const change of plan2.changes) {
@@ -51522,31 +51987,27 @@ function liveProblem(change, now) {
   const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return "before is not the live domain list its fingerprint vouches for";
   const invitation = now?.autojoin?.invitationId;
-  if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${change.autojoin.invitationId}, live is ${invitation ?? "none"}`;
+  if (change.autojoin !== void 0 && change.autojoin.invitationId !== invitation) return `names invitation ${shownLive(change.autojoin.invitationId)}, live is ${shownLive(invitation ?? "none")}`;
   const liveValue = (name) => liveFieldValue(now, name, change.metadata);
-  const checkable = (change.fieldChanges ?? []).filter((shown) => shown.field !== "componentId" || now?.componentId !== void 0);
-  const field = checkable.find((shown) => canonicalJson(shown.before) !== canonicalJson(liveValue(shown.field)));
-  return field ? `fieldChanges shows ${field.field} before as ${canonicalJson(field.before)}, live is ${canonicalJson(liveValue(field.field))}` : null;
+  const checkable = (change.fieldChanges ?? []).filter((shown2) => shown2.field !== "componentId" || now?.componentId !== void 0);
+  const field = checkable.find((shown2) => canonicalJson(shown2.before) !== canonicalJson(liveValue(shown2.field)));
+  return field ? `fieldChanges shows ${field.field} before as ${shownLive(canonicalJson(field.before))}, live is ${shownLive(canonicalJson(liveValue(field.field)))}` : null;
 }
 
 // src/reconcile/apply-plan.ts
 async function applyPlan(options) {
   const { client, plan: plan2 } = options;
-  refuseOwnedElsewhere(plan2, options.takeOwnership);
   if (options.verifyFingerprints) refuseSavedTakeOver(plan2, options.takeOwnership);
-  if (!options.verifyFingerprints) refuseBehind(plan2.behind ?? [], options.allowBehind ?? []);
-  checkSafety(options.wholePlan ?? plan2, options.settings.limits);
-  const day = options.applied ?? today();
-  const problems = writeProblems(plan2.changes, options.rules, day, (options.wholePlan ?? plan2).census);
-  if (problems.length > 0) throw new WriteCheckError(problems);
+  const day = options.applied ?? options.settings.today;
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: "." }, allowBehind: options.allowBehind ?? [] };
     const live = await checkSavedPlanCurrent(client, plan2, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
-    const counted = plan2.census ? [] : writeProblems(plan2.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === "rule-max-scopes");
+    const counted = (options.wholePlan ?? plan2).census ? [] : writeProblems(plan2.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === "rule-max-scopes");
     if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan2, options.policyPlace, day);
   }
   await options.confirm?.();
+  if (plan2.changes.length === 0) return { applied: [], failed: [], skipped: [] };
   return applyChanges(client, plan2, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
 }
 function censusOf(live) {
@@ -51599,10 +52060,10 @@ function repoPath(target) {
   return `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}`;
 }
 var GitHubApiError = class extends Error {
-  constructor(method, path13, status, detail, options) {
-    super(`[${method}] ${path13}: ${status ?? "request failed"} ${detail}`.trim(), options);
+  constructor(method, path14, status, detail, options) {
+    super(`[${method}] ${path14}: ${status ?? "request failed"} ${detail}`.trim(), options);
     this.method = method;
-    this.path = path13;
+    this.path = path14;
     this.status = status;
     this.name = "GitHubApiError";
   }
@@ -51619,18 +52080,19 @@ function nextPagePath(link2, apiUrl) {
   const prefix = api2.pathname.replace(/\/$/, "");
   return url.pathname.slice(prefix.length) + url.search;
 }
-async function request(target, method, path13, body) {
-  return (await requestWithLink(target, method, path13, body)).data;
+async function request(target, method, path14, body) {
+  return (await requestWithLink(target, method, path14, body)).data;
 }
-async function requestWithLink(target, method, path13, body) {
+async function requestWithLink(target, method, path14, body) {
   const fetchImpl = target.fetch ?? globalThis.fetch;
-  const shownPath3 = path13.split("?")[0] ?? path13;
+  const shownPath3 = path14.split("?")[0] ?? path14;
   let response;
   try {
-    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path13}`, {
+    response = await fetchImpl(`${target.apiUrl.replace(/\/$/, "")}${path14}`, {
       method,
       headers: headers(target.token, body !== void 0),
-      body: body === void 0 ? void 0 : JSON.stringify(body),
+      // The one outbound step (src/output/sinks.ts): every string of the body redacted whole.
+      body: body === void 0 ? void 0 : outboundJson(body),
       signal: AbortSignal.timeout(3e4)
     });
   } catch (error4) {
@@ -51638,7 +52100,14 @@ async function requestWithLink(target, method, path13, body) {
   }
   const text = await response.text();
   if (!response.ok) throw new GitHubApiError(method, shownPath3, response.status, apiMessage(text));
-  return { data: text ? JSON.parse(text) : null, link: response.headers.get("link") };
+  return { data: text ? parseAnswer(text, method, shownPath3, response) : null, link: response.headers.get("link") };
+}
+function parseAnswer(text, method, path14, response) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new GitHubApiError(method, path14, response.status, `the answer is not JSON (${response.headers.get("content-type") ?? "no content-type"}, ${text.length} characters)`);
+  }
 }
 function headers(token, hasBody) {
   return {
@@ -51659,16 +52128,13 @@ function apiMessage(text) {
 }
 
 // src/action/comment.ts
-function commentMarker(path13) {
-  const normalized = path13.trim().replace(/\/+$/, "") || ".";
+function commentMarker(path14) {
+  const normalized = path14.trim().replace(/\/+$/, "") || ".";
   return normalized === "." ? "<!-- autojoin-sync:plan -->" : `<!-- autojoin-sync:plan path=${normalized.replace(/-->/g, "")} -->`;
 }
 var DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
 function writtenBy(comment, author) {
-  const wanted = author.toLowerCase();
-  if (comment.user?.login?.toLowerCase() === wanted) return true;
-  const app = comment.performed_via_github_app?.slug;
-  return typeof app === "string" && `${app.toLowerCase()}[bot]` === wanted;
+  return comment.user?.login?.toLowerCase() === author.toLowerCase();
 }
 async function upsertComment(target, marker, body) {
   const base = `${repoPath(target)}/issues`;
@@ -51726,7 +52192,7 @@ function onlyMarksOwner(change) {
   const { added, removed } = domainDelta(change);
   return added.length === 0 && removed.length === 0;
 }
-var MAX_VALUE_CHARS = 200;
+var MAX_VALUE_CHARS = LIVE_VALUE_CHARS;
 function fieldLines(change) {
   return (change.fieldChanges ?? []).map((field) => field.field === "owner" ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} \u2192 ${shownValue(field.after)}`);
 }
@@ -51743,20 +52209,20 @@ function notManagedLine(plan2) {
 function behindLine(plan2) {
   const behind = plan2.behind ?? [];
   if (behind.length === 0) return null;
-  const shown = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(scope.commit.slice(0, 12))}${scope.missing === true ? ", not in this shallow clone: fetch-depth: 0" : ""})`);
-  const more = behind.length > shown.length ? `, and ${behind.length - shown.length} more` : "";
-  return `Written from a commit this checkout does not contain (behind the last apply, or another history): ${shown.join(", ")}${more}; apply refuses unless --allow-behind TYPE/ID names each.`;
+  const shown2 = behind.slice(0, 20).map((scope) => `${escapeControls(scope.key)} (commit ${escapeControls(shortCommit(scope.commit))}${scope.missing === true ? ", not in this shallow clone: fetch-depth: 0" : ""})`);
+  const more = behind.length > shown2.length ? `, and ${behind.length - shown2.length} more` : "";
+  return `Written from a commit this checkout does not contain (behind the last apply, or another history): ${shown2.join(", ")}${more}; apply refuses unless --allow-behind TYPE/ID names each.`;
 }
 function notManagedEntry(entry, own) {
   const marker = entry.owner === null ? "no ownership marker" : `owner ${shownValue(entry.owner)}${ownerLookalikeNote(entry.owner, own)}`;
-  const owner = entry.commit === void 0 ? marker : `${marker}, written from commit ${escapeControls(entry.commit.slice(0, 12))}, not in this history`;
+  const owner = entry.commit === void 0 ? marker : `${marker}, written from commit ${escapeControls(shortCommit(entry.commit))}, not in this history`;
   const removal = removalLine(entry);
   return `${escapeControls(entry.key)}: ${owner}${removal === null ? "" : `; ${removal}`}`;
 }
 function ownerOnlyLine(plan2) {
   const count2 = plan2.changes.filter(onlyMarksOwner).length;
   if (count2 === 0) return null;
-  return `${count2} of the updates only mark the owner: scopes written before ownership markers existed (docs/ownership-pruning-drift.md).`;
+  return `${count2} of the updates only mark the owner: scopes without an ownership marker yet (created outside this tool, imported, or written before markers existed); apply marks them (docs/ownership-pruning-drift.md).`;
 }
 function sentFieldLines(change) {
   if (change.kind === "clear") return [];
@@ -51783,20 +52249,21 @@ function domainLines(change, context, delta = domainDelta(change)) {
     else if (context) lines2.push({ sign: " ", domain });
   }
   const why = new Map((change.removalReasons ?? []).map((removal) => [removal.domain, removal.reason]));
-  const shown = (line) => {
+  const shown2 = (line) => {
     const reason = line.sign === "-" ? why.get(line.domain) : void 0;
     return reason === void 0 ? showDomain(line.domain) : `${showDomain(line.domain)}  (${escapeControls(reason)})`;
   };
-  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown(line) }));
+  return lines2.sort((a, b) => compareStrings(a.domain, b.domain)).map((line) => ({ ...line, domain: shown2(line) }));
 }
 function summaryLine(summary3) {
   return `${summary3.create} to create, ${summary3.update} to update, ${summary3.clear} to clear, ${summary3.unchanged} unchanged.`;
 }
-function noChangesLine(scopeCount) {
-  return scopeCount === 1 ? "No changes. 1 scope matches its policy file." : `No changes. ${scopeCount} scopes match their policy files.`;
+function noChangesLine(scopeCount, kept = 0) {
+  const matching = scopeCount === 1 ? "1 scope matches its policy file" : `${scopeCount} scopes match their policy files`;
+  return kept === 0 ? `No changes. ${matching}.` : `No changes to write. ${matching}; ${kept} kept as changed outside (drift: keep).`;
 }
 function targetLine(plan2) {
-  return plan2.target === EMBEDDED_TARGET ? "Target: the embedded emulator (.autojoin-sync/emulator.json), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one." : null;
+  return plan2.target === EMBEDDED_TARGET ? "Target: the embedded emulator (its state file is named on stderr), not an Invitation Service; set AUTOJOIN_BASE_URL for a real one." : null;
 }
 var SUBJECT_CHARS = 100;
 function removalLine(change) {
@@ -51859,7 +52326,7 @@ function planView(plan2) {
   return {
     target: targetLine(plan2),
     summary: summary3,
-    counts: summary3 === null ? noChangesLine(plan2.scopes.length) : summaryLine(summary3),
+    counts: summary3 === null ? noChangesLine(plan2.scopes.length - plan2.drift.length, plan2.drift.length) : summaryLine(summary3),
     ownership: [behindLine(plan2), ownerOnlyLine(plan2), notManagedLine(plan2), ...(plan2.notes ?? []).map((note) => `note: ${note}.`)].filter((line) => line !== null),
     notManaged: (limit = plan2.notManagedHere.length) => plan2.notManagedHere.slice(0, limit).map((entry) => notManagedEntry(entry, plan2.owner)),
     drift: headline === null ? null : { headline, kept: plan2.drift.map(keptEntry) }
@@ -51873,10 +52340,10 @@ function declaredOutsideEntry(entry) {
 function declaredOutsideLines(plan2, limit) {
   const all = plan2.declaredOutside ?? [];
   if (all.length === 0) return [];
-  const shown = all.slice(0, limit ?? all.length);
+  const shown2 = all.slice(0, limit ?? all.length);
   const headline = `${plural(all.length, "scope")} no policy file under the paths declares ${all.length === 1 ? "is" : "are"} declared by a file outside them: not pruned.`;
-  const more = all.length - shown.length;
-  return [headline, ...shown.map(declaredOutsideEntry), ...more > 0 ? [`\u2026and ${more} more (--verbose lists them all)`] : []];
+  const more = all.length - shown2.length;
+  return [headline, ...shown2.map(declaredOutsideEntry), ...more > 0 ? [`\u2026and ${more} more (--verbose lists them all)`] : []];
 }
 
 // src/render/bounded.ts
@@ -51893,8 +52360,8 @@ function joinBounded(input) {
     kept.add(index);
     budget -= cost;
   }
-  const shown = input.blocks.filter((_, index) => kept.has(index));
-  const text = assemble(input, shown, input.omittedNote(input.blocks.length - shown.length));
+  const shown2 = input.blocks.filter((_, index) => kept.has(index));
+  const text = assemble(input, shown2, input.omittedNote(input.blocks.length - shown2.length));
   return text.length <= input.maxChars ? text : cutText(text, input.maxChars);
 }
 function assemble(input, blocks, note) {
@@ -51923,8 +52390,8 @@ function renderMarkdown(plan2, options = {}) {
 }
 function planBlocks(plan2, view) {
   const ofChange = (change) => {
-    const shown = changeView(change, true);
-    return { text: renderDetails(change, shown), rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0, size: shown.delta.added.length + shown.delta.removed.length };
+    const shown2 = changeView(change, true);
+    return { text: renderDetails(change, shown2), rank: change.origin === void 0 ? CUT_RANK[change.kind] : 0, size: shown2.delta.added.length + shown2.delta.removed.length };
   };
   const notManaged2 = renderNotManaged(plan2, view);
   const driftHead = renderDriftHead(view);
@@ -51961,13 +52428,13 @@ ${kept.join("\n")}` : ""}`;
 var NOT_MANAGED_SHOWN = 50;
 function renderNotManaged(plan2, view) {
   if (plan2.notManagedHere.length === 0) return null;
-  const shown = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
-  const more = plan2.notManagedHere.length - shown.length;
+  const shown2 = view.notManaged(NOT_MANAGED_SHOWN).map((entry) => `- ${escapeMarkdown(entry)}`);
+  const more = plan2.notManagedHere.length - shown2.length;
   const rest = more > 0 ? `
 - \u2026and ${more} more (the plan JSON lists them all)` : "";
   return `<details open><summary>Not managed here: ${plan2.notManagedHere.length} (not cleared)</summary>
 
-${shown.join("\n")}${rest}
+${shown2.join("\n")}${rest}
 
 </details>`;
 }
@@ -52003,11 +52470,11 @@ ${escapeMarkdown(view.origin.outside)}
 
 `;
 }
-function unsafeMarkdown(messages) {
+function unsafeMarkdown(messages, exitCode = 3) {
   if (messages.length === 0) return "";
   const items = messages.map((message) => `> - ${escapeMarkdown(message)}`).join("\n");
   return `> [!CAUTION]
-> **apply would refuse this plan** (exit code 3):
+> **apply would refuse this plan** (exit code ${exitCode}):
 ${items}
 
 `;
@@ -52092,19 +52559,19 @@ function diagnosticsMarkdown(title, headline, diagnostics, maxChars, counted = [
   const all = [...diagnostics.map(formatDiagnostic), ...counted];
   const fence = fenceFor(all.join("\n"));
   let budget = maxChars - head.length - 2 * fence.length - 120;
-  const shown = [];
+  const shown2 = [];
   for (const line of all) {
     if (line.length + 1 > budget) break;
-    shown.push(line);
+    shown2.push(line);
     budget -= line.length + 1;
   }
-  const more = all.length - shown.length;
+  const more = all.length - shown2.length;
   const note = more > 0 ? `
 _${more} more not shown here; the step log lists them all._
 ` : "";
   return `${head}
 ${fence}text
-${shown.join("\n")}
+${shown2.join("\n")}
 ${fence}
 ${note}`;
 }
@@ -52152,11 +52619,14 @@ function warningLimiter(verbose, whereAll = "--verbose shows all") {
       });
     },
     summary() {
-      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => `and ${groupedNumber(count2 - WARNINGS_SHOWN_PER_KIND)} more ${code} warnings; ${whereAll}`);
+      const lines2 = [...seen].filter(([, count2]) => count2 > WARNINGS_SHOWN_PER_KIND).map(([code, count2]) => moreWarningsLine(code, count2 - WARNINGS_SHOWN_PER_KIND, whereAll));
       seen.clear();
       return lines2;
     }
   };
+}
+function moreWarningsLine(code, more, whereAll = "--verbose shows all") {
+  return `and ${groupedNumber(more)} more ${code} ${more === 1 ? "warning" : "warnings"}; ${whereAll}`;
 }
 
 // src/action/pr-findings.ts
@@ -52173,8 +52643,8 @@ function pullRequestFindings(diagnostics, changed) {
   const own = diagnostics.filter((diagnostic) => changed.has(diagnostic.file));
   const ordered2 = own.length === 0 ? diagnostics : [...own, ...diagnostics.filter((diagnostic) => !changed.has(diagnostic.file))];
   const limiter = warningLimiter(false, "the annotations list them all");
-  const shown = limiter.take(ordered2);
-  return { shown, counted: limiter.summary() };
+  const shown2 = limiter.take(ordered2);
+  return { shown: shown2, counted: limiter.summary() };
 }
 
 // src/connect/connect.ts
@@ -52220,20 +52690,20 @@ function checkBaseUrl(url) {
   } catch {
     throw new Error(`base URL ${schemeOnly(url)} is not a valid URL (check AUTOJOIN_BASE_URL)`);
   }
-  const shown = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  const shown2 = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
   if (parsed.username !== "" || parsed.password !== "") {
-    throw new Error(`base URL ${shown} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
+    throw new Error(`base URL ${shown2} must not contain credentials; put the key in AUTOJOIN_API_KEY`);
   }
   if (parsed.search !== "" || parsed.hash !== "") {
-    throw new Error(`base URL ${shown} must not have a query or a fragment`);
+    throw new Error(`base URL ${shown2} must not have a query or a fragment`);
   }
   if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
     throw new Error(
-      `base URL ${shown} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
+      `base URL ${shown2} uses http:// to a host that is not loopback; use https:// (http:// is only allowed for 127.0.0.1, [::1] and localhost)`
     );
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new Error(`base URL ${shown} must start with https://`);
+    throw new Error(`base URL ${shown2} must start with https://`);
   }
   parsed.pathname = withoutApiPrefix(parsed.pathname.replace(/\/+$/u, "")) || "/";
   return parsed;
@@ -52860,16 +53330,16 @@ function describeError2(error4) {
 
 // src/service/json-body.ts
 var MAX_JSON_DEPTH = 64;
-function parseJsonBody(body, contentType) {
+function parseJsonBody(body, contentType, status) {
   const text = body.toString("utf8");
   if (!/\S/u.test(text)) return { ok: false, problem: "the body is empty" };
   if (looksLikeHtml(text, contentType)) return { ok: false, problem: `the body is an HTML page, not JSON (${contentType ?? "no content-type"})` };
   let value;
   try {
     value = JSON.parse(text);
-  } catch (error4) {
-    const reason = error4 instanceof Error ? error4.message : String(error4);
-    return { ok: false, problem: `the body is not valid JSON (${reason.split("\n")[0]})` };
+  } catch {
+    const what = [...status === void 0 ? [] : [`status ${status}`], contentType === void 0 ? "no content-type" : cutText(contentType, 100), `${body.length} bytes`];
+    return { ok: false, problem: `the body is not valid JSON (${what.join(", ")})` };
   }
   if (mayNestDeeper(text, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return { ok: false, problem: `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels` };
   return { ok: true, value };
@@ -53432,7 +53902,6 @@ function sendCall(dispatcher, options, request2) {
 function retryDecider(policy2, state) {
   const startedAt = Date.now();
   return (error4, { state: retryState }, callback) => {
-    state.attempts = retryState.counter;
     const failure = error4;
     const delay = retryDelayMs(
       {
@@ -53445,6 +53914,7 @@ function retryDecider(policy2, state) {
       policy2,
       Math.random()
     );
+    state.attempts = retryState.counter + (delay === null ? 0 : 1);
     if (delay === null) callback(error4);
     else setTimeout(() => callback(null), delay);
   };
@@ -53583,7 +54053,7 @@ function createCaller(transport, prefix, options, onDeprecated) {
       body: spec.body === void 0 ? void 0 : JSON.stringify(spec.body)
     });
     if (response.headers.deprecation !== void 0) onDeprecated(spec);
-    const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]));
+    const parsed = parseJsonBody(response.body, headerText(response.headers["content-type"]), response.status);
     const answer = { status: response.status, attempts: response.attempts, parsed };
     if (answer.status === 404 && spec.notFoundIsNull && (response.body.length === 0 || parsed.ok)) return null;
     if (answer.status < 200 || answer.status > 299) throw httpError(spec, answer, redact);
@@ -53598,8 +54068,8 @@ function oncePerMessage(onNotice) {
     onNotice?.(message);
   };
 }
-function withoutQuery(path13) {
-  return path13.replace(/\?.*$/u, "");
+function withoutQuery(path14) {
+  return path14.replace(/\?.*$/u, "");
 }
 function requestHeaders(spec, secret) {
   const headers2 = { accept: "application/json", "user-agent": `autojoin-sync/${VERSION}` };
@@ -53649,56 +54119,17 @@ function definedOnly2(partial) {
   return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== void 0));
 }
 
-// src/connect/ci.ts
-var CI_VARIABLES = [
-  "CONTINUOUS_INTEGRATION",
-  "BUILD_ID",
-  "BUILD_NUMBER",
-  "CI_NAME",
-  "RUN_ID",
-  "GITHUB_ACTIONS",
-  "GITLAB_CI",
-  "TF_BUILD",
-  // Azure Pipelines
-  "JENKINS_URL",
-  "HUDSON_URL",
-  "BUILDKITE",
-  "CIRCLECI",
-  "TRAVIS",
-  "TEAMCITY_VERSION",
-  "BITBUCKET_BUILD_NUMBER",
-  "CODEBUILD_BUILD_ID",
-  // AWS CodeBuild
-  "APPVEYOR",
-  "DRONE",
-  "SEMAPHORE",
-  "bamboo_planKey",
-  "GO_PIPELINE_LABEL",
-  // GoCD
-  "CF_BUILD_ID",
-  // Codefresh
-  "HARNESS_BUILD_ID",
-  "WOODPECKER_CI",
-  "VERCEL",
-  "NETLIFY"
-];
-function ciVariable(env) {
-  const ci = env.CI?.trim();
-  if (ci !== void 0 && ci !== "" && ci !== "false" && ci !== "0") return "CI";
-  return CI_VARIABLES.find((name) => (env[name] ?? "").trim() !== "") ?? null;
-}
-
 // src/connect/connect.ts
 var EMBEDDED_STATE_FILE = "emulator.json";
 async function connect(options) {
   const notice3 = options.notice ?? ((message) => writeStderr(`${message}
 `));
   if (options.settings.targetNotice !== void 0) notice3(options.settings.targetNotice);
-  const connection = await resolve3(options, options.env ?? process.env, notice3);
+  const connection = await resolve3(options, notice3);
   notice3(usingLine(options.settings, connection));
   return connection;
 }
-async function resolve3(options, env, notice3) {
+async function resolve3(options, notice3) {
   const { settings } = options;
   const configured = settings.baseUrl;
   const askedFor = settings.emulator || configured?.trim() === EMBEDDED_TARGET;
@@ -53706,12 +54137,12 @@ async function resolve3(options, env, notice3) {
   if (askedFor && !options.startEmbedded) {
     throw new RunError(`the embedded emulator is only for local use (the CLI); set AUTOJOIN_BASE_URL to the Invitation Service's URL`);
   }
-  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(env, settings);
+  const refusal = askedFor || !options.startEmbedded ? null : embeddedRefusal(settings);
   if (refusal !== null || !options.startEmbedded) throw noService(options, refusal);
   return embedded(settings, options.startEmbedded, options.detail ?? notice3, askedFor, notice3);
 }
-function embeddedRefusal(env, settings) {
-  const ci = ciVariable(env);
+function embeddedRefusal(settings) {
+  const ci = settings.ci;
   if (ci !== null) return `this looks like CI (${ci} is set)`;
   if (settings.apiKey !== void 0) return `${settings.apiKeyFrom ?? "an API key"} is set, so a real service was meant`;
   return null;
@@ -53721,7 +54152,8 @@ function usingLine(settings, connection) {
   const files = (settings.projects ?? []).flatMap((one) => one.projectFile === void 0 ? [] : [relativePosix(settings.base, one.projectFile)]);
   const file = (settings.projects?.length ?? 0) > 1 ? `${settings.projects?.length ?? 0} projects (${files.length === 0 ? "no project file" : `project files ${files.join(", ")}`})` : projectFile === void 0 ? "no project file" : `project file ${relativePosix(settings.base, projectFile)}`;
   const host = new URL(connection.baseUrl).host;
-  return `using ${file}; service host ${host}${connection.embedded ? " (embedded emulator)" : ""}`;
+  const state = connection.stateFile === void 0 ? "" : `, state in ${relativePosix(settings.base, connection.stateFile)}`;
+  return `using ${file}; service host ${host}${connection.embedded ? ` (embedded emulator${state})` : ""}`;
 }
 async function withServiceClient(options, onNotice, work) {
   const { requestTimeoutMs, concurrency } = options.settings;
@@ -53775,6 +54207,7 @@ async function embedded(settings, start, notice3, askedFor, say) {
     apiKey: emulator.apiKey,
     accessToken: emulator.accessToken,
     embedded: true,
+    stateFile: join4(dir, EMBEDDED_STATE_FILE),
     target: EMBEDDED_TARGET,
     close: () => emulator.close()
   };
@@ -53785,16 +54218,104 @@ function leftByRelease4(settings) {
   return [...new Set(files)].filter((file) => file !== ours2 && existsSync6(file));
 }
 function noService(options, refusal) {
-  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], `baseUrl in ${projectFileName()}`].join(", or ");
+  const ignored = options.settings.projectBaseUrlIgnored === true;
+  const where2 = ["AUTOJOIN_BASE_URL", ...options.baseUrlHint ? [options.baseUrlHint] : [], ...ignored ? [] : [`baseUrl in ${projectFileName()}`]].join(", or ");
+  const why = ignored ? ` (in a pull request the baseUrl of ${projectFileName()} is not used: the pull request could change where the key goes)` : "";
   const because = refusal ? ` and ${refusal}` : "";
   const optIn = options.startEmbedded ? worded`; to use the local embedded emulator on purpose, pass ${hint("emulator", true)} or set AUTOJOIN_BASE_URL=${EMBEDDED_TARGET}` : "; the embedded emulator is only for local use";
   return new RunError(
-    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${optIn}.`,
+    `AUTOJOIN_BASE_URL is not set${because}: no Invitation Service to talk to, and nothing was written. Set ${where2} (with AUTOJOIN_API_KEY / AUTOJOIN_ACCESS_TOKEN)${why}${optIn}.`,
     ExitCode2.error
   );
 }
 function credential(name, value) {
   return value === void 0 || value === "" ? {} : { [name]: value };
+}
+
+// src/commands/verdict.ts
+function verdictOf(plan2, context, whole = plan2) {
+  const refusals = [];
+  const owned = ownershipConflicts(plan2, context.takeOwnership);
+  if (owned.length > 0) refusals.push(...refusalsOf(new OwnedElsewhereError(owned, plan2.owner)));
+  if (!context.saved) {
+    const allowed = context.allowBehind ?? [];
+    const behind = (plan2.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
+    if (behind.length > 0) refusals.push(...refusalsOf(new BehindCheckoutError(behind)));
+  }
+  const violations = findViolations(whole.changes, context.limits, whole.scopes);
+  if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
+  const problems = writeProblems(plan2.changes, context.rules, context.today, whole.census);
+  if (problems.length > 0) refusals.push(...refusalsOf(new WriteCheckError(problems)));
+  return { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.ok };
+}
+function refusalsOf(error4) {
+  return refusalsOfError(error4) ?? [];
+}
+function refuseOn(verdict) {
+  const first = verdict.refusals[0];
+  if (first) throw first.error;
+}
+function combined(violations) {
+  const [first, ...rest] = violations;
+  first.violations = violations;
+  if (rest.length > 0) first.message += ` \u2014 also: ${rest.map((violation) => violation.message).join(" \u2014 also: ")}`;
+  return first;
+}
+function refusalsOfError(error4) {
+  const inner = refusalError(error4);
+  if (inner instanceof UnsafePlanError) return inner.violations.map((violation) => limitRefusal(violation, inner));
+  if (inner instanceof StalePlanError) return [{ kind: "stale", check: "stale", scopes: inner.moved, count: inner.moved.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode2.stalePlan, error: inner }];
+  if (inner instanceof OwnedElsewhereError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    return [{ kind: "ownership", check: "ownership", scopes, count: scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
+  }
+  if (inner instanceof UnknownOwnerError) {
+    return [{ kind: "unknown-owner", check: "unknown-owner", scopes: inner.scopes, count: inner.scopes.length, allowed: 0, hints: inner.hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
+  }
+  if (inner instanceof BehindCheckoutError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    const shallow = inner.scopes.some((scope) => scope.missing === true);
+    const hints = shallow ? [] : [{ setting: "allowBehind", value: scopes.slice(0, 3) }];
+    return [{ kind: "behind", check: shallow ? "behind-shallow" : "behind", scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode2.error, error: inner }];
+  }
+  if (inner instanceof WriteCheckError) return writeRefusals(inner);
+  return null;
+}
+function refusalError(error4) {
+  if (error4 instanceof UnsafePlanError || error4 instanceof StalePlanError) return error4;
+  const cause = error4?.cause;
+  return typeof cause === "object" && cause !== null ? cause : error4;
+}
+function limitRefusal(violation, thrown) {
+  const message = violation.message.split(" \u2014 also: ")[0] ?? violation.message;
+  const base = { kind: "safety-limit", scopes: violation.scopes, hints: violation.hints, message, exitCode: ExitCode2.unsafe, error: thrown };
+  if (violation instanceof TooManyRemovalsError) return { ...base, check: "max-removals", count: violation.removals, allowed: violation.limit };
+  if (violation instanceof RemovalPercentError) return { ...base, check: "max-removal-percent", count: Math.max(...violation.removals.map((r) => round(r.percent))), allowed: violation.limit };
+  if (violation instanceof PrunePercentError) return { ...base, check: "max-removal-percent", count: round(violation.cleared.length / violation.active * 100), allowed: violation.limit };
+  return { ...base, check: "allow-empty", count: violation.scopes.length, allowed: 0 };
+}
+function writeRefusals(error4) {
+  const byCheck = /* @__PURE__ */ new Map();
+  for (const problem of error4.problems) {
+    const entry = byCheck.get(problem.check) ?? { scopes: [], messages: [] };
+    if (!entry.scopes.includes(problem.key)) entry.scopes.push(problem.key);
+    entry.messages.push(`${problem.key}: ${problem.message}`);
+    byCheck.set(problem.check, entry);
+  }
+  return [...byCheck].map(([check, entry]) => ({
+    kind: "write-check",
+    check,
+    scopes: entry.scopes,
+    count: entry.messages.length,
+    allowed: 0,
+    hints: [],
+    message: `${entry.messages.join("; ")} (${check}): what a run writes must pass the same checks as a policy file; set \`drift: revert\` on ${entry.scopes.length === 1 ? "that scope" : "those scopes"} to write the files' state instead`,
+    exitCode: ExitCode2.error,
+    error: error4
+  }));
+}
+function round(percent2) {
+  return Math.round(percent2 * 10) / 10;
 }
 
 // src/action/refusal.ts
@@ -53821,7 +54342,13 @@ function rowsOf(error4) {
   if (error4 instanceof StalePlanError) return [staleRow(error4)];
   if (error4 instanceof OwnedElsewhereError) return [ownerRow(error4)];
   if (error4 instanceof BehindCheckoutError) return [behindRow(error4)];
+  const refusals = refusalsOfError(error4);
+  if (refusals) return refusals.map(verdictRow);
   return hintedRow(error4);
+}
+function verdictRow(refusal) {
+  const override = refusal.hints.length > 0 ? hintsText(refusal.hints) : refusal.kind === "write-check" ? "set `drift: revert` on the scope (its policy file) to write the files' state instead" : "none";
+  return { check: refusal.kind === "write-check" ? `write check ${refusal.check}` : refusal.check, limit: refusal.message, count: `${plural(refusal.scopes.length, "scope")} (${scopesText(refusal.scopes)})`, override, reviewer: override };
 }
 function limitRow(violation) {
   const override = hintsText(violation.hints);
@@ -53871,14 +54398,14 @@ function ownerRow(error4) {
   return {
     check: "ownership",
     limit: "a scope whose `autojoin-sync.owner` marker names another owner is not written",
-    count: `${plural(keys.length, "scope")} owned elsewhere (${firstItems(error4.scopes.map((s) => `${s.key}: ${s.owner}`), 5)})`,
+    count: `${plural(keys.length, "scope")} owned elsewhere (${firstItems(error4.scopes.map((s) => `${s.key}: ${shownLive(s.owner)}`), 5)})`,
     override: `${hintsText(error4.hints)}, or \`owner\` in autojoin-sync.yaml`,
     reviewer: "ask the other owner to release the scopes, or ask for the apply workflow's input `take-ownership`"
   };
 }
 function behindRow(error4) {
   const keys = error4.scopes.map((scope) => scope.key);
-  const named = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${scope.commit.slice(0, 12)}`), 5);
+  const named = firstItems(error4.scopes.map((scope) => `${scope.key}: commit ${shortCommit(scope.commit)}`), 5);
   const shallow = error4.scopes.some((scope) => scope.missing === true);
   return {
     check: "behind checkout",
@@ -53913,17 +54440,24 @@ ${rows.join("\n")}
 
 `;
 }
-function reviewerCautions(violations) {
-  return violations.map((violation) => {
+function reviewerCautions(refusals) {
+  return refusals.map((refusal) => {
+    const violation = refusal.kind === "safety-limit" ? limitViolation(refusal) : void 0;
+    if (!violation) return refusal.message;
     const row2 = limitRow(violation);
     return `${row2.check}: ${row2.count}, over the limit of ${row2.limit}. To let it through: ${row2.reviewer}`;
   });
 }
+function limitViolation(refusal) {
+  const error4 = refusal.error;
+  if (!(error4 instanceof UnsafePlanError)) return void 0;
+  return error4.violations.find((violation) => (violation.message.split(" \u2014 also: ")[0] ?? violation.message) === refusal.message) ?? void 0;
+}
 function refusalSummary(refusal) {
   return `refused by ${refusal.rows.map((row2) => `${row2.check}: ${row2.count}; limit ${row2.limit}`).join(" \u2014 and ")}; nothing was written`;
 }
-function planCautions(violations, pullRequest) {
-  return pullRequest ? reviewerCautions(violations) : violations.map((violation) => violation.message);
+function planCautions(refusals, pullRequest) {
+  return pullRequest ? reviewerCautions(refusals) : refusals.map((refusal) => refusal.message);
 }
 function refusalPrefix(error4) {
   const refusal = refusalOf(error4);
@@ -54110,6 +54644,25 @@ function markEchoedSecrets(plan2) {
   return marked;
 }
 
+// src/commands/after-run.ts
+var hooks = [];
+async function runAfterPlan(outcome) {
+  for (const hook of [...hooks]) if (hook.afterPlan) await guarded(hook, () => hook.afterPlan?.(outcome));
+}
+async function runAfterApply(outcome) {
+  for (const hook of [...hooks]) if (hook.afterApply) await guarded(hook, () => hook.afterApply?.(outcome));
+}
+async function guarded(hook, step) {
+  try {
+    await step();
+  } catch (error4) {
+    log().warn(`the after-run step ${hook.name} failed: ${error4 instanceof Error ? error4.message : String(error4)}`);
+  }
+}
+function reportExitCode(report) {
+  return report.failed.length > 0 || report.skipped.length > 0 ? ExitCode2.error : ExitCode2.ok;
+}
+
 // src/commands/plan-command.ts
 async function planCommand(command) {
   const { context, ...request2 } = command;
@@ -54119,8 +54672,15 @@ async function planCommand(command) {
 function planExitCode(plan2) {
   return plan2.changes.length > 0 || plan2.drift.length > 0 ? ExitCode2.changesPending : ExitCode2.ok;
 }
-function applyWouldRefuse(plan2, limits) {
-  return findViolations(plan2.changes, plan2.context?.limits ?? limits, plan2.scopes);
+function planVerdict(plan2, context, takeOwnership) {
+  const rules = plan2.context?.rules ?? context.project.rules;
+  const taken = takeOwnership ?? new Set(plan2.context?.takeOwnership ?? []);
+  return verdictOf(plan2, { limits: plan2.context?.limits ?? context.limits, rules, today: plan2.context?.today ?? context.today, takeOwnership: taken });
+}
+async function concludePlan(plan2, context, takeOwnership) {
+  const outcome = { command: "plan", plan: plan2, verdict: planVerdict(plan2, context, takeOwnership), exitCode: planExitCode(plan2), context };
+  await runAfterPlan(outcome);
+  return outcome;
 }
 
 // src/action/findings.ts
@@ -54150,7 +54710,27 @@ async function writePlanFile(plan2, context, suffix) {
 }
 
 // src/commands/apply-command.ts
-function applyCommand(command) {
+async function applyCommand(command) {
+  const { context } = command;
+  const allowBehind = parseAllowBehind(command.allowBehind);
+  const verdict = applyVerdict(command, allowBehind);
+  const after = (decided, report2, exitCode) => runAfterApply({ command: "apply", plan: command.plan, verdict: decided, report: report2, exitCode, saved: command.saved, context });
+  if (verdict.refusals.length > 0) {
+    await after(verdict, null, verdict.exitCode);
+    refuseOn(verdict);
+  }
+  let report;
+  try {
+    report = await writeAfterChecks(command, allowBehind);
+  } catch (error4) {
+    const refusals = refusalsOfError(error4);
+    if (refusals && refusals.length > 0) await after({ refusals, exitCode: refusals[0]?.exitCode ?? ExitCode2.error }, null, refusals[0]?.exitCode ?? ExitCode2.error);
+    throw error4;
+  }
+  await after(verdict, report, reportExitCode(report));
+  return report;
+}
+function writeAfterChecks(command, allowBehind) {
   const { context } = command;
   return applyPlan({
     client: command.client,
@@ -54164,7 +54744,7 @@ function applyCommand(command) {
     ...command.target === void 0 ? {} : { target: command.target },
     verifyFingerprints: command.saved,
     takeOwnership: command.takeOwnership,
-    allowBehind: parseAllowBehind(command.allowBehind),
+    allowBehind,
     history: { base: context.base, ...context.head === void 0 ? {} : { head: context.head } },
     owner: context.owner,
     // The applying checkout's HEAD, resolved once with the context: the markers name it.
@@ -54175,9 +54755,14 @@ function applyCommand(command) {
     ...command.signal ? { signal: command.signal } : {}
   });
 }
+function applyVerdict(command, allowBehind) {
+  const { context } = command;
+  const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
+  return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
+}
 
 // src/commands/validate-command.ts
-import path11 from "node:path";
+import path12 from "node:path";
 var EMPTY_LOAD = { policies: [], policyCount: 0, diagnostics: [], files: [] };
 async function validateCommand(command) {
   const { context, allowNoPolicies } = command;
@@ -54197,11 +54782,11 @@ async function loadWithDns(command) {
   return { load, overDns: await dns3.finish(load.policies) };
 }
 function projectsDns(context) {
-  const projects = context.projects ?? [];
+  const { projects } = context;
   if (projects.length <= 1) return dnsWhileLoading(context.dns, context.base);
   const checks = projects.map((one) => ({ dir: one.dir, check: dnsWhileLoading(one.dns ?? null, context.base) })).sort((a, b) => b.dir.length - a.dir.length);
   if (checks.every(({ check }) => check.onChecked === void 0)) return dnsWhileLoading(null, context.base);
-  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path11.resolve(context.base, policy2.source.file)))?.check;
+  const checkOf = (policy2) => checks.find(({ dir }) => isInside(dir, path12.resolve(context.base, policy2.source.file)))?.check;
   return {
     onChecked: (policy2) => checkOf(policy2)?.onChecked?.(policy2),
     finish: async (policies) => {
@@ -54212,6 +54797,531 @@ function projectsDns(context) {
 }
 function hasError(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
+}
+
+// src/notify/sign.ts
+import { createHmac, timingSafeEqual } from "node:crypto";
+var TIMESTAMP_HEADER = "x-autojoin-timestamp";
+var SIGNATURE_HEADER = "x-autojoin-signature";
+function signature(secret, timestamp, body) {
+  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex")}`;
+}
+function signingHeaders(secret, timestamp, body) {
+  return { [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signature(secret, timestamp, body) };
+}
+
+// src/notify/deliver.ts
+var DELIVERY_DEADLINE_MS = 1e4;
+var DELIVERY_ATTEMPTS = 3;
+var RETRY_STATUSES2 = /* @__PURE__ */ new Set([429, ...Array.from({ length: 100 }, (_, index) => 500 + index)]);
+async function deliver(target, body, options = {}) {
+  const deadlineMs = options.deadlineMs ?? DELIVERY_DEADLINE_MS;
+  const retry = {
+    ...DEFAULT_RETRY_POLICY,
+    maxRetries: DELIVERY_ATTEMPTS - 1,
+    minDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_POLICY.minDelayMs,
+    maxDelayMs: Math.max(1, Math.floor(deadlineMs / 4)),
+    maxTotalMs: deadlineMs,
+    statuses: RETRY_STATUSES2
+  };
+  const transport = createTransport({
+    origin: target.url.origin,
+    ...options.dispatcher ? { dispatcher: options.dispatcher } : {},
+    connections: 1,
+    timeoutMs: deadlineMs,
+    maxResponseBytes: 64 * 1024,
+    retry
+  });
+  const timestamp = Math.floor(options.now?.() ?? Date.now() / 1e3);
+  const headers2 = {
+    "content-type": "application/json; charset=utf-8",
+    "user-agent": `autojoin-sync/${VERSION}`,
+    ...target.secret === void 0 ? {} : signingHeaders(target.secret, timestamp, body)
+  };
+  const base = { to: target.to, variable: target.variable };
+  try {
+    const response = await transport.send({ method: "POST", wirePath: `${target.url.pathname}${target.url.search}`, path: `(${target.variable})`, headers: headers2, body });
+    const delivered = response.status >= 200 && response.status < 300;
+    return { ...base, delivered, attempts: response.attempts, ...delivered ? {} : { problem: `HTTP ${response.status}${response.status >= 300 && response.status < 400 ? " (a redirect, not followed)" : ""}` } };
+  } catch (error4) {
+    const attempts = error4 instanceof ServiceError ? error4.attempts ?? 1 : 1;
+    return { ...base, delivered: false, attempts, problem: problemOf(error4) };
+  } finally {
+    await transport.close();
+  }
+}
+function problemOf(error4) {
+  if (error4 instanceof ServiceError) {
+    const code = error4.cause?.code;
+    return typeof code === "string" ? `${error4.code} (${code})` : error4.code;
+  }
+  return "network";
+}
+
+// src/notify/fit.ts
+function mostThatFit(total, fits) {
+  if (fits(total)) return total;
+  let low = 0;
+  let high = total;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+function prefixWithin(items, render, budget) {
+  const rendered = [];
+  let size = 0;
+  for (const item of items) {
+    const one = render(item);
+    rendered.push(one);
+    size += Buffer.byteLength(JSON.stringify(one), "utf8");
+    if (size > budget) break;
+  }
+  return rendered;
+}
+
+// src/notify/formats.ts
+var WEBHOOK_MAX_BYTES = 256 * 1024;
+var SLACK_MAX_BLOCKS = 45;
+var SLACK_MAX_CHARS = 12e3;
+var TEAMS_MAX_BYTES = 24 * 1024;
+var SLACK_SECTION_CHARS = 3e3;
+var MAX_TEXT = 2e3;
+function renderBody(kind, message) {
+  const fitted = withCutTexts(message);
+  if (kind === "webhook") return webhookBody(fitted);
+  if (kind === "slack") return JSON.stringify(slackBody(fitted));
+  return JSON.stringify(teamsBody(fitted));
+}
+function withCutTexts(message) {
+  return {
+    ...message,
+    ...message.error === void 0 ? {} : { error: cutText(message.error, MAX_TEXT) },
+    ...message.refusal === void 0 ? {} : { refusal: { ...message.refusal, reason: cutText(message.refusal.reason, MAX_TEXT), ...message.refusal.override === void 0 ? {} : { override: cutText(message.refusal.override, MAX_TEXT) } } },
+    scopes: message.scopes.map((scope) => scope.reason === void 0 ? scope : { ...scope, reason: cutText(scope.reason, MAX_TEXT) })
+  };
+}
+function webhookBody(message) {
+  const text = (count3) => {
+    const body = { ...message, scopes: message.scopes.slice(0, count3) };
+    if (count3 < message.scopes.length) body.truncated = { scopes: message.scopes.length - count3 };
+    return JSON.stringify(body);
+  };
+  const base = Buffer.byteLength(text(0), "utf8") + 40;
+  let size = base;
+  let count2 = 0;
+  for (const scope of message.scopes) {
+    size += Buffer.byteLength(JSON.stringify(scope), "utf8") + 1;
+    if (size > WEBHOOK_MAX_BYTES) break;
+    count2 += 1;
+  }
+  return text(count2);
+}
+var TITLES = {
+  applied: "applied",
+  refused: "apply refused: nothing was written",
+  failed: "apply failed",
+  drift: "drift found"
+};
+function countsLine(message) {
+  const { counts } = message;
+  const parts = [`${counts.scopes} scope${counts.scopes === 1 ? "" : "s"}`, `${counts.added} domain${counts.added === 1 ? "" : "s"} added`, `${counts.removed} removed`];
+  if (counts.outside !== void 0) parts.push(`${counts.outside} changed outside this repository`, `${counts.pending ?? 0} pending from this repository`);
+  if (counts.applied !== void 0) parts.push(`${counts.applied} applied`, `${counts.failed ?? 0} failed`, `${counts.skipped ?? 0} skipped`);
+  return parts.join(" \xB7 ");
+}
+var ORIGINS = { repository: "this repository", outside: "outside", both: "this repository and outside" };
+function moreText(count2) {
+  return count2 > 0 ? ` and ${count2} more` : "";
+}
+function slackCode(value) {
+  const flat = escapeControls(value).replace(/`/gu, "'").replace(/&/gu, "&amp;").replace(/</gu, "&lt;").replace(/>/gu, "&gt;");
+  return `\`${flat}\``;
+}
+function slackList(values, more) {
+  return values.map(slackCode).join(", ") + moreText(more);
+}
+function slackScope(scope) {
+  const lines2 = [`${slackCode(scope.key)} ${scope.kind} (${ORIGINS[scope.origin]}): ${scope.outcome}`];
+  if (scope.added.length > 0) lines2.push(`added: ${slackList(scope.added, scope.addedMore)}`);
+  if (scope.removed.length > 0) lines2.push(`removed: ${slackList(scope.removed, scope.removedMore)}`);
+  if (scope.reason !== void 0) lines2.push(`why: ${slackCode(scope.reason)}`);
+  return cutSection(lines2.join("\n"));
+}
+function cutSection(text) {
+  if (text.length <= SLACK_SECTION_CHARS) return text;
+  const lines2 = text.split("\n");
+  const kept = [];
+  let length = 0;
+  for (const line of lines2) {
+    if (length + line.length + 1 > SLACK_SECTION_CHARS - 40) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return `${kept.join("\n")}
+(cut: ${lines2.length - kept.length} more line${lines2.length - kept.length === 1 ? "" : "s"})`;
+}
+function slackFacts(message) {
+  const facts = [`owner ${slackCode(message.owner)}`, `service ${slackCode(message.service)}`];
+  if (message.repository) facts.unshift(`repository ${slackCode(message.repository)}`);
+  if (message.commit) facts.push(`commit ${slackCode(message.commit.slice(0, 12))}`);
+  if (message.shard) facts.push(`shard ${slackCode(message.shard)}`);
+  if (message.runUrl) facts.push(`run ${slackCode(message.runUrl)}`);
+  return facts.join(" \xB7 ");
+}
+function slackBody(message) {
+  const title = `autojoin-sync: ${TITLES[message.event]}`;
+  const text = `${title} (${countsLine(message)})`;
+  const head = [
+    { type: "header", text: { type: "plain_text", text: title } },
+    { type: "section", text: { type: "mrkdwn", text: countsLine(message) } },
+    { type: "context", elements: [{ type: "mrkdwn", text: slackFacts(message) }] }
+  ];
+  if (message.refusal) {
+    const lines2 = [`refused by ${slackCode(message.refusal.check)}: ${slackCode(message.refusal.reason)}`];
+    if (message.refusal.override) lines2.push(`to go ahead: ${slackCode(message.refusal.override)}`);
+    head.push({ type: "section", text: { type: "mrkdwn", text: cutSection(lines2.join("\n")) } });
+  }
+  if (message.error !== void 0) head.push({ type: "section", text: { type: "mrkdwn", text: cutSection(`error: ${slackCode(message.error)}`) } });
+  const scopes = message.scopes.slice(0, SLACK_MAX_BLOCKS).map((scope) => ({ type: "section", text: { type: "mrkdwn", text: slackScope(scope) } }));
+  const chars = (blocks) => text.length + blocks.reduce((sum, block) => sum + blockChars(block), 0);
+  const build = (count3) => {
+    const blocks = [...head, ...scopes.slice(0, count3)];
+    const left = message.scopes.length - count3;
+    if (left > 0) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: `and ${left} more scope${left === 1 ? "" : "s"} (see the run's report)` }] });
+    return blocks;
+  };
+  const count2 = mostThatFit(scopes.length, (n) => {
+    const blocks = build(n);
+    return blocks.length <= SLACK_MAX_BLOCKS && chars(blocks) <= SLACK_MAX_CHARS;
+  });
+  return { text, blocks: build(count2) };
+}
+function blockChars(block) {
+  return block.type === "context" ? block.elements.reduce((sum, element) => sum + element.text.length, 0) : block.text.text.length;
+}
+function defang(value) {
+  return escapeControls(value).replace(/:\/\//gu, "[:]//").replace(/@/gu, "[@]").replace(/\bwww\./giu, (www) => `${www.slice(0, 3)}[.]`).replace(/</gu, "\u2039").replace(/>/gu, "\u203A");
+}
+function rich(...parts) {
+  return {
+    type: "RichTextBlock",
+    inlines: parts.map((part) => typeof part === "string" ? { type: "TextRun", text: part } : { type: "TextRun", text: defang(part.value), fontType: "Monospace" })
+  };
+}
+function teamsList(values, more) {
+  return values.join(", ") + moreText(more);
+}
+function teamsScope(scope) {
+  const parts = [{ value: scope.key }, ` ${scope.kind} (${ORIGINS[scope.origin]}): ${scope.outcome}`];
+  if (scope.added.length > 0) parts.push("\nadded: ", { value: teamsList(scope.added, scope.addedMore) });
+  if (scope.removed.length > 0) parts.push("\nremoved: ", { value: teamsList(scope.removed, scope.removedMore) });
+  if (scope.reason !== void 0) parts.push("\nwhy: ", { value: scope.reason });
+  return rich(...parts);
+}
+function teamsBody(message) {
+  const head = [
+    { type: "TextBlock", text: `autojoin-sync: ${TITLES[message.event]}`, wrap: true, weight: "Bolder", size: "Medium" },
+    { type: "TextBlock", text: countsLine(message), wrap: true }
+  ];
+  const facts = [];
+  if (message.repository) facts.push("repository ", { value: message.repository }, " \xB7 ");
+  facts.push("owner ", { value: message.owner }, " \xB7 service ", { value: message.service });
+  if (message.commit) facts.push(" \xB7 commit ", { value: message.commit.slice(0, 12) });
+  if (message.shard) facts.push(" \xB7 shard ", { value: message.shard });
+  head.push(rich(...facts));
+  if (message.refusal) {
+    const parts = ["refused by ", { value: message.refusal.check }, ": ", { value: message.refusal.reason }];
+    if (message.refusal.override) parts.push("\nto go ahead: ", { value: message.refusal.override });
+    head.push(rich(...parts));
+  }
+  if (message.error !== void 0) head.push(rich("error: ", { value: message.error }));
+  const scopes = prefixWithin(message.scopes, teamsScope, TEAMS_MAX_BYTES);
+  const build = (count3) => {
+    const body = [...head, ...scopes.slice(0, count3)];
+    const left = message.scopes.length - count3;
+    if (left > 0) body.push({ type: "TextBlock", text: `and ${left} more scope${left === 1 ? "" : "s"} (see the run's report)`, wrap: true, isSubtle: true });
+    const card = { $schema: "http://adaptivecards.io/schemas/adaptive-card.json", type: "AdaptiveCard", version: "1.4", body };
+    if (message.runUrl?.startsWith("https://")) card.actions = [{ type: "Action.OpenUrl", title: "Open the run", url: message.runUrl }];
+    return { type: "message", attachments: [{ contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card }] };
+  };
+  const count2 = mostThatFit(scopes.length, (n) => Buffer.byteLength(JSON.stringify(build(n)), "utf8") <= TEAMS_MAX_BYTES);
+  return build(count2);
+}
+
+// src/notify/message.ts
+var MAX_DOMAINS_EACH_WAY = 20;
+function selectEvent(outcome, notifyPlan = false) {
+  if (outcome.command === "plan") {
+    if (!notifyPlan || outcome.error !== void 0 || !outcome.plan) return null;
+    return outcome.plan.changes.length > 0 || outcome.plan.drift.length > 0 ? "drift" : null;
+  }
+  if (outcome.error !== void 0) return refusalCheck(outcome.error) === null ? "failed" : "refused";
+  const report = outcome.report;
+  if (!report) return outcome.exitCode === 1 ? "failed" : null;
+  if (report.failed.length > 0 || report.skipped.length > 0 || outcome.exitCode === 1) return "failed";
+  return report.applied.length > 0 ? "applied" : null;
+}
+function buildMessage(event, outcome, facts) {
+  const changes = outcome.plan?.changes ?? [];
+  const byKey2 = new Map(changes.map((change) => [change.key, change]));
+  const scopes = event === "drift" ? driftScopes(outcome) : event === "refused" ? changes.map((change) => changeScope(change, "pending")) : applyScopes(outcome.report, byKey2, changes);
+  const shard = outcome.shard ?? outcome.plan?.shard;
+  const message = {
+    version: 1,
+    event,
+    command: outcome.command,
+    exitCode: outcome.exitCode,
+    owner: facts.owner,
+    service: facts.service,
+    ...facts.repository ? { repository: facts.repository } : {},
+    ...facts.commit ? { commit: facts.commit } : {},
+    ...facts.runUrl ? { runUrl: facts.runUrl } : {},
+    ...shard ? { shard } : {},
+    counts: countsOf(event, scopes, outcome),
+    scopes
+  };
+  if (event === "refused") {
+    const check = refusalCheck(outcome.error) ?? "refused";
+    const override = overrideOf(outcome.error);
+    message.refusal = { check, reason: messageOf(outcome.error), ...override ? { override } : {} };
+  }
+  if (event === "failed" && outcome.error !== void 0) message.error = messageOf(outcome.error);
+  return message;
+}
+function countsOf(event, scopes, outcome) {
+  const counts = {
+    scopes: scopes.length,
+    added: scopes.reduce((sum, scope) => sum + scope.added.length + scope.addedMore, 0),
+    removed: scopes.reduce((sum, scope) => sum + scope.removed.length + scope.removedMore, 0)
+  };
+  if (event === "drift") {
+    counts.outside = scopes.filter((scope) => scope.origin !== "repository").length;
+    counts.pending = scopes.filter((scope) => scope.origin === "repository").length;
+  } else if (outcome.report) {
+    counts.applied = outcome.report.applied.length;
+    counts.failed = outcome.report.failed.length;
+    counts.skipped = outcome.report.skipped.length;
+  }
+  return counts;
+}
+function applyScopes(report, byKey2, changes) {
+  if (!report) return changes.map((change) => changeScope(change, "pending"));
+  const scope = (key, kind, outcome, reason) => {
+    const change = byKey2.get(key);
+    const base = change ? changeScope(change, outcome) : { key, kind, origin: "repository", outcome, ...limited([], []) };
+    return reason === void 0 ? base : { ...base, reason };
+  };
+  return [
+    ...report.applied.map((one) => scope(one.key, one.kind, "applied")),
+    ...report.failed.map((one) => scope(one.key, one.kind, "failed", one.reason)),
+    ...report.skipped.map((one) => scope(one.key, byKey2.get(one.key)?.kind ?? "update", "skipped", one.reason))
+  ];
+}
+function driftScopes(outcome) {
+  const plan2 = outcome.plan;
+  if (!plan2) return [];
+  const changed = plan2.changes.map((change) => {
+    if (change.origin === void 0 || change.outside === void 0) return changeScope(change, "pending");
+    return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome: "pending", ...limited(change.outside.added, change.outside.removed) };
+  });
+  const kept = plan2.drift.map((drift) => ({ key: drift.key, kind: "drift", origin: originOf(drift.origin), outcome: "pending", ...limited(drift.outside.added, drift.outside.removed) }));
+  return [...changed, ...kept];
+}
+function changeScope(change, outcome) {
+  const { added, removed } = domainDelta(change);
+  return { key: change.key, kind: change.kind, origin: originOf(change.origin), outcome, ...limited(added, removed) };
+}
+function originOf(origin) {
+  return origin === "drift" ? "outside" : origin === "conflict" ? "both" : "repository";
+}
+function limited(added, removed) {
+  return {
+    added: added.slice(0, MAX_DOMAINS_EACH_WAY),
+    removed: removed.slice(0, MAX_DOMAINS_EACH_WAY),
+    addedMore: Math.max(0, added.length - MAX_DOMAINS_EACH_WAY),
+    removedMore: Math.max(0, removed.length - MAX_DOMAINS_EACH_WAY)
+  };
+}
+function refusalCheck(error4) {
+  for (const one of [error4, error4?.cause]) {
+    if (one instanceof UnsafePlanError) return "safety limit";
+    if (one instanceof StalePlanError) return "stale saved plan";
+    if (one instanceof PlanTargetError) return "saved plan target";
+    if (one instanceof OwnedElsewhereError) return "ownership";
+    if (one instanceof UnknownOwnerError) return "unknown ownership";
+    if (one instanceof BehindCheckoutError) return "behind checkout";
+    if (one instanceof WriteCheckError) return "write check";
+    if (one instanceof PlanFileError && /\bpinned\b|sha256/u.test(one.message)) return "saved plan pin";
+  }
+  const code = error4?.exitCode;
+  return code === 3 ? "safety limit" : code === 4 ? "stale saved plan" : null;
+}
+function overrideOf(error4) {
+  for (const one of [error4, error4?.cause]) {
+    const violations = one instanceof UnsafePlanError ? one.violations : [one];
+    const hints = violations.flatMap((violation) => {
+      const list = violation?.hints;
+      return Array.isArray(list) ? list : [];
+    });
+    if (hints.length > 0) return hints.map((hint2) => wordHint(hint2)).join(" or ");
+  }
+  return void 0;
+}
+function messageOf(error4) {
+  const inner = error4?.cause;
+  const one = error4 instanceof UnsafePlanError || !(inner instanceof Error) ? error4 : inner;
+  return one instanceof Error ? one.message : String(one);
+}
+
+// src/notify/targets.ts
+var NOTIFY_EVENTS = ["applied", "refused", "failed", "drift"];
+var MIN_SECRET_BYTES = 32;
+function resolveTargets(entries, env) {
+  const targets = [];
+  const skipped = [];
+  for (const entry of mergeByVariable(entries ?? [])) {
+    const on = new Set(entry.on ?? NOTIFY_EVENTS);
+    const required = entry.required === true;
+    const skip = (problem, unset) => {
+      skipped.push({ to: entry.to, variable: entry.urlEnv, on, required, problem, unset });
+    };
+    const value = (env[entry.urlEnv] ?? "").trim();
+    if (value === "") {
+      skip(`${entry.urlEnv} is not set`, true);
+      continue;
+    }
+    const urlProblem = checkUrl(value);
+    if (typeof urlProblem === "string") {
+      skip(`${entry.urlEnv} ${urlProblem}`, false);
+      continue;
+    }
+    let secret;
+    if (entry.secretEnv !== void 0) {
+      secret = env[entry.secretEnv] ?? "";
+      if (secret.trim() === "") {
+        skip(`${entry.secretEnv} (the signing secret of ${entry.urlEnv}) is not set: a webhook is never sent unsigned`, true);
+        continue;
+      }
+      if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
+        skip(`${entry.secretEnv} (the signing secret of ${entry.urlEnv}) is shorter than ${MIN_SECRET_BYTES} bytes`, false);
+        continue;
+      }
+    } else if (entry.to === "webhook") {
+      skip(`${entry.urlEnv}: a webhook target needs secretEnv; it is never sent unsigned`, false);
+      continue;
+    }
+    targets.push({ to: entry.to, variable: entry.urlEnv, url: urlProblem, ...secret === void 0 ? {} : { secret }, on, required });
+  }
+  return { targets, skipped };
+}
+function checkUrl(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.username !== "" || url.password !== "") return "is a URL with credentials in it (give the token in the path, as the service issued it)";
+  if (url.protocol === "https:") return url;
+  if (url.protocol === "http:" && isLoopbackUrl(value)) return url;
+  return url.protocol === "http:" ? "is an http:// URL to a host that is not loopback: https:// is required" : "is not an https:// URL";
+}
+function mergeByVariable(entries) {
+  const merged = /* @__PURE__ */ new Map();
+  for (const entry of entries) {
+    const before = merged.get(entry.urlEnv);
+    if (!before) {
+      merged.set(entry.urlEnv, { ...entry });
+      continue;
+    }
+    const on = /* @__PURE__ */ new Set([...before.on ?? NOTIFY_EVENTS, ...entry.on ?? NOTIFY_EVENTS]);
+    merged.set(entry.urlEnv, {
+      ...before,
+      on: NOTIFY_EVENTS.filter((event) => on.has(event)),
+      required: before.required === true || entry.required === true,
+      ...before.secretEnv === void 0 && entry.secretEnv !== void 0 ? { secretEnv: entry.secretEnv } : {}
+    });
+  }
+  return [...merged.values()];
+}
+
+// src/notify/index.ts
+async function notify(outcome, request2) {
+  const none = { notifications: [], requiredFailed: [] };
+  if (!request2.enabled || !request2.entries || request2.entries.length === 0) return none;
+  const event = selectEvent(outcome, outcome.command === "plan");
+  if (event === null) return none;
+  const { targets, skipped } = resolveTargets(request2.entries, request2.env);
+  const result2 = { notifications: [], requiredFailed: [] };
+  for (const target of skipped.filter((one) => one.on.has(event))) {
+    request2.onWarning(`notification to ${target.to} (${target.variable}) skipped: ${target.problem}`);
+    result2.notifications.push({ to: target.to, variable: target.variable, delivered: false, attempts: 0 });
+    if (target.required) result2.requiredFailed.push({ to: target.to, variable: target.variable });
+  }
+  const sending = targets.filter((target) => target.on.has(event));
+  if (sending.length === 0) return result2;
+  const message = buildMessage(event, outcome, request2.facts);
+  const bodies = /* @__PURE__ */ new Map();
+  const bodyOf = (kind) => bodies.get(kind) ?? bodies.set(kind, redactOutput(renderBody(kind, message))).get(kind) ?? "";
+  const delivered = await Promise.all(sending.map((target) => deliver(target, bodyOf(target.to), request2.delivery)));
+  delivered.forEach((one, index) => {
+    result2.notifications.push({ to: one.to, variable: one.variable, delivered: one.delivered, attempts: one.attempts });
+    if (one.delivered) return;
+    request2.onWarning(`notification to ${one.to} (${one.variable}) failed: ${one.problem ?? "not delivered"} after ${one.attempts} attempt${one.attempts === 1 ? "" : "s"}`);
+    if (sending[index]?.required) result2.requiredFailed.push({ to: one.to, variable: one.variable });
+  });
+  return result2;
+}
+function requiredProblems(entries, env, enabled) {
+  if (!enabled || !entries || entries.length === 0) return [];
+  return resolveTargets(entries, env).skipped.filter((target) => target.required).map((target) => `required notification to ${target.to}: ${target.problem}`);
+}
+
+// src/commands/notify-command.ts
+async function notifyAfterRun(outcome, ctx) {
+  const env = ctx.env ?? process.env;
+  const result2 = await notify(outcome, {
+    entries: ctx.context.project.notify,
+    env,
+    facts: runFacts(ctx, env),
+    enabled: ctx.enabled,
+    onWarning: ctx.onWarning,
+    ...ctx.delivery ? { delivery: ctx.delivery } : {}
+  });
+  const exitCode = outcome.exitCode === ExitCode2.ok && result2.requiredFailed.length > 0 ? ExitCode2.error : outcome.exitCode;
+  return { ...result2, exitCode };
+}
+function refuseUnsendableRequired(ctx) {
+  const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? process.env, ctx.enabled);
+  if (problems.length > 0) throw new RunError(`${problems.join("; ")}; nothing was written`);
+}
+function exitCodeOf(error4) {
+  const mapped = toRunError(error4);
+  return mapped instanceof RunError ? mapped.exitCode : ExitCode2.error;
+}
+function runFacts(ctx, env) {
+  const repository = env.GITHUB_REPOSITORY?.trim();
+  const commit = ctx.context.head ?? env.GITHUB_SHA?.trim();
+  const server = env.GITHUB_SERVER_URL?.trim();
+  const runId = env.GITHUB_RUN_ID?.trim();
+  const runUrl = server && repository && runId && /^https:\/\/[^/]+$/u.test(server) && /^\d+$/u.test(runId) ? `${server}/${repository}/actions/runs/${runId}` : void 0;
+  return {
+    owner: ctx.context.owner,
+    service: hostOf(ctx.service),
+    ...repository ? { repository } : {},
+    ...commit ? { commit } : {},
+    ...runUrl ? { runUrl } : {}
+  };
+}
+function hostOf(service) {
+  try {
+    return new URL(service).host;
+  } catch {
+    return service === "embedded" ? "embedded" : "unknown";
+  }
 }
 
 // src/action/steps.ts
@@ -54238,8 +55348,9 @@ async function planStep(inputs, context, settings, onPlan) {
     onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan2) });
     await reportPlan(inputs, context, settings, plan2);
     const { driftCount } = planFacts(plan2);
-    const code = planExitCode(plan2);
-    return { exitCode: code, summary: summaryLine(summarize(plan2)), hasChanges: pending, planJson, planSha256, driftCount };
+    const told = await notifyAfterRun({ command: "plan", plan: plan2, exitCode: planExitCode(plan2) }, notifyContext(inputs, context, settings));
+    const failure = told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : void 0;
+    return { exitCode: failure ? ExitCode2.error : planExitCode(plan2), summary: summaryLine(summarize(plan2)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(told), ...failure ? { failure } : {} };
   });
   return work.catch(async (error4) => {
     if (!(error4 instanceof GitHubApiError)) await commentFailure(inputs, context, error4);
@@ -54247,9 +55358,10 @@ async function planStep(inputs, context, settings, onPlan) {
   });
 }
 async function reportPlan(inputs, context, settings, plan2) {
-  const cautions = planCautions(applyWouldRefuse(plan2, settings.limits), context.pullNumber !== void 0);
+  const { verdict } = await concludePlan(plan2, settings, takeOwnershipOf(inputs));
+  const cautions = planCautions(verdict.refusals, context.pullNumber !== void 0);
   for (const caution of cautions) warning2(`apply would refuse this plan: ${caution}`, { title: "autojoin-sync: unsafe plan" });
-  const prefix = unsafeMarkdown(cautions);
+  const prefix = unsafeMarkdown(cautions, verdict.exitCode);
   const title = planTitle(inputs.paths);
   await writeJobSummary(prefix + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
   const footer = planCommentFooter(inputs, context);
@@ -54257,30 +55369,38 @@ async function reportPlan(inputs, context, settings, plan2) {
 }
 async function commentFailure(inputs, context, error4) {
   const message = error4 instanceof Error ? error4.message : String(error4);
-  const footer = planCommentFooter(inputs, context);
-  const text = message.slice(0, 4e3);
+  const failure = failureSection(planTitle(inputs.paths), message);
+  if (refusalOf(error4) === null) await writeJobSummary(failure).catch(() => void 0);
+  const body = `${failure}
+${planCommentFooter(inputs, context)}
+`;
+  await publishComment(inputs, context, body).catch((commentError) => {
+    warning2(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
+  });
+}
+function failureSection(title, message) {
+  const text = cutText(message, 4e3);
   const fence = fenceFor(text);
-  const body = `### ${planTitle(inputs.paths)}
+  return `### ${title}
 
 :x: **No plan could be made:**
 
 ${fence}text
 ${text}
 ${fence}
-
-${footer}
 `;
-  await publishComment(inputs, context, body).catch((commentError) => {
-    warning2(`could not update the plan comment: ${commentError instanceof Error ? commentError.message : String(commentError)}`);
-  });
 }
 async function applyStep(inputs, context, settings, onPlan, saved) {
   return withClient(settings, async (client) => {
     const made = await planToApply(inputs, context, settings, client, saved);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan: plan2, whole, planJson, planSha256 } = made;
-    onPlan({ hasChanges: plan2.changes.length > 0, planJson, planSha256, ...planFacts(plan2) });
+    const planned = { hasChanges: plan2.changes.length > 0, planJson, planSha256, ...planFacts(plan2) };
+    onPlan(planned);
     const title = planTitle(inputs.paths);
+    const notify2 = notifyContext(inputs, context, settings);
+    refuseUnsendableRequired(notify2);
+    const shard = inputs.shard === void 0 ? {} : { shard: inputs.shard };
     let report;
     try {
       const progress = log().progress("applied");
@@ -54297,14 +55417,18 @@ async function applyStep(inputs, context, settings, onPlan, saved) {
       }).finally(progress.done);
     } catch (error4) {
       await writeJobSummary(refusalPrefix(error4) + renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS }));
+      const told2 = await notifyAfterRun({ command: "apply", plan: plan2, error: error4, exitCode: exitCodeOf(error4), ...shard }, notify2);
+      onPlan({ ...planned, ...notifyFailedOf(told2) });
       throw error4;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, "apply"), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}
 ${renderMarkdown(plan2, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary3 = `${summaryLine(summarize(plan2))} ${applySummaryLine(report)}`;
-    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
-    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan2.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan2) };
+    const scopesFailed = report.failed.length > 0 ? failedScopesMessage(report.failed) : void 0;
+    const told = await notifyAfterRun({ command: "apply", plan: plan2, report, exitCode: scopesFailed ? ExitCode2.error : ExitCode2.ok, ...shard }, notify2);
+    const failure = scopesFailed ?? (told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : void 0);
+    return { exitCode: failure ? ExitCode2.error : ExitCode2.ok, summary: summary3, hasChanges: plan2.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan2), ...notifyFailedOf(told) };
   });
 }
 async function planToApply(inputs, context, settings, client, saved) {
@@ -54342,11 +55466,11 @@ function takeOwnershipOf(inputs) {
 async function loadFailed(inputs, context, load, comment) {
   const headline = nothingPlannedMessage(load);
   const title = planTitle(inputs.paths);
-  const { shown, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
-  await writeJobSummary(diagnosticsMarkdown(title, headline, shown, SUMMARY_MAX_CHARS, counted));
+  const { shown: shown2, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
+  await writeJobSummary(diagnosticsMarkdown(title, headline, shown2, SUMMARY_MAX_CHARS, counted));
   if (comment) {
     const footer = planCommentFooter(inputs, context);
-    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, shown, COMMENT_MAX_CHARS - footer.length - 4, counted)}
+    await publishComment(inputs, context, `${diagnosticsMarkdown(title, headline, shown2, COMMENT_MAX_CHARS - footer.length - 4, counted)}
 ${footer}
 `);
   }
@@ -54375,13 +55499,23 @@ async function writeJobSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await summary2.addRaw(markdown, true).write();
 }
+function notifyContext(inputs, context, settings) {
+  const enabled = context.pullNumber === void 0 && (inputs.notify ?? inputs.command === "apply");
+  return { context: settings, service: settings.baseUrl ?? "embedded", enabled, onWarning: (text) => warning2(text, { title: "autojoin-sync: notification" }) };
+}
+function notifyFailedOf(told) {
+  return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
+}
+function requiredFailedMessage(failed) {
+  return `a required notification was not delivered: ${failed.map((one) => `${one.to} (${one.variable})`).join(", ")}`;
+}
 function failedScopesMessage(failed) {
-  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, "; ");
-  return `${plural(failed.length, "scope")} failed to apply (${shown}); run apply again to finish`;
+  const shown2 = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, "; ");
+  return `${plural(failed.length, "scope")} failed to apply (${shown2}); run apply again to finish`;
 }
 
 // src/reconcile/adopt-drift.ts
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/policy/adopt-edit.ts
 var import_yaml5 = __toESM(require_dist(), 1);
@@ -54573,7 +55707,7 @@ async function adoptDrift(plan2, cwd, checks = {}) {
   const result2 = { adopted: [], files: [], conflicts, notAdopted: [] };
   const counts = drifted.length === 0 ? null : await declaredCounts(checks.place, checks.secrets);
   for (const [file, entries] of byFile) {
-    const absolute = path12.resolve(cwd, file);
+    const absolute = path13.resolve(cwd, file);
     const text = (await readRegularFile(absolute, { maxBytes: MAX_FILE_BYTES, root, what: "policy file" })).toString("utf8");
     const edited = adoptFile({ file, text }, entries, { ...checks, counts }, result2);
     if (edited === text) continue;
@@ -54631,7 +55765,7 @@ function adoptContext(context) {
 function adoptCommand(command) {
   const { context } = command;
   const place = context.paths && context.roots ? { paths: context.paths, roots: context.roots, base: context.base, project: context.project } : void 0;
-  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, ...place ? { place } : {} });
+  return adoptDrift(command.plan, context.base, { project: context.project, secrets: context.secrets, today: context.today, ...place ? { place } : {} });
 }
 
 // src/action/adopt-branch.ts
@@ -54640,6 +55774,7 @@ var BOT = { name: "github-actions[bot]", email: "41898282+github-actions[bot]@us
 async function pushAdoptBranch(workspace, files, message) {
   const git = async (...args) => (await runGit(args, { cwd: workspace, context: "command adopt" })).toString("utf8").trim();
   const start = await git("rev-parse", "HEAD");
+  const branch = await git("symbolic-ref", "-q", "--short", "HEAD").catch(() => "");
   const identity = ["-c", `user.name=${BOT.name}`, "-c", `user.email=${BOT.email}`];
   await git("checkout", "-q", "-B", ADOPT_BRANCH);
   try {
@@ -54649,7 +55784,7 @@ async function pushAdoptBranch(workspace, files, message) {
     await git("push", "-q", "--force", "origin", `HEAD:refs/heads/${ADOPT_BRANCH}`);
     return commit;
   } finally {
-    await git("checkout", "-q", "--detach", start);
+    await git("checkout", "-q", ...branch === "" ? ["--detach", start] : [branch]);
   }
 }
 
@@ -54724,7 +55859,7 @@ function pullRequestBody(adopted, conflicts, notAdopted = []) {
     blocks: rows,
     preference: rows.map((_, index) => index),
     blockSeparator: "\n",
-    footer: left.length === 0 ? void 0 : left.join("\n\n").slice(0, 1e4),
+    footer: left.length === 0 ? void 0 : cutText(left.join("\n\n"), 1e4),
     maxChars: ADOPT_BODY_MAX_CHARS,
     omittedNote: (omitted) => `\u2026 and ${String(omitted).padStart(7, " ")} more scopes adopted; the job log lists them all.`
   }).trimEnd();
@@ -54739,7 +55874,7 @@ function outsideCell(entry) {
   return parts.join(" ");
 }
 function inert(text) {
-  const line = escapeControls(text.replace(/[\r\n]+/g, " ")).slice(0, 300).replace(/\|/g, "\\|");
+  const line = shownLive(escapeControls(redactText(text).replace(/[\r\n]+/g, " "))).replace(/\|/g, "\\|");
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run2) => run2.length));
   const fence = "`".repeat(longest + 1);
   const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
@@ -54755,7 +55890,9 @@ async function mergePlansCommand(command) {
   const parts = [];
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan2 = mergePlanParts(parts);
-  return { plan: plan2, violations: applyWouldRefuse(plan2, {}) };
+  const verdict = planVerdict(plan2, { limits: {}, today: plan2.createdAt.slice(0, 10), project: { rules: [] } });
+  await runAfterPlan({ command: "merge-plans", plan: plan2, verdict, exitCode: planExitCode(plan2) });
+  return { plan: plan2, verdict };
 }
 
 // src/action/shard-steps.ts
@@ -54795,15 +55932,15 @@ async function expandPlanFiles(patterns2, workspace) {
   if (patterns2.length === 0) throw new RunError("command merge-plans needs input plan-files: the shard plans, e.g. `parts/*.json`");
   const files = /* @__PURE__ */ new Set();
   for (const pattern of patterns2) {
-    const path13 = resolve6(workspace, pattern);
-    const name = basename2(path13);
+    const path14 = resolve6(workspace, pattern);
+    const name = basename2(path14);
     if (!/[*?]/u.test(name)) {
-      files.add(path13);
+      files.add(path14);
       continue;
     }
-    const matching = (await readdir2(dirname4(path13)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
+    const matching = (await readdir2(dirname4(path14)).catch(() => [])).filter((entry) => globRegExp(name).test(entry));
     if (matching.length === 0) throw new RunError(`input plan-files: ${pattern} matches no file`);
-    for (const entry of matching) files.add(resolve6(dirname4(path13), entry));
+    for (const entry of matching) files.add(resolve6(dirname4(path14), entry));
   }
   return [...files].sort();
 }
@@ -54858,7 +55995,8 @@ var OUTPUT_NAMES = [
   "drift-count",
   "pull-request-url",
   "sarif-file",
-  "deployment-id"
+  "deployment-id",
+  "notify-failed"
 ];
 function setAllOutputs(values) {
   const text = {
@@ -54872,7 +56010,8 @@ function setAllOutputs(values) {
     "drift-count": values.driftCount === void 0 ? "" : String(values.driftCount),
     "pull-request-url": values.pullRequestUrl ?? "",
     "sarif-file": values.sarifFile ?? "",
-    "deployment-id": values.deploymentId === void 0 ? "" : String(values.deploymentId)
+    "deployment-id": values.deploymentId === void 0 ? "" : String(values.deploymentId),
+    "notify-failed": values.notifyFailed === void 0 ? "" : String(values.notifyFailed)
   };
   for (const name of OUTPUT_NAMES) setOutput2(name, text[name]);
 }
@@ -54916,8 +56055,7 @@ function statusBody(record) {
   };
 }
 function cut(text) {
-  const line = text.replace(/\s+/gu, " ").trim();
-  return line.length <= DESCRIPTION_MAX ? line : `${line.slice(0, DESCRIPTION_MAX - 1)}\u2026`;
+  return cutText(redactText(text).replace(/\s+/gu, " ").trim(), DESCRIPTION_MAX);
 }
 async function mergedPullNumber(target, commit) {
   try {
@@ -54994,7 +56132,7 @@ async function fail(error4, planned, started) {
   setFailed2(errorText(failure));
 }
 function oneLine2(text) {
-  return (text.split("\n")[0] ?? "").slice(0, 1e3);
+  return cutText(text.split("\n")[0] ?? "", 1e3);
 }
 function runStep(run2, onPlan, projectFindings) {
   const { inputs, context, settings } = run2;

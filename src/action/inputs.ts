@@ -58,6 +58,8 @@ export interface ActionInputs {
   onlyExpired: boolean;
   /** `allow-behind`: scopes (TYPE/ID globs, `*`) this run may write although their marker's commit is not in this checkout. */
   allowBehind: string[];
+  /** `notify`: tell the project file's notify: targets; unset: true for apply, false for plan (src/action/steps.ts). */
+  notify?: boolean;
 }
 
 /** Reads one input by its action.yml name; '' when unset (what @actions/core's getInput returns). */
@@ -99,6 +101,7 @@ export function parseInputs(get: InputGetter): ActionInputs {
     deploymentEnvironment: text('deployment-environment'),
     onlyExpired: bool('only-expired', text('only-expired'), false),
     allowBehind: lines(text('allow-behind')) ?? [],
+    ...definedNotify(optionalBool('notify', text('notify'))),
     ...savedPlan(text('plan-file'), text('plan-sha256')),
     dns: {
       dns: optionalBool('dns', text('dns')),
@@ -107,6 +110,10 @@ export function parseInputs(get: InputGetter): ActionInputs {
       strict: bool('dns-strict', text('dns-strict'), false),
     },
   };
+}
+
+function definedNotify(notify: boolean | undefined): Pick<ActionInputs, 'notify'> {
+  return notify === undefined ? {} : { notify };
 }
 
 /** A saved plan is only applied pinned: between the plan job and the apply job anyone with access to the artifact could edit it. */

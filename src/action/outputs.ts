@@ -19,6 +19,7 @@ export const OUTPUT_NAMES = [
   'pull-request-url',
   'sarif-file',
   'deployment-id',
+  'notify-failed',
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -34,6 +35,8 @@ export interface OutputValues {
   pullRequestUrl?: string;
   sarifFile?: string;
   deploymentId?: number;
+  /** Whether a notification target was not delivered; undefined when none was sent. */
+  notifyFailed?: boolean;
 }
 
 /** Sets every output of action.yml once. */
@@ -50,6 +53,7 @@ export function setAllOutputs(values: OutputValues): void {
     'pull-request-url': values.pullRequestUrl ?? '',
     'sarif-file': values.sarifFile ?? '',
     'deployment-id': values.deploymentId === undefined ? '' : String(values.deploymentId),
+    'notify-failed': values.notifyFailed === undefined ? '' : String(values.notifyFailed),
   };
   for (const name of OUTPUT_NAMES) core.setOutput(name, text[name]);
 }

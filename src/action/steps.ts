@@ -40,6 +40,7 @@ import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
 import { applyCommand } from '../commands/apply-command.js';
 import { concludePlan, planCommand } from '../commands/plan-command.js';
 import { validateCommand } from '../commands/validate-command.js';
+import { exitCodeOf, notifyAfterRun, refuseUnsendableRequired, type NotifyAfterRun, type NotifyContext } from '../commands/notify-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -52,6 +53,8 @@ export interface PlanOutputs {
   /** Scopes changed outside this repository (drift, conflicts): `drift-count`; the plan's counts. */
   driftCount?: number;
   counts?: PlanSummary;
+  /** `notify-failed`: whether a notification target was not delivered; undefined when none was sent. */
+  notifyFailed?: boolean;
 }
 
 /** What a step hands back for the outputs and the step's result. */
@@ -93,8 +96,10 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
     onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
     await reportPlan(inputs, context, settings, plan);
     const { driftCount } = planFacts(plan);
-    const code = planExitCode(plan);
-    return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
+    // The drift job (input notify: true on a schedule): the report first, then the messages.
+    const told = await notifyAfterRun({ command: 'plan', plan, exitCode: planExitCode(plan) }, notifyContext(inputs, context, settings));
+    const failure = told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined;
+    return { exitCode: failure ? ExitCode.error : planExitCode(plan), summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(told), ...(failure ? { failure } : {}) };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -144,8 +149,12 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
     const made = await planToApply(inputs, context, settings, client, saved);
     if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
     const { plan, whole, planJson, planSha256 } = made;
-    onPlan({ hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) });
+    const planned = { hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) };
+    onPlan(planned);
     const title = planTitle(inputs.paths);
+    const notify = notifyContext(inputs, context, settings);
+    refuseUnsendableRequired(notify);
+    const shard = inputs.shard === undefined ? {} : { shard: inputs.shard };
     let report;
     try {
       const progress = log().progress('applied');
@@ -162,13 +171,18 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       }).finally(progress.done);
     } catch (error) {
       await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
+      const told = await notifyAfterRun({ command: 'apply', plan, error, exitCode: exitCodeOf(error), ...shard }, notify);
+      onPlan({ ...planned, ...notifyFailedOf(told) });
       throw error;
     }
     const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
     await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
     const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
-    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan) };
+    const scopesFailed = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
+    // The report first (the job summary), then the messages.
+    const told = await notifyAfterRun({ command: 'apply', plan, report, exitCode: scopesFailed ? ExitCode.error : ExitCode.ok, ...shard }, notify);
+    const failure = scopesFailed ?? (told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined);
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan), ...notifyFailedOf(told) };
   });
 }
 
@@ -261,6 +275,20 @@ export function inWorkspace(load: LoadResult, where: Pick<RunSettings, 'base'>, 
 export async function writeJobSummary(markdown: string): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await core.summary.addRaw(markdown, true).write();
+}
+
+/** The action's notifications: input `notify` (default true for apply, false for plan); a pull request's run sends nothing. */
+function notifyContext(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyContext {
+  const enabled = context.pullNumber === undefined && (inputs.notify ?? inputs.command === 'apply');
+  return { context: settings, service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }) };
+}
+
+function notifyFailedOf(told: NotifyAfterRun): Pick<PlanOutputs, 'notifyFailed'> {
+  return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
+}
+
+function requiredFailedMessage(failed: readonly { to: string; variable: string }[]): string {
+  return `a required notification was not delivered: ${failed.map((one) => `${one.to} (${one.variable})`).join(', ')}`;
 }
 
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {

@@ -10,6 +10,7 @@ import { errorText } from '../output/error-text.js';
 import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
 import { writeStdout } from '../output/sinks.js';
 import { refusalsOfError } from '../commands/verdict.js';
+import { withNotifications, type NotificationEntry } from '../render/notifications-json.js';
 
 /** Invalid policy files (exit 1): the error diagnostics, already printed on stderr. */
 export class DiagnosticsError extends RunError {
@@ -25,6 +26,8 @@ export class DiagnosticsError extends RunError {
 /** What a command knew when it stopped: the plan it made or read. */
 export interface Seen {
   plan?: Plan;
+  /** What became of the notification targets, once delivered (the document carries them). */
+  notifications?: NotificationEntry[];
 }
 
 /**
@@ -47,5 +50,6 @@ function resultText(error: unknown, seen: Seen): string {
   const message = errorText(mapped);
   const diagnostics = error instanceof DiagnosticsError ? error.diagnostics : undefined;
   const cause = error instanceof RunError && error.cause !== undefined ? error.cause : error;
-  return renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan, refusals: refusalsOfError(error) });
+  const text = renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan, refusals: refusalsOfError(error) });
+  return seen.notifications ? withNotifications(text, seen.notifications) : text;
 }

@@ -4,6 +4,7 @@ import { compareDiagnostics, diagnosticAt } from './format.js';
 import { decodePolicyBytes, fileDiagnostic, MAX_FILE_BYTES, parseYamlSource } from './parse.js';
 import { schemaDiagnostics } from './schema.js';
 import { placeRules } from './project-rules.js';
+import { notifyDiagnostics, placeKey } from './project-notify.js';
 import { scopeTextDiagnostics } from './scope-text.js';
 import { identifierProblem } from '../homographs.js';
 import { locate } from './locate.js';
@@ -58,7 +59,12 @@ export function parseProjectSource(source: PolicySource, absoluteFile: string): 
   if (second) {
     diagnostics.push(diagnosticAt(second.start, 'error', 'multiple-documents', 'the project file holds one YAML document only'));
   }
-  if (first) diagnostics.push(...schemaDiagnostics('project', first, first.data), ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]), ...ownerDiagnostics(first));
+  if (first) {
+    const notify = notifyDiagnostics(first);
+    // A literal URL or secret gets its own error in place of the schema's (which would not say why).
+    const schema = schemaDiagnostics('project', first, first.data).filter((d) => !notify.covered.has(placeKey(d)));
+    diagnostics.push(...schema, ...notify.diagnostics, ...scopeTextDiagnostics(first, [['defaults', 'scopeType']]), ...ownerDiagnostics(first));
+  }
   const placed = first && diagnostics.length === 0 && first.data.rules !== undefined ? placeRules(first) : undefined;
   if (placed) diagnostics.push(...placed.diagnostics);
   diagnostics.sort(compareDiagnostics);

@@ -211,6 +211,7 @@ function patternProblem(path: DataPath, value: unknown): string {
     const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
     return `must not contain control characters or bidirectional overrides (found ${code})`;
   }
+  if (path.at(-1) === 'urlEnv' || path.at(-1) === 'secretEnv') return `must be the name of an environment variable matching AUTOJOIN_NOTIFY_[A-Z0-9_]+ (no other variable can become a URL or a secret), got ${JSON.stringify(value)}`;
   if (path.at(-1) === 'baseUrl') return 'must start with https:// (http:// only for a loopback host)';
   // prune.keep entries are scope keys: the one pattern that requires a "/" rather than refusing it.
   if (path.at(-2) === 'keep') return `must be TYPE/ID (a scope type, "/", then a scope id), got ${JSON.stringify(value)}`;

@@ -129,6 +129,24 @@ export interface ProjectConfig {
     /** Seconds the whole check may take. */
     deadlineSeconds?: number;
   };
+  /** Whom to tell what a run did (src/notify): names of AUTOJOIN_NOTIFY_* variables, never a URL or a secret. */
+  notify?: NotifyTargetConfig[];
+}
+
+/** The events a notification target can be sent (src/notify/events.ts). */
+export type NotifyEventName = 'applied' | 'refused' | 'failed' | 'drift';
+
+/** One `notify:` entry of the project file, as written (checked by src/policy/project-notify.ts). */
+export interface NotifyTargetConfig {
+  to: 'webhook' | 'slack' | 'teams';
+  /** The variable holding the URL (`AUTOJOIN_NOTIFY_*`). */
+  urlEnv: string;
+  /** webhook: the variable holding the signing secret (`AUTOJOIN_NOTIFY_*`). */
+  secretEnv?: string;
+  /** Default: all four events. */
+  on?: NotifyEventName[];
+  /** A failed delivery turns exit 0 into 1; an unset or invalid variable is exit 1 before any write. */
+  required?: boolean;
 }
 
 /** What the loader hands the rest of the program. */

@@ -222,7 +222,6 @@ type RetryCallback = NonNullable<NonNullable<Parameters<typeof interceptors.retr
 function retryDecider(policy: RetryPolicy, state: { attempts: number }): RetryCallback {
   const startedAt = Date.now();
   return (error, { state: retryState }, callback) => {
-    state.attempts = retryState.counter;
     const failure = error as Error & { code?: string; statusCode?: number; headers?: IncomingHttpHeaders };
     const delay = retryDelayMs(
       {
@@ -235,6 +234,8 @@ function retryDecider(policy: RetryPolicy, state: { attempts: number }): RetryCa
       policy,
       Math.random(),
     );
+    // The attempt about to be made counts too: a call that succeeds on its third attempt made 3.
+    state.attempts = retryState.counter + (delay === null ? 0 : 1);
     if (delay === null) callback(error);
     else setTimeout(() => callback(null), delay);
   };

@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['run'],
   ['connect'],
   ['reconcile'],
-  ['governance'],
+  ['governance', 'notify'],
   ['commands'],
   ['cli', 'action'],
 ];

@@ -65,7 +65,7 @@ describe('the npm package', () => {
     expect(paths).toEqual(expect.arrayContaining([
       'CHANGELOG.md', 'LICENSE', 'README.md', 'dist/THIRD_PARTY_NOTICES.txt', 'dist/cli.js', 'package.json',
       'schemas/apply-report.schema.json', 'schemas/autojoin.schema.json', 'schemas/plan.schema.json', 'schemas/project.schema.json',
-      'schemas/result.schema.json', 'schemas/validate-report.schema.json',
+      'schemas/result.schema.json', 'schemas/validate-report.schema.json', 'schemas/notify-webhook.schema.json',
     ]));
     expect(paths).not.toContain('dist/action.js');
     expect(paths.filter((path) => path.startsWith('dist/meta/')), 'the build\'s metafiles (the SBOM\'s input) stay out').toEqual([]);

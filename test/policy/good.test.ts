@@ -101,7 +101,7 @@ describe('project file', () => {
       '3:3 unknown-key unknown key "componentid" in defaults (did you mean "componentId"?); allowed keys: componentId, scopeType',
       '5:16 invalid-value safety.maxRemovals: must be at least 0, got -1',
       '6:22 invalid-value safety.maxRemovalPercent: must be at most 100, got 150',
-      '7:1 unknown-key unknown key "apiKey"; allowed keys: owner, baseUrl, read, listing, defaults, safety, rules, drift, prune, dns',
+      '7:1 unknown-key unknown key "apiKey"; allowed keys: owner, baseUrl, read, listing, defaults, safety, rules, drift, prune, notify, dns',
     ]);
     expect(project.diagnostics.every((d) => d.file === 'autojoin-sync.yaml')).toBe(true);
     expect(JSON.stringify(project.diagnostics)).not.toContain('do-not-put-secrets-here');

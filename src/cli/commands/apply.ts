@@ -16,7 +16,9 @@ import { applyCommand } from '../../commands/apply-command.js';
 import { parseAllowBehind } from '../../history/behind.js';
 import type { ScopeGlob } from '../../policy/globs.js';
 import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
-import { withJsonResult } from '../json-result.js';
+import { withJsonResult, type Seen } from '../json-result.js';
+import { exitCodeOf, notifyAfterRun, refuseUnsendableRequired, type RunOutcome } from '../../commands/notify-command.js';
+import { withNotifications } from '../../render/notifications-json.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { refuseUnreadablePaths, type Session, withSession } from '../session.js';
@@ -35,6 +37,8 @@ interface ApplyFlags extends SettingFlags, TargetFlags {
   takeOwnership?: string[];
   onlyExpired?: boolean;
   allowBehind?: string[];
+  /** false with --no-notify: no notification is sent. */
+  notify: boolean;
 }
 
 /** Registers `autojoin-sync apply`. */
@@ -62,6 +66,7 @@ export function register(program: Command): void {
     .addOption(maxRemovalPercentOption())
     .addOption(replaceOption())
     .addOption(shardOption())
+    .option('--no-notify', 'send no notification (the project file\'s notify: targets; docs/notifications.md)')
     .addOption(
       new Option('--format <format>', 'report format: json prints one document (schemas/apply-report.schema.json) on stdout and the plan on stderr')
         .choices(['text', 'json'])
@@ -100,22 +105,48 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
     const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    refuseUnsendableRequired({ context: settings, enabled: flags.notify });
     await withSession(settings, async (session) => {
-      const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
-      const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
-      seen.plan = plan;
+      const notifyAfter = (outcome: RunOutcome): ReturnType<typeof notifyAfterRun> =>
+        notifyAfterRun(outcome, { context: settings, service: session.target, enabled: flags.notify, onWarning: (text) => log().warn(text) });
+      let applied: { plan: Plan; report: ApplyReport };
+      try {
+        applied = await planAndApply(flags, session, seen, saved);
+      } catch (error) {
+        // The outcome is final: the targets are told, then the error is reported (with --format json, with them).
+        const told = await notifyAfter({ command: 'apply', ...(seen.plan ? { plan: seen.plan } : {}), error, exitCode: exitCodeOf(error), ...shardOf(flags) });
+        if (told.notifications.length > 0) seen.notifications = told.notifications;
+        throw error;
+      }
+      const { plan, report } = applied;
       const json = flags.format === 'json';
-      const show = (): void => showPlan(plan, flags);
-      // A saved plan is shown once its checks passed (a stale one, with changes or none, is refused before it is printed).
-      if (!flags.plan) show();
-      // Every plan goes through the one apply of the command layer, with changes or none: the same verdict, the same checks, as the action.
-      const report = await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
-      if (json) writeStdout(renderApplyReportJson(plan, report));
-      else if (plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
+      if (!json && plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
       // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-      if (report.failed.length > 0 || report.skipped.length > 0) process.exitCode = ExitCode.error;
+      const exitCode = report.failed.length > 0 || report.skipped.length > 0 ? ExitCode.error : ExitCode.ok;
+      // The text report first, then the messages; the JSON document once they are delivered.
+      const told = await notifyAfter({ command: 'apply', plan, report, exitCode, ...shardOf(flags) });
+      if (json) writeStdout(told.notifications.length > 0 ? withNotifications(renderApplyReportJson(plan, report), told.notifications) : renderApplyReportJson(plan, report));
+      if (told.exitCode !== ExitCode.ok) process.exitCode = told.exitCode;
     });
   });
+}
+
+/** The plan (made, or the saved one's part), shown, then applied with the confirmation. */
+async function planAndApply(flags: ApplyFlags, session: Session, seen: Seen, saved: Plan | undefined): Promise<{ plan: Plan; report: ApplyReport }> {
+  const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
+  const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
+  seen.plan = plan;
+  const show = (): void => showPlan(plan, flags);
+  // A saved plan is shown once its checks passed (a stale one, with changes or none, is refused before it is printed).
+  if (!flags.plan) show();
+  // Every plan goes through the one apply of the command layer, with changes or none: the same verdict, the same checks, as the action.
+  const report = await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
+  return { plan, report };
+}
+
+/** apply --plan --shard K/N: the shard a message says it reports. */
+function shardOf(flags: ApplyFlags): { shard?: string } {
+  return flags.shard === undefined ? {} : { shard: flags.shard };
 }
 
 /** The context a saved plan records (the schema requires it from formatVersion 4 on). */

@@ -12,6 +12,8 @@ import { log } from '../../output/log.js';
 import { writeOutputFile, writeStdout } from '../../output/sinks.js';
 import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, contextFlags, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
+import { notifyAfterRun, refuseUnsendableRequired } from '../../commands/notify-command.js';
+import { withNotifications } from '../../render/notifications-json.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
@@ -26,6 +28,8 @@ interface PlanFlags extends SettingFlags, DnsFlags, TargetFlags {
   allowNoPolicies?: boolean;
   changedSince?: string;
   takeOwnership?: string[];
+  /** --notify: the scheduled drift job tells the project file's notify: targets what it found. */
+  notify?: boolean;
 }
 
 /** Registers `autojoin-sync plan`. */
@@ -49,6 +53,7 @@ export function register(program: Command): void {
     .addOption(maxRemovalPercentOption())
     .addOption(replaceOption())
     .addOption(takeOwnershipOption())
+    .option('--notify', 'tell the project file\'s notify: targets about changes made outside this repository and pending changes (the scheduled drift job; docs/notifications.md)')
     .addHelpText(
       'after',
       `
@@ -75,17 +80,24 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     const settings = await cliSettings(paths, flags);
     if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
+    const notify = flags.notify === true;
+    refuseUnsendableRequired({ context: settings, enabled: notify });
     await withSession(settings, async ({ client, target }) => {
       const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
       seen.plan = plan;
       if (flags.out) await savePlan(flags.out, plan, { base: settings.base, ...(flags.shard === undefined ? {} : { shard: flags.shard }) });
       const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(flags));
       const cautions = verdict.refusals.map((refusal) => refusal.message);
+      const json = flags.format === 'json';
       // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-      writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
+      if (!json) writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
       noticeUnmarked(plan);
       for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
-      if (flags.detailedExitcode && planExitCode(plan) === ExitCode.changesPending) process.exitCode = ExitCode.changesPending;
+      const exitCode = flags.detailedExitcode ? planExitCode(plan) : ExitCode.ok;
+      // The report first, then the messages; the JSON document once they are delivered.
+      const told = await notifyAfterRun({ command: 'plan', plan, exitCode }, { context: settings, service: target, enabled: notify, onWarning: (text) => log().warn(text) });
+      if (json) writeStdout(told.notifications.length > 0 ? withNotifications(renderPlan(plan, 'json'), told.notifications) : renderPlan(plan, 'json'));
+      if (told.exitCode !== ExitCode.ok) process.exitCode = told.exitCode;
     });
   });
 }
