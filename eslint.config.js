@@ -3,7 +3,7 @@ import nodePlugin from 'eslint-plugin-n';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.autojoin-sync/**', '.ci/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.autojoin-sync/**', '.ci/**', '.stryker-tmp/**', 'reports/**'] },
   // ajv's standalone code (scripts/schema-validators.mjs): var re-declarations, unused parameters and
   // control characters in the schemas' patterns by design; a test holds it equal to a fresh generation.
   { ignores: ['src/generated/*.js'] },
