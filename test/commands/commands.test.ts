@@ -4,6 +4,7 @@
  * in temp directories, the emulator over loopback; the CLI (in-process) only makes the state the
  * command reads (an apply, a saved plan).
  */
+import { rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -125,6 +126,9 @@ describe('importCommand', () => {
     const r = await applied();
     const request = { context: contextIn(r.dir), client: clientOf(r), refs: [parseScopeKey('team/acme')], cwd: r.dir };
     await expect(importCommand({ ...request, out: 'imported' })).rejects.toThrow('team/acme is declared here already');
+    // On stdout too: the document printed would declare it a second time.
+    await expect(importCommand({ ...request, out: '-' })).rejects.toThrow('team/acme is declared here already');
+    rmSync(path.join(r.dir, 'acme.autojoin.yaml'));
     const outcome = await importCommand({ ...request, out: '-' });
     expect(outcome).toMatchObject({ inactive: [], refusal: null, failing: new Set() });
     expect(outcome.passing.map((entry) => entry.policy.key)).toEqual(['team/acme']);
@@ -142,6 +146,7 @@ describe('importCommand and the secrets of its context', () => {
       body: JSON.stringify({ scope: 'acme', scopeType: 'team', scopeName: `Acme ${echoed}`, componentId: 'c1', domains: ['a.example'] }),
     });
     expect(response.ok).toBe(true);
+    rmSync(path.join(r.dir, 'acme.autojoin.yaml'));
     const request = { client: clientOf(r), refs: [parseScopeKey('team/acme')], cwd: r.dir, out: '-' };
     const withSecret = await importCommand({ ...request, context: settingsIn(r.dir, { env: { AUTOJOIN_NOW: DAY, AUTOJOIN_API_KEY: echoed } }) });
     expect(withSecret.refusal?.message).toContain('the service shows a secret of this run in the name or metadata of team/acme');
