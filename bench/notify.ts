@@ -84,7 +84,7 @@ async function apply(baseUrl: string, plan: Plan, targets: { notify: NotifyTarge
     if (!targets) return;
     const told = await notifyAfterRun(
       { command: 'apply', plan, report, exitCode: 0 },
-      { context: { project: { notify: targets.notify }, owner: settings.owner }, service: baseUrl, enabled: true, env: targets.env, onWarning: (text) => process.stderr.write(`${text}\n`) },
+      { context: { project: { notify: targets.notify }, owner: settings.owner, notifyEnv: {} }, service: baseUrl, enabled: true, env: targets.env, onWarning: (text) => process.stderr.write(`${text}\n`) },
     );
     if (told.notifications.some((one) => !one.delivered)) throw new Error('bench: a notification was not delivered');
   } finally {

@@ -12,7 +12,7 @@ export type { RunOutcome } from '../notify/index.js';
 
 /** What a front end hands over beside the outcome. */
 export interface NotifyContext {
-  context: Pick<RunSettings, 'project' | 'owner' | 'head'>;
+  context: Pick<RunSettings, 'project' | 'owner' | 'head' | 'notifyEnv'>;
   /** The service the run talked to (a base URL or `embedded`): only its host is told. */
   service: string;
   /** apply without `--no-notify`; `plan --notify`; the action's input `notify`. */
@@ -30,7 +30,7 @@ export interface NotifyAfterRun extends NotifyResult {
 
 /** Sends the run's notifications; never throws. */
 export async function notifyAfterRun(outcome: RunOutcome, ctx: NotifyContext): Promise<NotifyAfterRun> {
-  const env = ctx.env ?? process.env;
+  const env = ctx.env ?? ctx.context.notifyEnv;
   const result = await notify(outcome, {
     entries: ctx.context.project.notify,
     env,
@@ -49,7 +49,7 @@ export async function notifyAfterRun(outcome: RunOutcome, ctx: NotifyContext): P
  * @throws RunError naming the variables, never their values
  */
 export function refuseUnsendableRequired(ctx: Pick<NotifyContext, 'context' | 'enabled' | 'env'>): void {
-  const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? process.env, ctx.enabled);
+  const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? ctx.context.notifyEnv, ctx.enabled);
   if (problems.length > 0) throw new RunError(`${problems.join('; ')}; nothing was written`);
 }
 

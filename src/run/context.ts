@@ -99,6 +99,9 @@ export function checkSavedProject(saved: ProjectFileRecord | null, found: Projec
  * of `cwd` (or, for a plan made without one, the one found from `cwd`), as a record.
  */
 export async function projectHereFor(saved: ProjectFileRecord | null, cwd: string): Promise<ProjectFileRecord | null> {
+  // A recorded project file is read at the repository's root before anything is placed under it.
+  const root = saved === null ? null : await repositoryRoot(cwd);
+  if (saved !== null && root !== null) return recordedProjectRecord(root, saved);
   const here = await savedRunHere(cwd, saved);
   return saved === null ? projectRecordOf(here.projectFile, here.base) : recordedProjectRecord(here.base, saved);
 }

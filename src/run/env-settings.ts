@@ -39,3 +39,9 @@ export function firstSet<T>(candidates: readonly (readonly [string, T | undefine
 export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
+
+/** The variables notifications read (the targets' `AUTOJOIN_NOTIFY_*` and the CI run's facts), read once with the rest of the context. */
+export function notifyEnvOf(env: NodeJS.ProcessEnv): Readonly<Record<string, string>> {
+  const facts = ['GITHUB_REPOSITORY', 'GITHUB_SHA', 'GITHUB_SERVER_URL', 'GITHUB_RUN_ID'];
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && (entry[0].startsWith('AUTOJOIN_NOTIFY_') || facts.includes(entry[0]))));
+}

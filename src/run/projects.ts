@@ -10,7 +10,14 @@ import type { ProjectScope } from '../policy/project-scope.js';
 import type { ProjectConfig } from '../policy/types.js';
 import type { ProjectPlace } from './place.js';
 import type { DnsCheckSettings } from './dns.js';
-import type { RunSettings, SettingSources } from './settings.js';
+
+/** What a run's target is made of (the fields of RunSettings this module reads; settings.ts imports this module). */
+interface TargetFields {
+  baseUrl?: string;
+  baseUrlFrom?: string;
+  emulator: boolean;
+  targetNotice?: string;
+}
 
 /** One project of a run with its project file's content (design: "Many projects, one run"). */
 export interface RunProject extends ProjectPlace {
@@ -23,7 +30,7 @@ export interface RunProject extends ProjectPlace {
 }
 
 /** The run's projects as the loader reads each file under its own (src/policy/load.ts). */
-export function projectScopes(context: Pick<RunSettings, 'projects'>): ProjectScope[] {
+export function projectScopes(context: { projects: readonly RunProject[] }): ProjectScope[] {
   return context.projects.map((one) => ({ dir: one.dir, config: one.config }));
 }
 
@@ -45,10 +52,10 @@ export function oneProjectAtATime(command: string, projects: readonly RunProject
  * team's project file never sends the key anywhere else. A run of one project is settingsFrom's.
  * @throws RunError (exit 1, before any request) naming two project files that name different services
  */
-export function oneTarget<T extends Pick<RunSettings, 'baseUrl' | 'baseUrlFrom' | 'emulator' | 'targetNotice'>>(
+export function oneTarget<T extends TargetFields>(
   settings: T,
   projects: readonly RunProject[],
-  sources: Pick<SettingSources, 'trustProjectBaseUrl'>,
+  sources: { trustProjectBaseUrl?: boolean },
 ): T {
   if (projects.length < 2 || sources.trustProjectBaseUrl === false) return settings;
   const named = projects.flatMap((one) => (one.config.baseUrl === undefined ? [] : [{ name: one.name, url: one.config.baseUrl }]));

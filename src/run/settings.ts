@@ -25,7 +25,7 @@ import { invalidProjects, oneProjectAtATime, oneTarget, projectName, projectWith
 import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
 import { planMoment } from '../policy/clock.js';
 import { ciVariable } from './ci.js';
-import { firstSet, nonEmpty, readFromEnv, timeoutFromEnv, todayOf } from './env-settings.js';
+import { firstSet, nonEmpty, notifyEnvOf, readFromEnv, timeoutFromEnv, todayOf } from './env-settings.js';
 import { headCommit } from '../git/command.js';
 import { useProjectFile } from '../hint.js';
 
@@ -101,6 +101,8 @@ export interface RunSettings extends RunPlace {
   now: string;
   /** The variable that says this is CI (`CI`, `GITHUB_ACTIONS`, …; src/run/ci.ts), null when none: read once, here. */
   ci: string | null;
+  /** The environment notifications read (`AUTOJOIN_NOTIFY_*`, the CI run's facts), read once here. */
+  notifyEnv: Readonly<Record<string, string>>;
   /** The commit HEAD points to in `base`'s repository; undefined outside git. */
   head?: string;
 }
@@ -184,9 +186,10 @@ async function resolvePlace(
  */
 async function savedPlace(cwd: string, saved: NonNullable<SettingSources['saved']>): Promise<RunPlace> {
   const recorded = saved.context.projectFile;
+  // The recorded project file first: read as any project file is (a FIFO or a path out is refused here), then placed.
+  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const here = await savedRunHere(cwd, recorded);
   const projectFile = recorded === null ? here.projectFile : join(here.base, ...recorded.path.split('/'));
-  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const { projectFile: _found, ...rest } = here;
   return { ...rest, ...(projectFile === undefined ? {} : { projectFile }) };
 }
@@ -231,6 +234,7 @@ export function settingsFrom(place: RunPlace, project: ProjectConfig, sources: P
     today: todayOf(env),
     now: planMoment(env).toISOString(),
     ci: ciVariable(env),
+    notifyEnv: notifyEnvOf(env),
   };
 }
 

@@ -78,13 +78,14 @@ describe('import --out -', () => {
 });
 
 describe('the embedded emulator', () => {
-  it('is named with its state file, relative to where the run started (beside examples/autojoin-sync.yaml, not ./.autojoin-sync)', async () => {
+  it('is named with its state file, relative to where the run started (one state at the repository root, not beside examples/autojoin-sync.yaml)', async () => {
     project = await tempProject({ 'examples/autojoin-sync.yaml': 'defaults:\n  componentId: cmp_1\n', 'examples/policies/a.autojoin.yaml': 'scope: a\nscopeType: team\ndomains: [a.example]\n' });
     git(project.dir, 'init', '-q');
     const run = await runInProcess(['plan', 'examples/policies'], { cwd: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined } });
     expect(run.code, run.stderr).toBe(0);
     const named = /\(embedded emulator, state in ([^)]+)\)/u.exec(run.stderr)?.[1] as string;
-    expect(named).toBe('examples/.autojoin-sync/emulator.json');
+    expect(named).toBe('.autojoin-sync/emulator.json');
+    expect(existsSync(path.join(project.dir, 'examples', '.autojoin-sync'))).toBe(false);
     expect(existsSync(path.join(project.dir, named))).toBe(true);
     expect(run.stdout).not.toContain('(.autojoin-sync/emulator.json)');
   });

@@ -61,7 +61,7 @@ describe('a required target that fails', () => {
           : { command: 'apply' as const, error: Object.assign(new Error('stopped'), { exitCode: before }), exitCode: before };
     const warnings: string[] = [];
     const told = await notifyAfterRun(outcome, {
-      context: { project: { notify }, owner: 'o' },
+      context: { project: { notify }, owner: 'o', notifyEnv: {} },
       service: 'https://invitations.example.com/api',
       enabled: true,
       env: { AUTOJOIN_NOTIFY_S: receiver.url },

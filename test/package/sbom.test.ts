@@ -25,7 +25,6 @@ const BUNDLED: Record<string, string[]> = {
   commander: ['cli'],
   diff: ['cli'],
   'email-providers': ['action', 'cli'],
-  'fast-deep-equal': ['action', 'cli'],
   picocolors: ['cli'],
   tldts: ['action', 'cli'],
   tunnel: ['action'],
