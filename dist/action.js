@@ -44511,6 +44511,8 @@ function checkSavedProject(saved, found, planFile) {
   }
 }
 async function projectHereFor(saved, cwd) {
+  const root = saved === null ? null : await repositoryRoot(cwd);
+  if (saved !== null && root !== null) return recordedProjectRecord(root, saved);
   const here = await savedRunHere(cwd, saved);
   return saved === null ? projectRecordOf(here.projectFile, here.base) : recordedProjectRecord(here.base, saved);
 }
@@ -46509,6 +46511,10 @@ function firstSet(candidates) {
 function nonEmpty(value) {
   return value === void 0 || value.trim() === "" ? void 0 : value;
 }
+function notifyEnvOf(env) {
+  const facts = ["GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_SERVER_URL", "GITHUB_RUN_ID"];
+  return Object.fromEntries(Object.entries(env).filter((entry) => entry[1] !== void 0 && (entry[0].startsWith("AUTOJOIN_NOTIFY_") || facts.includes(entry[0]))));
+}
 
 // src/run/settings.ts
 async function resolveSettings(sources) {
@@ -46543,9 +46549,9 @@ async function resolvePlace(sources) {
 }
 async function savedPlace(cwd, saved) {
   const recorded = saved.context.projectFile;
+  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const here = await savedRunHere(cwd, recorded);
   const projectFile = recorded === null ? here.projectFile : join3(here.base, ...recorded.path.split("/"));
-  checkSavedProject(recorded, await projectHereFor(recorded, cwd), saved.file);
   const { projectFile: _found, ...rest } = here;
   return { ...rest, ...projectFile === void 0 ? {} : { projectFile } };
 }
@@ -46587,7 +46593,8 @@ function settingsFrom(place, project2, sources) {
     projectRecord: null,
     today: todayOf(env),
     now: planMoment(env).toISOString(),
-    ci: ciVariable(env)
+    ci: ciVariable(env),
+    notifyEnv: notifyEnvOf(env)
   };
 }
 function projectDns(project2, sources) {
@@ -55282,7 +55289,7 @@ function requiredProblems(entries, env, enabled) {
 
 // src/commands/notify-command.ts
 async function notifyAfterRun(outcome, ctx) {
-  const env = ctx.env ?? process.env;
+  const env = ctx.env ?? ctx.context.notifyEnv;
   const result2 = await notify(outcome, {
     entries: ctx.context.project.notify,
     env,
@@ -55295,7 +55302,7 @@ async function notifyAfterRun(outcome, ctx) {
   return { ...result2, exitCode };
 }
 function refuseUnsendableRequired(ctx) {
-  const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? process.env, ctx.enabled);
+  const problems = requiredProblems(ctx.context.project.notify, ctx.env ?? ctx.context.notifyEnv, ctx.enabled);
   if (problems.length > 0) throw new RunError(`${problems.join("; ")}; nothing was written`);
 }
 function exitCodeOf(error4) {
