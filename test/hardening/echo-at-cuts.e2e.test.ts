@@ -22,17 +22,11 @@ import { escapeControls } from '../../src/escape.js';
 import { CLI_PATH, runCli, type CliResult } from '../support/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../action/support/fake-github.js';
 import { ACTION_PATH, pullRequestPayload, pushPayload, runAction, type ActionRun } from '../action/support/run-action.js';
+import { leakCheck, secretForms } from './secret-forms.js';
 
 const KEY = 'sk_live_Echoed*Key_5fd21c9';
 const TOKEN = 'tok_Echoed_Token_88a3e1f0';
-const hex = Buffer.from(KEY).toString('hex');
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  hex,
-  percent: hex.replace(/../gu, (pair) => `%${pair.toUpperCase()}`),
-  split: `${KEY.slice(0, 13)}\u200b${KEY.slice(13)}`,
-  base64: Buffer.from(KEY).toString('base64'),
-};
+const FORMS = secretForms(KEY, 13);
 /** Where the plan cuts a shown value (`{"k":"` comes first), and where the client cuts a service message. */
 const VALUE_CUT = 199 - '{"k":"'.length;
 const MESSAGE_CUT = 499;
@@ -63,25 +57,7 @@ function echoes(kind: 'm' | 'e'): Echo[] {
 const METADATA = echoes('m');
 const MESSAGES = new Map(echoes('e').map((echo) => [echo.scope, echo.text]));
 
-/** Every part of PART characters of every form, lower case, as a leak check looks for them. */
-const PARTS = [...new Set(Object.values(FORMS).flatMap((form) => {
-  const plain = form.replace(/\u200b/gu, '').toLowerCase();
-  return Array.from({ length: plain.length - PART + 1 }, (_, at) => plain.slice(at, at + PART));
-}))];
-
-/** The text as a reader sees it: entities decoded, zero-width characters (raw or escaped) dropped, lower case. */
-function readable(text: string): string {
-  return text
-    .replace(/&#(\d+);/gu, (_, code: string) => String.fromCharCode(Number(code)))
-    .replace(/\\u\{200b\}|\\u200b|\u200b/giu, '')
-    .toLowerCase();
-}
-
-function leaksIn(where: string, text: string): string[] {
-  const seen = readable(text);
-  const found = PARTS.filter((part) => seen.includes(part));
-  return found.length === 0 ? [] : [`${where} shows ${found.length} parts of the key, e.g. ${JSON.stringify(found[0])}`];
-}
+const { leaksIn } = leakCheck(FORMS, PART);
 
 let dir: string;
 let emulator: Emulator;

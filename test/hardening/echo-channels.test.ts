@@ -28,6 +28,7 @@ import { runInProcess } from '../support/in-process.js';
 import { startFakeGitHub, type FakeGitHub } from '../action/support/fake-github.js';
 import { pullRequestPayload, pushPayload } from '../action/support/run-action.js';
 import { LONG } from './support.js';
+import { leakCheck, secretForms } from './secret-forms.js';
 
 const core = await vi.hoisted(async () => (await import('../support/actions-core.js')).fakeActionsCore());
 vi.mock('@actions/core', () => core);
@@ -35,36 +36,12 @@ const { run } = await import('../../src/action/main.js');
 
 const KEY = 'sk_live_Channel*Key_7b21e0';
 const TOKEN = 'ghs_Channel_Token_4c9d02';
-const hex = Buffer.from(KEY).toString('hex');
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  base64: Buffer.from(KEY).toString('base64'),
-  hex,
-  percent: hex.replace(/../gu, (pair) => `%${pair.toUpperCase()}`),
-  split: `${KEY.slice(0, 13)}\u200b${KEY.slice(13)}`,
-};
+const FORMS = secretForms(KEY, 13);
 const PART = 8;
 /** Where a shown metadata value is cut (`{"k":"` comes first), a shown owner, and a service message. */
 const CUTS = { m: 199 - '{"k":"'.length, o: 199, e: 499, n: 499 } as const;
 
-const PARTS = [...new Set(Object.values(FORMS).flatMap((form) => {
-  const plain = form.replace(/\u200b/gu, '').toLowerCase();
-  return Array.from({ length: plain.length - PART + 1 }, (_, at) => plain.slice(at, at + PART));
-}))];
-
-/** The text as a reader sees it: entities decoded, zero-width characters (raw or escaped) dropped, lower case. */
-function readable(text: string): string {
-  return text
-    .replace(/&#(\d+);/gu, (_, code: string) => String.fromCharCode(Number(code)))
-    .replace(/\\u\{200b\}|\\u200b|\u200b/giu, '')
-    .toLowerCase();
-}
-
-function leaksIn(where: string, text: string): string[] {
-  const seen = readable(text);
-  const found = PARTS.filter((part) => seen.includes(part));
-  return found.length === 0 ? [] : [`${where} shows ${found.length} parts of the key, e.g. ${JSON.stringify(found[0])}`];
-}
+const { leaksIn } = leakCheck(FORMS, PART);
 
 interface Echo {
   scope: string;

@@ -25,26 +25,17 @@ import { parseJsonBody } from '../../src/service/json-body.js';
 import { writtenBy } from '../../src/action/comment.js';
 import type { ScopeKey } from '../../src/scope.js';
 import type { Drifted } from '../../src/reconcile/adopt-drift.js';
+import { leakCheck, readable, secretForms } from './secret-forms.js';
 
 const KEY = 'sk_live_Outbound*Key_9c2e';
-const hex = Buffer.from(KEY).toString('hex');
-const FORMS: Record<string, string> = {
-  raw: KEY,
-  base64: Buffer.from(KEY).toString('base64'),
-  hex,
-  percent: hex.replace(/../gu, (pair) => `%${pair.toUpperCase()}`),
-  split: `${KEY.slice(0, 11)}\u200b${KEY.slice(11)}`,
-};
+const FORMS = secretForms(KEY, 11);
 const PART = 5;
 
-/** Every part of PART characters of every form, lower case, zero-width characters dropped. */
-const PARTS = [...new Set(Object.values(FORMS).flatMap((form) => {
-  const plain = form.replace(/\u200b/gu, '').toLowerCase();
-  return Array.from({ length: plain.length - PART + 1 }, (_, at) => plain.slice(at, at + PART));
-}))];
+const { parts: PARTS } = leakCheck(FORMS, PART);
 
+/** The parts of the key `text` shows, as a reader sees it. */
 function leaked(text: string): string[] {
-  const seen = text.replace(/\\u\{200b\}|\\u200b|\u200b/giu, '').toLowerCase();
+  const seen = readable(text);
   return PARTS.filter((part) => seen.includes(part));
 }
 
