@@ -44433,7 +44433,7 @@ function projectsOf(places) {
   const groups = /* @__PURE__ */ new Map();
   for (const place of places) {
     for (const [file, policies] of place.projectFiles) {
-      const id = file ?? `\0${place.root}`;
+      const id = file ?? "\0none";
       const group = groups.get(id);
       if (group) group.files.push(...policies);
       else groups.set(id, { ...file === null ? {} : { projectFile: file }, dir: file === null ? place.root : path2.dirname(file), files: [...policies] });

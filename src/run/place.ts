@@ -131,12 +131,13 @@ function nearestProjectFile(dir: string, top: string): string | null {
   }
 }
 
-/** The run's projects: its policy files grouped by project file (those with none by their root), project files first, by path. */
+/** The run's projects: its policy files grouped by project file (those with none form one, at the first of their roots), project files first, by path. */
 function projectsOf(places: readonly PathPlace[]): ProjectPlace[] {
   const groups = new Map<string, ProjectPlace>();
   for (const place of places) {
     for (const [file, policies] of place.projectFiles) {
-      const id = file ?? `\0${place.root}`;
+      // Policy files without a project file share no settings but the defaults: one project of the run's, at the first root.
+      const id = file ?? '\0none';
       const group = groups.get(id);
       if (group) group.files.push(...policies);
       else groups.set(id, { ...(file === null ? {} : { projectFile: file }), dir: file === null ? place.root : path.dirname(file), files: [...policies] });
