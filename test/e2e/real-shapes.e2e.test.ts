@@ -6,6 +6,9 @@
  * invitation, a rename with new metadata, a create,
  * and a scope refused with 422 `{error}` (through a proxy) while the others are applied.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateData, startEmulator, type Emulator, type EmulatorData, type EmulatorOptions } from '../../src/emulator/index.js';
 import { assertBuilt, cli, liveDomains, policy, SECRET, tempProject, type TempProject } from './support.js';
@@ -119,7 +122,10 @@ describe.each(SHAPES)('plan, apply and import against the emulator: %s', (_name,
     expect(again.code).toBe(2);
     expect((JSON.parse(again.stdout) as PlanJson).changes.map((change) => change.key)).toEqual(['team/scope-0004']);
 
-    const imported = await cli(['import', '--scope', 'team/scope-0002', '--scope', 'team/fresh', '--out', '-', '--component-id', 'cmp_e2e'], { cwd: project.dir, env });
+    // From a directory that declares neither (import refuses a scope a policy file of its run declares).
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'autojoin-import-'));
+    const imported = await cli(['import', '--scope', 'team/scope-0002', '--scope', 'team/fresh', '--out', '-', '--component-id', 'cmp_e2e'], { cwd: elsewhere, env });
+    await rm(elsewhere, { recursive: true, force: true });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain('scope: scope-0002\nscopeType: team\nscopeName: Renamed Two\ncomponentId: cmp_e2e\nmetadata:\n  owner: eng\n');
     expect(imported.stdout).toContain('scope: fresh\nscopeType: team\nscopeName: Fresh\ncomponentId: cmp_e2e\nmetadata:\n  tier: 1\ndomains:\n  - fresh.example\n');

@@ -165,6 +165,6 @@ describe('a project file above the working directory', () => {
   it('names the project file and the service host it uses on stderr', async () => {
     project = await tempProject({ 'autojoin-sync.yaml': 'defaults: { componentId: c }\n', 'a.autojoin.yaml': policy('a', ['a.example']) });
     const result = await bounded(['plan'], project.dir);
-    expect(result.stderr).toMatch(/^using project file autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator\)$/mu);
+    expect(result.stderr).toMatch(/^using project file autojoin-sync\.yaml; service host 127\.0\.0\.1:\d+ \(embedded emulator, state in \.autojoin-sync\/emulator\.json\)$/mu);
   });
 });
