@@ -6,7 +6,7 @@
  * flags are checked in-process by test/docs/reference.test.ts.)
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,7 +142,7 @@ describe('README commands work as written', { shuffle: false }, () => {
     // The global setup built dist/ already.
     const output = await sh((install as string).replace('npm ci && npm run build && ', ''));
     expect(output).toMatch(/^Applied \d+, failed 0, skipped 0\.$/m);
-    expect(output).toMatch(/^using (no project file|project file \S+); service host 127\.0\.0\.1:\d+ \(embedded emulator\)$/m);
+    expect(output).toMatch(/^using (no project file|project file \S+); service host 127\.0\.0\.1:\d+ \(embedded emulator, state in \.autojoin-sync\/emulator\.json\)$/m);
     expect(await sh('npx autojoin-sync plan examples/policies --detailed-exitcode')).toMatch(/^No changes\. \d+ scopes match their policy files\.$/m);
   });
 
@@ -163,17 +163,5 @@ describe('README commands work as written', { shuffle: false }, () => {
     expect(await sh('npx autojoin-sync plan my-policies')).toContain(planOutput as string);
   });
 
-  it('running the emulator on its own, as the tour shows', async () => {
-    const block = shBlocks(section('A five-minute tour')).find((b) => b.includes('emulator --port')) ?? '';
-    const script = block.replaceAll('8787', '18787').replace('kill %1', 'kill %1; wait');
-    // The trap stops the background emulator even when a command fails, so no run leaks it; the
-    // next command waits for the emulator's `listening on` line, not for a fixed time.
-    const started = script.replace(' &\n', ' > emulator.out &\ntrap "kill %1 2>/dev/null || true" EXIT\nuntil grep -q "listening on" emulator.out; do sleep 0.05; done\n');
-    // Run alone (vitest -t), the tour has not written its policy: write one, so this test stands on its own.
-    if ((await readdir(path.join(dir, 'my-policies')).catch(() => [])).length === 0) {
-      await mkdir(path.join(dir, 'my-policies'), { recursive: true });
-      await writeFile(path.join(dir, 'my-policies/design.autojoin.yaml'), 'scope: acme-design\nscopeType: team\ncomponentId: cmp_8f2c\ndomains: [acme.com]\n');
-    }
-    expect(await sh(`set -m; ${started}`)).toMatch(/team\/acme-design|No changes/);
-  });
+  // Running the emulator on its own, as the tour shows: the block runs as written, as a script, in test/e2e/readme-emulator.e2e.test.ts.
 });
