@@ -4,36 +4,22 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CI_VARIABLES } from '../../src/run/ci.js';
+import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
-import { policy, SECRET, setLive, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
+import { policy, setLive, tempProject } from '../e2e/support.js';
 import { git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
+import { emulatorEstate, NO_CI } from '../support/emulator-estate.js';
 
-const NO_CI = Object.fromEntries(['CI', ...CI_VARIABLES].map((name) => [name, undefined]));
-
-let emulator: Emulator | undefined;
-let project: TempProject | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-  emulator = undefined;
-  project = undefined;
-});
-
-async function against(files: Record<string, string>): Promise<{ dir: string; env: Record<string, string | undefined> }> {
-  emulator = await startTestEmulator();
-  project = await tempProject(files);
-  return { dir: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: SECRET } };
-}
+const estate = emulatorEstate();
+const against = estate.against;
 
 const subdomains = (count: number): string[] => ['acme.com', ...Array.from({ length: count }, (_, index) => `s${index}.acme.com`)];
 
 describe('the count of warnings left out', () => {
   it('is worded alike by validate, plan and import: three shown, then "and N more KIND warnings; --verbose shows all"', async () => {
     const { dir, env } = await against({ 'p/a.autojoin.yaml': policy('a', subdomains(5)), 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_e2e\n' });
-    await setLive(emulator as Emulator, 'b', subdomains(5), 'team', null);
+    await setLive(estate.emulator as Emulator, 'b', subdomains(5), 'team', null);
     const line = 'and 2 more subdomain warnings; --verbose shows all';
     const validate = await runInProcess(['validate', 'p'], { cwd: dir, env });
     expect(validate.stdout).toContain(line);
@@ -67,7 +53,7 @@ describe('a policy under a name discovery skips', () => {
 describe('import --out -', () => {
   it('refuses a scope a policy file declares, as --out DIR does (exit 1, naming file:line, nothing printed)', async () => {
     const { dir, env } = await against({ 'p/a.autojoin.yaml': policy('a', ['a.example']) });
-    await setLive(emulator as Emulator, 'a', ['a.example']);
+    await setLive(estate.emulator as Emulator, 'a', ['a.example']);
     for (const out of ['-', 'q']) {
       const run = await runInProcess(['import', '--scope', 'team/a', '--out', out], { cwd: dir, env });
       expect(run.code, out).toBe(1);
@@ -79,14 +65,14 @@ describe('import --out -', () => {
 
 describe('the embedded emulator', () => {
   it('is named with its state file, relative to where the run started (one state at the repository root, not beside examples/autojoin-sync.yaml)', async () => {
-    project = await tempProject({ 'examples/autojoin-sync.yaml': 'defaults:\n  componentId: cmp_1\n', 'examples/policies/a.autojoin.yaml': 'scope: a\nscopeType: team\ndomains: [a.example]\n' });
-    git(project.dir, 'init', '-q');
-    const run = await runInProcess(['plan', 'examples/policies'], { cwd: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined } });
+    estate.project = await tempProject({ 'examples/autojoin-sync.yaml': 'defaults:\n  componentId: cmp_1\n', 'examples/policies/a.autojoin.yaml': 'scope: a\nscopeType: team\ndomains: [a.example]\n' });
+    git((estate.project).dir, 'init', '-q');
+    const run = await runInProcess(['plan', 'examples/policies'], { cwd: (estate.project).dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined } });
     expect(run.code, run.stderr).toBe(0);
     const named = /\(embedded emulator, state in ([^)]+)\)/u.exec(run.stderr)?.[1] as string;
     expect(named).toBe('.autojoin-sync/emulator.json');
-    expect(existsSync(path.join(project.dir, 'examples', '.autojoin-sync'))).toBe(false);
-    expect(existsSync(path.join(project.dir, named))).toBe(true);
+    expect(existsSync(path.join((estate.project).dir, 'examples', '.autojoin-sync'))).toBe(false);
+    expect(existsSync(path.join((estate.project).dir, named))).toBe(true);
     expect(run.stdout).not.toContain('(.autojoin-sync/emulator.json)');
   });
 });
@@ -95,7 +81,7 @@ describe('a scope created outside the tool, imported, then planned', () => {
   it('shows an update that only marks the owner, and says why without blaming an old release', async () => {
     const { dir, env } = await against({ 'autojoin-sync.yaml': 'defaults:\n  componentId: cmp_e2e\n' });
     git(dir, 'init', '-q');
-    await setLive(emulator as Emulator, 'outside', ['outside.example'], 'team', null);
+    await setLive(estate.emulator as Emulator, 'outside', ['outside.example'], 'team', null);
     expect((await runInProcess(['import', '--scope', 'team/outside', '--out', 'p'], { cwd: dir, env })).code).toBe(0);
     const plan = await runInProcess(['plan', 'p'], { cwd: dir, env });
     const text = `${plan.stdout}${plan.stderr}`;

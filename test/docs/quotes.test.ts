@@ -7,15 +7,15 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actionWording } from '../../src/action/action-wording.js';
-import { CI_VARIABLES } from '../../src/run/ci.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { autojoinStatePath } from '../../src/service/paths.js';
 import { moreWarningsLine } from '../../src/render/warning-limit.js';
-import { policy, SECRET, setLive, startTestEmulator, tempProject, type TempProject } from '../e2e/support.js';
+import { policy, setLive, tempProject } from '../e2e/support.js';
 import { commitAll, git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
+import { emulatorEstate, NO_CI } from '../support/emulator-estate.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -38,22 +38,8 @@ function printed(run: { stdout: string; stderr: string }): string {
   return `${run.stdout}\n${run.stderr}`.replace(/ {2,}/gu, ' ');
 }
 
-const NO_CI = Object.fromEntries(['CI', ...CI_VARIABLES].map((name) => [name, undefined]));
-
-let emulator: Emulator | undefined;
-let project: TempProject | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  await project?.cleanup();
-  emulator = undefined;
-  project = undefined;
-});
-
-async function against(files: Record<string, string>): Promise<{ dir: string; env: Record<string, string | undefined> }> {
-  emulator = await startTestEmulator();
-  project = await tempProject(files);
-  return { dir: project.dir, env: { ...NO_CI, AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: SECRET } };
-}
+const estate = emulatorEstate();
+const against = estate.against;
 
 const manyDomains = (count: number): string[] => Array.from({ length: count }, (_, index) => `d${index}.example`);
 
@@ -125,7 +111,7 @@ const QUOTES: Record<string, () => Promise<string>> = {
   'error: the saved plan is stale: the live state of 1 scope(s) changed since it was made (team/acme-eng); nothing was written. Make a new plan and apply that.': async () => {
     const { dir, env } = await against({ 'a.autojoin.yaml': policy('acme-eng', ['acme.com']) });
     expect((await runInProcess(['plan', '--out', 'plan.json'], { cwd: dir, env })).code).toBe(0);
-    await setLive(emulator as Emulator, 'acme-eng', ['moved.example']);
+    await setLive(estate.emulator as Emulator, 'acme-eng', ['moved.example']);
     return printed(await runInProcess(['apply', '--plan', 'plan.json', '--yes'], { cwd: dir, env }));
   },
 };
@@ -168,14 +154,14 @@ describe('the five-minute tour shows what the commands print', () => {
   it('runs every step as written, in order, against the embedded emulator', async () => {
     expect(steps.length).toBeGreaterThanOrEqual(6);
     expect(policyText).toContain('scope: acme-design');
-    project = await tempProject({ 'my-policies/design.autojoin.yaml': `${policyText}\n` });
+    estate.project = await tempProject({ 'my-policies/design.autojoin.yaml': `${policyText}\n` });
     const env = { ...NO_CI, AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined };
-    git(project.dir, 'init', '-q');
-    const plan = await runInProcess(['plan', 'my-policies'], { cwd: project.dir, env });
+    git((estate.project).dir, 'init', '-q');
+    const plan = await runInProcess(['plan', 'my-policies'], { cwd: (estate.project).dir, env });
     expect(plan.stdout).toContain(planShown);
     for (const step of steps) {
-      if (step.args[0] === 'import') rmSync(path.join(project.dir, 'my-policies/design.autojoin.yaml'));
-      const run = await runInProcess(step.args, { cwd: project.dir, env });
+      if (step.args[0] === 'import') rmSync(path.join((estate.project).dir, 'my-policies/design.autojoin.yaml'));
+      const run = await runInProcess(step.args, { cwd: (estate.project).dir, env });
       expect(printed(run), `autojoin-sync ${step.args.join(' ')}`).toContain(step.result.replace(/ {2,}/gu, ' '));
     }
   });
@@ -186,9 +172,9 @@ describe("docs/governance.md's inventory --blame sample", () => {
     const page = readFileSync(path.join(ROOT, 'docs/governance.md'), 'utf8');
     const sample = /\$ autojoin-sync inventory policies\/ --format markdown --blame\n([\s\S]*?)\n```/u.exec(page)?.[1] as string;
     const [header, , ...rows] = sample.split('\n');
-    project = await tempProject({ 'policies/eng.autojoin.yaml': policy('acme-eng', ['acme.com']) });
-    commitAll(project.dir);
-    const run = await runInProcess(['inventory', 'policies/', '--format', 'markdown', '--blame'], { cwd: project.dir, env: NO_CI });
+    estate.project = await tempProject({ 'policies/eng.autojoin.yaml': policy('acme-eng', ['acme.com']) });
+    commitAll((estate.project).dir);
+    const run = await runInProcess(['inventory', 'policies/', '--format', 'markdown', '--blame'], { cwd: (estate.project).dir, env: NO_CI });
     const printedRows = run.stdout.trim().split('\n');
     expect(header).toBe(printedRows[0]);
     const commitColumn = (header as string).split('|').map((cell) => cell.trim()).indexOf('commit');
