@@ -27,7 +27,8 @@ export default defineConfig({
     // 79 s (docs/testing.md). VITEST_MAX_WORKERS or --maxWorkers still override it.
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
-      { extends: true, test: { name: 'fast', ...FAST_TIER } },
+      // One process per worker for all its files (test/support/file-isolation.ts undoes what a file leaves behind).
+      { extends: true, test: { name: 'fast', ...FAST_TIER, isolate: false, setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-isolation.ts'] } },
       { extends: true, test: { name: 'e2e', include: [E2E], globalSetup: ['test/support/global-setup.ts'] } },
     ],
   },
