@@ -19,13 +19,20 @@ export interface ApplyOptions {
   applied?: string;
   /** Said once when the service's answer to a write shows no ownership marker. */
   onNotice?: (message: string) => void;
-  /** Called after each scope, applied or failed. */
-  onProgress?: (done: number, total: number) => void;
+  /** Called after each scope, applied or failed; `soFar` reports what happened until now (a second Ctrl-C prints it). */
+  onProgress?: ApplyProgress;
   /** When aborted, scopes not yet started are reported as skipped. */
   signal?: AbortSignal;
 }
 
 type Outcome = { applied: AppliedScope } | { failed: FailedScope };
+
+/** After each scope: how many are done of how many, and the report of what happened so far. */
+export type ApplyProgress = (done: number, total: number, soFar: () => ApplyReport) => void;
+
+/** Why a scope without an outcome is in the report. */
+export const NOT_ATTEMPTED = 'not attempted: the run was interrupted';
+export const IN_FLIGHT = 'in flight when the run stopped: its write may or may not have been stored';
 
 /**
  * POSTs the complete list of every change in `plan` and verifies each response.
@@ -33,18 +40,21 @@ type Outcome = { applied: AppliedScope } | { failed: FailedScope };
  */
 export async function applyChanges(client: ServiceClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const outcomes: (Outcome | undefined)[] = new Array<Outcome | undefined>(plan.changes.length);
+  const started = new Array<boolean>(plan.changes.length).fill(false);
   let done = 0;
+  const soFar = (): ApplyReport => collectReport(plan.changes, outcomes, started);
   const marking: Marking = { owner: plan.owner, commit: options.commit, applied: options.applied, notice: once(options.onNotice) };
   await forEachBounded(
     plan.changes,
     (running) => client.poolWidth(running),
     async (change, index) => {
+      started[index] = true;
       outcomes[index] = await applyOne(client, change, marking);
-      options.onProgress?.(++done, plan.changes.length);
+      options.onProgress?.(++done, plan.changes.length, soFar);
     },
     options.signal,
   );
-  return collectReport(plan.changes, outcomes);
+  return soFar();
 }
 
 /** What each write's ownership marker carries, and where to say that the service dropped it. */
@@ -123,11 +133,12 @@ function oneLine(error: unknown): string {
   return message.split('\n', 1)[0]?.trim() || 'unknown error';
 }
 
-function collectReport(changes: readonly Change[], outcomes: readonly (Outcome | undefined)[]): ApplyReport {
+/** A scope started but not finished is only reported so before the run ends (a second Ctrl-C): the pool waits for every started one. */
+function collectReport(changes: readonly Change[], outcomes: readonly (Outcome | undefined)[], started: readonly boolean[]): ApplyReport {
   const report: ApplyReport = { applied: [], failed: [], skipped: [] };
   changes.forEach((change, index) => {
     const outcome = outcomes[index];
-    if (!outcome) report.skipped.push({ key: change.key, reason: 'not attempted: the run was interrupted' });
+    if (!outcome) report.skipped.push({ key: change.key, reason: started[index] ? IN_FLIGHT : NOT_ATTEMPTED });
     else if ('applied' in outcome) report.applied.push(outcome.applied);
     else report.failed.push(outcome.failed);
   });

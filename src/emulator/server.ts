@@ -141,6 +141,7 @@ async function serve(runtime: Runtime, request: IncomingMessage, response: Serve
   // added to it. A write is handled when it is answered, so concurrent writes see each other.
   const early = !fault && request.method === 'GET' ? await handle(runtime, request) : undefined;
   await wait(runtime, answerAt - performance.now());
+  await runtime.options.beforeAnswer?.({ method: request.method ?? 'GET', path: request.url ?? '/' });
   if (fault && answerFault(fault, response, log)) return;
   if (fault?.kind === 'slow') await wait(runtime, runtime.options.slowMs ?? DEFAULT_SLOW_MS);
   if (runtime.closing.signal.aborted) return;

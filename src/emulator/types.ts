@@ -80,6 +80,11 @@ export interface EmulatorOptions {
   slowMs?: number;
   /** Answer 429 at once (no Retry-After) to a request arriving while this many are in flight. */
   maxInFlight?: number;
+  /**
+   * For tests: awaited before each request is answered (after its latency), so a test can hold a
+   * request in flight until it lets it go, and know when it arrived, without waiting on a clock.
+   */
+  beforeAnswer?: (request: { method: string; path: string }) => Promise<void> | void;
 }
 
 /** One request as the emulator served it. */

@@ -4,7 +4,7 @@
  * confirmation → the writes (src/apply/apply-changes.ts, through the one bounded pool).
  */
 import type { Plan } from '../plan/index.js';
-import { applyChanges } from '../apply/apply-changes.js';
+import { applyChanges, type ApplyProgress } from '../apply/apply-changes.js';
 import type { ScopeKey } from '../scope.js';
 import type { LiveScope } from '../service/types.js';
 import type { ServiceClient } from '../service/client.js';
@@ -49,7 +49,7 @@ export interface ApplyPlanOptions {
   onNotice?: (message: string) => void;
   /** Called after every check and before the first write; throw to write nothing (e.g. the user said no). */
   confirm?: () => Promise<void>;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ApplyProgress;
   /** When aborted, changes not yet started are reported as skipped. */
   signal?: AbortSignal;
 }

@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { savedPlanPart, type Plan } from '../../plan/index.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../output/log.js';
-import { writeStderr, writeStdout } from '../../output/sinks.js';
+import { writeStdout } from '../../output/sinks.js';
 import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
 import { readSavedPlan } from '../../reconcile/index.js';
@@ -26,6 +26,7 @@ import { cliSettings } from '../cli-settings.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
 import { renderPlan } from './plan.js';
+import { ApplyInterrupt, INTERRUPTED_EXIT_CODE } from '../apply-interrupt.js';
 
 interface ApplyFlags extends SettingFlags, TargetFlags {
   plan?: string;
@@ -91,13 +92,25 @@ Examples:
   $ autojoin-sync apply --yes --allow-behind '*'          # after a history rewrite: re-anchor every marker at HEAD
   $ autojoin-sync apply --yes --format json --quiet > report.json   # per scope: change, outcome, live domains after
 
-Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirmed, or interrupted ·
-3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written)`,
+Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, or not confirmed ·
+3 refused by a safety limit (nothing written) · 4 saved plan is stale (nothing written) ·
+130 interrupted (Ctrl-C; a second Ctrl-C during the writes prints what was written so far and stops)`,
     )
     .action((paths: string[], flags: ApplyFlags) => runApply(paths, flags));
 }
 
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
+  // Ctrl-C, from here to the end, is exit 130 (./apply-interrupt.ts says what each moment prints).
+  const interrupt = new ApplyInterrupt((plan, report) => writeStdout(flags.format === 'json' ? renderApplyReportJson(plan, report) : renderApplyReportText(report, { color: useColor() })));
+  try {
+    await applyWithInterrupt(paths, flags, interrupt);
+  } finally {
+    interrupt.dispose();
+    if (interrupt.interrupted) process.exitCode = INTERRUPTED_EXIT_CODE;
+  }
+}
+
+async function applyWithInterrupt(paths: string[], flags: ApplyFlags, interrupt: ApplyInterrupt): Promise<void> {
   await withJsonResult(flags.format === 'json', async (seen) => {
     checkApplyFlags(paths, flags);
     allowBehindOf(flags.allowBehind ?? []);
@@ -111,7 +124,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
         notifyAfterRun(outcome, { context: settings, service: session.target, enabled: flags.notify, onWarning: (text) => log().warn(text) });
       let applied: { plan: Plan; report: ApplyReport };
       try {
-        applied = await planAndApply(flags, session, seen, saved);
+        applied = await planAndApply(flags, session, seen, saved, interrupt);
       } catch (error) {
         // The outcome is final: the targets are told, then the error is reported (with --format json, with them).
         const told = await notifyAfter({ command: 'apply', ...(seen.plan ? { plan: seen.plan } : {}), error, exitCode: exitCodeOf(error), ...shardOf(flags) });
@@ -132,7 +145,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 /** The plan (made, or the saved one's part), shown, then applied with the confirmation. */
-async function planAndApply(flags: ApplyFlags, session: Session, seen: Seen, saved: Plan | undefined): Promise<{ plan: Plan; report: ApplyReport }> {
+async function planAndApply(flags: ApplyFlags, session: Session, seen: Seen, saved: Plan | undefined, interrupt: ApplyInterrupt): Promise<{ plan: Plan; report: ApplyReport }> {
   const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
   const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
   seen.plan = plan;
@@ -140,7 +153,7 @@ async function planAndApply(flags: ApplyFlags, session: Session, seen: Seen, sav
   // A saved plan is shown once its checks passed (a stale one, with changes or none, is refused before it is printed).
   if (!flags.plan) show();
   // Every plan goes through the one apply of the command layer, with changes or none: the same verdict, the same checks, as the action.
-  const report = await applyWithConfirmation({ plan, whole }, flags, session, flags.plan ? show : undefined);
+  const report = await applyWithConfirmation({ plan, whole }, flags, session, interrupt, flags.plan ? show : undefined);
   return { plan, report };
 }
 
@@ -188,14 +201,8 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
 }
 
 /** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
-async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, beforeAsking?: () => void): Promise<ApplyReport> {
-  const interrupt = new AbortController();
-  const onSigint = (): void => {
-    writeStderr('\ninterrupted: finishing the requests in flight, starting no more\n');
-    interrupt.abort();
-  };
+async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, interrupt: ApplyInterrupt, beforeAsking?: () => void): Promise<ApplyReport> {
   const progress = progressOf('applied');
-  process.once('SIGINT', onSigint);
   try {
     return await applyCommand({
       client,
@@ -210,14 +217,18 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
       confirm: () => {
         beforeAsking?.();
         // Nothing to write: nothing to ask.
-        return plan.changes.length === 0 ? Promise.resolve() : confirm(flags);
+        if (plan.changes.length === 0) return Promise.resolve();
+        return confirm(flags).then(() => interrupt.writing(plan));
       },
-      onProgress: progress.update,
+      onProgress: (done, total, soFar) => {
+        progress.update(done, total);
+        interrupt.progress(soFar);
+      },
       signal: interrupt.signal,
     });
   } finally {
+    interrupt.written();
     progress.done();
-    process.removeListener('SIGINT', onSigint);
   }
 }
 
