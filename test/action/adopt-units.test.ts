@@ -1,11 +1,11 @@
 /** The pieces of `command: adopt`: one pull request kept up to date, and the branch it comes from. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { upsertPullRequest } from '../../src/action/pull-request.js';
 import { ADOPT_BRANCH, pushAdoptBranch } from '../../src/action/adopt-branch.js';
 import { commitAll, git } from '../support/git.js';
+import { tempDirOfTest } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github.js';
 
 describe('upsertPullRequest', () => {
@@ -30,9 +30,9 @@ describe('upsertPullRequest', () => {
 
 describe('pushAdoptBranch', () => {
   it('commits the edit on the adopt branch of a real remote and leaves the checkout where it was', () => {
-    const remote = mkdtempSync(join(tmpdir(), 'adopt-remote-'));
+    const remote = tempDirOfTest('adopt-remote-');
     git(remote, 'init', '-q', '--bare');
-    const work = mkdtempSync(join(tmpdir(), 'adopt-work-'));
+    const work = tempDirOfTest('adopt-work-');
     git(work, 'init', '-q', '-b', 'main');
     writeFileSync(join(work, 'a.autojoin.yaml'), 'domains: [a.com]\n');
     const start = commitAll(work);

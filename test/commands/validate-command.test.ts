@@ -3,17 +3,17 @@
  * run. Its outcome is data (the load, the findings, the missing paths, the exit code); the words
  * are the front end's.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateCommand } from '../../src/commands/validate-command.js';
 import { NoPoliciesError } from '../../src/policy/index.js';
 import type { Diagnostic } from '../../src/policy/types.js';
 import { resolveSettings, settingsIn } from '../../src/run/settings.js';
+import { tempDirOfTest } from '../support/temp.js';
 
 function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'validate-command-'));
+  const dir = tempDirOfTest('validate-command-');
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), text);

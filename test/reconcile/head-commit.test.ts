@@ -1,14 +1,14 @@
 /** The commit an ownership marker records: HEAD of the policy paths' repository, none outside git. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { headCommit } from '../../src/git/command.js';
 import { commitAll, git } from '../support/git.js';
+import { tempDirOfTest } from '../support/temp.js';
 
 describe('headCommit', () => {
   it('is the full id of HEAD, from a subdirectory too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'head-'));
+    const dir = tempDirOfTest('head-');
     mkdirSync(join(dir, 'policies'));
     writeFileSync(join(dir, 'policies', 'a.autojoin.yaml'), 'scope: a\n');
     const head = commitAll(dir);
@@ -17,7 +17,7 @@ describe('headCommit', () => {
   });
 
   it('is undefined outside git and before the first commit', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'head-none-'));
+    const outside = tempDirOfTest('head-none-');
     expect(await headCommit(outside)).toBeUndefined();
     git(outside, 'init', '-q');
     expect(await headCommit(outside)).toBeUndefined();

@@ -1,9 +1,7 @@
 /** The one resolver of a run's settings: flag or input > environment > project file > default (src/run/settings.ts). */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { resolveSettings, settingsIn } from '../../src/run/settings.js';
+import { tempDirOfTest } from '../support/temp.js';
 import { DEFAULT_READ_MODE } from '../../src/service/read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../../src/service/defaults.js';
 import { parseInputs } from '../../src/action/inputs.js';
@@ -84,7 +82,7 @@ describe('the DNS check', () => {
   });
 
   it('resolveSettings turns a resolver named by host into its address, and names where an unusable one was given', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'autojoin-dns-settings-'));
+    const dir = tempDirOfTest('autojoin-dns-settings-');
     const resolve = (servers: string[]) =>
       resolveSettings({ cwd: dir, paths: ['.'], flags: { dnsCheck: { servers, serversFrom: 'input dns-servers' } }, env: {}, report: () => undefined });
     expect((await resolve(['localhost:5353'])).dns?.servers).toEqual([expect.stringMatching(/^(127\.0\.0\.1:5353|\[::1\]:5353)$/)]);
