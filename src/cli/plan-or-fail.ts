@@ -45,7 +45,7 @@ export async function planOrFail(options: {
     takeOwnership: takeOwnershipOf(flags),
     onlyExpired: flags.onlyExpired,
     // Printed as soon as the policies are loaded, before the read: never held through it.
-    onDiagnostics: printManyDiagnostics,
+    onDiagnostics: (diagnostics) => printManyDiagnostics(diagnostics, options.settings.base),
   }).finally(() => {
     progress.done();
     printWarningSummary();

@@ -7,11 +7,25 @@ import type { Diagnostic } from '../policy/types.js';
 import { warningLimiter, type WarningLimiter } from '../render/warning-limit.js';
 import { escapeControls } from '../escape.js';
 import { log, type Progress } from '../output/log.js';
+import { resolve } from 'node:path';
 import { redactOutput, writeStderr } from '../output/sinks.js';
+import { relativePosix } from '../policy/discover.js';
 
-/** Prints `file:line:col: severity: message`, one per line, on stderr. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const diagnostic of diagnostics) writeStderr(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
+/**
+ * Diagnostics as a person reads them where they typed the command: each file named relative to
+ * the working directory, so `teams/eng$ autojoin-sync validate .` names `eng.autojoin.yaml:5:5`, a
+ * path that can be copied there. A run names its files relative to its base (the repository
+ * root: plans, JSON, SARIF and the action's annotations keep that); only the CLI's text differs.
+ * @param base the run's base (`RunSettings.base`); without it, files are shown as they are named
+ */
+export function shownHere(diagnostics: readonly Diagnostic[], base: string | undefined, cwd = process.cwd()): readonly Diagnostic[] {
+  if (base === undefined || resolve(base) === resolve(cwd)) return diagnostics;
+  return diagnostics.map((d) => ({ ...d, file: relativePosix(cwd, resolve(base, d.file)) }));
+}
+
+/** Prints `file:line:col: severity: message`, one per line, on stderr; files relative to the working directory when `base` is given ({@link shownHere}). */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], base?: string): void {
+  for (const diagnostic of shownHere(diagnostics, base)) writeStderr(`${escapeControls(formatDiagnostic(diagnostic))}\n`);
 }
 
 /**
@@ -19,9 +33,9 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
  * stderr to a pipe is asynchronous, and tens of thousands of warnings written at once would all
  * sit in its buffer.
  */
-export async function printManyDiagnostics(diagnostics: readonly Diagnostic[]): Promise<void> {
+export async function printManyDiagnostics(diagnostics: readonly Diagnostic[], base?: string): Promise<void> {
   let batch = '';
-  for (const diagnostic of runLimiter().take(diagnostics)) {
+  for (const diagnostic of runLimiter().take(shownHere(diagnostics, base))) {
     batch += `${escapeControls(formatDiagnostic(diagnostic))}\n`;
     if (batch.length >= BATCH_CHARS) {
       await writeDrained(process.stderr, batch);

@@ -40,7 +40,7 @@ export async function withSession<T>(settings: RunSettings, work: (session: Sess
 export async function refuseUnreadablePaths(settings: Pick<RunSettings, 'base' | 'paths'>): Promise<void> {
   const diagnostics = await unreadablePaths(settings.paths, settings.base);
   if (diagnostics.length === 0) return;
-  printDiagnostics(diagnostics);
+  printDiagnostics(diagnostics, settings.base);
   // As the README words it: `no policy files (…) under polices; nothing was done. …`
   throw new DiagnosticsError(new NoPoliciesError([...new Set(diagnostics.map((d) => d.file))], false).message, diagnostics);
 }

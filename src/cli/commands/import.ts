@@ -76,7 +76,7 @@ async function runImport(flags: ImportFlags): Promise<void> {
     if (flags.out === '-') writeStdout(passing.map((entry) => entry.text).join('---\n'));
     else await writeFiles(passing, flags.out, flags.force ?? false);
     // What validate says of the new files, as validate and plan print it: every error, three warnings of a kind, then a count.
-    await printManyDiagnostics(outcome.diagnostics);
+    await printManyDiagnostics(outcome.diagnostics, settings.base);
     printWarningSummary();
     for (const key of failing) log().always(`not written: ${escapeControls(key)}: its file would not pass validate (the errors above); fix it in the service, or write its file by hand`);
     if (failing.size > 0) throw new RunError(`${failing.size} of ${imported.length} scopes were not written: their files would not pass validate`);

@@ -8,6 +8,7 @@ import { ExitCode } from '../../output/exit-codes.js';
 import pc from 'picocolors';
 import { addDnsOptions, allowNoPoliciesOption, formatOption, useColor, type DnsFlags } from '../options.js';
 import { cliOfflineSettings } from '../cli-settings.js';
+import { shownHere } from '../print.js';
 import { validateCommand } from '../../commands/validate-command.js';
 import { log } from '../../output/log.js';
 import { escapeControls, showDomain } from '../../render/index.js';
@@ -62,7 +63,7 @@ async function runValidate(given: string[], options: ValidateOptions): Promise<v
     ...(options.allowNoPolicies === undefined ? {} : { allowNoPolicies: options.allowNoPolicies }),
   });
   const diagnostics = [...outcome.projectFindings, ...outcome.findings].sort(compareDiagnostics);
-  writeStdout(render(options.format, outcome.load, diagnostics));
+  writeStdout(render(options.format, outcome.load, diagnostics, settings.base));
   log().info(summary(outcome.load, diagnostics));
   // As the README words it, as plan and apply say it.
   if (outcome.missing.length > 0) log().always(`error: ${new NoPoliciesError(outcome.missing, false).message}`);
@@ -94,9 +95,10 @@ function renderIdns(result: LoadResult): string {
   return lines.length > 0 ? `internationalized domains (punycode, then Unicode):\n${lines.join('')}` : '';
 }
 
-function render(format: ValidateOptions['format'], result: LoadResult, diagnostics: readonly Diagnostic[]): string {
+/** @param base the run's base: text names files from the working directory (shownHere); JSON and SARIF from the base, the repository root */
+function render(format: ValidateOptions['format'], result: LoadResult, diagnostics: readonly Diagnostic[], base: string): string {
   if (format === 'sarif') return renderSarif(diagnostics, { version: VERSION }); // files relative to the repository root: the run's base
-  return format === 'json' ? renderJson(result, diagnostics) : renderText(diagnostics, useColor()) + renderIdns(result);
+  return format === 'json' ? renderJson(result, diagnostics) : renderText(shownHere(diagnostics, base), useColor()) + renderIdns(result);
 }
 
 function renderJson(result: LoadResult, diagnostics: readonly Diagnostic[]): string {

@@ -1,0 +1,54 @@
+/**
+ * Paths printed from inside a subfolder (design.md, "One answer from any directory"; issue 50):
+ * `teams/eng$ autojoin-sync validate .` names each file relative to the working directory, a path
+ * the user can copy there; the machine formats (JSON, SARIF, plans) keep the repository root's.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../support/in-process.js';
+import { commitAll } from '../support/git.js';
+import { tempDirOfTest } from '../support/temp.js';
+
+const BAD = 'scope: eng\nscopeType: team\ncomponentId: c1\ndomains:\n  - gmail.com\n  - acme.com\n';
+const GOOD = 'scope: ops\nscopeType: team\ncomponentId: c1\ndomains:\n  - ops.example\n';
+
+/** A repository with teams/eng/eng.autojoin.yaml (an error at 5:5) and teams/ops.autojoin.yaml. */
+function repository(): string {
+  const root = tempDirOfTest('subfolder-paths-');
+  mkdirSync(join(root, 'teams', 'eng'), { recursive: true });
+  writeFileSync(join(root, 'teams', 'eng', 'eng.autojoin.yaml'), BAD);
+  writeFileSync(join(root, 'teams', 'ops.autojoin.yaml'), GOOD);
+  commitAll(root);
+  return root;
+}
+
+const ENV = { AUTOJOIN_BASE_URL: undefined, AUTOJOIN_API_KEY: undefined, VORTEX_API_KEY: undefined, GITHUB_ACTIONS: undefined };
+
+describe('paths printed from a subfolder are relative to it', () => {
+  it('validate: the file:line of a finding is the one to open from here, from the root the root\'s', async () => {
+    const root = repository();
+    const here = await runInProcess(['validate', '.', '../ops.autojoin.yaml'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(here.code).toBe(1);
+    expect(here.stdout).toMatch(/^eng\.autojoin\.yaml:5:5: error: gmail\.com is a webmail domain/mu);
+    expect(here.stdout + here.stderr).not.toContain('teams/eng/eng.autojoin.yaml');
+    const atRoot = await runInProcess(['validate', 'teams'], { cwd: root, env: ENV });
+    expect(atRoot.stdout).toMatch(/^teams\/eng\/eng\.autojoin\.yaml:5:5: error: gmail\.com/mu);
+  });
+
+  it('validate --format json and sarif keep the path from the repository root', async () => {
+    const root = repository();
+    const json = await runInProcess(['validate', '--format', 'json', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(json.stdout).toContain('"teams/eng/eng.autojoin.yaml"');
+    const sarif = await runInProcess(['validate', '--format', 'sarif', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(sarif.stdout).toContain('"uri": "teams/eng/eng.autojoin.yaml"');
+  });
+
+  it('plan: the diagnostics printed before it stops name the file from here', async () => {
+    const root = repository();
+    const plan = await runInProcess(['plan', '--emulator', '.'], { cwd: join(root, 'teams', 'eng'), env: ENV });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/^eng\.autojoin\.yaml:5:5: error: gmail\.com is a webmail domain/mu);
+    expect(plan.stderr).not.toContain('teams/eng/eng.autojoin.yaml');
+  });
+});
