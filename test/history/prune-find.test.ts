@@ -84,6 +84,17 @@ describe('findPruned from history', () => {
     expect(JSON.stringify(found.diagnostics)).not.toContain(secret);
   });
 
+  it('a git failure names pruning', async () => {
+    const { dir } = repoOf({ 'policies/a.autojoin.yaml': policy('a') });
+    rmSync(path.join(dir, '.git', 'objects'), { recursive: true, force: true });
+    await expect(findPruned({ history: true }, context(dir), keys('team/a'))).rejects.toThrow(/^pruning: git /);
+  });
+
+  it('a prune setting without keep keeps nothing', async () => {
+    const { dir } = repoOf({ 'policies/a.autojoin.yaml': policy('a'), 'policies/b.autojoin.yaml': policy('b') }, { 'policies/b.autojoin.yaml': null });
+    expect((await findPruned({ history: true }, context(dir, { prune: { history: true } }), keys('team/a'))).pruned.map((entry) => entry.key)).toEqual(['team/b']);
+  });
+
   it('outside git there is no history: nothing is pruned', async () => {
     const dir = tempDir();
     write(dir, { 'policies/a.autojoin.yaml': policy('a') });
@@ -110,7 +121,8 @@ describe('findPruned --prune-from REV', () => {
     const { dir } = repoOf({ 'policies/a.autojoin.yaml': policy('a'), 'policies/b.autojoin.yaml': policy('b') }, { 'policies/b.autojoin.yaml': null });
     expect(await findPruned({ from: '0'.repeat(40) }, context(dir), keys('team/a'))).toEqual({ pruned: [], diagnostics: [], outside: [] });
     await expect(findPruned({ from: '--output=x' }, context(dir), keys('team/a'))).rejects.toThrow(GitRevisionError);
-    await expect(findPruned({ from: 'no-such-branch' }, context(dir), keys('team/a'))).rejects.toThrow(/no-such-branch/);
+    await expect(findPruned({ from: '--output=x' }, context(dir), keys('team/a'))).rejects.toThrow('pruneFrom: "--output=x" is not a git revision');
+    await expect(findPruned({ from: 'no-such-branch' }, context(dir), keys('team/a'))).rejects.toThrow(/^pruneFrom: no-such-branch: git ls-tree failed/);
   });
 
   it('outside git it is refused, naming the revision and why', async () => {
@@ -118,7 +130,7 @@ describe('findPruned --prune-from REV', () => {
     write(dir, { 'policies/a.autojoin.yaml': policy('a') });
     const refused = findPruned({ from: 'HEAD~1' }, context(dir), keys('team/a'));
     await expect(refused).rejects.toThrow(GitRevisionError);
-    await expect(findPruned({ from: 'HEAD~1' }, context(dir), keys('team/a'))).rejects.toThrow(/HEAD~1.*: the policy paths are not in a git repository$/);
+    await expect(findPruned({ from: 'HEAD~1' }, context(dir), keys('team/a'))).rejects.toThrow(/^pruneFrom: HEAD~1: the policy paths are not in a git repository$/);
   });
 });
 
@@ -138,6 +150,38 @@ describe('a policy file outside the paths keeps a candidate', () => {
       { key: 'team/b', file: 'other/b.autojoin.yaml', line: 1 },
       { key: 'team/c', file: 'other/two.autojoin.yaml', line: 7 },
     ]);
+  });
+
+  it('the first file that declares a key is the one named; the list is sorted by key, not by file', async () => {
+    const { dir } = repoOf(
+      { 'policies/a.autojoin.yaml': policy('a'), 'policies/c.autojoin.yaml': policy('c'), 'policies/d.autojoin.yaml': policy('d'), 'policies/e.autojoin.yaml': policy('e') },
+      { 'policies/c.autojoin.yaml': null, 'policies/d.autojoin.yaml': null, 'policies/e.autojoin.yaml': null },
+      { 'other/1.autojoin.yaml': policy('e'), 'other/2.autojoin.yaml': policy('d'), 'other/3.autojoin.yaml': policy('c'), 'other/4.autojoin.yaml': `${policy('x')}---\n${policy('e')}` },
+    );
+    const found = await findPruned({ history: true }, context(dir), keys('team/a'));
+    expect(found.pruned).toEqual([]);
+    expect(found.outside).toEqual([
+      { key: 'team/c', file: 'other/3.autojoin.yaml', line: 1 },
+      { key: 'team/d', file: 'other/2.autojoin.yaml', line: 1 },
+      { key: 'team/e', file: 'other/1.autojoin.yaml', line: 1 },
+    ]);
+  });
+
+  it('a file under the paths is never read as outside, not even leniently', async () => {
+    const { dir } = history({ 'policies/broken.autojoin.yaml': `scope: b\ndomains: [unclosed\n` });
+    const found = await findPruned({ history: true }, context(dir), keys('team/a'));
+    expect(found.pruned.map((entry) => entry.key).sort()).toEqual(['team/b', 'team/c']);
+    expect(found.outside).toEqual([]);
+  });
+
+  it('one document naming no type makes the whole file read leniently; one naming no scope does not', async () => {
+    const { dir } = history({
+      'other/mixed.autojoin.yaml': `${policy('z')}---\nscope: c\ncomponentId: c1\n`,
+      'other/typed.autojoin.yaml': `${policy('b', 'workspace')}---\ncomponentId: c1\ndomains: []\n`,
+    });
+    const found = await findPruned({ history: true }, context(dir), keys('team/a'));
+    expect(found.pruned.map((entry) => entry.key)).toEqual(['team/b']);
+    expect(found.outside).toEqual([{ key: 'team/c', file: 'other/mixed.autojoin.yaml', line: 7 }]);
   });
 
   it('paths are shown relative to the run’s folder, with forward slashes', async () => {
