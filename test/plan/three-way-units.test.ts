@@ -62,7 +62,24 @@ describe('threeWay.sort, files unchanged since the marker', () => {
     const bare = policy('team/a', ['a.com', 'b.com'], { source: undefined as unknown as Policy['source'] });
     const keep = sortOne(bare, liveWith(['a.com', 'b.com', 'x.com'], metadataOf(writtenStateOf(bare), { [MARKER_KEYS.commit]: COMMIT }), { scopeName: undefined }), 'keep');
     expect(keep.sorted).toBeNull();
-    expect(keep.three.kept).toEqual([{ key: 'team/a', origin: 'drift', live: ['a.com', 'b.com', 'x.com'], outside: { added: ['x.com'], removed: [], fields: [] } }]);
+    expect(keep.three.kept).toStrictEqual([{ key: 'team/a', origin: 'drift', live: ['a.com', 'b.com', 'x.com'], outside: { added: ['x.com'], removed: [], fields: [] } }]);
+  });
+
+  it('a name changed outside under keep is kept too, not written back', () => {
+    const keep = sortOne(files, liveWith(['a.com', 'b.com'], undefined, { scopeName: 'Renamed' }), 'keep');
+    expect(keep.change).toMatchObject({ fieldChanges: [{ field: 'scopeName', before: 'Renamed', after: 'Team A' }] });
+    expect(keep.sorted).toBeNull();
+    expect(keep.three.kept).toMatchObject([{ key: 'team/a', origin: 'drift', outside: { fields: [{ field: 'scopeName', before: 'Team A', after: 'Renamed' }] } }]);
+  });
+
+  it('entries that expired since the write: the files on the day of the write are the base, with no git read', () => {
+    const today = policy('team/a', ['a.com'], { scopeName: 'Team A', expired: [{ domain: 'b.com', expires: '2026-02-01' }] });
+    const marker = metadataOf(applied, { [MARKER_KEYS.commit]: COMMIT, [MARKER_KEYS.applied]: '2026-01-15' });
+    const revert = sortOne(today, liveWith(['a.com', 'b.com', 'x.com'], marker));
+    expect(revert.held).toEqual([]);
+    expect(revert.sorted).toMatchObject({ kind: 'update', origin: 'conflict', outside: { added: ['x.com'], removed: [] }, after: ['a.com'] });
+    const keep = sortOne(today, liveWith(['a.com', 'b.com', 'x.com'], marker), 'keep');
+    expect(keep.sorted).toMatchObject({ kind: 'update', origin: 'conflict', after: ['a.com', 'x.com'] });
   });
 });
 
@@ -73,6 +90,7 @@ describe('threeWay.sort passes the two-way change on as it is', () => {
     ['another owner’s marker', liveWith(drifted, { ...metadataOf(applied), [MARKER_KEYS.owner]: 'ops' })],
     ['a marker without a digest', liveWith(drifted, metadataOf(null, { [MARKER_KEYS.commit]: COMMIT }))],
     ['no marker', liveWith(drifted, {})],
+    ['no autojoin, nor a switched-off marker', noAutojoin('team/a')],
   ])('%s', (_name, scope) => {
     const sorted = sortOne(files, scope, 'keep');
     expect(sorted.sorted).toBe(sorted.change);
@@ -162,6 +180,14 @@ describe('threeWay held scopes (files and live state both changed since the mark
     expect(revert.three.resolve(() => applied)).toMatchObject([{ kind: 'update', origin: 'drift', after: ['a.com'] }]);
   });
 
+  it('holds a scope without being told of it (no listener)', () => {
+    const three = threeWay('default', mode('revert'));
+    const desired = declaredDesired(changed);
+    const scope = liveWith(['a.com', 'x.com']);
+    expect(three.sort(desired, scope, compareScope(desired, scope))).toBe('held');
+    expect([...three.needed().keys()]).toEqual([COMMIT]);
+  });
+
   it('the state at the commit unknown (null): the change as it is', () => {
     const revert = sortOne(changed, liveWith(['a.com', 'x.com']));
     expect(revert.three.resolve(() => null)).toEqual([revert.change]);
@@ -175,6 +201,10 @@ describe('threeWay held scopes (files and live state both changed since the mark
     expect(sorted.three.resolve(() => applied)).toMatchObject([{ kind: 'update', before: ['a.com', 'b.com'], after: ['a.com', 'b.com'], fieldChanges: [{ field: 'componentId', before: 'cmp_1', after: 'cmp_2' }] }]);
     expect(sorted.three.resolve(() => ({ ...applied, componentId: 'cmp_2' }))).toEqual([]);
     expect(sorted.three.resolve(() => null)).toEqual([]);
+    // A change of the domains too is kept as it is (the component goes with any write).
+    const both = sortOne(policy('team/a', ['a.com', 'b.com', 'c.com'], { scopeName: 'Team A', componentId: 'cmp_2' }), liveWith(['a.com', 'x.com']));
+    expect(both.sorted).toBe('held');
+    expect(both.three.resolve(() => applied)).toMatchObject([{ kind: 'update', after: ['a.com', 'b.com', 'c.com'], origin: 'conflict' }]);
     // Where the service shows the component, the differ compares it: nothing is forced.
     const shown = sortOne(moved, liveWith(['a.com', 'b.com'], undefined, { componentId: 'cmp_2' }));
     expect(shown.change).toBeNull();
@@ -197,6 +227,9 @@ describe('an admin’s switch-off (a deactivated invitation with this owner’s 
   it('files changed too: a conflict, the domains removed being the files’ (no state at a commit)', () => {
     const changed = policy('team/a', ['a.com', 'c.com'], { scopeName: 'Team A' });
     expect(sortOne(changed, off(applied)).sorted).toMatchObject({ kind: 'create', origin: 'conflict', outside: { removed: ['a.com', 'c.com'] } });
+    const keep = sortOne(changed, off(applied), 'keep');
+    expect(keep.sorted).toBeNull();
+    expect(keep.three.kept).toMatchObject([{ key: 'team/a', origin: 'conflict' }]);
   });
 
   it('is none when the marker is another owner’s, has no digest, or is of a clear from here', () => {
