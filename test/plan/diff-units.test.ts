@@ -93,6 +93,7 @@ describe('compareScope', () => {
 describe('replaceScope', () => {
   it('writes a matching scope again as an update with no domain change, reason replaced', () => {
     expect(replaceScope(files(['a.com']), owned(['a.com']))).toMatchObject({ kind: 'update', reason: 'replaced', before: ['a.com'], after: ['a.com'] });
+    expect(replaceScope(files(['a.com']), owned(['a.com']))).not.toHaveProperty('fieldChanges');
   });
 
   it('has nothing to write without an active autojoin, without domains, or for a pruned scope', () => {
@@ -126,6 +127,11 @@ describe('forcedUpdate and withAfter', () => {
     expect(withAfter(update, [])).toMatchObject({ kind: 'clear', after: [] });
     expect(withAfter(clear, ['a.com', 'z.com'])).toMatchObject({ kind: 'update', after: ['a.com', 'z.com'] });
     expect(withAfter(clear, ['a.com'])).toBeNull();
+  });
+
+  it('a create aimed at other domains stays a create', () => {
+    const create = compareScope(files(['a.com']), undefined) as Change;
+    expect(withAfter(create, ['a.com', 'x.com'])).toMatchObject({ kind: 'create', after: ['a.com', 'x.com'] });
   });
 
   it('the aim is copied, not shared', () => {
