@@ -153,6 +153,13 @@ describe('checkSavedHistory: a saved plan placed in the applying checkout’s hi
     await expect(checkSavedHistory(plan, live([['team/a', head], ['team/gone', FOREIGN]]), where(), parseAllowBehind(['team/gone']))).resolves.toBeUndefined();
   });
 
+  it('a change over a scope with no live marker, or none live at all, is not placed', async () => {
+    const plan = planOf([change('team/a'), change('team/new'), change('team/unmarked')]);
+    const markers = live([['team/a', first]]);
+    markers.set('team/unmarked', { ...markers.get('team/a')!, key: 'team/unmarked', metadata: {} });
+    await expect(checkSavedHistory(plan, markers, where(), [])).resolves.toBeUndefined();
+  });
+
   it('outside git nothing is placed', async () => {
     const plan = planOf([change('team/a')]);
     await expect(checkSavedHistory(plan, live([['team/a', FOREIGN]]), { base: dir }, [])).resolves.toBeUndefined();
