@@ -15,6 +15,8 @@ import { emptyData, startEmulator, type Emulator } from '../../src/emulator/inde
 import { createClient, readLiveState, type ServiceClient } from '../../src/service/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { buildPlan } from '../support/plan.js';
+import { git } from '../support/git.js';
+import { BehindCheckoutError, parseAllowBehind } from '../../src/history/behind.js';
 import { NOW, policy, samplePlan } from '../plan/fixtures.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'saved-plan-units-'));
@@ -87,6 +89,8 @@ describe('normalTarget and checkPlanTarget', () => {
     ['https://inv.example.com/api/v1/', 'https://inv.example.com'],
     ['https://inv.example.com/base//api/v1//', 'https://inv.example.com/base'],
     ['https://inv.example.com/base/', 'https://inv.example.com/base'],
+    ['https://inv.example.com/base///api/v1', 'https://inv.example.com/base'],
+    ['https://inv.example.com/base///', 'https://inv.example.com/base'],
     ['http://127.0.0.1:8080/', 'http://127.0.0.1:8080'],
     ['  https://inv.example.com  ', 'https://inv.example.com'],
     [' embedded ', 'embedded'],
@@ -115,11 +119,11 @@ describe('checkSavedPlanCurrent against the emulator', () => {
     client = emulator = undefined;
   });
 
-  async function post(scope: string, domains: string[]): Promise<void> {
+  async function post(scope: string, domains: string[], metadata?: Record<string, string>): Promise<void> {
     const response = await fetch(`${emulator!.url}/api/v1/invitations/autojoin`, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ scope, scopeType: 'team', componentId: 'cmp_1', domains }),
+      body: JSON.stringify({ scope, scopeType: 'team', componentId: 'cmp_1', domains, ...(metadata ? { metadata } : {}) }),
     });
     if (!response.ok) throw new Error(`POST ${response.status} ${await response.text()}`);
   }
@@ -182,5 +186,27 @@ describe('checkSavedPlanCurrent against the emulator', () => {
     expect(await message(withChange(0, { autojoin: { ...invitation, invitationId: 'inv-other' } }))).toMatch(/^the saved plan is not valid: team\/a: names invitation .*inv-other.*, live is /);
     expect(await message(withChange(1, { autojoin: { ...invitation, invitationId: 'inv-other' } }))).toMatch(/team\/b: names invitation .*inv-other.*, live is none/);
     expect(await message(withChange(0, { fieldChanges: [{ field: 'scopeName', before: 'Old', after: 'New' }] }))).toMatch(/^the saved plan is not valid: team\/a: fieldChanges shows scopeName before as "Old", live is /);
+    expect(await message(withChange(0, { fieldChanges: [{ field: 'componentId', before: 'cmp_0', after: 'cmp_1' }] }))).toBe(
+      'the saved plan is not valid: team/a: fieldChanges shows componentId before as "cmp_0", live is "cmp_1"; nothing was written',
+    );
+    // A field change that shows the live value as it is passes.
+    await expect(checkSavedPlanCurrent(client!, withChange(0, { fieldChanges: [...(plan.changes[0]!.fieldChanges ?? []), { field: 'componentId', before: 'cmp_1', after: 'cmp_1' }] }), { target, read: 'by-scope' })).resolves.toBeDefined();
+  });
+
+  it('places the plan in this checkout’s history when asked: a scope written from another history is refused unless named', async () => {
+    emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY });
+    client = createClient({ baseUrl: emulator.url, apiKey: KEY, retry: { maxRetries: 0 } });
+    await post('a', ['a.com'], { 'autojoin-sync.owner': 'default', 'autojoin-sync.commit': 'f'.repeat(40) });
+    const live = await readLiveState(client, [{ scopeType: 'team', scope: 'a' }], { mode: 'by-scope' });
+    const plan = buildPlan({ desired: [policy('team/a', ['a.com', 'new.com'])], live, target: emulator.url, now: NOW });
+    expect(plan.changes.map((change) => change.key)).toEqual(['team/a']);
+    const repo = mkdtempSync(path.join(dir, 'repo-'));
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'one');
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const context = (allow: string[]) => ({ target: emulator!.url, read: 'by-scope' as const, history: { where: { base: repo, head }, allowBehind: parseAllowBehind(allow) } });
+    expect(await refusal(checkSavedPlanCurrent(client, plan, context([])))).toBeInstanceOf(BehindCheckoutError);
+    await expect(checkSavedPlanCurrent(client, plan, context(['team/a']))).resolves.toBeDefined();
+    await expect(checkSavedPlanCurrent(client, plan, { target: emulator.url, read: 'by-scope' })).resolves.toBeDefined();
   });
 });
