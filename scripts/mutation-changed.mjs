@@ -22,14 +22,15 @@ const REPORT = 'reports/mutation/mutation.json';
  * a floor when its module's score rises; a module not listed here is held to DEFAULT_FLOOR.
  */
 export const FLOORS = {
-  'src/history/prune.ts': 20,
+  'src/history/prune.ts': 80,
+  'src/history/behind.ts': 92,
+  'src/plan/three-way.ts': 99,
+  'src/plan/diff.ts': 99,
   'src/plan/only-expired.ts': 45,
   'src/reconcile/saved-plan.ts': 50,
-  'src/plan/three-way.ts': 55,
-  'src/history/behind.ts': 55,
-  'src/plan/diff.ts': 60,
 };
-export const DEFAULT_FLOOR = 65;
+/** Unmeasured modules: the issue's run put every module it did not name as lowest at 63 % or more (docs/testing.md). */
+export const DEFAULT_FLOOR = 60;
 
 /** @returns the listed modules the commits from `base` to HEAD touched */
 export function changedModules(base = 'HEAD~1') {

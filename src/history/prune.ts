@@ -89,6 +89,7 @@ export async function undeclaredInHistory(context: PruneContext, declared: Reado
 async function prunedFromHistory(context: PruneContext, declared: ReadonlySet<ScopeKey>): Promise<Pruned> {
   const repository = await openRepository(context.paths, context.cwd, 'pruning');
   const paths = repository && historyPaths(repository, context.paths);
+  // Stryker disable next-line LogicalOperator: paths is null whenever repository is (the line above)
   if (!repository || !paths) return NOTHING_PRUNED;
   const reader = pastReader(repository, context, declared, 'pruning');
   try {
@@ -109,6 +110,7 @@ async function prunedSince(rev: string, context: PruneContext, declared: Readonl
   const repository = await openRepository(context.paths, context.cwd, what);
   if (!repository) throw new GitRevisionError(`${what}: the policy paths are not in a git repository`);
   const paths = historyPaths(repository, context.paths);
+  // Stryker disable next-line ConditionalExpression: defensive: the repository is found from the paths' common directory, so some path lies in it
   if (!paths) return NOTHING_PRUNED;
   const versions = await versionsAt(repository, rev, paths, { order: 0, context: what });
   const reader = pastReader(repository, context, declared, what);
@@ -131,8 +133,10 @@ function pastReader(repository: Repository, context: PruneContext, declared: Rea
  * the safe side).
  */
 async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneContext): Promise<{ pruned: PrunedPolicy[]; outside: DeclaredOutside[] }> {
+  // Stryker disable next-line ConditionalExpression: a shortcut (the repository is not read): without candidates nothing below is kept either
   if (candidates.length === 0) return { pruned: candidates, outside: [] };
   const files = await policyFilesOutside(context.paths, context.cwd);
+  // Stryker disable next-line ConditionalExpression: a shortcut: no file keeps nothing below either
   if (files.length === 0) return { pruned: candidates, outside: [] };
   const { sources } = await readPolicySources(files, context.cwd);
   const where = new Map<ScopeKey, DeclaredOutside>();
@@ -142,6 +146,7 @@ async function notDeclaredElsewhere(candidates: PrunedPolicy[], context: PruneCo
     }
   }
   const outside = [...where.values()].filter(({ key }) => candidates.some((policy) => policy.key === key));
+  // Stryker disable next-line EqualityOperator: the keys are a map's, never equal, so < and <= (> and >=) sort alike
   return { pruned: candidates.filter((policy) => !where.has(policy.key)), outside: outside.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)) };
 }
 
@@ -154,6 +159,7 @@ function shownPath(file: string, cwd: string): string {
 async function policyFilesOutside(paths: readonly string[], cwd: string): Promise<string[]> {
   const root = (await repositoryRoot(path.resolve(cwd))) ?? cwd;
   const given = paths.map((given) => path.resolve(cwd, given));
+  // Stryker disable next-line all: a shortcut (the repository is not walked): with the root covered, the filter below leaves no file either
   if (given.some((covered) => isInside(covered, root))) return [];
   const { files } = await discoverPolicyFiles([root], cwd);
   return files.filter((file) => !given.some((covered) => isInside(covered, path.resolve(cwd, file))));
@@ -168,11 +174,13 @@ async function policyFilesOutside(paths: readonly string[], cwd: string): Promis
 function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[], project: ProjectConfig): { key: ScopeKey; line: number }[] {
   const parsed = parsePolicyText(source);
   const named = parsed.documents.map(({ data, start }) => ({ key: keyOf(data, project), scope: data.scope, line: start.line }));
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: a null key kept would match no candidate (keys are strings)
   const keys = named.flatMap(({ key, line }) => (key === null ? [] : [{ key, line }]));
   if (parsed.diagnostics.length === 0 && named.every(({ key, scope }) => key !== null || scope === undefined)) return keys;
   const mentioned = scopesNamed(source.text);
   return [...keys, ...candidates.flatMap((policy) => {
     const line = mentioned.get(policy.scope);
+    // Stryker disable next-line ArrayDeclaration: a string entry has no key, so keeps no candidate
     return line === undefined ? [] : [{ key: policy.key, line }];
   })];
 }
@@ -181,7 +189,9 @@ function keysReadable(source: PolicySource, candidates: readonly PrunedPolicy[],
 function scopesNamed(text: string): Map<string, number> {
   const documents = parseAllDocuments(text);
   const named = new Map<string, number>();
+  // Stryker disable next-line ArrayDeclaration: parseAllDocuments gives no array only for a text without documents, which has no error, so is never read leniently
   for (const document of Array.isArray(documents) ? documents : []) {
+    // Stryker disable next-line ConditionalExpression: a sequence's items are no pairs with a scalar key, so the checks below skip them too
     if (!isMap(document.contents)) continue;
     for (const pair of document.contents.items) {
       if (!isScalar(pair.key) || pair.key.value !== 'scope' || !isScalar(pair.value)) continue;

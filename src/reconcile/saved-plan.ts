@@ -122,6 +122,7 @@ export function checkPlanTarget(planTarget: string, target: string): void {
 export function normalTarget(target: string): string {
   let url: URL;
   try {
+    // Stryker disable next-line MethodExpression: the URL parser strips leading and trailing spaces itself
     url = new URL(target.trim());
   } catch {
     return target.trim();
@@ -144,9 +145,11 @@ function checkChangesAgainstLive(plan: Plan, live: ReadonlyMap<ScopeKey, LiveSco
 }
 
 function liveProblem(change: Plan['changes'][number], now: LiveScope | undefined): string | null {
+  // Stryker disable next-line OptionalChaining: every change's scope is one of the plan's scopes (checks.ts), each read live or refused as stale above
   const domains = now?.autojoin ? comparableDomains(now.domains) : [];
   const sameBefore = sameList(domains, change.before);
   if (!sameBefore) return 'before is not the live domain list its fingerprint vouches for';
+  // Stryker disable next-line OptionalChaining: as above, `now` is always read
   const invitation = now?.autojoin?.invitationId;
   if (change.autojoin !== undefined && change.autojoin.invitationId !== invitation) return `names invitation ${shownLive(change.autojoin.invitationId)}, live is ${shownLive(invitation ?? 'none')}`;
   const liveValue = (name: FieldChange['field']): unknown => liveFieldValue(now, name, change.metadata);
