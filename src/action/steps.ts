@@ -18,7 +18,7 @@ import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
 import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
 import { planCautions, refusalOf, refusalPrefix } from './refusal.js';
-import { planExitCode, planFacts, writeSarifFile } from './findings.js';
+import { planFacts, writeSarifFile } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
 import { cutText } from '../redact.js';
@@ -37,10 +37,11 @@ import {
   unsafeMarkdown,
 } from './summary-markdown.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
-import { applyCommand } from '../commands/apply-command.js';
+import { applyRequestCommand } from '../commands/apply-request.js';
+import type { AfterRun, NotifyRequest } from '../commands/after-run.js';
+import type { Verdict } from '../commands/verdict.js';
 import { concludePlan, planCommand } from '../commands/plan-command.js';
 import { validateCommand } from '../commands/validate-command.js';
-import { exitCodeOf, notifyAfterRun, refuseUnsendableRequired, type NotifyAfterRun, type NotifyContext } from '../commands/notify-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -89,17 +90,17 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
 export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
   const work = withClient(settings, async (client) => {
-    const { plan, load } = await planFor(inputs, context, settings, client);
+    const notify = notifyRequest(inputs, context, settings);
+    const { plan, load } = await planFor(inputs, context, settings, client, notify);
     if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
-    await reportPlan(inputs, context, settings, plan);
+    // The report first (the job summary, the comment), then the after-plan steps: the drift job's messages (input notify: true on a schedule).
+    const concluded = await reportPlan(inputs, context, settings, plan, notify);
     const { driftCount } = planFacts(plan);
-    // The drift job (input notify: true on a schedule): the report first, then the messages.
-    const told = await notifyAfterRun({ command: 'plan', plan, exitCode: planExitCode(plan) }, notifyContext(inputs, context, settings));
-    const failure = told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined;
-    return { exitCode: failure ? ExitCode.error : planExitCode(plan), summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(told), ...(failure ? { failure } : {}) };
+    const failure = concluded.failure;
+    return { exitCode: concluded.exitCode, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
   });
   return work.catch(async (error: unknown) => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
@@ -107,16 +108,18 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
   });
 }
 
-/** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
-export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(inputs));
-  const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
-  for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
-  const prefix = unsafeMarkdown(cautions, verdict.exitCode);
-  const title = planTitle(inputs.paths);
-  await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
-  const footer = planCommentFooter(inputs, context);
-  await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+/** The plan in the job summary and the sticky comment, with the caution when apply would refuse it; then the after-plan steps. */
+export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan, notify?: NotifyRequest): Promise<AfterRun> {
+  const show = async ({ verdict }: { verdict: Verdict }): Promise<void> => {
+    const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
+    for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
+    const prefix = unsafeMarkdown(cautions, verdict.exitCode);
+    const title = planTitle(inputs.paths);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    const footer = planCommentFooter(inputs, context);
+    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+  };
+  return concludePlan(plan, settings, takeOwnershipOf(inputs), { ...(notify ? { notify } : {}), show });
 }
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
@@ -146,43 +149,44 @@ function failureSection(title: string, message: string): string {
 /** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
 export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, saved?: Plan): Promise<StepOutcome> {
   return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client, saved);
-    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
-    const { plan, whole, planJson, planSha256 } = made;
-    const planned = { hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) };
-    onPlan(planned);
     const title = planTitle(inputs.paths);
-    const notify = notifyContext(inputs, context, settings);
-    refuseUnsendableRequired(notify);
-    const shard = inputs.shard === undefined ? {} : { shard: inputs.shard };
-    let report;
-    try {
-      const progress = log().progress('applied');
-      report = await applyCommand({
-        client,
-        plan,
-        wholePlan: whole,
-        context: settings,
-        saved: inputs.planFile !== undefined,
-        takeOwnership: takeOwnershipOf(inputs),
-        allowBehind: inputs.allowBehind,
-        onProgress: progress.update,
-        onNotice: (message: string) => core.notice(message),
-      }).finally(progress.done);
-    } catch (error) {
-      await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
-      const told = await notifyAfterRun({ command: 'apply', plan, error, exitCode: exitCodeOf(error), ...shard }, notify);
-      onPlan({ ...planned, ...notifyFailedOf(told) });
-      throw error;
-    }
-    const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
-    await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
+    let made: PlanToApply | undefined;
+    const progress = log().progress('applied');
+    // The command runs the whole request: the plan, the checks, the writes, the report (the job summary, here), then the notifications.
+    const run = await applyRequestCommand({
+      client,
+      planned: async () => {
+        made = await planToApply(inputs, context, settings, client, saved);
+        return made.plan ? { plan: made.plan, whole: made.whole } : made;
+      },
+      context: settings,
+      saved: inputs.planFile !== undefined,
+      takeOwnership: takeOwnershipOf(inputs),
+      allowBehind: inputs.allowBehind,
+      notify: notifyRequest(inputs, context, settings),
+      view: {
+        onStopped: async (error, plan) => {
+          progress.done();
+          if (plan) await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
+        },
+        onReport: async (report, plan) => {
+          progress.done();
+          const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
+          await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
+        },
+      },
+      onProgress: progress.update,
+      onNotice: (message: string) => core.notice(message),
+    }).finally(progress.done);
+    if (run.load) return loadFailed(inputs, context, inWorkspace(run.load, settings, context), false);
+    // A step that fails once its plan was made still sets the plan's outputs.
+    if (made?.plan) onPlan({ hasChanges: made.plan.changes.length > 0, planJson: made.planJson, planSha256: made.planSha256, ...planFacts(made.plan), ...notifyFailedOf(run) });
+    if (run.error !== undefined) throw run.error as Error;
+    const { plan, report } = run;
+    if (!plan || !report) throw new Error('apply ended without its plan and report');
     const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
-    const scopesFailed = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    // The report first (the job summary), then the messages.
-    const told = await notifyAfterRun({ command: 'apply', plan, report, exitCode: scopesFailed ? ExitCode.error : ExitCode.ok, ...shard }, notify);
-    const failure = scopesFailed ?? (told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined);
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan), ...notifyFailedOf(told) };
+    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : run.failure;
+    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson: made?.plan ? made.planJson : undefined, planSha256: made?.plan ? made.planSha256 : undefined, failure, ...planFacts(plan), ...notifyFailedOf(run) };
   });
 }
 
@@ -204,9 +208,10 @@ async function planToApply(inputs: ActionInputs, context: WorkflowContext, setti
 }
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
-export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, notify?: NotifyRequest): Promise<{ plan: Plan | null; load: LoadResult }> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return planCommand({
+    ...(notify ? { notify } : {}),
     context: settings,
     client,
     pruneFrom: inputs.pruneFrom,
@@ -278,17 +283,14 @@ export async function writeJobSummary(markdown: string): Promise<void> {
 }
 
 /** The action's notifications: input `notify` (default true for apply, false for plan); a pull request's run sends nothing. */
-function notifyContext(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyContext {
+function notifyRequest(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyRequest {
   const enabled = context.pullNumber === undefined && (inputs.notify ?? inputs.command === 'apply');
-  return { context: settings, service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }) };
+  const shard = inputs.command === 'apply' && inputs.shard !== undefined ? { shard: inputs.shard } : {};
+  return { service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }), ...shard };
 }
 
-function notifyFailedOf(told: NotifyAfterRun): Pick<PlanOutputs, 'notifyFailed'> {
+function notifyFailedOf(told: Pick<AfterRun, 'notifications'>): Pick<PlanOutputs, 'notifyFailed'> {
   return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
-}
-
-function requiredFailedMessage(failed: readonly { to: string; variable: string }[]): string {
-  return `a required notification was not delivered: ${failed.map((one) => `${one.to} (${one.variable})`).join(', ')}`;
 }
 
 function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {

@@ -27,6 +27,8 @@ export async function planOrFail(options: {
   flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[]; onlyExpired?: boolean };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
+  /** plan --notify: a required target that cannot be sent stops the run before the read. */
+  notify?: { enabled: boolean };
 }): Promise<Plan> {
   const { flags } = options;
   const progress = progressOf(options.label);
@@ -44,6 +46,7 @@ export async function planOrFail(options: {
     onNotice: printNotice,
     takeOwnership: takeOwnershipOf(flags),
     onlyExpired: flags.onlyExpired,
+    ...(options.notify ? { notify: options.notify } : {}),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: printManyDiagnostics,
   }).finally(() => {
