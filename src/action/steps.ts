@@ -13,18 +13,17 @@ import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
-import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
-import { planCautions, refusalOf, refusalPrefix } from './refusal.js';
+import { summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import { planCautions, refusalOf } from './refusal.js';
 import { planFacts, writeSarifFile } from './findings.js';
-import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
+import { renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
 import { cutText } from '../redact.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { nothingPlannedMessage } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { GitHubApiError } from './comment.js';
@@ -37,7 +36,6 @@ import {
   unsafeMarkdown,
 } from './summary-markdown.js';
 import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
-import { applyRequestCommand } from '../commands/apply-request.js';
 import type { AfterRun, NotifyRequest } from '../commands/after-run.js';
 import type { Verdict } from '../commands/verdict.js';
 import { concludePlan, planCommand } from '../commands/plan-command.js';
@@ -69,10 +67,21 @@ export interface StepOutcome extends PlanOutputs {
   summary: string;
   /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
   failure?: string;
+  /** What stopped a step once its plan was made (a refusal, a stale plan): main.ts reports it, with the plan's outputs above. */
+  error?: unknown;
 }
 
-/** Told the plan's outputs as soon as the plan is made, so that a step failing later still sets them. */
-export type OnPlan = (outputs: PlanOutputs) => void;
+/**
+ * Runs what follows a plan's making: a failure is returned with the plan's outputs, so that a step
+ * failing later still sets them (main.ts reports the error).
+ */
+export async function afterPlanMade(planned: PlanOutputs, rest: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  try {
+    return await rest();
+  } catch (error) {
+    return { ...planned, exitCode: ExitCode.error, summary: '', error };
+  }
+}
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
@@ -88,24 +97,30 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
-export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const work = withClient(settings, async (client) => {
     const notify = notifyRequest(inputs, context, settings);
     const { plan, load } = await planFor(inputs, context, settings, client, notify);
     if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
-    onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
-    // The report first (the job summary, the comment), then the after-plan steps: the drift job's messages (input notify: true on a schedule).
-    const concluded = await reportPlan(inputs, context, settings, plan, notify);
-    const { driftCount } = planFacts(plan);
-    const failure = concluded.failure;
-    return { exitCode: concluded.exitCode, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
+    const planned = { hasChanges: pending, planJson, planSha256, ...planFacts(plan) };
+    return afterPlanMade(planned, async () => {
+      // The report first (the job summary, the comment), then the after-plan steps: the drift job's messages (input notify: true on a schedule).
+      const concluded = await reportPlan(inputs, context, settings, plan, notify);
+      const { failure } = concluded;
+      return { ...planned, exitCode: concluded.exitCode, summary: summaryLine(summarize(plan)), ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
+    });
   });
-  return work.catch(async (error: unknown) => {
+  const commented = async (error: unknown): Promise<void> => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
+  };
+  const outcome = await work.catch(async (error: unknown) => {
+    await commented(error);
     throw error;
   });
+  if (outcome.error !== undefined) await commented(outcome.error);
+  return outcome;
 }
 
 /** The plan in the job summary and the sticky comment, with the caution when apply would refuse it; then the after-plan steps. */
@@ -146,67 +161,6 @@ function failureSection(title: string, message: string): string {
   return `### ${title}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n`;
 }
 
-/** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, saved?: Plan): Promise<StepOutcome> {
-  return withClient(settings, async (client) => {
-    const title = planTitle(inputs.paths);
-    let made: PlanToApply | undefined;
-    const progress = log().progress('applied');
-    // The command runs the whole request: the plan, the checks, the writes, the report (the job summary, here), then the notifications.
-    const run = await applyRequestCommand({
-      client,
-      planned: async () => {
-        made = await planToApply(inputs, context, settings, client, saved);
-        return made.plan ? { plan: made.plan, whole: made.whole } : made;
-      },
-      context: settings,
-      saved: inputs.planFile !== undefined,
-      takeOwnership: takeOwnershipOf(inputs),
-      allowBehind: inputs.allowBehind,
-      notify: notifyRequest(inputs, context, settings),
-      view: {
-        onStopped: async (error, plan) => {
-          progress.done();
-          if (plan) await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
-        },
-        onReport: async (report, plan) => {
-          progress.done();
-          const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
-          await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-        },
-      },
-      onProgress: progress.update,
-      onNotice: (message: string) => core.notice(message),
-    }).finally(progress.done);
-    if (run.load) return loadFailed(inputs, context, inWorkspace(run.load, settings, context), false);
-    // A step that fails once its plan was made still sets the plan's outputs.
-    if (made?.plan) onPlan({ hasChanges: made.plan.changes.length > 0, planJson: made.planJson, planSha256: made.planSha256, ...planFacts(made.plan), ...notifyFailedOf(run) });
-    if (run.error !== undefined) throw run.error as Error;
-    const { plan, report } = run;
-    if (!plan || !report) throw new Error('apply ended without its plan and report');
-    const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
-    const failure = report.failed.length > 0 ? failedScopesMessage(report.failed) : run.failure;
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson: made?.plan ? made.planJson : undefined, planSha256: made?.plan ? made.planSha256 : undefined, failure, ...planFacts(plan), ...notifyFailedOf(run) };
-  });
-}
-
-/** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
-type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
-
-/** The saved plan of `plan-file` (read once, pinned and checked, before the settings), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, saved?: Plan): Promise<PlanToApply> {
-  if (inputs.planFile !== undefined) {
-    const file = resolve(context.workspace, inputs.planFile);
-    // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    const whole = saved ?? (await readSavedPlan(file, inputs.planSha256));
-    return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
-  }
-  const { plan, load } = await planFor(inputs, context, settings, client);
-  if (!plan) return { plan: null, load };
-  const written = await writePlanFile(plan, context);
-  return { plan, whole: plan, planJson: written.file, planSha256: written.sha256 };
-}
-
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
 export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, notify?: NotifyRequest): Promise<{ plan: Plan | null; load: LoadResult }> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
@@ -229,7 +183,7 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
 }
 
 /** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/action-wording.ts). */
-function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
+export function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
   return parseTakeOwnership(inputs.takeOwnership);
 }
 
@@ -283,17 +237,12 @@ export async function writeJobSummary(markdown: string): Promise<void> {
 }
 
 /** The action's notifications: input `notify` (default true for apply, false for plan); a pull request's run sends nothing. */
-function notifyRequest(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyRequest {
+export function notifyRequest(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyRequest {
   const enabled = context.pullNumber === undefined && (inputs.notify ?? inputs.command === 'apply');
   const shard = inputs.command === 'apply' && inputs.shard !== undefined ? { shard: inputs.shard } : {};
   return { service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }), ...shard };
 }
 
-function notifyFailedOf(told: Pick<AfterRun, 'notifications'>): Pick<PlanOutputs, 'notifyFailed'> {
+export function notifyFailedOf(told: Pick<AfterRun, 'notifications'>): Pick<PlanOutputs, 'notifyFailed'> {
   return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
-}
-
-function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
-  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, '; ');
-  return `${plural(failed.length, 'scope')} failed to apply (${shown}); run apply again to finish`;
 }
