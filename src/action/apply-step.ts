@@ -10,12 +10,12 @@ import { ExitCode } from '../output/exit-codes.js';
 import { firstItems, plural } from '../text.js';
 import type { LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { savedPlanPart, summarize, type Plan } from '../plan/index.js';
+import { summarize, type Plan } from '../plan/index.js';
 import { refusalPrefix } from './refusal.js';
 import { planFacts } from './findings.js';
 import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
 import { summaryLine } from '../render/describe.js';
-import { readSavedPlan } from '../reconcile/index.js';
+import { readSavedPlanCommand, savedPlanShard } from '../commands/plan-files.js';
 import type { ServiceClient } from '../service/client.js';
 import { writePlanFile } from './plan-file.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
@@ -55,7 +55,7 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
       onProgress: progress.update,
       onNotice: (message: string) => core.notice(message),
     }).finally(progress.done);
-    if (run.load) return loadFailed(inputs, context, inWorkspace(run.load, settings, context), false);
+    if (run.load) return loadFailed(inputs, context, inWorkspace(run.load, settings, context), false, run.headline ?? '');
     // A step that stops once its plan was made still sets the plan's outputs.
     if (run.error !== undefined && made?.plan) return { hasChanges: made.plan.changes.length > 0, planJson: made.planJson, planSha256: made.planSha256, ...planFacts(made.plan), ...notifyFailedOf(run), exitCode: run.exitCode, summary: '', error: run.error };
     if (run.error !== undefined) throw run.error as Error;
@@ -68,18 +68,19 @@ export async function applyStep(inputs: ActionInputs, context: WorkflowContext, 
 }
 
 /** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
-type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
+type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult; headline: string };
 
 /** The saved plan of `plan-file` (read once, pinned and checked, before the settings), or a new plan written under RUNNER_TEMP. */
 async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, saved?: Plan): Promise<PlanToApply> {
   if (inputs.planFile !== undefined) {
     const file = resolve(context.workspace, inputs.planFile);
     // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    const whole = saved ?? (await readSavedPlan(file, inputs.planSha256));
-    return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
+    const whole = saved ?? (await readSavedPlanCommand(file, inputs.planSha256));
+    return { plan: savedPlanShard(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
   }
-  const { plan, load } = await planFor(inputs, context, settings, client);
-  if (!plan) return { plan: null, load };
+  const made = await planFor(inputs, context, settings, client);
+  if (!made.plan) return made;
+  const { plan } = made;
   const written = await writePlanFile(plan, context);
   return { plan, whole: plan, planJson: written.file, planSha256: written.sha256 };
 }

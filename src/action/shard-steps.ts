@@ -21,8 +21,9 @@ import { planExitCode, planFacts } from './findings.js';
 /** A shard's plan job: its part is a file for the merge job; the pull request hears only from the merge. */
 export async function shardPlanStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const shard = inputs.shard ?? '';
-  const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
-  if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), false);
+  const made = await withClient(settings, (client) => planFor(inputs, context, settings, client));
+  if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false, made.headline);
+  const { plan } = made;
   const { file: planJson } = await writePlanFile(plan, context, `part-${shard.replace('/', '-of-')}`);
   const pending = plan.changes.length > 0;
   // A part's sha256 pins nothing: only the merged plan is ever applied, so the output stays empty.

@@ -23,7 +23,6 @@ import { escapeControls, fenceFor } from '../escape.js';
 import { cutText } from '../redact.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
 import { summaryLine } from '../render/describe.js';
-import { nothingPlannedMessage } from '../reconcile/index.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { GitHubApiError } from './comment.js';
@@ -35,7 +34,7 @@ import {
   planTitle,
   unsafeMarkdown,
 } from './summary-markdown.js';
-import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
+import { takeOwnershipRequest } from '../commands/request-lists.js';
 import type { AfterRun, NotifyRequest } from '../commands/after-run.js';
 import type { Verdict } from '../commands/verdict.js';
 import { concludePlan, planCommand } from '../commands/plan-command.js';
@@ -100,8 +99,9 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const work = withClient(settings, async (client) => {
     const notify = notifyRequest(inputs, context, settings);
-    const { plan, load } = await planFor(inputs, context, settings, client, notify);
-    if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
+    const made = await planFor(inputs, context, settings, client, notify);
+    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), true, made.headline);
+    const { plan } = made;
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
     const planned = { hasChanges: pending, planJson, planSha256, ...planFacts(plan) };
@@ -162,7 +162,7 @@ function failureSection(title: string, message: string): string {
 }
 
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
-export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, notify?: NotifyRequest): Promise<{ plan: Plan | null; load: LoadResult }> {
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, notify?: NotifyRequest): ReturnType<typeof planCommand> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return planCommand({
     ...(notify ? { notify } : {}),
@@ -184,12 +184,11 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
 
 /** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/action-wording.ts). */
 export function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
-  return parseTakeOwnership(inputs.takeOwnership);
+  return takeOwnershipRequest(inputs.takeOwnership);
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
-export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
-  const headline = nothingPlannedMessage(load);
+export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean, headline: string): Promise<StepOutcome> {
   const title = planTitle(inputs.paths);
   // The pull request's own files first, then three warnings of a kind (pr-findings.ts).
   const { shown, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));

@@ -9,7 +9,6 @@
 import type { ApplyReport } from '../apply/types.js';
 import type { Plan } from '../plan/types.js';
 import type { LoadResult } from '../policy/types.js';
-import { nothingPlannedMessage } from '../reconcile/index.js';
 import { RunError } from '../output/exit-codes.js';
 import { applyDecided, type ApplyCommand } from './apply-command.js';
 import type { Verdict } from './verdict.js';
@@ -17,7 +16,7 @@ import { reportExitCode, runAfterApply, type AfterRun, type ApplyOutcome } from 
 import { exitCodeOf, refuseUnsendableRequired, type NotifyRequest } from './notify-command.js';
 
 /** What the request's plan is: the plan written (one shard of `whole`, or all of it), or the load when a policy file has an error. */
-export type Planned = { plan: Plan; whole: Plan } | { plan: null; load: LoadResult };
+export type Planned = { plan: Plan; whole: Plan } | { plan: null; load: LoadResult; headline: string };
 
 export interface ApplyRequest extends Omit<ApplyCommand, 'plan' | 'wholePlan'> {
   /** Makes or reads the plan (the front end prints or annotates what loading found). */
@@ -34,8 +33,9 @@ export interface ApplyRequest extends Omit<ApplyCommand, 'plan' | 'wholePlan'> {
 
 /** The outcome of an apply request, after its steps: the exit code is the run's (a required target not delivered turns 0 into 1). */
 export interface ApplyRun extends ApplyOutcome, AfterRun {
-  /** What loading found, when a policy file has an error (then there is no plan). */
+  /** What loading found, when a policy file has an error (then there is no plan), and the line that says so. */
   load?: LoadResult;
+  headline?: string;
 }
 
 /**
@@ -55,12 +55,12 @@ export async function applyRequestCommand(request: ApplyRequest): Promise<ApplyR
     outcome = await stopped(request, error, planned?.plan ?? undefined);
   }
   const after = await runAfterApply(outcome);
-  return { ...outcome, ...after, ...(planned && !planned.plan ? { load: planned.load } : {}) };
+  return { ...outcome, ...after, ...(planned && !planned.plan ? { load: planned.load, headline: planned.headline } : {}) };
 }
 
 /** The verdict and the writes of a plan; invalid policy files, a refusal and a failure are outcomes too. */
 async function applyPlanned(request: ApplyRequest, planned: Planned): Promise<ApplyOutcome> {
-  if (!planned.plan) return stopped(request, new RunError(nothingPlannedMessage(planned.load)), undefined);
+  if (!planned.plan) return stopped(request, new RunError(planned.headline), undefined);
   const { plan, whole } = planned;
   await request.view?.onPlan?.(plan);
   const decided = await applyDecided({ ...request, plan, wholePlan: whole });

@@ -9,7 +9,7 @@ import { findViolations } from '../plan/index.js';
 import type { UnsafePlanError } from '../plan/safety.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { LoadResult } from '../policy/types.js';
-import { makePlan, type MakePlanOptions } from '../reconcile/make-plan.js';
+import { makePlan, nothingPlannedMessage, type MakePlanOptions } from '../reconcile/make-plan.js';
 import { dnsBeforeRead } from '../run/dns.js';
 import { markEchoedSecrets } from '../output/redacted-plan.js';
 import type { RunContext } from '../run/settings.js';
@@ -37,13 +37,13 @@ export interface PlanCommand extends PlanRequest, Pick<MakePlanOptions, 'onProgr
  * Makes the plan of the context's policy files against the service: loads and checks them, the
  * DNS check the context asks for, reads live state, plans, and marks the scopes whose live state
  * echoed a secret.
- * @returns the plan (null when a policy file has an error) and what loading found
+ * @returns the plan (null when a policy file has an error, then `headline` says why nothing was planned) and what loading found
  */
-export async function planCommand(command: PlanCommand): Promise<{ plan: Plan | null; load: LoadResult }> {
+export async function planCommand(command: PlanCommand): Promise<{ plan: Plan; load: LoadResult } | { plan: null; load: LoadResult; headline: string }> {
   const { context, notify, ...request } = command;
   if (notify) refuseUnsendableRequired({ context, ...notify });
   const made = await makePlan({ ...request, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
-  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : { plan: null, load: made.load, headline: nothingPlannedMessage(made.load) };
 }
 
 /** A plan's exit code: 2 while changes or kept drift are pending, else 0 (`--detailed-exitcode`, the action's plan step). */

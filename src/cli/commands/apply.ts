@@ -5,15 +5,14 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { savedPlanPart, type Plan } from '../../plan/index.js';
+import type { Plan } from '../../plan/types.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../output/log.js';
 import { writeStderr, writeStdout } from '../../output/sinks.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
-import { readSavedPlan } from '../../reconcile/index.js';
 import { applyRequestCommand, type ApplyRun, type Planned } from '../../commands/apply-request.js';
-import { parseAllowBehind } from '../../history/behind.js';
-import type { ScopeGlob } from '../../policy/globs.js';
+import { readSavedPlanCommand, savedPlanShard } from '../../commands/plan-files.js';
+import { allowBehindRequest } from '../../commands/request-lists.js';
 import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { withNotifications } from '../../render/notifications-json.js';
@@ -98,9 +97,9 @@ Exit codes: 0 applied (or nothing to do) · 1 error, a scope failed, not confirm
 async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
   await withJsonResult(flags.format === 'json', async () => {
     checkApplyFlags(paths, flags);
-    allowBehindOf(flags.allowBehind ?? []);
+    allowBehindRequest(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
-    const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
+    const saved = flags.plan ? await readSavedPlanCommand(flags.plan, flags.planSha256) : undefined;
     const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     return withSession(settings, async (session) => {
@@ -122,7 +121,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 function planned(flags: ApplyFlags, session: Session, saved: Plan | undefined): () => Promise<Planned> {
   return async () => {
     const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
-    return { plan: flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole, whole };
+    return { plan: flags.plan ? savedPlanShard(whole, flags.plan, flags.shard) : whole, whole };
   };
 }
 
@@ -216,15 +215,6 @@ async function applyRequest(flags: ApplyFlags, { client, settings, target }: Ses
   } finally {
     progress.done();
     process.removeListener('SIGINT', onSigint);
-  }
-}
-
-/** Checks the --allow-behind values before anything is read (a value that is not TYPE/ID is exit 1). */
-function allowBehindOf(values: readonly string[]): ScopeGlob[] {
-  try {
-    return parseAllowBehind(values);
-  } catch (error) {
-    throw new RunError((error as Error).message);
   }
 }
 

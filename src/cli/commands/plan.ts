@@ -3,14 +3,15 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
+import type { Plan } from '../../plan/types.js';
+import { writePlanCommand } from '../../commands/plan-files.js';
 import { concludePlan } from '../../commands/plan-command.js';
 import type { Verdict } from '../../commands/verdict.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
 import { log } from '../../output/log.js';
-import { writeOutputFile, writeStdout } from '../../output/sinks.js';
+import { writeStdout } from '../../output/sinks.js';
 import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, contextFlags, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
 import { withNotifications } from '../../render/notifications-json.js';
@@ -115,8 +116,7 @@ function showPlan(plan: Plan, verdict: Verdict, format: Format): void {
  * @param where the run's base (its repository's root) and the shard this part is, if one
  */
 export async function savePlan(file: string, plan: Plan, where: { base?: string; shard?: string } = {}): Promise<void> {
-  const written = await writeOutputFile(file, serializePlan(plan));
-  const digest = planDigest(Buffer.from(written, 'utf8'));
+  const digest = await writePlanCommand(file, plan);
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(${nextCommand(file, digest, where)})`);
 }
 
