@@ -7,8 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { summarize } from '../plan/index.js';
-import { summaryLine } from '../render/describe.js';
+import { planSummaryLine } from '../render/describe.js';
 import { mergePlansCommand } from '../commands/merge-plans-command.js';
 import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
@@ -28,7 +27,7 @@ export async function shardPlanStep(inputs: ActionInputs, context: WorkflowConte
   const pending = plan.changes.length > 0;
   // A part's sha256 pins nothing: only the merged plan is ever applied, so the output stays empty.
   return afterPlanMade({ hasChanges: pending, planJson }, async () => {
-    const summary = `shard ${shard}: ${summaryLine(summarize(plan))}`;
+    const summary = `shard ${shard}: ${planSummaryLine(plan)}`;
     await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
     const { driftCount } = planFacts(plan);
     return { exitCode: planExitCode(plan), summary, hasChanges: pending, planJson, driftCount };
@@ -44,7 +43,7 @@ export async function mergePlansStep(inputs: ActionInputs, context: WorkflowCont
   return afterPlanMade({ hasChanges: pending, planJson, planSha256 }, async () => {
     await reportPlan(inputs, context, settings, plan);
     const { driftCount } = planFacts(plan);
-    return { exitCode: planExitCode(plan), summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
+    return { exitCode: planExitCode(plan), summary: planSummaryLine(plan), hasChanges: pending, planJson, planSha256, driftCount };
   });
 }
 

@@ -15,14 +15,14 @@ import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import type { Plan, PlanSummary } from '../plan/types.js';
 import { planCautions, refusalOf } from './refusal.js';
 import { planFacts, writeSarifFile } from './findings.js';
 import { renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
 import { cutText } from '../redact.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
-import { summaryLine } from '../render/describe.js';
+import { planSummaryLine } from '../render/describe.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { GitHubApiError } from './comment.js';
@@ -109,7 +109,7 @@ export async function planStep(inputs: ActionInputs, context: WorkflowContext, s
       // The report first (the job summary, the comment), then the after-plan steps: the drift job's messages (input notify: true on a schedule).
       const concluded = await reportPlan(inputs, context, settings, plan, notify);
       const { failure } = concluded;
-      return { ...planned, exitCode: concluded.exitCode, summary: summaryLine(summarize(plan)), ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
+      return { ...planned, exitCode: concluded.exitCode, summary: planSummaryLine(plan), ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
     });
   });
   const commented = async (error: unknown): Promise<void> => {

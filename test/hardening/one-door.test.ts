@@ -43,14 +43,10 @@ export const NOT_YET: Readonly<Record<string, readonly string[]>> = {
     'src/action/refusal.ts imports OwnedElsewhereError from src/reconcile/ownership-refusal.ts',
     'src/action/refusal.ts imports BehindCheckoutError from src/history/behind.ts',
   ],
-  "rendering that lives beside its data (a diagnostic's line, a plan's counts, the inventory's tables); next: their home in src/render": [
-    'src/action/apply-step.ts imports summarize from src/plan/index.ts',
+  "rendering that lives beside its data (a diagnostic's line, the inventory's tables); next: their home in src/render": [
     'src/action/findings.ts imports relativePosix from src/policy/index.ts',
-    'src/action/findings.ts imports summarize from src/plan/index.ts',
-    'src/action/shard-steps.ts imports summarize from src/plan/index.ts',
     'src/action/steps.ts imports relativePosix from src/policy/index.ts',
     'src/action/steps.ts imports summarizeDiagnostics from src/policy/index.ts',
-    'src/action/steps.ts imports summarize from src/plan/index.ts',
     'src/action/summary-markdown.ts imports formatDiagnostic from src/policy/index.ts',
     'src/cli/commands/fmt.ts imports formatDiagnostic from src/policy/index.ts',
     'src/cli/commands/validate.ts imports compareDiagnostics from src/policy/index.ts',
