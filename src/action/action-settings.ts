@@ -11,7 +11,7 @@ import { resolveSettings, type RunSettings } from '../run/settings.js';
 import type { Diagnostic } from '../policy/types.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { resolve } from 'node:path';
-import { readSavedPlan } from '../reconcile/index.js';
+import { readSavedPlanCommand } from '../commands/plan-files.js';
 import { RunError } from '../output/exit-codes.js';
 import type { Plan, PlanContext } from '../plan/types.js';
 
@@ -46,7 +46,7 @@ export async function actionSettings(
 /** apply with plan-file: the saved plan, read once (pinned by plan-sha256 when given, and checked); else undefined. */
 export async function savedPlanOf(inputs: ActionInputs, context: Pick<WorkflowContext, 'workspace'>): Promise<Plan | undefined> {
   if (inputs.command !== 'apply' || inputs.planFile === undefined) return undefined;
-  return readSavedPlan(resolve(context.workspace, inputs.planFile), inputs.planSha256);
+  return readSavedPlanCommand(resolve(context.workspace, inputs.planFile), inputs.planSha256);
 }
 
 /** `pull_request`, `pull_request_target` and the review events, or any event about a pull request. */

@@ -7,7 +7,8 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { relativePosix } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
-import { summarize, type Plan, type PlanSummary } from '../plan/index.js';
+import type { Plan, PlanSummary } from '../plan/types.js';
+import { planCounts } from '../render/describe.js';
 import { renderSarif } from '../render/sarif.js';
 import { writeOutputFile } from '../output/sinks.js';
 import { VERSION } from '../version.js';
@@ -16,7 +17,7 @@ import type { WorkflowContext } from './inputs.js';
 /** `drift-count` (scopes changed outside this repository: drift and conflicts) and the plan's counts. */
 export function planFacts(plan: Pick<Plan, 'changes' | 'drift' | 'scopes'>): { driftCount: number; counts: PlanSummary } {
   const driftCount = plan.changes.filter((change) => change.origin !== undefined).length + plan.drift.length;
-  return { driftCount, counts: summarize(plan) };
+  return { driftCount, counts: planCounts(plan) };
 }
 
 /** A plan step's exit code: the command layer's one rule. */

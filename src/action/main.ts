@@ -17,7 +17,8 @@ import { cutText, secretForms } from '../redact.js';
 import { escapeControls } from '../escape.js';
 import { parseInputs, readWorkflowContext, type ActionInputs, type WorkflowContext } from './inputs.js';
 import { actionSettings, savedPlanOf } from './action-settings.js';
-import { annotate, applyStep, planStep, validateStep, writeJobSummary, type OnPlan, type PlanOutputs, type StepOutcome } from './steps.js';
+import { applyStep } from './apply-step.js';
+import { annotate, planStep, validateStep, writeJobSummary, type PlanOutputs, type StepOutcome } from './steps.js';
 import { adoptStep } from './adopt-step.js';
 import { mergePlansStep, refuseShardWithoutPlan, shardPlanStep } from './shard-steps.js';
 import type { RunSettings } from '../run/settings.js';
@@ -47,7 +48,6 @@ export async function run(): Promise<void> {
 
 /** The step inside its run: once the context is resolved, nested in a run with the context's values. */
 async function runInScope(): Promise<void> {
-  let planned: PlanOutputs = { hasChanges: false };
   let started: Started | undefined;
   try {
     const inputs = parseInputs((name) => core.getInput(name));
@@ -61,12 +61,17 @@ async function runInScope(): Promise<void> {
       Object.assign(project, { diagnostics: [...diagnostics], base });
     };
     const settings = await actionSettings(inputs, context, report, saved);
-    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, (outputs) => (planned = outputs), project.diagnostics));
+    const outcome = await withRunScope(runScopeOf(settings), () => runStep({ inputs, context, settings, saved }, project.diagnostics));
+    // A step that stopped once its plan was made: the error, reported with the plan's outputs.
+    if (outcome.error !== undefined) {
+      await fail(outcome.error, planOutputsOf(outcome), started);
+      return;
+    }
     const result = outcome.exitCode === ExitCode.ok ? 'success' : 'failed';
     const deploymentId = await auditApply(inputs, context, { result, detail: outcome.failure ?? outcome.summary, ...outcome }, process.env);
     conclude(outcome, inputs, deploymentId);
   } catch (error) {
-    await fail(error, planned, started);
+    await fail(error, { hasChanges: false }, started);
   }
 }
 
@@ -96,23 +101,29 @@ async function fail(error: unknown, planned: PlanOutputs, started: Started | und
   core.setFailed(errorText(failure));
 }
 
+/** The plan's outputs of a step's outcome (what a failed step still sets). */
+function planOutputsOf(outcome: StepOutcome): PlanOutputs {
+  const { hasChanges, planJson, planSha256, driftCount, counts, notifyFailed } = outcome;
+  return { hasChanges, ...(planJson === undefined ? {} : { planJson }), ...(planSha256 === undefined ? {} : { planSha256 }), ...(driftCount === undefined ? {} : { driftCount }), ...(counts === undefined ? {} : { counts }), ...(notifyFailed === undefined ? {} : { notifyFailed }) };
+}
+
 function oneLine(text: string): string {
   // Redacted whole, then cut (a key at the cut shows no part of it).
   return cutText(text.split('\n')[0] ?? '', 1000);
 }
 
-function runStep(run: { inputs: ActionInputs; context: WorkflowContext; settings: RunSettings; saved: Plan | undefined }, onPlan: OnPlan, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
+function runStep(run: { inputs: ActionInputs; context: WorkflowContext; settings: RunSettings; saved: Plan | undefined }, projectFindings: readonly Diagnostic[]): Promise<StepOutcome> {
   const { inputs, context, settings } = run;
   switch (inputs.command) {
     case 'validate':
       return validateStep(inputs, context, settings, projectFindings);
     case 'plan':
-      return inputs.shard === undefined ? planStep(inputs, context, settings, onPlan) : shardPlanStep(inputs, context, settings, onPlan);
+      return inputs.shard === undefined ? planStep(inputs, context, settings) : shardPlanStep(inputs, context, settings);
     case 'apply':
       refuseShardWithoutPlan(inputs);
-      return applyStep(inputs, context, settings, onPlan, run.saved);
+      return applyStep(inputs, context, settings, run.saved);
     case 'merge-plans':
-      return mergePlansStep(inputs, context, settings, onPlan);
+      return mergePlansStep(inputs, context, settings);
     case 'adopt':
       return adoptStep(inputs, context, settings);
   }

@@ -1,8 +1,8 @@
 /** The plan file the action writes under RUNNER_TEMP, for later steps and artifacts. */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planDigest, serializePlan, type Plan } from '../plan/index.js';
-import { writeOutputFile } from '../output/sinks.js';
+import type { Plan } from '../plan/types.js';
+import { writePlanCommand } from '../commands/plan-files.js';
 import type { WorkflowContext } from './inputs.js';
 
 /**
@@ -14,7 +14,6 @@ export async function writePlanFile(plan: Plan, context: WorkflowContext, suffix
   await mkdir(dir, { recursive: true });
   const name = [context.stepId, suffix].filter(Boolean).join('-');
   const file = join(dir, `plan-${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
-  const written = await writeOutputFile(file, serializePlan(plan));
-  return { file, sha256: planDigest(Buffer.from(written, 'utf8')) };
+  return { file, sha256: await writePlanCommand(file, plan) };
 }
 

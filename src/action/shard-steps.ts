@@ -7,44 +7,44 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { summarize } from '../plan/index.js';
-import { summaryLine } from '../render/describe.js';
+import { planSummaryLine } from '../render/describe.js';
 import { mergePlansCommand } from '../commands/merge-plans-command.js';
 import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 import { escapeMarkdown } from '../render/index.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
-import { inWorkspace, loadFailed, planFor, reportPlan, withClient, writeJobSummary, type OnPlan, type StepOutcome } from './steps.js';
+import { inWorkspace, loadFailed, planFor, reportPlan, withClient, writeJobSummary, afterPlanMade, type StepOutcome } from './steps.js';
 import { writePlanFile } from './plan-file.js';
 import { planExitCode, planFacts } from './findings.js';
 
 /** A shard's plan job: its part is a file for the merge job; the pull request hears only from the merge. */
-export async function shardPlanStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function shardPlanStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const shard = inputs.shard ?? '';
-  const { plan, load } = await withClient(settings, (client) => planFor(inputs, context, settings, client));
-  if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), false);
+  const made = await withClient(settings, (client) => planFor(inputs, context, settings, client));
+  if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false, made.headline);
+  const { plan } = made;
   const { file: planJson } = await writePlanFile(plan, context, `part-${shard.replace('/', '-of-')}`);
   const pending = plan.changes.length > 0;
   // A part's sha256 pins nothing: only the merged plan is ever applied, so the output stays empty.
-  onPlan({ hasChanges: pending, planJson });
-  const summary = `shard ${shard}: ${summaryLine(summarize(plan))}`;
-  await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
-  const { driftCount } = planFacts(plan);
-  const code = planExitCode(plan);
-  return { exitCode: code, summary, hasChanges: pending, planJson, driftCount };
+  return afterPlanMade({ hasChanges: pending, planJson }, async () => {
+    const summary = `shard ${shard}: ${planSummaryLine(plan)}`;
+    await writeJobSummary(`### autojoin-sync plan, shard ${escapeMarkdown(shard)}\n\n${escapeMarkdown(summary)}. The merge-plans job posts the merged plan.\n`);
+    const { driftCount } = planFacts(plan);
+    return { exitCode: planExitCode(plan), summary, hasChanges: pending, planJson, driftCount };
+  });
 }
 
 /** `command: merge-plans`: the parts of input plan-files become one plan, shown and pinned as any plan. */
-export async function mergePlansStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function mergePlansStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const files = await expandPlanFiles(inputs.planFiles ?? [], context.workspace);
   const { plan } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: basename(file) })) });
   const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context, 'merged');
   const pending = plan.changes.length > 0;
-  onPlan({ hasChanges: pending, planJson, planSha256 });
-  await reportPlan(inputs, context, settings, plan);
-  const { driftCount } = planFacts(plan);
-  const code = planExitCode(plan);
-  return { exitCode: code, summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount };
+  return afterPlanMade({ hasChanges: pending, planJson, planSha256 }, async () => {
+    await reportPlan(inputs, context, settings, plan);
+    const { driftCount } = planFacts(plan);
+    return { exitCode: planExitCode(plan), summary: planSummaryLine(plan), hasChanges: pending, planJson, planSha256, driftCount };
+  });
 }
 
 /** Refuses input shard on apply without plan-file: the limits would be decided per shard. */

@@ -13,18 +13,16 @@ import { withServiceClient } from '../connect/connect.js';
 import { log } from '../output/log.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import { relativePosix, summarizeDiagnostics } from '../policy/index.js';
-import { firstItems, plural } from '../text.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { RunSettings } from '../run/settings.js';
-import { savedPlanPart, summarize, type Plan, type PlanSummary } from '../plan/index.js';
-import { planCautions, refusalOf, refusalPrefix } from './refusal.js';
-import { planExitCode, planFacts, writeSarifFile } from './findings.js';
-import { applySummaryLine, renderApplyReportMarkdown, renderMarkdown } from '../render/index.js';
+import type { Plan, PlanSummary } from '../plan/types.js';
+import { planCautions, refusalOf } from './refusal.js';
+import { planFacts, writeSarifFile } from './findings.js';
+import { renderMarkdown } from '../render/index.js';
 import { escapeControls, fenceFor } from '../escape.js';
 import { cutText } from '../redact.js';
 import { COMMENT_MAX_CHARS } from '../render/markdown.js';
-import { summaryLine } from '../render/describe.js';
-import { nothingPlannedMessage, readSavedPlan } from '../reconcile/index.js';
+import { planSummaryLine } from '../render/describe.js';
 import type { ServiceClient } from '../service/client.js';
 import type { RequestEvent } from '../service/trace.js';
 import { GitHubApiError } from './comment.js';
@@ -36,11 +34,11 @@ import {
   planTitle,
   unsafeMarkdown,
 } from './summary-markdown.js';
-import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
-import { applyCommand } from '../commands/apply-command.js';
+import { takeOwnershipRequest } from '../commands/request-lists.js';
+import type { AfterRun, NotifyRequest } from '../commands/after-run.js';
+import type { Verdict } from '../commands/verdict.js';
 import { concludePlan, planCommand } from '../commands/plan-command.js';
 import { validateCommand } from '../commands/validate-command.js';
-import { exitCodeOf, notifyAfterRun, refuseUnsendableRequired, type NotifyAfterRun, type NotifyContext } from '../commands/notify-command.js';
 import type { ScopeKey } from '../scope.js';
 
 /** The outputs a plan sets: `has-changes`, `plan-json`, `plan-sha256`. */
@@ -68,10 +66,21 @@ export interface StepOutcome extends PlanOutputs {
   summary: string;
   /** Message for a failed step (exit codes 1, 3, 4); `summary` otherwise. */
   failure?: string;
+  /** What stopped a step once its plan was made (a refusal, a stale plan): main.ts reports it, with the plan's outputs above. */
+  error?: unknown;
 }
 
-/** Told the plan's outputs as soon as the plan is made, so that a step failing later still sets them. */
-export type OnPlan = (outputs: PlanOutputs) => void;
+/**
+ * Runs what follows a plan's making: a failure is returned with the plan's outputs, so that a step
+ * failing later still sets them (main.ts reports the error).
+ */
+export async function afterPlanMade(planned: PlanOutputs, rest: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  try {
+    return await rest();
+  } catch (error) {
+    return { ...planned, exitCode: ExitCode.error, summary: '', error };
+  }
+}
 
 /** `validate`: offline schema and domain checks; annotations at file:line:col. */
 export async function validateStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, projectFindings: readonly Diagnostic[] = []): Promise<StepOutcome> {
@@ -87,36 +96,45 @@ export async function validateStep(inputs: ActionInputs, context: WorkflowContex
 }
 
 /** `plan`: the plan in the job summary and, in a pull request, in one sticky comment. */
-export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan): Promise<StepOutcome> {
+export async function planStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): Promise<StepOutcome> {
   const work = withClient(settings, async (client) => {
-    const { plan, load } = await planFor(inputs, context, settings, client);
-    if (!plan) return loadFailed(inputs, context, inWorkspace(load, settings, context), true);
+    const notify = notifyRequest(inputs, context, settings);
+    const made = await planFor(inputs, context, settings, client, notify);
+    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), true, made.headline);
+    const { plan } = made;
     const { file: planJson, sha256: planSha256 } = await writePlanFile(plan, context);
     const pending = plan.changes.length > 0;
-    onPlan({ hasChanges: pending, planJson, planSha256, ...planFacts(plan) });
-    await reportPlan(inputs, context, settings, plan);
-    const { driftCount } = planFacts(plan);
-    // The drift job (input notify: true on a schedule): the report first, then the messages.
-    const told = await notifyAfterRun({ command: 'plan', plan, exitCode: planExitCode(plan) }, notifyContext(inputs, context, settings));
-    const failure = told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined;
-    return { exitCode: failure ? ExitCode.error : planExitCode(plan), summary: summaryLine(summarize(plan)), hasChanges: pending, planJson, planSha256, driftCount, ...notifyFailedOf(told), ...(failure ? { failure } : {}) };
+    const planned = { hasChanges: pending, planJson, planSha256, ...planFacts(plan) };
+    return afterPlanMade(planned, async () => {
+      // The report first (the job summary, the comment), then the after-plan steps: the drift job's messages (input notify: true on a schedule).
+      const concluded = await reportPlan(inputs, context, settings, plan, notify);
+      const { failure } = concluded;
+      return { ...planned, exitCode: concluded.exitCode, summary: planSummaryLine(plan), ...notifyFailedOf(concluded), ...(failure ? { failure } : {}) };
+    });
   });
-  return work.catch(async (error: unknown) => {
+  const commented = async (error: unknown): Promise<void> => {
     if (!(error instanceof GitHubApiError)) await commentFailure(inputs, context, error);
+  };
+  const outcome = await work.catch(async (error: unknown) => {
+    await commented(error);
     throw error;
   });
+  if (outcome.error !== undefined) await commented(outcome.error);
+  return outcome;
 }
 
-/** The plan in the job summary and the sticky comment, with the caution when apply would refuse it. */
-export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan): Promise<void> {
-  const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(inputs));
-  const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
-  for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
-  const prefix = unsafeMarkdown(cautions, verdict.exitCode);
-  const title = planTitle(inputs.paths);
-  await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
-  const footer = planCommentFooter(inputs, context);
-  await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+/** The plan in the job summary and the sticky comment, with the caution when apply would refuse it; then the after-plan steps. */
+export async function reportPlan(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, plan: Plan, notify?: NotifyRequest): Promise<AfterRun> {
+  const show = async ({ verdict }: { verdict: Verdict }): Promise<void> => {
+    const cautions = planCautions(verdict.refusals, context.pullNumber !== undefined);
+    for (const caution of cautions) core.warning(`apply would refuse this plan: ${caution}`, { title: 'autojoin-sync: unsafe plan' });
+    const prefix = unsafeMarkdown(cautions, verdict.exitCode);
+    const title = planTitle(inputs.paths);
+    await writeJobSummary(prefix + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS - prefix.length }));
+    const footer = planCommentFooter(inputs, context);
+    await publishComment(inputs, context, prefix + renderMarkdown(plan, { title, footer, maxChars: COMMENT_MAX_CHARS - prefix.length }));
+  };
+  return concludePlan(plan, settings, takeOwnershipOf(inputs), { ...(notify ? { notify } : {}), show });
 }
 
 /** A plan that could not be made replaces the sticky comment's older plan, which is no longer true. */
@@ -143,70 +161,11 @@ function failureSection(title: string, message: string): string {
   return `### ${title}\n\n:x: **No plan could be made:**\n\n${fence}text\n${text}\n${fence}\n`;
 }
 
-/** `apply`: plan (or a pinned saved plan), safety limits, the POSTs; the report and the plan in the job summary. */
-export async function applyStep(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, onPlan: OnPlan, saved?: Plan): Promise<StepOutcome> {
-  return withClient(settings, async (client) => {
-    const made = await planToApply(inputs, context, settings, client, saved);
-    if (!made.plan) return loadFailed(inputs, context, inWorkspace(made.load, settings, context), false);
-    const { plan, whole, planJson, planSha256 } = made;
-    const planned = { hasChanges: plan.changes.length > 0, planJson, planSha256, ...planFacts(plan) };
-    onPlan(planned);
-    const title = planTitle(inputs.paths);
-    const notify = notifyContext(inputs, context, settings);
-    refuseUnsendableRequired(notify);
-    const shard = inputs.shard === undefined ? {} : { shard: inputs.shard };
-    let report;
-    try {
-      const progress = log().progress('applied');
-      report = await applyCommand({
-        client,
-        plan,
-        wholePlan: whole,
-        context: settings,
-        saved: inputs.planFile !== undefined,
-        takeOwnership: takeOwnershipOf(inputs),
-        allowBehind: inputs.allowBehind,
-        onProgress: progress.update,
-        onNotice: (message: string) => core.notice(message),
-      }).finally(progress.done);
-    } catch (error) {
-      await writeJobSummary(refusalPrefix(error) + renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS }));
-      const told = await notifyAfterRun({ command: 'apply', plan, error, exitCode: exitCodeOf(error), ...shard }, notify);
-      onPlan({ ...planned, ...notifyFailedOf(told) });
-      throw error;
-    }
-    const reportMarkdown = renderApplyReportMarkdown(report, { title: planTitle(inputs.paths, 'apply'), maxChars: SUMMARY_MAX_CHARS / 2 });
-    await writeJobSummary(`${reportMarkdown}\n${renderMarkdown(plan, { title, maxChars: SUMMARY_MAX_CHARS / 2 })}`);
-    const summary = `${summaryLine(summarize(plan))} ${applySummaryLine(report)}`;
-    const scopesFailed = report.failed.length > 0 ? failedScopesMessage(report.failed) : undefined;
-    // The report first (the job summary), then the messages.
-    const told = await notifyAfterRun({ command: 'apply', plan, report, exitCode: scopesFailed ? ExitCode.error : ExitCode.ok, ...shard }, notify);
-    const failure = scopesFailed ?? (told.requiredFailed.length > 0 ? requiredFailedMessage(told.requiredFailed) : undefined);
-    return { exitCode: failure ? ExitCode.error : ExitCode.ok, summary, hasChanges: plan.changes.length > 0, planJson, planSha256, failure, ...planFacts(plan), ...notifyFailedOf(told) };
-  });
-}
-
-/** `plan` is what this job writes; `whole` the plan the safety limits are decided on (a merged plan, when `plan` is one shard of it). */
-type PlanToApply = { plan: Plan; whole: Plan; planJson: string; planSha256: string } | { plan: null; load: LoadResult };
-
-/** The saved plan of `plan-file` (read once, pinned and checked, before the settings), or a new plan written under RUNNER_TEMP. */
-async function planToApply(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, saved?: Plan): Promise<PlanToApply> {
-  if (inputs.planFile !== undefined) {
-    const file = resolve(context.workspace, inputs.planFile);
-    // readSavedPlan refuses the file unless its sha256 is the pinned one, so that is its digest.
-    const whole = saved ?? (await readSavedPlan(file, inputs.planSha256));
-    return { plan: savedPlanPart(whole, inputs.planFile, inputs.shard), whole, planJson: file, planSha256: (inputs.planSha256 ?? '').toLowerCase() };
-  }
-  const { plan, load } = await planFor(inputs, context, settings, client);
-  if (!plan) return { plan: null, load };
-  const written = await writePlanFile(plan, context);
-  return { plan, whole: plan, planJson: written.file, planSha256: written.sha256 };
-}
-
 /** Makes the plan of the inputs' paths, annotating the diagnostics of the policy files. */
-export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient): Promise<{ plan: Plan | null; load: LoadResult }> {
+export async function planFor(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings, client: ServiceClient, notify?: NotifyRequest): ReturnType<typeof planCommand> {
   const progress = log().progress('read'); // one log line every 10 s on a large estate
   return planCommand({
+    ...(notify ? { notify } : {}),
     context: settings,
     client,
     pruneFrom: inputs.pruneFrom,
@@ -224,13 +183,12 @@ export async function planFor(inputs: ActionInputs, context: WorkflowContext, se
 }
 
 /** The scopes of input take-ownership; a value that is not TYPE/ID names the input (src/action/action-wording.ts). */
-function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
-  return parseTakeOwnership(inputs.takeOwnership);
+export function takeOwnershipOf(inputs: ActionInputs): Set<ScopeKey> {
+  return takeOwnershipRequest(inputs.takeOwnership);
 }
 
 /** Invalid policy files: no plan; say so in the job summary (and the PR comment, replacing a stale plan). */
-export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean): Promise<StepOutcome> {
-  const headline = nothingPlannedMessage(load);
+export async function loadFailed(inputs: ActionInputs, context: WorkflowContext, load: LoadResult, comment: boolean, headline: string): Promise<StepOutcome> {
   const title = planTitle(inputs.paths);
   // The pull request's own files first, then three warnings of a kind (pr-findings.ts).
   const { shown, counted } = pullRequestFindings(load.diagnostics, await pullRequestFiles(context));
@@ -278,20 +236,12 @@ export async function writeJobSummary(markdown: string): Promise<void> {
 }
 
 /** The action's notifications: input `notify` (default true for apply, false for plan); a pull request's run sends nothing. */
-function notifyContext(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyContext {
+export function notifyRequest(inputs: ActionInputs, context: WorkflowContext, settings: RunSettings): NotifyRequest {
   const enabled = context.pullNumber === undefined && (inputs.notify ?? inputs.command === 'apply');
-  return { context: settings, service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }) };
+  const shard = inputs.command === 'apply' && inputs.shard !== undefined ? { shard: inputs.shard } : {};
+  return { service: settings.baseUrl ?? 'embedded', enabled, onWarning: (text) => core.warning(text, { title: 'autojoin-sync: notification' }), ...shard };
 }
 
-function notifyFailedOf(told: NotifyAfterRun): Pick<PlanOutputs, 'notifyFailed'> {
+export function notifyFailedOf(told: Pick<AfterRun, 'notifications'>): Pick<PlanOutputs, 'notifyFailed'> {
   return told.notifications.length === 0 ? {} : { notifyFailed: told.notifications.some((one) => !one.delivered) };
-}
-
-function requiredFailedMessage(failed: readonly { to: string; variable: string }[]): string {
-  return `a required notification was not delivered: ${failed.map((one) => `${one.to} (${one.variable})`).join(', ')}`;
-}
-
-function failedScopesMessage(failed: readonly { key: string; reason: string }[]): string {
-  const shown = firstItems(failed.map((f) => `${f.key}: ${f.reason}`), 5, (hidden) => `; and ${hidden} more`, '; ');
-  return `${plural(failed.length, 'scope')} failed to apply (${shown}); run apply again to finish`;
 }

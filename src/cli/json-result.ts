@@ -23,33 +23,38 @@ export class DiagnosticsError extends RunError {
   }
 }
 
-/** What a command knew when it stopped: the plan it made or read. */
-export interface Seen {
-  plan?: Plan;
+/** A command that stopped, as its outcome tells it: the error, and the plan and notifications it had by then. */
+export interface Stopped {
+  error: unknown;
+  plan?: Plan | undefined;
   /** What became of the notification targets, once delivered (the document carries them). */
-  notifications?: NotificationEntry[];
+  notifications?: readonly NotificationEntry[] | undefined;
 }
 
 /**
- * Runs `work`; when `json` is set and it throws, prints the result document on stdout first.
- * @param work told what it has made so far through `seen`
+ * Runs `work`; when it throws, or returns the outcome of a command that stopped, and `json` is
+ * set, prints the result document on stdout first; then the error goes on.
+ * @param work returns what stopped it (the command outcome's error, plan and notifications), or nothing when it ran to its end
  */
-export async function withJsonResult(json: boolean, work: (seen: Seen) => Promise<void>): Promise<void> {
-  const seen: Seen = {};
+export async function withJsonResult(json: boolean, work: () => Promise<Stopped | undefined>): Promise<void> {
+  let stopped: Stopped | undefined;
   try {
-    await work(seen);
+    stopped = await work();
   } catch (error) {
-    if (json) writeStdout(resultText(error, seen));
-    throw error;
+    stopped = { error };
   }
+  if (!stopped) return;
+  if (json) writeStdout(resultText(stopped));
+  // As withSession maps what it throws: a refusal's exit code (3, 4) and words.
+  throw toRunError(stopped.error);
 }
 
-function resultText(error: unknown, seen: Seen): string {
+function resultText({ error, plan, notifications }: Stopped): string {
   const mapped = toRunError(error);
   const exitCode = mapped instanceof RunError ? mapped.exitCode : ExitCode.error;
   const message = errorText(mapped);
   const diagnostics = error instanceof DiagnosticsError ? error.diagnostics : undefined;
   const cause = error instanceof RunError && error.cause !== undefined ? error.cause : error;
-  const text = renderResultJson({ exitCode, message, error: cause, diagnostics, plan: seen.plan, refusals: refusalsOfError(error) });
-  return seen.notifications ? withNotifications(text, seen.notifications) : text;
+  const text = renderResultJson({ exitCode, message, error: cause, diagnostics, plan, refusals: refusalsOfError(error) });
+  return notifications && notifications.length > 0 ? withNotifications(text, notifications) : text;
 }

@@ -1,11 +1,9 @@
 /** Making the plan of plan, apply and adopt: diagnostics on stderr, invalid policy files end the command. */
 import type { ServiceClient } from '../service/client.js';
 import type { Plan } from '../plan/index.js';
-import { nothingPlannedMessage } from '../reconcile/index.js';
 import { planCommand } from '../commands/plan-command.js';
-import { RunError } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
-import { parseTakeOwnership } from '../reconcile/ownership-refusal.js';
+import { takeOwnershipRequest } from '../commands/request-lists.js';
 import type { ScopeKey } from '../scope.js';
 import { DiagnosticsError } from './json-result.js';
 import { printManyDiagnostics, printNotice, printWarningSummary, progressOf } from './print.js';
@@ -27,10 +25,12 @@ export async function planOrFail(options: {
   flags: TargetFlags & { pruneFrom?: string; allowNoPolicies?: boolean; changedSince?: string; takeOwnership?: string[]; onlyExpired?: boolean };
   /** Progress verb of the live-state read, e.g. `read` (`read 4,200/10,000 scopes`). */
   label: string;
+  /** plan --notify: a required target that cannot be sent stops the run before the read. */
+  notify?: { enabled: boolean };
 }): Promise<Plan> {
   const { flags } = options;
   const progress = progressOf(options.label);
-  const { plan, load } = await planCommand({
+  const made = await planCommand({
     context: options.settings,
     client: options.client,
     pruneFrom: flags.pruneFrom,
@@ -44,21 +44,18 @@ export async function planOrFail(options: {
     onNotice: printNotice,
     takeOwnership: takeOwnershipOf(flags),
     onlyExpired: flags.onlyExpired,
+    ...(options.notify ? { notify: options.notify } : {}),
     // Printed as soon as the policies are loaded, before the read: never held through it.
     onDiagnostics: (diagnostics) => printManyDiagnostics(diagnostics, options.settings.base),
   }).finally(() => {
     progress.done();
     printWarningSummary();
   });
-  if (!plan) throw new DiagnosticsError(`${nothingPlannedMessage(load)} (see above, or run \`autojoin-sync validate\`)`, load.diagnostics);
-  return plan;
+  if (!made.plan) throw new DiagnosticsError(`${made.headline} (see above, or run \`autojoin-sync validate\`)`, made.load.diagnostics);
+  return made.plan;
 }
 
 /** @returns the scopes of --take-ownership (each TYPE/ID; commas separate several too). */
 export function takeOwnershipOf(flags: { takeOwnership?: string[] }): Set<ScopeKey> {
-  try {
-    return parseTakeOwnership(flags.takeOwnership ?? []);
-  } catch (error) {
-    throw new RunError((error as Error).message);
-  }
+  return takeOwnershipRequest(flags.takeOwnership ?? []);
 }

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { parsePlan } from '../plan/index.js';
-import { MAX_PLAN_BYTES } from '../reconcile/saved-plan.js';
+import { MAX_PLAN_BYTES } from '../commands/plan-files.js';
 import { RunError } from '../output/exit-codes.js';
 import { parseScopeKey, type ScopeRef } from '../scope.js';
 

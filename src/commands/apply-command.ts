@@ -12,9 +12,8 @@ import { parseAllowBehind } from '../history/behind.js';
 import type { RunContext } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';
 import type { ScopeGlob } from '../policy/globs.js';
-import { refuseOn, refusalsOfError, verdictOf, type Verdict } from './verdict.js';
-import { reportExitCode, runAfterApply } from './after-run.js';
-import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
+import { refusalsOfError, verdictOf, type Verdict } from './verdict.js';
+import { ExitCode } from '../output/exit-codes.js';
 import type { ServiceClient } from '../service/client.js';
 
 export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
@@ -32,31 +31,44 @@ export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confi
 /**
  * Applies `plan` in `context`: its verdict (ownership and behind refusals, safety limits, write
  * checks), for a saved plan its checks against the live state and this history, the confirmation,
- * then the writes; then the after-apply steps (src/commands/after-run.ts) with the outcome, refused or not.
- * @throws Error naming an --allow-behind value that is not TYPE/ID; the errors of applyPlan
+ * then the writes. The whole request, with its after-apply steps, is {@link applyRequestCommand}'s
+ * (src/commands/apply-request.ts).
+ * @throws Error naming an --allow-behind value that is not TYPE/ID; the refusal of the verdict; the errors of applyPlan
  */
 export async function applyCommand(command: ApplyCommand): Promise<ApplyReport> {
-  const { context } = command;
+  const decided = await applyDecided(command);
+  if (decided.error !== undefined || !decided.report) throw decided.error;
+  return decided.report;
+}
+
+/** What {@link applyDecided} decided and did, as data. */
+export interface ApplyDecided {
+  /** The verdict before the writes; or the refusals only the live state at apply told (a stale plan, a recount, behind again). */
+  verdict: Verdict;
+  /** What was written; null when refused or stopped. */
+  report: ApplyReport | null;
+  /** What stopped the apply (the verdict's first refusal, or a failure); absent when it wrote. */
+  error?: unknown;
+}
+
+/**
+ * {@link applyCommand} with its outcome as data: a refusal or a failure of the writes is returned, not thrown.
+ * @throws Error naming an --allow-behind value that is not TYPE/ID
+ */
+export async function applyDecided(command: ApplyCommand): Promise<ApplyDecided> {
   const allowBehind = parseAllowBehind(command.allowBehind);
   // Every refusal the plan itself tells, decided once (the same verdict plan shows as its cautions).
   const verdict = applyVerdict(command, allowBehind);
-  const after = (decided: Verdict, report: ApplyReport | null, exitCode: ExitCodeValue): Promise<void> =>
-    runAfterApply({ command: 'apply', plan: command.plan, verdict: decided, report, exitCode, saved: command.saved, context });
-  if (verdict.refusals.length > 0) {
-    await after(verdict, null, verdict.exitCode);
-    refuseOn(verdict);
-  }
-  let report: ApplyReport;
+  const first = verdict.refusals[0];
+  if (first) return { verdict, report: null, error: first.error };
   try {
-    report = await writeAfterChecks(command, allowBehind);
+    return { verdict, report: await writeAfterChecks(command, allowBehind) };
   } catch (error) {
     // What only the live state at apply tells (a stale plan, a recount, behind again) is a refusal of the verdict too.
     const refusals = refusalsOfError(error);
-    if (refusals && refusals.length > 0) await after({ refusals, exitCode: refusals[0]?.exitCode ?? ExitCode.error }, null, refusals[0]?.exitCode ?? ExitCode.error);
-    throw error;
+    const told = refusals && refusals.length > 0 ? { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode.error } : verdict;
+    return { verdict: told, report: null, error };
   }
-  await after(verdict, report, reportExitCode(report));
-  return report;
 }
 
 /** applyPlan over the run context: for a saved plan, its checks against the live state and this history; the confirmation; the writes. */

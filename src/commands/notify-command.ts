@@ -1,31 +1,40 @@
 /**
- * Notifications over the run context, as both front ends send them (src/cli/commands/plan.ts and
- * apply.ts, src/action/steps.ts): once the run's outcome is final and its report printed, one
- * call, {@link notifyAfterRun}, with the outcome as plain data. The same outcome sends the same
- * messages from the CLI and from the action.
+ * Notifications over the run context: the command layer's first after-run step
+ * (src/commands/after-run.ts) calls {@link notifyAfterRun} once the run's outcome is final and its
+ * report shown, with the outcome as plain data, for both front ends; the same outcome sends the
+ * same messages from the CLI and from the action. The front ends only say, in the request,
+ * whether to send ({@link NotifyRequest}) and where the warnings go.
  */
 import { notify, requiredProblems, type DeliveryOptions, type NotifyResult, type RunFacts, type RunOutcome } from '../notify/index.js';
-import { ExitCode, RunError, toRunError } from '../output/exit-codes.js';
+import { ExitCode, RunError, toRunError, type ExitCodeValue } from '../output/exit-codes.js';
 import type { RunSettings } from '../run/settings.js';
 
 export type { RunOutcome } from '../notify/index.js';
 
-/** What a front end hands over beside the outcome. */
-export interface NotifyContext {
-  context: Pick<RunSettings, 'project' | 'owner' | 'head' | 'notifyEnv'>;
+/** What a front end's request says of notifications (its flags or inputs, and where warnings go). */
+export interface NotifyRequest {
   /** The service the run talked to (a base URL or `embedded`): only its host is told. */
   service: string;
   /** apply without `--no-notify`; `plan --notify`; the action's input `notify`. */
   enabled: boolean;
   onWarning: (text: string) => void;
+  /** apply --shard K/N (input shard): the shard a message says it reports. */
+  shard?: string;
   env?: NodeJS.ProcessEnv;
   /** Test seam: the deadline, backoff, dispatcher and clock of delivery. */
   delivery?: DeliveryOptions;
 }
 
+/** The request with the run's context. */
+export interface NotifyContext extends NotifyRequest {
+  context: Pick<RunSettings, 'project' | 'owner' | 'head' | 'notifyEnv'>;
+}
+
 export interface NotifyAfterRun extends NotifyResult {
   /** The run's exit code after delivery: 0 becomes 1 when a `required` target failed; 1, 2, 3 and 4 stand. */
   exitCode: number;
+  /** One line naming the `required` targets not delivered; absent when none failed. */
+  failure?: string;
 }
 
 /** Sends the run's notifications; never throws. */
@@ -40,7 +49,8 @@ export async function notifyAfterRun(outcome: RunOutcome, ctx: NotifyContext): P
     ...(ctx.delivery ? { delivery: ctx.delivery } : {}),
   });
   const exitCode = outcome.exitCode === ExitCode.ok && result.requiredFailed.length > 0 ? ExitCode.error : outcome.exitCode;
-  return { ...result, exitCode };
+  const failure = result.requiredFailed.length > 0 ? `a required notification was not delivered: ${result.requiredFailed.map((one) => `${one.to} (${one.variable})`).join(', ')}` : undefined;
+  return { ...result, exitCode, ...(failure ? { failure } : {}) };
 }
 
 /**
@@ -54,7 +64,7 @@ export function refuseUnsendableRequired(ctx: Pick<NotifyContext, 'context' | 'e
 }
 
 /** The exit code an error ends a run with (src/output/exit-codes.ts). */
-export function exitCodeOf(error: unknown): number {
+export function exitCodeOf(error: unknown): ExitCodeValue {
   const mapped = toRunError(error);
   return mapped instanceof RunError ? mapped.exitCode : ExitCode.error;
 }

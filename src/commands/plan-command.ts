@@ -9,7 +9,7 @@ import { findViolations } from '../plan/index.js';
 import type { UnsafePlanError } from '../plan/safety.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { LoadResult } from '../policy/types.js';
-import { makePlan, type MakePlanOptions } from '../reconcile/make-plan.js';
+import { makePlan, nothingPlannedMessage, type MakePlanOptions } from '../reconcile/make-plan.js';
 import { dnsBeforeRead } from '../run/dns.js';
 import { markEchoedSecrets } from '../output/redacted-plan.js';
 import type { RunContext } from '../run/settings.js';
@@ -17,7 +17,8 @@ import type { ServiceClient } from '../service/client.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import { verdictOf, type Verdict } from './verdict.js';
-import { runAfterPlan, type PlanOutcome } from './after-run.js';
+import { runAfterPlan, type AfterRun, type PlanOutcome } from './after-run.js';
+import { refuseUnsendableRequired, type NotifyRequest } from './notify-command.js';
 
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */
 export type PlanRequest = Pick<
@@ -28,18 +29,21 @@ export type PlanRequest = Pick<
 export interface PlanCommand extends PlanRequest, Pick<MakePlanOptions, 'onProgress' | 'onNotice' | 'onDiagnostics'> {
   context: RunContext;
   client: ServiceClient;
+  /** The notifications the run will send (`plan --notify`, the action's input `notify`): a required target that cannot be sent stops it before the read. */
+  notify?: Pick<NotifyRequest, 'enabled' | 'env'>;
 }
 
 /**
  * Makes the plan of the context's policy files against the service: loads and checks them, the
  * DNS check the context asks for, reads live state, plans, and marks the scopes whose live state
  * echoed a secret.
- * @returns the plan (null when a policy file has an error) and what loading found
+ * @returns the plan (null when a policy file has an error, then `headline` says why nothing was planned) and what loading found
  */
-export async function planCommand(command: PlanCommand): Promise<{ plan: Plan | null; load: LoadResult }> {
-  const { context, ...request } = command;
+export async function planCommand(command: PlanCommand): Promise<{ plan: Plan; load: LoadResult } | { plan: null; load: LoadResult; headline: string }> {
+  const { context, notify, ...request } = command;
+  if (notify) refuseUnsendableRequired({ context, ...notify });
   const made = await makePlan({ ...request, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
-  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : made;
+  return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : { plan: null, load: made.load, headline: nothingPlannedMessage(made.load) };
 }
 
 /** A plan's exit code: 2 while changes or kept drift are pending, else 0 (`--detailed-exitcode`, the action's plan step). */
@@ -64,12 +68,24 @@ export function planVerdict(plan: Plan, context: Pick<RunContext, 'limits' | 'to
   return verdictOf(plan, { limits: plan.context?.limits ?? context.limits, rules, today: plan.context?.today ?? context.today, takeOwnership: taken });
 }
 
+/** What a plan request adds to its conclusion: the exit code it asks for, its notifications, and the view that shows the plan. */
+export interface PlanConclusion {
+  /** false: exit 0 with changes pending (the CLI without --detailed-exitcode); else 2 while pending. */
+  detailedExitcode?: boolean;
+  notify?: NotifyRequest;
+  /** Shows the plan with its verdict (the report), before the after-plan steps. */
+  show?: (outcome: PlanOutcome) => void | Promise<void>;
+}
+
 /**
  * Concludes a plan as both front ends do: its verdict (what apply would refuse: the cautions) and
- * exit code, then the after-plan steps (src/commands/after-run.ts) with that outcome.
+ * exit code, shown by the view, then the after-plan steps (src/commands/after-run.ts: the
+ * notifications) with that outcome.
+ * @returns the outcome, with the exit code after the steps (a required target not delivered turns 0 into 1)
  */
-export async function concludePlan(plan: Plan, context: RunContext, takeOwnership?: ReadonlySet<ScopeKey>): Promise<PlanOutcome> {
-  const outcome: PlanOutcome = { command: 'plan', plan, verdict: planVerdict(plan, context, takeOwnership), exitCode: planExitCode(plan), context };
-  await runAfterPlan(outcome);
-  return outcome;
+export async function concludePlan(plan: Plan, context: RunContext, takeOwnership?: ReadonlySet<ScopeKey>, request: PlanConclusion = {}): Promise<PlanOutcome & AfterRun> {
+  const exitCode = request.detailedExitcode === false ? ExitCode.ok : planExitCode(plan);
+  const outcome: PlanOutcome = { command: 'plan', plan, verdict: planVerdict(plan, context, takeOwnership), exitCode, context, ...(request.notify ? { notify: request.notify } : {}) };
+  await request.show?.(outcome);
+  return { ...outcome, ...(await runAfterPlan(outcome)) };
 }

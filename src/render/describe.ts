@@ -7,7 +7,7 @@ import { compareStrings } from '../comparable-domain.js';
 import { escapeControls } from '../escape.js';
 import { EMBEDDED_TARGET } from '../plan/plan-builder.js';
 import { DEFAULT_OWNER } from '../plan/ownership.js';
-import { domainDelta, type DomainDelta } from '../plan/derived.js';
+import { domainDelta, summarize, type DomainDelta } from '../plan/derived.js';
 import type { Change, ChangeKind, DriftReport, FieldChange, NotManagedHere, Plan, PlanSummary } from '../plan/types.js';
 import type { OutsideChange } from '../plan/types.js';
 import { plural } from '../text.js';
@@ -180,6 +180,16 @@ export function domainLines(change: Change, context: boolean, delta: DomainDelta
 /** @returns `N to create, N to update, N to clear, N unchanged.` */
 export function summaryLine(summary: PlanSummary): string {
   return `${summary.create} to create, ${summary.update} to update, ${summary.clear} to clear, ${summary.unchanged} unchanged.`;
+}
+
+/** A plan's counts (`has-changes`' neighbours among the action's outputs, the job summary's line). */
+export function planCounts(plan: Pick<Plan, 'changes' | 'scopes'>): PlanSummary {
+  return summarize(plan);
+}
+
+/** {@link summaryLine} of a plan. */
+export function planSummaryLine(plan: Pick<Plan, 'changes' | 'scopes'>): string {
+  return summaryLine(summarize(plan));
 }
 
 /**

@@ -245,7 +245,7 @@ describe('one verdict, both front ends', () => {
         seen.outcomes = [];
         const repo = r[door];
         const runs = door === 'cli'
-          ? [['plan', '.'], ['apply', '--yes', '.'], ['apply', '--yes', '--max-removals', '3', '.']].map((args) => () => cli(repo.dir, repo.emulator, args))
+          ? [['plan', '--detailed-exitcode', '.'], ['apply', '--yes', '.'], ['apply', '--yes', '--max-removals', '3', '.']].map((args) => () => cli(repo.dir, repo.emulator, args))
           : ([{ command: 'plan' }, { command: 'apply' }, { command: 'apply', 'max-removals': '3' }] as Record<string, string>[]).map((inputs) => () => action(repo.dir, repo.emulator, inputs));
         for (const one of runs) await one();
         byDoor[door] = seen.outcomes;

@@ -147,3 +147,53 @@ describe('the action notifies', () => {
     expect(without(fromAction)).toEqual(without(fromCli));
   });
 });
+
+describe('one seam: the command layer sends, whichever front end asked', () => {
+  /** The CLI's run in the same workspace, against `service` (the emulator's URL). */
+  const cliRun = (args: string[], service = emulator.url): ReturnType<typeof runInProcess> => runInProcess(args, { cwd: workspace, env: { AUTOJOIN_BASE_URL: service, AUTOJOIN_API_KEY: API_KEY } });
+
+  it('the same request sends the same messages: the drift job (plan --notify) and an apply', async () => {
+    givenInputs({ command: 'apply', notify: 'false' });
+    await run();
+    await writeFiles({ 'policies/eng.autojoin.yaml': policy('eng', ['acme.com', 'acme.io']) });
+    commitAll(workspace, 'acme.io');
+    givenInputs({ command: 'plan', notify: 'true' });
+    await run();
+    expect((await cliRun(['plan', '--notify', '--detailed-exitcode', 'policies'])).code).toBe(2);
+    expect(hook.received).toHaveLength(2);
+    expect(body(hook, 1)).toEqual(body(hook, 0));
+    expect(body(hook, 0)).toMatchObject({ event: 'drift', exitCode: 2 });
+    expect(slack.received[1]?.body).toBe(slack.received[0]?.body);
+    // The same apply from the same live state: a second emulator holds the state the first had before the action wrote.
+    const twin = await startEmulator({ port: 0, data: structuredClone(emulator.data()), apiKey: API_KEY });
+    try {
+      givenInputs({ command: 'apply' });
+      await run();
+      const applied = await cliRun(['apply', '--yes', 'policies'], twin.url);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(hook.received).toHaveLength(4);
+      const [fromAction, fromCli] = [body(hook, 2), body(hook, 3)];
+      expect(fromAction).toMatchObject({ event: 'applied', service: new URL(emulator.url).host });
+      expect(fromCli).toMatchObject({ event: 'applied', service: new URL(twin.url).host });
+      expect({ ...fromCli, service: '' }).toEqual({ ...fromAction, service: '' });
+    } finally {
+      await twin.close();
+    }
+  });
+
+  it('a saved plan whose pin does not match sends nothing, from either front end', async () => {
+    await writeFiles({ 'policies/eng.autojoin.yaml': policy('eng', ['acme.com', 'acme.io']) });
+    commitAll(workspace, 'acme.io');
+    const planned = await cliRun(['plan', '--out', 'plan.json', 'policies']);
+    expect(planned.code, planned.stderr).toBe(0);
+    const wrong = '0'.repeat(64);
+    const cli = await cliRun(['apply', '--plan', 'plan.json', '--plan-sha256', wrong, '--yes']);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('sha256');
+    givenInputs({ command: 'apply', 'plan-file': 'plan.json', 'plan-sha256': wrong });
+    await run();
+    expect(outputs()['exit-code']).toBe('1');
+    expect(emulator.data().scopes['team/eng']).toBeUndefined();
+    expect([hook.received, slack.received]).toEqual([[], []]);
+  });
+});

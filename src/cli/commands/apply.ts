@@ -5,19 +5,16 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { savedPlanPart, type Plan } from '../../plan/index.js';
+import type { Plan } from '../../plan/types.js';
 import { renderApplyReportJson, renderApplyReportText } from '../../render/index.js';
 import { log } from '../../output/log.js';
 import { writeStdout } from '../../output/sinks.js';
-import type { ApplyReport } from '../../apply/types.js';
 import { RunError, ExitCode } from '../../output/exit-codes.js';
-import { readSavedPlan } from '../../reconcile/index.js';
-import { applyCommand } from '../../commands/apply-command.js';
-import { parseAllowBehind } from '../../history/behind.js';
-import type { ScopeGlob } from '../../policy/globs.js';
+import { applyRequestCommand, type ApplyRun, type Planned } from '../../commands/apply-request.js';
+import { readSavedPlanCommand, savedPlanShard } from '../../commands/plan-files.js';
+import { allowBehindRequest } from '../../commands/request-lists.js';
 import { allowBehindOption, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, useColor } from '../options.js';
-import { withJsonResult, type Seen } from '../json-result.js';
-import { exitCodeOf, notifyAfterRun, refuseUnsendableRequired, type RunOutcome } from '../../commands/notify-command.js';
+import { withJsonResult } from '../json-result.js';
 import { withNotifications } from '../../render/notifications-json.js';
 import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
@@ -111,50 +108,34 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
 }
 
 async function applyWithInterrupt(paths: string[], flags: ApplyFlags, interrupt: ApplyInterrupt): Promise<void> {
-  await withJsonResult(flags.format === 'json', async (seen) => {
+  await withJsonResult(flags.format === 'json', async () => {
     checkApplyFlags(paths, flags);
-    allowBehindOf(flags.allowBehind ?? []);
+    allowBehindRequest(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
-    const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
+    const saved = flags.plan ? await readSavedPlanCommand(flags.plan, flags.planSha256) : undefined;
     const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
-    refuseUnsendableRequired({ context: settings, enabled: flags.notify });
-    await withSession(settings, async (session) => {
-      const notifyAfter = (outcome: RunOutcome): ReturnType<typeof notifyAfterRun> =>
-        notifyAfterRun(outcome, { context: settings, service: session.target, enabled: flags.notify, onWarning: (text) => log().warn(text) });
-      let applied: { plan: Plan; report: ApplyReport };
-      try {
-        applied = await planAndApply(flags, session, seen, saved, interrupt);
-      } catch (error) {
-        // The outcome is final: the targets are told, then the error is reported (with --format json, with them).
-        const told = await notifyAfter({ command: 'apply', ...(seen.plan ? { plan: seen.plan } : {}), error, exitCode: exitCodeOf(error), ...shardOf(flags) });
-        if (told.notifications.length > 0) seen.notifications = told.notifications;
-        throw error;
+    return withSession(settings, async (session) => {
+      // The command runs the whole request: the plan, the checks, the writes, the report (shown here), then the notifications.
+      const run = await applyRequest(flags, session, saved, interrupt);
+      if (run.error !== undefined) return { error: run.error, plan: run.plan, notifications: run.notifications };
+      // The JSON document once the messages are delivered.
+      if (flags.format === 'json' && run.plan && run.report) {
+        const document = renderApplyReportJson(run.plan, run.report);
+        writeStdout(run.notifications.length > 0 ? withNotifications(document, run.notifications) : document);
       }
-      const { plan, report } = applied;
-      const json = flags.format === 'json';
-      if (!json && plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
-      // Skipped scopes (Ctrl-C) are still pending: the run did not make the service match.
-      const exitCode = report.failed.length > 0 || report.skipped.length > 0 ? ExitCode.error : ExitCode.ok;
-      // The text report first, then the messages; the JSON document once they are delivered.
-      const told = await notifyAfter({ command: 'apply', plan, report, exitCode, ...shardOf(flags) });
-      if (json) writeStdout(told.notifications.length > 0 ? withNotifications(renderApplyReportJson(plan, report), told.notifications) : renderApplyReportJson(plan, report));
-      if (told.exitCode !== ExitCode.ok) process.exitCode = told.exitCode;
+      if (run.exitCode !== ExitCode.ok) process.exitCode = run.exitCode;
+      return undefined;
     });
   });
 }
 
 /** The plan (made, or the saved one's part), shown, then applied with the confirmation. */
-async function planAndApply(flags: ApplyFlags, session: Session, seen: Seen, saved: Plan | undefined, interrupt: ApplyInterrupt): Promise<{ plan: Plan; report: ApplyReport }> {
-  const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
-  const plan = flags.plan ? savedPlanPart(whole, flags.plan, flags.shard) : whole;
-  seen.plan = plan;
-  const show = (): void => showPlan(plan, flags);
-  // A saved plan is shown once its checks passed (a stale one, with changes or none, is refused before it is printed).
-  if (!flags.plan) show();
-  // Every plan goes through the one apply of the command layer, with changes or none: the same verdict, the same checks, as the action.
-  const report = await applyWithConfirmation({ plan, whole }, flags, session, interrupt, flags.plan ? show : undefined);
-  return { plan, report };
+function planned(flags: ApplyFlags, session: Session, saved: Plan | undefined): () => Promise<Planned> {
+  return async () => {
+    const whole = saved ?? (await planOrFail({ ...session, flags, label: 'read' }));
+    return { plan: flags.plan ? savedPlanShard(whole, flags.plan, flags.shard) : whole, whole };
+  };
 }
 
 /** apply --plan --shard K/N: the shard a message says it reports. */
@@ -200,25 +181,43 @@ function isTerminal(stream: { isTTY?: boolean }): boolean {
   return stream.isTTY === true;
 }
 
-/** @param beforeAsking called after every check, before the question (a saved plan is shown there) */
-async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan }, flags: ApplyFlags, { client, settings, target }: Session, interrupt: ApplyInterrupt, beforeAsking?: () => void): Promise<ApplyReport> {
+/**
+ * The apply request with the confirmation, Ctrl-C and progress of a terminal: a new plan is shown
+ * before its checks; a saved plan once its checks passed (a stale one, with changes or none, is
+ * refused before it is printed), before the question; the text report before the notifications.
+ */
+async function applyRequest(flags: ApplyFlags, { client, settings, target }: Session, saved: Plan | undefined, interrupt: ApplyInterrupt): Promise<ApplyRun> {
   const progress = progressOf('applied');
+  let shown: Plan | undefined;
   try {
-    return await applyCommand({
+    return await applyRequestCommand({
       client,
-      plan,
-      wholePlan: whole,
+      planned: planned(flags, { client, settings, target }, saved),
       context: settings,
       target,
       saved: flags.plan !== undefined,
       takeOwnership: takeOwnershipOf(flags),
       allowBehind: flags.allowBehind ?? [],
+      notify: { enabled: flags.notify, service: target, onWarning: (text) => log().warn(text), ...shardOf(flags) },
+      view: {
+        onPlan: (plan) => {
+          shown = plan;
+          if (!flags.plan) showPlan(plan, flags);
+        },
+        onReport: (report, plan) => {
+          interrupt.written();
+          progress.done();
+          if (flags.format !== 'json' && plan.changes.length > 0) writeStdout(renderApplyReportText(report, { color: useColor() }));
+        },
+        onStopped: () => progress.done(),
+      },
       onNotice: printNotice,
       confirm: () => {
-        beforeAsking?.();
+        if (flags.plan && shown) showPlan(shown, flags);
         // Nothing to write: nothing to ask.
-        if (plan.changes.length === 0) return Promise.resolve();
-        return confirm(flags).then(() => interrupt.writing(plan));
+        if (!shown || shown.changes.length === 0) return Promise.resolve();
+        const writing = shown;
+        return confirm(flags).then(() => interrupt.writing(writing));
       },
       onProgress: (done, total, soFar) => {
         progress.update(done, total);
@@ -229,15 +228,6 @@ async function applyWithConfirmation({ plan, whole }: { plan: Plan; whole: Plan 
   } finally {
     interrupt.written();
     progress.done();
-  }
-}
-
-/** Checks the --allow-behind values before anything is read (a value that is not TYPE/ID is exit 1). */
-function allowBehindOf(values: readonly string[]): ScopeGlob[] {
-  try {
-    return parseAllowBehind(values);
-  } catch (error) {
-    throw new RunError((error as Error).message);
   }
 }
 

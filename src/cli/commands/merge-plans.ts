@@ -44,12 +44,13 @@ Exit codes: 0 merged · 1 a part is missing, duplicated, overlapping, from anoth
 }
 
 async function runMerge(files: string[], flags: MergeFlags): Promise<void> {
-  await withJsonResult(flags.format === 'json', async (seen) => {
+  await withJsonResult(flags.format === 'json', async () => {
     const { plan, verdict } = await mergePlansCommand({ parts: files.map((file) => ({ file, name: file })) });
-    seen.plan = plan;
-    await savePlan(flags.out, plan);
+    const saved = await savePlan(flags.out, plan).then(() => undefined, (error: unknown) => ({ error, plan }));
+    if (saved) return saved;
     const cautions = verdict.refusals.map((refusal) => refusal.message);
     writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
     for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
+    return undefined;
   });
 }

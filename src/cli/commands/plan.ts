@@ -3,16 +3,17 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { planDigest, serializePlan, type Plan } from '../../plan/index.js';
-import { concludePlan, planExitCode } from '../../commands/plan-command.js';
+import type { Plan } from '../../plan/types.js';
+import { writePlanCommand } from '../../commands/plan-files.js';
+import { concludePlan } from '../../commands/plan-command.js';
+import type { Verdict } from '../../commands/verdict.js';
 import { renderJson, renderMarkdown, renderText, unsafeMarkdown } from '../../render/index.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { ExitCode } from '../../output/exit-codes.js';
 import { log } from '../../output/log.js';
-import { writeOutputFile, writeStdout } from '../../output/sinks.js';
+import { writeStdout } from '../../output/sinks.js';
 import { addDnsOptions, addServiceOptions, addTargetOptions, allowNoPoliciesOption, maxRemovalPercentOption, noPruneOption, replaceOption, pruneOption, shardOption, takeOwnershipOption, formatOption, useColor, contextFlags, type DnsFlags } from '../options.js';
 import { withJsonResult } from '../json-result.js';
-import { notifyAfterRun, refuseUnsendableRequired } from '../../commands/notify-command.js';
 import { withNotifications } from '../../render/notifications-json.js';
 import { refuseUnreadablePaths, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
@@ -77,29 +78,34 @@ another error · 2 changes pending (with --detailed-exitcode)`,
 }
 
 async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
-  await withJsonResult(flags.format === 'json', async (seen) => {
+  await withJsonResult(flags.format === 'json', async () => {
     const settings = await cliSettings(paths, flags);
     if (!flags.allowNoPolicies) await refuseUnreadablePaths(settings);
-    const notify = flags.notify === true;
-    refuseUnsendableRequired({ context: settings, enabled: notify });
-    await withSession(settings, async ({ client, target }) => {
-      const plan = await planOrFail({ client, settings, target, flags, label: 'read' });
-      seen.plan = plan;
-      if (flags.out) await savePlan(flags.out, plan, { base: settings.base, ...(flags.shard === undefined ? {} : { shard: flags.shard }) });
-      const { verdict } = await concludePlan(plan, settings, takeOwnershipOf(flags));
-      const cautions = verdict.refusals.map((refusal) => refusal.message);
-      const json = flags.format === 'json';
-      // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
-      if (!json) writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
-      noticeUnmarked(plan);
-      for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
-      const exitCode = flags.detailedExitcode ? planExitCode(plan) : ExitCode.ok;
-      // The report first, then the messages; the JSON document once they are delivered.
-      const told = await notifyAfterRun({ command: 'plan', plan, exitCode }, { context: settings, service: target, enabled: notify, onWarning: (text) => log().warn(text) });
-      if (json) writeStdout(told.notifications.length > 0 ? withNotifications(renderPlan(plan, 'json'), told.notifications) : renderPlan(plan, 'json'));
-      if (told.exitCode !== ExitCode.ok) process.exitCode = told.exitCode;
+    return withSession(settings, async ({ client, target }) => {
+      const notify = { enabled: flags.notify === true, service: target, onWarning: (text: string) => log().warn(text) };
+      const plan = await planOrFail({ client, settings, target, flags, label: 'read', notify });
+      try {
+        if (flags.out) await savePlan(flags.out, plan, { base: settings.base, ...(flags.shard === undefined ? {} : { shard: flags.shard }) });
+        const json = flags.format === 'json';
+        // The report first (the notification step runs after it); the JSON document once the messages are delivered.
+        const concluded = await concludePlan(plan, settings, takeOwnershipOf(flags), { detailedExitcode: flags.detailedExitcode === true, notify, show: ({ verdict }) => showPlan(plan, verdict, flags.format) });
+        if (json) writeStdout(concluded.notifications.length > 0 ? withNotifications(renderPlan(plan, 'json'), concluded.notifications) : renderPlan(plan, 'json'));
+        if (concluded.exitCode !== ExitCode.ok) process.exitCode = concluded.exitCode;
+        return undefined;
+      } catch (error) {
+        return { error, plan };
+      }
     });
   });
+}
+
+/** The plan on stdout (not JSON: that comes once delivered), with the cautions of its verdict. */
+function showPlan(plan: Plan, verdict: Verdict, format: Format): void {
+  const cautions = verdict.refusals.map((refusal) => refusal.message);
+  // Markdown carries the caution as the pull-request comment does; every format gets the warning on stderr.
+  if (format !== 'json') writeStdout((format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, format));
+  noticeUnmarked(plan);
+  for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
 }
 
 /**
@@ -110,8 +116,7 @@ async function runPlan(paths: string[], flags: PlanFlags): Promise<void> {
  * @param where the run's base (its repository's root) and the shard this part is, if one
  */
 export async function savePlan(file: string, plan: Plan, where: { base?: string; shard?: string } = {}): Promise<void> {
-  const written = await writeOutputFile(file, serializePlan(plan));
-  const digest = planDigest(Buffer.from(written, 'utf8'));
+  const digest = await writePlanCommand(file, plan);
   log().always(`saved the plan to ${file}; sha256 ${digest}\n(${nextCommand(file, digest, where)})`);
 }
 

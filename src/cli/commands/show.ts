@@ -49,5 +49,6 @@ async function runShow(file: string, flags: ShowFlags): Promise<void> {
     // As plan shows it: the caution in markdown, a warning on stderr in every format.
     writeStdout((flags.format === 'markdown' ? unsafeMarkdown(cautions, verdict.exitCode) : '') + renderPlan(plan, flags.format));
     for (const caution of cautions) log().warn(`apply would refuse this plan: ${caution}`);
+    return undefined;
   });
 }
