@@ -13,7 +13,8 @@
  */
 import { findViolations, PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnsafePlanError } from '../plan/safety.js';
 import { StalePlanError, WriteCheckError } from '../plan/refusals.js';
-import { writeProblems } from '../plan/write-checks.js';
+import { domainCensus, writeProblems } from '../plan/write-checks.js';
+import { unknownOwnershipOf } from '../plan/ownership.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeGlob } from '../policy/globs.js';
@@ -82,6 +83,9 @@ export function verdictOf(plan: Plan, context: VerdictContext, whole: Plan = pla
   const refusals: VerdictRefusal[] = [];
   const owned = ownershipConflicts(plan, context.takeOwnership);
   if (owned.length > 0) refusals.push(...refusalsOf(new OwnedElsewhereError(owned, plan.owner)));
+  // Unknown ownership over the whole, from what each shard part recorded per scope (an unsharded plan refused it as it read).
+  const unknown = unknownOwnershipOf(whole.changes, whole.scopes).filter((key) => context.takeOwnership?.has(key) !== true);
+  if (unknown.length > 0) refusals.push(...refusalsOf(new UnknownOwnerError(unknown)));
   if (!context.saved) {
     const allowed = context.allowBehind ?? [];
     const behind = (plan.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
@@ -89,7 +93,8 @@ export function verdictOf(plan: Plan, context: VerdictContext, whole: Plan = pla
   }
   const violations = findViolations(whole.changes, context.limits, whole.scopes);
   if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
-  const problems = writeProblems(plan.changes, context.rules, context.today, whole.census);
+  // The write checks over the whole as well: a part of a merged plan is refused for what the unsharded apply refuses.
+  const problems = writeProblems(whole.changes, context.rules, context.today, whole.census && domainCensus(whole.census));
   if (problems.length > 0) refusals.push(...refusalsOf(new WriteCheckError(problems)));
   return { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode.ok };
 }

@@ -36,9 +36,7 @@ const KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 /** @returns the plan document of `plan`: derived fields added, keys in the document's order. */
 export function encodePlan(plan: Plan): PlanDocument {
   const deltas = plan.changes.map(domainDelta);
-  // The census is the write checks' view in memory (types.ts), never written.
-  const { census: _census, ...written } = plan;
-  const document = ordered({ ...written, summary: summarize(plan, deltas), changes: [] }) as PlanDocument;
+  const document = ordered({ ...plan, summary: summarize(plan, deltas), changes: [] }) as PlanDocument;
   // Set after ordering, in the place the key already holds: each change is ordered once, as it is built.
   document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));
   return document;

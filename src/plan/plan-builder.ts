@@ -3,7 +3,7 @@ import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
 import { fingerprint } from './live-fingerprint.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
-import { DEFAULT_OWNER, liveMarker, readLimits, type Marker } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, ownershipStatus, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
 import { memoized } from '../memo.js';
 import type { LiveScope } from '../service/types.js';
@@ -11,10 +11,11 @@ import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import { onlyExpired } from './only-expired.js';
 import { keysStep } from './marker-keys.js';
-import { countLive } from './write-checks.js';
+import { comparableDomains } from '../comparable-domain.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
+  type CensusEntry,
   type ChangeKind,
   type DriftReport,
   type NotManagedHere,
@@ -119,10 +120,10 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   // --only-expired: the live state of a held scope is kept until its change is known.
   const heldLive = new Map<ScopeKey, LiveScope | undefined>();
   const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
-  const census = options.census ? new Map<string, ScopeKey[]>() : undefined;
+  const [census, status] = [options.census ? ([] as CensusEntry[]) : undefined, statusOf(options.shard)];
   const keys = keysStep(owner);
   const compare = (desired: Desired, live: LiveScope | undefined, shown: LiveScope | undefined = live): void => {
-    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
+    if (census && live?.autojoin) census.push({ key: desired.policy.key, domains: comparableDomains(live.domains), fingerprint: fingerprint(live) });
     if (!keep(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -138,7 +139,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
     const narrowed = change === 'held' ? null : narrow(change, live);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown), ...status(live) });
   };
   const add = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keys.hold(desired, live)) compare(desired, live);
@@ -159,10 +160,15 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       const plan = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
-      if (census) plan.census = census;
+      if (census) plan.census = census.sort((a, b) => compareScopeKeys(a.key, b.key));
       return plan;
     },
   };
+}
+
+/** A shard part records what each answer showed of its owner: merge-plans decides unknown ownership over the whole. */
+function statusOf(shard: Shard | undefined): (live: LiveScope | undefined) => Pick<ScopeFingerprint, 'ownership'> {
+  return shard === undefined ? () => ({}) : (live) => ({ ownership: ownershipStatus(live) });
 }
 
 /**

@@ -18,7 +18,7 @@ import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntr
 import { comparableDomain } from '../comparable-domain.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-import type { Change } from './types.js';
+import type { CensusEntry, Change } from './types.js';
 
 /** One written domain (or list) that would not pass as a policy file. */
 export interface WriteProblem {
@@ -34,6 +34,13 @@ export interface WriteProblem {
  * part of the plan document.
  */
 export type DomainCensus = ReadonlyMap<string, readonly ScopeKey[]>;
+
+/** @returns the census of a plan (types.ts, `Plan.census`) by domain. */
+export function domainCensus(entries: readonly CensusEntry[]): DomainCensus {
+  const census = new Map<string, ScopeKey[]>();
+  for (const entry of entries) countLive(census, entry.key, entry.domains);
+  return census;
+}
 
 /** Adds one scope's live domains to a census (normalized, as written lists are). */
 export function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {

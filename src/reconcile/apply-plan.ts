@@ -15,7 +15,11 @@ import { refuseExpiredSincePlan, type PolicyPlace } from './expired-since-plan.j
 import type { HistoryPlace } from '../history/behind.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
-import { WriteCheckError } from '../plan/refusals.js';
+import { StalePlanError, WriteCheckError } from '../plan/refusals.js';
+import { fingerprint } from '../plan/live-fingerprint.js';
+import { readLiveState } from '../service/state.js';
+import { splitScopeKey } from '../scope.js';
+import type { CensusEntry } from '../plan/types.js';
 import { countLive, writeProblems, type DomainCensus } from '../plan/write-checks.js';
 import type { Rule } from '../policy/types.js';
 
@@ -68,14 +72,29 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
     const live = await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
-    // A saved plan carries no census: maxScopesPerDomain counts the scopes just read again.
-    const counted = (options.wholePlan ?? plan).census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
+    const whole = options.wholePlan ?? plan;
+    // A plan's census (shard parts merged, --changed-since) is held to the live state like its scopes: the verdict counted over it.
+    if (whole.census) await checkCensusCurrent(client, whole.census, live, options.settings.read);
+    // A saved plan without one: maxScopesPerDomain counts the scopes just read again.
+    const counted = whole.census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
     if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
   if (plan.changes.length === 0) return { applied: [], failed: [], skipped: [] };
   return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}
+
+/**
+ * The scopes of a saved plan's census that its own check did not read (another shard's, a file
+ * --changed-since left out) are read again; any whose live state moved since makes the plan stale.
+ * @throws StalePlanError naming them
+ */
+async function checkCensusCurrent(client: ServiceClient, census: readonly CensusEntry[], read: ReadonlyMap<ScopeKey, LiveScope>, mode: RunSettings['read']): Promise<void> {
+  const unread = census.filter((entry) => !read.has(entry.key));
+  const live = unread.length === 0 ? new Map<ScopeKey, LiveScope>() : await readLiveState(client, unread.map(({ key }) => splitScopeKey(key)), { mode });
+  const moved = census.filter(({ key, fingerprint: saved }) => fingerprint(read.get(key) ?? live.get(key)) !== saved).map(({ key }) => key);
+  if (moved.length > 0) throw new StalePlanError(moved);
 }
 
 /** @returns the live domains of the scopes a saved plan's check read, as the plan builder counts them. */

@@ -6,12 +6,13 @@
  */
 import { countDiagnostics } from '../policy/index.js';
 import { planBuilder } from '../plan/index.js';
+import { countsScopes } from '../plan/merge.js';
 import { plural } from '../text.js';
 import { readEach } from '../service/state.js';
 import type { Plan, PlanContext } from '../plan/types.js';
 import type { NeededScope } from '../plan/three-way.js';
 import { planContextOf } from '../run/context.js';
-import type { LoadResult, ProjectConfig } from '../policy/types.js';
+import type { LoadResult } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest, policyOf } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
@@ -66,11 +67,6 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   refuseUnknownOwner(builder.unknownOwnership(), options.takeOwnership);
   plan.context = contextOf(plan, options);
   return { plan, load: desired.loaded() };
-}
-
-/** @returns whether an error-level rule counts scopes per domain: then the plan keeps its census for the write checks. */
-function countsScopes(rules: ProjectConfig['rules']): boolean {
-  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
 }
 
 /** The run context the plan records (src/run/context.ts), with the scopes it takes over. */
