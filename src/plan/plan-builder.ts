@@ -11,7 +11,7 @@ import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
 import { onlyExpired } from './only-expired.js';
 import { keysStep } from './marker-keys.js';
-import { comparableDomains } from '../comparable-domain.js';
+import { censusEntry } from './write-checks.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
@@ -123,7 +123,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const [census, status] = [options.census ? ([] as CensusEntry[]) : undefined, statusOf(options.shard)];
   const keys = keysStep(owner);
   const compare = (desired: Desired, live: LiveScope | undefined, shown: LiveScope | undefined = live): void => {
-    if (census && live?.autojoin) census.push({ key: desired.policy.key, domains: comparableDomains(live.domains), fingerprint: fingerprint(live) });
+    if (census && live?.autojoin) census.push(censusEntry(desired.policy.key, live));
     if (!keep(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);

@@ -15,7 +15,9 @@
  */
 import { checkDomain } from '../policy/domains.js';
 import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../policy/rules.js';
-import { comparableDomain } from '../comparable-domain.js';
+import { comparableDomain, comparableDomains } from '../comparable-domain.js';
+import { fingerprint } from './live-fingerprint.js';
+import type { LiveScope } from '../service/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
 import type { CensusEntry, Change } from './types.js';
@@ -34,6 +36,11 @@ export interface WriteProblem {
  * part of the plan document.
  */
 export type DomainCensus = ReadonlyMap<string, readonly ScopeKey[]>;
+
+/** @returns one scope's census entry: its live domains (none without an active invitation), with the fingerprint of that live state. */
+export function censusEntry(key: ScopeKey, live: LiveScope | undefined): CensusEntry {
+  return { key, domains: live?.autojoin ? comparableDomains(live.domains) : [], fingerprint: fingerprint(live) };
+}
 
 /** @returns the census of a plan (types.ts, `Plan.census`) by domain. */
 export function domainCensus(entries: readonly CensusEntry[]): DomainCensus {

@@ -362,4 +362,46 @@ describe('one verdict, both front ends', () => {
       for (const repo of [r.cli, r.action]) expect((await repo.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
     });
   });
+  describe('--changed-since against the full plan (the CLI\'s: the action plans in full)', () => {
+    const project = 'rules:\n  - name: one scope a domain\n    maxScopesPerDomain: 1\n';
+
+    it('maxScopesPerDomain among the files counts every policy file, not only the changed ones: the same error as the full plan', async () => {
+      // The old --changed-since counted only the changed file: the plan was clean, the full plan refused.
+      const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) });
+      const base = r.commit('base');
+      await r.write('gamma.autojoin.yaml', team('gamma', ['gamma.com', 'acme.com']));
+      r.commit('gamma takes acme.com too');
+      const full = await cli(r.dir, r.emulator, ['plan', '.']);
+      const changed = await cli(r.dir, r.emulator, ['plan', '--changed-since', base, '.']);
+      expect([full.code, changed.code]).toEqual([1, 1]);
+      for (const answer of [full, changed]) {
+        expect(answer.text).toContain('acme.com appears in 2 scopes, more than 1 (team/acme, team/gamma)');
+        expect(answer.text).toContain('acme.autojoin.yaml');
+      }
+    });
+
+    it.each([
+      ['held by an unchanged file\'s scope at plan time: the plan cautions, apply --plan refuses', true],
+      ['added to an unchanged file\'s scope after the plan: apply --plan reads it again, recounts and refuses', false],
+    ])('under drift: keep, a live-only domain %s', async (_name, before) => {
+      // The old --changed-since counted only the scopes of the changed files: clean, and apply --plan wrote the violation.
+      const r = await openRepo({ 'autojoin-sync.yaml': `drift: keep\n${project}`, 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) });
+      expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+      if (before) await r.admin('acme', ['acme.com', 'shared.example']);
+      await r.admin('gamma', ['gamma.com', 'shared.example']);
+      const base = r.commit('applied');
+      await r.write('gamma.autojoin.yaml', team('gamma', ['gamma.com', 'new.example']));
+      r.commit('gamma adds new.example');
+      const full = await cli(r.dir, r.emulator, ['plan', '.']);
+      const changed = await cli(r.dir, r.emulator, ['plan', '--changed-since', base, '--out', 'plan.json', '.']);
+      expect(changed.code).toBe(full.code);
+      expect(changed.verdict).toEqual(full.verdict);
+      expect(changed.verdict.join('\n').includes('(rule-max-scopes)')).toBe(before);
+      if (!before) await r.admin('acme', ['acme.com', 'shared.example']);
+      const applied = await cli(r.dir, r.emulator, ['apply', '--plan', 'plan.json', '--plan-sha256', digestOf(changed.text), '--yes']);
+      expect(applied.code, applied.text).toBe(1);
+      expect(applied.text).toContain('shared.example would appear in 2 scopes, more than 1 (team/acme, team/gamma)');
+      expect((await r.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
+    });
+  });
 });
