@@ -12,7 +12,7 @@
  * onto the same data here ({@link refusalsOfError}), so one mapping covers every refusal.
  */
 import { findViolations, PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnsafePlanError } from '../plan/safety.js';
-import { StalePlanError, WriteCheckError } from '../plan/refusals.js';
+import { OnlyExpiredError, StalePlanError, WriteCheckError } from '../plan/refusals.js';
 import { domainCensus, writeProblems } from '../plan/write-checks.js';
 import { unknownOwnershipOf } from '../plan/ownership.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
@@ -25,7 +25,7 @@ import type { Hint } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 
 /** What refused: a safety limit, another owner's marker, an owner that cannot be read, a checkout behind a marker, a write that fails the checks of a policy file, a saved plan gone stale. */
-export type RefusalKind = 'safety-limit' | 'ownership' | 'unknown-owner' | 'behind' | 'write-check' | 'stale';
+export type RefusalKind = 'safety-limit' | 'ownership' | 'unknown-owner' | 'behind' | 'only-expired' | 'write-check' | 'stale';
 
 /** One refusal, as data. */
 export interface VerdictRefusal {
@@ -91,6 +91,8 @@ export function verdictOf(plan: Plan, context: VerdictContext, whole: Plan = pla
     const behind = (plan.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
     if (behind.length > 0) refusals.push(...refusalsOf(new BehindCheckoutError(behind)));
   }
+  // apply --only-expired: the scopes it cannot write as they are live, by name (src/plan/only-expired.ts).
+  if ((plan.onlyExpiredRefused ?? []).length > 0) refusals.push(...refusalsOf(new OnlyExpiredError(plan.onlyExpiredRefused ?? [])));
   const violations = findViolations(whole.changes, context.limits, whole.scopes);
   if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
   // The write checks over the whole as well: a part of a merged plan is refused for what the unsharded apply refuses.
@@ -136,6 +138,10 @@ export function refusalsOfError(error: unknown): VerdictRefusal[] | null {
     return [{ kind: 'behind', check: shallow ? 'behind-shallow' : 'behind', scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode.error, error: inner }];
   }
   if (inner instanceof WriteCheckError) return writeRefusals(inner);
+  if (inner instanceof OnlyExpiredError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    return [{ kind: 'only-expired', check: 'only-expired', scopes, count: scopes.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode.error, error: inner }];
+  }
   return null;
 }
 

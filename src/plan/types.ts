@@ -264,6 +264,11 @@ export interface Plan {
    * in memory only otherwise.
    */
   census?: CensusEntry[];
+  /**
+   * In memory only, never in the plan document: `apply --only-expired`'s scopes it cannot write as
+   * they are live (only-expired.ts), each with why; the verdict refuses them by name.
+   */
+  onlyExpiredRefused?: { key: ScopeKey; reason: 'component' | 'remark' | 'marker-removed' }[];
 }
 
 /** A scope no policy file under the paths declares, kept from pruning by a file outside them. */

@@ -404,4 +404,38 @@ describe('one verdict, both front ends', () => {
       expect((await r.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
     });
   });
+  describe('apply --only-expired refuses by name what it cannot write as it is live, in both (never a green "No changes" while an expired grant stays live)', () => {
+    const expiring = (domains: string[]): string => team('acme', [...domains, '{ domain: old.example, expires: 2026-02-01, reason: trial }']);
+
+    it('a scope whose marker a widget admin\'s save removed', async () => {
+      // The old run skipped it: "No changes", exit 0, old.example still live.
+      const setup = async (r: Repo): Promise<void> => {
+        expect((await r.run('2026-01-15', 'apply', '--yes', '.')).code).toBe(0);
+        await r.admin('acme', ['acme.com', 'old.example'], { note: 'saved in the widget' });
+      };
+      const r = await twins({ 'acme.autojoin.yaml': expiring(['acme.com']), 'beta.autojoin.yaml': team('beta', ['beta.com']) }, setup);
+      const answers = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '--only-expired', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply', 'only-expired': 'true' })];
+      expect(answers.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of answers) {
+        expect(answer.text).toContain('team/acme: its ownership marker was removed outside this repository');
+        expect(answer.text).not.toContain('No changes');
+      }
+      for (const repo of [r.cli, r.action]) expect((await repo.live('acme')).domains).toEqual(['acme.com', 'old.example']);
+    });
+
+    it('a scope without a marker whose policy at HEAD declares more than the write leaves: not marked with HEAD', async () => {
+      // The old run removed old.example and marked the scope with HEAD, whose policy also declares new.example (never written).
+      const setup = async (r: Repo): Promise<void> => {
+        await r.admin('acme', ['acme.com', 'old.example']);
+      };
+      const r = await twins({ 'acme.autojoin.yaml': expiring(['acme.com', 'new.example']) }, setup);
+      const answers = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '--only-expired', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply', 'only-expired': 'true' })];
+      expect(answers.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of answers) expect(answer.text).toContain('team/acme: it carries no ownership marker, and its policy at HEAD without the expired entries is not what this write would leave');
+      for (const repo of [r.cli, r.action]) {
+        expect((await repo.live('acme')).domains).toEqual(['acme.com', 'old.example']);
+        expect((await repo.live('acme')).metadata).toBeNull();
+      }
+    });
+  });
 });
