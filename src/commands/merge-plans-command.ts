@@ -23,13 +23,16 @@ export interface MergePlansOutcome {
   verdict: Verdict;
 }
 
-/** @throws the refusals of readSavedPlan and of mergePlanParts */
+/** @throws the refusals of readSavedPlan and of mergePlanParts; UnknownOwnerError as plan throws it, decided over the parts' union */
 export async function mergePlansCommand(command: MergePlansCommand): Promise<MergePlansOutcome> {
   const parts: PlanPart[] = [];
   for (const part of command.parts) parts.push({ file: part.name, plan: await readSavedPlan(part.file) });
   const plan = mergePlanParts(parts);
   // The limits the parts were planned under (one context, so one set), decided here on the whole.
   const verdict = planVerdict(plan, { limits: {}, today: plan.createdAt.slice(0, 10), project: { rules: [] } });
+  // A scope whose owner cannot be read while other parts show theirs stops the merged plan, as it stops the unsharded plan.
+  const unknown = verdict.refusals.find((refusal) => refusal.kind === 'unknown-owner');
+  if (unknown) throw unknown.error;
   await runAfterPlan({ command: 'merge-plans', plan, verdict, exitCode: planExitCode(plan) });
   return { plan, verdict };
 }

@@ -12,8 +12,9 @@
  * onto the same data here ({@link refusalsOfError}), so one mapping covers every refusal.
  */
 import { findViolations, PrunePercentError, RemovalPercentError, TooManyRemovalsError, UnsafePlanError } from '../plan/safety.js';
-import { StalePlanError, WriteCheckError } from '../plan/refusals.js';
-import { writeProblems } from '../plan/write-checks.js';
+import { OnlyExpiredError, StalePlanError, WriteCheckError } from '../plan/refusals.js';
+import { domainCensus, writeProblems } from '../plan/write-checks.js';
+import { unknownOwnershipOf } from '../plan/ownership.js';
 import type { Plan, SafetyLimits } from '../plan/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeGlob } from '../policy/globs.js';
@@ -24,7 +25,7 @@ import type { Hint } from '../hint.js';
 import type { ScopeKey } from '../scope.js';
 
 /** What refused: a safety limit, another owner's marker, an owner that cannot be read, a checkout behind a marker, a write that fails the checks of a policy file, a saved plan gone stale. */
-export type RefusalKind = 'safety-limit' | 'ownership' | 'unknown-owner' | 'behind' | 'write-check' | 'stale';
+export type RefusalKind = 'safety-limit' | 'ownership' | 'unknown-owner' | 'behind' | 'only-expired' | 'write-check' | 'stale';
 
 /** One refusal, as data. */
 export interface VerdictRefusal {
@@ -82,14 +83,20 @@ export function verdictOf(plan: Plan, context: VerdictContext, whole: Plan = pla
   const refusals: VerdictRefusal[] = [];
   const owned = ownershipConflicts(plan, context.takeOwnership);
   if (owned.length > 0) refusals.push(...refusalsOf(new OwnedElsewhereError(owned, plan.owner)));
+  // Unknown ownership over the whole, from what each shard part recorded per scope (an unsharded plan refused it as it read).
+  const unknown = unknownOwnershipOf(whole.changes, whole.scopes).filter((key) => context.takeOwnership?.has(key) !== true);
+  if (unknown.length > 0) refusals.push(...refusalsOf(new UnknownOwnerError(unknown)));
   if (!context.saved) {
     const allowed = context.allowBehind ?? [];
     const behind = (plan.behind ?? []).filter((scope) => scope.missing === true || !allowed.some((glob) => glob.test(scope.key)));
     if (behind.length > 0) refusals.push(...refusalsOf(new BehindCheckoutError(behind)));
   }
+  // apply --only-expired: the scopes it cannot write as they are live, by name (src/plan/only-expired.ts).
+  if ((plan.onlyExpiredRefused ?? []).length > 0) refusals.push(...refusalsOf(new OnlyExpiredError(plan.onlyExpiredRefused ?? [])));
   const violations = findViolations(whole.changes, context.limits, whole.scopes);
   if (violations.length > 0) refusals.push(...refusalsOf(combined(violations)));
-  const problems = writeProblems(plan.changes, context.rules, context.today, whole.census);
+  // The write checks over the whole as well: a part of a merged plan is refused for what the unsharded apply refuses.
+  const problems = writeProblems(whole.changes, context.rules, context.today, whole.census && domainCensus(whole.census));
   if (problems.length > 0) refusals.push(...refusalsOf(new WriteCheckError(problems)));
   return { refusals, exitCode: refusals[0]?.exitCode ?? ExitCode.ok };
 }
@@ -131,6 +138,10 @@ export function refusalsOfError(error: unknown): VerdictRefusal[] | null {
     return [{ kind: 'behind', check: shallow ? 'behind-shallow' : 'behind', scopes, count: scopes.length, allowed: 0, hints, message: inner.message, exitCode: ExitCode.error, error: inner }];
   }
   if (inner instanceof WriteCheckError) return writeRefusals(inner);
+  if (inner instanceof OnlyExpiredError) {
+    const scopes = inner.scopes.map((scope) => scope.key);
+    return [{ kind: 'only-expired', check: 'only-expired', scopes, count: scopes.length, allowed: 0, hints: [], message: inner.message, exitCode: ExitCode.error, error: inner }];
+  }
   return null;
 }
 

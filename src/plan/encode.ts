@@ -36,8 +36,8 @@ const KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 /** @returns the plan document of `plan`: derived fields added, keys in the document's order. */
 export function encodePlan(plan: Plan): PlanDocument {
   const deltas = plan.changes.map(domainDelta);
-  // The census is the write checks' view in memory (types.ts), never written.
-  const { census: _census, ...written } = plan;
+  // --only-expired's refused scopes are the verdict's to render (types.ts), never part of the document.
+  const { onlyExpiredRefused: _refused, ...written } = plan;
   const document = ordered({ ...written, summary: summarize(plan, deltas), changes: [] }) as PlanDocument;
   // Set after ordering, in the place the key already holds: each change is ordered once, as it is built.
   document.changes = plan.changes.map((change, index) => encodeChange(change, deltas[index] ?? domainDelta(change)));

@@ -11,6 +11,8 @@ import { canonicalJson } from './canonical-json.js';
 import { formatShard, inShard, parseShard, type Shard } from './shard.js';
 import type { Plan } from './types.js';
 import { firstItems } from '../text.js';
+import { CANNOT_READ } from './ownership.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Parts that do not make one plan: another context, a gap, a duplicate, an overlap, a whole plan. */
 export class MergeError extends Error {
@@ -27,7 +29,7 @@ export interface PlanPart {
 }
 
 /** What differs from part to part; every other field is the run context, and must be equal. */
-const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted', 'notes', 'declaredOutside', 'behind', 'ownerMoves']);
+const PART_FIELDS = new Set(['shard', 'createdAt', 'changes', 'scopes', 'notManagedHere', 'drift', 'redacted', 'notes', 'declaredOutside', 'behind', 'ownerMoves', 'census']);
 
 /**
  * @returns one plan holding every part's changes, scopes, drift and not-managed scopes, in the
@@ -41,8 +43,9 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   const total = checkCover(parts, shards);
   checkOneContext(parts);
   checkScopesInShards(parts, shards);
+  checkPartRecords(parts);
   const first = parts.reduce((earliest, part) => (part.plan.createdAt < earliest.plan.createdAt ? part : earliest));
-  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, ...context } = first.plan;
+  const { shard: _shard, redacted: _redacted, notes: _notes, declaredOutside: _outside, behind: _behind, ownerMoves: _moves, census: _census, ...context } = first.plan;
   const merged: Plan = {
     ...context,
     changes: parts.flatMap(({ plan }) => plan.changes).sort(compareChanges),
@@ -53,7 +56,9 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   };
   const redacted = parts.flatMap(({ plan }) => plan.redacted ?? []).sort(compareScopeKeys);
   if (redacted.length > 0) merged.redacted = redacted;
-  const notes = [...new Set(parts.flatMap(({ plan }) => plan.notes ?? []))];
+  // What one part could not read may be shown by another: "ownership cannot be read" holds only when no part's scope showed metadata.
+  const shown = merged.scopes.some((scope) => scope.ownership === 'marked' || scope.ownership === 'unmarked');
+  const notes = [...new Set(parts.flatMap(({ plan }) => plan.notes ?? []))].filter((note) => !shown || note !== CANNOT_READ.ownership);
   if (notes.length > 0) merged.notes = notes;
   const outside = new Map(parts.flatMap(({ plan }) => plan.declaredOutside ?? []).map((entry) => [entry.key, entry]));
   if (outside.size > 0) merged.declaredOutside = [...outside.values()].sort(byKey);
@@ -61,6 +66,7 @@ export function mergePlanParts(parts: readonly PlanPart[]): Plan {
   if (behind.length > 0) merged.behind = behind;
   const moves = parts.flatMap(({ plan }) => plan.ownerMoves ?? []).sort(compareScopeKeys);
   if (moves.length > 0) merged.ownerMoves = moves;
+  if (parts.some(({ plan }) => plan.census !== undefined)) merged.census = parts.flatMap(({ plan }) => plan.census ?? []).sort(byKey);
   return merged;
 }
 
@@ -153,6 +159,26 @@ function checkScopesInShards(parts: readonly PlanPart[], shards: readonly Shard[
     const stray = keys.find((key) => !inShard(key, shard));
     if (stray !== undefined) throw new MergeError(`${file} holds ${stray}, which is not in shard ${formatShard(shard)}: the parts overlap or were made with another N`);
   });
+}
+
+/**
+ * What spans scopes is decided over the merged whole (design.md, "One verdict"), from what every
+ * part records: each scope's ownership status, and the census when a rule counts scopes per domain.
+ * A part without them (made by an older release) cannot be judged with the others.
+ */
+function checkPartRecords(parts: readonly PlanPart[]): void {
+  for (const { file, plan } of parts) {
+    const unrecorded = plan.scopes.find((scope) => scope.ownership === undefined);
+    if (unrecorded !== undefined) throw new MergeError(`${file} records no ownership status for ${unrecorded.key} (made by an older autojoin-sync?): merge-plans decides ownership over every part; make the parts again (plan --shard K/N --out FILE)`);
+    if (countsScopes(plan.context?.rules) && plan.census === undefined) {
+      throw new MergeError(`${file} records no census of the domains its rules count (maxScopesPerDomain): merge-plans counts them over every part; make the parts again (plan --shard K/N --out FILE)`);
+    }
+  }
+}
+
+/** @returns whether an error-level rule counts scopes per domain: then every plan keeps its census (Plan.census). */
+export function countsScopes(rules: readonly unknown[] | undefined): boolean {
+  return (rules ?? []).some((rule) => isPlainObject(rule) && rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
 }
 
 function byKey(a: { key: ScopeKey }, b: { key: ScopeKey }): number {

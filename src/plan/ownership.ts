@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { comparableDomains } from '../comparable-domain.js';
 import { canonicalJson } from './canonical-json.js';
 import type { LiveScope } from '../service/types.js';
+import type { OwnershipStatus } from './types.js';
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { isPlainObject } from '../plain-object.js';
 
@@ -221,6 +222,29 @@ export function metadataToWrite(input: MetadataToWrite): Record<string, unknown>
   if (input.applied !== undefined) marker[MARKER_KEYS.applied] = input.applied;
   marker[MARKER_KEYS.keys] = encodeKeys(Object.keys(unmarkedMetadata(input.managed ?? {})));
   return { ...own, ...marker };
+}
+
+/**
+ * @returns what a scope's live answer shows of its owner (a shard part records it per scope):
+ *   `noMetadata` when it shows no metadata at all (an active invitation without the field, or no
+ *   invitation), `marked` when the metadata it shows names an owner, `unmarked` otherwise
+ */
+export function ownershipStatus(live: LiveScope | undefined): OwnershipStatus {
+  const shown = live?.autojoin ? live.metadata : live?.deactivatedMetadata;
+  if (shown === undefined) return 'noMetadata';
+  return markerOf(shown) === null ? 'unmarked' : 'marked';
+}
+
+/**
+ * Unknown ownership decided over a whole plan from what its scopes recorded (a plan merged from
+ * shard parts: {@link ownershipStatus}), as {@link readLimits} decides it while one plan reads:
+ * @returns the changed scopes with an active invitation whose answer carried no `metadata`,
+ *   when another scope of the plan showed metadata; [] when none did or nothing was recorded
+ */
+export function unknownOwnershipOf(changes: readonly { key: ScopeKey; kind: string }[], scopes: readonly { key: ScopeKey; ownership?: OwnershipStatus }[]): ScopeKey[] {
+  if (!scopes.some((scope) => scope.ownership === 'marked' || scope.ownership === 'unmarked')) return [];
+  const unshown = new Set(scopes.filter((scope) => scope.ownership === 'noMetadata').map((scope) => scope.key));
+  return changes.filter((change) => change.kind !== 'create' && unshown.has(change.key)).map((change) => change.key).sort(compareScopeKeys);
 }
 
 /** The plan's notes on what the service's answers do not show. */

@@ -3,18 +3,19 @@ import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
 import { fingerprint } from './live-fingerprint.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
-import { DEFAULT_OWNER, liveMarker, readLimits, type Marker } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, ownershipStatus, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
 import { memoized } from '../memo.js';
 import type { LiveScope } from '../service/types.js';
 import type { DriftMode } from '../policy/types.js';
 import { threeWay, type LastApplied, type NeededScope } from './three-way.js';
-import { onlyExpired } from './only-expired.js';
+import { onlyExpiredStep } from './only-expired.js';
 import { keysStep } from './marker-keys.js';
-import { countLive } from './write-checks.js';
+import { censusEntry } from './write-checks.js';
 import {
   PLAN_FORMAT_VERSION,
   type Change,
+  type CensusEntry,
   type ChangeKind,
   type DriftReport,
   type NotManagedHere,
@@ -116,13 +117,12 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
   const drift = threeWay(owner, (policy) => policy.drift ?? options.drift ?? 'revert', options.onLastAppliedNeeded);
   const losses = lossTracker(owner);
   const limits = readLimits();
-  // --only-expired: the live state of a held scope is kept until its change is known.
-  const heldLive = new Map<ScopeKey, LiveScope | undefined>();
-  const narrow = (change: Change | null, live: LiveScope | undefined): Change | null => (options.onlyExpired ? onlyExpired(change, live) : change);
-  const census = options.census ? new Map<string, ScopeKey[]>() : undefined;
+  // --only-expired: each change narrowed to its removals by expiry, a held scope once resolved; the scopes it cannot write refused by name.
+  const expiry = onlyExpiredStep(options.onlyExpired === true, (key) => drift.baseOf(key));
+  const [census, status] = [options.census ? ([] as CensusEntry[]) : undefined, statusOf(options.shard)];
   const keys = keysStep(owner);
   const compare = (desired: Desired, live: LiveScope | undefined, shown: LiveScope | undefined = live): void => {
-    if (census && live?.autojoin) countLive(census, desired.policy.key, live.domains);
+    if (census && live?.autojoin) census.push(censusEntry(desired.policy.key, live));
     if (!keep(desired.policy)) return;
     losses.see(live);
     const twoWay = compareScope(desired, live, owner) ?? (replace.has(desired.policy.key) ? replaceScope(desired, live) : null);
@@ -135,10 +135,10 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     // Placing the plan in history looks only at changed scopes' markers (history-place.ts).
     const marker = change === null ? undefined : liveMarker(live);
     if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
-    if (change === 'held' && options.onlyExpired) heldLive.set(desired.policy.key, live);
-    const narrowed = change === 'held' ? null : narrow(change, live);
+    if (change === 'held') expiry.hold(live, desired.policy);
+    const narrowed = change === 'held' ? null : expiry.narrow(change, live, desired.policy);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
-    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown) });
+    scopes.push({ key: desired.policy.key, fingerprint: fingerprint(shown), ...status(live) });
   };
   const add = (desired: Desired, live: LiveScope | undefined): void => {
     if (!keys.hold(desired, live)) compare(desired, live);
@@ -154,15 +154,20 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     markers: () => markers,
     finish: (lastApplied = () => null, lostFrom = () => null) => {
       keys.resolve(() => null, compare);
-      changes.push(...drift.resolve(lastApplied).flatMap((change) => narrow(change, heldLive.get(change.key)) ?? []));
-      changes.push(...(options.onlyExpired ? [] : losses.resolve(lostFrom)));
+      changes.push(...expiry.resolveHeld(drift.resolve(lastApplied)), ...expiry.resolveLost(losses.resolve(lostFrom)));
       notManagedHere.sort((a, b) => compareScopeKeys(a.key, b.key));
       drift.kept.sort((a, b) => compareScopeKeys(a.key, b.key));
       const plan = planOf(changes.sort(compareChanges), sortedScopes(scopes), { ...options, owner, notManagedHere, kept: drift.kept, notes: [...limits.notes(), ...keys.notes()] });
-      if (census) plan.census = census;
+      if (census) plan.census = census.sort((a, b) => compareScopeKeys(a.key, b.key));
+      if (expiry.refused().length > 0) plan.onlyExpiredRefused = expiry.refused();
       return plan;
     },
   };
+}
+
+/** A shard part records what each answer showed of its owner: merge-plans decides unknown ownership over the whole. */
+function statusOf(shard: Shard | undefined): (live: LiveScope | undefined) => Pick<ScopeFingerprint, 'ownership'> {
+  return shard === undefined ? () => ({}) : (live) => ({ ownership: ownershipStatus(live) });
 }
 
 /**

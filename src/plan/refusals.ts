@@ -62,3 +62,25 @@ export class WriteCheckError extends Error {
     this.name = 'WriteCheckError';
   }
 }
+
+/** Why `apply --only-expired` cannot write a scope as the contract says (only-expired.ts). */
+export type OnlyExpiredReason = 'component' | 'remark' | 'marker-removed';
+
+const ONLY_EXPIRED_WHY: Record<OnlyExpiredReason, string> = {
+  component: 'its componentId can be read neither live nor from the state last applied',
+  remark: 'it carries no ownership marker, and its policy at HEAD without the expired entries is not what this write would leave, so it cannot be marked with HEAD',
+  'marker-removed': 'its ownership marker was removed outside this repository (e.g. a widget admin\'s save)',
+};
+
+/**
+ * `apply --only-expired` refuses a scope it cannot narrow to its removals by expiry: writing it
+ * would change more than the expiry, or mark it wrongly. Nothing was written; a full apply (reviewed) writes it.
+ */
+export class OnlyExpiredError extends Error {
+  constructor(readonly scopes: readonly { key: ScopeKey; reason: OnlyExpiredReason }[]) {
+    const lines = scopes.slice(0, 10).map((scope) => `${scope.key}: ${ONLY_EXPIRED_WHY[scope.reason]}`);
+    if (scopes.length > 10) lines.push(`and ${scopes.length - 10} more`);
+    super(`apply --only-expired cannot remove the expired entries of ${preview(scopes.map((scope) => scope.key))} alone: ${lines.join('; ')}; nothing was written, and the expired grants stay live until a full apply (plan, review, apply) writes ${scopes.length === 1 ? 'that scope' : 'those scopes'}`);
+    this.name = 'OnlyExpiredError';
+  }
+}

@@ -10,7 +10,8 @@
 import { classifyDrift, liveAsWritten, mergedDomains, type DriftVerdict, type LastApplied, type NeededScope } from './drift.js';
 import { appliedStateOf } from './applied-state.js';
 import { forcedUpdate, withAfter, type Desired } from './diff.js';
-import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf } from './ownership.js';
+import { deactivatedMarker, liveMarker, stateDigest, writtenStateOf, type WrittenState } from './ownership.js';
+import type { ScopeKey } from '../scope.js';
 import { comparableDomains } from '../comparable-domain.js';
 import type { DriftMode, Policy } from '../policy/types.js';
 import type { LiveScope } from '../service/types.js';
@@ -39,6 +40,8 @@ export interface ThreeWay {
   resolve(lastApplied: LastApplied): Change[];
   /** Scopes changed outside that this plan leaves as they are (`drift: keep`). */
   readonly kept: DriftReport[];
+  /** @returns the state last applied of a scope sorted so far (its marker's digest, the files, or git at its commit); undefined when none was found */
+  baseOf(key: ScopeKey): WrittenState | undefined;
 }
 
 /**
@@ -49,6 +52,8 @@ export interface ThreeWay {
 export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, onHeld?: (commit: string, scope: NeededScope) => void): ThreeWay {
   const held: Held[] = [];
   const kept: DriftReport[] = [];
+  const bases = new Map<ScopeKey, WrittenState>();
+  // The state last applied of each scope sorted, as found (the --only-expired step writes a componentId the service does not show from it).
   const place = (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict): Change | null => {
     // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a verdict has outside and base exactly when its origin is not 'change' (drift.ts), and a null change (files and live agree) has that verdict
     if (change === null || verdict.origin === 'change' || !verdict.outside || !verdict.base) return change;
@@ -69,13 +74,13 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, o
       if (!live || desired.reason !== 'declared' || marker?.owner !== owner || !marker.digest) return change;
       const state = writtenStateOf(desired.policy);
       const desiredDigest = stateDigest(state);
-      if (desiredDigest === marker.digest) return place(desired, live, change, classifyDrift({ desired: state, live, marker, desiredDigest }));
-      // Changed only by entries that expired since the write: the files on that day are the base.
-      const applied = appliedStateOf(desired.policy, marker);
-      if (applied) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: applied, desiredDigest }));
-      // The live state is the last write itself (nothing changed outside): it is the base, no git read.
-      const written = liveAsWritten(state, live, marker);
-      if (written) return place(desired, live, change, classifyDrift({ desired: state, live, marker, lastApplied: written, desiredDigest }));
+      // The state last applied: the files' own (unchanged since the write), the files on the day of the write (changed only by
+      // entries that expired since), or the live state as the last write left it (nothing changed outside); else git's, below.
+      const found = desiredDigest === marker.digest ? state : (appliedStateOf(desired.policy, marker) ?? liveAsWritten(state, live, marker));
+      if (found) {
+        bases.set(desired.policy.key, found);
+        return place(desired, live, change, classifyDrift({ desired: state, live, marker, ...(found === state ? {} : { lastApplied: found }), desiredDigest }));
+      }
       if (marker.commit === undefined) return change;
       const entry: Held = { desired, live, change, commit: marker.commit, digest: marker.digest, ...(marker.applied ? { applied: marker.applied } : {}) };
       held.push(entry);
@@ -83,13 +88,15 @@ export function threeWay(owner: string, modeOf: (policy: Policy) => DriftMode, o
       return 'held';
     },
     needed: () => groupByCommit(held),
-    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place) ?? []),
+    resolve: (lastApplied) => held.flatMap((entry) => resolveHeld(entry, lastApplied, place, bases) ?? []),
     kept,
+    baseOf: (key) => bases.get(key),
   };
 }
 
-function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict) => Change | null): Change | null {
+function resolveHeld(entry: Held, lastApplied: LastApplied, place: (desired: Desired, live: LiveScope, change: Change | null, verdict: DriftVerdict) => Change | null, bases: Map<ScopeKey, WrittenState>): Change | null {
   const base = lastApplied(entry.commit, entry.desired.policy.key, entry.applied);
+  if (base !== null) bases.set(entry.desired.policy.key, base);
   const desired = writtenStateOf(entry.desired.policy);
   // Stryker disable next-line ObjectLiteral,StringLiteral: a scope is held only when the files' digest is not the marker's, so the files changed either way; the owner is not read
   const verdict = classifyDrift({ desired, live: entry.live, marker: { owner: '', digest: entry.digest }, lastApplied: base });

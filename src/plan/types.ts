@@ -202,6 +202,24 @@ export interface PlanContext {
 export interface ScopeFingerprint {
   key: ScopeKey;
   fingerprint: string;
+  /**
+   * Shard parts (and the plans merged from them): what the live answer showed of the scope's
+   * ownership, so merge-plans decides the unknown-ownership refusal over the whole (ownership.ts).
+   */
+  ownership?: OwnershipStatus;
+}
+
+/** What a scope's live answer shows of its owner: a marker, metadata without one, or no `metadata` field at all. */
+export type OwnershipStatus = 'marked' | 'unmarked' | 'noMetadata';
+
+/**
+ * One scope of a plan's census: its live domains (normalized, sorted) as a counting rule
+ * (`maxScopesPerDomain`) counts them, with the fingerprint of the live state they were read from.
+ */
+export interface CensusEntry {
+  key: ScopeKey;
+  domains: string[];
+  fingerprint: string;
 }
 
 /**
@@ -239,10 +257,18 @@ export interface Plan {
   /** Scopes marked by owner `default` from a commit of this history, re-marked with this plan's owner (no take-over needed). Absent when none. */
   ownerMoves?: ScopeKey[];
   /**
-   * In memory only, never in the plan document: the live domains of every scope the plan read,
-   * kept when a rule counts scopes (`maxScopesPerDomain`), for the write checks (write-checks.ts).
+   * The live domains of every scope the plan read, by key, kept when an error-level rule counts
+   * scopes (`maxScopesPerDomain`), for the write checks (write-checks.ts). In the plan document of
+   * a shard part and of a merged plan (merge-plans counts over the parts' union), and of a
+   * `--changed-since` plan (the scopes its counting rules match, read again by apply --plan);
+   * in memory only otherwise.
    */
-  census?: ReadonlyMap<string, readonly ScopeKey[]>;
+  census?: CensusEntry[];
+  /**
+   * In memory only, never in the plan document: `apply --only-expired`'s scopes it cannot write as
+   * they are live (only-expired.ts), each with why; the verdict refuses them by name.
+   */
+  onlyExpiredRefused?: { key: ScopeKey; reason: 'component' | 'remark' | 'marker-removed' }[];
 }
 
 /** A scope no policy file under the paths declares, kept from pruning by a file outside them. */

@@ -15,10 +15,12 @@
  */
 import { checkDomain } from '../policy/domains.js';
 import { checkRules, compileRules, ruleApplies, type CompiledRule, type RuleEntry } from '../policy/rules.js';
-import { comparableDomain } from '../comparable-domain.js';
+import { comparableDomain, comparableDomains } from '../comparable-domain.js';
+import { fingerprint } from './live-fingerprint.js';
+import type { LiveScope } from '../service/types.js';
 import type { Rule } from '../policy/types.js';
 import type { ScopeKey } from '../scope.js';
-import type { Change } from './types.js';
+import type { CensusEntry, Change } from './types.js';
 
 /** One written domain (or list) that would not pass as a policy file. */
 export interface WriteProblem {
@@ -34,6 +36,18 @@ export interface WriteProblem {
  * part of the plan document.
  */
 export type DomainCensus = ReadonlyMap<string, readonly ScopeKey[]>;
+
+/** @returns one scope's census entry: its live domains (none without an active invitation), with the fingerprint of that live state. */
+export function censusEntry(key: ScopeKey, live: LiveScope | undefined): CensusEntry {
+  return { key, domains: live?.autojoin ? comparableDomains(live.domains) : [], fingerprint: fingerprint(live) };
+}
+
+/** @returns the census of a plan (types.ts, `Plan.census`) by domain. */
+export function domainCensus(entries: readonly CensusEntry[]): DomainCensus {
+  const census = new Map<string, ScopeKey[]>();
+  for (const entry of entries) countLive(census, entry.key, entry.domains);
+  return census;
+}
 
 /** Adds one scope's live domains to a census (normalized, as written lists are). */
 export function countLive(census: Map<string, ScopeKey[]>, key: ScopeKey, domains: readonly string[]): void {

@@ -16,7 +16,11 @@ import type { HistoryPlace } from '../history/behind.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { checkSavedPlanCurrent } from './saved-plan.js';
 import { WriteCheckError } from '../plan/refusals.js';
-import { countLive, writeProblems, type DomainCensus } from '../plan/write-checks.js';
+import { fingerprint } from '../plan/live-fingerprint.js';
+import { readLiveState } from '../service/state.js';
+import { splitScopeKey } from '../scope.js';
+import type { CensusEntry } from '../plan/types.js';
+import { censusEntry, countLive, domainCensus, writeProblems, type DomainCensus } from '../plan/write-checks.js';
 import type { Rule } from '../policy/types.js';
 
 export interface ApplyPlanOptions {
@@ -68,14 +72,29 @@ export async function applyPlan(options: ApplyPlanOptions): Promise<ApplyReport>
   if (options.verifyFingerprints) {
     const history = { where: options.history ?? { base: '.' }, allowBehind: options.allowBehind ?? [] };
     const live = await checkSavedPlanCurrent(client, plan, { target: options.target ?? client.baseUrl, owner: options.owner, read: options.settings.read, history });
-    // A saved plan carries no census: maxScopesPerDomain counts the scopes just read again.
-    const counted = (options.wholePlan ?? plan).census ? [] : writeProblems(plan.changes, options.rules, day, censusOf(live)).filter((problem) => problem.check === 'rule-max-scopes');
+    const whole = options.wholePlan ?? plan;
+    // maxScopesPerDomain counted again over the live state: the plan's census (every shard's, the files --changed-since left out) read again, or the scopes just read.
+    const census = whole.census ? await liveCensus(client, whole.census, live, options.settings.read) : censusOf(live);
+    const counted = census === null ? [] : writeProblems(whole.census ? whole.changes : plan.changes, options.rules, day, census).filter((problem) => problem.check === 'rule-max-scopes');
     if (counted.length > 0) throw new WriteCheckError(counted);
     if (options.policyPlace) await refuseExpiredSincePlan(plan, options.policyPlace, day);
   }
   await options.confirm?.();
   if (plan.changes.length === 0) return { applied: [], failed: [], skipped: [] };
   return applyChanges(client, plan, { commit: options.commit, applied: day, onNotice: options.onNotice, onProgress: options.onProgress, signal: options.signal });
+}
+
+/**
+ * The scopes of a saved plan's census that its own check did not read (another shard's, a file
+ * --changed-since left out) are read again, each held to its fingerprint.
+ * @returns null when none moved (the verdict counted this census already), else the live census to count again
+ */
+async function liveCensus(client: ServiceClient, census: readonly CensusEntry[], read: ReadonlyMap<ScopeKey, LiveScope>, mode: RunSettings['read']): Promise<DomainCensus | null> {
+  const unread = census.filter((entry) => !read.has(entry.key));
+  const again = unread.length === 0 ? new Map<ScopeKey, LiveScope>() : await readLiveState(client, unread.map(({ key }) => splitScopeKey(key)), { mode });
+  const now = (key: ScopeKey): LiveScope | undefined => read.get(key) ?? again.get(key);
+  if (census.every(({ key, fingerprint: saved }) => fingerprint(now(key)) === saved)) return null;
+  return domainCensus(census.map(({ key }) => censusEntry(key, now(key))));
 }
 
 /** @returns the live domains of the scopes a saved plan's check read, as the plan builder counts them. */

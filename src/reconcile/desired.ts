@@ -20,6 +20,7 @@ import type { Diagnostic, LoadResult, Policy } from '../policy/types.js';
 import { checkTargetsMatched, inTargetsOf, parseReplace, parseTargets, type ScopeTargets } from '../plan/target.js';
 import { findPruned, undeclaredInHistory, type PruneContext, type PruneRequest } from '../history/prune.js';
 import { loadChangedSince } from '../history/changed.js';
+import { countOverEveryFile } from './changed-counts.js';
 import type { MakePlanOptions } from './plan-options.js';
 
 /**
@@ -89,6 +90,8 @@ export interface DesiredScopes {
   restOfLoad: () => Promise<{ load: LoadResult; failed: boolean } | null>;
   /** Prune candidates a policy file outside the paths declares (not pruned), once the stream has ended. */
   declaredOutside: () => DeclaredOutside[];
+  /** --changed-since: the scopes of every file an error-level counting rule matches (changed-counts.ts), once loaded; [] otherwise. */
+  counted: () => ScopeKey[];
 }
 
 /** Where loading stood when the stream was stopped: how to finish it. */
@@ -96,6 +99,8 @@ interface LoadStop {
   rest?: () => Promise<{ load: LoadResult; failed: boolean }>;
   /** Set by the prune step: candidates declared outside the paths. */
   outside?: DeclaredOutside[];
+  /** Set by a --changed-since load: the scopes its counting rules match over every file. */
+  counted?: ScopeKey[];
 }
 
 /** @returns the stream of scopes to plan, the load's result once it has ended, and the rest of a stopped load */
@@ -109,7 +114,7 @@ export function desiredScopes(options: MakePlanOptions, request: PlanRequest): D
     if (result === undefined) throw new Error('the scopes to plan were not all read');
     return result;
   };
-  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)), declaredOutside: () => stop.outside ?? [] };
+  return { scopes: scopes(), loaded, restOfLoad: () => (stop.rest ? stop.rest() : Promise.resolve(null)), declaredOutside: () => stop.outside ?? [], counted: () => stop.counted ?? [] };
 }
 
 async function* scopesToPlan(options: MakePlanOptions, request: PlanRequest, stop: LoadStop): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
@@ -129,7 +134,7 @@ async function* loadedScopes(
   request: PlanRequest,
   into: { declared: Set<ScopeKey>; held: Policy[] | undefined; stop: LoadStop },
 ): AsyncGenerator<ScopeToPlan, LoadResult, undefined> {
-  const loading = policyBatches(options);
+  const loading = policyBatches(options, into.stop);
   // A loader that throws (its worker died) has nothing left to load: no rest to finish after a failed read.
   const batches = {
     next: async () => {
@@ -164,11 +169,13 @@ async function* loadedScopes(
 }
 
 /** The loader's batches: every policy file (streamPolicies, in a worker thread when that pays), or those changed since `changedSince` in one batch. */
-async function* policyBatches(options: MakePlanOptions): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
+async function* policyBatches(options: MakePlanOptions, stop: LoadStop): AsyncGenerator<PolicyBatch, LoadResult, undefined> {
   const { base: cwd, project, roots, paths, today } = options.settings;
   // Today is the run context's (resolved once), not the clock's.
   if (options.changedSince === undefined) return yield* streamPoliciesInWorker(paths, { cwd, project, roots, secrets: options.secrets, ...(today === undefined ? {} : { today }) });
-  const load = await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice });
+  // A rule that counts across files counts over every file, not only the changed ones (changed-counts.ts).
+  const { load, counted } = await countOverEveryFile(await loadChangedSince(options.changedSince, paths, { cwd, project, secrets: options.secrets, notice: options.onNotice }), options);
+  stop.counted = counted;
   // One batch, its diagnostics left for the result (handed over once, as a full load's).
   yield { policies: load.policies, warnings: [], failed: tolerateMissingPaths(load.diagnostics, options.allowNoPolicies).some(isError) };
   return load;

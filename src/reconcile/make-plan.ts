@@ -6,12 +6,15 @@
  */
 import { countDiagnostics } from '../policy/index.js';
 import { planBuilder } from '../plan/index.js';
+import { countsScopes } from '../plan/merge.js';
 import { plural } from '../text.js';
-import { readEach } from '../service/state.js';
+import { readEach, readLiveState } from '../service/state.js';
+import { censusEntry } from '../plan/write-checks.js';
+import { compareScopeKeys, splitScopeKey, type ScopeKey } from '../scope.js';
 import type { Plan, PlanContext } from '../plan/types.js';
 import type { NeededScope } from '../plan/three-way.js';
 import { planContextOf } from '../run/context.js';
-import type { LoadResult, ProjectConfig } from '../policy/types.js';
+import type { LoadResult } from '../policy/types.js';
 import { desiredScopes, NothingPlanned, planRequest, policyOf } from './desired.js';
 import type { MakePlanOptions } from './plan-options.js';
 import { lastAppliedReader, readLastApplied } from '../history/last-applied.js';
@@ -59,7 +62,7 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   const ancestry = ancestryOfMarkers(builder.markers(), owner, options.settings);
   ancestry.catch(() => undefined); // awaited below; a failure is told there
   const [applied, lostFrom] = await Promise.all([lastApplied.read(builder.lastAppliedNeeded()), readLastApplied(builder.lostMarkersNeeded(), reading)]);
-  const finished = builder.finish(applied, lostFrom);
+  const finished = await withCounted(builder.finish(applied, lostFrom), desired.counted(), options);
   const outside = desired.declaredOutside();
   const plan = placedBy(outside.length === 0 ? finished : { ...finished, declaredOutside: outside }, builder.markers(), await ancestry);
   refuseOwnedElsewhere(plan, options.takeOwnership);
@@ -68,9 +71,18 @@ export async function makePlan(options: MakePlanOptions): Promise<{ plan: Plan |
   return { plan, load: desired.loaded() };
 }
 
-/** @returns whether an error-level rule counts scopes per domain: then the plan keeps its census for the write checks. */
-function countsScopes(rules: ProjectConfig['rules']): boolean {
-  return (rules ?? []).some((rule) => rule.maxScopesPerDomain !== undefined && (rule.level ?? 'error') === 'error');
+/**
+ * --changed-since: the scopes of the files it did not read that a counting rule matches join the
+ * plan's census, read from the service now (with their fingerprints, which apply --plan reads again).
+ */
+async function withCounted(plan: Plan, counted: readonly ScopeKey[], options: MakePlanOptions): Promise<Plan> {
+  if (!plan.census || counted.length === 0) return plan;
+  const read = new Set([...plan.scopes, ...plan.notManagedHere, ...plan.census].map((scope) => scope.key));
+  const unread = counted.filter((key) => !read.has(key));
+  if (unread.length === 0) return plan;
+  const live = await readLiveState(options.client, unread.map(splitScopeKey), { mode: options.settings.read });
+  const census = [...plan.census, ...unread.map((key) => censusEntry(key, live.get(key)))].sort((a, b) => compareScopeKeys(a.key, b.key));
+  return { ...plan, census };
 }
 
 /** The run context the plan records (src/run/context.ts), with the scopes it takes over. */

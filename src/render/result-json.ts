@@ -16,7 +16,7 @@ export type ResultOutcome = 'invalid' | 'refused' | 'stale' | 'error';
 /** One refusal (src/commands/verdict.ts, as data): which check, the plan's figure, what the check allows, the scopes it names. */
 export interface Refusal {
   /** The safety limit (`max-removals`, `max-removal-percent`, `allow-empty`), else the kind of refusal. */
-  limit: 'max-removals' | 'max-removal-percent' | 'allow-empty' | 'stale' | 'ownership' | 'unknown-owner' | 'behind' | 'write-check';
+  limit: 'max-removals' | 'max-removal-percent' | 'allow-empty' | 'stale' | 'ownership' | 'unknown-owner' | 'behind' | 'write-check' | 'only-expired';
   /** For a write check: its code (`public-suffix`, `rule-deny`, `rule-max-scopes`, …). */
   check?: string;
   /** Domains removed (max-removals), the worst percent (max-removal-percent), unintended clears (allow-empty), else the scopes or problems it names. */

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Emulator } from '../../src/emulator/index.js';
+import { emptyData, startEmulator, type Emulator, type EmulatorData } from '../../src/emulator/index.js';
 import { runInProcess } from '../support/in-process.js';
 import { KEY, reposClosedAfterEach, type Repo } from '../meetings/support.js';
 import { addAfterRunHook } from '../../src/commands/after-run.js';
@@ -28,6 +28,8 @@ interface Answer {
   verdict: string[];
   /** The text a person reads (CLI stderr + stdout; the action's failure, warnings and job summary). */
   text: string;
+  /** The action's outputs (plan-json, plan-sha256…); {} for the CLI. */
+  outputs?: Record<string, string>;
 }
 
 let temp: string;
@@ -68,14 +70,61 @@ async function action(dir: string, emulator: Emulator, inputs: Record<string, st
   const failed = core.setFailed.mock.calls.map((call) => call[0]);
   const cautions = warnings.filter((line) => line.startsWith('apply would refuse this plan: ')).map((line) => line.slice('apply would refuse this plan: '.length));
   const summary = core.summary.addRaw.mock.calls.map((call) => String(call[0])).join('\n');
-  return { code: Number(outputs['exit-code']), verdict: cautions.length > 0 ? cautions : failed, text: [...failed, ...warnings, summary].join('\n') };
+  return { code: Number(outputs['exit-code']), verdict: cautions.length > 0 ? cautions : failed, text: [...failed, ...warnings, summary].join('\n'), outputs };
+}
+
+/**
+ * The sharded flow through one door: plan --shard K/2 for each K, merge-plans of the parts, then
+ * apply --plan merged --shard K/2 for each K (each apply only when the merge made a plan).
+ * @returns the merge's answer and the applies'
+ */
+async function sharded(door: 'cli' | 'action', r: Repo): Promise<{ merge: Answer; applies: Answer[] }> {
+  const shards = ['1/2', '2/2'];
+  if (door === 'cli') {
+    for (const shard of shards) expect((await cli(r.dir, r.emulator, ['plan', '--shard', shard, '--out', `part-${shard[0]}.json`, '.'])).code).toBeLessThan(3);
+    const merge = await cli(r.dir, r.emulator, ['merge-plans', 'part-1.json', 'part-2.json', '--out', 'merged.json']);
+    if (merge.code !== 0) return { merge, applies: [] };
+    const pin = digestOf(merge.text);
+    const applies = [];
+    for (const shard of shards) applies.push(await cli(r.dir, r.emulator, ['apply', '--plan', 'merged.json', '--plan-sha256', pin, '--shard', shard, '--yes']));
+    return { merge, applies };
+  }
+  const parts = [];
+  for (const shard of shards) {
+    const part = await action(r.dir, r.emulator, { command: 'plan', shard });
+    expect(part.code).toBeLessThan(3);
+    parts.push(part.outputs?.['plan-json'] ?? '');
+  }
+  const merge = await action(r.dir, r.emulator, { command: 'merge-plans', 'plan-files': parts.join('\n') });
+  if (merge.code !== 0 && merge.code !== 2) return { merge, applies: [] };
+  const applies = [];
+  for (const shard of shards) applies.push(await action(r.dir, r.emulator, { command: 'apply', 'plan-file': merge.outputs?.['plan-json'] ?? '', 'plan-sha256': merge.outputs?.['plan-sha256'] ?? '', shard }));
+  return { merge, applies };
+}
+
+/** An emulator state in which team/gamma's answer carries no `metadata` field, while team/acme shows its own. */
+async function gammaWithoutMetadata(): Promise<EmulatorData> {
+  const scratch = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY });
+  try {
+    for (const [scope, domains] of [['acme', ['acme.com']], ['gamma', ['gamma.com']]] as const) {
+      const response = await fetch(`${scratch.url}/api/v1/invitations/autojoin`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ scope, scopeType: 'team', componentId: 'c1', domains }) });
+      expect(response.status).toBe(200);
+    }
+    const data = scratch.data();
+    const invitation = data.scopes['team/gamma']?.autojoin?.invitation as { metadata?: unknown } | undefined;
+    if (!invitation) throw new Error('no team/gamma');
+    delete invitation.metadata;
+    return data;
+  } finally {
+    await scratch.close();
+  }
 }
 
 const team = (scope: string, domains: string[], extra = ''): string => `scope: ${scope}\nscopeType: team\ncomponentId: c1\n${extra}domains:\n${domains.map((d) => `  - ${d}\n`).join('')}`;
 
 /** Two estates set up alike, one for each door. */
-async function twins(files: Record<string, string>, setup: (r: Repo) => Promise<void> = () => Promise.resolve()): Promise<{ cli: Repo; action: Repo }> {
-  const [a, b] = await Promise.all([openRepo(files), openRepo(files)]);
+async function twins(files: Record<string, string>, setup: (r: Repo) => Promise<void> = () => Promise.resolve(), data?: () => Promise<EmulatorData>): Promise<{ cli: Repo; action: Repo }> {
+  const [a, b] = await Promise.all([openRepo(files, data ? { data: await data() } : {}), openRepo(files, data ? { data: await data() } : {})]);
   await setup(a);
   await setup(b);
   return { cli: a, action: b };
@@ -275,5 +324,118 @@ describe('one verdict, both front ends', () => {
       components.push(r.emulator.data().scopes['team/acme']?.componentId);
     }
     expect(components).toEqual(['c1', 'c1']);
+  });
+  describe('merged shards against one job (team/gamma is in shard 1/2, team/acme in 2/2)', () => {
+    it('a scope answering without metadata while another shows its own: refused by the merged plan as by the unsharded plan, nothing written, in both', async () => {
+      // The old merge kept no refusal: the part whose scopes all lack metadata only noted it, and apply --shard 1/2 wrote team/gamma.
+      const files = { 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com', 'new.example']) };
+      const r = await twins(files, undefined, gammaWithoutMetadata);
+      const one = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply' })];
+      expect(one.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of one) expect(answer.text).toContain('team/gamma: the service\'s answer carries no metadata field');
+      const flows = [await sharded('cli', r.cli), await sharded('action', r.action)];
+      expect(flows.map((flow) => flow.merge.code)).toEqual([1, 1]);
+      for (const flow of flows) expect(flow.merge.text).toContain('team/gamma: the service\'s answer carries no metadata field');
+      for (const repo of [r.cli, r.action]) expect((await repo.live('gamma')).domains).toEqual(['gamma.com']);
+    });
+
+    it('under drift: keep, maxScopesPerDomain over a live-only domain counted over the union: the merged plan cautions and apply --shard refuses, as the unsharded apply does, in both', async () => {
+      // The old flow counted per shard: the unsharded apply refused, the sharded one wrote the violation.
+      const setup = async (r: Repo): Promise<void> => {
+        expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+        await r.admin('acme', ['acme.com', 'shared.example']);
+        await r.admin('gamma', ['gamma.com', 'shared.example']);
+        await r.write('gamma.autojoin.yaml', team('gamma', ['gamma.com', 'new.example']));
+        r.commit();
+      };
+      const project = 'drift: keep\nrules:\n  - name: one scope a domain\n    maxScopesPerDomain: 1\n';
+      const r = await twins({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) }, setup);
+      const one = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply' })];
+      expect(one.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of one) expect(answer.text).toContain('(rule-max-scopes)');
+      const flows = [await sharded('cli', r.cli), await sharded('action', r.action)];
+      for (const flow of flows) {
+        expect(flow.merge.verdict.join('\n')).toContain('(rule-max-scopes)');
+        expect(flow.applies.map((answer) => answer.code)).toEqual([1, 1]);
+        for (const answer of flow.applies) expect(answer.text).toContain('(rule-max-scopes)');
+      }
+      for (const repo of [r.cli, r.action]) expect((await repo.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
+    });
+  });
+  describe('--changed-since against the full plan (the CLI\'s: the action plans in full)', () => {
+    const project = 'rules:\n  - name: one scope a domain\n    maxScopesPerDomain: 1\n';
+
+    it('maxScopesPerDomain among the files counts every policy file, not only the changed ones: the same error as the full plan', async () => {
+      // The old --changed-since counted only the changed file: the plan was clean, the full plan refused.
+      const r = await openRepo({ 'autojoin-sync.yaml': project, 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) });
+      const base = r.commit('base');
+      await r.write('gamma.autojoin.yaml', team('gamma', ['gamma.com', 'acme.com']));
+      r.commit('gamma takes acme.com too');
+      const full = await cli(r.dir, r.emulator, ['plan', '.']);
+      const changed = await cli(r.dir, r.emulator, ['plan', '--changed-since', base, '.']);
+      expect([full.code, changed.code]).toEqual([1, 1]);
+      for (const answer of [full, changed]) {
+        expect(answer.text).toContain('acme.com appears in 2 scopes, more than 1 (team/acme, team/gamma)');
+        expect(answer.text).toContain('acme.autojoin.yaml');
+      }
+    });
+
+    it.each([
+      ['held by an unchanged file\'s scope at plan time: the plan cautions, apply --plan refuses', true],
+      ['added to an unchanged file\'s scope after the plan: apply --plan reads it again, recounts and refuses', false],
+    ])('under drift: keep, a live-only domain %s', async (_name, before) => {
+      // The old --changed-since counted only the scopes of the changed files: clean, and apply --plan wrote the violation.
+      const r = await openRepo({ 'autojoin-sync.yaml': `drift: keep\n${project}`, 'acme.autojoin.yaml': team('acme', ['acme.com']), 'gamma.autojoin.yaml': team('gamma', ['gamma.com']) });
+      expect((await r.run(DAY, 'apply', '--yes', '.')).code).toBe(0);
+      if (before) await r.admin('acme', ['acme.com', 'shared.example']);
+      await r.admin('gamma', ['gamma.com', 'shared.example']);
+      const base = r.commit('applied');
+      await r.write('gamma.autojoin.yaml', team('gamma', ['gamma.com', 'new.example']));
+      r.commit('gamma adds new.example');
+      const full = await cli(r.dir, r.emulator, ['plan', '.']);
+      const changed = await cli(r.dir, r.emulator, ['plan', '--changed-since', base, '--out', 'plan.json', '.']);
+      expect(changed.code).toBe(full.code);
+      expect(changed.verdict).toEqual(full.verdict);
+      expect(changed.verdict.join('\n').includes('(rule-max-scopes)')).toBe(before);
+      if (!before) await r.admin('acme', ['acme.com', 'shared.example']);
+      const applied = await cli(r.dir, r.emulator, ['apply', '--plan', 'plan.json', '--plan-sha256', digestOf(changed.text), '--yes']);
+      expect(applied.code, applied.text).toBe(1);
+      expect(applied.text).toContain('shared.example would appear in 2 scopes, more than 1 (team/acme, team/gamma)');
+      expect((await r.live('gamma')).domains).toEqual(['gamma.com', 'shared.example']);
+    });
+  });
+  describe('apply --only-expired refuses by name what it cannot write as it is live, in both (never a green "No changes" while an expired grant stays live)', () => {
+    const expiring = (domains: string[]): string => team('acme', [...domains, '{ domain: old.example, expires: 2026-02-01, reason: trial }']);
+
+    it('a scope whose marker a widget admin\'s save removed', async () => {
+      // The old run skipped it: "No changes", exit 0, old.example still live.
+      const setup = async (r: Repo): Promise<void> => {
+        expect((await r.run('2026-01-15', 'apply', '--yes', '.')).code).toBe(0);
+        await r.admin('acme', ['acme.com', 'old.example'], { note: 'saved in the widget' });
+      };
+      const r = await twins({ 'acme.autojoin.yaml': expiring(['acme.com']), 'beta.autojoin.yaml': team('beta', ['beta.com']) }, setup);
+      const answers = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '--only-expired', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply', 'only-expired': 'true' })];
+      expect(answers.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of answers) {
+        expect(answer.text).toContain('team/acme: its ownership marker was removed outside this repository');
+        expect(answer.text).not.toContain('No changes');
+      }
+      for (const repo of [r.cli, r.action]) expect((await repo.live('acme')).domains).toEqual(['acme.com', 'old.example']);
+    });
+
+    it('a scope without a marker whose policy at HEAD declares more than the write leaves: not marked with HEAD', async () => {
+      // The old run removed old.example and marked the scope with HEAD, whose policy also declares new.example (never written).
+      const setup = async (r: Repo): Promise<void> => {
+        await r.admin('acme', ['acme.com', 'old.example']);
+      };
+      const r = await twins({ 'acme.autojoin.yaml': expiring(['acme.com', 'new.example']) }, setup);
+      const answers = [await cli(r.cli.dir, r.cli.emulator, ['apply', '--yes', '--only-expired', '.']), await action(r.action.dir, r.action.emulator, { command: 'apply', 'only-expired': 'true' })];
+      expect(answers.map((answer) => answer.code)).toEqual([1, 1]);
+      for (const answer of answers) expect(answer.text).toContain('team/acme: it carries no ownership marker, and its policy at HEAD without the expired entries is not what this write would leave');
+      for (const repo of [r.cli, r.action]) {
+        expect((await repo.live('acme')).domains).toEqual(['acme.com', 'old.example']);
+        expect((await repo.live('acme')).metadata).toBeNull();
+      }
+    });
   });
 });

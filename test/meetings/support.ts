@@ -7,7 +7,7 @@ import { afterEach } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { emptyData, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { emptyData, startEmulator, type Emulator, type EmulatorData } from '../../src/emulator/index.js';
 import type { PostMetadataMode } from '../../src/emulator/types.js';
 import { commitAll, git } from '../support/git.js';
 import { runInProcess } from '../support/in-process.js';
@@ -34,12 +34,13 @@ export interface Repo {
  * @param files path → text, committed as the first commit
  * @param how.spawned run the built CLI as a process (the end-to-end tier) instead of in-process
  * @param how.postMetadata what the emulator does with a POST without metadata (`--post-metadata`)
+ * @param how.data the emulator's state to start from (default empty)
  */
-export async function repo(files: Record<string, string>, how: { spawned?: boolean; postMetadata?: PostMetadataMode } = {}): Promise<Repo> {
+export async function repo(files: Record<string, string>, how: { spawned?: boolean; postMetadata?: PostMetadataMode; data?: EmulatorData } = {}): Promise<Repo> {
   const dir = await mkdtemp(path.join(tmpdir(), 'meetings-'));
   for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
   commitAll(dir);
-  const emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: KEY, ...(how.postMetadata ? { postMetadata: how.postMetadata } : {}) });
+  const emulator = await startEmulator({ port: 0, data: how.data ?? emptyData(), apiKey: KEY, ...(how.postMetadata ? { postMetadata: how.postMetadata } : {}) });
   const env = { AUTOJOIN_BASE_URL: emulator.url, AUTOJOIN_API_KEY: KEY };
   const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
   return {

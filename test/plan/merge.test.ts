@@ -63,7 +63,9 @@ describe('merge-plans: the merged plan is the unsharded plan', () => {
         const whole = wholePlan(estate);
         const merged = mergePlanParts(parts(estate, total));
         expect(merged.shards).toBe(total);
-        expect(serializePlan({ ...merged, shards: undefined })).toBe(serializePlan(whole));
+        // The parts record each scope's ownership status (for the checks over the whole); otherwise the plans are one.
+        expect(serializePlan({ ...merged, shards: undefined, scopes: merged.scopes.map(({ ownership: _status, ...scope }) => scope) })).toBe(serializePlan(whole));
+        expect(merged.scopes.every((scope) => scope.ownership !== undefined)).toBe(true);
         const verdict = (plan: Plan): string[] => findViolations(plan.changes, LIMITS, plan.scopes).map((error) => error.message);
         expect(verdict(merged)).toEqual(verdict(whole));
         const applied = Array.from({ length: total }, (_, index) => partOfPlan(merged, { index: index + 1, total }).changes).flat();
@@ -122,6 +124,22 @@ describe('merge-plans refuses parts that are not one run', () => {
     const edited = edit(parts(estate, 3));
     expect(() => mergePlanParts(edited)).toThrow(MergeError);
     expect(() => mergePlanParts(edited)).toThrow(message);
+  });
+
+  it('a part without the ownership status of its scopes (an older release\'s), named', () => {
+    const split = parts(estate, 3);
+    const old = split[1] as PlanPart;
+    old.plan = { ...old.plan, scopes: old.plan.scopes.map(({ ownership: _status, ...scope }) => scope) };
+    expect(() => mergePlanParts(split)).toThrow(/^part-2\.json records no ownership status for team\/t\d+/u);
+  });
+
+  it('a part without the census its counting rule needs, named', () => {
+    const counting = (plan: Plan): Plan => ({ ...plan, context: { ...(plan.context as NonNullable<Plan['context']>), rules: [{ name: 'one', maxScopesPerDomain: 1 }] }, census: [] });
+    const split = parts(estate, 3).map((part) => ({ ...part, plan: counting(part.plan) }));
+    expect(mergePlanParts(split).census).toEqual([]);
+    const { census: _census, ...without } = split[2]?.plan as Plan;
+    split[2] = { file: 'part-3.json', plan: without };
+    expect(() => mergePlanParts(split)).toThrow(/^part-3\.json records no census of the domains its rules count/u);
   });
 
   it('nothing to merge', () => {
