@@ -61,7 +61,7 @@ export async function projectContexts<S extends Settings>(sources: ProjectSettin
         dns: project.dns ?? null,
         projectRecord: await projectRecordOf(project.projectFile, run.base),
         ...(run.head === undefined ? {} : { head: run.head }),
-      } as S;
+      };
     }),
   );
 }

@@ -33,6 +33,7 @@ export { projectScopes, type RunProject } from './projects.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 import { configuredSecrets } from './secrets.js';
 import { projectContexts } from './project-settings.js';
+import { savedProjectsPlace } from './saved-projects.js';
 import type { NamedSecret } from '../policy/secret-scan.js';
 
 
@@ -128,7 +129,7 @@ export interface SettingSources {
   /** `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused. */
   projectFile?: string;
   /** `apply --plan`: the saved plan's context (its project file at the recorded path, never the one the paths find) and the plan's name. */
-  saved?: { context: PlanContext; file: string; projects?: readonly PlanProject[] };
+  saved?: { context: PlanContext; file: string; projects?: readonly PlanProject[]; sources?: readonly { file: string; project: string }[] };
   /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
   offline?: boolean;
   /** Where a notice of the place goes (`--project` skipped files of other projects); default: nowhere. */
@@ -176,7 +177,8 @@ async function resolvePlace(
   sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects' | 'notice'>,
 ): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
   if (sources.saved && sources.projectFile !== undefined) throw projectWithPlan();
-  const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  const saved = sources.saved;
+  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   if (place.notice !== undefined) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);

@@ -23,6 +23,7 @@ import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { refuseUnreadablePaths, type Session, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
+import { savedProjects } from '../../run/saved-projects.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
 import { renderPlan } from './plan.js';
@@ -103,7 +104,7 @@ async function runApply(paths: string[], flags: ApplyFlags): Promise<void> {
     allowBehindOf(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
     const saved = flags.plan ? await readSavedPlan(flags.plan, flags.planSha256) : undefined;
-    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
+    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '', ...savedProjects(saved) } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     refuseUnsendableRequired({ context: settings, enabled: flags.notify });
     await withSession(settings, async (session) => {
