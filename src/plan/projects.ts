@@ -20,14 +20,15 @@ const madeOf = new WeakMap<Plan, ReadonlyMap<string, Plan>>();
  * @param parts the projects' plans, in the run's order of projects (two at least)
  * @returns the run's plan: the parts' entries, each naming its project; `owner` and `context` the first project's, with every take-over
  */
-export function joinPlans(parts: readonly ProjectPlan[]): Plan {
+export function joinPlans(given: readonly ProjectPlan[]): Plan {
+  const declared = new Set(given.flatMap(({ plan }) => plan.scopes.map((scope) => scope.key)));
+  const parts = given.map((part) => ({ ...part, plan: withinRun(part.plan, declared, given) }));
   const [first] = parts as [ProjectPlan, ...ProjectPlan[]];
-  const declared = new Set(parts.flatMap(({ plan }) => plan.scopes.map((scope) => scope.key)));
   const named = <T extends object>(name: string, entries: readonly T[] | undefined): (T & { project: string })[] => (entries ?? []).map((entry) => ({ ...entry, project: name }));
   const all = <T>(pick: (part: ProjectPlan) => readonly T[]): T[] => parts.flatMap(pick);
   const notes = [...new Set(all(({ plan }) => plan.notes ?? []))];
   // A scope another project of the run declares now is declared by the run: never "declared outside".
-  const outside = all(({ project, plan }) => named(project.name, plan.declaredOutside).filter((entry) => !declared.has(entry.key)));
+  const outside = all(({ project, plan }) => named(project.name, plan.declaredOutside));
   const behind = all(({ project, plan }) => named(project.name, plan.behind));
   const moves = all(({ plan }) => plan.ownerMoves ?? []);
   const redacted = all(({ plan }) => plan.redacted ?? []);
@@ -49,6 +50,23 @@ export function joinPlans(parts: readonly ProjectPlan[]): Plan {
   if (redacted.length > 0) joined.redacted = redacted;
   madeOf.set(joined, new Map(parts.map(({ project, plan }) => [project.name, plan])));
   return joined;
+}
+
+/**
+ * A project's plan within the run: a scope another project of the run declares now is declared by
+ * the run, never "declared outside"; a scope it re-marks from another project's owner (an owner
+ * move: ownership.ts) says which project it moved from.
+ */
+function withinRun(plan: Plan, declared: ReadonlySet<ScopeKey>, parts: readonly ProjectPlan[]): Plan {
+  const moves = new Set(plan.ownerMoves ?? []);
+  const changes = moves.size === 0 ? plan.changes : plan.changes.map((change) => {
+    const before = change.fieldChanges?.find((field) => field.field === 'owner')?.before;
+    const from = moves.has(change.key) ? parts.find((part) => part.project.owner === before && part.plan !== plan) : undefined;
+    return from === undefined ? change : { ...change, movedFrom: from.project.name };
+  });
+  const outside = (plan.declaredOutside ?? []).filter((entry) => !declared.has(entry.key));
+  const { declaredOutside: _outside, ...rest } = plan;
+  return { ...rest, changes, ...(outside.length === 0 ? {} : { declaredOutside: outside }) };
 }
 
 /**

@@ -24,6 +24,8 @@ interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'sco
   source?: SourcePos;
   /** In a plan of several projects: the project it belongs to (its `projects[].name`); absent in a plan of one. */
   project?: string;
+  /** In a plan of several projects: the project whose owner last marked the scope, when it moved from there (an owner update, no take-over). */
+  movedFrom?: string;
   /** True when the file says `domains: []` (an intended clear). */
   explicitEmpty?: boolean;
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */

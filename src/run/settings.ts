@@ -15,7 +15,7 @@ import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
+import { DEFAULT_OWNER, useRunOwners } from '../plan/ownership.js';
 import { pruneSetting } from '../history/prune.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
 import { DEFAULT_READ_MODE } from '../service/read-mode.js';
@@ -160,6 +160,8 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
     settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
     ...(sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}),
   });
+  // A scope moved between the run's projects is an owner move, not a take-over (src/plan/ownership.ts).
+  useRunOwners(perProject.map((one) => one.owner));
   return perProject.length === 0 ? run : { ...run, perProject };
 }
 

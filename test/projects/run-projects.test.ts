@@ -29,7 +29,7 @@ const write = (dir: string, file: string, text: string): void => writeFileSync(p
 interface Doc {
   formatVersion: number;
   projects?: { name: string; owner: string; root: string; projectFile: { path: string } | null; limits: Record<string, unknown> }[];
-  changes: { key: string; kind: string; project?: string }[];
+  changes: { key: string; kind: string; project?: string; movedFrom?: string; fieldChanges?: { field: string; before: unknown; after: unknown }[] }[];
   scopes: { key: string; project?: string }[];
 }
 
@@ -122,6 +122,34 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     const refused = await cli(dir, 'apply', '--plan', 'old.json', '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('old.json has formatVersion 4; this autojoin-sync reads formatVersion 5 (make the plan again with this version)');
+  });
+});
+
+describe('a scope moved between two projects of different owners', () => {
+  it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply, plan again)', async () => {
+    const dir = monorepo();
+    expect((await cli(dir, 'apply', '--yes')).code).toBe(0);
+    // team/acme-platform moves from eng's files to sales'.
+    write(dir, 'teams/eng/policies/eng.autojoin.yaml', ['scope: acme-eng', 'domains:', '  - acme.co.uk', '  - acme.com', ''].join('\n'));
+    write(dir, 'teams/sales/platform.autojoin.yaml', ['scope: acme-platform', 'componentId: cmp_eng', 'domains:', '  - acme.com', ''].join('\n'));
+    commitAll(dir, 'acme-platform moves to sales');
+    const plan = await cli(dir, 'plan', '--format', 'json');
+    expect(plan.code, plan.stderr).toBe(0);
+    const doc = JSON.parse(plan.stdout) as Doc;
+    expect(doc.changes.map((change) => [change.key, change.kind, change.project, change.movedFrom, change.fieldChanges])).toEqual([
+      ['team/acme-platform', 'update', 'teams/sales/autojoin-sync.yaml', 'teams/eng/autojoin-sync.yaml', [{ field: 'owner', before: 'eng', after: 'sales' }]],
+    ]);
+    const text = await cli(dir, 'plan');
+    expect(text.stdout).toContain('~ owner: "eng" → "sales" (moved from teams/eng/autojoin-sync.yaml)');
+    // eng, which declared it, shows nothing for it.
+    expect(text.stdout).not.toContain('declared outside');
+    const apply = await cli(dir, 'apply', '--yes');
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toContain('0 to clear');
+    expect(apply.stdout).toContain('applied  team/acme-platform  update');
+    expect(apply.stdout).not.toMatch(/^- team\//mu);
+    const again = await cli(dir, 'plan', '--detailed-exitcode');
+    expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 });
 
