@@ -125,6 +125,25 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
   });
 });
 
+describe('shards over projects', () => {
+  it('every part lists every project; merge-plans joins them, show renders each project, and the merged plan applies', async () => {
+    const dir = monorepo();
+    for (const part of ['1', '2']) expect((await cli(dir, 'plan', '--shard', `${part}/2`, '--out', `part${part}.json`)).code).toBe(0);
+    for (const part of ['1', '2']) {
+      const doc = JSON.parse(readFileSync(path.join(dir, `part${part}.json`), 'utf8')) as Doc;
+      expect(doc.projects?.map((one) => one.name)).toEqual(['teams/eng/autojoin-sync.yaml', 'teams/ops/autojoin-sync.yaml', 'teams/sales/autojoin-sync.yaml']);
+    }
+    const merged = await cli(dir, 'merge-plans', 'part1.json', 'part2.json', '--out', 'merged.json');
+    expect(merged.code, merged.stderr).toBe(0);
+    const shown = await cli(dir, 'show', 'merged.json');
+    expect(shown.stdout).toContain('teams/ops/autojoin-sync.yaml, owner ops');
+    expect(shown.stdout).toContain('4 to create, 0 to update, 0 to clear, 0 unchanged. (3 projects)');
+    const applied = await cli(dir, 'apply', '--plan', 'merged.json', '--yes');
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Applied 4, failed 0, skipped 0.');
+  });
+});
+
 describe('a scope moved between two projects of different owners', () => {
   it('is an owner update in the project that declares it now, written without --take-ownership; never a clear (plan, apply, plan again)', async () => {
     const dir = monorepo();
