@@ -3,7 +3,7 @@
  * one-verdict command layer: a run is a list of projects, each planned under its own context
  * (src/run/project-settings.ts: owner, read mode, limits, rules, drift, prune) by the one-project
  * machinery, concurrently over the one client (one pacer, one `--concurrency` for every request);
- * the run's plan is their plans joined (src/plan/projects.ts). Each project's verdict is decided
+ * the run's plan is their plans joined (src/plan/joined-plan.ts). Each project's verdict is decided
  * under its own limits and rules; a refusal of any refuses the whole apply before any write,
  * naming the project; exit codes combine by severity 1 > 3 > 4 > 2 > 0.
  */
@@ -11,7 +11,7 @@ import type { ApplyReport } from '../apply/types.js';
 import { relativePosix } from '../policy/discover.js';
 import type { Diagnostic, LoadResult } from '../policy/types.js';
 import type { Plan, PlanProject } from '../plan/types.js';
-import { joinPlans, splitPlan } from '../plan/projects.js';
+import { joinPlans, splitPlan } from '../plan/joined-plan.js';
 import { ExitCode, type ExitCodeValue } from '../output/exit-codes.js';
 import type { RunContext } from '../run/settings.js';
 import type { ScopeKey } from '../scope.js';

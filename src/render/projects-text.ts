@@ -3,7 +3,7 @@
  * scopes grouped by project, a heading naming each project file (projects with changes first,
  * then by name), each as a plan of one renders, then one summary of the run.
  */
-import { splitPlan, type ProjectPlan } from '../plan/projects.js';
+import { splitPlan, type ProjectPlan } from '../plan/joined-plan.js';
 import type { Plan } from '../plan/types.js';
 import { planView } from './view.js';
 

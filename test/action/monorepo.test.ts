@@ -16,6 +16,9 @@ vi.mock('@actions/core', () => core);
 
 const { run } = await import('../../src/action/main.js');
 
+/** The plan, apply and reviewed-plan flows over three projects: more than the default 30 s on a loaded machine. */
+const SLOW = 120_000;
+
 let workspace: string;
 
 beforeEach(async () => {
@@ -51,7 +54,7 @@ describe('the action at the root of a monorepo of teams', () => {
     await run();
     expect(core.setFailed).not.toHaveBeenCalled();
     expect(outputs()['exit-code']).toBe('0');
-  });
+  }, SLOW);
 
   it('plan, apply and the reviewed plan with path: . go over every team: one job summary, one plan-sha256, a section per project', async () => {
     const emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: 'ak-test' });
@@ -86,5 +89,5 @@ describe('the action at the root of a monorepo of teams', () => {
     } finally {
       await emulator.close();
     }
-  });
+  }, SLOW);
 });

@@ -11,6 +11,9 @@ import { commitAll } from '../support/git.js';
 import { makeMonorepo, MONOREPO_NOW } from '../support/monorepo.js';
 import { combineExitCodes } from '../../src/commands/run-projects.js';
 
+/** Each test runs the CLI several times over three projects: more than the default 30 s on a loaded machine. */
+const SLOW = 120_000;
+
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -67,7 +70,7 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     const again = await cli(dir, 'plan', '--detailed-exitcode');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('No changes. 4 scopes match their policy files. (3 projects)');
-  });
+  }, SLOW);
 
   it("one project's limit refuses the whole apply before any write, naming the project (exit 3)", async () => {
     const dir = monorepo({ 'teams/ops/more.autojoin.yaml': ['scope: ops-extra', 'domains:', '  - acme-ops.org', '  - acme-ops.dev', '  - acme-ops.io', ''].join('\n') });
@@ -86,7 +89,7 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     // Nothing was written: sales' domain is still pending.
     const after = JSON.parse((await cli(dir, 'plan', '--format', 'json')).stdout) as Doc;
     expect(after.changes.map((change) => change.key)).toEqual(['workspace/ops-extra', 'team/acme-sales']);
-  });
+  }, SLOW);
 
   it('apply --plan applies a plan of several projects; a recorded project file that changed refuses it, naming the file', async () => {
     const dir = monorepo();
@@ -103,7 +106,7 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('Applied 4, failed 0, skipped 0.');
     expect((await cli(dir, 'plan', '--detailed-exitcode')).code).toBe(0);
-  });
+  }, SLOW);
 
   it('apply --plan refuses a plan whose policy file now has another nearest project file', async () => {
     const dir = monorepo();
@@ -112,7 +115,7 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     const refused = await cli(dir, 'apply', '--plan', 'plan.json', '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('plan.json was made with teams/eng/policies/eng.autojoin.yaml under teams/eng/autojoin-sync.yaml, but its nearest project file here is teams/eng/policies/autojoin-sync.yaml');
-  });
+  }, SLOW);
 
   it('a plan document of release 4 (formatVersion 4) is refused, naming its version', async () => {
     const dir = monorepo();
@@ -122,7 +125,7 @@ describe('plan and apply at the root of a monorepo of three teams', () => {
     const refused = await cli(dir, 'apply', '--plan', 'old.json', '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('old.json has formatVersion 4; this autojoin-sync reads formatVersion 5 (make the plan again with this version)');
-  });
+  }, SLOW);
 });
 
 describe('shards over projects', () => {
@@ -141,7 +144,7 @@ describe('shards over projects', () => {
     const applied = await cli(dir, 'apply', '--plan', 'merged.json', '--yes');
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('Applied 4, failed 0, skipped 0.');
-  });
+  }, SLOW);
 });
 
 describe('a scope moved between two projects of different owners', () => {
@@ -169,7 +172,7 @@ describe('a scope moved between two projects of different owners', () => {
     expect(apply.stdout).not.toMatch(/^- team\//mu);
     const again = await cli(dir, 'plan', '--detailed-exitcode');
     expect(again.code, again.stdout + again.stderr).toBe(0);
-  });
+  }, SLOW);
 });
 
 describe('exit codes of several outcomes', () => {

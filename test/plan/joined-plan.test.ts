@@ -1,11 +1,11 @@
 /**
- * A plan of several projects as data (src/plan/projects.ts): joined from each project's plan, its
+ * A plan of several projects as data (src/plan/joined-plan.ts): joined from each project's plan, its
  * document read back (schema, consistency: each change checked against its own project's owner),
  * and split again into the same plans.
  */
 import { describe, expect, it } from 'vitest';
 import { planBuilder } from '../../src/plan/plan-builder.js';
-import { joinPlans, splitPlan } from '../../src/plan/projects.js';
+import { joinPlans, splitPlan } from '../../src/plan/joined-plan.js';
 import { parsePlan } from '../../src/plan/saved.js';
 import { serializePlan } from '../../src/plan/encode.js';
 import type { Plan, PlanProject } from '../../src/plan/types.js';
