@@ -43,6 +43,7 @@ const benches: Bench[] = [
   { name: 'listing', run: async () => (await import('./listing.js')).benchListing() },
   { name: 'dns', run: async (options) => (await import('./dns.js')).benchDns(options) },
   { name: 'notify', run: async (options) => (await import('./notify.js')).benchNotify(options) },
+  { name: 'projects', run: async (options) => (await import('./projects.js')).benchProjects(options) },
 ];
 
 async function main(): Promise<void> {

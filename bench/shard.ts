@@ -94,7 +94,7 @@ async function shardPlanRow(dir: string, scopes: number, runs: number): Promise<
 }
 
 /** @returns each command's wall times in milliseconds over `runs` alternating runs, after one warm-up each. */
-function alternate<K extends string>(commands: Record<K, string[]>, runs: number, options: { cwd: string; env?: Record<string, string> }): Record<K, number[]> {
+export function alternate<K extends string>(commands: Record<K, string[]>, runs: number, options: { cwd: string; env?: Record<string, string> }): Record<K, number[]> {
   const names = Object.keys(commands) as K[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let run = -1; run < runs; run++) {
@@ -115,6 +115,6 @@ function timeNode(args: string[], options: { cwd: string; env?: Record<string, s
   return elapsed;
 }
 
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }

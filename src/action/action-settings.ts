@@ -7,13 +7,14 @@
  * name its own resolver and make an unregistered domain look registered; the input `dns-servers`
  * or AUTOJOIN_DNS_SERVERS may.
  */
-import { resolveSettings, type RunSettings } from '../run/settings.js';
+import { resolveSettings, type RunSettings, type SettingSources } from '../run/settings.js';
+import { savedProjects } from '../run/saved-projects.js';
 import type { Diagnostic } from '../policy/types.js';
 import type { ActionInputs, WorkflowContext } from './inputs.js';
 import { resolve } from 'node:path';
 import { readSavedPlanCommand } from '../commands/plan-files.js';
 import { RunError } from '../output/exit-codes.js';
-import type { Plan, PlanContext } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
 
 /**
  * @param report annotates the project file's diagnostics
@@ -38,8 +39,8 @@ export async function actionSettings(
     report,
     seeWhere: 'see the annotations',
     command: inputs.command,
-    // validate reads each policy file under its own project file; plan, apply and adopt take one project at a time.
-    manyProjects: inputs.command === 'validate',
+    // validate reads each policy file under its own project file, plan and apply each project under its own (src/commands/run-projects.ts); adopt takes one project at a time.
+    manyProjects: inputs.command !== 'adopt',
   });
 }
 
@@ -55,7 +56,7 @@ export function isPullRequest(context: Pick<WorkflowContext, 'eventName' | 'pull
 }
 
 /** The saved plan's run context, and the plan-file input that names it in messages. */
-function savedContext(plan: Plan, file: string): { context: PlanContext; file: string } {
+function savedContext(plan: Plan, file: string): NonNullable<SettingSources['saved']> {
   if (!plan.context) throw new RunError(`${file} records no run context; make the plan again with this version`);
-  return { context: plan.context, file };
+  return { context: plan.context, file, ...savedProjects(plan) };
 }

@@ -1,8 +1,7 @@
 /** The run's settings from a command's flags: the CLI's side of src/run/settings.ts. */
-import { resolveSettings, type RunSettings, type SettingFlags } from '../run/settings.js';
+import { resolveSettings, type RunSettings, type SettingFlags, type SettingSources } from '../run/settings.js';
 import { printDiagnostics, printNotice } from './print.js';
 import { contextFlags, dnsRequest, type DnsFlags } from './options.js';
-import type { PlanContext } from '../plan/types.js';
 import type { Diagnostic } from '../policy/types.js';
 
 /**
@@ -10,7 +9,7 @@ import type { Diagnostic } from '../policy/types.js';
  * file found from `paths` (src/run/settings.ts); the project file's problems go to stderr.
  * @throws RunError when the project file has an error or a setting is invalid
  */
-export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsFlags, saved?: { context: PlanContext; file: string }): Promise<RunSettings> {
+export function cliSettings(paths: readonly string[], flags: SettingFlags & DnsFlags, saved?: SettingSources['saved']): Promise<RunSettings> {
   const { project, command } = contextFlags();
   return resolveSettings({
     cwd: process.cwd(),
@@ -50,9 +49,9 @@ export async function cliOfflineSettings(paths: readonly string[], flags: DnsFla
 
 /**
  * The commands that read each policy file under its own project file, so run over several
- * projects at once (design: "Many projects, one run"); plan, apply and adopt take one at a time.
+ * projects at once (design: "Many projects, one run"); adopt takes one at a time.
  */
-const MANY_PROJECTS: ReadonlySet<string> = new Set(['validate', 'who', 'inventory', 'import']);
+const MANY_PROJECTS: ReadonlySet<string> = new Set(['validate', 'who', 'inventory', 'import', 'plan', 'apply']);
 
 /** The flags a command was given that are settings (commander also hands over its own). */
 function settingFlagsOf(flags: SettingFlags & DnsFlags): SettingFlags {

@@ -14,6 +14,7 @@ import type { ScopeKey } from '../scope.js';
 import type { ScopeGlob } from '../policy/globs.js';
 import { refusalsOfError, verdictOf, type Verdict } from './verdict.js';
 import { ExitCode } from '../output/exit-codes.js';
+import { applyEachProject, manyProjects, projectsApplyVerdict } from './run-projects-apply.js';
 import type { ServiceClient } from '../service/client.js';
 
 export interface ApplyCommand extends Pick<ApplyPlanOptions, 'onNotice' | 'confirm' | 'onProgress' | 'signal' | 'target' | 'wholePlan'> {
@@ -72,8 +73,10 @@ export async function applyDecided(command: ApplyCommand): Promise<ApplyDecided>
 }
 
 /** applyPlan over the run context: for a saved plan, its checks against the live state and this history; the confirmation; the writes. */
-function writeAfterChecks(command: ApplyCommand, allowBehind: readonly ScopeGlob[]): Promise<ApplyReport> {
+export function writeAfterChecks(command: ApplyCommand, allowBehind: readonly ScopeGlob[]): Promise<ApplyReport> {
   const { context } = command;
+  // A run of several projects: each project's part under its own context (src/commands/run-projects.ts).
+  if (command.plan.projects !== undefined && manyProjects(context)) return applyEachProject(command, allowBehind, writeAfterChecks);
   return applyPlan({
     client: command.client,
     plan: command.plan,
@@ -101,6 +104,7 @@ function writeAfterChecks(command: ApplyCommand, allowBehind: readonly ScopeGlob
 /** The verdict of applying the command's plan in its context: what {@link applyCommand} refuses before anything is read again. */
 export function applyVerdict(command: Pick<ApplyCommand, 'context' | 'plan' | 'wholePlan' | 'saved' | 'takeOwnership'>, allowBehind: readonly ScopeGlob[]): Verdict {
   const { context } = command;
+  if (command.plan.projects !== undefined && manyProjects(context)) return projectsApplyVerdict(command, allowBehind, applyVerdict);
   const over = { limits: context.limits, rules: context.project.rules, today: context.today, takeOwnership: command.takeOwnership, allowBehind, saved: command.saved };
   return verdictOf(command.plan, over, command.wholePlan ?? command.plan);
 }

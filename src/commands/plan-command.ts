@@ -19,6 +19,7 @@ import type { ScopeKey } from '../scope.js';
 import { verdictOf, type Verdict } from './verdict.js';
 import { runAfterPlan, type AfterRun, type PlanOutcome } from './after-run.js';
 import { refuseUnsendableRequired, type NotifyRequest } from './notify-command.js';
+import { manyProjects, planProjects, projectsVerdict } from './run-projects.js';
 
 /** What narrows or shapes a plan, as the front end's flags or inputs gave it. */
 export type PlanRequest = Pick<
@@ -41,6 +42,11 @@ export interface PlanCommand extends PlanRequest, Pick<MakePlanOptions, 'onProgr
  */
 export async function planCommand(command: PlanCommand): Promise<{ plan: Plan; load: LoadResult } | { plan: null; load: LoadResult; headline: string }> {
   const { context, notify, ...request } = command;
+  // A run of several projects: each planned under its own context, then joined (src/commands/run-projects.ts).
+  if (manyProjects(context)) {
+    const joined = await planProjects(context.perProject, (one) => planCommand({ ...command, context: one }));
+    return joined.plan ? { plan: joined.plan, load: joined.load } : { plan: null, load: joined.load, headline: nothingPlannedMessage(joined.load) };
+  }
   if (notify) refuseUnsendableRequired({ context, ...notify });
   const made = await makePlan({ ...request, secrets: context.secrets, settings: context, ...dnsBeforeRead(context.dns, context.base) });
   return made.plan ? { ...made, plan: markEchoedSecrets(made.plan) } : { plan: null, load: made.load, headline: nothingPlannedMessage(made.load) };
@@ -63,6 +69,7 @@ export function applyWouldRefuse(plan: Pick<Plan, 'changes' | 'scopes' | 'contex
  * @param takeOwnership the scopes the request takes over (a plan made with --take-ownership)
  */
 export function planVerdict(plan: Plan, context: Pick<RunContext, 'limits' | 'today'> & { project: Pick<RunContext['project'], 'rules'> }, takeOwnership?: ReadonlySet<ScopeKey>): Verdict {
+  if (plan.projects !== undefined) return projectsVerdict(plan, (part) => planVerdict(part, context, takeOwnership));
   const rules = (plan.context?.rules as Rule[] | undefined) ?? context.project.rules;
   const taken = takeOwnership ?? new Set(plan.context?.takeOwnership ?? []);
   return verdictOf(plan, { limits: plan.context?.limits ?? context.limits, rules, today: plan.context?.today ?? context.today, takeOwnership: taken });

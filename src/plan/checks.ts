@@ -46,8 +46,11 @@ export function planInconsistency(plan: PlanDocument): string | null {
   if (fingerprints) return fingerprints;
   const covered = new Map(plan.scopes.map((scope) => [scope.key, scope.fingerprint]));
   const seen = new Set<string>();
+  // A plan of several projects marks each change with its own project's owner.
+  const owners = new Map((plan.projects ?? []).map((one) => [one.name, one.owner]));
   for (const [index, change] of plan.changes.entries()) {
-    const problem = changeProblem(change, covered.get(change.key) ?? '', seen) ?? ownershipProblem(change, plan.owner);
+    if (plan.projects !== undefined && !owners.has(change.project ?? '')) return `/changes/${index} (${change.key}): names no project of /projects`;
+    const problem = changeProblem(change, covered.get(change.key) ?? '', seen) ?? ownershipProblem(change, owners.get(change.project ?? '') ?? plan.owner);
     if (problem) return `/changes/${index} (${change.key}): ${problem}`;
     seen.add(change.key);
   }

@@ -10,13 +10,13 @@
  *    (the project file's), is an owner move: re-marked by the write, no take-over needed.
  */
 import { compareScopeKeys, type ScopeKey } from '../scope.js';
-import { DEFAULT_OWNER, type Marker } from './ownership.js';
+import { movesFrom, type Marker } from './ownership.js';
 import type { BehindScope, NotManagedHere, Plan } from './types.js';
 
 /** The commits a check needs: this owner's and `default`'s markers that name one. */
 export function markerCommitsToCheck(markers: ReadonlyMap<ScopeKey, Marker>, owner: string): Set<string> {
   const commits = new Set<string>();
-  for (const marker of markers.values()) if (marker.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) commits.add(marker.commit);
+  for (const marker of markers.values()) if (marker.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner))) commits.add(marker.commit);
   return commits;
 }
 
@@ -31,9 +31,9 @@ export function placeInHistory(plan: Plan, markers: ReadonlyMap<ScopeKey, Marker
   const moved: NotManagedHere[] = [];
   const changes = plan.changes.filter((change) => {
     const marker = markers.get(change.key);
-    if (marker?.commit === undefined || (marker.owner !== plan.owner && marker.owner !== DEFAULT_OWNER)) return true;
+    if (marker?.commit === undefined || (marker.owner !== plan.owner && !movesFrom(marker.owner, plan.owner))) return true;
     if (!history.notAncestors.has(marker.commit.toLowerCase())) {
-      if (marker.owner === DEFAULT_OWNER && plan.owner !== DEFAULT_OWNER) ownerMoves.push(change.key);
+      if (movesFrom(marker.owner, plan.owner)) ownerMoves.push(change.key);
       return true;
     }
     if (change.reason === 'pruned') {

@@ -3,7 +3,7 @@ import { compareScopeKeys, type ScopeKey } from '../scope.js';
 import { compareScope, replaceScope, declaredDesired, prunedDesired, type Desired } from './diff.js';
 import { fingerprint } from './live-fingerprint.js';
 import { formatShard, inShardOf, type Shard } from './shard.js';
-import { DEFAULT_OWNER, liveMarker, ownershipStatus, readLimits, type Marker } from './ownership.js';
+import { DEFAULT_OWNER, liveMarker, movesFrom, ownershipStatus, readLimits, type Marker } from './ownership.js';
 import { lossTracker } from './drift.js';
 import { memoized } from '../memo.js';
 import type { LiveScope } from '../service/types.js';
@@ -134,7 +134,7 @@ export function planBuilder(options: PlanBuilderOptions): PlanBuilder {
     const change = drift.sort(desired, live, twoWay);
     // Placing the plan in history looks only at changed scopes' markers (history-place.ts).
     const marker = change === null ? undefined : liveMarker(live);
-    if (marker?.commit !== undefined && (marker.owner === owner || marker.owner === DEFAULT_OWNER)) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
+    if (marker?.commit !== undefined && (marker.owner === owner || movesFrom(marker.owner, owner))) markers.set(desired.policy.key, sharedMarker(marker.owner, marker.commit));
     if (change === 'held') expiry.hold(live, desired.policy);
     const narrowed = change === 'held' ? null : expiry.narrow(change, live, desired.policy);
     if (narrowed !== null && !losses.hold(desired, live, narrowed)) changes.push(narrowed);
@@ -178,7 +178,8 @@ function statusOf(shard: Shard | undefined): (live: LiveScope | undefined) => Pi
 function markerSharer(owner: string): (who: string, commit: string) => Marker {
   const ours = memoized((commit): Marker => ({ owner, commit }));
   const byDefault = memoized((commit): Marker => ({ owner: DEFAULT_OWNER, commit }));
-  return (who, commit) => (who === owner ? ours : byDefault)(commit);
+  // Another project's owner of this run (a move between projects: ownership.ts) is rare: a marker of its own.
+  return (who, commit) => (who === owner ? ours(commit) : who === DEFAULT_OWNER ? byDefault(commit) : { owner: who, commit });
 }
 
 /** A pruning candidate is ours to clear when its live marker names the owner, or the run takes it over. */

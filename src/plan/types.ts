@@ -22,6 +22,10 @@ interface ChangeCommon extends Pick<Policy, 'key' | 'scope' | 'scopeType' | 'sco
   reason: 'declared' | 'pruned' | 'replaced';
   /** The policy file the change comes from (for pruned scopes: the file at the prune revision). */
   source?: SourcePos;
+  /** In a plan of several projects: the project it belongs to (its `projects[].name`); absent in a plan of one. */
+  project?: string;
+  /** In a plan of several projects: the project whose owner last marked the scope, when it moved from there (an owner update, no take-over). */
+  movedFrom?: string;
   /** True when the file says `domains: []` (an intended clear). */
   explicitEmpty?: boolean;
   /** Pruned from git history (--prune): the commit that deleted or rewrote the file that declared the scope. */
@@ -98,6 +102,8 @@ export interface OutsideChange {
 /** A scope changed outside this repository that the plan leaves as it is live (`drift: keep`). */
 export interface DriftReport {
   key: ScopeKey;
+  /** In a plan of several projects: its project's name; absent in a plan of one. */
+  project?: string;
   origin: 'drift' | 'conflict';
   scopeName?: string;
   /** The policy file that declares the scope. */
@@ -149,6 +155,8 @@ export interface FieldChange {
  */
 export interface NotManagedHere {
   key: ScopeKey;
+  /** In a plan of several projects: its project's name; absent in a plan of one. */
+  project?: string;
   /** The owner its live marker names; null when it carries no marker. */
   owner: string | null;
   removedBy?: RemovalCommit;
@@ -159,6 +167,8 @@ export interface NotManagedHere {
 /** A scope the plan writes whose marker was written from a commit this checkout does not contain. */
 export interface BehindScope {
   key: ScopeKey;
+  /** In a plan of several projects: its project's name; absent in a plan of one. */
+  project?: string;
   /** The marker's `autojoin-sync.commit`. */
   commit: string;
   /** True when git cannot find it in this shallow clone: the full history (`fetch-depth: 0`) is needed to tell. */
@@ -167,9 +177,29 @@ export interface BehindScope {
 
 /**
  * Version of the plan document; 2 added `metadata` and `fieldChanges` to changes; 3 added
- * `owner`, `notManagedHere`, `keptMetadata` and the `owner` field change; 4 added `context`.
+ * `owner`, `notManagedHere`, `keptMetadata` and the `owner` field change; 4 added `context`; 5
+ * added `projects` (a plan of several projects) and each entry's `project`.
  */
-export const PLAN_FORMAT_VERSION = 4;
+export const PLAN_FORMAT_VERSION = 5;
+
+/**
+ * One project of a plan of several (design: "Many projects, one run"): its context, as `context`
+ * records a plan of one. `name` is what its entries' `project` says: its project file's path, else
+ * its directory (`.` for the repository root).
+ */
+export interface PlanProject {
+  name: string;
+  /** Its project file, or null for the policy files that have none. */
+  projectFile: ProjectFileRecord | null;
+  /** The directory it governs, relative to the repository root (`.` for the root). */
+  root: string;
+  /** The owner its writes mark their scopes with. */
+  owner: string;
+  limits: SafetyLimits;
+  rules: unknown[];
+  /** Scopes of this project the plan takes over (`--take-ownership`). */
+  takeOwnership: ScopeKey[];
+}
 
 /** The project file as a run context records it: its path from the repository root and its sha256. */
 export interface ProjectFileRecord {
@@ -201,6 +231,8 @@ export interface PlanContext {
 /** Fingerprint of one scope's live state at plan time; `apply --plan` refuses when it moved. */
 export interface ScopeFingerprint {
   key: ScopeKey;
+  /** In a plan of several projects: its project's name; absent in a plan of one. */
+  project?: string;
   fingerprint: string;
   /**
    * Shard parts (and the plans merged from them): what the live answer showed of the scope's
@@ -252,6 +284,8 @@ export interface Plan {
   declaredOutside?: DeclaredOutside[];
   /** The run context the plan was made in; every plan a command makes has one (a saved plan must). */
   context?: PlanContext;
+  /** A plan of several projects (src/commands/run-projects.ts): each project's context, by name; absent in a plan of one. */
+  projects?: PlanProject[];
   /** Scopes written from a commit this checkout does not contain: apply refuses the run unless --allow-behind names each. Absent when none. */
   behind?: BehindScope[];
   /** Scopes marked by owner `default` from a commit of this history, re-marked with this plan's owner (no take-over needed). Absent when none. */
@@ -274,6 +308,8 @@ export interface Plan {
 /** A scope no policy file under the paths declares, kept from pruning by a file outside them. */
 export interface DeclaredOutside {
   key: ScopeKey;
+  /** In a plan of several projects: its project's name; absent in a plan of one. */
+  project?: string;
   /** The file that declares it, relative to the working directory, and the line of its document. */
   file: string;
   line: number;

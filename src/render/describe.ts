@@ -81,11 +81,12 @@ const MAX_VALUE_CHARS = LIVE_VALUE_CHARS;
  *   JSON, so control characters and quotes from the service are escaped, never interpreted.
  */
 export function fieldLines(change: Change): string[] {
-  return (change.fieldChanges ?? []).map((field: FieldChange) => (field.field === 'owner' ? ownerLine(field) : `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`));
+  return (change.fieldChanges ?? []).map((field: FieldChange) => (field.field === 'owner' ? ownerLine(field, change.movedFrom) : `${field.field}: ${shownValue(field.before)} → ${shownValue(field.after)}`));
 }
 
 /** @returns `owner: none → "default" (marks the scope as managed here)`, or the take-over of another owner's scope. */
-function ownerLine(field: FieldChange): string {
+function ownerLine(field: FieldChange, movedFrom: string | undefined): string {
+  if (movedFrom !== undefined) return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (moved from ${movedFrom})`;
   if (field.before === null) return `owner: none → ${shownValue(field.after)} (marks the scope as managed here)`;
   if (field.before === DEFAULT_OWNER) return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (re-marks a scope written from this history before the project file set its owner)`;
   return `owner: ${shownValue(field.before)} → ${shownValue(field.after)} (takes the scope over from another owner: --take-ownership)`;

@@ -4,6 +4,7 @@ import { plural } from '../text.js';
 import { joinBounded } from './bounded.js';
 import { escapeMarkdown, fenceFor } from '../escape.js';
 import { changeView, planView, type ChangeView, type PlanView } from './view.js';
+import { projectHeading, projectsInOrder } from './projects-text.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; a plan comment stays well under it. */
 export const COMMENT_MAX_CHARS = 60_000;
@@ -28,7 +29,11 @@ export interface MarkdownOptions {
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
   const view = planView(plan);
-  const blocks = planBlocks(plan, view);
+  // A plan of several projects: a heading per project (kept whole), then its blocks as a plan of one's.
+  const blocks = plan.projects === undefined ? planBlocks(plan, view) : projectsInOrder(plan).flatMap((part) => [
+    { text: `#### ${escapeMarkdown(projectHeading(part))}`, rank: 0, size: Number.MAX_SAFE_INTEGER },
+    ...planBlocks(part.plan, planView(part.plan)),
+  ]);
   return joinBounded({
     head: renderHead(plan, view, options.title ?? 'autojoin-sync plan'),
     blocks: blocks.map((block) => block.text),

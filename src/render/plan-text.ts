@@ -3,6 +3,7 @@ import type { Change, ChangeKind, Plan } from '../plan/types.js';
 import { scopeLabel } from './describe.js';
 import { changeView, planView, type PlanView } from './view.js';
 import { DECLARED_OUTSIDE_SHOWN, declaredOutsideLines } from './declared-outside.js';
+import { renderProjects } from './projects-text.js';
 
 /** Options of the terminal renderer; the caller decides colour (NO_COLOR, TTY). */
 export interface TextOptions {
@@ -36,6 +37,8 @@ function palette(color: boolean): Palette {
  * @returns the text, ending in a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
+  // A plan of several projects: a section per project, then one summary (projects-text.ts).
+  if (plan.projects !== undefined) return renderProjects(plan, (part) => renderText(part, options), palette(options.color).bold);
   const view = planView(plan);
   const paint = palette(options.color);
   const head = view.target === null ? '' : `${view.target}\n\n`;

@@ -15,14 +15,14 @@ import type { Diagnostic, ProjectConfig } from '../policy/types.js';
 import type { SafetyLimits } from '../plan/types.js';
 import type { ReadMode } from '../service/types.js';
 import { loadProjectConfig, PROJECT_FILE } from '../policy/project.js';
-import { DEFAULT_OWNER } from '../plan/ownership.js';
+import { DEFAULT_OWNER, useRunOwners } from '../plan/ownership.js';
 import { pruneSetting } from '../history/prune.js';
 import { dnsConfig, resolveDnsServers, type DnsCheckSettings, type DnsRequest } from './dns.js';
 import { DEFAULT_READ_MODE } from '../service/read-mode.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUEST_TIMEOUT_SECONDS } from '../service/defaults.js';
 import { locateRun, STATE_DIR, type RunPlace } from './place.js';
 import { invalidProjects, oneProjectAtATime, oneTarget, projectName, projectWithPlan, type RunProject } from './projects.js';
-import type { PlanContext, ProjectFileRecord } from '../plan/types.js';
+import type { PlanContext, PlanProject, ProjectFileRecord } from '../plan/types.js';
 import { planMoment } from '../policy/clock.js';
 import { ciVariable } from './ci.js';
 import { firstSet, nonEmpty, notifyEnvOf, readFromEnv, timeoutFromEnv, todayOf } from './env-settings.js';
@@ -32,6 +32,8 @@ import { useProjectFile } from '../hint.js';
 export { projectScopes, type RunProject } from './projects.js';
 import { checkSavedProject, projectHereFor, projectRecordOf, savedRunHere } from './context.js';
 import { configuredSecrets } from './secrets.js';
+import { projectContexts } from './project-settings.js';
+import { savedProjectsPlace } from './saved-projects.js';
 import type { NamedSecret } from '../policy/secret-scan.js';
 
 
@@ -105,6 +107,8 @@ export interface RunSettings extends RunPlace {
   notifyEnv: Readonly<Record<string, string>>;
   /** The commit HEAD points to in `base`'s repository; undefined outside git. */
   head?: string;
+  /** A run of several projects (plan, apply): each project's context, as the run would be with it alone (src/run/project-settings.ts); absent for a run of one. */
+  perProject?: RunSettings[];
 }
 
 /** One run's context: its settings with today, HEAD and the project file's record (src/run/context.ts). Holds credentials: never print it. */
@@ -125,7 +129,7 @@ export interface SettingSources {
   /** `--project FILE`: the project file, whatever is nearer; policy files outside its directory are refused. */
   projectFile?: string;
   /** `apply --plan`: the saved plan's context (its project file at the recorded path, never the one the paths find) and the plan's name. */
-  saved?: { context: PlanContext; file: string };
+  saved?: { context: PlanContext; file: string; projects?: readonly PlanProject[]; sources?: readonly { file: string; project: string }[] };
   /** validate: the project file's errors are reported but do not stop the run (validate shows them as findings), and nothing is recorded (no HEAD, no project record). */
   offline?: boolean;
   /** Where a notice of the place goes (`--project` skipped files of other projects); default: nowhere. */
@@ -149,7 +153,16 @@ export async function resolveSettings(sources: SettingSources): Promise<RunSetti
   if (sources.offline) return { ...settings, dns: await resolveDnsServers(settings.dns) };
   const withSaved = sources.saved ? { ...settings, limits: { ...sources.saved.context.limits, ...definedOnly(settings.limits, sources.flags) } } : settings;
   const head = await headCommit(place.base);
-  return { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head) };
+  const run: RunSettings = { ...withSaved, dns: await resolveDnsServers(settings.dns), projectRecord: await projectRecordOf(place.projectFile, place.base), ...defined('head', head) };
+  const perProject = await projectContexts({
+    run,
+    cwd: sources.cwd,
+    settingsOf: (at, one) => ({ ...settingsFrom(at, one.config, sources), projects: [one] }),
+    ...(sources.saved?.projects ? { saved: sources.saved.projects, flagLimits: definedOnly(settings.limits, sources.flags) } : {}),
+  });
+  // A scope moved between the run's projects is an owner move, not a take-over (src/plan/ownership.ts).
+  useRunOwners(perProject.map((one) => one.owner));
+  return perProject.length === 0 ? run : { ...run, perProject };
 }
 
 /** The limits the flags set (a saved plan's recorded limits fill the rest). */
@@ -166,7 +179,8 @@ async function resolvePlace(
   sources: Pick<SettingSources, 'cwd' | 'paths' | 'report' | 'seeWhere' | 'projectFile' | 'saved' | 'offline' | 'command' | 'manyProjects' | 'notice'>,
 ): Promise<{ place: RunPlace; project: ProjectConfig; projects: RunProject[] }> {
   if (sources.saved && sources.projectFile !== undefined) throw projectWithPlan();
-  const place = sources.saved ? await savedPlace(sources.cwd, sources.saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
+  const saved = sources.saved;
+  const place = saved?.projects ? await savedProjectsPlace(sources.cwd, { ...saved, projects: saved.projects, sources: saved.sources ?? [] }) : saved ? await savedPlace(sources.cwd, saved) : await locateRun(sources.cwd, sources.paths, sources.projectFile);
   if (place.notice !== undefined) sources.notice?.(place.notice);
   const loads = await Promise.all(place.projects.map((one) => loadProjectConfig(one.projectFile, place)));
   sources.report(loads.flatMap((load) => load.diagnostics), place.base);

@@ -1,20 +1,23 @@
 /**
  * The action over the three-team monorepo (test/support/monorepo.ts; design: "Many projects, one
- * run"): validate with `path: .` reads each team under its own project file; a command that takes
- * one project at a time names itself and each project in the action's words (input path), never
- * the CLI's --project.
+ * run"): validate with `path: .` reads each team under its own project file; plan, apply and
+ * apply of the reviewed plan go over every team in one job.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeMonorepo, MONOREPO_NOW } from '../support/monorepo.js';
 import { commitAll } from '../support/git.js';
+import { emptyData, startEmulator } from '../../src/emulator/index.js';
 
 const core = await vi.hoisted(async () => (await import('../support/actions-core.js')).fakeActionsCore());
 vi.mock('@actions/core', () => core);
 
 const { run } = await import('../../src/action/main.js');
+
+/** The plan, apply and reviewed-plan flows over three projects: more than the default 30 s on a loaded machine. */
+const SLOW = 120_000;
 
 let workspace: string;
 
@@ -51,15 +54,40 @@ describe('the action at the root of a monorepo of teams', () => {
     await run();
     expect(core.setFailed).not.toHaveBeenCalled();
     expect(outputs()['exit-code']).toBe('0');
-  });
+  }, SLOW);
 
-  it('plan with path: . names the command and each project as input path, never --project', async () => {
-    givenInputs({ command: 'plan', 'base-url': 'http://127.0.0.1:9', 'api-key': 'ak-test' });
-    await run();
-    const [[message]] = core.setFailed.mock.calls as [[string]];
-    expect(message).toContain('plan takes one project at a time, and the paths of this run hold 3');
-    expect(message).toContain('run plan once per project: input path: teams/eng; input path: teams/ops; input path: teams/sales');
-    expect(message).not.toContain('--project');
-    expect(outputs()['exit-code']).toBe('1');
-  });
+  it('plan, apply and the reviewed plan with path: . go over every team: one job summary, one plan-sha256, a section per project', async () => {
+    const emulator = await startEmulator({ port: 0, data: emptyData(), apiKey: 'ak-test' });
+    try {
+      vi.stubEnv('GITHUB_STEP_SUMMARY', join(workspace, 'summary.md'));
+      givenInputs({ command: 'plan', 'base-url': emulator.url, 'api-key': 'ak-test' });
+      await run();
+      expect(core.setFailed).not.toHaveBeenCalled();
+      const planned = outputs();
+      expect(planned['plan-sha256']).toMatch(/^[0-9a-f]{64}$/u);
+      // One job summary, with a section per project.
+      expect(core.summary.write).toHaveBeenCalledTimes(1);
+      const text = (core.summary.addRaw.mock.calls as [string][]).map(([raw]) => raw).join('');
+      for (const team of ['eng', 'ops', 'sales']) expect(text.split(`#### teams/${team}/autojoin-sync.yaml, owner ${team}`)).toHaveLength(2);
+      const planFile = planned['plan-json'] ?? '';
+      const document = JSON.parse(await readFile(planFile, 'utf8')) as { formatVersion: number; projects: { name: string }[] };
+      expect(document.formatVersion).toBe(5);
+      expect(document.projects.map((one) => one.name)).toEqual(['teams/eng/autojoin-sync.yaml', 'teams/ops/autojoin-sync.yaml', 'teams/sales/autojoin-sync.yaml']);
+
+      vi.clearAllMocks();
+      givenInputs({ command: 'apply', 'base-url': emulator.url, 'api-key': 'ak-test', 'plan-file': planFile, 'plan-sha256': planned['plan-sha256'] ?? '' });
+      await run();
+      expect(core.setFailed).not.toHaveBeenCalled();
+      expect(outputs()['exit-code']).toBe('0');
+      expect(Object.keys(emulator.data().scopes).sort()).toEqual(['team/acme-eng', 'team/acme-platform', 'team/acme-sales', 'workspace/ops-oncall']);
+
+      vi.clearAllMocks();
+      givenInputs({ command: 'apply', 'base-url': emulator.url, 'api-key': 'ak-test' });
+      await run();
+      expect(core.setFailed).not.toHaveBeenCalled();
+      expect(outputs()['exit-code']).toBe('0');
+    } finally {
+      await emulator.close();
+    }
+  }, SLOW);
 });

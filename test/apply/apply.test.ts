@@ -36,7 +36,7 @@ function change(kind: ChangeKind, scope: string, before: string[], after: string
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 4,
+    formatVersion: 5,
     createdAt: '2025-01-01T00:00:00.000Z',
     target: 'http://127.0.0.1',
     owner: 'default',

@@ -31,10 +31,10 @@ describe('a monorepo of three teams, each with its own project file (spawned)', 
     const outside = await cli(['-C', dir, 'fmt', '--check'], { cwd: tmpdir(), env });
     expect(outside.code, outside.stderr).toBe(0);
 
-    const refused = await cli(['-C', dir, 'plan'], { cwd: tmpdir(), env });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('plan takes one project at a time, and the paths of this run hold 3');
-    expect(refused.stderr).toContain('--project teams/eng/autojoin-sync.yaml; --project teams/ops/autojoin-sync.yaml; --project teams/sales/autojoin-sync.yaml');
+    // plan at the root, with -C from outside: every team, each under its own project file.
+    const planned = await cli(['-C', dir, 'plan', '--detailed-exitcode'], { cwd: tmpdir(), env });
+    expect(planned.code, planned.stderr).toBe(2);
+    for (const team of ['eng', 'ops', 'sales']) expect(planned.stdout).toContain(`teams/${team}/autojoin-sync.yaml, owner ${team}`);
 
     const applied = await cli(['apply', '--yes'], { cwd: path.join(dir, 'teams/sales'), env });
     expect(applied.code, applied.stderr).toBe(0);

@@ -59,7 +59,7 @@ describe('the ownership marker', () => {
     expect(plan.stdout).toContain('~ owner: none → "platform" (marks the scope as managed here)');
     expect(plan.stdout).toContain('1 of the updates only mark the owner');
     const json = JSON.parse((await cli(['plan', '--format', 'json'], { cwd: project.dir, emulator })).stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ formatVersion: 4, owner: 'platform', notManagedHere: [] });
+    expect(json).toMatchObject({ formatVersion: 5, owner: 'platform', notManagedHere: [] });
     expect(json.changes).toMatchObject([{ kind: 'update', keptMetadata: { team: 'x' }, fieldChanges: [{ field: 'owner', before: null, after: 'platform' }] }]);
     const markdown = (await cli(['plan', '--format', 'markdown'], { cwd: project.dir, emulator })).stdout;
     expect(markdown).toContain('update: owner only');

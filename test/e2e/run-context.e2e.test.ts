@@ -158,7 +158,7 @@ describe('the project file of a policy file', () => {
     expect(JSON.parse(planned.stdout)).toMatchObject({ owner: 'platform' });
   });
 
-  it('two project files under one path: plan, which takes one project at a time, names each and how to run it', async () => {
+  it('two project files under one path: plan plans each under its own owner', async () => {
     project = await tempProject({
       'a/autojoin-sync.yaml': 'owner: a\n',
       'a/x.autojoin.yaml': policy('x', ['x.example']),
@@ -166,11 +166,9 @@ describe('the project file of a policy file', () => {
       'b/y.autojoin.yaml': policy('y', ['y.example']),
     });
     commitAll(project.dir);
-    const planned = await cli(['plan', '.', '--emulator'], { cwd: project.dir });
-    expect(planned.code).toBe(1);
-    expect(planned.stderr).toContain('a/autojoin-sync.yaml');
-    expect(planned.stderr).toContain('b/autojoin-sync.yaml');
-    expect(planned.stderr).toContain('run plan once per project: --project a/autojoin-sync.yaml; --project b/autojoin-sync.yaml');
+    const planned = await cli(['plan', '.', '--emulator', '--format', 'json'], { cwd: project.dir });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect((JSON.parse(planned.stdout) as { projects: { name: string; owner: string }[] }).projects.map((one) => [one.name, one.owner])).toEqual([['a/autojoin-sync.yaml', 'a'], ['b/autojoin-sync.yaml', 'b']]);
     // validate reads each file under its own project file.
     expect((await cli(['validate', '.'], { cwd: project.dir })).code).toBe(0);
   });

@@ -87,7 +87,7 @@ describe('field changes in every renderer', () => {
   it('the plan JSON (formatVersion 3) carries them and reads back', () => {
     const text = serializePlan(plan);
     expect(JSON.parse(text)).toMatchObject({
-      formatVersion: 4,
+      formatVersion: 5,
       owner: 'default',
       changes: [
         {

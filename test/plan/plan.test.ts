@@ -34,7 +34,7 @@ describe('buildPlan', () => {
 
   it('covers every desired and pruned scope with its fingerprint and counts the summary', () => {
     const plan = buildPlan({ desired, live: current, pruned: [policy('team/pruned', ['p.com'])], target: TARGET, now: NOW });
-    expect(plan.formatVersion).toBe(4);
+    expect(plan.formatVersion).toBe(5);
     expect(plan.createdAt).toBe('2025-01-02T03:04:05.000Z');
     expect(plan.target).toBe(TARGET);
     expect(plan.shard).toBeUndefined();

@@ -35,7 +35,7 @@ describe('saved plans', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n').slice(0, 7)).toEqual([
       '{',
-      '  "formatVersion": 4,',
+      '  "formatVersion": 5,',
       '  "createdAt": "2025-01-02T03:04:05.000Z",',
       '  "target": "https://invitations.example.com",',
       '  "owner": "default",',
@@ -54,8 +54,8 @@ describe('saved plans', () => {
   });
 
   it('refuses another formatVersion, and a missing one', () => {
-    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 4; }))).toBe(
-      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 4 (make the plan again with this version)',
+    expect(parseError(mutated((doc) => { doc.formatVersion = 1 as 5; }))).toBe(
+      'plan.json has formatVersion 1; this autojoin-sync reads formatVersion 5 (make the plan again with this version)',
     );
     expect(parseError('[]')).toContain('has formatVersion missing;');
   });

@@ -109,7 +109,7 @@ describe('a scope declared by two teams', () => {
 });
 
 describe('commands that take one project at a time', () => {
-  it.each(['plan', 'apply'])('%s at the root names itself and how to run each project, in the CLI\'s words', async (command) => {
+  it.each(['adopt'])('%s at the root names itself and how to run each project, in the CLI\'s words', async (command) => {
     const dir = monorepo();
     const result = await cli(dir, command);
     expect(result.code).toBe(1);

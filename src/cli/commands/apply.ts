@@ -20,6 +20,7 @@ import { parseWholeNumber } from '../../run/numbers.js';
 import type { SettingFlags } from '../../run/settings.js';
 import { refuseUnreadablePaths, type Session, withSession } from '../session.js';
 import { cliSettings } from '../cli-settings.js';
+import { savedProjects } from '../../run/saved-projects.js';
 import { planOrFail, takeOwnershipOf, type TargetFlags } from '../plan-or-fail.js';
 import { printNotice, progressOf } from '../print.js';
 import { renderPlan } from './plan.js';
@@ -113,7 +114,7 @@ async function applyWithInterrupt(paths: string[], flags: ApplyFlags, interrupt:
     allowBehindRequest(flags.allowBehind ?? []);
     // A saved plan is read first: the run's context is rebuilt from the one it records.
     const saved = flags.plan ? await readSavedPlanCommand(flags.plan, flags.planSha256) : undefined;
-    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '' } : undefined);
+    const settings = await cliSettings(paths, flags, saved ? { context: savedContext(saved, flags.plan ?? ''), file: flags.plan ?? '', ...savedProjects(saved) } : undefined);
     if (!flags.plan && !flags.allowNoPolicies) await refuseUnreadablePaths(settings);
     return withSession(settings, async (session) => {
       // The command runs the whole request: the plan, the checks, the writes, the report (shown here), then the notifications.
