@@ -23,11 +23,11 @@ const REPORT = 'reports/mutation/mutation.json';
  */
 export const FLOORS = {
   'src/history/prune.ts': 80,
-  'src/history/behind.ts': 92,
+  'src/history/behind.ts': 99,
   'src/plan/three-way.ts': 99,
   'src/plan/diff.ts': 99,
   'src/plan/only-expired.ts': 45,
-  'src/reconcile/saved-plan.ts': 50,
+  'src/reconcile/saved-plan.ts': 86,
 };
 /** Unmeasured modules: the run put every module it did not name as lowest at 63 % or more (docs/testing.md). */
 export const DEFAULT_FLOOR = 60;
