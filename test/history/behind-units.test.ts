@@ -127,7 +127,7 @@ describe('checkSavedHistory: a saved plan placed in the applying checkout’s hi
           domains: ['a.example'],
           autojoin: { invitationId: `i-${key}`, acceptsCount: 0 },
           metadata: { [MARKER_KEYS.owner]: owner, ...(commit ? { [MARKER_KEYS.commit]: commit } : {}) },
-        } as LiveScope,
+        },
       ]),
     );
   const where = (): { base: string; head: string } => ({ base: dir, head });

@@ -52,7 +52,7 @@ function repoOf(...steps: Record<string, string | null>[]): { dir: string; commi
 }
 
 const context = (cwd: string, project: ProjectConfig = {}, paths = ['policies']): PruneContext => ({ paths, cwd, project });
-const keys = (...list: string[]): Set<ScopeKey> => new Set(list as ScopeKey[]);
+const keys = (...list: string[]): Set<ScopeKey> => new Set(list);
 
 describe('findPruned from history', () => {
   it('prunes a scope whose file history replaced, not one declared now; nothing without a request', async () => {

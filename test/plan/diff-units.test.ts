@@ -66,7 +66,7 @@ describe('compareScope', () => {
   });
 
   it('a pruned scope is a clear with its reason and the commit that removed it, not an explicit []', () => {
-    const gone = prunedDesired({ ...policy('team/a', []), explicitEmpty: false, removedBy: { commit: 'c'.repeat(40), date: '2026-01-01', subject: 'drop a' } } as never);
+    const gone = prunedDesired({ ...policy('team/a', []), explicitEmpty: false, removedBy: { commit: 'c'.repeat(40), date: '2026-01-01', subject: 'drop a' } });
     expect(compareScope(gone, owned(['x.com']))).toMatchObject({ kind: 'clear', reason: 'pruned', explicitEmpty: false, removedBy: { commit: 'c'.repeat(40) } });
     expect(compareScope(files([]), owned(['x.com']))).not.toHaveProperty('removedBy');
   });
@@ -100,7 +100,7 @@ describe('replaceScope', () => {
     expect(replaceScope(files(['a.com']), undefined)).toBeNull();
     expect(replaceScope(files(['a.com']), noAutojoin('team/a'))).toBeNull();
     expect(replaceScope(files([]), owned(['a.com']))).toBeNull();
-    expect(replaceScope(prunedDesired({ ...policy('team/a', ['a.com']), domains: ['a.com'] } as never), owned(['a.com']))).toBeNull();
+    expect(replaceScope(prunedDesired({ ...policy('team/a', ['a.com']), domains: ['a.com'] }), owned(['a.com']))).toBeNull();
   });
 });
 
@@ -120,7 +120,7 @@ describe('forcedUpdate and withAfter', () => {
   it('aims a change at another list; the live list itself is no change unless a field changes', () => {
     expect(withAfter(update, ['a.com', 'b.com', 'c.com'])).toMatchObject({ kind: 'update', after: ['a.com', 'b.com', 'c.com'] });
     expect(withAfter(update, ['a.com', 'b.com'])).toBeNull();
-    expect(withAfter({ ...update, fieldChanges: [{ field: 'scopeName', before: 'x', after: 'y' }] } as Change, ['a.com', 'b.com'])).toMatchObject({ kind: 'update', after: ['a.com', 'b.com'] });
+    expect(withAfter({ ...update, fieldChanges: [{ field: 'scopeName', before: 'x', after: 'y' }] }, ['a.com', 'b.com'])).toMatchObject({ kind: 'update', after: ['a.com', 'b.com'] });
   });
 
   it('an empty aim is a clear; a clear aimed at domains is an update', () => {
