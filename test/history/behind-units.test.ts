@@ -14,6 +14,7 @@ import type { BehindScope, Change, Plan } from '../../src/plan/types.js';
 import type { ScopeKey } from '../../src/scope.js';
 import type { LiveScope } from '../../src/service/types.js';
 import { git } from '../support/git.js';
+import { defined } from '../support/defined.js';
 
 const FOREIGN = 'f'.repeat(40);
 let dir = '';
@@ -37,12 +38,12 @@ describe('parseAllowBehind', () => {
   it('reads globs separated by commas or newlines, skipping blanks; * names every scope', () => {
     const globs = parseAllowBehind(['team/a, team/b-*', '\n organization/x \n', '', ' , ']);
     expect(globs.map((glob) => glob.pattern)).toEqual(['team/a', 'team/b-*', 'organization/x']);
-    expect(globs[0]!.test('team/a')).toBe(true);
-    expect(globs[0]!.test('team/ab')).toBe(false);
-    expect(globs[1]!.test('team/b-1')).toBe(true);
-    const [every] = parseAllowBehind(['*']);
-    expect(every!.pattern).toBe('*');
-    expect(['team/a', 'workspace/x/y'].every((key) => every!.test(key))).toBe(true);
+    expect(defined(globs[0]).test('team/a')).toBe(true);
+    expect(defined(globs[0]).test('team/ab')).toBe(false);
+    expect(defined(globs[1]).test('team/b-1')).toBe(true);
+    const every = defined(parseAllowBehind(['*'])[0]);
+    expect(every.pattern).toBe('*');
+    expect(['team/a', 'workspace/x/y'].every((key) => every.test(key))).toBe(true);
     expect(parseAllowBehind([])).toEqual([]);
   });
 
@@ -122,7 +123,7 @@ describe('checkSavedHistory: a saved plan placed in the applying checkout’s hi
         key,
         {
           key,
-          scope: key.split('/')[1]!,
+          scope: defined(key.split('/')[1]),
           scopeType: 'team',
           domains: ['a.example'],
           autojoin: { invitationId: `i-${key}`, acceptsCount: 0 },
@@ -156,7 +157,7 @@ describe('checkSavedHistory: a saved plan placed in the applying checkout’s hi
   it('a change over a scope with no live marker, or none live at all, is not placed', async () => {
     const plan = planOf([change('team/a'), change('team/new'), change('team/unmarked')]);
     const markers = live([['team/a', first]]);
-    markers.set('team/unmarked', { ...markers.get('team/a')!, key: 'team/unmarked', metadata: {} });
+    markers.set('team/unmarked', { ...defined(markers.get('team/a')), key: 'team/unmarked', metadata: {} });
     await expect(checkSavedHistory(plan, markers, where(), [])).resolves.toBeUndefined();
   });
 

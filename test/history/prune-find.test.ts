@@ -13,6 +13,7 @@ import { GitRevisionError } from '../../src/git/command.js';
 import type { ProjectConfig } from '../../src/policy/types.js';
 import type { ScopeKey } from '../../src/scope.js';
 import { git } from '../support/git.js';
+import { defined } from '../support/defined.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -111,9 +112,9 @@ describe('findPruned --prune-from REV', () => {
       { 'policies/c.autojoin.yaml': null },
     );
     const at = async (rev: string): Promise<string[]> => (await findPruned({ from: rev, history: true }, context(dir), keys('team/a'))).pruned.map((entry) => entry.key);
-    expect(await at(commits[0]!)).toEqual(['team/b']);
-    expect(await at(commits[1]!)).toEqual(['team/c']);
-    expect(await at(commits[2]!)).toEqual([]);
+    expect(await at(defined(commits[0]))).toEqual(['team/b']);
+    expect(await at(defined(commits[1]))).toEqual(['team/c']);
+    expect(await at(defined(commits[2]))).toEqual([]);
     expect((await findPruned({ history: true }, context(dir), keys('team/a'))).pruned.map((entry) => entry.key).sort()).toEqual(['team/b', 'team/c']);
   });
 

@@ -16,6 +16,7 @@ import { createClient, readLiveState, type ServiceClient } from '../../src/servi
 import type { Plan } from '../../src/plan/types.js';
 import { buildPlan } from '../support/plan.js';
 import { git } from '../support/git.js';
+import { defined } from '../support/defined.js';
 import { BehindCheckoutError, parseAllowBehind } from '../../src/history/behind.js';
 import { NOW, policy, samplePlan } from '../plan/fixtures.js';
 
@@ -72,8 +73,8 @@ describe('readSavedPlan', () => {
 
   it('refuses a document its own checks contradict (a summary that is not its changes’)', async () => {
     const document = JSON.parse(text) as { summary: Record<string, number> };
-    const [first] = Object.keys(document.summary);
-    document.summary[first!] = (document.summary[first!] ?? 0) + 1;
+    const first = defined(Object.keys(document.summary)[0]);
+    document.summary[first] = (document.summary[first] ?? 0) + 1;
     const file = saved('inconsistent.json', JSON.stringify(document));
     const error = await refusal(readSavedPlan(file));
     expect(error).toBeInstanceOf(PlanFileError);
@@ -120,7 +121,7 @@ describe('checkSavedPlanCurrent against the emulator', () => {
   });
 
   async function post(scope: string, domains: string[], metadata?: Record<string, string>): Promise<void> {
-    const response = await fetch(`${emulator!.url}/api/v1/invitations/autojoin`, {
+    const response = await fetch(`${defined(emulator, 'the emulator').url}/api/v1/invitations/autojoin`, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ scope, scopeType: 'team', componentId: 'cmp_1', domains, ...(metadata ? { metadata } : {}) }),
@@ -147,17 +148,17 @@ describe('checkSavedPlanCurrent against the emulator', () => {
 
   it('passes a fresh plan and returns the live state it read', async () => {
     const { plan, target } = await fresh();
-    const live = await checkSavedPlanCurrent(client!, plan, { target: `${target}/api/v1/`, owner: plan.owner, read: 'by-scope' });
+    const live = await checkSavedPlanCurrent(defined(client, 'the client'), plan, { target: `${target}/api/v1/`, owner: plan.owner, read: 'by-scope' });
     expect([...live.keys()].sort()).toEqual(['team/a', 'team/b']);
     expect(live.get('team/a')?.domains).toEqual(['a.com', 'old.com']);
-    await expect(checkSavedPlanCurrent(client!, plan, { target, read: 'by-scope' })).resolves.toBeDefined();
+    await expect(checkSavedPlanCurrent(defined(client, 'the client'), plan, { target, read: 'by-scope' })).resolves.toBeDefined();
   });
 
   it('refuses a plan marked redacted, for another service, or for another owner', async () => {
     const { plan, target } = await fresh();
-    expect(await refusal(checkSavedPlanCurrent(client!, { ...plan, redacted: ['team/a'] }, { target, read: 'by-scope' }))).toBeInstanceOf(PlanFileError);
-    expect(await refusal(checkSavedPlanCurrent(client!, plan, { target: 'http://127.0.0.1:1', read: 'by-scope' }))).toBeInstanceOf(PlanTargetError);
-    const owner = await refusal(checkSavedPlanCurrent(client!, plan, { target, owner: 'someone-else', read: 'by-scope' }));
+    expect(await refusal(checkSavedPlanCurrent(defined(client, 'the client'), { ...plan, redacted: ['team/a'] }, { target, read: 'by-scope' }))).toBeInstanceOf(PlanFileError);
+    expect(await refusal(checkSavedPlanCurrent(defined(client, 'the client'), plan, { target: 'http://127.0.0.1:1', read: 'by-scope' }))).toBeInstanceOf(PlanTargetError);
+    const owner = await refusal(checkSavedPlanCurrent(defined(client, 'the client'), plan, { target, owner: 'someone-else', read: 'by-scope' }));
     expect(owner).toBeInstanceOf(PlanFileError);
     expect(owner.message).toContain('"someone-else"');
   });
@@ -165,24 +166,27 @@ describe('checkSavedPlanCurrent against the emulator', () => {
   it('refuses a plan whose scope moved since, naming only the scopes that moved', async () => {
     const { plan, target } = await fresh();
     await post('a', ['a.com']);
-    const stale = await refusal(checkSavedPlanCurrent(client!, plan, { target, read: 'by-scope' }));
+    const stale = await refusal(checkSavedPlanCurrent(defined(client, 'the client'), plan, { target, read: 'by-scope' }));
     expect(stale).toBeInstanceOf(StalePlanError);
-    expect((stale as StalePlanError).moved).toEqual(['team/a']);
+    if (!(stale instanceof StalePlanError)) throw new Error('expected a StalePlanError');
+    expect(stale.moved).toEqual(['team/a']);
     await post('b', ['x.com']);
-    expect(((await refusal(checkSavedPlanCurrent(client!, plan, { target, read: 'by-scope' }))) as StalePlanError).moved).toEqual(['team/a', 'team/b']);
+    const again = await refusal(checkSavedPlanCurrent(defined(client, 'the client'), plan, { target, read: 'by-scope' }));
+    if (!(again instanceof StalePlanError)) throw new Error('expected a StalePlanError');
+    expect(again.moved).toEqual(['team/a', 'team/b']);
   });
 
   it('refuses a change that misstates the live state its fingerprint vouches for', async () => {
     const { plan, target } = await fresh();
     const withChange = (index: number, edit: Partial<Plan['changes'][number]>): Plan => ({ ...plan, changes: plan.changes.map((change, at) => (at === index ? ({ ...change, ...edit } as Plan['changes'][number]) : change)) });
     const message = async (edited: Plan): Promise<string> => {
-      const error = await refusal(checkSavedPlanCurrent(client!, edited, { target, read: 'by-scope' }));
+      const error = await refusal(checkSavedPlanCurrent(defined(client, 'the client'), edited, { target, read: 'by-scope' }));
       expect(error).toBeInstanceOf(PlanFileError);
       return error.message;
     };
     expect(await message(withChange(0, { before: ['a.com'] }))).toBe('the saved plan is not valid: team/a: before is not the live domain list its fingerprint vouches for; nothing was written');
     expect(await message(withChange(1, { before: ['b.com'] }))).toContain('team/b: before is not the live domain list');
-    const invitation = plan.changes[0]!.autojoin!;
+    const invitation = defined(defined(plan.changes[0]).autojoin);
     expect(await message(withChange(0, { autojoin: { ...invitation, invitationId: 'inv-other' } }))).toMatch(/^the saved plan is not valid: team\/a: names invitation .*inv-other.*, live is /);
     expect(await message(withChange(1, { autojoin: { ...invitation, invitationId: 'inv-other' } }))).toMatch(/team\/b: names invitation .*inv-other.*, live is none/);
     expect(await message(withChange(0, { fieldChanges: [{ field: 'scopeName', before: 'Old', after: 'New' }] }))).toMatch(/^the saved plan is not valid: team\/a: fieldChanges shows scopeName before as "Old", live is /);
@@ -190,7 +194,7 @@ describe('checkSavedPlanCurrent against the emulator', () => {
       'the saved plan is not valid: team/a: fieldChanges shows componentId before as "cmp_0", live is "cmp_1"; nothing was written',
     );
     // A field change that shows the live value as it is passes.
-    await expect(checkSavedPlanCurrent(client!, withChange(0, { fieldChanges: [...(plan.changes[0]!.fieldChanges ?? []), { field: 'componentId', before: 'cmp_1', after: 'cmp_1' }] }), { target, read: 'by-scope' })).resolves.toBeDefined();
+    await expect(checkSavedPlanCurrent(defined(client, 'the client'), withChange(0, { fieldChanges: [...(defined(plan.changes[0]).fieldChanges ?? []), { field: 'componentId', before: 'cmp_1', after: 'cmp_1' }] }), { target, read: 'by-scope' })).resolves.toBeDefined();
   });
 
   it('places the plan in this checkout’s history when asked: a scope written from another history is refused unless named', async () => {
@@ -204,7 +208,7 @@ describe('checkSavedPlanCurrent against the emulator', () => {
     git(repo, 'init', '-q', '-b', 'main');
     git(repo, 'commit', '-q', '--allow-empty', '-m', 'one');
     const head = git(repo, 'rev-parse', 'HEAD');
-    const context = (allow: string[]) => ({ target: emulator!.url, read: 'by-scope' as const, history: { where: { base: repo, head }, allowBehind: parseAllowBehind(allow) } });
+    const context = (allow: string[]) => ({ target: defined(emulator, 'the emulator').url, read: 'by-scope' as const, history: { where: { base: repo, head }, allowBehind: parseAllowBehind(allow) } });
     expect(await refusal(checkSavedPlanCurrent(client, plan, context([])))).toBeInstanceOf(BehindCheckoutError);
     await expect(checkSavedPlanCurrent(client, plan, context(['team/a']))).resolves.toBeDefined();
     await expect(checkSavedPlanCurrent(client, plan, { target: emulator.url, read: 'by-scope' })).resolves.toBeDefined();
